@@ -1,0 +1,57 @@
+/* spx-mask-gen.h: seeded, reproducible mask generators */
+#pragma once
+
+#include "spx-mask.h"
+
+G_BEGIN_DECLS
+
+typedef enum {
+  SPX_PATTERN_UNIFORM,
+  SPX_PATTERN_TILEWISE,
+  SPX_PATTERN_NM,
+  SPX_PATTERN_BANDED,
+  SPX_PATTERN_SKEWED,
+  SPX_PATTERN_MAGNITUDE,
+} SpxPattern;
+
+typedef struct {
+  SpxPattern pattern;
+  double     density;     /* of blocks, 0..1 (nm: ignored, N/M is used) */
+  guint64    seed;
+  guint      tile_width;  /* tilewise: G in elements, default 128 */
+  guint      nm_n, nm_m;  /* nm: keep N of every M blocks along a row; 2:4 */
+  guint64    band;        /* banded: width in blocks; 0 = from density */
+  double     exponent;    /* skewed: power-law exponent, default 1.0 */
+} SpxGenOptions;
+
+void         spx_gen_options_init (SpxGenOptions *options);
+
+const char  *spx_pattern_to_string   (SpxPattern pattern);
+gboolean     spx_pattern_from_string (const char *name, SpxPattern *pattern);
+
+/* Generate a rows×cols mask with blocks of size block. Same options, same
+ * mask on every machine. Magnitude needs values: it prunes random normal
+ * values drawn from the seed here; use spx_mask_prune_magnitude for real
+ * weights. */
+SpxMask     *spx_mask_generate (guint64 rows, guint64 cols, guint block,
+                                const SpxGenOptions *options, GError **error);
+
+/* Keep the round(density·blocks) blocks of largest L2 norm of a row-major
+ * rows×cols matrix (ties: lower flat index first). */
+SpxMask     *spx_mask_prune_magnitude (const float *values, guint64 rows,
+                                       guint64 cols, guint block,
+                                       double density, GError **error);
+
+/* A small, fast, portable generator (xoshiro256**), seeded by splitmix64,
+ * so that every platform draws the same numbers. */
+typedef struct {
+  guint64 s[4];
+} SpxRng;
+
+void         spx_rng_init    (SpxRng *rng, guint64 seed);
+guint64      spx_rng_next    (SpxRng *rng);
+guint64      spx_rng_below   (SpxRng *rng, guint64 bound); /* unbiased */
+double       spx_rng_uniform (SpxRng *rng);                /* [0, 1) */
+double       spx_rng_normal  (SpxRng *rng);
+
+G_END_DECLS

@@ -1,0 +1,49 @@
+/* spx-mask-io.h: reading and writing mask files (.mtx, .smtx, .npy);
+ * PNG lives in ui/render so that core stays free of graphics. */
+#pragma once
+
+#include "spx-mask.h"
+
+G_BEGIN_DECLS
+
+typedef enum {
+  SPX_FORMAT_UNKNOWN,
+  SPX_FORMAT_MTX,
+  SPX_FORMAT_SMTX,
+  SPX_FORMAT_NPY,
+  SPX_FORMAT_PNG,
+} SpxFormat;
+
+const char *spx_format_to_string (SpxFormat format); /* "mtx", "smtx", ... */
+/* By extension only (for saving): NULL-safe, case-insensitive. */
+SpxFormat   spx_format_from_path (const char *path);
+/* By content: magic bytes and banners; the name breaks ties only. */
+SpxFormat   spx_format_detect    (const guint8 *data, gsize len,
+                                  const char *name);
+
+/* Loaders parse a buffer; name is used in error messages ("FILE:LINE: ...",
+ * or "FILE: byte N: ..."). All return an element mask (block 1). */
+SpxMask *spx_mask_load_mtx_data  (const char *name, const guint8 *data,
+                                  gsize len, GError **error);
+SpxMask *spx_mask_load_smtx_data (const char *name, const guint8 *data,
+                                  gsize len, GError **error);
+SpxMask *spx_mask_load_npy_data  (const char *name, const guint8 *data,
+                                  gsize len, GError **error);
+
+/* Map the file, detect the format from its content, parse. PNG is refused
+ * here with SPX_MASK_ERROR_FORMAT; ui/render's loader handles it. */
+SpxMask *spx_mask_load (const char *path, SpxFormat *format, GError **error);
+
+/* Writers expand blocks to elements (a block mask is saved as the element
+ * mask it stands for) and write atomically. */
+gboolean spx_mask_save_mtx  (const SpxMask *mask, const char *path,
+                             GError **error);
+gboolean spx_mask_save_smtx (const SpxMask *mask, const char *path,
+                             GError **error);
+gboolean spx_mask_save_npy  (const SpxMask *mask, const char *path,
+                             GError **error);
+/* By extension: .mtx, .smtx, .npy (PNG again in ui/render). */
+gboolean spx_mask_save (const SpxMask *mask, const char *path,
+                        GError **error);
+
+G_END_DECLS
