@@ -1,1 +1,133 @@
-/* placeholder: being written */
+/* spx-cli-info.c: `sparse-explorer info FILE [--block B] [--json]` */
+#include "spx-cli.h"
+#include "spx-json.h"
+#include "spx-mask-file.h"
+#include "spx-util.h"
+
+#include <stdio.h>
+
+#define CMD "info"
+
+typedef struct {
+  const char  *file;
+  SpxFormat    format;
+  const SpxMask *elements, *blocks;
+  SpxMaskStats stats;
+  double       load_ms;
+} InfoResult;
+
+static void
+json_summary (SpxJson *json, const char *key, const SpxSummary *s)
+{
+  spx_json_begin_object (json, key);
+  spx_json_double (json, "min", s->min);
+  spx_json_double (json, "mean", s->mean);
+  spx_json_double (json, "max", s->max);
+  spx_json_double (json, "stddev", s->stddev);
+  spx_json_end_object (json);
+}
+
+static void
+print_json (const InfoResult *r)
+{
+  const SpxMask *e = r->elements;
+  guint64 nnz = spx_mask_count (e);
+  SpxJson json;
+  spx_json_init (&json);
+  spx_json_begin_object (&json, NULL);
+  spx_json_string (&json, "file", r->file);
+  spx_json_string (&json, "format", spx_format_to_string (r->format));
+  spx_json_uint (&json, "rows", e->rows);
+  spx_json_uint (&json, "cols", e->cols);
+  spx_json_uint (&json, "nnz", nnz);
+  spx_json_double (&json, "density", (double) nnz / ((double) e->rows * e->cols));
+  spx_json_uint (&json, "block", r->blocks->block);
+  spx_json_uint (&json, "nonzero_blocks", r->stats.nonzero_blocks);
+  spx_json_double (&json, "block_density", r->stats.block_density);
+  json_summary (&json, "blocks_per_row", &r->stats.blocks_per_row);
+  json_summary (&json, "blocks_per_col", &r->stats.blocks_per_col);
+  spx_json_double (&json, "load_ms", r->load_ms);
+  spx_json_end_object (&json);
+  g_autofree char *text = spx_json_finish (&json);
+  printf ("%s\n", text);
+}
+
+static void
+print_summary (const char *label, const SpxSummary *s)
+{
+  printf ("%-16s min %.0f  mean %.2f  max %.0f  stddev %.2f\n", label, s->min,
+          s->mean, s->max, s->stddev);
+}
+
+static void
+print_table (const InfoResult *r)
+{
+  const SpxMask *e = r->elements;
+  guint64 nnz = spx_mask_count (e);
+  guint b = r->blocks->block;
+  printf ("%-16s %s\n", "file", r->file);
+  printf ("%-16s %s\n", "format", spx_format_to_string (r->format));
+  printf ("%-16s %" G_GUINT64_FORMAT " × %" G_GUINT64_FORMAT "\n", "shape",
+          e->rows, e->cols);
+  printf ("%-16s %" G_GUINT64_FORMAT " (density %.4g, sparsity %.2f%%)\n",
+          "non-zeros", nnz, (double) nnz / ((double) e->rows * e->cols),
+          100.0 * (1.0 - (double) nnz / ((double) e->rows * e->cols)));
+  printf ("%-16s %u × %u (%" G_GUINT64_FORMAT " × %" G_GUINT64_FORMAT
+          " blocks)\n", "block", b, b, r->blocks->brows, r->blocks->bcols);
+  printf ("%-16s %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT
+          " (block density %.4g)\n", "non-zero blocks",
+          r->stats.nonzero_blocks, r->stats.total_blocks,
+          r->stats.block_density);
+  print_summary ("per block-row", &r->stats.blocks_per_row);
+  print_summary ("per block-col", &r->stats.blocks_per_col);
+  printf ("%-16s %.1f ms\n", "load time", r->load_ms);
+}
+
+int
+spx_cli_info (int argc, char **argv)
+{
+  g_autofree char *block_text = NULL;
+  gboolean json = FALSE;
+  GOptionEntry entries[] = {
+    { "block", 'b', 0, G_OPTION_ARG_STRING, &block_text,
+      "Block size for the block statistics (default 1)", "B" },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print one JSON object", NULL },
+    G_OPTION_ENTRY_NULL
+  };
+  g_autoptr (GOptionContext) context = g_option_context_new ("FILE");
+  g_option_context_set_summary (context, "Shape, non-zeros and block "
+                                "statistics of a mask file (.mtx, .smtx, .npy, .png).");
+  g_option_context_add_main_entries (context, entries, NULL);
+  int status = SPX_EXIT_OK;
+  if (!spx_cli_parse_options (CMD, context, &argc, &argv, &status))
+    return status;
+  if (argc < 2)
+    return spx_cli_usage_error (CMD, "expected a FILE");
+  if (argc > 2)
+    return spx_cli_usage_error (CMD, "expected one FILE, got '%s' as well",
+                                argv[2]);
+  guint64 block = 1;
+  if (block_text != NULL &&
+      !spx_cli_uint (CMD, "--block", block_text, 1, SPX_MASK_MAX_BLOCK, &block))
+    return SPX_EXIT_USAGE;
+
+  InfoResult r = { .file = argv[1] };
+  g_autoptr (GError) error = NULL;
+  double t0 = spx_now_ms ();
+  g_autoptr (SpxMask) elements = spx_mask_file_load (argv[1], &r.format, &error);
+  r.load_ms = spx_now_ms () - t0;
+  if (elements == NULL)
+    return spx_cli_input_error (CMD, error);
+  g_autoptr (SpxMask) blocks = spx_mask_to_blocks (elements, (guint) block,
+                                                   &error);
+  if (blocks == NULL)
+    return spx_cli_input_error (CMD, error);
+  r.elements = elements;
+  r.blocks = blocks;
+  spx_mask_stats (blocks, &r.stats);
+  if (json)
+    print_json (&r);
+  else
+    print_table (&r);
+  return SPX_EXIT_OK;
+}

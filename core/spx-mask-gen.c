@@ -1,1 +1,736 @@
-/* placeholder: being written */
+/* spx-mask-gen.c: seeded mask generators and magnitude pruning
+ *
+ * Every choice is driven by SpxRng and integer arithmetic, so the same
+ * options give the same mask on every machine. The exceptions are noted
+ * where they occur (skewed weights and normal values go through libm). */
+#include "spx-mask-gen.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Pattern "magnitude" in spx_mask_generate draws every element: keep that
+ * bounded (2^28 normals take a few seconds). */
+#define MAGNITUDE_MAX_ELEMENTS (G_GUINT64_CONSTANT (1) << 28)
+
+/* ------------------------------------------------------------------ */
+/* Random numbers                                                      */
+
+static guint64
+splitmix64 (guint64 *state)
+{
+  guint64 z = (*state += G_GUINT64_CONSTANT (0x9e3779b97f4a7c15));
+  z = (z ^ (z >> 30)) * G_GUINT64_CONSTANT (0xbf58476d1ce4e5b9);
+  z = (z ^ (z >> 27)) * G_GUINT64_CONSTANT (0x94d049bb133111eb);
+  return z ^ (z >> 31);
+}
+
+static inline guint64
+rotl (guint64 x, int k)
+{
+  return (x << k) | (x >> (64 - k));
+}
+
+/* splitmix64 is a bijection of its counter, so four consecutive outputs are
+ * never all zero: xoshiro's one forbidden state cannot occur. */
+void
+spx_rng_init (SpxRng *rng, guint64 seed)
+{
+  guint64 state = seed;
+  for (int i = 0; i < 4; i++)
+    rng->s[i] = splitmix64 (&state);
+}
+
+guint64
+spx_rng_next (SpxRng *rng)
+{
+  guint64 *s = rng->s;
+  guint64 result = rotl (s[1] * 5, 7) * 9;
+  guint64 t = s[1] << 17;
+  s[2] ^= s[0];
+  s[3] ^= s[1];
+  s[1] ^= s[2];
+  s[0] ^= s[3];
+  s[2] ^= t;
+  s[3] = rotl (s[3], 45);
+  return result;
+}
+
+/* Full 64×64 → 128-bit product in portable C (one code path everywhere,
+ * so the tested path is the shipped one). Returns the high half. */
+static inline guint64
+mul_wide (guint64 a, guint64 b, guint64 *lo)
+{
+  guint64 a0 = a & 0xffffffffu, a1 = a >> 32;
+  guint64 b0 = b & 0xffffffffu, b1 = b >> 32;
+  guint64 p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1;
+  guint64 mid = (p00 >> 32) + (p01 & 0xffffffffu) + (p10 & 0xffffffffu);
+  *lo = (mid << 32) | (p00 & 0xffffffffu);
+  return p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
+}
+
+/* Lemire's multiply-shift: the high half of x·bound is uniform on
+ * [0, bound) once the few low halves below 2^64 mod bound are rejected. */
+guint64
+spx_rng_below (SpxRng *rng, guint64 bound)
+{
+  g_return_val_if_fail (bound > 0, 0);
+  guint64 lo, hi = mul_wide (spx_rng_next (rng), bound, &lo);
+  if (lo < bound)
+    {
+      guint64 threshold = (0 - bound) % bound;
+      while (lo < threshold)
+        hi = mul_wide (spx_rng_next (rng), bound, &lo);
+    }
+  return hi;
+}
+
+double
+spx_rng_uniform (SpxRng *rng)
+{
+  return (double) (spx_rng_next (rng) >> 11) * 0x1.0p-53;
+}
+
+/* Marsaglia's polar method: the accept/reject test uses only exact IEEE
+ * operations, so every machine consumes the same draws; only log() may
+ * differ in the last ulp between libms. The second value is dropped
+ * because SpxRng has nowhere to keep it. */
+double
+spx_rng_normal (SpxRng *rng)
+{
+  double u, v, s;
+  do
+    {
+      u = 2.0 * spx_rng_uniform (rng) - 1.0;
+      v = 2.0 * spx_rng_uniform (rng) - 1.0;
+      s = u * u + v * v;
+    }
+  while (s >= 1.0 || s == 0.0);
+  return u * sqrt (-2.0 * log (s) / s);
+}
+
+/* ------------------------------------------------------------------ */
+/* Options                                                             */
+
+static const char *const pattern_names[] = {
+  [SPX_PATTERN_UNIFORM] = "uniform",
+  [SPX_PATTERN_TILEWISE] = "tilewise",
+  [SPX_PATTERN_NM] = "nm",
+  [SPX_PATTERN_BANDED] = "banded",
+  [SPX_PATTERN_SKEWED] = "skewed",
+  [SPX_PATTERN_MAGNITUDE] = "magnitude",
+};
+
+void
+spx_gen_options_init (SpxGenOptions *options)
+{
+  memset (options, 0, sizeof *options);
+  options->pattern = SPX_PATTERN_UNIFORM;
+  options->density = 0.1;
+  options->seed = 1;
+  options->tile_width = 128;
+  options->nm_n = 2;
+  options->nm_m = 4;
+  options->band = 0;
+  options->exponent = 1.0;
+}
+
+const char *
+spx_pattern_to_string (SpxPattern pattern)
+{
+  if ((guint) pattern >= G_N_ELEMENTS (pattern_names))
+    return NULL;
+  return pattern_names[pattern];
+}
+
+gboolean
+spx_pattern_from_string (const char *name, SpxPattern *pattern)
+{
+  if (name == NULL)
+    return FALSE;
+  for (guint i = 0; i < G_N_ELEMENTS (pattern_names); i++)
+    if (strcmp (name, pattern_names[i]) == 0)
+      {
+        *pattern = (SpxPattern) i;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+static gboolean
+check_density (double density, GError **error)
+{
+  if (isfinite (density) && density >= 0.0 && density <= 1.0)
+    return TRUE;
+  g_set_error (error, SPX_MASK_ERROR, SPX_MASK_ERROR_INVALID,
+               "density %g: expected a number from 0 to 1", density);
+  return FALSE;
+}
+
+/* Only the fields the chosen pattern reads are checked. */
+static gboolean
+check_options (const SpxGenOptions *o, GError **error)
+{
+  const char *name = spx_pattern_to_string (o->pattern);
+  if (name == NULL)
+    {
+      g_set_error (error, SPX_MASK_ERROR, SPX_MASK_ERROR_INVALID,
+                   "pattern %d: expected one of uniform, tilewise, nm, "
+                   "banded, skewed, magnitude", (int) o->pattern);
+      return FALSE;
+    }
+  if (o->pattern != SPX_PATTERN_NM && !check_density (o->density, error))
+    return FALSE;
+  if (o->pattern == SPX_PATTERN_TILEWISE && o->tile_width == 0)
+    {
+      g_set_error (error, SPX_MASK_ERROR, SPX_MASK_ERROR_INVALID,
+                   "tile width 0: expected at least 1 element");
+      return FALSE;
+    }
+  if (o->pattern == SPX_PATTERN_NM && (o->nm_m == 0 || o->nm_n > o->nm_m))
+    {
+      g_set_error (error, SPX_MASK_ERROR, SPX_MASK_ERROR_INVALID,
+                   "N:M %u:%u: expected M ≥ 1 and N ≤ M", o->nm_n, o->nm_m);
+      return FALSE;
+    }
+  if (o->pattern == SPX_PATTERN_SKEWED &&
+      !(isfinite (o->exponent) && o->exponent >= 0.0))
+    {
+      g_set_error (error, SPX_MASK_ERROR, SPX_MASK_ERROR_INVALID,
+                   "skew exponent %g: expected a finite number ≥ 0",
+                   o->exponent);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* round(density·n), half away from zero; density is in [0, 1]. */
+static guint64
+count_for_density (double density, guint64 n)
+{
+  return MIN ((guint64) round (density * (double) n), n);
+}
+
+/* ------------------------------------------------------------------ */
+/* Bitset helpers, on raw words so scratch sets can use them too       */
+
+static inline gboolean
+bit_get (const guint64 *bits, guint64 i)
+{
+  return (bits[i >> 6] >> (i & 63)) & 1;
+}
+
+static inline void
+bit_toggle (guint64 *bits, guint64 i)
+{
+  bits[i >> 6] ^= G_GUINT64_CONSTANT (1) << (i & 63);
+}
+
+static void
+set_range (guint64 *bits, guint64 start, guint64 len)
+{
+  guint64 i = start, end = start + len;
+  for (; i < end && (i & 63) != 0; i++)
+    bits[i >> 6] |= G_GUINT64_CONSTANT (1) << (i & 63);
+  for (; i + 64 <= end; i += 64)
+    bits[i >> 6] = ~G_GUINT64_CONSTANT (0);
+  for (; i < end; i++)
+    bits[i >> 6] |= G_GUINT64_CONSTANT (1) << (i & 63);
+}
+
+static guint64 *
+bitset_new (guint64 n_bits)
+{
+  return g_new0 (guint64, n_bits / 64 + 1);
+}
+
+/* Robert Floyd's sampling: sets k of the len (all clear) bits from start,
+ * every k-subset equally likely, in exactly k draws with no retries. The
+ * bits themselves are the set, so no index array is needed. For k > len/2
+ * the len-k bits to leave clear are sampled instead (fewer draws); then
+ * "in the set" means "bit clear". Toggling adds to the set either way. */
+static void
+sample_range (guint64 *bits, guint64 start, guint64 len, guint64 k,
+              SpxRng *rng)
+{
+  gboolean invert = k > len / 2;
+  if (invert)
+    {
+      set_range (bits, start, len);
+      k = len - k;
+    }
+  for (guint64 j = len - k; j < len; j++)
+    {
+      guint64 t = spx_rng_below (rng, j + 1);
+      gboolean taken = bit_get (bits, start + t) != invert;
+      bit_toggle (bits, start + (taken ? j : t));
+    }
+}
+
+/* Fisher–Yates on an array of counts. */
+static void
+shuffle (guint64 *v, guint64 n, SpxRng *rng)
+{
+  for (guint64 i = n; i > 1; i--)
+    {
+      guint64 j = spx_rng_below (rng, i), tmp = v[i - 1];
+      v[i - 1] = v[j];
+      v[j] = tmp;
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Patterns                                                            */
+
+static void
+gen_uniform (SpxMask *mask, const SpxGenOptions *o, SpxRng *rng)
+{
+  guint64 n = spx_mask_n_blocks (mask);
+  sample_range (mask->bits, 0, n, count_for_density (o->density, n), rng);
+}
+
+/* Set rows × the listed block-columns of one tile. */
+static void
+fill_tile (SpxMask *mask, const guint64 *rows, const guint64 *cols,
+           guint64 n_cols)
+{
+  for (guint64 r = 0; r < mask->brows; r++)
+    if (bit_get (rows, r))
+      for (guint64 i = 0; i < n_cols; i++)
+        spx_mask_set (mask, r, cols[i]);
+}
+
+/* TW (Guo et al.): keep sqrt(d) of the block-columns, cut the survivors
+ * into tiles of tile_width elements, and give each tile its own random
+ * sqrt(d) of the block-rows. A uniform random column subset has the same
+ * law as "top k of i.i.d. random scores", without float ties. */
+static void
+gen_tilewise (SpxMask *mask, const SpxGenOptions *o, SpxRng *rng)
+{
+  double keep = sqrt (o->density);
+  guint64 kc = count_for_density (keep, mask->bcols);
+  guint64 kr = count_for_density (keep, mask->brows);
+  guint64 per_tile = MAX (1u, o->tile_width / mask->block);
+  per_tile = MIN (per_tile, mask->bcols);
+
+  guint64 *colset = bitset_new (mask->bcols);
+  guint64 *rowset = bitset_new (mask->brows);
+  guint64 *tile = g_new (guint64, per_tile), n_tile = 0;
+  sample_range (colset, 0, mask->bcols, kc, rng);
+  for (guint64 c = 0; c < mask->bcols; c++)
+    {
+      if (bit_get (colset, c))
+        tile[n_tile++] = c;
+      if (n_tile == per_tile || (c + 1 == mask->bcols && n_tile > 0))
+        {
+          memset (rowset, 0, (mask->brows / 64 + 1) * sizeof (guint64));
+          sample_range (rowset, 0, mask->brows, kr, rng);
+          fill_tile (mask, rowset, tile, n_tile);
+          n_tile = 0;
+        }
+    }
+  g_free (tile);
+  g_free (rowset);
+  g_free (colset);
+}
+
+/* Groups start at block-column 0 of every row; a final group of len < M
+ * keeps round(N·len/M), in integers (len < bcols < 2^31, so no overflow). */
+static void
+gen_nm (SpxMask *mask, const SpxGenOptions *o, SpxRng *rng)
+{
+  guint64 n = o->nm_n, m = o->nm_m;
+  for (guint64 r = 0; r < mask->brows; r++)
+    for (guint64 c = 0; c < mask->bcols; c += m)
+      {
+        guint64 len = MIN (m, mask->bcols - c);
+        guint64 k = len == m ? n : (2 * n * len + m) / (2 * m);
+        sample_range (mask->bits, spx_mask_index (mask, r, c), len, k, rng);
+      }
+}
+
+/* Row i is centred on floor((i + 0.5)·bcols/brows), in integers; the
+ * window is [centre − band/2, centre − band/2 + band), clipped. */
+static void
+gen_banded (SpxMask *mask, const SpxGenOptions *o)
+{
+  guint64 bcols = mask->bcols, band = o->band;
+  if (band == 0)
+    band = MAX (count_for_density (o->density, bcols), 1);
+  band = MIN (band, 2 * bcols + 1); /* wider covers every row anyway */
+  for (guint64 i = 0; i < mask->brows; i++)
+    {
+      gint64 centre = (gint64) ((2 * i + 1) * bcols / (2 * mask->brows));
+      gint64 start = centre - (gint64) (band / 2);
+      gint64 end = MIN (start + (gint64) band, (gint64) bcols);
+      start = MAX (start, 0);
+      if (end > start)
+        set_range (mask->bits, spx_mask_index (mask, i, (guint64) start),
+                   (guint64) (end - start));
+    }
+}
+
+typedef struct {
+  double  frac;
+  guint64 rank;
+} Remainder;
+
+static int
+remainder_cmp (const void *pa, const void *pb)
+{
+  const Remainder *a = pa, *b = pb;
+  if (a->frac != b->frac)
+    return a->frac > b->frac ? -1 : 1;
+  return a->rank < b->rank ? -1 : a->rank > b->rank;
+}
+
+/* Largest-remainder rounding of rem·w[r]/wsum over ranks [p, n): floors,
+ * then +1 to the largest fractions (ties: heavier rank). Keeps counts
+ * non-increasing in rank when w is. Returns rem − Σ counts. */
+static gint64
+apportion (guint64 *counts, const double *w, double wsum, guint64 p,
+           guint64 n, guint64 rem, guint64 cap)
+{
+  Remainder *rems = g_new (Remainder, n - p);
+  gint64 left = (gint64) rem;
+  for (guint64 r = p; r < n; r++)
+    {
+      double ideal = wsum > 0 ? (double) rem * w[r] / wsum : 0.0;
+      ideal = MIN (ideal, (double) cap);
+      counts[r] = (guint64) floor (ideal);
+      left -= (gint64) counts[r];
+      rems[r - p] = (Remainder) { ideal - floor (ideal), r };
+    }
+  qsort (rems, n - p, sizeof *rems, remainder_cmp);
+  for (guint64 i = 0; i < n - p && left > 0; i++)
+    if (counts[rems[i].rank] < cap)
+      {
+        counts[rems[i].rank]++;
+        left--;
+      }
+  g_free (rems);
+  return left;
+}
+
+/* Rounding slack (only from float error or underflowed weights): fill
+ * the heaviest non-full rows, or trim the lightest non-empty ones; both
+ * keep the counts non-increasing and make the total exact. */
+static void
+fix_total (guint64 *counts, guint64 n, gint64 left, guint64 cap)
+{
+  for (guint64 r = 0; r < n && left > 0; r++)
+    {
+      guint64 add = MIN (cap - counts[r], (guint64) left);
+      counts[r] += add;
+      left -= (gint64) add;
+    }
+  for (guint64 r = n; r > 0 && left < 0; r--)
+    {
+      guint64 sub = MIN (counts[r - 1], (guint64) -left);
+      counts[r - 1] -= sub;
+      left += (gint64) sub;
+    }
+}
+
+/* Blocks per rank r ∝ (r+1)^−exponent, total exactly `total`, none over
+ * cap. Rows whose share would exceed cap form a prefix (weights decrease);
+ * they are capped and the rest is shared among the others. pow() is the
+ * one libm dependence: an ulp there could move a remainder tie. */
+static guint64 *
+skewed_counts (guint64 n, guint64 cap, guint64 total, double exponent)
+{
+  double *w = g_new (double, n), *suffix = g_new (double, n + 1);
+  guint64 *counts = g_new0 (guint64, n), p = 0, rem = total;
+  for (guint64 r = 0; r < n; r++)
+    w[r] = exponent == 0.0 ? 1.0 : pow ((double) (r + 1), -exponent);
+  suffix[n] = 0.0;
+  for (guint64 r = n; r > 0; r--) /* smallest first: less rounding */
+    suffix[r - 1] = suffix[r] + w[r - 1];
+  while (p < n && rem > cap && (double) rem * w[p] / suffix[p] > (double) cap)
+    {
+      counts[p++] = cap;
+      rem -= cap;
+    }
+  gint64 left = p < n ? apportion (counts, w, suffix[p], p, n, rem, cap)
+                      : (gint64) rem;
+  fix_total (counts, n, left, cap);
+  g_free (suffix);
+  g_free (w);
+  return counts;
+}
+
+static void
+gen_skewed (SpxMask *mask, const SpxGenOptions *o, SpxRng *rng)
+{
+  guint64 total = count_for_density (o->density, spx_mask_n_blocks (mask));
+  guint64 *counts = skewed_counts (mask->brows, mask->bcols, total,
+                                   o->exponent);
+  shuffle (counts, mask->brows, rng); /* row r now gets counts[r] */
+  for (guint64 r = 0; r < mask->brows; r++)
+    sample_range (mask->bits, spx_mask_index (mask, r, 0), mask->bcols,
+                  counts[r], rng);
+  g_free (counts);
+}
+
+/* ------------------------------------------------------------------ */
+/* Magnitude                                                           */
+
+/* Add the squares of one element row into its block-row's norms. Both the
+ * pruner and the generator go through here, in the same order, so their
+ * sums are bit-identical. */
+static void
+add_row_norms (double *norms, const float *row, guint64 cols, guint block)
+{
+  for (guint64 c0 = 0, bc = 0; c0 < cols; c0 += block, bc++)
+    {
+      guint64 c1 = MIN (c0 + block, cols);
+      double s = 0.0;
+      for (guint64 c = c0; c < c1; c++)
+        s += (double) row[c] * (double) row[c];
+      norms[bc] += s;
+    }
+}
+
+/* What the selection ranks: block norms, or for block 1 the values
+ * themselves. A float squares exactly in a double, so |v| orders exactly
+ * like v², and the largest case needs no 8-byte-per-element norm array. */
+typedef struct {
+  const double *norms;
+  const float  *values;
+  guint64       n;
+} Keys;
+
+/* |x| as bits: non-negative floats and doubles order like their bit
+ * patterns; NaNs sort above infinity. */
+static inline guint64
+key_at (const Keys *keys, guint64 i)
+{
+  if (keys->values != NULL)
+    {
+      guint32 k;
+      memcpy (&k, &keys->values[i], sizeof k);
+      return k & 0x7fffffffu;
+    }
+  guint64 k;
+  memcpy (&k, &keys->norms[i], sizeof k);
+  return k & ~(G_GUINT64_CONSTANT (1) << 63);
+}
+
+static guint
+key_bits (const Keys *keys)
+{
+  return keys->values != NULL ? 32 : 64;
+}
+
+/* Index of the first NaN key, or n. */
+static guint64
+find_nan (const Keys *keys)
+{
+  guint64 inf = keys->values != NULL ? G_GUINT64_CONSTANT (0x7f800000)
+                                     : G_GUINT64_CONSTANT (0x7ff0000000000000);
+  guint64 found = 0;
+  for (guint64 i = 0; i < keys->n; i++)
+    found |= key_at (keys, i) > inf;
+  if (!found)
+    return keys->n;
+  guint64 i = 0;
+  while (key_at (keys, i) <= inf)
+    i++;
+  return i;
+}
+
+/* The k-th largest key (k ≥ 1), by MSD radix selection on 16-bit digits:
+ * one linear pass per digit, no copy, and no quickselect worst case on the
+ * many equal norms of an already sparse matrix. Keys outside the current
+ * prefix add 0 rather than branch (the branch mispredicts half the time).
+ * *ties gets how many keys equal to the result belong to the top k. */
+static guint64
+kth_largest_key (const Keys *keys, guint64 k, guint64 *ties)
+{
+  guint64 *hist = g_new (guint64, 0x10000), prefix = 0, want = k;
+  for (int shift = (int) key_bits (keys) - 16; shift >= 0; shift -= 16)
+    {
+      guint64 high = shift + 16 >= 64 ? 0 : ~G_GUINT64_CONSTANT (0) << (shift + 16);
+      memset (hist, 0, 0x10000 * sizeof (guint64));
+      for (guint64 i = 0; i < keys->n; i++)
+        {
+          guint64 key = key_at (keys, i);
+          hist[(key >> shift) & 0xffff] += (key & high) == prefix;
+        }
+      guint digit = 0xffff;
+      for (; hist[digit] < want; digit--)
+        want -= hist[digit];
+      prefix |= (guint64) digit << shift;
+    }
+  g_free (hist);
+  *ties = want;
+  return prefix;
+}
+
+/* Set the round(density·n) blocks of largest key; ties go to the lower
+ * flat index. */
+static gboolean
+keep_largest (SpxMask *mask, const Keys *keys, double density,
+              GError **error)
+{
+  guint64 n = keys->n, k = count_for_density (density, n);
+  guint64 nan = find_nan (keys);
+  if (nan < n)
+    {
+      g_set_error (error, SPX_MASK_ERROR, SPX_MASK_ERROR_INVALID,
+                   "values: block (%" G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT
+                   ") contains NaN; expected numbers",
+                   nan / mask->bcols, nan % mask->bcols);
+      return FALSE;
+    }
+  if (k == 0)
+    return TRUE;
+  guint64 ties, threshold = kth_largest_key (keys, k, &ties);
+  /* Whole words without branches first, then the ties in index order. */
+  for (guint64 w = 0; w < mask->n_words; w++)
+    {
+      guint64 word = 0, end = MIN (n, w * 64 + 64);
+      for (guint64 i = w * 64; i < end; i++)
+        word |= (guint64) (key_at (keys, i) > threshold) << (i & 63);
+      mask->bits[w] = word;
+    }
+  for (guint64 i = 0; ties > 0; i++)
+    if (key_at (keys, i) == threshold)
+      {
+        spx_mask_set_flat (mask, i);
+        ties--;
+      }
+  return TRUE;
+}
+
+static double *
+norms_new (const SpxMask *mask, GError **error)
+{
+  double *norms = g_try_new0 (double, spx_mask_n_blocks (mask));
+  if (norms == NULL)
+    g_set_error (error, SPX_MASK_ERROR, SPX_MASK_ERROR_TOO_LARGE,
+                 "magnitude pruning of %" G_GUINT64_FORMAT
+                 " blocks: out of memory", spx_mask_n_blocks (mask));
+  return norms;
+}
+
+/* Prune a row-major matrix with the shape of mask into mask. */
+static gboolean
+prune_into (SpxMask *mask, const float *values, double density,
+            GError **error)
+{
+  Keys keys = { NULL, values, spx_mask_n_blocks (mask) };
+  if (mask->block == 1)
+    return keep_largest (mask, &keys, density, error);
+  g_autofree double *norms = norms_new (mask, error);
+  if (norms == NULL)
+    return FALSE;
+  for (guint64 r = 0; r < mask->rows; r++)
+    add_row_norms (norms + (r / mask->block) * mask->bcols,
+                   values + r * mask->cols, mask->cols, mask->block);
+  keys = (Keys) { norms, NULL, keys.n };
+  return keep_largest (mask, &keys, density, error);
+}
+
+SpxMask *
+spx_mask_prune_magnitude (const float *values, guint64 rows, guint64 cols,
+                          guint block, double density, GError **error)
+{
+  g_return_val_if_fail (values != NULL, NULL);
+  if (!check_density (density, error))
+    return NULL;
+  g_autoptr(SpxMask) mask = spx_mask_new (rows, cols, block, error);
+  if (mask == NULL || !prune_into (mask, values, density, error))
+    return NULL;
+  return g_steal_pointer (&mask);
+}
+
+/* Block 1: draw the whole matrix (4 bytes an element) and prune it. */
+static gboolean
+gen_magnitude_elements (SpxMask *mask, const SpxGenOptions *o, SpxRng *rng,
+                        GError **error)
+{
+  guint64 n = mask->rows * mask->cols;
+  g_autofree float *values = g_try_new (float, n);
+  if (values == NULL)
+    {
+      g_set_error (error, SPX_MASK_ERROR, SPX_MASK_ERROR_TOO_LARGE,
+                   "magnitude pattern of %" G_GUINT64_FORMAT
+                   " elements: out of memory", n);
+      return FALSE;
+    }
+  for (guint64 i = 0; i < n; i++)
+    values[i] = (float) spx_rng_normal (rng);
+  return prune_into (mask, values, o->density, error);
+}
+
+/* Same result as pruning a rows×cols matrix of spx_rng_normal draws
+ * (row-major); for blocks over 1 only block norms are kept, filled one
+ * element row at a time. */
+static gboolean
+gen_magnitude (SpxMask *mask, const SpxGenOptions *o, SpxRng *rng,
+               GError **error)
+{
+  if (mask->rows * mask->cols > MAGNITUDE_MAX_ELEMENTS)
+    {
+      g_set_error (error, SPX_MASK_ERROR, SPX_MASK_ERROR_TOO_LARGE,
+                   "magnitude pattern of %" G_GUINT64_FORMAT "×%"
+                   G_GUINT64_FORMAT " elements: at most %" G_GUINT64_FORMAT
+                   " random values are drawn; prune real weights with "
+                   "spx_mask_prune_magnitude instead",
+                   mask->rows, mask->cols, MAGNITUDE_MAX_ELEMENTS);
+      return FALSE;
+    }
+  if (mask->block == 1)
+    return gen_magnitude_elements (mask, o, rng, error);
+  g_autofree double *norms = norms_new (mask, error);
+  if (norms == NULL)
+    return FALSE;
+  g_autofree float *row = g_new (float, mask->cols);
+  for (guint64 r = 0; r < mask->rows; r++)
+    {
+      for (guint64 c = 0; c < mask->cols; c++)
+        row[c] = (float) spx_rng_normal (rng);
+      add_row_norms (norms + (r / mask->block) * mask->bcols, row,
+                     mask->cols, mask->block);
+    }
+  Keys keys = { norms, NULL, spx_mask_n_blocks (mask) };
+  return keep_largest (mask, &keys, o->density, error);
+}
+
+SpxMask *
+spx_mask_generate (guint64 rows, guint64 cols, guint block,
+                   const SpxGenOptions *options, GError **error)
+{
+  g_return_val_if_fail (options != NULL, NULL);
+  if (!check_options (options, error))
+    return NULL;
+  g_autoptr(SpxMask) mask = spx_mask_new (rows, cols, block, error);
+  if (mask == NULL)
+    return NULL;
+  SpxRng rng;
+  spx_rng_init (&rng, options->seed);
+  switch (options->pattern)
+    {
+    case SPX_PATTERN_UNIFORM:
+      gen_uniform (mask, options, &rng);
+      break;
+    case SPX_PATTERN_TILEWISE:
+      gen_tilewise (mask, options, &rng);
+      break;
+    case SPX_PATTERN_NM:
+      gen_nm (mask, options, &rng);
+      break;
+    case SPX_PATTERN_BANDED:
+      gen_banded (mask, options);
+      break;
+    case SPX_PATTERN_SKEWED:
+      gen_skewed (mask, options, &rng);
+      break;
+    case SPX_PATTERN_MAGNITUDE:
+      if (!gen_magnitude (mask, options, &rng, error))
+        return NULL;
+      break;
+    }
+  return g_steal_pointer (&mask);
+}

@@ -1,1 +1,301 @@
-/* placeholder: being written */
+/* spx-mask-io.c: format names and detection, load and save dispatch, and
+ * the helpers the format files share */
+#include "spx-mask-io.h"
+#include "spx-mask-io-private.h"
+#include "spx-util.h"
+
+#include <string.h>
+
+static const guint8 npy_magic[] = { 0x93, 'N', 'U', 'M', 'P', 'Y' };
+static const guint8 png_magic[] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n' };
+static const guint8 gzip_magic[] = { 0x1f, 0x8b };
+static const guint8 zip_magic[] = { 'P', 'K', 0x03, 0x04 };
+static const char mtx_banner[] = "%%MatrixMarket";
+
+static gboolean
+has_prefix (const guint8 *data, gsize len, const void *prefix, gsize n)
+{
+  return len >= n && memcmp (data, prefix, n) == 0;
+}
+
+const char *
+spx_format_to_string (SpxFormat format)
+{
+  switch (format)
+    {
+    case SPX_FORMAT_MTX:
+      return "mtx";
+    case SPX_FORMAT_SMTX:
+      return "smtx";
+    case SPX_FORMAT_NPY:
+      return "npy";
+    case SPX_FORMAT_PNG:
+      return "png";
+    case SPX_FORMAT_UNKNOWN:
+    default:
+      return "unknown";
+    }
+}
+
+/* The extension of the last path component, or NULL. */
+static const char *
+extension (const char *path, gsize len)
+{
+  for (gsize i = len; i > 0; i--)
+    {
+      char c = path[i - 1];
+      if (c == '/' || c == G_DIR_SEPARATOR)
+        return NULL;
+      if (c == '.')
+        return path + i;
+    }
+  return NULL;
+}
+
+static SpxFormat
+format_from_name (const char *path, gsize len)
+{
+  const char *ext = extension (path, len);
+  if (ext == NULL)
+    return SPX_FORMAT_UNKNOWN;
+  gsize n = len - (gsize) (ext - path);
+  static const struct { const char *ext; SpxFormat format; } table[] = {
+    { "mtx", SPX_FORMAT_MTX }, { "smtx", SPX_FORMAT_SMTX },
+    { "npy", SPX_FORMAT_NPY }, { "png", SPX_FORMAT_PNG },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (table); i++)
+    if (n == strlen (table[i].ext) &&
+        g_ascii_strncasecmp (ext, table[i].ext, n) == 0)
+      return table[i].format;
+  return SPX_FORMAT_UNKNOWN;
+}
+
+SpxFormat
+spx_format_from_path (const char *path)
+{
+  if (path == NULL)
+    return SPX_FORMAT_UNKNOWN;
+  return format_from_name (path, strlen (path));
+}
+
+/* "x.mtx.gz" names a gzip-compressed .mtx: look behind the ".gz". */
+static SpxFormat
+format_from_gz_name (const char *name)
+{
+  gsize len = strlen (name);
+  if (len > 3 && g_ascii_strcasecmp (name + len - 3, ".gz") == 0)
+    len -= 3;
+  return format_from_name (name, len);
+}
+
+static gboolean
+looks_like_smtx (const guint8 *data, gsize len)
+{
+  SpxText t;
+  guint64 v[3];
+  guint n;
+  spx_text_init (&t, "", data, len);
+  return spx_smtx_parse_header (&t, v, &n);
+}
+
+SpxFormat
+spx_format_detect (const guint8 *data, gsize len, const char *name)
+{
+  SpxFormat by_name = spx_format_from_path (name);
+
+  if (has_prefix (data, len, npy_magic, sizeof npy_magic))
+    return SPX_FORMAT_NPY;
+  if (has_prefix (data, len, png_magic, sizeof png_magic))
+    return SPX_FORMAT_PNG;
+  if (has_prefix (data, len, mtx_banner, strlen (mtx_banner)))
+    return SPX_FORMAT_MTX;
+  /* Compressed data: the loader for the inner format refuses it with a
+   * clear message. .npz archives are zip files of .npy. */
+  if (has_prefix (data, len, gzip_magic, sizeof gzip_magic))
+    return name != NULL ? format_from_gz_name (name) : SPX_FORMAT_UNKNOWN;
+  if (has_prefix (data, len, zip_magic, sizeof zip_magic))
+    return SPX_FORMAT_NPY;
+  if (looks_like_smtx (data, len))
+    return SPX_FORMAT_SMTX;
+  /* Unrecognised content: the extension picks the loader, whose error
+   * then says precisely what is wrong. */
+  return by_name;
+}
+
+gboolean
+spx_io_refuse_compressed (const char *name, const guint8 *data, gsize len,
+                          GError **error)
+{
+  if (has_prefix (data, len, gzip_magic, sizeof gzip_magic))
+    {
+      g_set_error (error, SPX_MASK_ERROR, SPX_MASK_ERROR_FORMAT,
+                   "%s: gzip-compressed: decompress it first", name);
+      return TRUE;
+    }
+  if (has_prefix (data, len, zip_magic, sizeof zip_magic))
+    {
+      g_set_error (error, SPX_MASK_ERROR, SPX_MASK_ERROR_FORMAT,
+                   "%s: a zip archive: .npz archives are not supported, "
+                   "extract the .npy first", name);
+      return TRUE;
+    }
+  return FALSE;
+}
+
+SpxMask *
+spx_mask_load (const char *path, SpxFormat *format, GError **error)
+{
+  g_autoptr (GError) local = NULL;
+  g_autoptr (GMappedFile) file = g_mapped_file_new (path, FALSE, &local);
+  if (file == NULL)
+    {
+      g_set_error (error, SPX_MASK_ERROR, SPX_MASK_ERROR_IO, "%s: %s",
+                   path, local->message);
+      return NULL;
+    }
+  gsize len = g_mapped_file_get_length (file);
+  const guint8 *data = (const guint8 *) g_mapped_file_get_contents (file);
+  if (data == NULL) /* empty files are not mapped */
+    data = (const guint8 *) "";
+
+  SpxFormat detected = spx_format_detect (data, len, path);
+  if (format != NULL)
+    *format = detected;
+  if (spx_io_refuse_compressed (path, data, len, error))
+    return NULL;
+  switch (detected)
+    {
+    case SPX_FORMAT_MTX:
+      return spx_mask_load_mtx_data (path, data, len, error);
+    case SPX_FORMAT_SMTX:
+      return spx_mask_load_smtx_data (path, data, len, error);
+    case SPX_FORMAT_NPY:
+      return spx_mask_load_npy_data (path, data, len, error);
+    case SPX_FORMAT_PNG:
+      g_set_error (error, SPX_MASK_ERROR, SPX_MASK_ERROR_FORMAT,
+                   "%s: PNG images are read by the graphics layer", path);
+      return NULL;
+    case SPX_FORMAT_UNKNOWN:
+    default:
+      g_set_error (error, SPX_MASK_ERROR, SPX_MASK_ERROR_FORMAT,
+                   "%s: unknown format: expected a Matrix Market (.mtx), "
+                   "DLMC (.smtx) or NumPy (.npy) file", path);
+      return NULL;
+    }
+}
+
+gboolean
+spx_mask_save (const SpxMask *mask, const char *path, GError **error)
+{
+  switch (spx_format_from_path (path))
+    {
+    case SPX_FORMAT_MTX:
+      return spx_mask_save_mtx (mask, path, error);
+    case SPX_FORMAT_SMTX:
+      return spx_mask_save_smtx (mask, path, error);
+    case SPX_FORMAT_NPY:
+      return spx_mask_save_npy (mask, path, error);
+    case SPX_FORMAT_PNG:
+      g_set_error (error, SPX_MASK_ERROR, SPX_MASK_ERROR_FORMAT,
+                   "%s: PNG images are written by the graphics layer", path);
+      return FALSE;
+    case SPX_FORMAT_UNKNOWN:
+    default:
+      g_set_error (error, SPX_MASK_ERROR, SPX_MASK_ERROR_FORMAT,
+                   "%s: unknown extension: expected .mtx, .smtx or .npy",
+                   path);
+      return FALSE;
+    }
+}
+
+/* Shared helpers */
+
+char *
+spx_io_excerpt (const char *p, const char *end)
+{
+  GString *s = g_string_new ("'");
+  guint n = 0;
+  for (; p < end && !g_ascii_isspace (*p); p++)
+    {
+      guchar c = (guchar) *p;
+      if (n++ == 32)
+        {
+          g_string_append (s, "…");
+          break;
+        }
+      if (c > 0x20 && c < 0x7f)
+        g_string_append_c (s, (char) c);
+      else /* hostile bytes are shown, never printed raw */
+        g_string_append_printf (s, "\\x%02x", c);
+    }
+  g_string_append_c (s, '\'');
+  return g_string_free (s, FALSE);
+}
+
+static char *
+describe_text_at (const SpxText *t)
+{
+  const char *p = t->p;
+  if (p >= t->end)
+    return g_strdup ("end of file");
+  if (*p == '\n' || (*p == '\r' && p + 1 < t->end && p[1] == '\n'))
+    return g_strdup ("end of line");
+  if (*p == ' ' || *p == '\t' || *p == '\r')
+    return g_strdup_printf ("a %s", *p == '\r' ? "carriage return" :
+                            *p == '\t' ? "tab" : "space");
+  return spx_io_excerpt (p, t->end);
+}
+
+void
+spx_text_error (const SpxText *t, GError **error, SpxMaskError code,
+                const char *fmt, ...)
+{
+  va_list args;
+  va_start (args, fmt);
+  g_autofree char *expected = g_strdup_vprintf (fmt, args);
+  va_end (args);
+  g_autofree char *got = describe_text_at (t);
+  g_set_error (error, SPX_MASK_ERROR, code,
+               "%s:%" G_GUINT64_FORMAT ": expected %s, got %s",
+               t->name, t->line, expected, got);
+}
+
+guint64
+spx_io_next_in_row (const SpxMask *mask, guint64 br, guint64 from)
+{
+  guint64 start = br * mask->bcols, stop = start + mask->bcols;
+  guint64 i = start + from;
+  while (i < stop)
+    {
+      guint64 word = mask->bits[i >> 6] >> (i & 63);
+      if (word != 0)
+        {
+          i += (guint64) __builtin_ctzll (word);
+          return i < stop ? i - start : mask->bcols;
+        }
+      i = (i | 63) + 1;
+    }
+  return mask->bcols;
+}
+
+char *
+spx_io_alloc_output (const char *path, guint64 size, GError **error)
+{
+  char *buf = size <= G_MAXSIZE ? g_try_malloc (MAX (size, 1)) : NULL;
+  if (buf == NULL)
+    g_set_error (error, SPX_MASK_ERROR, SPX_MASK_ERROR_TOO_LARGE,
+                 "%s: the file would need %" G_GUINT64_FORMAT
+                 " bytes: out of memory", path, size);
+  return buf;
+}
+
+gboolean
+spx_io_write (const char *path, const char *data, gsize len, GError **error)
+{
+  g_autoptr (GError) local = NULL;
+  if (spx_write_file_atomic (path, data, len, &local))
+    return TRUE;
+  g_set_error (error, SPX_MASK_ERROR, SPX_MASK_ERROR_IO, "%s: %s",
+               path, local->message);
+  return FALSE;
+}

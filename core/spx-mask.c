@@ -228,21 +228,23 @@ spx_mask_to_blocks (const SpxMask *mask, guint block, GError **error)
   return out;
 }
 
+/* Two passes (mean, then spread) to keep the variance accurate. */
 static void
-summary_add (SpxSummary *s, double x, double *sum_sq)
+summarize (const guint32 *counts, guint64 n, SpxSummary *s)
 {
-  s->min = MIN (s->min, x);
-  s->max = MAX (s->max, x);
-  s->mean += x;
-  *sum_sq += x * x;
-}
-
-static void
-summary_finish (SpxSummary *s, double sum_sq, guint64 n)
-{
-  s->mean /= (double) n;
-  double var = sum_sq / (double) n - s->mean * s->mean;
-  s->stddev = var > 0 ? sqrt (var) : 0.0;
+  double sum = 0, spread = 0;
+  s->min = G_MAXDOUBLE;
+  s->max = 0;
+  for (guint64 i = 0; i < n; i++)
+    {
+      s->min = MIN (s->min, (double) counts[i]);
+      s->max = MAX (s->max, (double) counts[i]);
+      sum += counts[i];
+    }
+  s->mean = sum / (double) n;
+  for (guint64 i = 0; i < n; i++)
+    spread += (counts[i] - s->mean) * (counts[i] - s->mean);
+  s->stddev = sqrt (spread / (double) n);
 }
 
 void
@@ -257,21 +259,19 @@ spx_mask_stats (const SpxMask *mask, SpxMaskStats *stats)
   stats->element_density =
     (double) stats->nnz_elements / ((double) mask->rows * (double) mask->cols);
 
-  SpxSummary *row = &stats->blocks_per_row, *col = &stats->blocks_per_col;
-  double row_sq = 0, col_sq = 0;
-  row->min = col->min = G_MAXDOUBLE;
-  for (guint64 br = 0; br < mask->brows; br++)
-    summary_add (row, (double) spx_mask_count_row (mask, br), &row_sq);
-  summary_finish (row, row_sq, mask->brows);
-
-  guint32 *per_col = g_new0 (guint32, mask->bcols); /* brows < 2^31 */
+  /* Counts fit 32 bits: each side has fewer than 2^31 blocks. */
+  guint32 *per_row = g_new0 (guint32, mask->brows);
+  guint32 *per_col = g_new0 (guint32, mask->bcols);
   SpxMaskIter it;
   guint64 br, bc;
   spx_mask_iter_init (&it, mask);
   while (spx_mask_iter_next (&it, &br, &bc))
-    per_col[bc]++;
-  for (guint64 c = 0; c < mask->bcols; c++)
-    summary_add (col, (double) per_col[c], &col_sq);
-  summary_finish (col, col_sq, mask->bcols);
+    {
+      per_row[br]++;
+      per_col[bc]++;
+    }
+  summarize (per_row, mask->brows, &stats->blocks_per_row);
+  summarize (per_col, mask->bcols, &stats->blocks_per_col);
+  g_free (per_row);
   g_free (per_col);
 }

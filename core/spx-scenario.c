@@ -1,1 +1,554 @@
-/* placeholder: being written */
+/* spx-scenario.c: scenarios and their .spx key files */
+#include "spx-scenario.h"
+#include "spx-mask-io.h"
+#include "spx-util.h"
+
+#include <math.h>
+#include <string.h>
+
+G_DEFINE_QUARK (spx-scenario-error-quark, spx_scenario_error)
+
+#define GROUP_SCENARIO "scenario"
+#define GROUP_MASK     "mask"
+#define MAX_THREADS    1024
+
+static const char *const scenario_keys[] = {
+  "version", "m", "k", "n", "block", "dtype", "machine", "threads", NULL
+};
+static const char *const mask_keys[] = {
+  "source", "pattern", "density", "seed", "tile-width", "nm", "band",
+  "exponent", "path", "count", "bits", NULL
+};
+
+SpxScenario *
+spx_scenario_new (void)
+{
+  SpxScenario *s = g_new0 (SpxScenario, 1);
+  s->m = s->k = 4096;
+  s->n = 1024;
+  s->block = 16;
+  s->dtype = SPX_DTYPE_FP16;
+  s->machine = g_strdup ("bow");
+  s->source = SPX_MASK_SOURCE_GENERATED;
+  spx_gen_options_init (&s->gen);
+  s->gen.density = 1.0 / 16.0;
+  s->gen.seed = 1;
+  return s;
+}
+
+void
+spx_scenario_free (SpxScenario *s)
+{
+  if (s == NULL)
+    return;
+  g_free (s->machine);
+  g_free (s->mask_path);
+  spx_mask_free (s->mask);
+  g_free (s);
+}
+
+SpxScenario *
+spx_scenario_copy (const SpxScenario *s)
+{
+  SpxScenario *copy = g_memdup2 (s, sizeof *s);
+  copy->machine = g_strdup (s->machine);
+  copy->mask_path = g_strdup (s->mask_path);
+  copy->mask = s->mask ? spx_mask_copy (s->mask) : NULL;
+  return copy;
+}
+
+const char *
+spx_dtype_to_string (SpxDtype dtype)
+{
+  return dtype == SPX_DTYPE_FP32 ? "fp32" : "fp16";
+}
+
+gboolean
+spx_dtype_from_string (const char *name, SpxDtype *dtype)
+{
+  if (g_strcmp0 (name, "fp16") == 0)
+    *dtype = SPX_DTYPE_FP16;
+  else if (g_strcmp0 (name, "fp32") == 0)
+    *dtype = SPX_DTYPE_FP32;
+  else
+    return FALSE;
+  return TRUE;
+}
+
+static const char *const source_names[] = { "generated", "file", "drawn" };
+
+const char *
+spx_mask_source_to_string (SpxMaskSource source)
+{
+  return source_names[source];
+}
+
+static gboolean
+mask_source_from_string (const char *name, SpxMaskSource *source)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (source_names); i++)
+    if (g_strcmp0 (name, source_names[i]) == 0)
+      {
+        *source = (SpxMaskSource) i;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+static gboolean
+invalid (GError **error, const char *fmt, ...) G_GNUC_PRINTF (2, 3);
+
+static gboolean
+invalid (GError **error, const char *fmt, ...)
+{
+  va_list args;
+  va_start (args, fmt);
+  char *msg = g_strdup_vprintf (fmt, args);
+  va_end (args);
+  g_set_error_literal (error, SPX_SCENARIO_ERROR, SPX_SCENARIO_ERROR_INVALID,
+                       msg);
+  g_free (msg);
+  return FALSE;
+}
+
+gboolean
+spx_scenario_validate (const SpxScenario *s, GError **error)
+{
+  if (s->m == 0 || s->k == 0 || s->n == 0 || s->m > SPX_MASK_MAX_DIM ||
+      s->k > SPX_MASK_MAX_DIM || s->n > SPX_MASK_MAX_DIM)
+    return invalid (error, "m, k and n must be between 1 and %" G_GUINT64_FORMAT,
+                    SPX_MASK_MAX_DIM);
+  if (s->block == 0 || s->block > SPX_MASK_MAX_BLOCK)
+    return invalid (error, "block size %u: expected 1 to %u", s->block,
+                    SPX_MASK_MAX_BLOCK);
+  if (!isfinite (s->gen.density) || s->gen.density < 0 || s->gen.density > 1)
+    return invalid (error, "density %g: expected a number from 0 to 1",
+                    s->gen.density);
+  if (s->machine == NULL || s->machine[0] == '\0' ||
+      strpbrk (s->machine, "\n\r") != NULL)
+    return invalid (error, "machine: expected a preset name or a file");
+  if (s->threads > MAX_THREADS)
+    return invalid (error, "threads %u: expected 0 (all cores) to %d",
+                    s->threads, MAX_THREADS);
+  if (s->source == SPX_MASK_SOURCE_FILE && s->mask_path == NULL)
+    return invalid (error, "mask source is a file but no path is given");
+  if (s->mask != NULL &&
+      (s->mask->rows != s->m || s->mask->cols != s->k ||
+       s->mask->block != s->block))
+    return invalid (error, "the mask is %" G_GUINT64_FORMAT "×%"
+                    G_GUINT64_FORMAT " with block %u, but the scenario is m×k = %"
+                    G_GUINT64_FORMAT "×%" G_GUINT64_FORMAT " with block %u",
+                    s->mask->rows, s->mask->cols, s->mask->block, s->m, s->k,
+                    s->block);
+  return TRUE;
+}
+
+gboolean
+spx_scenario_build_mask (SpxScenario *s, GError **error)
+{
+  SpxMask *mask = NULL;
+  if (s->source == SPX_MASK_SOURCE_DRAWN)
+    return spx_scenario_validate (s, error);
+  if (s->source == SPX_MASK_SOURCE_GENERATED)
+    mask = spx_mask_generate (s->m, s->k, s->block, &s->gen, error);
+  else
+    {
+      g_autoptr (SpxMask) elements = spx_mask_load (s->mask_path, NULL, error);
+      if (elements == NULL)
+        return FALSE;
+      mask = spx_mask_to_blocks (elements, s->block, error);
+      if (mask != NULL)
+        {
+          /* A loaded mask decides the shape of A. */
+          s->m = mask->rows;
+          s->k = mask->cols;
+        }
+    }
+  if (mask == NULL)
+    return FALSE;
+  spx_mask_free (s->mask);
+  s->mask = mask;
+  return TRUE;
+}
+
+void
+spx_scenario_set_drawn_mask (SpxScenario *s, SpxMask *mask)
+{
+  spx_mask_free (s->mask);
+  s->mask = mask;
+  s->m = mask->rows;
+  s->k = mask->cols;
+  s->block = mask->block;
+  s->source = SPX_MASK_SOURCE_DRAWN;
+  g_clear_pointer (&s->mask_path, g_free);
+}
+
+/* ---- loading ---------------------------------------------------------- */
+
+typedef struct {
+  const char *name;
+  GKeyFile   *kf;
+  GError    **error;
+} Reader;
+
+static gboolean
+read_fail (Reader *r, const char *group, const char *key, const char *what)
+{
+  return invalid (r->error, "%s: [%s] %s: %s", r->name, group, key, what);
+}
+
+static gboolean
+check_keys (Reader *r, const char *group, const char *const *known)
+{
+  g_auto (GStrv) keys = g_key_file_get_keys (r->kf, group, NULL, NULL);
+  for (guint i = 0; keys != NULL && keys[i] != NULL; i++)
+    if (!g_strv_contains (known, keys[i]))
+      return read_fail (r, group, keys[i], "unknown key");
+  return TRUE;
+}
+
+/* Missing optional keys leave *value untouched. */
+static gboolean
+read_uint (Reader *r, const char *group, const char *key, gboolean required,
+           guint64 min, guint64 max, guint64 *value)
+{
+  g_autofree char *text = g_key_file_get_value (r->kf, group, key, NULL);
+  if (text == NULL)
+    return required ? read_fail (r, group, key, "missing (required)") : TRUE;
+  g_autoptr (GError) err = NULL;
+  if (!g_ascii_string_to_unsigned (g_strstrip (text), 10, min, max, value, &err))
+    {
+      g_autofree char *what = g_strdup_printf (
+        "expected a whole number from %" G_GUINT64_FORMAT " to %"
+        G_GUINT64_FORMAT ", got '%s'", min, max, text);
+      return read_fail (r, group, key, what);
+    }
+  return TRUE;
+}
+
+static gboolean
+read_uint32 (Reader *r, const char *group, const char *key, gboolean required,
+             guint64 min, guint64 max, guint *value)
+{
+  guint64 v = *value;
+  if (!read_uint (r, group, key, required, min, max, &v))
+    return FALSE;
+  *value = (guint) v;
+  return TRUE;
+}
+
+static gboolean
+read_double (Reader *r, const char *group, const char *key, double min,
+             double max, double *value)
+{
+  g_autofree char *text = g_key_file_get_value (r->kf, group, key, NULL);
+  if (text == NULL)
+    return TRUE;
+  char *end = NULL;
+  double v = g_ascii_strtod (g_strstrip (text), &end);
+  if (end == text || *end != '\0' || !isfinite (v) || v < min || v > max)
+    {
+      g_autofree char *what = g_strdup_printf (
+        "expected a number from %g to %g, got '%s'", min, max, text);
+      return read_fail (r, group, key, what);
+    }
+  *value = v;
+  return TRUE;
+}
+
+static gboolean
+read_scenario_group (Reader *r, SpxScenario *s)
+{
+  guint64 version = 0;
+  if (!g_key_file_has_group (r->kf, GROUP_SCENARIO))
+    return invalid (r->error, "%s: expected a [scenario] group", r->name);
+  if (!read_uint (r, GROUP_SCENARIO, "version", TRUE, 1, G_MAXUINT32, &version))
+    return FALSE;
+  if (version > SPX_SCENARIO_VERSION)
+    {
+      g_set_error (r->error, SPX_SCENARIO_ERROR, SPX_SCENARIO_ERROR_VERSION,
+                   "%s: written by a newer Sparse Explorer (file version %"
+                   G_GUINT64_FORMAT "); this one reads version %d and older",
+                   r->name, version, SPX_SCENARIO_VERSION);
+      return FALSE;
+    }
+  if (!check_keys (r, GROUP_SCENARIO, scenario_keys) ||
+      !read_uint (r, GROUP_SCENARIO, "m", TRUE, 1, SPX_MASK_MAX_DIM, &s->m) ||
+      !read_uint (r, GROUP_SCENARIO, "k", TRUE, 1, SPX_MASK_MAX_DIM, &s->k) ||
+      !read_uint (r, GROUP_SCENARIO, "n", TRUE, 1, SPX_MASK_MAX_DIM, &s->n) ||
+      !read_uint32 (r, GROUP_SCENARIO, "block", TRUE, 1, SPX_MASK_MAX_BLOCK,
+                    &s->block) ||
+      !read_uint32 (r, GROUP_SCENARIO, "threads", FALSE, 0, MAX_THREADS,
+                    &s->threads))
+    return FALSE;
+
+  g_autofree char *dtype = g_key_file_get_value (r->kf, GROUP_SCENARIO,
+                                                 "dtype", NULL);
+  if (dtype != NULL && !spx_dtype_from_string (dtype, &s->dtype))
+    return read_fail (r, GROUP_SCENARIO, "dtype", "expected fp16 or fp32");
+  g_autofree char *machine = g_key_file_get_string (r->kf, GROUP_SCENARIO,
+                                                    "machine", NULL);
+  if (machine != NULL)
+    {
+      if (machine[0] == '\0')
+        return read_fail (r, GROUP_SCENARIO, "machine",
+                          "expected a preset name or a file");
+      g_free (s->machine);
+      s->machine = g_steal_pointer (&machine);
+    }
+  return TRUE;
+}
+
+static gboolean
+read_nm (Reader *r, SpxGenOptions *gen)
+{
+  g_autofree char *text = g_key_file_get_value (r->kf, GROUP_MASK, "nm", NULL);
+  if (text == NULL)
+    return TRUE;
+  guint64 n, m;
+  g_auto (GStrv) parts = g_strsplit (text, ":", -1);
+  if (g_strv_length (parts) != 2 ||
+      !g_ascii_string_to_unsigned (parts[0], 10, 0, 1024, &n, NULL) ||
+      !g_ascii_string_to_unsigned (parts[1], 10, 1, 1024, &m, NULL) || n > m)
+    return read_fail (r, GROUP_MASK, "nm", "expected N:M with 0 ≤ N ≤ M ≤ 1024");
+  gen->nm_n = (guint) n;
+  gen->nm_m = (guint) m;
+  return TRUE;
+}
+
+static gboolean
+read_generator (Reader *r, SpxGenOptions *gen)
+{
+  g_autofree char *pattern = g_key_file_get_value (r->kf, GROUP_MASK,
+                                                   "pattern", NULL);
+  if (pattern != NULL && !spx_pattern_from_string (pattern, &gen->pattern))
+    return read_fail (r, GROUP_MASK, "pattern",
+                      "expected uniform, tilewise, nm, banded, skewed or "
+                      "magnitude");
+  return read_double (r, GROUP_MASK, "density", 0, 1, &gen->density) &&
+         read_uint (r, GROUP_MASK, "seed", FALSE, 0, G_MAXUINT64, &gen->seed) &&
+         read_uint32 (r, GROUP_MASK, "tile-width", FALSE, 1, SPX_MASK_MAX_DIM,
+                      &gen->tile_width) &&
+         read_nm (r, gen) &&
+         read_uint (r, GROUP_MASK, "band", FALSE, 0, SPX_MASK_MAX_DIM,
+                    &gen->band) &&
+         read_double (r, GROUP_MASK, "exponent", 0, 100, &gen->exponent);
+}
+
+/* The bitset is stored as base64 of its 64-bit words, little-endian. */
+static char *
+bits_to_base64 (const SpxMask *mask)
+{
+  gsize n = mask->n_words;
+  guint64 *le = g_new (guint64, n);
+  for (gsize i = 0; i < n; i++)
+    le[i] = GUINT64_TO_LE (mask->bits[i]);
+  char *text = g_base64_encode ((const guchar *) le, n * sizeof (guint64));
+  g_free (le);
+  return text;
+}
+
+static gboolean
+read_drawn_mask (Reader *r, SpxScenario *s)
+{
+  guint64 count = 0;
+  g_autofree char *text = g_key_file_get_value (r->kf, GROUP_MASK, "bits",
+                                                NULL);
+  if (text == NULL)
+    return read_fail (r, GROUP_MASK, "bits", "missing (a drawn mask is stored "
+                      "in the file)");
+  if (!read_uint (r, GROUP_MASK, "count", TRUE, 0, SPX_MASK_MAX_BLOCKS, &count))
+    return FALSE;
+  g_autoptr (SpxMask) mask = spx_mask_new (s->m, s->k, s->block, r->error);
+  if (mask == NULL)
+    return FALSE;
+  gsize expected = mask->n_words * sizeof (guint64);
+  /* base64 is 4 characters per 3 bytes: check before decoding. */
+  if (strlen (text) != (expected + 2) / 3 * 4)
+    return read_fail (r, GROUP_MASK, "bits",
+                      "length does not match the m×k mask of the scenario");
+  gsize len = 0;
+  g_base64_decode_inplace (text, &len); /* skips stray characters */
+  if (len != expected)
+    return read_fail (r, GROUP_MASK, "bits", "not valid base64 of the mask");
+  memcpy (mask->bits, text, len);
+  for (gsize i = 0; i < mask->n_words; i++)
+    mask->bits[i] = GUINT64_FROM_LE (mask->bits[i]);
+  g_autoptr (SpxMask) check = spx_mask_copy (mask);
+  spx_mask_fill (check); /* fill clears the tail bits: compare against it */
+  for (gsize i = 0; i < mask->n_words; i++)
+    if ((mask->bits[i] & ~check->bits[i]) != 0)
+      return read_fail (r, GROUP_MASK, "bits", "bits set past the end of the mask");
+  if (spx_mask_count (mask) != count)
+    return read_fail (r, GROUP_MASK, "count",
+                      "does not match the stored bits (file damaged?)");
+  s->mask = g_steal_pointer (&mask);
+  return TRUE;
+}
+
+static gboolean
+read_mask_group (Reader *r, SpxScenario *s, const char *dir)
+{
+  if (!g_key_file_has_group (r->kf, GROUP_MASK))
+    return TRUE; /* all defaults: generated */
+  g_autofree char *source = g_key_file_get_value (r->kf, GROUP_MASK, "source",
+                                                  NULL);
+  if (source != NULL && !mask_source_from_string (source, &s->source))
+    return read_fail (r, GROUP_MASK, "source",
+                      "expected generated, file or drawn");
+  if (!check_keys (r, GROUP_MASK, mask_keys) || !read_generator (r, &s->gen))
+    return FALSE;
+  if (s->source == SPX_MASK_SOURCE_FILE)
+    {
+      g_autofree char *path = g_key_file_get_string (r->kf, GROUP_MASK, "path",
+                                                     NULL);
+      if (path == NULL || path[0] == '\0')
+        return read_fail (r, GROUP_MASK, "path", "missing (mask source is a file)");
+      s->mask_path = g_path_is_absolute (path) || dir == NULL
+                       ? g_steal_pointer (&path)
+                       : g_build_filename (dir, path, NULL);
+    }
+  if (s->source == SPX_MASK_SOURCE_DRAWN)
+    return read_drawn_mask (r, s);
+  return TRUE;
+}
+
+static SpxScenario *
+load_key_file (const char *name, GKeyFile *kf, const char *dir, GError **error)
+{
+  Reader r = { name, kf, error };
+  g_autoptr (SpxScenario) s = spx_scenario_new ();
+  g_auto (GStrv) groups = g_key_file_get_groups (kf, NULL);
+  for (guint i = 0; groups[i] != NULL; i++)
+    if (g_strcmp0 (groups[i], GROUP_SCENARIO) != 0 &&
+        g_strcmp0 (groups[i], GROUP_MASK) != 0)
+      {
+        invalid (error, "%s: [%s]: unknown group (expected [scenario] and "
+                 "[mask])", name, groups[i]);
+        return NULL;
+      }
+  if (!read_scenario_group (&r, s) || !read_mask_group (&r, s, dir))
+    return NULL;
+  if (!spx_scenario_validate (s, error))
+    {
+      g_prefix_error (error, "%s: ", name);
+      return NULL;
+    }
+  return g_steal_pointer (&s);
+}
+
+static SpxScenario *
+load_data (const char *name, const char *data, gsize len, const char *dir,
+           GError **error)
+{
+  g_autoptr (GKeyFile) kf = g_key_file_new ();
+  g_autoptr (GError) err = NULL;
+  if (!g_key_file_load_from_data (kf, data, len, G_KEY_FILE_NONE, &err))
+    {
+      invalid (error, "%s: not a scenario key file: %s", name, err->message);
+      return NULL;
+    }
+  return load_key_file (name, kf, dir, error);
+}
+
+SpxScenario *
+spx_scenario_load_data (const char *name, const char *data, gsize len,
+                        GError **error)
+{
+  return load_data (name, data, len, NULL, error);
+}
+
+SpxScenario *
+spx_scenario_load (const char *path, GError **error)
+{
+  g_autofree char *data = NULL;
+  gsize len = 0;
+  GError *err = NULL;
+  if (!g_file_get_contents (path, &data, &len, &err))
+    {
+      g_set_error_literal (error, SPX_SCENARIO_ERROR, SPX_SCENARIO_ERROR_IO,
+                           err->message);
+      g_error_free (err);
+      return NULL;
+    }
+  g_autofree char *dir = g_path_get_dirname (path);
+  g_autofree char *abs_dir = g_canonicalize_filename (dir, NULL);
+  return load_data (path, data, len, abs_dir, error);
+}
+
+/* ---- saving ----------------------------------------------------------- */
+
+static void
+write_generator (GKeyFile *kf, const SpxGenOptions *gen)
+{
+  char num[G_ASCII_DTOSTR_BUF_SIZE];
+  g_key_file_set_string (kf, GROUP_MASK, "pattern",
+                         spx_pattern_to_string (gen->pattern));
+  g_key_file_set_value (kf, GROUP_MASK, "density",
+                        g_ascii_dtostr (num, sizeof num, gen->density));
+  g_key_file_set_uint64 (kf, GROUP_MASK, "seed", gen->seed);
+  g_key_file_set_uint64 (kf, GROUP_MASK, "tile-width", gen->tile_width);
+  g_autofree char *nm = g_strdup_printf ("%u:%u", gen->nm_n, gen->nm_m);
+  g_key_file_set_value (kf, GROUP_MASK, "nm", nm);
+  g_key_file_set_uint64 (kf, GROUP_MASK, "band", gen->band);
+  g_key_file_set_value (kf, GROUP_MASK, "exponent",
+                        g_ascii_dtostr (num, sizeof num, gen->exponent));
+}
+
+static GKeyFile *
+to_key_file (const SpxScenario *s, const char *dir)
+{
+  GKeyFile *kf = g_key_file_new ();
+  g_key_file_set_integer (kf, GROUP_SCENARIO, "version", SPX_SCENARIO_VERSION);
+  g_key_file_set_uint64 (kf, GROUP_SCENARIO, "m", s->m);
+  g_key_file_set_uint64 (kf, GROUP_SCENARIO, "k", s->k);
+  g_key_file_set_uint64 (kf, GROUP_SCENARIO, "n", s->n);
+  g_key_file_set_uint64 (kf, GROUP_SCENARIO, "block", s->block);
+  g_key_file_set_string (kf, GROUP_SCENARIO, "dtype",
+                         spx_dtype_to_string (s->dtype));
+  g_key_file_set_string (kf, GROUP_SCENARIO, "machine", s->machine);
+  g_key_file_set_uint64 (kf, GROUP_SCENARIO, "threads", s->threads);
+  g_key_file_set_string (kf, GROUP_MASK, "source",
+                         spx_mask_source_to_string (s->source));
+  write_generator (kf, &s->gen);
+  if (s->source == SPX_MASK_SOURCE_FILE)
+    {
+      /* Beside the scenario: keep the path relative so both can move. */
+      g_autofree char *abs = g_canonicalize_filename (s->mask_path, NULL);
+      g_autofree char *prefix = dir ? g_strconcat (dir, G_DIR_SEPARATOR_S, NULL)
+                                    : NULL;
+      gboolean inside = prefix && g_str_has_prefix (abs, prefix);
+      g_key_file_set_string (kf, GROUP_MASK, "path",
+                             inside ? abs + strlen (prefix) : abs);
+    }
+  if (s->source == SPX_MASK_SOURCE_DRAWN && s->mask != NULL)
+    {
+      g_autofree char *bits = bits_to_base64 (s->mask);
+      g_key_file_set_uint64 (kf, GROUP_MASK, "count", spx_mask_count (s->mask));
+      g_key_file_set_value (kf, GROUP_MASK, "bits", bits);
+    }
+  return kf;
+}
+
+char *
+spx_scenario_to_data (const SpxScenario *s, gsize *len)
+{
+  g_autoptr (GKeyFile) kf = to_key_file (s, NULL);
+  return g_key_file_to_data (kf, len, NULL);
+}
+
+gboolean
+spx_scenario_save (const SpxScenario *s, const char *path, GError **error)
+{
+  if (!spx_scenario_validate (s, error))
+    return FALSE;
+  if (s->source == SPX_MASK_SOURCE_DRAWN && s->mask == NULL)
+    return invalid (error, "%s: a drawn scenario needs its mask to be saved",
+                    path);
+  g_autofree char *dir = g_path_get_dirname (path);
+  g_autofree char *abs_dir = g_canonicalize_filename (dir, NULL);
+  g_autoptr (GKeyFile) kf = to_key_file (s, abs_dir);
+  gsize len = 0;
+  g_autofree char *data = g_key_file_to_data (kf, &len, NULL);
+  return spx_write_file_atomic (path, data, len, error);
+}

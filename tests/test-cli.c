@@ -1,2 +1,301 @@
+/* test-cli.c: the built sparse-explorer binary, run as a user would */
 #include <glib.h>
-int main (int argc, char **argv) { g_test_init (&argc, &argv, NULL); return g_test_run (); }
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+#include <math.h>
+#include <string.h>
+
+typedef struct {
+  int   status;
+  char *out, *err;
+} Run;
+
+static void
+run_clear (Run *r)
+{
+  g_free (r->out);
+  g_free (r->err);
+}
+
+/* Run the binary with the given arguments (NULL-terminated). */
+static Run
+run_cli (const char *first, ...)
+{
+  const char *binary = g_getenv ("SPX_BINARY");
+  g_assert_nonnull (binary);
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  g_ptr_array_add (argv, (char *) binary);
+  va_list args;
+  va_start (args, first);
+  for (const char *a = first; a != NULL; a = va_arg (args, const char *))
+    g_ptr_array_add (argv, (char *) a);
+  va_end (args);
+  g_ptr_array_add (argv, NULL);
+
+  Run r = { 0 };
+  int wait_status = 0;
+  g_autoptr (GError) error = NULL;
+  g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
+                &r.out, &r.err, &wait_status, &error);
+  g_assert_no_error (error);
+  g_assert_true (WIFEXITED (wait_status));
+  r.status = WEXITSTATUS (wait_status);
+  return r;
+}
+
+static char *
+data_path (const char *name)
+{
+  return g_test_build_filename (G_TEST_DIST, "data", name, NULL);
+}
+
+static guint
+count_lines (const char *text)
+{
+  guint n = 0;
+  for (const char *p = text; *p; p++)
+    n += *p == '\n';
+  return n;
+}
+
+/* A usage error: exit 2, one line on stderr naming what is wrong. */
+static void
+assert_usage_error (Run *r, const char *needle)
+{
+  g_assert_cmpint (r->status, ==, 2);
+  g_assert_cmpuint (count_lines (r->err), ==, 1);
+  g_assert_nonnull (strstr (r->err, needle));
+  run_clear (r);
+}
+
+static JsonObject *
+parse_object (JsonParser *parser, const char *text)
+{
+  g_autoptr (GError) error = NULL;
+  json_parser_load_from_data (parser, text, -1, &error);
+  g_assert_no_error (error);
+  JsonNode *root = json_parser_get_root (parser);
+  g_assert_true (JSON_NODE_HOLDS_OBJECT (root));
+  return json_node_get_object (root);
+}
+
+static void
+assert_summary (JsonObject *obj, const char *key, double min, double mean,
+                double max, double stddev)
+{
+  JsonObject *s = json_object_get_object_member (obj, key);
+  g_assert_nonnull (s);
+  g_assert_cmpfloat_with_epsilon (json_object_get_double_member (s, "min"), min, 1e-9);
+  g_assert_cmpfloat_with_epsilon (json_object_get_double_member (s, "mean"), mean, 1e-9);
+  g_assert_cmpfloat_with_epsilon (json_object_get_double_member (s, "max"), max, 1e-9);
+  g_assert_cmpfloat_with_epsilon (json_object_get_double_member (s, "stddev"), stddev, 1e-9);
+}
+
+static void
+test_help_version (void)
+{
+  Run r = run_cli ("--help", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "info"));
+  g_assert_nonnull (strstr (r.out, "generate"));
+  run_clear (&r);
+  r = run_cli ("--version", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_true (g_str_has_prefix (r.out, "sparse-explorer "));
+  run_clear (&r);
+  r = run_cli ("generate", "--help", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "--pattern"));
+  run_clear (&r);
+  r = run_cli ("frobnicate", NULL);
+  assert_usage_error (&r, "frobnicate");
+}
+
+/* Hand-computed from tests/data/cli-tiny.mtx (see its comment). */
+static void
+test_info_json (void)
+{
+  g_autofree char *path = data_path ("cli-tiny.mtx");
+  Run r = run_cli ("info", path, "--block", "2", "--json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  JsonObject *o = parse_object (parser, r.out);
+  g_assert_cmpstr (json_object_get_string_member (o, "file"), ==, path);
+  g_assert_cmpstr (json_object_get_string_member (o, "format"), ==, "mtx");
+  g_assert_cmpint (json_object_get_int_member (o, "rows"), ==, 6);
+  g_assert_cmpint (json_object_get_int_member (o, "cols"), ==, 5);
+  g_assert_cmpint (json_object_get_int_member (o, "nnz"), ==, 7);
+  g_assert_cmpfloat_with_epsilon (json_object_get_double_member (o, "density"),
+                                  7.0 / 30.0, 1e-9);
+  g_assert_cmpint (json_object_get_int_member (o, "block"), ==, 2);
+  g_assert_cmpint (json_object_get_int_member (o, "nonzero_blocks"), ==, 5);
+  g_assert_cmpfloat_with_epsilon (
+    json_object_get_double_member (o, "block_density"), 5.0 / 9.0, 1e-9);
+  assert_summary (o, "blocks_per_row", 1, 5.0 / 3, 3, sqrt (8.0 / 9));
+  assert_summary (o, "blocks_per_col", 1, 5.0 / 3, 2, sqrt (2.0 / 9));
+  g_assert_true (json_object_get_double_member (o, "load_ms") >= 0);
+  run_clear (&r);
+}
+
+static void
+test_info_table (void)
+{
+  g_autofree char *path = data_path ("cli-tiny.mtx");
+  Run r = run_cli ("info", path, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "6 × 5"));
+  g_assert_nonnull (strstr (r.out, "non-zeros        7"));
+  run_clear (&r);
+}
+
+static void
+test_info_errors (void)
+{
+  Run r = run_cli ("info", NULL);
+  assert_usage_error (&r, "FILE");
+  g_autofree char *path = data_path ("cli-tiny.mtx");
+  r = run_cli ("info", path, "--block", "0", NULL);
+  assert_usage_error (&r, "--block");
+  r = run_cli ("info", path, "--block", "abc", NULL);
+  assert_usage_error (&r, "--block");
+  r = run_cli ("info", path, "--bogus", NULL);
+  assert_usage_error (&r, "--bogus");
+  r = run_cli ("info", path, path, NULL);
+  assert_usage_error (&r, "one FILE");
+
+  r = run_cli ("info", "/nonexistent/mask.mtx", NULL);
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_nonnull (strstr (r.err, "/nonexistent/mask.mtx"));
+  run_clear (&r);
+
+  /* A malformed file: exit 1, the message names the file and the line. */
+  g_autofree char *dir = g_dir_make_tmp ("spx-cli-XXXXXX", NULL);
+  g_autofree char *bad = g_build_filename (dir, "bad.mtx", NULL);
+  g_assert_true (g_file_set_contents (
+    bad, "%%MatrixMarket matrix coordinate pattern general\n2 2 1\n3 1\n", -1,
+    NULL));
+  r = run_cli ("info", bad, NULL);
+  g_assert_cmpint (r.status, ==, 1);
+  g_autofree char *where = g_strdup_printf ("%s:3", bad);
+  g_assert_nonnull (strstr (r.err, where));
+  run_clear (&r);
+  g_unlink (bad);
+  g_rmdir (dir);
+}
+
+/* uniform 64×48, b = 4, density 1/4: round(0.25 · 16 · 12) = 48 blocks of
+ * 16 elements. Every format holds the same mask. */
+static void
+test_generate_formats (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("spx-cli-XXXXXX", NULL);
+  const char *exts[] = { "mtx", "smtx", "npy", "png" };
+  g_autofree char *first = NULL;
+  for (guint i = 0; i < G_N_ELEMENTS (exts); i++)
+    {
+      g_autofree char *name = g_strdup_printf ("u.%s", exts[i]);
+      g_autofree char *out = g_build_filename (dir, name, NULL);
+      Run r = run_cli ("generate", "--pattern", "uniform", "--rows", "64",
+                       "--cols", "48", "--block", "4", "--density", "1/4",
+                       "--seed", "7", "--out", out, NULL);
+      g_assert_cmpint (r.status, ==, 0);
+      run_clear (&r);
+      r = run_cli ("info", out, "--block", "4", "--json", NULL);
+      g_assert_cmpint (r.status, ==, 0);
+      g_autoptr (JsonParser) parser = json_parser_new ();
+      JsonObject *o = parse_object (parser, r.out);
+      g_assert_cmpstr (json_object_get_string_member (o, "format"), ==, exts[i]);
+      g_assert_cmpint (json_object_get_int_member (o, "rows"), ==, 64);
+      g_assert_cmpint (json_object_get_int_member (o, "cols"), ==, 48);
+      g_assert_cmpint (json_object_get_int_member (o, "nnz"), ==, 48 * 16);
+      g_assert_cmpint (json_object_get_int_member (o, "nonzero_blocks"), ==, 48);
+      /* Same statistics whatever the format. */
+      JsonObject *rows = json_object_get_object_member (o, "blocks_per_row");
+      g_autofree char *stats = g_strdup_printf (
+        "%g %g", json_object_get_double_member (rows, "max"),
+        json_object_get_double_member (rows, "stddev"));
+      if (first == NULL)
+        first = g_strdup (stats);
+      g_assert_cmpstr (stats, ==, first);
+      run_clear (&r);
+      g_unlink (out);
+    }
+  g_rmdir (dir);
+}
+
+static char *
+generate_bytes (const char *dir, const char *pattern, const char *seed,
+                gsize *len)
+{
+  g_autofree char *out = g_build_filename (dir, "g.smtx", NULL);
+  Run r = run_cli ("generate", "--pattern", pattern, "--rows", "256", "--cols",
+                   "128", "--block", "8", "--density", "0.2", "--seed", seed,
+                   "--out", out, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  run_clear (&r);
+  char *data = NULL;
+  g_assert_true (g_file_get_contents (out, &data, len, NULL));
+  g_unlink (out);
+  return data;
+}
+
+static void
+test_generate_reproducible (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("spx-cli-XXXXXX", NULL);
+  const char *patterns[] = { "uniform", "tilewise", "nm", "banded", "skewed",
+                             "magnitude" };
+  for (guint i = 0; i < G_N_ELEMENTS (patterns); i++)
+    {
+      gsize a_len, b_len, c_len;
+      g_autofree char *a = generate_bytes (dir, patterns[i], "3", &a_len);
+      g_autofree char *b = generate_bytes (dir, patterns[i], "3", &b_len);
+      g_autofree char *c = generate_bytes (dir, patterns[i], "4", &c_len);
+      g_assert_cmpmem (a, a_len, b, b_len);
+      if (g_strcmp0 (patterns[i], "banded") != 0) /* banded has no randomness */
+        g_assert_false (a_len == c_len && memcmp (a, c, a_len) == 0);
+    }
+  g_rmdir (dir);
+}
+
+static void
+test_generate_errors (void)
+{
+  Run r = run_cli ("generate", "--pattern", "zigzag", "--rows", "8", "--cols",
+                   "8", "--out", "x.mtx", NULL);
+  assert_usage_error (&r, "--pattern");
+  r = run_cli ("generate", "--pattern", "uniform", "--cols", "8", "--out",
+               "x.mtx", NULL);
+  assert_usage_error (&r, "--rows");
+  r = run_cli ("generate", "--pattern", "uniform", "--rows", "8", "--cols",
+               "8", "--density", "1.5", "--out", "x.mtx", NULL);
+  assert_usage_error (&r, "--density");
+  r = run_cli ("generate", "--pattern", "uniform", "--rows", "-8", "--cols",
+               "8", "--out", "x.mtx", NULL);
+  assert_usage_error (&r, "--rows");
+  r = run_cli ("generate", "--pattern", "uniform", "--rows", "8", "--cols",
+               "8", "--out", "x.txt", NULL);
+  assert_usage_error (&r, "--out");
+  r = run_cli ("generate", "--pattern", "nm", "--nm", "5:4", "--rows", "8",
+               "--cols", "8", "--out", "x.mtx", NULL);
+  assert_usage_error (&r, "--nm");
+  r = run_cli ("generate", "--pattern", "uniform", "--rows", "8", "--cols",
+               "8", "--out", "/nonexistent-dir/x.mtx", NULL);
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_nonnull (strstr (r.err, "/nonexistent-dir/x.mtx"));
+  run_clear (&r);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/cli/help-version", test_help_version);
+  g_test_add_func ("/cli/info/json", test_info_json);
+  g_test_add_func ("/cli/info/table", test_info_table);
+  g_test_add_func ("/cli/info/errors", test_info_errors);
+  g_test_add_func ("/cli/generate/formats", test_generate_formats);
+  g_test_add_func ("/cli/generate/reproducible", test_generate_reproducible);
+  g_test_add_func ("/cli/generate/errors", test_generate_errors);
+  return g_test_run ();
+}

@@ -1,2 +1,301 @@
-#include <glib.h>
-int main (int argc, char **argv) { g_test_init (&argc, &argv, NULL); return g_test_run (); }
+/* test-scenario.c: scenarios and their .spx key files */
+#include "spx-mask-io.h"
+#include "spx-scenario.h"
+
+#include <glib/gstdio.h>
+#include <string.h>
+
+static char *tmp_dir;
+
+static char *
+tmp_path (const char *name)
+{
+  return g_build_filename (tmp_dir, name, NULL);
+}
+
+static void
+test_defaults (void)
+{
+  g_autoptr (SpxScenario) s = spx_scenario_new ();
+  g_assert_cmpuint (s->m, ==, 4096);
+  g_assert_cmpuint (s->k, ==, 4096);
+  g_assert_cmpuint (s->n, ==, 1024);
+  g_assert_cmpuint (s->block, ==, 16);
+  g_assert_cmpint (s->dtype, ==, SPX_DTYPE_FP16);
+  g_assert_cmpstr (s->machine, ==, "bow");
+  g_assert_cmpint (s->source, ==, SPX_MASK_SOURCE_GENERATED);
+  g_assert_cmpint (s->gen.pattern, ==, SPX_PATTERN_UNIFORM);
+  g_assert_cmpfloat (s->gen.density, ==, 1.0 / 16);
+  g_assert_cmpuint (s->gen.seed, ==, 1);
+  g_assert_true (spx_scenario_validate (s, NULL));
+}
+
+static void
+assert_same (const SpxScenario *a, const SpxScenario *b)
+{
+  g_assert_cmpuint (a->m, ==, b->m);
+  g_assert_cmpuint (a->k, ==, b->k);
+  g_assert_cmpuint (a->n, ==, b->n);
+  g_assert_cmpuint (a->block, ==, b->block);
+  g_assert_cmpint (a->dtype, ==, b->dtype);
+  g_assert_cmpstr (a->machine, ==, b->machine);
+  g_assert_cmpuint (a->threads, ==, b->threads);
+  g_assert_cmpint (a->source, ==, b->source);
+  g_assert_cmpint (a->gen.pattern, ==, b->gen.pattern);
+  g_assert_cmpfloat (a->gen.density, ==, b->gen.density);
+  g_assert_cmpuint (a->gen.seed, ==, b->gen.seed);
+  g_assert_cmpuint (a->gen.tile_width, ==, b->gen.tile_width);
+  g_assert_cmpuint (a->gen.nm_n, ==, b->gen.nm_n);
+  g_assert_cmpuint (a->gen.nm_m, ==, b->gen.nm_m);
+  g_assert_cmpuint (a->gen.band, ==, b->gen.band);
+  g_assert_cmpfloat (a->gen.exponent, ==, b->gen.exponent);
+}
+
+static void
+test_round_trip_generated (void)
+{
+  g_autoptr (SpxScenario) s = spx_scenario_new ();
+  s->m = 1000;
+  s->k = 300;
+  s->n = 17;
+  s->block = 4;
+  s->dtype = SPX_DTYPE_FP32;
+  g_free (s->machine);
+  s->machine = g_strdup ("teach16");
+  s->threads = 2;
+  s->gen.pattern = SPX_PATTERN_NM;
+  s->gen.density = 0.1234567890123; /* must survive exactly */
+  s->gen.seed = G_MAXUINT64;
+  s->gen.nm_n = 1;
+  s->gen.nm_m = 8;
+  s->gen.exponent = 1.5;
+  g_autofree char *path = tmp_path ("gen.spx");
+  g_autoptr (GError) error = NULL;
+  g_assert_true (spx_scenario_save (s, path, &error));
+  g_assert_no_error (error);
+  g_autoptr (SpxScenario) back = spx_scenario_load (path, &error);
+  g_assert_no_error (error);
+  assert_same (s, back);
+  g_unlink (path);
+}
+
+/* A hand-drawn mask with ragged edges comes back bit for bit. */
+static void
+test_round_trip_drawn (void)
+{
+  g_autoptr (SpxScenario) s = spx_scenario_new ();
+  SpxMask *mask = spx_mask_new (70, 45, 8, NULL); /* 9 × 6 blocks */
+  spx_mask_set (mask, 0, 0);
+  spx_mask_set (mask, 8, 5);
+  spx_mask_set (mask, 4, 2);
+  spx_mask_set (mask, 3, 5);
+  g_autoptr (SpxMask) expected = spx_mask_copy (mask);
+  spx_scenario_set_drawn_mask (s, mask);
+  g_assert_cmpuint (s->m, ==, 70);
+  g_assert_cmpuint (s->k, ==, 45);
+  g_assert_cmpuint (s->block, ==, 8);
+  g_autofree char *path = tmp_path ("drawn.spx");
+  g_autoptr (GError) error = NULL;
+  g_assert_true (spx_scenario_save (s, path, &error));
+  g_assert_no_error (error);
+  g_autoptr (SpxScenario) back = spx_scenario_load (path, &error);
+  g_assert_no_error (error);
+  assert_same (s, back);
+  g_assert_nonnull (back->mask);
+  g_assert_true (spx_mask_equal (back->mask, expected));
+  /* Building a drawn scenario keeps the drawing. */
+  g_assert_true (spx_scenario_build_mask (back, &error));
+  g_assert_true (spx_mask_equal (back->mask, expected));
+  g_unlink (path);
+}
+
+/* A mask file beside the scenario is stored by a relative path and found
+ * again after both move together. */
+static void
+test_file_source (void)
+{
+  g_autoptr (SpxMask) elements = spx_mask_new (40, 24, 1, NULL);
+  spx_mask_set (elements, 0, 0);
+  spx_mask_set (elements, 39, 23);
+  spx_mask_set (elements, 17, 9);
+  g_autofree char *mask_path = tmp_path ("m.smtx");
+  g_autoptr (GError) error = NULL;
+  g_assert_true (spx_mask_save_smtx (elements, mask_path, &error));
+
+  g_autoptr (SpxScenario) s = spx_scenario_new ();
+  s->source = SPX_MASK_SOURCE_FILE;
+  s->mask_path = g_strdup (mask_path);
+  s->block = 8;
+  g_assert_true (spx_scenario_build_mask (s, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (s->m, ==, 40);
+  g_assert_cmpuint (s->k, ==, 24);
+  g_assert_cmpuint (spx_mask_count (s->mask), ==, 3);
+  g_assert_true (spx_mask_get (s->mask, 2, 1)); /* element (17, 9) */
+
+  g_autofree char *path = tmp_path ("file.spx");
+  g_assert_true (spx_scenario_save (s, path, &error));
+  g_autofree char *text = NULL;
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  g_assert_nonnull (strstr (text, "path=m.smtx\n"));
+
+  g_autofree char *sub = tmp_path ("moved");
+  g_mkdir (sub, 0700);
+  g_autofree char *moved_spx = g_build_filename (sub, "file.spx", NULL);
+  g_autofree char *moved_mask = g_build_filename (sub, "m.smtx", NULL);
+  g_rename (path, moved_spx);
+  g_rename (mask_path, moved_mask);
+  g_autoptr (SpxScenario) back = spx_scenario_load (moved_spx, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (back->mask_path, ==, moved_mask);
+  g_assert_true (spx_scenario_build_mask (back, &error));
+  g_assert_true (spx_mask_equal (back->mask, s->mask));
+  g_unlink (moved_spx);
+  g_unlink (moved_mask);
+  g_rmdir (sub);
+}
+
+static void
+test_build_generated (void)
+{
+  g_autoptr (SpxScenario) s = spx_scenario_new ();
+  g_autoptr (GError) error = NULL;
+  g_assert_true (spx_scenario_build_mask (s, &error));
+  g_assert_no_error (error);
+  /* 256 × 256 blocks at density 1/16 */
+  g_assert_cmpuint (spx_mask_count (s->mask), ==, 4096);
+  g_assert_cmpuint (s->mask->block, ==, 16);
+  g_autoptr (SpxScenario) again = spx_scenario_new ();
+  g_assert_true (spx_scenario_build_mask (again, &error));
+  g_assert_true (spx_mask_equal (s->mask, again->mask));
+}
+
+typedef struct {
+  const char *text;
+  int         code;
+  const char *needle;
+} BadFile;
+
+static const char head[] =
+  "[scenario]\nversion=1\nm=64\nk=32\nn=8\nblock=4\n";
+
+static void
+test_refusals (void)
+{
+  const BadFile bad[] = {
+    { "not a key file at all", SPX_SCENARIO_ERROR_INVALID, "not a scenario" },
+    { "[mask]\nsource=generated\n", SPX_SCENARIO_ERROR_INVALID, "[scenario]" },
+    { "[scenario]\nversion=2\nm=1\nk=1\nn=1\nblock=1\n",
+      SPX_SCENARIO_ERROR_VERSION, "newer" },
+    { "[scenario]\nm=1\nk=1\nn=1\nblock=1\n", SPX_SCENARIO_ERROR_INVALID,
+      "version: missing" },
+    { "[scenario]\nversion=1\nk=1\nn=1\nblock=1\n", SPX_SCENARIO_ERROR_INVALID,
+      "[scenario] m: missing" },
+    { "[scenario]\nversion=1\nm=abc\nk=1\nn=1\nblock=1\n",
+      SPX_SCENARIO_ERROR_INVALID, "got 'abc'" },
+    { "[scenario]\nversion=1\nm=0\nk=1\nn=1\nblock=1\n",
+      SPX_SCENARIO_ERROR_INVALID, "[scenario] m" },
+    { "[scenario]\nversion=1\nm=1\nk=1\nn=1\nblock=1\ncolour=blue\n",
+      SPX_SCENARIO_ERROR_INVALID, "colour: unknown key" },
+    { "[scenario]\nversion=1\nm=1\nk=1\nn=1\nblock=1\ndtype=fp8\n",
+      SPX_SCENARIO_ERROR_INVALID, "dtype" },
+    { "[scenario]\nversion=1\nm=1\nk=1\nn=1\nblock=1\n[extra]\na=1\n",
+      SPX_SCENARIO_ERROR_INVALID, "[extra]" },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      g_autoptr (GError) error = NULL;
+      g_autoptr (SpxScenario) s =
+        spx_scenario_load_data ("bad.spx", bad[i].text, strlen (bad[i].text),
+                                &error);
+      g_assert_null (s);
+      g_assert_error (error, SPX_SCENARIO_ERROR, bad[i].code);
+      g_assert_true (g_str_has_prefix (error->message, "bad.spx: "));
+      if (strstr (error->message, bad[i].needle) == NULL)
+        g_error ("case %u: '%s' lacks '%s'", i, error->message, bad[i].needle);
+    }
+}
+
+static void
+test_mask_refusals (void)
+{
+  const BadFile bad[] = {
+    { "[mask]\nsource=painted\n", SPX_SCENARIO_ERROR_INVALID, "source" },
+    { "[mask]\ndensity=1.5\n", SPX_SCENARIO_ERROR_INVALID, "density" },
+    { "[mask]\ndensity=nan\n", SPX_SCENARIO_ERROR_INVALID, "density" },
+    { "[mask]\npattern=zigzag\n", SPX_SCENARIO_ERROR_INVALID, "pattern" },
+    { "[mask]\nnm=5:4\n", SPX_SCENARIO_ERROR_INVALID, "nm" },
+    { "[mask]\nsource=file\n", SPX_SCENARIO_ERROR_INVALID, "path" },
+    { "[mask]\nsource=drawn\n", SPX_SCENARIO_ERROR_INVALID, "bits" },
+    /* 16 × 8 blocks = 128 bits = 16 bytes = 24 base64 characters */
+    { "[mask]\nsource=drawn\ncount=1\nbits=AAAA\n", SPX_SCENARIO_ERROR_INVALID,
+      "length" },
+    { "[mask]\nsource=drawn\ncount=1\nbits=AAAAAAAAAAAAAAAAAAAAAA==\n",
+      SPX_SCENARIO_ERROR_INVALID, "count" },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      g_autofree char *text = g_strconcat (head, bad[i].text, NULL);
+      g_autoptr (GError) error = NULL;
+      g_autoptr (SpxScenario) s =
+        spx_scenario_load_data ("bad.spx", text, strlen (text), &error);
+      g_assert_null (s);
+      g_assert_error (error, SPX_SCENARIO_ERROR, bad[i].code);
+      if (strstr (error->message, bad[i].needle) == NULL)
+        g_error ("case %u: '%s' lacks '%s'", i, error->message, bad[i].needle);
+    }
+}
+
+/* A save replaces the file whole and leaves no temporary files; a failed
+ * save names the path and leaves the old file as it was. */
+static void
+test_atomic_save (void)
+{
+  g_autofree char *sub = tmp_path ("atomic");
+  g_mkdir (sub, 0700);
+  g_autofree char *path = g_build_filename (sub, "s.spx", NULL);
+  g_assert_true (g_file_set_contents (path, "old contents", -1, NULL));
+  g_autoptr (SpxScenario) s = spx_scenario_new ();
+  g_autoptr (GError) error = NULL;
+  g_assert_true (spx_scenario_save (s, path, &error));
+  g_autoptr (GDir) dir = g_dir_open (sub, 0, NULL);
+  guint files = 0;
+  while (g_dir_read_name (dir) != NULL)
+    files++;
+  g_assert_cmpuint (files, ==, 1);
+  g_autoptr (SpxScenario) back = spx_scenario_load (path, &error);
+  g_assert_no_error (error);
+
+  s->m = 0; /* invalid: refused before anything is written */
+  g_assert_false (spx_scenario_save (s, path, &error));
+  g_assert_error (error, SPX_SCENARIO_ERROR, SPX_SCENARIO_ERROR_INVALID);
+  g_clear_error (&error);
+  g_autoptr (SpxScenario) still = spx_scenario_load (path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (still->m, ==, 4096);
+
+  s->m = 4096;
+  g_assert_false (spx_scenario_save (s, "/nonexistent-dir/s.spx", &error));
+  g_assert_nonnull (strstr (error->message, "/nonexistent-dir/s.spx"));
+  g_unlink (path);
+  g_rmdir (sub);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  tmp_dir = g_dir_make_tmp ("spx-scenario-XXXXXX", NULL);
+  g_test_add_func ("/scenario/defaults", test_defaults);
+  g_test_add_func ("/scenario/round-trip/generated", test_round_trip_generated);
+  g_test_add_func ("/scenario/round-trip/drawn", test_round_trip_drawn);
+  g_test_add_func ("/scenario/file-source", test_file_source);
+  g_test_add_func ("/scenario/build-generated", test_build_generated);
+  g_test_add_func ("/scenario/refusals", test_refusals);
+  g_test_add_func ("/scenario/mask-refusals", test_mask_refusals);
+  g_test_add_func ("/scenario/atomic-save", test_atomic_save);
+  int status = g_test_run ();
+  g_rmdir (tmp_dir);
+  g_free (tmp_dir);
+  return status;
+}

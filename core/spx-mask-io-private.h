@@ -1,0 +1,141 @@
+/* spx-mask-io-private.h: helpers shared by the mask loaders and writers.
+ * Not installed; only core/spx-mask-io*.c include it. */
+#pragma once
+
+#include "spx-mask-io.h"
+
+G_BEGIN_DECLS
+
+/* A cursor over a text buffer that is NOT NUL-terminated (mapped files):
+ * every read checks p < end. line is the 1-based line of p. */
+typedef struct {
+  const char *name;
+  const char *p, *end;
+  guint64     line;
+} SpxText;
+
+/* Tokens are at most this many digits, so they fit in a guint64. */
+#define SPX_TEXT_MAX_DIGITS 19
+
+static inline void
+spx_text_init (SpxText *t, const char *name, const guint8 *data, gsize len)
+{
+  t->name = name;
+  t->p = (const char *) data;
+  t->end = t->p + len;
+  t->line = 1;
+}
+
+static inline gboolean
+spx_text_is_blank (char c)
+{
+  return c == ' ' || c == '\t';
+}
+
+/* What may follow a number: a blank, a line end, a comma or the end. */
+static inline gboolean
+spx_text_at_delim (const SpxText *t, const char *p)
+{
+  return p == t->end || *p == ' ' || *p == '\t' || *p == '\r' ||
+         *p == '\n' || *p == ',';
+}
+
+static inline void
+spx_text_skip_blanks (SpxText *t)
+{
+  while (t->p < t->end && spx_text_is_blank (*t->p))
+    t->p++;
+}
+
+/* An unsigned decimal of 1 to 19 digits ending at a delimiter. On failure
+ * p stays at the token so that the error can quote it. */
+static inline gboolean
+spx_text_uint (SpxText *t, guint64 *value)
+{
+  const char *p = t->p, *end = t->end;
+  guint64 v = 0;
+  while (p < end && (guint) (*p - '0') < 10)
+    v = v * 10 + (guint) (*p++ - '0');
+  if (p == t->p || p - t->p > SPX_TEXT_MAX_DIGITS || !spx_text_at_delim (t, p))
+    return FALSE;
+  t->p = p;
+  *value = v;
+  return TRUE;
+}
+
+/* Skips trailing blanks and one line end ("\n", "\r\n" or the end of the
+ * buffer); FALSE, with p at the offending byte, if anything else follows. */
+static inline gboolean
+spx_text_end_line (SpxText *t)
+{
+  while (t->p < t->end && (spx_text_is_blank (*t->p) || *t->p == '\r'))
+    t->p++;
+  if (t->p == t->end)
+    return TRUE;
+  if (*t->p != '\n')
+    return FALSE;
+  t->p++;
+  t->line++;
+  return TRUE;
+}
+
+/* "NAME:LINE: expected <fmt>, got 'TOKEN'" (or "got end of line/file"),
+ * quoting the token at t->p. */
+void     spx_text_error (const SpxText *t, GError **error, SpxMaskError code,
+                         const char *fmt, ...) G_GNUC_PRINTF (4, 5);
+
+/* Up to 32 bytes of p, quoted, with non-printable bytes escaped; the token
+ * stops at a blank or a line end. */
+char    *spx_io_excerpt (const char *p, const char *end);
+
+/* Refuses gzip and zip data with a clear message; TRUE if refused. */
+gboolean spx_io_refuse_compressed (const char *name, const guint8 *data,
+                                   gsize len, GError **error);
+
+/* The .smtx first line "NROWS, NCOLS, NNZ" (commas optional). Reads the
+ * numbers into v and counts them in *n_read; FALSE with t->p at the
+ * offending token. Shared with format detection. */
+gboolean spx_smtx_parse_header (SpxText *t, guint64 v[3], guint *n_read);
+
+/* Writers. */
+static inline guint
+spx_io_digits (guint64 v)
+{
+  guint n = 1;
+  while (v >= 10)
+    {
+      v /= 10;
+      n++;
+    }
+  return n;
+}
+
+/* Writes v in decimal at out and returns the end. */
+static inline char *
+spx_io_put_u64 (char *out, guint64 v)
+{
+  char tmp[20];
+  guint n = 0;
+  do
+    {
+      tmp[n++] = (char) ('0' + v % 10);
+      v /= 10;
+    }
+  while (v != 0);
+  while (n > 0)
+    *out++ = tmp[--n];
+  return out;
+}
+
+/* The first non-zero block at or after block-column from in block-row br,
+ * or mask->bcols if there is none. */
+guint64  spx_io_next_in_row (const SpxMask *mask, guint64 br, guint64 from);
+
+/* Allocates size bytes for a file's content, or fails naming path. */
+char    *spx_io_alloc_output (const char *path, guint64 size, GError **error);
+
+/* Writes atomically; errors are SPX_MASK_ERROR_IO and name path. */
+gboolean spx_io_write (const char *path, const char *data, gsize len,
+                       GError **error);
+
+G_END_DECLS

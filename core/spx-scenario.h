@@ -1,0 +1,80 @@
+/* spx-scenario.h: everything needed to reproduce a view, saved as .spx */
+#pragma once
+
+#include "spx-mask.h"
+#include "spx-mask-gen.h"
+
+G_BEGIN_DECLS
+
+#define SPX_SCENARIO_VERSION 1
+
+#define SPX_SCENARIO_ERROR (spx_scenario_error_quark ())
+GQuark spx_scenario_error_quark (void);
+
+typedef enum {
+  SPX_SCENARIO_ERROR_INVALID,   /* a bad value or key */
+  SPX_SCENARIO_ERROR_VERSION,   /* written by a newer program */
+  SPX_SCENARIO_ERROR_IO,
+} SpxScenarioError;
+
+typedef enum {
+  SPX_DTYPE_FP16,
+  SPX_DTYPE_FP32,
+} SpxDtype;
+
+typedef enum {
+  SPX_MASK_SOURCE_GENERATED, /* pattern + seed, rebuilt on demand */
+  SPX_MASK_SOURCE_FILE,      /* a mask file, path kept */
+  SPX_MASK_SOURCE_DRAWN,     /* edited by hand, stored inside the .spx */
+} SpxMaskSource;
+
+/* The sparse operand A is m×k with a mask of the same shape; B is k×n. */
+typedef struct {
+  guint64       m, k, n;
+  guint         block;
+  SpxDtype      dtype;
+  char         *machine;   /* IPU machine preset or key file */
+  guint         threads;   /* CPU threads; 0 = all cores */
+  SpxMaskSource source;
+  SpxGenOptions gen;       /* pattern, density, seed, pattern options */
+  char         *mask_path; /* SOURCE_FILE: as given (absolute once loaded) */
+  SpxMask      *mask;      /* the current mask (any source), may be NULL */
+} SpxScenario;
+
+/* The default: bow, fp16, m = k = 4096, n = 1024, b = 16, density 1/16,
+ * uniform, seed 1. */
+SpxScenario *spx_scenario_new     (void);
+void         spx_scenario_free    (SpxScenario *scenario);
+SpxScenario *spx_scenario_copy    (const SpxScenario *scenario);
+
+const char  *spx_dtype_to_string   (SpxDtype dtype);
+gboolean     spx_dtype_from_string (const char *name, SpxDtype *dtype);
+const char  *spx_mask_source_to_string (SpxMaskSource source);
+
+/* Check the fields against each other (sizes, block, density, a mask of
+ * the scenario's shape). */
+gboolean     spx_scenario_validate (const SpxScenario *scenario,
+                                    GError **error);
+
+/* Generate the mask (SOURCE_GENERATED) or load it (SOURCE_FILE; .mtx,
+ * .smtx, .npy only at this layer), re-blocked to the scenario's block. */
+gboolean     spx_scenario_build_mask (SpxScenario *scenario, GError **error);
+
+/* Take a mask drawn or loaded elsewhere: the scenario becomes SOURCE_DRAWN
+ * with the mask's shape and block. Takes ownership. */
+void         spx_scenario_set_drawn_mask (SpxScenario *scenario,
+                                          SpxMask *mask);
+
+/* .spx key files. Loading refuses unknown groups and keys, missing
+ * required keys, bad values and newer versions, naming the file and key.
+ * Saving is atomic. A drawn mask is stored inside the file. */
+SpxScenario *spx_scenario_load (const char *path, GError **error);
+SpxScenario *spx_scenario_load_data (const char *name, const char *data,
+                                     gsize len, GError **error);
+char        *spx_scenario_to_data (const SpxScenario *scenario, gsize *len);
+gboolean     spx_scenario_save (const SpxScenario *scenario, const char *path,
+                                GError **error);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SpxScenario, spx_scenario_free)
+
+G_END_DECLS

@@ -1,0 +1,23 @@
+/* spx-render-png.h: masks as PNG images, through cairo */
+#pragma once
+
+#include "spx-mask.h"
+
+G_BEGIN_DECLS
+
+/* Refused before decoding (decompression bombs); cairo's own side limit
+ * is 32767 pixels. */
+#define SPX_PNG_MAX_SIDE   32767u
+#define SPX_PNG_MAX_PIXELS (G_GUINT64_CONSTANT (1) << 28)
+
+/* One pixel is one element. A pixel is a set bit when it is opaque enough
+ * and dark: alpha ≥ 128 and luminance (0.299 R + 0.587 G + 0.114 B) < 128.
+ * Any PNG colour type, bit depth or interlacing is accepted. */
+SpxMask  *spx_mask_load_png_data (const char *name, const guint8 *data,
+                                  gsize len, GError **error);
+
+/* Black set elements on white, one pixel per element, written atomically. */
+gboolean  spx_mask_save_png (const SpxMask *mask, const char *path,
+                             GError **error);
+
+G_END_DECLS
