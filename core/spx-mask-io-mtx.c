@@ -117,11 +117,12 @@ static gboolean
 parse_banner (SpxText *t, Header *h, GError **error)
 {
   Word w[5];
+  const char *line = t->p;
   guint n = split_banner (t, w, G_N_ELEMENTS (w));
   if (n == 0 || w[0].len != 14 || memcmp (w[0].p, "%%MatrixMarket", 14) != 0)
     {
       SpxText at = *t;
-      at.p = n == 0 ? at.end : w[0].p;
+      at.p = n == 0 ? line : w[0].p;
       at.line = 1;
       spx_text_error (&at, error, SPX_MASK_ERROR_INVALID,
                       "a '%%%%MatrixMarket matrix coordinate FIELD "
@@ -185,21 +186,26 @@ need_blank (SpxText *t)
   return TRUE;
 }
 
+static gboolean
+size_error (const SpxText *t, const char *what, guint64 min, GError **error)
+{
+  spx_text_error (t, error, SPX_MASK_ERROR_INVALID, "%s (%s integer)", what,
+                  min > 0 ? "a positive" : "a non-negative");
+  return FALSE;
+}
+
 /* One of the size line's numbers, at least min. */
 static gboolean
 read_size (SpxText *t, gboolean first, const char *what, guint64 min,
            guint64 *value, GError **error)
 {
   if (!first && !need_blank (t))
-    goto fail;
+    return size_error (t, what, min, error);
   const char *tok = t->p;
   if (spx_text_uint (t, value) && *value >= min)
     return TRUE;
   t->p = tok;
-fail:
-  spx_text_error (t, error, SPX_MASK_ERROR_INVALID, "%s (%s integer)", what,
-                  min > 0 ? "a positive" : "a non-negative");
-  return FALSE;
+  return size_error (t, what, min, error);
 }
 
 static gboolean

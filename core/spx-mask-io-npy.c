@@ -113,19 +113,18 @@ descr_refused (const Npy *n, const guint8 *at, const char *s, gsize len,
     { 'U', "string" }, { 'c', "complex" }, { 'V', "structured" },
     { 'M', "datetime" }, { 'm', "timedelta" },
   };
-  const char *what = "unsupported";
-  SpxMaskError code = SPX_MASK_ERROR_INVALID;
+  const char *what = NULL;
   for (guint i = 0; len >= 2 && i < G_N_ELEMENTS (refused); i++)
     if (s[1] == refused[i].kind)
-      {
-        what = refused[i].what;
-        code = SPX_MASK_ERROR_FORMAT;
-      }
+      what = refused[i].what;
   g_autofree char *expected = g_strdup_printf (
     "a descr of bool, integer or float (|b1 |u1 |i1 and <u2 <i2 <u4 <i4 "
-    "<u8 <i8 <f2 <f4 <f8 or their > forms); %s arrays are not supported",
-    what);
-  return dict_error (n, at, error, code, expected);
+    "<u8 <i8 <f2 <f4 <f8 or their > forms)%s%s%s", what ? "; " : "",
+    what ? what : "", what ? " arrays are not supported" : "");
+  SpxMaskError code = what ? SPX_MASK_ERROR_FORMAT : SPX_MASK_ERROR_INVALID;
+  g_autofree char *got = spx_io_excerpt (s, s + len);
+  return byte_error (error, code, n->name, (gsize) (at - n->data),
+                     "%s, got %s", expected, got);
 }
 
 static gboolean

@@ -21,7 +21,7 @@ static inline void
 spx_text_init (SpxText *t, const char *name, const guint8 *data, gsize len)
 {
   t->name = name;
-  t->p = (const char *) data;
+  t->p = data != NULL ? (const char *) data : ""; /* (NULL, 0) is empty */
   t->end = t->p + len;
   t->line = 1;
 }

@@ -5,6 +5,9 @@
 #include "spx-util.h"
 
 #include <string.h>
+#ifdef G_OS_UNIX
+#include <unistd.h>
+#endif
 
 static const guint8 npy_magic[] = { 0x93, 'N', 'U', 'M', 'P', 'Y' };
 static const guint8 png_magic[] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n' };
@@ -145,6 +148,12 @@ spx_io_refuse_compressed (const char *name, const guint8 *data, gsize len,
 SpxMask *
 spx_mask_load (const char *path, SpxFormat *format, GError **error)
 {
+  if (g_file_test (path, G_FILE_TEST_IS_DIR))
+    {
+      g_set_error (error, SPX_MASK_ERROR, SPX_MASK_ERROR_IO,
+                   "%s: is a directory, expected a mask file", path);
+      return NULL;
+    }
   g_autoptr (GError) local = NULL;
   g_autoptr (GMappedFile) file = g_mapped_file_new (path, FALSE, &local);
   if (file == NULL)
@@ -278,14 +287,29 @@ spx_io_next_in_row (const SpxMask *mask, guint64 br, guint64 from)
   return mask->bcols;
 }
 
+/* Physical memory in bytes, or G_MAXUINT64 when unknown. */
+static guint64
+physical_memory (void)
+{
+#if defined(G_OS_UNIX) && defined(_SC_PHYS_PAGES)
+  long pages = sysconf (_SC_PHYS_PAGES), page = sysconf (_SC_PAGESIZE);
+  if (pages > 0 && page > 0)
+    return (guint64) pages * (guint64) page;
+#endif
+  return G_MAXUINT64;
+}
+
 char *
 spx_io_alloc_output (const char *path, guint64 size, GError **error)
 {
-  char *buf = size <= G_MAXSIZE ? g_try_malloc (MAX (size, 1)) : NULL;
+  /* Refused before asking: a request beyond the machine's memory can
+   * abort instead of failing under some allocators (sanitizers). */
+  char *buf = size <= G_MAXSIZE && size < physical_memory ()
+                ? g_try_malloc (MAX (size, 1)) : NULL;
   if (buf == NULL)
     g_set_error (error, SPX_MASK_ERROR, SPX_MASK_ERROR_TOO_LARGE,
                  "%s: the file would need %" G_GUINT64_FORMAT
-                 " bytes: out of memory", path, size);
+                 " bytes, more memory than this machine has", path, size);
   return buf;
 }
 

@@ -96,6 +96,8 @@ static const TextRefusal mtx_refusals[] = {
     "1 1 0\n", -1, INVALID, 1, "'%%matrixmarket'" },
   { "banner/misspelt", "%%MatrixMarkt matrix coordinate pattern general\n",
     -1, INVALID, 1, "banner" },
+  { "banner/blank-first-line", "\n" BANNER "1 1 0\n", -1, INVALID, 1,
+    "got end of line" },
   { "banner/short", "%%MatrixMarket matrix coordinate pattern\n1 1 0\n",
     -1, INVALID, 1, "5 banner words" },
   { "banner/long", "%%MatrixMarket matrix coordinate pattern general x\n",
@@ -355,8 +357,8 @@ static const NpyRefusal npy_refusals[] = {
     "'shape': (2, 2), }", 4, INVALID, "'fortran_order'", 0, "','" },
   { "dict/unclosed", "{'descr': '|u1', 'fortran_order': False, "
     "'shape': (2, 2),", 4, INVALID, NULL, -2, "'}'" },
-  { "dict/unterminated-string", "{'descr': '|u1, 'fortran_order': False}",
-    4, INVALID, "'|u1, 'f", 0, "descr string" },
+  { "dict/unterminated-string", "{'descr': '|u1}", 4, INVALID, "'|u1", 0,
+    "descr string" },
   { "dict/unquoted-key", "{descr: '|u1', 'fortran_order': False, "
     "'shape': (2, 2), }", 4, INVALID, "descr:", 0, "quoted key" },
   { "dict/trailing", DICT ("|u1", "False", "(2, 2)") " x", 4, INVALID, "x",
@@ -369,8 +371,8 @@ static const NpyRefusal npy_refusals[] = {
     0, "shape tuple" },
   { "dict/shape-word", DICT ("|u1", "False", "(2, x)"), 4, INVALID, "x)", 0,
     "dimension" },
-  { "dict/shape-unclosed", DICT ("|u1", "False", "(2, 2"), 4, INVALID,
-    ", }", 0, "')'" },
+  { "dict/shape-unclosed", "{'descr': '|u1', 'fortran_order': False, "
+    "'shape': (2, 2}", 4, INVALID, "}", 0, "',' or ')'" },
   { "shape/1-d", DICT ("|u1", "False", "(4,)"), 4, INVALID, "(4,)", 0,
     "2-D shape, got 1 dimension" },
   { "shape/3-d", DICT ("|u1", "False", "(1, 2, 2)"), 4, INVALID, "(1, 2",
@@ -537,6 +539,23 @@ test_mtx_layout (void)
   assert_bits (m, 3, 3, 0, 1, 2, 2, 1, 0, -1);
 }
 
+/* (NULL, 0) is an empty buffer, refused like an empty file. */
+static void
+test_null_buffer (void)
+{
+  Loader loaders[] = {
+    spx_mask_load_mtx_data, spx_mask_load_smtx_data, spx_mask_load_npy_data,
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (loaders); i++)
+    {
+      g_autoptr (GError) error = NULL;
+      g_assert_null (loaders[i] ("null", NULL, 0, &error));
+      g_assert_error (error, SPX_MASK_ERROR, SPX_MASK_ERROR_INVALID);
+      g_assert_true (g_str_has_prefix (error->message, "null"));
+    }
+  g_assert_cmpint (spx_format_detect (NULL, 0, NULL), ==, SPX_FORMAT_UNKNOWN);
+}
+
 static void
 test_mtx_empty_mask (void)
 {
@@ -666,8 +685,8 @@ test_npy_versions (void)
       /* padded as numpy pads: the data starts at a multiple of 64 */
       gsize pre = major == 1 ? 10 : 12;
       g_autoptr (GByteArray) b = build_npy (major, dict,
-                                            64 - pre - strlen (dict) - 1, 4);
-      g_assert_cmpuint ((b->len - 4) % 64, ==, 0);
+                                            128 - pre - strlen (dict) - 1, 4);
+      g_assert_cmpuint (b->len - 4, ==, 128);
       b->data[b->len - 4] = 0; /* (0,0) clear, the others set */
       g_autoptr (GError) error = NULL;
       g_autoptr (SpxMask) m = load_bytes (spx_mask_load_npy_data, "v.npy",
@@ -814,13 +833,13 @@ test_writer_output (void)
   g_autofree char *smtx = save_and_read (m, "w.SMTX", &len);
   g_assert_cmpstr (smtx, ==, "3, 5, 5\n0 2 4 5\n2 3 2 3 4\n");
   g_autofree char *npy = save_and_read (m, "w.npy", &len);
-  g_assert_cmpuint (len, ==, 64 + 15);
+  g_assert_cmpuint (len, ==, 128 + 15); /* data at a multiple of 64 */
   g_assert_cmpmem (npy, 8, "\x93NUMPY\x01\x00", 8);
-  g_assert_cmpuint ((guint8) npy[8] | (guint8) npy[9] << 8, ==, 54);
+  g_assert_cmpuint ((guint8) npy[8] | (guint8) npy[9] << 8, ==, 118);
   g_assert_true (g_str_has_prefix (npy + 10, "{'descr': '|u1', "
-                 "'fortran_order': False, 'shape': (3, 5), }"));
-  g_assert_cmpint (npy[63], ==, '\n');
-  g_assert_cmpmem (npy + 64, 15, "\0\0\1\1\0" "\0\0\1\1\0" "\0\0\0\0\1", 15);
+                 "'fortran_order': False, 'shape': (3, 5), }   "));
+  g_assert_cmpint (npy[127], ==, '\n');
+  g_assert_cmpmem (npy + 128, 15, "\0\0\1\1\0" "\0\0\1\1\0" "\0\0\0\0\1", 15);
 
   g_autoptr (SpxMask) empty = spx_mask_new (2, 2, 1, NULL);
   g_autofree char *smtx0 = save_and_read (empty, "e.smtx", &len);
@@ -851,6 +870,23 @@ test_save_errors (void)
         g_assert_error (error, SPX_MASK_ERROR, SPX_MASK_ERROR_IO);
         assert_message_has (error, paths[i]);
       }
+
+  /* 2^31 - 1 rows of 4096 set elements: terabytes of text, refused
+   * before allocating */
+  g_autoptr (SpxMask) huge = spx_mask_new (SPX_MASK_MAX_DIM, 4096, 4096, NULL);
+  spx_mask_fill (huge);
+  g_autofree char *dir = g_dir_make_tmp ("spx-formats-XXXXXX", NULL);
+  const char *huge_files[] = { "huge.mtx", "huge.smtx", "huge.npy" };
+  for (guint i = 0; i < G_N_ELEMENTS (huge_files); i++)
+    {
+      g_autoptr (GError) error = NULL;
+      g_autofree char *path = tmp_path (dir, huge_files[i]);
+      g_assert_false (spx_mask_save (huge, path, &error));
+      g_assert_error (error, SPX_MASK_ERROR, SPX_MASK_ERROR_TOO_LARGE);
+      assert_message_has (error, path);
+      g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
+    }
+  g_rmdir (dir);
 
   g_autoptr (GError) unknown = NULL;
   g_assert_false (spx_mask_save (m, "/tmp/x.txt", &unknown));
@@ -1152,6 +1188,7 @@ main (int argc, char **argv)
   g_test_add_func ("/formats/mtx/array", test_mtx_array);
   g_test_add_func ("/formats/mtx/layout", test_mtx_layout);
   g_test_add_func ("/formats/mtx/empty-mask", test_mtx_empty_mask);
+  g_test_add_func ("/formats/null-buffer", test_null_buffer);
   g_test_add_func ("/formats/smtx/basic", test_smtx_basic);
   g_test_add_func ("/formats/smtx/layout", test_smtx_layout);
   g_test_add_func ("/formats/smtx/nnz-zero", test_smtx_nnz_zero);

@@ -265,6 +265,7 @@ test_atomic_save (void)
   g_assert_cmpuint (files, ==, 1);
   g_autoptr (SpxScenario) back = spx_scenario_load (path, &error);
   g_assert_no_error (error);
+  assert_same (s, back);
 
   s->m = 0; /* invalid: refused before anything is written */
   g_assert_false (spx_scenario_save (s, path, &error));
