@@ -1,76 +1,31 @@
 /* spx-cli-generate.c: `sparse-explorer generate --pattern P … --out FILE` */
 #include "spx-cli.h"
+#include "spx-cli-mask.h"
 #include "spx-mask-file.h"
-#include "spx-mask-gen.h"
 
 #include <stdio.h>
 
 #define CMD "generate"
 
 typedef struct {
-  char *pattern, *rows, *cols, *block, *density, *seed;
-  char *tile_width, *nm, *band, *exponent, *out;
+  SpxCliGenArgs gen;
+  char *rows, *cols, *block, *out;
 } GenerateArgs;
 
 static void
 generate_args_clear (GenerateArgs *a)
 {
-  char **fields[] = { &a->pattern, &a->rows, &a->cols, &a->block, &a->density,
-                      &a->seed, &a->tile_width, &a->nm, &a->band, &a->exponent,
-                      &a->out };
-  for (guint i = 0; i < G_N_ELEMENTS (fields); i++)
-    g_clear_pointer (fields[i], g_free);
-}
-
-static gboolean
-parse_nm (const char *text, SpxGenOptions *gen)
-{
-  guint64 n, m;
-  g_auto (GStrv) parts = g_strsplit (text, ":", -1);
-  if (g_strv_length (parts) == 2 &&
-      g_ascii_string_to_unsigned (parts[0], 10, 0, 1024, &n, NULL) &&
-      g_ascii_string_to_unsigned (parts[1], 10, 1, 1024, &m, NULL) && n <= m)
-    {
-      gen->nm_n = (guint) n;
-      gen->nm_m = (guint) m;
-      return TRUE;
-    }
-  spx_cli_usage_error (CMD, "--nm: expected N:M with 0 ≤ N ≤ M ≤ 1024 (like "
-                       "2:4), got '%s'", text);
-  return FALSE;
-}
-
-/* Optional values keep the defaults of spx_gen_options_init. */
-static gboolean
-parse_pattern_options (const GenerateArgs *a, SpxGenOptions *gen)
-{
-  guint64 v;
-  if (a->seed && !spx_cli_uint (CMD, "--seed", a->seed, 0, G_MAXUINT64,
-                                &gen->seed))
-    return FALSE;
-  if (a->density && !spx_cli_double (CMD, "--density", a->density, 0, 1,
-                                     &gen->density))
-    return FALSE;
-  if (a->tile_width)
-    {
-      if (!spx_cli_uint (CMD, "--tile-width", a->tile_width, 1,
-                         SPX_MASK_MAX_DIM, &v))
-        return FALSE;
-      gen->tile_width = (guint) v;
-    }
-  if (a->nm && !parse_nm (a->nm, gen))
-    return FALSE;
-  if (a->band && !spx_cli_uint (CMD, "--band", a->band, 1, SPX_MASK_MAX_DIM,
-                                &gen->band))
-    return FALSE;
-  return !a->exponent || spx_cli_double (CMD, "--exponent", a->exponent, 0, 100,
-                                         &gen->exponent);
+  spx_cli_gen_args_clear (&a->gen);
+  g_free (a->rows);
+  g_free (a->cols);
+  g_free (a->block);
+  g_free (a->out);
 }
 
 static gboolean
 check_required (const GenerateArgs *a)
 {
-  const char *missing = !a->pattern ? "--pattern" : !a->rows ? "--rows"
+  const char *missing = !a->gen.pattern ? "--pattern" : !a->rows ? "--rows"
                         : !a->cols ? "--cols" : !a->out ? "--out" : NULL;
   if (missing != NULL)
     {
@@ -92,17 +47,11 @@ run (const GenerateArgs *a)
   SpxGenOptions gen;
   guint64 rows, cols, block = 1;
   spx_gen_options_init (&gen);
-  if (!check_required (a))
-    return SPX_EXIT_USAGE;
-  if (!spx_pattern_from_string (a->pattern, &gen.pattern))
-    return spx_cli_usage_error (CMD, "--pattern: expected uniform, tilewise, "
-                                "nm, banded, skewed or magnitude, got '%s'",
-                                a->pattern);
-  if (!spx_cli_uint (CMD, "--rows", a->rows, 1, SPX_MASK_MAX_DIM, &rows) ||
+  if (!check_required (a) || !spx_cli_gen_args_parse (&a->gen, CMD, &gen) ||
+      !spx_cli_uint (CMD, "--rows", a->rows, 1, SPX_MASK_MAX_DIM, &rows) ||
       !spx_cli_uint (CMD, "--cols", a->cols, 1, SPX_MASK_MAX_DIM, &cols) ||
       (a->block && !spx_cli_uint (CMD, "--block", a->block, 1,
-                                  SPX_MASK_MAX_BLOCK, &block)) ||
-      !parse_pattern_options (a, &gen))
+                                  SPX_MASK_MAX_BLOCK, &block)))
     return SPX_EXIT_USAGE;
 
   g_autoptr (GError) error = NULL;
@@ -127,21 +76,9 @@ spx_cli_generate (int argc, char **argv)
 {
   GenerateArgs a = { 0 };
   GOptionEntry entries[] = {
-    { "pattern", 'p', 0, G_OPTION_ARG_STRING, &a.pattern,
-      "uniform, tilewise, nm, banded, skewed or magnitude", "P" },
     { "rows", 'r', 0, G_OPTION_ARG_STRING, &a.rows, "Rows (elements)", "R" },
     { "cols", 'c', 0, G_OPTION_ARG_STRING, &a.cols, "Columns (elements)", "C" },
     { "block", 'b', 0, G_OPTION_ARG_STRING, &a.block, "Block size (default 1)", "B" },
-    { "density", 'd', 0, G_OPTION_ARG_STRING, &a.density,
-      "Fraction of non-zero blocks, like 0.1 or 1/16 (default 0.1)", "D" },
-    { "seed", 's', 0, G_OPTION_ARG_STRING, &a.seed, "Random seed (default 1)", "S" },
-    { "tile-width", 0, 0, G_OPTION_ARG_STRING, &a.tile_width,
-      "tilewise: tile width G in elements (default 128)", "G" },
-    { "nm", 0, 0, G_OPTION_ARG_STRING, &a.nm, "nm: keep N of every M (default 2:4)", "N:M" },
-    { "band", 0, 0, G_OPTION_ARG_STRING, &a.band,
-      "banded: band width in blocks (default from the density)", "W" },
-    { "exponent", 0, 0, G_OPTION_ARG_STRING, &a.exponent,
-      "skewed: power-law exponent of per-row counts (default 1)", "E" },
     { "out", 'o', 0, G_OPTION_ARG_FILENAME, &a.out,
       "Output file: .mtx, .smtx, .npy or .png", "FILE" },
     G_OPTION_ENTRY_NULL
@@ -151,6 +88,7 @@ spx_cli_generate (int argc, char **argv)
                                 "options and seed give the same mask on every "
                                 "machine.");
   g_option_context_add_main_entries (context, entries, NULL);
+  spx_cli_gen_args_add (&a.gen, context);
   int status = SPX_EXIT_OK;
   if (spx_cli_parse_options (CMD, context, &argc, &argv, &status))
     status = argc > 1 ? spx_cli_usage_error (CMD, "unexpected argument '%s'",

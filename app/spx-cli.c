@@ -14,6 +14,7 @@ typedef struct {
 static const Command commands[] = {
   { "info", spx_cli_info, "shape, non-zeros and block statistics of a mask file" },
   { "generate", spx_cli_generate, "write a generated mask to a file" },
+  { "bench", spx_cli_bench, "measure sparse × dense on this CPU against dense sgemm" },
 };
 
 void

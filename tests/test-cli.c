@@ -17,6 +17,9 @@ run_clear (Run *r)
   g_free (r->err);
 }
 
+/* Extra environment for the next runs (NULL: inherit as is). */
+static char **run_env;
+
 /* Run the binary with the given arguments (NULL-terminated). */
 static Run
 run_cli (const char *first, ...)
@@ -35,7 +38,7 @@ run_cli (const char *first, ...)
   Run r = { 0 };
   int wait_status = 0;
   g_autoptr (GError) error = NULL;
-  g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
+  g_spawn_sync (NULL, (char **) argv->pdata, run_env, G_SPAWN_DEFAULT, NULL, NULL,
                 &r.out, &r.err, &wait_status, &error);
   g_assert_no_error (error);
   g_assert_true (WIFEXITED (wait_status));
@@ -286,6 +289,101 @@ test_generate_errors (void)
   run_clear (&r);
 }
 
+static double
+member (JsonObject *o, const char *path)
+{
+  g_auto (GStrv) parts = g_strsplit (path, ".", -1);
+  for (guint i = 0; parts[i + 1] != NULL; i++)
+    {
+      g_assert_true (json_object_has_member (o, parts[i]));
+      o = json_object_get_object_member (o, parts[i]);
+    }
+  const char *last = parts[g_strv_length (parts) - 1];
+  if (!json_object_has_member (o, last))
+    g_error ("bench --json lacks %s", path);
+  return json_object_get_double_member (o, last);
+}
+
+/* Keys present, numbers sane; timings themselves are never asserted. */
+static void
+test_bench_json (void)
+{
+  Run r = run_cli ("bench", "--m", "256", "--k", "200", "--n", "64", "--block",
+                   "16", "--density", "0.1", "--reps", "3", "--warmup", "1",
+                   "--threads", "2", "--peers", "--json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  JsonObject *o = parse_object (parser, r.out);
+  g_assert_cmpfloat (member (o, "m"), ==, 256);
+  g_assert_cmpfloat (member (o, "k"), ==, 200);
+  g_assert_cmpfloat (member (o, "n"), ==, 64);
+  g_assert_cmpfloat (member (o, "block"), ==, 16);
+  g_assert_cmpfloat (member (o, "nonzero_blocks"), ==, 21); /* round(0.1·208) */
+  g_assert_cmpfloat (member (o, "threads"), ==, 2);
+  g_assert_cmpfloat (member (o, "reps"), ==, 3);
+  g_assert_true (member (o, "density") > 0.05 && member (o, "density") < 0.15);
+  g_assert_nonnull (json_object_get_string_member (o, "isa"));
+  g_assert_true (member (o, "dense.ms") > 0 && member (o, "dense.gflops") > 0);
+  const char *modes[] = { "static", "dynamic" };
+  for (guint i = 0; i < 2; i++)
+    {
+      g_autofree char *ms = g_strconcat (modes[i], ".ms", NULL);
+      g_autofree char *nz = g_strconcat (modes[i], ".nz_gflops", NULL);
+      g_autofree char *sp = g_strconcat (modes[i], ".speedup", NULL);
+      g_autofree char *ef = g_strconcat (modes[i], ".efficiency", NULL);
+      g_autofree char *er = g_strconcat (modes[i], ".max_rel_err", NULL);
+      g_assert_true (member (o, ms) > 0 && member (o, nz) > 0);
+      g_assert_cmpfloat_with_epsilon (member (o, sp),
+                                      member (o, "dense.ms") / member (o, ms),
+                                      1e-6 * member (o, sp));
+      g_assert_true (member (o, ef) > 0);
+      g_assert_true (member (o, er) < 1e-5);
+    }
+  g_assert_true (member (o, "static.plan_ms") >= 0);
+  g_assert_true (member (o, "peers.librsb.ms") > 0);
+  g_assert_true (member (o, "peers.librsb.max_rel_err") < 1e-5);
+  run_clear (&r);
+}
+
+static void
+test_bench_mask_and_errors (void)
+{
+  g_autofree char *path = data_path ("cli-tiny.mtx");
+  Run r = run_cli ("bench", "--mask", path, "--n", "5", "--block", "2",
+                   "--mode", "static", "--reps", "1", "--warmup", "0", "--json",
+                   NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  JsonObject *o = parse_object (parser, r.out);
+  g_assert_cmpfloat (member (o, "nonzero_blocks"), ==, 5);
+  g_assert_false (json_object_has_member (o, "dynamic"));
+  g_assert_true (member (o, "static.max_rel_err") < 1e-5);
+  run_clear (&r);
+
+  r = run_cli ("bench", "--m", "64", "--k", "64", "--block", "4", NULL);
+  assert_usage_error (&r, "--n");
+  r = run_cli ("bench", "--m", "64", "--k", "64", "--n", "8", "--block", "4",
+               "--mode", "sometimes", NULL);
+  assert_usage_error (&r, "--mode");
+  r = run_cli ("bench", "--m", "64", "--k", "64", "--n", "8", "--block", "4",
+               "--threads", "0", NULL);
+  assert_usage_error (&r, "--threads");
+  r = run_cli ("bench", "--mask", path, "--m", "64", "--n", "8", "--block",
+               "4", NULL);
+  assert_usage_error (&r, "--mask");
+  r = run_cli ("bench", "--mask", "/nonexistent/m.smtx", "--n", "8", "--block",
+               "4", NULL);
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_nonnull (strstr (r.err, "/nonexistent/m.smtx"));
+  run_clear (&r);
+  run_env = g_environ_setenv (g_get_environ (), "SPX_ISA", "neon", TRUE);
+  r = run_cli ("bench", "--m", "64", "--k", "64", "--n", "8", "--block", "4",
+               NULL);
+  g_strfreev (run_env);
+  run_env = NULL;
+  assert_usage_error (&r, "SPX_ISA");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -297,5 +395,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/generate/formats", test_generate_formats);
   g_test_add_func ("/cli/generate/reproducible", test_generate_reproducible);
   g_test_add_func ("/cli/generate/errors", test_generate_errors);
+  g_test_add_func ("/cli/bench/json", test_bench_json);
+  g_test_add_func ("/cli/bench/mask-and-errors", test_bench_mask_and_errors);
   return g_test_run ();
 }

@@ -1,0 +1,83 @@
+/* spx-cli-mask.c: options describing a generated mask */
+#include "spx-cli.h"
+#include "spx-cli-mask.h"
+
+void
+spx_cli_gen_args_add (SpxCliGenArgs *a, GOptionContext *context)
+{
+  GOptionEntry entries[] = {
+    { "pattern", 'p', 0, G_OPTION_ARG_STRING, &a->pattern,
+      "uniform, tilewise, nm, banded, skewed or magnitude (default uniform)", "P" },
+    { "density", 'd', 0, G_OPTION_ARG_STRING, &a->density,
+      "Fraction of non-zero blocks, like 0.1 or 1/16 (default 0.1)", "D" },
+    { "seed", 's', 0, G_OPTION_ARG_STRING, &a->seed, "Random seed (default 1)", "S" },
+    { "tile-width", 0, 0, G_OPTION_ARG_STRING, &a->tile_width,
+      "tilewise: tile width G in elements (default 128)", "G" },
+    { "nm", 0, 0, G_OPTION_ARG_STRING, &a->nm, "nm: keep N of every M (default 2:4)", "N:M" },
+    { "band", 0, 0, G_OPTION_ARG_STRING, &a->band,
+      "banded: band width in blocks (default from the density)", "W" },
+    { "exponent", 0, 0, G_OPTION_ARG_STRING, &a->exponent,
+      "skewed: power-law exponent of per-row counts (default 1)", "E" },
+    G_OPTION_ENTRY_NULL
+  };
+  g_option_context_add_main_entries (context, entries, NULL);
+}
+
+void
+spx_cli_gen_args_clear (SpxCliGenArgs *a)
+{
+  char **fields[] = { &a->pattern, &a->density, &a->seed, &a->tile_width,
+                      &a->nm, &a->band, &a->exponent };
+  for (guint i = 0; i < G_N_ELEMENTS (fields); i++)
+    g_clear_pointer (fields[i], g_free);
+}
+
+static gboolean
+parse_nm (const char *command, const char *text, SpxGenOptions *gen)
+{
+  guint64 n, m;
+  g_auto (GStrv) parts = g_strsplit (text, ":", -1);
+  if (g_strv_length (parts) == 2 &&
+      g_ascii_string_to_unsigned (parts[0], 10, 0, 1024, &n, NULL) &&
+      g_ascii_string_to_unsigned (parts[1], 10, 1, 1024, &m, NULL) && n <= m)
+    {
+      gen->nm_n = (guint) n;
+      gen->nm_m = (guint) m;
+      return TRUE;
+    }
+  spx_cli_usage_error (command, "--nm: expected N:M with 0 ≤ N ≤ M ≤ 1024 "
+                       "(like 2:4), got '%s'", text);
+  return FALSE;
+}
+
+gboolean
+spx_cli_gen_args_parse (const SpxCliGenArgs *a, const char *command,
+                        SpxGenOptions *gen)
+{
+  guint64 v;
+  if (a->pattern && !spx_pattern_from_string (a->pattern, &gen->pattern))
+    {
+      spx_cli_usage_error (command, "--pattern: expected uniform, tilewise, "
+                           "nm, banded, skewed or magnitude, got '%s'",
+                           a->pattern);
+      return FALSE;
+    }
+  if ((a->seed && !spx_cli_uint (command, "--seed", a->seed, 0, G_MAXUINT64,
+                                 &gen->seed)) ||
+      (a->density && !spx_cli_double (command, "--density", a->density, 0, 1,
+                                      &gen->density)) ||
+      (a->nm && !parse_nm (command, a->nm, gen)) ||
+      (a->band && !spx_cli_uint (command, "--band", a->band, 1,
+                                 SPX_MASK_MAX_DIM, &gen->band)) ||
+      (a->exponent && !spx_cli_double (command, "--exponent", a->exponent, 0,
+                                       100, &gen->exponent)))
+    return FALSE;
+  if (a->tile_width)
+    {
+      if (!spx_cli_uint (command, "--tile-width", a->tile_width, 1,
+                         SPX_MASK_MAX_DIM, &v))
+        return FALSE;
+      gen->tile_width = (guint) v;
+    }
+  return TRUE;
+}

@@ -1,0 +1,33 @@
+/* spx-kernels-private.h: each instruction set's entry points, for the
+ * dispatcher (spx-kernels.c), the tests and the kernel benchmark. Only
+ * call an ISA's functions after checking that the processor runs it. */
+#pragma once
+
+#include "spx-kernels.h"
+
+G_BEGIN_DECLS
+
+/* Each returns its kernel for block size b: a specialised one for
+ * b ∈ {1, 2, 4, 8, 16, 32}, its generic-b kernel otherwise. */
+SpxSpmmKernel spx_kernel_spmm_generic (guint b);
+SpxSpmmKernel spx_kernel_spmm_avx2    (guint b);
+SpxSpmmKernel spx_kernel_spmm_avx512  (guint b);
+
+/* The same kernels' generic-b paths, whatever b is (for the tests). */
+SpxSpmmKernel spx_kernel_spmm_generic_any (void);
+SpxSpmmKernel spx_kernel_spmm_avx2_any    (void);
+SpxSpmmKernel spx_kernel_spmm_avx512_any  (void);
+
+/* The column-chunk width spx_kernel_run picks for these work items. */
+guint64       spx_kernel_chunk_width (const SpxRowWork *work, gsize n_work,
+                                      guint64 ldb, guint64 n);
+
+/* spx_kernel_run with a given chunk width nc (≥ 1; n or more: one chunk),
+ * so that the benchmark can compare widths. */
+void          spx_kernel_run_chunked (SpxIsa isa,
+                                      const SpxRowWork *work, gsize n_work,
+                                      const float *B, guint64 ldb, float *C,
+                                      guint64 ldc, guint64 n,
+                                      gboolean accumulate, guint64 nc);
+
+G_END_DECLS

@@ -1,0 +1,58 @@
+/* spx-kernels.h: per-instruction-set micro-kernels for one block-row of a
+ * block-sparse × dense product. The plans (core/spx-engine-*.c) do the
+ * ordering, threading and n-chunking; a kernel only multiplies. */
+#pragma once
+
+#include <glib.h>
+#include "spx-engine.h"
+
+G_BEGIN_DECLS
+
+/* One block-row of A: n_blocks full-width blocks (the ragged last
+ * block-column, if any, is handled by spx_kernel_edge). */
+typedef struct {
+  guint          b;         /* block size */
+  guint          rows;      /* rows of C here: b, or fewer on the last block-row */
+  guint          n_blocks;
+  const float   *values;    /* n_blocks × b × b, row-major inside a block */
+  const guint32 *b_offsets; /* per block: offset in floats of its first row
+                               in B, i.e. block-column · b · ldb (pre-scaled;
+                               32 bits keep the plan small: the plans refuse
+                               k·ldb ≥ 2^32) */
+} SpxRowTask;
+
+/* C[0..rows) × [0..n) = (accumulate ? C : 0) + A_row · B, where B and C
+ * point at column 0 of the part being computed (the caller offsets them
+ * for n-chunks), ldb and ldc are row strides in floats. With n_blocks = 0
+ * and !accumulate the rows are zeroed. Any n ≥ 1. */
+typedef void (*SpxSpmmKernel) (const SpxRowTask *task, const float *B,
+                               guint64 ldb, float *C, guint64 ldc, guint64 n,
+                               gboolean accumulate);
+
+/* The kernel for an instruction set and block size: specialised for
+ * b ∈ {1, 2, 4, 8, 16, 32}, a generic one for any other b. */
+SpxSpmmKernel spx_kernel_spmm (SpxIsa isa, guint b);
+
+/* C += one block of width kw < b (the ragged last block-column) · B. */
+void          spx_kernel_edge (guint b, guint rows, guint kw,
+                               const float *values, const float *B,
+                               guint64 ldb, float *C, guint64 ldc, guint64 n);
+
+/* One block-row as the plans hand it over: its task, where its rows of C
+ * start, and its ragged last-column block if it has one. */
+typedef struct {
+  SpxRowTask   task;
+  guint64      c_row;         /* first row of C */
+  const float *edge_values;   /* b × b block of width edge_kw, or NULL */
+  guint        edge_kw;
+  guint32      edge_b_offset; /* as b_offsets */
+} SpxRowWork;
+
+/* Run block-rows on the calling thread, in the order given, blocking n
+ * for the caches: C = (accumulate ? C : 0) + A·B on those rows. */
+void          spx_kernel_run (SpxIsa isa, const SpxRowWork *work,
+                              gsize n_work, const float *B, guint64 ldb,
+                              float *C, guint64 ldc, guint64 n,
+                              gboolean accumulate);
+
+G_END_DECLS

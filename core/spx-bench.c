@@ -1,0 +1,338 @@
+/* spx-bench.c: measuring the CPU engine fairly against dense sgemm */
+#include "spx-bench-private.h"
+#include "spx-engine-private.h"
+#include "spx-mask-gen.h"
+#include "spx-util.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void
+spx_bench_options_init (SpxBenchOptions *options)
+{
+  memset (options, 0, sizeof *options);
+  options->warmup = 2;
+  options->reps = 7;
+  options->engine.isa = spx_isa_best ();
+  options->run_static = options->run_dynamic = TRUE;
+  options->seed = 1;
+}
+
+/* The operands: A as blocks (values in mask order) and as a dense matrix
+ * for sgemm, B, and the two outputs. */
+typedef struct {
+  guint64     m, k, n;
+  SpxBlockCsr csr;
+  float      *values, *A, *B, *C_ref, *C;
+} Operands;
+
+static void
+fill_random (float *x, gsize len, SpxRng *rng)
+{
+  for (gsize i = 0; i < len; i++)
+    x[i] = (float) (2.0 * spx_rng_uniform (rng) - 1.0);
+}
+
+/* Scatter the block values into dense A; edge elements outside m×k are
+ * zeroed in values too, so that every contestant multiplies the same A. */
+static void
+scatter_dense (Operands *o, guint b)
+{
+  gsize bb = (gsize) b * b;
+  for (guint64 br = 0; br < o->csr.brows; br++)
+    for (guint64 i = o->csr.row_offsets[br]; i < o->csr.row_offsets[br + 1]; i++)
+      {
+        guint64 bc = o->csr.col_indices[i];
+        float *v = o->values + i * bb;
+        for (guint r = 0; r < b; r++)
+          for (guint c = 0; c < b; c++)
+            {
+              guint64 row = br * b + r, col = bc * b + c;
+              if (row < o->m && col < o->k)
+                o->A[row * o->k + col] = v[r * b + c];
+              else
+                v[r * b + c] = 0.0f;
+            }
+      }
+}
+
+static float *
+try_alloc (guint64 count, const char *what, GError **error)
+{
+  float *p = count < G_MAXSIZE / sizeof (float)
+               ? g_try_new0 (float, MAX (count, 1)) : NULL;
+  if (p == NULL)
+    g_set_error (error, SPX_ENGINE_ERROR, SPX_ENGINE_ERROR_NO_MEMORY,
+                 "no memory for %s (%" G_GUINT64_FORMAT " floats)", what, count);
+  return p;
+}
+
+static void
+operands_clear (Operands *o)
+{
+  spx_block_csr_clear (&o->csr);
+  g_free (o->values);
+  g_free (o->A);
+  g_free (o->B);
+  g_free (o->C_ref);
+  g_free (o->C);
+}
+
+static gboolean
+operands_init (Operands *o, const SpxMask *mask, guint64 n, guint64 seed,
+               GError **error)
+{
+  memset (o, 0, sizeof *o);
+  o->m = mask->rows;
+  o->k = mask->cols;
+  o->n = n;
+  spx_block_csr_from_mask (&o->csr, mask);
+  gsize bb = (gsize) mask->block * mask->block;
+  if (!(o->values = try_alloc (o->csr.n_blocks * bb, "the values of A", error)) ||
+      !(o->A = try_alloc (o->m * o->k, "dense A", error)) ||
+      !(o->B = try_alloc (o->k * n, "B", error)) ||
+      !(o->C_ref = try_alloc (o->m * n, "C", error)) ||
+      !(o->C = try_alloc (o->m * n, "C", error)))
+    {
+      operands_clear (o);
+      return FALSE;
+    }
+  SpxRng rng;
+  spx_rng_init (&rng, seed);
+  fill_random (o->values, o->csr.n_blocks * bb, &rng);
+  fill_random (o->B, o->k * n, &rng);
+  scatter_dense (o, mask->block);
+  return TRUE;
+}
+
+static double
+max_rel_err (const float *c, const float *ref, gsize len)
+{
+  double err = 0, scale = 0;
+  for (gsize i = 0; i < len; i++)
+    {
+      err = MAX (err, fabs ((double) c[i] - ref[i]));
+      scale = MAX (scale, fabs ((double) ref[i]));
+    }
+  return scale > 0 ? err / scale : err;
+}
+
+static int
+compare_doubles (const void *a, const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return (x > y) - (x < y);
+}
+
+static double
+median (double *v, guint n)
+{
+  qsort (v, n, sizeof *v, compare_doubles);
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* One way of computing C, run in turn with the others. */
+typedef struct {
+  SpxBenchTiming *out;
+  void          (*run) (gpointer ctx, const Operands *o, float *C);
+  gpointer        ctx;
+  double         *times;
+} Contestant;
+
+typedef struct {
+  SpxDynamicPlan *plan;
+  gboolean        failed;
+} DynamicCtx;
+
+static void
+run_dense (gpointer ctx, const Operands *o, float *C)
+{
+  spx_dense_sgemm (o->m, o->k, o->n, o->A, o->B, C, FALSE,
+                   GPOINTER_TO_UINT (ctx));
+}
+
+static void
+run_static (gpointer ctx, const Operands *o, float *C)
+{
+  spx_static_plan_execute (ctx, o->B, C, FALSE);
+}
+
+static void
+run_dynamic (gpointer ctx, const Operands *o, float *C)
+{
+  DynamicCtx *d = ctx;
+  /* The whole run-time distribution is inside the timed call. */
+  d->failed |= !spx_dynamic_plan_execute (d->plan, &o->csr, o->values, o->B,
+                                          C, FALSE, NULL);
+}
+
+static void
+run_peer (gpointer ctx, const Operands *o, float *C)
+{
+  spx_peer_run (ctx, o->B, C);
+}
+
+/* Alternate the contestants, warm-up rounds first; medians of the rest. */
+static gboolean
+run_rounds (Contestant *c, guint n_c, const Operands *o, const SpxBenchOptions *opt)
+{
+  guint rounds = opt->warmup + opt->reps;
+  gsize len = o->m * o->n;
+  for (guint round = 0; round < rounds; round++)
+    for (guint i = 0; i < n_c; i++)
+      {
+        float *C = i == 0 ? o->C_ref : o->C; /* dense first: the reference */
+        double t0 = spx_now_ms ();
+        c[i].run (c[i].ctx, o, C);
+        double t = spx_now_ms () - t0;
+        if (round >= opt->warmup)
+          c[i].times[round - opt->warmup] = t;
+        if (round == 0 && i > 0)
+          c[i].out->max_rel_err = max_rel_err (C, o->C_ref, len);
+        if (opt->progress && !opt->progress (round * n_c + i + 1, rounds * n_c,
+                                             opt->user_data))
+          return FALSE;
+      }
+  for (guint i = 0; i < n_c; i++)
+    {
+      c[i].out->ran = TRUE;
+      c[i].out->ms = median (c[i].times, opt->reps);
+    }
+  return TRUE;
+}
+
+static void
+derive (SpxBenchResult *r)
+{
+  double dense_flop = 2.0 * r->m * r->k * r->n;
+  double nz_flop = 2.0 * r->nnz_elements * r->n;
+  r->dense.gflops = dense_flop / (r->dense.ms * 1e6);
+  r->dense.speedup = r->dense.efficiency = 1.0;
+  SpxBenchTiming *sparse[] = { &r->stat, &r->dyn, &r->librsb };
+  for (guint i = 0; i < G_N_ELEMENTS (sparse); i++)
+    if (sparse[i]->ran)
+      {
+        sparse[i]->gflops = nz_flop / (sparse[i]->ms * 1e6);
+        sparse[i]->speedup = r->dense.ms / sparse[i]->ms;
+        sparse[i]->efficiency = sparse[i]->gflops / r->dense.gflops;
+      }
+}
+
+static void
+describe (SpxBenchResult *r, const SpxMask *mask, guint64 n,
+          const SpxBenchOptions *options)
+{
+  memset (r, 0, sizeof *r);
+  r->m = mask->rows;
+  r->k = mask->cols;
+  r->n = n;
+  r->block = mask->block;
+  r->nonzero_blocks = spx_mask_count (mask);
+  r->nnz_elements = spx_mask_count_elements (mask);
+  r->density = (double) r->nnz_elements / ((double) r->m * r->k);
+  r->threads = spx_engine_threads (&options->engine);
+  r->isa = options->engine.isa;
+  r->reps = options->reps;
+  spx_dense_config (&r->dense_openmp);
+}
+
+typedef struct {
+  Operands        o;
+  SpxStaticPlan  *stat;
+  DynamicCtx      dyn;
+  SpxPeer        *peer;
+  Contestant      c[4];
+  guint           n_c;
+} Race;
+
+static void
+race_clear (Race *race)
+{
+  spx_static_plan_free (race->stat);
+  spx_dynamic_plan_free (race->dyn.plan);
+  if (race->peer)
+    spx_peer_free (race->peer);
+  for (guint i = 0; i < race->n_c; i++)
+    g_free (race->c[i].times);
+  operands_clear (&race->o);
+}
+
+static void
+enter (Race *race, SpxBenchTiming *out,
+       void (*run) (gpointer, const Operands *, float *), gpointer ctx,
+       guint reps)
+{
+  race->c[race->n_c++] = (Contestant) { out, run, ctx, g_new (double, reps) };
+}
+
+static gboolean
+enter_all (Race *race, const SpxMask *mask, SpxBenchResult *r,
+           const SpxBenchOptions *opt, GError **error)
+{
+  SpxEngineOptions engine = opt->engine;
+  engine.threads = r->threads;
+  enter (race, &r->dense, run_dense, GUINT_TO_POINTER (r->threads), opt->reps);
+  if (opt->run_static)
+    {
+      double t0 = spx_now_ms ();
+      race->stat = spx_static_plan_new (mask, race->o.values, r->n, &engine,
+                                        error);
+      if (race->stat == NULL)
+        return FALSE;
+      r->stat.plan_ms = spx_now_ms () - t0;
+      r->stat.plan_bytes = spx_static_plan_bytes (race->stat);
+      enter (race, &r->stat, run_static, race->stat, opt->reps);
+    }
+  if (opt->run_dynamic)
+    {
+      race->dyn.plan = spx_dynamic_plan_new (r->m, r->k, r->n, r->block,
+                                             r->nonzero_blocks, &engine, error);
+      if (race->dyn.plan == NULL)
+        return FALSE;
+      enter (race, &r->dyn, run_dynamic, &race->dyn, opt->reps);
+    }
+  if (opt->run_peers && spx_bench_have_librsb ())
+    {
+      race->peer = spx_peer_librsb_new (&race->o.csr, race->o.values, r->n,
+                                        r->threads, error);
+      if (race->peer == NULL)
+        return FALSE;
+      enter (race, &r->librsb, run_peer, race->peer, opt->reps);
+    }
+  return TRUE;
+}
+
+gboolean
+spx_bench_run (const SpxMask *mask, guint64 n, const SpxBenchOptions *options,
+               SpxBenchResult *result, GError **error)
+{
+  if (options->reps == 0)
+    {
+      g_set_error (error, SPX_ENGINE_ERROR, SPX_ENGINE_ERROR_INVALID,
+                   "at least one repetition is needed");
+      return FALSE;
+    }
+  if (!spx_engine_check_sizes (mask->rows, mask->cols, n, mask->block, error))
+    return FALSE;
+  describe (result, mask, n, options);
+  Race race = { 0 };
+  gboolean ok = operands_init (&race.o, mask, n, options->seed, error) &&
+                enter_all (&race, mask, result, options, error);
+  if (ok && !run_rounds (race.c, race.n_c, &race.o, options))
+    {
+      g_set_error (error, SPX_ENGINE_ERROR, SPX_ENGINE_ERROR_CANCELLED,
+                   "cancelled");
+      ok = FALSE;
+    }
+  if (ok && race.dyn.failed)
+    {
+      g_set_error (error, SPX_ENGINE_ERROR, SPX_ENGINE_ERROR_INVALID,
+                   "the dynamic plan refused the pattern");
+      ok = FALSE;
+    }
+  race_clear (&race);
+  if (ok)
+    derive (result);
+  return ok;
+}

@@ -1,0 +1,42 @@
+/* spx-engine-private.h: what the static and dynamic plans share */
+#pragma once
+
+#include "spx-engine.h"
+#include "spx-kernels.h"
+
+G_BEGIN_DECLS
+
+/* Who runs which block-row, in which order: threads' rows are contiguous
+ * in work, thread t owning work[start[t] .. start[t + 1]). */
+typedef struct {
+  guint       n_threads;
+  SpxRowWork *work;      /* brows entries */
+  gsize      *start;     /* n_threads + 1 entries */
+  guint32    *b_offsets; /* one per block, in work order */
+  guint32    *scratch;   /* 3 brows + bcols + 1 entries, for sorting */
+  guint64    *load;      /* n_threads entries */
+  gsize      *next;      /* n_threads entries */
+} SpxSchedule;
+
+/* Buffers for a pattern of up to max_blocks blocks (0: none). */
+void     spx_schedule_init  (SpxSchedule *s, guint64 brows, guint64 bcols,
+                             guint64 max_blocks, guint n_threads);
+void     spx_schedule_clear (SpxSchedule *s);
+
+/* Rows go heaviest first to the least-loaded thread. With pack, values
+ * are copied there in work order (the static plan's layout); without,
+ * tasks point into values (the dynamic plan's, no copy). */
+void     spx_schedule_build (SpxSchedule *s, const SpxBlockCsr *csr,
+                             const float *values, guint64 ldb, float *pack);
+
+void     spx_schedule_run   (const SpxSchedule *s, SpxIsa isa,
+                             const float *B, float *C, guint64 n,
+                             gboolean accumulate);
+
+/* Threads to use: the option, or OpenMP's default. */
+guint    spx_engine_threads (const SpxEngineOptions *options);
+/* The checks both plans make on sizes (B's offsets must fit 32 bits). */
+gboolean spx_engine_check_sizes (guint64 m, guint64 k, guint64 n, guint b,
+                                 GError **error);
+
+G_END_DECLS

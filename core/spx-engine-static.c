@@ -1,0 +1,76 @@
+/* spx-engine-static.c: static sparsity, the pattern fixed at plan time */
+#include "spx-engine-private.h"
+
+#include <string.h>
+
+struct _SpxStaticPlan {
+  guint64     m, k, n;
+  guint       b;
+  SpxIsa      isa;
+  guint64     n_blocks;
+  float      *values;   /* packed in work order */
+  SpxSchedule schedule;
+};
+
+SpxStaticPlan *
+spx_static_plan_new (const SpxMask *mask, const float *values, guint64 n,
+                     const SpxEngineOptions *options, GError **error)
+{
+  if (!spx_engine_check_sizes (mask->rows, mask->cols, n, mask->block, error))
+    return NULL;
+  SpxBlockCsr csr;
+  spx_block_csr_from_mask (&csr, mask);
+  gsize bb = (gsize) mask->block * mask->block;
+  float *packed = g_try_new (float, MAX (csr.n_blocks * bb, 1));
+  if (packed == NULL)
+    {
+      spx_block_csr_clear (&csr);
+      g_set_error (error, SPX_ENGINE_ERROR, SPX_ENGINE_ERROR_NO_MEMORY,
+                   "no memory for %" G_GUINT64_FORMAT " blocks of values",
+                   csr.n_blocks);
+      return NULL;
+    }
+  SpxStaticPlan *plan = g_new0 (SpxStaticPlan, 1);
+  plan->m = mask->rows;
+  plan->k = mask->cols;
+  plan->n = n;
+  plan->b = mask->block;
+  plan->isa = options->isa;
+  plan->n_blocks = csr.n_blocks;
+  plan->values = packed;
+  spx_schedule_init (&plan->schedule, csr.brows, csr.bcols, csr.n_blocks,
+                     spx_engine_threads (options));
+  spx_schedule_build (&plan->schedule, &csr, values, n, packed);
+  spx_block_csr_clear (&csr);
+  /* Sorting space is not needed again: keep the plan small. */
+  g_clear_pointer (&plan->schedule.scratch, g_free);
+  return plan;
+}
+
+void
+spx_static_plan_execute (SpxStaticPlan *plan, const float *B, float *C,
+                         gboolean accumulate)
+{
+  spx_schedule_run (&plan->schedule, plan->isa, B, C, plan->n, accumulate);
+}
+
+gsize
+spx_static_plan_bytes (const SpxStaticPlan *plan)
+{
+  guint64 brows = (plan->m + plan->b - 1) / plan->b;
+  return sizeof *plan +
+         plan->n_blocks * plan->b * plan->b * sizeof (float) + /* values */
+         plan->n_blocks * sizeof (guint32) +                   /* offsets */
+         brows * sizeof (SpxRowWork) +
+         (plan->schedule.n_threads + 1) * sizeof (gsize);
+}
+
+void
+spx_static_plan_free (SpxStaticPlan *plan)
+{
+  if (plan == NULL)
+    return;
+  spx_schedule_clear (&plan->schedule);
+  g_free (plan->values);
+  g_free (plan);
+}

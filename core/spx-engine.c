@@ -1,0 +1,113 @@
+/* spx-engine.c: instruction sets, engine options and the dense reference */
+#include "spx-engine.h"
+
+#include <cblas.h>
+#include <limits.h>
+#include <omp.h>
+
+G_DEFINE_QUARK (spx-engine-error-quark, spx_engine_error)
+
+/* OpenBLAS extensions, declared here so any cblas.h will do. */
+extern void  openblas_set_num_threads (int num_threads);
+extern char *openblas_get_config (void);
+extern int   openblas_get_parallel (void);
+
+static const char *const isa_names[] = { "generic", "avx2", "avx512" };
+
+const char *
+spx_isa_to_string (SpxIsa isa)
+{
+  return isa_names[isa];
+}
+
+gboolean
+spx_isa_from_string (const char *name, SpxIsa *isa)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (isa_names); i++)
+    if (g_strcmp0 (name, isa_names[i]) == 0)
+      {
+        *isa = (SpxIsa) i;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+gboolean
+spx_isa_supported (SpxIsa isa)
+{
+  __builtin_cpu_init ();
+  switch (isa)
+    {
+    case SPX_ISA_AVX512:
+      return __builtin_cpu_supports ("avx512f") &&
+             __builtin_cpu_supports ("avx512vl") &&
+             __builtin_cpu_supports ("avx512bw") &&
+             __builtin_cpu_supports ("avx512dq");
+    case SPX_ISA_AVX2:
+      return __builtin_cpu_supports ("avx2") && __builtin_cpu_supports ("fma");
+    case SPX_ISA_GENERIC:
+    default:
+      return TRUE;
+    }
+}
+
+SpxIsa
+spx_isa_best (void)
+{
+  if (spx_isa_supported (SPX_ISA_AVX512))
+    return SPX_ISA_AVX512;
+  return spx_isa_supported (SPX_ISA_AVX2) ? SPX_ISA_AVX2 : SPX_ISA_GENERIC;
+}
+
+gboolean
+spx_isa_from_env (SpxIsa *isa, GError **error)
+{
+  const char *forced = g_getenv ("SPX_ISA");
+  if (forced == NULL || forced[0] == '\0')
+    {
+      *isa = spx_isa_best ();
+      return TRUE;
+    }
+  if (!spx_isa_from_string (forced, isa))
+    {
+      g_set_error (error, SPX_ENGINE_ERROR, SPX_ENGINE_ERROR_INVALID,
+                   "SPX_ISA=%s: expected avx512, avx2 or generic", forced);
+      return FALSE;
+    }
+  if (!spx_isa_supported (*isa))
+    {
+      g_set_error (error, SPX_ENGINE_ERROR, SPX_ENGINE_ERROR_UNSUPPORTED,
+                   "SPX_ISA=%s: this processor does not support it (best: %s)",
+                   forced, spx_isa_to_string (spx_isa_best ()));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+spx_engine_options_init (SpxEngineOptions *options, GError **error)
+{
+  options->threads = 0;
+  return spx_isa_from_env (&options->isa, error);
+}
+
+void
+spx_dense_sgemm (guint64 m, guint64 k, guint64 n, const float *A,
+                 const float *B, float *C, gboolean accumulate, guint threads)
+{
+  g_return_if_fail (m <= INT_MAX && k <= INT_MAX && n <= INT_MAX);
+  /* The OpenMP build follows openblas_set_num_threads; set it every call
+   * since the sparse side may have changed OpenMP's default. */
+  openblas_set_num_threads (threads ? (int) threads : omp_get_num_procs ());
+  cblas_sgemm (CblasRowMajor, CblasNoTrans, CblasNoTrans, (int) m, (int) n,
+               (int) k, 1.0f, A, (int) k, B, (int) n, accumulate ? 1.0f : 0.0f,
+               C, (int) n);
+}
+
+const char *
+spx_dense_config (gboolean *uses_openmp)
+{
+  if (uses_openmp != NULL)
+    *uses_openmp = openblas_get_parallel () == 2;
+  return openblas_get_config ();
+}

@@ -1,0 +1,127 @@
+/* spx-engine.h: the CPU engine: block-sparse × dense products, measured
+ * against dense sgemm. A is m×k with square b×b blocks, B is k×n and C is
+ * m×n, all row-major fp32. */
+#pragma once
+
+#include "spx-mask.h"
+
+G_BEGIN_DECLS
+
+#define SPX_ENGINE_ERROR (spx_engine_error_quark ())
+GQuark spx_engine_error_quark (void);
+
+typedef enum {
+  SPX_ENGINE_ERROR_INVALID,     /* bad sizes, pattern or options */
+  SPX_ENGINE_ERROR_OVER_BUDGET, /* a dynamic pattern over its budget */
+  SPX_ENGINE_ERROR_UNSUPPORTED, /* an instruction set this CPU lacks */
+  SPX_ENGINE_ERROR_NO_MEMORY,
+  SPX_ENGINE_ERROR_CANCELLED,
+} SpxEngineError;
+
+typedef enum {
+  SPX_ISA_GENERIC,
+  SPX_ISA_AVX2,   /* AVX2 + FMA */
+  SPX_ISA_AVX512, /* AVX-512 F */
+} SpxIsa;
+
+const char *spx_isa_to_string   (SpxIsa isa);
+gboolean    spx_isa_from_string (const char *name, SpxIsa *isa);
+/* The best instruction set this processor runs. */
+SpxIsa      spx_isa_best        (void);
+gboolean    spx_isa_supported   (SpxIsa isa);
+/* SPX_ISA=avx512|avx2|generic forces one (refused if unsupported);
+ * otherwise the best. */
+gboolean    spx_isa_from_env    (SpxIsa *isa, GError **error);
+
+typedef struct {
+  guint  threads; /* 0: all cores (OpenMP's default) */
+  SpxIsa isa;
+} SpxEngineOptions;
+
+/* threads 0 and the ISA from SPX_ISA or the processor. */
+gboolean    spx_engine_options_init (SpxEngineOptions *options,
+                                     GError **error);
+
+/* A block-sparse pattern in block CSR form: row_offsets has brows + 1
+ * entries, col_indices one block-column per non-zero block, each row's
+ * columns strictly increasing. Values go with it: n_blocks blocks of b×b
+ * floats, row-major inside a block, in the same order. Elements of edge
+ * blocks that fall outside m×k are ignored. */
+typedef struct {
+  guint64        m, k;
+  guint          b;
+  guint64        brows, bcols;
+  guint64        n_blocks;
+  const guint64 *row_offsets;
+  const guint32 *col_indices;
+} SpxBlockCsr;
+
+/* Fill csr (pointing into arrays it allocates; free with
+ * spx_block_csr_clear) from a mask. */
+void        spx_block_csr_from_mask (SpxBlockCsr *csr, const SpxMask *mask);
+void        spx_block_csr_clear     (SpxBlockCsr *csr);
+/* Structure checks with a message saying what is wrong and where. */
+gboolean    spx_block_csr_validate  (const SpxBlockCsr *csr, GError **error);
+
+/* Static sparsity: all pattern-dependent work happens once here. values
+ * are copied. */
+typedef struct _SpxStaticPlan SpxStaticPlan;
+
+SpxStaticPlan *spx_static_plan_new     (const SpxMask *mask,
+                                        const float *values, guint64 n,
+                                        const SpxEngineOptions *options,
+                                        GError **error);
+/* C = A·B, or C += A·B when accumulate. */
+void           spx_static_plan_execute (SpxStaticPlan *plan, const float *B,
+                                        float *C, gboolean accumulate);
+/* Bytes the plan holds (values, indices, schedule). */
+gsize          spx_static_plan_bytes   (const SpxStaticPlan *plan);
+void           spx_static_plan_free    (SpxStaticPlan *plan);
+
+/* Dynamic sparsity: only sizes and a budget of non-zero blocks are fixed;
+ * every execute brings its own pattern and values. A pattern over budget
+ * is refused before C is touched. */
+typedef struct _SpxDynamicPlan SpxDynamicPlan;
+
+SpxDynamicPlan *spx_dynamic_plan_new     (guint64 m, guint64 k, guint64 n,
+                                          guint b, guint64 max_blocks,
+                                          const SpxEngineOptions *options,
+                                          GError **error);
+gboolean        spx_dynamic_plan_execute (SpxDynamicPlan *plan,
+                                          const SpxBlockCsr *pattern,
+                                          const float *values, const float *B,
+                                          float *C, gboolean accumulate,
+                                          GError **error);
+/* The same from block coordinates in any order (COO); values follow the
+ * coordinates' order. */
+gboolean        spx_dynamic_plan_execute_coo (SpxDynamicPlan *plan,
+                                              guint64 n_blocks,
+                                              const guint32 *block_rows,
+                                              const guint32 *block_cols,
+                                              const float *values,
+                                              const float *B, float *C,
+                                              gboolean accumulate,
+                                              GError **error);
+void            spx_dynamic_plan_free    (SpxDynamicPlan *plan);
+
+/* SDDMM: for every non-zero block of pattern, out = the matching entries
+ * of P·Qᵀ, P m×kd and Q k×kd row-major (so the result has A's shape),
+ * written in the pattern's value order (b×b per block, row-major; entries
+ * outside m×k are written as 0). */
+gboolean    spx_sddmm (const SpxBlockCsr *pattern, const float *P,
+                       const float *Q, guint64 kd, float *out,
+                       const SpxEngineOptions *options, GError **error);
+
+/* Dense reference: C = A·B (or C += A·B) through OpenBLAS cblas_sgemm,
+ * on threads threads (0: all). */
+void        spx_dense_sgemm (guint64 m, guint64 k, guint64 n, const float *A,
+                             const float *B, float *C, gboolean accumulate,
+                             guint threads);
+/* OpenBLAS's build string, and whether it shares OpenMP's threads (a
+ * pthread build spins after each call and starves the sparse kernels). */
+const char *spx_dense_config (gboolean *uses_openmp);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SpxStaticPlan, spx_static_plan_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SpxDynamicPlan, spx_dynamic_plan_free)
+
+G_END_DECLS

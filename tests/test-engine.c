@@ -1,0 +1,434 @@
+/* test-engine.c: static and dynamic plans against dense sgemm */
+#include "spx-engine.h"
+#include "spx-mask-gen.h"
+
+#include <math.h>
+#include <string.h>
+
+/* A problem: mask, its values, dense A, B, and the sgemm reference with an
+ * error bound per element (|A|·|B| scaled by float precision). */
+typedef struct {
+  SpxMask *mask;
+  guint64  m, k, n;
+  float   *values, *A, *B, *ref, *bound;
+} Problem;
+
+static void
+fill (float *x, gsize len, SpxRng *rng)
+{
+  for (gsize i = 0; i < len; i++)
+    x[i] = (float) (2.0 * spx_rng_uniform (rng) - 1.0);
+}
+
+static void
+fill_dense (Problem *p)
+{
+  guint b = p->mask->block;
+  SpxMaskIter it;
+  guint64 br, bc, i = 0;
+  spx_mask_iter_init (&it, p->mask);
+  while (spx_mask_iter_next (&it, &br, &bc))
+    {
+      const float *v = p->values + (i++) * b * b;
+      for (guint r = 0; r < b; r++)
+        for (guint c = 0; c < b; c++)
+          if (br * b + r < p->m && bc * b + c < p->k)
+            p->A[(br * b + r) * p->k + bc * b + c] = v[r * b + c];
+    }
+}
+
+static void
+problem_reference (Problem *p)
+{
+  gsize mk = p->m * p->k, kn = p->k * p->n;
+  float *absA = g_new (float, mk), *absB = g_new (float, kn);
+  for (gsize i = 0; i < mk; i++)
+    absA[i] = fabsf (p->A[i]);
+  for (gsize i = 0; i < kn; i++)
+    absB[i] = fabsf (p->B[i]);
+  spx_dense_sgemm (p->m, p->k, p->n, p->A, p->B, p->ref, FALSE, 1);
+  spx_dense_sgemm (p->m, p->k, p->n, absA, absB, p->bound, FALSE, 1);
+  for (gsize i = 0; i < p->m * p->n; i++)
+    p->bound[i] = p->bound[i] * 1e-5f + 1e-30f;
+  g_free (absA);
+  g_free (absB);
+}
+
+/* Takes the mask. */
+static Problem
+problem_new (SpxMask *mask, guint64 n, guint64 seed)
+{
+  Problem p = { .mask = mask, .m = mask->rows, .k = mask->cols, .n = n };
+  gsize bb = (gsize) mask->block * mask->block;
+  SpxRng rng;
+  spx_rng_init (&rng, seed);
+  p.values = g_new (float, MAX (spx_mask_count (mask) * bb, 1));
+  p.A = g_new0 (float, p.m * p.k);
+  p.B = g_new (float, p.k * n);
+  p.ref = g_new (float, p.m * n);
+  p.bound = g_new (float, p.m * n);
+  fill (p.values, spx_mask_count (mask) * bb, &rng);
+  fill (p.B, p.k * n, &rng);
+  fill_dense (&p);
+  problem_reference (&p);
+  return p;
+}
+
+static void
+problem_clear (Problem *p)
+{
+  spx_mask_free (p->mask);
+  g_free (p->values);
+  g_free (p->A);
+  g_free (p->B);
+  g_free (p->ref);
+  g_free (p->bound);
+}
+
+static void
+assert_close (const Problem *p, const float *C, const char *what)
+{
+  for (gsize i = 0; i < p->m * p->n; i++)
+    if (!(fabsf (C[i] - p->ref[i]) <= p->bound[i]))
+      g_error ("%s: C[%" G_GSIZE_FORMAT ",%" G_GSIZE_FORMAT "] = %g, sgemm "
+               "gives %g (b=%u, %" G_GUINT64_FORMAT "×%" G_GUINT64_FORMAT
+               "×%" G_GUINT64_FORMAT ")", what, i / p->n, i % p->n, C[i],
+               p->ref[i], p->mask->block, p->m, p->k, p->n);
+}
+
+/* Shapes to cover, as functions of the block size. */
+typedef enum {
+  SHAPE_MULTIPLES, SHAPE_RAGGED, SHAPE_N1, SHAPE_N17, SHAPE_EMPTY, SHAPE_FULL,
+  SHAPE_SINGLE, SHAPE_DENSE_ROW, N_SHAPES
+} Shape;
+
+static const char *const shape_names[] = {
+  "multiples", "ragged", "n1", "n17", "empty", "full", "single", "dense-row"
+};
+
+static SpxMask *
+shape_mask (Shape shape, guint b, guint64 *n)
+{
+  guint64 m = 6 * b, k = 5 * b;
+  *n = shape == SHAPE_N1 ? 1 : shape == SHAPE_N17 ? 17 : 40;
+  if (shape == SHAPE_RAGGED)
+    {
+      m = 6 * b + (b > 1 ? b / 2 + 1 : 3) - (b > 1 ? 1 : 0);
+      k = 5 * b + (b > 1 ? b - 1 : 2);
+      *n = 35;
+    }
+  SpxGenOptions gen;
+  spx_gen_options_init (&gen);
+  gen.density = 0.3;
+  gen.seed = b * 31 + shape;
+  SpxMask *mask = spx_mask_generate (m, k, b, &gen, NULL);
+  if (shape == SHAPE_EMPTY)
+    spx_mask_clear_all (mask);
+  else if (shape == SHAPE_FULL)
+    spx_mask_fill (mask);
+  else if (shape == SHAPE_SINGLE)
+    {
+      spx_mask_clear_all (mask);
+      spx_mask_set (mask, 2, 3);
+    }
+  else if (shape == SHAPE_DENSE_ROW)
+    {
+      spx_mask_clear_all (mask);
+      for (guint64 c = 0; c < mask->bcols; c++)
+        spx_mask_set (mask, 1, c);
+    }
+  return mask;
+}
+
+static void
+run_static (const Problem *p, SpxIsa isa, guint threads, float *C,
+            gboolean accumulate)
+{
+  SpxEngineOptions options = { threads, isa };
+  g_autoptr (GError) error = NULL;
+  g_autoptr (SpxStaticPlan) plan = spx_static_plan_new (p->mask, p->values,
+                                                        p->n, &options, &error);
+  g_assert_no_error (error);
+  spx_static_plan_execute (plan, p->B, C, accumulate);
+  spx_static_plan_execute (plan, p->B, C, accumulate); /* reusable */
+}
+
+static void
+run_dynamic (const Problem *p, SpxIsa isa, guint threads, float *C)
+{
+  SpxEngineOptions options = { threads, isa };
+  SpxBlockCsr csr;
+  spx_block_csr_from_mask (&csr, p->mask);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (SpxDynamicPlan) plan = spx_dynamic_plan_new (
+    p->m, p->k, p->n, p->mask->block, csr.n_blocks, &options, &error);
+  g_assert_no_error (error);
+  g_assert_true (spx_dynamic_plan_execute (plan, &csr, p->values, p->B, C,
+                                           FALSE, &error));
+  g_assert_no_error (error);
+  spx_block_csr_clear (&csr);
+}
+
+typedef struct {
+  SpxIsa isa;
+  guint  b;
+} Case;
+
+/* Every shape class for one ISA and block size: static (overwrite and
+ * accumulate) and dynamic, on 1 and 2 threads with identical results. */
+static void
+test_plans (gconstpointer data)
+{
+  const Case *c = data;
+  if (!spx_isa_supported (c->isa))
+    {
+      g_test_skip ("this processor lacks the instruction set");
+      return;
+    }
+  for (Shape s = 0; s < N_SHAPES; s++)
+    {
+      guint64 n = 0;
+      SpxMask *mask = shape_mask (s, c->b, &n);
+      Problem p = problem_new (mask, n, s + 1);
+      gsize len = p.m * p.n;
+      float *C1 = g_new (float, len), *C2 = g_new (float, len);
+      for (gsize i = 0; i < len; i++)
+        C1[i] = NAN; /* overwrite must not read C */
+      run_static (&p, c->isa, 1, C1, FALSE);
+      assert_close (&p, C1, shape_names[s]);
+      run_static (&p, c->isa, 2, C2, FALSE);
+      g_assert_cmpmem (C1, len * sizeof (float), C2, len * sizeof (float));
+      /* accumulate: C += A·B, twice from zero gives 2·A·B */
+      memset (C2, 0, len * sizeof (float));
+      run_static (&p, c->isa, 2, C2, TRUE);
+      for (gsize i = 0; i < len; i++)
+        C2[i] *= 0.5f;
+      assert_close (&p, C2, shape_names[s]);
+      for (gsize i = 0; i < len; i++)
+        C2[i] = NAN;
+      run_dynamic (&p, c->isa, 2, C2);
+      g_assert_cmpmem (C1, len * sizeof (float), C2, len * sizeof (float));
+      g_free (C1);
+      g_free (C2);
+      problem_clear (&p);
+    }
+}
+
+/* One dynamic plan, many patterns of different sizes up to its budget. */
+static void
+test_dynamic_changing (void)
+{
+  SpxEngineOptions options;
+  g_assert_true (spx_engine_options_init (&options, NULL));
+  options.threads = 2;
+  guint b = 4;
+  guint64 m = 90, k = 70, n = 33, budget = 200; /* 23 × 18 blocks */
+  g_autoptr (SpxDynamicPlan) plan =
+    spx_dynamic_plan_new (m, k, n, b, budget, &options, NULL);
+  double densities[] = { 0.05, 0.4, 0.0, 200.0 / 414.0, 0.2 };
+  for (guint i = 0; i < G_N_ELEMENTS (densities); i++)
+    {
+      SpxGenOptions gen;
+      spx_gen_options_init (&gen);
+      gen.density = densities[i];
+      gen.seed = i;
+      Problem p = problem_new (spx_mask_generate (m, k, b, &gen, NULL), n, i);
+      if (i == 3) /* exactly at budget */
+        g_assert_cmpuint (spx_mask_count (p.mask), ==, budget);
+      SpxBlockCsr csr;
+      spx_block_csr_from_mask (&csr, p.mask);
+      float *C = g_new (float, m * n);
+      g_autoptr (GError) error = NULL;
+      g_assert_true (spx_dynamic_plan_execute (plan, &csr, p.values, p.B, C,
+                                               FALSE, &error));
+      g_assert_no_error (error);
+      assert_close (&p, C, "dynamic");
+      spx_block_csr_clear (&csr);
+      g_free (C);
+      problem_clear (&p);
+    }
+}
+
+/* Over budget: refused with a clear error and C left exactly as it was. */
+static void
+test_dynamic_over_budget (void)
+{
+  SpxEngineOptions options;
+  g_assert_true (spx_engine_options_init (&options, NULL));
+  SpxGenOptions gen;
+  spx_gen_options_init (&gen);
+  gen.density = 0.5;
+  Problem p = problem_new (spx_mask_generate (64, 64, 8, &gen, NULL), 16, 3);
+  SpxBlockCsr csr;
+  spx_block_csr_from_mask (&csr, p.mask); /* 32 blocks */
+  g_autoptr (SpxDynamicPlan) plan =
+    spx_dynamic_plan_new (64, 64, 16, 8, 31, &options, NULL);
+  float *C = g_new (float, 64 * 16);
+  for (guint i = 0; i < 64 * 16; i++)
+    C[i] = (float) i;
+  g_autoptr (GError) error = NULL;
+  g_assert_false (spx_dynamic_plan_execute (plan, &csr, p.values, p.B, C,
+                                            FALSE, &error));
+  g_assert_error (error, SPX_ENGINE_ERROR, SPX_ENGINE_ERROR_OVER_BUDGET);
+  g_assert_nonnull (strstr (error->message, "32"));
+  g_assert_nonnull (strstr (error->message, "31"));
+  for (guint i = 0; i < 64 * 16; i++)
+    g_assert_cmpfloat (C[i], ==, (float) i);
+  g_clear_error (&error);
+
+  /* A pattern of another shape is refused too, C still untouched. */
+  csr.m = 72;
+  g_assert_false (spx_dynamic_plan_execute (plan, &csr, p.values, p.B, C,
+                                            FALSE, &error));
+  g_assert_error (error, SPX_ENGINE_ERROR, SPX_ENGINE_ERROR_INVALID);
+  g_assert_cmpfloat (C[5], ==, 5.0f);
+  spx_block_csr_clear (&csr);
+  g_free (C);
+  problem_clear (&p);
+}
+
+/* COO in shuffled order gives the same product; duplicates are refused. */
+static void
+test_dynamic_coo (void)
+{
+  SpxEngineOptions options;
+  g_assert_true (spx_engine_options_init (&options, NULL));
+  SpxGenOptions gen;
+  spx_gen_options_init (&gen);
+  gen.density = 0.3;
+  guint b = 2;
+  Problem p = problem_new (spx_mask_generate (41, 37, b, &gen, NULL), 9, 5);
+  guint64 nb = spx_mask_count (p.mask);
+  guint32 *rows = g_new (guint32, nb), *cols = g_new (guint32, nb);
+  float *vals = g_new (float, nb * b * b);
+  SpxRng rng;
+  spx_rng_init (&rng, 9);
+  guint64 *perm = g_new (guint64, nb);
+  for (guint64 i = 0; i < nb; i++)
+    perm[i] = i;
+  for (guint64 i = nb; i > 1; i--) /* shuffle */
+    {
+      guint64 j = spx_rng_below (&rng, i), t = perm[i - 1];
+      perm[i - 1] = perm[j];
+      perm[j] = t;
+    }
+  SpxMaskIter it;
+  guint64 br, bc, i = 0;
+  spx_mask_iter_init (&it, p.mask);
+  while (spx_mask_iter_next (&it, &br, &bc))
+    {
+      rows[perm[i]] = (guint32) br;
+      cols[perm[i]] = (guint32) bc;
+      memcpy (vals + perm[i] * b * b, p.values + i * b * b, b * b * sizeof (float));
+      i++;
+    }
+  g_autoptr (SpxDynamicPlan) plan =
+    spx_dynamic_plan_new (41, 37, 9, b, nb, &options, NULL);
+  float *C = g_new (float, 41 * 9);
+  g_autoptr (GError) error = NULL;
+  g_assert_true (spx_dynamic_plan_execute_coo (plan, nb, rows, cols, vals,
+                                               p.B, C, FALSE, &error));
+  g_assert_no_error (error);
+  assert_close (&p, C, "coo");
+  cols[1] = cols[0]; /* make a duplicate (or a clash) */
+  rows[1] = rows[0];
+  g_assert_false (spx_dynamic_plan_execute_coo (plan, nb, rows, cols, vals,
+                                                p.B, C, FALSE, &error));
+  g_assert_error (error, SPX_ENGINE_ERROR, SPX_ENGINE_ERROR_INVALID);
+  g_clear_error (&error);
+  rows[0] = 1000;
+  g_assert_false (spx_dynamic_plan_execute_coo (plan, nb, rows, cols, vals,
+                                                p.B, C, FALSE, &error));
+  g_assert_error (error, SPX_ENGINE_ERROR, SPX_ENGINE_ERROR_INVALID);
+  g_free (rows);
+  g_free (cols);
+  g_free (vals);
+  g_free (perm);
+  g_free (C);
+  problem_clear (&p);
+}
+
+static void
+test_isa_env (void)
+{
+  SpxIsa isa;
+  g_autoptr (GError) error = NULL;
+  g_setenv ("SPX_ISA", "generic", TRUE);
+  g_assert_true (spx_isa_from_env (&isa, &error));
+  g_assert_cmpint (isa, ==, SPX_ISA_GENERIC);
+  g_setenv ("SPX_ISA", "neon", TRUE);
+  g_assert_false (spx_isa_from_env (&isa, &error));
+  g_assert_error (error, SPX_ENGINE_ERROR, SPX_ENGINE_ERROR_INVALID);
+  g_clear_error (&error);
+  g_unsetenv ("SPX_ISA");
+  g_assert_true (spx_isa_from_env (&isa, &error));
+  g_assert_cmpint (isa, ==, spx_isa_best ());
+}
+
+static void
+test_refusals (void)
+{
+  SpxEngineOptions options = { 1, SPX_ISA_GENERIC };
+  g_autoptr (GError) error = NULL;
+  g_assert_null (spx_dynamic_plan_new (0, 4, 4, 2, 1, &options, &error));
+  g_assert_error (error, SPX_ENGINE_ERROR, SPX_ENGINE_ERROR_INVALID);
+  g_clear_error (&error);
+  /* B's offsets are 32-bit: k·n ≥ 2^32 is refused, not overflowed. */
+  g_assert_null (spx_dynamic_plan_new (4, 1u << 20, 1u << 12, 2, 1, &options,
+                                       &error));
+  g_assert_error (error, SPX_ENGINE_ERROR, SPX_ENGINE_ERROR_INVALID);
+  g_clear_error (&error);
+  g_autoptr (SpxMask) mask = spx_mask_new (8, 8, 2, NULL);
+  g_assert_null (spx_static_plan_new (mask, NULL, 0, &options, &error));
+  g_assert_error (error, SPX_ENGINE_ERROR, SPX_ENGINE_ERROR_INVALID);
+}
+
+static void
+test_plan_memory (void)
+{
+  SpxGenOptions gen;
+  spx_gen_options_init (&gen);
+  gen.density = 0.1;
+  SpxEngineOptions options = { 2, spx_isa_best () };
+  guint sizes[] = { 1, 4, 16 };
+  for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
+    {
+      guint b = sizes[i];
+      g_autoptr (SpxMask) mask = spx_mask_generate (512, 512, b, &gen, NULL);
+      guint64 nb = spx_mask_count (mask);
+      float *values = g_new0 (float, nb * b * b);
+      g_autoptr (SpxStaticPlan) plan =
+        spx_static_plan_new (mask, values, 64, &options, NULL);
+      /* values + one 32-bit index per block, plus O(rows) */
+      gsize payload = nb * b * b * sizeof (float) + nb * sizeof (guint32);
+      gsize per_rows = mask->brows * 128 + 4096;
+      g_assert_cmpuint (spx_static_plan_bytes (plan), <=,
+                        payload * 11 / 10 + per_rows);
+      g_free (values);
+    }
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  static Case cases[3 * 7];
+  const guint sizes[] = { 1, 2, 3, 4, 8, 16, 32 };
+  guint n = 0;
+  for (SpxIsa isa = SPX_ISA_GENERIC; isa <= SPX_ISA_AVX512; isa++)
+    for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
+      {
+        cases[n] = (Case) { isa, sizes[i] };
+        g_autofree char *path = g_strdup_printf ("/engine/plans/%s/b%u",
+                                                 spx_isa_to_string (isa),
+                                                 sizes[i]);
+        g_test_add_data_func (path, &cases[n++], test_plans);
+      }
+  g_test_add_func ("/engine/dynamic/changing", test_dynamic_changing);
+  g_test_add_func ("/engine/dynamic/over-budget", test_dynamic_over_budget);
+  g_test_add_func ("/engine/dynamic/coo", test_dynamic_coo);
+  g_test_add_func ("/engine/isa-env", test_isa_env);
+  g_test_add_func ("/engine/refusals", test_refusals);
+  g_test_add_func ("/engine/plan-memory", test_plan_memory);
+  return g_test_run ();
+}

@@ -1,0 +1,459 @@
+/* test-sddmm.c: block CSR patterns (core/spx-engine-csr.c) and SDDMM
+ * (core/spx-engine-sddmm.c) against a naive double-precision reference. */
+#include "spx-engine.h"
+
+#include <math.h>
+#include <string.h>
+
+static SpxMask *
+new_mask (guint64 rows, guint64 cols, guint block)
+{
+  GError *error = NULL;
+  SpxMask *mask = spx_mask_new (rows, cols, block, &error);
+  g_assert_no_error (error);
+  return mask;
+}
+
+/* Each block kept with probability density, reproducibly. */
+static SpxMask *
+random_mask (guint64 rows, guint64 cols, guint block, double density,
+             guint32 seed)
+{
+  SpxMask *mask = new_mask (rows, cols, block);
+  g_autoptr(GRand) rand = g_rand_new_with_seed (seed);
+  for (guint64 br = 0; br < mask->brows; br++)
+    for (guint64 bc = 0; bc < mask->bcols; bc++)
+      if (g_rand_double (rand) < density)
+        spx_mask_set (mask, br, bc);
+  return mask;
+}
+
+static float *
+random_floats (guint64 n, guint32 seed)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (seed);
+  float *x = g_new (float, MAX (n, 1));
+  for (guint64 i = 0; i < n; i++)
+    x[i] = (float) g_rand_double_range (rand, -1.0, 1.0);
+  return x;
+}
+
+/* Output buffers start as NaN, so an entry left unwritten shows. */
+static float *
+nan_floats (guint64 n)
+{
+  float *x = g_new (float, MAX (n, 1));
+  for (guint64 i = 0; i < n; i++)
+    x[i] = NAN;
+  return x;
+}
+
+static void
+run (const SpxBlockCsr *csr, const float *P, const float *Q, guint64 kd,
+     float *out, guint threads)
+{
+  SpxEngineOptions options = { .threads = threads, .isa = SPX_ISA_GENERIC };
+  GError *error = NULL;
+  gboolean ok = spx_sddmm (csr, P, Q, kd, out, &options, &error);
+  g_assert_no_error (error);
+  g_assert_true (ok);
+}
+
+/* Every entry of every block against a double-precision dot product;
+ * entries outside m×k must be exactly 0. */
+static void
+check_against_reference (const SpxBlockCsr *csr, const float *P,
+                         const float *Q, guint64 kd, const float *out)
+{
+  guint64 b = csr->b;
+
+  for (guint64 br = 0; br < csr->brows; br++)
+    for (guint64 i = csr->row_offsets[br]; i < csr->row_offsets[br + 1]; i++)
+      for (guint64 r = 0; r < b; r++)
+        for (guint64 c = 0; c < b; c++)
+          {
+            guint64 row = br * b + r, col = csr->col_indices[i] * b + c;
+            float got = out[i * b * b + r * b + c];
+            if (row >= csr->m || col >= csr->k)
+              {
+                g_assert_true (got == 0.0f);
+                continue;
+              }
+            double want = 0.0, scale = 0.0;
+            for (guint64 t = 0; t < kd; t++)
+              {
+                double x = (double) P[row * kd + t] * Q[col * kd + t];
+                want += x;
+                scale += fabs (x);
+              }
+            g_assert_cmpfloat_with_epsilon (got, want, 1e-5 * scale + 1e-30);
+          }
+}
+
+/* One and two threads, compared with the reference and with each other
+ * byte for byte. */
+static void
+check_pattern (const SpxMask *mask, guint64 kd, guint32 seed)
+{
+  SpxBlockCsr csr;
+  spx_block_csr_from_mask (&csr, mask);
+  guint64 n_out = csr.n_blocks * csr.b * csr.b;
+  g_autofree float *P = random_floats (csr.m * kd, seed);
+  g_autofree float *Q = random_floats (csr.k * kd, seed + 1);
+  g_autofree float *one = nan_floats (n_out);
+  g_autofree float *two = nan_floats (n_out);
+
+  run (&csr, P, Q, kd, one, 1);
+  check_against_reference (&csr, P, Q, kd, one);
+  run (&csr, P, Q, kd, two, 2);
+  g_assert_cmpmem (one, n_out * sizeof (float), two, n_out * sizeof (float));
+  spx_block_csr_clear (&csr);
+}
+
+/* ------------------------------------------------------------------ */
+/* spx_block_csr_from_mask / clear                                     */
+
+static void
+test_from_mask (void)
+{
+  /* 5×7 in 2×2 blocks: 3 block-rows (the last one row high), 4
+   * block-columns (the last one column wide); block-row 1 is empty. */
+  g_autoptr(SpxMask) mask = new_mask (5, 7, 2);
+  spx_mask_set (mask, 2, 3);
+  spx_mask_set (mask, 0, 3);
+  spx_mask_set (mask, 2, 0);
+  spx_mask_set (mask, 0, 1);
+  spx_mask_set (mask, 2, 2);
+  static const guint64 offsets[] = { 0, 2, 2, 5 };
+  static const guint32 cols[] = { 1, 3, 0, 2, 3 };
+
+  SpxBlockCsr csr;
+  spx_block_csr_from_mask (&csr, mask);
+  g_assert_cmpuint (csr.m, ==, 5);
+  g_assert_cmpuint (csr.k, ==, 7);
+  g_assert_cmpuint (csr.b, ==, 2);
+  g_assert_cmpuint (csr.brows, ==, 3);
+  g_assert_cmpuint (csr.bcols, ==, 4);
+  g_assert_cmpuint (csr.n_blocks, ==, 5);
+  g_assert_cmpmem (csr.row_offsets, sizeof offsets, offsets, sizeof offsets);
+  g_assert_cmpmem (csr.col_indices, sizeof cols, cols, sizeof cols);
+  g_assert_true (spx_block_csr_validate (&csr, NULL));
+
+  spx_block_csr_clear (&csr);
+  g_assert_null (csr.row_offsets);
+  g_assert_null (csr.col_indices);
+  g_assert_cmpuint (csr.n_blocks, ==, 0);
+  g_assert_cmpuint (csr.m, ==, 0);
+  g_assert_cmpuint (csr.b, ==, 0);
+}
+
+static void
+test_from_mask_empty (void)
+{
+  g_autoptr(SpxMask) mask = new_mask (9, 4, 3);
+  static const guint64 offsets[] = { 0, 0, 0, 0 };
+
+  SpxBlockCsr csr;
+  spx_block_csr_from_mask (&csr, mask);
+  g_assert_cmpuint (csr.brows, ==, 3);
+  g_assert_cmpuint (csr.bcols, ==, 2);
+  g_assert_cmpuint (csr.n_blocks, ==, 0);
+  g_assert_cmpmem (csr.row_offsets, sizeof offsets, offsets, sizeof offsets);
+  g_assert_true (spx_block_csr_validate (&csr, NULL));
+  spx_block_csr_clear (&csr);
+  spx_block_csr_clear (NULL);
+}
+
+/* ------------------------------------------------------------------ */
+/* Validation                                                          */
+
+/* 10×10 in 4×4 blocks: 3×3 blocks, 5 of them. */
+static const guint64 good_offsets[] = { 0, 2, 2, 5 };
+static const guint32 good_cols[] = { 0, 2, 0, 1, 2 };
+
+static SpxBlockCsr
+good_pattern (guint64 *offsets, guint32 *cols)
+{
+  memcpy (offsets, good_offsets, sizeof good_offsets);
+  memcpy (cols, good_cols, sizeof good_cols);
+  return (SpxBlockCsr) {
+    .m = 10, .k = 10, .b = 4, .brows = 3, .bcols = 3, .n_blocks = 5,
+    .row_offsets = offsets, .col_indices = cols,
+  };
+}
+
+/* Refused by both the validator and spx_sddmm, which must leave out alone;
+ * the message must contain what. */
+static void
+assert_refused (const SpxBlockCsr *csr, guint64 kd, const char *what)
+{
+  GError *error = NULL;
+  float P[12 * 8] = { 0 }, Q[12 * 8] = { 0 }, out[8 * 16];
+
+  for (guint i = 0; i < G_N_ELEMENTS (out); i++)
+    out[i] = 42.0f;
+  g_assert_false (spx_sddmm (csr, P, Q, kd, out, NULL, &error));
+  g_assert_error (error, SPX_ENGINE_ERROR, SPX_ENGINE_ERROR_INVALID);
+  g_test_message ("refused: %s", error->message);
+  if (strstr (error->message, what) == NULL)
+    g_error ("message \"%s\" lacks \"%s\"", error->message, what);
+  g_clear_error (&error);
+  for (guint i = 0; i < G_N_ELEMENTS (out); i++)
+    g_assert_true (out[i] == 42.0f);
+
+  if (kd == 0)
+    return;
+  g_assert_false (spx_block_csr_validate (csr, &error));
+  g_assert_error (error, SPX_ENGINE_ERROR, SPX_ENGINE_ERROR_INVALID);
+  g_assert_nonnull (strstr (error->message, what));
+  g_clear_error (&error);
+}
+
+static void
+test_validate (void)
+{
+  guint64 offsets[4];
+  guint32 cols[5];
+  SpxBlockCsr csr = good_pattern (offsets, cols);
+  GError *error = NULL;
+
+  g_assert_true (spx_block_csr_validate (&csr, &error));
+  g_assert_no_error (error);
+
+  assert_refused (&csr, 0, "kd is 0");
+
+  csr = good_pattern (offsets, cols);
+  offsets[0] = 1;
+  assert_refused (&csr, 8, "row_offsets[0] is 1: expected 0");
+
+  csr = good_pattern (offsets, cols);
+  offsets[2] = 1;
+  assert_refused (&csr, 8, "block-row 1: row_offsets go down from 2 to 1");
+
+  csr = good_pattern (offsets, cols);
+  offsets[3] = 4;
+  assert_refused (&csr, 8, "row_offsets end at 4, but there are 5 blocks");
+
+  csr = good_pattern (offsets, cols);
+  csr.n_blocks = 6;
+  assert_refused (&csr, 8, "row_offsets end at 5, but there are 6 blocks");
+
+  csr = good_pattern (offsets, cols);
+  cols[3] = 2;
+  cols[4] = 1;
+  assert_refused (&csr, 8, "block-row 2: column 1 after 2: columns must "
+                  "increase");
+
+  csr = good_pattern (offsets, cols);
+  cols[1] = 0;
+  assert_refused (&csr, 8, "block-row 0: column 0 after 0: columns must "
+                  "increase");
+
+  csr = good_pattern (offsets, cols);
+  cols[4] = 3;
+  assert_refused (&csr, 8, "block-row 2: column 3 is past the last "
+                  "block-column");
+
+  csr = good_pattern (offsets, cols);
+  csr.m = 13;
+  assert_refused (&csr, 8, "13 rows in blocks of 4 make 4 block-rows, but "
+                  "the pattern says 3");
+
+  csr = good_pattern (offsets, cols);
+  csr.k = 8;
+  assert_refused (&csr, 8, "8 columns in blocks of 4 make 2 block-columns");
+
+  csr = good_pattern (offsets, cols);
+  csr.b = 0;
+  assert_refused (&csr, 8, "block size 0");
+
+  csr = good_pattern (offsets, cols);
+  csr.m = 0;
+  assert_refused (&csr, 8, "expected at least one row");
+
+  csr = good_pattern (offsets, cols);
+  csr.col_indices = NULL;
+  assert_refused (&csr, 8, "5 blocks but no col_indices");
+
+  csr = good_pattern (offsets, cols);
+  csr.row_offsets = NULL;
+  assert_refused (&csr, 8, "no row_offsets");
+}
+
+/* ------------------------------------------------------------------ */
+/* SDDMM                                                               */
+
+static const guint64 kds[] = { 1, 7, 64 };
+
+/* Random patterns on a ragged shape and on an exact multiple of b. */
+static void
+test_random (gconstpointer data)
+{
+  guint b = GPOINTER_TO_UINT (data);
+  const guint64 shapes[][2] = {
+    { 5 * b + b / 2 + 1, 4 * b + b - 1 },
+    { 3 * b, 6 * b },
+    { 2 * b + 1, 7 },
+  };
+
+  for (guint s = 0; s < G_N_ELEMENTS (shapes); s++)
+    for (guint d = 0; d < G_N_ELEMENTS (kds); d++)
+      {
+        g_autoptr(SpxMask) mask = random_mask (shapes[s][0], shapes[s][1], b,
+                                               0.4, 100 * b + s);
+        check_pattern (mask, kds[d], 7 * s + d);
+      }
+}
+
+static void
+test_full (gconstpointer data)
+{
+  guint b = GPOINTER_TO_UINT (data);
+
+  for (guint d = 0; d < G_N_ELEMENTS (kds); d++)
+    {
+      g_autoptr(SpxMask) mask = new_mask (3 * b + 1, 2 * b + b / 2 + 1, b);
+      spx_mask_fill (mask);
+      check_pattern (mask, kds[d], d);
+    }
+}
+
+/* A single block, in a middle and in the ragged corner; one dense
+ * block-row, an interior one and the ragged last one. */
+static void
+test_single_and_row (gconstpointer data)
+{
+  guint b = GPOINTER_TO_UINT (data);
+  guint64 m = 4 * b + b / 2 + 1, k = 5 * b + b / 3 + 1;
+
+  for (guint d = 0; d < G_N_ELEMENTS (kds); d++)
+    {
+      g_autoptr(SpxMask) middle = new_mask (m, k, b);
+      spx_mask_set (middle, 1, 2);
+      check_pattern (middle, kds[d], d);
+
+      g_autoptr(SpxMask) corner = new_mask (m, k, b);
+      spx_mask_set (corner, corner->brows - 1, corner->bcols - 1);
+      check_pattern (corner, kds[d], d);
+
+      g_autoptr(SpxMask) rows = new_mask (m, k, b);
+      for (guint64 bc = 0; bc < rows->bcols; bc++)
+        {
+          spx_mask_set (rows, 2, bc);
+          spx_mask_set (rows, rows->brows - 1, bc);
+        }
+      check_pattern (rows, kds[d], d);
+    }
+}
+
+static void
+test_empty (void)
+{
+  g_autoptr(SpxMask) mask = new_mask (20, 30, 4);
+  SpxBlockCsr csr;
+  float sentinel = 42.0f, P[20] = { 0 }, Q[30] = { 0 };
+  GError *error = NULL;
+
+  spx_block_csr_from_mask (&csr, mask);
+  g_assert_true (spx_sddmm (&csr, P, Q, 1, &sentinel, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (sentinel == 42.0f);
+  /* Nothing to read or write: no buffers needed. */
+  g_assert_true (spx_sddmm (&csr, NULL, NULL, 1, NULL, NULL, &error));
+  g_assert_no_error (error);
+  spx_block_csr_clear (&csr);
+}
+
+/* More threads than blocks, and the default thread count. */
+static void
+test_threads (void)
+{
+  g_autoptr(SpxMask) mask = random_mask (45, 61, 4, 0.3, 5);
+  SpxBlockCsr csr;
+  spx_block_csr_from_mask (&csr, mask);
+  guint64 kd = 19, n_out = csr.n_blocks * 16;
+  g_autofree float *P = random_floats (csr.m * kd, 1);
+  g_autofree float *Q = random_floats (csr.k * kd, 2);
+  g_autofree float *one = nan_floats (n_out);
+  g_autofree float *other = nan_floats (n_out);
+  GError *error = NULL;
+
+  run (&csr, P, Q, kd, one, 1);
+  run (&csr, P, Q, kd, other, 64);
+  g_assert_cmpmem (one, n_out * sizeof (float), other, n_out * sizeof (float));
+  memset (other, 0xff, n_out * sizeof (float));
+  g_assert_true (spx_sddmm (&csr, P, Q, kd, other, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpmem (one, n_out * sizeof (float), other, n_out * sizeof (float));
+
+  g_autoptr(SpxMask) single = new_mask (8, 8, 8);
+  spx_mask_fill (single);
+  check_pattern (single, kd, 3);
+  spx_block_csr_clear (&csr);
+}
+
+/* Only with -m perf: m = k = 2048, kd = 256, b = 16, density 0.1. */
+static void
+test_perf (void)
+{
+  if (!g_test_perf ())
+    {
+      g_test_skip ("run with -m perf");
+      return;
+    }
+  guint64 n = 2048, kd = 256;
+  g_autoptr(SpxMask) mask = random_mask (n, n, 16, 0.1, 11);
+  SpxBlockCsr csr;
+  spx_block_csr_from_mask (&csr, mask);
+  g_autofree float *P = random_floats (n * kd, 1);
+  g_autofree float *Q = random_floats (n * kd, 2);
+  g_autofree float *out = nan_floats (csr.n_blocks * 256);
+  double flops = 2.0 * (double) kd * (double) csr.n_blocks * 256;
+
+  for (guint threads = 1; threads <= 2; threads++)
+    {
+      double times[7];
+      run (&csr, P, Q, kd, out, threads); /* warm-up */
+      for (guint i = 0; i < G_N_ELEMENTS (times); i++)
+        {
+          gint64 start = g_get_monotonic_time ();
+          run (&csr, P, Q, kd, out, threads);
+          times[i] = (double) (g_get_monotonic_time () - start) * 1e-6;
+        }
+      double best = times[0];
+      for (guint i = 1; i < G_N_ELEMENTS (times); i++)
+        best = MIN (best, times[i]);
+      g_test_minimized_result (best, "sddmm %u thread(s): %.3f ms, %.2f "
+                               "GFLOP/s (%" G_GUINT64_FORMAT " blocks)",
+                               threads, best * 1e3, flops / best * 1e-9,
+                               csr.n_blocks);
+    }
+  spx_block_csr_clear (&csr);
+}
+
+int
+main (int argc, char **argv)
+{
+  static const guint blocks[] = { 1, 2, 4, 8, 16, 3 };
+
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/csr/from-mask", test_from_mask);
+  g_test_add_func ("/csr/from-mask-empty", test_from_mask_empty);
+  g_test_add_func ("/csr/validate", test_validate);
+  for (guint i = 0; i < G_N_ELEMENTS (blocks); i++)
+    {
+      gconstpointer b = GUINT_TO_POINTER (blocks[i]);
+      g_autofree char *random = g_strdup_printf ("/sddmm/random/b%u",
+                                                 blocks[i]);
+      g_autofree char *full = g_strdup_printf ("/sddmm/full/b%u", blocks[i]);
+      g_autofree char *single = g_strdup_printf ("/sddmm/single-and-row/b%u",
+                                                 blocks[i]);
+      g_test_add_data_func (random, b, test_random);
+      g_test_add_data_func (full, b, test_full);
+      g_test_add_data_func (single, b, test_single_and_row);
+    }
+  g_test_add_func ("/sddmm/empty", test_empty);
+  g_test_add_func ("/sddmm/threads", test_threads);
+  g_test_add_func ("/sddmm/perf", test_perf);
+  return g_test_run ();
+}
