@@ -34,7 +34,7 @@ spx_dynamic_plan_new (guint64 m, guint64 k, guint64 n, guint b,
   plan->bcols = (k + b - 1) / b;
   plan->max_blocks = MIN (max_blocks, plan->brows * plan->bcols);
   plan->isa = options->isa;
-  spx_schedule_init (&plan->schedule, plan->brows, plan->bcols,
+  spx_schedule_init (&plan->schedule, k, n, plan->brows, plan->bcols,
                      plan->max_blocks, spx_engine_threads (options));
   return plan;
 }
@@ -86,8 +86,8 @@ spx_dynamic_plan_execute (SpxDynamicPlan *plan, const SpxBlockCsr *pattern,
       !check_budget (plan, pattern->n_blocks, error) ||
       !spx_block_csr_validate (pattern, error))
     return FALSE;
-  spx_schedule_build (&plan->schedule, pattern, values, plan->n, NULL);
-  spx_schedule_run (&plan->schedule, plan->isa, B, C, plan->n, accumulate);
+  spx_schedule_build (&plan->schedule, pattern, values, NULL);
+  spx_schedule_run (&plan->schedule, plan->isa, B, C, accumulate);
   return TRUE;
 }
 

@@ -10,6 +10,8 @@ G_BEGIN_DECLS
  * in work, thread t owning work[start[t] .. start[t + 1]). */
 typedef struct {
   guint       n_threads;
+  guint64     k, n;
+  guint64     nc, ldp;   /* B is packed nc columns at a time, stride ldp */
   SpxRowWork *work;      /* brows entries */
   gsize      *start;     /* n_threads + 1 entries */
   guint32    *b_offsets; /* one per block, in work order */
@@ -18,20 +20,25 @@ typedef struct {
   gsize      *next;      /* n_threads entries */
 } SpxSchedule;
 
-/* Buffers for a pattern of up to max_blocks blocks (0: none). */
-void     spx_schedule_init  (SpxSchedule *s, guint64 brows, guint64 bcols,
-                             guint64 max_blocks, guint n_threads);
+/* Buffers for a k-column pattern of up to max_blocks blocks, times a B
+ * of n columns. */
+void     spx_schedule_init  (SpxSchedule *s, guint64 k, guint64 n,
+                             guint64 brows, guint64 bcols, guint64 max_blocks,
+                             guint n_threads);
 void     spx_schedule_clear (SpxSchedule *s);
 
 /* Rows go heaviest first to the least-loaded thread. With pack, values
  * are copied there in work order (the static plan's layout); without,
  * tasks point into values (the dynamic plan's, no copy). */
 void     spx_schedule_build (SpxSchedule *s, const SpxBlockCsr *csr,
-                             const float *values, guint64 ldb, float *pack);
+                             const float *values, float *pack);
 
 void     spx_schedule_run   (const SpxSchedule *s, SpxIsa isa,
-                             const float *B, float *C, guint64 n,
-                             gboolean accumulate);
+                             const float *B, float *C, gboolean accumulate);
+
+/* Large buffers the kernels stream through: 2 MiB-aligned and advised
+ * onto huge pages (fewer TLB misses). NULL when out of memory; free(). */
+void    *spx_engine_alloc (gsize bytes);
 
 /* Threads to use: the option, or OpenMP's default. */
 guint    spx_engine_threads (const SpxEngineOptions *options);

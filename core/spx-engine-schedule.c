@@ -3,13 +3,33 @@
 #include "spx-engine-private.h"
 
 #include <omp.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+
+#define HUGE_PAGE (2u << 20)
+
+/* B is copied into a contiguous panel of nc columns at a time, sized to
+ * half of L2 (k·nc floats ≈ 1 MiB), with a row stride padded off powers
+ * of two: its rows then share pages (few TLB misses; the kernels read B's
+ * rows at random) and do not alias in L1 as a 1 KiB stride would. */
+static void
+panel_shape (guint64 k, guint64 n, guint64 *nc, guint64 *ldp)
+{
+  guint64 c = ((G_GUINT64_CONSTANT (1) << 18) / k) / 16 * 16;
+  c = CLAMP (c, 16, 512);
+  *nc = MIN (c, n);
+  *ldp = (*nc + 15) / 16 * 16 + 16;
+}
 
 void
-spx_schedule_init (SpxSchedule *s, guint64 brows, guint64 bcols,
-                   guint64 max_blocks, guint n_threads)
+spx_schedule_init (SpxSchedule *s, guint64 k, guint64 n, guint64 brows,
+                   guint64 bcols, guint64 max_blocks, guint n_threads)
 {
   s->n_threads = n_threads;
+  s->k = k;
+  s->n = n;
+  panel_shape (k, n, &s->nc, &s->ldp);
   s->work = g_new0 (SpxRowWork, brows);
   s->start = g_new0 (gsize, n_threads + 1);
   s->b_offsets = g_new (guint32, MAX (max_blocks, 1));
@@ -108,7 +128,7 @@ fill_row (SpxRowWork *w, const SpxBlockCsr *csr, guint64 r,
 
 void
 spx_schedule_build (SpxSchedule *s, const SpxBlockCsr *csr,
-                    const float *values, guint64 ldb, float *pack)
+                    const float *values, float *pack)
 {
   guint32 *order = order_heaviest_first (csr, s->scratch);
   guint32 *owner = s->scratch + csr->brows, *row_at = owner + csr->brows;
@@ -125,23 +145,94 @@ spx_schedule_build (SpxSchedule *s, const SpxBlockCsr *csr,
           memcpy (pack + placed * bb, v, n * bb * sizeof (float));
           v = pack + placed * bb;
         }
-      fill_row (&s->work[i], csr, r, v, s->b_offsets + placed, ldb);
+      fill_row (&s->work[i], csr, r, v, s->b_offsets + placed, s->ldp);
       placed += n;
     }
 }
 
+void *
+spx_engine_alloc (gsize bytes)
+{
+  void *p = NULL;
+  if (bytes >= HUGE_PAGE / 2)
+    {
+      gsize size = (bytes + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
+      if (posix_memalign (&p, HUGE_PAGE, size) != 0)
+        return NULL;
+      madvise (p, size, MADV_HUGEPAGE); /* a hint; fine if refused */
+      return p;
+    }
+  return posix_memalign (&p, 64, MAX (bytes, 1)) == 0 ? p : NULL;
+}
+
+typedef struct {
+  float *data;
+  gsize  bytes;
+} Workspace;
+
+static void
+workspace_free (gpointer p)
+{
+  Workspace *w = p;
+  free (w->data);
+  g_free (w);
+}
+
+/* The panel buffer of the calling thread, kept for its next calls: a
+ * fresh one would cost page faults on every run. */
+static float *
+workspace_get (gsize bytes)
+{
+  static GPrivate key = G_PRIVATE_INIT (workspace_free);
+  Workspace *w = g_private_get (&key);
+  if (w == NULL)
+    {
+      w = g_new0 (Workspace, 1);
+      g_private_set (&key, w);
+    }
+  if (w->bytes < bytes)
+    {
+      free (w->data);
+      w->data = spx_engine_alloc (bytes);
+      if (w->data == NULL)
+        g_error ("out of memory for a %" G_GSIZE_FORMAT "-byte panel", bytes);
+      w->bytes = bytes;
+    }
+  return w->data;
+}
+
+/* This thread's share of the rows of B's panel starting at column j0. */
+static void
+pack_rows (const SpxSchedule *s, const float *B, float *panel, guint64 j0,
+           guint64 width, guint tid, guint team)
+{
+  guint64 r0 = s->k * tid / team, r1 = s->k * (tid + 1) / team;
+  for (guint64 r = r0; r < r1; r++)
+    memcpy (panel + r * s->ldp, B + r * s->n + j0, width * sizeof (float));
+}
+
 void
 spx_schedule_run (const SpxSchedule *s, SpxIsa isa, const float *B, float *C,
-                  guint64 n, gboolean accumulate)
+                  gboolean accumulate)
 {
   guint n_threads = s->n_threads;
+  float *panel = workspace_get (s->k * s->ldp * sizeof (float));
 #pragma omp parallel num_threads (n_threads)
   {
-    /* The team may be smaller than asked (nested regions): stride. */
-    for (guint t = (guint) omp_get_thread_num (); t < n_threads;
-         t += (guint) omp_get_num_threads ())
-      spx_kernel_run (isa, s->work + s->start[t], s->start[t + 1] - s->start[t],
-                      B, n, C, n, n, accumulate);
+    guint tid = (guint) omp_get_thread_num ();
+    guint team = (guint) omp_get_num_threads ();
+    for (guint64 j0 = 0; j0 < s->n; j0 += s->nc)
+      {
+        guint64 width = MIN (s->nc, s->n - j0);
+        pack_rows (s, B, panel, j0, width, tid, team);
+#pragma omp barrier
+        /* The team may be smaller than asked (nested regions): stride. */
+        for (guint t = tid; t < n_threads; t += team)
+          spx_kernel_run (isa, s->work + s->start[t],
+                          s->start[t + 1] - s->start[t], panel, s->ldp,
+                          C + j0, s->n, width, accumulate);
+#pragma omp barrier
+      }
   }
 }
 
@@ -163,12 +254,13 @@ spx_engine_check_sizes (guint64 m, guint64 k, guint64 n, guint b,
                    "1 ≤ b ≤ %u", m, k, n, b, SPX_MASK_MAX_BLOCK);
       return FALSE;
     }
-  /* Offsets into B are 32-bit (half the index memory of 64-bit ones). */
-  if (k * n >= G_GUINT64_CONSTANT (1) << 32 || m * n >= G_MAXINT64 / 4)
+  /* Offsets into B's panel are 32-bit (half the index memory of 64-bit
+   * ones): k·ldp < 2^32 since the panel is at most 528 floats wide. */
+  if (k >= G_GUINT64_CONSTANT (1) << 22 || m * n >= G_MAXINT64 / 4)
     {
       g_set_error (error, SPX_ENGINE_ERROR, SPX_ENGINE_ERROR_INVALID,
-                   "B of %" G_GUINT64_FORMAT "×%" G_GUINT64_FORMAT " elements: "
-                   "the engine supports k·n < 2^32", k, n);
+                   "k = %" G_GUINT64_FORMAT ": the engine supports k < 2^22",
+                   k);
       return FALSE;
     }
   return TRUE;

@@ -1,6 +1,7 @@
 /* spx-engine-static.c: static sparsity, the pattern fixed at plan time */
 #include "spx-engine-private.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 struct _SpxStaticPlan {
@@ -21,7 +22,7 @@ spx_static_plan_new (const SpxMask *mask, const float *values, guint64 n,
   SpxBlockCsr csr;
   spx_block_csr_from_mask (&csr, mask);
   gsize bb = (gsize) mask->block * mask->block;
-  float *packed = g_try_new (float, MAX (csr.n_blocks * bb, 1));
+  float *packed = spx_engine_alloc (MAX (csr.n_blocks * bb, 1) * sizeof (float));
   if (packed == NULL)
     {
       spx_block_csr_clear (&csr);
@@ -38,9 +39,9 @@ spx_static_plan_new (const SpxMask *mask, const float *values, guint64 n,
   plan->isa = options->isa;
   plan->n_blocks = csr.n_blocks;
   plan->values = packed;
-  spx_schedule_init (&plan->schedule, csr.brows, csr.bcols, csr.n_blocks,
-                     spx_engine_threads (options));
-  spx_schedule_build (&plan->schedule, &csr, values, n, packed);
+  spx_schedule_init (&plan->schedule, plan->k, n, csr.brows, csr.bcols,
+                     csr.n_blocks, spx_engine_threads (options));
+  spx_schedule_build (&plan->schedule, &csr, values, packed);
   spx_block_csr_clear (&csr);
   /* Sorting space is not needed again: keep the plan small. */
   g_clear_pointer (&plan->schedule.scratch, g_free);
@@ -51,7 +52,7 @@ void
 spx_static_plan_execute (SpxStaticPlan *plan, const float *B, float *C,
                          gboolean accumulate)
 {
-  spx_schedule_run (&plan->schedule, plan->isa, B, C, plan->n, accumulate);
+  spx_schedule_run (&plan->schedule, plan->isa, B, C, accumulate);
 }
 
 gsize
@@ -71,6 +72,6 @@ spx_static_plan_free (SpxStaticPlan *plan)
   if (plan == NULL)
     return;
   spx_schedule_clear (&plan->schedule);
-  g_free (plan->values);
+  free (plan->values);
   g_free (plan);
 }

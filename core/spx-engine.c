@@ -11,6 +11,7 @@ G_DEFINE_QUARK (spx-engine-error-quark, spx_engine_error)
 extern void  openblas_set_num_threads (int num_threads);
 extern char *openblas_get_config (void);
 extern int   openblas_get_parallel (void);
+extern char *openblas_get_corename (void);
 
 static const char *const isa_names[] = { "generic", "avx2", "avx512" };
 
@@ -110,4 +111,23 @@ spx_dense_config (gboolean *uses_openmp)
   if (uses_openmp != NULL)
     *uses_openmp = openblas_get_parallel () == 2;
   return openblas_get_config ();
+}
+
+const char *
+spx_dense_better_coretype (void)
+{
+  static const char *const avx512_cores[] = {
+    "skylakex", "cooperlake", "sapphirerapids", NULL
+  };
+  static const char *const avx2_cores[] = {
+    "haswell", "zen", "skylakex", "cooperlake", "sapphirerapids", NULL
+  };
+  if (g_getenv ("OPENBLAS_CORETYPE") != NULL)
+    return NULL;
+  g_autofree char *core = g_ascii_strdown (openblas_get_corename (), -1);
+  if (spx_isa_supported (SPX_ISA_AVX512))
+    return g_strv_contains (avx512_cores, core) ? NULL : "SkylakeX";
+  if (spx_isa_supported (SPX_ISA_AVX2))
+    return g_strv_contains (avx2_cores, core) ? NULL : "Haswell";
+  return NULL;
 }

@@ -120,6 +120,11 @@ void        spx_dense_sgemm (guint64 m, guint64 k, guint64 n, const float *A,
 /* OpenBLAS's build string, and whether it shares OpenMP's threads (a
  * pthread build spins after each call and starves the sparse kernels). */
 const char *spx_dense_config (gboolean *uses_openmp);
+/* OpenBLAS 0.3.21 does not know newer processors and falls back to an old
+ * SSE3 kernel (5× slower on an AVX-512 core). The OPENBLAS_CORETYPE that
+ * would give it full speed, or NULL when it already runs a fitting kernel
+ * or the user chose one. OpenBLAS reads it only when loaded. */
+const char *spx_dense_better_coretype (void);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SpxStaticPlan, spx_static_plan_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SpxDynamicPlan, spx_dynamic_plan_free)

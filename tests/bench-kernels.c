@@ -3,8 +3,8 @@
  * build on a quiet machine).
  *
  *   bench-kernels [--isa=NAME] [--b=LIST] [--threads=LIST] [--n=N]
- *                 [--size=M] [--density=D] [--nc=W] [--reps=R]
- *                 [--dlmc[=DIR]]
+ *                 [--size=M] [--density=D] [--nc=W] [--kp=ROWS] [--reps=R]
+ *                 [--huge] [--dlmc] [--dlmc-dir=DIR]
  *
  * Uniform random blocks (m = k = size, default 2048, n 256, density 0.1)
  * for each block size, ISA the processor runs and thread count; with
@@ -13,7 +13,11 @@
  * "eff" is the sparse non-zero GFLOP/s (2·nnz·n / time) over the dense
  * GFLOP/s: 1.0 would make the speed-up exactly 1/density. With two
  * threads the block-rows are split by non-zeros, heaviest first, each
- * thread calling spx_kernel_run on its share, as the plans do. */
+ * thread calling spx_kernel_run on its share, as the plans do.
+ *
+ * --huge puts B and C (shared by both sides) on transparent huge pages:
+ * the kernels read B's rows at random, and with 4 KiB pages address
+ * translation, not bandwidth, costs them most (see the report). */
 #include "spx-kernels-private.h"
 #include "spx-mask-gen.h"
 #include "spx-mask-io.h"
@@ -23,11 +27,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
 #define WARMUP 2
-#define DENSE_FLOOR 130.0 /* GFLOP/s per core below which dense is broken */
+/* GFLOP/s per core: dense far below ~130 means a broken harness. */
+#define DENSE_FLOOR 100.0
 
 typedef struct {
   guint64     m, k, n;
@@ -48,9 +54,9 @@ typedef struct {
 
 static char    *opt_isa, *opt_b = "1,2,4,8,16,32", *opt_threads = "1,2";
 static char    *opt_dlmc;
-static gint64   opt_n = 256, opt_size = 2048, opt_nc, opt_reps = 9;
+static gint64   opt_n = 256, opt_size = 2048, opt_nc, opt_kp, opt_reps = 9;
 static double   opt_density = 0.1;
-static gboolean opt_dlmc_default;
+static gboolean opt_dlmc_default, opt_huge, opt_row_order;
 
 static double
 now (void)
@@ -153,6 +159,13 @@ row_weight (const SpxRowWork *w)
 }
 
 static int
+cmp_row (const void *a, const void *b)
+{
+  guint64 x = ((const SpxRowWork *) a)->c_row, y = ((const SpxRowWork *) b)->c_row;
+  return (x > y) - (x < y);
+}
+
+static int
 cmp_heavier (const void *a, const void *b)
 {
   guint64 x = row_weight (a), y = row_weight (b);
@@ -177,6 +190,11 @@ split_new (const Problem *p, guint n_threads)
       s.work[t][s.len[t]++] = sorted[i];
       load[t] += row_weight (&sorted[i]) + 1;
     }
+  /* Balanced heaviest first, run in row order (--order=rows): A's values
+   * and C are then read in sequence. */
+  if (opt_row_order)
+    for (guint t = 0; t < n_threads; t++)
+      qsort (s.work[t], s.len[t], sizeof (SpxRowWork), cmp_row);
   return s;
 }
 
@@ -195,12 +213,31 @@ run_sparse (const Problem *p, const Split *s, SpxIsa isa, const float *B,
 #pragma omp parallel num_threads (s->n_threads)
   {
     guint t = (guint) omp_get_thread_num ();
-    if (opt_nc > 0)
-      spx_kernel_run_chunked (isa, s->work[t], s->len[t], B, n, C, n, n,
-                              FALSE, (guint64) opt_nc);
+    if (opt_nc > 0 || opt_kp > 0)
+      spx_kernel_run_blocked (isa, s->work[t], s->len[t], B, n, C, n, n,
+                              FALSE, opt_nc > 0 ? (guint64) opt_nc : n,
+                              opt_kp > 0 ? (guint64) opt_kp : G_MAXUINT64);
     else
       spx_kernel_run (isa, s->work[t], s->len[t], B, n, C, n, n, FALSE);
   }
+}
+
+/* A matrix for both sides, on 2 MiB pages when --huge (and the kernel
+ * lets us). */
+static float *
+matrix_new (gsize len)
+{
+  gsize bytes = len * sizeof (float), huge = 2 << 20;
+  void *p = NULL;
+
+  if (!opt_huge)
+    return g_new0 (float, len);
+  bytes = (bytes + huge - 1) / huge * huge;
+  if (posix_memalign (&p, huge, bytes) != 0)
+    g_error ("out of memory");
+  madvise (p, bytes, MADV_HUGEPAGE);
+  memset (p, 0, bytes);
+  return p;
 }
 
 /* Largest difference over the largest dense entry. */
@@ -219,9 +256,9 @@ rel_error (const float *x, const float *ref, gsize len)
 static void
 measure (const char *label, const Problem *p, SpxIsa isa, guint threads)
 {
-  g_autofree float *B = g_new (float, p->k * p->n);
-  g_autofree float *Cd = g_new0 (float, p->m * p->n);
-  g_autofree float *Cs = g_new0 (float, p->m * p->n);
+  g_autofree float *B = matrix_new (p->k * p->n);
+  g_autofree float *Cd = matrix_new (p->m * p->n);
+  g_autofree float *Cs = matrix_new (p->m * p->n);
   g_autofree double *td = g_new (double, opt_reps);
   g_autofree double *ts = g_new (double, opt_reps);
   Split split = split_new (p, threads);
@@ -247,7 +284,8 @@ measure (const char *label, const Problem *p, SpxIsa isa, guint threads)
 
   double dense_t = median (td, (guint) opt_reps);
   double sparse_t = median (ts, (guint) opt_reps);
-  /* On a shared machine the best runs say more about the kernels. */
+  /* median sorted them. On a shared machine the best runs say more
+   * about the kernels. */
   double best = td[0] / ts[0];
   double dense_gf = 2.0 * p->m * p->k * p->n / dense_t * 1e-9;
   double sparse_gf = 2.0 * p->nnz * p->n / sparse_t * 1e-9;
@@ -371,19 +409,18 @@ bench_dlmc (const char *dir, GArray *threads)
     }
 }
 
-/* OpenBLAS 0.3.21 does not know recent Xeons and falls back to its
- * Prescott kernels (about 18 GFLOP/s here). It reads OPENBLAS_CORETYPE
- * when it loads, so set it and start again. */
+/* Dense must run its best kernel (see spx_dense_better_coretype):
+ * OpenBLAS reads OPENBLAS_CORETYPE only when it loads, so set it and
+ * start again, once. */
 static void
 fix_openblas_core (char **argv)
 {
-  const char *core = spx_isa_supported (SPX_ISA_AVX512) ? "SkylakeX"
-                     : spx_isa_supported (SPX_ISA_AVX2) ? "Haswell" : NULL;
+  const char *core = spx_dense_better_coretype ();
 
-  if (core == NULL || g_getenv ("OPENBLAS_CORETYPE") != NULL ||
-      strstr (spx_dense_config (NULL), "Prescott") == NULL)
+  if (core == NULL || g_getenv ("SPX_BLAS_RESTARTED") != NULL)
     return;
   g_setenv ("OPENBLAS_CORETYPE", core, TRUE);
+  g_setenv ("SPX_BLAS_RESTARTED", "1", TRUE);
   execv ("/proc/self/exe", argv);
 }
 
@@ -398,7 +435,12 @@ main (int argc, char **argv)
     { "size", 0, 0, G_OPTION_ARG_INT64, &opt_size, "m = k", "M" },
     { "density", 0, 0, G_OPTION_ARG_DOUBLE, &opt_density, "Of blocks", "D" },
     { "nc", 0, 0, G_OPTION_ARG_INT64, &opt_nc, "Chunk width", "W" },
+    { "kp", 0, 0, G_OPTION_ARG_INT64, &opt_kp, "Panel height", "ROWS" },
     { "reps", 0, 0, G_OPTION_ARG_INT64, &opt_reps, "Timed runs", "R" },
+    { "row-order", 0, 0, G_OPTION_ARG_NONE, &opt_row_order,
+      "Each thread's share in row order, not heaviest first", NULL },
+    { "huge", 0, 0, G_OPTION_ARG_NONE, &opt_huge,
+      "B and C on transparent huge pages", NULL },
     { "dlmc", 0, 0, G_OPTION_ARG_NONE, &opt_dlmc_default,
       "DLMC Transformer matrices, b = 1", NULL },
     { "dlmc-dir", 0, 0, G_OPTION_ARG_FILENAME, &opt_dlmc, "DLMC folder",

@@ -373,8 +373,9 @@ test_refusals (void)
   g_assert_null (spx_dynamic_plan_new (0, 4, 4, 2, 1, &options, &error));
   g_assert_error (error, SPX_ENGINE_ERROR, SPX_ENGINE_ERROR_INVALID);
   g_clear_error (&error);
-  /* B's offsets are 32-bit: k·n ≥ 2^32 is refused, not overflowed. */
-  g_assert_null (spx_dynamic_plan_new (4, 1u << 20, 1u << 12, 2, 1, &options,
+  /* Offsets into B's panel are 32-bit: k ≥ 2^22 is refused, not
+   * overflowed. */
+  g_assert_null (spx_dynamic_plan_new (4, 1u << 22, 16, 2, 1, &options,
                                        &error));
   g_assert_error (error, SPX_ENGINE_ERROR, SPX_ENGINE_ERROR_INVALID);
   g_clear_error (&error);

@@ -260,22 +260,26 @@ test_one (const Case *tc, const Sparse *a, guint64 n, guint64 pad,
   g_autofree double *ref = g_new (double, a->m * n);
   g_autofree double *mag = g_new (double, a->m * n);
   g_autofree char *what = NULL;
-  const guint64 widths[] = { 0, 16, 48, 1 };
+  /* The executor's own blocking, then forced chunk widths and panel
+   * heights (0: the executor's choice). */
+  const guint64 blocking[][2] = { { 0, 0 }, { 16, G_MAXUINT64 }, { 48, 1 },
+                                  { 1, 2 * a->b }, { n, 3 * a->b + 1 } };
 
-  /* The executor: its own chunk width, then forced ones. */
   reference (a, B, ldb, C0, ldc, n, accumulate, TRUE, ref, mag);
-  for (guint i = 0; i < G_N_ELEMENTS (widths); i++)
+  for (guint i = 0; i < G_N_ELEMENTS (blocking); i++)
     {
       memcpy (C, C0, c_len * sizeof (float));
-      if (widths[i] == 0)
+      if (blocking[i][0] == 0)
         spx_kernel_run (tc->isa, work, a->brows, B, ldb, C, ldc, n,
                         accumulate);
       else
-        spx_kernel_run_chunked (tc->isa, work, a->brows, B, ldb, C, ldc, n,
-                                accumulate, widths[i]);
-      what = g_strdup_printf ("run nc=%" G_GUINT64_FORMAT " n=%"
-                              G_GUINT64_FORMAT " pad=%" G_GUINT64_FORMAT
-                              " acc=%d", widths[i], n, pad, accumulate);
+        spx_kernel_run_blocked (tc->isa, work, a->brows, B, ldb, C, ldc, n,
+                                accumulate, blocking[i][0], blocking[i][1]);
+      what = g_strdup_printf ("run nc=%" G_GUINT64_FORMAT " kp=%"
+                              G_GUINT64_FORMAT " n=%" G_GUINT64_FORMAT
+                              " pad=%" G_GUINT64_FORMAT " acc=%d",
+                              blocking[i][0], blocking[i][1], n, pad,
+                              accumulate);
       check (C, ldc, a->m, n, ref, mag, what);
       g_clear_pointer (&what, g_free);
     }

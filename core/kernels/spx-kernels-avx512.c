@@ -3,9 +3,12 @@
  * block-row's blocks stream through it: per k-step the V vectors of one
  * row of B are loaded once and each of the R rows' A values is broadcast
  * against them. Column tiles are the outer loop so that the B rows a
- * block-row touches stay in L1 across its row tiles. A row's last vector
- * is masked when n is not a multiple of 16: no load or store goes past
- * the end of a row of B or C. */
+ * block-row touches stay in L1 across its row tiles. The rows of B that
+ * block j + D will need are prefetched while block j runs: they sit at
+ * random places, beyond what the hardware prefetchers guess. A row's
+ * last vector is masked when n is not a multiple of 16: no load or store
+ * goes past the end of a row of B or C (prefetches only touch lines that
+ * hold some of a row's columns). */
 #include "spx-kernels-private.h"
 
 #include <immintrin.h>
@@ -13,35 +16,33 @@
 #define INLINE static inline __attribute__ ((always_inline))
 #define MAX_R 16
 #define MAX_V 8
-#ifndef PF
-#define PF 1
-#endif
-#ifndef PF_DIST
-#define PF_DIST 1
-#endif
 
-/* Tile shapes per block size: rows R, vectors V, k-steps unrolled U.
- * Measured with tests/bench-kernels (R·V accumulators of 32 zmm). */
+/* Tile shapes per block size: rows R, vectors V (R·V accumulators of
+ * 32 zmm), k-steps unrolled U, and how many blocks ahead D the B rows are
+ * prefetched; each measured against its alternatives with
+ * tests/bench-kernels. A whole block's rows in one tile (R = b) beat
+ * re-reading its B rows for a second row tile, except at b = 16 where
+ * 8×2 edges out 16×1. */
 #ifndef SHAPE_1
-#define SHAPE_1 1, 8, 1
+#define SHAPE_1 1, 8, 1, 4
 #endif
 #ifndef SHAPE_2
-#define SHAPE_2 2, 8, 2
+#define SHAPE_2 2, 8, 2, 2
 #endif
 #ifndef SHAPE_4
-#define SHAPE_4 4, 4, 4
+#define SHAPE_4 4, 4, 4, 2
 #endif
 #ifndef SHAPE_8
-#define SHAPE_8 8, 2, 8
+#define SHAPE_8 8, 3, 8, 2
 #endif
 #ifndef SHAPE_16
-#define SHAPE_16 8, 2, 16
+#define SHAPE_16 8, 2, 16, 1
 #endif
 #ifndef SHAPE_32
-#define SHAPE_32 8, 2, 8
+#define SHAPE_32 16, 1, 8, 1
 #endif
 #ifndef SHAPE_ANY
-#define SHAPE_ANY 4, 4, 1
+#define SHAPE_ANY 4, 4, 1, 1
 #endif
 
 /* One block-row's operands, with B and C at the current column tile. */
@@ -74,7 +75,7 @@ store (float *p, __m512 x, gboolean masked, __mmask16 m)
 /* Rows r0..r0+R of the tile; vector V-1 masked by m when masked. */
 INLINE void
 tile (const Tile *t, guint b, guint r0, guint R, guint V, guint U,
-      gboolean masked, __mmask16 m)
+      guint D, gboolean masked, __mmask16 m)
 {
   __m512 c[MAX_R][MAX_V];
   float *cp = t->C + r0 * t->ldc;
@@ -100,7 +101,7 @@ tile (const Tile *t, guint b, guint r0, guint R, guint V, guint U,
   for (guint j = 0; j < t->n_blocks; j++, a += (gsize) b * b)
     {
       const float *bp = t->B + t->b_offsets[j];
-      guint jn = MIN (j + PF_DIST, t->n_blocks - 1);
+      guint jn = MIN (j + D, t->n_blocks - 1);
       const float *pf = t->B + t->b_offsets[jn];
       for (guint k0 = 0; k0 < b; k0 += U)
 #pragma GCC unroll 16
@@ -108,11 +109,10 @@ tile (const Tile *t, guint b, guint r0, guint R, guint V, guint U,
           {
             const float *brow = bp + (k0 + u) * t->ldb;
             __m512 x[MAX_V];
-            if (PF)
 #pragma GCC unroll 8
-              for (guint v = 0; v < V; v++)
-                _mm_prefetch ((const char *) (pf + (k0 + u) * t->ldb + 16 * v),
-                              _MM_HINT_T0);
+            for (guint v = 0; v < V; v++)
+              _mm_prefetch ((const char *) (pf + (k0 + u) * t->ldb + 16 * v),
+                            _MM_HINT_T0);
 #pragma GCC unroll 8
             for (guint v = 0; v < V; v++)
               x[v] = load (brow + 16 * v, masked && v == V - 1, m);
@@ -137,20 +137,20 @@ tile (const Tile *t, guint b, guint r0, guint R, guint V, guint U,
 /* Every row of one column tile: R at a time, then one at a time. */
 INLINE void
 col_tile (const Tile *t, guint b, guint rows, guint R, guint V, guint U,
-          gboolean masked, __mmask16 m)
+          guint D, gboolean masked, __mmask16 m)
 {
   guint r0 = 0;
 
   for (; r0 + R <= rows; r0 += R)
-    tile (t, b, r0, R, V, U, masked, m);
+    tile (t, b, r0, R, V, U, D, masked, m);
   for (; r0 < rows; r0++)
-    tile (t, b, r0, 1, V, U, masked, m);
+    tile (t, b, r0, 1, V, U, D, masked, m);
 }
 
 /* The last, narrower column tile: nv vectors, the last one masked. */
 INLINE void
 col_tail (const Tile *t, guint b, guint rows, guint R, guint V, guint U,
-          guint64 w)
+          guint D, guint64 w)
 {
   guint nv = (guint) (w + 15) / 16;
   __mmask16 m = (__mmask16) ((1u << (w - 16 * (nv - 1))) - 1);
@@ -160,7 +160,7 @@ col_tail (const Tile *t, guint b, guint rows, guint R, guint V, guint U,
 #define TAIL(N) \
     case N: \
       if (V >= N) \
-        col_tile (t, b, rows, R, N, U, TRUE, m); \
+        col_tile (t, b, rows, R, N, U, D, TRUE, m); \
       break;
     TAIL (1) TAIL (2) TAIL (3) TAIL (4) TAIL (5) TAIL (6) TAIL (7) TAIL (8)
 #undef TAIL
@@ -172,7 +172,7 @@ col_tail (const Tile *t, guint b, guint rows, guint R, guint V, guint U,
 INLINE void
 block_row (const SpxRowTask *task, const float *B, guint64 ldb, float *C,
            guint64 ldc, guint64 n, gboolean accumulate, guint b, guint R,
-           guint V, guint U)
+           guint V, guint U, guint D)
 {
   const guint64 width = 16 * V;
   Tile t = { task->values, task->b_offsets, task->n_blocks, B, ldb, C, ldc,
@@ -182,9 +182,9 @@ block_row (const SpxRowTask *task, const float *B, guint64 ldb, float *C,
   if (task->n_blocks == 0 && accumulate)
     return;
   for (; j0 + width <= n; j0 += width, t.B += width, t.C += width)
-    col_tile (&t, b, task->rows, R, V, U, FALSE, 0xffff);
+    col_tile (&t, b, task->rows, R, V, U, D, FALSE, 0xffff);
   if (j0 < n)
-    col_tail (&t, b, task->rows, R, V, U, n - j0);
+    col_tail (&t, b, task->rows, R, V, U, D, n - j0);
 }
 
 #define KERNEL(NAME, B_, SHAPE) \

@@ -1,9 +1,11 @@
 /* spx-kernels-generic.c: portable micro-kernels, correct on any processor
- * and written so that the compiler vectorises them at whatever baseline it
- * targets: a tile of R rows × W columns of C is accumulated in a small
- * local array (fixed W, so its loops become whole vector operations) while
- * the block-row's blocks stream through it. */
+ * GCC or Clang targets: a tile of R rows × W columns of C is accumulated
+ * in generic vectors (SSE at the x86-64 baseline) while the block-row's
+ * blocks stream through it; the last columns of a row (n not a multiple
+ * of W) go through plain C, so nothing reads past a row. */
 #include "spx-kernels-private.h"
+
+#include <string.h>
 
 #define INLINE static inline __attribute__ ((always_inline))
 #define MAX_R 4
@@ -29,16 +31,29 @@ typedef struct {
   gboolean       accumulate;
 } Tile;
 
-/* Rows r0..r0+R, columns 0..w of the tile (w = W on the fast path). */
-INLINE void
-tile (const Tile *t, guint b, guint r0, guint R, guint w)
+/* Four floats: GCC's generic vectors become SSE here, NEON or scalar
+ * code elsewhere; accumulators in them stay in registers. */
+typedef float Vec __attribute__ ((vector_size (16)));
+#define VW 4 /* floats per Vec */
+
+INLINE Vec
+vload (const float *p)
 {
-  float c[MAX_R][W];
+  Vec x;
+  memcpy (&x, p, sizeof x); /* unaligned */
+  return x;
+}
+
+/* The fast path: R rows × W columns in vector accumulators. */
+INLINE void
+tile_full (const Tile *t, guint b, guint r0, guint R)
+{
+  Vec c[MAX_R][W / VW];
   float *cp = t->C + r0 * t->ldc;
 
   for (guint r = 0; r < R; r++)
-    for (guint x = 0; x < w; x++)
-      c[r][x] = t->accumulate ? cp[r * t->ldc + x] : 0.0f;
+    for (guint v = 0; v < W / VW; v++)
+      c[r][v] = t->accumulate ? vload (cp + r * t->ldc + v * VW) : (Vec) { 0 };
 
   const float *a = t->values + (gsize) r0 * b;
   for (guint j = 0; j < t->n_blocks; j++, a += (gsize) b * b)
@@ -47,30 +62,53 @@ tile (const Tile *t, guint b, guint r0, guint R, guint w)
       for (guint kk = 0; kk < b; kk++)
         {
           const float *brow = bp + kk * t->ldb;
+          Vec x[W / VW];
+          for (guint v = 0; v < W / VW; v++)
+            x[v] = vload (brow + v * VW);
           for (guint r = 0; r < R; r++)
             {
               float s = a[r * b + kk];
-              for (guint x = 0; x < w; x++)
-                c[r][x] += s * brow[x];
+              for (guint v = 0; v < W / VW; v++)
+                c[r][v] += s * x[v];
             }
         }
     }
 
   for (guint r = 0; r < R; r++)
-    for (guint x = 0; x < w; x++)
-      cp[r * t->ldc + x] = c[r][x];
+    for (guint v = 0; v < W / VW; v++)
+      memcpy (cp + r * t->ldc + v * VW, &c[r][v], sizeof (Vec));
+}
+
+/* The last, narrower columns (w < W) of one row, in plain C. */
+static void
+tile_tail (const Tile *t, guint b, guint r0, guint w)
+{
+  float c[W];
+  float *cp = t->C + r0 * t->ldc;
+
+  for (guint x = 0; x < w; x++)
+    c[x] = t->accumulate ? cp[x] : 0.0f;
+  const float *a = t->values + (gsize) r0 * b;
+  for (guint j = 0; j < t->n_blocks; j++, a += (gsize) b * b)
+    for (guint kk = 0; kk < b; kk++)
+      {
+        const float *brow = t->B + t->b_offsets[j] + kk * t->ldb;
+        for (guint x = 0; x < w; x++)
+          c[x] += a[kk] * brow[x];
+      }
+  memcpy (cp, c, w * sizeof (float));
 }
 
 /* Every row of one column tile: R at a time, then one at a time. */
 INLINE void
-col_tile (const Tile *t, guint b, guint rows, guint R, guint w)
+col_tile (const Tile *t, guint b, guint rows, guint R)
 {
   guint r0 = 0;
 
   for (; r0 + R <= rows; r0 += R)
-    tile (t, b, r0, R, w);
+    tile_full (t, b, r0, R);
   for (; r0 < rows; r0++)
-    tile (t, b, r0, 1, w);
+    tile_full (t, b, r0, 1);
 }
 
 INLINE void
@@ -84,9 +122,10 @@ block_row (const SpxRowTask *task, const float *B, guint64 ldb, float *C,
   if (task->n_blocks == 0 && accumulate)
     return;
   for (; j0 + W <= n; j0 += W, t.B += W, t.C += W)
-    col_tile (&t, b, task->rows, R, W);
+    col_tile (&t, b, task->rows, R);
   if (j0 < n)
-    col_tile (&t, b, task->rows, R, (guint) (n - j0));
+    for (guint r = 0; r < task->rows; r++)
+      tile_tail (&t, b, r, (guint) (n - j0));
 }
 
 #define KERNEL(NAME, B_, R) \

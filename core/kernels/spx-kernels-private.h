@@ -22,12 +22,14 @@ SpxSpmmKernel spx_kernel_spmm_avx512_any  (void);
 guint64       spx_kernel_chunk_width (const SpxRowWork *work, gsize n_work,
                                       guint64 ldb, guint64 n);
 
-/* spx_kernel_run with a given chunk width nc (≥ 1; n or more: one chunk),
- * so that the benchmark can compare widths. */
-void          spx_kernel_run_chunked (SpxIsa isa,
-                                      const SpxRowWork *work, gsize n_work,
-                                      const float *B, guint64 ldb, float *C,
-                                      guint64 ldc, guint64 n,
-                                      gboolean accumulate, guint64 nc);
+/* spx_kernel_run with a given chunk width nc (n or more: one chunk) and
+ * panel height kp (rows of B; the rows touched or more: one panel), so
+ * that the tests and the benchmark can choose them. All work items must
+ * have the same b. */
+void          spx_kernel_run_blocked (SpxIsa isa, const SpxRowWork *work,
+                                      gsize n_work, const float *B,
+                                      guint64 ldb, float *C, guint64 ldc,
+                                      guint64 n, gboolean accumulate,
+                                      guint64 nc, guint64 kp);
 
 G_END_DECLS
