@@ -17,6 +17,8 @@ typedef struct {
   guint32    *b_offsets; /* one per block, in work order */
   guint32    *scratch;   /* 3 brows + bcols + 1 entries, for sorting */
   guint64    *load;      /* n_threads entries */
+  const guint32 *cols;   /* when set, b_offsets are still to be computed
+                            from these block-columns (by the threads) */
   gsize      *next;      /* n_threads entries */
 } SpxSchedule;
 
@@ -28,12 +30,15 @@ void     spx_schedule_init  (SpxSchedule *s, guint64 k, guint64 n,
 void     spx_schedule_clear (SpxSchedule *s);
 
 /* Rows go heaviest first to the least-loaded thread. With pack, values
- * are copied there in work order (the static plan's layout); without,
- * tasks point into values (the dynamic plan's, no copy). */
+ * are copied there in work order and B's offsets computed (the static
+ * plan's layout); without, tasks point into values and the pattern, and
+ * each thread computes its rows' offsets when run (the dynamic plan's: no
+ * copy, and that work split across the threads). The pattern must then
+ * outlive the run. */
 void     spx_schedule_build (SpxSchedule *s, const SpxBlockCsr *csr,
                              const float *values, float *pack);
 
-void     spx_schedule_run   (const SpxSchedule *s, SpxIsa isa,
+void     spx_schedule_run   (SpxSchedule *s, SpxIsa isa,
                              const float *B, float *C, gboolean accumulate);
 
 /* Large buffers the kernels stream through: 2 MiB-aligned and advised

@@ -103,7 +103,7 @@ assign_threads (SpxSchedule *s, const SpxBlockCsr *csr, const guint32 *order,
  * row, columns increasing) becomes the edge block. */
 static void
 fill_row (SpxRowWork *w, const SpxBlockCsr *csr, guint64 r,
-          const float *values, guint32 *b_offsets, guint64 ldb)
+          const float *values, guint32 *b_offsets)
 {
   guint b = csr->b;
   guint64 first = csr->row_offsets[r], n = csr->row_offsets[r + 1] - first;
@@ -114,16 +114,25 @@ fill_row (SpxRowWork *w, const SpxBlockCsr *csr, guint64 r,
   w->task.rows = (guint) MIN ((guint64) b, csr->m - r * b);
   w->task.values = values;
   w->task.b_offsets = b_offsets;
-  for (guint64 i = 0; i < n; i++)
-    b_offsets[i] = (guint32) (csr->col_indices[first + i] * (guint64) b * ldb);
   if (n > 0 && kw_last < b && csr->col_indices[first + n - 1] == csr->bcols - 1)
     {
       n--;
       w->edge_values = values + n * b * b;
       w->edge_kw = kw_last;
-      w->edge_b_offset = b_offsets[n];
     }
   w->task.n_blocks = (guint) n;
+}
+
+/* Pre-scaled offsets of a row's blocks in B's panel (edge block last). */
+static void
+fill_offsets (SpxRowWork *w, const guint32 *cols, guint64 scale)
+{
+  guint32 *off = (guint32 *) w->task.b_offsets;
+  guint n = w->task.n_blocks + (w->edge_values != NULL);
+  for (guint i = 0; i < n; i++)
+    off[i] = (guint32) (cols[i] * scale);
+  if (w->edge_values != NULL)
+    w->edge_b_offset = off[n - 1];
 }
 
 void
@@ -135,17 +144,20 @@ spx_schedule_build (SpxSchedule *s, const SpxBlockCsr *csr,
   assign_threads (s, csr, order, owner, row_at);
 
   gsize bb = (gsize) csr->b * csr->b, placed = 0;
+  s->cols = pack == NULL ? csr->col_indices : NULL;
   for (guint64 i = 0; i < csr->brows; i++)
     {
       guint64 r = row_at[i], first = csr->row_offsets[r];
       guint64 n = csr->row_offsets[r + 1] - first;
-      const float *v = values + first * bb;
-      if (pack != NULL)
+      if (pack == NULL)
         {
-          memcpy (pack + placed * bb, v, n * bb * sizeof (float));
-          v = pack + placed * bb;
+          fill_row (&s->work[i], csr, r, values + first * bb,
+                    s->b_offsets + first);
+          continue;
         }
-      fill_row (&s->work[i], csr, r, v, s->b_offsets + placed, s->ldp);
+      memcpy (pack + placed * bb, values + first * bb, n * bb * sizeof (float));
+      fill_row (&s->work[i], csr, r, pack + placed * bb, s->b_offsets + placed);
+      fill_offsets (&s->work[i], csr->col_indices + first, csr->b * s->ldp);
       placed += n;
     }
 }
@@ -211,8 +223,20 @@ pack_rows (const SpxSchedule *s, const float *B, float *panel, guint64 j0,
     memcpy (panel + r * s->ldp, B + r * s->n + j0, width * sizeof (float));
 }
 
+/* Deferred offsets of thread t's rows (see spx_schedule_build). */
+static void
+fill_thread_offsets (SpxSchedule *s, guint t)
+{
+  for (gsize i = s->start[t]; i < s->start[t + 1]; i++)
+    {
+      SpxRowWork *w = &s->work[i];
+      gsize first = (gsize) (w->task.b_offsets - s->b_offsets);
+      fill_offsets (w, s->cols + first, (guint64) w->task.b * s->ldp);
+    }
+}
+
 void
-spx_schedule_run (const SpxSchedule *s, SpxIsa isa, const float *B, float *C,
+spx_schedule_run (SpxSchedule *s, SpxIsa isa, const float *B, float *C,
                   gboolean accumulate)
 {
   guint n_threads = s->n_threads;
@@ -221,6 +245,8 @@ spx_schedule_run (const SpxSchedule *s, SpxIsa isa, const float *B, float *C,
   {
     guint tid = (guint) omp_get_thread_num ();
     guint team = (guint) omp_get_num_threads ();
+    for (guint t = tid; s->cols != NULL && t < n_threads; t += team)
+      fill_thread_offsets (s, t);
     for (guint64 j0 = 0; j0 < s->n; j0 += s->nc)
       {
         guint64 width = MIN (s->nc, s->n - j0);
