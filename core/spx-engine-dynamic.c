@@ -158,6 +158,13 @@ spx_dynamic_plan_execute_coo (SpxDynamicPlan *plan, guint64 n_blocks,
                               const float *B, float *C, gboolean accumulate,
                               GError **error)
 {
+  if (n_blocks > G_MAXUINT32) /* sort keys hold the position in 32 bits */
+    {
+      g_set_error (error, SPX_ENGINE_ERROR, SPX_ENGINE_ERROR_INVALID,
+                   "%" G_GUINT64_FORMAT " blocks: COO input takes at most "
+                   "2^32 − 1 (use block CSR)", n_blocks);
+      return FALSE;
+    }
   if (!check_budget (plan, n_blocks, error) || !coo_alloc (plan, error) ||
       !coo_sort (plan, n_blocks, block_rows, block_cols, error))
     return FALSE;
