@@ -125,6 +125,11 @@ const char *spx_dense_config (gboolean *uses_openmp);
  * would give it full speed, or NULL when it already runs a fitting kernel
  * or the user chose one. OpenBLAS reads it only when loaded. */
 const char *spx_dense_better_coretype (void);
+/* If OpenBLAS runs a weaker kernel than it could, set OPENBLAS_CORETYPE
+ * and start this program again (once; argv as main got it). Call first
+ * thing in main, before any thread exists. Returns only when no restart
+ * was needed or it failed. */
+void        spx_dense_restart_at_full_speed (char **argv);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SpxStaticPlan, spx_static_plan_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SpxDynamicPlan, spx_dynamic_plan_free)

@@ -409,21 +409,6 @@ bench_dlmc (const char *dir, GArray *threads)
     }
 }
 
-/* Dense must run its best kernel (see spx_dense_better_coretype):
- * OpenBLAS reads OPENBLAS_CORETYPE only when it loads, so set it and
- * start again, once. */
-static void
-fix_openblas_core (char **argv)
-{
-  const char *core = spx_dense_better_coretype ();
-
-  if (core == NULL || g_getenv ("SPX_BLAS_RESTARTED") != NULL)
-    return;
-  g_setenv ("OPENBLAS_CORETYPE", core, TRUE);
-  g_setenv ("SPX_BLAS_RESTARTED", "1", TRUE);
-  execv ("/proc/self/exe", argv);
-}
-
 int
 main (int argc, char **argv)
 {
@@ -450,7 +435,7 @@ main (int argc, char **argv)
   g_autoptr (GOptionContext) context = g_option_context_new (NULL);
   g_autoptr (GError) error = NULL;
 
-  fix_openblas_core (argv);
+  spx_dense_restart_at_full_speed (argv);
   g_option_context_add_main_entries (context, entries, NULL);
   if (!g_option_context_parse (context, &argc, &argv, &error) ||
       opt_n < 1 || opt_size < 1 || opt_reps < 1 || opt_density <= 0 ||

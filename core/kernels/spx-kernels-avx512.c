@@ -1,14 +1,6 @@
-/* spx-kernels-avx512.c: AVX-512 micro-kernels. A tile of R rows × V
- * vectors (16 floats each) of C stays in zmm registers while the
- * block-row's blocks stream through it: per k-step the V vectors of one
- * row of B are loaded once and each of the R rows' A values is broadcast
- * against them. Column tiles are the outer loop so that the B rows a
- * block-row touches stay in L1 across its row tiles. The rows of B that
- * block j + D will need are prefetched while block j runs: they sit at
- * random places, beyond what the hardware prefetchers guess. A row's
- * last vector is masked when n is not a multiple of 16: no load or store
- * goes past the end of a row of B or C (prefetches only touch lines that
- * hold some of a row's columns). */
+/* spx-kernels-avx512.c: the micro-kernel of spx-kernels-tile.h with
+ * AVX-512: 16-float vectors, 32 registers, mask registers for the last
+ * vector of a row. */
 #include "spx-kernels-private.h"
 
 #include <immintrin.h>
@@ -20,9 +12,9 @@
 /* Tile shapes per block size: rows R, vectors V (R·V accumulators of
  * 32 zmm), k-steps unrolled U, and how many blocks ahead D the B rows are
  * prefetched; each measured against its alternatives with
- * tests/bench-kernels. A whole block's rows in one tile (R = b) beat
- * re-reading its B rows for a second row tile, except at b = 16 where
- * 8×2 edges out 16×1. */
+ * tests/bench-kernels and bench. A whole block's rows in one tile (R = b)
+ * beat re-reading its B rows for a second row tile (at b = 16 once the
+ * plans pack B: 16×1 0.87–0.89 efficiency against 8×2's 0.82). */
 #ifndef SHAPE_1
 #define SHAPE_1 1, 8, 1, 4
 #endif
@@ -36,7 +28,7 @@
 #define SHAPE_8 8, 3, 8, 2
 #endif
 #ifndef SHAPE_16
-#define SHAPE_16 8, 2, 16, 1
+#define SHAPE_16 16, 1, 16, 1
 #endif
 #ifndef SHAPE_32
 #define SHAPE_32 16, 1, 8, 1
@@ -45,181 +37,23 @@
 #define SHAPE_ANY 4, 4, 1, 1
 #endif
 
-/* One block-row's operands, with B and C at the current column tile. */
-typedef struct {
-  const float   *values;
-  const guint32 *b_offsets;
-  guint          n_blocks;
-  const float   *B;
-  guint64        ldb;
-  float         *C;
-  guint64        ldc;
-  gboolean       accumulate;
-} Tile;
+typedef __m512 Vec;
+typedef __mmask16 Mask;
+#define VW 16
+#define VEC_LOAD(p) _mm512_loadu_ps (p)
+#define VEC_MASKLOAD(p, m) _mm512_maskz_loadu_ps (m, p)
+#define VEC_STORE(p, x) _mm512_storeu_ps (p, x)
+#define VEC_MASKSTORE(p, m, x) _mm512_mask_storeu_ps (p, m, x)
+#define VEC_ZERO() _mm512_setzero_ps ()
+#define VEC_SET1(x) _mm512_set1_ps (x)
+#define VEC_FMA(a, b, c) _mm512_fmadd_ps (a, b, c)
+#define KERNEL_TABLE spx_kernel_spmm_avx512
+#define KERNEL_TABLE_ANY spx_kernel_spmm_avx512_any
 
-INLINE __m512
-load (const float *p, gboolean masked, __mmask16 m)
+INLINE Mask
+tail_mask (guint rem)
 {
-  return masked ? _mm512_maskz_loadu_ps (m, p) : _mm512_loadu_ps (p);
+  return (Mask) ((1u << rem) - 1);
 }
 
-INLINE void
-store (float *p, __m512 x, gboolean masked, __mmask16 m)
-{
-  if (masked)
-    _mm512_mask_storeu_ps (p, m, x);
-  else
-    _mm512_storeu_ps (p, x);
-}
-
-/* Rows r0..r0+R of the tile; vector V-1 masked by m when masked. */
-INLINE void
-tile (const Tile *t, guint b, guint r0, guint R, guint V, guint U,
-      guint D, gboolean masked, __mmask16 m)
-{
-  __m512 c[MAX_R][MAX_V];
-  float *cp = t->C + r0 * t->ldc;
-
-  if (t->accumulate)
-    {
-#pragma GCC unroll 16
-      for (guint r = 0; r < R; r++)
-#pragma GCC unroll 8
-        for (guint v = 0; v < V; v++)
-          c[r][v] = load (cp + r * t->ldc + 16 * v, masked && v == V - 1, m);
-    }
-  else
-    {
-#pragma GCC unroll 16
-      for (guint r = 0; r < R; r++)
-#pragma GCC unroll 8
-        for (guint v = 0; v < V; v++)
-          c[r][v] = _mm512_setzero_ps ();
-    }
-
-  const float *a = t->values + (gsize) r0 * b;
-  for (guint j = 0; j < t->n_blocks; j++, a += (gsize) b * b)
-    {
-      const float *bp = t->B + t->b_offsets[j];
-      guint jn = MIN (j + D, t->n_blocks - 1);
-      const float *pf = t->B + t->b_offsets[jn];
-      for (guint k0 = 0; k0 < b; k0 += U)
-#pragma GCC unroll 16
-        for (guint u = 0; u < U; u++)
-          {
-            const float *brow = bp + (k0 + u) * t->ldb;
-            __m512 x[MAX_V];
-#pragma GCC unroll 8
-            for (guint v = 0; v < V; v++)
-              _mm_prefetch ((const char *) (pf + (k0 + u) * t->ldb + 16 * v),
-                            _MM_HINT_T0);
-#pragma GCC unroll 8
-            for (guint v = 0; v < V; v++)
-              x[v] = load (brow + 16 * v, masked && v == V - 1, m);
-#pragma GCC unroll 16
-            for (guint r = 0; r < R; r++)
-              {
-                __m512 s = _mm512_set1_ps (a[r * b + k0 + u]);
-#pragma GCC unroll 8
-                for (guint v = 0; v < V; v++)
-                  c[r][v] = _mm512_fmadd_ps (s, x[v], c[r][v]);
-              }
-          }
-    }
-
-#pragma GCC unroll 16
-  for (guint r = 0; r < R; r++)
-#pragma GCC unroll 8
-    for (guint v = 0; v < V; v++)
-      store (cp + r * t->ldc + 16 * v, c[r][v], masked && v == V - 1, m);
-}
-
-/* Every row of one column tile: R at a time, then one at a time. */
-INLINE void
-col_tile (const Tile *t, guint b, guint rows, guint R, guint V, guint U,
-          guint D, gboolean masked, __mmask16 m)
-{
-  guint r0 = 0;
-
-  for (; r0 + R <= rows; r0 += R)
-    tile (t, b, r0, R, V, U, D, masked, m);
-  for (; r0 < rows; r0++)
-    tile (t, b, r0, 1, V, U, D, masked, m);
-}
-
-/* The last, narrower column tile: nv vectors, the last one masked. */
-INLINE void
-col_tail (const Tile *t, guint b, guint rows, guint R, guint V, guint U,
-          guint D, guint64 w)
-{
-  guint nv = (guint) (w + 15) / 16;
-  __mmask16 m = (__mmask16) ((1u << (w - 16 * (nv - 1))) - 1);
-
-  switch (nv)
-    {
-#define TAIL(N) \
-    case N: \
-      if (V >= N) \
-        col_tile (t, b, rows, R, N, U, D, TRUE, m); \
-      break;
-    TAIL (1) TAIL (2) TAIL (3) TAIL (4) TAIL (5) TAIL (6) TAIL (7) TAIL (8)
-#undef TAIL
-    default:
-      g_assert_not_reached ();
-    }
-}
-
-INLINE void
-block_row (const SpxRowTask *task, const float *B, guint64 ldb, float *C,
-           guint64 ldc, guint64 n, gboolean accumulate, guint b, guint R,
-           guint V, guint U, guint D)
-{
-  const guint64 width = 16 * V;
-  Tile t = { task->values, task->b_offsets, task->n_blocks, B, ldb, C, ldc,
-             accumulate };
-  guint64 j0 = 0;
-
-  if (task->n_blocks == 0 && accumulate)
-    return;
-  for (; j0 + width <= n; j0 += width, t.B += width, t.C += width)
-    col_tile (&t, b, task->rows, R, V, U, D, FALSE, 0xffff);
-  if (j0 < n)
-    col_tail (&t, b, task->rows, R, V, U, D, n - j0);
-}
-
-#define KERNEL(NAME, B_, SHAPE) \
-  static void \
-  NAME (const SpxRowTask *task, const float *B, guint64 ldb, float *C, \
-        guint64 ldc, guint64 n, gboolean accumulate) \
-  { \
-    block_row (task, B, ldb, C, ldc, n, accumulate, B_, SHAPE); \
-  }
-
-KERNEL (spmm_b1, 1, SHAPE_1)
-KERNEL (spmm_b2, 2, SHAPE_2)
-KERNEL (spmm_b4, 4, SHAPE_4)
-KERNEL (spmm_b8, 8, SHAPE_8)
-KERNEL (spmm_b16, 16, SHAPE_16)
-KERNEL (spmm_b32, 32, SHAPE_32)
-KERNEL (spmm_any, task->b, SHAPE_ANY)
-
-SpxSpmmKernel
-spx_kernel_spmm_avx512 (guint b)
-{
-  switch (b)
-    {
-    case 1: return spmm_b1;
-    case 2: return spmm_b2;
-    case 4: return spmm_b4;
-    case 8: return spmm_b8;
-    case 16: return spmm_b16;
-    case 32: return spmm_b32;
-    default: return spmm_any;
-    }
-}
-
-SpxSpmmKernel
-spx_kernel_spmm_avx512_any (void)
-{
-  return spmm_any;
-}
+#include "spx-kernels-tile.h"
