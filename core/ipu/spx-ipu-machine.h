@@ -1,0 +1,60 @@
+/* spx-ipu-machine.h: the IPU machines the model plans for */
+#pragma once
+
+#include <glib.h>
+#include "spx-scenario.h"
+
+G_BEGIN_DECLS
+
+#define SPX_IPU_ERROR (spx_ipu_error_quark ())
+GQuark spx_ipu_error_quark (void);
+
+typedef enum {
+  SPX_IPU_ERROR_INVALID,   /* a bad machine, file or scenario */
+  SPX_IPU_ERROR_NO_PLAN,   /* nothing fits the machine's memory */
+} SpxIpuError;
+
+/* One IPU: every figure is per tile unless it says otherwise. */
+typedef struct {
+  char   *name;
+  guint   tiles;
+  guint   grid_width;           /* tiles per row when drawn */
+  guint64 sram_bytes;
+  double  clock_hz;
+  guint   flop_per_cycle_fp16;  /* 2 per multiply-accumulate */
+  guint   flop_per_cycle_fp32;
+  double  exchange_bytes_per_cycle; /* in, and out, per tile */
+  guint   sync_cycles;
+  guint   exchange_overhead_cycles; /* fixed cost of one exchange superstep */
+  double  available_memory;     /* share of SRAM plans may use, 0.6 */
+  guint   workers;              /* worker threads per tile, 6 */
+} SpxIpuMachine;
+
+/* gc200, bow, mk1 (reference/ipu-model.md) and teach16 (16 tiles in a 4×4
+ * grid, 64 KiB each, Bow's per-tile rates). NULL for another name. */
+SpxIpuMachine *spx_ipu_machine_preset   (const char *name);
+/* The preset names, NULL-terminated. */
+const char *const *spx_ipu_machine_presets (void);
+/* A key file, group [machine], keys: name, tiles, grid-width, sram-bytes,
+ * clock-hz, flop-per-cycle-fp16, flop-per-cycle-fp32,
+ * exchange-bytes-per-cycle, sync-cycles, exchange-overhead-cycles,
+ * available-memory, workers. Unknown keys and bad values are refused,
+ * naming the file and key. */
+SpxIpuMachine *spx_ipu_machine_load     (const char *path, GError **error);
+/* A preset name, or else a key file. */
+SpxIpuMachine *spx_ipu_machine_resolve  (const char *name_or_path,
+                                         GError **error);
+gboolean       spx_ipu_machine_validate (const SpxIpuMachine *machine,
+                                         GError **error);
+SpxIpuMachine *spx_ipu_machine_copy     (const SpxIpuMachine *machine);
+void           spx_ipu_machine_free     (SpxIpuMachine *machine);
+
+/* Per-tile figures that every planner needs. */
+guint   spx_ipu_macs_per_cycle (const SpxIpuMachine *machine, SpxDtype dtype);
+guint   spx_ipu_dtype_bytes    (SpxDtype dtype);
+/* Bytes a plan may use on one tile. */
+guint64 spx_ipu_tile_budget    (const SpxIpuMachine *machine);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SpxIpuMachine, spx_ipu_machine_free)
+
+G_END_DECLS

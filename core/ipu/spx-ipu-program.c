@@ -1,0 +1,206 @@
+/* spx-ipu-program.c: BSP programs: building, costing, totals */
+#include "spx-ipu-program.h"
+
+#include <string.h>
+
+static const char *const mode_names[] = { "dense", "static", "dynamic" };
+
+const char *
+spx_ipu_mode_to_string (SpxIpuMode mode)
+{
+  return mode_names[mode];
+}
+
+SpxIpuProgram *
+spx_ipu_program_new (SpxIpuMode mode, const SpxIpuMachine *machine,
+                     guint64 m, guint64 k, guint64 n, guint block,
+                     SpxDtype dtype, double density)
+{
+  SpxIpuProgram *p = g_new0 (SpxIpuProgram, 1);
+  p->mode = mode;
+  p->machine = spx_ipu_machine_copy (machine);
+  p->m = m;
+  p->k = k;
+  p->n = n;
+  p->block = block;
+  p->dtype = dtype;
+  p->density = density;
+  p->n_tiles = machine->tiles;
+  p->tiles = g_new0 (SpxIpuTile, machine->tiles);
+  p->steps = g_array_new (FALSE, TRUE, sizeof (SpxIpuStep));
+  p->phases = g_array_new (FALSE, TRUE, sizeof (SpxIpuPhase));
+  return p;
+}
+
+static void
+step_clear (SpxIpuStep *s)
+{
+  g_free (s->phase);
+  g_free (s->bytes_in);
+  g_free (s->bytes_out);
+  g_free (s->tile_cycles);
+  if (s->transfers)
+    g_array_unref (s->transfers);
+}
+
+void
+spx_ipu_program_free (SpxIpuProgram *p)
+{
+  if (p == NULL)
+    return;
+  for (guint i = 0; i < p->steps->len; i++)
+    step_clear (&g_array_index (p->steps, SpxIpuStep, i));
+  g_array_unref (p->steps);
+  for (guint i = 0; i < p->phases->len; i++)
+    g_free (g_array_index (p->phases, SpxIpuPhase, i).name);
+  g_array_unref (p->phases);
+  for (guint t = 0; t < p->n_tiles; t++)
+    if (p->tiles[t].blocks)
+      g_array_unref (p->tiles[t].blocks);
+  g_free (p->tiles);
+  spx_ipu_machine_free (p->machine);
+  g_free (p->plan);
+  g_free (p);
+}
+
+static SpxIpuStep *
+add_step (SpxIpuProgram *p, SpxStepKind kind, const char *phase)
+{
+  SpxIpuStep step = { .kind = kind, .phase = g_strdup (phase) };
+  g_array_append_val (p->steps, step);
+  return &g_array_index (p->steps, SpxIpuStep, p->steps->len - 1);
+}
+
+SpxIpuStep *
+spx_ipu_program_add_compute (SpxIpuProgram *p, const char *phase)
+{
+  SpxIpuStep *s = add_step (p, SPX_STEP_COMPUTE, phase);
+  s->tile_cycles = g_new0 (guint64, p->n_tiles);
+  return s;
+}
+
+SpxIpuStep *
+spx_ipu_program_add_exchange (SpxIpuProgram *p, const char *phase)
+{
+  SpxIpuStep *s = add_step (p, SPX_STEP_EXCHANGE, phase);
+  s->bytes_in = g_new0 (guint64, p->n_tiles);
+  s->bytes_out = g_new0 (guint64, p->n_tiles);
+  s->transfers = g_array_new (FALSE, FALSE, sizeof (SpxIpuTransfer));
+  return s;
+}
+
+void
+spx_ipu_program_add_sync (SpxIpuProgram *p, const char *phase)
+{
+  add_step (p, SPX_STEP_SYNC, phase);
+}
+
+void
+spx_ipu_step_send (SpxIpuProgram *p, SpxIpuStep *step, guint32 src,
+                   guint32 dst, guint64 bytes)
+{
+  g_return_if_fail (step->kind == SPX_STEP_EXCHANGE);
+  g_return_if_fail (src < p->n_tiles && dst < p->n_tiles);
+  if (bytes == 0 || src == dst) /* on-tile data does not move */
+    return;
+  SpxIpuTransfer t = { src, dst, bytes };
+  g_array_append_val (step->transfers, t);
+  step->bytes_out[src] += bytes;
+  step->bytes_in[dst] += bytes;
+}
+
+/* Exchange: a fixed overhead, then the busiest tile's traffic (each tile
+ * sends and receives at the exchange rate at the same time). */
+static guint64
+exchange_cycles (const SpxIpuProgram *p, const SpxIpuStep *s)
+{
+  guint64 busiest = 0;
+  for (guint t = 0; t < p->n_tiles; t++)
+    busiest = MAX (busiest, MAX (s->bytes_in[t], s->bytes_out[t]));
+  if (busiest == 0)
+    return 0;
+  return p->machine->exchange_overhead_cycles +
+         (guint64) ((double) busiest / p->machine->exchange_bytes_per_cycle +
+                    0.999999);
+}
+
+static guint64
+step_cost (SpxIpuProgram *p, SpxIpuStep *s)
+{
+  guint64 slowest = 0;
+  switch (s->kind)
+    {
+    case SPX_STEP_COMPUTE:
+      for (guint t = 0; t < p->n_tiles; t++)
+        {
+          slowest = MAX (slowest, s->tile_cycles[t]);
+          p->tiles[t].compute_cycles += s->tile_cycles[t];
+        }
+      return slowest;
+    case SPX_STEP_EXCHANGE:
+      return exchange_cycles (p, s);
+    case SPX_STEP_SYNC:
+    default:
+      return p->machine->sync_cycles;
+    }
+}
+
+static void
+add_phase (SpxIpuProgram *p, const char *name, guint64 cycles)
+{
+  for (guint i = 0; i < p->phases->len; i++)
+    {
+      SpxIpuPhase *ph = &g_array_index (p->phases, SpxIpuPhase, i);
+      if (g_str_equal (ph->name, name))
+        {
+          ph->cycles += cycles;
+          return;
+        }
+    }
+  SpxIpuPhase ph = { g_strdup (name), cycles };
+  g_array_append_val (p->phases, ph);
+}
+
+static void
+total_tiles (SpxIpuProgram *p)
+{
+  guint64 budget = p->machine->sram_bytes;
+  p->tiles_used = 0;
+  p->max_tile_bytes = 0;
+  for (guint t = 0; t < p->n_tiles; t++)
+    {
+      SpxIpuTile *tile = &p->tiles[t];
+      guint64 sum = 0;
+      for (guint kind = 0; kind < SPX_N_BYTE_KINDS; kind++)
+        sum += tile->bytes[kind];
+      p->max_tile_bytes = MAX (p->max_tile_bytes, sum);
+      p->tiles_used += tile->macs > 0 || sum > 0;
+    }
+  p->fits = p->max_tile_bytes <= budget && !p->overflow;
+}
+
+void
+spx_ipu_program_finish (SpxIpuProgram *p)
+{
+  p->cycles = 0;
+  for (guint t = 0; t < p->n_tiles; t++)
+    p->tiles[t].compute_cycles = 0;
+  for (guint i = 0; i < p->phases->len; i++)
+    g_free (g_array_index (p->phases, SpxIpuPhase, i).name);
+  g_array_set_size (p->phases, 0);
+  for (guint i = 0; i < p->steps->len; i++)
+    {
+      SpxIpuStep *s = &g_array_index (p->steps, SpxIpuStep, i);
+      guint64 cost = step_cost (p, s);
+      if (s->cycles == 0)
+        s->cycles = cost;
+      p->cycles += s->cycles;
+      add_phase (p, s->phase, s->cycles);
+    }
+  double seconds = (double) p->cycles / p->machine->clock_hz;
+  double flop = 2.0 * (double) p->m * (double) p->k * (double) p->n;
+  p->ms = seconds * 1e3;
+  p->tflops = seconds > 0 ? flop / seconds * 1e-12 : 0;
+  p->nz_tflops = p->tflops * p->density;
+  total_tiles (p);
+}

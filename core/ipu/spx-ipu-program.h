@@ -1,0 +1,109 @@
+/* spx-ipu-program.h: a plan as a bulk-synchronous program, the one data
+ * structure the views and the command line read */
+#pragma once
+
+#include "spx-ipu-machine.h"
+
+G_BEGIN_DECLS
+
+typedef enum {
+  SPX_IPU_MODE_DENSE,
+  SPX_IPU_MODE_STATIC,
+  SPX_IPU_MODE_DYNAMIC,
+} SpxIpuMode;
+
+typedef enum {
+  SPX_STEP_COMPUTE,
+  SPX_STEP_SYNC,
+  SPX_STEP_EXCHANGE,
+} SpxStepKind;
+
+/* What a tile's bytes hold. */
+typedef enum {
+  SPX_BYTES_VALUES,   /* non-zero (or dense) values of W */
+  SPX_BYTES_INDICES,  /* index metadata */
+  SPX_BYTES_INPUT,    /* its slice of X */
+  SPX_BYTES_PARTIALS, /* partial sums */
+  SPX_BYTES_OUTPUT,   /* its slice of Y */
+  SPX_N_BYTE_KINDS,
+} SpxByteKind;
+
+typedef struct {
+  guint32 src, dst;
+  guint64 bytes;
+} SpxIpuTransfer;
+
+typedef struct {
+  guint64  bytes[SPX_N_BYTE_KINDS];
+  guint64  compute_cycles;  /* summed over the compute supersteps */
+  guint64  macs;            /* multiply-accumulates it performs */
+  GArray  *blocks;          /* guint64 flat block indices it holds (static,
+                               dynamic); NULL for dense */
+} SpxIpuTile;
+
+typedef struct {
+  SpxStepKind kind;
+  char       *phase;       /* "distribute", "compute", "reduce", … */
+  guint64     cycles;
+  /* exchange: per tile bytes in and out, and who sends what to whom */
+  guint64    *bytes_in, *bytes_out; /* n_tiles each, or NULL */
+  GArray     *transfers;            /* SpxIpuTransfer, or NULL */
+  /* compute: cycles per tile, or NULL */
+  guint64    *tile_cycles;
+} SpxIpuStep;
+
+typedef struct {
+  char   *name;
+  guint64 cycles;
+} SpxIpuPhase;
+
+typedef struct {
+  SpxIpuMode     mode;
+  SpxIpuMachine *machine;   /* a copy */
+  guint64        m, k, n;
+  guint          block;
+  SpxDtype       dtype;
+  double         density;   /* non-zero elements / (m·k) */
+  guint          n_tiles;   /* = machine->tiles */
+  SpxIpuTile    *tiles;
+  GArray        *steps;     /* SpxIpuStep, in order */
+  char          *plan;      /* the partition chosen, for people */
+  /* totals, filled by spx_ipu_program_finish */
+  guint64        cycles;
+  double         ms, tflops, nz_tflops;
+  guint          tiles_used;
+  guint64        max_tile_bytes;
+  gboolean       fits;
+  GArray        *phases;    /* SpxIpuPhase: cycles summed by phase name */
+  /* dynamic only */
+  guint          propagation_steps;
+  gboolean       overflow;
+} SpxIpuProgram;
+
+SpxIpuProgram *spx_ipu_program_new  (SpxIpuMode mode,
+                                     const SpxIpuMachine *machine,
+                                     guint64 m, guint64 k, guint64 n,
+                                     guint block, SpxDtype dtype,
+                                     double density);
+void           spx_ipu_program_free (SpxIpuProgram *program);
+
+/* Builders: append a superstep and return it for filling in. Exchange
+ * steps come with zeroed bytes_in/out and an empty transfer list;
+ * spx_ipu_step_send adds to all three. */
+SpxIpuStep    *spx_ipu_program_add_compute  (SpxIpuProgram *p, const char *phase);
+SpxIpuStep    *spx_ipu_program_add_exchange (SpxIpuProgram *p, const char *phase);
+void           spx_ipu_program_add_sync     (SpxIpuProgram *p, const char *phase);
+void           spx_ipu_step_send (SpxIpuProgram *p, SpxIpuStep *step,
+                                  guint32 src, guint32 dst, guint64 bytes);
+/* Cost the steps from the machine (compute: the slowest tile; exchange:
+ * overhead + the busiest tile's bytes in or out over the exchange rate;
+ * sync: sync_cycles) unless a planner set step->cycles itself, then total
+ * everything: cycles, time, TFLOP/s (dense FLOP and non-zero FLOP), tiles
+ * used, largest footprint, whether it fits, cycles by phase. */
+void           spx_ipu_program_finish (SpxIpuProgram *p);
+
+const char    *spx_ipu_mode_to_string (SpxIpuMode mode);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SpxIpuProgram, spx_ipu_program_free)
+
+G_END_DECLS

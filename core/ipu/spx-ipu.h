@@ -1,0 +1,27 @@
+/* spx-ipu.h: the IPU tile-array model's planners */
+#pragma once
+
+#include "spx-ipu-program.h"
+#include "spx-mask.h"
+
+G_BEGIN_DECLS
+
+/* Each turns a product Y (m×n) = W (m×k) · X (k×n) on machine into a
+ * costed BSP program. A product that cannot fit is still returned, with
+ * fits = FALSE, when a plan exists that merely overflows memory; NULL and
+ * SPX_IPU_ERROR_NO_PLAN only when nothing can be formed at all. */
+SpxIpuProgram *spx_ipu_plan_dense   (const SpxIpuMachine *machine,
+                                     guint64 m, guint64 k, guint64 n,
+                                     SpxDtype dtype, GError **error);
+/* mask: m×k with the block size of the plan. */
+SpxIpuProgram *spx_ipu_plan_static  (const SpxIpuMachine *machine,
+                                     const SpxMask *mask, guint64 n,
+                                     SpxDtype dtype, GError **error);
+/* The plan is sized from the budget (max_blocks non-zero blocks, 0: the
+ * mask's own count) and then runs the mask's actual pattern. */
+SpxIpuProgram *spx_ipu_plan_dynamic (const SpxIpuMachine *machine,
+                                     const SpxMask *mask, guint64 max_blocks,
+                                     guint64 n, SpxDtype dtype,
+                                     GError **error);
+
+G_END_DECLS
