@@ -4,7 +4,6 @@
 #include "spx-cli-mask.h"
 #include "spx-bench.h"
 #include "spx-json.h"
-#include "spx-mask-file.h"
 
 #include <stdio.h>
 #include <unistd.h>
@@ -15,17 +14,17 @@
 #define DENSE_GFLOPS_PER_THREAD_FLOOR 50.0
 
 typedef struct {
-  SpxCliGenArgs gen;
-  char *mask, *m, *k, *n, *block, *mode, *threads, *reps, *warmup;
+  SpxCliMaskArgs source;
+  char *n, *block, *mode, *threads, *reps, *warmup;
   gboolean peers, json;
 } BenchArgs;
 
 static void
 bench_args_clear (BenchArgs *a)
 {
-  spx_cli_gen_args_clear (&a->gen);
-  char **fields[] = { &a->mask, &a->m, &a->k, &a->n, &a->block, &a->mode,
-                      &a->threads, &a->reps, &a->warmup };
+  spx_cli_mask_args_clear (&a->source);
+  char **fields[] = { &a->n, &a->block, &a->mode, &a->threads, &a->reps,
+                      &a->warmup };
   for (guint i = 0; i < G_N_ELEMENTS (fields); i++)
     g_clear_pointer (fields[i], g_free);
 }
@@ -81,42 +80,6 @@ parse_options (const BenchArgs *a, SpxBenchOptions *o)
       o->warmup = (guint) v;
     }
   return parse_mode (a->mode, o);
-}
-
-/* The mask: a file re-blocked to B, or generated at m×k. Returns the exit
- * status on failure. */
-static SpxMask *
-build_mask (const BenchArgs *a, guint block, int *status)
-{
-  g_autoptr (GError) error = NULL;
-  *status = SPX_EXIT_USAGE;
-  if (a->mask != NULL)
-    {
-      if (a->m || a->k || a->gen.pattern || a->gen.density)
-        return spx_cli_usage_error (CMD, "--mask: give a mask file or --m, --k "
-                                    "and a pattern, not both"), NULL;
-      g_autoptr (SpxMask) elements = spx_mask_file_load (a->mask, NULL, &error);
-      if (elements == NULL)
-        return *status = spx_cli_input_error (CMD, error), NULL;
-      SpxMask *mask = spx_mask_to_blocks (elements, block, &error);
-      if (mask == NULL)
-        *status = spx_cli_input_error (CMD, error);
-      return mask;
-    }
-  SpxGenOptions gen;
-  guint64 m, k;
-  spx_gen_options_init (&gen);
-  if (!a->m || !a->k)
-    return spx_cli_usage_error (CMD, "%s is required (or --mask FILE)",
-                                a->m ? "--k" : "--m"), NULL;
-  if (!spx_cli_uint (CMD, "--m", a->m, 1, SPX_MASK_MAX_DIM, &m) ||
-      !spx_cli_uint (CMD, "--k", a->k, 1, SPX_MASK_MAX_DIM, &k) ||
-      !spx_cli_gen_args_parse (&a->gen, CMD, &gen))
-    return NULL;
-  SpxMask *mask = spx_mask_generate (m, k, block, &gen, &error);
-  if (mask == NULL)
-    spx_cli_usage_error (CMD, "%s", error->message);
-  return mask;
 }
 
 static void
@@ -241,7 +204,8 @@ run (const BenchArgs *a)
       !parse_options (a, &options))
     return SPX_EXIT_USAGE;
   int status;
-  g_autoptr (SpxMask) mask = build_mask (a, (guint) block, &status);
+  g_autoptr (SpxMask) mask = spx_cli_mask_args_build (&a->source, CMD,
+                                                      (guint) block, &status);
   if (mask == NULL)
     return status;
   if (isatty (STDERR_FILENO))
@@ -266,10 +230,6 @@ spx_cli_bench (int argc, char **argv)
 {
   BenchArgs a = { 0 };
   GOptionEntry entries[] = {
-    { "mask", 0, 0, G_OPTION_ARG_FILENAME, &a.mask,
-      "A mask file (.mtx, .smtx, .npy, .png), blocked to B", "FILE" },
-    { "m", 'm', 0, G_OPTION_ARG_STRING, &a.m, "Rows of A (generated mask)", "M" },
-    { "k", 'k', 0, G_OPTION_ARG_STRING, &a.k, "Columns of A (generated mask)", "K" },
     { "n", 'n', 0, G_OPTION_ARG_STRING, &a.n, "Columns of B and C (required)", "N" },
     { "block", 'b', 0, G_OPTION_ARG_STRING, &a.block, "Block size (required)", "B" },
     { "mode", 0, 0, G_OPTION_ARG_STRING, &a.mode,
@@ -290,7 +250,7 @@ spx_cli_bench (int argc, char **argv)
                                 "errors. SPX_ISA=avx512|avx2|generic forces "
                                 "the kernels' instruction set.");
   g_option_context_add_main_entries (context, entries, NULL);
-  spx_cli_gen_args_add (&a.gen, context);
+  spx_cli_mask_args_add (&a.source, context);
   int status = SPX_EXIT_OK;
   if (spx_cli_parse_options (CMD, context, &argc, &argv, &status))
     status = argc > 1 ? spx_cli_usage_error (CMD, "unexpected argument '%s'",

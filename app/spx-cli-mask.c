@@ -1,6 +1,7 @@
 /* spx-cli-mask.c: options describing a generated mask */
 #include "spx-cli.h"
 #include "spx-cli-mask.h"
+#include "spx-mask-file.h"
 
 void
 spx_cli_gen_args_add (SpxCliGenArgs *a, GOptionContext *context)
@@ -80,4 +81,68 @@ spx_cli_gen_args_parse (const SpxCliGenArgs *a, const char *command,
       gen->tile_width = (guint) v;
     }
   return TRUE;
+}
+
+void
+spx_cli_mask_args_add (SpxCliMaskArgs *a, GOptionContext *context)
+{
+  GOptionEntry entries[] = {
+    { "mask", 0, 0, G_OPTION_ARG_FILENAME, &a->mask,
+      "A mask file (.mtx, .smtx, .npy, .png), blocked to B", "FILE" },
+    { "m", 'm', 0, G_OPTION_ARG_STRING, &a->m, "Rows of W (generated mask)", "M" },
+    { "k", 'k', 0, G_OPTION_ARG_STRING, &a->k, "Columns of W (generated mask)", "K" },
+    G_OPTION_ENTRY_NULL
+  };
+  g_option_context_add_main_entries (context, entries, NULL);
+  spx_cli_gen_args_add (&a->gen, context);
+}
+
+void
+spx_cli_mask_args_clear (SpxCliMaskArgs *a)
+{
+  spx_cli_gen_args_clear (&a->gen);
+  g_clear_pointer (&a->mask, g_free);
+  g_clear_pointer (&a->m, g_free);
+  g_clear_pointer (&a->k, g_free);
+}
+
+static SpxMask *
+load_blocked (const char *path, const char *command, guint block, int *status)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (SpxMask) elements = spx_mask_file_load (path, NULL, &error);
+  SpxMask *mask = elements ? spx_mask_to_blocks (elements, block, &error)
+                           : NULL;
+  if (mask == NULL)
+    *status = spx_cli_input_error (command, error);
+  return mask;
+}
+
+SpxMask *
+spx_cli_mask_args_build (const SpxCliMaskArgs *a, const char *command,
+                         guint block, int *status)
+{
+  g_autoptr (GError) error = NULL;
+  *status = SPX_EXIT_USAGE;
+  if (a->mask != NULL)
+    {
+      if (a->m || a->k || a->gen.pattern || a->gen.density)
+        return spx_cli_usage_error (command, "--mask: give a mask file or "
+                                    "--m, --k and a pattern, not both"), NULL;
+      return load_blocked (a->mask, command, block, status);
+    }
+  SpxGenOptions gen;
+  guint64 m, k;
+  spx_gen_options_init (&gen);
+  if (!a->m || !a->k)
+    return spx_cli_usage_error (command, "%s is required (or --mask FILE)",
+                                a->m ? "--k" : "--m"), NULL;
+  if (!spx_cli_uint (command, "--m", a->m, 1, SPX_MASK_MAX_DIM, &m) ||
+      !spx_cli_uint (command, "--k", a->k, 1, SPX_MASK_MAX_DIM, &k) ||
+      !spx_cli_gen_args_parse (&a->gen, command, &gen))
+    return NULL;
+  SpxMask *mask = spx_mask_generate (m, k, block, &gen, &error);
+  if (mask == NULL)
+    spx_cli_usage_error (command, "%s", error->message);
+  return mask;
 }

@@ -20,4 +20,19 @@ void     spx_cli_gen_args_clear (SpxCliGenArgs *args);
 gboolean spx_cli_gen_args_parse (const SpxCliGenArgs *args,
                                  const char *command, SpxGenOptions *gen);
 
+/* Where the sparse operand's mask comes from: a file (--mask, blocked to
+ * B) or a generator at --m × --k. */
+typedef struct {
+  SpxCliGenArgs gen;
+  char *mask, *m, *k;
+} SpxCliMaskArgs;
+
+void     spx_cli_mask_args_add   (SpxCliMaskArgs *args, GOptionContext *context);
+void     spx_cli_mask_args_clear (SpxCliMaskArgs *args);
+/* The mask at block size block, or NULL with *status set (2: usage, one
+ * line printed; 1: a bad file). */
+SpxMask *spx_cli_mask_args_build (const SpxCliMaskArgs *args,
+                                  const char *command, guint block,
+                                  int *status);
+
 G_END_DECLS
