@@ -75,6 +75,13 @@ spx_json_string (SpxJson *json, const char *key, const char *value)
 }
 
 void
+spx_json_bool (SpxJson *json, const char *key, gboolean value)
+{
+  begin_value (json, key);
+  g_string_append (json->out, value ? "true" : "false");
+}
+
+void
 spx_json_uint (SpxJson *json, const char *key, guint64 value)
 {
   begin_value (json, key);

@@ -18,6 +18,7 @@ char *spx_json_finish       (SpxJson *json);
 void  spx_json_begin_object (SpxJson *json, const char *key);
 void  spx_json_end_object   (SpxJson *json);
 void  spx_json_string       (SpxJson *json, const char *key, const char *value);
+void  spx_json_bool         (SpxJson *json, const char *key, gboolean value);
 void  spx_json_uint         (SpxJson *json, const char *key, guint64 value);
 /* Non-finite numbers are written as null (JSON has no NaN). */
 void  spx_json_double       (SpxJson *json, const char *key, double value);

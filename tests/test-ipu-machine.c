@@ -1,2 +1,478 @@
-#include <glib.h>
-int main (int argc, char **argv) { g_test_init (&argc, &argv, NULL); return g_test_run (); }
+/* test-ipu-machine.c: IPU machines, their key files and the dense planner */
+#include "spx-ipu.h"
+
+#include <glib/gstdio.h>
+#include <math.h>
+#include <string.h>
+
+/* ---- presets ---------------------------------------------------------- */
+
+static double
+peak_tflops (const SpxIpuMachine *m, SpxDtype dtype)
+{
+  guint flop = dtype == SPX_DTYPE_FP16 ? m->flop_per_cycle_fp16
+                                       : m->flop_per_cycle_fp32;
+  return m->tiles * (double) flop * m->clock_hz * 1e-12;
+}
+
+static void
+test_presets (void)
+{
+  const char *const *names = spx_ipu_machine_presets ();
+  g_assert_cmpuint (g_strv_length ((char **) names), ==, 4);
+  for (guint i = 0; names[i] != NULL; i++)
+    {
+      g_autoptr (SpxIpuMachine) m = spx_ipu_machine_preset (names[i]);
+      g_autoptr (GError) error = NULL;
+      g_assert_nonnull (m);
+      g_assert_cmpstr (m->name, ==, names[i]);
+      g_assert_true (spx_ipu_machine_validate (m, &error));
+      g_assert_no_error (error);
+      g_assert_cmpuint (m->workers, ==, 6);
+      g_assert_cmpuint (m->sync_cycles, ==, 90);
+      g_assert_cmpuint (m->exchange_overhead_cycles, ==, 100);
+      g_assert_cmpfloat (m->exchange_bytes_per_cycle, ==, 4.0);
+      g_assert_cmpfloat (m->available_memory, ==, 0.6);
+      g_assert_cmpuint (m->tiles % m->grid_width, ==, 0);
+    }
+  g_assert_null (spx_ipu_machine_preset ("gc300"));
+  g_assert_null (spx_ipu_machine_preset (NULL));
+
+  g_autoptr (SpxIpuMachine) bow = spx_ipu_machine_preset ("bow");
+  g_assert_cmpuint (bow->tiles, ==, 1472);
+  g_assert_cmpuint (bow->sram_bytes, ==, 624 * 1024);
+  g_assert_cmpfloat (bow->clock_hz, ==, 1.85e9);
+  g_assert_cmpuint (bow->grid_width, ==, 46);
+  g_assert_cmpfloat_with_epsilon (peak_tflops (bow, SPX_DTYPE_FP16), 350,
+                                  3.5);
+  g_assert_cmpuint (spx_ipu_macs_per_cycle (bow, SPX_DTYPE_FP16), ==, 64);
+  g_assert_cmpuint (spx_ipu_macs_per_cycle (bow, SPX_DTYPE_FP32), ==, 16);
+  g_assert_cmpuint (spx_ipu_tile_budget (bow), ==,
+                    (guint64) (0.6 * 624 * 1024));
+
+  g_autoptr (SpxIpuMachine) gc200 = spx_ipu_machine_preset ("gc200");
+  g_assert_cmpuint (gc200->tiles, ==, 1472);
+  g_assert_cmpfloat (gc200->clock_hz, ==, 1.325e9);
+  g_assert_cmpfloat_with_epsilon (peak_tflops (gc200, SPX_DTYPE_FP16), 250,
+                                  2.5);
+
+  g_autoptr (SpxIpuMachine) mk1 = spx_ipu_machine_preset ("mk1");
+  g_assert_cmpuint (mk1->tiles, ==, 1216);
+  g_assert_cmpuint (mk1->sram_bytes, ==, 256 * 1024);
+  g_assert_cmpfloat (mk1->clock_hz, ==, 1.6e9);
+  g_assert_cmpfloat_with_epsilon (peak_tflops (mk1, SPX_DTYPE_FP16), 124.5,
+                                  1.245);
+  g_assert_cmpuint (spx_ipu_macs_per_cycle (mk1, SPX_DTYPE_FP16), ==, 32);
+  g_assert_cmpuint (spx_ipu_macs_per_cycle (mk1, SPX_DTYPE_FP32), ==, 8);
+
+  g_assert_cmpuint (spx_ipu_dtype_bytes (SPX_DTYPE_FP16), ==, 2);
+  g_assert_cmpuint (spx_ipu_dtype_bytes (SPX_DTYPE_FP32), ==, 4);
+}
+
+static void
+test_teach16 (void)
+{
+  g_autoptr (SpxIpuMachine) t = spx_ipu_machine_preset ("teach16");
+  g_autoptr (SpxIpuMachine) bow = spx_ipu_machine_preset ("bow");
+  g_assert_cmpuint (t->tiles, ==, 16);
+  g_assert_cmpuint (t->grid_width, ==, 4);
+  g_assert_cmpuint (t->sram_bytes, ==, 64 * 1024);
+  g_assert_cmpfloat (t->clock_hz, ==, bow->clock_hz);
+  g_assert_cmpuint (t->flop_per_cycle_fp16, ==, bow->flop_per_cycle_fp16);
+  g_assert_cmpuint (t->flop_per_cycle_fp32, ==, bow->flop_per_cycle_fp32);
+
+  g_autoptr (SpxIpuMachine) copy = spx_ipu_machine_copy (t);
+  g_assert_true (copy->name != t->name);
+  g_assert_cmpstr (copy->name, ==, "teach16");
+  copy->tiles = 0;
+  g_autoptr (GError) error = NULL;
+  g_assert_false (spx_ipu_machine_validate (copy, &error));
+  g_assert_error (error, SPX_IPU_ERROR, SPX_IPU_ERROR_INVALID);
+  g_assert_nonnull (strstr (error->message, "tiles"));
+}
+
+/* ---- key files -------------------------------------------------------- */
+
+static const char good_machine[] =
+  "[machine]\n"
+  "name = half-bow\n"
+  "tiles = 736\n"
+  "grid-width = 23\n"
+  "sram-bytes = 638976\n"
+  "clock-hz = 1.85e9\n"
+  "flop-per-cycle-fp16 = 128\n"
+  "flop-per-cycle-fp32 = 32\n"
+  "exchange-bytes-per-cycle = 8\n"
+  "sync-cycles = 120\n"
+  "exchange-overhead-cycles = 50\n"
+  "available-memory = 0.5\n"
+  "workers = 4\n";
+
+static char *
+write_temp (const char *dir, const char *name, const char *text)
+{
+  char *path = g_build_filename (dir, name, NULL);
+  g_assert_true (g_file_set_contents (path, text, -1, NULL));
+  return path;
+}
+
+static void
+test_load_good (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("spx-ipu-XXXXXX", NULL);
+  g_autofree char *path = write_temp (dir, "half.ini", good_machine);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (SpxIpuMachine) m = spx_ipu_machine_load (path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (m->name, ==, "half-bow");
+  g_assert_cmpuint (m->tiles, ==, 736);
+  g_assert_cmpuint (m->grid_width, ==, 23);
+  g_assert_cmpuint (m->sram_bytes, ==, 638976);
+  g_assert_cmpfloat (m->clock_hz, ==, 1.85e9);
+  g_assert_cmpuint (m->flop_per_cycle_fp16, ==, 128);
+  g_assert_cmpuint (m->flop_per_cycle_fp32, ==, 32);
+  g_assert_cmpfloat (m->exchange_bytes_per_cycle, ==, 8);
+  g_assert_cmpuint (m->sync_cycles, ==, 120);
+  g_assert_cmpuint (m->exchange_overhead_cycles, ==, 50);
+  g_assert_cmpfloat (m->available_memory, ==, 0.5);
+  g_assert_cmpuint (m->workers, ==, 4);
+
+  /* the optional keys left out: Bow's figures, a squarish grid, the file
+   * name */
+  g_autofree char *small = write_temp (dir, "small.machine",
+    "[machine]\ntiles = 64\nsram-bytes = 65536\nclock-hz = 1e9\n"
+    "flop-per-cycle-fp16 = 64\nflop-per-cycle-fp32 = 16\n");
+  g_autoptr (SpxIpuMachine) s = spx_ipu_machine_load (small, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (s->name, ==, "small.machine");
+  g_assert_cmpuint (s->grid_width, ==, 8);
+  g_assert_cmpuint (s->workers, ==, 6);
+  g_assert_cmpuint (s->sync_cycles, ==, 90);
+  g_assert_cmpfloat (s->available_memory, ==, 0.6);
+
+  /* resolve: a preset by name, else a file */
+  g_autoptr (SpxIpuMachine) by_name = spx_ipu_machine_resolve ("mk1", &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (by_name->tiles, ==, 1216);
+  g_autoptr (SpxIpuMachine) by_path = spx_ipu_machine_resolve (path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (by_path->tiles, ==, 736);
+  g_assert_null (spx_ipu_machine_resolve ("no-such-machine", &error));
+  g_assert_error (error, SPX_IPU_ERROR, SPX_IPU_ERROR_INVALID);
+  g_assert_nonnull (strstr (error->message, "no-such-machine"));
+  g_assert_nonnull (strstr (error->message, "bow"));
+
+  g_unlink (path);
+  g_unlink (small);
+  g_rmdir (dir);
+}
+
+/* Replace key's line of the good file by `key = value` (or drop it when
+ * value is NULL, or add an extra line when key is new). */
+static char *
+with_value (const char *key, const char *value)
+{
+  g_auto (GStrv) lines = g_strsplit (good_machine, "\n", -1);
+  GString *out = g_string_new (NULL);
+  g_autofree char *prefix = g_strconcat (key, " =", NULL);
+  gboolean seen = FALSE;
+  for (guint i = 0; lines[i] != NULL && lines[i][0] != '\0'; i++)
+    {
+      if (g_str_has_prefix (lines[i], prefix))
+        {
+          seen = TRUE;
+          if (value != NULL)
+            g_string_append_printf (out, "%s = %s\n", key, value);
+        }
+      else
+        g_string_append_printf (out, "%s\n", lines[i]);
+    }
+  if (!seen && value != NULL)
+    g_string_append_printf (out, "%s = %s\n", key, value);
+  return g_string_free (out, FALSE);
+}
+
+static void
+assert_refused (const char *dir, const char *text, const char *key)
+{
+  g_autofree char *path = write_temp (dir, "bad.machine", text);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (SpxIpuMachine) m = spx_ipu_machine_load (path, &error);
+  g_assert_null (m);
+  g_assert_error (error, SPX_IPU_ERROR, SPX_IPU_ERROR_INVALID);
+  g_test_message ("%s", error->message);
+  g_assert_nonnull (strstr (error->message, path));
+  g_assert_nonnull (strstr (error->message, key));
+  g_unlink (path);
+}
+
+static void
+test_load_bad (void)
+{
+  static const struct { const char *key, *value; } bad[] = {
+    { "tiles", "0" }, { "tiles", "-4" }, { "tiles", "1e3" },
+    { "tiles", "100000" }, { "tiles", "many" }, { "tiles", "" },
+    { "grid-width", "0" }, { "grid-width", "737" },
+    { "sram-bytes", "12" }, { "sram-bytes", "64KiB" },
+    { "clock-hz", "0" }, { "clock-hz", "fast" }, { "clock-hz", "nan" },
+    { "clock-hz", "inf" }, { "clock-hz", "1.85e9x" },
+    { "flop-per-cycle-fp16", "0" }, { "flop-per-cycle-fp16", "1" },
+    { "flop-per-cycle-fp32", "2.5" },
+    { "exchange-bytes-per-cycle", "0" }, { "exchange-bytes-per-cycle", "-1" },
+    { "sync-cycles", "-90" }, { "sync-cycles", "1e12" },
+    { "exchange-overhead-cycles", "x" },
+    { "available-memory", "0" }, { "available-memory", "1.5" },
+    { "workers", "0" }, { "workers", "65" },
+    /* required keys missing */
+    { "tiles", NULL }, { "sram-bytes", NULL }, { "clock-hz", NULL },
+    { "flop-per-cycle-fp16", NULL }, { "flop-per-cycle-fp32", NULL },
+    /* unknown key */
+    { "tile-count", "1472" },
+  };
+  g_autofree char *dir = g_dir_make_tmp ("spx-ipu-XXXXXX", NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      g_autofree char *text = with_value (bad[i].key, bad[i].value);
+      assert_refused (dir, text, bad[i].key);
+    }
+  g_autofree char *group = g_strconcat (good_machine, "[extra]\na = 1\n", NULL);
+  assert_refused (dir, group, "extra");
+  assert_refused (dir, "[ipu]\ntiles = 4\n", "machine");
+  assert_refused (dir, "tiles = 4\n", "bad.machine");
+
+  g_autofree char *missing = g_build_filename (dir, "missing.machine", NULL);
+  g_autoptr (GError) error = NULL;
+  g_assert_null (spx_ipu_machine_load (missing, &error));
+  g_assert_error (error, SPX_IPU_ERROR, SPX_IPU_ERROR_INVALID);
+  g_assert_nonnull (strstr (error->message, missing));
+  g_rmdir (dir);
+}
+
+/* ---- the dense planner ------------------------------------------------ */
+
+static guint64
+tile_bytes (const SpxIpuTile *t)
+{
+  guint64 sum = 0;
+  for (guint kind = 0; kind < SPX_N_BYTE_KINDS; kind++)
+    sum += t->bytes[kind];
+  return sum;
+}
+
+static void
+check_invariants (const SpxIpuProgram *p)
+{
+  guint64 macs = 0;
+  for (guint t = 0; t < p->n_tiles; t++)
+    {
+      macs += p->tiles[t].macs;
+      if (p->fits)
+        g_assert_cmpuint (tile_bytes (&p->tiles[t]), <=,
+                          p->machine->sram_bytes);
+    }
+  g_assert_cmpuint (macs, ==, p->m * p->k * p->n);
+  guint64 cycles = 0;
+  for (guint i = 0; i < p->steps->len; i++)
+    {
+      const SpxIpuStep *s = &g_array_index (p->steps, SpxIpuStep, i);
+      cycles += s->cycles;
+      if (s->kind != SPX_STEP_EXCHANGE)
+        continue;
+      guint64 in = 0, out = 0, moved = 0;
+      for (guint t = 0; t < p->n_tiles; t++)
+        {
+          in += s->bytes_in[t];
+          out += s->bytes_out[t];
+        }
+      for (guint j = 0; j < s->transfers->len; j++)
+        {
+          const SpxIpuTransfer *tr = &g_array_index (s->transfers,
+                                                     SpxIpuTransfer, j);
+          g_assert_cmpuint (tr->src, !=, tr->dst);
+          moved += tr->bytes;
+        }
+      g_assert_cmpuint (in, ==, out);
+      g_assert_cmpuint (in, ==, moved);
+    }
+  g_assert_cmpuint (cycles, ==, p->cycles);
+  g_assert_cmpuint (p->max_tile_bytes, >, 0);
+}
+
+/* teach16, m = k = n = 64, FP32. The plan is pM = 4, pN = 4, pK = 1: tile
+ * 4i + j multiplies W rows 16i.. (16 × 64) by X columns 16j.. (64 × 16).
+ * The operands start on the 4 × 4 home grid, home (a, b) = tile 4a + b
+ * holding W rows 16a.., columns 16b.. and the same block of X. */
+static void
+test_dense_teach16 (void)
+{
+  g_autoptr (SpxIpuMachine) t16 = spx_ipu_machine_preset ("teach16");
+  g_autoptr (GError) error = NULL;
+  g_autoptr (SpxIpuProgram) p = spx_ipu_plan_dense (t16, 64, 64, 64,
+                                                    SPX_DTYPE_FP32, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (p->plan, ==, "pM=4 pN=4 pK=1 rounds=1");
+  g_assert_true (p->fits);
+  g_assert_cmpuint (p->tiles_used, ==, 16);
+  check_invariants (p);
+
+  /* Each tile fetches its 16 × 64 W rows from the three other homes of
+   * grid row i and its 64 × 16 X columns from the three other homes of
+   * grid column j: 6 transfers of 16·16·4 = 1024 bytes in, and the same
+   * out. Exchange: 100 + 6144 / 4 = 1636 cycles. */
+  g_assert_cmpuint (p->steps->len, ==, 3);
+  const SpxIpuStep *sync = &g_array_index (p->steps, SpxIpuStep, 0);
+  const SpxIpuStep *dist = &g_array_index (p->steps, SpxIpuStep, 1);
+  const SpxIpuStep *comp = &g_array_index (p->steps, SpxIpuStep, 2);
+  g_assert_cmpint (sync->kind, ==, SPX_STEP_SYNC);
+  g_assert_cmpuint (sync->cycles, ==, 90);
+  g_assert_cmpint (dist->kind, ==, SPX_STEP_EXCHANGE);
+  g_assert_cmpuint (dist->transfers->len, ==, 96);
+  for (guint t = 0; t < 16; t++)
+    {
+      g_assert_cmpuint (dist->bytes_in[t], ==, 6144);
+      g_assert_cmpuint (dist->bytes_out[t], ==, 6144);
+    }
+  for (guint j = 0; j < dist->transfers->len; j++)
+    g_assert_cmpuint (g_array_index (dist->transfers, SpxIpuTransfer,
+                                     j).bytes, ==, 1024);
+  g_assert_cmpuint (dist->cycles, ==, 100 + 6144 / 4);
+
+  /* Compute: one row of 16 × 16 pieces, 4 pieces along k; six workers
+   * share its 16 columns, 3 each; a column of a piece costs
+   * 256 / 16 MACs per cycle = 16 worker cycles. Per worker:
+   * 24 + 4·(16 + 3·16) = 280 worker cycles; ×6 + 100. */
+  g_assert_cmpint (comp->kind, ==, SPX_STEP_COMPUTE);
+  g_assert_cmpuint (comp->cycles, ==, 280 * 6 + 100);
+  g_assert_cmpuint (p->cycles, ==, 90 + 1636 + 1780);
+
+  for (guint t = 0; t < 16; t++)
+    {
+      const SpxIpuTile *tile = &p->tiles[t];
+      g_assert_cmpuint (tile->macs, ==, 16 * 64 * 16);
+      /* home block of each operand + its slices */
+      g_assert_cmpuint (tile->bytes[SPX_BYTES_VALUES], ==, 1024 + 4096);
+      g_assert_cmpuint (tile->bytes[SPX_BYTES_INPUT], ==, 1024 + 4096);
+      g_assert_cmpuint (tile->bytes[SPX_BYTES_PARTIALS], ==, 0);
+      g_assert_cmpuint (tile->bytes[SPX_BYTES_OUTPUT], ==, 16 * 16 * 4);
+      g_assert_cmpuint (tile->compute_cycles, ==, 1780);
+    }
+  g_assert_cmpuint (p->max_tile_bytes, ==, 11264);
+  g_assert_cmpfloat (p->density, ==, 1.0);
+  g_assert_cmpfloat_with_epsilon (p->ms, 3506 / 1.85e9 * 1e3, 1e-9);
+}
+
+static void
+test_dense_invariants (void)
+{
+  static const struct { const char *machine; guint64 m, k, n; SpxDtype d; }
+  cases[] = {
+    { "teach16", 64, 64, 64, SPX_DTYPE_FP16 },
+    { "teach16", 100, 37, 9, SPX_DTYPE_FP32 },
+    { "teach16", 1, 1, 1, SPX_DTYPE_FP16 },
+    { "teach16", 3, 500, 2, SPX_DTYPE_FP16 },
+    { "teach16", 256, 256, 2048, SPX_DTYPE_FP32 },
+    { "mk1", 1000, 3000, 17, SPX_DTYPE_FP32 },
+    { "bow", 4096, 4096, 1024, SPX_DTYPE_FP16 },
+    { "bow", 4096, 4096, 4096, SPX_DTYPE_FP32 },
+    { "gc200", 777, 4099, 129, SPX_DTYPE_FP16 },
+    { "bow", 1, 100000, 1, SPX_DTYPE_FP32 },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr (SpxIpuMachine) m = spx_ipu_machine_preset (cases[i].machine);
+      g_autoptr (GError) error = NULL;
+      g_autoptr (SpxIpuProgram) p = spx_ipu_plan_dense (m, cases[i].m,
+                                                        cases[i].k, cases[i].n,
+                                                        cases[i].d, &error);
+      g_assert_no_error (error);
+      g_test_message ("%s %" G_GUINT64_FORMAT "×%" G_GUINT64_FORMAT "×%"
+                      G_GUINT64_FORMAT ": %s, %" G_GUINT64_FORMAT
+                      " cycles, fits %d", cases[i].machine, cases[i].m,
+                      cases[i].k, cases[i].n, p->plan, p->cycles, p->fits);
+      check_invariants (p);
+      g_assert_cmpint (p->mode, ==, SPX_IPU_MODE_DENSE);
+    }
+}
+
+static void
+test_dense_too_large (void)
+{
+  g_autoptr (SpxIpuMachine) bow = spx_ipu_machine_preset ("bow");
+  g_autoptr (GError) error = NULL;
+  g_autoptr (SpxIpuProgram) p = spx_ipu_plan_dense (bow, 65536, 65536, 65536,
+                                                    SPX_DTYPE_FP32, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (p);
+  g_assert_false (p->fits);
+  g_assert_cmpuint (p->max_tile_bytes, >, bow->sram_bytes);
+  check_invariants (p);
+
+  g_assert_null (spx_ipu_plan_dense (bow, 0, 4, 4, SPX_DTYPE_FP16, &error));
+  g_assert_error (error, SPX_IPU_ERROR, SPX_IPU_ERROR_INVALID);
+  g_clear_error (&error);
+  g_assert_null (spx_ipu_plan_dense (bow, G_MAXUINT64, G_MAXUINT64, 4,
+                                     SPX_DTYPE_FP16, &error));
+  g_assert_error (error, SPX_IPU_ERROR, SPX_IPU_ERROR_INVALID);
+}
+
+/* The dense column of the reference's calibration table: Bow, FP16,
+ * m = k = 4096, best over n: 57 non-zero TFLOP/s at density 1/4, that is
+ * about 228 dense TFLOP/s. */
+static void
+test_dense_calibration (void)
+{
+  g_autoptr (SpxIpuMachine) bow = spx_ipu_machine_preset ("bow");
+  double best = 0;
+  guint64 best_n = 0;
+  for (guint64 n = 1; n <= 65536; n *= 2)
+    {
+      g_autoptr (SpxIpuProgram) p = spx_ipu_plan_dense (bow, 4096, 4096, n,
+                                                        SPX_DTYPE_FP16, NULL);
+      if (p->fits && p->tflops > best)
+        {
+          best = p->tflops;
+          best_n = n;
+        }
+    }
+  g_test_message ("dense best: %.1f TFLOP/s at n = %" G_GUINT64_FORMAT
+                  " (paper: ~228); non-zero at 1/4: %.1f (paper 57)", best,
+                  best_n, best / 4);
+  g_assert_cmpfloat (best, >=, 228 * 0.75);
+  g_assert_cmpfloat (best, <=, 228 * 1.25);
+  for (guint i = 0; i < 4; i++)
+    {
+      static const double paper[] = { 57, 28, 14, 7 };
+      double nz = best / (4 << i);
+      g_assert_cmpfloat (fabs (nz - paper[i]) / paper[i], <=, 0.25);
+    }
+}
+
+static void
+test_dense_speed (void)
+{
+  g_autoptr (SpxIpuMachine) bow = spx_ipu_machine_preset ("bow");
+  gint64 start = g_get_monotonic_time ();
+  g_autoptr (SpxIpuProgram) p = spx_ipu_plan_dense (bow, 4096, 4096, 1024,
+                                                    SPX_DTYPE_FP16, NULL);
+  double ms = (g_get_monotonic_time () - start) / 1e3;
+  g_test_message ("dense bow 4096² n = 1024: %s, %.2f ms to plan", p->plan,
+                  ms);
+  g_assert_true (p->fits);
+  g_assert_cmpfloat (ms, <, 1000); /* generous: sanitizer builds are slow */
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/ipu/machine/presets", test_presets);
+  g_test_add_func ("/ipu/machine/teach16", test_teach16);
+  g_test_add_func ("/ipu/machine/load-good", test_load_good);
+  g_test_add_func ("/ipu/machine/load-bad", test_load_bad);
+  g_test_add_func ("/ipu/dense/teach16", test_dense_teach16);
+  g_test_add_func ("/ipu/dense/invariants", test_dense_invariants);
+  g_test_add_func ("/ipu/dense/too-large", test_dense_too_large);
+  g_test_add_func ("/ipu/dense/calibration", test_dense_calibration);
+  g_test_add_func ("/ipu/dense/speed", test_dense_speed);
+  return g_test_run ();
+}

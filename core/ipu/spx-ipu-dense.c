@@ -1,1 +1,524 @@
-/* placeholder: being written */
+/* spx-ipu-dense.c: the dense matmul as poplin plans it, a three-way split
+ * pM × pN × pK with a reduction over pK (reference/ipu-model.md, "Dense
+ * matmul on the tiles") */
+#include "spx-ipu.h"
+
+#include <math.h>
+
+/* On-tile compute model. The accumulating matrix product unit works on
+ * GRAIN × GRAIN pieces of W at the tile's full MAC rate once its pipeline
+ * is full; every piece pays FILL worker cycles to fill it, every row of
+ * pieces a worker handles pays ROW cycles of pointer set-up, and every
+ * vertex VERTEX cycles to start its workers. FILL and ROW are the only
+ * constants tuned, against the dense column of the reference's
+ * calibration table (Bow, FP16, m = k = 4096, best n: about 228 TFLOP/s). */
+#define GRAIN          16u
+#define FILL_CYCLES    16.0
+#define ROW_CYCLES     24.0
+#define VERTEX_CYCLES  100u
+/* Reduction: each worker adds two FP32 partials per worker cycle. */
+#define REDUCE_WIDTH   2u
+#define PARTIAL_BYTES  4u   /* partial sums are FP32 whatever the dtype */
+#define MAX_ROUNDS     64u
+#define MAX_SIDES      281474976710656.0     /* 2^48 elements per operand */
+#define MAX_PRODUCT    1152921504606846976.0 /* 2^60 MACs */
+
+/* pm × pn × pk tiles; when the slices do not fit at once, the columns of
+ * each tile's X slice are taken in `rounds` serial rounds (W stays). */
+typedef struct {
+  guint64 pm, pn, pk, rounds;
+} Split;
+
+/* Everything the cost of a split depends on. */
+typedef struct {
+  const SpxIpuMachine *machine;
+  guint64  m, k, n;
+  guint    bytes;       /* per element of W, X and Y */
+  guint    macs;        /* per tile per cycle */
+  guint64  home_rows, home_cols; /* the grid operands start spread over */
+  guint64  budget;
+} Problem;
+
+static inline guint64
+div_up (guint64 a, guint64 b)
+{
+  return a / b + (a % b != 0);
+}
+
+/* ---- near-even splits: part i of len items over parts ---------------- */
+
+static guint64
+part_start (guint64 len, guint64 parts, guint64 i)
+{
+  /* (len / parts)·i + (len % parts)·i / parts, free of overflow */
+  return len / parts * i + len % parts * i / parts;
+}
+
+static guint64
+part_size (guint64 len, guint64 parts, guint64 i)
+{
+  return part_start (len, parts, i + 1) - part_start (len, parts, i);
+}
+
+/* The part holding item x. */
+static guint64
+part_of (guint64 len, guint64 parts, guint64 x)
+{
+  guint64 i = (guint64) ((double) x / (double) len * (double) parts);
+  i = MIN (i, parts - 1);
+  while (i > 0 && part_start (len, parts, i) > x)
+    i--;
+  while (i + 1 < parts && part_start (len, parts, i + 1) <= x)
+    i++;
+  return i;
+}
+
+/* ---- the cost model -------------------------------------------------- */
+
+/* One tile multiplying an mt × kt slice of W by a kt × nt slice of X. The
+ * workers share the rows of pieces; when there are fewer rows than
+ * workers they share each row's columns instead. */
+static guint64
+tile_cycles (const SpxIpuMachine *machine, guint macs,
+                           guint64 mt, guint64 kt, guint64 nt)
+{
+  if (mt == 0 || kt == 0 || nt == 0)
+    return 0;
+  guint64 w = machine->workers;
+  guint64 rows = div_up (mt, GRAIN), pieces = div_up (kt, GRAIN);
+  guint64 rows_each = div_up (rows, w), cols_each = nt;
+  if (rows < w)
+    cols_each = div_up (nt, w / rows);
+  double per_column = (double) (GRAIN * GRAIN) / macs;
+  double worker = (double) rows_each *
+                  (ROW_CYCLES + (double) pieces *
+                   (FILL_CYCLES + (double) cols_each * per_column));
+  return VERTEX_CYCLES + (guint64) ceil (worker * (double) w);
+}
+
+/* Adding pk partials of `share` outputs and writing the result. */
+static guint64
+reduce_tile_cycles (const SpxIpuMachine *machine, guint64 share, guint64 pk)
+{
+  if (share == 0 || pk < 2)
+    return 0;
+  guint64 w = machine->workers;
+  guint64 per_worker = div_up (div_up (share, w), REDUCE_WIDTH) * pk;
+  return VERTEX_CYCLES + per_worker * w;
+}
+
+/* Serial rounds pay the fixed costs once each: exchange overhead and
+ * syncs. Bytes move at the same rate however they are cut. */
+static guint64
+rounds_exchange (const Problem *pb, guint64 rounds, guint64 busiest)
+{
+  if (busiest == 0)
+    return 0;
+  return pb->machine->exchange_overhead_cycles * rounds +
+         (guint64) ceil ((double) busiest /
+                         pb->machine->exchange_bytes_per_cycle);
+}
+
+typedef struct {
+  guint64 cycles;
+  guint64 temporary; /* the largest tile's slices, partials and buffers */
+  guint64 bytes;     /* and with its share of the operands and the output */
+} Cost;
+
+/* The slowest tile of each superstep and the largest footprint, from the
+ * largest slices (near-even parts differ by one item at most). */
+static Cost
+cost_of (const Problem *pb, Split s)
+{
+  guint64 B = pb->bytes, r = s.rounds;
+  guint64 mt = div_up (pb->m, s.pm), kt = div_up (pb->k, s.pk);
+  guint64 nt = div_up (pb->n, s.pn), nr = div_up (nt, r);
+  guint64 w_home = div_up (pb->m, pb->home_rows) * div_up (pb->k, pb->home_cols);
+  guint64 x_home = div_up (pb->k, pb->home_rows) * div_up (pb->n, pb->home_cols);
+  guint64 in = (mt * kt + kt * nt) * B;
+  guint64 out = (w_home * s.pn + x_home * s.pm) * B;
+  Cost c = { 0, 0, 0 };
+  c.cycles = pb->machine->sync_cycles * r +
+             rounds_exchange (pb, r, MAX (in, out)) +
+             tile_cycles (pb->machine, pb->macs, mt, kt, nr) * r;
+  c.temporary = (mt * kt + kt * nr) * B;
+  guint64 output = mt * nt * B;
+  if (s.pk > 1)
+    {
+      guint64 share = div_up (mt * nr, s.pk);
+      guint64 moved = (s.pk - 1) * share * PARTIAL_BYTES;
+      c.cycles += pb->machine->sync_cycles * r +
+                  rounds_exchange (pb, r, moved * r) +
+                  reduce_tile_cycles (pb->machine, share, s.pk) * r;
+      c.temporary += mt * nr * PARTIAL_BYTES + moved;
+      output = div_up (mt * nt, s.pk) * B;
+    }
+  c.bytes = c.temporary + (w_home + x_home) * B + output;
+  return c;
+}
+
+/* The reference's rule: temporary memory within the available share of a
+ * tile, and everything within the tile. */
+static gboolean
+cost_fits (const Problem *pb, Cost c)
+{
+  return c.temporary <= pb->budget && c.bytes <= pb->machine->sram_bytes;
+}
+
+/* The fewest rounds that fit (each round costs its fixed overheads),
+ * estimated from the bytes a column of X brings and then stepped up; one
+ * round when nothing fits. */
+static Cost
+cost_rounds (const Problem *pb, Split *s)
+{
+  guint64 nt = div_up (pb->n, s->pn);
+  guint64 mt = div_up (pb->m, s->pm), kt = div_up (pb->k, s->pk);
+  guint64 resident = mt * kt * pb->bytes;
+  guint64 per_column = kt * pb->bytes +
+                       (s->pk > 1 ? 2 * mt * PARTIAL_BYTES : 0);
+  guint64 most = MIN (nt, MAX_ROUNDS);
+  s->rounds = 1;
+  if (resident < pb->budget)
+    s->rounds = CLAMP (div_up (nt * per_column, pb->budget - resident), 1,
+                       most);
+  Cost c = cost_of (pb, *s);
+  while (!cost_fits (pb, c) && s->rounds < most && resident < pb->budget)
+    {
+      s->rounds = MIN (most, s->rounds + 1 + s->rounds / 8);
+      c = cost_of (pb, *s);
+    }
+  if (!cost_fits (pb, c) && s->rounds > 1)
+    {
+      /* rounds cannot save it: the cheapest form of a split that fails */
+      s->rounds = 1;
+      c = cost_of (pb, *s);
+    }
+  return c;
+}
+
+/* ---- the search ------------------------------------------------------ */
+
+/* Part counts worth trying for a side of len items: for every distinct
+ * largest part, the fewest parts that give it (more parts of the same size
+ * only use more tiles and send more). */
+static GArray *
+candidates (guint64 len, guint64 most)
+{
+  GArray *c = g_array_new (FALSE, FALSE, sizeof (guint64));
+  guint64 v = 1;
+  while (v <= MIN (len, most))
+    {
+      g_array_append_val (c, v);
+      guint64 s = div_up (len, v);
+      if (s == 1)
+        break;
+      v = div_up (len, s - 1);
+    }
+  return c;
+}
+
+static gboolean
+better (Cost a, Split sa, gboolean fits_a, Cost b, Split sb, gboolean fits_b)
+{
+  if (fits_a != fits_b)
+    return fits_a;
+  if (a.cycles != b.cycles)
+    return a.cycles < b.cycles;
+  return sa.pm * sa.pn * sa.pk < sb.pm * sb.pn * sb.pk;
+}
+
+static Split
+search (const Problem *pb, gboolean *fits)
+{
+  guint64 tiles = pb->machine->tiles;
+  g_autoptr (GArray) cm = candidates (pb->m, tiles);
+  g_autoptr (GArray) cn = candidates (pb->n, tiles);
+  g_autoptr (GArray) ck = candidates (pb->k, tiles);
+  Split best = { 1, 1, 1, 1 };
+  Cost best_cost = cost_rounds (pb, &best);
+  *fits = cost_fits (pb, best_cost);
+  for (guint a = 0; a < cm->len; a++)
+    {
+      guint64 pm = g_array_index (cm, guint64, a);
+      for (guint b = 0; b < cn->len; b++)
+        {
+          guint64 pn = g_array_index (cn, guint64, b);
+          if (pm * pn > tiles)
+            break;
+          for (guint c = 0; c < ck->len; c++)
+            {
+              Split s = { pm, pn, g_array_index (ck, guint64, c), 1 };
+              if (pm * pn * s.pk > tiles)
+                break;
+              Cost cost = cost_rounds (pb, &s);
+              gboolean ok = cost_fits (pb, cost);
+              if (better (cost, s, ok, best_cost, best, *fits))
+                {
+                  best = s;
+                  best_cost = cost;
+                  *fits = ok;
+                }
+            }
+        }
+    }
+  return best;
+}
+
+/* ---- building the program -------------------------------------------- */
+
+/* Tile (i, j, l): the pk tiles that reduce one output slice sit side by
+ * side. */
+static guint32
+tile_of (Split s, guint64 i, guint64 j, guint64 l)
+{
+  return (guint32) ((i * s.pn + j) * s.pk + l);
+}
+
+/* Per-destination traffic summed by source, so that each (src, dst) pair
+ * is one transfer. */
+typedef struct {
+  guint64 *bytes;   /* per source tile */
+  GArray  *touched; /* guint32 sources with bytes */
+} Inbox;
+
+static void
+inbox_add (Inbox *box, guint32 src, guint64 bytes)
+{
+  if (bytes == 0)
+    return;
+  if (box->bytes[src] == 0)
+    g_array_append_val (box->touched, src);
+  box->bytes[src] += bytes;
+}
+
+static void
+inbox_flush (Inbox *box, SpxIpuProgram *p, SpxIpuStep *step, guint32 dst)
+{
+  for (guint i = 0; i < box->touched->len; i++)
+    {
+      guint32 src = g_array_index (box->touched, guint32, i);
+      spx_ipu_step_send (p, step, src, dst, box->bytes[src]);
+      box->bytes[src] = 0;
+    }
+  g_array_set_size (box->touched, 0);
+}
+
+/* The rows r0..r1 and columns c0..c1 of a rows × cols operand, spread over
+ * the home grid, as bytes from each home tile. */
+static void
+gather (const Problem *pb, Inbox *box, guint64 rows, guint64 cols,
+        guint64 r0, guint64 r1, guint64 c0, guint64 c1)
+{
+  if (r0 >= r1 || c0 >= c1)
+    return;
+  guint64 hr = pb->home_rows, hc = pb->home_cols;
+  guint64 a1 = part_of (rows, hr, r1 - 1), b1 = part_of (cols, hc, c1 - 1);
+  for (guint64 a = part_of (rows, hr, r0); a <= a1; a++)
+    {
+      guint64 lo = MAX (r0, part_start (rows, hr, a));
+      guint64 hi = MIN (r1, part_start (rows, hr, a + 1));
+      for (guint64 b = part_of (cols, hc, c0); b <= b1; b++)
+        {
+          guint64 left = MAX (c0, part_start (cols, hc, b));
+          guint64 right = MIN (c1, part_start (cols, hc, b + 1));
+          if (hi > lo && right > left)
+            inbox_add (box, (guint32) (a * hc + b),
+                       (hi - lo) * (right - left) * pb->bytes);
+        }
+    }
+}
+
+static void
+place_homes (const Problem *pb, SpxIpuProgram *p)
+{
+  guint64 hr = pb->home_rows, hc = pb->home_cols;
+  for (guint64 a = 0; a < hr; a++)
+    for (guint64 b = 0; b < hc; b++)
+      {
+        SpxIpuTile *t = &p->tiles[a * hc + b];
+        t->bytes[SPX_BYTES_VALUES] += part_size (pb->m, hr, a) *
+                                      part_size (pb->k, hc, b) * pb->bytes;
+        t->bytes[SPX_BYTES_INPUT] += part_size (pb->k, hr, a) *
+                                     part_size (pb->n, hc, b) * pb->bytes;
+      }
+}
+
+/* Every tile receives its slices of W and X from their home tiles. */
+static void
+distribute (const Problem *pb, SpxIpuProgram *p, Split s)
+{
+  SpxIpuStep *step = spx_ipu_program_add_exchange (p, "distribute");
+  Inbox box = { g_new0 (guint64, p->n_tiles),
+                g_array_new (FALSE, FALSE, sizeof (guint32)) };
+  for (guint64 i = 0; i < s.pm; i++)
+    for (guint64 j = 0; j < s.pn; j++)
+      for (guint64 l = 0; l < s.pk; l++)
+        {
+          guint64 r0 = part_start (pb->m, s.pm, i), r1 = part_start (pb->m, s.pm, i + 1);
+          guint64 k0 = part_start (pb->k, s.pk, l), k1 = part_start (pb->k, s.pk, l + 1);
+          guint64 c0 = part_start (pb->n, s.pn, j), c1 = part_start (pb->n, s.pn, j + 1);
+          guint32 dst = tile_of (s, i, j, l);
+          gather (pb, &box, pb->m, pb->k, r0, r1, k0, k1);
+          gather (pb, &box, pb->k, pb->n, k0, k1, c0, c1);
+          inbox_flush (&box, p, step, dst);
+          SpxIpuTile *t = &p->tiles[dst];
+          t->bytes[SPX_BYTES_VALUES] += (r1 - r0) * (k1 - k0) * pb->bytes;
+          /* one round's columns at a time */
+          t->bytes[SPX_BYTES_INPUT] += (k1 - k0) * div_up (c1 - c0, s.rounds) *
+                                       pb->bytes;
+        }
+  g_free (box.bytes);
+  g_array_unref (box.touched);
+}
+
+static void
+compute (const Problem *pb, SpxIpuProgram *p, Split s)
+{
+  SpxIpuStep *step = spx_ipu_program_add_compute (p, "compute");
+  for (guint64 i = 0; i < s.pm; i++)
+    for (guint64 j = 0; j < s.pn; j++)
+      for (guint64 l = 0; l < s.pk; l++)
+        {
+          guint64 mt = part_size (pb->m, s.pm, i), nt = part_size (pb->n, s.pn, j);
+          guint64 kt = part_size (pb->k, s.pk, l);
+          guint32 t = tile_of (s, i, j, l);
+          for (guint64 r = 0; r < s.rounds; r++)
+            step->tile_cycles[t] += tile_cycles (pb->machine, pb->macs, mt, kt,
+                                                 part_size (nt, s.rounds, r));
+          p->tiles[t].macs = mt * kt * nt;
+          if (s.pk == 1)
+            p->tiles[t].bytes[SPX_BYTES_OUTPUT] += mt * nt * pb->bytes;
+          else /* one round's partials at a time */
+            p->tiles[t].bytes[SPX_BYTES_PARTIALS] +=
+              mt * div_up (nt, s.rounds) * PARTIAL_BYTES;
+        }
+}
+
+/* In each round the pk tiles of an output slice each own a near-even share
+ * of its outputs and receive the others' partials for it, then add them. */
+static void
+reduce_slice (const Problem *pb, SpxIpuProgram *p, SpxIpuStep *ex,
+              SpxIpuStep *add, Split s, guint64 i, guint64 j)
+{
+  guint64 mt = part_size (pb->m, s.pm, i), nt = part_size (pb->n, s.pn, j);
+  for (guint64 l = 0; l < s.pk; l++)
+    {
+      guint32 dst = tile_of (s, i, j, l);
+      guint64 shares = 0, largest = 0;
+      for (guint64 r = 0; r < s.rounds; r++)
+        {
+          guint64 share = part_size (mt * part_size (nt, s.rounds, r), s.pk, l);
+          add->tile_cycles[dst] += reduce_tile_cycles (pb->machine, share, s.pk);
+          shares += share;
+          largest = MAX (largest, share);
+        }
+      for (guint64 from = 0; from < s.pk; from++)
+        spx_ipu_step_send (p, ex, tile_of (s, i, j, from), dst,
+                           shares * PARTIAL_BYTES);
+      SpxIpuTile *t = &p->tiles[dst];
+      t->bytes[SPX_BYTES_PARTIALS] += (s.pk - 1) * largest * PARTIAL_BYTES;
+      t->bytes[SPX_BYTES_OUTPUT] += shares * pb->bytes;
+    }
+}
+
+static void
+reduce (const Problem *pb, SpxIpuProgram *p, Split s)
+{
+  SpxIpuStep *ex = spx_ipu_program_add_exchange (p, "reduce");
+  guint ex_index = p->steps->len - 1;
+  SpxIpuStep *add = spx_ipu_program_add_compute (p, "reduce");
+  /* adding steps may move the array: find the exchange again after */
+  ex = &g_array_index (p->steps, SpxIpuStep, ex_index);
+  for (guint64 i = 0; i < s.pm; i++)
+    for (guint64 j = 0; j < s.pn; j++)
+      reduce_slice (pb, p, ex, add, s, i, j);
+}
+
+static guint64
+busiest (const SpxIpuProgram *p, const SpxIpuStep *step)
+{
+  guint64 most = 0;
+  for (guint t = 0; t < p->n_tiles; t++)
+    most = MAX (most, MAX (step->bytes_in[t], step->bytes_out[t]));
+  return most;
+}
+
+/* A step folds its rounds: their fixed costs are added up here, since
+ * finish would charge them once. */
+static void
+fold_rounds (const Problem *pb, SpxIpuProgram *p, Split s)
+{
+  if (s.rounds == 1)
+    return;
+  for (guint i = 0; i < p->steps->len; i++)
+    {
+      SpxIpuStep *step = &g_array_index (p->steps, SpxIpuStep, i);
+      if (step->kind == SPX_STEP_SYNC)
+        step->cycles = (guint64) pb->machine->sync_cycles * s.rounds;
+      else if (step->kind == SPX_STEP_EXCHANGE)
+        step->cycles = rounds_exchange (pb, s.rounds, busiest (p, step));
+    }
+}
+
+static void
+build (const Problem *pb, SpxIpuProgram *p, Split s)
+{
+  place_homes (pb, p);
+  spx_ipu_program_add_sync (p, "sync");
+  distribute (pb, p, s);
+  compute (pb, p, s);
+  if (s.pk > 1)
+    {
+      spx_ipu_program_add_sync (p, "sync");
+      reduce (pb, p, s);
+    }
+  fold_rounds (pb, p, s);
+  p->plan = g_strdup_printf ("pM=%" G_GUINT64_FORMAT " pN=%" G_GUINT64_FORMAT
+                             " pK=%" G_GUINT64_FORMAT " rounds=%"
+                             G_GUINT64_FORMAT, s.pm, s.pn, s.pk, s.rounds);
+}
+
+/* The operands start spread over the tile array as it is drawn: a grid of
+ * home tiles, rows of the grid over the rows of each operand. */
+static void
+home_grid (const SpxIpuMachine *machine, guint64 *rows, guint64 *cols)
+{
+  *cols = MIN (machine->grid_width, machine->tiles);
+  *rows = machine->tiles / *cols;
+}
+
+/* Created with density 1: callers reporting a sparse problem against it
+ * set program->density and rescale nz_tflops (= tflops × density). */
+SpxIpuProgram *
+spx_ipu_plan_dense (const SpxIpuMachine *machine, guint64 m, guint64 k,
+                    guint64 n, SpxDtype dtype, GError **error)
+{
+  if (!spx_ipu_machine_validate (machine, error))
+    return NULL;
+  /* Far beyond any machine, and every count stays inside 64 bits. */
+  double dm = (double) m, dk = (double) k, dn = (double) n;
+  if (m == 0 || k == 0 || n == 0 || dm * dk > MAX_SIDES || dk * dn > MAX_SIDES ||
+      dm * dn > MAX_SIDES || dm * dk * dn > MAX_PRODUCT)
+    {
+      g_set_error (error, SPX_IPU_ERROR, SPX_IPU_ERROR_INVALID,
+                   "dense product %" G_GUINT64_FORMAT "×%" G_GUINT64_FORMAT
+                   "×%" G_GUINT64_FORMAT ": expected sides of at least 1, "
+                   "operands of at most 2^48 elements and at most 2^60 "
+                   "multiply-accumulates", m, k, n);
+      return NULL;
+    }
+  Problem pb = { machine, m, k, n, spx_ipu_dtype_bytes (dtype),
+                 spx_ipu_macs_per_cycle (machine, dtype), 0, 0,
+                 spx_ipu_tile_budget (machine) };
+  home_grid (machine, &pb.home_rows, &pb.home_cols);
+  gboolean fits = FALSE;
+  Split s = search (&pb, &fits);
+  SpxIpuProgram *p = spx_ipu_program_new (SPX_IPU_MODE_DENSE, machine, m, k,
+                                          n, 1, dtype, 1.0);
+  build (&pb, p, s);
+  spx_ipu_program_finish (p);
+  /* finish checks the whole tile; the planner also kept temporaries
+   * within the available share, or found no split that does. */
+  p->fits = p->fits && fits;
+  return p;
+}

@@ -1,1 +1,634 @@
-/* placeholder: being written */
+/* spx-ipu-dynamic.c: the dynamic block-sparse planner. The plan is sized
+ * from a non-zero budget only (as PopSparse's dynamic matmul is), then the
+ * mask's actual pattern is written into its buckets, spilled where it does
+ * not fit, and the propagation steps it really needs are costed. */
+#include "spx-ipu.h"
+
+#include <math.h>
+#include <string.h>
+
+/* Share of every bucket kept free for an uneven pattern (PopSparse's
+ * "bucket oversize proportion"). */
+#define BUCKET_OVERSIZE 0.3
+/* Index metadata per non-zero block in a bucket: a column offset and its
+ * share of the row headers. */
+#define INDEX_BYTES_PER_BLOCK 4
+/* Codelet constants the reference leaves open: per-worker header and
+ * per-row return of the block codelet. */
+#define CODELET_HDR  10
+#define CODELET_XRET 5
+/* A dynamic codelet first walks its bucket's meta-information to find the
+ * rows it owns: worker cycles per row and per block, on top of the static
+ * codelet (the static plan has this work done by the host). It is also
+ * less specialised than the static one (no unrolling for a known pattern):
+ * slower by these factors. The four constants are fitted to the paper's
+ * dynamic b=1 and b=16 curves (reference, calibration table). */
+#define DYN_ROW_CYCLES     80
+#define DYN_BLOCK_CYCLES   30
+#define DYN_SLOWDOWN_ELEM  1.15
+#define DYN_SLOWDOWN_BLOCK 2.7
+/* Partial-sum reduction: FP32 adds per tile per cycle (a load, add and
+ * store per element and per worker turn; fitted with the above), and a
+ * fixed cost. */
+#define REDUCE_ADDS_PER_CYCLE 0.25
+#define REDUCE_FIXED_CYCLES   50
+
+static inline guint64
+div_up (guint64 a, guint64 b)
+{
+  return a / b + (a % b != 0);
+}
+
+/* Part i of n things split into p nearly equal parts starts here. */
+static inline guint64
+split_start (guint64 n, guint64 p, guint64 i)
+{
+  return i * n / p;
+}
+
+static inline guint64
+split_len (guint64 n, guint64 p, guint64 i)
+{
+  return split_start (n, p, i + 1) - split_start (n, p, i);
+}
+
+/* ------------------------------------------------------------------ */
+/* Codelet cycles (reference: "On-tile compute cycles for block
+ * vertices"). The static planner uses the same formulas; to be shared. */
+
+/* Worker cycles per block for n columns of X. */
+static double
+block_y (guint b, SpxDtype dtype, double n)
+{
+  gboolean h = dtype == SPX_DTYPE_FP16;
+  switch (b)
+    {
+    case 4:
+      return h ? 13 + n : 12 + 4 * (n - 1);
+    case 8:
+      return h ? 14 + 2 * (n - 1) : 19 + 8 * (n - 1);
+    default: /* 16 */
+      return h ? 19 + 4 * (n - 1) : 2 * (37 + 8 * (n - 1));
+    }
+}
+
+/* rows non-empty block-rows holding blocks non-zero blocks of size b, on
+ * W workers, times ncols columns of X. Block sizes the reference gives no
+ * formula for are cut into the largest ones it does (b < 4: elements). */
+static double
+codelet_cycles (guint b, SpxDtype dtype, guint workers, guint64 rows,
+                guint64 blocks, guint64 ncols)
+{
+  if (rows == 0 || blocks == 0 || ncols == 0)
+    return 0;
+  double W = workers;
+  if (b < 4)
+    {
+      double mW = ceil ((double) (rows * b) / W);
+      double kW = ceil ((double) (blocks * b) / (double) rows);
+      double grain = dtype == SPX_DTYPE_FP16 ? 8 : 4; /* fp32: a guess */
+      double chunks = ceil ((double) ncols / grain);
+      return (33 + mW * (11 + chunks * (14 + 3 * (kW - 1)))) * W;
+    }
+  guint sub = b >= 16 ? 16 : b >= 8 ? 8 : 4;
+  guint64 cut = div_up (b, sub);
+  double mW = ceil ((double) (rows * cut) / W);
+  double kW = ceil ((double) (blocks * cut) / (double) rows);
+  double bytes = spx_ipu_dtype_bytes (dtype);
+  double per_block = 16 + sub * sub * bytes / 8 +
+                     block_y (sub, dtype, (double) ncols) * W;
+  return 30 + CODELET_HDR * W +
+         mW * (CODELET_XRET * W + 17 + kW * per_block);
+}
+
+/* The dynamic codelet: the above plus the meta-information walk. */
+static double
+dynamic_cycles (const SpxIpuMachine *mc, guint b, SpxDtype dtype,
+                guint64 rows, guint64 blocks, guint64 ncols)
+{
+  if (blocks == 0 || ncols == 0)
+    return 0;
+  double W = mc->workers;
+  double meta = (ceil ((double) rows / W) * DYN_ROW_CYCLES +
+                 ceil ((double) blocks / W) * DYN_BLOCK_CYCLES) * W;
+  double slow = b < 4 ? DYN_SLOWDOWN_ELEM : DYN_SLOWDOWN_BLOCK;
+  return slow * codelet_cycles (b, dtype, mc->workers, rows, blocks, ncols) + meta;
+}
+
+/* ------------------------------------------------------------------ */
+/* Candidates, costed from counts only                                 */
+
+typedef struct {
+  const SpxIpuMachine *mc;
+  guint64  m, k, n;
+  guint    b;
+  SpxDtype dtype;
+  guint64  brows, bcols;
+  guint64  budget;       /* non-zero blocks the plan is sized for */
+} Problem;
+
+typedef struct {
+  guint   px, py, pz;
+  guint64 cap;           /* blocks per bucket */
+  gboolean flip;         /* second bucket buffer for propagation */
+  guint64 bytes;         /* largest tile footprint */
+  guint64 cycles;        /* estimated, uniform pattern */
+} Cand;
+
+static guint64
+block_bytes (const Problem *pr)
+{
+  return (guint64) pr->b * pr->b * spx_ipu_dtype_bytes (pr->dtype) +
+         INDEX_BYTES_PER_BLOCK;
+}
+
+static guint64
+bucket_cap (guint64 budget, guint64 partitions)
+{
+  return (guint64) ceil ((double) div_up (budget, partitions) *
+                         (1.0 + BUCKET_OVERSIZE));
+}
+
+static guint64
+exchange_cost (const SpxIpuMachine *mc, guint64 bytes)
+{
+  if (bytes == 0)
+    return 0;
+  return mc->exchange_overhead_cycles +
+         (guint64) ceil ((double) bytes / mc->exchange_bytes_per_cycle);
+}
+
+static guint64
+reduce_cycles (guint py, guint64 piece)
+{
+  if (py < 2)
+    return 0;
+  return REDUCE_FIXED_CYCLES +
+         (guint64) ceil ((double) (py - 1) * (double) piece /
+                         REDUCE_ADDS_PER_CYCLE);
+}
+
+/* Footprint and cycles of the largest tile of a partition. */
+static void
+cand_cost (const Problem *pr, Cand *c)
+{
+  const SpxIpuMachine *mc = pr->mc;
+  guint64 groups = (guint64) c->px * c->py, parts = groups * c->pz;
+  guint64 mx = div_up (pr->brows, c->px), ky = div_up (pr->bcols, c->py);
+  guint64 rows_el = MIN (mx * pr->b, pr->m), cols_el = MIN (ky * pr->b, pr->k);
+  guint64 nc = div_up (pr->n, c->pz), db = spx_ipu_dtype_bytes (pr->dtype);
+  c->cap = bucket_cap (pr->budget, parts);
+  c->flip = groups > 1;
+  guint64 group_blocks = c->cap * c->pz;
+  guint64 w_bytes = group_blocks * block_bytes (pr) * (c->flip ? 2 : 1);
+  guint64 x_bytes = cols_el * nc * db;
+  guint64 part_bytes = rows_el * nc * 4;
+  guint64 piece = div_up (rows_el * nc, c->py);
+  c->bytes = w_bytes + x_bytes + part_bytes + piece * db;
+
+  /* Uniform pattern: a group holds its share of the budget. */
+  guint64 blocks = div_up (pr->budget, groups);
+  guint64 rows = MIN (mx, blocks);
+  guint64 dist_in = x_bytes - x_bytes / c->px +
+                    (c->pz - 1) * c->cap * block_bytes (pr);
+  c->cycles = exchange_cost (mc, dist_in) + mc->sync_cycles +
+              (guint64) dynamic_cycles (mc, pr->b, pr->dtype, rows, blocks, nc) +
+              (c->py > 1 ? exchange_cost (mc, (part_bytes - piece * 4)) : 0) +
+              reduce_cycles (c->py, piece) + mc->sync_cycles;
+}
+
+/* Every px·py·pz ≤ tiles; the fastest that fits, else the smallest. */
+static gboolean
+search (const Problem *pr, Cand *best)
+{
+  guint64 limit = spx_ipu_tile_budget (pr->mc);
+  gboolean have = FALSE, best_fits = FALSE;
+  guint tiles = pr->mc->tiles;
+  for (guint px = 1; px <= MIN (tiles, pr->brows); px++)
+    for (guint py = 1; py <= MIN (tiles / px, pr->bcols); py++)
+      for (guint pz = 1; pz <= MIN (tiles / (px * py), pr->n); pz++)
+        {
+          Cand c = { px, py, pz, 0, FALSE, 0, 0 };
+          cand_cost (pr, &c);
+          gboolean fits = c.bytes <= limit;
+          gboolean better = !have || (fits && !best_fits) ||
+                            (fits && c.cycles < best->cycles) ||
+                            (!fits && !best_fits && c.bytes < best->bytes);
+          if (better)
+            {
+              *best = c;
+              best_fits = fits;
+              have = TRUE;
+            }
+        }
+  return have;
+}
+
+/* ------------------------------------------------------------------ */
+/* The actual pattern in the winner's buckets                          */
+
+/* Blocks of group dst that live in src's buckets and reach dst's tiles
+ * after dist propagation steps. */
+typedef struct {
+  guint   dst, src, dist;
+  guint64 amount;        /* blocks placed */
+  guint64 rows, blocks;  /* what dst computes when they arrive */
+  guint64 last_row;
+} Spill;
+
+typedef struct {
+  Problem  pr;
+  Cand     c;
+  guint    groups;
+  guint64  group_cap;    /* blocks the pz buckets of a group hold */
+  guint   *row_x, *col_y;
+  guint64 *count;        /* non-zero blocks per group */
+  guint64 *elements;     /* non-zero elements per group */
+  guint64 *rows;         /* non-empty block-rows kept in the group */
+  GArray **blocks;       /* guint64 flat indices per group */
+  GArray  *spills;       /* Spill, grouped by dst */
+  guint   *first_spill, *n_spills;
+  guint    steps;        /* propagation steps */
+  gboolean overflow;
+} Layout;
+
+static guint *
+part_map (guint64 n, guint p)
+{
+  guint *map = g_new (guint, n);
+  for (guint64 i = 0; i < n; i++)
+    map[i] = (guint) (((i + 1) * p - 1) / n);
+  return map;
+}
+
+static void
+layout_clear (Layout *l)
+{
+  g_free (l->row_x);
+  g_free (l->col_y);
+  g_free (l->count);
+  g_free (l->elements);
+  g_free (l->rows);
+  g_free (l->first_spill);
+  g_free (l->n_spills);
+  if (l->spills)
+    g_array_unref (l->spills);
+  if (l->blocks)
+    for (guint g = 0; g < l->groups; g++)
+      if (l->blocks[g])
+        g_array_unref (l->blocks[g]);
+  g_free (l->blocks);
+}
+
+static void
+count_groups (Layout *l, const SpxMask *mask)
+{
+  SpxMaskIter it;
+  guint64 br, bc;
+  guint py = l->c.py;
+  spx_mask_iter_init (&it, mask);
+  while (spx_mask_iter_next (&it, &br, &bc))
+    l->count[l->row_x[br] * py + l->col_y[bc]]++;
+}
+
+/* Place the excess of every over-full group in the free space of others,
+ * nearest first in propagation steps: the same x and y (the group's own
+ * buckets, already pooled), then the same x (dist < py), then anywhere. */
+static void
+place_spills (Layout *l)
+{
+  guint px = l->c.px, py = l->c.py, G = l->groups;
+  guint64 *free_ = g_new0 (guint64, G);
+  for (guint g = 0; g < G; g++)
+    free_[g] = l->count[g] < l->group_cap ? l->group_cap - l->count[g] : 0;
+  for (guint g = 0; g < G; g++)
+    {
+      guint64 excess = l->count[g] > l->group_cap ?
+                       l->count[g] - l->group_cap : 0;
+      guint x = g / py, y = g % py;
+      l->first_spill[g] = l->spills->len;
+      for (guint d = 1; d < G && excess > 0; d++)
+        {
+          guint dx = d / py, dy = d % py;
+          if (dx >= px)
+            break;
+          guint src = ((x + px - dx) % px) * py + (y + py - dy) % py;
+          guint64 take = MIN (excess, free_[src]);
+          if (take == 0)
+            continue;
+          Spill s = { g, src, d, take, 0, 0, G_MAXUINT64 };
+          g_array_append_val (l->spills, s);
+          free_[src] -= take;
+          excess -= take;
+          l->steps = MAX (l->steps, d);
+        }
+      l->n_spills[g] = l->spills->len - l->first_spill[g];
+      l->overflow |= excess > 0;
+    }
+  g_free (free_);
+}
+
+/* Second pass: the blocks of every group in row-major order; the first
+ * group_cap stay home, the rest go to the spills in order. Blocks that fit
+ * nowhere (overflow) are listed but computed in no step. */
+static void
+fill_groups (Layout *l, const SpxMask *mask)
+{
+  guint64 *seen = g_new0 (guint64, l->groups);
+  guint64 *last = g_new (guint64, l->groups);
+  SpxMaskIter it;
+  guint64 br, bc;
+  memset (last, 0xff, l->groups * sizeof *last);
+  for (guint g = 0; g < l->groups; g++)
+    l->blocks[g] = g_array_sized_new (FALSE, FALSE, sizeof (guint64),
+                                      (guint) MIN (l->count[g], G_MAXUINT));
+  spx_mask_iter_init (&it, mask);
+  while (spx_mask_iter_next (&it, &br, &bc))
+    {
+      guint g = l->row_x[br] * l->c.py + l->col_y[bc];
+      guint64 flat = spx_mask_index (mask, br, bc);
+      g_array_append_val (l->blocks[g], flat);
+      l->elements[g] += (guint64) spx_mask_block_height (mask, br) *
+                        spx_mask_block_width (mask, bc);
+      guint64 i = seen[g]++;
+      if (i < l->group_cap)
+        {
+          l->rows[g] += last[g] != br;
+          last[g] = br;
+          continue;
+        }
+      i -= l->group_cap;
+      for (guint e = 0; e < l->n_spills[g]; e++)
+        {
+          Spill *s = &g_array_index (l->spills, Spill,
+                                     l->first_spill[g] + e);
+          if (i >= s->amount)
+            {
+              i -= s->amount;
+              continue;
+            }
+          s->rows += s->last_row != br;
+          s->last_row = br;
+          s->blocks++;
+          break;
+        }
+    }
+  g_free (last);
+  g_free (seen);
+}
+
+static void
+layout_build (Layout *l, const SpxMask *mask)
+{
+  l->groups = l->c.px * l->c.py;
+  l->group_cap = l->c.cap * l->c.pz;
+  l->row_x = part_map (mask->brows, l->c.px);
+  l->col_y = part_map (mask->bcols, l->c.py);
+  l->count = g_new0 (guint64, l->groups);
+  l->elements = g_new0 (guint64, l->groups);
+  l->rows = g_new0 (guint64, l->groups);
+  l->blocks = g_new0 (GArray *, l->groups);
+  l->first_spill = g_new0 (guint, l->groups);
+  l->n_spills = g_new0 (guint, l->groups);
+  l->spills = g_array_new (FALSE, FALSE, sizeof (Spill));
+  count_groups (l, mask);
+  place_spills (l);
+  fill_groups (l, mask);
+}
+
+/* ------------------------------------------------------------------ */
+/* The BSP program                                                     */
+
+typedef struct {
+  guint x, y, z;
+} Coord;
+
+static inline guint
+tile_of (const Cand *c, guint x, guint y, guint z)
+{
+  return (x * c->py + y) * c->pz + z;
+}
+
+static inline Coord
+coord_of (const Cand *c, guint t)
+{
+  Coord k = { t / (c->py * c->pz), (t / c->pz) % c->py, t % c->pz };
+  return k;
+}
+
+/* Sizes of the slices tile t works on. */
+static guint64
+tile_ncols (const Layout *l, Coord k)
+{
+  return split_len (l->pr.n, l->c.pz, k.z);
+}
+
+static guint64
+tile_rows_el (const Layout *l, Coord k)
+{
+  guint64 b = l->pr.b, mx = l->pr.brows, p = l->c.px;
+  guint64 lo = split_start (mx, p, k.x) * b;
+  guint64 hi = MIN (split_start (mx, p, k.x + 1) * b, l->pr.m);
+  return hi - lo;
+}
+
+static guint64
+tile_x_bytes (const Layout *l, Coord k)
+{
+  guint64 b = l->pr.b, ky = l->pr.bcols, p = l->c.py;
+  guint64 lo = split_start (ky, p, k.y) * b;
+  guint64 hi = MIN (split_start (ky, p, k.y + 1) * b, l->pr.k);
+  return (hi - lo) * tile_ncols (l, k) * spx_ipu_dtype_bytes (l->pr.dtype);
+}
+
+/* Partial sums of one y piece of a tile's output slice. */
+static guint64
+piece_elems (const Layout *l, Coord k, guint y)
+{
+  return split_len (tile_rows_el (l, k) * tile_ncols (l, k), l->c.py, y);
+}
+
+static void
+fill_tiles (SpxIpuProgram *p, const Layout *l)
+{
+  const Cand *c = &l->c;
+  guint64 flip = c->flip ? 2 : 1, db = spx_ipu_dtype_bytes (l->pr.dtype);
+  for (guint t = 0; t < c->px * c->py * c->pz; t++)
+    {
+      Coord k = coord_of (c, t);
+      guint g = k.x * c->py + k.y;
+      SpxIpuTile *tile = &p->tiles[t];
+      tile->blocks = g_array_ref (l->blocks[g]); /* shared along z */
+      tile->macs = l->elements[g] * tile_ncols (l, k);
+      tile->bytes[SPX_BYTES_VALUES] = flip * l->group_cap * l->pr.b *
+                                      l->pr.b * db;
+      tile->bytes[SPX_BYTES_INDICES] = flip * l->group_cap *
+                                       INDEX_BYTES_PER_BLOCK;
+      tile->bytes[SPX_BYTES_INPUT] = tile_x_bytes (l, k);
+      tile->bytes[SPX_BYTES_PARTIALS] = tile_rows_el (l, k) *
+                                        tile_ncols (l, k) * 4;
+      tile->bytes[SPX_BYTES_OUTPUT] = piece_elems (l, k, k.y) * db;
+    }
+}
+
+/* X is spread over the px tiles that share a slice and gathered; the
+ * buckets of a group are broadcast to its pz tiles. */
+static void
+add_distribute (SpxIpuProgram *p, const Layout *l)
+{
+  const Cand *c = &l->c;
+  SpxIpuStep *s = spx_ipu_program_add_exchange (p, "distribute");
+  guint64 bucket = c->cap * block_bytes (&l->pr);
+  for (guint t = 0; t < c->px * c->py * c->pz; t++)
+    {
+      Coord k = coord_of (c, t);
+      guint64 xb = tile_x_bytes (l, k);
+      for (guint x = 0; x < c->px; x++)
+        if (x != k.x)
+          spx_ipu_step_send (p, s, tile_of (c, x, k.y, k.z), t,
+                             split_len (xb, c->px, x));
+      for (guint z = 0; z < c->pz; z++)
+        if (z != k.z)
+          spx_ipu_step_send (p, s, tile_of (c, k.x, k.y, z), t, bucket);
+    }
+}
+
+static void
+add_compute (SpxIpuProgram *p, const Layout *l)
+{
+  const Cand *c = &l->c;
+  SpxIpuStep *s = spx_ipu_program_add_compute (p, "compute");
+  for (guint t = 0; t < c->px * c->py * c->pz; t++)
+    {
+      Coord k = coord_of (c, t);
+      guint g = k.x * c->py + k.y;
+      guint64 home = MIN (l->count[g], l->group_cap);
+      s->tile_cycles[t] = (guint64) dynamic_cycles (p->machine, l->pr.b,
+                                                    l->pr.dtype, l->rows[g],
+                                                    home, tile_ncols (l, k));
+    }
+}
+
+/* Step d moves every group's buffer one place along y, and along x too
+ * every py steps, so after d steps a buffer has come d·… places: the
+ * distance place_spills counted. */
+static void
+add_propagation (SpxIpuProgram *p, const Layout *l)
+{
+  const Cand *c = &l->c;
+  guint64 buffer = l->group_cap * block_bytes (&l->pr);
+  guint first = p->steps->len;
+  for (guint d = 1; d <= l->steps; d++)
+    {
+      SpxIpuStep *s = spx_ipu_program_add_exchange (p, "propagate");
+      for (guint t = 0; t < c->px * c->py * c->pz; t++)
+        {
+          Coord k = coord_of (c, t);
+          guint x = d % c->py == 0 ? (k.x + 1) % c->px : k.x;
+          spx_ipu_step_send (p, s, t, tile_of (c, x, (k.y + 1) % c->py, k.z),
+                             buffer);
+        }
+      spx_ipu_program_add_compute (p, "propagate");
+    }
+  for (guint i = 0; i < l->spills->len; i++)
+    {
+      const Spill *sp = &g_array_index (l->spills, Spill, i);
+      SpxIpuStep *s = &g_array_index (p->steps, SpxIpuStep,
+                                      first + 2 * sp->dist - 1);
+      guint x = sp->dst / c->py, y = sp->dst % c->py;
+      for (guint z = 0; z < c->pz; z++)
+        {
+          guint t = tile_of (c, x, y, z);
+          Coord k = coord_of (c, t);
+          s->tile_cycles[t] += (guint64) dynamic_cycles (p->machine, l->pr.b,
+                                                         l->pr.dtype, sp->rows,
+                                                         sp->blocks,
+                                                         tile_ncols (l, k));
+        }
+    }
+}
+
+/* Partial sums over y: each of the py tiles of an output slice reduces
+ * one piece of it. */
+static void
+add_reduce (SpxIpuProgram *p, const Layout *l)
+{
+  const Cand *c = &l->c;
+  if (c->py < 2)
+    return;
+  SpxIpuStep *s = spx_ipu_program_add_exchange (p, "reduce");
+  for (guint t = 0; t < c->px * c->py * c->pz; t++)
+    {
+      Coord k = coord_of (c, t);
+      for (guint y = 0; y < c->py; y++)
+        if (y != k.y)
+          spx_ipu_step_send (p, s, t, tile_of (c, k.x, y, k.z),
+                             piece_elems (l, k, y) * 4);
+    }
+  s = spx_ipu_program_add_compute (p, "reduce");
+  for (guint t = 0; t < c->px * c->py * c->pz; t++)
+    s->tile_cycles[t] = reduce_cycles (c->py,
+                                       piece_elems (l, coord_of (c, t),
+                                                    coord_of (c, t).y));
+}
+
+static SpxIpuProgram *
+build_program (const Layout *l, const SpxMask *mask)
+{
+  const Problem *pr = &l->pr;
+  guint64 nnz = 0;
+  for (guint g = 0; g < l->groups; g++)
+    nnz += l->elements[g];
+  SpxIpuProgram *p = spx_ipu_program_new (SPX_IPU_MODE_DYNAMIC, pr->mc,
+                                          pr->m, pr->k, pr->n, pr->b,
+                                          pr->dtype,
+                                          (double) nnz /
+                                          ((double) pr->m * (double) pr->k));
+  p->plan = g_strdup_printf ("px=%u py=%u pz=%u", l->c.px, l->c.py, l->c.pz);
+  p->propagation_steps = l->steps;
+  p->overflow = l->overflow;
+  fill_tiles (p, l);
+  add_distribute (p, l);
+  spx_ipu_program_add_sync (p, "sync");
+  add_compute (p, l);
+  add_propagation (p, l);
+  add_reduce (p, l);
+  spx_ipu_program_add_sync (p, "sync");
+  spx_ipu_program_finish (p);
+  /* Plans keep to the available memory; a fallback over it does not fit. */
+  p->fits = p->fits && p->max_tile_bytes <= spx_ipu_tile_budget (pr->mc);
+  return p;
+}
+
+SpxIpuProgram *
+spx_ipu_plan_dynamic (const SpxIpuMachine *machine, const SpxMask *mask,
+                      guint64 max_blocks, guint64 n, SpxDtype dtype,
+                      GError **error)
+{
+  g_return_val_if_fail (machine != NULL && mask != NULL, NULL);
+  if (n == 0 || machine->tiles == 0 || machine->workers == 0)
+    {
+      g_set_error (error, SPX_IPU_ERROR, SPX_IPU_ERROR_INVALID,
+                   "dynamic plan: n = %" G_GUINT64_FORMAT ", %u tiles, "
+                   "%u workers: expected all at least 1",
+                   n, machine->tiles, machine->workers);
+      return NULL;
+    }
+  Layout l = { 0 };
+  l.pr = (Problem) { machine, mask->rows, mask->cols, n, mask->block, dtype,
+                     mask->brows, mask->bcols,
+                     max_blocks ? max_blocks : spx_mask_count (mask) };
+  l.pr.budget = MAX (l.pr.budget, 1);
+  if (!search (&l.pr, &l.c))
+    {
+      g_set_error (error, SPX_IPU_ERROR, SPX_IPU_ERROR_NO_PLAN,
+                   "dynamic plan: no partition of the %" G_GUINT64_FORMAT
+                   "×%" G_GUINT64_FORMAT " product over %u tiles",
+                   l.pr.m, n, machine->tiles);
+      return NULL;
+    }
+  layout_build (&l, mask);
+  SpxIpuProgram *p = build_program (&l, mask);
+  layout_clear (&l);
+  return p;
+}

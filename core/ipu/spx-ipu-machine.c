@@ -1,1 +1,340 @@
-/* placeholder: being written */
+/* spx-ipu-machine.c: machine presets, machine key files and per-tile rates */
+#include "spx-ipu-machine.h"
+
+#include <math.h>
+#include <string.h>
+
+G_DEFINE_QUARK (spx-ipu-error-quark, spx_ipu_error)
+
+#define GROUP_MACHINE "machine"
+#define MAX_TILES     65536u   /* programs hold per-tile arrays */
+#define MAX_WORKERS   64u
+#define KIB           G_GUINT64_CONSTANT (1024)
+
+/* reference/ipu-model.md, "The machine". Grid widths make the drawn tile
+ * array nearly square: 46 × 32 for 1,472 tiles, 38 × 32 for 1,216. */
+static const SpxIpuMachine presets[] = {
+  { "gc200", 1472, 46, 624 * KIB, 1.325e9, 128, 32, 4.0, 90, 100, 0.6, 6 },
+  { "bow",   1472, 46, 624 * KIB, 1.85e9,  128, 32, 4.0, 90, 100, 0.6, 6 },
+  { "mk1",   1216, 38, 256 * KIB, 1.6e9,   64,  16, 4.0, 90, 100, 0.6, 6 },
+  /* Bow's per-tile rates on a machine small enough to see every block */
+  { "teach16", 16, 4,  64 * KIB,  1.85e9,  128, 32, 4.0, 90, 100, 0.6, 6 },
+};
+
+static const char *const preset_names[] = {
+  "gc200", "bow", "mk1", "teach16", NULL
+};
+
+static const char *const machine_keys[] = {
+  "name", "tiles", "grid-width", "sram-bytes", "clock-hz",
+  "flop-per-cycle-fp16", "flop-per-cycle-fp32", "exchange-bytes-per-cycle",
+  "sync-cycles", "exchange-overhead-cycles", "available-memory", "workers",
+  NULL
+};
+
+const char *const *
+spx_ipu_machine_presets (void)
+{
+  return preset_names;
+}
+
+SpxIpuMachine *
+spx_ipu_machine_copy (const SpxIpuMachine *machine)
+{
+  SpxIpuMachine *copy = g_memdup2 (machine, sizeof *machine);
+  copy->name = g_strdup (machine->name);
+  return copy;
+}
+
+void
+spx_ipu_machine_free (SpxIpuMachine *machine)
+{
+  if (machine == NULL)
+    return;
+  g_free (machine->name);
+  g_free (machine);
+}
+
+SpxIpuMachine *
+spx_ipu_machine_preset (const char *name)
+{
+  if (name == NULL)
+    return NULL;
+  for (guint i = 0; i < G_N_ELEMENTS (presets); i++)
+    if (g_str_equal (presets[i].name, name))
+      return spx_ipu_machine_copy (&presets[i]);
+  return NULL;
+}
+
+/* ---- validation ------------------------------------------------------- */
+
+static gboolean
+invalid (GError **error, const char *format, ...) G_GNUC_PRINTF (2, 3);
+
+static gboolean
+invalid (GError **error, const char *format, ...)
+{
+  va_list args;
+  va_start (args, format);
+  g_autofree char *message = g_strdup_vprintf (format, args);
+  va_end (args);
+  g_set_error_literal (error, SPX_IPU_ERROR, SPX_IPU_ERROR_INVALID, message);
+  return FALSE;
+}
+
+/* The limits a key file may reach; validate and the loader share them. */
+typedef struct {
+  const char *key;
+  double      min, max;
+} Limit;
+
+static const Limit limits[] = {
+  { "tiles", 1, MAX_TILES },
+  { "grid-width", 1, MAX_TILES },
+  { "sram-bytes", 1024, 1024.0 * 1024 * 1024 },
+  { "clock-hz", 1e3, 1e12 },
+  { "flop-per-cycle-fp16", 2, 1e6 },
+  { "flop-per-cycle-fp32", 2, 1e6 },
+  { "exchange-bytes-per-cycle", 0.001, 1e6 },
+  { "sync-cycles", 0, 1e9 },
+  { "exchange-overhead-cycles", 0, 1e9 },
+  { "available-memory", 0.01, 1 },
+  { "workers", 1, MAX_WORKERS },
+};
+
+static const Limit *
+limit_of (const char *key)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (limits); i++)
+    if (g_str_equal (limits[i].key, key))
+      return &limits[i];
+  g_assert_not_reached ();
+}
+
+static gboolean
+check (const char *key, double value, GError **error)
+{
+  const Limit *l = limit_of (key);
+  if (isfinite (value) && value >= l->min && value <= l->max)
+    return TRUE;
+  return invalid (error, "machine %s: %g: expected %g to %g", key, value,
+                  l->min, l->max);
+}
+
+gboolean
+spx_ipu_machine_validate (const SpxIpuMachine *m, GError **error)
+{
+  if (!check ("tiles", m->tiles, error) ||
+      !check ("grid-width", m->grid_width, error) ||
+      !check ("sram-bytes", (double) m->sram_bytes, error) ||
+      !check ("clock-hz", m->clock_hz, error) ||
+      !check ("flop-per-cycle-fp16", m->flop_per_cycle_fp16, error) ||
+      !check ("flop-per-cycle-fp32", m->flop_per_cycle_fp32, error) ||
+      !check ("exchange-bytes-per-cycle", m->exchange_bytes_per_cycle, error) ||
+      !check ("sync-cycles", m->sync_cycles, error) ||
+      !check ("exchange-overhead-cycles", m->exchange_overhead_cycles, error) ||
+      !check ("available-memory", m->available_memory, error) ||
+      !check ("workers", m->workers, error))
+    return FALSE;
+  if (m->grid_width > m->tiles)
+    return invalid (error, "machine grid-width %u: more than its %u tiles",
+                    m->grid_width, m->tiles);
+  return TRUE;
+}
+
+/* ---- key files -------------------------------------------------------- */
+
+typedef struct {
+  const char *path;
+  GKeyFile   *kf;
+  GError    **error;
+} Reader;
+
+static gboolean
+read_fail (Reader *r, const char *key, const char *what)
+{
+  return invalid (r->error, "%s: [%s] %s: %s", r->path, GROUP_MACHINE, key,
+                  what);
+}
+
+/* A whole number within the key's limits; missing keys keep *value. */
+static gboolean
+read_uint (Reader *r, const char *key, guint64 *value)
+{
+  g_autofree char *text = g_key_file_get_value (r->kf, GROUP_MACHINE, key,
+                                                NULL);
+  if (text == NULL)
+    return TRUE;
+  const Limit *l = limit_of (key);
+  if (!g_ascii_string_to_unsigned (g_strstrip (text), 10, (guint64) l->min,
+                                   (guint64) l->max, value, NULL))
+    {
+      g_autofree char *what = g_strdup_printf (
+        "expected a whole number from %.0f to %.0f, got '%s'", l->min, l->max,
+        text);
+      return read_fail (r, key, what);
+    }
+  return TRUE;
+}
+
+static gboolean
+read_uint32 (Reader *r, const char *key, guint *value)
+{
+  guint64 v = *value;
+  if (!read_uint (r, key, &v))
+    return FALSE;
+  *value = (guint) v;
+  return TRUE;
+}
+
+static gboolean
+read_double (Reader *r, const char *key, double *value)
+{
+  g_autofree char *text = g_key_file_get_value (r->kf, GROUP_MACHINE, key,
+                                                NULL);
+  if (text == NULL)
+    return TRUE;
+  const Limit *l = limit_of (key);
+  char *end = NULL;
+  double v = g_ascii_strtod (g_strstrip (text), &end);
+  if (end == text || *end != '\0' || !isfinite (v) || v < l->min ||
+      v > l->max)
+    {
+      g_autofree char *what = g_strdup_printf (
+        "expected a number from %g to %g, got '%s'", l->min, l->max, text);
+      return read_fail (r, key, what);
+    }
+  *value = v;
+  return TRUE;
+}
+
+static gboolean
+check_structure (Reader *r)
+{
+  g_auto (GStrv) groups = g_key_file_get_groups (r->kf, NULL);
+  for (guint i = 0; groups[i] != NULL; i++)
+    if (!g_str_equal (groups[i], GROUP_MACHINE))
+      return invalid (r->error, "%s: [%s]: unknown group (expected [%s])",
+                      r->path, groups[i], GROUP_MACHINE);
+  if (!g_key_file_has_group (r->kf, GROUP_MACHINE))
+    return invalid (r->error, "%s: no [%s] group", r->path, GROUP_MACHINE);
+  g_auto (GStrv) keys = g_key_file_get_keys (r->kf, GROUP_MACHINE, NULL, NULL);
+  for (guint i = 0; keys != NULL && keys[i] != NULL; i++)
+    if (!g_strv_contains (machine_keys, keys[i]))
+      return read_fail (r, keys[i], "unknown key");
+  static const char *const required[] = {
+    "tiles", "sram-bytes", "clock-hz", "flop-per-cycle-fp16",
+    "flop-per-cycle-fp32",
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (required); i++)
+    if (!g_key_file_has_key (r->kf, GROUP_MACHINE, required[i], NULL))
+      return read_fail (r, required[i], "missing (required)");
+  return TRUE;
+}
+
+/* The narrowest nearly square grid: the smallest divisor of tiles at or
+ * above its square root, unless that makes a long thin strip. */
+static guint
+default_grid_width (guint tiles)
+{
+  guint root = (guint) ceil (sqrt (tiles));
+  for (guint w = root; w <= 2 * root && w <= tiles; w++)
+    if (tiles % w == 0)
+      return w;
+  return MIN (root, tiles);
+}
+
+static gboolean
+read_machine (Reader *r, SpxIpuMachine *m)
+{
+  guint64 sram = m->sram_bytes;
+  guint grid = 0;
+  if (!read_uint32 (r, "tiles", &m->tiles) ||
+      !read_uint32 (r, "grid-width", &grid) ||
+      !read_uint (r, "sram-bytes", &sram) ||
+      !read_double (r, "clock-hz", &m->clock_hz) ||
+      !read_uint32 (r, "flop-per-cycle-fp16", &m->flop_per_cycle_fp16) ||
+      !read_uint32 (r, "flop-per-cycle-fp32", &m->flop_per_cycle_fp32) ||
+      !read_double (r, "exchange-bytes-per-cycle",
+                    &m->exchange_bytes_per_cycle) ||
+      !read_uint32 (r, "sync-cycles", &m->sync_cycles) ||
+      !read_uint32 (r, "exchange-overhead-cycles",
+                    &m->exchange_overhead_cycles) ||
+      !read_double (r, "available-memory", &m->available_memory) ||
+      !read_uint32 (r, "workers", &m->workers))
+    return FALSE;
+  m->sram_bytes = sram;
+  m->grid_width = grid != 0 ? grid : default_grid_width (m->tiles);
+  if (m->grid_width > m->tiles)
+    return read_fail (r, "grid-width", "more than the machine's tiles");
+  g_autofree char *name = g_key_file_get_string (r->kf, GROUP_MACHINE, "name",
+                                                 NULL);
+  g_free (m->name);
+  m->name = name != NULL && *name != '\0' ? g_steal_pointer (&name)
+                                          : g_path_get_basename (r->path);
+  return TRUE;
+}
+
+/* Keys left out take Bow's figures (the reference's exchange, sync and
+ * memory proportion hold for every generation). */
+SpxIpuMachine *
+spx_ipu_machine_load (const char *path, GError **error)
+{
+  g_autoptr (GKeyFile) kf = g_key_file_new ();
+  g_autoptr (GError) err = NULL;
+  if (!g_key_file_load_from_file (kf, path, G_KEY_FILE_NONE, &err))
+    {
+      invalid (error, "%s: cannot read machine file: %s", path, err->message);
+      return NULL;
+    }
+  Reader r = { path, kf, error };
+  if (!check_structure (&r))
+    return NULL;
+  g_autoptr (SpxIpuMachine) m = spx_ipu_machine_preset ("bow");
+  if (!read_machine (&r, m))
+    return NULL;
+  if (!spx_ipu_machine_validate (m, error))
+    {
+      g_prefix_error (error, "%s: ", path);
+      return NULL;
+    }
+  return g_steal_pointer (&m);
+}
+
+SpxIpuMachine *
+spx_ipu_machine_resolve (const char *name_or_path, GError **error)
+{
+  SpxIpuMachine *m = spx_ipu_machine_preset (name_or_path);
+  if (m != NULL)
+    return m;
+  if (name_or_path == NULL || !g_file_test (name_or_path, G_FILE_TEST_EXISTS))
+    {
+      g_autofree char *names = g_strjoinv (", ", (char **) preset_names);
+      invalid (error, "machine '%s': neither a preset (%s) nor a file",
+               name_or_path ? name_or_path : "(null)", names);
+      return NULL;
+    }
+  return spx_ipu_machine_load (name_or_path, error);
+}
+
+/* ---- per-tile figures ------------------------------------------------- */
+
+guint
+spx_ipu_macs_per_cycle (const SpxIpuMachine *machine, SpxDtype dtype)
+{
+  guint flop = dtype == SPX_DTYPE_FP16 ? machine->flop_per_cycle_fp16
+                                       : machine->flop_per_cycle_fp32;
+  return MAX (flop / 2, 1u);
+}
+
+guint
+spx_ipu_dtype_bytes (SpxDtype dtype)
+{
+  return dtype == SPX_DTYPE_FP16 ? 2 : 4;
+}
+
+guint64
+spx_ipu_tile_budget (const SpxIpuMachine *machine)
+{
+  return (guint64) (machine->available_memory * (double) machine->sram_bytes);
+}

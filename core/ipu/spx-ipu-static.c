@@ -1,1 +1,862 @@
-/* placeholder: being written */
+/* spx-ipu-static.c: the static block-sparse planner (pattern known when
+ * the program is built), after the PopSparse static algorithm of
+ * reference/ipu-model.md.
+ *
+ * Assumptions the reference leaves open:
+ * - Before the program runs, X's slice for each (n-split, k-band) lies
+ *   spread evenly over the tiles that will use it (the layout a previous
+ *   layer would leave), so distributing it is an all-gather inside the
+ *   group. W's non-zero values of a tile's share lie spread over the sn
+ *   tiles (one per n-split) that hold the same blocks.
+ * - Partial sums are fp32. The partials of a (block-row, n-split) are
+ *   reduced on one of the tiles holding them, the least loaded one.
+ * - n-splits all get the same (even) number of tiles; rows and columns are
+ *   sorted by non-zero blocks, most first (ties: lower index first), and
+ *   the blocks of one row within a band keep their column order.
+ * - Candidates are costed from counts (estimating how many rows a tile's
+ *   blocks span); only the chosen one is built and costed exactly. */
+#include "spx-ipu.h"
+
+#include <math.h>
+#include <string.h>
+
+#define MAX_SN 32u
+#define MAX_SK 128u
+
+/* Codelet constants the reference leaves unnamed: per-worker header and
+ * per-row cost of fetching the X row pointers, in worker cycles. */
+#define CODELET_HDR  4
+#define CODELET_XRET 3
+
+/* Reduction: fp32 partial elements added per tile cycle (six workers, a
+ * 64-bit vector add each, about three instructions per element pair), and
+ * the fixed cost of one reduce or zero-fill vertex. */
+#define REDUCE_ELEMS_PER_CYCLE 2.0
+#define ZERO_BYTES_PER_CYCLE   8.0
+#define VERTEX_OVERHEAD        30
+
+/* Index metadata: per block a column offset and a row offset (2 × u16),
+ * per row a header (u32), per tile a vertex header. */
+#define INDEX_BYTES_BLOCK 4
+#define INDEX_BYTES_ROW   4
+#define INDEX_BYTES_TILE  16
+
+#define HIST_GROUPS 16
+
+typedef struct {
+  const SpxIpuMachine *machine;
+  const SpxMask       *mask;
+  guint64              n;
+  SpxDtype             dtype;
+  guint                bytes, grain, b;
+  guint64              nnz;          /* non-zero blocks */
+  guint64              empty_rows;   /* block-rows without blocks */
+  guint32             *row_count, *col_count;
+  guint64             *row_order, *col_order; /* sorted, most first */
+  guint64             *col_prefix;   /* blocks in sorted columns [0, i) */
+  guint64             *width_prefix; /* elements in sorted columns [0, i) */
+  /* groups of non-empty rows: their mean count and how many rows */
+  double               hist_count[HIST_GROUPS], hist_rows[HIST_GROUPS];
+  guint                n_hist;
+} Ctx;
+
+/* One (sn, sk) partition. */
+typedef struct {
+  guint   sn, sk;
+  guint   split_tiles;                 /* tiles per n-split, even */
+  guint64 n_part;                      /* widest n-split, columns */
+  guint64 band_start[MAX_SK + 1];      /* sorted column positions */
+  guint64 band_blocks[MAX_SK];
+  guint   band_tiles[MAX_SK];
+  guint   band_first[MAX_SK];          /* first tile within the split */
+  double  cycles;                      /* estimated */
+  guint64 bytes;                       /* estimated largest tile */
+} Shape;
+
+static inline guint64
+div_up (guint64 a, guint64 b)
+{
+  return a / b + (a % b != 0);
+}
+
+/* ---- codelet cycles ---------------------------------------------------- */
+
+/* Interpolate y0 at b0 .. y1 at b1 linearly in b. */
+static double
+lerp_b (guint b, guint b0, double y0, guint b1, double y1)
+{
+  return y0 + (y1 - y0) * ((double) b - b0) / (double) (b1 - b0);
+}
+
+/* Worker cycles of one block times nW columns of X. The reference gives
+ * b = 4, 8, 16; between and beyond them the constant part is interpolated
+ * linearly in b and the per-column part follows the AMP width: fp16 does
+ * min(4b, 64) MACs per worker step, fp32 min(b, 16). */
+static double
+block_y (guint b, SpxDtype dtype, double nw)
+{
+  double bb = (double) b * b;
+  if (dtype == SPX_DTYPE_FP16)
+    {
+      double c0 = b <= 4 ? 13 : b <= 8 ? lerp_b (b, 4, 13, 8, 14)
+                                       : lerp_b (b, 8, 14, 16, 19);
+      return c0 + bb / MIN (4.0 * b, 64.0) * (nw - 1);
+    }
+  double c0 = b <= 4 ? 12 : b <= 8 ? lerp_b (b, 4, 12, 8, 19)
+                                   : lerp_b (b, 8, 19, 16, 74);
+  return c0 + bb / MIN ((double) b, 16.0) * (nw - 1);
+}
+
+/* Tile cycles of one vertex holding blocks over rows block-rows, for
+ * n_cols columns of X. Workers take rows; with fewer rows than workers
+ * they split the columns too. */
+static double
+vertex_cycles (const Ctx *c, guint64 blocks, guint64 rows, guint64 n_cols)
+{
+  if (blocks == 0 || n_cols == 0)
+    return 0;
+  double w = c->machine->workers;
+  guint64 wr = MIN (rows, (guint64) w);
+  guint64 wn = (guint64) w / wr;
+  double mw = (double) div_up (rows, wr);
+  double kw = (double) div_up (blocks, wr); /* blocks per worker */
+  double nw = (double) div_up (n_cols, wn);
+  if (c->b == 1)
+    {
+      /* element-wise: X columns in vectors of 8 halves (4 floats) */
+      double g = div_up ((guint64) nw, c->grain) * c->grain /
+                 (c->dtype == SPX_DTYPE_FP16 ? 8.0 : 4.0);
+      return (33 + mw * (11 + 11 * g) + 3 * g * kw) * w;
+    }
+  return 30 + CODELET_HDR * w + mw * (CODELET_XRET * w + 17) +
+         kw * (16 + (double) c->b * c->b * c->bytes / 8 +
+               block_y (c->b, c->dtype, nw) * w);
+}
+
+/* ---- pre-processing ---------------------------------------------------- */
+
+/* Count blocks per block-row and block-column in one pass over the words. */
+static void
+count_blocks (Ctx *c)
+{
+  const SpxMask *mask = c->mask;
+  c->row_count = g_new0 (guint32, mask->brows);
+  c->col_count = g_new0 (guint32, mask->bcols);
+  for (guint64 w = 0; w < mask->n_words; w++)
+    for (guint64 word = mask->bits[w]; word != 0; word &= word - 1)
+      {
+        guint64 i = w * 64 + (guint64) __builtin_ctzll (word);
+        c->row_count[i / mask->bcols]++;
+        c->col_count[i % mask->bcols]++;
+      }
+}
+
+/* A stable counting sort, most blocks first: O(n + max count). */
+static guint64 *
+order_by_count (const guint32 *count, guint64 n, guint64 max)
+{
+  guint64 *start = g_new0 (guint64, max + 2);
+  guint64 *order = g_new (guint64, n);
+  for (guint64 i = 0; i < n; i++)
+    start[max - count[i] + 1]++;
+  for (guint64 v = 1; v <= max + 1; v++)
+    start[v] += start[v - 1];
+  for (guint64 i = 0; i < n; i++)
+    order[start[max - count[i]]++] = i;
+  g_free (start);
+  return order;
+}
+
+/* Non-empty rows in up to HIST_GROUPS groups of equal size (rows are
+ * sorted by count), each with its mean count: enough for estimates. */
+static void
+build_histogram (Ctx *c)
+{
+  const SpxMask *mask = c->mask;
+  guint64 busy = 0;
+  while (busy < mask->brows && c->row_count[c->row_order[busy]] > 0)
+    busy++;
+  c->empty_rows = mask->brows - busy;
+  c->n_hist = (guint) MIN ((guint64) HIST_GROUPS, busy);
+  for (guint g = 0; g < c->n_hist; g++)
+    {
+      guint64 lo = busy * g / c->n_hist, hi = busy * (g + 1) / c->n_hist;
+      guint64 sum = 0;
+      for (guint64 i = lo; i < hi; i++)
+        sum += c->row_count[c->row_order[i]];
+      c->hist_rows[g] = (double) (hi - lo);
+      c->hist_count[g] = (double) sum / (double) (hi - lo);
+    }
+}
+
+static void
+ctx_init (Ctx *c, const SpxIpuMachine *machine, const SpxMask *mask,
+          guint64 n, SpxDtype dtype)
+{
+  memset (c, 0, sizeof *c);
+  c->machine = machine;
+  c->mask = mask;
+  c->n = n;
+  c->dtype = dtype;
+  c->bytes = dtype == SPX_DTYPE_FP16 ? 2 : 4;
+  c->grain = dtype == SPX_DTYPE_FP16 ? 4 : 2;
+  c->b = mask->block;
+  count_blocks (c);
+  c->row_order = order_by_count (c->row_count, mask->brows, mask->bcols);
+  c->col_order = order_by_count (c->col_count, mask->bcols, mask->brows);
+  c->col_prefix = g_new (guint64, mask->bcols + 1);
+  c->width_prefix = g_new (guint64, mask->bcols + 1);
+  c->col_prefix[0] = c->width_prefix[0] = 0;
+  for (guint64 i = 0; i < mask->bcols; i++)
+    {
+      guint64 col = c->col_order[i];
+      c->col_prefix[i + 1] = c->col_prefix[i] + c->col_count[col];
+      c->width_prefix[i + 1] = c->width_prefix[i] +
+                               spx_mask_block_width (mask, col);
+    }
+  c->nnz = c->col_prefix[mask->bcols];
+  build_histogram (c);
+}
+
+static void
+ctx_clear (Ctx *c)
+{
+  g_free (c->row_count);
+  g_free (c->col_count);
+  g_free (c->row_order);
+  g_free (c->col_order);
+  g_free (c->col_prefix);
+  g_free (c->width_prefix);
+}
+
+/* ---- partition shape --------------------------------------------------- */
+
+/* Columns of n-split s (splits are whole grains, the first ones wider). */
+static guint64
+split_cols (const Ctx *c, guint sn, guint s)
+{
+  guint64 grains = div_up (c->n, c->grain);
+  guint64 first = (grains / sn) * s + MIN ((guint64) s, grains % sn);
+  guint64 count = grains / sn + (s < grains % sn);
+  guint64 lo = MIN (c->n, first * c->grain);
+  guint64 hi = MIN (c->n, (first + count) * c->grain);
+  return hi - lo;
+}
+
+/* Band j ends at the first sorted column where the running block count
+ * reaches (j + 1)/sk of all blocks. */
+static void
+shape_bands (const Ctx *c, Shape *sh)
+{
+  guint64 bcols = c->mask->bcols;
+  sh->band_start[0] = 0;
+  for (guint j = 0; j < sh->sk; j++)
+    {
+      guint64 target = div_up (c->nnz * (j + 1), sh->sk);
+      guint64 lo = sh->band_start[j], hi = bcols;
+      while (lo < hi) /* first end with prefix ≥ target */
+        {
+          guint64 mid = lo + (hi - lo) / 2;
+          if (c->col_prefix[mid] >= target)
+            hi = mid;
+          else
+            lo = mid + 1;
+        }
+      sh->band_start[j + 1] = j + 1 == sh->sk ? bcols : lo;
+      sh->band_blocks[j] = c->col_prefix[sh->band_start[j + 1]] -
+                           c->col_prefix[sh->band_start[j]];
+    }
+}
+
+/* Tiles of a split go to bands in units of 2, in proportion to their
+ * blocks (rounding the running share, so the units add up exactly), at
+ * least one unit for a band with blocks. */
+static void
+shape_tiles (const Ctx *c, Shape *sh)
+{
+  guint units = sh->split_tiles / 2, busy = 0;
+  for (guint j = 0; j < sh->sk; j++)
+    busy += sh->band_blocks[j] > 0;
+  guint64 spare = units - busy, seen = 0, given = 0, first = 0;
+  for (guint j = 0; j < sh->sk; j++)
+    {
+      seen += sh->band_blocks[j];
+      guint64 upto = (spare * seen + c->nnz / 2) / MAX (c->nnz, 1);
+      guint64 u = sh->band_blocks[j] > 0 ? 1 + upto - given : 0;
+      given = upto;
+      sh->band_tiles[j] = (guint) (2 * u);
+      sh->band_first[j] = (guint) first;
+      first += 2 * u;
+    }
+}
+
+static void
+shape_split (const Ctx *c, Shape *sh, guint sn)
+{
+  sh->sn = sn;
+  sh->split_tiles = (c->machine->tiles / sn) & ~1u;
+  sh->n_part = split_cols (c, sn, 0);
+  shape_tiles (c, sh);
+}
+
+static void
+shape_init (const Ctx *c, Shape *sh, guint sn, guint sk)
+{
+  sh->sk = sk;
+  shape_bands (c, sh);
+  shape_split (c, sh, sn);
+}
+
+/* ---- estimate from counts ---------------------------------------------- */
+
+/* Expected block-rows with at least one block in a band holding a share
+ * p of all blocks, each row's blocks falling into it independently. */
+static double
+band_rows (const Ctx *c, double p)
+{
+  double rows = 0;
+  for (guint i = 0; i < c->n_hist; i++)
+    rows += c->hist_rows[i] * (1 - exp (c->hist_count[i] * log1p (-p)));
+  return MAX (rows, 1.0);
+}
+
+static double
+exchange_est (const Ctx *c, double bytes)
+{
+  if (bytes <= 0)
+    return 0;
+  return c->machine->exchange_overhead_cycles +
+         ceil (bytes / c->machine->exchange_bytes_per_cycle);
+}
+
+/* The reducers' share of incoming partials is uneven (holders of a row sit
+ * at the same place in every band); plan memory for this much above the
+ * mean. */
+#define REDUCE_IMBALANCE 1.5
+
+static void
+shape_estimate (const Ctx *c, Shape *sh, const double *rows_band)
+{
+  double b = c->b, np = (double) sh->n_part, bytes = c->bytes;
+  double compute = 0, dist = 0, mem = 0, pieces = 0, red_out = 0;
+  guint used = 0;
+  double nonempty = (double) (c->mask->brows - c->empty_rows);
+  for (guint j = 0; j < sh->sk; j++)
+    {
+      guint64 blocks = sh->band_blocks[j];
+      if (blocks == 0)
+        continue;
+      guint64 per = div_up (blocks, sh->band_tiles[j]);
+      guint64 tiles = div_up (blocks, per);
+      double per_row = blocks / rows_band[j];
+      double rows = MIN ((double) per, MIN (rows_band[j],
+                                            ceil (per / per_row) + 1));
+      compute = MAX (compute, vertex_cycles (c, per, (guint64) rows,
+                                             sh->n_part));
+      double width = (double) (c->width_prefix[sh->band_start[j + 1]] -
+                               c->width_prefix[sh->band_start[j]]);
+      double slab = width * np * bytes;
+      double values = per * b * b * bytes;
+      dist = MAX (dist, slab * (tiles - 1) / tiles +
+                        values * (sh->sn - 1) / sh->sn);
+      double partials = rows * b * np * 4;
+      mem = MAX (mem, values + slab + partials +
+                      per * INDEX_BYTES_BLOCK + rows * INDEX_BYTES_ROW +
+                      INDEX_BYTES_TILE);
+      pieces += rows * tiles;
+      red_out = MAX (red_out, partials * (1 - nonempty / (rows * tiles)));
+      used += tiles;
+    }
+  /* partial blocks that must move to a reducer, spread over the tiles */
+  double moved = MAX (pieces - nonempty, 0);
+  double red_in = ceil (REDUCE_IMBALANCE * moved / used) * b * np * 4;
+  double outs = ceil ((nonempty + c->empty_rows) / used) * b * np;
+  double adds = VERTEX_OVERHEAD +
+                (ceil (moved / used) + ceil (nonempty / used)) * b * np /
+                REDUCE_ELEMS_PER_CYCLE;
+  double zero = c->empty_rows > 0
+    ? VERTEX_OVERHEAD + ceil ((double) c->empty_rows / sh->split_tiles) *
+                        b * np * bytes / ZERO_BYTES_PER_CYCLE
+    : 0;
+  sh->cycles = exchange_est (c, dist) + compute + adds + zero +
+               exchange_est (c, MAX (red_in, red_out)) +
+               3.0 * c->machine->sync_cycles;
+  sh->bytes = (guint64) (mem + red_in + outs * bytes);
+}
+
+/* ---- search ------------------------------------------------------------ */
+
+typedef struct {
+  guint   sn, sk;
+  double  cycles;
+  guint64 bytes;
+  gboolean fits;
+} Candidate;
+
+static guint64
+tile_budget (const SpxIpuMachine *machine)
+{
+  return (guint64) (machine->sram_bytes * machine->available_memory);
+}
+
+/* Fitting candidates first, fastest first; then the least overflow. */
+static int
+cmp_candidate (const void *pa, const void *pb)
+{
+  const Candidate *a = pa, *b = pb;
+  if (a->fits != b->fits)
+    return a->fits ? -1 : 1;
+  if (!a->fits)
+    return (a->bytes > b->bytes) - (a->bytes < b->bytes);
+  return (a->cycles > b->cycles) - (a->cycles < b->cycles);
+}
+
+static guint
+sk_limit (const Ctx *c)
+{
+  guint64 busy_cols = c->mask->bcols;
+  while (busy_cols > 0 && c->col_count[c->col_order[busy_cols - 1]] == 0)
+    busy_cols--;
+  guint64 sk_max = MIN ((guint64) MAX_SK, MAX (1, c->mask->cols / c->grain));
+  return (guint) MIN (sk_max, MAX (busy_cols, 1));
+}
+
+/* Every (sn, sk), costed from counts; the bands and their row estimates
+ * depend on sk alone, so they are worked out once per sk. */
+static GArray *
+search (const Ctx *c)
+{
+  guint64 budget = tile_budget (c->machine);
+  guint sn_max = (guint) MIN ((guint64) MAX_SN, MAX (1, c->n / c->grain));
+  guint sk_max = sk_limit (c);
+  GArray *out = g_array_new (FALSE, FALSE, sizeof (Candidate));
+  Shape *sh = g_new0 (Shape, 1);
+  double rows_band[MAX_SK];
+  for (guint sk = 1; sk <= sk_max && sk <= c->machine->tiles / 2; sk++)
+    {
+      sh->sk = sk;
+      shape_bands (c, sh);
+      for (guint j = 0; j < sk; j++)
+        rows_band[j] = sh->band_blocks[j] > 0
+          ? band_rows (c, (double) sh->band_blocks[j] / c->nnz) : 0;
+      for (guint sn = 1; sn <= sn_max && sn * sk <= c->machine->tiles / 2;
+           sn++)
+        {
+          shape_split (c, sh, sn);
+          shape_estimate (c, sh, rows_band);
+          Candidate cand = { sn, sk, sh->cycles, sh->bytes,
+                             sh->bytes <= budget };
+          g_array_append_val (out, cand);
+        }
+    }
+  g_free (sh);
+  g_array_sort (out, cmp_candidate);
+  return out;
+}
+
+/* ---- the detailed program ---------------------------------------------- */
+
+/* A run of one tile's blocks within one block-row. */
+typedef struct {
+  guint64 row;
+  guint   tile;   /* within the split */
+  guint   blocks;
+} Run;
+
+typedef struct {
+  const Ctx     *c;
+  const Shape   *sh;
+  SpxIpuProgram *p;
+  guint64       *list;      /* flat block indices, band by band */
+  guint64       *band_off;  /* sk + 1 */
+  GArray        *runs;      /* Run, for split 0 */
+  guint64       *tile_count; /* blocks per tile within a split */
+  guint64       *tile_rows;  /* rows per tile within a split */
+} Build;
+
+static guint64
+split_tile (const Shape *sh, guint s, guint t)
+{
+  return (guint64) s * sh->split_tiles + t;
+}
+
+/* Deal each band's blocks, rows in sorted order, into one list. */
+static void
+deal_blocks (Build *bd)
+{
+  const Ctx *c = bd->c;
+  const SpxMask *mask = c->mask;
+  const Shape *sh = bd->sh;
+  guint8 *band_of = g_new (guint8, mask->bcols);
+  for (guint j = 0; j < sh->sk; j++)
+    for (guint64 i = sh->band_start[j]; i < sh->band_start[j + 1]; i++)
+      band_of[c->col_order[i]] = (guint8) j;
+  bd->band_off = g_new0 (guint64, sh->sk + 1);
+  for (guint j = 0; j < sh->sk; j++)
+    bd->band_off[j + 1] = bd->band_off[j] + sh->band_blocks[j];
+  guint64 *fill = g_memdup2 (bd->band_off, sizeof (guint64) * sh->sk);
+  bd->list = g_new (guint64, MAX (c->nnz, 1));
+  for (guint64 i = 0; i < mask->brows; i++)
+    {
+      guint64 row = c->row_order[i];
+      guint64 from = row * mask->bcols, to = from + mask->bcols;
+      for (guint64 w = from >> 6; w <= (to - 1) >> 6; w++)
+        {
+          guint64 word = mask->bits[w];
+          if ((w << 6) < from)
+            word &= ~G_GUINT64_CONSTANT (0) << (from - (w << 6));
+          if (((w + 1) << 6) > to)
+            word &= ~(~G_GUINT64_CONSTANT (0) << (to - (w << 6)));
+          for (; word != 0; word &= word - 1)
+            {
+              guint64 flat = (w << 6) + (guint64) __builtin_ctzll (word);
+              bd->list[fill[band_of[flat - from]]++] = flat;
+            }
+        }
+    }
+  g_free (fill);
+  g_free (band_of);
+}
+
+/* Give tile t of band j its contiguous share in every split; note the rows
+ * it spans (for the reduction) and its bytes, MACs and cycles. */
+static void
+place_tile (Build *bd, SpxIpuStep *compute, guint j, guint t,
+            guint64 lo, guint64 hi)
+{
+  const Ctx *c = bd->c;
+  const Shape *sh = bd->sh;
+  const SpxMask *mask = c->mask;
+  guint pos = sh->band_first[j] + t;
+  guint64 elements = 0, rows = 0, row_h = 0;
+  for (guint64 i = lo; i < hi; i++)
+    {
+      guint64 row = bd->list[i] / mask->bcols, col = bd->list[i] % mask->bcols;
+      guint h = spx_mask_block_height (mask, row);
+      elements += (guint64) h * spx_mask_block_width (mask, col);
+      Run *last = bd->runs->len
+        ? &g_array_index (bd->runs, Run, bd->runs->len - 1) : NULL;
+      if (i > lo && last->row == row)
+        last->blocks++;
+      else
+        {
+          Run run = { row, pos, 1 };
+          g_array_append_val (bd->runs, run);
+          rows++;
+          row_h += h;
+        }
+    }
+  bd->tile_count[pos] = hi - lo;
+  bd->tile_rows[pos] = rows;
+  guint64 width = c->width_prefix[sh->band_start[j + 1]] -
+                  c->width_prefix[sh->band_start[j]];
+  for (guint s = 0; s < sh->sn; s++)
+    {
+      guint64 np = split_cols (c, sh->sn, s);
+      SpxIpuTile *tile = &bd->p->tiles[split_tile (sh, s, pos)];
+      tile->blocks = g_array_sized_new (FALSE, FALSE, sizeof (guint64),
+                                        (guint) (hi - lo));
+      g_array_append_vals (tile->blocks, bd->list + lo, (guint) (hi - lo));
+      tile->bytes[SPX_BYTES_VALUES] = elements * c->bytes;
+      tile->bytes[SPX_BYTES_INDICES] = (hi - lo) * INDEX_BYTES_BLOCK +
+                                       rows * INDEX_BYTES_ROW +
+                                       INDEX_BYTES_TILE;
+      tile->bytes[SPX_BYTES_INPUT] = width * np * c->bytes;
+      tile->bytes[SPX_BYTES_PARTIALS] = row_h * np * 4;
+      tile->macs = elements * np;
+      compute->tile_cycles[split_tile (sh, s, pos)] =
+        (guint64) ceil (vertex_cycles (c, hi - lo, rows, np));
+    }
+}
+
+static void
+place_blocks (Build *bd, SpxIpuStep *compute)
+{
+  const Shape *sh = bd->sh;
+  for (guint j = 0; j < sh->sk; j++)
+    {
+      guint64 blocks = sh->band_blocks[j];
+      if (blocks == 0)
+        continue;
+      guint64 per = div_up (blocks, sh->band_tiles[j]);
+      for (guint t = 0; t * per < blocks; t++)
+        place_tile (bd, compute, j, t, bd->band_off[j] + t * per,
+                    bd->band_off[j] + MIN (blocks, (t + 1) * per));
+    }
+}
+
+/* The share i of T equal shares of total bytes. */
+static guint64
+share (guint64 total, guint64 i, guint64 n)
+{
+  return total * (i + 1) / n - total * i / n;
+}
+
+/* X: an all-gather inside each (split, band) group; values: each tile
+ * fetches the shares of its blocks held by its peers in other splits. */
+static void
+distribute (Build *bd, SpxIpuStep *ex)
+{
+  const Ctx *c = bd->c;
+  const Shape *sh = bd->sh;
+  SpxIpuProgram *p = bd->p;
+  for (guint j = 0; j < sh->sk; j++)
+    {
+      guint64 blocks = sh->band_blocks[j];
+      if (blocks == 0)
+        continue;
+      guint64 used = div_up (blocks, div_up (blocks, sh->band_tiles[j]));
+      guint first = sh->band_first[j];
+      for (guint s = 0; s < sh->sn; s++)
+        {
+          guint64 slab = p->tiles[split_tile (sh, s, first)].bytes[SPX_BYTES_INPUT];
+          for (guint64 a = 0; a < used; a++)
+            for (guint64 d = 0; d < used; d++)
+              spx_ipu_step_send (p, ex, split_tile (sh, s, first + a),
+                                 split_tile (sh, s, first + d),
+                                 share (slab, a, used));
+          for (guint64 t = 0; sh->sn > 1 && t < used; t++)
+            {
+              guint64 values = p->tiles[split_tile (sh, s, first + t)].bytes[SPX_BYTES_VALUES];
+              for (guint s2 = 0; s2 < sh->sn; s2++)
+                spx_ipu_step_send (p, ex, split_tile (sh, s2, first + t),
+                                   split_tile (sh, s, first + t),
+                                   share (values, s2, sh->sn));
+            }
+        }
+    }
+  (void) c;
+}
+
+static int
+cmp_run (const void *a, const void *b)
+{
+  const Run *x = a, *y = b;
+  if (x->row != y->row)
+    return (x->row > y->row) - (x->row < y->row);
+  return (x->tile > y->tile) - (x->tile < y->tile);
+}
+
+static void
+send_merged (SpxIpuProgram *p, SpxIpuStep *ex, GHashTable *pairs)
+{
+  GHashTableIter it;
+  gpointer key, value;
+  g_hash_table_iter_init (&it, pairs);
+  while (g_hash_table_iter_next (&it, &key, &value))
+    {
+      guint64 pair = *(guint64 *) key;
+      spx_ipu_step_send (p, ex, (guint32) (pair >> 32), (guint32) pair,
+                         *(guint64 *) value);
+    }
+}
+
+static void
+add_pair (GHashTable *pairs, guint64 src, guint64 dst, guint64 bytes)
+{
+  guint64 key = src << 32 | dst;
+  guint64 *v = g_hash_table_lookup (pairs, &key);
+  if (v == NULL)
+    {
+      guint64 *k = g_new (guint64, 1);
+      *k = key;
+      v = g_new0 (guint64, 1);
+      g_hash_table_insert (pairs, k, v);
+    }
+  *v += bytes;
+}
+
+/* Every (block-row, split) is reduced on the holder with the least
+ * incoming partials so far; the others send it theirs. */
+static void
+reduce (Build *bd, SpxIpuStep *ex, SpxIpuStep *adds)
+{
+  const Ctx *c = bd->c;
+  const Shape *sh = bd->sh;
+  SpxIpuProgram *p = bd->p;
+  GArray *runs = bd->runs;
+  qsort (runs->data, runs->len, sizeof (Run), cmp_run);
+  guint64 *load = g_new0 (guint64, sh->split_tiles);
+  double *cyc = g_new0 (double, sh->split_tiles);
+  g_autoptr (GHashTable) pairs = g_hash_table_new_full (g_int64_hash,
+                                                        g_int64_equal,
+                                                        g_free, g_free);
+  for (guint i = 0; i < runs->len;)
+    {
+      const Run *r = &g_array_index (runs, Run, i);
+      guint end = i, pick = i;
+      while (end < runs->len && g_array_index (runs, Run, end).row == r->row)
+        {
+          if (load[g_array_index (runs, Run, end).tile] <
+              load[g_array_index (runs, Run, pick).tile])
+            pick = end;
+          end++;
+        }
+      guint dst = g_array_index (runs, Run, pick).tile;
+      guint h = spx_mask_block_height (c->mask, r->row);
+      load[dst] += end - i - 1;
+      cyc[dst] += (double) (end - i) * h / REDUCE_ELEMS_PER_CYCLE;
+      for (guint s = 0; s < sh->sn; s++)
+        {
+          guint64 np = split_cols (c, sh->sn, s);
+          SpxIpuTile *tile = &p->tiles[split_tile (sh, s, dst)];
+          tile->bytes[SPX_BYTES_OUTPUT] += h * np * c->bytes;
+          tile->bytes[SPX_BYTES_PARTIALS] += (end - i - 1) * h * np * 4;
+          for (guint x = i; x < end; x++)
+            if (x != pick)
+              add_pair (pairs,
+                        split_tile (sh, s, g_array_index (runs, Run, x).tile),
+                        split_tile (sh, s, dst), h * np * 4);
+        }
+      i = end;
+    }
+  send_merged (p, ex, pairs);
+  for (guint t = 0; t < sh->split_tiles; t++)
+    for (guint s = 0; s < sh->sn && cyc[t] > 0; s++)
+      adds->tile_cycles[split_tile (sh, s, t)] = (guint64)
+        ceil (VERTEX_OVERHEAD + cyc[t] * split_cols (c, sh->sn, s));
+  g_free (load);
+  g_free (cyc);
+}
+
+/* Outputs of rows without blocks: zeros, dealt round-robin. */
+static void
+zero_fill (Build *bd, SpxIpuStep *zero)
+{
+  const Ctx *c = bd->c;
+  const Shape *sh = bd->sh;
+  guint64 next = 0;
+  for (guint64 i = c->mask->brows - c->empty_rows; i < c->mask->brows; i++)
+    {
+      guint64 row = c->row_order[i];
+      guint h = spx_mask_block_height (c->mask, row);
+      guint t = (guint) (next++ % sh->split_tiles);
+      for (guint s = 0; s < sh->sn; s++)
+        {
+          guint64 tile = split_tile (sh, s, t), bytes =
+            h * split_cols (c, sh->sn, s) * c->bytes;
+          bd->p->tiles[tile].bytes[SPX_BYTES_OUTPUT] += bytes;
+          if (zero->tile_cycles[tile] == 0)
+            zero->tile_cycles[tile] = VERTEX_OVERHEAD;
+          zero->tile_cycles[tile] += (guint64) ceil (bytes /
+                                                     ZERO_BYTES_PER_CYCLE);
+        }
+    }
+}
+
+static void
+build_program (const Ctx *c, const Shape *sh, SpxIpuProgram *p)
+{
+  Build bd = { c, sh, p, NULL, NULL, NULL, NULL, NULL };
+  bd.runs = g_array_new (FALSE, FALSE, sizeof (Run));
+  bd.tile_count = g_new0 (guint64, sh->split_tiles);
+  bd.tile_rows = g_new0 (guint64, sh->split_tiles);
+  deal_blocks (&bd);
+
+  /* appending moves the step array: take the pointers once all exist */
+  guint first = p->steps->len;
+  spx_ipu_program_add_exchange (p, "distribute");
+  spx_ipu_program_add_sync (p, "distribute");
+  spx_ipu_program_add_compute (p, "compute");
+  spx_ipu_program_add_sync (p, "compute");
+  spx_ipu_program_add_exchange (p, "reduce");
+  spx_ipu_program_add_compute (p, "reduce");
+  if (c->empty_rows > 0)
+    spx_ipu_program_add_compute (p, "zero-fill");
+  spx_ipu_program_add_sync (p, "reduce");
+  SpxIpuStep *steps = &g_array_index (p->steps, SpxIpuStep, first);
+  SpxIpuStep *dist = &steps[0], *compute = &steps[2], *red = &steps[4];
+  SpxIpuStep *adds = &steps[5];
+  SpxIpuStep *zero = c->empty_rows > 0 ? &steps[6] : NULL;
+
+  place_blocks (&bd, compute);
+  distribute (&bd, dist);
+  reduce (&bd, red, adds);
+  if (zero)
+    zero_fill (&bd, zero);
+
+  g_array_unref (bd.runs);
+  g_free (bd.list);
+  g_free (bd.band_off);
+  g_free (bd.tile_count);
+  g_free (bd.tile_rows);
+}
+
+/* Build and cost one partition exactly. */
+static SpxIpuProgram *
+program_for (const Ctx *c, guint sn, guint sk)
+{
+  const SpxMask *mask = c->mask;
+  Shape *sh = g_new0 (Shape, 1);
+  shape_init (c, sh, sn, sk);
+  double density = (double) spx_mask_count_elements (mask) /
+                   ((double) mask->rows * mask->cols);
+  SpxIpuProgram *p = spx_ipu_program_new (SPX_IPU_MODE_STATIC, c->machine,
+                                          mask->rows, mask->cols, c->n,
+                                          mask->block, c->dtype, density);
+  p->plan = g_strdup_printf ("sn=%u sk=%u", sn, sk);
+  build_program (c, sh, p);
+  spx_ipu_program_finish (p);
+  /* the planner keeps to the available share of SRAM, not all of it */
+  p->fits = p->fits && p->max_tile_bytes <= tile_budget (c->machine);
+  g_free (sh);
+  return p;
+}
+
+/* The estimate can miss the real footprint (uneven rows, reducers): the
+ * best few candidates are built, and the first that really fits wins;
+ * failing that, the one that overflows least. */
+#define EXACT_TRIES 4
+
+static SpxIpuProgram *
+choose (const Ctx *c, GArray *cands)
+{
+  guint64 budget = tile_budget (c->machine);
+  SpxIpuProgram *keep = NULL;
+  for (guint i = 0; i < MIN (cands->len, EXACT_TRIES); i++)
+    {
+      const Candidate *cand = &g_array_index (cands, Candidate, i);
+      SpxIpuProgram *p = program_for (c, cand->sn, cand->sk);
+      if (p->max_tile_bytes <= budget)
+        {
+          spx_ipu_program_free (keep);
+          return p;
+        }
+      if (keep == NULL || p->max_tile_bytes < keep->max_tile_bytes)
+        {
+          spx_ipu_program_free (keep);
+          keep = p;
+        }
+      else
+        spx_ipu_program_free (p);
+    }
+  return keep;
+}
+
+SpxIpuProgram *
+spx_ipu_plan_static (const SpxIpuMachine *machine, const SpxMask *mask,
+                     guint64 n, SpxDtype dtype, GError **error)
+{
+  g_return_val_if_fail (machine != NULL && mask != NULL, NULL);
+  if (n == 0 || machine->tiles < 2 || machine->workers == 0)
+    {
+      g_set_error (error, SPX_IPU_ERROR, SPX_IPU_ERROR_NO_PLAN,
+                   "static plan: need n ≥ 1 and a machine of 2 or more "
+                   "tiles with workers (n = %" G_GUINT64_FORMAT
+                   ", tiles = %u)", n, machine->tiles);
+      return NULL;
+    }
+  Ctx c;
+  ctx_init (&c, machine, mask, n, dtype);
+  SpxIpuProgram *p;
+  if (c.nnz > 0)
+    {
+      GArray *cands = search (&c);
+      p = choose (&c, cands);
+      g_array_unref (cands);
+    }
+  else
+    p = program_for (&c, 1, 1);
+  ctx_clear (&c);
+  return p;
+}

@@ -55,3 +55,6 @@ tail_mask (guint rem)
 }
 
 #include "spx-kernels-tile.h"
+
+#define SDDMM_BLOCK spx_kernel_sddmm_avx2
+#include "spx-sddmm-block.h"

@@ -57,3 +57,6 @@ tail_mask (guint rem)
 }
 
 #include "spx-kernels-tile.h"
+
+#define SDDMM_BLOCK spx_kernel_sddmm_avx512
+#include "spx-sddmm-block.h"

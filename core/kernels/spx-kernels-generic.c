@@ -164,3 +164,6 @@ spx_kernel_spmm_generic_any (void)
 {
   return spmm_any;
 }
+
+#define SDDMM_BLOCK spx_kernel_sddmm_generic
+#include "spx-sddmm-block.h"

@@ -18,6 +18,14 @@ SpxSpmmKernel spx_kernel_spmm_generic_any (void);
 SpxSpmmKernel spx_kernel_spmm_avx2_any    (void);
 SpxSpmmKernel spx_kernel_spmm_avx512_any  (void);
 
+/* Each instruction set's SDDMM block (spx-sddmm-block.h). */
+void spx_kernel_sddmm_generic (const float *P, const float *Q, guint64 kd,
+                               guint b, guint rows, guint cols, float *out);
+void spx_kernel_sddmm_avx2    (const float *P, const float *Q, guint64 kd,
+                               guint b, guint rows, guint cols, float *out);
+void spx_kernel_sddmm_avx512  (const float *P, const float *Q, guint64 kd,
+                               guint b, guint rows, guint cols, float *out);
+
 /* The column-chunk width spx_kernel_run picks for these work items. */
 guint64       spx_kernel_chunk_width (const SpxRowWork *work, gsize n_work,
                                       guint64 ldb, guint64 n);

@@ -26,6 +26,21 @@ spx_kernel_spmm (SpxIsa isa, guint b)
 }
 
 /* Off the hot path (one block per block-row at most), so plain C. */
+SpxSddmmBlock
+spx_kernel_sddmm (SpxIsa isa)
+{
+  switch (isa)
+    {
+    case SPX_ISA_AVX512:
+      return spx_kernel_sddmm_avx512;
+    case SPX_ISA_AVX2:
+      return spx_kernel_sddmm_avx2;
+    case SPX_ISA_GENERIC:
+    default:
+      return spx_kernel_sddmm_generic;
+    }
+}
+
 void
 spx_kernel_edge (guint b, guint rows, guint kw, const float *values,
                  const float *B, guint64 ldb, float *C, guint64 ldc,

@@ -38,6 +38,14 @@ void          spx_kernel_edge (guint b, guint rows, guint kw,
                                const float *values, const float *B,
                                guint64 ldb, float *C, guint64 ldc, guint64 n);
 
+/* SDDMM: one rows×cols block (≤ b; fewer on the ragged edges) of P·Qᵀ, P
+ * and Q at the block's first rows (row stride kd), into out (b×b,
+ * row-major; entries past rows/cols zeroed). */
+typedef void (*SpxSddmmBlock) (const float *P, const float *Q, guint64 kd,
+                               guint b, guint rows, guint cols, float *out);
+
+SpxSddmmBlock spx_kernel_sddmm (SpxIsa isa);
+
 /* One block-row as the plans hand it over: its task, where its rows of C
  * start, and its ragged last-column block if it has one. */
 typedef struct {

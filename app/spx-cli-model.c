@@ -1,0 +1,263 @@
+/* spx-cli-model.c: `sparse-explorer model`: the IPU model for one
+ * scenario, dense, static and dynamic */
+#include "spx-cli.h"
+#include "spx-cli-mask.h"
+#include "spx-ipu.h"
+#include "spx-json.h"
+
+#include <stdio.h>
+
+#define CMD "model"
+#define N_BEST_MAX 65536
+
+typedef struct {
+  SpxCliMaskArgs source;
+  char *n, *block, *dtype, *machine, *mode;
+  gboolean json;
+} ModelArgs;
+
+static void
+model_args_clear (ModelArgs *a)
+{
+  spx_cli_mask_args_clear (&a->source);
+  char **fields[] = { &a->n, &a->block, &a->dtype, &a->machine, &a->mode };
+  for (guint i = 0; i < G_N_ELEMENTS (fields); i++)
+    g_clear_pointer (fields[i], g_free);
+}
+
+/* What to plan: modes wanted, and the fixed n (0: best over n). */
+typedef struct {
+  gboolean       want[3];
+  guint64        n;
+  SpxDtype       dtype;
+  SpxIpuMachine *machine;
+  SpxMask       *mask;
+  double         density;
+} ModelRequest;
+
+static SpxIpuProgram *
+plan_one (const ModelRequest *r, SpxIpuMode mode, guint64 n, GError **error)
+{
+  SpxIpuProgram *p = NULL;
+  switch (mode)
+    {
+    case SPX_IPU_MODE_DENSE:
+      p = spx_ipu_plan_dense (r->machine, r->mask->rows, r->mask->cols, n,
+                              r->dtype, error);
+      if (p != NULL) /* the same non-zero scale as the sparse modes */
+        p->nz_tflops = p->tflops * r->density;
+      return p;
+    case SPX_IPU_MODE_STATIC:
+      return spx_ipu_plan_static (r->machine, r->mask, n, r->dtype, error);
+    case SPX_IPU_MODE_DYNAMIC:
+    default:
+      return spx_ipu_plan_dynamic (r->machine, r->mask, 0, n, r->dtype, error);
+    }
+}
+
+/* The fixed n, or the best of n = 1, 2, 4, …, 65536 by non-zero
+ * throughput (a plan that fits beats one that does not). */
+static SpxIpuProgram *
+plan_mode (const ModelRequest *r, SpxIpuMode mode, GError **error)
+{
+  if (r->n != 0)
+    return plan_one (r, mode, r->n, error);
+  SpxIpuProgram *best = NULL;
+  for (guint64 n = 1; n <= N_BEST_MAX; n *= 2)
+    {
+      SpxIpuProgram *p = plan_one (r, mode, n, error);
+      if (p == NULL)
+        {
+          spx_ipu_program_free (best);
+          return NULL;
+        }
+      gboolean better = best == NULL || (p->fits && !best->fits) ||
+                        (p->fits == best->fits && p->nz_tflops > best->nz_tflops);
+      if (better)
+        {
+          spx_ipu_program_free (best);
+          best = p;
+        }
+      else
+        spx_ipu_program_free (p);
+    }
+  return best;
+}
+
+static void
+json_mode (SpxJson *json, const SpxIpuProgram *p, const SpxIpuProgram *dense)
+{
+  spx_json_begin_object (json, spx_ipu_mode_to_string (p->mode));
+  spx_json_uint (json, "n", p->n);
+  spx_json_uint (json, "cycles", p->cycles);
+  spx_json_double (json, "ms", p->ms);
+  spx_json_double (json, "tflops", p->tflops);
+  spx_json_double (json, "nz_tflops", p->nz_tflops);
+  spx_json_double (json, "speedup", dense && dense->nz_tflops > 0
+                                      ? p->nz_tflops / dense->nz_tflops : 1.0);
+  spx_json_uint (json, "tiles_used", p->tiles_used);
+  spx_json_uint (json, "max_tile_bytes", p->max_tile_bytes);
+  spx_json_bool (json, "fits", p->fits);
+  spx_json_uint (json, "supersteps", p->steps->len);
+  spx_json_string (json, "plan", p->plan ? p->plan : "");
+  spx_json_begin_object (json, "phases");
+  for (guint i = 0; i < p->phases->len; i++)
+    {
+      const SpxIpuPhase *ph = &g_array_index (p->phases, SpxIpuPhase, i);
+      spx_json_uint (json, ph->name, ph->cycles);
+    }
+  spx_json_end_object (json);
+  if (p->mode == SPX_IPU_MODE_DYNAMIC)
+    {
+      spx_json_uint (json, "propagation_steps", p->propagation_steps);
+      spx_json_bool (json, "overflow", p->overflow);
+    }
+  spx_json_end_object (json);
+}
+
+static void
+print_json (const ModelRequest *r, SpxIpuProgram *const *programs)
+{
+  SpxJson json;
+  spx_json_init (&json);
+  spx_json_begin_object (&json, NULL);
+  spx_json_string (&json, "machine", r->machine->name);
+  spx_json_string (&json, "dtype", spx_dtype_to_string (r->dtype));
+  spx_json_uint (&json, "m", r->mask->rows);
+  spx_json_uint (&json, "k", r->mask->cols);
+  if (r->n != 0)
+    spx_json_uint (&json, "n", r->n);
+  else
+    spx_json_string (&json, "n", "best");
+  spx_json_uint (&json, "block", r->mask->block);
+  spx_json_double (&json, "density", r->density);
+  for (guint mode = 0; mode < 3; mode++)
+    if (programs[mode] != NULL)
+      json_mode (&json, programs[mode], programs[SPX_IPU_MODE_DENSE]);
+  spx_json_end_object (&json);
+  g_autofree char *text = spx_json_finish (&json);
+  printf ("%s\n", text);
+}
+
+static void
+print_table (const ModelRequest *r, SpxIpuProgram *const *programs)
+{
+  printf ("%s · %s · %" G_GUINT64_FORMAT " × %" G_GUINT64_FORMAT " · %u × %u "
+          "blocks · density %.4g · n %s\n\n", r->machine->name,
+          spx_dtype_to_string (r->dtype), r->mask->rows, r->mask->cols,
+          r->mask->block, r->mask->block, r->density,
+          r->n ? "fixed" : "best of 1 … 65536");
+  printf ("%-8s %6s %12s %10s %10s %10s %8s %6s %12s %s\n", "", "n", "cycles",
+          "ms", "TFLOP/s", "nz TFLOP/s", "speedup", "tiles", "max bytes",
+          "fits");
+  const SpxIpuProgram *dense = programs[SPX_IPU_MODE_DENSE];
+  for (guint mode = 0; mode < 3; mode++)
+    {
+      const SpxIpuProgram *p = programs[mode];
+      if (p == NULL)
+        continue;
+      printf ("%-8s %6" G_GUINT64_FORMAT " %12" G_GUINT64_FORMAT " %10.4f "
+              "%10.2f %10.2f %7.2f× %6u %12" G_GUINT64_FORMAT " %s%s\n",
+              spx_ipu_mode_to_string (p->mode), p->n, p->cycles, p->ms,
+              p->tflops, p->nz_tflops,
+              dense && dense->nz_tflops > 0 ? p->nz_tflops / dense->nz_tflops
+                                            : 1.0,
+              p->tiles_used, p->max_tile_bytes, p->fits ? "yes" : "NO",
+              p->overflow ? " (overflow)" : "");
+    }
+}
+
+static gboolean
+parse_request (const ModelArgs *a, ModelRequest *r, guint64 *block)
+{
+  g_autoptr (GError) error = NULL;
+  if (!a->block)
+    return spx_cli_usage_error (CMD, "--block is required"), FALSE;
+  if (!spx_cli_uint (CMD, "--block", a->block, 1, SPX_MASK_MAX_BLOCK, block))
+    return FALSE;
+  if (!a->n)
+    return spx_cli_usage_error (CMD, "--n is required (a number or best)"),
+           FALSE;
+  if (!g_str_equal (a->n, "best") &&
+      !spx_cli_uint (CMD, "--n", a->n, 1, SPX_MASK_MAX_DIM, &r->n))
+    return FALSE;
+  if (a->dtype && !spx_dtype_from_string (a->dtype, &r->dtype))
+    return spx_cli_usage_error (CMD, "--dtype: expected fp16 or fp32, got "
+                                "'%s'", a->dtype), FALSE;
+  const char *mode = a->mode ? a->mode : "all";
+  gboolean all = g_str_equal (mode, "all");
+  for (guint m = 0; m < 3; m++)
+    r->want[m] = all || g_str_equal (mode, spx_ipu_mode_to_string (m));
+  if (!r->want[0] && !r->want[1] && !r->want[2])
+    return spx_cli_usage_error (CMD, "--mode: expected dense, static, dynamic "
+                                "or all, got '%s'", mode), FALSE;
+  r->machine = spx_ipu_machine_resolve (a->machine ? a->machine : "bow",
+                                        &error);
+  if (r->machine == NULL)
+    return spx_cli_usage_error (CMD, "--machine: %s", error->message), FALSE;
+  return TRUE;
+}
+
+static int
+run (const ModelArgs *a)
+{
+  ModelRequest r = { .dtype = SPX_DTYPE_FP16 };
+  guint64 block = 0;
+  int status = SPX_EXIT_USAGE;
+  SpxIpuProgram *programs[3] = { NULL, NULL, NULL };
+  g_autoptr (GError) error = NULL;
+  if (!parse_request (a, &r, &block) ||
+      !(r.mask = spx_cli_mask_args_build (&a->source, CMD, (guint) block,
+                                          &status)))
+    goto out;
+  r.density = (double) spx_mask_count_elements (r.mask) /
+              ((double) r.mask->rows * (double) r.mask->cols);
+  for (guint mode = 0; mode < 3; mode++)
+    if (r.want[mode] && !(programs[mode] = plan_mode (&r, mode, &error)))
+      {
+        status = spx_cli_input_error (CMD, error);
+        goto out;
+      }
+  if (a->json)
+    print_json (&r, programs);
+  else
+    print_table (&r, programs);
+  status = SPX_EXIT_OK;
+out:
+  for (guint mode = 0; mode < 3; mode++)
+    spx_ipu_program_free (programs[mode]);
+  spx_mask_free (r.mask);
+  spx_ipu_machine_free (r.machine);
+  return status;
+}
+
+int
+spx_cli_model (int argc, char **argv)
+{
+  ModelArgs a = { 0 };
+  GOptionEntry entries[] = {
+    { "n", 'n', 0, G_OPTION_ARG_STRING, &a.n,
+      "Columns of X, or best (tries 1, 2, 4, …, 65536)", "N|best" },
+    { "block", 'b', 0, G_OPTION_ARG_STRING, &a.block, "Block size (required)", "B" },
+    { "dtype", 0, 0, G_OPTION_ARG_STRING, &a.dtype, "fp16 or fp32 (default fp16)", "T" },
+    { "machine", 0, 0, G_OPTION_ARG_STRING, &a.machine,
+      "gc200, bow, mk1, teach16 or a machine key file (default bow)", "NAME|FILE" },
+    { "mode", 0, 0, G_OPTION_ARG_STRING, &a.mode,
+      "dense, static, dynamic or all (default all)", "MODE" },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &a.json, "Print one JSON object", NULL },
+    G_OPTION_ENTRY_NULL
+  };
+  g_autoptr (GOptionContext) context = g_option_context_new (NULL);
+  g_option_context_set_summary (context, "Plan Y = W·X on a model of a "
+                                "Graphcore IPU as dense, static and dynamic "
+                                "block-sparse BSP programs, and cost them.");
+  g_option_context_add_main_entries (context, entries, NULL);
+  spx_cli_mask_args_add (&a.source, context);
+  int status = SPX_EXIT_OK;
+  if (spx_cli_parse_options (CMD, context, &argc, &argv, &status))
+    status = argc > 1 ? spx_cli_usage_error (CMD, "unexpected argument '%s'",
+                                             argv[1])
+                      : run (&a);
+  model_args_clear (&a);
+  return status;
+}
