@@ -15,6 +15,7 @@ static const Command commands[] = {
   { "info", spx_cli_info, "shape, non-zeros and block statistics of a mask file" },
   { "generate", spx_cli_generate, "write a generated mask to a file" },
   { "bench", spx_cli_bench, "measure sparse × dense on this CPU against dense sgemm" },
+  { "model", spx_cli_model, "plan and cost the product on a model of a Graphcore IPU" },
 };
 
 void

@@ -209,7 +209,7 @@ test_uniform_no_propagation (void)
                                   1.0 / 16, 1, 3);
   gint64 t0 = g_get_monotonic_time ();
   g_autoptr (SpxIpuProgram) p = plan (bow, mask, 0, 256, SPX_DTYPE_FP16);
-  g_test_message ("bow 4096² b=16 d=1/16 n=256: %s, %.3f ms to plan",
+  g_test_message ("bow m=k=4096 b=16 d=1/16 n=256: %s, %.3f ms to plan",
                   p->plan, (g_get_monotonic_time () - t0) / 1e3);
   check_all (p, mask);
   g_assert_cmpuint (p->propagation_steps, ==, 0);
@@ -369,7 +369,7 @@ test_calibration (gconstpointer data)
       g_test_message ("b=%u d=1/%u: model %.2f TFLOP/s at n=%" G_GUINT64_FORMAT
                       ", paper %.2f%s", b, 4 << i, best.nz_tflops, best.n,
                       paper[i].dynamic,
-                      paper[i].reached ? "" : " (not yet within ±25%)");
+                      paper[i].reached ? "" : " (not yet within +-25%)");
       g_assert_cmpfloat (best.nz_tflops, <, paper[i].static_);
       if (!paper[i].reached)
         continue;
@@ -388,7 +388,7 @@ test_large_b1 (void)
                                   2);
   gint64 t0 = g_get_monotonic_time ();
   g_autoptr (SpxIpuProgram) p = plan (bow, mask, 0, 256, SPX_DTYPE_FP16);
-  g_test_message ("bow 8192² b=1 d=1/4 n=256: %s, %.1f ms to plan",
+  g_test_message ("bow m=k=8192 b=1 d=1/4 n=256: %s, %.1f ms to plan",
                   p->plan, (g_get_monotonic_time () - t0) / 1e3);
   check_macs (p, mask);
   check_exchanges (p);

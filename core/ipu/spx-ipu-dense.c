@@ -7,11 +7,13 @@
 
 /* On-tile compute model. The accumulating matrix product unit works on
  * GRAIN × GRAIN pieces of W at the tile's full MAC rate once its pipeline
- * is full; every piece pays FILL worker cycles to fill it, every row of
- * pieces a worker handles pays ROW cycles of pointer set-up, and every
- * vertex VERTEX cycles to start its workers. FILL and ROW are the only
- * constants tuned, against the dense column of the reference's
- * calibration table (Bow, FP16, m = k = 4096, best n: about 228 TFLOP/s). */
+ * is full (the reference: b = 16 reaches the full rate); every piece pays
+ * FILL worker cycles to fill it, every row of pieces a worker handles pays
+ * ROW cycles of set-up, and every vertex VERTEX cycles to start its
+ * workers. FILL and ROW are the model's free constants: set once and
+ * checked only against the dense column of the reference's calibration
+ * table (Bow, FP16, m = k = 4096, best n: about 228 TFLOP/s; the model
+ * gives 235 at n = 16384). Most of the gap to peak is the exchange. */
 #define GRAIN          16u
 #define FILL_CYCLES    16.0
 #define ROW_CYCLES     24.0
@@ -133,8 +135,9 @@ cost_of (const Problem *pb, Split s)
   guint64 B = pb->bytes, r = s.rounds;
   guint64 mt = div_up (pb->m, s.pm), kt = div_up (pb->k, s.pk);
   guint64 nt = div_up (pb->n, s.pn), nr = div_up (nt, r);
-  guint64 w_home = div_up (pb->m, pb->home_rows) * div_up (pb->k, pb->home_cols);
-  guint64 x_home = div_up (pb->k, pb->home_rows) * div_up (pb->n, pb->home_cols);
+  guint64 hr = pb->home_rows, hc = pb->home_cols;
+  guint64 w_home = div_up (pb->m, hr) * div_up (pb->k, hc);
+  guint64 x_home = div_up (pb->k, hr) * div_up (pb->n, hc);
   guint64 in = (mt * kt + kt * nt) * B;
   guint64 out = (w_home * s.pn + x_home * s.pm) * B;
   Cost c = { 0, 0, 0 };
@@ -354,9 +357,12 @@ distribute (const Problem *pb, SpxIpuProgram *p, Split s)
     for (guint64 j = 0; j < s.pn; j++)
       for (guint64 l = 0; l < s.pk; l++)
         {
-          guint64 r0 = part_start (pb->m, s.pm, i), r1 = part_start (pb->m, s.pm, i + 1);
-          guint64 k0 = part_start (pb->k, s.pk, l), k1 = part_start (pb->k, s.pk, l + 1);
-          guint64 c0 = part_start (pb->n, s.pn, j), c1 = part_start (pb->n, s.pn, j + 1);
+          guint64 r0 = part_start (pb->m, s.pm, i);
+          guint64 r1 = part_start (pb->m, s.pm, i + 1);
+          guint64 k0 = part_start (pb->k, s.pk, l);
+          guint64 k1 = part_start (pb->k, s.pk, l + 1);
+          guint64 c0 = part_start (pb->n, s.pn, j);
+          guint64 c1 = part_start (pb->n, s.pn, j + 1);
           guint32 dst = tile_of (s, i, j, l);
           gather (pb, &box, pb->m, pb->k, r0, r1, k0, k1);
           gather (pb, &box, pb->k, pb->n, k0, k1, c0, c1);
@@ -364,8 +370,8 @@ distribute (const Problem *pb, SpxIpuProgram *p, Split s)
           SpxIpuTile *t = &p->tiles[dst];
           t->bytes[SPX_BYTES_VALUES] += (r1 - r0) * (k1 - k0) * pb->bytes;
           /* one round's columns at a time */
-          t->bytes[SPX_BYTES_INPUT] += (k1 - k0) * div_up (c1 - c0, s.rounds) *
-                                       pb->bytes;
+          t->bytes[SPX_BYTES_INPUT] += (k1 - k0) *
+                                       div_up (c1 - c0, s.rounds) * pb->bytes;
         }
   g_free (box.bytes);
   g_array_unref (box.touched);
@@ -379,7 +385,8 @@ compute (const Problem *pb, SpxIpuProgram *p, Split s)
     for (guint64 j = 0; j < s.pn; j++)
       for (guint64 l = 0; l < s.pk; l++)
         {
-          guint64 mt = part_size (pb->m, s.pm, i), nt = part_size (pb->n, s.pn, j);
+          guint64 mt = part_size (pb->m, s.pm, i);
+          guint64 nt = part_size (pb->n, s.pn, j);
           guint64 kt = part_size (pb->k, s.pk, l);
           guint32 t = tile_of (s, i, j, l);
           for (guint64 r = 0; r < s.rounds; r++)
@@ -408,7 +415,8 @@ reduce_slice (const Problem *pb, SpxIpuProgram *p, SpxIpuStep *ex,
       for (guint64 r = 0; r < s.rounds; r++)
         {
           guint64 share = part_size (mt * part_size (nt, s.rounds, r), s.pk, l);
-          add->tile_cycles[dst] += reduce_tile_cycles (pb->machine, share, s.pk);
+          add->tile_cycles[dst] += reduce_tile_cycles (pb->machine, share,
+                                                       s.pk);
           shares += share;
           largest = MAX (largest, share);
         }
@@ -497,8 +505,8 @@ spx_ipu_plan_dense (const SpxIpuMachine *machine, guint64 m, guint64 k,
     return NULL;
   /* Far beyond any machine, and every count stays inside 64 bits. */
   double dm = (double) m, dk = (double) k, dn = (double) n;
-  if (m == 0 || k == 0 || n == 0 || dm * dk > MAX_SIDES || dk * dn > MAX_SIDES ||
-      dm * dn > MAX_SIDES || dm * dk * dn > MAX_PRODUCT)
+  if (m == 0 || k == 0 || n == 0 || dm * dk > MAX_SIDES ||
+      dk * dn > MAX_SIDES || dm * dn > MAX_SIDES || dm * dk * dn > MAX_PRODUCT)
     {
       g_set_error (error, SPX_IPU_ERROR, SPX_IPU_ERROR_INVALID,
                    "dense product %" G_GUINT64_FORMAT "×%" G_GUINT64_FORMAT

@@ -510,8 +510,9 @@ add_compute (SpxIpuProgram *p, const Layout *l)
 }
 
 /* Step d moves every group's buffer one place along y, and along x too
- * every py steps, so after d steps a buffer has come d·… places: the
- * distance place_spills counted. */
+ * every py steps: after d = dx·py + dy steps a buffer has moved dy along
+ * y and dx along x, the distance place_spills counted. Every tile forwards
+ * the whole buffer (the program is fixed; it cannot know what is in it). */
 static void
 add_propagation (SpxIpuProgram *p, const Layout *l)
 {

@@ -7,7 +7,8 @@
 G_DEFINE_QUARK (spx-ipu-error-quark, spx_ipu_error)
 
 #define GROUP_MACHINE "machine"
-#define MAX_TILES     65536u   /* programs hold per-tile arrays */
+#define MAX_TILES     16384u   /* programs hold per-tile arrays and up to
+                                  tiles² transfers */
 #define MAX_WORKERS   64u
 #define KIB           G_GUINT64_CONSTANT (1024)
 

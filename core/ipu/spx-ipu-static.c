@@ -13,8 +13,17 @@
  * - n-splits all get the same (even) number of tiles; rows and columns are
  *   sorted by non-zero blocks, most first (ties: lower index first), and
  *   the blocks of one row within a band keep their column order.
+ * - With sn > 1 the sn tiles that compute on the same blocks each own a
+ *   1/sn part of them (tile->blocks lists the owned part, so every block
+ *   is listed once); all sn hold all the values while computing.
+ * - X goes to both tiles of a pair as one broadcast, received at twice
+ *   the exchange rate; whatever a tile sends goes out once.
+ * - Workers of a block vertex split the columns of X (the reference's nW),
+ *   those of an element-wise vertex split rows.
  * - Candidates are costed from counts (estimating how many rows a tile's
- *   blocks span); only the chosen one is built and costed exactly. */
+ *   blocks span); only the best few are built and costed exactly.
+ * - fits means within the available share of SRAM (0.6), the limit the
+ *   search keeps to. */
 #include "spx-ipu.h"
 
 #include <math.h>
@@ -35,13 +44,16 @@
 #define ZERO_BYTES_PER_CYCLE   8.0
 #define VERTEX_OVERHEAD        30
 
-/* Index metadata: per block a column offset and a row offset (2 × u16),
- * per row a header (u32), per tile a vertex header. */
-#define INDEX_BYTES_BLOCK 4
+/* Index metadata: per block its column offset (u16), per row a header
+ * (u32: row offset and block count), per tile a vertex header. */
+#define INDEX_BYTES_BLOCK 2
 #define INDEX_BYTES_ROW   4
 #define INDEX_BYTES_TILE  16
 
-#define HIST_GROUPS 16
+#define HIST_GROUPS 8
+/* X reaches both tiles of a pair as one broadcast, received at twice the
+ * exchange rate (reference: the shared exchange bus of a tile pair). */
+#define BROADCAST_SPEEDUP 2.0
 
 typedef struct {
   const SpxIpuMachine *machine;
@@ -107,17 +119,35 @@ block_y (guint b, SpxDtype dtype, double nw)
   return c0 + bb / MIN ((double) b, 16.0) * (nw - 1);
 }
 
+/* Workers of an element-wise vertex take rows (with fewer rows than
+ * workers they split the columns too); workers of a block vertex take
+ * columns of X, a grain or more each (hence nW in the reference's
+ * formula), and rows only when the columns run out. */
+static void
+split_workers (const Ctx *c, guint64 rows, guint64 n_cols, guint64 *wr,
+               guint64 *wn)
+{
+  guint64 w = c->machine->workers;
+  if (c->b == 1)
+    {
+      *wr = MIN (rows, w);
+      *wn = w / *wr;
+      return;
+    }
+  *wn = MIN (w, div_up (n_cols, c->grain));
+  *wr = MIN (rows, MAX (1, w / *wn));
+}
+
 /* Tile cycles of one vertex holding blocks over rows block-rows, for
- * n_cols columns of X. Workers take rows; with fewer rows than workers
- * they split the columns too. */
+ * n_cols columns of X. */
 static double
 vertex_cycles (const Ctx *c, guint64 blocks, guint64 rows, guint64 n_cols)
 {
   if (blocks == 0 || n_cols == 0)
     return 0;
   double w = c->machine->workers;
-  guint64 wr = MIN (rows, (guint64) w);
-  guint64 wn = (guint64) w / wr;
+  guint64 wr, wn;
+  split_workers (c, rows, n_cols, &wr, &wn);
   double mw = (double) div_up (rows, wr);
   double kw = (double) div_up (blocks, wr); /* blocks per worker */
   double nw = (double) div_up (n_cols, wn);
@@ -338,7 +368,9 @@ static void
 shape_estimate (const Ctx *c, Shape *sh, const double *rows_band)
 {
   double b = c->b, np = (double) sh->n_part, bytes = c->bytes;
-  double compute = 0, dist = 0, mem = 0, pieces = 0, red_out = 0;
+  double compute, dist = 0, mem = 0, pieces = 0, red_out = 0;
+  double max_rows = 0;
+  guint64 max_per = 0;
   guint used = 0;
   double nonempty = (double) (c->mask->brows - c->empty_rows);
   for (guint j = 0; j < sh->sk; j++)
@@ -351,14 +383,18 @@ shape_estimate (const Ctx *c, Shape *sh, const double *rows_band)
       double per_row = blocks / rows_band[j];
       double rows = MIN ((double) per, MIN (rows_band[j],
                                             ceil (per / per_row) + 1));
-      compute = MAX (compute, vertex_cycles (c, per, (guint64) rows,
-                                             sh->n_part));
+      max_per = MAX (max_per, per);
+      max_rows = MAX (max_rows, rows);
       double width = (double) (c->width_prefix[sh->band_start[j + 1]] -
                                c->width_prefix[sh->band_start[j]]);
       double slab = width * np * bytes;
       double values = per * b * b * bytes;
-      dist = MAX (dist, slab * (tiles - 1) / tiles +
-                        values * (sh->sn - 1) / sh->sn);
+      /* as distribute (): broadcasts, X at twice the rate */
+      double x_in = slab * (tiles - 1) / tiles;
+      double v_in = values * (sh->sn - 1) / sh->sn;
+      dist = MAX (dist, MAX (x_in / BROADCAST_SPEEDUP + v_in,
+                             slab / tiles + (sh->sn > 1 ? values / sh->sn
+                                                        : 0)));
       double partials = rows * b * np * 4;
       mem = MAX (mem, values + slab + partials +
                       per * INDEX_BYTES_BLOCK + rows * INDEX_BYTES_ROW +
@@ -367,6 +403,9 @@ shape_estimate (const Ctx *c, Shape *sh, const double *rows_band)
       red_out = MAX (red_out, partials * (1 - nonempty / (rows * tiles)));
       used += tiles;
     }
+  /* the bands are balanced: the busiest tile's blocks over the most rows
+   * bound every band's vertex, at one evaluation per candidate */
+  compute = vertex_cycles (c, max_per, (guint64) max_rows, sh->n_part);
   /* partial blocks that must move to a reducer, spread over the tiles */
   double moved = MAX (pieces - nonempty, 0);
   double red_in = ceil (REDUCE_IMBALANCE * moved / used) * b * np * 4;
@@ -399,15 +438,13 @@ tile_budget (const SpxIpuMachine *machine)
   return (guint64) (machine->sram_bytes * machine->available_memory);
 }
 
-/* Fitting candidates first, fastest first; then the least overflow. */
+/* Fitting candidates first, each group fastest first. */
 static int
 cmp_candidate (const void *pa, const void *pb)
 {
   const Candidate *a = pa, *b = pb;
   if (a->fits != b->fits)
     return a->fits ? -1 : 1;
-  if (!a->fits)
-    return (a->bytes > b->bytes) - (a->bytes < b->bytes);
   return (a->cycles > b->cycles) - (a->cycles < b->cycles);
 }
 
@@ -470,8 +507,7 @@ typedef struct {
   guint64       *list;      /* flat block indices, band by band */
   guint64       *band_off;  /* sk + 1 */
   GArray        *runs;      /* Run, for split 0 */
-  guint64       *tile_count; /* blocks per tile within a split */
-  guint64       *tile_rows;  /* rows per tile within a split */
+  guint64       *owned;     /* per tile: bytes of values it owns */
 } Build;
 
 static guint64
@@ -518,8 +554,48 @@ deal_blocks (Build *bd)
   g_free (band_of);
 }
 
-/* Give tile t of band j its contiguous share in every split; note the rows
- * it spans (for the reduction) and its bytes, MACs and cycles. */
+static inline guint
+row_height (const SpxMask *mask, guint64 row)
+{
+  return row + 1 < mask->brows ? mask->block
+                               : (guint) (mask->rows - row * mask->block);
+}
+
+static inline guint
+col_width (const SpxMask *mask, guint64 col)
+{
+  return col + 1 < mask->bcols ? mask->block
+                               : (guint) (mask->cols - col * mask->block);
+}
+
+/* Note the block-rows a tile's blocks [lo, hi) span, as runs for the
+ * reduction; return how many and their height in elements. */
+static guint64
+note_runs (Build *bd, guint pos, guint64 lo, guint64 hi, guint64 *height)
+{
+  const SpxMask *mask = bd->c->mask;
+  guint64 rows = 0, last = G_MAXUINT64;
+  *height = 0;
+  for (guint64 i = lo; i < hi; i++)
+    {
+      guint64 row = bd->list[i] / mask->bcols;
+      if (row == last)
+        {
+          g_array_index (bd->runs, Run, bd->runs->len - 1).blocks++;
+          continue;
+        }
+      Run run = { row, pos, 1 };
+      g_array_append_val (bd->runs, run);
+      last = row;
+      rows++;
+      *height += row_height (mask, row);
+    }
+  return rows;
+}
+
+/* Give tile t of band j its contiguous share in every split: the sn tiles
+ * compute on the same blocks, each owning (listing) a 1/sn part of them
+ * whose values it sends to the others. */
 static void
 place_tile (Build *bd, SpxIpuStep *compute, guint j, guint t,
             guint64 lo, guint64 hi)
@@ -528,44 +604,38 @@ place_tile (Build *bd, SpxIpuStep *compute, guint j, guint t,
   const Shape *sh = bd->sh;
   const SpxMask *mask = c->mask;
   guint pos = sh->band_first[j] + t;
-  guint64 elements = 0, rows = 0, row_h = 0;
-  for (guint64 i = lo; i < hi; i++)
+  guint64 height, elements = 0, count = hi - lo;
+  guint64 rows = note_runs (bd, pos, lo, hi, &height);
+  for (guint s = 0; s < sh->sn; s++)
     {
-      guint64 row = bd->list[i] / mask->bcols, col = bd->list[i] % mask->bcols;
-      guint h = spx_mask_block_height (mask, row);
-      elements += (guint64) h * spx_mask_block_width (mask, col);
-      Run *last = bd->runs->len
-        ? &g_array_index (bd->runs, Run, bd->runs->len - 1) : NULL;
-      if (i > lo && last->row == row)
-        last->blocks++;
-      else
-        {
-          Run run = { row, pos, 1 };
-          g_array_append_val (bd->runs, run);
-          rows++;
-          row_h += h;
-        }
+      guint64 a = lo + count * s / sh->sn, z = lo + count * (s + 1) / sh->sn;
+      guint64 owned = 0;
+      for (guint64 i = a; i < z; i++)
+        owned += (guint64) row_height (mask, bd->list[i] / mask->bcols) *
+                 col_width (mask, bd->list[i] % mask->bcols);
+      guint64 id = split_tile (sh, s, pos);
+      bd->owned[id] = owned * c->bytes;
+      elements += owned;
+      SpxIpuTile *tile = &bd->p->tiles[id];
+      tile->blocks = g_array_sized_new (FALSE, FALSE, sizeof (guint64),
+                                        (guint) (z - a));
+      g_array_append_vals (tile->blocks, bd->list + a, (guint) (z - a));
     }
-  bd->tile_count[pos] = hi - lo;
-  bd->tile_rows[pos] = rows;
   guint64 width = c->width_prefix[sh->band_start[j + 1]] -
                   c->width_prefix[sh->band_start[j]];
   for (guint s = 0; s < sh->sn; s++)
     {
-      guint64 np = split_cols (c, sh->sn, s);
-      SpxIpuTile *tile = &bd->p->tiles[split_tile (sh, s, pos)];
-      tile->blocks = g_array_sized_new (FALSE, FALSE, sizeof (guint64),
-                                        (guint) (hi - lo));
-      g_array_append_vals (tile->blocks, bd->list + lo, (guint) (hi - lo));
+      guint64 np = split_cols (c, sh->sn, s), id = split_tile (sh, s, pos);
+      SpxIpuTile *tile = &bd->p->tiles[id];
       tile->bytes[SPX_BYTES_VALUES] = elements * c->bytes;
-      tile->bytes[SPX_BYTES_INDICES] = (hi - lo) * INDEX_BYTES_BLOCK +
+      tile->bytes[SPX_BYTES_INDICES] = count * INDEX_BYTES_BLOCK +
                                        rows * INDEX_BYTES_ROW +
                                        INDEX_BYTES_TILE;
       tile->bytes[SPX_BYTES_INPUT] = width * np * c->bytes;
-      tile->bytes[SPX_BYTES_PARTIALS] = row_h * np * 4;
+      tile->bytes[SPX_BYTES_PARTIALS] = height * np * 4;
       tile->macs = elements * np;
-      compute->tile_cycles[split_tile (sh, s, pos)] =
-        (guint64) ceil (vertex_cycles (c, hi - lo, rows, np));
+      compute->tile_cycles[id] =
+        (guint64) ceil (vertex_cycles (c, count, rows, np));
     }
 }
 
@@ -592,40 +662,71 @@ share (guint64 total, guint64 i, guint64 n)
   return total * (i + 1) / n - total * i / n;
 }
 
-/* X: an all-gather inside each (split, band) group; values: each tile
- * fetches the shares of its blocks held by its peers in other splits. */
+/* Distribution time: what a tile sends goes out once however many
+ * receive it (the exchange broadcasts), and X, which both tiles of a pair
+ * receive, comes in at twice the rate (reference: a pair of tiles can
+ * receive a broadcast at twice the rate). */
+static guint64
+distribute_cycles (const SpxIpuMachine *m, double worst)
+{
+  if (worst <= 0)
+    return 0;
+  return m->exchange_overhead_cycles +
+         (guint64) ceil (worst / m->exchange_bytes_per_cycle);
+}
+
+/* One (split s, band) group of used tiles from first: X is all-gathered
+ * inside it; each tile fetches the values of its blocks that its peers
+ * in the other splits own. Returns the busiest tile's time in bytes. */
+static double
+distribute_group (Build *bd, SpxIpuStep *ex, guint s, guint first,
+                  guint64 used)
+{
+  const Shape *sh = bd->sh;
+  SpxIpuProgram *p = bd->p;
+  guint64 slab = p->tiles[split_tile (sh, s, first)].bytes[SPX_BYTES_INPUT];
+  double worst = 0;
+  for (guint64 a = 0; a < used; a++)
+    {
+      guint64 dst = split_tile (sh, s, first + a), x_in = 0, v_in = 0;
+      for (guint64 d = 0; d < used; d++)
+        {
+          spx_ipu_step_send (p, ex, split_tile (sh, s, first + d), dst,
+                             share (slab, d, used));
+          x_in += d == a ? 0 : share (slab, d, used);
+        }
+      for (guint s2 = 0; sh->sn > 1 && s2 < sh->sn; s2++)
+        {
+          guint64 peer = split_tile (sh, s2, first + a);
+          spx_ipu_step_send (p, ex, peer, dst, bd->owned[peer]);
+          v_in += s2 == s ? 0 : bd->owned[peer];
+        }
+      /* what it sends: its X share and its values, once each */
+      double out = (used > 1 ? share (slab, a, used) : 0) +
+                   (sh->sn > 1 ? bd->owned[dst] : 0);
+      worst = MAX (worst, MAX (x_in / BROADCAST_SPEEDUP + v_in, out));
+    }
+  return worst;
+}
+
 static void
 distribute (Build *bd, SpxIpuStep *ex)
 {
-  const Ctx *c = bd->c;
   const Shape *sh = bd->sh;
-  SpxIpuProgram *p = bd->p;
+  double worst = 0;
   for (guint j = 0; j < sh->sk; j++)
     {
       guint64 blocks = sh->band_blocks[j];
       if (blocks == 0)
         continue;
       guint64 used = div_up (blocks, div_up (blocks, sh->band_tiles[j]));
-      guint first = sh->band_first[j];
       for (guint s = 0; s < sh->sn; s++)
         {
-          guint64 slab = p->tiles[split_tile (sh, s, first)].bytes[SPX_BYTES_INPUT];
-          for (guint64 a = 0; a < used; a++)
-            for (guint64 d = 0; d < used; d++)
-              spx_ipu_step_send (p, ex, split_tile (sh, s, first + a),
-                                 split_tile (sh, s, first + d),
-                                 share (slab, a, used));
-          for (guint64 t = 0; sh->sn > 1 && t < used; t++)
-            {
-              guint64 values = p->tiles[split_tile (sh, s, first + t)].bytes[SPX_BYTES_VALUES];
-              for (guint s2 = 0; s2 < sh->sn; s2++)
-                spx_ipu_step_send (p, ex, split_tile (sh, s2, first + t),
-                                   split_tile (sh, s, first + t),
-                                   share (values, s2, sh->sn));
-            }
+          double w = distribute_group (bd, ex, s, sh->band_first[j], used);
+          worst = MAX (worst, w); /* MAX evaluates twice */
         }
     }
-  (void) c;
+  ex->cycles = distribute_cycles (bd->p->machine, worst);
 }
 
 static int
@@ -747,10 +848,9 @@ zero_fill (Build *bd, SpxIpuStep *zero)
 static void
 build_program (const Ctx *c, const Shape *sh, SpxIpuProgram *p)
 {
-  Build bd = { c, sh, p, NULL, NULL, NULL, NULL, NULL };
+  Build bd = { c, sh, p, NULL, NULL, NULL, NULL };
   bd.runs = g_array_new (FALSE, FALSE, sizeof (Run));
-  bd.tile_count = g_new0 (guint64, sh->split_tiles);
-  bd.tile_rows = g_new0 (guint64, sh->split_tiles);
+  bd.owned = g_new0 (guint64, p->n_tiles);
   deal_blocks (&bd);
 
   /* appending moves the step array: take the pointers once all exist */
@@ -778,8 +878,7 @@ build_program (const Ctx *c, const Shape *sh, SpxIpuProgram *p)
   g_array_unref (bd.runs);
   g_free (bd.list);
   g_free (bd.band_off);
-  g_free (bd.tile_count);
-  g_free (bd.tile_rows);
+  g_free (bd.owned);
 }
 
 /* Build and cost one partition exactly. */
@@ -804,33 +903,44 @@ program_for (const Ctx *c, guint sn, guint sk)
 }
 
 /* The estimate can miss the real footprint (uneven rows, reducers): the
- * best few candidates are built, and the first that really fits wins;
- * failing that, the one that overflows least. */
+ * best few candidates that should fit are built, and the first that
+ * really fits wins. If none does, the fastest plan is returned, not
+ * fitting. */
 #define EXACT_TRIES 4
 
 static SpxIpuProgram *
 choose (const Ctx *c, GArray *cands)
 {
-  guint64 budget = tile_budget (c->machine);
-  SpxIpuProgram *keep = NULL;
+  SpxIpuProgram *fastest = NULL;
   for (guint i = 0; i < MIN (cands->len, EXACT_TRIES); i++)
     {
       const Candidate *cand = &g_array_index (cands, Candidate, i);
+      if (!cand->fits)
+        break;
       SpxIpuProgram *p = program_for (c, cand->sn, cand->sk);
-      if (p->max_tile_bytes <= budget)
+      if (p->fits)
         {
-          spx_ipu_program_free (keep);
+          spx_ipu_program_free (fastest);
           return p;
         }
-      if (keep == NULL || p->max_tile_bytes < keep->max_tile_bytes)
+      if (fastest == NULL || p->cycles < fastest->cycles)
         {
-          spx_ipu_program_free (keep);
-          keep = p;
+          spx_ipu_program_free (fastest);
+          fastest = p;
         }
       else
         spx_ipu_program_free (p);
     }
-  return keep;
+  if (fastest != NULL)
+    return fastest;
+  /* nothing fits even by estimate: the fastest of all */
+  guint best = 0;
+  for (guint i = 1; i < cands->len; i++)
+    if (g_array_index (cands, Candidate, i).cycles <
+        g_array_index (cands, Candidate, best).cycles)
+      best = i;
+  const Candidate *cand = &g_array_index (cands, Candidate, best);
+  return program_for (c, cand->sn, cand->sk);
 }
 
 SpxIpuProgram *

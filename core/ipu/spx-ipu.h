@@ -10,6 +10,8 @@ G_BEGIN_DECLS
  * costed BSP program. A product that cannot fit is still returned, with
  * fits = FALSE, when a plan exists that merely overflows memory; NULL and
  * SPX_IPU_ERROR_NO_PLAN only when nothing can be formed at all. */
+/* Dense programs report density 1: to compare with a sparse problem, set
+ * density and nz_tflops = tflops × density. */
 SpxIpuProgram *spx_ipu_plan_dense   (const SpxIpuMachine *machine,
                                      guint64 m, guint64 k, guint64 n,
                                      SpxDtype dtype, GError **error);
