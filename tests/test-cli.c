@@ -384,6 +384,92 @@ test_bench_mask_and_errors (void)
   assert_usage_error (&r, "SPX_ISA");
 }
 
+static void
+assert_mode_keys (JsonObject *o, const char *mode)
+{
+  const char *keys[] = { "n", "cycles", "ms", "tflops", "nz_tflops", "speedup",
+                         "tiles_used", "max_tile_bytes", "supersteps" };
+  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
+    {
+      g_autofree char *path = g_strconcat (mode, ".", keys[i], NULL);
+      g_assert_true (member (o, path) >= 0);
+    }
+  JsonObject *m = json_object_get_object_member (o, mode);
+  g_assert_true (json_object_has_member (m, "fits"));
+  g_assert_nonnull (json_object_get_object_member (m, "phases"));
+}
+
+static void
+test_model_json (void)
+{
+  Run r = run_cli ("model", "--m", "64", "--k", "64", "--n", "8", "--block",
+                   "4", "--density", "0.25", "--machine", "teach16", "--dtype",
+                   "fp32", "--json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  JsonObject *o = parse_object (parser, r.out);
+  g_assert_cmpstr (json_object_get_string_member (o, "machine"), ==, "teach16");
+  g_assert_cmpstr (json_object_get_string_member (o, "dtype"), ==, "fp32");
+  g_assert_cmpfloat (member (o, "m"), ==, 64);
+  g_assert_cmpfloat (member (o, "n"), ==, 8);
+  g_assert_cmpfloat (member (o, "density"), ==, 0.25); /* 64 of 256 blocks */
+  assert_mode_keys (o, "dense");
+  assert_mode_keys (o, "static");
+  assert_mode_keys (o, "dynamic");
+  g_assert_cmpfloat (member (o, "dense.speedup"), ==, 1.0);
+  g_assert_cmpfloat_with_epsilon (
+    member (o, "static.speedup"),
+    member (o, "static.nz_tflops") / member (o, "dense.nz_tflops"), 1e-6);
+  /* A small random pattern may spill past the 30% bucket slack. */
+  g_assert_cmpfloat (member (o, "dynamic.propagation_steps"), >=, 0);
+  g_assert_true (json_object_get_boolean_member (
+    json_object_get_object_member (o, "dynamic"), "overflow") == FALSE);
+  g_assert_cmpfloat (member (o, "dense.tiles_used"), <=, 16);
+  run_clear (&r);
+
+  /* best over n: a power of two per mode; one mode only. */
+  r = run_cli ("model", "--m", "64", "--k", "64", "--n", "best", "--block",
+               "4", "--machine", "teach16", "--mode", "static", "--json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_autoptr (JsonParser) parser2 = json_parser_new ();
+  o = parse_object (parser2, r.out);
+  g_assert_cmpstr (json_object_get_string_member (o, "n"), ==, "best");
+  guint64 n = (guint64) member (o, "static.n");
+  g_assert_true (n >= 1 && n <= 65536 && (n & (n - 1)) == 0);
+  g_assert_false (json_object_has_member (o, "dense"));
+  g_assert_false (json_object_has_member (o, "dynamic"));
+  run_clear (&r);
+}
+
+static void
+test_model_errors (void)
+{
+  Run r = run_cli ("model", "--m", "64", "--k", "64", "--n", "8", "--block",
+                   "4", "--machine", "nosuch", NULL);
+  assert_usage_error (&r, "--machine");
+  r = run_cli ("model", "--m", "64", "--k", "64", "--n", "8", "--block", "4",
+               "--mode", "sparse", NULL);
+  assert_usage_error (&r, "--mode");
+  r = run_cli ("model", "--m", "64", "--k", "64", "--n", "worst", "--block",
+               "4", NULL);
+  assert_usage_error (&r, "--n");
+  r = run_cli ("model", "--m", "64", "--k", "64", "--n", "8", "--block", "4",
+               "--dtype", "fp8", NULL);
+  assert_usage_error (&r, "--dtype");
+
+  /* A machine key file with a bad value names the file and the key. */
+  g_autofree char *dir = g_dir_make_tmp ("spx-cli-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "m.ini", NULL);
+  g_assert_true (g_file_set_contents (
+    path, "[machine]\ntiles=0\nsram-bytes=65536\nclock-hz=1e9\n"
+    "flop-per-cycle-fp16=128\nflop-per-cycle-fp32=32\n", -1, NULL));
+  r = run_cli ("model", "--m", "64", "--k", "64", "--n", "8", "--block", "4",
+               "--machine", path, NULL);
+  assert_usage_error (&r, "tiles");
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -397,5 +483,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/generate/errors", test_generate_errors);
   g_test_add_func ("/cli/bench/json", test_bench_json);
   g_test_add_func ("/cli/bench/mask-and-errors", test_bench_mask_and_errors);
+  g_test_add_func ("/cli/model/json", test_model_json);
+  g_test_add_func ("/cli/model/errors", test_model_errors);
   return g_test_run ();
 }
