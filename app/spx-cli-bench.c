@@ -193,8 +193,9 @@ show_progress (guint done, guint total, gpointer user_data)
 }
 
 static int
-run (const BenchArgs *a)
+run (gconstpointer data)
 {
+  const BenchArgs *a = data;
   guint64 n, block;
   SpxBenchOptions options;
   if (!a->n || !a->block)
@@ -251,11 +252,7 @@ spx_cli_bench (int argc, char **argv)
                                 "the kernels' instruction set.");
   g_option_context_add_main_entries (context, entries, NULL);
   spx_cli_mask_args_add (&a.source, context);
-  int status = SPX_EXIT_OK;
-  if (spx_cli_parse_options (CMD, context, &argc, &argv, &status))
-    status = argc > 1 ? spx_cli_usage_error (CMD, "unexpected argument '%s'",
-                                             argv[1])
-                      : run (&a);
+  int status = spx_cli_parse_and_run (CMD, context, argc, argv, run, &a);
   bench_args_clear (&a);
   return status;
 }

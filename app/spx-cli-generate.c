@@ -42,8 +42,9 @@ check_required (const GenerateArgs *a)
 }
 
 static int
-run (const GenerateArgs *a)
+run (gconstpointer data)
 {
+  const GenerateArgs *a = data;
   SpxGenOptions gen;
   guint64 rows, cols, block = 1;
   spx_gen_options_init (&gen);
@@ -89,11 +90,7 @@ spx_cli_generate (int argc, char **argv)
                                 "machine.");
   g_option_context_add_main_entries (context, entries, NULL);
   spx_cli_gen_args_add (&a.gen, context);
-  int status = SPX_EXIT_OK;
-  if (spx_cli_parse_options (CMD, context, &argc, &argv, &status))
-    status = argc > 1 ? spx_cli_usage_error (CMD, "unexpected argument '%s'",
-                                             argv[1])
-                      : run (&a);
+  int status = spx_cli_parse_and_run (CMD, context, argc, argv, run, &a);
   generate_args_clear (&a);
   return status;
 }

@@ -199,8 +199,9 @@ parse_request (const ModelArgs *a, ModelRequest *r, guint64 *block)
 }
 
 static int
-run (const ModelArgs *a)
+run (gconstpointer data)
 {
+  const ModelArgs *a = data;
   ModelRequest r = { .dtype = SPX_DTYPE_FP16 };
   guint64 block = 0;
   int status = SPX_EXIT_USAGE;
@@ -253,11 +254,7 @@ spx_cli_model (int argc, char **argv)
                                 "block-sparse BSP programs, and cost them.");
   g_option_context_add_main_entries (context, entries, NULL);
   spx_cli_mask_args_add (&a.source, context);
-  int status = SPX_EXIT_OK;
-  if (spx_cli_parse_options (CMD, context, &argc, &argv, &status))
-    status = argc > 1 ? spx_cli_usage_error (CMD, "unexpected argument '%s'",
-                                             argv[1])
-                      : run (&a);
+  int status = spx_cli_parse_and_run (CMD, context, argc, argv, run, &a);
   model_args_clear (&a);
   return status;
 }

@@ -92,6 +92,19 @@ spx_cli_parse_options (const char *command, GOptionContext *context,
   return FALSE;
 }
 
+int
+spx_cli_parse_and_run (const char *command, GOptionContext *context,
+                       int argc, char **argv, int (*run) (gconstpointer args),
+                       gconstpointer args)
+{
+  int status = SPX_EXIT_OK;
+  if (!spx_cli_parse_options (command, context, &argc, &argv, &status))
+    return status;
+  if (argc > 1)
+    return spx_cli_usage_error (command, "unexpected argument '%s'", argv[1]);
+  return run (args);
+}
+
 gboolean
 spx_cli_uint (const char *command, const char *option, const char *text,
               guint64 min, guint64 max, guint64 *value)

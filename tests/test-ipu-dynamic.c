@@ -6,37 +6,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Machines written out here, so these tests do not depend on the presets'
- * code (the figures are the reference's). */
-static SpxIpuMachine *
-machine_new (const char *name, guint tiles, guint width, guint64 sram)
-{
-  SpxIpuMachine *mc = g_new0 (SpxIpuMachine, 1);
-  mc->name = g_strdup (name);
-  mc->tiles = tiles;
-  mc->grid_width = width;
-  mc->sram_bytes = sram;
-  mc->clock_hz = 1.85e9;
-  mc->flop_per_cycle_fp16 = 128;
-  mc->flop_per_cycle_fp32 = 32;
-  mc->exchange_bytes_per_cycle = 4;
-  mc->sync_cycles = 90;
-  mc->exchange_overhead_cycles = 100;
-  mc->available_memory = 0.6;
-  mc->workers = 6;
-  return mc;
-}
-
+/* The presets; their figures are checked in test-ipu-machine. */
 static SpxIpuMachine *
 bow_new (void)
 {
-  return machine_new ("bow", 1472, 46, 624 * 1024);
+  return spx_ipu_machine_preset ("bow");
 }
 
 static SpxIpuMachine *
 teach16_new (void)
 {
-  return machine_new ("teach16", 16, 4, 64 * 1024);
+  return spx_ipu_machine_preset ("teach16");
 }
 
 static SpxMask *
