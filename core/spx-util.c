@@ -1,6 +1,8 @@
 /* spx-util.c: small helpers shared across core */
 #include "spx-util.h"
 
+#include <time.h>
+
 gboolean
 spx_write_file_atomic (const char *path, const char *data, gsize len,
                        GError **error)
@@ -12,8 +14,12 @@ spx_write_file_atomic (const char *path, const char *data, gsize len,
                                    error);
 }
 
+/* Nanoseconds: small products finish within a microsecond, and
+ * g_get_monotonic_time's microseconds would time them as 0. */
 double
 spx_now_ms (void)
 {
-  return (double) g_get_monotonic_time () / 1000.0;
+  struct timespec ts;
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return (double) ts.tv_sec * 1e3 + (double) ts.tv_nsec * 1e-6;
 }
