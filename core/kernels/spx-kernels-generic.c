@@ -128,42 +128,16 @@ block_row (const SpxRowTask *task, const float *B, guint64 ldb, float *C,
       tile_tail (&t, b, r, (guint) (n - j0));
 }
 
-#define KERNEL(NAME, B_, R) \
-  static void \
-  NAME (const SpxRowTask *task, const float *B, guint64 ldb, float *C, \
-        guint64 ldc, guint64 n, gboolean accumulate) \
-  { \
-    block_row (task, B, ldb, C, ldc, n, accumulate, B_, R); \
-  }
-
-KERNEL (spmm_b1, 1, ROWS_1)
-KERNEL (spmm_b2, 2, ROWS_N)
-KERNEL (spmm_b4, 4, ROWS_N)
-KERNEL (spmm_b8, 8, ROWS_N)
-KERNEL (spmm_b16, 16, ROWS_N)
-KERNEL (spmm_b32, 32, ROWS_N)
-KERNEL (spmm_any, task->b, ROWS_N)
-
-SpxSpmmKernel
-spx_kernel_spmm_generic (guint b)
-{
-  switch (b)
-    {
-    case 1: return spmm_b1;
-    case 2: return spmm_b2;
-    case 4: return spmm_b4;
-    case 8: return spmm_b8;
-    case 16: return spmm_b16;
-    case 32: return spmm_b32;
-    default: return spmm_any;
-    }
-}
-
-SpxSpmmKernel
-spx_kernel_spmm_generic_any (void)
-{
-  return spmm_any;
-}
+#define SHAPE_1 ROWS_1
+#define SHAPE_2 ROWS_N
+#define SHAPE_4 ROWS_N
+#define SHAPE_8 ROWS_N
+#define SHAPE_16 ROWS_N
+#define SHAPE_32 ROWS_N
+#define SHAPE_ANY ROWS_N
+#define KERNEL_TABLE spx_kernel_spmm_generic
+#define KERNEL_TABLE_ANY spx_kernel_spmm_generic_any
+#include "spx-kernels-table.h"
 
 #define SDDMM_BLOCK spx_kernel_sddmm_generic
 #include "spx-sddmm-block.h"

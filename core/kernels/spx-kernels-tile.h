@@ -158,39 +158,4 @@ block_row (const SpxRowTask *task, const float *B, guint64 ldb, float *C,
     col_tail (&t, b, task->rows, R, V, U, D, n - j0);
 }
 
-#define KERNEL(NAME, B_, SHAPE) \
-  static void \
-  NAME (const SpxRowTask *task, const float *B, guint64 ldb, float *C, \
-        guint64 ldc, guint64 n, gboolean accumulate) \
-  { \
-    block_row (task, B, ldb, C, ldc, n, accumulate, B_, SHAPE); \
-  }
-
-KERNEL (spmm_b1, 1, SHAPE_1)
-KERNEL (spmm_b2, 2, SHAPE_2)
-KERNEL (spmm_b4, 4, SHAPE_4)
-KERNEL (spmm_b8, 8, SHAPE_8)
-KERNEL (spmm_b16, 16, SHAPE_16)
-KERNEL (spmm_b32, 32, SHAPE_32)
-KERNEL (spmm_any, task->b, SHAPE_ANY)
-
-SpxSpmmKernel
-KERNEL_TABLE (guint b)
-{
-  switch (b)
-    {
-    case 1: return spmm_b1;
-    case 2: return spmm_b2;
-    case 4: return spmm_b4;
-    case 8: return spmm_b8;
-    case 16: return spmm_b16;
-    case 32: return spmm_b32;
-    default: return spmm_any;
-    }
-}
-
-SpxSpmmKernel
-KERNEL_TABLE_ANY (void)
-{
-  return spmm_any;
-}
+#include "spx-kernels-table.h"
