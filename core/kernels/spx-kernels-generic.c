@@ -19,18 +19,6 @@
 #define ROWS_N 2
 #endif
 
-/* One block-row's operands, with B and C at the current column tile. */
-typedef struct {
-  const float   *values;
-  const guint32 *b_offsets;
-  guint          n_blocks;
-  const float   *B;
-  guint64        ldb;
-  float         *C;
-  guint64        ldc;
-  gboolean       accumulate;
-} Tile;
-
 /* Four floats: GCC's generic vectors become SSE here, NEON or scalar
  * code elsewhere; accumulators in them stay in registers. */
 typedef float Vec __attribute__ ((vector_size (16)));

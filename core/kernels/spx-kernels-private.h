@@ -7,6 +7,19 @@
 
 G_BEGIN_DECLS
 
+/* What every ISA's kernel works on: one block-row's operands, with B and
+ * C at the current column tile. */
+typedef struct {
+  const float   *values;
+  const guint32 *b_offsets;
+  guint          n_blocks;
+  const float   *B;
+  guint64        ldb;
+  float         *C;
+  guint64        ldc;
+  gboolean       accumulate;
+} Tile;
+
 /* Each returns its kernel for block size b: a specialised one for
  * b ∈ {1, 2, 4, 8, 16, 32}, its generic-b kernel otherwise. */
 SpxSpmmKernel spx_kernel_spmm_generic (guint b);

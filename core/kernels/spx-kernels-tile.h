@@ -16,18 +16,6 @@
  * is masked when n is not a multiple of VW: no load or store goes past
  * the end of a row of B or C. */
 
-/* One block-row's operands, with B and C at the current column tile. */
-typedef struct {
-  const float   *values;
-  const guint32 *b_offsets;
-  guint          n_blocks;
-  const float   *B;
-  guint64        ldb;
-  float         *C;
-  guint64        ldc;
-  gboolean       accumulate;
-} Tile;
-
 INLINE Vec
 load (const float *p, gboolean masked, Mask m)
 {
