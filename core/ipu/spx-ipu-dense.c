@@ -160,12 +160,12 @@ cost_of (const Problem *pb, Split s)
   return c;
 }
 
-/* The reference's rule: temporary memory within the available share of a
- * tile, and everything within the tile. */
+/* The rule of every plan (spx_ipu_program_finish): the whole footprint
+ * within the available share of the tile. */
 static gboolean
 cost_fits (const Problem *pb, Cost c)
 {
-  return c.temporary <= pb->budget && c.bytes <= pb->machine->sram_bytes;
+  return c.bytes <= pb->budget;
 }
 
 /* The fewest rounds that fit (each round costs its fixed overheads),
@@ -525,8 +525,5 @@ spx_ipu_plan_dense (const SpxIpuMachine *machine, guint64 m, guint64 k,
                                           n, 1, dtype, 1.0);
   build (&pb, p, s);
   spx_ipu_program_finish (p);
-  /* finish checks the whole tile; the planner also kept temporaries
-   * within the available share, or found no split that does. */
-  p->fits = p->fits && fits;
   return p;
 }

@@ -3,6 +3,7 @@
  * mask's actual pattern is written into its buckets, spilled where it does
  * not fit, and the propagation steps it really needs are costed. */
 #include "spx-ipu.h"
+#include "spx-ipu-codelet.h"
 
 #include <math.h>
 #include <string.h>
@@ -13,26 +14,6 @@
 /* Index metadata per non-zero block in a bucket: a column offset and its
  * share of the row headers. */
 #define INDEX_BYTES_PER_BLOCK 4
-/* Codelet constants the reference leaves open: per-worker header and
- * per-row return of the block codelet. */
-#define CODELET_HDR  10
-#define CODELET_XRET 5
-/* A dynamic codelet first walks its bucket's meta-information to find the
- * rows it owns: worker cycles per row and per block, on top of the static
- * codelet (the static plan has this work done by the host). It is also
- * less specialised than the static one (no unrolling for a known pattern):
- * slower by these factors. The four constants are fitted to the paper's
- * dynamic b=1 and b=16 curves (reference, calibration table). */
-#define DYN_ROW_CYCLES     80
-#define DYN_BLOCK_CYCLES   30
-#define DYN_SLOWDOWN_ELEM  1.15
-#define DYN_SLOWDOWN_BLOCK 2.7
-/* Partial-sum reduction: FP32 adds per tile per cycle (a load, add and
- * store per element and per worker turn; fitted with the above), and a
- * fixed cost. */
-#define REDUCE_ADDS_PER_CYCLE 0.25
-#define REDUCE_FIXED_CYCLES   50
-
 static inline guint64
 div_up (guint64 a, guint64 b)
 {
@@ -53,69 +34,6 @@ split_len (guint64 n, guint64 p, guint64 i)
 }
 
 /* ------------------------------------------------------------------ */
-/* Codelet cycles (reference: "On-tile compute cycles for block
- * vertices"). The static planner uses the same formulas; to be shared. */
-
-/* Worker cycles per block for n columns of X. */
-static double
-block_y (guint b, SpxDtype dtype, double n)
-{
-  gboolean h = dtype == SPX_DTYPE_FP16;
-  switch (b)
-    {
-    case 4:
-      return h ? 13 + n : 12 + 4 * (n - 1);
-    case 8:
-      return h ? 14 + 2 * (n - 1) : 19 + 8 * (n - 1);
-    default: /* 16 */
-      return h ? 19 + 4 * (n - 1) : 2 * (37 + 8 * (n - 1));
-    }
-}
-
-/* rows non-empty block-rows holding blocks non-zero blocks of size b, on
- * W workers, times ncols columns of X. Block sizes the reference gives no
- * formula for are cut into the largest ones it does (b < 4: elements). */
-static double
-codelet_cycles (guint b, SpxDtype dtype, guint workers, guint64 rows,
-                guint64 blocks, guint64 ncols)
-{
-  if (rows == 0 || blocks == 0 || ncols == 0)
-    return 0;
-  double W = workers;
-  if (b < 4)
-    {
-      double mW = ceil ((double) (rows * b) / W);
-      double kW = ceil ((double) (blocks * b) / (double) rows);
-      double grain = dtype == SPX_DTYPE_FP16 ? 8 : 4; /* fp32: a guess */
-      double chunks = ceil ((double) ncols / grain);
-      return (33 + mW * (11 + chunks * (14 + 3 * (kW - 1)))) * W;
-    }
-  guint sub = b >= 16 ? 16 : b >= 8 ? 8 : 4;
-  guint64 cut = div_up (b, sub);
-  double mW = ceil ((double) (rows * cut) / W);
-  double kW = ceil ((double) (blocks * cut) / (double) rows);
-  double bytes = spx_ipu_dtype_bytes (dtype);
-  double per_block = 16 + sub * sub * bytes / 8 +
-                     block_y (sub, dtype, (double) ncols) * W;
-  return 30 + CODELET_HDR * W +
-         mW * (CODELET_XRET * W + 17 + kW * per_block);
-}
-
-/* The dynamic codelet: the above plus the meta-information walk. */
-static double
-dynamic_cycles (const SpxIpuMachine *mc, guint b, SpxDtype dtype,
-                guint64 rows, guint64 blocks, guint64 ncols)
-{
-  if (blocks == 0 || ncols == 0)
-    return 0;
-  double W = mc->workers;
-  double meta = (ceil ((double) rows / W) * DYN_ROW_CYCLES +
-                 ceil ((double) blocks / W) * DYN_BLOCK_CYCLES) * W;
-  double slow = b < 4 ? DYN_SLOWDOWN_ELEM : DYN_SLOWDOWN_BLOCK;
-  return slow * codelet_cycles (b, dtype, mc->workers, rows, blocks, ncols) + meta;
-}
-
-/* ------------------------------------------------------------------ */
 /* Candidates, costed from counts only                                 */
 
 typedef struct {
@@ -132,6 +50,7 @@ typedef struct {
   guint64 cap;           /* blocks per bucket */
   gboolean flip;         /* second bucket buffer for propagation */
   guint64 bytes;         /* largest tile footprint */
+  gboolean tight;        /* a uniform pattern likely spills */
   guint64 cycles;        /* estimated, uniform pattern */
 } Cand;
 
@@ -158,14 +77,11 @@ exchange_cost (const SpxIpuMachine *mc, guint64 bytes)
          (guint64) ceil ((double) bytes / mc->exchange_bytes_per_cycle);
 }
 
+/* Each of the py tiles of an output slice adds one piece of it. */
 static guint64
-reduce_cycles (guint py, guint64 piece)
+reduce_cycles (const SpxIpuMachine *mc, guint py, guint64 piece)
 {
-  if (py < 2)
-    return 0;
-  return REDUCE_FIXED_CYCLES +
-         (guint64) ceil ((double) (py - 1) * (double) piece /
-                         REDUCE_ADDS_PER_CYCLE);
+  return py < 2 ? 0 : (guint64) ceil (spx_ipu_reduce_cycles (mc, piece, py));
 }
 
 /* Footprint and cycles of the largest tile of a partition. */
@@ -186,15 +102,20 @@ cand_cost (const Problem *pr, Cand *c)
   guint64 piece = div_up (rows_el * nc, c->py);
   c->bytes = w_bytes + x_bytes + part_bytes + piece * db;
 
-  /* Uniform pattern: a group holds its share of the budget. */
+  /* Uniform pattern: a group holds its share of the budget, give or take
+   * the largest of groups Poisson counts (mean + sqrt(2 mean ln groups)). */
   guint64 blocks = div_up (pr->budget, groups);
+  double mean = (double) pr->budget / groups;
+  c->tight = mean + sqrt (2 * mean * log ((double) groups)) >
+             (double) c->cap * c->pz;
   guint64 rows = MIN (mx, blocks);
   guint64 dist_in = x_bytes - x_bytes / c->px +
                     (c->pz - 1) * c->cap * block_bytes (pr);
   c->cycles = exchange_cost (mc, dist_in) + mc->sync_cycles +
-              (guint64) dynamic_cycles (mc, pr->b, pr->dtype, rows, blocks, nc) +
+              (guint64) spx_ipu_dynamic_cycles (mc, pr->b, pr->dtype, blocks, rows,
+                                                nc, c->pz) +
               (c->py > 1 ? exchange_cost (mc, (part_bytes - piece * 4)) : 0) +
-              reduce_cycles (c->py, piece) + mc->sync_cycles;
+              reduce_cycles (mc, c->py, piece) + mc->sync_cycles;
 }
 
 /* Every px·py·pz ≤ tiles; the fastest that fits, else the smallest. */
@@ -208,9 +129,16 @@ search (const Problem *pr, Cand *best)
     for (guint py = 1; py <= MIN (tiles / px, pr->bcols); py++)
       for (guint pz = 1; pz <= MIN (tiles / (px * py), pr->n); pz++)
         {
-          Cand c = { px, py, pz, 0, FALSE, 0, 0 };
+          Cand c = { px, py, pz, 0, FALSE, 0, FALSE, 0 };
           cand_cost (pr, &c);
+          /* plans that fit and leave a uniform pattern room come first */
           gboolean fits = c.bytes <= limit;
+          if (have && best_fits && fits && c.tight != best->tight)
+            {
+              if (!c.tight)
+                *best = c;
+              continue;
+            }
           gboolean better = !have || (fits && !best_fits) ||
                             (fits && c.cycles < best->cycles) ||
                             (!fits && !best_fits && c.bytes < best->bytes);
@@ -503,9 +431,9 @@ add_compute (SpxIpuProgram *p, const Layout *l)
       Coord k = coord_of (c, t);
       guint g = k.x * c->py + k.y;
       guint64 home = MIN (l->count[g], l->group_cap);
-      s->tile_cycles[t] = (guint64) dynamic_cycles (p->machine, l->pr.b,
-                                                    l->pr.dtype, l->rows[g],
-                                                    home, tile_ncols (l, k));
+      s->tile_cycles[t] = (guint64) spx_ipu_dynamic_cycles (
+        p->machine, l->pr.b, l->pr.dtype, home, l->rows[g], tile_ncols (l, k),
+        c->pz);
     }
 }
 
@@ -541,10 +469,9 @@ add_propagation (SpxIpuProgram *p, const Layout *l)
         {
           guint t = tile_of (c, x, y, z);
           Coord k = coord_of (c, t);
-          s->tile_cycles[t] += (guint64) dynamic_cycles (p->machine, l->pr.b,
-                                                         l->pr.dtype, sp->rows,
-                                                         sp->blocks,
-                                                         tile_ncols (l, k));
+          s->tile_cycles[t] += (guint64) spx_ipu_dynamic_cycles (
+            p->machine, l->pr.b, l->pr.dtype, sp->blocks, sp->rows,
+            tile_ncols (l, k), 1);
         }
     }
 }
@@ -568,7 +495,7 @@ add_reduce (SpxIpuProgram *p, const Layout *l)
     }
   s = spx_ipu_program_add_compute (p, "reduce");
   for (guint t = 0; t < c->px * c->py * c->pz; t++)
-    s->tile_cycles[t] = reduce_cycles (c->py,
+    s->tile_cycles[t] = reduce_cycles (p->machine, c->py,
                                        piece_elems (l, coord_of (c, t),
                                                     coord_of (c, t).y));
 }
@@ -596,8 +523,6 @@ build_program (const Layout *l, const SpxMask *mask)
   add_reduce (p, l);
   spx_ipu_program_add_sync (p, "sync");
   spx_ipu_program_finish (p);
-  /* Plans keep to the available memory; a fallback over it does not fit. */
-  p->fits = p->fits && p->max_tile_bytes <= spx_ipu_tile_budget (pr->mc);
   return p;
 }
 

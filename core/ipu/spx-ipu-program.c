@@ -164,7 +164,7 @@ add_phase (SpxIpuProgram *p, const char *name, guint64 cycles)
 static void
 total_tiles (SpxIpuProgram *p)
 {
-  guint64 budget = p->machine->sram_bytes;
+  guint64 budget = spx_ipu_tile_budget (p->machine);
   p->tiles_used = 0;
   p->max_tile_bytes = 0;
   for (guint t = 0; t < p->n_tiles; t++)

@@ -73,7 +73,7 @@ typedef struct {
   double         ms, tflops, nz_tflops;
   guint          tiles_used;
   guint64        max_tile_bytes;
-  gboolean       fits;
+  gboolean       fits;      /* see spx_ipu_program_finish */
   GArray        *phases;    /* SpxIpuPhase: cycles summed by phase name */
   /* dynamic only */
   guint          propagation_steps;
@@ -99,7 +99,9 @@ void           spx_ipu_step_send (SpxIpuProgram *p, SpxIpuStep *step,
  * overhead + the busiest tile's bytes in or out over the exchange rate;
  * sync: sync_cycles) unless a planner set step->cycles itself, then total
  * everything: cycles, time, TFLOP/s (dense FLOP and non-zero FLOP), tiles
- * used, largest footprint, whether it fits, cycles by phase. */
+ * used, largest footprint, whether it fits (every tile's whole footprint
+ * within the available share of SRAM, and no dynamic overflow), cycles
+ * by phase. */
 void           spx_ipu_program_finish (SpxIpuProgram *p);
 
 const char    *spx_ipu_mode_to_string (SpxIpuMode mode);

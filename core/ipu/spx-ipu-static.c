@@ -25,24 +25,13 @@
  * - fits means within the available share of SRAM (0.6), the limit the
  *   search keeps to. */
 #include "spx-ipu.h"
+#include "spx-ipu-codelet.h"
 
 #include <math.h>
 #include <string.h>
 
 #define MAX_SN 32u
 #define MAX_SK 128u
-
-/* Codelet constants the reference leaves unnamed: per-worker header and
- * per-row cost of fetching the X row pointers, in worker cycles. */
-#define CODELET_HDR  4
-#define CODELET_XRET 3
-
-/* Reduction: fp32 partial elements added per tile cycle (six workers, a
- * 64-bit vector add each, about three instructions per element pair), and
- * the fixed cost of one reduce or zero-fill vertex. */
-#define REDUCE_ELEMS_PER_CYCLE 2.0
-#define ZERO_BYTES_PER_CYCLE   8.0
-#define VERTEX_OVERHEAD        30
 
 /* Index metadata: per block its column offset (u16), per row a header
  * (u32: row offset and block count), per tile a vertex header. */
@@ -89,78 +78,6 @@ static inline guint64
 div_up (guint64 a, guint64 b)
 {
   return a / b + (a % b != 0);
-}
-
-/* ---- codelet cycles ---------------------------------------------------- */
-
-/* Interpolate y0 at b0 .. y1 at b1 linearly in b. */
-static double
-lerp_b (guint b, guint b0, double y0, guint b1, double y1)
-{
-  return y0 + (y1 - y0) * ((double) b - b0) / (double) (b1 - b0);
-}
-
-/* Worker cycles of one block times nW columns of X. The reference gives
- * b = 4, 8, 16; between and beyond them the constant part is interpolated
- * linearly in b and the per-column part follows the AMP width: fp16 does
- * min(4b, 64) MACs per worker step, fp32 min(b, 16). */
-static double
-block_y (guint b, SpxDtype dtype, double nw)
-{
-  double bb = (double) b * b;
-  if (dtype == SPX_DTYPE_FP16)
-    {
-      double c0 = b <= 4 ? 13 : b <= 8 ? lerp_b (b, 4, 13, 8, 14)
-                                       : lerp_b (b, 8, 14, 16, 19);
-      return c0 + bb / MIN (4.0 * b, 64.0) * (nw - 1);
-    }
-  double c0 = b <= 4 ? 12 : b <= 8 ? lerp_b (b, 4, 12, 8, 19)
-                                   : lerp_b (b, 8, 19, 16, 74);
-  return c0 + bb / MIN ((double) b, 16.0) * (nw - 1);
-}
-
-/* Workers of an element-wise vertex take rows (with fewer rows than
- * workers they split the columns too); workers of a block vertex take
- * columns of X, a grain or more each (hence nW in the reference's
- * formula), and rows only when the columns run out. */
-static void
-split_workers (const Ctx *c, guint64 rows, guint64 n_cols, guint64 *wr,
-               guint64 *wn)
-{
-  guint64 w = c->machine->workers;
-  if (c->b == 1)
-    {
-      *wr = MIN (rows, w);
-      *wn = w / *wr;
-      return;
-    }
-  *wn = MIN (w, div_up (n_cols, c->grain));
-  *wr = MIN (rows, MAX (1, w / *wn));
-}
-
-/* Tile cycles of one vertex holding blocks over rows block-rows, for
- * n_cols columns of X. */
-static double
-vertex_cycles (const Ctx *c, guint64 blocks, guint64 rows, guint64 n_cols)
-{
-  if (blocks == 0 || n_cols == 0)
-    return 0;
-  double w = c->machine->workers;
-  guint64 wr, wn;
-  split_workers (c, rows, n_cols, &wr, &wn);
-  double mw = (double) div_up (rows, wr);
-  double kw = (double) div_up (blocks, wr); /* blocks per worker */
-  double nw = (double) div_up (n_cols, wn);
-  if (c->b == 1)
-    {
-      /* element-wise: X columns in vectors of 8 halves (4 floats) */
-      double g = div_up ((guint64) nw, c->grain) * c->grain /
-                 (c->dtype == SPX_DTYPE_FP16 ? 8.0 : 4.0);
-      return (33 + mw * (11 + 11 * g) + 3 * g * kw) * w;
-    }
-  return 30 + CODELET_HDR * w + mw * (CODELET_XRET * w + 17) +
-         kw * (16 + (double) c->b * c->b * c->bytes / 8 +
-               block_y (c->b, c->dtype, nw) * w);
 }
 
 /* ---- pre-processing ---------------------------------------------------- */
@@ -405,18 +322,17 @@ shape_estimate (const Ctx *c, Shape *sh, const double *rows_band)
     }
   /* the bands are balanced: the busiest tile's blocks over the most rows
    * bound every band's vertex, at one evaluation per candidate */
-  compute = vertex_cycles (c, max_per, (guint64) max_rows, sh->n_part);
+  compute = spx_ipu_spmm_cycles (c->machine, c->b, c->dtype, max_per,
+                                 (guint64) max_rows, sh->n_part);
   /* partial blocks that must move to a reducer, spread over the tiles */
   double moved = MAX (pieces - nonempty, 0);
   double red_in = ceil (REDUCE_IMBALANCE * moved / used) * b * np * 4;
   double outs = ceil ((nonempty + c->empty_rows) / used) * b * np;
-  double adds = VERTEX_OVERHEAD +
-                (ceil (moved / used) + ceil (nonempty / used)) * b * np /
-                REDUCE_ELEMS_PER_CYCLE;
-  double zero = c->empty_rows > 0
-    ? VERTEX_OVERHEAD + ceil ((double) c->empty_rows / sh->split_tiles) *
-                        b * np * bytes / ZERO_BYTES_PER_CYCLE
-    : 0;
+  double outs_red = ceil (nonempty / used) * b * np;
+  double adds = spx_ipu_reduce_cycles (c->machine, (guint64) outs_red,
+                                       (moved + nonempty) / nonempty);
+  double zero = spx_ipu_fill_cycles (c->machine, (guint64) (
+    ceil ((double) c->empty_rows / sh->split_tiles) * b * np * bytes));
   sh->cycles = exchange_est (c, dist) + compute + adds + zero +
                exchange_est (c, MAX (red_in, red_out)) +
                3.0 * c->machine->sync_cycles;
@@ -431,12 +347,6 @@ typedef struct {
   guint64 bytes;
   gboolean fits;
 } Candidate;
-
-static guint64
-tile_budget (const SpxIpuMachine *machine)
-{
-  return (guint64) (machine->sram_bytes * machine->available_memory);
-}
 
 /* Fitting candidates first, each group fastest first. */
 static int
@@ -463,7 +373,7 @@ sk_limit (const Ctx *c)
 static GArray *
 search (const Ctx *c)
 {
-  guint64 budget = tile_budget (c->machine);
+  guint64 budget = spx_ipu_tile_budget (c->machine);
   guint sn_max = (guint) MIN ((guint64) MAX_SN, MAX (1, c->n / c->grain));
   guint sk_max = sk_limit (c);
   GArray *out = g_array_new (FALSE, FALSE, sizeof (Candidate));
@@ -635,7 +545,8 @@ place_tile (Build *bd, SpxIpuStep *compute, guint j, guint t,
       tile->bytes[SPX_BYTES_PARTIALS] = height * np * 4;
       tile->macs = elements * np;
       compute->tile_cycles[id] =
-        (guint64) ceil (vertex_cycles (c, count, rows, np));
+        (guint64) ceil (spx_ipu_spmm_cycles (c->machine, c->b, c->dtype, count,
+                                            rows, np));
     }
 }
 
@@ -778,7 +689,9 @@ reduce (Build *bd, SpxIpuStep *ex, SpxIpuStep *adds)
   GArray *runs = bd->runs;
   qsort (runs->data, runs->len, sizeof (Run), cmp_run);
   guint64 *load = g_new0 (guint64, sh->split_tiles);
-  double *cyc = g_new0 (double, sh->split_tiles);
+  /* per reducer: output rows (elements per column) and partials summed */
+  guint64 *out = g_new0 (guint64, sh->split_tiles);
+  guint64 *sums = g_new0 (guint64, sh->split_tiles);
   g_autoptr (GHashTable) pairs = g_hash_table_new_full (g_int64_hash,
                                                         g_int64_equal,
                                                         g_free, g_free);
@@ -796,7 +709,8 @@ reduce (Build *bd, SpxIpuStep *ex, SpxIpuStep *adds)
       guint dst = g_array_index (runs, Run, pick).tile;
       guint h = spx_mask_block_height (c->mask, r->row);
       load[dst] += end - i - 1;
-      cyc[dst] += (double) (end - i) * h / REDUCE_ELEMS_PER_CYCLE;
+      out[dst] += h;
+      sums[dst] += (end - i) * h;
       for (guint s = 0; s < sh->sn; s++)
         {
           guint64 np = split_cols (c, sh->sn, s);
@@ -813,11 +727,13 @@ reduce (Build *bd, SpxIpuStep *ex, SpxIpuStep *adds)
     }
   send_merged (p, ex, pairs);
   for (guint t = 0; t < sh->split_tiles; t++)
-    for (guint s = 0; s < sh->sn && cyc[t] > 0; s++)
-      adds->tile_cycles[split_tile (sh, s, t)] = (guint64)
-        ceil (VERTEX_OVERHEAD + cyc[t] * split_cols (c, sh->sn, s));
+    for (guint s = 0; s < sh->sn && out[t] > 0; s++)
+      adds->tile_cycles[split_tile (sh, s, t)] = (guint64) ceil (
+        spx_ipu_reduce_cycles (p->machine, out[t] * split_cols (c, sh->sn, s),
+                               (double) sums[t] / out[t]));
   g_free (load);
-  g_free (cyc);
+  g_free (out);
+  g_free (sums);
 }
 
 /* Outputs of rows without blocks: zeros, dealt round-robin. */
@@ -826,7 +742,7 @@ zero_fill (Build *bd, SpxIpuStep *zero)
 {
   const Ctx *c = bd->c;
   const Shape *sh = bd->sh;
-  guint64 next = 0;
+  guint64 next = 0, *zero_bytes = g_new0 (guint64, bd->p->n_tiles);
   for (guint64 i = c->mask->brows - c->empty_rows; i < c->mask->brows; i++)
     {
       guint64 row = c->row_order[i];
@@ -837,12 +753,13 @@ zero_fill (Build *bd, SpxIpuStep *zero)
           guint64 tile = split_tile (sh, s, t), bytes =
             h * split_cols (c, sh->sn, s) * c->bytes;
           bd->p->tiles[tile].bytes[SPX_BYTES_OUTPUT] += bytes;
-          if (zero->tile_cycles[tile] == 0)
-            zero->tile_cycles[tile] = VERTEX_OVERHEAD;
-          zero->tile_cycles[tile] += (guint64) ceil (bytes /
-                                                     ZERO_BYTES_PER_CYCLE);
+          zero_bytes[tile] += bytes;
         }
     }
+  for (guint t = 0; t < bd->p->n_tiles; t++)
+    zero->tile_cycles[t] = (guint64) ceil (spx_ipu_fill_cycles (bd->p->machine,
+                                                                zero_bytes[t]));
+  g_free (zero_bytes);
 }
 
 static void
@@ -896,8 +813,6 @@ program_for (const Ctx *c, guint sn, guint sk)
   p->plan = g_strdup_printf ("sn=%u sk=%u", sn, sk);
   build_program (c, sh, p);
   spx_ipu_program_finish (p);
-  /* the planner keeps to the available share of SRAM, not all of it */
-  p->fits = p->fits && p->max_tile_bytes <= tile_budget (c->machine);
   g_free (sh);
   return p;
 }
