@@ -33,12 +33,6 @@
 #define REDUCE_ADDS_PER_CYCLE 2.0
 #define FILL_BYTES_PER_CYCLE  8.0
 
-static inline guint64
-div_up (guint64 a, guint64 b)
-{
-  return a / b + (a % b != 0);
-}
-
 static double
 lerp_b (guint b, guint b0, double y0, guint b1, double y1)
 {
@@ -84,7 +78,7 @@ split_workers (guint w, guint b, SpxDtype dtype, guint64 rows,
       *wn = w / *wr;
       return;
     }
-  *wn = MIN (w, div_up (n_cols, grain (dtype)));
+  *wn = MIN (w, spx_ipu_div_up (n_cols, grain (dtype)));
   *wr = MIN (rows, MAX (1, w / *wn));
 }
 
@@ -98,13 +92,13 @@ spx_ipu_spmm_cycles (const SpxIpuMachine *machine, guint b, SpxDtype dtype,
   double w = machine->workers;
   guint64 wr, wn;
   split_workers (machine->workers, b, dtype, rows, n_cols, &wr, &wn);
-  double mw = (double) div_up (rows, wr);
-  double kw = (double) div_up (blocks, wr); /* blocks per worker */
-  double nw = (double) div_up (n_cols, wn);
+  double mw = (double) spx_ipu_div_up (rows, wr);
+  double kw = (double) spx_ipu_div_up (blocks, wr); /* blocks per worker */
+  double nw = (double) spx_ipu_div_up (n_cols, wn);
   if (b == 1)
     {
       /* X columns in vectors of 8 halves (4 floats) */
-      double g = div_up ((guint64) nw, grain (dtype)) * grain (dtype) /
+      double g = spx_ipu_div_up ((guint64) nw, grain (dtype)) * grain (dtype) /
                  (dtype == SPX_DTYPE_FP16 ? 8.0 : 4.0);
       return (33 + mw * (11 + 11 * g) + 3 * g * kw) * w;
     }

@@ -41,12 +41,6 @@ typedef struct {
   guint64  budget;
 } Problem;
 
-static inline guint64
-div_up (guint64 a, guint64 b)
-{
-  return a / b + (a % b != 0);
-}
-
 /* ---- near-even splits: part i of len items over parts ---------------- */
 
 static guint64
@@ -87,10 +81,10 @@ tile_cycles (const SpxIpuMachine *machine, guint macs,
   if (mt == 0 || kt == 0 || nt == 0)
     return 0;
   guint64 w = machine->workers;
-  guint64 rows = div_up (mt, GRAIN), pieces = div_up (kt, GRAIN);
-  guint64 rows_each = div_up (rows, w), cols_each = nt;
+  guint64 rows = spx_ipu_div_up (mt, GRAIN), pieces = spx_ipu_div_up (kt, GRAIN);
+  guint64 rows_each = spx_ipu_div_up (rows, w), cols_each = nt;
   if (rows < w)
-    cols_each = div_up (nt, w / rows);
+    cols_each = spx_ipu_div_up (nt, w / rows);
   double per_column = (double) (GRAIN * GRAIN) / macs;
   double worker = (double) rows_each *
                   (ROW_CYCLES + (double) pieces *
@@ -105,7 +99,7 @@ reduce_tile_cycles (const SpxIpuMachine *machine, guint64 share, guint64 pk)
   if (share == 0 || pk < 2)
     return 0;
   guint64 w = machine->workers;
-  guint64 per_worker = div_up (div_up (share, w), REDUCE_WIDTH) * pk;
+  guint64 per_worker = spx_ipu_div_up (spx_ipu_div_up (share, w), REDUCE_WIDTH) * pk;
   return VERTEX_CYCLES + per_worker * w;
 }
 
@@ -133,11 +127,11 @@ static Cost
 cost_of (const Problem *pb, Split s)
 {
   guint64 B = pb->bytes, r = s.rounds;
-  guint64 mt = div_up (pb->m, s.pm), kt = div_up (pb->k, s.pk);
-  guint64 nt = div_up (pb->n, s.pn), nr = div_up (nt, r);
+  guint64 mt = spx_ipu_div_up (pb->m, s.pm), kt = spx_ipu_div_up (pb->k, s.pk);
+  guint64 nt = spx_ipu_div_up (pb->n, s.pn), nr = spx_ipu_div_up (nt, r);
   guint64 hr = pb->home_rows, hc = pb->home_cols;
-  guint64 w_home = div_up (pb->m, hr) * div_up (pb->k, hc);
-  guint64 x_home = div_up (pb->k, hr) * div_up (pb->n, hc);
+  guint64 w_home = spx_ipu_div_up (pb->m, hr) * spx_ipu_div_up (pb->k, hc);
+  guint64 x_home = spx_ipu_div_up (pb->k, hr) * spx_ipu_div_up (pb->n, hc);
   guint64 in = (mt * kt + kt * nt) * B;
   guint64 out = (w_home * s.pn + x_home * s.pm) * B;
   Cost c = { 0, 0, 0 };
@@ -148,13 +142,13 @@ cost_of (const Problem *pb, Split s)
   guint64 output = mt * nt * B;
   if (s.pk > 1)
     {
-      guint64 share = div_up (mt * nr, s.pk);
+      guint64 share = spx_ipu_div_up (mt * nr, s.pk);
       guint64 moved = (s.pk - 1) * share * PARTIAL_BYTES;
       c.cycles += pb->machine->sync_cycles * r +
                   rounds_exchange (pb, r, moved * r) +
                   reduce_tile_cycles (pb->machine, share, s.pk) * r;
       c.temporary += mt * nr * PARTIAL_BYTES + moved;
-      output = div_up (mt * nt, s.pk) * B;
+      output = spx_ipu_div_up (mt * nt, s.pk) * B;
     }
   c.bytes = c.temporary + (w_home + x_home) * B + output;
   return c;
@@ -174,15 +168,15 @@ cost_fits (const Problem *pb, Cost c)
 static Cost
 cost_rounds (const Problem *pb, Split *s)
 {
-  guint64 nt = div_up (pb->n, s->pn);
-  guint64 mt = div_up (pb->m, s->pm), kt = div_up (pb->k, s->pk);
+  guint64 nt = spx_ipu_div_up (pb->n, s->pn);
+  guint64 mt = spx_ipu_div_up (pb->m, s->pm), kt = spx_ipu_div_up (pb->k, s->pk);
   guint64 resident = mt * kt * pb->bytes;
   guint64 per_column = kt * pb->bytes +
                        (s->pk > 1 ? 2 * mt * PARTIAL_BYTES : 0);
   guint64 most = MIN (nt, MAX_ROUNDS);
   s->rounds = 1;
   if (resident < pb->budget)
-    s->rounds = CLAMP (div_up (nt * per_column, pb->budget - resident), 1,
+    s->rounds = CLAMP (spx_ipu_div_up (nt * per_column, pb->budget - resident), 1,
                        most);
   Cost c = cost_of (pb, *s);
   while (!cost_fits (pb, c) && s->rounds < most && resident < pb->budget)
@@ -212,10 +206,10 @@ candidates (guint64 len, guint64 most)
   while (v <= MIN (len, most))
     {
       g_array_append_val (c, v);
-      guint64 s = div_up (len, v);
+      guint64 s = spx_ipu_div_up (len, v);
       if (s == 1)
         break;
-      v = div_up (len, s - 1);
+      v = spx_ipu_div_up (len, s - 1);
     }
   return c;
 }
@@ -371,7 +365,7 @@ distribute (const Problem *pb, SpxIpuProgram *p, Split s)
           t->bytes[SPX_BYTES_VALUES] += (r1 - r0) * (k1 - k0) * pb->bytes;
           /* one round's columns at a time */
           t->bytes[SPX_BYTES_INPUT] += (k1 - k0) *
-                                       div_up (c1 - c0, s.rounds) * pb->bytes;
+                                       spx_ipu_div_up (c1 - c0, s.rounds) * pb->bytes;
         }
   g_free (box.bytes);
   g_array_unref (box.touched);
@@ -397,7 +391,7 @@ compute (const Problem *pb, SpxIpuProgram *p, Split s)
             p->tiles[t].bytes[SPX_BYTES_OUTPUT] += mt * nt * pb->bytes;
           else /* one round's partials at a time */
             p->tiles[t].bytes[SPX_BYTES_PARTIALS] +=
-              mt * div_up (nt, s.rounds) * PARTIAL_BYTES;
+              mt * spx_ipu_div_up (nt, s.rounds) * PARTIAL_BYTES;
         }
 }
 

@@ -14,12 +14,6 @@
 /* Index metadata per non-zero block in a bucket: a column offset and its
  * share of the row headers. */
 #define INDEX_BYTES_PER_BLOCK 4
-static inline guint64
-div_up (guint64 a, guint64 b)
-{
-  return a / b + (a % b != 0);
-}
-
 /* Part i of n things split into p nearly equal parts starts here. */
 static inline guint64
 split_start (guint64 n, guint64 p, guint64 i)
@@ -64,7 +58,7 @@ block_bytes (const Problem *pr)
 static guint64
 bucket_cap (guint64 budget, guint64 partitions)
 {
-  return (guint64) ceil ((double) div_up (budget, partitions) *
+  return (guint64) ceil ((double) spx_ipu_div_up (budget, partitions) *
                          (1.0 + BUCKET_OVERSIZE));
 }
 
@@ -90,21 +84,21 @@ cand_cost (const Problem *pr, Cand *c)
 {
   const SpxIpuMachine *mc = pr->mc;
   guint64 groups = (guint64) c->px * c->py, parts = groups * c->pz;
-  guint64 mx = div_up (pr->brows, c->px), ky = div_up (pr->bcols, c->py);
+  guint64 mx = spx_ipu_div_up (pr->brows, c->px), ky = spx_ipu_div_up (pr->bcols, c->py);
   guint64 rows_el = MIN (mx * pr->b, pr->m), cols_el = MIN (ky * pr->b, pr->k);
-  guint64 nc = div_up (pr->n, c->pz), db = spx_ipu_dtype_bytes (pr->dtype);
+  guint64 nc = spx_ipu_div_up (pr->n, c->pz), db = spx_ipu_dtype_bytes (pr->dtype);
   c->cap = bucket_cap (pr->budget, parts);
   c->flip = groups > 1;
   guint64 group_blocks = c->cap * c->pz;
   guint64 w_bytes = group_blocks * block_bytes (pr) * (c->flip ? 2 : 1);
   guint64 x_bytes = cols_el * nc * db;
   guint64 part_bytes = rows_el * nc * 4;
-  guint64 piece = div_up (rows_el * nc, c->py);
+  guint64 piece = spx_ipu_div_up (rows_el * nc, c->py);
   c->bytes = w_bytes + x_bytes + part_bytes + piece * db;
 
   /* Uniform pattern: a group holds its share of the budget, give or take
    * the largest of groups Poisson counts (mean + sqrt(2 mean ln groups)). */
-  guint64 blocks = div_up (pr->budget, groups);
+  guint64 blocks = spx_ipu_div_up (pr->budget, groups);
   double mean = (double) pr->budget / groups;
   c->tight = mean + sqrt (2 * mean * log ((double) groups)) >
              (double) c->cap * c->pz;

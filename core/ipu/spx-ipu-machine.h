@@ -52,6 +52,13 @@ void           spx_ipu_machine_free     (SpxIpuMachine *machine);
 /* Per-tile figures that every planner needs. */
 guint   spx_ipu_macs_per_cycle (const SpxIpuMachine *machine, SpxDtype dtype);
 guint   spx_ipu_dtype_bytes    (SpxDtype dtype);
+/* a / b rounded up (b > 0): the planners' counts of tiles, rows, loops. */
+static inline guint64
+spx_ipu_div_up (guint64 a, guint64 b)
+{
+  return a / b + (a % b != 0);
+}
+
 /* Bytes a plan may use on one tile. */
 guint64 spx_ipu_tile_budget    (const SpxIpuMachine *machine);
 

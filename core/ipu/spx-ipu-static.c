@@ -74,12 +74,6 @@ typedef struct {
   guint64 bytes;                       /* estimated largest tile */
 } Shape;
 
-static inline guint64
-div_up (guint64 a, guint64 b)
-{
-  return a / b + (a % b != 0);
-}
-
 /* ---- pre-processing ---------------------------------------------------- */
 
 /* Count blocks per block-row and block-column in one pass over the words. */
@@ -182,7 +176,7 @@ ctx_clear (Ctx *c)
 static guint64
 split_cols (const Ctx *c, guint sn, guint s)
 {
-  guint64 grains = div_up (c->n, c->grain);
+  guint64 grains = spx_ipu_div_up (c->n, c->grain);
   guint64 first = (grains / sn) * s + MIN ((guint64) s, grains % sn);
   guint64 count = grains / sn + (s < grains % sn);
   guint64 lo = MIN (c->n, first * c->grain);
@@ -199,7 +193,7 @@ shape_bands (const Ctx *c, Shape *sh)
   sh->band_start[0] = 0;
   for (guint j = 0; j < sh->sk; j++)
     {
-      guint64 target = div_up (c->nnz * (j + 1), sh->sk);
+      guint64 target = spx_ipu_div_up (c->nnz * (j + 1), sh->sk);
       guint64 lo = sh->band_start[j], hi = bcols;
       while (lo < hi) /* first end with prefix ≥ target */
         {
@@ -295,8 +289,8 @@ shape_estimate (const Ctx *c, Shape *sh, const double *rows_band)
       guint64 blocks = sh->band_blocks[j];
       if (blocks == 0)
         continue;
-      guint64 per = div_up (blocks, sh->band_tiles[j]);
-      guint64 tiles = div_up (blocks, per);
+      guint64 per = spx_ipu_div_up (blocks, sh->band_tiles[j]);
+      guint64 tiles = spx_ipu_div_up (blocks, per);
       double per_row = blocks / rows_band[j];
       double rows = MIN ((double) per, MIN (rows_band[j],
                                             ceil (per / per_row) + 1));
@@ -559,7 +553,7 @@ place_blocks (Build *bd, SpxIpuStep *compute)
       guint64 blocks = sh->band_blocks[j];
       if (blocks == 0)
         continue;
-      guint64 per = div_up (blocks, sh->band_tiles[j]);
+      guint64 per = spx_ipu_div_up (blocks, sh->band_tiles[j]);
       for (guint t = 0; t * per < blocks; t++)
         place_tile (bd, compute, j, t, bd->band_off[j] + t * per,
                     bd->band_off[j] + MIN (blocks, (t + 1) * per));
@@ -630,7 +624,7 @@ distribute (Build *bd, SpxIpuStep *ex)
       guint64 blocks = sh->band_blocks[j];
       if (blocks == 0)
         continue;
-      guint64 used = div_up (blocks, div_up (blocks, sh->band_tiles[j]));
+      guint64 used = spx_ipu_div_up (blocks, spx_ipu_div_up (blocks, sh->band_tiles[j]));
       for (guint s = 0; s < sh->sn; s++)
         {
           double w = distribute_group (bd, ex, s, sh->band_first[j], used);
