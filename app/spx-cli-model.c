@@ -36,52 +36,12 @@ typedef struct {
 } ModelRequest;
 
 static SpxIpuProgram *
-plan_one (const ModelRequest *r, SpxIpuMode mode, guint64 n, GError **error)
-{
-  SpxIpuProgram *p = NULL;
-  switch (mode)
-    {
-    case SPX_IPU_MODE_DENSE:
-      p = spx_ipu_plan_dense (r->machine, r->mask->rows, r->mask->cols, n,
-                              r->dtype, error);
-      if (p != NULL) /* the same non-zero scale as the sparse modes */
-        p->nz_tflops = p->tflops * r->density;
-      return p;
-    case SPX_IPU_MODE_STATIC:
-      return spx_ipu_plan_static (r->machine, r->mask, n, r->dtype, error);
-    case SPX_IPU_MODE_DYNAMIC:
-    default:
-      return spx_ipu_plan_dynamic (r->machine, r->mask, 0, n, r->dtype, error);
-    }
-}
-
-/* The fixed n, or the best of n = 1, 2, 4, …, 65536 by non-zero
- * throughput (a plan that fits beats one that does not). */
-static SpxIpuProgram *
 plan_mode (const ModelRequest *r, SpxIpuMode mode, GError **error)
 {
   if (r->n != 0)
-    return plan_one (r, mode, r->n, error);
-  SpxIpuProgram *best = NULL;
-  for (guint64 n = 1; n <= N_BEST_MAX; n *= 2)
-    {
-      SpxIpuProgram *p = plan_one (r, mode, n, error);
-      if (p == NULL)
-        {
-          spx_ipu_program_free (best);
-          return NULL;
-        }
-      gboolean better = best == NULL || (p->fits && !best->fits) ||
-                        (p->fits == best->fits && p->nz_tflops > best->nz_tflops);
-      if (better)
-        {
-          spx_ipu_program_free (best);
-          best = p;
-        }
-      else
-        spx_ipu_program_free (p);
-    }
-  return best;
+    return spx_ipu_plan (r->machine, mode, r->mask, r->n, r->dtype, error);
+  return spx_ipu_plan_best_n (r->machine, mode, r->mask, N_BEST_MAX,
+                              r->dtype, error);
 }
 
 static void

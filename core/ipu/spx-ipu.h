@@ -26,4 +26,17 @@ SpxIpuProgram *spx_ipu_plan_dynamic (const SpxIpuMachine *machine,
                                      guint64 n, SpxDtype dtype,
                                      GError **error);
 
+/* The planner of mode; dense reports the mask's density and non-zero
+ * throughput on the same scale as the sparse modes. */
+SpxIpuProgram *spx_ipu_plan         (const SpxIpuMachine *machine,
+                                     SpxIpuMode mode, const SpxMask *mask,
+                                     guint64 n, SpxDtype dtype,
+                                     GError **error);
+/* The paper's "best over n": n = 1, 2, 4, …, n_max; the fastest plan
+ * that fits by non-zero throughput (the fastest overall if none fits). */
+SpxIpuProgram *spx_ipu_plan_best_n  (const SpxIpuMachine *machine,
+                                     SpxIpuMode mode, const SpxMask *mask,
+                                     guint64 n_max, SpxDtype dtype,
+                                     GError **error);
+
 G_END_DECLS
