@@ -1,6 +1,7 @@
 /* test-ipu-dynamic.c: the dynamic block-sparse planner of the IPU model */
 #include "spx-ipu.h"
 #include "spx-mask-gen.h"
+#include "spx-mask-io.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -177,6 +178,38 @@ test_invariants_uniform (void)
       }
 }
 
+/* Real pruned weights (DLMC): element-wise and re-blocked, on the big
+ * machine and the small one (where they may not fit: still well formed). */
+static void
+test_invariants_dlmc (void)
+{
+  static const char *files[] = {
+    "transformer-magnitude_pruning-0.98-attention_q.smtx",
+    "rn50-magnitude_pruning-0.9-initial_conv.smtx",
+  };
+  g_autoptr (SpxIpuMachine) bow = bow_new ();
+  g_autoptr (SpxIpuMachine) t16 = teach16_new ();
+  for (guint i = 0; i < G_N_ELEMENTS (files); i++)
+    {
+      g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data",
+                                                     files[i], NULL);
+      g_autoptr (GError) error = NULL;
+      g_autoptr (SpxMask) mask = spx_mask_load (path, NULL, &error);
+      g_assert_no_error (error);
+      for (guint b = 1; b <= 16; b *= 4)
+        {
+          g_autoptr (SpxMask) blocked = spx_mask_to_blocks (mask, b, &error);
+          g_assert_no_error (error);
+          g_autoptr (SpxIpuProgram) a = plan (bow, blocked, 0, 64,
+                                              SPX_DTYPE_FP16);
+          g_autoptr (SpxIpuProgram) c = plan (t16, blocked, 0, 8,
+                                              SPX_DTYPE_FP32);
+          check_all (a, blocked);
+          check_all (c, blocked);
+          g_assert_false (a->overflow); /* sized from its own count */
+        }
+    }
+}
 
 /* ------------------------------------------------------------------ */
 /* Patterns: uniform, skewed, overflowing                              */
@@ -319,6 +352,7 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/ipu/dynamic/invariants-uniform", test_invariants_uniform);
+  g_test_add_func ("/ipu/dynamic/invariants-dlmc", test_invariants_dlmc);
   g_test_add_func ("/ipu/dynamic/uniform-no-propagation",
                    test_uniform_no_propagation);
   g_test_add_func ("/ipu/dynamic/skewed-overflow", test_skewed_overflow);
