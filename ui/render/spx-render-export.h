@@ -1,0 +1,41 @@
+/* spx-render-export.h: one renderer, three file formats */
+#pragma once
+
+#include "spx-render-style.h"
+
+G_BEGIN_DECLS
+
+/* Every view has this shape (its data typed in its own header); the
+ * picture fills 0..width × 0..height logical pixels of cr. */
+typedef void (*SpxRenderFunc) (cairo_t *cr, double width, double height,
+                               gconstpointer data,
+                               const SpxRenderStyle *style);
+
+typedef enum {
+  SPX_EXPORT_PNG,
+  SPX_EXPORT_SVG,
+  SPX_EXPORT_PDF,
+} SpxExportFormat;
+
+/* From the file name's extension (.png, .svg, .pdf, any case). */
+gboolean spx_export_format_from_path (const char *path,
+                                      SpxExportFormat *format,
+                                      GError **error);
+
+/* Draw with func at width × height logical pixels (PNG: × scale device
+ * pixels; SVG and PDF: points) and write path atomically: on any error
+ * (cairo's, or the disk's) the error names path and no partial file is
+ * left behind. */
+gboolean spx_render_export (const char *path, SpxExportFormat format,
+                            double width, double height, double scale,
+                            SpxRenderFunc func, gconstpointer data,
+                            const SpxRenderStyle *style, GError **error);
+
+/* The same into memory (tests, the clipboard). */
+GBytes  *spx_render_export_bytes (SpxExportFormat format, double width,
+                                  double height, double scale,
+                                  SpxRenderFunc func, gconstpointer data,
+                                  const SpxRenderStyle *style,
+                                  GError **error);
+
+G_END_DECLS

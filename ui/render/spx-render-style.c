@@ -1,0 +1,251 @@
+/* spx-render-style.c: colours, text and numbers every picture shares */
+#include "spx-render-style.h"
+
+#include <math.h>
+#include <pango/pangocairo.h>
+#include <string.h>
+
+G_DEFINE_QUARK (spx-render-error-quark, spx_render_error)
+
+static SpxRgb
+hex (guint32 v)
+{
+  return (SpxRgb) { ((v >> 16) & 0xff) / 255.0, ((v >> 8) & 0xff) / 255.0,
+                    (v & 0xff) / 255.0 };
+}
+
+void
+spx_render_style_init (SpxRenderStyle *s, SpxTheme theme)
+{
+  memset (s, 0, sizeof *s);
+  s->theme = theme;
+  gboolean dark = theme == SPX_THEME_DARK;
+  s->background = hex (dark ? 0x1e1e1e : 0xffffff);
+  s->foreground = hex (dark ? 0xe8e8e8 : 0x202020);
+  s->muted = hex (dark ? 0x8a8a8a : 0x8c8c8c);
+  s->panel = hex (dark ? 0x2a2a2a : 0xf3f3f3);
+  s->ink = hex (dark ? 0xf2f2f2 : 0x1a1a1a);
+  s->highlight = hex (0xe69f00); /* orange: not on the heat map */
+  s->alert = hex (dark ? 0xff5c5c : 0xd01c1c);
+  /* Okabe & Ito's palette, darkest first on light, brightest on dark */
+  static const guint32 light[SPX_N_SERIES] = {
+    0x0072b2, 0xd55e00, 0x009e73, 0xcc79a7, 0xe69f00, 0x56b4e9, 0x000000,
+    0xb8a200,
+  };
+  static const guint32 dark_[SPX_N_SERIES] = {
+    0x56b4e9, 0xe69f00, 0x009e73, 0xcc79a7, 0xd55e00, 0x0072b2, 0xf0e442,
+    0xbbbbbb,
+  };
+  for (guint i = 0; i < SPX_N_SERIES; i++)
+    s->series[i] = hex (dark ? dark_[i] : light[i]);
+  s->font_family = "Sans";
+  s->font_size = 12;
+}
+
+gboolean
+spx_theme_from_string (const char *text, SpxTheme *theme)
+{
+  if (g_strcmp0 (text, "light") == 0)
+    *theme = SPX_THEME_LIGHT;
+  else if (g_strcmp0 (text, "dark") == 0)
+    *theme = SPX_THEME_DARK;
+  else
+    return FALSE;
+  return TRUE;
+}
+
+void
+spx_render_set_rgb (cairo_t *cr, SpxRgb c)
+{
+  cairo_set_source_rgb (cr, c.r, c.g, c.b);
+}
+
+void
+spx_render_set_rgba (cairo_t *cr, SpxRgb c, double alpha)
+{
+  cairo_set_source_rgba (cr, c.r, c.g, c.b, alpha);
+}
+
+SpxRgb
+spx_rgb_mix (SpxRgb a, SpxRgb b, double t)
+{
+  return (SpxRgb) { a.r + (b.r - a.r) * t, a.g + (b.g - a.g) * t,
+                    a.b + (b.b - a.b) * t };
+}
+
+/* Five stops of a cividis-like ramp: blue to yellow, monotone in
+ * lightness, so it reads the same to colour-blind eyes and in grey. */
+SpxRgb
+spx_render_heat (const SpxRenderStyle *style, double t)
+{
+  static const SpxRgb stops[] = {
+    { 0.000, 0.135, 0.304 }, { 0.250, 0.306, 0.431 }, { 0.488, 0.485, 0.471 },
+    { 0.741, 0.679, 0.424 }, { 0.995, 0.909, 0.217 },
+  };
+  (void) style;
+  if (!(t > 0))
+    return stops[0];
+  if (t >= 1)
+    return stops[4];
+  double x = t * 4;
+  guint i = (guint) x;
+  return spx_rgb_mix (stops[i], stops[i + 1], x - i);
+}
+
+void
+spx_render_clear (cairo_t *cr, const SpxRenderStyle *style, double width,
+                  double height)
+{
+  cairo_save (cr);
+  spx_render_set_rgb (cr, style->background);
+  cairo_rectangle (cr, 0, 0, width, height);
+  cairo_fill (cr);
+  cairo_restore (cr);
+}
+
+static PangoLayout *
+layout_new (cairo_t *cr, const SpxRenderStyle *style, double size,
+            gboolean bold, const char *text)
+{
+  PangoLayout *layout = pango_cairo_create_layout (cr);
+  PangoFontDescription *font = pango_font_description_from_string (
+    style->font_family);
+  pango_font_description_set_absolute_size (
+    font, style->font_size * (size > 0 ? size : 1) * PANGO_SCALE);
+  if (bold)
+    pango_font_description_set_weight (font, PANGO_WEIGHT_BOLD);
+  pango_layout_set_font_description (layout, font);
+  pango_font_description_free (font);
+  pango_layout_set_text (layout, text, -1);
+  return layout;
+}
+
+double
+spx_render_text (cairo_t *cr, const SpxRenderStyle *style, double x, double y,
+                 const SpxTextOpts *opts, const char *text)
+{
+  static const SpxTextOpts plain = { 0 };
+  if (opts == NULL)
+    opts = &plain;
+  PangoLayout *layout = layout_new (cr, style, opts->size, opts->bold, text);
+  int w, h;
+  pango_layout_get_pixel_size (layout, &w, &h);
+  cairo_save (cr);
+  cairo_translate (cr, x, y);
+  cairo_rotate (cr, opts->angle);
+  cairo_move_to (cr, -opts->ax * w, -opts->ay * h);
+  spx_render_set_rgb (cr, opts->use_colour ? opts->colour : style->foreground);
+  pango_cairo_show_layout (cr, layout);
+  cairo_restore (cr);
+  g_object_unref (layout);
+  return w;
+}
+
+double
+spx_render_text_width (cairo_t *cr, const SpxRenderStyle *style, double size,
+                       const char *text, double *h)
+{
+  PangoLayout *layout = layout_new (cr, style, size, FALSE, text);
+  int w, hh;
+  pango_layout_get_pixel_size (layout, &w, &hh);
+  g_object_unref (layout);
+  if (h != NULL)
+    *h = hh;
+  return w;
+}
+
+guint
+spx_render_nice_ticks (double lo, double hi, guint max_ticks, double *ticks)
+{
+  if (!(hi > lo) || max_ticks < 2 || !isfinite (lo) || !isfinite (hi))
+    {
+      ticks[0] = lo;
+      return 1;
+    }
+  double raw = (hi - lo) / (max_ticks - 1);
+  double mag = pow (10, floor (log10 (raw)));
+  double step = mag;
+  static const double steps[] = { 1, 2, 2.5, 5, 10 };
+  for (guint i = 0; i < G_N_ELEMENTS (steps); i++)
+    if (steps[i] * mag >= raw)
+      {
+        step = steps[i] * mag;
+        break;
+      }
+  guint n = 0;
+  for (double v = ceil (lo / step - 1e-9) * step; v <= hi + step * 1e-9 &&
+       n < max_ticks + 2; v += step)
+    ticks[n++] = fabs (v) < step * 1e-9 ? 0 : v;
+  return n;
+}
+
+static char *
+format_scaled (double v, const char *const *units, double base, guint n_units)
+{
+  guint u = 0;
+  double a = fabs (v);
+  while (a >= base && u + 1 < n_units)
+    {
+      a /= base;
+      v /= base;
+      u++;
+    }
+  if (a == 0 || a >= 100 || (u == 0 && a == floor (a)))
+    return g_strdup_printf ("%.0f%s", v, units[u]);
+  if (a >= 10)
+    return g_strdup_printf ("%.1f%s", v, units[u]);
+  return g_strdup_printf ("%.3g%s", v, units[u]);
+}
+
+char *
+spx_render_format_count (double value)
+{
+  static const char *const units[] = { "", "k", "M", "G", "T" };
+  return format_scaled (value, units, 1000, G_N_ELEMENTS (units));
+}
+
+char *
+spx_render_format_bytes (double value)
+{
+  static const char *const units[] = { " B", " KiB", " MiB", " GiB" };
+  return format_scaled (value, units, 1024, G_N_ELEMENTS (units));
+}
+
+void
+spx_render_colour_bar (cairo_t *cr, const SpxRenderStyle *style, double x,
+                       double y, double w, double h, const char *title,
+                       const char *lo, const char *hi)
+{
+  double th;
+  spx_render_text_width (cr, style, 0.9, "Ag", &th);
+  double bar_y = y + th + 2, bar_h = MAX (4, h - 2 * (th + 2));
+  cairo_pattern_t *grad = cairo_pattern_create_linear (x, 0, x + w, 0);
+  for (guint i = 0; i <= 8; i++)
+    {
+      SpxRgb c = spx_render_heat (style, i / 8.0);
+      cairo_pattern_add_color_stop_rgb (grad, i / 8.0, c.r, c.g, c.b);
+    }
+  cairo_save (cr);
+  cairo_rectangle (cr, x, bar_y, w, bar_h);
+  cairo_set_source (cr, grad);
+  cairo_fill_preserve (cr);
+  spx_render_set_rgb (cr, style->muted);
+  cairo_set_line_width (cr, 1);
+  cairo_stroke (cr);
+  cairo_restore (cr);
+  cairo_pattern_destroy (grad);
+  SpxTextOpts t = { .size = 0.9 };
+  spx_render_text (cr, style, x, y, &t, title);
+  spx_render_text (cr, style, x, bar_y + bar_h + 2, &t, lo);
+  t.ax = 1;
+  spx_render_text (cr, style, x + w, bar_y + bar_h + 2, &t, hi);
+}
+
+void
+spx_render_placeholder (cairo_t *cr, const SpxRenderStyle *style,
+                        double width, double height, const char *message)
+{
+  SpxTextOpts t = { .size = 1.2, .ax = 0.5, .ay = 0.5,
+                    .colour = style->muted, .use_colour = TRUE };
+  spx_render_text (cr, style, width / 2, height / 2, &t, message);
+}

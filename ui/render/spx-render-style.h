@@ -1,0 +1,98 @@
+/* spx-render-style.h: what every picture shares: theme colours, a
+ * colour-blind-safe palette, a sequential colour map, pango text and
+ * number formatting. Sizes are logical pixels; the cairo_t's matrix
+ * carries any device scale. */
+#pragma once
+
+#include <cairo.h>
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+#define SPX_RENDER_ERROR (spx_render_error_quark ())
+GQuark spx_render_error_quark (void);
+
+typedef enum {
+  SPX_RENDER_ERROR_INVALID,  /* bad view data or options */
+  SPX_RENDER_ERROR_WRITE,    /* the file could not be written */
+} SpxRenderError;
+
+typedef enum {
+  SPX_THEME_LIGHT,
+  SPX_THEME_DARK,
+} SpxTheme;
+
+typedef struct {
+  double r, g, b;
+} SpxRgb;
+
+#define SPX_N_SERIES 8
+
+typedef struct {
+  SpxTheme theme;
+  SpxRgb   background;
+  SpxRgb   foreground;  /* text, axes */
+  SpxRgb   muted;       /* grid lines, secondary text */
+  SpxRgb   panel;       /* empty cells, plot area */
+  SpxRgb   ink;         /* set blocks in a spy plot */
+  SpxRgb   highlight;   /* the selected tile and its blocks */
+  SpxRgb   alert;       /* over memory, overflow */
+  SpxRgb   series[SPX_N_SERIES]; /* Okabe–Ito, distinguishable by all */
+  const char *font_family;
+  double   font_size;   /* logical pixels */
+} SpxRenderStyle;
+
+void     spx_render_style_init (SpxRenderStyle *style, SpxTheme theme);
+gboolean spx_theme_from_string (const char *text, SpxTheme *theme);
+
+void     spx_render_set_rgb    (cairo_t *cr, SpxRgb c);
+void     spx_render_set_rgba   (cairo_t *cr, SpxRgb c, double alpha);
+SpxRgb   spx_rgb_mix           (SpxRgb a, SpxRgb b, double t);
+/* A perceptually ordered map for heat (t in [0, 1], clamped): from the
+ * panel colour's end of the scale to a saturated one, readable in both
+ * themes. */
+SpxRgb   spx_render_heat       (const SpxRenderStyle *style, double t);
+
+/* Fill the whole picture with the background. */
+void     spx_render_clear      (cairo_t *cr, const SpxRenderStyle *style,
+                                double width, double height);
+
+/* Text at (x, y): ax, ay in [0, 1] place that point at the text's left /
+ * top (0), centre (0.5) or right / bottom (1). size is a multiple of the
+ * style's font size. Returns the text's logical width; height in *h. */
+typedef struct {
+  double   size;      /* × style->font_size; 0 means 1 */
+  gboolean bold;
+  double   ax, ay;
+  double   angle;     /* radians, about (x, y) */
+  SpxRgb   colour;
+  gboolean use_colour; /* else the style's foreground */
+} SpxTextOpts;
+
+double   spx_render_text       (cairo_t *cr, const SpxRenderStyle *style,
+                                double x, double y, const SpxTextOpts *opts,
+                                const char *text);
+double   spx_render_text_width (cairo_t *cr, const SpxRenderStyle *style,
+                                double size, const char *text, double *h);
+
+/* Round numbers for an axis from lo to hi: at most max_ticks of them,
+ * written to ticks (room for max_ticks + 2); returns how many. */
+guint    spx_render_nice_ticks (double lo, double hi, guint max_ticks,
+                                double *ticks);
+/* Short numbers for labels: 1.5k, 2.3M, 640 KiB (bytes), 0.25. */
+char    *spx_render_format_count (double value);
+char    *spx_render_format_bytes (double value);
+
+/* A horizontal colour bar with a title and min / max labels in the box
+ * x, y, w, h; labels are formatted by the caller. */
+void     spx_render_colour_bar (cairo_t *cr, const SpxRenderStyle *style,
+                                double x, double y, double w, double h,
+                                const char *title, const char *lo,
+                                const char *hi);
+
+/* A message in the middle of an empty picture ("No plan", …). */
+void     spx_render_placeholder (cairo_t *cr, const SpxRenderStyle *style,
+                                 double width, double height,
+                                 const char *message);
+
+G_END_DECLS
