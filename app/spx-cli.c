@@ -16,6 +16,8 @@ static const Command commands[] = {
   { "generate", spx_cli_generate, "write a generated mask to a file" },
   { "bench", spx_cli_bench, "measure sparse × dense on this CPU against dense sgemm" },
   { "model", spx_cli_model, "plan and cost the product on a model of a Graphcore IPU" },
+  { "render", spx_cli_render, "draw a view (mask, tiles, exchange, timeline, speedup) to PNG, SVG or PDF" },
+  { "sweep", spx_cli_sweep, "speedup over dense across densities and block sizes (CSV, JSON, chart)" },
 };
 
 void

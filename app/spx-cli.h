@@ -21,6 +21,8 @@ int      spx_cli_info     (int argc, char **argv);
 int      spx_cli_generate (int argc, char **argv);
 int      spx_cli_bench    (int argc, char **argv);
 int      spx_cli_model    (int argc, char **argv);
+int      spx_cli_render   (int argc, char **argv);
+int      spx_cli_sweep    (int argc, char **argv);
 
 /* Shared helpers. The usage error prints one line and returns 2. */
 int      spx_cli_usage_error (const char *command, const char *fmt, ...)

@@ -3,7 +3,9 @@
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 #include <math.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/wait.h>
 
 typedef struct {
   int   status;
@@ -470,6 +472,164 @@ test_model_errors (void)
   g_rmdir (dir);
 }
 
+/* A sweep's CSV: the header, then rows of 12 fields; returns the rows. */
+static guint
+assert_sweep_csv (const char *path)
+{
+  g_autofree char *text = NULL;
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
+  g_assert_cmpstr (lines[0], ==, "source,mode,block,density,m,k,n,dtype,"
+                                 "machine,ms,nz_throughput,speedup");
+  guint rows = g_strv_length (lines) - 2;
+  g_assert_cmpstr (lines[rows + 1], ==, ""); /* every row ends in \n */
+  for (guint i = 1; i <= rows; i++)
+    {
+      g_auto (GStrv) fields = g_strsplit (lines[i], ",", -1);
+      g_assert_cmpuint (g_strv_length (fields), ==, 12);
+    }
+  return rows;
+}
+
+static void
+test_sweep_csv (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("spx-cli-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "s.csv", NULL);
+  Run r = run_cli ("sweep", "--source", "model", "--densities", "1/4,1/8",
+                   "--blocks", "16", "--m", "512", "--k", "512", "--out", path,
+                   NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  run_clear (&r);
+  g_assert_cmpuint (assert_sweep_csv (path), ==, 2 * 3); /* + dense */
+  g_autofree char *text = NULL;
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  g_assert_nonnull (strstr (text, "\nmodel,static,16,0.125,512,512,"));
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+static void
+test_sweep_errors (void)
+{
+  static const char *const bad_densities[] = { "0", "1/4,,1/8", "abc", "2",
+                                               "1/0", "" };
+  for (guint i = 0; i < G_N_ELEMENTS (bad_densities); i++)
+    {
+      Run r = run_cli ("sweep", "--densities", bad_densities[i], "--out",
+                       "x.csv", NULL);
+      assert_usage_error (&r, "--densities");
+    }
+  static const char *const bad_blocks[] = { "0", "4,x", "5000", "-1" };
+  for (guint i = 0; i < G_N_ELEMENTS (bad_blocks); i++)
+    {
+      Run r = run_cli ("sweep", "--blocks", bad_blocks[i], "--out", "x.csv",
+                       NULL);
+      assert_usage_error (&r, "--blocks");
+    }
+  Run r = run_cli ("sweep", "--out", "x.txt", NULL);
+  assert_usage_error (&r, "--out");
+  r = run_cli ("sweep", "--source", "model", NULL);
+  assert_usage_error (&r, "--out");
+  r = run_cli ("sweep", "--source", "gpu", "--out", "x.csv", NULL);
+  assert_usage_error (&r, "--source");
+  r = run_cli ("sweep", "--modes", "static,dense", "--out", "x.csv", NULL);
+  assert_usage_error (&r, "--modes");
+  r = run_cli ("sweep", "--source", "cpu", "--n", "best", "--out", "x.csv",
+               NULL);
+  assert_usage_error (&r, "--n");
+  g_assert_false (g_file_test ("x.csv", G_FILE_TEST_EXISTS));
+}
+
+/* Ctrl-C during a CPU sweep of some seconds: the points done are still
+ * written as a whole CSV, and the exit status is 130. */
+static void
+test_sweep_interrupted (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("spx-cli-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "s.csv", NULL);
+  const char *argv[] = { g_getenv ("SPX_BINARY"), "sweep", "--source", "cpu",
+                         "--m", "2048", "--k", "2048", "--n", "256",
+                         "--reps", "20", "--out", path, NULL };
+  GPid pid;
+  g_autoptr (GError) error = NULL;
+  g_spawn_async (NULL, (char **) argv, NULL,
+                 G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL |
+                 G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &pid, &error);
+  g_assert_no_error (error);
+  g_usleep (G_USEC_PER_SEC);
+  g_assert_cmpint (kill (pid, SIGINT), ==, 0);
+  int wait_status = 0;
+  g_assert_cmpint (waitpid (pid, &wait_status, 0), ==, pid);
+  g_spawn_close_pid (pid);
+  g_assert_true (WIFEXITED (wait_status));
+  g_assert_cmpint (WEXITSTATUS (wait_status), ==, 130);
+  g_assert_cmpuint (assert_sweep_csv (path), <, 16 * 3);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+/* The file starts with its format's signature and has a size. */
+static void
+assert_signature (const char *path, const char *magic)
+{
+  g_autofree char *text = NULL;
+  gsize len = 0;
+  g_assert_true (g_file_get_contents (path, &text, &len, NULL));
+  g_assert_cmpuint (len, >, 200);
+  g_assert_nonnull (g_strstr_len (text, MIN (len, 256), magic));
+}
+
+static void
+test_render_views (void)
+{
+  static const char *views[] = { "mask", "tiles", "exchange", "timeline",
+                                 "speedup" };
+  static const char *ext[] = { "png", "svg", "pdf" };
+  static const char *magic[] = { "PNG", "<svg", "%PDF" };
+  g_autofree char *dir = g_dir_make_tmp ("spx-cli-XXXXXX", NULL);
+  for (guint v = 0; v < G_N_ELEMENTS (views); v++)
+    for (guint e = 0; e < G_N_ELEMENTS (ext); e++)
+      {
+        g_autofree char *name = g_strdup_printf ("%s.%s", views[v], ext[e]);
+        g_autofree char *path = g_build_filename (dir, name, NULL);
+        Run r = run_cli ("render", "--view", views[v], "--machine", "teach16",
+                         "--m", "128", "--k", "128", "--block", "8",
+                         "--density", "1/4", "--n", "16", "--width", "400",
+                         "--height", "300", "--theme", e ? "light" : "dark",
+                         "--out", path, NULL);
+        g_assert_cmpint (r.status, ==, 0);
+        run_clear (&r);
+        assert_signature (path, magic[e]);
+        g_unlink (path);
+      }
+  g_rmdir (dir);
+}
+
+static void
+test_render_errors (void)
+{
+  Run r = run_cli ("render", "--view", "tiles", "--out", "x.gif", NULL);
+  assert_usage_error (&r, "--out");
+  r = run_cli ("render", "--view", "nope", "--out", "x.png", NULL);
+  assert_usage_error (&r, "--view");
+  r = run_cli ("render", "--view", "exchange", "--superstep", "999",
+               "--machine", "teach16", "--m", "64", "--k", "64", "--block",
+               "4", "--out", "x.png", NULL);
+  assert_usage_error (&r, "--superstep");
+  r = run_cli ("render", "--view", "tiles", "--scale", "0", "--out", "x.png",
+               NULL);
+  assert_usage_error (&r, "--scale");
+  /* a path that cannot be written: exit 1, the path named, no file */
+  r = run_cli ("render", "--view", "timeline", "--machine", "teach16", "--m",
+               "64", "--k", "64", "--block", "4", "--out",
+               "/nonexistent-dir/t.png", NULL);
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_nonnull (strstr (r.err, "/nonexistent-dir/t.png"));
+  g_assert_false (g_file_test ("/nonexistent-dir/t.png", G_FILE_TEST_EXISTS));
+  run_clear (&r);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -485,5 +645,10 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/bench/mask-and-errors", test_bench_mask_and_errors);
   g_test_add_func ("/cli/model/json", test_model_json);
   g_test_add_func ("/cli/model/errors", test_model_errors);
+  g_test_add_func ("/cli/sweep/csv", test_sweep_csv);
+  g_test_add_func ("/cli/sweep/errors", test_sweep_errors);
+  g_test_add_func ("/cli/sweep/interrupted", test_sweep_interrupted);
+  g_test_add_func ("/cli/render/views", test_render_views);
+  g_test_add_func ("/cli/render/errors", test_render_errors);
   return g_test_run ();
 }

@@ -204,3 +204,21 @@ spx_ipu_program_finish (SpxIpuProgram *p)
   p->nz_tflops = p->tflops * p->density;
   total_tiles (p);
 }
+
+guint32 *
+spx_ipu_program_block_owners (const SpxIpuProgram *p, guint64 n_blocks)
+{
+  guint32 *owners = g_new (guint32, MAX (n_blocks, 1));
+  memset (owners, 0xff, MAX (n_blocks, 1) * sizeof *owners);
+  for (guint t = 0; t < p->n_tiles; t++)
+    {
+      const GArray *blocks = p->tiles[t].blocks;
+      if (blocks == NULL)
+        continue;
+      const guint64 *list = (const guint64 *) (gconstpointer) blocks->data;
+      for (guint i = 0; i < blocks->len; i++)
+        if (list[i] < n_blocks && owners[list[i]] == G_MAXUINT32)
+          owners[list[i]] = t;
+    }
+  return owners;
+}

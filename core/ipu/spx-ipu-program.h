@@ -106,6 +106,13 @@ void           spx_ipu_program_finish (SpxIpuProgram *p);
 
 const char    *spx_ipu_mode_to_string (SpxIpuMode mode);
 
+/* For each of n_blocks flat block indices (br * bcols + bc), the first
+ * tile whose blocks list holds it, G_MAXUINT32 for none (dense plans list
+ * nothing; dynamic plans list a block once per z-slice, so the lowest
+ * tile of the slices wins). Free with g_free. */
+guint32       *spx_ipu_program_block_owners (const SpxIpuProgram *p,
+                                             guint64 n_blocks);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SpxIpuProgram, spx_ipu_program_free)
 
 G_END_DECLS

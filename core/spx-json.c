@@ -68,6 +68,24 @@ spx_json_end_object (SpxJson *json)
 }
 
 void
+spx_json_begin_array (SpxJson *json, const char *key)
+{
+  begin_value (json, key);
+  g_string_append_c (json->out, '[');
+  json->depth++;
+  json->need_comma = FALSE;
+}
+
+void
+spx_json_end_array (SpxJson *json)
+{
+  g_return_if_fail (json->depth > 0);
+  g_string_append_c (json->out, ']');
+  json->depth--;
+  json->need_comma = TRUE;
+}
+
+void
 spx_json_string (SpxJson *json, const char *key, const char *value)
 {
   begin_value (json, key);

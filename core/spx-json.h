@@ -1,4 +1,4 @@
-/* spx-json.h: a small streaming JSON writer for --json output */
+/* spx-json.h: a small streaming JSON writer (--json output, sweep files) */
 #pragma once
 
 #include <glib.h>
@@ -17,6 +17,9 @@ char *spx_json_finish       (SpxJson *json);
 
 void  spx_json_begin_object (SpxJson *json, const char *key);
 void  spx_json_end_object   (SpxJson *json);
+/* Values inside an array take a NULL key. */
+void  spx_json_begin_array  (SpxJson *json, const char *key);
+void  spx_json_end_array    (SpxJson *json);
 void  spx_json_string       (SpxJson *json, const char *key, const char *value);
 void  spx_json_bool         (SpxJson *json, const char *key, gboolean value);
 void  spx_json_uint         (SpxJson *json, const char *key, guint64 value);

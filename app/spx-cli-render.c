@@ -1,0 +1,402 @@
+/* spx-cli-render.c: `sparse-explorer render`: any view of a scenario to
+ * PNG, SVG or PDF, drawn by the same functions as the window */
+#include "spx-cli.h"
+#include "spx-cli-mask.h"
+#include "spx-ipu.h"
+#include "spx-render-exchange.h"
+#include "spx-render-export.h"
+#include "spx-render-mask.h"
+#include "spx-render-speedup.h"
+#include "spx-render-tiles.h"
+#include "spx-render-timeline.h"
+#include "spx-scenario.h"
+#include "spx-sweep.h"
+
+#define CMD "render"
+
+typedef enum {
+  VIEW_MASK,
+  VIEW_TILES,
+  VIEW_EXCHANGE,
+  VIEW_TIMELINE,
+  VIEW_SPEEDUP,
+} View;
+
+typedef struct {
+  SpxCliMaskArgs source;
+  char *scenario, *n, *block, *dtype, *machine, *mode;
+  char *view, *out, *width, *height, *scale, *theme, *superstep, *tile,
+       *metric;
+} RenderArgs;
+
+static void
+render_args_clear (RenderArgs *a)
+{
+  spx_cli_mask_args_clear (&a->source);
+  char **fields[] = { &a->scenario, &a->n, &a->block, &a->dtype, &a->machine,
+                      &a->mode, &a->view, &a->out, &a->width, &a->height,
+                      &a->scale, &a->theme, &a->superstep, &a->tile,
+                      &a->metric };
+  for (guint i = 0; i < G_N_ELEMENTS (fields); i++)
+    g_clear_pointer (fields[i], g_free);
+}
+
+/* Everything the views need, resolved from the options. */
+typedef struct {
+  View            view;
+  SpxExportFormat format;
+  double          width, height, scale;
+  SpxRenderStyle  style;
+  SpxIpuMode      mode;
+  SpxTileMetric   metric;
+  gint64          superstep, tile;   /* -1: not given */
+  SpxScenario    *scenario;
+  SpxIpuMachine  *machine;
+  SpxIpuProgram  *programs[3];
+} Render;
+
+static void
+render_clear (Render *r)
+{
+  for (guint i = 0; i < 3; i++)
+    spx_ipu_program_free (r->programs[i]);
+  spx_ipu_machine_free (r->machine);
+  if (r->scenario)
+    spx_scenario_free (r->scenario);
+}
+
+static gboolean
+parse_choice (const char *option, const char *text,
+              const char *const *names, guint n_names, guint *value)
+{
+  for (guint i = 0; i < n_names; i++)
+    if (g_strcmp0 (text, names[i]) == 0)
+      {
+        *value = i;
+        return TRUE;
+      }
+  g_autofree char *list = g_strjoinv (", ", (char **) names);
+  spx_cli_usage_error (CMD, "%s: expected one of %s, got '%s'", option, list,
+                       text);
+  return FALSE;
+}
+
+static gboolean
+parse_picture (const RenderArgs *a, Render *r)
+{
+  static const char *const views[] = { "mask", "tiles", "exchange",
+                                       "timeline", "speedup", NULL };
+  static const char *const metrics[] = { "bytes", "cycles", "exchange",
+                                         NULL };
+  guint v = 0, metric = 0;
+  guint64 w = 960, h = 600, index;
+  SpxTheme theme = SPX_THEME_LIGHT;
+  g_autoptr (GError) error = NULL;
+  r->scale = 1;
+  r->superstep = r->tile = -1;
+  if (!a->view)
+    return spx_cli_usage_error (CMD, "--view is required (mask, tiles, "
+                                "exchange, timeline or speedup)"), FALSE;
+  if (!a->out)
+    return spx_cli_usage_error (CMD, "--out is required"), FALSE;
+  if (!parse_choice ("--view", a->view, views, 5, &v) ||
+      (a->metric && !parse_choice ("--metric", a->metric, metrics, 3,
+                                   &metric)))
+    return FALSE;
+  if (!spx_export_format_from_path (a->out, &r->format, &error))
+    return spx_cli_usage_error (CMD, "--out: %s", error->message), FALSE;
+  if ((a->width && !spx_cli_uint (CMD, "--width", a->width, 64, 16384, &w)) ||
+      (a->height &&
+       !spx_cli_uint (CMD, "--height", a->height, 64, 16384, &h)) ||
+      (a->scale &&
+       !spx_cli_double (CMD, "--scale", a->scale, 0.25, 8, &r->scale)))
+    return FALSE;
+  if (a->theme && !spx_theme_from_string (a->theme, &theme))
+    return spx_cli_usage_error (CMD, "--theme: expected light or dark, got "
+                                "'%s'", a->theme), FALSE;
+  if (a->superstep)
+    {
+      /* counted from 1, as the pictures label them */
+      if (!spx_cli_uint (CMD, "--superstep", a->superstep, 1, G_MAXINT32,
+                         &index))
+        return FALSE;
+      r->superstep = (gint64) index - 1;
+    }
+  if (a->tile)
+    {
+      if (!spx_cli_uint (CMD, "--tile", a->tile, 0, G_MAXINT32, &index))
+        return FALSE;
+      r->tile = (gint64) index;
+    }
+  r->view = v;
+  r->metric = metric;
+  r->width = (double) w;
+  r->height = (double) h;
+  spx_render_style_init (&r->style, theme);
+  return TRUE;
+}
+
+static gboolean
+mask_options_given (const SpxCliMaskArgs *s)
+{
+  return s->mask || s->m || s->k || s->gen.pattern || s->gen.density ||
+         s->gen.seed;
+}
+
+/* The scenario: a .spx file, or the default one, then the options over
+ * it; the mask from the options when any are given. */
+static gboolean
+build_scenario (const RenderArgs *a, Render *r, int *status)
+{
+  g_autoptr (GError) error = NULL;
+  guint64 v;
+  *status = SPX_EXIT_USAGE;
+  if (a->scenario && mask_options_given (&a->source))
+    return spx_cli_usage_error (CMD, "--scenario: give a scenario file or "
+                                "mask options, not both"), FALSE;
+  r->scenario = a->scenario ? spx_scenario_load (a->scenario, &error)
+                            : spx_scenario_new ();
+  if (r->scenario == NULL)
+    return (*status = spx_cli_input_error (CMD, error)), FALSE;
+  SpxScenario *sc = r->scenario;
+  if (a->block)
+    {
+      if (!spx_cli_uint (CMD, "--block", a->block, 1, SPX_MASK_MAX_BLOCK, &v))
+        return FALSE;
+      sc->block = (guint) v;
+    }
+  if (a->n)
+    {
+      if (!spx_cli_uint (CMD, "--n", a->n, 1, SPX_MASK_MAX_DIM, &v))
+        return FALSE;
+      sc->n = v;
+    }
+  if (a->dtype && !spx_dtype_from_string (a->dtype, &sc->dtype))
+    return spx_cli_usage_error (CMD, "--dtype: expected fp16 or fp32, got "
+                                "'%s'", a->dtype), FALSE;
+  if (a->machine)
+    {
+      g_free (sc->machine);
+      sc->machine = g_strdup (a->machine);
+    }
+  r->machine = spx_ipu_machine_resolve (sc->machine, &error);
+  if (r->machine == NULL)
+    return spx_cli_usage_error (CMD, "--machine: %s", error->message), FALSE;
+  if (mask_options_given (&a->source))
+    {
+      SpxMask *mask = spx_cli_mask_args_build (&a->source, CMD, sc->block,
+                                               status);
+      if (mask == NULL)
+        return FALSE;
+      spx_scenario_set_drawn_mask (sc, mask);
+      return TRUE;
+    }
+  if (sc->mask == NULL || sc->mask->block != sc->block)
+    {
+      g_clear_pointer (&sc->mask, spx_mask_free);
+      if (!spx_scenario_build_mask (sc, &error))
+        return (*status = spx_cli_input_error (CMD, error)), FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+plan_all (Render *r, int *status)
+{
+  g_autoptr (GError) error = NULL;
+  const SpxScenario *sc = r->scenario;
+  for (guint mode = 0; mode < 3; mode++)
+    {
+      r->programs[mode] = spx_ipu_plan (r->machine, mode, sc->mask, sc->n,
+                                        sc->dtype, &error);
+      if (r->programs[mode] == NULL)
+        return (*status = spx_cli_input_error (CMD, error)), FALSE;
+    }
+  return TRUE;
+}
+
+/* The first exchange superstep that moves anything: where the lesson is. */
+static guint
+first_exchange (const SpxIpuProgram *p)
+{
+  for (guint i = 0; i < p->steps->len; i++)
+    {
+      const SpxIpuStep *s = &g_array_index (p->steps, SpxIpuStep, i);
+      if (s->kind == SPX_STEP_EXCHANGE && s->transfers && s->transfers->len)
+        return i;
+    }
+  return 0;
+}
+
+static gboolean
+check_indices (const Render *r, const SpxIpuProgram *p)
+{
+  if (r->tile >= (gint64) p->n_tiles)
+    return spx_cli_usage_error (CMD, "--tile: expected a tile from 0 to %u "
+                                "on %s, got %" G_GINT64_FORMAT,
+                                p->n_tiles - 1, p->machine->name, r->tile),
+           FALSE;
+  if (r->superstep >= (gint64) p->steps->len)
+    return spx_cli_usage_error (CMD, "--superstep: expected 1 to %u (the %s "
+                                "program's supersteps), got %" G_GINT64_FORMAT,
+                                p->steps->len,
+                                spx_ipu_mode_to_string (p->mode),
+                                r->superstep + 1), FALSE;
+  return TRUE;
+}
+
+static gboolean
+export (const Render *r, const char *path, SpxRenderFunc func,
+        gconstpointer data, int *status)
+{
+  g_autoptr (GError) error = NULL;
+  if (spx_render_export (path, r->format, r->width, r->height, r->scale,
+                         func, data, &r->style, &error))
+    return TRUE;
+  *status = spx_cli_input_error (CMD, error);
+  return FALSE;
+}
+
+static gboolean
+draw_program_view (const Render *r, const char *path, int *status)
+{
+  const SpxIpuProgram *p = r->programs[r->mode];
+  gint tile = (gint) r->tile;
+  if (!check_indices (r, p))
+    return FALSE;
+  switch (r->view)
+    {
+    case VIEW_MASK:
+      {
+        SpxRenderMaskData d = { .mask = r->scenario->mask, .grid = TRUE,
+                                .program = p, .selected_tile = tile,
+                                .colour_by_tile = r->mode != SPX_IPU_MODE_DENSE
+                                                  && tile < 0 };
+        return export (r, path, spx_render_mask, &d, status);
+      }
+    case VIEW_TILES:
+      {
+        SpxRenderTilesData d = { .program = p, .metric = r->metric,
+                                 .selected_tile = tile };
+        return export (r, path, spx_render_tiles, &d, status);
+      }
+    case VIEW_EXCHANGE:
+      {
+        SpxRenderExchangeData d = {
+          .program = p, .selected_tile = tile,
+          .superstep = r->superstep >= 0 ? (guint) r->superstep
+                                         : first_exchange (p) };
+        return export (r, path, spx_render_exchange, &d, status);
+      }
+    case VIEW_TIMELINE:
+    default:
+      {
+        SpxRenderTimelineData d = {
+          .programs = { r->programs[0], r->programs[1], r->programs[2] },
+          .selected_superstep = (gint) r->superstep,
+          .selected_lane = (gint) r->mode };
+        return export (r, path, spx_render_timeline, &d, status);
+      }
+    }
+}
+
+/* The model's curves around the scenario: the paper's densities and
+ * block sizes (and the scenario's own block) at the scenario's shape,
+ * machine, dtype and n; the scenario's density marked. */
+static gboolean
+draw_speedup (const Render *r, const char *path, int *status)
+{
+  const SpxScenario *sc = r->scenario;
+  g_autoptr (GError) error = NULL;
+  SpxSweepOptions o;
+  spx_sweep_options_init (&o);
+  o.run_cpu = FALSE;
+  o.model_m = sc->mask->rows;
+  o.model_k = sc->mask->cols;
+  o.model_n = sc->n;
+  o.dtype = sc->dtype;
+  o.machine = r->machine;
+  if (sc->block != 1 && sc->block != 4 && sc->block != 8 && sc->block != 16)
+    o.blocks[o.n_blocks++] = sc->block;
+  g_autoptr (SpxSweep) sweep = spx_sweep_new ();
+  if (!spx_sweep_run (sweep, &o, NULL, NULL, &error))
+    return (*status = spx_cli_input_error (CMD, error)), FALSE;
+  SpxRenderSpeedupData d = {
+    .sweep = sweep,
+    .current_density = (double) spx_mask_count_elements (sc->mask) /
+                       ((double) sc->mask->rows * (double) sc->mask->cols) };
+  return export (r, path, spx_render_speedup, &d, status);
+}
+
+static int
+run (gconstpointer data)
+{
+  const RenderArgs *a = data;
+  Render r = { 0 };
+  int status = SPX_EXIT_USAGE;
+  guint mode = SPX_IPU_MODE_STATIC;
+  static const char *const modes[] = { "dense", "static", "dynamic", NULL };
+  if (!parse_picture (a, &r) ||
+      (a->mode && !parse_choice ("--mode", a->mode, modes, 3, &mode)) ||
+      !build_scenario (a, &r, &status))
+    goto out;
+  r.mode = mode;
+  if (r.view == VIEW_SPEEDUP)
+    {
+      if (!draw_speedup (&r, a->out, &status))
+        goto out;
+    }
+  else if (!plan_all (&r, &status) || !draw_program_view (&r, a->out, &status))
+    goto out;
+  status = SPX_EXIT_OK;
+out:
+  render_clear (&r);
+  return status;
+}
+
+int
+spx_cli_render (int argc, char **argv)
+{
+  RenderArgs a = { 0 };
+  GOptionEntry entries[] = {
+    { "view", 0, 0, G_OPTION_ARG_STRING, &a.view,
+      "mask, tiles, exchange, timeline or speedup (required)", "VIEW" },
+    { "out", 'o', 0, G_OPTION_ARG_FILENAME, &a.out,
+      "Output file: .png, .svg or .pdf (required)", "FILE" },
+    { "scenario", 0, 0, G_OPTION_ARG_FILENAME, &a.scenario,
+      "A .spx scenario (default: bow, fp16, 4096², n 1024, b 16, 1/16)",
+      "FILE.spx" },
+    { "n", 'n', 0, G_OPTION_ARG_STRING, &a.n, "Columns of X", "N" },
+    { "block", 'b', 0, G_OPTION_ARG_STRING, &a.block, "Block size", "B" },
+    { "dtype", 0, 0, G_OPTION_ARG_STRING, &a.dtype, "fp16 or fp32", "T" },
+    { "machine", 0, 0, G_OPTION_ARG_STRING, &a.machine,
+      "gc200, bow, mk1, teach16 or a machine key file", "NAME|FILE" },
+    { "mode", 0, 0, G_OPTION_ARG_STRING, &a.mode,
+      "The program shown by mask, tiles and exchange: dense, static or "
+      "dynamic (default static)", "MODE" },
+    { "width", 0, 0, G_OPTION_ARG_STRING, &a.width,
+      "Width in logical pixels (default 960)", "W" },
+    { "height", 0, 0, G_OPTION_ARG_STRING, &a.height,
+      "Height in logical pixels (default 600)", "H" },
+    { "scale", 0, 0, G_OPTION_ARG_STRING, &a.scale,
+      "Device pixels per logical pixel, PNG only (default 1)", "S" },
+    { "theme", 0, 0, G_OPTION_ARG_STRING, &a.theme, "light or dark", "THEME" },
+    { "superstep", 0, 0, G_OPTION_ARG_STRING, &a.superstep,
+      "exchange: the superstep shown, from 1 (default the first "
+      "exchange); timeline: the one highlighted in --mode's lane", "I" },
+    { "tile", 0, 0, G_OPTION_ARG_STRING, &a.tile,
+      "The tile selected (its blocks highlighted)", "T" },
+    { "metric", 0, 0, G_OPTION_ARG_STRING, &a.metric,
+      "tiles: bytes, cycles or exchange (default bytes)", "M" },
+    G_OPTION_ENTRY_NULL
+  };
+  g_autoptr (GOptionContext) context = g_option_context_new (NULL);
+  g_option_context_set_summary (context, "Draw one view of a scenario to "
+                                "PNG, SVG or PDF, exactly as the window "
+                                "shows it.");
+  g_option_context_add_main_entries (context, entries, NULL);
+  spx_cli_mask_args_add (&a.source, context);
+  int status = spx_cli_parse_and_run (CMD, context, argc, argv, run, &a);
+  render_args_clear (&a);
+  return status;
+}

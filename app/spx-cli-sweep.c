@@ -1,0 +1,383 @@
+/* spx-cli-sweep.c: `sparse-explorer sweep`: densities × block sizes,
+ * modelled on an IPU and measured on this CPU, to CSV, JSON or a chart */
+#include "spx-cli.h"
+#include "spx-render-export.h"
+#include "spx-render-speedup.h"
+#include "spx-sweep.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#define CMD "sweep"
+#define EXIT_INTERRUPTED 130 /* 128 + SIGINT, as a shell reports it */
+#define CHART_WIDTH  800.0
+#define CHART_HEIGHT 500.0
+#define CHART_SCALE  2.0     /* PNG only: crisp on slides and in papers */
+
+typedef struct {
+  char *source, *densities, *blocks, *modes, *m, *k, *n, *dtype, *machine;
+  char *seed, *threads, *reps, *warmup, *out;
+} SweepArgs;
+
+static void
+sweep_args_clear (SweepArgs *a)
+{
+  char **fields[] = { &a->source, &a->densities, &a->blocks, &a->modes,
+                      &a->m, &a->k, &a->n, &a->dtype, &a->machine, &a->seed,
+                      &a->threads, &a->reps, &a->warmup, &a->out };
+  for (guint i = 0; i < G_N_ELEMENTS (fields); i++)
+    g_clear_pointer (fields[i], g_free);
+}
+
+/* A comma-separated list: 1 to SPX_SWEEP_MAX_VALUES non-empty items. */
+static GStrv
+split_list (const char *option, const char *text)
+{
+  g_auto (GStrv) items = g_strsplit (text, ",", -1);
+  guint n = g_strv_length (items);
+  for (guint i = 0; i < n; i++)
+    if (*g_strstrip (items[i]) == '\0')
+      n = 0;
+  if (n >= 1 && n <= SPX_SWEEP_MAX_VALUES)
+    return g_steal_pointer (&items);
+  spx_cli_usage_error (CMD, "%s: expected 1 to %d values separated by commas, "
+                       "got '%s'", option, SPX_SWEEP_MAX_VALUES, text);
+  return NULL;
+}
+
+static gboolean
+parse_densities (const char *text, SpxSweepOptions *o)
+{
+  g_auto (GStrv) items = split_list ("--densities", text);
+  if (items == NULL)
+    return FALSE;
+  for (o->n_densities = 0; items[o->n_densities]; o->n_densities++)
+    {
+      double *d = &o->densities[o->n_densities];
+      if (!spx_cli_double (CMD, "--densities", items[o->n_densities], 0, 1, d))
+        return FALSE;
+      if (*d == 0)
+        return spx_cli_usage_error (CMD, "--densities: expected densities "
+                                    "above 0, got '%s'",
+                                    items[o->n_densities]), FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+parse_blocks (const char *text, SpxSweepOptions *o)
+{
+  g_auto (GStrv) items = split_list ("--blocks", text);
+  if (items == NULL)
+    return FALSE;
+  for (o->n_blocks = 0; items[o->n_blocks]; o->n_blocks++)
+    {
+      guint64 b;
+      if (!spx_cli_uint (CMD, "--blocks", items[o->n_blocks], 1,
+                         SPX_MASK_MAX_BLOCK, &b))
+        return FALSE;
+      o->blocks[o->n_blocks] = (guint) b;
+    }
+  return TRUE;
+}
+
+static gboolean
+parse_modes (const char *text, SpxSweepOptions *o)
+{
+  g_auto (GStrv) items = split_list ("--modes", text);
+  if (items == NULL)
+    return FALSE;
+  o->run_static = o->run_dynamic = FALSE;
+  for (guint i = 0; items[i]; i++)
+    if (g_str_equal (items[i], "static"))
+      o->run_static = TRUE;
+    else if (g_str_equal (items[i], "dynamic"))
+      o->run_dynamic = TRUE;
+    else
+      return spx_cli_usage_error (CMD, "--modes: expected static, dynamic or "
+                                  "static,dynamic, got '%s'", text), FALSE;
+  return TRUE;
+}
+
+static gboolean
+parse_source (const char *text, SpxSweepOptions *o)
+{
+  if (text == NULL || g_str_equal (text, "both"))
+    return TRUE;
+  o->run_model = g_str_equal (text, "model");
+  o->run_cpu = g_str_equal (text, "cpu");
+  if (o->run_model || o->run_cpu)
+    return TRUE;
+  spx_cli_usage_error (CMD, "--source: expected model, cpu or both, got "
+                       "'%s'", text);
+  return FALSE;
+}
+
+/* --m, --k, --n set both sources; best is the model's alone. */
+static gboolean
+parse_shape (const SweepArgs *a, SpxSweepOptions *o)
+{
+  guint64 v;
+  if (a->m && !spx_cli_uint (CMD, "--m", a->m, 1, SPX_MASK_MAX_DIM, &v))
+    return FALSE;
+  if (a->m)
+    o->model_m = o->cpu_m = v;
+  if (a->k && !spx_cli_uint (CMD, "--k", a->k, 1, SPX_MASK_MAX_DIM, &v))
+    return FALSE;
+  if (a->k)
+    o->model_k = o->cpu_k = v;
+  if (a->n == NULL || g_str_equal (a->n, "best"))
+    {
+      if (a->n && !o->run_model)
+        return spx_cli_usage_error (CMD, "--n: best is for the model only; "
+                                    "give a number with --source cpu"), FALSE;
+      return TRUE;
+    }
+  if (!spx_cli_uint (CMD, "--n", a->n, 1, SPX_MASK_MAX_DIM, &v))
+    return FALSE;
+  o->model_n = o->cpu_n = v;
+  return TRUE;
+}
+
+static gboolean
+parse_uint_opt (const char *option, const char *text, guint64 min,
+                guint64 max, guint *value)
+{
+  guint64 v;
+  if (text == NULL)
+    return TRUE;
+  if (!spx_cli_uint (CMD, option, text, min, max, &v))
+    return FALSE;
+  *value = (guint) v;
+  return TRUE;
+}
+
+static gboolean
+parse_cpu (const SweepArgs *a, SpxSweepOptions *o)
+{
+  return parse_uint_opt ("--threads", a->threads, 1, 1024, &o->threads) &&
+         parse_uint_opt ("--reps", a->reps, 1, 100000, &o->reps) &&
+         parse_uint_opt ("--warmup", a->warmup, 0, 100000, &o->warmup) &&
+         (a->seed == NULL ||
+          spx_cli_uint (CMD, "--seed", a->seed, 0, G_MAXUINT64, &o->seed));
+}
+
+static gboolean
+parse_model (const SweepArgs *a, SpxSweepOptions *o)
+{
+  g_autoptr (GError) error = NULL;
+  if (a->dtype && !spx_dtype_from_string (a->dtype, &o->dtype))
+    return spx_cli_usage_error (CMD, "--dtype: expected fp16 or fp32, got "
+                                "'%s'", a->dtype), FALSE;
+  o->machine = spx_ipu_machine_resolve (a->machine ? a->machine : "bow",
+                                        &error);
+  if (o->machine == NULL)
+    return spx_cli_usage_error (CMD, "--machine: %s", error->message), FALSE;
+  return TRUE;
+}
+
+/* What --out holds, from its extension. */
+typedef enum {
+  OUT_TABLE, /* .csv or .json */
+  OUT_CHART,
+} OutKind;
+
+static gboolean
+parse_out (const char *path, OutKind *kind, SpxExportFormat *format)
+{
+  g_autofree char *lower = path ? g_ascii_strdown (path, -1) : NULL;
+  if (path == NULL)
+    return spx_cli_usage_error (CMD, "--out is required (a .csv, .json, "
+                                ".png, .svg or .pdf file)"), FALSE;
+  *kind = OUT_TABLE;
+  if (g_str_has_suffix (lower, ".csv") || g_str_has_suffix (lower, ".json"))
+    return TRUE;
+  *kind = OUT_CHART;
+  if (spx_export_format_from_path (path, format, NULL))
+    return TRUE;
+  spx_cli_usage_error (CMD, "--out: expected a file name ending in .csv, "
+                       ".json, .png, .svg or .pdf, got '%s'", path);
+  return FALSE;
+}
+
+static gboolean
+parse_all (const SweepArgs *a, SpxSweepOptions *o, OutKind *kind,
+           SpxExportFormat *format)
+{
+  return parse_out (a->out, kind, format) && parse_source (a->source, o) &&
+         (a->densities == NULL || parse_densities (a->densities, o)) &&
+         (a->blocks == NULL || parse_blocks (a->blocks, o)) &&
+         (a->modes == NULL || parse_modes (a->modes, o)) &&
+         parse_shape (a, o) && parse_cpu (a, o) && parse_model (a, o);
+}
+
+/* Ctrl-C: finish the point under way, then write what is done. A second
+ * Ctrl-C ends the program at once (SA_RESETHAND). */
+static volatile sig_atomic_t interrupted;
+
+static void
+on_sigint (int signum)
+{
+  (void) signum;
+  interrupted = 1;
+}
+
+static void
+catch_sigint (struct sigaction *old)
+{
+  struct sigaction sa;
+  memset (&sa, 0, sizeof sa);
+  sa.sa_handler = on_sigint;
+  sa.sa_flags = SA_RESETHAND | SA_RESTART;
+  sigemptyset (&sa.sa_mask);
+  interrupted = 0;
+  sigaction (SIGINT, &sa, old);
+}
+
+static gboolean
+progress (guint done, guint total, const SpxSweepPoint *p, gpointer tty)
+{
+  if (tty != NULL && !interrupted)
+    {
+      enum { BAR = 24 };
+      char bar[BAR + 1];
+      guint fill = total ? done * BAR / total : BAR;
+      for (guint i = 0; i < BAR; i++)
+        bar[i] = i < fill ? '#' : '.';
+      bar[BAR] = '\0';
+      fprintf (stderr, "\r\033[K[%s] %u/%u  %s b=%u d=%.4g %s", bar, done,
+               total, spx_sweep_source_to_string (p->source), p->block,
+               p->density, spx_ipu_mode_to_string (p->mode));
+      if (done == total)
+        fprintf (stderr, "\r\033[K");
+      fflush (stderr);
+    }
+  return !interrupted;
+}
+
+static gboolean
+write_out (const SpxSweep *sweep, const char *path, OutKind kind,
+           SpxExportFormat format, GError **error)
+{
+  if (kind == OUT_TABLE)
+    return spx_sweep_save (sweep, path, error);
+  SpxRenderStyle style;
+  spx_render_style_init (&style, SPX_THEME_LIGHT);
+  SpxRenderSpeedupData chart = { .sweep = sweep };
+  return spx_render_export (path, format, CHART_WIDTH, CHART_HEIGHT,
+                            CHART_SCALE, spx_render_speedup, &chart, &style,
+                            error);
+}
+
+/* Run with Ctrl-C caught; *cancelled when it stopped the sweep. */
+static gboolean
+run_sweep (SpxSweep *sweep, const SpxSweepOptions *o, gboolean *cancelled,
+           GError **error)
+{
+  struct sigaction old;
+  catch_sigint (&old);
+  gboolean tty = isatty (STDERR_FILENO);
+  gboolean ok = spx_sweep_run (sweep, o, progress, tty ? stderr : NULL,
+                               error);
+  sigaction (SIGINT, &old, NULL);
+  if (tty)
+    fprintf (stderr, "\r\033[K");
+  *cancelled = !ok && g_error_matches (*error, SPX_SWEEP_ERROR,
+                                       SPX_SWEEP_ERROR_CANCELLED);
+  return ok;
+}
+
+static int
+run (gconstpointer data)
+{
+  const SweepArgs *a = data;
+  SpxSweepOptions o;
+  OutKind kind;
+  SpxExportFormat format = SPX_EXPORT_PNG;
+  spx_sweep_options_init (&o);
+  g_autoptr (SpxSweep) sweep = spx_sweep_new ();
+  g_autoptr (GError) error = NULL;
+  gboolean cancelled = FALSE;
+  int status = SPX_EXIT_USAGE;
+  if (!parse_all (a, &o, &kind, &format))
+    goto out;
+  if (!run_sweep (sweep, &o, &cancelled, &error) && !cancelled)
+    {
+      status = error->domain == SPX_SWEEP_ERROR
+                 ? spx_cli_usage_error (CMD, "%s", error->message)
+                 : spx_cli_input_error (CMD, error);
+      goto out;
+    }
+  g_clear_error (&error);
+  if (!write_out (sweep, a->out, kind, format, &error))
+    {
+      status = spx_cli_input_error (CMD, error);
+      goto out;
+    }
+  fprintf (cancelled ? stderr : stdout, "sparse-explorer sweep: %s%u of %u "
+           "points written to %s\n", cancelled ? "interrupted: " : "",
+           sweep->points->len, spx_sweep_total (&o), a->out);
+  status = cancelled ? EXIT_INTERRUPTED : SPX_EXIT_OK;
+out:
+  spx_ipu_machine_free (o.machine);
+  return status;
+}
+
+int
+spx_cli_sweep (int argc, char **argv)
+{
+  SweepArgs a = { 0 };
+  GOptionEntry entries[] = {
+    { "source", 0, 0, G_OPTION_ARG_STRING, &a.source,
+      "model, cpu or both (default both)", "S" },
+    { "densities", 0, 0, G_OPTION_ARG_STRING, &a.densities,
+      "Densities, like 1/4,1/8 or 0.1,0.05 (default 1/4,1/8,1/16,1/32)", "LIST" },
+    { "blocks", 0, 0, G_OPTION_ARG_STRING, &a.blocks,
+      "Block sizes (default 1,4,8,16)", "LIST" },
+    { "modes", 0, 0, G_OPTION_ARG_STRING, &a.modes,
+      "static, dynamic or both (default static,dynamic; dense always runs)",
+      "LIST" },
+    { "m", 'm', 0, G_OPTION_ARG_STRING, &a.m,
+      "Rows of the sparse operand (default: model 4096, CPU 2048)", "M" },
+    { "k", 'k', 0, G_OPTION_ARG_STRING, &a.k,
+      "Its columns (default: model 4096, CPU 2048)", "K" },
+    { "n", 'n', 0, G_OPTION_ARG_STRING, &a.n,
+      "Columns of the dense operand, or best (the model tries 1, 2, 4, …, "
+      "65536; default: model best, CPU 256)", "N|best" },
+    { "dtype", 0, 0, G_OPTION_ARG_STRING, &a.dtype,
+      "Model: fp16 or fp32 (default fp16; the CPU computes in fp32)", "T" },
+    { "machine", 0, 0, G_OPTION_ARG_STRING, &a.machine,
+      "Model: gc200, bow, mk1, teach16 or a machine key file (default bow)",
+      "NAME|FILE" },
+    { "seed", 's', 0, G_OPTION_ARG_STRING, &a.seed,
+      "Seed of the uniform masks and the values (default 1)", "S" },
+    { "threads", 't', 0, G_OPTION_ARG_STRING, &a.threads,
+      "CPU: threads (default: all cores)", "T" },
+    { "reps", 'r', 0, G_OPTION_ARG_STRING, &a.reps,
+      "CPU: timed runs per point (default 7)", "R" },
+    { "warmup", 'w', 0, G_OPTION_ARG_STRING, &a.warmup,
+      "CPU: untimed runs first (default 2)", "W" },
+    { "out", 'o', 0, G_OPTION_ARG_FILENAME, &a.out,
+      "Output: .csv, .json, or a chart in .png, .svg or .pdf (required)",
+      "FILE" },
+    G_OPTION_ENTRY_NULL
+  };
+  g_autoptr (GOptionContext) context = g_option_context_new (NULL);
+  g_option_context_set_summary (context, "For every block size and density, "
+    "a seeded uniform mask, modelled on an IPU and/or measured on this CPU "
+    "as dense, static and dynamic; speedup is over dense of the same source "
+    "and point. With only --out: the PopSparse paper's scenario on the model "
+    "(bow, fp16, m = k = 4096, best n) and the CPU at m = k = 2048, n = 256, "
+    "densities 1/4 to 1/32, blocks 1, 4, 8, 16.");
+  g_option_context_set_description (context, "CSV columns: source, mode, "
+    "block, density, m, k, n, dtype, machine, ms, nz_throughput (non-zero "
+    "TFLOP/s for the model, GFLOP/s for the CPU), speedup.\n"
+    "Ctrl-C stops after the point under way, writes the points done to "
+    "--out and exits with status 130.");
+  g_option_context_add_main_entries (context, entries, NULL);
+  int status = spx_cli_parse_and_run (CMD, context, argc, argv, run, &a);
+  sweep_args_clear (&a);
+  return status;
+}

@@ -1,0 +1,574 @@
+/* test-render-views-a.c: the spy plot and the tile heat map (ui/render):
+ * files in every format, pixels where the answer is known, hit tests, and
+ * the block → tile map they rest on */
+#include "spx-render-export.h"
+#include "spx-render-mask.h"
+#include "spx-render-tiles.h"
+#include "spx-ipu.h"
+#include "spx-mask-gen.h"
+
+#include <math.h>
+#include <string.h>
+
+/* ------------------------------------------------------------------ */
+/* Helpers                                                             */
+
+typedef struct {
+  cairo_surface_t *surface;
+  int              w, h;
+} Picture;
+
+static Picture
+draw (SpxRenderFunc func, gconstpointer data, const SpxRenderStyle *style,
+      int w, int h)
+{
+  Picture pic = { cairo_image_surface_create (CAIRO_FORMAT_RGB24, w, h), w, h };
+  cairo_t *cr = cairo_create (pic.surface);
+  func (cr, w, h, data, style);
+  g_assert_cmpint (cairo_status (cr), ==, CAIRO_STATUS_SUCCESS);
+  cairo_destroy (cr);
+  cairo_surface_flush (pic.surface);
+  return pic;
+}
+
+static SpxRgb
+pixel (const Picture *pic, int x, int y)
+{
+  const guchar *data = cairo_image_surface_get_data (pic->surface);
+  int stride = cairo_image_surface_get_stride (pic->surface);
+  guint32 v = *(const guint32 *) (gconstpointer) (data + y * stride + x * 4);
+  return (SpxRgb) { ((v >> 16) & 0xff) / 255.0, ((v >> 8) & 0xff) / 255.0,
+                    (v & 0xff) / 255.0 };
+}
+
+/* Within about two levels of 255 on every channel. */
+static gboolean
+near (SpxRgb a, SpxRgb b, double tol)
+{
+  return fabs (a.r - b.r) <= tol && fabs (a.g - b.g) <= tol &&
+         fabs (a.b - b.b) <= tol;
+}
+
+#define TOL (2.5 / 255)
+
+static SpxIpuProgram *
+static_plan (const char *machine_name, guint64 side, guint block,
+             double density, guint64 n, SpxMask **mask_out)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (SpxIpuMachine) machine = spx_ipu_machine_preset (machine_name);
+  SpxGenOptions opt;
+  spx_gen_options_init (&opt);
+  opt.density = density;
+  opt.seed = 7;
+  SpxMask *mask = spx_mask_generate (side, side, block, &opt, &error);
+  g_assert_no_error (error);
+  SpxIpuProgram *p = spx_ipu_plan_static (machine, mask, n, SPX_DTYPE_FP16,
+                                          &error);
+  g_assert_no_error (error);
+  *mask_out = mask;
+  return p;
+}
+
+/* A teach16 program made by hand: every tile holds 10 KiB and computes a
+ * little; tile `over` (if any) holds one byte more than its budget. */
+static SpxIpuProgram *
+hand_program (const char *machine_name, gint over)
+{
+  g_autoptr (SpxIpuMachine) machine = spx_ipu_machine_preset (machine_name);
+  SpxIpuProgram *p = spx_ipu_program_new (SPX_IPU_MODE_STATIC, machine, 256,
+                                          256, 64, 16, SPX_DTYPE_FP16, 0.25);
+  /* fill each step before adding the next: adding may move the steps */
+  SpxIpuStep *compute = spx_ipu_program_add_compute (p, "compute");
+  for (guint t = 0; t < p->n_tiles; t++)
+    {
+      p->tiles[t].bytes[SPX_BYTES_VALUES] = 10 * 1024;
+      p->tiles[t].macs = 1000 + t;
+      compute->tile_cycles[t] = 100 + t;
+    }
+  SpxIpuStep *ex = spx_ipu_program_add_exchange (p, "reduce");
+  for (guint t = 0; t < p->n_tiles; t++)
+    spx_ipu_step_send (p, ex, t, (t + 1) % p->n_tiles, 64 * (t + 1));
+  if (over >= 0)
+    p->tiles[over].bytes[SPX_BYTES_PARTIALS] =
+      spx_ipu_tile_budget (p->machine) + 1 - 10 * 1024;
+  spx_ipu_program_finish (p);
+  return p;
+}
+
+/* The bounding box of the pixels a hit test gives to tile t. */
+static gboolean
+tile_box (const SpxRenderTilesData *d, int w, int h, gint t, int box[4])
+{
+  box[0] = box[1] = G_MAXINT;
+  box[2] = box[3] = -1;
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++)
+      if (spx_render_tiles_hit (w, h, d, x + 0.5, y + 0.5) == t)
+        {
+          box[0] = MIN (box[0], x);
+          box[1] = MIN (box[1], y);
+          box[2] = MAX (box[2], x);
+          box[3] = MAX (box[3], y);
+        }
+  return box[2] >= 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Files                                                               */
+
+static void
+check_png_size (GBytes *bytes, int w, int h)
+{
+  gsize len;
+  const guchar *p = g_bytes_get_data (bytes, &len);
+  g_assert_cmpuint (len, >, 24);
+  g_assert_cmpmem (p, 4, "\x89PNG", 4);
+  /* IHDR: width and height, big-endian, at bytes 16 and 20 */
+  guint32 pw = (guint32) p[16] << 24 | p[17] << 16 | p[18] << 8 | p[19];
+  guint32 ph = (guint32) p[20] << 24 | p[21] << 16 | p[22] << 8 | p[23];
+  g_assert_cmpuint (pw, ==, (guint) w);
+  g_assert_cmpuint (ph, ==, (guint) h);
+}
+
+static void
+export_all (SpxRenderFunc func, gconstpointer data)
+{
+  SpxRenderStyle style;
+  spx_render_style_init (&style, SPX_THEME_LIGHT);
+  for (double scale = 1; scale <= 2; scale++)
+    {
+      g_autoptr (GError) error = NULL;
+      g_autoptr (GBytes) png = spx_render_export_bytes (SPX_EXPORT_PNG, 640,
+                                                        400, scale, func, data,
+                                                        &style, &error);
+      g_assert_no_error (error);
+      check_png_size (png, (int) (640 * scale), (int) (400 * scale));
+    }
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GBytes) svg = spx_render_export_bytes (SPX_EXPORT_SVG, 640, 400,
+                                                    1, func, data, &style,
+                                                    &error);
+  g_assert_no_error (error);
+  gsize len;
+  const char *s = g_bytes_get_data (svg, &len);
+  g_autofree char *head = g_strndup (s, MIN (len, 200));
+  g_assert_true (g_str_has_prefix (head, "<?xml"));
+  g_assert_nonnull (strstr (head, "<svg"));
+  g_autoptr (GBytes) pdf = spx_render_export_bytes (SPX_EXPORT_PDF, 640, 400,
+                                                    1, func, data, &style,
+                                                    &error);
+  g_assert_no_error (error);
+  g_assert_cmpmem (g_bytes_get_data (pdf, NULL), 4, "%PDF", 4);
+}
+
+static void
+test_export (void)
+{
+  g_autoptr (SpxMask) mask = NULL;
+  g_autoptr (SpxIpuProgram) p = static_plan ("teach16", 256, 16, 0.25, 64,
+                                             &mask);
+  SpxRenderMaskData md = { .mask = mask, .grid = TRUE, .program = p,
+                           .selected_tile = 3, .colour_by_tile = TRUE };
+  export_all (spx_render_mask, &md);
+  for (SpxTileMetric m = SPX_TILE_METRIC_BYTES; m <= SPX_TILE_METRIC_EXCHANGE;
+       m++)
+    {
+      SpxRenderTilesData td = { .program = p, .metric = m,
+                                .selected_tile = 5 };
+      export_all (spx_render_tiles, &td);
+    }
+  /* nothing to draw is a placeholder, not a crash */
+  SpxRenderMaskData none = { .selected_tile = -1 };
+  export_all (spx_render_mask, &none);
+  SpxRenderTilesData no_plan = { .selected_tile = -1 };
+  export_all (spx_render_tiles, &no_plan);
+}
+
+/* Every size from the smallest supported one renders without a cairo
+ * error, including silly ones. */
+static void
+test_sizes (void)
+{
+  g_autoptr (SpxMask) mask = NULL;
+  g_autoptr (SpxIpuProgram) p = static_plan ("teach16", 256, 16, 0.25, 64,
+                                             &mask);
+  SpxRenderStyle style;
+  spx_render_style_init (&style, SPX_THEME_DARK);
+  SpxRenderMaskData md = { .mask = mask, .grid = TRUE, .program = p,
+                           .selected_tile = 0, .colour_by_tile = TRUE };
+  SpxRenderTilesData td = { .program = p, .selected_tile = 0 };
+  const int sizes[][2] = { { 320, 200 }, { 640, 400 }, { 1, 1 }, { 40, 900 },
+                           { 1500, 30 } };
+  for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
+    {
+      Picture a = draw (spx_render_mask, &md, &style, sizes[i][0], sizes[i][1]);
+      Picture b = draw (spx_render_tiles, &td, &style, sizes[i][0],
+                        sizes[i][1]);
+      cairo_surface_destroy (a.surface);
+      cairo_surface_destroy (b.surface);
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Spy plot                                                            */
+
+/* A 64×64 mask of 8×8 blocks with only block (2, 5) set: inside that
+ * block (away from its edges) the plot is ink, in every other block it is
+ * the panel colour. Blocks are located with the hit test, so this checks
+ * the drawing and the hit test against each other. */
+static void
+test_mask_one_block (void)
+{
+  g_autoptr (SpxMask) mask = spx_mask_new (64, 64, 8, NULL);
+  spx_mask_set (mask, 2, 5);
+  SpxRenderMaskData d = { .mask = mask, .selected_tile = -1 };
+  SpxRenderStyle style;
+  spx_render_style_init (&style, SPX_THEME_LIGHT);
+  Picture pic = draw (spx_render_mask, &d, &style, 400, 300);
+  int box[64][4];
+  for (guint i = 0; i < 64; i++)
+    {
+      box[i][0] = box[i][1] = G_MAXINT;
+      box[i][2] = box[i][3] = -1;
+    }
+  for (int y = 0; y < pic.h; y++)
+    for (int x = 0; x < pic.w; x++)
+      {
+        guint64 br, bc;
+        if (!spx_render_mask_hit (pic.w, pic.h, &d, x + 0.5, y + 0.5, &br, &bc))
+          continue;
+        int *b = box[br * 8 + bc];
+        b[0] = MIN (b[0], x);
+        b[1] = MIN (b[1], y);
+        b[2] = MAX (b[2], x);
+        b[3] = MAX (b[3], y);
+      }
+  guint checked = 0;
+  for (guint i = 0; i < 64; i++)
+    {
+      g_assert_cmpint (box[i][2], >=, box[i][0] + 10); /* blocks are big */
+      gboolean set = i == 2 * 8 + 5;
+      for (int y = box[i][1] + 2; y <= box[i][3] - 2; y++)
+        for (int x = box[i][0] + 2; x <= box[i][2] - 2; x++)
+          {
+            SpxRgb c = pixel (&pic, x, y);
+            g_assert_true (near (c, set ? style.ink : style.panel, TOL));
+            checked++;
+          }
+    }
+  g_assert_cmpuint (checked, >, 10000);
+  /* outside the plot: no block */
+  g_assert_false (spx_render_mask_hit (400, 300, &d, 1, 1, NULL, NULL));
+  g_assert_false (spx_render_mask_hit (400, 300, &d, 399, 299, NULL, NULL));
+  cairo_surface_destroy (pic.surface);
+}
+
+/* Far more blocks than pixels: a checkerboard is half set everywhere, so
+ * every pixel is half-way between panel and ink (a sample would give
+ * pure ink or pure panel). */
+static void
+test_mask_density (void)
+{
+  g_autoptr (SpxMask) mask = spx_mask_new (2048, 2048, 1, NULL);
+  for (guint64 r = 0; r < 2048; r++)
+    for (guint64 c = r & 1; c < 2048; c += 2)
+      spx_mask_set (mask, r, c);
+  SpxRenderMaskData d = { .mask = mask, .selected_tile = -1 };
+  SpxRenderStyle style;
+  spx_render_style_init (&style, SPX_THEME_LIGHT);
+  Picture pic = draw (spx_render_mask, &d, &style, 300, 260);
+  guint checked = 0;
+  for (int y = 0; y < pic.h; y += 3)
+    for (int x = 0; x < pic.w; x += 3)
+      {
+        /* away from the plot's frame */
+        guint64 br, bc;
+        if (!spx_render_mask_hit (pic.w, pic.h, &d, x - 2, y - 2, &br, &bc) ||
+            !spx_render_mask_hit (pic.w, pic.h, &d, x + 3, y + 3, &br, &bc))
+          continue;
+        SpxRgb c = pixel (&pic, x, y);
+        double t = (c.r - style.panel.r) / (style.ink.r - style.panel.r);
+        g_assert_cmpfloat (t, >, 0.4);
+        g_assert_cmpfloat (t, <, 0.6);
+        checked++;
+      }
+  g_assert_cmpuint (checked, >, 1000);
+  cairo_surface_destroy (pic.surface);
+}
+
+/* A zoomed view: the hit test answers in the visible region's blocks. */
+static void
+test_mask_zoom_hit (void)
+{
+  g_autoptr (SpxMask) mask = spx_mask_new (1000, 1000, 10, NULL);
+  SpxRenderMaskData d = { .mask = mask, .x0 = 20, .x1 = 30, .y0 = 60,
+                          .y1 = 70, .selected_tile = -1 };
+  guint64 lo_r = G_MAXUINT64, lo_c = G_MAXUINT64, hi_r = 0, hi_c = 0;
+  for (int y = 0; y < 300; y++)
+    for (int x = 0; x < 400; x++)
+      {
+        guint64 br, bc;
+        if (!spx_render_mask_hit (400, 300, &d, x, y, &br, &bc))
+          continue;
+        lo_r = MIN (lo_r, br);
+        hi_r = MAX (hi_r, br);
+        lo_c = MIN (lo_c, bc);
+        hi_c = MAX (hi_c, bc);
+      }
+  g_assert_cmpuint (lo_r, ==, 60);
+  g_assert_cmpuint (hi_r, ==, 69);
+  g_assert_cmpuint (lo_c, ==, 20);
+  g_assert_cmpuint (hi_c, ==, 29);
+}
+
+/* Coloured by tile, each block (big enough to see) has the colour of the
+ * tile that lists it; with a selection, the selected tile's blocks are
+ * the highlight and the others are dimmed. */
+static void
+test_mask_colour_by_tile (void)
+{
+  g_autoptr (SpxMask) mask = NULL;
+  g_autoptr (SpxIpuProgram) p = static_plan ("teach16", 256, 16, 0.25, 64,
+                                             &mask);
+  g_autofree guint32 *owners = spx_ipu_program_block_owners (
+    p, spx_mask_n_blocks (mask));
+  SpxRenderStyle style;
+  spx_render_style_init (&style, SPX_THEME_DARK);
+  for (gint selected = -1; selected <= 2; selected += 3)
+    {
+      SpxRenderMaskData d = { .mask = mask, .program = p,
+                              .colour_by_tile = TRUE,
+                              .selected_tile = selected };
+      Picture pic = draw (spx_render_mask, &d, &style, 600, 500);
+      guint seen_sel = 0, seen = 0;
+      for (int y = 0; y < pic.h; y += 4)
+        for (int x = 0; x < pic.w; x += 4)
+          {
+            guint64 br, bc, br2, bc2;
+            if (!spx_render_mask_hit (pic.w, pic.h, &d, x - 3, y - 3, &br,
+                                      &bc) ||
+                !spx_render_mask_hit (pic.w, pic.h, &d, x + 3, y + 3, &br2,
+                                      &bc2) || br != br2 || bc != bc2)
+              continue;
+            guint64 i = br * mask->bcols + bc;
+            SpxRgb c = pixel (&pic, x, y);
+            if (!spx_mask_get_flat (mask, i))
+              {
+                g_assert_true (near (c, style.panel, TOL));
+                continue;
+              }
+            SpxRgb want = style.series[owners[i] % SPX_N_SERIES];
+            if (selected >= 0 && owners[i] == (guint32) selected)
+              want = style.highlight, seen_sel++;
+            else if (selected >= 0)
+              want = spx_rgb_mix (style.panel, want, 0.3);
+            g_assert_true (near (c, want, TOL));
+            seen++;
+          }
+      g_assert_cmpuint (seen, >, 100);
+      if (selected >= 0)
+        g_assert_cmpuint (seen_sel, >, 0);
+      cairo_surface_destroy (pic.surface);
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Tile heat map                                                       */
+
+/* The over-memory tile is drawn in the alert colour (its centre lies on
+ * the cross, or the whole cell is alert when cells are small), others
+ * are not; both themes, large and small cells. */
+static void
+check_over (const char *machine, gint over, gint other, int w, int h,
+            SpxTheme theme)
+{
+  g_autoptr (SpxIpuProgram) p = hand_program (machine, over);
+  g_assert_false (p->fits);
+  SpxRenderStyle style;
+  spx_render_style_init (&style, theme);
+  SpxRenderTilesData d = { .program = p, .metric = SPX_TILE_METRIC_CYCLES,
+                           .selected_tile = -1 };
+  Picture pic = draw (spx_render_tiles, &d, &style, w, h);
+  int box[4];
+  g_assert_true (tile_box (&d, w, h, over, box));
+  int cx = (box[0] + box[2]) / 2, cy = (box[1] + box[3]) / 2;
+  g_assert_true (near (pixel (&pic, cx, cy), style.alert, TOL));
+  g_assert_true (tile_box (&d, w, h, other, box));
+  cx = (box[0] + box[2]) / 2;
+  cy = (box[1] + box[3]) / 2;
+  g_assert_false (near (pixel (&pic, cx, cy), style.alert, 0.1));
+  cairo_surface_destroy (pic.surface);
+}
+
+static void
+test_tiles_over_memory (void)
+{
+  check_over ("teach16", 6, 5, 640, 400, SPX_THEME_LIGHT);
+  check_over ("teach16", 6, 7, 640, 400, SPX_THEME_DARK);
+  check_over ("bow", 100, 101, 320, 200, SPX_THEME_LIGHT);
+  check_over ("bow", 1471, 0, 1000, 700, SPX_THEME_DARK);
+}
+
+/* The selected tile's outline is where the hit test puts that tile: the
+ * highlight pixels' middle hits it. */
+static void
+test_tiles_hit (void)
+{
+  g_autoptr (SpxIpuProgram) p = hand_program ("teach16", -1);
+  SpxRenderStyle style;
+  spx_render_style_init (&style, SPX_THEME_LIGHT);
+  for (gint sel = 0; sel < 16; sel += 5)
+    {
+      SpxRenderTilesData d = { .program = p, .selected_tile = sel };
+      Picture pic = draw (spx_render_tiles, &d, &style, 640, 400);
+      double sx = 0, sy = 0;
+      guint n = 0;
+      for (int y = 0; y < pic.h; y++)
+        for (int x = 0; x < pic.w; x++)
+          if (near (pixel (&pic, x, y), style.highlight, TOL))
+            {
+              sx += x;
+              sy += y;
+              n++;
+            }
+      g_assert_cmpuint (n, >, 100);
+      g_assert_cmpint (spx_render_tiles_hit (640, 400, &d, sx / n, sy / n),
+                       ==, sel);
+      cairo_surface_destroy (pic.surface);
+    }
+  /* tiles run left to right, grid_width to a row */
+  SpxRenderTilesData d = { .program = p, .selected_tile = -1 };
+  int a[4], b[4], c[4];
+  g_assert_true (tile_box (&d, 640, 400, 0, a));
+  g_assert_true (tile_box (&d, 640, 400, 1, b));
+  g_assert_true (tile_box (&d, 640, 400, 4, c));
+  g_assert_cmpint (b[0], >, a[2]);
+  g_assert_cmpint (b[1], ==, a[1]);
+  g_assert_cmpint (c[1], >, a[3]);
+  g_assert_cmpint (c[0], ==, a[0]);
+  g_assert_cmpint (spx_render_tiles_hit (640, 400, &d, 1, 1), ==, -1);
+  g_assert_cmpint (spx_render_tiles_hit (640, 400, &d, 639, 399), ==, -1);
+}
+
+/* The metric figures: bytes summed over kinds, exchange in + out. */
+static void
+test_tiles_values (void)
+{
+  g_autoptr (SpxIpuProgram) p = hand_program ("teach16", -1);
+  g_assert_cmpfloat (spx_render_tiles_value (p, SPX_TILE_METRIC_BYTES, 3), ==,
+                     10 * 1024);
+  g_assert_cmpfloat (spx_render_tiles_value (p, SPX_TILE_METRIC_CYCLES, 3), ==,
+                     103);
+  /* tile 3 sends 64·4 to tile 4 and receives 64·3 from tile 2 */
+  g_assert_cmpfloat (spx_render_tiles_value (p, SPX_TILE_METRIC_EXCHANGE, 3),
+                     ==, 64 * 4 + 64 * 3);
+}
+
+static void
+test_light_dark (void)
+{
+  g_autoptr (SpxMask) mask = NULL;
+  g_autoptr (SpxIpuProgram) p = static_plan ("teach16", 256, 16, 0.25, 64,
+                                             &mask);
+  SpxRenderMaskData md = { .mask = mask, .selected_tile = -1, .grid = TRUE };
+  SpxRenderTilesData td = { .program = p, .selected_tile = -1 };
+  SpxRenderFunc funcs[] = { spx_render_mask, spx_render_tiles };
+  gconstpointer datas[] = { &md, &td };
+  for (guint i = 0; i < 2; i++)
+    {
+      SpxRenderStyle light, dark;
+      spx_render_style_init (&light, SPX_THEME_LIGHT);
+      spx_render_style_init (&dark, SPX_THEME_DARK);
+      Picture a = draw (funcs[i], datas[i], &light, 320, 200);
+      Picture b = draw (funcs[i], datas[i], &dark, 320, 200);
+      g_assert_true (near (pixel (&a, 0, 0), light.background, TOL));
+      g_assert_true (near (pixel (&b, 0, 0), dark.background, TOL));
+      g_assert_false (near (pixel (&a, 0, 0), pixel (&b, 0, 0), 0.1));
+      cairo_surface_destroy (a.surface);
+      cairo_surface_destroy (b.surface);
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Block owners                                                        */
+
+static void
+check_owners (const SpxIpuProgram *p, const SpxMask *mask, gboolean once)
+{
+  guint64 n = spx_mask_n_blocks (mask);
+  g_autofree guint32 *owners = spx_ipu_program_block_owners (p, n);
+  g_autofree guint32 *listed = g_new0 (guint32, n);
+  g_autofree guint32 *first = g_new (guint32, n);
+  memset (first, 0xff, n * sizeof *first);
+  for (guint t = 0; t < p->n_tiles; t++)
+    {
+      const GArray *b = p->tiles[t].blocks;
+      for (guint i = 0; b != NULL && i < b->len; i++)
+        {
+          guint64 f = g_array_index (b, guint64, i);
+          g_assert_cmpuint (f, <, n);
+          listed[f]++;
+          first[f] = MIN (first[f], t);
+        }
+    }
+  for (guint64 i = 0; i < n; i++)
+    {
+      if (!spx_mask_get_flat (mask, i))
+        {
+          g_assert_cmpuint (owners[i], ==, G_MAXUINT32);
+          g_assert_cmpuint (listed[i], ==, 0);
+          continue;
+        }
+      if (once)
+        g_assert_cmpuint (listed[i], ==, 1);
+      else
+        g_assert_cmpuint (listed[i], >=, 1);
+      g_assert_cmpuint (owners[i], ==, first[i]);
+    }
+}
+
+static void
+test_block_owners (void)
+{
+  g_autoptr (SpxMask) mask = NULL;
+  g_autoptr (SpxIpuProgram) st = static_plan ("teach16", 256, 16, 0.25, 64,
+                                              &mask);
+  g_assert_cmpuint (spx_mask_count (mask), >, 0);
+  check_owners (st, mask, TRUE);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (SpxIpuMachine) machine = spx_ipu_machine_preset ("teach16");
+  g_autoptr (SpxIpuProgram) dyn = spx_ipu_plan_dynamic (machine, mask, 0, 64,
+                                                        SPX_DTYPE_FP16,
+                                                        &error);
+  g_assert_no_error (error);
+  check_owners (dyn, mask, FALSE);
+  /* dense plans list no blocks */
+  g_autoptr (SpxIpuProgram) dense = spx_ipu_plan_dense (machine, 256, 256, 64,
+                                                        SPX_DTYPE_FP16,
+                                                        &error);
+  g_assert_no_error (error);
+  g_autofree guint32 *none = spx_ipu_program_block_owners (dense, 256);
+  for (guint i = 0; i < 256; i++)
+    g_assert_cmpuint (none[i], ==, G_MAXUINT32);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/render/views-a/export", test_export);
+  g_test_add_func ("/render/views-a/sizes", test_sizes);
+  g_test_add_func ("/render/views-a/mask/one-block", test_mask_one_block);
+  g_test_add_func ("/render/views-a/mask/density", test_mask_density);
+  g_test_add_func ("/render/views-a/mask/zoom-hit", test_mask_zoom_hit);
+  g_test_add_func ("/render/views-a/mask/colour-by-tile",
+                   test_mask_colour_by_tile);
+  g_test_add_func ("/render/views-a/tiles/over-memory",
+                   test_tiles_over_memory);
+  g_test_add_func ("/render/views-a/tiles/hit", test_tiles_hit);
+  g_test_add_func ("/render/views-a/tiles/values", test_tiles_values);
+  g_test_add_func ("/render/views-a/light-dark", test_light_dark);
+  g_test_add_func ("/render/views-a/block-owners", test_block_owners);
+  return g_test_run ();
+}

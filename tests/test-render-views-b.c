@@ -1,0 +1,488 @@
+/* test-render-views-b.c: the exchange and timeline views: every format,
+ * pixels where the answer is known, hit tests, bad indices */
+#include "spx-ipu.h"
+#include "spx-mask-gen.h"
+#include "spx-render-exchange.h"
+#include "spx-render-export.h"
+#include "spx-render-timeline.h"
+
+#include <math.h>
+#include <string.h>
+
+#define W 640.0
+#define H 400.0
+
+/* ---- fixtures ---- */
+
+/* teach16 (4×4 grid), one exchange step: tile 0 sends to tile 5. */
+static SpxIpuProgram *
+one_transfer (void)
+{
+  g_autoptr (SpxIpuMachine) m = spx_ipu_machine_preset ("teach16");
+  g_assert_nonnull (m);
+  SpxIpuProgram *p = spx_ipu_program_new (SPX_IPU_MODE_STATIC, m, 64, 64, 16,
+                                          16, SPX_DTYPE_FP16, 0.25);
+  SpxIpuStep *s = spx_ipu_program_add_exchange (p, "distribute");
+  spx_ipu_step_send (p, s, 0, 5, 4096);
+  spx_ipu_program_finish (p);
+  return p;
+}
+
+/* One long compute step between two syncs, as planners emit them. */
+static SpxIpuProgram *
+long_compute (SpxIpuMode mode)
+{
+  g_autoptr (SpxIpuMachine) m = spx_ipu_machine_preset ("teach16");
+  SpxIpuProgram *p = spx_ipu_program_new (mode, m, 64, 64, 16, 16,
+                                          SPX_DTYPE_FP16, 0.25);
+  spx_ipu_program_add_sync (p, "sync");
+  SpxIpuStep *s = spx_ipu_program_add_compute (p, "compute");
+  s->tile_cycles[3] = 300000;
+  spx_ipu_program_add_sync (p, "sync");
+  spx_ipu_program_finish (p);
+  return p;
+}
+
+static SpxIpuProgram *
+bow_static (void)
+{
+  g_autoptr (SpxIpuMachine) m = spx_ipu_machine_preset ("bow");
+  SpxGenOptions o;
+  spx_gen_options_init (&o);
+  o.density = 1.0 / 16;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (SpxMask) mask = spx_mask_generate (4096, 4096, 16, &o, &error);
+  g_assert_no_error (error);
+  SpxIpuProgram *p = spx_ipu_plan (m, SPX_IPU_MODE_STATIC, mask, 1024,
+                                   SPX_DTYPE_FP16, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (p);
+  return p;
+}
+
+static guint
+first_exchange (const SpxIpuProgram *p)
+{
+  for (guint i = 0; i < p->steps->len; i++)
+    if (g_array_index (p->steps, SpxIpuStep, i).kind == SPX_STEP_EXCHANGE)
+      return i;
+  g_assert_not_reached ();
+  return 0;
+}
+
+/* ---- pixels ---- */
+
+typedef struct {
+  cairo_surface_t *surface;
+  guint8 *data;
+  int stride;
+} Image;
+
+static Image
+draw (SpxRenderFunc func, gconstpointer data, const SpxRenderStyle *style,
+      double w, double h)
+{
+  Image im;
+  im.surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, (int) w,
+                                           (int) h);
+  cairo_t *cr = cairo_create (im.surface);
+  func (cr, w, h, data, style);
+  g_assert_cmpint (cairo_status (cr), ==, CAIRO_STATUS_SUCCESS);
+  cairo_destroy (cr);
+  cairo_surface_flush (im.surface);
+  im.data = cairo_image_surface_get_data (im.surface);
+  im.stride = cairo_image_surface_get_stride (im.surface);
+  return im;
+}
+
+static gboolean
+pixel_is (const Image *im, double x, double y, SpxRgb c)
+{
+  guint32 v = *(guint32 *) (gpointer) (im->data + (int) y * im->stride +
+                                       (int) x * 4);
+  int r = (v >> 16) & 0xff, g = (v >> 8) & 0xff, b = v & 0xff;
+  return abs (r - (int) lround (c.r * 255)) <= 2 &&
+         abs (g - (int) lround (c.g * 255)) <= 2 &&
+         abs (b - (int) lround (c.b * 255)) <= 2;
+}
+
+static gboolean
+images_differ (const Image *a, const Image *b, int h)
+{
+  return memcmp (a->data, b->data, (gsize) a->stride * h) != 0;
+}
+
+/* ---- formats ---- */
+
+static void
+check_formats (SpxRenderFunc func, gconstpointer data)
+{
+  SpxRenderStyle style;
+  spx_render_style_init (&style, SPX_THEME_LIGHT);
+  static const struct {
+    SpxExportFormat format;
+    const char *magic;
+  } kinds[] = {
+    { SPX_EXPORT_PNG, "\x89PNG" },
+    { SPX_EXPORT_SVG, "<svg" },
+    { SPX_EXPORT_PDF, "%PDF" },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (kinds); i++)
+    {
+      g_autoptr (GError) error = NULL;
+      g_autoptr (GBytes) b = spx_render_export_bytes (kinds[i].format, W, H,
+                                                      1, func, data, &style,
+                                                      &error);
+      g_assert_no_error (error);
+      gsize len;
+      const char *p = g_bytes_get_data (b, &len);
+      /* SVG starts with an XML declaration */
+      g_assert_nonnull (g_strstr_len (p, MIN (len, 256), kinds[i].magic));
+    }
+  for (guint scale = 1; scale <= 2; scale++)
+    {
+      g_autoptr (GError) error = NULL;
+      g_autoptr (GBytes) b = spx_render_export_bytes (SPX_EXPORT_PNG, W, H,
+                                                      scale, func, data,
+                                                      &style, &error);
+      g_assert_no_error (error);
+      gsize len;
+      const guint8 *p = g_bytes_get_data (b, &len);
+      g_assert_cmpuint (len, >, 24);
+      guint32 w = GUINT32_FROM_BE (*(const guint32 *) (gconstpointer) (p + 16));
+      guint32 h = GUINT32_FROM_BE (*(const guint32 *) (gconstpointer) (p + 20));
+      g_assert_cmpuint (w, ==, W * scale);
+      g_assert_cmpuint (h, ==, H * scale);
+    }
+}
+
+static void
+test_exchange_formats (void)
+{
+  g_autoptr (SpxIpuProgram) p = one_transfer ();
+  SpxRenderExchangeData d = { p, 0, -1 };
+  check_formats (spx_render_exchange, &d);
+}
+
+static void
+test_timeline_formats (void)
+{
+  g_autoptr (SpxIpuProgram) a = long_compute (SPX_IPU_MODE_DENSE);
+  g_autoptr (SpxIpuProgram) b = one_transfer ();
+  SpxRenderTimelineData d = { { a, b, NULL }, -1, -1 };
+  check_formats (spx_render_timeline, &d);
+}
+
+/* ---- exchange ---- */
+
+static void
+box_centre (const SpxRenderExchangeData *d, guint tile, double *x, double *y)
+{
+  double bx, by, bw, bh;
+  g_assert_true (spx_render_exchange_tile_box (W, H, d, tile, &bx, &by, &bw,
+                                               &bh));
+  *x = bx + bw / 2;
+  *y = by + bh / 2;
+}
+
+static void
+test_exchange_arrow (void)
+{
+  g_autoptr (SpxIpuProgram) p = one_transfer ();
+  SpxRenderExchangeData d = { p, 0, -1 };
+  SpxRenderStyle style;
+  spx_render_style_init (&style, SPX_THEME_LIGHT);
+  Image im = draw (spx_render_exchange, &d, &style, W, H);
+  double x0, y0, x5, y5, x15, y15;
+  box_centre (&d, 0, &x0, &y0);
+  box_centre (&d, 5, &x5, &y5);
+  box_centre (&d, 15, &x15, &y15);
+  g_assert_cmpfloat (x5, >, x0);
+  g_assert_cmpfloat (y5, >, y0);
+  /* the middle stretch of the line between the two centres, clear of
+   * both boxes and of the arrowhead */
+  for (double f = 0.4; f <= 0.6; f += 0.05)
+    g_assert_true (pixel_is (&im, x0 + f * (x5 - x0), y0 + f * (y5 - y0),
+                             style.series[0]));
+  /* between tiles 10 and 15, far from the arrow: background */
+  g_assert_true (pixel_is (&im, (x5 + x15) / 2 + 0.25 * (x15 - x5),
+                           (y5 + y15) / 2, style.background));
+  cairo_surface_destroy (im.surface);
+}
+
+static void
+test_exchange_hit (void)
+{
+  g_autoptr (SpxIpuProgram) p = one_transfer ();
+  SpxRenderExchangeData d = { p, 0, -1 };
+  for (guint t = 0; t < 16; t++)
+    {
+      double x, y;
+      box_centre (&d, t, &x, &y);
+      g_assert_cmpint (spx_render_exchange_hit (W, H, &d, x, y), ==, t);
+    }
+  double x0, y0, x5, y5;
+  box_centre (&d, 0, &x0, &y0);
+  box_centre (&d, 5, &x5, &y5);
+  g_assert_cmpint (spx_render_exchange_hit (W, H, &d, (x0 + x5) / 2,
+                                            (y0 + y5) / 2), ==, -1);
+  g_assert_cmpint (spx_render_exchange_hit (W, H, &d, 1, 1), ==, -1);
+  /* small pictures still have a tile under each box's centre */
+  double bx, by, bw, bh;
+  g_assert_true (spx_render_exchange_tile_box (320, 200, &d, 7, &bx, &by, &bw,
+                                               &bh));
+  g_assert_cmpint (spx_render_exchange_hit (320, 200, &d, bx + bw / 2,
+                                            by + bh / 2), ==, 7);
+}
+
+static void
+test_exchange_selection (void)
+{
+  g_autoptr (SpxIpuProgram) p = one_transfer ();
+  SpxRenderExchangeData d = { p, 0, 5 };
+  SpxRenderStyle style;
+  spx_render_style_init (&style, SPX_THEME_LIGHT);
+  Image im = draw (spx_render_exchange, &d, &style, W, H);
+  double x0, y0, x5, y5;
+  box_centre (&d, 0, &x0, &y0);
+  box_centre (&d, 5, &x5, &y5);
+  /* tile 5 receives, so its arrow takes the highlight */
+  g_assert_true (pixel_is (&im, (x0 + x5) / 2, (y0 + y5) / 2,
+                           style.highlight));
+  cairo_surface_destroy (im.surface);
+}
+
+static void
+test_exchange_not_exchange (void)
+{
+  g_autoptr (SpxIpuProgram) p = long_compute (SPX_IPU_MODE_STATIC);
+  SpxRenderStyle style;
+  spx_render_style_init (&style, SPX_THEME_DARK);
+  guint steps[] = { 0, 1, 3, 99, G_MAXUINT };
+  for (guint i = 0; i < G_N_ELEMENTS (steps); i++)
+    {
+      SpxRenderExchangeData d = { p, steps[i], 3 };
+      Image im = draw (spx_render_exchange, &d, &style, 320, 200);
+      cairo_surface_destroy (im.surface);
+      g_assert_cmpint (spx_render_exchange_hit (W, H, &d, W / 2, H / 2), ==,
+                       -1);
+      double x, y, w, h;
+      g_assert_false (spx_render_exchange_tile_box (W, H, &d, 0, &x, &y, &w,
+                                                    &h));
+    }
+  SpxRenderExchangeData none = { NULL, 0, -1 };
+  Image im = draw (spx_render_exchange, &none, &style, 320, 200);
+  cairo_surface_destroy (im.surface);
+  im = draw (spx_render_exchange, NULL, &style, 320, 200);
+  cairo_surface_destroy (im.surface);
+}
+
+static void
+test_exchange_large (void)
+{
+  g_autoptr (SpxIpuProgram) p = bow_static ();
+  g_assert_cmpuint (p->n_tiles, >, SPX_RENDER_EXCHANGE_MAX_GRID);
+  SpxRenderExchangeData d = { p, first_exchange (p), 100 };
+  gint64 t0 = g_get_monotonic_time ();
+  check_formats (spx_render_exchange, &d);
+  SpxRenderStyle style;
+  spx_render_style_init (&style, SPX_THEME_DARK);
+  Image im = draw (spx_render_exchange, &d, &style, 320, 200);
+  cairo_surface_destroy (im.surface);
+  g_assert_cmpint (g_get_monotonic_time () - t0, <, 30 * G_USEC_PER_SEC);
+  /* no grid boxes; the per-tile strips map x to tiles in order */
+  double x, y, w, h;
+  g_assert_false (spx_render_exchange_tile_box (W, H, &d, 0, &x, &y, &w, &h));
+  gint prev = -1;
+  for (double px = 0; px < W; px += 4)
+    {
+      gint t = spx_render_exchange_hit (W, H, &d, px, H - 12);
+      if (t < 0)
+        continue;
+      g_assert_cmpint (t, >=, prev);
+      g_assert_cmpint (t, <, (gint) p->n_tiles);
+      prev = t;
+    }
+  g_assert_cmpint (prev, >, (gint) p->n_tiles * 9 / 10);
+}
+
+/* ---- timeline ---- */
+
+/* The hit test's own geometry tells where the lane's bar is: scan up the
+ * middle column for the step. */
+static double
+bar_middle_y (const SpxRenderTimelineData *d, double x, guint want_lane)
+{
+  double lo = -1, hi = -1;
+  for (double y = 0; y < H; y += 0.5)
+    {
+      guint lane = G_MAXUINT;
+      if (spx_render_timeline_hit (W, H, d, x, y, &lane) >= 0 &&
+          lane == want_lane)
+        {
+          if (lo < 0)
+            lo = y;
+          hi = y;
+        }
+    }
+  g_assert_cmpfloat (lo, >=, 0);
+  return (lo + hi) / 2;
+}
+
+static void
+test_timeline_compute_colour (void)
+{
+  g_autoptr (SpxIpuProgram) p = long_compute (SPX_IPU_MODE_STATIC);
+  SpxRenderTimelineData d = { { NULL, p, NULL }, -1, -1 };
+  SpxRenderStyle light, dark;
+  spx_render_style_init (&light, SPX_THEME_LIGHT);
+  spx_render_style_init (&dark, SPX_THEME_DARK);
+  double y = bar_middle_y (&d, W / 2, 1);
+  Image a = draw (spx_render_timeline, &d, &light, W, H);
+  Image b = draw (spx_render_timeline, &d, &dark, W, H);
+  /* left of the middle: the label sits in the centre of the box */
+  g_assert_true (pixel_is (&a, W / 4, y, light.series[0]));
+  g_assert_true (pixel_is (&b, W / 4, y, dark.series[0]));
+  g_assert_true (pixel_is (&a, W / 4, 2, light.background));
+  g_assert_true (pixel_is (&b, W / 4, 2, dark.background));
+  g_assert_true (images_differ (&a, &b, (int) H));
+  cairo_surface_destroy (a.surface);
+  cairo_surface_destroy (b.surface);
+}
+
+static void
+test_timeline_hit (void)
+{
+  g_autoptr (SpxIpuProgram) a = long_compute (SPX_IPU_MODE_DENSE);
+  g_autoptr (SpxIpuProgram) c = long_compute (SPX_IPU_MODE_DYNAMIC);
+  SpxRenderTimelineData d = { { a, NULL, c }, -1, -1 };
+  double ya = bar_middle_y (&d, W / 2, 0), yc = bar_middle_y (&d, W / 2, 2);
+  g_assert_cmpfloat (yc, >, ya);
+  guint lane = 99;
+  g_assert_cmpint (spx_render_timeline_hit (W, H, &d, W / 2, ya, &lane), ==,
+                   1);
+  g_assert_cmpuint (lane, ==, 0);
+  g_assert_cmpint (spx_render_timeline_hit (W, H, &d, W / 2, yc, &lane), ==,
+                   1);
+  g_assert_cmpuint (lane, ==, 2);
+  /* the 90-cycle syncs at both ends are 1 px wide yet can be hit */
+  g_assert_cmpint (spx_render_timeline_hit (W, H, &d, 8.5, ya, NULL), ==, 0);
+  g_assert_cmpint (spx_render_timeline_hit (W, H, &d, W - 8.5, ya, NULL), ==,
+                   2);
+  /* between lanes, above them, and right of the axis: nothing */
+  g_assert_cmpint (spx_render_timeline_hit (W, H, &d, W / 2, 2, NULL), ==, -1);
+  g_assert_cmpint (spx_render_timeline_hit (W, H, &d, W - 1, ya, NULL), ==,
+                   -1);
+  g_assert_cmpint (spx_render_timeline_hit (W, H, &d, W / 2, (ya + yc) / 2,
+                                            NULL), ==, -1);
+  SpxRenderTimelineData empty = { { NULL, NULL, NULL }, -1, -1 };
+  g_assert_cmpint (spx_render_timeline_hit (W, H, &empty, 10, 10, NULL), ==,
+                   -1);
+}
+
+/* The selection is outlined in the foreground colour, only in its lane. */
+static void
+test_timeline_selection (void)
+{
+  g_autoptr (SpxIpuProgram) a = long_compute (SPX_IPU_MODE_DENSE);
+  g_autoptr (SpxIpuProgram) c = long_compute (SPX_IPU_MODE_DYNAMIC);
+  SpxRenderStyle style;
+  spx_render_style_init (&style, SPX_THEME_LIGHT);
+  SpxRenderTimelineData d = { { a, NULL, c }, 1, 2 };
+  double ya = bar_middle_y (&d, W / 2, 0), yc = bar_middle_y (&d, W / 2, 2);
+  Image im = draw (spx_render_timeline, &d, &style, W, H);
+  /* the 2 px outline runs just above the bar's top edge: one of the
+   * three rows above it is wholly covered, wherever the edge falls */
+  double xa = W / 4, top_a = ya, top_c = yc;
+  while (spx_render_timeline_hit (W, H, &d, xa, top_a - 0.5, NULL) == 1)
+    top_a -= 0.5;
+  while (spx_render_timeline_hit (W, H, &d, xa, top_c - 0.5, NULL) == 1)
+    top_c -= 0.5;
+  gboolean in_a = FALSE, in_c = FALSE;
+  for (int k = 1; k <= 3; k++)
+    {
+      in_a |= pixel_is (&im, xa, floor (top_a) - k, style.foreground);
+      in_c |= pixel_is (&im, xa, floor (top_c) - k, style.foreground);
+    }
+  g_assert_true (in_c);
+  g_assert_false (in_a);
+  cairo_surface_destroy (im.surface);
+}
+
+static void
+test_timeline_out_of_range (void)
+{
+  g_autoptr (SpxIpuProgram) p = long_compute (SPX_IPU_MODE_STATIC);
+  SpxRenderStyle style;
+  spx_render_style_init (&style, SPX_THEME_DARK);
+  gint bad[] = { 3, 99, G_MAXINT, -7 };
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      SpxRenderTimelineData d = { { p, p, p }, bad[i], bad[i] };
+      Image im = draw (spx_render_timeline, &d, &style, 320, 200);
+      cairo_surface_destroy (im.surface);
+    }
+  SpxRenderTimelineData none = { { NULL, NULL, NULL }, -1, -1 };
+  Image im = draw (spx_render_timeline, &none, &style, 320, 200);
+  cairo_surface_destroy (im.surface);
+  im = draw (spx_render_timeline, NULL, &style, 320, 200);
+  cairo_surface_destroy (im.surface);
+}
+
+/* Real plans of all three modes, several sizes: renders, nothing fails. */
+static void
+test_timeline_real (void)
+{
+  g_autoptr (SpxIpuMachine) m = spx_ipu_machine_preset ("teach16");
+  SpxGenOptions o;
+  spx_gen_options_init (&o);
+  o.density = 0.25;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (SpxMask) mask = spx_mask_generate (256, 256, 16, &o, &error);
+  g_assert_no_error (error);
+  SpxIpuProgram *p[3];
+  for (guint i = 0; i < 3; i++)
+    {
+      p[i] = spx_ipu_plan (m, (SpxIpuMode) i, mask, 64, SPX_DTYPE_FP16,
+                           &error);
+      g_assert_no_error (error);
+    }
+  SpxRenderTimelineData d = { { p[0], p[1], p[2] }, 2, -1 };
+  SpxRenderStyle style;
+  spx_render_style_init (&style, SPX_THEME_LIGHT);
+  static const double sizes[][2] = { { 320, 200 }, { 640, 400 },
+                                     { 1600, 900 }, { 1, 1 } };
+  for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
+    {
+      Image im = draw (spx_render_timeline, &d, &style, sizes[i][0],
+                       sizes[i][1]);
+      cairo_surface_destroy (im.surface);
+      SpxRenderExchangeData e = { p[1], first_exchange (p[1]), 3 };
+      im = draw (spx_render_exchange, &e, &style, sizes[i][0], sizes[i][1]);
+      cairo_surface_destroy (im.surface);
+    }
+  for (guint i = 0; i < 3; i++)
+    spx_ipu_program_free (p[i]);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/render/exchange/formats", test_exchange_formats);
+  g_test_add_func ("/render/exchange/arrow", test_exchange_arrow);
+  g_test_add_func ("/render/exchange/hit", test_exchange_hit);
+  g_test_add_func ("/render/exchange/selection", test_exchange_selection);
+  g_test_add_func ("/render/exchange/not-exchange",
+                   test_exchange_not_exchange);
+  g_test_add_func ("/render/exchange/large", test_exchange_large);
+  g_test_add_func ("/render/timeline/formats", test_timeline_formats);
+  g_test_add_func ("/render/timeline/compute-colour",
+                   test_timeline_compute_colour);
+  g_test_add_func ("/render/timeline/hit", test_timeline_hit);
+  g_test_add_func ("/render/timeline/selection", test_timeline_selection);
+  g_test_add_func ("/render/timeline/out-of-range",
+                   test_timeline_out_of_range);
+  g_test_add_func ("/render/timeline/real", test_timeline_real);
+  return g_test_run ();
+}

@@ -1,0 +1,429 @@
+/* test-sweep.c: sweeps (core/spx-sweep) and the speedup chart
+ * (ui/render/spx-render-speedup) */
+#include "spx-render-export.h"
+#include "spx-render-speedup.h"
+#include "spx-sweep.h"
+
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+#include <math.h>
+#include <string.h>
+
+/* A quick model sweep: bow, 256 × 256, two blocks, two densities. */
+static void
+small_model_options (SpxSweepOptions *o)
+{
+  spx_sweep_options_init (o);
+  o->run_cpu = FALSE;
+  o->model_m = o->model_k = 256;
+  o->model_n = 64;
+  o->n_densities = 2;
+  o->densities[0] = 1 / 4.0;
+  o->densities[1] = 1 / 8.0;
+  o->n_blocks = 2;
+  o->blocks[0] = 4;
+  o->blocks[1] = 16;
+}
+
+static SpxSweep *
+run_small_model (void)
+{
+  SpxSweepOptions o;
+  small_model_options (&o);
+  g_autoptr (GError) error = NULL;
+  SpxSweep *sweep = spx_sweep_new ();
+  g_assert_true (spx_sweep_run (sweep, &o, NULL, NULL, &error));
+  g_assert_no_error (error);
+  return sweep;
+}
+
+static const SpxSweepPoint *
+point (const SpxSweep *sweep, guint i)
+{
+  return &g_array_index (sweep->points, SpxSweepPoint, i);
+}
+
+static void
+test_model_points (void)
+{
+  g_autoptr (SpxSweep) sweep = run_small_model ();
+  g_assert_cmpuint (sweep->points->len, ==, 2 * 2 * 3);
+  g_assert_cmpuint (sweep->points->len, ==, spx_sweep_total (&sweep->settings));
+  guint i = 0;
+  for (guint b = 0; b < 2; b++)
+    for (guint d = 0; d < 2; d++)
+      for (SpxIpuMode mode = SPX_IPU_MODE_DENSE; mode <= SPX_IPU_MODE_DYNAMIC;
+           mode++, i++)
+        {
+          const SpxSweepPoint *p = point (sweep, i);
+          g_assert_cmpint (p->source, ==, SPX_SWEEP_MODEL);
+          g_assert_cmpint (p->mode, ==, mode);
+          g_assert_cmpuint (p->block, ==, sweep->settings.blocks[b]);
+          g_assert_cmpfloat (p->density, ==, sweep->settings.densities[d]);
+          g_assert_cmpuint (p->m, ==, 256);
+          g_assert_cmpuint (p->k, ==, 256);
+          g_assert_cmpuint (p->n, ==, 64);
+          g_assert_cmpint (p->dtype, ==, SPX_DTYPE_FP16);
+          g_assert_cmpstr (p->machine, ==, "bow");
+          g_assert_cmpfloat (p->ms, >, 0);
+          g_assert_cmpfloat (p->nz_throughput, >, 0);
+          g_assert_cmpfloat (p->speedup, >, 0);
+          g_assert_true (p->fits);
+          if (mode == SPX_IPU_MODE_DENSE)
+            g_assert_cmpfloat (p->speedup, ==, 1);
+          /* speedup is against dense of the same block and density */
+          const SpxSweepPoint *dense = point (sweep, i - mode);
+          g_assert_cmpfloat_with_epsilon (p->speedup,
+                                          p->nz_throughput /
+                                            dense->nz_throughput, 1e-12);
+        }
+}
+
+static void
+test_best_n_and_modes (void)
+{
+  SpxSweepOptions o;
+  small_model_options (&o);
+  o.model_n = 0;
+  o.run_dynamic = FALSE;
+  o.n_blocks = 1;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (SpxSweep) sweep = spx_sweep_new ();
+  g_assert_true (spx_sweep_run (sweep, &o, NULL, NULL, &error));
+  g_assert_cmpuint (sweep->points->len, ==, 2 * 2);
+  for (guint i = 0; i < sweep->points->len; i++)
+    {
+      g_assert_cmpint (point (sweep, i)->mode, !=, SPX_IPU_MODE_DYNAMIC);
+      g_assert_cmpuint (point (sweep, i)->n, >=, 1); /* the n it chose */
+    }
+}
+
+static void
+test_cpu_points (void)
+{
+  SpxSweepOptions o;
+  spx_sweep_options_init (&o);
+  o.run_model = FALSE;
+  o.cpu_m = o.cpu_k = 128;
+  o.cpu_n = 16;
+  o.reps = 1;
+  o.warmup = 0;
+  o.n_blocks = 1;
+  o.blocks[0] = 4;
+  o.n_densities = 1;
+  o.densities[0] = 1 / 4.0;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (SpxSweep) sweep = spx_sweep_new ();
+  g_assert_true (spx_sweep_run (sweep, &o, NULL, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (sweep->points->len, ==, 3);
+  for (guint i = 0; i < 3; i++)
+    {
+      const SpxSweepPoint *p = point (sweep, i);
+      g_assert_cmpint (p->source, ==, SPX_SWEEP_CPU);
+      g_assert_cmpint (p->mode, ==, i);
+      g_assert_cmpint (p->dtype, ==, SPX_DTYPE_FP32);
+      g_assert_true (g_str_has_prefix (p->machine, "cpu-"));
+      g_assert_cmpfloat (p->ms, >, 0);
+      g_assert_cmpfloat (p->speedup, >, 0);
+    }
+  g_assert_cmpfloat (point (sweep, 0)->speedup, ==, 1);
+  g_assert_cmpfloat_with_epsilon (point (sweep, 1)->speedup,
+                                  point (sweep, 0)->ms / point (sweep, 1)->ms,
+                                  1e-9);
+}
+
+static void
+test_invalid (void)
+{
+  SpxSweepOptions o;
+  g_autoptr (SpxSweep) sweep = spx_sweep_new ();
+  spx_sweep_options_init (&o);
+  o.run_model = o.run_cpu = FALSE;
+  GError *error = NULL;
+  g_assert_false (spx_sweep_run (sweep, &o, NULL, NULL, &error));
+  g_assert_error (error, SPX_SWEEP_ERROR, SPX_SWEEP_ERROR_INVALID);
+  g_clear_error (&error);
+  spx_sweep_options_init (&o);
+  o.densities[1] = 0;
+  g_assert_false (spx_sweep_options_validate (&o, &error));
+  g_assert_error (error, SPX_SWEEP_ERROR, SPX_SWEEP_ERROR_INVALID);
+  g_clear_error (&error);
+}
+
+static gboolean
+stop_after_two (guint done, guint total, const SpxSweepPoint *p,
+                gpointer user_data)
+{
+  guint *calls = user_data;
+  g_assert_cmpuint (done, ==, ++*calls);
+  g_assert_cmpuint (total, ==, 12);
+  g_assert_nonnull (p);
+  return done < 2;
+}
+
+static void
+test_cancel (void)
+{
+  SpxSweepOptions o;
+  small_model_options (&o);
+  g_autoptr (SpxSweep) sweep = spx_sweep_new ();
+  g_autoptr (GError) error = NULL;
+  guint calls = 0;
+  g_assert_false (spx_sweep_run (sweep, &o, stop_after_two, &calls, &error));
+  g_assert_error (error, SPX_SWEEP_ERROR, SPX_SWEEP_ERROR_CANCELLED);
+  g_assert_cmpuint (calls, ==, 2);
+  g_assert_cmpuint (sweep->points->len, ==, 2);
+}
+
+static void
+test_csv (void)
+{
+  g_autoptr (SpxSweep) sweep = run_small_model ();
+  g_autofree char *csv = spx_sweep_to_csv (sweep);
+  g_auto (GStrv) lines = g_strsplit (csv, "\n", -1);
+  g_assert_cmpstr (lines[0], ==, "source,mode,block,density,m,k,n,dtype,"
+                                 "machine,ms,nz_throughput,speedup");
+  g_assert_cmpuint (g_strv_length (lines), ==, sweep->points->len + 2);
+  g_assert_cmpstr (lines[sweep->points->len + 1], ==, ""); /* ends in \n */
+  for (guint i = 0; i < sweep->points->len; i++)
+    {
+      const SpxSweepPoint *p = point (sweep, i);
+      g_auto (GStrv) f = g_strsplit (lines[i + 1], ",", -1);
+      g_assert_cmpuint (g_strv_length (f), ==, 12);
+      g_assert_cmpstr (f[0], ==, "model");
+      g_assert_cmpstr (f[1], ==, spx_ipu_mode_to_string (p->mode));
+      g_assert_cmpuint (atoi (f[2]), ==, p->block);
+      g_assert_cmpfloat (g_ascii_strtod (f[3], NULL), ==, p->density);
+      g_assert_cmpstr (f[7], ==, "fp16");
+      g_assert_cmpstr (f[8], ==, "bow");
+      g_assert_cmpfloat_with_epsilon (g_ascii_strtod (f[11], NULL),
+                                      p->speedup, 1e-5 * p->speedup);
+    }
+  g_autoptr (SpxSweep) empty = spx_sweep_new ();
+  g_autofree char *header = spx_sweep_to_csv (empty);
+  g_assert_true (g_str_has_prefix (header, "source,") &&
+                 strchr (header, '\n')[1] == '\0');
+}
+
+static void
+test_json (void)
+{
+  g_autoptr (SpxSweep) sweep = run_small_model ();
+  g_autofree char *text = spx_sweep_to_json (sweep);
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_autoptr (GError) error = NULL;
+  g_assert_true (json_parser_load_from_data (parser, text, -1, &error));
+  g_assert_no_error (error);
+  JsonObject *root = json_node_get_object (json_parser_get_root (parser));
+  JsonArray *points = json_object_get_array_member (root, "points");
+  g_assert_cmpuint (json_array_get_length (points), ==, sweep->points->len);
+  JsonObject *p = json_array_get_object_element (points, 1);
+  g_assert_cmpstr (json_object_get_string_member (p, "mode"), ==, "static");
+  g_assert_cmpfloat (json_object_get_double_member (p, "speedup"), >, 0);
+  g_assert_true (json_object_get_boolean_member (p, "fits"));
+  JsonObject *settings = json_object_get_object_member (root, "settings");
+  g_assert_cmpuint (json_array_get_length (
+    json_object_get_array_member (settings, "blocks")), ==, 2);
+  g_assert_true (json_object_has_member (root, "units"));
+}
+
+static void
+test_save (void)
+{
+  g_autoptr (SpxSweep) sweep = run_small_model ();
+  g_autofree char *dir = g_dir_make_tmp ("spx-sweep-XXXXXX", NULL);
+  const char *names[] = { "s.csv", "s.JSON" };
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *path = g_build_filename (dir, names[i], NULL);
+      g_autoptr (GError) error = NULL;
+      g_assert_true (spx_sweep_save (sweep, path, &error));
+      g_assert_no_error (error);
+      g_assert_true (g_file_test (path, G_FILE_TEST_EXISTS));
+      g_unlink (path);
+    }
+  g_autofree char *bad = g_build_filename (dir, "s.txt", NULL);
+  GError *error = NULL;
+  g_assert_false (spx_sweep_save (sweep, bad, &error));
+  g_assert_error (error, SPX_SWEEP_ERROR, SPX_SWEEP_ERROR_INVALID);
+  g_assert_nonnull (strstr (error->message, bad));
+  g_clear_error (&error);
+  g_rmdir (dir);
+}
+
+/* Charts */
+
+static void
+add_point (SpxSweep *sweep, SpxSweepSource source, SpxIpuMode mode,
+           guint block, double density, double speedup)
+{
+  SpxSweepPoint p = { .source = source, .mode = mode, .block = block,
+                      .density = density, .m = 1024, .k = 1024, .n = 64,
+                      .ms = 1 / speedup, .nz_throughput = 10 * speedup,
+                      .speedup = speedup, .fits = density > 0.1 };
+  g_strlcpy (p.machine, source == SPX_SWEEP_CPU ? "cpu-avx2-4t" : "bow",
+             sizeof p.machine);
+  g_array_append_val (sweep->points, p);
+}
+
+/* Both sources, four blocks, four densities: speedups from 3 to 20, far
+ * from the reference at 1. */
+static SpxSweep *
+synthetic_sweep (guint n_points)
+{
+  SpxSweep *sweep = spx_sweep_new ();
+  for (guint s = 0; s < 2; s++)
+    for (guint b = 0; b < 4; b++)
+      for (guint d = 0; d < 4; d++)
+        for (SpxIpuMode m = SPX_IPU_MODE_DENSE; m <= SPX_IPU_MODE_DYNAMIC; m++)
+          if (sweep->points->len < n_points)
+            add_point (sweep, s, m, sweep->settings.blocks[b],
+                       sweep->settings.densities[d],
+                       m == SPX_IPU_MODE_DENSE ? 1 : 3 + b * 2 + d + m * 2);
+  return sweep;
+}
+
+static void
+assert_signature (GBytes *bytes, SpxExportFormat format)
+{
+  gsize len;
+  const char *data = g_bytes_get_data (bytes, &len);
+  g_assert_cmpuint (len, >, 100);
+  if (format == SPX_EXPORT_PNG)
+    g_assert_cmpmem (data, 8, "\x89PNG\r\n\x1a\n", 8);
+  else if (format == SPX_EXPORT_PDF)
+    g_assert_cmpmem (data, 5, "%PDF-", 5);
+  else
+    g_assert_nonnull (g_strstr_len (data, MIN (len, 400), "<svg"));
+}
+
+static GBytes *
+render (SpxExportFormat format, const SpxRenderSpeedupData *data,
+        SpxTheme theme, double w, double h)
+{
+  SpxRenderStyle style;
+  spx_render_style_init (&style, theme);
+  g_autoptr (GError) error = NULL;
+  GBytes *bytes = spx_render_export_bytes (format, w, h, 1, spx_render_speedup,
+                                           data, &style, &error);
+  g_assert_no_error (error);
+  return bytes;
+}
+
+static void
+test_chart_formats (void)
+{
+  const guint counts[] = { 0, 1, 2, 3, 7, 96 };
+  for (guint i = 0; i < G_N_ELEMENTS (counts); i++)
+    for (guint t = 0; t < 2; t++)
+      {
+        g_autoptr (SpxSweep) sweep = synthetic_sweep (counts[i]);
+        SpxRenderSpeedupData data = { .sweep = sweep, .throughput = t,
+                                      .current_density = i % 2 ? 0.1 : 0 };
+        for (SpxExportFormat f = SPX_EXPORT_PNG; f <= SPX_EXPORT_PDF; f++)
+          {
+            g_autoptr (GBytes) bytes = render (f, &data, SPX_THEME_LIGHT, 640,
+                                               400);
+            assert_signature (bytes, f);
+          }
+      }
+  /* no sweep at all, and pictures too small for the layout */
+  SpxRenderSpeedupData none = { 0 };
+  g_autoptr (GBytes) empty = render (SPX_EXPORT_PNG, &none, SPX_THEME_DARK,
+                                     200, 100);
+  assert_signature (empty, SPX_EXPORT_PNG);
+  g_autoptr (SpxSweep) sweep = synthetic_sweep (96);
+  SpxRenderSpeedupData data = { .sweep = sweep, .title = "Tiny" };
+  g_autoptr (GBytes) tiny = render (SPX_EXPORT_PNG, &data, SPX_THEME_LIGHT,
+                                    40, 30);
+  assert_signature (tiny, SPX_EXPORT_PNG);
+}
+
+static void
+test_chart_themes (void)
+{
+  g_autoptr (SpxSweep) sweep = synthetic_sweep (96);
+  SpxRenderSpeedupData data = { .sweep = sweep };
+  g_autoptr (GBytes) light = render (SPX_EXPORT_PNG, &data, SPX_THEME_LIGHT,
+                                     640, 400);
+  g_autoptr (GBytes) dark = render (SPX_EXPORT_PNG, &data, SPX_THEME_DARK,
+                                    640, 400);
+  g_assert_false (g_bytes_equal (light, dark));
+}
+
+static double
+luminance (cairo_surface_t *surface, int x, int y)
+{
+  const guchar *row = cairo_image_surface_get_data (surface) +
+                      y * cairo_image_surface_get_stride (surface);
+  guint32 px = ((const guint32 *) row)[x];
+  return (0.2126 * ((px >> 16) & 0xff) + 0.7152 * ((px >> 8) & 0xff) +
+          0.0722 * (px & 0xff)) / 255.0;
+}
+
+/* The dense line is drawn in the foreground colour exactly where the
+ * axes put 1, and not a few pixels away. */
+static void
+test_chart_reference_line (void)
+{
+  g_autoptr (SpxSweep) sweep = synthetic_sweep (96);
+  SpxRenderSpeedupData data = { .sweep = sweep };
+  SpxRenderStyle style;
+  spx_render_style_init (&style, SPX_THEME_LIGHT);
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24,
+                                                         640, 400);
+  cairo_t *cr = cairo_create (surface);
+  spx_render_speedup (cr, 640, 400, &data, &style);
+  SpxSpeedupAxes ax;
+  g_assert_true (spx_render_speedup_axes (cr, 640, 400, &data, &style, &ax));
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+
+  g_assert_cmpfloat (ax.y_lo, <, 1);   /* the reference is always shown */
+  g_assert_cmpfloat (ax.y_hi, >, 16);  /* the highest speedup */
+  g_assert_cmpfloat (ax.x_lo, <, 1 / 32.0);
+  g_assert_cmpfloat (ax.x_hi, >, 1 / 4.0);
+  g_assert_cmpfloat_with_epsilon (spx_speedup_axes_y (&ax, ax.y_hi), ax.y,
+                                  1e-9);
+  g_assert_cmpfloat_with_epsilon (spx_speedup_axes_x (&ax, ax.x_lo), ax.x,
+                                  1e-9);
+  g_assert_cmpfloat (ax.x, >, 0);
+  g_assert_cmpfloat (ax.x + ax.w, <, 640);
+  int y = (int) floor (spx_speedup_axes_y (&ax, 1.0));
+  /* away from the x grid lines: a quarter and three quarters across */
+  for (guint i = 1; i <= 3; i += 2)
+    {
+      int x = (int) (ax.x + ax.w * (i / 4.0 + 0.03));
+      g_assert_cmpfloat (luminance (surface, x, y), <, 0.3);
+      g_assert_cmpfloat (luminance (surface, x, y - 5), >, 0.7);
+      g_assert_cmpfloat (luminance (surface, x, y + 5), >, 0.7);
+    }
+  cairo_surface_destroy (surface);
+
+  g_autoptr (SpxSweep) empty = spx_sweep_new ();
+  data.sweep = empty;
+  cairo_surface_t *s2 = cairo_image_surface_create (CAIRO_FORMAT_RGB24, 10, 10);
+  cr = cairo_create (s2);
+  g_assert_false (spx_render_speedup_axes (cr, 640, 400, &data, &style, &ax));
+  cairo_destroy (cr);
+  cairo_surface_destroy (s2);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/sweep/model/points", test_model_points);
+  g_test_add_func ("/sweep/model/best-n-and-modes", test_best_n_and_modes);
+  g_test_add_func ("/sweep/cpu/points", test_cpu_points);
+  g_test_add_func ("/sweep/invalid", test_invalid);
+  g_test_add_func ("/sweep/cancel", test_cancel);
+  g_test_add_func ("/sweep/csv", test_csv);
+  g_test_add_func ("/sweep/json", test_json);
+  g_test_add_func ("/sweep/save", test_save);
+  g_test_add_func ("/sweep/chart/formats", test_chart_formats);
+  g_test_add_func ("/sweep/chart/themes", test_chart_themes);
+  g_test_add_func ("/sweep/chart/reference-line", test_chart_reference_line);
+  return g_test_run ();
+}

@@ -1,0 +1,611 @@
+/* spx-render-mask.c: the spy plot. The visible blocks are reduced to a
+ * small image (at most one pixel per block and per device pixel along each
+ * axis) by walking the bitset once, then that image is painted scaled
+ * with nearest-neighbour filtering: the cost follows the visible set bits,
+ * not the number of rectangles. */
+#include "spx-render-mask.h"
+
+#include <math.h>
+#include <string.h>
+
+/* The layout uses a nominal font size, not the style's, so that the hit
+ * test (which has no style) finds the same plot rectangle. */
+#define FS        12.0
+#define PAD       8.0
+#define TITLE_H   (FS * 1.6)
+#define SUB_H     (FS * 1.4)
+#define TICK      4.0
+#define COLLAB_H  (FS * 1.3 + TICK + 2)
+#define CHAR_W    (FS * 0.62)  /* a digit's advance, roughly */
+#define MAX_TICKS 10u
+
+typedef struct {
+  double x0, x1, y0, y1;     /* visible blocks */
+  double ex0, ex1, ey0, ey1; /* visible elements */
+  double px, py, pw, ph;     /* plot rectangle */
+  double s;                  /* logical pixels per element */
+  gboolean subtitle;
+  double rt[MAX_TICKS + 2], ct[MAX_TICKS + 2]; /* row, column ticks */
+  guint  n_rt, n_ct;
+} Layout;
+
+static gboolean
+program_matches (const SpxRenderMaskData *d)
+{
+  const SpxIpuProgram *p = d->program;
+  return p != NULL && p->m == d->mask->rows && p->k == d->mask->cols &&
+         p->block == d->mask->block;
+}
+
+static gboolean
+has_subtitle (const SpxRenderMaskData *d)
+{
+  return d->program != NULL && (d->colour_by_tile || d->selected_tile >= 0);
+}
+
+/* The visible region clamped to the mask; all zero (or empty) = all. */
+static void
+visible_region (const SpxRenderMaskData *d, Layout *l)
+{
+  const SpxMask *m = d->mask;
+  double bc = (double) m->bcols, br = (double) m->brows;
+  l->x0 = CLAMP (d->x0, 0, bc);
+  l->x1 = CLAMP (d->x1, 0, bc);
+  l->y0 = CLAMP (d->y0, 0, br);
+  l->y1 = CLAMP (d->y1, 0, br);
+  if (!(l->x1 - l->x0 > 1e-9 && l->y1 - l->y0 > 1e-9))
+    {
+      l->x0 = l->y0 = 0;
+      l->x1 = bc;
+      l->y1 = br;
+    }
+  l->ex0 = l->x0 * m->block;
+  l->ex1 = MIN (l->x1 * m->block, (double) m->cols);
+  l->ey0 = l->y0 * m->block;
+  l->ey1 = MIN (l->y1 * m->block, (double) m->rows);
+  if (l->ex1 <= l->ex0) /* a sliver of a partial last block */
+    l->ex1 = l->ex0 + 1;
+  if (l->ey1 <= l->ey0)
+    l->ey1 = l->ey0 + 1;
+}
+
+/* Ticks in elements. With a power-of-two block (the usual case) they
+ * fall every block·2^k elements, so that they mark block boundaries and
+ * the grid's group lines can sit on them; otherwise round decimals. */
+static guint
+axis_ticks (double lo, double hi, guint block, guint max_ticks, double *ticks)
+{
+  guint n = 0;
+  if ((block & (block - 1)) == 0)
+    {
+      double step = block;
+      while ((hi - lo) / step > max_ticks - 1)
+        step *= 2;
+      for (double v = ceil (lo / step) * step; v <= hi + 1e-9 &&
+           n < max_ticks + 2; v += step)
+        ticks[n++] = v;
+    }
+  return n >= 2 ? n : spx_render_nice_ticks (lo, hi, max_ticks, ticks);
+}
+
+/* Whole numbers as they are up to 99999 (4096 reads better than 4.1k);
+ * beyond, and fractions, short. */
+static char *
+tick_label (double v)
+{
+  if (v == floor (v) && v < 1e5)
+    return g_strdup_printf ("%.0f", v);
+  return spx_render_format_count (v);
+}
+
+/* Widest label, in characters, of the ticks an axis over lo..hi may get. */
+static guint
+label_chars (double lo, double hi, guint block)
+{
+  double ticks[MAX_TICKS + 2];
+  guint n = axis_ticks (lo, hi, block, MAX_TICKS, ticks), chars = 1;
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *s = tick_label (ticks[i]);
+      chars = MAX (chars, (guint) g_utf8_strlen (s, -1));
+    }
+  return chars;
+}
+
+/* Everything but the text depends on width, height and d only. */
+static void
+layout (double width, double height, const SpxRenderMaskData *d, Layout *l)
+{
+  visible_region (d, l);
+  l->subtitle = has_subtitle (d);
+  guint block = d->mask->block;
+  double left = PAD + label_chars (l->ey0, l->ey1, block) * CHAR_W + TICK + 4;
+  double right = PAD + CHAR_W * 2; /* room for the last column label */
+  double top = PAD + TITLE_H + (l->subtitle ? SUB_H : 0) + COLLAB_H;
+  double aw = MAX (1, width - left - right);
+  double ah = MAX (1, height - top - PAD);
+  double ew = l->ex1 - l->ex0, eh = l->ey1 - l->ey0;
+  l->s = MIN (aw / ew, ah / eh); /* square elements */
+  l->pw = l->s * ew;
+  l->ph = l->s * eh;
+  l->px = left + (aw - l->pw) / 2;
+  l->py = top;
+  l->n_rt = axis_ticks (l->ey0, l->ey1, block,
+                        CLAMP ((guint) (l->ph / (FS * 2.5)), 2, MAX_TICKS),
+                        l->rt);
+  double label_w = label_chars (l->ex0, l->ex1, block) * CHAR_W + FS;
+  l->n_ct = axis_ticks (l->ex0, l->ex1, block,
+                        CLAMP ((guint) (l->pw / label_w), 2, MAX_TICKS), l->ct);
+}
+
+gboolean
+spx_render_mask_hit (double width, double height, const SpxRenderMaskData *d,
+                     double x, double y, guint64 *br, guint64 *bc)
+{
+  if (d == NULL || d->mask == NULL)
+    return FALSE;
+  Layout l;
+  layout (width, height, d, &l);
+  if (!(x >= l.px && x < l.px + l.pw && y >= l.py && y < l.py + l.ph))
+    return FALSE;
+  double ex = l.ex0 + (x - l.px) / l.s, ey = l.ey0 + (y - l.py) / l.s;
+  guint64 c = (guint64) (ex / d->mask->block);
+  guint64 r = (guint64) (ey / d->mask->block);
+  if (c >= d->mask->bcols || r >= d->mask->brows)
+    return FALSE;
+  if (bc != NULL)
+    *bc = c;
+  if (br != NULL)
+    *br = r;
+  return TRUE;
+}
+
+/* ------------------------------------------------------------------ */
+/* The reduced image                                                   */
+
+typedef struct {
+  guint64  bx0, by0, nbx, nby; /* blocks the image covers */
+  guint    iw, ih;             /* its pixels */
+  guint32 *colmap, *rowmap;    /* visible block column/row → pixel */
+  guint32 *nx, *ny;            /* blocks per pixel column/row */
+  guint64 *count;              /* set blocks per pixel */
+  float   *rgb;                /* summed tile colours, or NULL */
+  guint8  *sel;                /* pixel holds a selected block, or NULL */
+} Reduced;
+
+static void
+reduced_clear (Reduced *r)
+{
+  g_free (r->colmap);
+  g_free (r->rowmap);
+  g_free (r->nx);
+  g_free (r->ny);
+  g_free (r->count);
+  g_free (r->rgb);
+  g_free (r->sel);
+}
+
+/* Past this many visible blocks on an axis the block → pixel map is
+ * computed per block instead of stored (a 2^31-column mask). */
+#define MAX_MAP (G_GUINT64_CONSTANT (1) << 24)
+
+/* n blocks onto at most max_px pixels: block i goes to i·px/n, so pixel p
+ * holds the blocks from ceil(p·n/px) up to ceil((p+1)·n/px). */
+static guint
+make_map (guint64 n, double max_px, guint32 **map, guint32 **per)
+{
+  guint px = (guint) MIN ((double) n, MAX (1, ceil (max_px)));
+  *per = g_new (guint32, px);
+  for (guint p = 0; p < px; p++)
+    (*per)[p] = (guint32) (spx_ipu_div_up ((p + 1) * n, px) -
+                           spx_ipu_div_up (p * n, px));
+  *map = NULL;
+  if (n <= MAX_MAP)
+    {
+      *map = g_new (guint32, n);
+      for (guint64 i = 0; i < n; i++)
+        (*map)[i] = (guint32) (i * px / n);
+    }
+  return px;
+}
+
+static inline guint32
+map_of (const guint32 *map, guint64 i, guint64 n, guint px)
+{
+  return map != NULL ? map[i] : (guint32) (i * px / n);
+}
+
+static void
+reduced_init (Reduced *r, const Layout *l, double device_scale)
+{
+  memset (r, 0, sizeof *r);
+  r->bx0 = (guint64) floor (l->x0);
+  r->by0 = (guint64) floor (l->y0);
+  r->nbx = MAX (1, (guint64) ceil (l->x1) - r->bx0);
+  r->nby = MAX (1, (guint64) ceil (l->y1) - r->by0);
+  r->iw = make_map (r->nbx, l->pw * device_scale, &r->colmap, &r->nx);
+  r->ih = make_map (r->nby, l->ph * device_scale, &r->rowmap, &r->ny);
+  r->count = g_new0 (guint64, (gsize) r->iw * r->ih);
+}
+
+static void
+add_colour (Reduced *r, gsize pixel, SpxRgb c)
+{
+  r->rgb[pixel * 3] += (float) c.r;
+  r->rgb[pixel * 3 + 1] += (float) c.g;
+  r->rgb[pixel * 3 + 2] += (float) c.b;
+}
+
+/* One pass over the visible words of every visible block-row. */
+static void
+reduce_bits (Reduced *r, const SpxMask *m, const guint32 *owners,
+             const SpxRenderStyle *style)
+{
+  for (guint64 row = 0; row < r->nby; row++)
+    {
+      guint64 lo = (r->by0 + row) * m->bcols + r->bx0, hi = lo + r->nbx;
+      gsize line = (gsize) map_of (r->rowmap, row, r->nby, r->ih) * r->iw;
+      for (guint64 w = lo >> 6; w <= (hi - 1) >> 6; w++)
+        {
+          guint64 bits = m->bits[w];
+          if (w == lo >> 6)
+            bits &= ~G_GUINT64_CONSTANT (0) << (lo & 63);
+          if (w == (hi - 1) >> 6 && (hi & 63) != 0)
+            bits &= (G_GUINT64_CONSTANT (1) << (hi & 63)) - 1;
+          for (; bits != 0; bits &= bits - 1)
+            {
+              guint64 flat = (w << 6) + (guint64) __builtin_ctzll (bits);
+              gsize pixel = line + map_of (r->colmap, flat - lo, r->nbx, r->iw);
+              r->count[pixel]++;
+              if (owners == NULL)
+                continue;
+              guint32 t = owners[flat];
+              add_colour (r, pixel, t == G_MAXUINT32
+                          ? style->ink : style->series[t % SPX_N_SERIES]);
+            }
+        }
+    }
+}
+
+/* Any pixel holding one of the tile's blocks is marked whole, so that a
+ * tile's few blocks stay visible however far out the view is. */
+static guint64
+reduce_selection (Reduced *r, const SpxMask *m, const SpxIpuTile *tile)
+{
+  guint64 visible = 0;
+  r->sel = g_new0 (guint8, (gsize) r->iw * r->ih);
+  if (tile->blocks == NULL)
+    return 0;
+  const guint64 *list = (const guint64 *) (gconstpointer) tile->blocks->data;
+  for (guint i = 0; i < tile->blocks->len; i++)
+    {
+      guint64 br = list[i] / m->bcols, bc = list[i] % m->bcols;
+      if (br < r->by0 || br - r->by0 >= r->nby || bc < r->bx0 ||
+          bc - r->bx0 >= r->nbx)
+        continue;
+      r->sel[(gsize) map_of (r->rowmap, br - r->by0, r->nby, r->ih) * r->iw +
+             map_of (r->colmap, bc - r->bx0, r->nbx, r->iw)] = 1;
+      visible++;
+    }
+  return visible;
+}
+
+static guint32
+pack (SpxRgb c)
+{
+  return 0xff000000u | (guint32) lround (CLAMP (c.r, 0, 1) * 255) << 16 |
+         (guint32) lround (CLAMP (c.g, 0, 1) * 255) << 8 |
+         (guint32) lround (CLAMP (c.b, 0, 1) * 255);
+}
+
+/* Each pixel: panel mixed toward the blocks' colour by the fraction set;
+ * with a selection, the rest dimmed and the selected pixels highlighted. */
+static SpxRgb
+pixel_colour (const Reduced *r, gsize i, double total,
+              const SpxRenderStyle *style)
+{
+  if (r->sel != NULL && r->sel[i])
+    return style->highlight;
+  SpxRgb base = style->ink;
+  if (r->rgb != NULL && r->count[i] > 0)
+    base = (SpxRgb) { r->rgb[i * 3] / r->count[i],
+                      r->rgb[i * 3 + 1] / r->count[i],
+                      r->rgb[i * 3 + 2] / r->count[i] };
+  SpxRgb c = spx_rgb_mix (style->panel, base, r->count[i] / total);
+  return r->sel != NULL ? spx_rgb_mix (style->panel, c, 0.3) : c;
+}
+
+static cairo_surface_t *
+reduced_to_image (const Reduced *r, const SpxRenderStyle *style)
+{
+  cairo_surface_t *img = cairo_image_surface_create (CAIRO_FORMAT_RGB24,
+                                                     (int) r->iw, (int) r->ih);
+  cairo_surface_flush (img);
+  guchar *data = cairo_image_surface_get_data (img);
+  int stride = cairo_image_surface_get_stride (img);
+  if (data == NULL)
+    return img; /* an error surface; painting it is a no-op */
+  guint32 empty = pack (style->panel);
+  for (guint y = 0; y < r->ih; y++)
+    {
+      guint32 *out = (guint32 *) (gpointer) (data + (gsize) y * stride);
+      for (guint x = 0; x < r->iw; x++)
+        {
+          gsize i = (gsize) y * r->iw + x;
+          out[x] = r->count[i] == 0 && (r->sel == NULL || !r->sel[i])
+                   ? empty
+                   : pack (pixel_colour (r, i, (double) r->nx[x] * r->ny[y],
+                                         style));
+        }
+    }
+  cairo_surface_mark_dirty (img);
+  return img;
+}
+
+/* ------------------------------------------------------------------ */
+/* Drawing                                                             */
+
+static double
+device_scale (cairo_t *cr)
+{
+  double dx = 1, dy = 0, ex = 0, ey = 1;
+  cairo_user_to_device_distance (cr, &dx, &dy);
+  cairo_user_to_device_distance (cr, &ex, &ey);
+  return MAX (1, MAX (hypot (dx, dy), hypot (ex, ey)));
+}
+
+static void
+paint_reduced (cairo_t *cr, const Layout *l, const Reduced *r,
+               cairo_surface_t *img, guint block)
+{
+  cairo_save (cr);
+  cairo_rectangle (cr, l->px, l->py, l->pw, l->ph);
+  cairo_clip (cr);
+  /* the image's first pixel starts at block bx0, which may lie left of
+   * the view when it starts inside a block */
+  cairo_translate (cr, l->px + (r->bx0 * (double) block - l->ex0) * l->s,
+                   l->py + (r->by0 * (double) block - l->ey0) * l->s);
+  cairo_scale (cr, r->nbx * (double) block * l->s / r->iw,
+               r->nby * (double) block * l->s / r->ih);
+  cairo_set_source_surface (cr, img, 0, 0);
+  cairo_pattern_set_filter (cairo_get_source (cr), CAIRO_FILTER_NEAREST);
+  cairo_paint (cr);
+  cairo_restore (cr);
+}
+
+static void
+grid_line (cairo_t *cr, const Layout *l, double e, gboolean vertical)
+{
+  if (vertical)
+    {
+      double x = l->px + (e - l->ex0) * l->s;
+      cairo_move_to (cr, x, l->py);
+      cairo_line_to (cr, x, l->py + l->ph);
+    }
+  else
+    {
+      double y = l->py + (e - l->ey0) * l->s;
+      cairo_move_to (cr, l->px, y);
+      cairo_line_to (cr, l->px + l->pw, y);
+    }
+}
+
+/* Faint lines at block boundaries when blocks are big enough to see;
+ * darker ones at the ticks that are block boundaries: groups of blocks
+ * (power-of-two groups with the usual block sizes). */
+static void
+draw_grid (cairo_t *cr, const Layout *l, const SpxMask *m,
+           const SpxRenderStyle *style, double ds)
+{
+  cairo_save (cr);
+  cairo_rectangle (cr, l->px, l->py, l->pw, l->ph);
+  cairo_clip (cr);
+  cairo_set_line_width (cr, 1 / ds);
+  if (l->s * m->block >= 4)
+    {
+      for (guint64 c = (guint64) ceil (l->x0); c < l->x1; c++)
+        grid_line (cr, l, (double) c * m->block, TRUE);
+      for (guint64 r = (guint64) ceil (l->y0); r < l->y1; r++)
+        grid_line (cr, l, (double) r * m->block, FALSE);
+      spx_render_set_rgba (cr, style->muted, 0.35);
+      cairo_stroke (cr);
+    }
+  for (guint i = 0; i < l->n_ct; i++)
+    if (fmod (l->ct[i], m->block) == 0)
+      grid_line (cr, l, l->ct[i], TRUE);
+  for (guint i = 0; i < l->n_rt; i++)
+    if (fmod (l->rt[i], m->block) == 0)
+      grid_line (cr, l, l->rt[i], FALSE);
+  spx_render_set_rgba (cr, style->muted, 0.8);
+  cairo_stroke (cr);
+  cairo_restore (cr);
+}
+
+static void
+tick_mark (cairo_t *cr, const SpxRenderStyle *style, double x0, double y0,
+           double x1, double y1)
+{
+  spx_render_set_rgb (cr, style->muted);
+  cairo_set_line_width (cr, 1);
+  cairo_move_to (cr, x0, y0);
+  cairo_line_to (cr, x1, y1);
+  cairo_stroke (cr);
+}
+
+/* Tick labels in elements; a label that would touch the last one drawn
+ * is skipped, so none overlap whatever the font. */
+static void
+draw_axes (cairo_t *cr, const Layout *l, const SpxRenderStyle *style,
+           double width)
+{
+  SpxTextOpts t = { .size = 0.85, .ax = 1, .ay = 0.5 };
+  double last = -G_MAXDOUBLE, h;
+  for (guint i = 0; i < l->n_rt; i++)
+    {
+      double y = l->py + (l->rt[i] - l->ey0) * l->s;
+      g_autofree char *s = tick_label (l->rt[i]);
+      spx_render_text_width (cr, style, t.size, s, &h);
+      if (y - h / 2 < last + 2)
+        continue;
+      last = y + h / 2;
+      spx_render_text (cr, style, l->px - TICK - 3, y, &t, s);
+      tick_mark (cr, style, l->px - TICK, y, l->px, y);
+    }
+  last = -G_MAXDOUBLE;
+  t.ax = 0.5;
+  t.ay = 1;
+  for (guint i = 0; i < l->n_ct; i++)
+    {
+      double x = l->px + (l->ct[i] - l->ex0) * l->s;
+      g_autofree char *s = tick_label (l->ct[i]);
+      double w = spx_render_text_width (cr, style, t.size, s, NULL);
+      double lx = MIN (x, width - 2 - w / 2); /* keep inside the picture */
+      if (lx - w / 2 < last + 6)
+        continue;
+      last = lx + w / 2;
+      spx_render_text (cr, style, lx, l->py - TICK - 2, &t, s);
+      tick_mark (cr, style, x, l->py - TICK, x, l->py);
+    }
+}
+
+/* Text shrunk (to 70% at most) to fit the width. */
+static void
+draw_line (cairo_t *cr, const SpxRenderStyle *style, double y, double width,
+           SpxTextOpts *t, const char *text)
+{
+  double w = spx_render_text_width (cr, style, t->size, text, NULL);
+  if (t->bold)
+    w *= 1.15; /* text_width measures the regular face */
+  if (w > width - 2 * PAD)
+    t->size *= MAX (0.7, (width - 2 * PAD) / w);
+  spx_render_text (cr, style, PAD, y, t, text);
+}
+
+static char *
+title_text (const SpxMask *m)
+{
+  guint64 n = spx_mask_n_blocks (m), set = spx_mask_count (m);
+  return g_strdup_printf ("%" G_GUINT64_FORMAT " × %" G_GUINT64_FORMAT
+                          " · %u×%u blocks · density %.3g%%", m->rows,
+                          m->cols, m->block, m->block,
+                          n ? 100.0 * set / n : 0.0);
+}
+
+static char *
+subtitle_text (const SpxRenderMaskData *d, guint64 selected_visible)
+{
+  const SpxIpuProgram *p = d->program;
+  if (!program_matches (d))
+    return g_strdup ("the plan is for another shape or block size");
+  GString *s = g_string_new (NULL);
+  if (d->colour_by_tile)
+    g_string_append_printf (s, "colour: the tile holding each block "
+                            "(%s, %s)", p->machine->name,
+                            spx_ipu_mode_to_string (p->mode));
+  if (d->selected_tile >= 0 && (guint) d->selected_tile < p->n_tiles)
+    {
+      const GArray *b = p->tiles[d->selected_tile].blocks;
+      g_string_append_printf (s, "%stile %d: %u blocks", s->len ? " · " : "",
+                              d->selected_tile, b ? b->len : 0);
+      if (b != NULL && selected_visible < b->len)
+        g_string_append_printf (s, ", %" G_GUINT64_FORMAT " in view",
+                                selected_visible);
+    }
+  return g_string_free (s, FALSE);
+}
+
+/* Blocks too small to see get a ring in the highlight colour, so that a
+ * tile's few blocks can be found on a whole-matrix view. */
+static void
+ring_selected (cairo_t *cr, const Layout *l, const SpxMask *m,
+               const SpxIpuTile *tile, const SpxRenderStyle *style)
+{
+  double cell = l->s * m->block, side = cell + 6;
+  if (cell >= 6 || tile->blocks == NULL || tile->blocks->len > 4096)
+    return;
+  cairo_save (cr);
+  cairo_rectangle (cr, l->px, l->py, l->pw, l->ph);
+  cairo_clip (cr);
+  const guint64 *list = (const guint64 *) (gconstpointer) tile->blocks->data;
+  for (guint i = 0; i < tile->blocks->len; i++)
+    {
+      double br = (double) (list[i] / m->bcols);
+      double bc = (double) (list[i] % m->bcols);
+      if (bc + 1 <= l->x0 || bc >= l->x1 || br + 1 <= l->y0 || br >= l->y1)
+        continue;
+      double cx = l->px + ((bc + 0.5) * m->block - l->ex0) * l->s;
+      double cy = l->py + ((br + 0.5) * m->block - l->ey0) * l->s;
+      cairo_rectangle (cr, cx - side / 2, cy - side / 2, side, side);
+    }
+  cairo_set_line_width (cr, 1.5);
+  spx_render_set_rgb (cr, style->highlight);
+  cairo_stroke (cr);
+  cairo_restore (cr);
+}
+
+static void
+draw_plot (cairo_t *cr, const Layout *l, const SpxRenderMaskData *d,
+           const SpxRenderStyle *style, guint64 *selected_visible)
+{
+  const SpxMask *m = d->mask;
+  gboolean use_program = program_matches (d);
+  double ds = device_scale (cr);
+  Reduced r;
+  reduced_init (&r, l, ds);
+  g_autofree guint32 *owners = NULL;
+  if (use_program && d->colour_by_tile)
+    {
+      owners = spx_ipu_program_block_owners (d->program, spx_mask_n_blocks (m));
+      r.rgb = g_new0 (float, (gsize) r.iw * r.ih * 3);
+    }
+  reduce_bits (&r, m, owners, style);
+  const SpxIpuTile *selected = NULL;
+  if (use_program && d->selected_tile >= 0 &&
+      (guint) d->selected_tile < d->program->n_tiles)
+    {
+      selected = &d->program->tiles[d->selected_tile];
+      *selected_visible = reduce_selection (&r, m, selected);
+    }
+  cairo_surface_t *img = reduced_to_image (&r, style);
+  paint_reduced (cr, l, &r, img, m->block);
+  cairo_surface_destroy (img);
+  reduced_clear (&r);
+  if (d->grid)
+    draw_grid (cr, l, m, style, ds);
+  if (selected != NULL)
+    ring_selected (cr, l, m, selected, style);
+  cairo_save (cr);
+  cairo_set_line_width (cr, 1);
+  spx_render_set_rgb (cr, style->muted);
+  cairo_rectangle (cr, l->px - 0.5, l->py - 0.5, l->pw + 1, l->ph + 1);
+  cairo_stroke (cr);
+  cairo_restore (cr);
+}
+
+void
+spx_render_mask (cairo_t *cr, double width, double height, gconstpointer data,
+                 const SpxRenderStyle *style)
+{
+  const SpxRenderMaskData *d = data;
+  spx_render_clear (cr, style, width, height);
+  if (d == NULL || d->mask == NULL || spx_mask_n_blocks (d->mask) == 0)
+    {
+      spx_render_placeholder (cr, style, width, height, "No mask");
+      return;
+    }
+  Layout l;
+  layout (width, height, d, &l);
+  guint64 selected_visible = 0;
+  draw_plot (cr, &l, d, style, &selected_visible);
+  draw_axes (cr, &l, style, width);
+  g_autofree char *title = title_text (d->mask);
+  SpxTextOpts t = { .bold = TRUE, .size = 1 };
+  draw_line (cr, style, PAD, width, &t, title);
+  if (l.subtitle)
+    {
+      g_autofree char *sub = subtitle_text (d, selected_visible);
+      SpxTextOpts st = { .size = 0.9, .colour = style->muted,
+                         .use_colour = TRUE };
+      draw_line (cr, style, PAD + TITLE_H, width, &st, sub);
+    }
+}

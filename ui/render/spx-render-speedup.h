@@ -1,0 +1,44 @@
+/* spx-render-speedup.h: the speedup chart: sparse over dense against
+ * density, one line per (source, block size, mode) of a sweep */
+#pragma once
+
+#include "spx-render-style.h"
+#include "spx-sweep.h"
+
+G_BEGIN_DECLS
+
+typedef struct {
+  const SpxSweep *sweep;
+  gboolean        throughput;      /* FALSE: speedup over dense; TRUE:
+                                      non-zero throughput */
+  double          current_density; /* marked with a vertical line if > 0 */
+  const char     *title;           /* NULL: a title from the sweep */
+} SpxRenderSpeedupData;
+
+/* An SpxRenderFunc: data is a SpxRenderSpeedupData. Both axes are
+ * logarithmic; colour tells block sizes apart, the marker the mode
+ * (● static, ▲ dynamic), the line the source (solid: measured on the
+ * CPU, dashed: the IPU model); dense is the reference line (speedup 1,
+ * or dense's own throughput); a hollow marker is a model plan over the
+ * machine's memory. Throughput is in TFLOP/s when the sweep is
+ * all model, else in GFLOP/s (model points × 1000). */
+void spx_render_speedup (cairo_t *cr, double width, double height,
+                         gconstpointer data, const SpxRenderStyle *style);
+
+/* Where spx_render_speedup puts things at width × height: the plot area
+ * in logical pixels and the density and value at its edges. */
+typedef struct {
+  double x, y, w, h;
+  double x_lo, x_hi;  /* densities at the left and right edges */
+  double y_lo, y_hi;  /* values at the bottom and the top */
+} SpxSpeedupAxes;
+
+/* FALSE when the sweep has no point to plot (the placeholder is drawn). */
+gboolean spx_render_speedup_axes (cairo_t *cr, double width, double height,
+                                  const SpxRenderSpeedupData *data,
+                                  const SpxRenderStyle *style,
+                                  SpxSpeedupAxes *axes);
+double   spx_speedup_axes_x (const SpxSpeedupAxes *axes, double density);
+double   spx_speedup_axes_y (const SpxSpeedupAxes *axes, double value);
+
+G_END_DECLS

@@ -1,0 +1,437 @@
+/* spx-render-timeline.c: each program a lane of supersteps, all lanes on
+ * one cycle axis so that dense, static and dynamic compare by length.
+ * Geometry depends only on the size, the data and the font size, so the
+ * hit test (which has no cairo_t) finds the boxes the picture draws. */
+#include "spx-render-timeline.h"
+
+#include <math.h>
+#include <string.h>
+
+#define MARGIN 8.0
+#define N_LANES 3
+#define LANE_GAP 8.0
+#define HIT_SLOP 2.0
+
+typedef struct {
+  double line;                 /* one line of text */
+  double x0, x1;               /* the cycle axis, 0 to max_cycles */
+  guint64 max_cycles;
+  guint  n;                    /* lanes drawn */
+  guint  which[N_LANES];       /* their programs[] index */
+  double lane_y[N_LANES];      /* header line of each lane */
+  double bar_y[N_LANES], bar_h;
+  gboolean summary_below;      /* room for a line under each bar */
+  double axis_y;
+} Layout;
+
+static double
+default_font_size (void)
+{
+  SpxRenderStyle s;
+  spx_render_style_init (&s, SPX_THEME_LIGHT);
+  return s.font_size;
+}
+
+static double
+lanes_top (double line)
+{
+  return 6 + 1.15 * line + line + 4;
+}
+
+static double
+axis_height (double line)
+{
+  return 4 + 0.95 * line + 0.95 * line + 4;
+}
+
+/* FALSE when there is nothing to draw. */
+static gboolean
+layout_compute (Layout *l, const SpxRenderTimelineData *d, double w,
+                double h, double fs)
+{
+  *l = (Layout) { 0 };
+  l->line = 1.4 * fs;
+  for (guint i = 0; d != NULL && i < N_LANES; i++)
+    if (d->programs[i] != NULL)
+      {
+        l->which[l->n++] = i;
+        l->max_cycles = MAX (l->max_cycles, d->programs[i]->cycles);
+      }
+  if (l->n == 0)
+    return FALSE;
+  l->x0 = MARGIN;
+  l->x1 = MAX (l->x0 + 1, w - MARGIN);
+  double top = lanes_top (l->line);
+  double room = MAX (0, h - top - axis_height (l->line));
+  /* bars stop growing at five lines: a tall window is not a thick bar */
+  double lane_h = MIN (room / l->n, l->line + 5 * l->line + 0.9 * l->line +
+                                    LANE_GAP);
+  double bar_h = lane_h - l->line - LANE_GAP;
+  l->summary_below = bar_h - 0.9 * l->line >= 1.2 * l->line;
+  l->bar_h = MAX (4, bar_h - (l->summary_below ? 0.9 * l->line : 0));
+  for (guint i = 0; i < l->n; i++)
+    {
+      l->lane_y[i] = top + i * lane_h;
+      l->bar_y[i] = l->lane_y[i] + l->line;
+    }
+  l->axis_y = l->bar_y[l->n - 1] + l->bar_h +
+              (l->summary_below ? 0.9 * l->line : 0) + 4;
+  return TRUE;
+}
+
+static double
+cycle_x (const Layout *l, double cycles)
+{
+  return l->x0 + (l->x1 - l->x0) * (l->max_cycles > 0 ? cycles /
+                                    (double) l->max_cycles : 0);
+}
+
+/* A superstep's box: at least one pixel wide so that a 90-cycle sync
+ * in a 300k-cycle program still shows. */
+static void
+step_box (const Layout *l, guint64 start, guint64 cycles, double *x,
+          double *w)
+{
+  *x = cycle_x (l, (double) start);
+  *w = MAX (1, cycle_x (l, (double) (start + cycles)) - *x);
+}
+
+static gint
+hit_lane (const Layout *l, const SpxIpuProgram *p, double x)
+{
+  GArray *steps = p->steps;
+  guint64 start = 0;
+  gint inside = -1;
+  for (guint i = 0; i < steps->len; i++)
+    {
+      guint64 c = g_array_index (steps, SpxIpuStep, i).cycles;
+      double bx, bw;
+      step_box (l, start, c, &bx, &bw);
+      /* thin steps first: they could not be pointed at otherwise */
+      if (bw < 2 * HIT_SLOP && fabs (x - (bx + bw / 2)) <= HIT_SLOP)
+        return (gint) i;
+      if (inside < 0 && x >= bx && x < bx + bw)
+        inside = (gint) i;
+      start += c;
+    }
+  return inside;
+}
+
+gint
+spx_render_timeline_hit (double width, double height,
+                         const SpxRenderTimelineData *d, double x, double y,
+                         guint *lane)
+{
+  Layout l;
+  if (!layout_compute (&l, d, width, height, default_font_size ()))
+    return -1;
+  for (guint i = 0; i < l.n; i++)
+    {
+      if (y < l.bar_y[i] || y >= l.bar_y[i] + l.bar_h)
+        continue;
+      gint step = hit_lane (&l, d->programs[l.which[i]], x);
+      if (step >= 0 && lane != NULL)
+        *lane = l.which[i];
+      return step;
+    }
+  return -1;
+}
+
+/* ---- drawing ---- */
+
+static SpxRgb
+kind_colour (const SpxRenderStyle *style, SpxStepKind kind)
+{
+  /* series[1] is close to the highlight orange in the dark theme */
+  switch (kind)
+    {
+    case SPX_STEP_COMPUTE:
+      return style->series[0];
+    case SPX_STEP_EXCHANGE:
+      return style->series[2];
+    case SPX_STEP_SYNC:
+    default:
+      return style->series[3];
+    }
+}
+
+/* Black or white, whichever reads on c. */
+static SpxRgb
+text_on (SpxRgb c)
+{
+  double y = 0.2126 * c.r + 0.7152 * c.g + 0.0722 * c.b;
+  return y > 0.45 ? (SpxRgb) { 0, 0, 0 } : (SpxRgb) { 1, 1, 1 };
+}
+
+/* Join parts with sep while they fit in max_w. */
+static char *
+fit_parts (cairo_t *cr, const SpxRenderStyle *style, double size,
+           double max_w, const char *sep, char **parts, guint n)
+{
+  GString *s = g_string_new (NULL);
+  for (guint i = 0; i < n; i++)
+    {
+      gsize old = s->len;
+      if (s->len > 0)
+        g_string_append (s, sep);
+      g_string_append (s, parts[i]);
+      if (spx_render_text_width (cr, style, size, s->str, NULL) > max_w)
+        {
+          g_string_truncate (s, old);
+          break;
+        }
+    }
+  return g_string_free (s, FALSE);
+}
+
+/* The problem's shape and block come from a sparse program if there is
+ * one: dense plans have no block. */
+static const SpxIpuProgram *
+title_program (const SpxRenderTimelineData *d, const Layout *l)
+{
+  for (guint i = 0; i < l->n; i++)
+    if (d->programs[l->which[i]]->mode != SPX_IPU_MODE_DENSE)
+      return d->programs[l->which[i]];
+  return d->programs[l->which[0]];
+}
+
+static void
+draw_title (cairo_t *cr, const SpxRenderStyle *style, double width,
+            const Layout *l, const SpxRenderTimelineData *d)
+{
+  const SpxIpuProgram *p = title_program (d, l);
+  gboolean dense = p->mode == SPX_IPU_MODE_DENSE;
+  char *parts[] = {
+    g_strdup ("BSP supersteps"),
+    g_strdup (p->machine->name),
+    g_strdup_printf ("%" G_GUINT64_FORMAT "×%" G_GUINT64_FORMAT " · n %"
+                     G_GUINT64_FORMAT, p->m, p->k, p->n),
+    dense ? g_strdup (spx_dtype_to_string (p->dtype))
+          : g_strdup_printf ("b%u %s", p->block,
+                             spx_dtype_to_string (p->dtype)),
+  };
+  g_autofree char *t = fit_parts (cr, style, 1.05, width - 2 * MARGIN, " · ",
+                                  parts, G_N_ELEMENTS (parts));
+  SpxTextOpts o = { .size = 1.05, .bold = TRUE };
+  spx_render_text (cr, style, MARGIN, 6, &o, t);
+  for (guint i = 0; i < G_N_ELEMENTS (parts); i++)
+    g_free (parts[i]);
+}
+
+static void
+draw_legend (cairo_t *cr, const SpxRenderStyle *style, const Layout *l)
+{
+  static const struct {
+    SpxStepKind kind;
+    const char *name;
+  } items[] = {
+    { SPX_STEP_COMPUTE, "compute" },
+    { SPX_STEP_EXCHANGE, "exchange" },
+    { SPX_STEP_SYNC, "sync" },
+  };
+  double x = MARGIN, y = 6 + 1.15 * l->line, sw = 0.75 * l->line / 1.4;
+  SpxTextOpts o = { .size = 0.9, .ay = 0.5 };
+  for (guint i = 0; i < G_N_ELEMENTS (items); i++)
+    {
+      spx_render_set_rgb (cr, kind_colour (style, items[i].kind));
+      cairo_rectangle (cr, x, y + l->line / 2 - sw / 2, sw, sw);
+      cairo_fill (cr);
+      x += sw + 4;
+      x += spx_render_text (cr, style, x, y + l->line / 2, &o,
+                            items[i].name) + 14;
+    }
+}
+
+/* 50k, not 50.0k: ticks are round numbers. */
+static char *
+tick_label (double v)
+{
+  char *t = spx_render_format_count (v);
+  char *dot = strstr (t, ".0");
+  if (dot != NULL && !g_ascii_isdigit (dot[2]))
+    memmove (dot, dot + 2, strlen (dot + 2) + 1);
+  return t;
+}
+
+static void
+draw_axis (cairo_t *cr, const SpxRenderStyle *style, double width,
+           const Layout *l)
+{
+  double ticks[16], top = lanes_top (l->line);
+  g_autofree char *widest = spx_render_format_count ((double) l->max_cycles);
+  double lw = spx_render_text_width (cr, style, 0.85, widest, NULL);
+  guint max_ticks = CLAMP ((l->x1 - l->x0) / (lw + 24), 2, 12);
+  guint n = spx_render_nice_ticks (0, (double) l->max_cycles, max_ticks,
+                                   ticks);
+  SpxTextOpts o = { .size = 0.85, .ax = 0.5 };
+  cairo_set_line_width (cr, 1);
+  for (guint i = 0; i < n; i++)
+    {
+      double x = round (cycle_x (l, ticks[i])) + 0.5;
+      spx_render_set_rgba (cr, style->muted, 0.35);
+      cairo_move_to (cr, x, top);
+      cairo_line_to (cr, x, l->axis_y);
+      cairo_stroke (cr);
+      spx_render_set_rgb (cr, style->muted);
+      cairo_move_to (cr, x, l->axis_y);
+      cairo_line_to (cr, x, l->axis_y + 4);
+      cairo_stroke (cr);
+      g_autofree char *t = tick_label (ticks[i]);
+      double tw = spx_render_text_width (cr, style, 0.85, t, NULL);
+      /* the end labels stay inside the picture */
+      double tx = CLAMP (x, tw / 2 + 2, width - tw / 2 - 2);
+      spx_render_text (cr, style, tx, l->axis_y + 4, &o, t);
+    }
+  spx_render_set_rgb (cr, style->muted);
+  cairo_move_to (cr, l->x0, l->axis_y + 0.5);
+  cairo_line_to (cr, l->x1, l->axis_y + 0.5);
+  cairo_stroke (cr);
+  spx_render_text (cr, style, (l->x0 + l->x1) / 2,
+                   l->axis_y + 4 + 0.95 * l->line, &o, "cycles");
+}
+
+/* The first label that fits in the box, or none. */
+static void
+draw_step_label (cairo_t *cr, const SpxRenderStyle *style, double x,
+                 double y, double w, double h, const SpxIpuStep *s,
+                 SpxRgb fill)
+{
+  g_autofree char *c = spx_render_format_count ((double) s->cycles);
+  g_autofree char *both = g_strdup_printf ("%s %s", s->phase, c);
+  const char *tries[] = { both, s->phase };
+  for (guint i = 0; i < G_N_ELEMENTS (tries); i++)
+    {
+      double th, tw = spx_render_text_width (cr, style, 0.8, tries[i], &th);
+      if (tw + 6 > w || th > h)
+        continue;
+      SpxTextOpts o = { .size = 0.8, .ax = 0.5, .ay = 0.5,
+                        .colour = text_on (fill), .use_colour = TRUE };
+      spx_render_text (cr, style, x + w / 2, y + h / 2, &o, tries[i]);
+      return;
+    }
+}
+
+static gboolean
+lane_selected (const SpxRenderTimelineData *d, guint which, guint step)
+{
+  return d->selected_superstep == (gint) step &&
+         (d->selected_lane < 0 || d->selected_lane >= N_LANES ||
+          d->selected_lane == (gint) which);
+}
+
+static void
+draw_bar (cairo_t *cr, const SpxRenderStyle *style, const Layout *l,
+          const SpxRenderTimelineData *d, guint lane)
+{
+  const SpxIpuProgram *p = d->programs[l->which[lane]];
+  double y = l->bar_y[lane], h = l->bar_h;
+  guint64 start = 0;
+  double sel_x = 0, sel_w = -1;
+  for (guint i = 0; i < p->steps->len; i++)
+    {
+      const SpxIpuStep *s = &g_array_index (p->steps, SpxIpuStep, i);
+      double x, w;
+      step_box (l, start, s->cycles, &x, &w);
+      start += s->cycles;
+      /* a hairline gap keeps neighbours of one kind apart */
+      double fw = w > 3 ? w - 1 : w;
+      SpxRgb fill = kind_colour (style, s->kind);
+      spx_render_set_rgb (cr, fill);
+      cairo_rectangle (cr, x, y, fw, h);
+      cairo_fill (cr);
+      draw_step_label (cr, style, x, y, fw, h, s, fill);
+      if (lane_selected (d, l->which[lane], i))
+        {
+          sel_x = x;
+          sel_w = fw;
+        }
+    }
+  if (sel_w >= 0) /* drawn last so its neighbours do not cover it */
+    {
+      spx_render_set_rgb (cr, style->foreground);
+      cairo_set_line_width (cr, 2);
+      cairo_rectangle (cr, sel_x - 1, y - 1, sel_w + 2, h + 2);
+      cairo_stroke (cr);
+    }
+}
+
+/* "distribute 40% · compute 34% · reduce 25%", in the program's order. */
+static char *
+phase_summary (const SpxIpuProgram *p)
+{
+  guint n = p->phases->len;
+  char **parts = g_new0 (char *, n + 1);
+  for (guint i = 0; i < n; i++)
+    {
+      const SpxIpuPhase *ph = &g_array_index (p->phases, SpxIpuPhase, i);
+      double pct = p->cycles > 0 ? 100.0 * ph->cycles / p->cycles : 0;
+      parts[i] = pct > 0 && pct < 1 ? g_strdup_printf ("%s <1%%", ph->name)
+                                     : g_strdup_printf ("%s %.0f%%", ph->name,
+                                                        pct);
+    }
+  char *s = g_strjoinv (" · ", parts);
+  g_strfreev (parts);
+  return s;
+}
+
+static void
+draw_header (cairo_t *cr, const SpxRenderStyle *style, const Layout *l,
+             const SpxIpuProgram *p, guint lane)
+{
+  double y = l->lane_y[lane] + l->line / 2, max_w = l->x1 - l->x0;
+  SpxTextOpts o = { .bold = TRUE, .ay = 0.5 };
+  double x = l->x0;
+  x += spx_render_text (cr, style, x, y, &o,
+                        spx_ipu_mode_to_string (p->mode)) + 8;
+  g_autofree char *c = spx_render_format_count ((double) p->cycles);
+  char *parts[] = {
+    g_strdup_printf ("%s cycles", c),
+    g_strdup_printf ("%.3g ms", p->ms),
+    g_strdup (p->fits ? "" : "over memory"),
+  };
+  g_autofree char *rest = fit_parts (cr, style, 0.9, l->x1 - x, " · ", parts,
+                                     p->fits ? 2 : 3);
+  SpxTextOpts r = { .size = 0.9, .ay = 0.5, .use_colour = TRUE,
+                    .colour = p->fits ? style->muted : style->alert };
+  x += spx_render_text (cr, style, x, y, &r, rest) + 16;
+  for (guint i = 0; i < G_N_ELEMENTS (parts); i++)
+    g_free (parts[i]);
+  /* the phase summary, whole or not at all: right of the header if it
+   * fits, else below the bar if there is a line for it */
+  g_autofree char *sum = phase_summary (p);
+  double sw = spx_render_text_width (cr, style, 0.8, sum, NULL);
+  SpxTextOpts so = { .size = 0.8, .ay = 0.5, .ax = 1, .use_colour = TRUE,
+                     .colour = style->muted };
+  if (sw > 0 && x + sw <= l->x1)
+    spx_render_text (cr, style, l->x1, y, &so, sum);
+  else if (sw > 0 && sw <= max_w && l->summary_below)
+    {
+      so.ax = 0;
+      spx_render_text (cr, style, l->x0,
+                       l->bar_y[lane] + l->bar_h + 0.45 * l->line, &so, sum);
+    }
+}
+
+void
+spx_render_timeline (cairo_t *cr, double width, double height,
+                     gconstpointer data, const SpxRenderStyle *style)
+{
+  const SpxRenderTimelineData *d = data;
+  spx_render_clear (cr, style, width, height);
+  Layout l;
+  if (!layout_compute (&l, d, width, height, style->font_size))
+    {
+      spx_render_placeholder (cr, style, width, height, "No program");
+      return;
+    }
+  cairo_save (cr);
+  draw_title (cr, style, width, &l, d);
+  draw_legend (cr, style, &l);
+  draw_axis (cr, style, width, &l);
+  for (guint i = 0; i < l.n; i++)
+    {
+      draw_header (cr, style, &l, d->programs[l.which[i]], i);
+      draw_bar (cr, style, &l, d, i);
+    }
+  cairo_restore (cr);
+}
