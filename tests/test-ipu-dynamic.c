@@ -138,9 +138,25 @@ check_memory (const SpxIpuProgram *p)
     }
 }
 
+/* Rows and columns in contiguous partitions, px and py of them, in
+ * order: what the mask view draws as lines. */
+static void
+check_groups (const guint32 *g, guint64 n, guint parts)
+{
+  g_assert_nonnull (g);
+  g_assert_cmpuint (g[0], ==, 0);
+  for (guint64 i = 1; i < n; i++)
+    g_assert_true (g[i] == g[i - 1] || g[i] == g[i - 1] + 1);
+  g_assert_cmpuint (g[n - 1], ==, parts - 1);
+}
+
 static void
 check_all (const SpxIpuProgram *p, const SpxMask *mask)
 {
+  guint px, py, pz;
+  parse_plan (p, &px, &py, &pz);
+  check_groups (p->row_group, mask->brows, px);
+  check_groups (p->col_group, mask->bcols, py);
   check_macs (p, mask);
   check_blocks (p, mask);
   check_exchanges (p);

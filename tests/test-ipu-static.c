@@ -132,6 +132,23 @@ check_program (const SpxIpuProgram *p, const SpxMask *mask)
   g_assert_cmpuint (p->cycles, >, 0);
 }
 
+/* Every block-column in one of the sk k-bands (a band may be empty:
+ * skewed columns fill the first ones); no row partition. */
+static void
+check_bands (const SpxIpuProgram *p, const SpxMask *mask)
+{
+  guint sn, sk;
+  g_assert_null (p->row_group);
+  if (p->col_group == NULL) /* an empty mask has no plan to draw */
+    {
+      g_assert_cmpuint (spx_mask_count (mask), ==, 0);
+      return;
+    }
+  g_assert_cmpint (sscanf (p->plan, "sn=%u sk=%u", &sn, &sk), ==, 2);
+  for (guint64 c = 0; c < mask->bcols; c++)
+    g_assert_cmpuint (p->col_group[c], <, sk);
+}
+
 static void
 check_mask (const SpxIpuMachine *m, const SpxMask *mask, guint64 n,
             SpxDtype dtype)
@@ -143,6 +160,7 @@ check_mask (const SpxIpuMachine *m, const SpxMask *mask, guint64 n,
   g_assert_nonnull (p);
   g_assert_cmpint (p->mode, ==, SPX_IPU_MODE_STATIC);
   check_program (p, mask);
+  check_bands (p, mask);
 }
 
 static void

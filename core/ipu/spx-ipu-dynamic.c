@@ -549,6 +549,8 @@ spx_ipu_plan_dynamic (const SpxIpuMachine *machine, const SpxMask *mask,
     }
   layout_build (&l, mask);
   SpxIpuProgram *p = build_program (&l, mask);
+  p->row_group = g_steal_pointer (&l.row_x); /* the partitions, for views */
+  p->col_group = g_steal_pointer (&l.col_y);
   layout_clear (&l);
   return p;
 }

@@ -60,6 +60,8 @@ spx_ipu_program_free (SpxIpuProgram *p)
   g_free (p->tiles);
   spx_ipu_machine_free (p->machine);
   g_free (p->plan);
+  g_free (p->row_group);
+  g_free (p->col_group);
   g_free (p);
 }
 

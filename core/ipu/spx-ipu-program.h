@@ -75,6 +75,11 @@ typedef struct {
   guint64        max_tile_bytes;
   gboolean       fits;      /* see spx_ipu_program_finish */
   GArray        *phases;    /* SpxIpuPhase: cycles summed by phase name */
+  /* Partitions of the mask, for pictures: per block-row and per
+   * block-column the group it falls in (dynamic: x and y partitions,
+   * contiguous; static: the k-band of each column, over sorted columns so
+   * not contiguous); NULL when the plan has none (dense). */
+  guint32       *row_group, *col_group;
   /* dynamic only */
   guint          propagation_steps;
   gboolean       overflow;

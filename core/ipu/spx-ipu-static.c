@@ -431,6 +431,9 @@ deal_blocks (Build *bd)
   for (guint j = 0; j < sh->sk; j++)
     for (guint64 i = sh->band_start[j]; i < sh->band_start[j + 1]; i++)
       band_of[c->col_order[i]] = (guint8) j;
+  bd->p->col_group = g_new (guint32, MAX (mask->bcols, 1));
+  for (guint64 i = 0; i < mask->bcols; i++)
+    bd->p->col_group[i] = band_of[i];
   bd->band_off = g_new0 (guint64, sh->sk + 1);
   for (guint j = 0; j < sh->sk; j++)
     bd->band_off[j + 1] = bd->band_off[j] + sh->band_blocks[j];

@@ -18,6 +18,8 @@
 #define COLLAB_H  (FS * 1.3 + TICK + 2)
 #define CHAR_W    (FS * 0.62)  /* a digit's advance, roughly */
 #define MAX_TICKS 10u
+#define MAX_GROUP_LINES 256u /* more changes: not contiguous groups */
+#define STRIP_H   8.0
 
 typedef struct {
   double x0, x1, y0, y1;     /* visible blocks */
@@ -25,6 +27,7 @@ typedef struct {
   double px, py, pw, ph;     /* plot rectangle */
   double s;                  /* logical pixels per element */
   gboolean subtitle;
+  gboolean strip;            /* the column groups as a strip below */
   double rt[MAX_TICKS + 2], ct[MAX_TICKS + 2]; /* row, column ticks */
   guint  n_rt, n_ct;
 } Layout;
@@ -37,10 +40,55 @@ program_matches (const SpxRenderMaskData *d)
          p->block == d->mask->block;
 }
 
+/* Groups drawn as lines: few, and (nearly) contiguous, as dynamic's
+ * partitions are. Static's k-bands run over sorted columns and change at
+ * almost every column: as lines they would be noise. */
+static gboolean
+groups_as_lines (const guint32 *g, guint64 n)
+{
+  guint64 changes = 0, groups = 1;
+  for (guint64 i = 0; g != NULL && i < n; i++)
+    {
+      groups = MAX (groups, (guint64) g[i] + 1);
+      changes += i > 0 && g[i] != g[i - 1];
+    }
+  return changes > 0 && changes <= MAX_GROUP_LINES && changes < 2 * groups;
+}
+
+static gboolean
+groups_as_strip (const guint32 *g, guint64 n)
+{
+  for (guint64 i = 1; g != NULL && i < n; i++)
+    if (g[i] != g[0])
+      return !groups_as_lines (g, n);
+  return FALSE;
+}
+
+/* The plan's partitions are drawn with the grid: contiguous ones as
+ * lines, others as a strip of colours below the plot. */
+static gboolean
+shows_lines (const SpxRenderMaskData *d)
+{
+  if (!d->grid || !program_matches (d))
+    return FALSE;
+  const SpxIpuProgram *p = d->program;
+  return groups_as_lines (p->row_group, d->mask->brows) ||
+         groups_as_lines (p->col_group, d->mask->bcols);
+}
+
+static gboolean
+shows_strip (const SpxRenderMaskData *d)
+{
+  return d->grid && program_matches (d) &&
+         groups_as_strip (d->program->col_group, d->mask->bcols);
+}
+
 static gboolean
 has_subtitle (const SpxRenderMaskData *d)
 {
-  return d->program != NULL && (d->colour_by_tile || d->selected_tile >= 0);
+  return d->program != NULL &&
+         (d->colour_by_tile || d->selected_tile >= 0 || shows_lines (d) ||
+          shows_strip (d));
 }
 
 /* The visible region clamped to the mask; all zero (or empty) = all. */
@@ -118,12 +166,13 @@ layout (double width, double height, const SpxRenderMaskData *d, Layout *l)
 {
   visible_region (d, l);
   l->subtitle = has_subtitle (d);
+  l->strip = shows_strip (d);
   guint block = d->mask->block;
   double left = PAD + label_chars (l->ey0, l->ey1, block) * CHAR_W + TICK + 4;
   double right = PAD + CHAR_W * 2; /* room for the last column label */
   double top = PAD + TITLE_H + (l->subtitle ? SUB_H : 0) + COLLAB_H;
   double aw = MAX (1, width - left - right);
-  double ah = MAX (1, height - top - PAD);
+  double ah = MAX (1, height - top - PAD - (l->strip ? STRIP_H + 4 : 0));
   double ew = l->ex1 - l->ex0, eh = l->ey1 - l->ey0;
   l->s = MIN (aw / ew, ah / eh); /* square elements */
   l->pw = l->s * ew;
@@ -502,6 +551,13 @@ subtitle_text (const SpxRenderMaskData *d, guint64 selected_visible)
     g_string_append_printf (s, "colour: the tile holding each block "
                             "(%s, %s)", p->machine->name,
                             spx_ipu_mode_to_string (p->mode));
+  if (shows_lines (d))
+    g_string_append_printf (s, "%slines: the %s plan's partitions",
+                            s->len ? " · " : "",
+                            spx_ipu_mode_to_string (p->mode));
+  else if (shows_strip (d))
+    g_string_append_printf (s, "%sstrip below: each column's k-band",
+                            s->len ? " · " : "");
   if (d->selected_tile >= 0 && (guint) d->selected_tile < p->n_tiles)
     {
       const GArray *b = p->tiles[d->selected_tile].blocks;
@@ -544,6 +600,65 @@ ring_selected (cairo_t *cr, const Layout *l, const SpxMask *m,
 }
 
 static void
+group_lines (cairo_t *cr, const Layout *l, const guint32 *g, guint64 n,
+             guint block, gboolean vertical)
+{
+  if (!groups_as_lines (g, n))
+    return;
+  for (guint64 i = 1; i < n; i++)
+    if (g[i] != g[i - 1])
+      grid_line (cr, l, (double) i * block, vertical);
+}
+
+static void
+draw_partitions (cairo_t *cr, const Layout *l, const SpxRenderMaskData *d,
+                 const SpxRenderStyle *style)
+{
+  const SpxIpuProgram *p = d->program;
+  const SpxMask *m = d->mask;
+  cairo_save (cr);
+  cairo_rectangle (cr, l->px, l->py, l->pw, l->ph);
+  cairo_clip (cr);
+  group_lines (cr, l, p->row_group, m->brows, m->block, FALSE);
+  group_lines (cr, l, p->col_group, m->bcols, m->block, TRUE);
+  cairo_set_line_width (cr, 1.5);
+  spx_render_set_rgba (cr, style->series[1], 0.9);
+  cairo_stroke (cr);
+  cairo_restore (cr);
+}
+
+/* One pixel per visible block column, coloured by its group, stretched
+ * under the plot. */
+static void
+draw_strip (cairo_t *cr, const Layout *l, const SpxRenderMaskData *d,
+            const SpxRenderStyle *style)
+{
+  const SpxMask *m = d->mask;
+  guint64 c0 = (guint64) floor (l->x0);
+  guint64 c1 = MIN ((guint64) ceil (l->x1), m->bcols);
+  if (c1 <= c0 || c1 - c0 > 32767)
+    return;
+  cairo_surface_t *img = cairo_image_surface_create (CAIRO_FORMAT_RGB24,
+                                                     (int) (c1 - c0), 1);
+  guint32 *px = (guint32 *) cairo_image_surface_get_data (img);
+  cairo_surface_flush (img);
+  for (guint64 c = c0; c < c1; c++)
+    px[c - c0] = pack (style->series[d->program->col_group[c] % SPX_N_SERIES]);
+  cairo_surface_mark_dirty (img);
+  cairo_save (cr);
+  double y = l->py + l->ph + 4;
+  cairo_rectangle (cr, l->px, y, l->pw, STRIP_H);
+  cairo_clip (cr);
+  cairo_translate (cr, l->px + ((double) c0 * m->block - l->ex0) * l->s, y);
+  cairo_scale (cr, m->block * l->s, STRIP_H);
+  cairo_set_source_surface (cr, img, 0, 0);
+  cairo_pattern_set_filter (cairo_get_source (cr), CAIRO_FILTER_NEAREST);
+  cairo_paint (cr);
+  cairo_restore (cr);
+  cairo_surface_destroy (img);
+}
+
+static void
 draw_plot (cairo_t *cr, const Layout *l, const SpxRenderMaskData *d,
            const SpxRenderStyle *style, guint64 *selected_visible)
 {
@@ -572,6 +687,10 @@ draw_plot (cairo_t *cr, const Layout *l, const SpxRenderMaskData *d,
   reduced_clear (&r);
   if (d->grid)
     draw_grid (cr, l, m, style, ds);
+  if (shows_lines (d))
+    draw_partitions (cr, l, d, style);
+  if (l->strip)
+    draw_strip (cr, l, d, style);
   if (selected != NULL)
     ring_selected (cr, l, m, selected, style);
   cairo_save (cr);

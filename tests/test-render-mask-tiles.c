@@ -1,4 +1,4 @@
-/* test-render-views-a.c: the spy plot and the tile heat map (ui/render):
+/* test-render-mask-tiles.c: the spy plot and the tile heat map (ui/render):
  * files in every format, pixels where the answer is known, hit tests, and
  * the block → tile map they rest on */
 #include "spx-render-export.h"
@@ -8,6 +8,7 @@
 #include "spx-mask-gen.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ------------------------------------------------------------------ */
@@ -267,6 +268,103 @@ test_mask_one_block (void)
 /* Far more blocks than pixels: a checkerboard is half set everywhere, so
  * every pixel is half-way between panel and ink (a sample would give
  * pure ink or pure panel). */
+/* A plan's partitions: contiguous ones (dynamic) as lines on the block
+ * boundaries where the group changes, and nowhere else; scattered ones
+ * (static's k-bands over sorted columns) as a strip of colours below. */
+static SpxIpuProgram *
+grouped_program (const guint32 *rows, const guint32 *cols)
+{
+  g_autoptr (SpxIpuMachine) machine = spx_ipu_machine_preset ("teach16");
+  SpxIpuProgram *p = spx_ipu_program_new (SPX_IPU_MODE_DYNAMIC, machine, 64,
+                                          64, 8, 8, SPX_DTYPE_FP16, 0);
+  p->row_group = rows ? g_memdup2 (rows, 8 * sizeof (guint32)) : NULL;
+  p->col_group = g_memdup2 (cols, 8 * sizeof (guint32));
+  spx_ipu_program_finish (p);
+  return p;
+}
+
+/* The edges, in pixels, of block (br, bc) by the hit test. */
+static void
+block_edges (const SpxRenderMaskData *d, int w, int h, guint64 br,
+             guint64 bc, int box[4])
+{
+  box[0] = box[1] = G_MAXINT;
+  box[2] = box[3] = -1;
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++)
+      {
+        guint64 r, c;
+        if (spx_render_mask_hit (w, h, d, x + 0.5, y + 0.5, &r, &c) &&
+            r == br && c == bc)
+          {
+            box[0] = MIN (box[0], x);
+            box[1] = MIN (box[1], y);
+            box[2] = MAX (box[2], x);
+            box[3] = MAX (box[3], y);
+          }
+      }
+}
+
+static void
+test_mask_partitions (void)
+{
+  static const guint32 rows[8] = { 0, 0, 0, 0, 1, 1, 1, 1 };
+  static const guint32 cols[8] = { 0, 0, 1, 1, 1, 1, 2, 2 };
+  g_autoptr (SpxMask) mask = spx_mask_new (64, 64, 8, NULL);
+  g_autoptr (SpxIpuProgram) p = grouped_program (rows, cols);
+  SpxRenderMaskData d = { .mask = mask, .program = p, .grid = TRUE,
+                          .selected_tile = -1 };
+  SpxRenderStyle style;
+  spx_render_style_init (&style, SPX_THEME_LIGHT);
+  int w = 400, h = 300, row4[4], col2[4], col6[4];
+  block_edges (&d, w, h, 4, 0, row4);
+  block_edges (&d, w, h, 0, 2, col2);
+  block_edges (&d, w, h, 0, 6, col6);
+  Picture pic = draw (spx_render_mask, &d, &style, w, h);
+  guint on_lines = 0;
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++)
+      if (near (pixel (&pic, x, y), style.series[1], 0.2))
+        {
+          gboolean by_row = abs (y - row4[1]) <= 2;
+          gboolean by_col = abs (x - col2[0]) <= 2 || abs (x - col6[0]) <= 2;
+          g_assert_true (by_row || by_col);
+          on_lines++;
+        }
+  g_assert_cmpuint (on_lines, >, 3 * 150); /* three lines across the plot */
+  cairo_surface_destroy (pic.surface);
+
+  /* no grid: no lines */
+  d.grid = FALSE;
+  pic = draw (spx_render_mask, &d, &style, w, h);
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++)
+      g_assert_false (near (pixel (&pic, x, y), style.series[1], 0.2));
+  cairo_surface_destroy (pic.surface);
+
+  /* alternating bands: a strip below the plot, both colours, no lines */
+  static const guint32 alternate[8] = { 0, 1, 0, 1, 0, 1, 0, 1 };
+  g_autoptr (SpxIpuProgram) q = grouped_program (NULL, alternate);
+  SpxRenderMaskData e = { .mask = mask, .program = q, .grid = TRUE,
+                          .selected_tile = -1 };
+  int last[4];
+  block_edges (&e, w, h, 7, 0, last);
+  pic = draw (spx_render_mask, &e, &style, w, h);
+  guint band0 = 0, band1 = 0;
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++)
+      {
+        SpxRgb c = pixel (&pic, x, y);
+        if (y <= last[3])
+          g_assert_false (near (c, style.series[1], 0.2));
+        band0 += y > last[3] && near (c, style.series[0], TOL);
+        band1 += y > last[3] && near (c, style.series[1], TOL);
+      }
+  g_assert_cmpuint (band0, >, 100);
+  g_assert_cmpuint (band1, >, 100);
+  cairo_surface_destroy (pic.surface);
+}
+
 static void
 test_mask_density (void)
 {
@@ -557,18 +655,19 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
-  g_test_add_func ("/render/views-a/export", test_export);
-  g_test_add_func ("/render/views-a/sizes", test_sizes);
-  g_test_add_func ("/render/views-a/mask/one-block", test_mask_one_block);
-  g_test_add_func ("/render/views-a/mask/density", test_mask_density);
-  g_test_add_func ("/render/views-a/mask/zoom-hit", test_mask_zoom_hit);
-  g_test_add_func ("/render/views-a/mask/colour-by-tile",
+  g_test_add_func ("/render/mask-tiles/export", test_export);
+  g_test_add_func ("/render/mask-tiles/sizes", test_sizes);
+  g_test_add_func ("/render/mask-tiles/mask/one-block", test_mask_one_block);
+  g_test_add_func ("/render/mask-tiles/mask/density", test_mask_density);
+  g_test_add_func ("/render/mask-tiles/mask/zoom-hit", test_mask_zoom_hit);
+  g_test_add_func ("/render/mask-tiles/mask/partitions", test_mask_partitions);
+  g_test_add_func ("/render/mask-tiles/mask/colour-by-tile",
                    test_mask_colour_by_tile);
-  g_test_add_func ("/render/views-a/tiles/over-memory",
+  g_test_add_func ("/render/mask-tiles/tiles/over-memory",
                    test_tiles_over_memory);
-  g_test_add_func ("/render/views-a/tiles/hit", test_tiles_hit);
-  g_test_add_func ("/render/views-a/tiles/values", test_tiles_values);
-  g_test_add_func ("/render/views-a/light-dark", test_light_dark);
-  g_test_add_func ("/render/views-a/block-owners", test_block_owners);
+  g_test_add_func ("/render/mask-tiles/tiles/hit", test_tiles_hit);
+  g_test_add_func ("/render/mask-tiles/tiles/values", test_tiles_values);
+  g_test_add_func ("/render/mask-tiles/light-dark", test_light_dark);
+  g_test_add_func ("/render/mask-tiles/block-owners", test_block_owners);
   return g_test_run ();
 }

@@ -1,5 +1,5 @@
-/* test-render-views-b.c: the exchange and timeline views: every format,
- * pixels where the answer is known, hit tests, bad indices */
+/* test-render-exchange-timeline.c: the exchange and timeline views:
+ * every format, pixels where the answer is known, hit tests, bad indices */
 #include "spx-ipu.h"
 #include "spx-mask-gen.h"
 #include "spx-render-exchange.h"
