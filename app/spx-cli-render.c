@@ -2,6 +2,7 @@
  * PNG, SVG or PDF, drawn by the same functions as the window */
 #include "spx-cli.h"
 #include "spx-cli-mask.h"
+#include "spx-cli-picture.h"
 #include "spx-ipu.h"
 #include "spx-render-exchange.h"
 #include "spx-render-export.h"
@@ -23,19 +24,19 @@ typedef enum {
 } View;
 
 typedef struct {
-  SpxCliMaskArgs source;
+  SpxCliMaskArgs    source;
+  SpxCliPictureArgs picture;
   char *scenario, *n, *block, *dtype, *machine, *mode;
-  char *view, *out, *width, *height, *scale, *theme, *superstep, *tile,
-       *metric;
+  char *view, *out, *superstep, *tile, *metric;
 } RenderArgs;
 
 static void
 render_args_clear (RenderArgs *a)
 {
   spx_cli_mask_args_clear (&a->source);
+  spx_cli_picture_args_clear (&a->picture);
   char **fields[] = { &a->scenario, &a->n, &a->block, &a->dtype, &a->machine,
-                      &a->mode, &a->view, &a->out, &a->width, &a->height,
-                      &a->scale, &a->theme, &a->superstep, &a->tile,
+                      &a->mode, &a->view, &a->out, &a->superstep, &a->tile,
                       &a->metric };
   for (guint i = 0; i < G_N_ELEMENTS (fields); i++)
     g_clear_pointer (fields[i], g_free);
@@ -45,8 +46,7 @@ render_args_clear (RenderArgs *a)
 typedef struct {
   View            view;
   SpxExportFormat format;
-  double          width, height, scale;
-  SpxRenderStyle  style;
+  SpxCliPicture   pic;
   SpxIpuMode      mode;
   SpxTileMetric   metric;
   gint64          superstep, tile;   /* -1: not given */
@@ -81,6 +81,9 @@ parse_choice (const char *option, const char *text,
   return FALSE;
 }
 
+static const SpxCliPicture picture_defaults = { .width = 960, .height = 600,
+                                                .scale = 1 };
+
 static gboolean
 parse_picture (const RenderArgs *a, Render *r)
 {
@@ -89,10 +92,8 @@ parse_picture (const RenderArgs *a, Render *r)
   static const char *const metrics[] = { "bytes", "cycles", "exchange",
                                          NULL };
   guint v = 0, metric = 0;
-  guint64 w = 960, h = 600, index;
-  SpxTheme theme = SPX_THEME_LIGHT;
+  guint64 index;
   g_autoptr (GError) error = NULL;
-  r->scale = 1;
   r->superstep = r->tile = -1;
   if (!a->view)
     return spx_cli_usage_error (CMD, "--view is required (mask, tiles, "
@@ -105,15 +106,9 @@ parse_picture (const RenderArgs *a, Render *r)
     return FALSE;
   if (!spx_export_format_from_path (a->out, &r->format, &error))
     return spx_cli_usage_error (CMD, "--out: %s", error->message), FALSE;
-  if ((a->width && !spx_cli_uint (CMD, "--width", a->width, 64, 16384, &w)) ||
-      (a->height &&
-       !spx_cli_uint (CMD, "--height", a->height, 64, 16384, &h)) ||
-      (a->scale &&
-       !spx_cli_double (CMD, "--scale", a->scale, 0.25, 8, &r->scale)))
+  r->pic = picture_defaults;
+  if (!spx_cli_picture_args_parse (&a->picture, CMD, &r->pic))
     return FALSE;
-  if (a->theme && !spx_theme_from_string (a->theme, &theme))
-    return spx_cli_usage_error (CMD, "--theme: expected light or dark, got "
-                                "'%s'", a->theme), FALSE;
   if (a->superstep)
     {
       /* counted from 1, as the pictures label them */
@@ -130,9 +125,6 @@ parse_picture (const RenderArgs *a, Render *r)
     }
   r->view = v;
   r->metric = metric;
-  r->width = (double) w;
-  r->height = (double) h;
-  spx_render_style_init (&r->style, theme);
   return TRUE;
 }
 
@@ -250,8 +242,8 @@ export (const Render *r, const char *path, SpxRenderFunc func,
         gconstpointer data, int *status)
 {
   g_autoptr (GError) error = NULL;
-  if (spx_render_export (path, r->format, r->width, r->height, r->scale,
-                         func, data, &r->style, &error))
+  if (spx_render_export (path, r->format, r->pic.width, r->pic.height,
+                         r->pic.scale, func, data, &r->pic.style, &error))
     return TRUE;
   *status = spx_cli_input_error (CMD, error);
   return FALSE;
@@ -374,13 +366,6 @@ spx_cli_render (int argc, char **argv)
     { "mode", 0, 0, G_OPTION_ARG_STRING, &a.mode,
       "The program shown by mask, tiles and exchange: dense, static or "
       "dynamic (default static)", "MODE" },
-    { "width", 0, 0, G_OPTION_ARG_STRING, &a.width,
-      "Width in logical pixels (default 960)", "W" },
-    { "height", 0, 0, G_OPTION_ARG_STRING, &a.height,
-      "Height in logical pixels (default 600)", "H" },
-    { "scale", 0, 0, G_OPTION_ARG_STRING, &a.scale,
-      "Device pixels per logical pixel, PNG only (default 1)", "S" },
-    { "theme", 0, 0, G_OPTION_ARG_STRING, &a.theme, "light or dark", "THEME" },
     { "superstep", 0, 0, G_OPTION_ARG_STRING, &a.superstep,
       "exchange: the superstep shown, from 1 (default the first "
       "exchange); timeline: the one highlighted in --mode's lane", "I" },
@@ -396,6 +381,7 @@ spx_cli_render (int argc, char **argv)
                                 "shows it.");
   g_option_context_add_main_entries (context, entries, NULL);
   spx_cli_mask_args_add (&a.source, context);
+  spx_cli_picture_args_add (&a.picture, context, &picture_defaults);
   int status = spx_cli_parse_and_run (CMD, context, argc, argv, run, &a);
   render_args_clear (&a);
   return status;

@@ -2,6 +2,7 @@
  * modelled on an IPU and measured on this CPU, to CSV, JSON or a chart */
 #include "spx-cli.h"
 #include "spx-render-export.h"
+#include "spx-cli-picture.h"
 #include "spx-render-speedup.h"
 #include "spx-sweep.h"
 
@@ -12,13 +13,14 @@
 
 #define CMD "sweep"
 #define EXIT_INTERRUPTED 130 /* 128 + SIGINT, as a shell reports it */
-#define CHART_WIDTH  800.0
-#define CHART_HEIGHT 500.0
-#define CHART_SCALE  2.0     /* PNG only: crisp on slides and in papers */
+/* PNG at 2×: crisp on slides and in papers */
+static const SpxCliPicture chart_defaults = { .width = 800, .height = 500,
+                                              .scale = 2 };
 
 typedef struct {
   char *source, *densities, *blocks, *modes, *m, *k, *n, *dtype, *machine;
   char *seed, *threads, *reps, *warmup, *out;
+  SpxCliPictureArgs picture;
 } SweepArgs;
 
 static void
@@ -29,6 +31,7 @@ sweep_args_clear (SweepArgs *a)
                       &a->threads, &a->reps, &a->warmup, &a->out };
   for (guint i = 0; i < G_N_ELEMENTS (fields); i++)
     g_clear_pointer (fields[i], g_free);
+  spx_cli_picture_args_clear (&a->picture);
 }
 
 /* A comma-separated list: 1 to SPX_SWEEP_MAX_VALUES non-empty items. */
@@ -259,16 +262,14 @@ progress (guint done, guint total, const SpxSweepPoint *p, gpointer tty)
 
 static gboolean
 write_out (const SpxSweep *sweep, const char *path, OutKind kind,
-           SpxExportFormat format, GError **error)
+           SpxExportFormat format, const SpxCliPicture *pic, GError **error)
 {
   if (kind == OUT_TABLE)
     return spx_sweep_save (sweep, path, error);
-  SpxRenderStyle style;
-  spx_render_style_init (&style, SPX_THEME_LIGHT);
   SpxRenderSpeedupData chart = { .sweep = sweep };
-  return spx_render_export (path, format, CHART_WIDTH, CHART_HEIGHT,
-                            CHART_SCALE, spx_render_speedup, &chart, &style,
-                            error);
+  return spx_render_export (path, format, pic->width, pic->height,
+                            pic->scale, spx_render_speedup, &chart,
+                            &pic->style, error);
 }
 
 /* Run with Ctrl-C caught; *cancelled when it stopped the sweep. */
@@ -299,21 +300,32 @@ run (gconstpointer data)
   spx_sweep_options_init (&o);
   g_autoptr (SpxSweep) sweep = spx_sweep_new ();
   g_autoptr (GError) error = NULL;
+  g_autoptr (GError) failed = NULL;
   gboolean cancelled = FALSE;
   int status = SPX_EXIT_USAGE;
-  if (!parse_all (a, &o, &kind, &format))
+  SpxCliPicture pic = chart_defaults;
+  if (!parse_all (a, &o, &kind, &format) ||
+      !spx_cli_picture_args_parse (&a->picture, CMD, &pic))
     goto out;
-  if (!run_sweep (sweep, &o, &cancelled, &error) && !cancelled)
+  if (!run_sweep (sweep, &o, &cancelled, &failed) && !cancelled &&
+      failed->domain == SPX_SWEEP_ERROR)
     {
-      status = error->domain == SPX_SWEEP_ERROR
-                 ? spx_cli_usage_error (CMD, "%s", error->message)
-                 : spx_cli_input_error (CMD, error);
+      status = spx_cli_usage_error (CMD, "%s", failed->message);
       goto out;
     }
-  g_clear_error (&error);
-  if (!write_out (sweep, a->out, kind, format, &error))
+  /* a point that failed still leaves the points before it written */
+  if ((failed == NULL || cancelled || sweep->points->len > 0) &&
+      !write_out (sweep, a->out, kind, format, &pic, &error))
     {
       status = spx_cli_input_error (CMD, error);
+      goto out;
+    }
+  if (failed != NULL && !cancelled)
+    {
+      fprintf (stderr, "sparse-explorer sweep: %s (%u points written to "
+               "%s)\n", failed->message, sweep->points->len,
+               sweep->points->len ? a->out : "nothing");
+      status = SPX_EXIT_INPUT;
       goto out;
     }
   fprintf (cancelled ? stderr : stdout, "sparse-explorer sweep: %s%u of %u "
@@ -377,6 +389,7 @@ spx_cli_sweep (int argc, char **argv)
     "Ctrl-C stops after the point under way, writes the points done to "
     "--out and exits with status 130.");
   g_option_context_add_main_entries (context, entries, NULL);
+  spx_cli_picture_args_add (&a.picture, context, &chart_defaults);
   int status = spx_cli_parse_and_run (CMD, context, argc, argv, run, &a);
   sweep_args_clear (&a);
   return status;

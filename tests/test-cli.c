@@ -620,6 +620,12 @@ test_render_errors (void)
   r = run_cli ("render", "--view", "tiles", "--scale", "0", "--out", "x.png",
                NULL);
   assert_usage_error (&r, "--scale");
+  r = run_cli ("render", "--view", "tiles", "--theme", "blue", "--out",
+               "x.png", NULL);
+  assert_usage_error (&r, "--theme");
+  /* the same picture options on sweep's chart */
+  r = run_cli ("sweep", "--width", "10", "--out", "x.png", NULL);
+  assert_usage_error (&r, "--width");
   /* a path that cannot be written: exit 1, the path named, no file */
   r = run_cli ("render", "--view", "timeline", "--machine", "teach16", "--m",
                "64", "--k", "64", "--block", "4", "--out",
