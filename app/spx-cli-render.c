@@ -49,6 +49,7 @@ typedef struct {
   SpxCliPicture   pic;
   SpxIpuMode      mode;
   SpxTileMetric   metric;
+  gboolean        throughput;        /* speedup view: TFLOP/s, not ×dense */
   gint64          superstep, tile;   /* -1: not given */
   SpxScenario    *scenario;
   SpxIpuMachine  *machine;
@@ -91,6 +92,7 @@ parse_picture (const RenderArgs *a, Render *r)
                                        "timeline", "speedup", NULL };
   static const char *const metrics[] = { "bytes", "cycles", "exchange",
                                          NULL };
+  static const char *const charts[] = { "speedup", "throughput", NULL };
   guint v = 0, metric = 0;
   guint64 index;
   g_autoptr (GError) error = NULL;
@@ -100,9 +102,14 @@ parse_picture (const RenderArgs *a, Render *r)
                                 "exchange, timeline or speedup)"), FALSE;
   if (!a->out)
     return spx_cli_usage_error (CMD, "--out is required"), FALSE;
-  if (!parse_choice ("--view", a->view, views, 5, &v) ||
-      (a->metric && !parse_choice ("--metric", a->metric, metrics, 3,
-                                   &metric)))
+  if (!parse_choice ("--view", a->view, views, 5, &v))
+    return FALSE;
+  /* the speedup chart's own metrics: over dense, or non-zero TFLOP/s */
+  if (a->metric && (v == VIEW_SPEEDUP
+                      ? !parse_choice ("--metric", a->metric, charts, 2,
+                                       &metric)
+                      : !parse_choice ("--metric", a->metric, metrics, 3,
+                                       &metric)))
     return FALSE;
   if (!spx_export_format_from_path (a->out, &r->format, &error))
     return spx_cli_usage_error (CMD, "--out: %s", error->message), FALSE;
@@ -124,7 +131,8 @@ parse_picture (const RenderArgs *a, Render *r)
       r->tile = (gint64) index;
     }
   r->view = v;
-  r->metric = metric;
+  r->metric = v == VIEW_SPEEDUP ? SPX_TILE_METRIC_BYTES : metric;
+  r->throughput = v == VIEW_SPEEDUP && metric == 1;
   return TRUE;
 }
 
@@ -314,7 +322,7 @@ draw_speedup (const Render *r, const char *path, int *status)
   if (!spx_sweep_run (sweep, &o, NULL, NULL, &error))
     return (*status = spx_cli_input_error (CMD, error)), FALSE;
   SpxRenderSpeedupData d = {
-    .sweep = sweep,
+    .sweep = sweep, .throughput = r->throughput,
     .current_density = (double) spx_mask_count_elements (sc->mask) /
                        ((double) sc->mask->rows * (double) sc->mask->cols) };
   return export (r, path, spx_render_speedup, &d, status);
@@ -372,7 +380,8 @@ spx_cli_render (int argc, char **argv)
     { "tile", 0, 0, G_OPTION_ARG_STRING, &a.tile,
       "The tile selected (its blocks highlighted)", "T" },
     { "metric", 0, 0, G_OPTION_ARG_STRING, &a.metric,
-      "tiles: bytes, cycles or exchange (default bytes)", "M" },
+      "tiles: bytes, cycles or exchange (default bytes); speedup: speedup "
+      "or throughput (default speedup)", "M" },
     G_OPTION_ENTRY_NULL
   };
   g_autoptr (GOptionContext) context = g_option_context_new (NULL);

@@ -603,6 +603,14 @@ test_render_views (void)
         assert_signature (path, magic[e]);
         g_unlink (path);
       }
+  g_autofree char *thr = g_build_filename (dir, "throughput.svg", NULL);
+  Run r = run_cli ("render", "--view", "speedup", "--metric", "throughput",
+                   "--machine", "teach16", "--m", "128", "--k", "128",
+                   "--block", "8", "--n", "16", "--out", thr, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  run_clear (&r);
+  assert_signature (thr, "<svg");
+  g_unlink (thr);
   g_rmdir (dir);
 }
 
