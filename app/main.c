@@ -1,8 +1,11 @@
-/* main.c: the command line, and later the window */
+/* main.c: the command line, or the window */
 #include "spx-config.h"
 #include "spx-cli.h"
 
 #include "spx-engine.h"
+#if SPX_HAVE_GUI
+#include "spx-application.h"
+#endif
 
 #include <locale.h>
 #include <stdio.h>
@@ -15,15 +18,34 @@ main (int argc, char **argv)
   /* Dense sgemm is every measurement's baseline: make it run at full
    * speed (if that fails, bench warns when dense runs slowly). */
   spx_dense_restart_at_full_speed (argv);
-  if (argc >= 2 && (argv[1][0] == '-' || spx_cli_is_command (argv[1])))
+  gboolean cli = argc >= 2 && (spx_cli_is_command (argv[1]) ||
+                               g_str_equal (argv[1], "--version") ||
+                               g_str_equal (argv[1], "--help") ||
+                               g_str_equal (argv[1], "-h"));
+  if (cli)
     return spx_cli_main (argc, argv);
+  /* a word that is neither a command nor a file is a typo, not a file
+   * for the window to fail on */
+  for (int i = 1; i < argc; i++)
+    if (argv[i][0] != '-' && !g_file_test (argv[i], G_FILE_TEST_EXISTS) &&
+        !(i > 1 && g_str_equal (argv[i - 1], "--view")))
+      {
+        fprintf (stderr, "sparse-explorer: '%s' is neither a command nor a "
+                 "file (try --help)\n", argv[i]);
+        return SPX_EXIT_USAGE;
+      }
+#if SPX_HAVE_GUI
+  /* no command: the window, opening any files given */
+  g_autoptr (SpxApplication) app = spx_application_new ();
+  return g_application_run (G_APPLICATION (app), argc, argv);
+#else
   if (argc >= 2)
     {
-      /* Opening FILEs in the window comes with the window itself. */
-      fprintf (stderr, "sparse-explorer: unknown command '%s' (try --help)\n",
-               argv[1]);
+      fprintf (stderr, "sparse-explorer: unknown command '%s' (try --help; "
+               "this build has no window)\n", argv[1]);
       return SPX_EXIT_USAGE;
     }
   spx_cli_print_usage (stdout);
   return SPX_EXIT_OK;
+#endif
 }

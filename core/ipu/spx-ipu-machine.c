@@ -1,5 +1,6 @@
 /* spx-ipu-machine.c: machine presets, machine key files and per-tile rates */
 #include "spx-ipu-machine.h"
+#include "spx-util.h"
 
 #include <math.h>
 #include <string.h>
@@ -338,4 +339,39 @@ guint64
 spx_ipu_tile_budget (const SpxIpuMachine *machine)
 {
   return (guint64) (machine->available_memory * (double) machine->sram_bytes);
+}
+
+char *
+spx_ipu_machine_to_data (const SpxIpuMachine *m, gsize *len)
+{
+  g_autoptr (GKeyFile) kf = g_key_file_new ();
+  const char *g = GROUP_MACHINE;
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+  g_key_file_set_string (kf, g, "name", m->name);
+  g_key_file_set_uint64 (kf, g, "tiles", m->tiles);
+  g_key_file_set_uint64 (kf, g, "grid-width", m->grid_width);
+  g_key_file_set_uint64 (kf, g, "sram-bytes", m->sram_bytes);
+  g_key_file_set_value (kf, g, "clock-hz",
+                        g_ascii_dtostr (buf, sizeof buf, m->clock_hz));
+  g_key_file_set_uint64 (kf, g, "flop-per-cycle-fp16", m->flop_per_cycle_fp16);
+  g_key_file_set_uint64 (kf, g, "flop-per-cycle-fp32", m->flop_per_cycle_fp32);
+  g_key_file_set_value (kf, g, "exchange-bytes-per-cycle",
+                        g_ascii_dtostr (buf, sizeof buf,
+                                        m->exchange_bytes_per_cycle));
+  g_key_file_set_uint64 (kf, g, "sync-cycles", m->sync_cycles);
+  g_key_file_set_uint64 (kf, g, "exchange-overhead-cycles",
+                         m->exchange_overhead_cycles);
+  g_key_file_set_value (kf, g, "available-memory",
+                        g_ascii_dtostr (buf, sizeof buf, m->available_memory));
+  g_key_file_set_uint64 (kf, g, "workers", m->workers);
+  return g_key_file_to_data (kf, len, NULL);
+}
+
+gboolean
+spx_ipu_machine_save (const SpxIpuMachine *machine, const char *path,
+                      GError **error)
+{
+  gsize len;
+  g_autofree char *data = spx_ipu_machine_to_data (machine, &len);
+  return spx_write_file_atomic (path, data, len, error);
 }

@@ -44,6 +44,11 @@ SpxIpuMachine *spx_ipu_machine_load     (const char *path, GError **error);
 /* A preset name, or else a key file. */
 SpxIpuMachine *spx_ipu_machine_resolve  (const char *name_or_path,
                                          GError **error);
+/* The same key file, every key written; atomic. */
+char          *spx_ipu_machine_to_data  (const SpxIpuMachine *machine,
+                                         gsize *len);
+gboolean       spx_ipu_machine_save     (const SpxIpuMachine *machine,
+                                         const char *path, GError **error);
 gboolean       spx_ipu_machine_validate (const SpxIpuMachine *machine,
                                          GError **error);
 SpxIpuMachine *spx_ipu_machine_copy     (const SpxIpuMachine *machine);

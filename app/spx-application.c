@@ -1,0 +1,316 @@
+/* spx-application.c: the GtkApplication: windows, app actions,
+ * preferences kept in a key file under the user's config folder */
+#include "spx-application.h"
+#include "spx-config.h"
+#include "spx-ipu.h"
+#include "spx-window.h"
+
+#include <errno.h>
+
+#define GROUP "preferences"
+
+struct _SpxApplication {
+  GtkApplication parent;
+  char          *view;     /* --view: the view new windows open on */
+  /* preferences */
+  gboolean       dark;
+  guint          threads;
+  char          *machine;
+};
+
+G_DEFINE_TYPE (SpxApplication, spx_application, GTK_TYPE_APPLICATION)
+
+/* ---- preferences --------------------------------------------------- */
+
+static char *
+prefs_path (void)
+{
+  return g_build_filename (g_get_user_config_dir (), "sparse-explorer",
+                           "preferences.ini", NULL);
+}
+
+/* A missing or damaged file gives the defaults; a bad value is ignored
+ * with a warning on stderr, never a crash. */
+static void
+prefs_load (SpxApplication *app)
+{
+  g_autofree char *path = prefs_path ();
+  g_autoptr (GKeyFile) kf = g_key_file_new ();
+  app->machine = g_strdup ("bow");
+  if (!g_key_file_load_from_file (kf, path, G_KEY_FILE_NONE, NULL))
+    return;
+  g_autofree char *theme = g_key_file_get_string (kf, GROUP, "theme", NULL);
+  app->dark = g_strcmp0 (theme, "dark") == 0;
+  g_autoptr (GError) error = NULL;
+  guint64 threads = g_key_file_get_uint64 (kf, GROUP, "threads", &error);
+  if (error == NULL && threads <= 1024)
+    app->threads = (guint) threads;
+  g_autofree char *machine = g_key_file_get_string (kf, GROUP, "machine",
+                                                    NULL);
+  g_autoptr (SpxIpuMachine) m = machine ? spx_ipu_machine_preset (machine)
+                                        : NULL;
+  if (m != NULL)
+    {
+      g_free (app->machine);
+      app->machine = g_strdup (machine);
+    }
+  else if (machine != NULL)
+    g_printerr ("%s: [%s] machine: '%s' is not a preset; using bow\n", path,
+                GROUP, machine);
+}
+
+static void
+prefs_save (SpxApplication *app)
+{
+  g_autofree char *path = prefs_path ();
+  g_autofree char *dir = g_path_get_dirname (path);
+  g_autoptr (GKeyFile) kf = g_key_file_new ();
+  g_key_file_set_string (kf, GROUP, "theme", app->dark ? "dark" : "light");
+  g_key_file_set_uint64 (kf, GROUP, "threads", app->threads);
+  g_key_file_set_string (kf, GROUP, "machine", app->machine);
+  g_autoptr (GError) error = NULL;
+  if (g_mkdir_with_parents (dir, 0700) != 0 ||
+      !g_key_file_save_to_file (kf, path, &error))
+    g_printerr ("sparse-explorer: cannot save preferences to %s: %s\n", path,
+                error ? error->message : g_strerror (errno));
+}
+
+static void
+apply_theme (SpxApplication *app)
+{
+  g_object_set (gtk_settings_get_default (),
+                "gtk-application-prefer-dark-theme", app->dark, NULL);
+}
+
+static void
+on_dark_toggled (GtkSwitch *sw, GParamSpec *pspec, SpxApplication *app)
+{
+  app->dark = gtk_switch_get_active (sw);
+  apply_theme (app);
+  prefs_save (app);
+}
+
+static void
+on_threads_changed (GtkSpinButton *spin, SpxApplication *app)
+{
+  app->threads = (guint) gtk_spin_button_get_value_as_int (spin);
+  prefs_save (app);
+}
+
+static void
+on_machine_changed (GtkComboBox *combo, SpxApplication *app)
+{
+  g_free (app->machine);
+  app->machine = g_strdup (gtk_combo_box_get_active_id (combo));
+  prefs_save (app);
+}
+
+static void
+grid_row (GtkWidget *grid, gint row, const char *label, GtkWidget *control)
+{
+  GtkWidget *l = gtk_label_new_with_mnemonic (label);
+  gtk_label_set_xalign (GTK_LABEL (l), 1);
+  gtk_label_set_mnemonic_widget (GTK_LABEL (l), control);
+  gtk_widget_set_halign (control, GTK_ALIGN_START);
+  gtk_grid_attach (GTK_GRID (grid), l, 0, row, 1, 1);
+  gtk_grid_attach (GTK_GRID (grid), control, 1, row, 1, 1);
+}
+
+static void
+act_preferences (GSimpleAction *a, GVariant *p, gpointer data)
+{
+  SpxApplication *app = data;
+  GtkWidget *dialog = gtk_dialog_new_with_buttons (
+    "Preferences", gtk_application_get_active_window (GTK_APPLICATION (app)),
+    GTK_DIALOG_DESTROY_WITH_PARENT | GTK_DIALOG_USE_HEADER_BAR, NULL, NULL);
+  GtkWidget *grid = gtk_grid_new ();
+  gtk_grid_set_row_spacing (GTK_GRID (grid), 8);
+  gtk_grid_set_column_spacing (GTK_GRID (grid), 12);
+  gtk_container_set_border_width (GTK_CONTAINER (grid), 18);
+  GtkWidget *dark = gtk_switch_new ();
+  gtk_switch_set_active (GTK_SWITCH (dark), app->dark);
+  g_signal_connect (dark, "notify::active", G_CALLBACK (on_dark_toggled), app);
+  GtkWidget *threads = gtk_spin_button_new_with_range (0, 1024, 1);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (threads), app->threads);
+  g_signal_connect (threads, "value-changed", G_CALLBACK (on_threads_changed),
+                    app);
+  GtkWidget *machine = gtk_combo_box_text_new ();
+  for (const char *const *n = spx_ipu_machine_presets (); *n; n++)
+    gtk_combo_box_text_append (GTK_COMBO_BOX_TEXT (machine), *n, *n);
+  gtk_combo_box_set_active_id (GTK_COMBO_BOX (machine), app->machine);
+  g_signal_connect (machine, "changed", G_CALLBACK (on_machine_changed), app);
+  grid_row (grid, 0, "_Dark theme", dark);
+  grid_row (grid, 1, "CPU _threads (0: all)", threads);
+  grid_row (grid, 2, "Default _machine", machine);
+  gtk_container_add (GTK_CONTAINER (gtk_dialog_get_content_area (
+                       GTK_DIALOG (dialog))), grid);
+  g_signal_connect (dialog, "response", G_CALLBACK (gtk_widget_destroy),
+                    NULL);
+  gtk_widget_show_all (dialog);
+}
+
+/* ---- app actions --------------------------------------------------- */
+
+static void
+act_about (GSimpleAction *a, GVariant *p, gpointer data)
+{
+  static const char *const authors[] = { "The Sparse Explorer authors",
+                                         NULL };
+  gtk_show_about_dialog (
+    gtk_application_get_active_window (GTK_APPLICATION (data)),
+    "program-name", "Sparse Explorer", "version", SPX_VERSION,
+    "comments", "Will a pruned weight matrix run faster than dense? "
+    "Block-sparse matrix multiplication on this CPU and on a model of a "
+    "Graphcore IPU.", "license-type", GTK_LICENSE_MIT_X11,
+    "authors", authors, "logo-icon-name", "applications-science", NULL);
+}
+
+static void
+act_quit (GSimpleAction *a, GVariant *p, gpointer data)
+{
+  /* each window asks before losing edits; quit only if all agree */
+  GList *windows = g_list_copy (gtk_application_get_windows (data));
+  gboolean keep = FALSE;
+  for (GList *i = windows; i != NULL && !keep; i = i->next)
+    {
+      GdkEvent *ev = gdk_event_new (GDK_DELETE);
+      g_signal_emit_by_name (i->data, "delete-event", ev, &keep);
+      gdk_event_free (ev);
+    }
+  g_list_free (windows);
+  if (!keep)
+    g_application_quit (G_APPLICATION (data));
+}
+
+static const GActionEntry app_actions[] = {
+  { "preferences", act_preferences, NULL, NULL, NULL, { 0 } },
+  { "about", act_about, NULL, NULL, NULL, { 0 } },
+  { "quit", act_quit, NULL, NULL, NULL, { 0 } },
+};
+
+static void
+set_accels (GtkApplication *app)
+{
+  static const struct { const char *action, *accels[3]; } table[] = {
+    { "app.quit", { "<Primary>q", NULL } },
+    { "app.preferences", { "<Primary>comma", NULL } },
+    { "win.open", { "<Primary>o", NULL } },
+    { "win.save", { "<Primary>s", NULL } },
+    { "win.save-as", { "<Primary><Shift>s", NULL } },
+    { "win.export", { "<Primary>e", NULL } },
+    { "win.undo", { "<Primary>z", NULL } },
+    { "win.redo", { "<Primary><Shift>z", "<Primary>y", NULL } },
+    { "win.run-sweep", { "<Primary>r", NULL } },
+    { "win.cancel", { "Escape", NULL } },
+    { "win.show-help-overlay", { "<Primary>question", NULL } },
+    { "win.view::mask", { "<Alt>1", NULL } },
+    { "win.view::tiles", { "<Alt>2", NULL } },
+    { "win.view::exchange", { "<Alt>3", NULL } },
+    { "win.view::timeline", { "<Alt>4", NULL } },
+    { "win.view::speedup", { "<Alt>5", NULL } },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (table); i++)
+    gtk_application_set_accels_for_action (app, table[i].action,
+                                           table[i].accels);
+}
+
+/* ---- lifetime ------------------------------------------------------ */
+
+static SpxWindow *
+new_window (SpxApplication *app)
+{
+  SpxWindow *w = spx_window_new (GTK_APPLICATION (app));
+  spx_window_use_defaults (w, app->machine, app->threads);
+  if (app->view)
+    spx_window_show_view (w, app->view);
+  gtk_window_present (GTK_WINDOW (w));
+  return w;
+}
+
+static void
+spx_application_startup (GApplication *gapp)
+{
+  SpxApplication *app = SPX_APPLICATION (gapp);
+  G_APPLICATION_CLASS (spx_application_parent_class)->startup (gapp);
+  g_action_map_add_action_entries (G_ACTION_MAP (app), app_actions,
+                                   G_N_ELEMENTS (app_actions), app);
+  set_accels (GTK_APPLICATION (app));
+  prefs_load (app);
+  apply_theme (app);
+}
+
+static void
+spx_application_activate (GApplication *gapp)
+{
+  new_window (SPX_APPLICATION (gapp));
+}
+
+static void
+spx_application_open (GApplication *gapp, GFile **files, gint n_files,
+                      const char *hint)
+{
+  for (gint i = 0; i < n_files; i++)
+    spx_window_open_file (new_window (SPX_APPLICATION (gapp)), files[i],
+                          TRUE);
+}
+
+static gint
+spx_application_local_options (GApplication *gapp, GVariantDict *options)
+{
+  SpxApplication *app = SPX_APPLICATION (gapp);
+  const char *view = NULL;
+  if (!g_variant_dict_lookup (options, "view", "&s", &view))
+    return -1;
+  for (guint i = 0; spx_window_views[i]; i++)
+    if (g_str_equal (view, spx_window_views[i]))
+      {
+        app->view = g_strdup (view);
+        return -1;
+      }
+  g_autofree char *names = g_strjoinv (", ", (char **) spx_window_views);
+  g_printerr ("sparse-explorer: --view: expected one of %s, got '%s'\n",
+              names, view);
+  return 2;
+}
+
+static void
+spx_application_finalize (GObject *object)
+{
+  SpxApplication *app = SPX_APPLICATION (object);
+  g_free (app->view);
+  g_free (app->machine);
+  G_OBJECT_CLASS (spx_application_parent_class)->finalize (object);
+}
+
+static void
+spx_application_init (SpxApplication *app)
+{
+  static const GOptionEntry options[] = {
+    { "view", 0, 0, G_OPTION_ARG_STRING, NULL,
+      "Open on this view: mask, tiles, exchange, timeline or speedup",
+      "VIEW" },
+    G_OPTION_ENTRY_NULL
+  };
+  g_application_add_main_option_entries (G_APPLICATION (app), options);
+}
+
+static void
+spx_application_class_init (SpxApplicationClass *klass)
+{
+  GApplicationClass *app = G_APPLICATION_CLASS (klass);
+  app->startup = spx_application_startup;
+  app->activate = spx_application_activate;
+  app->open = spx_application_open;
+  app->handle_local_options = spx_application_local_options;
+  G_OBJECT_CLASS (klass)->finalize = spx_application_finalize;
+}
+
+SpxApplication *
+spx_application_new (void)
+{
+  return g_object_new (SPX_TYPE_APPLICATION, "application-id",
+                       SPX_APPLICATION_ID, "flags",
+                       G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE,
+                       "resource-base-path", "/org/sparseexplorer/SparseExplorer",
+                       NULL);
+}

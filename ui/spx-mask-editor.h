@@ -1,0 +1,58 @@
+/* spx-mask-editor.h: the spy plot of a mask, editable with the mouse:
+ * draw and erase blocks, fill or clear rectangles, undo and redo, zoom
+ * and pan, and an IPU plan's partitions and tiles drawn over it */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "spx-render-mask.h"
+
+G_BEGIN_DECLS
+
+#define SPX_TYPE_MASK_EDITOR (spx_mask_editor_get_type ())
+G_DECLARE_FINAL_TYPE (SpxMaskEditor, spx_mask_editor, SPX, MASK_EDITOR,
+                      GtkDrawingArea)
+
+typedef enum {
+  SPX_EDIT_DRAW,             /* left drag sets blocks, right drag clears */
+  SPX_EDIT_ERASE,            /* left drag clears blocks, right drag sets */
+  SPX_EDIT_RECTANGLE_DRAW,   /* sets the dragged rectangle on release */
+  SPX_EDIT_RECTANGLE_ERASE,  /* clears it */
+  SPX_EDIT_SELECT,           /* a click activates the block */
+} SpxEditTool;
+
+/* Signals:
+ *   "mask-edited"     (void): once at the end of each stroke or rectangle
+ *                     that changed something, and after undo and redo;
+ *   "history-changed" (void): can_undo / can_redo may have changed;
+ *   "block-activated" (guint64 br, guint64 bc): a click with the select
+ *                     tool, or with any tool while Ctrl is held.
+ * Mouse: left button edits with the tool, right button with its
+ * opposite, middle drag pans; scroll pans (Shift: sideways), Ctrl+scroll
+ * zooms about the pointer. Keys: + and - zoom, 0 resets, arrows pan,
+ * Escape cancels a rectangle. The tooltip names the block under the
+ * pointer and counts its block-row. */
+
+GtkWidget *spx_mask_editor_new (void);
+/* Takes ownership of mask (may be NULL); clears the undo history and
+ * resets the zoom. */
+void       spx_mask_editor_set_mask (SpxMaskEditor *e, SpxMask *mask);
+SpxMask   *spx_mask_editor_get_mask (SpxMaskEditor *e);   /* borrowed */
+void       spx_mask_editor_set_tool (SpxMaskEditor *e, SpxEditTool tool);
+/* Borrowed, may be NULL: kept alive by the caller until replaced. */
+void       spx_mask_editor_set_program (SpxMaskEditor *e,
+                                        const SpxIpuProgram *p);
+void       spx_mask_editor_set_selected_tile (SpxMaskEditor *e, gint tile);
+void       spx_mask_editor_set_colour_by_tile (SpxMaskEditor *e,
+                                               gboolean on);
+void       spx_mask_editor_set_theme (SpxMaskEditor *e, SpxTheme theme);
+gboolean   spx_mask_editor_can_undo (SpxMaskEditor *e);
+gboolean   spx_mask_editor_can_redo (SpxMaskEditor *e);
+void       spx_mask_editor_undo (SpxMaskEditor *e);
+void       spx_mask_editor_redo (SpxMaskEditor *e);
+/* About the widget point (cx, cy); factor > 1 zooms in. */
+void       spx_mask_editor_zoom (SpxMaskEditor *e, double factor,
+                                 double cx, double cy);
+void       spx_mask_editor_zoom_reset (SpxMaskEditor *e);
+
+G_END_DECLS

@@ -1,0 +1,318 @@
+/* spx-window-files.c: open masks and scenarios, save scenarios, export
+ * the view shown or the sweep's data; never lose unsaved edits */
+#include "spx-window-private.h"
+#include "spx-mask-file.h"
+#include "spx-render-export.h"
+#include "spx-render-mask.h"
+
+#include <string.h>
+
+/* ---- opening ------------------------------------------------------- */
+
+static gboolean
+has_suffix (const char *path, const char *suffix)
+{
+  g_autofree char *lower = g_ascii_strdown (path, -1);
+  return g_str_has_suffix (lower, suffix);
+}
+
+/* The scenario's machine: a preset or a key file (relative to the .spx). */
+static SpxIpuMachine *
+scenario_machine (const char *name, const char *spx, GError **error)
+{
+  g_autofree char *dir = g_path_get_dirname (spx);
+  g_autofree char *beside = g_build_filename (dir, name, NULL);
+  if (!g_path_is_absolute (name) && g_file_test (beside, G_FILE_TEST_EXISTS))
+    return spx_ipu_machine_resolve (beside, error);
+  return spx_ipu_machine_resolve (name, error);
+}
+
+static gboolean
+open_scenario (SpxWindow *w, const char *path, GError **error)
+{
+  SpxScenario *sc = spx_scenario_load (path, error);
+  if (sc == NULL)
+    return FALSE;
+  SpxIpuMachine *m = scenario_machine (sc->machine, path, error);
+  if (m == NULL)
+    {
+      spx_scenario_free (sc);
+      return FALSE;
+    }
+  spx_scenario_free (w->scenario);
+  spx_ipu_machine_free (w->machine);
+  w->scenario = sc;
+  w->machine = m;
+  g_free (w->path);
+  w->path = g_strdup (path);
+  w->mask_edited = sc->source == SPX_MASK_SOURCE_DRAWN;
+  if (sc->mask != NULL) /* drawn: stored inside */
+    spx_mask_editor_set_mask (SPX_MASK_EDITOR (w->editor),
+                              g_steal_pointer (&sc->mask));
+  spx_window_panel_load (w);
+  spx_window_replan (w, sc->source != SPX_MASK_SOURCE_DRAWN);
+  return TRUE;
+}
+
+/* A mask file becomes the scenario's mask, re-blocked to its block size;
+ * the rest of the scenario stays. */
+static gboolean
+open_mask (SpxWindow *w, const char *path, GError **error)
+{
+  g_autoptr (SpxMask) elements = spx_mask_file_load (path, NULL, error);
+  if (elements == NULL)
+    return FALSE;
+  SpxMask *mask = spx_mask_to_blocks (elements, w->scenario->block, error);
+  if (mask == NULL)
+    return FALSE;
+  SpxScenario *sc = w->scenario;
+  sc->m = mask->rows;
+  sc->k = mask->cols;
+  sc->source = SPX_MASK_SOURCE_FILE;
+  g_free (sc->mask_path);
+  sc->mask_path = g_canonicalize_filename (path, NULL);
+  g_clear_pointer (&w->path, g_free);
+  w->mask_edited = FALSE;
+  spx_mask_editor_set_mask (SPX_MASK_EDITOR (w->editor), mask);
+  spx_window_panel_load (w);
+  spx_window_replan (w, FALSE);
+  return TRUE;
+}
+
+void
+spx_window_open_file (SpxWindow *w, GFile *file, gboolean force)
+{
+  g_autofree char *path = g_file_get_path (file);
+  g_autoptr (GError) error = NULL;
+  if (path == NULL)
+    {
+      g_autofree char *uri = g_file_get_uri (file);
+      g_autofree char *msg = g_strdup_printf ("%s: only local files can be "
+                                              "opened", uri);
+      spx_window_show_error (w, msg);
+      return;
+    }
+  if (!force && !spx_window_confirm_discard (w))
+    return;
+  spx_window_cancel_work (w);
+  gboolean ok = has_suffix (path, ".spx") ? open_scenario (w, path, &error)
+                                          : open_mask (w, path, &error);
+  if (!ok)
+    {
+      spx_window_show_error (w, error->message);
+      return;
+    }
+  spx_window_clear_error (w);
+  spx_window_set_dirty (w, FALSE);
+}
+
+static void
+add_filter (GtkFileChooser *chooser, const char *name,
+            const char *const *patterns)
+{
+  GtkFileFilter *f = gtk_file_filter_new ();
+  gtk_file_filter_set_name (f, name);
+  for (guint i = 0; patterns[i]; i++)
+    gtk_file_filter_add_pattern (f, patterns[i]);
+  gtk_file_chooser_add_filter (chooser, f);
+}
+
+void
+spx_window_open_dialog (SpxWindow *w)
+{
+  static const char *const all[] = { "*.spx", "*.mtx", "*.smtx", "*.npy",
+                                     "*.png", NULL };
+  static const char *const spx[] = { "*.spx", NULL };
+  static const char *const masks[] = { "*.mtx", "*.smtx", "*.npy", "*.png",
+                                       NULL };
+  GtkFileChooserNative *dialog = gtk_file_chooser_native_new (
+    "Open a Scenario or Mask", GTK_WINDOW (w), GTK_FILE_CHOOSER_ACTION_OPEN,
+    "_Open", "_Cancel");
+  GtkFileChooser *chooser = GTK_FILE_CHOOSER (dialog);
+  add_filter (chooser, "Scenarios and masks", all);
+  add_filter (chooser, "Scenarios (.spx)", spx);
+  add_filter (chooser, "Masks (.mtx, .smtx, .npy, .png)", masks);
+  if (gtk_native_dialog_run (GTK_NATIVE_DIALOG (dialog)) ==
+      GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr (GFile) file = gtk_file_chooser_get_file (chooser);
+      spx_window_open_file (w, file, FALSE);
+    }
+  g_object_unref (dialog);
+}
+
+/* ---- saving -------------------------------------------------------- */
+
+/* A what-if machine is written beside the scenario and named by it. */
+static gboolean
+save_machine (SpxWindow *w, SpxScenario *copy, const char *path,
+              GError **error)
+{
+  /* edits rename the machine "custom": a preset's name means unedited */
+  for (const char *const *p = spx_ipu_machine_presets (); *p; p++)
+    if (g_str_equal (*p, w->machine->name))
+      {
+        g_free (copy->machine);
+        copy->machine = g_strdup (*p);
+        return TRUE;
+      }
+  g_autofree char *base = g_path_get_basename (path);
+  g_autofree char *stem = g_strndup (base, strlen (base) -
+                                           (has_suffix (base, ".spx") ? 4 : 0));
+  g_autofree char *name = g_strconcat (stem, ".machine", NULL);
+  g_autofree char *dir = g_path_get_dirname (path);
+  g_autofree char *machine_path = g_build_filename (dir, name, NULL);
+  if (!spx_ipu_machine_save (w->machine, machine_path, error))
+    return FALSE;
+  g_free (copy->machine);
+  copy->machine = g_strdup (name);
+  return TRUE;
+}
+
+gboolean
+spx_window_save_to (SpxWindow *w, const char *path)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (SpxScenario) copy = spx_scenario_copy (w->scenario);
+  SpxMask *mask = spx_mask_editor_get_mask (SPX_MASK_EDITOR (w->editor));
+  if (w->mask_edited && mask != NULL)
+    spx_scenario_set_drawn_mask (copy, spx_mask_copy (mask));
+  if (!save_machine (w, copy, path, &error) ||
+      !spx_scenario_save (copy, path, &error))
+    {
+      spx_window_show_error (w, error->message);
+      return FALSE;
+    }
+  g_free (w->path);
+  w->path = g_strdup (path);
+  spx_window_set_dirty (w, FALSE);
+  return TRUE;
+}
+
+static char *
+choose_save_path (SpxWindow *w, const char *title, const char *name)
+{
+  GtkFileChooserNative *dialog = gtk_file_chooser_native_new (
+    title, GTK_WINDOW (w), GTK_FILE_CHOOSER_ACTION_SAVE, "_Save", "_Cancel");
+  GtkFileChooser *chooser = GTK_FILE_CHOOSER (dialog);
+  gtk_file_chooser_set_do_overwrite_confirmation (chooser, TRUE);
+  gtk_file_chooser_set_current_name (chooser, name);
+  char *path = NULL;
+  if (gtk_native_dialog_run (GTK_NATIVE_DIALOG (dialog)) ==
+      GTK_RESPONSE_ACCEPT)
+    path = gtk_file_chooser_get_filename (chooser);
+  g_object_unref (dialog);
+  return path;
+}
+
+gboolean
+spx_window_save (SpxWindow *w, gboolean choose)
+{
+  if (w->path != NULL && !choose)
+    return spx_window_save_to (w, w->path);
+  g_autofree char *path = choose_save_path (w, "Save the Scenario",
+                                            "scenario.spx");
+  if (path == NULL)
+    return FALSE;
+  if (!has_suffix (path, ".spx"))
+    {
+      char *with = g_strconcat (path, ".spx", NULL);
+      g_free (path);
+      path = with;
+    }
+  return spx_window_save_to (w, path);
+}
+
+gboolean
+spx_window_confirm_discard (SpxWindow *w)
+{
+  if (!w->dirty)
+    return TRUE;
+  GtkWidget *d = gtk_message_dialog_new (
+    GTK_WINDOW (w), GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
+    GTK_MESSAGE_QUESTION, GTK_BUTTONS_NONE,
+    "Save the changes to the scenario first?");
+  gtk_message_dialog_format_secondary_text (
+    GTK_MESSAGE_DIALOG (d), "Without saving, your edits are lost.");
+  gtk_dialog_add_buttons (GTK_DIALOG (d), "_Cancel", GTK_RESPONSE_CANCEL,
+                          "_Discard", GTK_RESPONSE_REJECT, "_Save",
+                          GTK_RESPONSE_ACCEPT, NULL);
+  gtk_dialog_set_default_response (GTK_DIALOG (d), GTK_RESPONSE_ACCEPT);
+  gint r = gtk_dialog_run (GTK_DIALOG (d));
+  gtk_widget_destroy (d);
+  if (r == GTK_RESPONSE_ACCEPT)
+    return spx_window_save (w, FALSE);
+  return r == GTK_RESPONSE_REJECT;
+}
+
+/* ---- export -------------------------------------------------------- */
+
+gboolean
+spx_window_export_sweep (SpxWindow *w, const char *path)
+{
+  g_autoptr (GError) error = NULL;
+  if (!spx_sweep_save (w->sweep, path, &error))
+    {
+      spx_window_show_error (w, error->message);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* The visible view at its size on screen, drawn by the same renderer. */
+gboolean
+spx_window_export_view (SpxWindow *w, const char *path)
+{
+  g_autoptr (GError) error = NULL;
+  SpxExportFormat format;
+  if (has_suffix (path, ".csv") || has_suffix (path, ".json"))
+    return spx_window_export_sweep (w, path);
+  if (!spx_export_format_from_path (path, &format, &error))
+    {
+      spx_window_show_error (w, error->message);
+      return FALSE;
+    }
+  const char *view = gtk_stack_get_visible_child_name (GTK_STACK (w->stack));
+  SpxRenderMaskData mask = {
+    .mask = spx_mask_editor_get_mask (SPX_MASK_EDITOR (w->editor)),
+    .grid = TRUE, .program = w->programs[w->mode],
+    .selected_tile = w->selected_tile };
+  struct { const char *name; GtkWidget *widget; SpxRenderFunc func;
+           gconstpointer data; } views[] = {
+    { "mask", w->editor, spx_render_mask, &mask },
+    { "tiles", w->tiles, spx_render_tiles, &w->tiles_data },
+    { "exchange", w->exchange, spx_render_exchange, &w->exchange_data },
+    { "timeline", w->timeline, spx_render_timeline, &w->timeline_data },
+    { "speedup", w->speedup, spx_render_speedup, &w->speedup_data },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (views); i++)
+    if (g_strcmp0 (view, views[i].name) == 0)
+      {
+        SpxRenderStyle style;
+        spx_render_style_init (&style, spx_window_theme (w));
+        double width = MAX (gtk_widget_get_allocated_width (views[i].widget),
+                            640);
+        double height = MAX (gtk_widget_get_allocated_height (views[i].widget),
+                             400);
+        if (!spx_render_export (path, format, width, height,
+                                gtk_widget_get_scale_factor (GTK_WIDGET (w)),
+                                views[i].func, views[i].data, &style, &error))
+          {
+            spx_window_show_error (w, error->message);
+            return FALSE;
+          }
+        return TRUE;
+      }
+  return FALSE;
+}
+
+void
+spx_window_export_dialog (SpxWindow *w)
+{
+  const char *view = gtk_stack_get_visible_child_name (GTK_STACK (w->stack));
+  g_autofree char *name = g_strdup_printf ("%s.png", view);
+  g_autofree char *path = choose_save_path (
+    w, "Export the View (.png, .svg, .pdf) or the Sweep (.csv, .json)", name);
+  if (path != NULL)
+    spx_window_export_view (w, path);
+}

@@ -1,0 +1,95 @@
+/* spx-window-private.h: what the window's files share. spx-window.c
+ * builds it and holds the actions; -panel.c the scenario controls;
+ * -work.c planning and sweeps on worker threads; -files.c open, save,
+ * export. */
+#pragma once
+
+#include "spx-window.h"
+#include "spx-ipu.h"
+#include "spx-mask-editor.h"
+#include "spx-render-exchange.h"
+#include "spx-render-speedup.h"
+#include "spx-render-tiles.h"
+#include "spx-render-timeline.h"
+#include "spx-scenario.h"
+#include "spx-sweep.h"
+#include "spx-view.h"
+
+G_BEGIN_DECLS
+
+typedef struct {
+  GtkWidget *m, *k, *n, *block, *density, *pattern, *seed, *dtype;
+  GtkWidget *machine, *tiles, *sram, *clock, *exchange, *mode, *threads;
+} SpxPanel;
+
+struct _SpxWindow {
+  GtkApplicationWindow parent;
+
+  SpxScenario   *scenario;     /* its mask lives in the editor */
+  SpxIpuMachine *machine;      /* preset or custom, with what-if edits */
+  char          *path;         /* the .spx it came from / was saved to */
+  gboolean       dirty;
+  gboolean       mask_edited;  /* drawn by hand since generated/loaded */
+  gboolean       updating;     /* the panel is being filled, not edited */
+  SpxIpuMode     mode;         /* the program the mask/tiles/exchange show */
+  gint           selected_tile;
+  char          *error;        /* the info bar's message */
+
+  /* planning: results of an older request are dropped */
+  guint          plan_serial;
+  gboolean       planning;
+  SpxIpuProgram *programs[3];
+
+  /* the sweep on the chart; points arrive one by one */
+  SpxSweep      *sweep;
+  GCancellable  *sweep_cancel;
+  guint          sweep_serial;
+  guint          sweep_done, sweep_total;
+
+  /* widgets */
+  GtkWidget *header, *progress, *cancel, *info_bar, *info_label;
+  GtkWidget *stack, *editor, *tiles, *exchange, *timeline, *speedup;
+  GtkWidget *metric, *superstep, *tile_label, *density_label, *sweep_button;
+  GtkWidget *throughput, *undo_button, *redo_button;
+  SpxPanel   panel;
+
+  /* what the views draw (borrowed by them) */
+  SpxRenderTilesData    tiles_data;
+  SpxRenderExchangeData exchange_data;
+  SpxRenderTimelineData timeline_data;
+  SpxRenderSpeedupData  speedup_data;
+};
+
+/* spx-window.c */
+void       spx_window_set_dirty   (SpxWindow *w, gboolean dirty);
+void       spx_window_show_error  (SpxWindow *w, const char *message);
+void       spx_window_clear_error (SpxWindow *w);
+void       spx_window_update_busy (SpxWindow *w);
+void       spx_window_update_title (SpxWindow *w);
+void       spx_window_select_tile (SpxWindow *w, gint tile);
+SpxTheme   spx_window_theme       (SpxWindow *w);
+
+/* spx-window-panel.c */
+GtkWidget *spx_window_panel_new   (SpxWindow *w);
+/* Fill the controls from w->scenario and w->machine. */
+void       spx_window_panel_load  (SpxWindow *w);
+
+/* spx-window-work.c */
+/* Plan the three programs for the editor's mask (regenerate first when
+ * regenerate: the generator settings changed). */
+void       spx_window_replan      (SpxWindow *w, gboolean regenerate);
+void       spx_window_programs_changed (SpxWindow *w);
+void       spx_window_run_sweep   (SpxWindow *w);
+void       spx_window_cancel_work (SpxWindow *w);
+
+/* spx-window-files.c */
+void       spx_window_open_dialog (SpxWindow *w);
+gboolean   spx_window_save        (SpxWindow *w, gboolean choose);
+gboolean   spx_window_save_to     (SpxWindow *w, const char *path);
+void       spx_window_export_dialog (SpxWindow *w);
+gboolean   spx_window_export_view (SpxWindow *w, const char *path);
+gboolean   spx_window_export_sweep (SpxWindow *w, const char *path);
+/* Before losing edits: TRUE to go on (saved, discarded or clean). */
+gboolean   spx_window_confirm_discard (SpxWindow *w);
+
+G_END_DECLS

@@ -1,0 +1,720 @@
+/* spx-window.c: the main window: header bar, views, actions, title */
+#include "spx-window-private.h"
+
+#include <string.h>
+
+G_DEFINE_TYPE (SpxWindow, spx_window, GTK_TYPE_APPLICATION_WINDOW)
+
+const char *const spx_window_views[] = {
+  "mask", "tiles", "exchange", "timeline", "speedup", NULL,
+};
+
+static const char *const view_titles[] = {
+  "Mask", "Tiles", "Exchange", "Timeline", "Speedup",
+};
+
+/* ---- state shown in the chrome --------------------------------------- */
+
+void
+spx_window_update_title (SpxWindow *w)
+{
+  g_autofree char *name = w->path ? g_path_get_basename (w->path) : NULL;
+  g_autofree char *title = NULL;
+  if (name != NULL || w->dirty)
+    title = g_strdup_printf ("Sparse Explorer — %s%s", w->dirty ? "•" : "",
+                             name ? name : "unsaved scenario");
+  gtk_window_set_title (GTK_WINDOW (w), title ? title : "Sparse Explorer");
+  gtk_header_bar_set_title (GTK_HEADER_BAR (w->header), "Sparse Explorer");
+  gtk_header_bar_set_subtitle (GTK_HEADER_BAR (w->header),
+                               name || w->dirty
+                                 ? title + strlen ("Sparse Explorer — ")
+                                 : NULL);
+}
+
+void
+spx_window_set_dirty (SpxWindow *w, gboolean dirty)
+{
+  w->dirty = dirty;
+  spx_window_update_title (w);
+}
+
+void
+spx_window_show_error (SpxWindow *w, const char *message)
+{
+  g_free (w->error);
+  w->error = g_strdup (message);
+  gtk_label_set_text (GTK_LABEL (w->info_label), message);
+  gtk_widget_show (w->info_bar);
+}
+
+void
+spx_window_clear_error (SpxWindow *w)
+{
+  g_clear_pointer (&w->error, g_free);
+  gtk_widget_hide (w->info_bar);
+}
+
+const char *
+spx_window_get_error (SpxWindow *w)
+{
+  return w->error;
+}
+
+gboolean
+spx_window_is_busy (SpxWindow *w)
+{
+  return w->planning || w->sweep_cancel != NULL;
+}
+
+gboolean
+spx_window_is_dirty (SpxWindow *w)
+{
+  return w->dirty;
+}
+
+/* The progress bar and cancel button show while work runs: a sweep
+ * shows its fraction, planning pulses. */
+void
+spx_window_update_busy (SpxWindow *w)
+{
+  gboolean busy = spx_window_is_busy (w);
+  gtk_widget_set_visible (w->progress, busy);
+  gtk_widget_set_visible (w->cancel, busy);
+  if (w->sweep_cancel != NULL && w->sweep_total > 0)
+    {
+      g_autofree char *text = g_strdup_printf ("sweep %u / %u", w->sweep_done,
+                                               w->sweep_total);
+      gtk_progress_bar_set_fraction (GTK_PROGRESS_BAR (w->progress),
+                                     (double) w->sweep_done / w->sweep_total);
+      gtk_progress_bar_set_text (GTK_PROGRESS_BAR (w->progress), text);
+    }
+  else if (busy)
+    {
+      gtk_progress_bar_set_text (GTK_PROGRESS_BAR (w->progress), "planning");
+      gtk_progress_bar_pulse (GTK_PROGRESS_BAR (w->progress));
+    }
+  gtk_widget_set_sensitive (w->sweep_button, w->sweep_cancel == NULL);
+}
+
+SpxTheme
+spx_window_theme (SpxWindow *w)
+{
+  gboolean dark = FALSE;
+  g_object_get (gtk_widget_get_settings (GTK_WIDGET (w)),
+                "gtk-application-prefer-dark-theme", &dark, NULL);
+  return dark ? SPX_THEME_DARK : SPX_THEME_LIGHT;
+}
+
+/* ---- tiles and blocks: the link between the two pictures -------------- */
+
+static const SpxIpuProgram *
+shown_program (SpxWindow *w)
+{
+  return w->programs[w->mode];
+}
+
+void
+spx_window_select_tile (SpxWindow *w, gint tile)
+{
+  const SpxIpuProgram *p = shown_program (w);
+  if (p == NULL || tile >= (gint) p->n_tiles)
+    tile = -1;
+  w->selected_tile = tile;
+  w->tiles_data.selected_tile = tile;
+  w->exchange_data.selected_tile = tile;
+  spx_mask_editor_set_selected_tile (SPX_MASK_EDITOR (w->editor), tile);
+  spx_view_changed (SPX_VIEW (w->tiles));
+  spx_view_changed (SPX_VIEW (w->exchange));
+  if (tile < 0 || p == NULL)
+    {
+      gtk_label_set_text (GTK_LABEL (w->tile_label),
+                          "Click a tile to see its blocks in the mask.");
+      return;
+    }
+  const SpxIpuTile *t = &p->tiles[tile];
+  guint64 bytes = 0;
+  for (guint k = 0; k < SPX_N_BYTE_KINDS; k++)
+    bytes += t->bytes[k];
+  g_autofree char *size = g_format_size_full (bytes, G_FORMAT_SIZE_IEC_UNITS);
+  g_autofree char *text = g_strdup_printf (
+    "Tile %d: %u blocks, %s, %" G_GUINT64_FORMAT " compute cycles", tile,
+    t->blocks ? t->blocks->len : 0, size, t->compute_cycles);
+  gtk_label_set_text (GTK_LABEL (w->tile_label), text);
+}
+
+static gboolean
+on_tiles_press (GtkWidget *view, GdkEventButton *ev, SpxWindow *w)
+{
+  if (ev->button != GDK_BUTTON_PRIMARY || w->tiles_data.program == NULL)
+    return FALSE;
+  gint t = spx_render_tiles_hit (gtk_widget_get_allocated_width (view),
+                                 gtk_widget_get_allocated_height (view),
+                                 &w->tiles_data, ev->x, ev->y);
+  spx_window_select_tile (w, t);
+  return TRUE;
+}
+
+static gboolean
+on_tiles_tooltip (GtkWidget *view, gint x, gint y, gboolean keyboard,
+                  GtkTooltip *tooltip, SpxWindow *w)
+{
+  const SpxIpuProgram *p = w->tiles_data.program;
+  if (p == NULL || keyboard)
+    return FALSE;
+  gint t = spx_render_tiles_hit (gtk_widget_get_allocated_width (view),
+                                 gtk_widget_get_allocated_height (view),
+                                 &w->tiles_data, x, y);
+  if (t < 0)
+    return FALSE;
+  const SpxIpuTile *tile = &p->tiles[t];
+  guint64 bytes = 0;
+  for (guint k = 0; k < SPX_N_BYTE_KINDS; k++)
+    bytes += tile->bytes[k];
+  g_autofree char *size = g_format_size_full (bytes, G_FORMAT_SIZE_IEC_UNITS);
+  g_autofree char *sram = g_format_size_full (p->machine->sram_bytes,
+                                              G_FORMAT_SIZE_IEC_UNITS);
+  g_autofree char *text = g_strdup_printf (
+    "Tile %d\n%u blocks\n%s of %s\n%" G_GUINT64_FORMAT " compute cycles", t,
+    tile->blocks ? tile->blocks->len : 0, size, sram, tile->compute_cycles);
+  gtk_tooltip_set_text (tooltip, text);
+  return TRUE;
+}
+
+/* A block clicked in the mask: select the tile that holds it. */
+static void
+on_block_activated (SpxMaskEditor *editor, guint64 br, guint64 bc,
+                    SpxWindow *w)
+{
+  const SpxIpuProgram *p = shown_program (w);
+  SpxMask *mask = spx_mask_editor_get_mask (editor);
+  if (p == NULL || mask == NULL || p->mode == SPX_IPU_MODE_DENSE)
+    return;
+  guint64 flat = br * mask->bcols + bc;
+  for (guint t = 0; t < p->n_tiles; t++)
+    {
+      GArray *blocks = p->tiles[t].blocks;
+      for (guint i = 0; blocks != NULL && i < blocks->len; i++)
+        if (g_array_index (blocks, guint64, i) == flat)
+          {
+            spx_window_select_tile (w, (gint) t);
+            return;
+          }
+    }
+  spx_window_select_tile (w, -1);
+}
+
+static void
+on_mask_edited (SpxMaskEditor *editor, SpxWindow *w)
+{
+  w->mask_edited = TRUE;
+  spx_window_set_dirty (w, TRUE);
+  spx_window_replan (w, FALSE);
+}
+
+static void
+update_undo (SpxWindow *w)
+{
+  SpxMaskEditor *e = SPX_MASK_EDITOR (w->editor);
+  GActionMap *map = G_ACTION_MAP (w);
+  g_simple_action_set_enabled (
+    G_SIMPLE_ACTION (g_action_map_lookup_action (map, "undo")),
+    spx_mask_editor_can_undo (e));
+  g_simple_action_set_enabled (
+    G_SIMPLE_ACTION (g_action_map_lookup_action (map, "redo")),
+    spx_mask_editor_can_redo (e));
+}
+
+static void
+on_history_changed (SpxMaskEditor *editor, SpxWindow *w)
+{
+  update_undo (w);
+}
+
+/* ---- actions ------------------------------------------------------- */
+
+static void
+act_open (GSimpleAction *a, GVariant *p, gpointer data)
+{
+  spx_window_open_dialog (data);
+}
+
+static void
+act_open_path (GSimpleAction *a, GVariant *p, gpointer data)
+{
+  g_autoptr (GFile) file = g_file_new_for_path (g_variant_get_string (p,
+                                                                     NULL));
+  spx_window_open_file (data, file, FALSE);
+}
+
+static void
+act_save (GSimpleAction *a, GVariant *p, gpointer data)
+{
+  spx_window_save (data, FALSE);
+}
+
+static void
+act_save_as (GSimpleAction *a, GVariant *p, gpointer data)
+{
+  spx_window_save (data, TRUE);
+}
+
+static void
+act_export (GSimpleAction *a, GVariant *p, gpointer data)
+{
+  spx_window_export_dialog (data);
+}
+
+/* Non-interactive forms the tests (and scripts) use. */
+static void
+act_export_path (GSimpleAction *a, GVariant *p, gpointer data)
+{
+  spx_window_export_view (data, g_variant_get_string (p, NULL));
+}
+
+static void
+act_export_sweep_path (GSimpleAction *a, GVariant *p, gpointer data)
+{
+  spx_window_export_sweep (data, g_variant_get_string (p, NULL));
+}
+
+static void
+act_undo (GSimpleAction *a, GVariant *p, gpointer data)
+{
+  spx_mask_editor_undo (SPX_MASK_EDITOR (SPX_WINDOW (data)->editor));
+}
+
+static void
+act_redo (GSimpleAction *a, GVariant *p, gpointer data)
+{
+  spx_mask_editor_redo (SPX_MASK_EDITOR (SPX_WINDOW (data)->editor));
+}
+
+static void
+act_view (GSimpleAction *a, GVariant *p, gpointer data)
+{
+  spx_window_show_view (data, g_variant_get_string (p, NULL));
+}
+
+static void
+act_select_tile (GSimpleAction *a, GVariant *p, gpointer data)
+{
+  spx_window_select_tile (data, g_variant_get_int32 (p));
+}
+
+static void
+act_sweep (GSimpleAction *a, GVariant *p, gpointer data)
+{
+  spx_window_run_sweep (data);
+}
+
+static void
+act_cancel (GSimpleAction *a, GVariant *p, gpointer data)
+{
+  spx_window_cancel_work (data);
+}
+
+static const GActionEntry win_actions[] = {
+  { "open", act_open, NULL, NULL, NULL, { 0 } },
+  { "open-path", act_open_path, "s", NULL, NULL, { 0 } },
+  { "save", act_save, NULL, NULL, NULL, { 0 } },
+  { "save-as", act_save_as, NULL, NULL, NULL, { 0 } },
+  { "export", act_export, NULL, NULL, NULL, { 0 } },
+  { "export-path", act_export_path, "s", NULL, NULL, { 0 } },
+  { "export-sweep-path", act_export_sweep_path, "s", NULL, NULL, { 0 } },
+  { "undo", act_undo, NULL, NULL, NULL, { 0 } },
+  { "redo", act_redo, NULL, NULL, NULL, { 0 } },
+  { "view", act_view, "s", NULL, NULL, { 0 } },
+  { "select-tile", act_select_tile, "i", NULL, NULL, { 0 } },
+  { "run-sweep", act_sweep, NULL, NULL, NULL, { 0 } },
+  { "cancel", act_cancel, NULL, NULL, NULL, { 0 } },
+};
+
+void
+spx_window_show_view (SpxWindow *w, const char *name)
+{
+  if (gtk_stack_get_child_by_name (GTK_STACK (w->stack), name) != NULL)
+    gtk_stack_set_visible_child_name (GTK_STACK (w->stack), name);
+}
+
+void
+spx_window_use_defaults (SpxWindow *w, const char *machine, guint threads)
+{
+  SpxIpuMachine *m = spx_ipu_machine_preset (machine);
+  if (m != NULL)
+    {
+      spx_ipu_machine_free (w->machine);
+      w->machine = m;
+      g_free (w->scenario->machine);
+      w->scenario->machine = g_strdup (machine);
+    }
+  w->scenario->threads = threads;
+  spx_window_panel_load (w);
+  if (m != NULL && !g_str_equal (machine, "bow"))
+    spx_window_replan (w, FALSE);
+}
+
+/* ---- construction -------------------------------------------------- */
+
+static GtkWidget *
+icon_button (const char *icon, const char *action, const char *tooltip)
+{
+  GtkWidget *b = gtk_button_new_from_icon_name (icon, GTK_ICON_SIZE_BUTTON);
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (b), action);
+  gtk_widget_set_tooltip_text (b, tooltip);
+  return b;
+}
+
+static GMenuModel *
+primary_menu (void)
+{
+  GMenu *menu = g_menu_new ();
+  GMenu *file = g_menu_new ();
+  g_menu_append (file, "Save _As…", "win.save-as");
+  g_menu_append (file, "_Export View…", "win.export");
+  g_menu_append (file, "_Run Sweep", "win.run-sweep");
+  g_menu_append_section (menu, NULL, G_MENU_MODEL (file));
+  GMenu *app = g_menu_new ();
+  g_menu_append (app, "_Preferences", "app.preferences");
+  g_menu_append (app, "_Keyboard Shortcuts", "win.show-help-overlay");
+  g_menu_append (app, "_About Sparse Explorer", "app.about");
+  g_menu_append_section (menu, NULL, G_MENU_MODEL (app));
+  g_object_unref (file);
+  g_object_unref (app);
+  return G_MENU_MODEL (menu);
+}
+
+static void
+build_header (SpxWindow *w)
+{
+  w->header = gtk_header_bar_new ();
+  gtk_header_bar_set_show_close_button (GTK_HEADER_BAR (w->header), TRUE);
+  GtkHeaderBar *h = GTK_HEADER_BAR (w->header);
+  gtk_header_bar_pack_start (h, icon_button ("document-open-symbolic",
+                                             "win.open", "Open (Ctrl+O)"));
+  gtk_header_bar_pack_start (h, icon_button ("document-save-symbolic",
+                                             "win.save", "Save (Ctrl+S)"));
+  gtk_header_bar_pack_start (h, icon_button ("document-send-symbolic",
+                                             "win.export",
+                                             "Export the view (Ctrl+E)"));
+  w->undo_button = icon_button ("edit-undo-symbolic", "win.undo",
+                                "Undo (Ctrl+Z)");
+  w->redo_button = icon_button ("edit-redo-symbolic", "win.redo",
+                                "Redo (Shift+Ctrl+Z)");
+  gtk_header_bar_pack_start (h, w->undo_button);
+  gtk_header_bar_pack_start (h, w->redo_button);
+
+  GtkWidget *menu = gtk_menu_button_new ();
+  gtk_button_set_image (GTK_BUTTON (menu), gtk_image_new_from_icon_name (
+                          "open-menu-symbolic", GTK_ICON_SIZE_BUTTON));
+  g_autoptr (GMenuModel) model = primary_menu ();
+  gtk_menu_button_set_menu_model (GTK_MENU_BUTTON (menu), model);
+  gtk_widget_set_tooltip_text (menu, "Main menu (F10)");
+  gtk_header_bar_pack_end (h, menu);
+  w->cancel = icon_button ("process-stop-symbolic", "win.cancel",
+                           "Cancel (Escape)");
+  gtk_header_bar_pack_end (h, w->cancel);
+  w->progress = gtk_progress_bar_new ();
+  gtk_progress_bar_set_show_text (GTK_PROGRESS_BAR (w->progress), TRUE);
+  gtk_widget_set_valign (w->progress, GTK_ALIGN_CENTER);
+  gtk_header_bar_pack_end (h, w->progress);
+  gtk_widget_set_no_show_all (w->progress, TRUE);
+  gtk_widget_set_no_show_all (w->cancel, TRUE);
+  gtk_widget_show_all (w->header);
+  gtk_window_set_titlebar (GTK_WINDOW (w), w->header);
+}
+
+static GtkWidget *
+labelled_row (GtkWidget *child, GtkWidget *extra)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  gtk_container_set_border_width (GTK_CONTAINER (box), 4);
+  gtk_box_pack_start (GTK_BOX (box), child, FALSE, FALSE, 0);
+  if (extra)
+    gtk_box_pack_start (GTK_BOX (box), extra, TRUE, TRUE, 0);
+  return box;
+}
+
+static void
+on_metric_changed (GtkComboBox *combo, SpxWindow *w)
+{
+  w->tiles_data.metric = gtk_combo_box_get_active (combo);
+  spx_view_changed (SPX_VIEW (w->tiles));
+}
+
+static void
+on_superstep_changed (GtkSpinButton *spin, SpxWindow *w)
+{
+  w->exchange_data.superstep =
+    (guint) gtk_spin_button_get_value_as_int (spin) - 1;
+  spx_view_changed (SPX_VIEW (w->exchange));
+}
+
+static void
+on_throughput_toggled (GtkToggleButton *b, SpxWindow *w)
+{
+  w->speedup_data.throughput = gtk_toggle_button_get_active (b);
+  spx_view_changed (SPX_VIEW (w->speedup));
+}
+
+static void
+on_colour_toggled (GtkToggleButton *b, SpxWindow *w)
+{
+  spx_mask_editor_set_colour_by_tile (SPX_MASK_EDITOR (w->editor),
+                                      gtk_toggle_button_get_active (b));
+}
+
+static void
+on_tool_changed (GtkComboBox *combo, SpxWindow *w)
+{
+  spx_mask_editor_set_tool (SPX_MASK_EDITOR (w->editor),
+                            gtk_combo_box_get_active (combo));
+}
+
+static GtkWidget *
+combo_of (const char *const *items, guint active)
+{
+  GtkWidget *c = gtk_combo_box_text_new ();
+  for (guint i = 0; items[i]; i++)
+    gtk_combo_box_text_append_text (GTK_COMBO_BOX_TEXT (c), items[i]);
+  gtk_combo_box_set_active (GTK_COMBO_BOX (c), (gint) active);
+  return c;
+}
+
+static GtkWidget *
+mask_page (SpxWindow *w)
+{
+  static const char *const tools[] = { "Draw blocks", "Erase blocks",
+                                       "Draw a rectangle",
+                                       "Erase a rectangle",
+                                       "Select (show its tile)", NULL };
+  w->editor = spx_mask_editor_new ();
+  g_signal_connect (w->editor, "mask-edited", G_CALLBACK (on_mask_edited), w);
+  g_signal_connect (w->editor, "history-changed",
+                    G_CALLBACK (on_history_changed), w);
+  g_signal_connect (w->editor, "block-activated",
+                    G_CALLBACK (on_block_activated), w);
+  GtkWidget *tool = combo_of (tools, 0);
+  g_signal_connect (tool, "changed", G_CALLBACK (on_tool_changed), w);
+  GtkWidget *colour = gtk_check_button_new_with_label ("Colour by tile");
+  g_signal_connect (colour, "toggled", G_CALLBACK (on_colour_toggled), w);
+  w->density_label = gtk_label_new (NULL);
+  gtk_label_set_xalign (GTK_LABEL (w->density_label), 1);
+  GtkWidget *bar = labelled_row (tool, colour);
+  gtk_box_pack_end (GTK_BOX (bar), w->density_label, FALSE, FALSE, 0);
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  gtk_box_pack_start (GTK_BOX (box), bar, FALSE, FALSE, 0);
+  gtk_box_pack_start (GTK_BOX (box), w->editor, TRUE, TRUE, 0);
+  return box;
+}
+
+static GtkWidget *
+view_page (GtkWidget *view, GtkWidget *bar)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  if (bar)
+    gtk_box_pack_start (GTK_BOX (box), bar, FALSE, FALSE, 0);
+  gtk_box_pack_start (GTK_BOX (box), view, TRUE, TRUE, 0);
+  return box;
+}
+
+static GtkWidget *
+tiles_page (SpxWindow *w)
+{
+  static const char *const metrics[] = { "Memory per tile",
+                                         "Compute cycles",
+                                         "Bytes exchanged", NULL };
+  w->tiles = spx_view_new ();
+  w->tiles_data.selected_tile = -1;
+  spx_view_set_renderer (SPX_VIEW (w->tiles), spx_render_tiles,
+                         &w->tiles_data);
+  gtk_widget_add_events (w->tiles, GDK_BUTTON_PRESS_MASK);
+  gtk_widget_set_has_tooltip (w->tiles, TRUE);
+  g_signal_connect (w->tiles, "button-press-event",
+                    G_CALLBACK (on_tiles_press), w);
+  g_signal_connect (w->tiles, "query-tooltip",
+                    G_CALLBACK (on_tiles_tooltip), w);
+  w->metric = combo_of (metrics, 0);
+  g_signal_connect (w->metric, "changed", G_CALLBACK (on_metric_changed), w);
+  w->tile_label = gtk_label_new (NULL);
+  gtk_label_set_xalign (GTK_LABEL (w->tile_label), 0);
+  return view_page (w->tiles, labelled_row (w->metric, w->tile_label));
+}
+
+static GtkWidget *
+exchange_page (SpxWindow *w)
+{
+  w->exchange = spx_view_new ();
+  w->exchange_data.selected_tile = -1;
+  spx_view_set_renderer (SPX_VIEW (w->exchange), spx_render_exchange,
+                         &w->exchange_data);
+  w->superstep = gtk_spin_button_new_with_range (1, 1, 1);
+  g_signal_connect (w->superstep, "value-changed",
+                    G_CALLBACK (on_superstep_changed), w);
+  GtkWidget *label = gtk_label_new ("Superstep");
+  GtkWidget *row = labelled_row (label, NULL);
+  gtk_box_pack_start (GTK_BOX (row), w->superstep, FALSE, FALSE, 0);
+  return view_page (w->exchange, row);
+}
+
+static GtkWidget *
+speedup_page (SpxWindow *w)
+{
+  w->speedup = spx_view_new ();
+  w->sweep = spx_sweep_new ();
+  w->speedup_data.sweep = w->sweep;
+  spx_view_set_renderer (SPX_VIEW (w->speedup), spx_render_speedup,
+                         &w->speedup_data);
+  w->sweep_button = gtk_button_new_with_mnemonic ("_Run Sweep");
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (w->sweep_button),
+                                  "win.run-sweep");
+  gtk_widget_set_tooltip_text (w->sweep_button, "Model the IPU and measure "
+                               "this CPU at densities 1/4 to 1/32 and blocks "
+                               "1, 4, 8, 16 (Ctrl+R)");
+  w->throughput = gtk_check_button_new_with_label ("Non-zero throughput");
+  g_signal_connect (w->throughput, "toggled",
+                    G_CALLBACK (on_throughput_toggled), w);
+  return view_page (w->speedup, labelled_row (w->sweep_button,
+                                              w->throughput));
+}
+
+static GtkWidget *
+build_views (SpxWindow *w)
+{
+  w->stack = gtk_stack_new ();
+  gtk_stack_set_transition_type (GTK_STACK (w->stack),
+                                 GTK_STACK_TRANSITION_TYPE_CROSSFADE);
+  w->timeline = spx_view_new ();
+  w->timeline_data.selected_superstep = -1;
+  w->timeline_data.selected_lane = -1;
+  spx_view_set_renderer (SPX_VIEW (w->timeline), spx_render_timeline,
+                         &w->timeline_data);
+  GtkWidget *pages[] = { mask_page (w), tiles_page (w), exchange_page (w),
+                         view_page (w->timeline, NULL), speedup_page (w) };
+  for (guint i = 0; i < G_N_ELEMENTS (pages); i++)
+    gtk_stack_add_titled (GTK_STACK (w->stack), pages[i],
+                          spx_window_views[i], view_titles[i]);
+  GtkWidget *switcher = gtk_stack_switcher_new ();
+  gtk_stack_switcher_set_stack (GTK_STACK_SWITCHER (switcher),
+                                GTK_STACK (w->stack));
+  gtk_widget_set_halign (switcher, GTK_ALIGN_CENTER);
+  gtk_widget_set_margin_top (switcher, 6);
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  gtk_box_pack_start (GTK_BOX (box), switcher, FALSE, FALSE, 0);
+  gtk_box_pack_start (GTK_BOX (box), w->stack, TRUE, TRUE, 0);
+  return box;
+}
+
+static void
+on_info_response (GtkInfoBar *bar, gint response, SpxWindow *w)
+{
+  spx_window_clear_error (w);
+}
+
+static GtkWidget *
+build_info_bar (SpxWindow *w)
+{
+  w->info_bar = gtk_info_bar_new ();
+  gtk_info_bar_set_message_type (GTK_INFO_BAR (w->info_bar),
+                                 GTK_MESSAGE_ERROR);
+  gtk_info_bar_set_show_close_button (GTK_INFO_BAR (w->info_bar), TRUE);
+  w->info_label = gtk_label_new (NULL);
+  gtk_label_set_line_wrap (GTK_LABEL (w->info_label), TRUE);
+  gtk_label_set_selectable (GTK_LABEL (w->info_label), TRUE);
+  gtk_label_set_xalign (GTK_LABEL (w->info_label), 0);
+  gtk_container_add (GTK_CONTAINER (gtk_info_bar_get_content_area (
+                       GTK_INFO_BAR (w->info_bar))), w->info_label);
+  g_signal_connect (w->info_bar, "response", G_CALLBACK (on_info_response),
+                    w);
+  gtk_widget_set_no_show_all (w->info_bar, TRUE);
+  gtk_widget_show (w->info_label);
+  return w->info_bar;
+}
+
+static gboolean
+on_delete (GtkWidget *widget, GdkEvent *event, SpxWindow *w)
+{
+  return !spx_window_confirm_discard (w); /* TRUE keeps the window */
+}
+
+static void
+on_theme_changed (GObject *settings, GParamSpec *pspec, SpxWindow *w)
+{
+  SpxTheme theme = spx_window_theme (w);
+  spx_mask_editor_set_theme (SPX_MASK_EDITOR (w->editor), theme);
+  GtkWidget *views[] = { w->tiles, w->exchange, w->timeline, w->speedup };
+  for (guint i = 0; i < G_N_ELEMENTS (views); i++)
+    spx_view_set_theme (SPX_VIEW (views[i]), theme);
+}
+
+static void
+spx_window_init (SpxWindow *w)
+{
+  w->scenario = spx_scenario_new ();
+  w->machine = spx_ipu_machine_preset ("bow");
+  w->mode = SPX_IPU_MODE_STATIC;
+  w->selected_tile = -1;
+  g_action_map_add_action_entries (G_ACTION_MAP (w), win_actions,
+                                   G_N_ELEMENTS (win_actions), w);
+  gtk_window_set_default_size (GTK_WINDOW (w), 1120, 720);
+  build_header (w);
+  GtkWidget *content = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  gtk_box_pack_start (GTK_BOX (content), build_info_bar (w), FALSE, FALSE, 0);
+  GtkWidget *paned = gtk_paned_new (GTK_ORIENTATION_HORIZONTAL);
+  GtkWidget *scroll = gtk_scrolled_window_new (NULL, NULL);
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroll),
+                                  GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
+  gtk_container_add (GTK_CONTAINER (scroll), spx_window_panel_new (w));
+  gtk_paned_pack1 (GTK_PANED (paned), scroll, FALSE, FALSE);
+  gtk_paned_pack2 (GTK_PANED (paned), build_views (w), TRUE, FALSE);
+  gtk_box_pack_start (GTK_BOX (content), paned, TRUE, TRUE, 0);
+  gtk_container_add (GTK_CONTAINER (w), content);
+  gtk_widget_show_all (content);
+  g_signal_connect (w, "delete-event", G_CALLBACK (on_delete), w);
+  g_signal_connect (gtk_widget_get_settings (GTK_WIDGET (w)),
+                    "notify::gtk-application-prefer-dark-theme",
+                    G_CALLBACK (on_theme_changed), w);
+  on_theme_changed (NULL, NULL, w);
+  spx_window_panel_load (w);
+  spx_window_update_title (w);
+  update_undo (w);
+  spx_window_update_busy (w);
+  spx_window_select_tile (w, -1);
+  spx_window_replan (w, TRUE);
+}
+
+static void
+spx_window_dispose (GObject *object)
+{
+  SpxWindow *w = SPX_WINDOW (object);
+  spx_window_cancel_work (w);
+  g_signal_handlers_disconnect_by_data (
+    gtk_widget_get_settings (GTK_WIDGET (w)), w);
+  G_OBJECT_CLASS (spx_window_parent_class)->dispose (object);
+}
+
+static void
+spx_window_finalize (GObject *object)
+{
+  SpxWindow *w = SPX_WINDOW (object);
+  for (guint i = 0; i < 3; i++)
+    spx_ipu_program_free (w->programs[i]);
+  spx_sweep_free (w->sweep);
+  spx_scenario_free (w->scenario);
+  spx_ipu_machine_free (w->machine);
+  g_free (w->path);
+  g_free (w->error);
+  G_OBJECT_CLASS (spx_window_parent_class)->finalize (object);
+}
+
+static void
+spx_window_class_init (SpxWindowClass *klass)
+{
+  G_OBJECT_CLASS (klass)->dispose = spx_window_dispose;
+  G_OBJECT_CLASS (klass)->finalize = spx_window_finalize;
+}
+
+SpxWindow *
+spx_window_new (GtkApplication *app)
+{
+  return g_object_new (SPX_TYPE_WINDOW, "application", app, NULL);
+}

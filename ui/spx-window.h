@@ -1,0 +1,32 @@
+/* spx-window.h: the main window: a scenario, its mask, its three IPU
+ * programs and the views of them */
+#pragma once
+
+#include <gtk/gtk.h>
+
+G_BEGIN_DECLS
+
+#define SPX_TYPE_WINDOW (spx_window_get_type ())
+G_DECLARE_FINAL_TYPE (SpxWindow, spx_window, SPX, WINDOW,
+                      GtkApplicationWindow)
+
+/* The view names of the stack, in order. */
+extern const char *const spx_window_views[];
+
+SpxWindow *spx_window_new       (GtkApplication *app);
+/* Open a mask (.mtx, .smtx, .npy, .png) or a scenario (.spx); errors go
+ * to the info bar. Asks first when there are unsaved edits (unless
+ * force). */
+void       spx_window_open_file (SpxWindow *window, GFile *file,
+                                 gboolean force);
+/* The preferences' default machine (a preset) and CPU threads. */
+void       spx_window_use_defaults (SpxWindow *window, const char *machine,
+                                    guint threads);
+void       spx_window_show_view (SpxWindow *window, const char *name);
+/* TRUE while planning or a sweep runs (tests wait on it). */
+gboolean   spx_window_is_busy   (SpxWindow *window);
+gboolean   spx_window_is_dirty  (SpxWindow *window);
+/* The info bar's message, or NULL when hidden. */
+const char *spx_window_get_error (SpxWindow *window);
+
+G_END_DECLS
