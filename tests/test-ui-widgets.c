@@ -683,10 +683,12 @@ test_null_mask (Fixture *f, gconstpointer data)
   /* A mask, then none again; and a one-block mask. */
   spx_mask_editor_set_mask (f->editor, spx_mask_new (3, 3, 4, NULL));
   spx_mask_editor_set_tool (f->editor, SPX_EDIT_DRAW);
-  button (f->widget, GDK_BUTTON_PRESS, 1, f->width / 2.0, f->height / 2.0 + 20, 0);
+  button (f->widget, GDK_BUTTON_PRESS, 1, f->width / 2.0,
+          f->height / 2.0 + 20, 0);
   button (f->widget, GDK_BUTTON_RELEASE, 1, f->width / 2.0,
           f->height / 2.0 + 20, GDK_BUTTON1_MASK);
-  g_assert_cmpuint (spx_mask_count (spx_mask_editor_get_mask (f->editor)), ==, 1);
+  g_assert_cmpuint (spx_mask_count (spx_mask_editor_get_mask (f->editor)),
+                    ==, 1);
   spx_mask_editor_zoom (f->editor, 8, 10, 10);
   cairo_surface_destroy (draw_widget (f->widget));
   spx_mask_editor_set_mask (f->editor, NULL);
@@ -779,6 +781,7 @@ test_view (void)
   /* And a new size. */
   int w0 = gtk_widget_get_allocated_width (widget);
   gtk_widget_set_size_request (widget, w0 + 50, 250);
+  gtk_container_check_resize (GTK_CONTAINER (window));
   flush_events ();
   g_assert_cmpint (gtk_widget_get_allocated_width (widget), ==, w0 + 50);
   cairo_surface_destroy (draw_widget (widget));

@@ -744,9 +744,13 @@ spx_mask_editor_key_press (GtkWidget *widget, GdkEventKey *event)
     case GDK_KEY_Down:
       if (self->mask == NULL)
         return FALSE;
-      pan_by_span (self,
-                   (event->keyval == GDK_KEY_Right) - (event->keyval == GDK_KEY_Left),
-                   (event->keyval == GDK_KEY_Down) - (event->keyval == GDK_KEY_Up));
+      {
+        double dx = (event->keyval == GDK_KEY_Right) -
+                    (event->keyval == GDK_KEY_Left);
+        double dy = (event->keyval == GDK_KEY_Down) -
+                    (event->keyval == GDK_KEY_Up);
+        pan_by_span (self, dx, dy);
+      }
       return TRUE;
     case GDK_KEY_Escape:
       if (self->drag == DRAG_RECT)
@@ -788,7 +792,8 @@ spx_mask_editor_query_tooltip (GtkWidget *widget, int x, int y,
     {
       GdkRectangle area = {
         (int) floor (rx), (int) floor (ry),
-        (int) (ceil (rx + rw) - floor (rx)), (int) (ceil (ry + rh) - floor (ry)),
+        (int) (ceil (rx + rw) - floor (rx)),
+        (int) (ceil (ry + rh) - floor (ry)),
       };
       gtk_tooltip_set_tip_area (tooltip, &area);
     }
@@ -887,7 +892,8 @@ spx_mask_editor_init (SpxMaskEditor *self)
   GtkWidget *widget = GTK_WIDGET (self);
   self->selected_tile = -1;
   self->tool = SPX_EDIT_DRAW;
-  self->history = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+  self->history =
+    g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
   spx_render_style_init (&self->style, SPX_THEME_LIGHT);
   gtk_widget_set_can_focus (widget, TRUE);
   gtk_widget_set_has_tooltip (widget, TRUE);
@@ -1059,4 +1065,12 @@ spx_mask_editor_zoom_reset (SpxMaskEditor *e)
   if (e->mask == NULL)
     return;
   set_region (e, 0, 0, (double) e->mask->bcols, (double) e->mask->brows);
+}
+
+gboolean
+spx_mask_editor_block_at (SpxMaskEditor *e, double x, double y, guint64 *br,
+                          guint64 *bc)
+{
+  g_return_val_if_fail (SPX_IS_MASK_EDITOR (e), FALSE);
+  return e->mask != NULL && block_at (e, x, y, br, bc);
 }

@@ -54,5 +54,8 @@ void       spx_mask_editor_redo (SpxMaskEditor *e);
 void       spx_mask_editor_zoom (SpxMaskEditor *e, double factor,
                                  double cx, double cy);
 void       spx_mask_editor_zoom_reset (SpxMaskEditor *e);
+/* The block under the widget point (x, y), as the pictures hit-test. */
+gboolean   spx_mask_editor_block_at (SpxMaskEditor *e, double x, double y,
+                                     guint64 *br, guint64 *bc);
 
 G_END_DECLS

@@ -18,17 +18,21 @@ static const char *const view_titles[] = {
 void
 spx_window_update_title (SpxWindow *w)
 {
-  g_autofree char *name = w->path ? g_path_get_basename (w->path) : NULL;
+  const char *file = w->path;
+  if (file == NULL && w->scenario->source == SPX_MASK_SOURCE_FILE)
+    file = w->scenario->mask_path; /* a mask opened on its own */
+  g_autofree char *name = file ? g_path_get_basename (file) : NULL;
   g_autofree char *title = NULL;
   if (name != NULL || w->dirty)
     title = g_strdup_printf ("Sparse Explorer — %s%s", w->dirty ? "•" : "",
                              name ? name : "unsaved scenario");
-  gtk_window_set_title (GTK_WINDOW (w), title ? title : "Sparse Explorer");
+  /* the header bar shows the program and, below, the file */
   gtk_header_bar_set_title (GTK_HEADER_BAR (w->header), "Sparse Explorer");
   gtk_header_bar_set_subtitle (GTK_HEADER_BAR (w->header),
                                name || w->dirty
                                  ? title + strlen ("Sparse Explorer — ")
                                  : NULL);
+  gtk_window_set_title (GTK_WINDOW (w), title ? title : "Sparse Explorer");
 }
 
 void
@@ -687,6 +691,7 @@ spx_window_dispose (GObject *object)
 {
   SpxWindow *w = SPX_WINDOW (object);
   spx_window_cancel_work (w);
+  w->progress = NULL; /* dispose runs again once the widgets are gone */
   g_signal_handlers_disconnect_by_data (
     gtk_widget_get_settings (GTK_WIDGET (w)), w);
   G_OBJECT_CLASS (spx_window_parent_class)->dispose (object);

@@ -1,0 +1,468 @@
+/* test-ui.c: the main window under a display (Xvfb in CI): it builds
+ * without warnings, every view is filled in, files open through the
+ * actions, edits undo, a tile selects exactly its blocks, export writes
+ * files, a sweep can be cancelled, unsaved edits survive a save. */
+#include "spx-window-private.h"
+#include "spx-mask-file.h"
+
+#include <glib/gstdio.h>
+#include <math.h>
+#include <string.h>
+
+static gboolean have_display;
+static GtkApplication *app;
+
+#define WAIT_S 120
+
+/* Run the main loop until the window has no work under way. */
+static void
+wait_idle (SpxWindow *w)
+{
+  gint64 end = g_get_monotonic_time () + WAIT_S * G_USEC_PER_SEC;
+  do
+    g_main_context_iteration (NULL, FALSE);
+  while ((spx_window_is_busy (w) || g_main_context_pending (NULL)) &&
+         g_get_monotonic_time () < end);
+  g_assert_false (spx_window_is_busy (w));
+}
+
+static SpxWindow *
+window_new (void)
+{
+  SpxWindow *w = spx_window_new (app);
+  gtk_widget_show (GTK_WIDGET (w));
+  wait_idle (w);
+  return w;
+}
+
+static void
+window_close (SpxWindow *w)
+{
+  spx_window_set_dirty (w, FALSE); /* no question in a test */
+  gtk_widget_destroy (GTK_WIDGET (w));
+  while (g_main_context_pending (NULL))
+    g_main_context_iteration (NULL, FALSE);
+}
+
+static void
+activate (SpxWindow *w, const char *action, GVariant *param)
+{
+  g_action_group_activate_action (G_ACTION_GROUP (w), action, param);
+}
+
+#define SKIP_WITHOUT_DISPLAY()                                           \
+  do {                                                                   \
+    if (!have_display)                                                   \
+      {                                                                  \
+        g_test_skip ("no display (run under xvfb-run)");                 \
+        return;                                                          \
+      }                                                                  \
+  } while (0)
+
+static char *
+data_path (const char *name)
+{
+  return g_test_build_filename (G_TEST_DIST, "data", name, NULL);
+}
+
+/* Every view has its program: the lesson is there on first sight. */
+static void
+assert_filled (SpxWindow *w, const SpxMask *mask)
+{
+  for (guint mode = 0; mode < 3; mode++)
+    {
+      const SpxIpuProgram *p = w->programs[mode];
+      g_assert_nonnull (p);
+      g_assert_cmpuint (p->m, ==, mask->rows);
+      g_assert_cmpuint (p->k, ==, mask->cols);
+      g_assert_true (w->timeline_data.programs[mode] == p);
+    }
+  g_assert_true (w->tiles_data.program == w->programs[w->mode]);
+  g_assert_true (w->exchange_data.program == w->programs[w->mode]);
+  g_assert_cmpuint (w->programs[SPX_IPU_MODE_STATIC]->block, ==, mask->block);
+}
+
+static void
+test_default (void)
+{
+  SKIP_WITHOUT_DISPLAY ();
+  gint64 t0 = g_get_monotonic_time ();
+  SpxWindow *w = window_new ();
+  g_test_message ("default window built and planned in %.0f ms",
+                  (g_get_monotonic_time () - t0) / 1e3);
+  SpxMask *mask = spx_mask_editor_get_mask (SPX_MASK_EDITOR (w->editor));
+  g_assert_nonnull (mask);
+  g_assert_cmpuint (mask->rows, ==, 4096);
+  g_assert_cmpuint (mask->cols, ==, 4096);
+  g_assert_cmpuint (mask->block, ==, 16);
+  g_assert_cmpuint (spx_mask_count (mask), ==, 65536 / 16);
+  assert_filled (w, mask);
+  g_assert_cmpuint (w->programs[0]->n, ==, 1024);
+  g_assert_cmpstr (w->programs[0]->machine->name, ==, "bow");
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (w)), ==,
+                   "Sparse Explorer");
+  g_assert_null (spx_window_get_error (w));
+  window_close (w);
+}
+
+static void
+test_open_dlmc (void)
+{
+  SKIP_WITHOUT_DISPLAY ();
+  SpxWindow *w = window_new ();
+  g_autofree char *path =
+    data_path ("transformer-magnitude_pruning-0.98-attention_q.smtx");
+  activate (w, "open-path", g_variant_new_string (path));
+  wait_idle (w);
+  g_assert_null (spx_window_get_error (w));
+  g_autoptr (SpxMask) elements = spx_mask_file_load (path, NULL, NULL);
+  g_autoptr (SpxMask) expected = spx_mask_to_blocks (elements, 16, NULL);
+  SpxMask *mask = spx_mask_editor_get_mask (SPX_MASK_EDITOR (w->editor));
+  g_assert_cmpuint (mask->rows, ==, expected->rows);
+  g_assert_cmpuint (mask->cols, ==, expected->cols);
+  g_assert_true (memcmp (mask->bits, expected->bits,
+                         (spx_mask_n_blocks (mask) + 7) / 8) == 0);
+  assert_filled (w, mask);
+  g_assert_nonnull (strstr (gtk_window_get_title (GTK_WINDOW (w)),
+                            "attention_q.smtx"));
+  /* a bad file: the message names it, the window keeps its mask */
+  g_autofree char *bad = data_path ("png-alpha.png.missing");
+  activate (w, "open-path", g_variant_new_string (bad));
+  wait_idle (w);
+  g_assert_nonnull (spx_window_get_error (w));
+  g_assert_nonnull (strstr (spx_window_get_error (w), bad));
+  g_assert_true (spx_mask_editor_get_mask (SPX_MASK_EDITOR (w->editor)) ==
+                 mask);
+  window_close (w);
+}
+
+/* A small scenario every later test opens: teach16, 64 × 64, 8×8 blocks. */
+static char *
+small_scenario (const char *dir)
+{
+  g_autoptr (SpxScenario) sc = spx_scenario_new ();
+  sc->m = sc->k = 64;
+  sc->n = 16;
+  sc->block = 8;
+  sc->gen.density = 0.25;
+  g_free (sc->machine);
+  sc->machine = g_strdup ("teach16");
+  char *path = g_build_filename (dir, "small.spx", NULL);
+  g_autoptr (GError) error = NULL;
+  g_assert_true (spx_scenario_save (sc, path, &error));
+  return path;
+}
+
+static SpxWindow *
+small_window (const char *dir)
+{
+  SpxWindow *w = window_new ();
+  g_autofree char *path = small_scenario (dir);
+  activate (w, "open-path", g_variant_new_string (path));
+  wait_idle (w);
+  g_assert_null (spx_window_get_error (w));
+  g_assert_cmpuint (w->programs[0]->n_tiles, ==, 16);
+  return w;
+}
+
+/* Draw the editor as it is on screen. */
+static cairo_surface_t *
+snapshot (GtkWidget *widget)
+{
+  int wd = gtk_widget_get_allocated_width (widget);
+  int ht = gtk_widget_get_allocated_height (widget);
+  cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_RGB24, wd, ht);
+  cairo_t *cr = cairo_create (s);
+  gtk_widget_draw (widget, cr);
+  cairo_destroy (cr);
+  cairo_surface_flush (s);
+  return s;
+}
+
+static SpxRgb
+pixel (cairo_surface_t *s, int x, int y)
+{
+  const guchar *d = cairo_image_surface_get_data (s);
+  guint32 v = *(const guint32 *) (gconstpointer) (
+    d + y * cairo_image_surface_get_stride (s) + x * 4);
+  return (SpxRgb) { ((v >> 16) & 0xff) / 255.0, ((v >> 8) & 0xff) / 255.0,
+                    (v & 0xff) / 255.0 };
+}
+
+static gboolean
+near (SpxRgb a, SpxRgb b)
+{
+  return fabs (a.r - b.r) < 0.03 && fabs (a.g - b.g) < 0.03 &&
+         fabs (a.b - b.b) < 0.03;
+}
+
+/* The centre, in editor pixels, of every block (by the editor's hit test). */
+static void
+block_centres (SpxMaskEditor *e, const SpxMask *mask, double *cx, double *cy)
+{
+  GtkWidget *widget = GTK_WIDGET (e);
+  int wd = gtk_widget_get_allocated_width (widget);
+  int ht = gtk_widget_get_allocated_height (widget);
+  guint64 n = spx_mask_n_blocks (mask);
+  g_autofree double *sx = g_new0 (double, n), *sy = g_new0 (double, n);
+  g_autofree guint *count = g_new0 (guint, n);
+  for (int y = 0; y < ht; y++)
+    for (int x = 0; x < wd; x++)
+      {
+        guint64 br, bc;
+        if (!spx_mask_editor_block_at (e, x + 0.5, y + 0.5, &br, &bc))
+          continue;
+        guint64 f = br * mask->bcols + bc;
+        sx[f] += x;
+        sy[f] += y;
+        count[f]++;
+      }
+  for (guint64 f = 0; f < n; f++)
+    {
+      g_assert_cmpuint (count[f], >, 16); /* every block visible */
+      cx[f] = sx[f] / count[f];
+      cy[f] = sy[f] / count[f];
+    }
+}
+
+static void
+test_select_tile (void)
+{
+  SKIP_WITHOUT_DISPLAY ();
+  g_autofree char *dir = g_dir_make_tmp ("spx-ui-XXXXXX", NULL);
+  SpxWindow *w = small_window (dir);
+  activate (w, "view", g_variant_new_string ("mask"));
+  wait_idle (w);
+  const SpxIpuProgram *p = w->programs[w->mode];
+  gint tile = -1;
+  for (guint t = 0; t < p->n_tiles && tile < 0; t++)
+    if (p->tiles[t].blocks && p->tiles[t].blocks->len >= 2)
+      tile = (gint) t;
+  g_assert_cmpint (tile, >=, 0);
+  activate (w, "select-tile", g_variant_new_int32 (tile));
+  wait_idle (w);
+  g_assert_cmpint (w->selected_tile, ==, tile);
+  g_assert_cmpint (w->tiles_data.selected_tile, ==, tile);
+
+  SpxMaskEditor *e = SPX_MASK_EDITOR (w->editor);
+  SpxMask *mask = spx_mask_editor_get_mask (e);
+  guint64 n = spx_mask_n_blocks (mask);
+  g_autofree double *cx = g_new (double, n), *cy = g_new (double, n);
+  block_centres (e, mask, cx, cy);
+  g_autofree guint8 *mine = g_new0 (guint8, n);
+  GArray *blocks = p->tiles[tile].blocks;
+  for (guint i = 0; i < blocks->len; i++)
+    mine[g_array_index (blocks, guint64, i)] = 1;
+  cairo_surface_t *s = snapshot (w->editor);
+  SpxRenderStyle style;
+  spx_render_style_init (&style, spx_window_theme (w));
+  guint lit = 0;
+  for (guint64 f = 0; f < n; f++)
+    {
+      gboolean on = near (pixel (s, (int) cx[f], (int) cy[f]),
+                          style.highlight);
+      g_assert_cmpint (on, ==, mine[f]); /* exactly the tile's blocks */
+      lit += on;
+    }
+  g_assert_cmpuint (lit, ==, blocks->len);
+  cairo_surface_destroy (s);
+
+  /* and back: a block clicked shows its tile (through the same lookup) */
+  activate (w, "select-tile", g_variant_new_int32 (-1));
+  g_assert_cmpint (w->selected_tile, ==, -1);
+  window_close (w);
+  g_autofree char *spx = g_build_filename (dir, "small.spx", NULL);
+  g_unlink (spx);
+  g_rmdir (dir);
+}
+
+/* A real drag, as GDK delivers it: press, motions, release. */
+static void
+send_button (GtkWidget *widget, GdkEventType type, double x, double y)
+{
+  GdkEvent *ev = gdk_event_new (type);
+  ev->button.window = g_object_ref (gtk_widget_get_window (widget));
+  ev->button.x = x;
+  ev->button.y = y;
+  ev->button.button = GDK_BUTTON_PRIMARY;
+  ev->button.time = GDK_CURRENT_TIME;
+  ev->button.state = type == GDK_BUTTON_RELEASE ? GDK_BUTTON1_MASK : 0;
+  gdk_event_set_device (ev, gdk_seat_get_pointer (
+    gdk_display_get_default_seat (gtk_widget_get_display (widget))));
+  gtk_widget_event (widget, ev);
+  gdk_event_free (ev);
+}
+
+static void
+send_motion (GtkWidget *widget, double x, double y)
+{
+  GdkEvent *ev = gdk_event_new (GDK_MOTION_NOTIFY);
+  ev->motion.window = g_object_ref (gtk_widget_get_window (widget));
+  ev->motion.x = x;
+  ev->motion.y = y;
+  ev->motion.state = GDK_BUTTON1_MASK;
+  ev->motion.time = GDK_CURRENT_TIME;
+  gdk_event_set_device (ev, gdk_seat_get_pointer (
+    gdk_display_get_default_seat (gtk_widget_get_display (widget))));
+  gtk_widget_event (widget, ev);
+  gdk_event_free (ev);
+}
+
+static void
+test_drag_undo (void)
+{
+  SKIP_WITHOUT_DISPLAY ();
+  g_autofree char *dir = g_dir_make_tmp ("spx-ui-XXXXXX", NULL);
+  SpxWindow *w = small_window (dir);
+  SpxMaskEditor *e = SPX_MASK_EDITOR (w->editor);
+  SpxMask *mask = spx_mask_editor_get_mask (e);
+  guint64 n = spx_mask_n_blocks (mask);
+  g_autofree double *cx = g_new (double, n), *cy = g_new (double, n);
+  block_centres (e, mask, cx, cy);
+  g_autoptr (SpxMask) before = spx_mask_copy (mask);
+  /* drag along block-row 3 from column 1 to column 6 */
+  send_button (w->editor, GDK_BUTTON_PRESS, cx[3 * 8 + 1], cy[3 * 8 + 1]);
+  for (guint c = 2; c <= 6; c++)
+    send_motion (w->editor, cx[3 * 8 + c], cy[3 * 8 + c]);
+  send_button (w->editor, GDK_BUTTON_RELEASE, cx[3 * 8 + 6], cy[3 * 8 + 6]);
+  wait_idle (w);
+  mask = spx_mask_editor_get_mask (e);
+  for (guint64 r = 0; r < 8; r++)
+    for (guint64 c = 0; c < 8; c++)
+      {
+        gboolean dragged = r == 3 && c >= 1 && c <= 6;
+        g_assert_cmpint (spx_mask_get (mask, r, c), ==,
+                         dragged || spx_mask_get (before, r, c));
+      }
+  g_assert_true (spx_window_is_dirty (w));
+  g_assert_nonnull (strstr (gtk_window_get_title (GTK_WINDOW (w)), "•"));
+  g_assert_cmpuint (w->programs[0]->n, ==, 16); /* re-planned */
+
+  /* the stroke is one step */
+  activate (w, "undo", NULL);
+  wait_idle (w);
+  mask = spx_mask_editor_get_mask (e);
+  g_assert_true (memcmp (mask->bits, before->bits, (n + 7) / 8) == 0);
+  activate (w, "redo", NULL);
+  wait_idle (w);
+  mask = spx_mask_editor_get_mask (e);
+  for (guint c = 1; c <= 6; c++)
+    g_assert_true (spx_mask_get (mask, 3, c));
+
+  /* saved and reopened: the drawing comes back exactly */
+  g_autofree char *saved = g_build_filename (dir, "drawn.spx", NULL);
+  g_assert_true (spx_window_save_to (w, saved));
+  g_assert_false (spx_window_is_dirty (w));
+  g_autoptr (SpxMask) drawn = spx_mask_copy (mask);
+  window_close (w);
+  SpxWindow *again = window_new ();
+  activate (again, "open-path", g_variant_new_string (saved));
+  wait_idle (again);
+  SpxMask *back = spx_mask_editor_get_mask (SPX_MASK_EDITOR (again->editor));
+  g_assert_cmpuint (back->rows, ==, 64);
+  g_assert_true (memcmp (back->bits, drawn->bits, (n + 7) / 8) == 0);
+  g_assert_cmpstr (again->machine->name, ==, "teach16");
+  window_close (again);
+  g_autofree char *small = g_build_filename (dir, "small.spx", NULL);
+  g_unlink (small);
+  g_unlink (saved);
+  g_rmdir (dir);
+}
+
+static void
+assert_file_starts (const char *path, const char *magic)
+{
+  g_autofree char *text = NULL;
+  gsize len = 0;
+  g_assert_true (g_file_get_contents (path, &text, &len, NULL));
+  g_assert_cmpuint (len, >, 100);
+  g_assert_nonnull (g_strstr_len (text, MIN (len, 200), magic));
+}
+
+static void
+test_export (void)
+{
+  SKIP_WITHOUT_DISPLAY ();
+  SpxWindow *w = window_new ();
+  g_autofree char *dir = g_dir_make_tmp ("spx-ui-XXXXXX", NULL);
+  static const char *views[] = { "mask", "tiles", "timeline" };
+  static const char *ext[] = { "png", "svg", "pdf" };
+  static const char *magic[] = { "PNG", "<svg", "%PDF" };
+  for (guint i = 0; i < 3; i++)
+    {
+      activate (w, "view", g_variant_new_string (views[i]));
+      wait_idle (w);
+      g_autofree char *name = g_strdup_printf ("%s.%s", views[i], ext[i]);
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+      activate (w, "export-path", g_variant_new_string (path));
+      assert_file_starts (path, magic[i]);
+      g_unlink (path);
+    }
+  /* a place that cannot be written: the info bar says where */
+  activate (w, "export-path",
+            g_variant_new_string ("/nonexistent-dir/view.png"));
+  g_assert_nonnull (spx_window_get_error (w));
+  g_assert_nonnull (strstr (spx_window_get_error (w),
+                            "/nonexistent-dir/view.png"));
+  window_close (w);
+  g_rmdir (dir);
+}
+
+static void
+test_sweep_cancel (void)
+{
+  SKIP_WITHOUT_DISPLAY ();
+  /* the default scenario: its points take long enough to stop midway */
+  g_autofree char *dir = g_dir_make_tmp ("spx-ui-XXXXXX", NULL);
+  SpxWindow *w = window_new ();
+  activate (w, "run-sweep", NULL);
+  g_assert_true (spx_window_is_busy (w));
+  g_assert_true (gtk_widget_get_visible (w->cancel));
+  /* let a few points arrive, then cancel */
+  gint64 end = g_get_monotonic_time () + WAIT_S * G_USEC_PER_SEC;
+  while (w->sweep->points->len < 3 && g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpuint (w->sweep->points->len, >=, 3);
+  activate (w, "cancel", NULL);
+  wait_idle (w);
+  guint got = w->sweep->points->len;
+  g_assert_cmpuint (got, <, w->sweep_total);
+  g_assert_false (gtk_widget_get_visible (w->cancel));
+  /* the points done are on the chart and export as CSV */
+  g_autofree char *csv = g_build_filename (dir, "sweep.csv", NULL);
+  activate (w, "export-sweep-path", g_variant_new_string (csv));
+  g_autofree char *text = NULL;
+  g_assert_true (g_file_get_contents (csv, &text, NULL, NULL));
+  g_auto (GStrv) lines = g_strsplit (g_strstrip (text), "\n", -1);
+  g_assert_cmpuint (g_strv_length (lines), ==, got + 1);
+  window_close (w);
+  g_unlink (csv);
+  g_rmdir (dir);
+}
+
+int
+main (int argc, char **argv)
+{
+  /* preferences go to a throw-away place */
+  g_autofree char *home = g_dir_make_tmp ("spx-ui-home-XXXXXX", NULL);
+  g_setenv ("XDG_CONFIG_HOME", home, TRUE);
+  g_test_init (&argc, &argv, NULL);
+  have_display = gtk_init_check (&argc, &argv);
+  if (have_display)
+    {
+      g_log_set_always_fatal (G_LOG_LEVEL_CRITICAL | G_LOG_LEVEL_WARNING);
+      app = gtk_application_new ("org.sparseexplorer.Test",
+                                 G_APPLICATION_NON_UNIQUE);
+      g_application_register (G_APPLICATION (app), NULL, NULL);
+    }
+  g_test_add_func ("/ui/window/default", test_default);
+  g_test_add_func ("/ui/window/open-dlmc", test_open_dlmc);
+  g_test_add_func ("/ui/window/select-tile", test_select_tile);
+  g_test_add_func ("/ui/window/drag-undo", test_drag_undo);
+  g_test_add_func ("/ui/window/export", test_export);
+  g_test_add_func ("/ui/window/sweep-cancel", test_sweep_cancel);
+  int status = g_test_run ();
+  g_clear_object (&app);
+  g_rmdir (home);
+  return status;
+}
