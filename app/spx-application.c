@@ -12,6 +12,7 @@
 struct _SpxApplication {
   GtkApplication parent;
   char          *view;     /* --view: the view new windows open on */
+  gboolean       sweep;    /* --sweep: new windows start a sweep */
   /* preferences */
   gboolean       dark;
   guint          threads;
@@ -224,6 +225,8 @@ new_window (SpxApplication *app)
   if (app->view)
     spx_window_show_view (w, app->view);
   gtk_window_present (GTK_WINDOW (w));
+  if (app->sweep)
+    g_action_group_activate_action (G_ACTION_GROUP (w), "run-sweep", NULL);
   return w;
 }
 
@@ -259,6 +262,7 @@ spx_application_local_options (GApplication *gapp, GVariantDict *options)
 {
   SpxApplication *app = SPX_APPLICATION (gapp);
   const char *view = NULL;
+  app->sweep = g_variant_dict_contains (options, "sweep");
   if (!g_variant_dict_lookup (options, "view", "&s", &view))
     return -1;
   for (guint i = 0; spx_window_views[i]; i++)
@@ -289,6 +293,8 @@ spx_application_init (SpxApplication *app)
     { "view", 0, 0, G_OPTION_ARG_STRING, NULL,
       "Open on this view: mask, tiles, exchange, timeline or speedup",
       "VIEW" },
+    { "sweep", 0, 0, G_OPTION_ARG_NONE, NULL,
+      "Start the speedup sweep (model and CPU) on opening", NULL },
     G_OPTION_ENTRY_NULL
   };
   g_application_add_main_option_entries (G_APPLICATION (app), options);

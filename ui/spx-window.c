@@ -634,6 +634,31 @@ build_info_bar (SpxWindow *w)
   return w->info_bar;
 }
 
+/* Files dropped on the window open like files given on the command
+ * line (the first one; a window holds one scenario). */
+static void
+on_drop (GtkWidget *widget, GdkDragContext *context, gint x, gint y,
+         GtkSelectionData *data, guint info, guint time, SpxWindow *w)
+{
+  g_auto (GStrv) uris = gtk_selection_data_get_uris (data);
+  gboolean ok = uris != NULL && uris[0] != NULL;
+  gtk_drag_finish (context, ok, FALSE, time);
+  if (ok)
+    {
+      g_autoptr (GFile) file = g_file_new_for_uri (uris[0]);
+      spx_window_open_file (w, file, FALSE);
+    }
+}
+
+static void
+accept_drops (SpxWindow *w)
+{
+  gtk_drag_dest_set (GTK_WIDGET (w), GTK_DEST_DEFAULT_ALL, NULL, 0,
+                     GDK_ACTION_COPY);
+  gtk_drag_dest_add_uri_targets (GTK_WIDGET (w));
+  g_signal_connect (w, "drag-data-received", G_CALLBACK (on_drop), w);
+}
+
 static gboolean
 on_delete (GtkWidget *widget, GdkEvent *event, SpxWindow *w)
 {
@@ -674,6 +699,7 @@ spx_window_init (SpxWindow *w)
   gtk_container_add (GTK_CONTAINER (w), content);
   gtk_widget_show_all (content);
   g_signal_connect (w, "delete-event", G_CALLBACK (on_delete), w);
+  accept_drops (w);
   g_signal_connect (gtk_widget_get_settings (GTK_WIDGET (w)),
                     "notify::gtk-application-prefer-dark-theme",
                     G_CALLBACK (on_theme_changed), w);
@@ -684,6 +710,9 @@ spx_window_init (SpxWindow *w)
   spx_window_update_busy (w);
   spx_window_select_tile (w, -1);
   spx_window_replan (w, TRUE);
+  /* keys go to the picture, not to the first number in the panel */
+  gtk_widget_set_can_focus (w->editor, TRUE);
+  gtk_window_set_focus (GTK_WINDOW (w), w->editor);
 }
 
 static void

@@ -1,0 +1,24 @@
+#!/bin/sh
+# Screenshots of every view of the default window, as a person sees it:
+# the real program under Xvfb, the whole screen grabbed with ImageMagick.
+#   tests/screenshots.sh [BUILD_DIR] [OUT_DIR]   (defaults: build, data/screenshots)
+# Needs xvfb-run and imagemagick (apt-get install xvfb xauth imagemagick).
+set -eu
+build=${1:-build}
+out=${2:-data/screenshots}
+mkdir -p "$out"
+config=$(mktemp -d) # fresh preferences: light theme, bow
+for view in mask tiles exchange timeline speedup; do
+  extra=""
+  wait=6
+  if [ "$view" = speedup ]; then extra="--sweep"; wait=60; fi
+  XDG_CONFIG_HOME=$config xvfb-run -a -s "-screen 0 1200x800x24" sh -c "
+    '$build/app/sparse-explorer' --view $view $extra & pid=\$!
+    sleep $wait
+    import -window root '$out/$view.png'
+    kill \$pid"
+  # the window sits at the top left; drop the empty screen around it
+  convert "$out/$view.png" -trim +repage "$out/$view.png"
+  echo "$out/$view.png"
+done
+rm -rf "$config"
