@@ -440,6 +440,50 @@ test_sweep_cancel (void)
   g_rmdir (dir);
 }
 
+/* The side panel: every change re-plans; what-if machine edits move the
+ * model and make the machine "custom". */
+static void
+test_panel (void)
+{
+  SKIP_WITHOUT_DISPLAY ();
+  g_autofree char *dir = g_dir_make_tmp ("spx-ui-XXXXXX", NULL);
+  SpxWindow *w = small_window (dir);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (w->panel.n), 32);
+  wait_idle (w);
+  for (guint mode = 0; mode < 3; mode++)
+    g_assert_cmpuint (w->programs[mode]->n, ==, 32);
+  guint64 cycles = w->programs[SPX_IPU_MODE_DENSE]->cycles;
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (w->panel.tiles), 4);
+  wait_idle (w);
+  g_assert_cmpuint (w->programs[0]->n_tiles, ==, 4);
+  g_assert_cmpstr (w->machine->name, ==, "custom");
+  g_assert_cmpuint (w->programs[SPX_IPU_MODE_DENSE]->cycles, >, cycles);
+  g_assert_true (spx_window_is_dirty (w));
+  /* a new density generates a new mask of that density */
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (w->panel.density), 0.5);
+  wait_idle (w);
+  SpxMask *mask = spx_mask_editor_get_mask (SPX_MASK_EDITOR (w->editor));
+  g_assert_cmpuint (spx_mask_count (mask), ==, 32);
+  /* the custom machine is saved beside the scenario and comes back */
+  g_autofree char *saved = g_build_filename (dir, "what-if.spx", NULL);
+  g_assert_true (spx_window_save_to (w, saved));
+  window_close (w);
+  SpxWindow *again = window_new ();
+  activate (again, "open-path", g_variant_new_string (saved));
+  wait_idle (again);
+  g_assert_null (spx_window_get_error (again));
+  g_assert_cmpuint (again->machine->tiles, ==, 4);
+  g_assert_cmpuint (again->programs[0]->n_tiles, ==, 4);
+  window_close (again);
+  g_autofree char *machine = g_build_filename (dir, "what-if.machine", NULL);
+  g_autofree char *small = g_build_filename (dir, "small.spx", NULL);
+  g_assert_true (g_file_test (machine, G_FILE_TEST_EXISTS));
+  g_unlink (machine);
+  g_unlink (saved);
+  g_unlink (small);
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -459,6 +503,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/window/open-dlmc", test_open_dlmc);
   g_test_add_func ("/ui/window/select-tile", test_select_tile);
   g_test_add_func ("/ui/window/drag-undo", test_drag_undo);
+  g_test_add_func ("/ui/window/panel", test_panel);
   g_test_add_func ("/ui/window/export", test_export);
   g_test_add_func ("/ui/window/sweep-cancel", test_sweep_cancel);
   int status = g_test_run ();
