@@ -54,31 +54,6 @@ open_scenario (SpxWindow *w, const char *path, GError **error)
   return TRUE;
 }
 
-/* A mask file becomes the scenario's mask, re-blocked to its block size;
- * the rest of the scenario stays. */
-static gboolean
-open_mask (SpxWindow *w, const char *path, GError **error)
-{
-  g_autoptr (SpxMask) elements = spx_mask_file_load (path, NULL, error);
-  if (elements == NULL)
-    return FALSE;
-  SpxMask *mask = spx_mask_to_blocks (elements, w->scenario->block, error);
-  if (mask == NULL)
-    return FALSE;
-  SpxScenario *sc = w->scenario;
-  sc->m = mask->rows;
-  sc->k = mask->cols;
-  sc->source = SPX_MASK_SOURCE_FILE;
-  g_free (sc->mask_path);
-  sc->mask_path = g_canonicalize_filename (path, NULL);
-  g_clear_pointer (&w->path, g_free);
-  w->mask_edited = FALSE;
-  spx_mask_editor_set_mask (SPX_MASK_EDITOR (w->editor), mask);
-  spx_window_panel_load (w);
-  spx_window_replan (w, FALSE);
-  return TRUE;
-}
-
 void
 spx_window_open_file (SpxWindow *w, GFile *file, gboolean force)
 {
@@ -95,9 +70,12 @@ spx_window_open_file (SpxWindow *w, GFile *file, gboolean force)
   if (!force && !spx_window_confirm_discard (w))
     return;
   spx_window_cancel_work (w);
-  gboolean ok = has_suffix (path, ".spx") ? open_scenario (w, path, &error)
-                                          : open_mask (w, path, &error);
-  if (!ok)
+  if (!has_suffix (path, ".spx"))
+    {
+      spx_window_load_mask (w, path); /* off the main loop: files can be big */
+      return;
+    }
+  if (!open_scenario (w, path, &error))
     {
       spx_window_show_error (w, error->message);
       return;

@@ -79,6 +79,9 @@ void       spx_window_panel_load  (SpxWindow *w);
  * regenerate: the generator settings changed). */
 void       spx_window_replan      (SpxWindow *w, gboolean regenerate);
 void       spx_window_programs_changed (SpxWindow *w);
+/* Load a mask file (any format) on a worker and plan it; the scenario
+ * takes it only once it loaded (errors go to the info bar). */
+void       spx_window_load_mask   (SpxWindow *w, const char *path);
 void       spx_window_run_sweep   (SpxWindow *w);
 void       spx_window_cancel_work (SpxWindow *w);
 

@@ -3,6 +3,7 @@
  * request is dropped. A sweep runs on another and sends each point to
  * the main loop as it is done, so the chart grows while it runs. */
 #include "spx-window-private.h"
+#include "spx-mask-file.h"
 
 /* ---- planning ------------------------------------------------------ */
 
@@ -12,6 +13,7 @@ typedef struct {
   SpxMask       *mask;      /* the mask to plan (in: a copy; or made) */
   gboolean       made;      /* mask generated here: the window takes it */
   SpxIpuMachine *machine;
+  char          *load;      /* a mask file to load first, or NULL */
   SpxIpuProgram *programs[3];
   GError        *error;
 } PlanJob;
@@ -23,6 +25,7 @@ plan_job_free (PlanJob *j)
     spx_scenario_free (j->scenario);
   spx_mask_free (j->mask);
   spx_ipu_machine_free (j->machine);
+  g_free (j->load);
   for (guint i = 0; i < 3; i++)
     spx_ipu_program_free (j->programs[i]);
   g_clear_error (&j->error);
@@ -33,7 +36,16 @@ static void
 plan_thread (GTask *task, gpointer source, gpointer data, GCancellable *c)
 {
   PlanJob *j = data;
-  if (j->mask == NULL && spx_scenario_build_mask (j->scenario, &j->error))
+  if (j->load != NULL)
+    {
+      g_autoptr (SpxMask) elements = spx_mask_file_load (j->load, NULL,
+                                                         &j->error);
+      j->mask = elements ? spx_mask_to_blocks (elements, j->scenario->block,
+                                               &j->error)
+                         : NULL;
+      j->made = j->mask != NULL;
+    }
+  else if (j->mask == NULL && spx_scenario_build_mask (j->scenario, &j->error))
     {
       j->mask = g_steal_pointer (&j->scenario->mask);
       j->made = TRUE;
@@ -124,6 +136,24 @@ spx_window_programs_changed (SpxWindow *w)
   report_fit (w);
 }
 
+/* A mask file loaded: it becomes the scenario's mask; the rest of the
+ * scenario stays. */
+static void
+take_loaded (SpxWindow *w, PlanJob *j)
+{
+  SpxScenario *sc = w->scenario;
+  sc->m = j->mask->rows;
+  sc->k = j->mask->cols;
+  sc->source = SPX_MASK_SOURCE_FILE;
+  g_free (sc->mask_path);
+  sc->mask_path = g_canonicalize_filename (j->load, NULL);
+  g_clear_pointer (&w->path, g_free);
+  w->mask_edited = FALSE;
+  spx_window_panel_load (w);
+  spx_window_clear_error (w);
+  spx_window_set_dirty (w, FALSE);
+}
+
 static void
 plan_done (GObject *source, GAsyncResult *result, gpointer data)
 {
@@ -133,6 +163,8 @@ plan_done (GObject *source, GAsyncResult *result, gpointer data)
   if (j->serial != w->plan_serial)
     return; /* a newer request, or cancelled */
   w->planning = FALSE;
+  if (j->load != NULL && j->error == NULL)
+    take_loaded (w, j);
   if (j->made)
     spx_mask_editor_set_mask (SPX_MASK_EDITOR (w->editor),
                               g_steal_pointer (&j->mask));
@@ -160,15 +192,16 @@ pulse (gpointer data)
   return G_SOURCE_CONTINUE;
 }
 
-void
-spx_window_replan (SpxWindow *w, gboolean regenerate)
+static void
+start_plan (SpxWindow *w, gboolean regenerate, const char *load)
 {
   PlanJob *j = g_new0 (PlanJob, 1);
+  j->load = g_strdup (load);
   j->serial = ++w->plan_serial;
   j->scenario = spx_scenario_copy (w->scenario);
   g_clear_pointer (&j->scenario->mask, spx_mask_free);
   SpxMask *mask = spx_mask_editor_get_mask (SPX_MASK_EDITOR (w->editor));
-  if (!regenerate && mask != NULL)
+  if (!regenerate && load == NULL && mask != NULL)
     j->mask = spx_mask_copy (mask);
   j->machine = spx_ipu_machine_copy (w->machine);
   if (!w->planning)
@@ -180,6 +213,18 @@ spx_window_replan (SpxWindow *w, gboolean regenerate)
   g_task_set_task_data (task, j, (GDestroyNotify) plan_job_free);
   g_task_run_in_thread (task, plan_thread);
   g_object_unref (task);
+}
+
+void
+spx_window_replan (SpxWindow *w, gboolean regenerate)
+{
+  start_plan (w, regenerate, NULL);
+}
+
+void
+spx_window_load_mask (SpxWindow *w, const char *path)
+{
+  start_plan (w, FALSE, path);
 }
 
 /* ---- sweeps -------------------------------------------------------- */
