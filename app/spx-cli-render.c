@@ -215,19 +215,6 @@ plan_all (Render *r, int *status)
   return TRUE;
 }
 
-/* The first exchange superstep that moves anything: where the lesson is. */
-static guint
-first_exchange (const SpxIpuProgram *p)
-{
-  for (guint i = 0; i < p->steps->len; i++)
-    {
-      const SpxIpuStep *s = &g_array_index (p->steps, SpxIpuStep, i);
-      if (s->kind == SPX_STEP_EXCHANGE && s->transfers && s->transfers->len)
-        return i;
-    }
-  return 0;
-}
-
 static gboolean
 check_indices (const Render *r, const SpxIpuProgram *p)
 {
@@ -284,8 +271,9 @@ draw_program_view (const Render *r, const char *path, int *status)
       {
         SpxRenderExchangeData d = {
           .program = p, .selected_tile = tile,
-          .superstep = r->superstep >= 0 ? (guint) r->superstep
-                                         : first_exchange (p) };
+          .superstep = r->superstep >= 0
+                         ? (guint) r->superstep
+                         : spx_ipu_program_first_exchange (p) };
         return export (r, path, spx_render_exchange, &d, status);
       }
     case VIEW_TIMELINE:

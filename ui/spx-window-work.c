@@ -96,19 +96,6 @@ show_density (SpxWindow *w)
   w->speedup_data.current_density = st.element_density;
 }
 
-/* The first exchange that moves something: where the lesson is. */
-static guint
-first_exchange (const SpxIpuProgram *p)
-{
-  for (guint i = 0; i < p->steps->len; i++)
-    {
-      const SpxIpuStep *s = &g_array_index (p->steps, SpxIpuStep, i);
-      if (s->kind == SPX_STEP_EXCHANGE && s->transfers && s->transfers->len)
-        return i;
-    }
-  return 0;
-}
-
 void
 spx_window_programs_changed (SpxWindow *w)
 {
@@ -124,9 +111,9 @@ spx_window_programs_changed (SpxWindow *w)
       gtk_spin_button_set_range (GTK_SPIN_BUTTON (w->superstep), 1,
                                  MAX (1, p->steps->len));
       gtk_spin_button_set_value (GTK_SPIN_BUTTON (w->superstep),
-                                 first_exchange (p) + 1);
+                                 spx_ipu_program_first_exchange (p) + 1);
       w->updating = FALSE;
-      w->exchange_data.superstep = first_exchange (p);
+      w->exchange_data.superstep = spx_ipu_program_first_exchange (p);
     }
   spx_window_select_tile (w, w->selected_tile);
   show_density (w);

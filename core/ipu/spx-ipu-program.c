@@ -224,3 +224,15 @@ spx_ipu_program_block_owners (const SpxIpuProgram *p, guint64 n_blocks)
     }
   return owners;
 }
+
+guint
+spx_ipu_program_first_exchange (const SpxIpuProgram *p)
+{
+  for (guint i = 0; i < p->steps->len; i++)
+    {
+      const SpxIpuStep *s = &g_array_index (p->steps, SpxIpuStep, i);
+      if (s->kind == SPX_STEP_EXCHANGE && s->transfers && s->transfers->len)
+        return i;
+    }
+  return 0;
+}

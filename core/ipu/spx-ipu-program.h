@@ -110,6 +110,9 @@ void           spx_ipu_step_send (SpxIpuProgram *p, SpxIpuStep *step,
 void           spx_ipu_program_finish (SpxIpuProgram *p);
 
 const char    *spx_ipu_mode_to_string (SpxIpuMode mode);
+/* The first exchange superstep that moves anything (0 if none): where a
+ * picture of the exchange starts. */
+guint          spx_ipu_program_first_exchange (const SpxIpuProgram *p);
 
 /* For each of n_blocks flat block indices (br * bcols + bc), the first
  * tile whose blocks list holds it, G_MAXUINT32 for none (dense plans list
