@@ -223,6 +223,34 @@ spx_window_confirm_discard (SpxWindow *w)
   return r == GTK_RESPONSE_REJECT;
 }
 
+/* ---- the mask on its own ------------------------------------------- */
+
+gboolean
+spx_window_save_mask (SpxWindow *w, const char *path)
+{
+  g_autoptr (GError) error = NULL;
+  SpxMask *mask = spx_mask_editor_get_mask (SPX_MASK_EDITOR (w->editor));
+  if (mask == NULL)
+    return FALSE;
+  /* files hold elements: a block mask is written at element resolution */
+  g_autoptr (SpxMask) elements = spx_mask_to_blocks (mask, 1, &error);
+  if (elements == NULL || !spx_mask_file_save (elements, path, &error))
+    {
+      spx_window_show_error (w, error->message);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+void
+spx_window_save_mask_dialog (SpxWindow *w)
+{
+  g_autofree char *path = choose_save_path (
+    w, "Save the Mask (.mtx, .smtx, .npy, .png)", "mask.smtx");
+  if (path != NULL)
+    spx_window_save_mask (w, path);
+}
+
 /* ---- export -------------------------------------------------------- */
 
 gboolean

@@ -90,6 +90,9 @@ void       spx_window_open_dialog (SpxWindow *w);
 gboolean   spx_window_save        (SpxWindow *w, gboolean choose);
 gboolean   spx_window_save_to     (SpxWindow *w, const char *path);
 void       spx_window_export_dialog (SpxWindow *w);
+/* The mask alone, in the format of path's extension. */
+gboolean   spx_window_save_mask   (SpxWindow *w, const char *path);
+void       spx_window_save_mask_dialog (SpxWindow *w);
 gboolean   spx_window_export_view (SpxWindow *w, const char *path);
 gboolean   spx_window_export_sweep (SpxWindow *w, const char *path);
 /* Before losing edits: TRUE to go on (saved, discarded or clean). */

@@ -282,6 +282,18 @@ act_export_sweep_path (GSimpleAction *a, GVariant *p, gpointer data)
 }
 
 static void
+act_save_mask (GSimpleAction *a, GVariant *p, gpointer data)
+{
+  spx_window_save_mask_dialog (data);
+}
+
+static void
+act_save_mask_path (GSimpleAction *a, GVariant *p, gpointer data)
+{
+  spx_window_save_mask (data, g_variant_get_string (p, NULL));
+}
+
+static void
 act_undo (GSimpleAction *a, GVariant *p, gpointer data)
 {
   spx_mask_editor_undo (SPX_MASK_EDITOR (SPX_WINDOW (data)->editor));
@@ -325,6 +337,8 @@ static const GActionEntry win_actions[] = {
   { "export", act_export, NULL, NULL, NULL, { 0 } },
   { "export-path", act_export_path, "s", NULL, NULL, { 0 } },
   { "export-sweep-path", act_export_sweep_path, "s", NULL, NULL, { 0 } },
+  { "save-mask", act_save_mask, NULL, NULL, NULL, { 0 } },
+  { "save-mask-path", act_save_mask_path, "s", NULL, NULL, { 0 } },
   { "undo", act_undo, NULL, NULL, NULL, { 0 } },
   { "redo", act_redo, NULL, NULL, NULL, { 0 } },
   { "view", act_view, "s", NULL, NULL, { 0 } },
@@ -374,6 +388,7 @@ primary_menu (void)
   GMenu *menu = g_menu_new ();
   GMenu *file = g_menu_new ();
   g_menu_append (file, "Save _As…", "win.save-as");
+  g_menu_append (file, "Save _Mask As…", "win.save-mask");
   g_menu_append (file, "_Export View…", "win.export");
   g_menu_append (file, "_Run Sweep", "win.run-sweep");
   g_menu_append_section (menu, NULL, G_MENU_MODEL (file));
