@@ -140,6 +140,16 @@ test_open_dlmc (void)
   assert_filled (w, mask);
   g_assert_nonnull (strstr (gtk_window_get_title (GTK_WINDOW (w)),
                             "attention_q.smtx"));
+  /* a new block size re-blocks the file's pattern, it does not generate */
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (w->panel.block), 4);
+  wait_idle (w);
+  g_autoptr (SpxMask) by4 = spx_mask_to_blocks (elements, 4, NULL);
+  mask = spx_mask_editor_get_mask (SPX_MASK_EDITOR (w->editor));
+  g_assert_cmpuint (mask->block, ==, 4);
+  g_assert_true (memcmp (mask->bits, by4->bits,
+                         (spx_mask_n_blocks (mask) + 7) / 8) == 0);
+  assert_filled (w, mask);
+
   /* a bad file: the message names it, the window keeps its mask */
   g_autofree char *bad = data_path ("png-alpha.png.missing");
   activate (w, "open-path", g_variant_new_string (bad));

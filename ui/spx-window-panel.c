@@ -47,10 +47,24 @@ may_replace_mask (SpxWindow *w)
   return r == GTK_RESPONSE_ACCEPT;
 }
 
+/* A mask from a file keeps its pattern at a new block size: the file is
+ * read again and re-blocked, not replaced by a generated mask. */
+static gboolean
+reblock_file (GtkWidget *widget, SpxWindow *w)
+{
+  SpxScenario *sc = w->scenario;
+  if (widget != w->panel.block || sc->source != SPX_MASK_SOURCE_FILE ||
+      sc->mask_path == NULL)
+    return FALSE;
+  sc->block = (guint) value (w->panel.block);
+  spx_window_load_mask (w, sc->mask_path);
+  return TRUE;
+}
+
 static void
 on_generator_changed (GtkWidget *widget, SpxWindow *w)
 {
-  if (w->updating)
+  if (w->updating || reblock_file (widget, w))
     return;
   if (!may_replace_mask (w))
     {
