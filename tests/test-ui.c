@@ -292,9 +292,14 @@ test_select_tile (void)
   g_assert_cmpuint (lit, ==, blocks->len);
   cairo_surface_destroy (s);
 
-  /* and back: a block clicked shows its tile (through the same lookup) */
+  /* and back: a block clicked (the editor's block-activated) selects the
+   * tile that holds it */
   activate (w, "select-tile", g_variant_new_int32 (-1));
   g_assert_cmpint (w->selected_tile, ==, -1);
+  guint64 first = g_array_index (blocks, guint64, 0);
+  g_signal_emit_by_name (e, "block-activated", first / mask->bcols,
+                         first % mask->bcols);
+  g_assert_cmpint (w->selected_tile, ==, tile);
   window_close (w);
   g_autofree char *spx = g_build_filename (dir, "small.spx", NULL);
   g_unlink (spx);

@@ -96,9 +96,18 @@ on_plan_changed (GtkWidget *widget, SpxWindow *w)
   w->scenario->n = (guint64) value (p->n);
   spx_dtype_from_string (gtk_combo_box_get_active_id (GTK_COMBO_BOX (p->dtype)),
                          &w->scenario->dtype);
-  w->scenario->threads = (guint) value (p->threads);
   spx_window_set_dirty (w, TRUE);
   spx_window_replan (w, FALSE);
+}
+
+/* CPU threads only matter to the next sweep: no re-plan. */
+static void
+on_threads_changed (GtkWidget *widget, SpxWindow *w)
+{
+  if (w->updating)
+    return;
+  w->scenario->threads = (guint) value (w->panel.threads);
+  spx_window_set_dirty (w, TRUE);
 }
 
 /* What-if edits: the machine becomes "custom" with the figures given. */
@@ -286,8 +295,8 @@ build_machine (SpxWindow *w, GtkGrid *g, gint *row)
     g_signal_connect (edits[i], "value-changed",
                       G_CALLBACK (on_machine_edited), w);
   g_signal_connect (p->mode, "changed", G_CALLBACK (on_mode_changed), w);
-  g_signal_connect (p->threads, "value-changed", G_CALLBACK (on_plan_changed),
-                    w);
+  g_signal_connect (p->threads, "value-changed",
+                    G_CALLBACK (on_threads_changed), w);
 }
 
 GtkWidget *

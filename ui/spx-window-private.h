@@ -63,6 +63,10 @@ struct _SpxWindow {
 /* spx-window.c */
 void       spx_window_set_dirty   (SpxWindow *w, gboolean dirty);
 void       spx_window_show_error  (SpxWindow *w, const char *message);
+/* A result worth saying that is not an error (a plan that does not fit):
+ * GTK_MESSAGE_WARNING; spx_window_get_error returns it too. */
+void       spx_window_show_message (SpxWindow *w, GtkMessageType type,
+                                    const char *message);
 void       spx_window_clear_error (SpxWindow *w);
 void       spx_window_update_busy (SpxWindow *w);
 void       spx_window_update_title (SpxWindow *w);

@@ -76,7 +76,7 @@ report_fit (SpxWindow *w)
     "per tile.", spx_ipu_mode_to_string (p->mode), p->machine->name,
     p->overflow ? "the pattern overflows its dynamic buckets; " : "", need,
     have);
-  spx_window_show_error (w, msg);
+  spx_window_show_message (w, GTK_MESSAGE_WARNING, msg);
 }
 
 static void

@@ -43,12 +43,20 @@ spx_window_set_dirty (SpxWindow *w, gboolean dirty)
 }
 
 void
-spx_window_show_error (SpxWindow *w, const char *message)
+spx_window_show_message (SpxWindow *w, GtkMessageType type,
+                         const char *message)
 {
   g_free (w->error);
   w->error = g_strdup (message);
+  gtk_info_bar_set_message_type (GTK_INFO_BAR (w->info_bar), type);
   gtk_label_set_text (GTK_LABEL (w->info_label), message);
   gtk_widget_show (w->info_bar);
+}
+
+void
+spx_window_show_error (SpxWindow *w, const char *message)
+{
+  spx_window_show_message (w, GTK_MESSAGE_ERROR, message);
 }
 
 void
@@ -117,6 +125,23 @@ shown_program (SpxWindow *w)
   return w->programs[w->mode];
 }
 
+/* A tile's blocks, memory and cycles, for the label and the tooltip
+ * (the figures the heat map shows). */
+static char *
+tile_summary (const SpxIpuProgram *p, gint t, const char *sep)
+{
+  GArray *blocks = p->tiles[t].blocks;
+  g_autofree char *size = g_format_size_full (
+    (guint64) spx_render_tiles_value (p, SPX_TILE_METRIC_BYTES, t),
+    G_FORMAT_SIZE_IEC_UNITS);
+  g_autofree char *sram = g_format_size_full (p->machine->sram_bytes,
+                                              G_FORMAT_SIZE_IEC_UNITS);
+  return g_strdup_printf ("Tile %d%s%u blocks%s%s of %s%s%.0f compute cycles",
+                          t, sep, blocks ? blocks->len : 0, sep, size, sram,
+                          sep, spx_render_tiles_value (
+                                 p, SPX_TILE_METRIC_CYCLES, t));
+}
+
 void
 spx_window_select_tile (SpxWindow *w, gint tile)
 {
@@ -135,14 +160,7 @@ spx_window_select_tile (SpxWindow *w, gint tile)
                           "Click a tile to see its blocks in the mask.");
       return;
     }
-  const SpxIpuTile *t = &p->tiles[tile];
-  guint64 bytes = 0;
-  for (guint k = 0; k < SPX_N_BYTE_KINDS; k++)
-    bytes += t->bytes[k];
-  g_autofree char *size = g_format_size_full (bytes, G_FORMAT_SIZE_IEC_UNITS);
-  g_autofree char *text = g_strdup_printf (
-    "Tile %d: %u blocks, %s, %" G_GUINT64_FORMAT " compute cycles", tile,
-    t->blocks ? t->blocks->len : 0, size, t->compute_cycles);
+  g_autofree char *text = tile_summary (p, tile, ", ");
   gtk_label_set_text (GTK_LABEL (w->tile_label), text);
 }
 
@@ -170,16 +188,7 @@ on_tiles_tooltip (GtkWidget *view, gint x, gint y, gboolean keyboard,
                                  &w->tiles_data, x, y);
   if (t < 0)
     return FALSE;
-  const SpxIpuTile *tile = &p->tiles[t];
-  guint64 bytes = 0;
-  for (guint k = 0; k < SPX_N_BYTE_KINDS; k++)
-    bytes += tile->bytes[k];
-  g_autofree char *size = g_format_size_full (bytes, G_FORMAT_SIZE_IEC_UNITS);
-  g_autofree char *sram = g_format_size_full (p->machine->sram_bytes,
-                                              G_FORMAT_SIZE_IEC_UNITS);
-  g_autofree char *text = g_strdup_printf (
-    "Tile %d\n%u blocks\n%s of %s\n%" G_GUINT64_FORMAT " compute cycles", t,
-    tile->blocks ? tile->blocks->len : 0, size, sram, tile->compute_cycles);
+  g_autofree char *text = tile_summary (p, t, "\n");
   gtk_tooltip_set_text (tooltip, text);
   return TRUE;
 }
