@@ -297,13 +297,10 @@ draw_speedup (const Render *r, const char *path, int *status)
   const SpxScenario *sc = r->scenario;
   g_autoptr (GError) error = NULL;
   SpxSweepOptions o;
-  spx_sweep_options_init (&o);
+  spx_sweep_options_for_scenario (&o, sc, r->machine);
   o.run_cpu = FALSE;
-  o.model_m = sc->mask->rows;
+  o.model_m = sc->mask->rows; /* a mask from a file sets the shape */
   o.model_k = sc->mask->cols;
-  o.model_n = sc->n;
-  o.dtype = sc->dtype;
-  o.machine = r->machine;
   if (sc->block != 1 && sc->block != 4 && sc->block != 8 && sc->block != 16)
     o.blocks[o.n_blocks++] = sc->block;
   g_autoptr (SpxSweep) sweep = spx_sweep_new ();

@@ -438,3 +438,18 @@ spx_sweep_save (const SpxSweep *sweep, const char *path, GError **error)
     }
   return spx_write_file_atomic (path, text, strlen (text), error);
 }
+
+void
+spx_sweep_options_for_scenario (SpxSweepOptions *o, const SpxScenario *sc,
+                                SpxIpuMachine *machine)
+{
+  spx_sweep_options_init (o);
+  o->model_m = sc->m;
+  o->model_k = sc->k;
+  o->model_n = sc->n;
+  o->dtype = sc->dtype;
+  o->machine = machine;
+  o->cpu_m = MIN (sc->m, 2048);
+  o->cpu_k = MIN (sc->k, 2048);
+  o->threads = sc->threads;
+}

@@ -68,6 +68,13 @@ typedef struct {
  * fp16 at m = k = 4096 with the best n; the CPU at m = k = 2048, n = 256,
  * all cores, 7 reps after 2 warm-up rounds. */
 void     spx_sweep_options_init  (SpxSweepOptions *options);
+/* The comparison around a scenario: the defaults above, with the model at
+ * the scenario's shape, n and dtype on machine (borrowed: the caller
+ * keeps it alive through the run), and the CPU at its shape up to
+ * 2048 × 2048 on its threads. */
+void     spx_sweep_options_for_scenario (SpxSweepOptions *options,
+                                         const SpxScenario *scenario,
+                                         SpxIpuMachine *machine);
 gboolean spx_sweep_options_validate (const SpxSweepOptions *options,
                                      GError **error);
 

@@ -410,10 +410,38 @@ test_chart_reference_line (void)
   cairo_surface_destroy (s2);
 }
 
+/* A scenario's comparison: the model at its shape and n, the CPU capped
+ * at 2048 on its threads, the machine borrowed. */
+static void
+test_options_for_scenario (void)
+{
+  g_autoptr (SpxScenario) sc = spx_scenario_new ();
+  sc->m = 5000;
+  sc->k = 1000;
+  sc->n = 64;
+  sc->dtype = SPX_DTYPE_FP32;
+  sc->threads = 3;
+  g_autoptr (SpxIpuMachine) m = spx_ipu_machine_preset ("gc200");
+  SpxSweepOptions o;
+  spx_sweep_options_for_scenario (&o, sc, m);
+  g_assert_cmpuint (o.model_m, ==, 5000);
+  g_assert_cmpuint (o.model_k, ==, 1000);
+  g_assert_cmpuint (o.model_n, ==, 64);
+  g_assert_cmpint (o.dtype, ==, SPX_DTYPE_FP32);
+  g_assert_true (o.machine == m);
+  g_assert_cmpuint (o.cpu_m, ==, 2048);
+  g_assert_cmpuint (o.cpu_k, ==, 1000);
+  g_assert_cmpuint (o.threads, ==, 3);
+  g_assert_true (o.run_model && o.run_cpu);
+  g_assert_cmpuint (o.n_densities, ==, 4);
+  g_assert_cmpuint (o.n_blocks, ==, 4);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/sweep/options-for-scenario", test_options_for_scenario);
   g_test_add_func ("/sweep/model/points", test_model_points);
   g_test_add_func ("/sweep/model/best-n-and-modes", test_best_n_and_modes);
   g_test_add_func ("/sweep/cpu/points", test_cpu_points);

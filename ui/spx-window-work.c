@@ -299,23 +299,6 @@ sweep_done (GObject *source, GAsyncResult *result, gpointer data)
   sweep_job_free (j);
 }
 
-/* The chart of both machines: the model at the scenario's shape and n
- * on the window's machine, the CPU at up to 2048 × 2048, n = 256. */
-static void
-sweep_options (SpxWindow *w, SpxSweepOptions *o)
-{
-  const SpxScenario *sc = w->scenario;
-  spx_sweep_options_init (o);
-  o->model_m = sc->m;
-  o->model_k = sc->k;
-  o->model_n = sc->n;
-  o->dtype = sc->dtype;
-  o->machine = spx_ipu_machine_copy (w->machine);
-  o->cpu_m = MIN (sc->m, 2048);
-  o->cpu_k = MIN (sc->k, 2048);
-  o->threads = sc->threads;
-}
-
 void
 spx_window_run_sweep (SpxWindow *w)
 {
@@ -324,7 +307,9 @@ spx_window_run_sweep (SpxWindow *w)
   SweepJob *j = g_new0 (SweepJob, 1);
   j->window = g_object_ref (w);
   j->serial = ++w->sweep_serial;
-  sweep_options (w, &j->options);
+  /* the model on the window's machine, the CPU beside it */
+  spx_sweep_options_for_scenario (&j->options, w->scenario,
+                                  spx_ipu_machine_copy (w->machine));
   j->cancel = g_cancellable_new ();
   j->sweep = spx_sweep_new ();
   w->sweep_cancel = g_object_ref (j->cancel);
