@@ -3,6 +3,7 @@
 #include "spx-cli.h"
 
 #include "spx-engine.h"
+#include "spx-render-png.h"
 #if SPX_HAVE_GUI
 #include "spx-application.h"
 #endif
@@ -18,6 +19,7 @@ main (int argc, char **argv)
   /* Dense sgemm is every measurement's baseline: make it run at full
    * speed (if that fails, bench warns when dense runs slowly). */
   spx_dense_restart_at_full_speed (argv);
+  spx_mask_png_register (); /* every command and the window read PNG */
   gboolean cli = argc >= 2 && (spx_cli_is_command (argv[1]) ||
                                g_str_equal (argv[1], "--version") ||
                                g_str_equal (argv[1], "--help") ||

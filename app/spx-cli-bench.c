@@ -1,7 +1,7 @@
 /* spx-cli-bench.c: `sparse-explorer bench`: the CPU engine against dense
  * OpenBLAS, measured in one process */
 #include "spx-cli.h"
-#include "spx-cli-mask.h"
+#include "spx-cli-study.h"
 #include "spx-bench.h"
 #include "spx-json.h"
 
@@ -14,17 +14,16 @@
 #define DENSE_GFLOPS_PER_THREAD_FLOOR 50.0
 
 typedef struct {
-  SpxCliMaskArgs source;
-  char *n, *block, *mode, *threads, *reps, *warmup;
+  SpxCliStudyArgs study;
+  char *mode, *threads, *reps, *warmup;
   gboolean peers, json;
 } BenchArgs;
 
 static void
 bench_args_clear (BenchArgs *a)
 {
-  spx_cli_mask_args_clear (&a->source);
-  char **fields[] = { &a->n, &a->block, &a->mode, &a->threads, &a->reps,
-                      &a->warmup };
+  spx_cli_study_args_clear (&a->study);
+  char **fields[] = { &a->mode, &a->threads, &a->reps, &a->warmup };
   for (guint i = 0; i < G_N_ELEMENTS (fields); i++)
     g_clear_pointer (fields[i], g_free);
 }
@@ -44,11 +43,12 @@ parse_mode (const char *text, SpxBenchOptions *options)
 }
 
 static gboolean
-parse_options (const BenchArgs *a, SpxBenchOptions *o)
+parse_options (const BenchArgs *a, guint threads, SpxBenchOptions *o)
 {
   guint64 v;
   g_autoptr (GError) error = NULL;
   spx_bench_options_init (o);
+  o->engine.threads = threads; /* the scenario's, unless --threads */
   if (!spx_isa_from_env (&o->engine.isa, &error))
     {
       spx_cli_usage_error (CMD, "%s", error->message);
@@ -82,6 +82,15 @@ parse_options (const BenchArgs *a, SpxBenchOptions *o)
   return parse_mode (a->mode, o);
 }
 
+/* The spread and the verdict every contestant carries. */
+static void
+json_spread (SpxJson *json, const SpxBenchTiming *t)
+{
+  spx_json_double (json, "ms_q1", t->ms_q1);
+  spx_json_double (json, "ms_q3", t->ms_q3);
+  spx_json_bool (json, "noisy", t->noise != SPX_NOISE_NONE);
+}
+
 static void
 json_timing (SpxJson *json, const char *key, const SpxBenchTiming *t,
              gboolean is_static)
@@ -96,6 +105,21 @@ json_timing (SpxJson *json, const char *key, const SpxBenchTiming *t,
   spx_json_double (json, "max_rel_err", t->max_rel_err);
   if (is_static)
     spx_json_uint (json, "plan_bytes", t->plan_bytes);
+  json_spread (json, t);
+  spx_json_end_object (json);
+}
+
+static void
+json_dense (SpxJson *json, const SpxBenchResult *r)
+{
+  spx_json_begin_object (json, "dense");
+  spx_json_double (json, "ms", r->dense.ms);
+  spx_json_double (json, "gflops", r->dense.gflops);
+  json_spread (json, &r->dense);
+  spx_json_string (json, "core", r->dense_core);
+  if (spx_dense_core_requested () != NULL)
+    spx_json_string (json, "core_requested", spx_dense_core_requested ());
+  spx_json_bool (json, "full_speed", spx_dense_better_coretype () == NULL);
   spx_json_end_object (json);
 }
 
@@ -114,10 +138,11 @@ print_json (const SpxBenchResult *r)
   spx_json_uint (&json, "threads", r->threads);
   spx_json_string (&json, "isa", spx_isa_to_string (r->isa));
   spx_json_uint (&json, "reps", r->reps);
-  spx_json_begin_object (&json, "dense");
-  spx_json_double (&json, "ms", r->dense.ms);
-  spx_json_double (&json, "gflops", r->dense.gflops);
-  spx_json_end_object (&json);
+  g_autofree char *noise = spx_noise_to_string (spx_bench_noise (r));
+  spx_json_string (&json, "noise", noise);
+  if (r->busy_cores >= 0)
+    spx_json_double (&json, "busy_cores", r->busy_cores);
+  json_dense (&json, r);
   if (r->stat.ran)
     json_timing (&json, "static", &r->stat, TRUE);
   if (r->dyn.ran)
@@ -129,6 +154,7 @@ print_json (const SpxBenchResult *r)
       spx_json_double (&json, "ms", r->librsb.ms);
       spx_json_double (&json, "speedup", r->librsb.speedup);
       spx_json_double (&json, "max_rel_err", r->librsb.max_rel_err);
+      json_spread (&json, &r->librsb);
       spx_json_end_object (&json);
       spx_json_end_object (&json);
     }
@@ -138,12 +164,14 @@ print_json (const SpxBenchResult *r)
 }
 
 static void
-print_row (const char *name, const SpxBenchTiming *t)
+print_row (const char *name, const SpxBenchTiming *t, const char *extra)
 {
   if (!t->ran)
     return;
-  printf ("%-8s %10.3f %10.1f %9.2f× %10.2f %12.2e\n", name, t->ms, t->gflops,
-          t->speedup, t->efficiency, t->max_rel_err);
+  g_autofree char *spread = g_strdup_printf ("%.3f–%.3f", t->ms_q1, t->ms_q3);
+  printf ("%-8s %10.3f %17s %10.1f %9.2f× %10.2f %12s%s\n", name, t->ms,
+          spread, t->gflops, t->speedup, t->efficiency, extra,
+          t->noise ? "  noisy" : "");
 }
 
 static void
@@ -154,33 +182,60 @@ print_table (const SpxBenchResult *r)
           "%u threads · %s · median of %u\n\n", r->m, r->k, r->n, r->block,
           r->block, r->density, r->nonzero_blocks, r->threads,
           spx_isa_to_string (r->isa), r->reps);
-  printf ("%-8s %10s %10s %10s %10s %12s\n", "", "ms", "GFLOP/s", "speedup",
-          "efficiency", "max rel err");
-  printf ("%-8s %10.3f %10.1f %9.2f× %10.2f %12s\n", "dense", r->dense.ms,
-          r->dense.gflops, 1.0, 1.0, "(reference)");
-  print_row ("static", &r->stat);
-  print_row ("dynamic", &r->dyn);
-  print_row ("librsb", &r->librsb);
+  printf ("%-8s %10s %17s %10s %10s %10s %12s\n", "", "ms", "middle half",
+          "GFLOP/s", "speedup", "efficiency", "max rel err");
+  print_row ("dense", &r->dense, "(reference)");
+  const SpxBenchTiming *rows[] = { &r->stat, &r->dyn, &r->librsb };
+  const char *names[] = { "static", "dynamic", "librsb" };
+  for (guint i = 0; i < G_N_ELEMENTS (rows); i++)
+    {
+      g_autofree char *err = g_strdup_printf ("%.2e", rows[i]->max_rel_err);
+      print_row (names[i], rows[i], err);
+    }
   if (r->stat.ran)
     printf ("\nstatic plan built in %.2f ms, %.1f KiB\n", r->stat.plan_ms,
             r->stat.plan_bytes / 1024.0);
-  printf ("sparse GFLOP/s count non-zeros only; efficiency = sparse GFLOP/s ÷ "
-          "dense GFLOP/s\n");
+  printf ("dense: OpenBLAS %s kernel; sparse GFLOP/s count non-zeros only; "
+          "efficiency = sparse GFLOP/s ÷ dense GFLOP/s\n", r->dense_core);
 }
 
-/* Say when the baseline cannot be trusted (kernels.md, measuring fairly). */
+/* Say when the baseline cannot be trusted (the README's "Measuring
+ * fairly"). */
 static void
 warn_unfair (const SpxBenchResult *r)
 {
   if (!r->dense_openmp)
     fprintf (stderr, "sparse-explorer bench: warning: OpenBLAS is not its "
              "OpenMP build; its spinning threads slow the sparse kernels\n");
+  const char *better = spx_dense_better_coretype ();
+  if (better != NULL)
+    fprintf (stderr, "sparse-explorer bench: warning: OpenBLAS runs its %s "
+             "kernel, weaker than this processor's %s (OPENBLAS_CORETYPE); "
+             "dense is slowed and every speedup inflated\n", r->dense_core,
+             better);
+  else if (spx_dense_core_requested () != NULL)
+    fprintf (stderr, "sparse-explorer bench: note: OPENBLAS_CORETYPE=%s asks "
+             "for a weaker kernel than this processor runs; dense was "
+             "measured with %s (set %s=1 to keep yours)\n",
+             spx_dense_core_requested (), r->dense_core,
+             SPX_KEEP_CORETYPE_ENV);
   /* Small products never reach full speed: judge only real work. */
   double flop = 2.0 * r->m * r->k * r->n;
   if (flop >= 1e9 && r->dense.gflops / r->threads < DENSE_GFLOPS_PER_THREAD_FLOOR)
     fprintf (stderr, "sparse-explorer bench: warning: dense sgemm ran at only "
              "%.0f GFLOP/s per thread: the machine is busy or the harness is "
              "unfair; ratios are unreliable\n", r->dense.gflops / r->threads);
+  SpxNoise noise = spx_bench_noise (r);
+  if (noise != SPX_NOISE_NONE)
+    {
+      g_autofree char *advice = spx_noise_advice (noise, r->threads);
+      g_autofree char *busy = r->busy_cores >= 0
+        ? g_strdup_printf (" (others used %.2f of %u cores)", r->busy_cores,
+                           r->cpus)
+        : g_strdup ("");
+      fprintf (stderr, "sparse-explorer bench: warning: noisy%s: %s\n", busy,
+               advice);
+    }
 }
 
 static gboolean
@@ -196,25 +251,21 @@ static int
 run (gconstpointer data)
 {
   const BenchArgs *a = data;
-  guint64 n, block;
   SpxBenchOptions options;
-  if (!a->n || !a->block)
-    return spx_cli_usage_error (CMD, "%s is required", a->n ? "--block" : "--n");
-  if (!spx_cli_uint (CMD, "--n", a->n, 1, SPX_MASK_MAX_DIM, &n) ||
-      !spx_cli_uint (CMD, "--block", a->block, 1, SPX_MASK_MAX_BLOCK, &block) ||
-      !parse_options (a, &options))
-    return SPX_EXIT_USAGE;
   int status;
-  g_autoptr (SpxMask) mask = spx_cli_mask_args_build (&a->source, CMD,
-                                                      (guint) block, &status);
-  if (mask == NULL)
+  g_autoptr (SpxStudy) study = spx_cli_study_args_build (&a->study, CMD,
+                                                        NULL, &status);
+  if (study == NULL)
     return status;
+  const SpxScenario *sc = study->scenario;
+  if (!parse_options (a, sc->threads, &options))
+    return SPX_EXIT_USAGE;
   if (isatty (STDERR_FILENO))
     options.progress = show_progress;
 
   SpxBenchResult result;
   g_autoptr (GError) error = NULL;
-  if (!spx_bench_run (mask, n, &options, &result, &error))
+  if (!spx_bench_run (sc->mask, sc->n, &options, &result, &error))
     return error->code == SPX_ENGINE_ERROR_INVALID
              ? spx_cli_usage_error (CMD, "%s", error->message)
              : spx_cli_input_error (CMD, error);
@@ -231,8 +282,6 @@ spx_cli_bench (int argc, char **argv)
 {
   BenchArgs a = { 0 };
   GOptionEntry entries[] = {
-    { "n", 'n', 0, G_OPTION_ARG_STRING, &a.n, "Columns of B and C (required)", "N" },
-    { "block", 'b', 0, G_OPTION_ARG_STRING, &a.block, "Block size (required)", "B" },
     { "mode", 0, 0, G_OPTION_ARG_STRING, &a.mode,
       "static, dynamic or both (default both)", "MODE" },
     { "threads", 't', 0, G_OPTION_ARG_STRING, &a.threads,
@@ -251,7 +300,9 @@ spx_cli_bench (int argc, char **argv)
                                 "errors. SPX_ISA=avx512|avx2|generic forces "
                                 "the kernels' instruction set.");
   g_option_context_add_main_entries (context, entries, NULL);
-  spx_cli_mask_args_add (&a.source, context);
+  spx_cli_study_args_add (&a.study, context, SPX_CLI_STUDY_SCENARIO |
+                          SPX_CLI_STUDY_SHAPE | SPX_CLI_STUDY_PROBLEM |
+                          SPX_CLI_STUDY_REQUIRED);
   int status = spx_cli_parse_and_run (CMD, context, argc, argv, run, &a);
   bench_args_clear (&a);
   return status;

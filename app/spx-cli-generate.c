@@ -1,7 +1,7 @@
 /* spx-cli-generate.c: `sparse-explorer generate --pattern P … --out FILE` */
 #include "spx-cli.h"
-#include "spx-cli-mask.h"
-#include "spx-mask-file.h"
+#include "spx-cli-study.h"
+#include "spx-mask-io.h"
 
 #include <stdio.h>
 
@@ -60,7 +60,7 @@ run (gconstpointer data)
                                                 &gen, &error);
   if (mask == NULL) /* options that only clash once combined */
     return spx_cli_usage_error (CMD, "%s", error->message);
-  if (!spx_mask_file_save (mask, a->out, &error))
+  if (!spx_mask_save (mask, a->out, &error))
     return spx_cli_input_error (CMD, error);
   guint64 nz = spx_mask_count (mask);
   printf ("wrote %s: %" G_GUINT64_FORMAT " × %" G_GUINT64_FORMAT " %s mask, %"

@@ -1,7 +1,7 @@
 /* spx-cli-info.c: `sparse-explorer info FILE [--block B] [--json]` */
 #include "spx-cli.h"
 #include "spx-json.h"
-#include "spx-mask-file.h"
+#include "spx-mask-io.h"
 #include "spx-util.h"
 
 #include <stdio.h>
@@ -114,7 +114,7 @@ spx_cli_info (int argc, char **argv)
   InfoResult r = { .file = argv[1] };
   g_autoptr (GError) error = NULL;
   double t0 = spx_now_ms ();
-  g_autoptr (SpxMask) elements = spx_mask_file_load (argv[1], &r.format, &error);
+  g_autoptr (SpxMask) elements = spx_mask_load (argv[1], &r.format, &error);
   r.load_ms = spx_now_ms () - t0;
   if (elements == NULL)
     return spx_cli_input_error (CMD, error);

@@ -1,37 +1,36 @@
 /* spx-cli-model.c: `sparse-explorer model`: the IPU model for one
  * scenario, dense, static and dynamic */
 #include "spx-cli.h"
-#include "spx-cli-mask.h"
+#include "spx-cli-study.h"
 #include "spx-ipu.h"
 #include "spx-json.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #define CMD "model"
 #define N_BEST_MAX 65536
 
 typedef struct {
-  SpxCliMaskArgs source;
-  char *n, *block, *dtype, *machine, *mode;
+  SpxCliStudyArgs study;
+  char *mode;
   gboolean json;
 } ModelArgs;
 
 static void
 model_args_clear (ModelArgs *a)
 {
-  spx_cli_mask_args_clear (&a->source);
-  char **fields[] = { &a->n, &a->block, &a->dtype, &a->machine, &a->mode };
-  for (guint i = 0; i < G_N_ELEMENTS (fields); i++)
-    g_clear_pointer (fields[i], g_free);
+  spx_cli_study_args_clear (&a->study);
+  g_clear_pointer (&a->mode, g_free);
 }
 
 /* What to plan: modes wanted, and the fixed n (0: best over n). */
 typedef struct {
-  gboolean       want[3];
+  gboolean       want[SPX_IPU_N_MODES];
   guint64        n;
   SpxDtype       dtype;
-  SpxIpuMachine *machine;
-  SpxMask       *mask;
+  const SpxIpuMachine *machine;
+  const SpxMask *mask;
   double         density;
 } ModelRequest;
 
@@ -91,7 +90,7 @@ print_json (const ModelRequest *r, SpxIpuProgram *const *programs)
     spx_json_string (&json, "n", "best");
   spx_json_uint (&json, "block", r->mask->block);
   spx_json_double (&json, "density", r->density);
-  for (guint mode = 0; mode < 3; mode++)
+  for (guint mode = 0; mode < SPX_IPU_N_MODES; mode++)
     if (programs[mode] != NULL)
       json_mode (&json, programs[mode], programs[SPX_IPU_MODE_DENSE]);
   spx_json_end_object (&json);
@@ -111,7 +110,7 @@ print_table (const ModelRequest *r, SpxIpuProgram *const *programs)
           "ms", "TFLOP/s", "nz TFLOP/s", "speedup", "tiles", "max bytes",
           "fits");
   const SpxIpuProgram *dense = programs[SPX_IPU_MODE_DENSE];
-  for (guint mode = 0; mode < 3; mode++)
+  for (guint mode = 0; mode < SPX_IPU_N_MODES; mode++)
     {
       const SpxIpuProgram *p = programs[mode];
       if (p == NULL)
@@ -128,52 +127,40 @@ print_table (const ModelRequest *r, SpxIpuProgram *const *programs)
 }
 
 static gboolean
-parse_request (const ModelArgs *a, ModelRequest *r, guint64 *block)
+parse_modes (const char *text, gboolean *want)
 {
-  g_autoptr (GError) error = NULL;
-  if (!a->block)
-    return spx_cli_usage_error (CMD, "--block is required"), FALSE;
-  if (!spx_cli_uint (CMD, "--block", a->block, 1, SPX_MASK_MAX_BLOCK, block))
-    return FALSE;
-  if (!a->n)
-    return spx_cli_usage_error (CMD, "--n is required (a number or best)"),
-           FALSE;
-  if (!g_str_equal (a->n, "best") &&
-      !spx_cli_uint (CMD, "--n", a->n, 1, SPX_MASK_MAX_DIM, &r->n))
-    return FALSE;
-  if (a->dtype && !spx_dtype_from_string (a->dtype, &r->dtype))
-    return spx_cli_usage_error (CMD, "--dtype: expected fp16 or fp32, got "
-                                "'%s'", a->dtype), FALSE;
-  const char *mode = a->mode ? a->mode : "all";
-  gboolean all = g_str_equal (mode, "all");
-  for (guint m = 0; m < 3; m++)
-    r->want[m] = all || g_str_equal (mode, spx_ipu_mode_to_string (m));
-  if (!r->want[0] && !r->want[1] && !r->want[2])
-    return spx_cli_usage_error (CMD, "--mode: expected dense, static, dynamic "
-                                "or all, got '%s'", mode), FALSE;
-  r->machine = spx_ipu_machine_resolve (a->machine ? a->machine : "bow",
-                                        &error);
-  if (r->machine == NULL)
-    return spx_cli_usage_error (CMD, "--machine: %s", error->message), FALSE;
-  return TRUE;
+  const char *mode = text ? text : "all";
+  gboolean all = g_str_equal (mode, "all"), any = FALSE;
+  for (guint m = 0; m < SPX_IPU_N_MODES; m++)
+    any |= want[m] = all || g_str_equal (mode, spx_ipu_mode_to_string (m));
+  if (!any)
+    spx_cli_usage_error (CMD, "--mode: expected dense, static, dynamic or "
+                         "all, got '%s'", mode);
+  return any;
 }
 
 static int
 run (gconstpointer data)
 {
   const ModelArgs *a = data;
-  ModelRequest r = { .dtype = SPX_DTYPE_FP16 };
-  guint64 block = 0;
+  ModelRequest r = { 0 };
   int status = SPX_EXIT_USAGE;
-  SpxIpuProgram *programs[3] = { NULL, NULL, NULL };
+  gboolean best = FALSE, want[SPX_IPU_N_MODES];
+  SpxIpuProgram *programs[SPX_IPU_N_MODES] = { NULL };
   g_autoptr (GError) error = NULL;
-  if (!parse_request (a, &r, &block) ||
-      !(r.mask = spx_cli_mask_args_build (&a->source, CMD, (guint) block,
-                                          &status)))
-    goto out;
+  if (!parse_modes (a->mode, want))
+    return SPX_EXIT_USAGE;
+  g_autoptr (SpxStudy) study = spx_cli_study_args_build (&a->study, CMD,
+                                                        &best, &status);
+  if (study == NULL)
+    return status;
+  const SpxScenario *sc = study->scenario;
+  r = (ModelRequest) { .n = best ? 0 : sc->n, .dtype = sc->dtype,
+                       .machine = study->machine, .mask = sc->mask };
+  memcpy (r.want, want, sizeof want);
   r.density = (double) spx_mask_count_elements (r.mask) /
               ((double) r.mask->rows * (double) r.mask->cols);
-  for (guint mode = 0; mode < 3; mode++)
+  for (guint mode = 0; mode < SPX_IPU_N_MODES; mode++)
     if (r.want[mode] && !(programs[mode] = plan_mode (&r, mode, &error)))
       {
         status = spx_cli_input_error (CMD, error);
@@ -185,10 +172,8 @@ run (gconstpointer data)
     print_table (&r, programs);
   status = SPX_EXIT_OK;
 out:
-  for (guint mode = 0; mode < 3; mode++)
+  for (guint mode = 0; mode < SPX_IPU_N_MODES; mode++)
     spx_ipu_program_free (programs[mode]);
-  spx_mask_free (r.mask);
-  spx_ipu_machine_free (r.machine);
   return status;
 }
 
@@ -197,12 +182,6 @@ spx_cli_model (int argc, char **argv)
 {
   ModelArgs a = { 0 };
   GOptionEntry entries[] = {
-    { "n", 'n', 0, G_OPTION_ARG_STRING, &a.n,
-      "Columns of X, or best (tries 1, 2, 4, …, 65536)", "N|best" },
-    { "block", 'b', 0, G_OPTION_ARG_STRING, &a.block, "Block size (required)", "B" },
-    { "dtype", 0, 0, G_OPTION_ARG_STRING, &a.dtype, "fp16 or fp32 (default fp16)", "T" },
-    { "machine", 0, 0, G_OPTION_ARG_STRING, &a.machine,
-      "gc200, bow, mk1, teach16 or a machine key file (default bow)", "NAME|FILE" },
     { "mode", 0, 0, G_OPTION_ARG_STRING, &a.mode,
       "dense, static, dynamic or all (default all)", "MODE" },
     { "json", 0, 0, G_OPTION_ARG_NONE, &a.json, "Print one JSON object", NULL },
@@ -213,7 +192,11 @@ spx_cli_model (int argc, char **argv)
                                 "Graphcore IPU as dense, static and dynamic "
                                 "block-sparse BSP programs, and cost them.");
   g_option_context_add_main_entries (context, entries, NULL);
-  spx_cli_mask_args_add (&a.source, context);
+  spx_cli_study_args_add (&a.study, context, SPX_CLI_STUDY_ALL |
+                          SPX_CLI_STUDY_REQUIRED);
+  g_option_context_set_description (context, "--n best tries n = 1, 2, 4, "
+                                    "…, 65536 and keeps each mode's "
+                                    "fastest.");
   int status = spx_cli_parse_and_run (CMD, context, argc, argv, run, &a);
   model_args_clear (&a);
   return status;

@@ -1,7 +1,7 @@
 /* spx-cli-render.c: `sparse-explorer render`: any view of a scenario to
  * PNG, SVG or PDF, drawn by the same functions as the window */
 #include "spx-cli.h"
-#include "spx-cli-mask.h"
+#include "spx-cli-study.h"
 #include "spx-cli-picture.h"
 #include "spx-ipu.h"
 #include "spx-render-exchange.h"
@@ -24,19 +24,17 @@ typedef enum {
 } View;
 
 typedef struct {
-  SpxCliMaskArgs    source;
+  SpxCliStudyArgs   study;
   SpxCliPictureArgs picture;
-  char *scenario, *n, *block, *dtype, *machine, *mode;
-  char *view, *out, *superstep, *tile, *metric;
+  char *mode, *view, *out, *superstep, *tile, *metric;
 } RenderArgs;
 
 static void
 render_args_clear (RenderArgs *a)
 {
-  spx_cli_mask_args_clear (&a->source);
+  spx_cli_study_args_clear (&a->study);
   spx_cli_picture_args_clear (&a->picture);
-  char **fields[] = { &a->scenario, &a->n, &a->block, &a->dtype, &a->machine,
-                      &a->mode, &a->view, &a->out, &a->superstep, &a->tile,
+  char **fields[] = { &a->mode, &a->view, &a->out, &a->superstep, &a->tile,
                       &a->metric };
   for (guint i = 0; i < G_N_ELEMENTS (fields); i++)
     g_clear_pointer (fields[i], g_free);
@@ -51,19 +49,14 @@ typedef struct {
   SpxTileMetric   metric;
   gboolean        throughput;        /* speedup view: TFLOP/s, not ×dense */
   gint64          superstep, tile;   /* -1: not given */
-  SpxScenario    *scenario;
-  SpxIpuMachine  *machine;
-  SpxIpuProgram  *programs[3];
+  SpxStudy       *study;
 } Render;
 
 static void
 render_clear (Render *r)
 {
-  for (guint i = 0; i < 3; i++)
-    spx_ipu_program_free (r->programs[i]);
-  spx_ipu_machine_free (r->machine);
-  if (r->scenario)
-    spx_scenario_free (r->scenario);
+  if (r->study)
+    spx_study_free (r->study);
 }
 
 static gboolean
@@ -137,85 +130,6 @@ parse_picture (const RenderArgs *a, Render *r)
 }
 
 static gboolean
-mask_options_given (const SpxCliMaskArgs *s)
-{
-  return s->mask || s->m || s->k || s->gen.pattern || s->gen.density ||
-         s->gen.seed;
-}
-
-/* The scenario: a .spx file, or the default one, then the options over
- * it; the mask from the options when any are given. */
-static gboolean
-build_scenario (const RenderArgs *a, Render *r, int *status)
-{
-  g_autoptr (GError) error = NULL;
-  guint64 v;
-  *status = SPX_EXIT_USAGE;
-  if (a->scenario && mask_options_given (&a->source))
-    return spx_cli_usage_error (CMD, "--scenario: give a scenario file or "
-                                "mask options, not both"), FALSE;
-  r->scenario = a->scenario ? spx_scenario_load (a->scenario, &error)
-                            : spx_scenario_new ();
-  if (r->scenario == NULL)
-    return (*status = spx_cli_input_error (CMD, error)), FALSE;
-  SpxScenario *sc = r->scenario;
-  if (a->block)
-    {
-      if (!spx_cli_uint (CMD, "--block", a->block, 1, SPX_MASK_MAX_BLOCK, &v))
-        return FALSE;
-      sc->block = (guint) v;
-    }
-  if (a->n)
-    {
-      if (!spx_cli_uint (CMD, "--n", a->n, 1, SPX_MASK_MAX_DIM, &v))
-        return FALSE;
-      sc->n = v;
-    }
-  if (a->dtype && !spx_dtype_from_string (a->dtype, &sc->dtype))
-    return spx_cli_usage_error (CMD, "--dtype: expected fp16 or fp32, got "
-                                "'%s'", a->dtype), FALSE;
-  if (a->machine)
-    {
-      g_free (sc->machine);
-      sc->machine = g_strdup (a->machine);
-    }
-  r->machine = spx_ipu_machine_resolve (sc->machine, &error);
-  if (r->machine == NULL)
-    return spx_cli_usage_error (CMD, "--machine: %s", error->message), FALSE;
-  if (mask_options_given (&a->source))
-    {
-      SpxMask *mask = spx_cli_mask_args_build (&a->source, CMD, sc->block,
-                                               status);
-      if (mask == NULL)
-        return FALSE;
-      spx_scenario_set_drawn_mask (sc, mask);
-      return TRUE;
-    }
-  if (sc->mask == NULL || sc->mask->block != sc->block)
-    {
-      g_clear_pointer (&sc->mask, spx_mask_free);
-      if (!spx_scenario_build_mask (sc, &error))
-        return (*status = spx_cli_input_error (CMD, error)), FALSE;
-    }
-  return TRUE;
-}
-
-static gboolean
-plan_all (Render *r, int *status)
-{
-  g_autoptr (GError) error = NULL;
-  const SpxScenario *sc = r->scenario;
-  for (guint mode = 0; mode < 3; mode++)
-    {
-      r->programs[mode] = spx_ipu_plan (r->machine, mode, sc->mask, sc->n,
-                                        sc->dtype, &error);
-      if (r->programs[mode] == NULL)
-        return (*status = spx_cli_input_error (CMD, error)), FALSE;
-    }
-  return TRUE;
-}
-
-static gboolean
 check_indices (const Render *r, const SpxIpuProgram *p)
 {
   if (r->tile >= (gint64) p->n_tiles)
@@ -247,7 +161,8 @@ export (const Render *r, const char *path, SpxRenderFunc func,
 static gboolean
 draw_program_view (const Render *r, const char *path, int *status)
 {
-  const SpxIpuProgram *p = r->programs[r->mode];
+  SpxIpuProgram *const *programs = r->study->programs;
+  const SpxIpuProgram *p = programs[r->mode];
   gint tile = (gint) r->tile;
   if (!check_indices (r, p))
     return FALSE;
@@ -255,7 +170,7 @@ draw_program_view (const Render *r, const char *path, int *status)
     {
     case VIEW_MASK:
       {
-        SpxRenderMaskData d = { .mask = r->scenario->mask, .grid = TRUE,
+        SpxRenderMaskData d = { .mask = r->study->scenario->mask, .grid = TRUE,
                                 .program = p, .selected_tile = tile,
                                 .colour_by_tile = r->mode != SPX_IPU_MODE_DENSE
                                                   && tile < 0 };
@@ -280,7 +195,7 @@ draw_program_view (const Render *r, const char *path, int *status)
     default:
       {
         SpxRenderTimelineData d = {
-          .programs = { r->programs[0], r->programs[1], r->programs[2] },
+          .programs = { programs[0], programs[1], programs[2] },
           .selected_superstep = (gint) r->superstep,
           .selected_lane = (gint) r->mode };
         return export (r, path, spx_render_timeline, &d, status);
@@ -288,20 +203,20 @@ draw_program_view (const Render *r, const char *path, int *status)
     }
 }
 
-/* The model's curves around the scenario: the paper's densities and
- * block sizes (and the scenario's own block) at the scenario's shape,
- * machine, dtype and n; the scenario's density marked. */
+/* The model's curves for the study (the scenario's block among them),
+ * as the window's sweep would draw them without the CPU. */
 static gboolean
 draw_speedup (const Render *r, const char *path, int *status)
 {
-  const SpxScenario *sc = r->scenario;
+  const SpxScenario *sc = r->study->scenario;
   g_autoptr (GError) error = NULL;
   SpxSweepOptions o;
-  spx_sweep_options_for_scenario (&o, sc, r->machine);
+  spx_study_sweep_options (r->study, &o);
   o.run_cpu = FALSE;
-  o.model_m = sc->mask->rows; /* a mask from a file sets the shape */
-  o.model_k = sc->mask->cols;
-  if (sc->block != 1 && sc->block != 4 && sc->block != 8 && sc->block != 16)
+  gboolean listed = FALSE;
+  for (guint i = 0; i < o.n_blocks; i++)
+    listed |= o.blocks[i] == sc->block;
+  if (!listed && o.n_blocks < SPX_SWEEP_MAX_VALUES)
     o.blocks[o.n_blocks++] = sc->block;
   g_autoptr (SpxSweep) sweep = spx_sweep_new ();
   if (!spx_sweep_run (sweep, &o, NULL, NULL, &error))
@@ -320,18 +235,26 @@ run (gconstpointer data)
   Render r = { 0 };
   int status = SPX_EXIT_USAGE;
   guint mode = SPX_IPU_MODE_STATIC;
+  g_autoptr (GError) error = NULL;
   static const char *const modes[] = { "dense", "static", "dynamic", NULL };
   if (!parse_picture (a, &r) ||
-      (a->mode && !parse_choice ("--mode", a->mode, modes, 3, &mode)) ||
-      !build_scenario (a, &r, &status))
+      (a->mode && !parse_choice ("--mode", a->mode, modes, SPX_IPU_N_MODES,
+                                 &mode)) ||
+      !(r.study = spx_cli_study_args_build (&a->study, CMD, NULL, &status)))
     goto out;
+  status = SPX_EXIT_USAGE;
   r.mode = mode;
   if (r.view == VIEW_SPEEDUP)
     {
       if (!draw_speedup (&r, a->out, &status))
         goto out;
     }
-  else if (!plan_all (&r, &status) || !draw_program_view (&r, a->out, &status))
+  else if (!spx_study_plan (r.study, &error))
+    {
+      status = spx_cli_input_error (CMD, error);
+      goto out;
+    }
+  else if (!draw_program_view (&r, a->out, &status))
     goto out;
   status = SPX_EXIT_OK;
 out:
@@ -348,14 +271,6 @@ spx_cli_render (int argc, char **argv)
       "mask, tiles, exchange, timeline or speedup (required)", "VIEW" },
     { "out", 'o', 0, G_OPTION_ARG_FILENAME, &a.out,
       "Output file: .png, .svg or .pdf (required)", "FILE" },
-    { "scenario", 0, 0, G_OPTION_ARG_FILENAME, &a.scenario,
-      "A .spx scenario (default: bow, fp16, 4096², n 1024, b 16, 1/16)",
-      "FILE.spx" },
-    { "n", 'n', 0, G_OPTION_ARG_STRING, &a.n, "Columns of X", "N" },
-    { "block", 'b', 0, G_OPTION_ARG_STRING, &a.block, "Block size", "B" },
-    { "dtype", 0, 0, G_OPTION_ARG_STRING, &a.dtype, "fp16 or fp32", "T" },
-    { "machine", 0, 0, G_OPTION_ARG_STRING, &a.machine,
-      "gc200, bow, mk1, teach16 or a machine key file", "NAME|FILE" },
     { "mode", 0, 0, G_OPTION_ARG_STRING, &a.mode,
       "The program shown by mask, tiles and exchange: dense, static or "
       "dynamic (default static)", "MODE" },
@@ -372,9 +287,10 @@ spx_cli_render (int argc, char **argv)
   g_autoptr (GOptionContext) context = g_option_context_new (NULL);
   g_option_context_set_summary (context, "Draw one view of a scenario to "
                                 "PNG, SVG or PDF, exactly as the window "
-                                "shows it.");
+                                "shows it. Without --scenario: bow, fp16, "
+                                "4096², n 1024, b 16, density 1/16.");
   g_option_context_add_main_entries (context, entries, NULL);
-  spx_cli_mask_args_add (&a.source, context);
+  spx_cli_study_args_add (&a.study, context, SPX_CLI_STUDY_ALL);
   spx_cli_picture_args_add (&a.picture, context, &picture_defaults);
   int status = spx_cli_parse_and_run (CMD, context, argc, argv, run, &a);
   render_args_clear (&a);

@@ -1,8 +1,9 @@
 /* spx-cli-sweep.c: `sparse-explorer sweep`: densities × block sizes,
  * modelled on an IPU and measured on this CPU, to CSV, JSON or a chart */
 #include "spx-cli.h"
-#include "spx-render-export.h"
 #include "spx-cli-picture.h"
+#include "spx-cli-study.h"
+#include "spx-render-export.h"
 #include "spx-render-speedup.h"
 #include "spx-sweep.h"
 
@@ -21,6 +22,7 @@ typedef struct {
   char *source, *densities, *blocks, *modes, *m, *k, *n, *dtype, *machine;
   char *seed, *threads, *reps, *warmup, *out;
   SpxCliPictureArgs picture;
+  SpxCliStudyArgs   study; /* --scenario and --mask */
 } SweepArgs;
 
 static void
@@ -32,6 +34,7 @@ sweep_args_clear (SweepArgs *a)
   for (guint i = 0; i < G_N_ELEMENTS (fields); i++)
     g_clear_pointer (fields[i], g_free);
   spx_cli_picture_args_clear (&a->picture);
+  spx_cli_study_args_clear (&a->study);
 }
 
 /* A comma-separated list: 1 to SPX_SWEEP_MAX_VALUES non-empty items. */
@@ -118,11 +121,17 @@ parse_source (const char *text, SpxSweepOptions *o)
   return FALSE;
 }
 
-/* --m, --k, --n set both sources; best is the model's alone. */
+/* --m, --k, --n set both sources; best is the model's alone. A subject
+ * has its own shape. */
 static gboolean
 parse_shape (const SweepArgs *a, SpxSweepOptions *o)
 {
   guint64 v;
+  if (o->subject != NULL && (a->m || a->k || a->densities))
+    return spx_cli_usage_error (CMD, "%s: a mask's sweep takes its shape "
+                                "from the mask and re-blocks it (give "
+                                "--blocks)", a->m ? "--m" : a->k ? "--k"
+                                : "--densities"), FALSE;
   if (a->m && !spx_cli_uint (CMD, "--m", a->m, 1, SPX_MASK_MAX_DIM, &v))
     return FALSE;
   if (a->m)
@@ -136,6 +145,8 @@ parse_shape (const SweepArgs *a, SpxSweepOptions *o)
       if (a->n && !o->run_model)
         return spx_cli_usage_error (CMD, "--n: best is for the model only; "
                                     "give a number with --source cpu"), FALSE;
+      if (a->n)
+        o->model_n = 0;
       return TRUE;
     }
   if (!spx_cli_uint (CMD, "--n", a->n, 1, SPX_MASK_MAX_DIM, &v))
@@ -143,6 +154,8 @@ parse_shape (const SweepArgs *a, SpxSweepOptions *o)
   o->model_n = o->cpu_n = v;
   return TRUE;
 }
+
+
 
 static gboolean
 parse_uint_opt (const char *option, const char *text, guint64 min,
@@ -168,16 +181,18 @@ parse_cpu (const SweepArgs *a, SpxSweepOptions *o)
 }
 
 static gboolean
-parse_model (const SweepArgs *a, SpxSweepOptions *o)
+parse_model (const SweepArgs *a, SpxSweepOptions *o, SpxIpuMachine **own)
 {
   g_autoptr (GError) error = NULL;
   if (a->dtype && !spx_dtype_from_string (a->dtype, &o->dtype))
     return spx_cli_usage_error (CMD, "--dtype: expected fp16 or fp32, got "
                                 "'%s'", a->dtype), FALSE;
-  o->machine = spx_ipu_machine_resolve (a->machine ? a->machine : "bow",
-                                        &error);
-  if (o->machine == NULL)
+  if (a->machine == NULL) /* the study's, or bow */
+    return TRUE;
+  *own = spx_ipu_machine_resolve (a->machine, &error);
+  if (*own == NULL)
     return spx_cli_usage_error (CMD, "--machine: %s", error->message), FALSE;
+  o->machine = *own;
   return TRUE;
 }
 
@@ -205,15 +220,16 @@ parse_out (const char *path, OutKind *kind, SpxExportFormat *format)
   return FALSE;
 }
 
+/* The options over the defaults: the paper's comparison, or a study's
+ * own sweep when --scenario or --mask names one. */
 static gboolean
-parse_all (const SweepArgs *a, SpxSweepOptions *o, OutKind *kind,
-           SpxExportFormat *format)
+parse_all (const SweepArgs *a, SpxSweepOptions *o, SpxIpuMachine **own)
 {
-  return parse_out (a->out, kind, format) && parse_source (a->source, o) &&
+  return parse_source (a->source, o) &&
          (a->densities == NULL || parse_densities (a->densities, o)) &&
          (a->blocks == NULL || parse_blocks (a->blocks, o)) &&
          (a->modes == NULL || parse_modes (a->modes, o)) &&
-         parse_shape (a, o) && parse_cpu (a, o) && parse_model (a, o);
+         parse_shape (a, o) && parse_cpu (a, o) && parse_model (a, o, own);
 }
 
 /* Ctrl-C: finish the point under way, then write what is done. A second
@@ -242,7 +258,7 @@ catch_sigint (struct sigaction *old)
 static gboolean
 progress (guint done, guint total, const SpxSweepPoint *p, gpointer tty)
 {
-  if (tty != NULL && !interrupted)
+  if (tty != NULL && !interrupted && p != NULL)
     {
       enum { BAR = 24 };
       char bar[BAR + 1];
@@ -290,6 +306,31 @@ run_sweep (SpxSweep *sweep, const SpxSweepOptions *o, gboolean *cancelled,
   return ok;
 }
 
+/* What the user should know once the points are written. */
+static void
+report (const SpxStudy *study, const SpxSweep *sweep)
+{
+  guint noisy = spx_sweep_count_noisy (sweep);
+  if (noisy > 0)
+    {
+      g_autofree char *advice = spx_noise_advice (SPX_NOISE_BUSY,
+                                                  sweep->settings.threads);
+      fprintf (stderr, "sparse-explorer sweep: warning: %u of %u points "
+               "noisy (drawn hollow): %s\n", noisy, sweep->points->len,
+               advice);
+    }
+  if (sweep->settings.run_cpu && spx_dense_better_coretype () != NULL)
+    fprintf (stderr, "sparse-explorer sweep: warning: OpenBLAS runs its %s "
+             "kernel, weaker than this processor's %s: dense is slowed and "
+             "every CPU speedup inflated\n", spx_dense_core (),
+             spx_dense_better_coretype ());
+  if (study != NULL)
+    {
+      g_autofree char *verdict = spx_study_verdict (study);
+      printf ("%s\n", verdict);
+    }
+}
+
 static int
 run (gconstpointer data)
 {
@@ -297,44 +338,51 @@ run (gconstpointer data)
   SpxSweepOptions o;
   OutKind kind;
   SpxExportFormat format = SPX_EXPORT_PNG;
-  spx_sweep_options_init (&o);
-  g_autoptr (SpxSweep) sweep = spx_sweep_new ();
+  g_autoptr (SpxStudy) study = NULL;
+  g_autoptr (SpxIpuMachine) machine = NULL;
   g_autoptr (GError) error = NULL;
   g_autoptr (GError) failed = NULL;
   gboolean cancelled = FALSE;
   int status = SPX_EXIT_USAGE;
   SpxCliPicture pic = chart_defaults;
-  if (!parse_all (a, &o, &kind, &format) ||
+  if (!parse_out (a->out, &kind, &format) ||
       !spx_cli_picture_args_parse (&a->picture, CMD, &pic))
-    goto out;
+    return SPX_EXIT_USAGE;
+  if (spx_cli_study_args_subject_given (&a->study))
+    {
+      study = spx_cli_study_args_build (&a->study, CMD, NULL, &status);
+      if (study == NULL)
+        return status;
+      spx_study_sweep_options (study, &o);
+    }
+  else
+    spx_sweep_options_init (&o);
+  if (!parse_all (a, &o, &machine))
+    return SPX_EXIT_USAGE;
+  SpxSweep *sweep = study ? study->sweep : NULL;
+  g_autoptr (SpxSweep) own = study ? NULL : spx_sweep_new ();
+  sweep = sweep ? sweep : own;
   if (!run_sweep (sweep, &o, &cancelled, &failed) && !cancelled &&
       failed->domain == SPX_SWEEP_ERROR)
-    {
-      status = spx_cli_usage_error (CMD, "%s", failed->message);
-      goto out;
-    }
+    return spx_cli_usage_error (CMD, "%s", failed->message);
+  if (study != NULL)
+    study->sweep_revision = study->revision;
   /* a point that failed still leaves the points before it written */
   if ((failed == NULL || cancelled || sweep->points->len > 0) &&
       !write_out (sweep, a->out, kind, format, &pic, &error))
-    {
-      status = spx_cli_input_error (CMD, error);
-      goto out;
-    }
+    return spx_cli_input_error (CMD, error);
   if (failed != NULL && !cancelled)
     {
       fprintf (stderr, "sparse-explorer sweep: %s (%u points written to "
                "%s)\n", failed->message, sweep->points->len,
                sweep->points->len ? a->out : "nothing");
-      status = SPX_EXIT_INPUT;
-      goto out;
+      return SPX_EXIT_INPUT;
     }
   fprintf (cancelled ? stderr : stdout, "sparse-explorer sweep: %s%u of %u "
            "points written to %s\n", cancelled ? "interrupted: " : "",
            sweep->points->len, spx_sweep_total (&o), a->out);
-  status = cancelled ? EXIT_INTERRUPTED : SPX_EXIT_OK;
-out:
-  spx_ipu_machine_free (o.machine);
-  return status;
+  report (study, sweep);
+  return cancelled ? EXIT_INTERRUPTED : SPX_EXIT_OK;
 }
 
 int
@@ -382,14 +430,20 @@ spx_cli_sweep (int argc, char **argv)
     "as dense, static and dynamic; speedup is over dense of the same source "
     "and point. With only --out: the PopSparse paper's scenario on the model "
     "(bow, fp16, m = k = 4096, best n) and the CPU at m = k = 2048, n = 256, "
-    "densities 1/4 to 1/32, blocks 1, 4, 8, 16.");
+    "densities 1/4 to 1/32, blocks 1, 4, 8, 16. With --mask FILE (or a "
+    "--scenario whose mask is a file or drawn): that mask, re-blocked to "
+    "1, 2, 4, 8, 16, at its own shape and the scenario's n (1024 unless "
+    "--n), each point at its own block density.");
   g_option_context_set_description (context, "CSV columns: source, mode, "
     "block, density, m, k, n, dtype, machine, ms, nz_throughput (non-zero "
-    "TFLOP/s for the model, GFLOP/s for the CPU), speedup.\n"
+    "TFLOP/s for the model, GFLOP/s for the CPU), speedup, ms_q1, ms_q3 "
+    "(the middle half of the timed runs), noisy (1: measured while other "
+    "programs ran, or against a slowed dense; measured twice).\n"
     "Ctrl-C stops after the point under way, writes the points done to "
     "--out and exits with status 130.");
   g_option_context_add_main_entries (context, entries, NULL);
   spx_cli_picture_args_add (&a.picture, context, &chart_defaults);
+  spx_cli_study_args_add (&a.study, context, SPX_CLI_STUDY_SCENARIO);
   int status = spx_cli_parse_and_run (CMD, context, argc, argv, run, &a);
   sweep_args_clear (&a);
   return status;

@@ -5,8 +5,11 @@
 #include "spx-util.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 void
 spx_bench_options_init (SpxBenchOptions *options)
@@ -72,11 +75,11 @@ static void
 operands_clear (Operands *o)
 {
   spx_block_csr_clear (&o->csr);
-  g_free (o->values);
-  g_free (o->A);
-  g_free (o->B);
-  g_free (o->C_ref);
-  g_free (o->C);
+  g_clear_pointer (&o->values, g_free);
+  g_clear_pointer (&o->A, g_free);
+  g_clear_pointer (&o->B, g_free);
+  g_clear_pointer (&o->C_ref, g_free);
+  g_clear_pointer (&o->C, g_free);
 }
 
 static gboolean
@@ -125,11 +128,65 @@ compare_doubles (const void *a, const void *b)
   return (x > y) - (x < y);
 }
 
+/* The q-quantile of sorted v, interpolating between neighbours. */
 static double
-median (double *v, guint n)
+quantile (const double *v, guint n, double q)
+{
+  double pos = q * (n - 1);
+  guint i = (guint) pos;
+  return i + 1 < n ? v[i] + (pos - i) * (v[i + 1] - v[i]) : v[n - 1];
+}
+
+static void
+summarise (SpxBenchTiming *t, double *v, guint n)
 {
   qsort (v, n, sizeof *v, compare_doubles);
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+  t->ran = TRUE;
+  t->ms_best = v[0];
+  t->ms_q1 = quantile (v, n, 0.25);
+  t->ms = quantile (v, n, 0.5);
+  t->ms_q3 = quantile (v, n, 0.75);
+}
+
+/* The machine's idle time and ours, to tell how much of it other
+ * processes (or the hypervisor) took while we measured. */
+typedef struct {
+  gboolean ok;
+  double   wall_s, idle_s, ours_s;
+} CpuClock;
+
+static void
+cpu_clock_read (CpuClock *c)
+{
+  unsigned long long v[5] = { 0 };
+  struct rusage ru;
+  c->ok = FALSE;
+  FILE *f = fopen ("/proc/stat", "r");
+  if (f == NULL)
+    return;
+  /* cpu  user nice system idle iowait … */
+  int got = fscanf (f, "cpu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2],
+                    &v[3], &v[4]);
+  fclose (f);
+  long hz = sysconf (_SC_CLK_TCK);
+  if (got != 5 || hz <= 0 || getrusage (RUSAGE_SELF, &ru) != 0)
+    return;
+  c->ok = TRUE;
+  c->wall_s = spx_now_ms () / 1e3;
+  c->idle_s = (double) (v[3] + v[4]) / hz;
+  c->ours_s = ru.ru_utime.tv_sec + ru.ru_stime.tv_sec +
+              (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+}
+
+/* Cores others used on average between a and b; < 0 when unknown. */
+static double
+busy_cores (const CpuClock *a, const CpuClock *b, guint cpus)
+{
+  double wall = b->wall_s - a->wall_s;
+  if (!a->ok || !b->ok || wall * 1e3 < SPX_NOISE_MIN_WINDOW_MS)
+    return -1;
+  double used = cpus * wall - (b->idle_s - a->idle_s);
+  return MAX (0.0, (used - (b->ours_s - a->ours_s)) / wall);
 }
 
 /* One way of computing C, run in turn with the others. */
@@ -180,10 +237,12 @@ run_peer (gpointer ctx, const Operands *o, float *C)
  * Round 0 runs dense first; its C is the reference for the error. */
 static gboolean
 run_rounds (Contestant *c, guint n_c, const Operands *o,
-            const SpxBenchOptions *opt)
+            const SpxBenchOptions *opt, SpxBenchResult *r)
 {
   guint rounds = opt->warmup + opt->reps, done = 0;
   gsize len = o->m * o->n;
+  CpuClock before, after;
+  cpu_clock_read (&before);
   for (guint round = 0; round < rounds; round++)
     for (guint i = 0; i < n_c; i++)
       {
@@ -200,11 +259,10 @@ run_rounds (Contestant *c, guint n_c, const Operands *o,
                                              opt->user_data))
           return FALSE;
       }
+  cpu_clock_read (&after);
+  r->busy_cores = busy_cores (&before, &after, r->cpus);
   for (guint i = 0; i < n_c; i++)
-    {
-      c[i].out->ran = TRUE;
-      c[i].out->ms = median (c[i].times, opt->reps);
-    }
+    summarise (c[i].out, c[i].times, opt->reps);
   return TRUE;
 }
 
@@ -223,6 +281,64 @@ derive (SpxBenchResult *r)
         sparse[i]->speedup = r->dense.ms / sparse[i]->ms;
         sparse[i]->efficiency = sparse[i]->gflops / r->dense.gflops;
       }
+  spx_bench_judge (r, 0);
+}
+
+void
+spx_bench_judge (SpxBenchResult *r, double best_dense_gflops)
+{
+  double dense_flop = 2.0 * r->m * r->k * r->n;
+  if (best_dense_gflops <= 0 && r->dense.ms_best > 0)
+    best_dense_gflops = dense_flop / (r->dense.ms_best * 1e6);
+  /* the cores our threads needed that others took */
+  double spare = r->cpus > r->threads ? r->cpus - r->threads : 0;
+  SpxNoise shared = r->busy_cores - spare > SPX_NOISE_BUSY_CORES
+                      ? SPX_NOISE_BUSY : SPX_NOISE_NONE;
+  r->dense.noise = shared;
+  if (r->dense.gflops < (1 - SPX_NOISE_DENSE_DROP) * best_dense_gflops)
+    r->dense.noise |= SPX_NOISE_DENSE_SLOW;
+  SpxBenchTiming *sparse[] = { &r->stat, &r->dyn, &r->librsb };
+  for (guint i = 0; i < G_N_ELEMENTS (sparse); i++)
+    {
+      SpxBenchTiming *t = sparse[i];
+      t->noise = t->ran ? r->dense.noise : SPX_NOISE_NONE;
+      if (t->ran && t->efficiency > SPX_NOISE_MAX_EFFICIENCY)
+        t->noise |= SPX_NOISE_EFFICIENCY;
+    }
+}
+
+SpxNoise
+spx_bench_noise (const SpxBenchResult *r)
+{
+  return r->dense.noise | r->stat.noise | r->dyn.noise | r->librsb.noise;
+}
+
+char *
+spx_noise_to_string (SpxNoise noise)
+{
+  static const char *const names[] = { "efficiency", "dense-slow", "busy" };
+  GString *out = g_string_new (NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    if (noise & (1u << i))
+      g_string_append_printf (out, "%s%s", out->len ? "," : "", names[i]);
+  return g_string_free (out, FALSE);
+}
+
+char *
+spx_noise_advice (SpxNoise noise, guint threads)
+{
+  const char *what =
+    noise & SPX_NOISE_BUSY
+      ? "other programs were using the processor while it measured"
+    : noise & SPX_NOISE_EFFICIENCY
+      ? "a sparse kernel beat 1/density, which only a slowed dense can do"
+      : "dense ran well below its best speed";
+  g_autofree char *fewer = threads > 1
+    ? g_strdup_printf (", or measure on fewer threads (%u)", threads / 2)
+    : g_strdup ("");
+  return g_strdup_printf ("%s: the ratios are not results. For a clean "
+                          "measurement, close other programs and run it "
+                          "again%s.", what, fewer);
 }
 
 static void
@@ -240,6 +356,9 @@ describe (SpxBenchResult *r, const SpxMask *mask, guint64 n,
   r->threads = spx_engine_threads (&options->engine);
   r->isa = options->engine.isa;
   r->reps = options->reps;
+  r->cpus = (guint) MAX (1, sysconf (_SC_NPROCESSORS_ONLN));
+  r->busy_cores = -1;
+  r->dense_core = spx_dense_core ();
   spx_dense_config (&r->dense_openmp);
 }
 
@@ -325,7 +444,7 @@ spx_bench_run (const SpxMask *mask, guint64 n, const SpxBenchOptions *options,
   Race race = { 0 };
   gboolean ok = operands_init (&race.o, mask, n, options->seed, error) &&
                 enter_all (&race, mask, result, options, error);
-  if (ok && !run_rounds (race.c, race.n_c, &race.o, options))
+  if (ok && !run_rounds (race.c, race.n_c, &race.o, options, result))
     {
       g_set_error (error, SPX_ENGINE_ERROR, SPX_ENGINE_ERROR_CANCELLED,
                    "cancelled");

@@ -19,15 +19,35 @@ typedef struct {
   gpointer         user_data;
 } SpxBenchOptions;
 
+/* Why a measurement is not a result; any may be set. */
+typedef enum {
+  SPX_NOISE_NONE       = 0,
+  SPX_NOISE_EFFICIENCY = 1 << 0, /* sparse beat 1/density: dense was slowed */
+  SPX_NOISE_DENSE_SLOW = 1 << 1, /* dense well below the best dense seen */
+  SPX_NOISE_BUSY       = 1 << 2, /* other processes took the cores it used */
+} SpxNoise;
+
+/* The rule's limits. Efficiency above 1 would mean the sparse kernel did
+ * its non-zero work faster than dense sgemm does the same work. */
+#define SPX_NOISE_MAX_EFFICIENCY 1.0
+#define SPX_NOISE_DENSE_DROP     0.30 /* dense this far below its best */
+#define SPX_NOISE_BUSY_CORES     0.25 /* cores taken from our threads */
+/* Shorter windows are too coarse for the kernel's CPU accounting (it
+ * counts in 10 ms ticks) to tell whether others were busy. */
+#define SPX_NOISE_MIN_WINDOW_MS  100.0
+
 typedef struct {
   gboolean ran;
   double   ms;          /* median */
+  double   ms_q1, ms_q3; /* quartiles of the timed runs */
+  double   ms_best;     /* the fastest timed run */
   double   plan_ms;     /* static: building the plan, once */
   double   gflops;      /* dense: 2·m·k·n per second; sparse: non-zeros */
   double   speedup;     /* dense ms / this ms */
   double   efficiency;  /* gflops / dense gflops */
   double   max_rel_err; /* max |C − C_dense| / max |C_dense| */
   gsize    plan_bytes;
+  SpxNoise noise;       /* from spx_bench_judge */
 } SpxBenchTiming;
 
 typedef struct {
@@ -39,6 +59,12 @@ typedef struct {
   SpxIsa         isa;
   guint          reps;
   gboolean       dense_openmp;  /* OpenBLAS shares OpenMP's threads */
+  const char    *dense_core;    /* OpenBLAS's kernel ("Haswell") */
+  /* Whether another process was running: the cores it took, on average,
+   * while the rounds ran (the machine's busy time less ours); < 0 when
+   * unknown (no /proc/stat, or a window too short to tell). */
+  guint          cpus;
+  double         busy_cores;
   SpxBenchTiming dense, stat, dyn, librsb;
 } SpxBenchResult;
 
@@ -49,5 +75,17 @@ gboolean spx_bench_have_librsb  (void);
 gboolean spx_bench_run (const SpxMask *mask, guint64 n,
                         const SpxBenchOptions *options,
                         SpxBenchResult *result, GError **error);
+
+/* The noise rule: set every contestant's noise from r alone, judging dense
+ * against best_dense_gflops (the best dense of a sweep; 0: r's own fastest
+ * dense run). A sparse contestant also carries dense's noise, since its
+ * speedup is over dense. */
+void     spx_bench_judge (SpxBenchResult *r, double best_dense_gflops);
+/* Any contestant noisy. */
+SpxNoise spx_bench_noise (const SpxBenchResult *r);
+/* What noise means and how to get a clean measurement, in one sentence. */
+char    *spx_noise_advice (SpxNoise noise, guint threads);
+/* "busy,dense-slow": the reasons, for files and JSON ("" for none). */
+char    *spx_noise_to_string (SpxNoise noise);
 
 G_END_DECLS

@@ -114,8 +114,9 @@ spx_dense_config (gboolean *uses_openmp)
   return openblas_get_config ();
 }
 
-const char *
-spx_dense_better_coretype (void)
+/* The OpenBLAS kernels that use all of this processor's vector width. */
+static gboolean
+core_fits (const char *core)
 {
   static const char *const avx512_cores[] = {
     "skylakex", "cooperlake", "sapphirerapids", NULL
@@ -123,22 +124,46 @@ spx_dense_better_coretype (void)
   static const char *const avx2_cores[] = {
     "haswell", "zen", "skylakex", "cooperlake", "sapphirerapids", NULL
   };
-  if (g_getenv ("OPENBLAS_CORETYPE") != NULL)
-    return NULL;
-  g_autofree char *core = g_ascii_strdown (openblas_get_corename (), -1);
+  g_autofree char *lower = g_ascii_strdown (core, -1);
   if (spx_isa_supported (SPX_ISA_AVX512))
-    return g_strv_contains (avx512_cores, core) ? NULL : "SkylakeX";
+    return g_strv_contains (avx512_cores, lower);
   if (spx_isa_supported (SPX_ISA_AVX2))
-    return g_strv_contains (avx2_cores, core) ? NULL : "Haswell";
-  return NULL;
+    return g_strv_contains (avx2_cores, lower);
+  return TRUE;
+}
+
+const char *
+spx_dense_core (void)
+{
+  return openblas_get_corename ();
+}
+
+const char *
+spx_dense_better_coretype (void)
+{
+  if (core_fits (openblas_get_corename ()))
+    return NULL;
+  return spx_isa_supported (SPX_ISA_AVX512) ? "SkylakeX" : "Haswell";
+}
+
+const char *
+spx_dense_core_requested (void)
+{
+  const char *was = g_getenv (SPX_CORETYPE_WAS_ENV);
+  return was != NULL && was[0] != '\0' ? was : NULL;
 }
 
 void
 spx_dense_restart_at_full_speed (char **argv)
 {
   const char *core = spx_dense_better_coretype ();
-  if (core == NULL || g_getenv ("SPX_BLAS_RESTARTED") != NULL)
+  if (core == NULL || g_getenv ("SPX_BLAS_RESTARTED") != NULL ||
+      g_getenv (SPX_KEEP_CORETYPE_ENV) != NULL)
     return;
+  /* a kernel chosen in the environment is overridden, and said so */
+  const char *asked = g_getenv ("OPENBLAS_CORETYPE");
+  if (asked != NULL)
+    g_setenv (SPX_CORETYPE_WAS_ENV, asked, TRUE);
   g_setenv ("OPENBLAS_CORETYPE", core, TRUE);
   g_setenv ("SPX_BLAS_RESTARTED", "1", TRUE);
   execv ("/proc/self/exe", argv);

@@ -120,16 +120,26 @@ void        spx_dense_sgemm (guint64 m, guint64 k, guint64 n, const float *A,
 /* OpenBLAS's build string, and whether it shares OpenMP's threads (a
  * pthread build spins after each call and starves the sparse kernels). */
 const char *spx_dense_config (gboolean *uses_openmp);
+/* The kernel OpenBLAS runs ("Haswell", "SkylakeX", "Zen", …). */
+const char *spx_dense_core (void);
 /* OpenBLAS 0.3.21 does not know newer processors and falls back to an old
- * SSE3 kernel (5× slower on an AVX-512 core). The OPENBLAS_CORETYPE that
- * would give it full speed, or NULL when it already runs a fitting kernel
- * or the user chose one. OpenBLAS reads it only when loaded. */
+ * SSE3 kernel (5× slower on an AVX-512 core), and some systems set
+ * OPENBLAS_CORETYPE to a kernel weaker than the processor runs (Haswell on
+ * an AVX-512 core: dense at ~60% of its speed, every speedup inflated).
+ * The OPENBLAS_CORETYPE that would give it full speed, or NULL when it
+ * already runs a fitting kernel. OpenBLAS reads it only when loaded. */
 const char *spx_dense_better_coretype (void);
 /* If OpenBLAS runs a weaker kernel than it could, set OPENBLAS_CORETYPE
- * and start this program again (once; argv as main got it). Call first
- * thing in main, before any thread exists. Returns only when no restart
- * was needed or it failed. */
+ * (overriding the environment's, kept in SPX_CORETYPE_WAS) and start this
+ * program again (once; argv as main got it), unless SPX_KEEP_CORETYPE is
+ * set. Call first thing in main, before any thread exists. Returns only
+ * when no restart was needed or it failed. */
+#define SPX_KEEP_CORETYPE_ENV "SPX_KEEP_CORETYPE"
+#define SPX_CORETYPE_WAS_ENV  "SPX_CORETYPE_WAS"
 void        spx_dense_restart_at_full_speed (char **argv);
+/* The OPENBLAS_CORETYPE the environment asked for when the restart
+ * overrode it, else NULL. */
+const char *spx_dense_core_requested (void);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SpxStaticPlan, spx_static_plan_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SpxDynamicPlan, spx_dynamic_plan_free)

@@ -145,6 +145,21 @@ spx_io_refuse_compressed (const char *name, const guint8 *data, gsize len,
   return FALSE;
 }
 
+/* Formats registered by higher layers, by SpxFormat. */
+static struct {
+  SpxMaskLoadFunc load;
+  SpxMaskSaveFunc save;
+} registered[SPX_FORMAT_PNG + 1];
+
+void
+spx_mask_io_register (SpxFormat format, SpxMaskLoadFunc load,
+                      SpxMaskSaveFunc save)
+{
+  g_return_if_fail (format > SPX_FORMAT_UNKNOWN && format <= SPX_FORMAT_PNG);
+  registered[format].load = load;
+  registered[format].save = save;
+}
+
 SpxMask *
 spx_mask_load (const char *path, SpxFormat *format, GError **error)
 {
@@ -181,14 +196,17 @@ spx_mask_load (const char *path, SpxFormat *format, GError **error)
     case SPX_FORMAT_NPY:
       return spx_mask_load_npy_data (path, data, len, error);
     case SPX_FORMAT_PNG:
+      if (registered[detected].load != NULL)
+        return registered[detected].load (path, data, len, error);
       g_set_error (error, SPX_MASK_ERROR, SPX_MASK_ERROR_FORMAT,
-                   "%s: PNG images are read by the graphics layer", path);
+                   "%s: PNG images are read by the graphics layer, which "
+                   "this program did not load", path);
       return NULL;
     case SPX_FORMAT_UNKNOWN:
     default:
       g_set_error (error, SPX_MASK_ERROR, SPX_MASK_ERROR_FORMAT,
                    "%s: unknown format: expected a Matrix Market (.mtx), "
-                   "DLMC (.smtx) or NumPy (.npy) file", path);
+                   "DLMC (.smtx), NumPy (.npy) or PNG file", path);
       return NULL;
     }
 }
@@ -205,14 +223,17 @@ spx_mask_save (const SpxMask *mask, const char *path, GError **error)
     case SPX_FORMAT_NPY:
       return spx_mask_save_npy (mask, path, error);
     case SPX_FORMAT_PNG:
+      if (registered[SPX_FORMAT_PNG].save != NULL)
+        return registered[SPX_FORMAT_PNG].save (mask, path, error);
       g_set_error (error, SPX_MASK_ERROR, SPX_MASK_ERROR_FORMAT,
-                   "%s: PNG images are written by the graphics layer", path);
+                   "%s: PNG images are written by the graphics layer, which "
+                   "this program did not load", path);
       return FALSE;
     case SPX_FORMAT_UNKNOWN:
     default:
       g_set_error (error, SPX_MASK_ERROR, SPX_MASK_ERROR_FORMAT,
-                   "%s: unknown extension: expected .mtx, .smtx or .npy",
-                   path);
+                   "%s: unknown extension: expected .mtx, .smtx, .npy or "
+                   ".png", path);
       return FALSE;
     }
 }

@@ -30,8 +30,19 @@ SpxMask *spx_mask_load_smtx_data (const char *name, const guint8 *data,
 SpxMask *spx_mask_load_npy_data  (const char *name, const guint8 *data,
                                   gsize len, GError **error);
 
-/* Map the file, detect the format from its content, parse. PNG is refused
- * here with SPX_MASK_ERROR_FORMAT; ui/render's loader handles it. */
+/* A format whose code lives in a higher layer (PNG, through cairo)
+ * registers its loader and writer here, once, before any thread starts;
+ * spx_mask_load and spx_mask_save then handle it like the others. */
+typedef SpxMask *(*SpxMaskLoadFunc) (const char *name, const guint8 *data,
+                                     gsize len, GError **error);
+typedef gboolean (*SpxMaskSaveFunc) (const SpxMask *mask, const char *path,
+                                     GError **error);
+void     spx_mask_io_register (SpxFormat format, SpxMaskLoadFunc load,
+                               SpxMaskSaveFunc save);
+
+/* Map the file, detect the format from its content, parse. A format no
+ * layer registered (PNG in a program without graphics) is refused with
+ * SPX_MASK_ERROR_FORMAT. */
 SpxMask *spx_mask_load (const char *path, SpxFormat *format, GError **error);
 
 /* Writers expand blocks to elements (a block mask is saved as the element
@@ -42,7 +53,7 @@ gboolean spx_mask_save_smtx (const SpxMask *mask, const char *path,
                              GError **error);
 gboolean spx_mask_save_npy  (const SpxMask *mask, const char *path,
                              GError **error);
-/* By extension: .mtx, .smtx, .npy (PNG again in ui/render). */
+/* By extension: .mtx, .smtx, .npy, and any format registered. */
 gboolean spx_mask_save (const SpxMask *mask, const char *path,
                         GError **error);
 

@@ -1,6 +1,5 @@
 /* spx-scenario.c: scenarios and their .spx key files */
 #include "spx-scenario.h"
-#include "spx-mask-io.h"
 #include "spx-util.h"
 
 #include <math.h>
@@ -140,34 +139,6 @@ spx_scenario_validate (const SpxScenario *s, GError **error)
                     G_GUINT64_FORMAT "×%" G_GUINT64_FORMAT " with block %u",
                     s->mask->rows, s->mask->cols, s->mask->block, s->m, s->k,
                     s->block);
-  return TRUE;
-}
-
-gboolean
-spx_scenario_build_mask (SpxScenario *s, GError **error)
-{
-  SpxMask *mask = NULL;
-  if (s->source == SPX_MASK_SOURCE_DRAWN)
-    return spx_scenario_validate (s, error);
-  if (s->source == SPX_MASK_SOURCE_GENERATED)
-    mask = spx_mask_generate (s->m, s->k, s->block, &s->gen, error);
-  else
-    {
-      g_autoptr (SpxMask) elements = spx_mask_load (s->mask_path, NULL, error);
-      if (elements == NULL)
-        return FALSE;
-      mask = spx_mask_to_blocks (elements, s->block, error);
-      if (mask != NULL)
-        {
-          /* A loaded mask decides the shape of A. */
-          s->m = mask->rows;
-          s->k = mask->cols;
-        }
-    }
-  if (mask == NULL)
-    return FALSE;
-  spx_mask_free (s->mask);
-  s->mask = mask;
   return TRUE;
 }
 

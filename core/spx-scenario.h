@@ -38,7 +38,8 @@ typedef struct {
   SpxMaskSource source;
   SpxGenOptions gen;       /* pattern, density, seed, pattern options */
   char         *mask_path; /* SOURCE_FILE: as given (absolute once loaded) */
-  SpxMask      *mask;      /* the current mask (any source), may be NULL */
+  SpxMask      *mask;      /* the current mask (any source), may be NULL;
+                              built by a study (spx-study.h) */
 } SpxScenario;
 
 /* The default: bow, fp16, m = k = 4096, n = 1024, b = 16, density 1/16,
@@ -55,10 +56,6 @@ const char  *spx_mask_source_to_string (SpxMaskSource source);
  * the scenario's shape). */
 gboolean     spx_scenario_validate (const SpxScenario *scenario,
                                     GError **error);
-
-/* Generate the mask (SOURCE_GENERATED) or load it (SOURCE_FILE; .mtx,
- * .smtx, .npy only at this layer), re-blocked to the scenario's block. */
-gboolean     spx_scenario_build_mask (SpxScenario *scenario, GError **error);
 
 /* Take a mask drawn or loaded elsewhere: the scenario becomes SOURCE_DRAWN
  * with the mask's shape and block. Takes ownership. */

@@ -12,7 +12,10 @@
 G_DEFINE_QUARK (spx-sweep-error-quark, spx_sweep_error)
 
 #define CSV_HEADER "source,mode,block,density,m,k,n,dtype,machine,ms," \
-                   "nz_throughput,speedup"
+                   "nz_throughput,speedup,ms_q1,ms_q3,noisy"
+/* Dense's speed is measured once before the points: the first points are
+ * judged against it too. */
+#define CALIBRATION_REPS 3
 
 void
 spx_sweep_options_init (SpxSweepOptions *o)
@@ -33,6 +36,19 @@ spx_sweep_options_init (SpxSweepOptions *o)
   o->cpu_n = 256;
   o->reps = 7;
   o->warmup = 2;
+}
+
+void
+spx_sweep_options_set_subject (SpxSweepOptions *o, const SpxMask *subject,
+                               const char *name)
+{
+  static const guint blocks[] = SPX_SWEEP_SUBJECT_BLOCKS;
+  o->subject = subject;
+  o->subject_name = name;
+  memcpy (o->blocks, blocks, sizeof blocks);
+  o->n_blocks = G_N_ELEMENTS (blocks);
+  o->model_m = o->cpu_m = subject->rows;
+  o->model_k = o->cpu_k = subject->cols;
 }
 
 static gboolean
@@ -65,9 +81,18 @@ spx_sweep_options_validate (const SpxSweepOptions *o, GError **error)
       return invalid (error, "block sizes must be from 1 to 4096");
   if (o->run_model && !dims_ok (o->model_m, o->model_k))
     return invalid (error, "bad model m or k");
-  if (o->run_cpu && (!dims_ok (o->cpu_m, o->cpu_k) || o->cpu_n < 1 ||
-                     o->reps < 1))
-    return invalid (error, "bad CPU m, k, n or reps");
+  if (o->run_cpu && (!dims_ok (o->cpu_m, o->cpu_k) || o->cpu_n < 1))
+    return invalid (error, "bad CPU m, k or n");
+  if (o->run_cpu && o->reps < SPX_SWEEP_MIN_REPS)
+    return invalid (error, "at least 5 timed runs per point are needed for "
+                    "a median and its spread");
+  if (o->subject != NULL && (o->subject->block != 1 ||
+                             o->subject->rows != o->model_m ||
+                             o->subject->cols != o->model_k ||
+                             o->subject->rows != o->cpu_m ||
+                             o->subject->cols != o->cpu_k))
+    return invalid (error, "the subject must be an element mask of the "
+                    "sweep's m × k");
   if (o->run_model && o->machine != NULL)
     return spx_ipu_machine_validate (o->machine, error);
   return TRUE;
@@ -89,6 +114,8 @@ spx_sweep_free (SpxSweep *sweep)
     return;
   g_array_unref (sweep->points);
   spx_ipu_machine_free (sweep->settings.machine);
+  spx_mask_free ((SpxMask *) sweep->settings.subject);
+  g_free ((char *) sweep->settings.subject_name);
   g_free (sweep);
 }
 
@@ -97,7 +124,8 @@ spx_sweep_total (const SpxSweepOptions *o)
 {
   guint per_mask = 1 + (o->run_static != 0) + (o->run_dynamic != 0);
   guint sources = (o->run_model != 0) + (o->run_cpu != 0);
-  return sources * o->n_blocks * o->n_densities * per_mask;
+  guint masks = o->subject != NULL ? 1 : o->n_densities;
+  return sources * o->n_blocks * masks * per_mask;
 }
 
 const char *
@@ -106,12 +134,29 @@ spx_sweep_source_to_string (SpxSweepSource source)
   return source == SPX_SWEEP_CPU ? "cpu" : "model";
 }
 
+guint
+spx_sweep_count_noisy (const SpxSweep *sweep)
+{
+  guint n = 0;
+  for (guint i = 0; i < sweep->points->len; i++)
+    n += g_array_index (sweep->points, SpxSweepPoint, i).noise != 0;
+  return n;
+}
+
+/* The points one CPU measurement made, to judge them again at the end. */
+typedef struct {
+  guint          first, count;
+  SpxBenchResult result;
+} CpuRecord;
+
 /* One run in progress. */
 typedef struct {
   SpxSweep        *sweep;
   SpxSweepProgress progress;
   gpointer         user_data;
   guint            total;
+  GArray          *cpu_records; /* CpuRecord */
+  gboolean         stopped;     /* the progress callback said stop */
 } Runner;
 
 static gboolean
@@ -150,19 +195,32 @@ uniform_mask (guint64 m, guint64 k, guint block, double density,
   return spx_mask_generate (m, k, block, &gen, error);
 }
 
+/* The mask of a point: the subject re-blocked (*density becomes its own
+ * block density) or a seeded uniform mask. */
+static SpxMask *
+point_mask (const SpxSweepOptions *o, guint64 m, guint64 k, guint block,
+            double *density, GError **error)
+{
+  if (o->subject == NULL)
+    return uniform_mask (m, k, block, *density, o->seed, error);
+  SpxMask *mask = spx_mask_to_blocks (o->subject, block, error);
+  if (mask != NULL)
+    *density = (double) spx_mask_count (mask) / spx_mask_n_blocks (mask);
+  return mask;
+}
+
 /* The model: dense first (each mode at its best n when asked), then the
  * sparse modes, their speedup a ratio of non-zero throughputs. */
 static gboolean
 run_model (Runner *r, guint block, double density, GError **error)
 {
   const SpxSweepOptions *o = &r->sweep->settings;
-  g_autoptr (SpxMask) mask = uniform_mask (o->model_m, o->model_k, block,
-                                           density, o->seed, error);
+  g_autoptr (SpxMask) mask = point_mask (o, o->model_m, o->model_k, block,
+                                         &density, error);
   if (mask == NULL)
     return FALSE;
   double dense_nz = 0;
-  for (SpxIpuMode mode = SPX_IPU_MODE_DENSE; mode <= SPX_IPU_MODE_DYNAMIC;
-       mode++)
+  for (SpxIpuMode mode = SPX_IPU_MODE_DENSE; mode < SPX_IPU_N_MODES; mode++)
     {
       if (!want_mode (o, mode))
         continue;
@@ -180,7 +238,7 @@ run_model (Runner *r, guint block, double density, GError **error)
         .density = density, .m = p->m, .k = p->k, .n = p->n,
         .dtype = o->dtype, .ms = p->ms, .nz_throughput = p->nz_tflops,
         .speedup = dense_nz > 0 ? p->nz_tflops / dense_nz : NAN,
-        .fits = p->fits,
+        .fits = p->fits, .ms_q1 = p->ms, .ms_q3 = p->ms,
       };
       g_strlcpy (pt.machine, o->machine->name, sizeof pt.machine);
       if (!append (r, &pt, error))
@@ -189,61 +247,169 @@ run_model (Runner *r, guint block, double density, GError **error)
   return TRUE;
 }
 
+/* Measuring a point can take seconds: let the caller stop it midway. */
 static gboolean
-run_cpu (Runner *r, guint block, double density, GError **error)
+bench_alive (guint done, guint total, gpointer data)
+{
+  Runner *r = data;
+  if (r->progress != NULL &&
+      !r->progress (r->sweep->points->len, r->total, NULL, r->user_data))
+    r->stopped = TRUE;
+  return !r->stopped;
+}
+
+static gboolean
+bench (Runner *r, const SpxMask *mask, gboolean sparse, guint reps,
+       SpxBenchResult *res, GError **error)
 {
   const SpxSweepOptions *o = &r->sweep->settings;
-  g_autoptr (SpxMask) mask = uniform_mask (o->cpu_m, o->cpu_k, block,
-                                           density, o->seed, error);
   SpxBenchOptions bo;
   spx_bench_options_init (&bo);
-  if (mask == NULL || !spx_engine_options_init (&bo.engine, error))
+  if (!spx_engine_options_init (&bo.engine, error))
     return FALSE;
   bo.engine.threads = o->threads;
-  bo.reps = o->reps;
+  bo.reps = reps;
   bo.warmup = o->warmup;
-  bo.run_static = o->run_static;
-  bo.run_dynamic = o->run_dynamic;
+  bo.run_static = sparse && o->run_static;
+  bo.run_dynamic = sparse && o->run_dynamic;
   bo.seed = o->seed;
-  SpxBenchResult res;
-  if (!spx_bench_run (mask, o->cpu_n, &bo, &res, error))
-    return FALSE;
+  bo.progress = bench_alive;
+  bo.user_data = r;
+  if (spx_bench_run (mask, o->cpu_n, &bo, res, error))
+    {
+      r->sweep->best_dense_gflops = MAX (r->sweep->best_dense_gflops,
+                                         res->dense.gflops);
+      spx_bench_judge (res, r->sweep->best_dense_gflops);
+      return TRUE;
+    }
+  if (r->stopped)
+    {
+      g_clear_error (error);
+      g_set_error (error, SPX_SWEEP_ERROR, SPX_SWEEP_ERROR_CANCELLED,
+                   "sweep: cancelled after %u of %u points",
+                   r->sweep->points->len, r->total);
+    }
+  return FALSE;
+}
+
+static gboolean
+append_cpu (Runner *r, guint block, double density,
+            const SpxBenchResult *res, GError **error)
+{
+  const SpxSweepOptions *o = &r->sweep->settings;
   /* dense on the non-zero scale: what its time buys of the sparse work */
-  const SpxBenchTiming dense = { .ran = TRUE, .ms = res.dense.ms,
-                                 .gflops = res.dense.gflops * res.density,
-                                 .speedup = 1 };
-  const SpxBenchTiming *timings[] = { &dense, &res.stat, &res.dyn };
-  for (SpxIpuMode mode = SPX_IPU_MODE_DENSE; mode <= SPX_IPU_MODE_DYNAMIC;
-       mode++)
+  SpxBenchTiming dense = res->dense;
+  dense.gflops *= res->density;
+  const SpxBenchTiming *timings[] = { &dense, &res->stat, &res->dyn };
+  CpuRecord rec = { r->sweep->points->len, 0, *res };
+  for (SpxIpuMode mode = SPX_IPU_MODE_DENSE; mode < SPX_IPU_N_MODES; mode++)
     {
       const SpxBenchTiming *t = timings[mode];
       if (!want_mode (o, mode) || !t->ran)
         continue;
       SpxSweepPoint pt = {
         .source = SPX_SWEEP_CPU, .mode = mode, .block = block,
-        .density = density, .m = res.m, .k = res.k, .n = res.n,
+        .density = density, .m = res->m, .k = res->k, .n = res->n,
         .dtype = SPX_DTYPE_FP32, .ms = t->ms, .nz_throughput = t->gflops,
-        .speedup = t->speedup, .fits = TRUE,
+        .speedup = t->speedup, .fits = TRUE, .ms_q1 = t->ms_q1,
+        .ms_q3 = t->ms_q3, .noise = t->noise,
       };
       g_snprintf (pt.machine, sizeof pt.machine, "cpu-%s-%ut",
-                  spx_isa_to_string (res.isa), res.threads);
+                  spx_isa_to_string (res->isa), res->threads);
+      rec.count++;
       if (!append (r, &pt, error))
-        return FALSE;
+        {
+          g_array_append_val (r->cpu_records, rec);
+          return FALSE;
+        }
     }
+  g_array_append_val (r->cpu_records, rec);
   return TRUE;
 }
 
-/* Keep a copy of the options (the machine resolved and owned). */
+/* Measured once more when judged noisy; the second measurement stands. */
 static gboolean
-take_settings (SpxSweep *sweep, const SpxSweepOptions *options,
-               GError **error)
+run_cpu (Runner *r, guint block, double density, GError **error)
 {
-  spx_ipu_machine_free (sweep->settings.machine);
-  sweep->settings = *options;
-  sweep->settings.machine = options->machine
-                              ? spx_ipu_machine_copy (options->machine)
-                              : spx_ipu_machine_preset ("bow");
+  const SpxSweepOptions *o = &r->sweep->settings;
+  g_autoptr (SpxMask) mask = point_mask (o, o->cpu_m, o->cpu_k, block,
+                                         &density, error);
+  SpxBenchResult res;
+  if (mask == NULL || !bench (r, mask, TRUE, o->reps, &res, error))
+    return FALSE;
+  if (spx_bench_noise (&res) != SPX_NOISE_NONE &&
+      !bench (r, mask, TRUE, o->reps, &res, error))
+    return FALSE;
+  return append_cpu (r, block, density, &res, error);
+}
+
+/* Dense alone, once, at the sweep's CPU shape. */
+static gboolean
+calibrate (Runner *r, GError **error)
+{
+  const SpxSweepOptions *o = &r->sweep->settings;
+  double density = o->densities[0];
+  g_autoptr (SpxMask) mask = point_mask (o, o->cpu_m, o->cpu_k, o->blocks[0],
+                                         &density, error);
+  SpxBenchResult res;
+  return mask != NULL &&
+         bench (r, mask, FALSE, CALIBRATION_REPS, &res, error);
+}
+
+/* Every CPU point against the best dense of the whole sweep. */
+static void
+judge_again (Runner *r)
+{
+  GArray *points = r->sweep->points;
+  for (guint i = 0; i < r->cpu_records->len; i++)
+    {
+      CpuRecord *rec = &g_array_index (r->cpu_records, CpuRecord, i);
+      spx_bench_judge (&rec->result, r->sweep->best_dense_gflops);
+      const SpxBenchTiming *timings[] = { &rec->result.dense,
+                                          &rec->result.stat,
+                                          &rec->result.dyn };
+      for (guint j = rec->first; j < rec->first + rec->count &&
+                                 j < points->len; j++)
+        {
+          SpxSweepPoint *p = &g_array_index (points, SpxSweepPoint, j);
+          p->noise = timings[p->mode]->noise;
+        }
+    }
+}
+
+/* Keep a copy of the options (the machine resolved, the subject and its
+ * name copied; all owned). */
+gboolean
+spx_sweep_reset (SpxSweep *sweep, const SpxSweepOptions *options,
+                 GError **error)
+{
+  SpxSweepOptions *s = &sweep->settings;
+  g_array_set_size (sweep->points, 0);
+  spx_ipu_machine_free (s->machine);
+  spx_mask_free ((SpxMask *) s->subject);
+  g_free ((char *) s->subject_name);
+  *s = *options;
+  s->machine = options->machine ? spx_ipu_machine_copy (options->machine)
+                                : spx_ipu_machine_preset ("bow");
+  s->subject = options->subject ? spx_mask_copy (options->subject) : NULL;
+  s->subject_name = g_strdup (options->subject_name);
+  sweep->best_dense_gflops = 0;
   return spx_sweep_options_validate (options, error);
+}
+
+static gboolean
+run_source (Runner *r, gboolean cpu, GError **error)
+{
+  const SpxSweepOptions *o = &r->sweep->settings;
+  guint n_masks = o->subject != NULL ? 1 : o->n_densities;
+  if (cpu && !calibrate (r, error))
+    return FALSE;
+  for (guint b = 0; b < o->n_blocks; b++)
+    for (guint d = 0; d < n_masks; d++)
+      if (!(cpu ? run_cpu : run_model) (r, o->blocks[b], o->densities[d],
+                                        error))
+        return FALSE;
+  return TRUE;
 }
 
 gboolean
@@ -251,24 +417,17 @@ spx_sweep_run (SpxSweep *sweep, const SpxSweepOptions *options,
                SpxSweepProgress progress, gpointer user_data, GError **error)
 {
   g_return_val_if_fail (sweep != NULL && options != NULL, FALSE);
-  g_array_set_size (sweep->points, 0);
-  if (!take_settings (sweep, options, error))
+  if (!spx_sweep_reset (sweep, options, error))
     return FALSE;
-  Runner r = { sweep, progress, user_data, spx_sweep_total (options) };
+  Runner r = { sweep, progress, user_data, spx_sweep_total (options),
+               g_array_new (FALSE, FALSE, sizeof (CpuRecord)), FALSE };
   const SpxSweepOptions *o = &sweep->settings;
   /* The model first: it is quick, so the chart fills in early. */
-  for (guint s = 0; s < 2; s++)
-    {
-      gboolean cpu = s == 1;
-      if (cpu ? !o->run_cpu : !o->run_model)
-        continue;
-      for (guint b = 0; b < o->n_blocks; b++)
-        for (guint d = 0; d < o->n_densities; d++)
-          if (!(cpu ? run_cpu : run_model) (&r, o->blocks[b],
-                                             o->densities[d], error))
-            return FALSE;
-    }
-  return TRUE;
+  gboolean ok = (!o->run_model || run_source (&r, FALSE, error)) &&
+                (!o->run_cpu || run_source (&r, TRUE, error));
+  judge_again (&r);
+  g_array_unref (r.cpu_records);
+  return ok;
 }
 
 /* Writers */
@@ -320,13 +479,15 @@ spx_sweep_to_csv (const SpxSweep *sweep)
       csv_double (out, p->ms);
       csv_double (out, p->nz_throughput);
       csv_double (out, p->speedup);
-      g_string_append_c (out, '\n');
+      csv_double (out, p->ms_q1);
+      csv_double (out, p->ms_q3);
+      g_string_append (out, p->noise ? ",1\n" : ",0\n");
     }
   return g_string_free (out, FALSE);
 }
 
 static void
-json_settings (SpxJson *json, const SpxSweepOptions *o)
+json_settings (SpxJson *json, const SpxSweepOptions *o, double best_dense)
 {
   spx_json_begin_object (json, "settings");
   spx_json_begin_array (json, "sources");
@@ -351,6 +512,16 @@ json_settings (SpxJson *json, const SpxSweepOptions *o)
     spx_json_string (json, NULL, "dynamic");
   spx_json_end_array (json);
   spx_json_uint (json, "seed", o->seed);
+  if (o->subject != NULL)
+    {
+      spx_json_begin_object (json, "subject");
+      spx_json_string (json, "name", o->subject_name ? o->subject_name : "");
+      spx_json_uint (json, "m", o->subject->rows);
+      spx_json_uint (json, "k", o->subject->cols);
+      spx_json_double (json, "density", (double) spx_mask_count (o->subject) /
+                                          spx_mask_n_blocks (o->subject));
+      spx_json_end_object (json);
+    }
   if (o->run_model)
     {
       spx_json_begin_object (json, "model");
@@ -373,6 +544,11 @@ json_settings (SpxJson *json, const SpxSweepOptions *o)
       spx_json_uint (json, "threads", o->threads);
       spx_json_uint (json, "reps", o->reps);
       spx_json_uint (json, "warmup", o->warmup);
+      spx_json_begin_object (json, "dense");
+      spx_json_string (json, "core", spx_dense_core ());
+      spx_json_bool (json, "full_speed", spx_dense_better_coretype () == NULL);
+      spx_json_double (json, "best_gflops", best_dense);
+      spx_json_end_object (json);
       spx_json_end_object (json);
     }
   spx_json_end_object (json);
@@ -395,6 +571,11 @@ json_point (SpxJson *json, const SpxSweepPoint *p)
   spx_json_double (json, "nz_throughput", p->nz_throughput);
   spx_json_double (json, "speedup", p->speedup);
   spx_json_bool (json, "fits", p->fits);
+  spx_json_double (json, "ms_q1", p->ms_q1);
+  spx_json_double (json, "ms_q3", p->ms_q3);
+  spx_json_bool (json, "noisy", p->noise != SPX_NOISE_NONE);
+  g_autofree char *noise = spx_noise_to_string (p->noise);
+  spx_json_string (json, "noise", noise);
   spx_json_end_object (json);
 }
 
@@ -404,7 +585,7 @@ spx_sweep_to_json (const SpxSweep *sweep)
   SpxJson json;
   spx_json_init (&json);
   spx_json_begin_object (&json, NULL);
-  json_settings (&json, &sweep->settings);
+  json_settings (&json, &sweep->settings, sweep->best_dense_gflops);
   spx_json_begin_object (&json, "units");
   spx_json_string (&json, "ms", "milliseconds per product");
   spx_json_string (&json, "nz_throughput_model", "TFLOP/s");
@@ -437,19 +618,4 @@ spx_sweep_save (const SpxSweep *sweep, const char *path, GError **error)
       return FALSE;
     }
   return spx_write_file_atomic (path, text, strlen (text), error);
-}
-
-void
-spx_sweep_options_for_scenario (SpxSweepOptions *o, const SpxScenario *sc,
-                                SpxIpuMachine *machine)
-{
-  spx_sweep_options_init (o);
-  o->model_m = sc->m;
-  o->model_k = sc->k;
-  o->model_n = sc->n;
-  o->dtype = sc->dtype;
-  o->machine = machine;
-  o->cpu_m = MIN (sc->m, 2048);
-  o->cpu_k = MIN (sc->k, 2048);
-  o->threads = sc->threads;
 }

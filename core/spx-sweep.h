@@ -2,6 +2,7 @@
  * an IPU and / or measured on this CPU: the data behind the speedup chart */
 #pragma once
 
+#include "spx-bench.h"
 #include "spx-ipu.h"
 #include "spx-mask.h"
 #include "spx-scenario.h"
@@ -29,11 +30,13 @@ typedef struct {
   SpxSweepSource source;
   SpxIpuMode     mode;     /* dense is the reference of its source */
   guint          block;
-  double         density;  /* as asked: the mask has round(d·blocks) */
+  /* The fraction of non-zero blocks: as asked for a generated mask (it
+   * has round(d·blocks)); a subject's own at this block size. */
+  double         density;
   guint64        m, k, n;  /* model with best n: the n it chose */
   SpxDtype       dtype;    /* the CPU computes in fp32 */
   char           machine[SPX_SWEEP_MACHINE_LEN]; /* "bow"; "cpu-avx2-4t" */
-  double         ms;
+  double         ms;       /* CPU: the median of the timed runs */
   /* Non-zero throughput, 2·nnz·n / time: TFLOP/s for the model, GFLOP/s
    * for the CPU (dense on the same scale: its rate × density). */
   double         nz_throughput;
@@ -43,7 +46,16 @@ typedef struct {
   double         speedup;
   gboolean       fits;     /* the model's plan fits every tile's memory
                               (JSON only); the CPU: TRUE */
+  double         ms_q1, ms_q3; /* CPU: quartiles of the timed runs; the
+                                  model: ms (it has no spread) */
+  /* CPU: not a result (spx_bench_judge, against the best dense of the
+   * sweep), after one more measurement; the model: none. */
+  SpxNoise       noise;
 } SpxSweepPoint;
+
+/* The block sizes a subject is re-blocked to by default. */
+#define SPX_SWEEP_SUBJECT_BLOCKS { 1, 2, 4, 8, 16 }
+#define SPX_SWEEP_MIN_REPS 5 /* a median and quartiles need a few runs */
 
 typedef struct {
   gboolean       run_model, run_cpu;
@@ -53,6 +65,11 @@ typedef struct {
   guint          n_blocks;
   gboolean       run_static, run_dynamic; /* dense always runs */
   guint64        seed;                    /* masks (uniform pattern) */
+  /* A subject (element mask, borrowed; copied by run): it is re-blocked
+   * to each block size instead of generating masks, at its own m × k
+   * (the densities are then unused). Its name for titles. */
+  const SpxMask *subject;
+  const char    *subject_name;
   /* model */
   guint64        model_m, model_k, model_n; /* model_n 0: best over n */
   SpxDtype       dtype;
@@ -68,19 +85,19 @@ typedef struct {
  * fp16 at m = k = 4096 with the best n; the CPU at m = k = 2048, n = 256,
  * all cores, 7 reps after 2 warm-up rounds. */
 void     spx_sweep_options_init  (SpxSweepOptions *options);
-/* The comparison around a scenario: the defaults above, with the model at
- * the scenario's shape, n and dtype on machine (borrowed: the caller
- * keeps it alive through the run), and the CPU at its shape up to
- * 2048 × 2048 on its threads. */
-void     spx_sweep_options_for_scenario (SpxSweepOptions *options,
-                                         const SpxScenario *scenario,
-                                         SpxIpuMachine *machine);
+/* Study subject instead of generated masks: the blocks become
+ * SPX_SWEEP_SUBJECT_BLOCKS and both sources its m × k. */
+void     spx_sweep_options_set_subject (SpxSweepOptions *options,
+                                        const SpxMask *subject,
+                                        const char *name);
 gboolean spx_sweep_options_validate (const SpxSweepOptions *options,
                                      GError **error);
 
 typedef struct {
   GArray         *points;   /* SpxSweepPoint, in the order run */
-  SpxSweepOptions settings; /* of the last run; machine owned */
+  SpxSweepOptions settings; /* of the last run; machine, subject and its
+                               name owned */
+  double          best_dense_gflops; /* CPU: what points were judged by */
 } SpxSweep;
 
 SpxSweep *spx_sweep_new  (void);
@@ -95,8 +112,17 @@ typedef gboolean (*SpxSweepProgress) (guint done, guint total,
                                       const SpxSweepPoint *point,
                                       gpointer user_data);
 
+/* Clear sweep's points and take a copy of options as its settings
+ * (what a run does first; a chart can then show the settings while the
+ * points arrive from elsewhere). */
+gboolean  spx_sweep_reset (SpxSweep *sweep, const SpxSweepOptions *options,
+                           GError **error);
+
 /* Clear sweep's points and run: for each source, block and density, a
- * seeded uniform mask, then dense, static and dynamic on it. On cancel
+ * seeded uniform mask (or the subject re-blocked), then dense, static and
+ * dynamic on it. The CPU first calibrates dense once; a CPU point judged
+ * noisy is measured again once; when the run ends every CPU point is
+ * judged again against the best dense of the sweep. On cancel
  * (SPX_SWEEP_ERROR_CANCELLED) or a failure, returns FALSE and keeps the
  * points done. */
 gboolean  spx_sweep_run  (SpxSweep *sweep, const SpxSweepOptions *options,
@@ -104,11 +130,14 @@ gboolean  spx_sweep_run  (SpxSweep *sweep, const SpxSweepOptions *options,
                           GError **error);
 
 const char *spx_sweep_source_to_string (SpxSweepSource source);
+/* CPU points judged noisy. */
+guint       spx_sweep_count_noisy (const SpxSweep *sweep);
 
 /* CSV: the header `source,mode,block,density,m,k,n,dtype,machine,ms,
- * nz_throughput,speedup` and a row per point (nz_throughput in TFLOP/s on
- * model rows, GFLOP/s on cpu rows). JSON: {"settings": {…}, "units":
- * {…}, "points": [{…}, …]} with the same keys per point. */
+ * nz_throughput,speedup,ms_q1,ms_q3,noisy` and a row per point
+ * (nz_throughput in TFLOP/s on model rows, GFLOP/s on cpu rows; noisy 1
+ * or 0). JSON: {"settings": {…}, "units": {…}, "points": [{…}, …]} with
+ * the same keys per point (noisy a boolean) and "noise", its reasons. */
 char     *spx_sweep_to_csv  (const SpxSweep *sweep);
 char     *spx_sweep_to_json (const SpxSweep *sweep);
 /* By the extension of path: .csv or .json; atomic. */

@@ -472,7 +472,7 @@ test_model_errors (void)
   g_rmdir (dir);
 }
 
-/* A sweep's CSV: the header, then rows of 12 fields; returns the rows. */
+/* A sweep's CSV: the header, then rows of 15 fields; returns the rows. */
 static guint
 assert_sweep_csv (const char *path)
 {
@@ -480,13 +480,14 @@ assert_sweep_csv (const char *path)
   g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
   g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
   g_assert_cmpstr (lines[0], ==, "source,mode,block,density,m,k,n,dtype,"
-                                 "machine,ms,nz_throughput,speedup");
+                                 "machine,ms,nz_throughput,speedup,ms_q1,"
+                                 "ms_q3,noisy");
   guint rows = g_strv_length (lines) - 2;
   g_assert_cmpstr (lines[rows + 1], ==, ""); /* every row ends in \n */
   for (guint i = 1; i <= rows; i++)
     {
       g_auto (GStrv) fields = g_strsplit (lines[i], ",", -1);
-      g_assert_cmpuint (g_strv_length (fields), ==, 12);
+      g_assert_cmpuint (g_strv_length (fields), ==, 15);
     }
   return rows;
 }

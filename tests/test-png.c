@@ -1,5 +1,5 @@
 /* test-png.c: masks as PNG images (ui/render) and the any-format loader */
-#include "spx-mask-file.h"
+#include "spx-mask-io.h"
 #include "spx-render-png.h"
 
 #include <glib/gstdio.h>
@@ -32,7 +32,7 @@ load_fixture (const char *name, GError **error)
 {
   g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", name, NULL);
   SpxFormat format = SPX_FORMAT_UNKNOWN;
-  SpxMask *mask = spx_mask_file_load (path, &format, error);
+  SpxMask *mask = spx_mask_load (path, &format, error);
   if (mask != NULL)
     g_assert_cmpint (format, ==, SPX_FORMAT_PNG);
   return mask;
@@ -75,9 +75,9 @@ test_round_trip_blocks (void)
   spx_mask_set (mask, 0, 0);
   spx_mask_set (mask, 2, 1); /* rows 8-9, cols 4-6: a ragged corner */
   g_autoptr (GError) error = NULL;
-  g_assert_true (spx_mask_file_save (mask, path, &error));
+  g_assert_true (spx_mask_save (mask, path, &error));
   g_assert_no_error (error);
-  g_autoptr (SpxMask) back = spx_mask_file_load (path, NULL, &error);
+  g_autoptr (SpxMask) back = spx_mask_load (path, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (back->rows, ==, 10);
   g_assert_cmpuint (back->cols, ==, 7);
@@ -129,7 +129,7 @@ test_save_errors (void)
 {
   g_autoptr (SpxMask) mask = spx_mask_new (4, 4, 1, NULL);
   g_autoptr (GError) error = NULL;
-  g_assert_false (spx_mask_file_save (mask, "/nonexistent-dir/m.png", &error));
+  g_assert_false (spx_mask_save (mask, "/nonexistent-dir/m.png", &error));
   g_assert_nonnull (error);
   g_assert_nonnull (strstr (error->message, "/nonexistent-dir/m.png"));
   g_clear_error (&error);
@@ -143,6 +143,7 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
+  spx_mask_png_register ();
   g_test_add_func ("/png/encodings", test_encodings);
   g_test_add_func ("/png/alpha-rule", test_alpha_rule);
   g_test_add_func ("/png/round-trip-blocks", test_round_trip_blocks);

@@ -103,71 +103,7 @@ test_round_trip_drawn (void)
   assert_same (s, back);
   g_assert_nonnull (back->mask);
   g_assert_true (spx_mask_equal (back->mask, expected));
-  /* Building a drawn scenario keeps the drawing. */
-  g_assert_true (spx_scenario_build_mask (back, &error));
-  g_assert_true (spx_mask_equal (back->mask, expected));
   g_unlink (path);
-}
-
-/* A mask file beside the scenario is stored by a relative path and found
- * again after both move together. */
-static void
-test_file_source (void)
-{
-  g_autoptr (SpxMask) elements = spx_mask_new (40, 24, 1, NULL);
-  spx_mask_set (elements, 0, 0);
-  spx_mask_set (elements, 39, 23);
-  spx_mask_set (elements, 17, 9);
-  g_autofree char *mask_path = tmp_path ("m.smtx");
-  g_autoptr (GError) error = NULL;
-  g_assert_true (spx_mask_save_smtx (elements, mask_path, &error));
-
-  g_autoptr (SpxScenario) s = spx_scenario_new ();
-  s->source = SPX_MASK_SOURCE_FILE;
-  s->mask_path = g_strdup (mask_path);
-  s->block = 8;
-  g_assert_true (spx_scenario_build_mask (s, &error));
-  g_assert_no_error (error);
-  g_assert_cmpuint (s->m, ==, 40);
-  g_assert_cmpuint (s->k, ==, 24);
-  g_assert_cmpuint (spx_mask_count (s->mask), ==, 3);
-  g_assert_true (spx_mask_get (s->mask, 2, 1)); /* element (17, 9) */
-
-  g_autofree char *path = tmp_path ("file.spx");
-  g_assert_true (spx_scenario_save (s, path, &error));
-  g_autofree char *text = NULL;
-  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
-  g_assert_nonnull (strstr (text, "path=m.smtx\n"));
-
-  g_autofree char *sub = tmp_path ("moved");
-  g_mkdir (sub, 0700);
-  g_autofree char *moved_spx = g_build_filename (sub, "file.spx", NULL);
-  g_autofree char *moved_mask = g_build_filename (sub, "m.smtx", NULL);
-  g_rename (path, moved_spx);
-  g_rename (mask_path, moved_mask);
-  g_autoptr (SpxScenario) back = spx_scenario_load (moved_spx, &error);
-  g_assert_no_error (error);
-  g_assert_cmpstr (back->mask_path, ==, moved_mask);
-  g_assert_true (spx_scenario_build_mask (back, &error));
-  g_assert_true (spx_mask_equal (back->mask, s->mask));
-  g_unlink (moved_spx);
-  g_unlink (moved_mask);
-  g_rmdir (sub);
-}
-
-static void
-test_build_generated (void)
-{
-  g_autoptr (SpxScenario) s = spx_scenario_new ();
-  g_autoptr (GError) error = NULL;
-  g_assert_true (spx_scenario_build_mask (s, &error));
-  g_assert_no_error (error);
-  /* 256 × 256 blocks at density 1/16 */
-  g_assert_cmpuint (spx_mask_count (s->mask), ==, 4096);
-  g_assert_cmpuint (s->mask->block, ==, 16);
-  g_autoptr (SpxScenario) again = spx_scenario_new ();
-  g_assert_true (spx_scenario_build_mask (again, &error));
-  g_assert_true (spx_mask_equal (s->mask, again->mask));
 }
 
 typedef struct {
@@ -290,8 +226,6 @@ main (int argc, char **argv)
   g_test_add_func ("/scenario/defaults", test_defaults);
   g_test_add_func ("/scenario/round-trip/generated", test_round_trip_generated);
   g_test_add_func ("/scenario/round-trip/drawn", test_round_trip_drawn);
-  g_test_add_func ("/scenario/file-source", test_file_source);
-  g_test_add_func ("/scenario/build-generated", test_build_generated);
   g_test_add_func ("/scenario/refusals", test_refusals);
   g_test_add_func ("/scenario/mask-refusals", test_mask_refusals);
   g_test_add_func ("/scenario/atomic-save", test_atomic_save);

@@ -106,7 +106,7 @@ test_cpu_points (void)
   o.run_model = FALSE;
   o.cpu_m = o.cpu_k = 128;
   o.cpu_n = 16;
-  o.reps = 1;
+  o.reps = 5;
   o.warmup = 0;
   o.n_blocks = 1;
   o.blocks[0] = 4;
@@ -183,14 +183,18 @@ test_csv (void)
   g_autofree char *csv = spx_sweep_to_csv (sweep);
   g_auto (GStrv) lines = g_strsplit (csv, "\n", -1);
   g_assert_cmpstr (lines[0], ==, "source,mode,block,density,m,k,n,dtype,"
-                                 "machine,ms,nz_throughput,speedup");
+                                 "machine,ms,nz_throughput,speedup,ms_q1,"
+                                 "ms_q3,noisy");
   g_assert_cmpuint (g_strv_length (lines), ==, sweep->points->len + 2);
   g_assert_cmpstr (lines[sweep->points->len + 1], ==, ""); /* ends in \n */
   for (guint i = 0; i < sweep->points->len; i++)
     {
       const SpxSweepPoint *p = point (sweep, i);
       g_auto (GStrv) f = g_strsplit (lines[i + 1], ",", -1);
-      g_assert_cmpuint (g_strv_length (f), ==, 12);
+      g_assert_cmpuint (g_strv_length (f), ==, 15);
+      g_assert_cmpfloat (g_ascii_strtod (f[12], NULL), ==,
+                         g_ascii_strtod (f[9], NULL)); /* no spread */
+      g_assert_cmpstr (f[14], ==, "0");
       g_assert_cmpstr (f[0], ==, "model");
       g_assert_cmpstr (f[1], ==, spx_ipu_mode_to_string (p->mode));
       g_assert_cmpuint (atoi (f[2]), ==, p->block);
@@ -222,6 +226,9 @@ test_json (void)
   g_assert_cmpstr (json_object_get_string_member (p, "mode"), ==, "static");
   g_assert_cmpfloat (json_object_get_double_member (p, "speedup"), >, 0);
   g_assert_true (json_object_get_boolean_member (p, "fits"));
+  g_assert_false (json_object_get_boolean_member (p, "noisy"));
+  g_assert_cmpfloat (json_object_get_double_member (p, "ms_q3"), ==,
+                     json_object_get_double_member (p, "ms"));
   JsonObject *settings = json_object_get_object_member (root, "settings");
   g_assert_cmpuint (json_array_get_length (
     json_object_get_array_member (settings, "blocks")), ==, 2);
@@ -410,38 +417,115 @@ test_chart_reference_line (void)
   cairo_surface_destroy (s2);
 }
 
-/* A scenario's comparison: the model at its shape and n, the CPU capped
- * at 2048 on its threads, the machine borrowed. */
-static void
-test_options_for_scenario (void)
+/* The noise rule on made-up timings: impossible efficiency, a slowed
+ * dense, a busy machine; nothing else. */
+static SpxBenchResult
+timings (double dense_ms, double dense_best_ms, double static_ms)
 {
-  g_autoptr (SpxScenario) sc = spx_scenario_new ();
-  sc->m = 5000;
-  sc->k = 1000;
-  sc->n = 64;
-  sc->dtype = SPX_DTYPE_FP32;
-  sc->threads = 3;
-  g_autoptr (SpxIpuMachine) m = spx_ipu_machine_preset ("gc200");
+  /* 1024³ at density 1/8: dense 2.1 GFLOP, the non-zeros 268 MFLOP */
+  SpxBenchResult r = { .m = 1024, .k = 1024, .n = 1024, .threads = 2,
+                       .cpus = 2, .busy_cores = 0.05,
+                       .nnz_elements = 1024 * 1024 / 8 };
+  double dense_flop = 2.0 * 1024 * 1024 * 1024;
+  r.density = 1 / 8.0;
+  r.dense = (SpxBenchTiming) { .ran = TRUE, .ms = dense_ms,
+                               .ms_best = dense_best_ms,
+                               .gflops = dense_flop / (dense_ms * 1e6) };
+  r.stat = (SpxBenchTiming) { .ran = TRUE, .ms = static_ms,
+                              .gflops = dense_flop / 8 / (static_ms * 1e6) };
+  r.stat.speedup = dense_ms / static_ms;
+  r.stat.efficiency = r.stat.gflops / r.dense.gflops;
+  return r;
+}
+
+static void
+test_noise_rule (void)
+{
+  /* dense 10 ms (best 9.5), static 2 ms: efficiency 0.625, clean */
+  SpxBenchResult r = timings (10, 9.5, 2);
+  spx_bench_judge (&r, 0);
+  g_assert_cmpint (spx_bench_noise (&r), ==, SPX_NOISE_NONE);
+  /* static at 1 ms beats 1/density (8×) against this dense: impossible */
+  r = timings (10, 9.5, 1);
+  spx_bench_judge (&r, 0);
+  g_assert_cmpint (r.stat.noise, ==, SPX_NOISE_EFFICIENCY);
+  g_assert_cmpint (r.dense.noise, ==, SPX_NOISE_NONE);
+  /* dense more than 30% below the sweep's best: dense and what is
+   * measured against it */
+  r = timings (10, 9.5, 2);
+  spx_bench_judge (&r, 2.0 * 1024 * 1024 * 1024 / (6.9 * 1e6));
+  g_assert_cmpint (r.dense.noise, ==, SPX_NOISE_DENSE_SLOW);
+  g_assert_cmpint (r.stat.noise, ==, SPX_NOISE_DENSE_SLOW);
+  spx_bench_judge (&r, 2.0 * 1024 * 1024 * 1024 / (7.1 * 1e6)); /* 29% */
+  g_assert_cmpint (spx_bench_noise (&r), ==, SPX_NOISE_NONE);
+  /* within one run: the median far from its own fastest dense run */
+  r = timings (10, 6.5, 2);
+  spx_bench_judge (&r, 0);
+  g_assert_cmpint (r.dense.noise, ==, SPX_NOISE_DENSE_SLOW);
+  /* the steady-but-wrong case: another process held a core while every
+   * run waited for it (no spread, no dense drop, only the busy time) */
+  r = timings (10, 9.9, 2);
+  r.busy_cores = 0.9;
+  spx_bench_judge (&r, 0);
+  g_assert_cmpint (r.dense.noise, ==, SPX_NOISE_BUSY);
+  g_assert_cmpint (r.stat.noise, ==, SPX_NOISE_BUSY);
+  /* one thread on two cores: the other process had the spare core */
+  r.threads = 1;
+  spx_bench_judge (&r, 0);
+  g_assert_cmpint (spx_bench_noise (&r), ==, SPX_NOISE_NONE);
+  /* unknown busy time judges nothing */
+  r.threads = 2;
+  r.busy_cores = -1;
+  spx_bench_judge (&r, 0);
+  g_assert_cmpint (spx_bench_noise (&r), ==, SPX_NOISE_NONE);
+  g_autofree char *names = spx_noise_to_string (SPX_NOISE_BUSY |
+                                                SPX_NOISE_EFFICIENCY);
+  g_assert_cmpstr (names, ==, "efficiency,busy");
+}
+
+/* A CPU sweep's points carry their spread, and judging is consistent:
+ * a point is noisy exactly when its rule says so against the sweep's
+ * best dense. */
+static void
+test_cpu_spread (void)
+{
   SpxSweepOptions o;
-  spx_sweep_options_for_scenario (&o, sc, m);
-  g_assert_cmpuint (o.model_m, ==, 5000);
-  g_assert_cmpuint (o.model_k, ==, 1000);
-  g_assert_cmpuint (o.model_n, ==, 64);
-  g_assert_cmpint (o.dtype, ==, SPX_DTYPE_FP32);
-  g_assert_true (o.machine == m);
-  g_assert_cmpuint (o.cpu_m, ==, 2048);
-  g_assert_cmpuint (o.cpu_k, ==, 1000);
-  g_assert_cmpuint (o.threads, ==, 3);
-  g_assert_true (o.run_model && o.run_cpu);
-  g_assert_cmpuint (o.n_densities, ==, 4);
-  g_assert_cmpuint (o.n_blocks, ==, 4);
+  spx_sweep_options_init (&o);
+  o.run_model = FALSE;
+  o.cpu_m = o.cpu_k = 256;
+  o.cpu_n = 32;
+  o.n_blocks = 1;
+  o.blocks[0] = 8;
+  o.n_densities = 2;
+  o.reps = 5;
+  o.warmup = 1;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (SpxSweep) sweep = spx_sweep_new ();
+  g_assert_true (spx_sweep_run (sweep, &o, NULL, NULL, &error));
+  g_assert_cmpuint (sweep->points->len, ==, 2 * 3);
+  g_assert_cmpfloat (sweep->best_dense_gflops, >, 0);
+  for (guint i = 0; i < sweep->points->len; i++)
+    {
+      const SpxSweepPoint *p = point (sweep, i);
+      g_assert_cmpfloat (p->ms_q1, >, 0);
+      g_assert_cmpfloat (p->ms_q1, <=, p->ms);
+      g_assert_cmpfloat (p->ms, <=, p->ms_q3);
+      if (p->mode != SPX_IPU_MODE_DENSE && p->speedup * o.densities[i / 3] > 1)
+        g_assert_true (p->noise & SPX_NOISE_EFFICIENCY);
+    }
+  g_assert_cmpuint (spx_sweep_count_noisy (sweep), <=, sweep->points->len);
+  /* fewer than five timed runs cannot give a spread */
+  o.reps = 3;
+  g_assert_false (spx_sweep_options_validate (&o, &error));
+  g_assert_error (error, SPX_SWEEP_ERROR, SPX_SWEEP_ERROR_INVALID);
 }
 
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
-  g_test_add_func ("/sweep/options-for-scenario", test_options_for_scenario);
+  g_test_add_func ("/sweep/noise-rule", test_noise_rule);
+  g_test_add_func ("/sweep/cpu/spread", test_cpu_spread);
   g_test_add_func ("/sweep/model/points", test_model_points);
   g_test_add_func ("/sweep/model/best-n-and-modes", test_best_n_and_modes);
   g_test_add_func ("/sweep/cpu/points", test_cpu_points);

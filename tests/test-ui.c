@@ -3,7 +3,8 @@
  * actions, edits undo, a tile selects exactly its blocks, export writes
  * files, a sweep can be cancelled, unsaved edits survive a save. */
 #include "spx-window-private.h"
-#include "spx-mask-file.h"
+#include "spx-mask-io.h"
+#include "spx-render-png.h"
 
 #include <glib/gstdio.h>
 #include <math.h>
@@ -79,15 +80,15 @@ assert_filled (SpxWindow *w, const SpxMask *mask)
 {
   for (guint mode = 0; mode < 3; mode++)
     {
-      const SpxIpuProgram *p = w->programs[mode];
+      const SpxIpuProgram *p = w->study->programs[mode];
       g_assert_nonnull (p);
       g_assert_cmpuint (p->m, ==, mask->rows);
       g_assert_cmpuint (p->k, ==, mask->cols);
       g_assert_true (w->timeline_data.programs[mode] == p);
     }
-  g_assert_true (w->tiles_data.program == w->programs[w->mode]);
-  g_assert_true (w->exchange_data.program == w->programs[w->mode]);
-  g_assert_cmpuint (w->programs[SPX_IPU_MODE_STATIC]->block, ==, mask->block);
+  g_assert_true (w->tiles_data.program == w->study->programs[w->mode]);
+  g_assert_true (w->exchange_data.program == w->study->programs[w->mode]);
+  g_assert_cmpuint (w->study->programs[SPX_IPU_MODE_STATIC]->block, ==, mask->block);
 }
 
 static void
@@ -105,8 +106,8 @@ test_default (void)
   g_assert_cmpuint (mask->block, ==, 16);
   g_assert_cmpuint (spx_mask_count (mask), ==, 65536 / 16);
   assert_filled (w, mask);
-  g_assert_cmpuint (w->programs[0]->n, ==, 1024);
-  g_assert_cmpstr (w->programs[0]->machine->name, ==, "bow");
+  g_assert_cmpuint (w->study->programs[0]->n, ==, 1024);
+  g_assert_cmpstr (w->study->programs[0]->machine->name, ==, "bow");
   g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (w)), ==,
                    "Sparse Explorer");
   g_assert_null (spx_window_get_error (w));
@@ -116,7 +117,7 @@ test_default (void)
   wait_idle (w);
   g_test_message ("re-planned 4096² b16 d=1/8; longest main-loop iteration "
                   "%.1f ms", longest_us / 1e3);
-  g_assert_cmpuint (w->programs[0]->m, ==, 4096);
+  g_assert_cmpuint (w->study->programs[0]->m, ==, 4096);
   window_close (w);
 }
 
@@ -130,7 +131,7 @@ test_open_dlmc (void)
   activate (w, "open-path", g_variant_new_string (path));
   wait_idle (w);
   g_assert_null (spx_window_get_error (w));
-  g_autoptr (SpxMask) elements = spx_mask_file_load (path, NULL, NULL);
+  g_autoptr (SpxMask) elements = spx_mask_load (path, NULL, NULL);
   g_autoptr (SpxMask) expected = spx_mask_to_blocks (elements, 16, NULL);
   SpxMask *mask = spx_mask_editor_get_mask (SPX_MASK_EDITOR (w->editor));
   g_assert_cmpuint (mask->rows, ==, expected->rows);
@@ -186,7 +187,7 @@ small_window (const char *dir)
   activate (w, "open-path", g_variant_new_string (path));
   wait_idle (w);
   g_assert_null (spx_window_get_error (w));
-  g_assert_cmpuint (w->programs[0]->n_tiles, ==, 16);
+  g_assert_cmpuint (w->study->programs[0]->n_tiles, ==, 16);
   return w;
 }
 
@@ -258,7 +259,7 @@ test_select_tile (void)
   SpxWindow *w = small_window (dir);
   activate (w, "view", g_variant_new_string ("mask"));
   wait_idle (w);
-  const SpxIpuProgram *p = w->programs[w->mode];
+  const SpxIpuProgram *p = w->study->programs[w->mode];
   gint tile = -1;
   for (guint t = 0; t < p->n_tiles && tile < 0; t++)
     if (p->tiles[t].blocks && p->tiles[t].blocks->len >= 2)
@@ -366,7 +367,7 @@ test_drag_undo (void)
       }
   g_assert_true (spx_window_is_dirty (w));
   g_assert_nonnull (strstr (gtk_window_get_title (GTK_WINDOW (w)), "•"));
-  g_assert_cmpuint (w->programs[0]->n, ==, 16); /* re-planned */
+  g_assert_cmpuint (w->study->programs[0]->n, ==, 16); /* re-planned */
 
   /* the stroke is one step */
   activate (w, "undo", NULL);
@@ -383,7 +384,7 @@ test_drag_undo (void)
   g_autofree char *mtx = g_build_filename (dir, "drawn.mtx", NULL);
   activate (w, "save-mask-path", g_variant_new_string (mtx));
   g_assert_null (spx_window_get_error (w));
-  g_autoptr (SpxMask) read = spx_mask_file_load (mtx, NULL, NULL);
+  g_autoptr (SpxMask) read = spx_mask_load (mtx, NULL, NULL);
   g_assert_nonnull (read);
   g_autoptr (SpxMask) reblocked = spx_mask_to_blocks (read, 8, NULL);
   g_assert_true (memcmp (reblocked->bits, mask->bits, (n + 7) / 8) == 0);
@@ -401,7 +402,7 @@ test_drag_undo (void)
   SpxMask *back = spx_mask_editor_get_mask (SPX_MASK_EDITOR (again->editor));
   g_assert_cmpuint (back->rows, ==, 64);
   g_assert_true (memcmp (back->bits, drawn->bits, (n + 7) / 8) == 0);
-  g_assert_cmpstr (again->machine->name, ==, "teach16");
+  g_assert_cmpstr (again->study->machine->name, ==, "teach16");
   window_close (again);
   g_autofree char *small = g_build_filename (dir, "small.spx", NULL);
   g_unlink (small);
@@ -460,12 +461,12 @@ test_sweep_cancel (void)
   g_assert_true (gtk_widget_get_visible (w->cancel));
   /* let a few points arrive, then cancel */
   gint64 end = g_get_monotonic_time () + WAIT_S * G_USEC_PER_SEC;
-  while (w->sweep->points->len < 3 && g_get_monotonic_time () < end)
+  while (w->study->sweep->points->len < 3 && g_get_monotonic_time () < end)
     g_main_context_iteration (NULL, TRUE);
-  g_assert_cmpuint (w->sweep->points->len, >=, 3);
+  g_assert_cmpuint (w->study->sweep->points->len, >=, 3);
   activate (w, "cancel", NULL);
   wait_idle (w);
-  guint got = w->sweep->points->len;
+  guint got = w->study->sweep->points->len;
   g_assert_cmpuint (got, <, w->sweep_total);
   g_assert_false (gtk_widget_get_visible (w->cancel));
   /* the points done are on the chart and export as CSV */
@@ -491,13 +492,13 @@ test_panel (void)
   gtk_spin_button_set_value (GTK_SPIN_BUTTON (w->panel.n), 32);
   wait_idle (w);
   for (guint mode = 0; mode < 3; mode++)
-    g_assert_cmpuint (w->programs[mode]->n, ==, 32);
-  guint64 cycles = w->programs[SPX_IPU_MODE_DENSE]->cycles;
+    g_assert_cmpuint (w->study->programs[mode]->n, ==, 32);
+  guint64 cycles = w->study->programs[SPX_IPU_MODE_DENSE]->cycles;
   gtk_spin_button_set_value (GTK_SPIN_BUTTON (w->panel.tiles), 4);
   wait_idle (w);
-  g_assert_cmpuint (w->programs[0]->n_tiles, ==, 4);
-  g_assert_cmpstr (w->machine->name, ==, "custom");
-  g_assert_cmpuint (w->programs[SPX_IPU_MODE_DENSE]->cycles, >, cycles);
+  g_assert_cmpuint (w->study->programs[0]->n_tiles, ==, 4);
+  g_assert_cmpstr (w->study->machine->name, ==, "custom");
+  g_assert_cmpuint (w->study->programs[SPX_IPU_MODE_DENSE]->cycles, >, cycles);
   g_assert_true (spx_window_is_dirty (w));
   /* a new density generates a new mask of that density */
   gtk_spin_button_set_value (GTK_SPIN_BUTTON (w->panel.density), 0.5);
@@ -512,8 +513,8 @@ test_panel (void)
   activate (again, "open-path", g_variant_new_string (saved));
   wait_idle (again);
   g_assert_null (spx_window_get_error (again));
-  g_assert_cmpuint (again->machine->tiles, ==, 4);
-  g_assert_cmpuint (again->programs[0]->n_tiles, ==, 4);
+  g_assert_cmpuint (again->study->machine->tiles, ==, 4);
+  g_assert_cmpuint (again->study->programs[0]->n_tiles, ==, 4);
   window_close (again);
   g_autofree char *machine = g_build_filename (dir, "what-if.machine", NULL);
   g_autofree char *small = g_build_filename (dir, "small.spx", NULL);
@@ -531,6 +532,7 @@ main (int argc, char **argv)
   g_autofree char *home = g_dir_make_tmp ("spx-ui-home-XXXXXX", NULL);
   g_setenv ("XDG_CONFIG_HOME", home, TRUE);
   g_test_init (&argc, &argv, NULL);
+  spx_mask_png_register ();
   have_display = gtk_init_check (&argc, &argv);
   if (have_display)
     {

@@ -13,7 +13,8 @@
  * for the rubber band and the tooltip.
  *
  * Each press … release is one undo step: the flat index and old bit of
- * every block it changed, in order. */
+ * every block it changed, in order. A mask replaced whole (a new subject)
+ * is one step too: it keeps the other mask and swaps the two. */
 #include "spx-mask-editor.h"
 #include "spx-widget-private.h"
 
@@ -40,6 +41,29 @@ typedef struct {
   guint64 index; /* flat block index */
   guint8  old;   /* its bit before the change; after it is !old */
 } Change;
+
+/* One undo step: a stroke's changes, or a whole mask swapped. */
+typedef struct {
+  GArray        *changes;       /* Change; NULL for a swap */
+  SpxMask       *other;         /* swap: the mask not shown */
+  gpointer       before, after; /* swap: the caller's, for mask-replaced */
+  GDestroyNotify destroy;
+} Step;
+
+static void
+step_free (gpointer data)
+{
+  Step *step = data;
+  if (step->changes != NULL)
+    g_array_unref (step->changes);
+  spx_mask_free (step->other);
+  if (step->destroy != NULL)
+    {
+      step->destroy (step->before);
+      step->destroy (step->after);
+    }
+  g_free (step);
+}
 
 /* The plot rectangle and its map to elements, for one size and zoom. */
 typedef struct {
@@ -74,7 +98,7 @@ struct _SpxMaskEditor
   guint64          anchor_br, anchor_bc, cur_br, cur_bc; /* rectangle */
   GArray          *stroke;        /* Change, while a stroke runs */
 
-  GPtrArray       *history;       /* GArray of Change per step */
+  GPtrArray       *history;       /* Step */
   guint            history_pos;   /* steps applied */
 };
 
@@ -82,6 +106,7 @@ enum {
   SIGNAL_MASK_EDITED,
   SIGNAL_HISTORY_CHANGED,
   SIGNAL_BLOCK_ACTIVATED,
+  SIGNAL_MASK_REPLACED,
   N_SIGNALS
 };
 
@@ -307,6 +332,16 @@ begin_stroke (SpxMaskEditor *self)
     self->stroke = g_array_new (FALSE, FALSE, sizeof (Change));
 }
 
+static void
+push_step (SpxMaskEditor *self, Step *step)
+{
+  g_ptr_array_set_size (self->history, self->history_pos); /* drop redo */
+  g_ptr_array_add (self->history, step);
+  if (self->history->len > MAX_HISTORY)
+    g_ptr_array_remove_index (self->history, 0);
+  self->history_pos = self->history->len;
+}
+
 /* The end of a press … release: one undo step if anything changed. */
 static void
 end_stroke (SpxMaskEditor *self)
@@ -321,11 +356,9 @@ end_stroke (SpxMaskEditor *self)
       g_array_unref (stroke);
       return;
     }
-  g_ptr_array_set_size (self->history, self->history_pos); /* drop redo */
-  g_ptr_array_add (self->history, stroke);
-  if (self->history->len > MAX_HISTORY)
-    g_ptr_array_remove_index (self->history, 0);
-  self->history_pos = self->history->len;
+  Step *step = g_new0 (Step, 1);
+  step->changes = stroke;
+  push_step (self, step);
   g_signal_emit (self, signals[SIGNAL_MASK_EDITED], 0);
   g_signal_emit (self, signals[SIGNAL_HISTORY_CHANGED], 0);
 }
@@ -880,6 +913,10 @@ spx_mask_editor_class_init (SpxMaskEditorClass *klass)
   signals[SIGNAL_HISTORY_CHANGED] =
     g_signal_new ("history-changed", G_TYPE_FROM_CLASS (klass),
                   G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+  signals[SIGNAL_MASK_REPLACED] =
+    g_signal_new ("mask-replaced", G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE, 1,
+                  G_TYPE_POINTER);
   signals[SIGNAL_BLOCK_ACTIVATED] =
     g_signal_new ("block-activated", G_TYPE_FROM_CLASS (klass),
                   G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE, 2,
@@ -892,8 +929,7 @@ spx_mask_editor_init (SpxMaskEditor *self)
   GtkWidget *widget = GTK_WIDGET (self);
   self->selected_tile = -1;
   self->tool = SPX_EDIT_DRAW;
-  self->history =
-    g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+  self->history = g_ptr_array_new_with_free_func (step_free);
   spx_render_style_init (&self->style, SPX_THEME_LIGHT);
   gtk_widget_set_can_focus (widget, TRUE);
   gtk_widget_set_has_tooltip (widget, TRUE);
@@ -996,6 +1032,38 @@ spx_mask_editor_can_redo (SpxMaskEditor *e)
   return e->history_pos < e->history->len;
 }
 
+/* A swap step puts its other mask in place; the view starts whole when
+ * the grid changed. */
+static void
+swap_masks (SpxMaskEditor *e, Step *step)
+{
+  SpxMask *shown = e->mask;
+  gboolean same_grid = step->other->brows == shown->brows &&
+                       step->other->bcols == shown->bcols;
+  e->mask = step->other;
+  step->other = shown;
+  if (!same_grid)
+    {
+      e->vx0 = e->vy0 = 0;
+      e->vx1 = (double) e->mask->bcols;
+      e->vy1 = (double) e->mask->brows;
+    }
+  relayout (e);
+}
+
+static void
+apply_changes (SpxMaskEditor *e, const GArray *changes, gboolean undo)
+{
+  for (guint n = 0; n < changes->len; n++)
+    {
+      guint i = undo ? changes->len - 1 - n : n;
+      const Change *c = &g_array_index (changes, Change, i);
+      write_bit (e->mask, c->index, undo ? c->old : !c->old);
+    }
+  repaint (e);
+  g_signal_emit (e, signals[SIGNAL_MASK_EDITED], 0);
+}
+
 void
 spx_mask_editor_undo (SpxMaskEditor *e)
 {
@@ -1003,15 +1071,14 @@ spx_mask_editor_undo (SpxMaskEditor *e)
   cancel_drag (e); /* a running stroke becomes the step undone */
   if (e->history_pos == 0 || e->mask == NULL)
     return;
-  GArray *step = g_ptr_array_index (e->history, e->history_pos - 1);
-  for (guint i = step->len; i-- > 0;)
+  Step *step = g_ptr_array_index (e->history, --e->history_pos);
+  if (step->changes != NULL)
+    apply_changes (e, step->changes, TRUE);
+  else
     {
-      const Change *c = &g_array_index (step, Change, i);
-      write_bit (e->mask, c->index, c->old);
+      swap_masks (e, step);
+      g_signal_emit (e, signals[SIGNAL_MASK_REPLACED], 0, step->before);
     }
-  e->history_pos--;
-  repaint (e);
-  g_signal_emit (e, signals[SIGNAL_MASK_EDITED], 0);
   g_signal_emit (e, signals[SIGNAL_HISTORY_CHANGED], 0);
 }
 
@@ -1022,15 +1089,38 @@ spx_mask_editor_redo (SpxMaskEditor *e)
   cancel_drag (e);
   if (e->history_pos >= e->history->len || e->mask == NULL)
     return;
-  GArray *step = g_ptr_array_index (e->history, e->history_pos);
-  for (guint i = 0; i < step->len; i++)
+  Step *step = g_ptr_array_index (e->history, e->history_pos++);
+  if (step->changes != NULL)
+    apply_changes (e, step->changes, FALSE);
+  else
     {
-      const Change *c = &g_array_index (step, Change, i);
-      write_bit (e->mask, c->index, !c->old);
+      swap_masks (e, step);
+      g_signal_emit (e, signals[SIGNAL_MASK_REPLACED], 0, step->after);
     }
-  e->history_pos++;
-  repaint (e);
-  g_signal_emit (e, signals[SIGNAL_MASK_EDITED], 0);
+  g_signal_emit (e, signals[SIGNAL_HISTORY_CHANGED], 0);
+}
+
+void
+spx_mask_editor_replace_mask (SpxMaskEditor *e, SpxMask *mask,
+                              gpointer before, gpointer after,
+                              GDestroyNotify destroy)
+{
+  g_return_if_fail (SPX_IS_MASK_EDITOR (e) && mask != NULL);
+  if (e->mask == NULL)
+    {
+      if (destroy != NULL)
+        {
+          destroy (before);
+          destroy (after);
+        }
+      spx_mask_editor_set_mask (e, mask);
+      return;
+    }
+  cancel_drag (e);
+  Step *step = g_new0 (Step, 1);
+  *step = (Step) { NULL, mask, before, after, destroy };
+  push_step (e, step);
+  swap_masks (e, step);
   g_signal_emit (e, signals[SIGNAL_HISTORY_CHANGED], 0);
 }
 

@@ -24,6 +24,9 @@ typedef enum {
 /* Signals:
  *   "mask-edited"     (void): once at the end of each stroke or rectangle
  *                     that changed something, and after undo and redo;
+ *   "mask-replaced"   (gpointer state): undo or redo swapped in a whole
+ *                     mask; state is the before or after given to
+ *                     spx_mask_editor_replace_mask;
  *   "history-changed" (void): can_undo / can_redo may have changed;
  *   "block-activated" (guint64 br, guint64 bc): a click with the select
  *                     tool, or with any tool while Ctrl is held.
@@ -38,6 +41,13 @@ GtkWidget *spx_mask_editor_new (void);
  * resets the zoom. */
 void       spx_mask_editor_set_mask (SpxMaskEditor *e, SpxMask *mask);
 SpxMask   *spx_mask_editor_get_mask (SpxMaskEditor *e);   /* borrowed */
+/* Show mask (taken) as one undo step, the history kept: undo brings the
+ * old mask back and emits "mask-replaced" with before, redo with after
+ * (the caller's descriptions of each, freed with destroy). The view is
+ * kept when the block grid is the same. */
+void       spx_mask_editor_replace_mask (SpxMaskEditor *e, SpxMask *mask,
+                                         gpointer before, gpointer after,
+                                         GDestroyNotify destroy);
 void       spx_mask_editor_set_tool (SpxMaskEditor *e, SpxEditTool tool);
 /* Borrowed, may be NULL: kept alive by the caller until replaced. */
 void       spx_mask_editor_set_program (SpxMaskEditor *e,

@@ -1,7 +1,7 @@
 /* spx-window-files.c: open masks and scenarios, save scenarios, export
  * the view shown or the sweep's data; never lose unsaved edits */
 #include "spx-window-private.h"
-#include "spx-mask-file.h"
+#include "spx-mask-io.h"
 #include "spx-render-export.h"
 #include "spx-render-mask.h"
 
@@ -16,49 +16,10 @@ has_suffix (const char *path, const char *suffix)
   return g_str_has_suffix (lower, suffix);
 }
 
-/* The scenario's machine: a preset or a key file (relative to the .spx). */
-static SpxIpuMachine *
-scenario_machine (const char *name, const char *spx, GError **error)
-{
-  g_autofree char *dir = g_path_get_dirname (spx);
-  g_autofree char *beside = g_build_filename (dir, name, NULL);
-  if (!g_path_is_absolute (name) && g_file_test (beside, G_FILE_TEST_EXISTS))
-    return spx_ipu_machine_resolve (beside, error);
-  return spx_ipu_machine_resolve (name, error);
-}
-
-static gboolean
-open_scenario (SpxWindow *w, const char *path, GError **error)
-{
-  SpxScenario *sc = spx_scenario_load (path, error);
-  if (sc == NULL)
-    return FALSE;
-  SpxIpuMachine *m = scenario_machine (sc->machine, path, error);
-  if (m == NULL)
-    {
-      spx_scenario_free (sc);
-      return FALSE;
-    }
-  spx_scenario_free (w->scenario);
-  spx_ipu_machine_free (w->machine);
-  w->scenario = sc;
-  w->machine = m;
-  g_free (w->path);
-  w->path = g_strdup (path);
-  w->mask_edited = sc->source == SPX_MASK_SOURCE_DRAWN;
-  if (sc->mask != NULL) /* drawn: stored inside */
-    spx_mask_editor_set_mask (SPX_MASK_EDITOR (w->editor),
-                              g_steal_pointer (&sc->mask));
-  spx_window_panel_load (w);
-  spx_window_replan (w, sc->source != SPX_MASK_SOURCE_DRAWN);
-  return TRUE;
-}
-
 void
 spx_window_open_file (SpxWindow *w, GFile *file, gboolean force)
 {
   g_autofree char *path = g_file_get_path (file);
-  g_autoptr (GError) error = NULL;
   if (path == NULL)
     {
       g_autofree char *uri = g_file_get_uri (file);
@@ -67,21 +28,17 @@ spx_window_open_file (SpxWindow *w, GFile *file, gboolean force)
       spx_window_show_error (w, msg);
       return;
     }
-  if (!force && !spx_window_confirm_discard (w))
+  /* a mask file replaces only the subject, as one undo step; a scenario
+   * replaces everything */
+  gboolean scenario = has_suffix (path, ".spx");
+  if (scenario && !force && !spx_window_confirm_discard (w))
     return;
   spx_window_cancel_work (w);
-  if (!has_suffix (path, ".spx"))
-    {
-      spx_window_load_mask (w, path); /* off the main loop: files can be big */
-      return;
-    }
-  if (!open_scenario (w, path, &error))
-    {
-      spx_window_show_error (w, error->message);
-      return;
-    }
-  spx_window_clear_error (w);
-  spx_window_set_dirty (w, FALSE);
+  /* off the main loop: files can be big */
+  if (scenario)
+    spx_window_load_scenario (w, path);
+  else
+    spx_window_load_mask (w, path);
 }
 
 static void
@@ -121,48 +78,16 @@ spx_window_open_dialog (SpxWindow *w)
 
 /* ---- saving -------------------------------------------------------- */
 
-/* A what-if machine is written beside the scenario and named by it. */
-static gboolean
-save_machine (SpxWindow *w, SpxScenario *copy, const char *path,
-              GError **error)
-{
-  /* edits rename the machine "custom": a preset's name means unedited */
-  for (const char *const *p = spx_ipu_machine_presets (); *p; p++)
-    if (g_str_equal (*p, w->machine->name))
-      {
-        g_free (copy->machine);
-        copy->machine = g_strdup (*p);
-        return TRUE;
-      }
-  g_autofree char *base = g_path_get_basename (path);
-  g_autofree char *stem = g_strndup (base, strlen (base) -
-                                           (has_suffix (base, ".spx") ? 4 : 0));
-  g_autofree char *name = g_strconcat (stem, ".machine", NULL);
-  g_autofree char *dir = g_path_get_dirname (path);
-  g_autofree char *machine_path = g_build_filename (dir, name, NULL);
-  if (!spx_ipu_machine_save (w->machine, machine_path, error))
-    return FALSE;
-  g_free (copy->machine);
-  copy->machine = g_strdup (name);
-  return TRUE;
-}
-
 gboolean
 spx_window_save_to (SpxWindow *w, const char *path)
 {
   g_autoptr (GError) error = NULL;
-  g_autoptr (SpxScenario) copy = spx_scenario_copy (w->scenario);
-  SpxMask *mask = spx_mask_editor_get_mask (SPX_MASK_EDITOR (w->editor));
-  if (w->mask_edited && mask != NULL)
-    spx_scenario_set_drawn_mask (copy, spx_mask_copy (mask));
-  if (!save_machine (w, copy, path, &error) ||
-      !spx_scenario_save (copy, path, &error))
+  /* a what-if machine is written beside it by the study */
+  if (!spx_study_save (w->study, path, &error))
     {
       spx_window_show_error (w, error->message);
       return FALSE;
     }
-  g_free (w->path);
-  w->path = g_strdup (path);
   spx_window_set_dirty (w, FALSE);
   return TRUE;
 }
@@ -186,8 +111,8 @@ choose_save_path (SpxWindow *w, const char *title, const char *name)
 gboolean
 spx_window_save (SpxWindow *w, gboolean choose)
 {
-  if (w->path != NULL && !choose)
-    return spx_window_save_to (w, w->path);
+  if (w->study->path != NULL && !choose)
+    return spx_window_save_to (w, w->study->path);
   g_autofree char *path = choose_save_path (w, "Save the Scenario",
                                             "scenario.spx");
   if (path == NULL)
@@ -234,7 +159,7 @@ spx_window_save_mask (SpxWindow *w, const char *path)
     return FALSE;
   /* files hold elements: a block mask is written at element resolution */
   g_autoptr (SpxMask) elements = spx_mask_to_blocks (mask, 1, &error);
-  if (elements == NULL || !spx_mask_file_save (elements, path, &error))
+  if (elements == NULL || !spx_mask_save (elements, path, &error))
     {
       spx_window_show_error (w, error->message);
       return FALSE;
@@ -257,7 +182,7 @@ gboolean
 spx_window_export_sweep (SpxWindow *w, const char *path)
 {
   g_autoptr (GError) error = NULL;
-  if (!spx_sweep_save (w->sweep, path, &error))
+  if (!spx_sweep_save (w->study->sweep, path, &error))
     {
       spx_window_show_error (w, error->message);
       return FALSE;
@@ -281,7 +206,7 @@ spx_window_export_view (SpxWindow *w, const char *path)
   const char *view = gtk_stack_get_visible_child_name (GTK_STACK (w->stack));
   SpxRenderMaskData mask = {
     .mask = spx_mask_editor_get_mask (SPX_MASK_EDITOR (w->editor)),
-    .grid = TRUE, .program = w->programs[w->mode],
+    .grid = TRUE, .program = w->study->programs[w->mode],
     .selected_tile = w->selected_tile };
   struct { const char *name; GtkWidget *widget; SpxRenderFunc func;
            gconstpointer data; } views[] = {

@@ -27,64 +27,76 @@ set_value (GtkWidget *s, double v)
   gtk_spin_button_set_value (GTK_SPIN_BUTTON (s), v);
 }
 
-/* Generator settings replace the mask: ask before a drawn one goes. */
+/* A generated mask is the scenario's; one from a file or drawn is the
+ * user's own, and a generator setting would replace it: ask first. */
 static gboolean
 may_replace_mask (SpxWindow *w)
 {
-  if (!w->mask_edited)
+  const SpxScenario *sc = w->study->scenario;
+  if (sc->source == SPX_MASK_SOURCE_GENERATED)
     return TRUE;
+  g_autofree char *name = sc->source == SPX_MASK_SOURCE_FILE
+                            ? g_path_get_basename (sc->mask_path) : NULL;
+  g_autofree char *question = g_strdup_printf (
+    "Replace %s with a generated mask?", name ? name : "the mask you drew");
   GtkWidget *d = gtk_message_dialog_new (
     GTK_WINDOW (w), GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
-    GTK_MESSAGE_QUESTION, GTK_BUTTONS_NONE,
-    "Replace the mask you drew with a generated one?");
+    GTK_MESSAGE_QUESTION, GTK_BUTTONS_NONE, "%s", question);
   gtk_message_dialog_format_secondary_text (
-    GTK_MESSAGE_DIALOG (d), "Changing the shape, block size, density, "
-    "pattern or seed generates a new mask. Save first to keep the drawing.");
-  gtk_dialog_add_buttons (GTK_DIALOG (d), "_Keep Drawing", GTK_RESPONSE_CANCEL,
-                          "_Replace", GTK_RESPONSE_ACCEPT, NULL);
+    GTK_MESSAGE_DIALOG (d), "Changing the shape, density, pattern or seed "
+    "generates a new mask. Undo (Ctrl+Z) brings this one back.");
+  gtk_dialog_add_buttons (GTK_DIALOG (d), name ? "_Keep the File's Mask"
+                                               : "_Keep the Drawing",
+                          GTK_RESPONSE_CANCEL, "_Replace",
+                          GTK_RESPONSE_ACCEPT, NULL);
+  gtk_dialog_set_default_response (GTK_DIALOG (d), GTK_RESPONSE_CANCEL);
   gint r = gtk_dialog_run (GTK_DIALOG (d));
   gtk_widget_destroy (d);
   return r == GTK_RESPONSE_ACCEPT;
 }
 
-/* A mask from a file keeps its pattern at a new block size: the file is
- * read again and re-blocked, not replaced by a generated mask. */
-static gboolean
-reblock_file (GtkWidget *widget, SpxWindow *w)
+/* The problem changed: the sweep may be out of date, the file unsaved. */
+static void
+changed (SpxWindow *w)
 {
-  SpxScenario *sc = w->scenario;
-  if (widget != w->panel.block || sc->source != SPX_MASK_SOURCE_FILE ||
-      sc->mask_path == NULL)
-    return FALSE;
-  sc->block = (guint) value (w->panel.block);
-  spx_window_load_mask (w, sc->mask_path);
-  return TRUE;
+  spx_study_changed (w->study);
+  spx_window_set_dirty (w, TRUE);
 }
 
 static void
 on_generator_changed (GtkWidget *widget, SpxWindow *w)
 {
-  if (w->updating || reblock_file (widget, w))
+  if (w->updating)
     return;
   if (!may_replace_mask (w))
     {
       spx_window_panel_load (w); /* put the controls back */
       return;
     }
-  SpxScenario *sc = w->scenario;
+  SpxScenario *sc = w->study->scenario;
   SpxPanel *p = &w->panel;
   sc->m = (guint64) value (p->m);
   sc->k = (guint64) value (p->k);
-  sc->block = (guint) value (p->block);
   sc->gen.density = value (p->density);
   sc->gen.seed = (guint64) value (p->seed);
   spx_pattern_from_string (gtk_combo_box_get_active_id (
                              GTK_COMBO_BOX (p->pattern)), &sc->gen.pattern);
   sc->source = SPX_MASK_SOURCE_GENERATED;
   g_clear_pointer (&sc->mask_path, g_free);
-  w->mask_edited = FALSE;
-  spx_window_set_dirty (w, TRUE);
-  spx_window_replan (w, TRUE);
+  changed (w);
+  spx_window_rebuild (w);
+}
+
+/* A new block size re-blocks a file's or a drawing's mask, and
+ * generates a mask of the scenario's pattern at that size otherwise. */
+static void
+on_block_changed (GtkWidget *widget, SpxWindow *w)
+{
+  if (w->updating)
+    return;
+  w->study->scenario->block = (guint) value (w->panel.block);
+  changed (w);
+  spx_window_rebuild (w);
 }
 
 static void
@@ -93,21 +105,24 @@ on_plan_changed (GtkWidget *widget, SpxWindow *w)
   if (w->updating)
     return;
   SpxPanel *p = &w->panel;
-  w->scenario->n = (guint64) value (p->n);
+  SpxScenario *sc = w->study->scenario;
+  sc->n = (guint64) value (p->n);
   spx_dtype_from_string (gtk_combo_box_get_active_id (GTK_COMBO_BOX (p->dtype)),
-                         &w->scenario->dtype);
-  spx_window_set_dirty (w, TRUE);
-  spx_window_replan (w, FALSE);
+                         &sc->dtype);
+  changed (w);
+  spx_window_replan (w);
 }
 
-/* CPU threads only matter to the next sweep: no re-plan. */
+/* CPU threads only matter to the sweep: no re-plan, but the chart may
+ * be out of date. */
 static void
 on_threads_changed (GtkWidget *widget, SpxWindow *w)
 {
   if (w->updating)
     return;
-  w->scenario->threads = (guint) value (w->panel.threads);
-  spx_window_set_dirty (w, TRUE);
+  w->study->scenario->threads = (guint) value (w->panel.threads);
+  changed (w);
+  spx_window_update_verdict (w);
 }
 
 /* What-if edits: the machine becomes "custom" with the figures given. */
@@ -117,7 +132,7 @@ on_machine_edited (GtkWidget *widget, SpxWindow *w)
   if (w->updating)
     return;
   SpxPanel *p = &w->panel;
-  SpxIpuMachine *m = w->machine;
+  SpxIpuMachine *m = w->study->machine;
   m->tiles = (guint) value (p->tiles);
   m->grid_width = MIN (m->grid_width, m->tiles);
   m->sram_bytes = (guint64) value (p->sram) * 1024;
@@ -125,6 +140,8 @@ on_machine_edited (GtkWidget *widget, SpxWindow *w)
   m->exchange_bytes_per_cycle = value (p->exchange);
   g_free (m->name);
   m->name = g_strdup (CUSTOM);
+  g_free (w->study->scenario->machine);
+  w->study->scenario->machine = g_strdup (CUSTOM);
   g_autoptr (GError) error = NULL;
   if (!spx_ipu_machine_validate (m, &error))
     {
@@ -134,8 +151,8 @@ on_machine_edited (GtkWidget *widget, SpxWindow *w)
   w->updating = TRUE;
   gtk_combo_box_set_active_id (GTK_COMBO_BOX (p->machine), CUSTOM);
   w->updating = FALSE;
-  spx_window_set_dirty (w, TRUE);
-  spx_window_replan (w, FALSE);
+  changed (w);
+  spx_window_replan (w);
 }
 
 static void
@@ -144,13 +161,15 @@ on_preset_changed (GtkComboBox *combo, SpxWindow *w)
   const char *id = gtk_combo_box_get_active_id (combo);
   if (w->updating || id == NULL || g_str_equal (id, CUSTOM))
     return;
-  spx_ipu_machine_free (w->machine);
-  w->machine = spx_ipu_machine_preset (id);
-  g_free (w->scenario->machine);
-  w->scenario->machine = g_strdup (id);
+  g_autoptr (GError) error = NULL;
+  if (!spx_study_set_machine (w->study, id, &error))
+    {
+      spx_window_show_error (w, error->message);
+      return;
+    }
   spx_window_panel_load (w);
   spx_window_set_dirty (w, TRUE);
-  spx_window_replan (w, FALSE);
+  spx_window_replan (w);
 }
 
 static void
@@ -162,18 +181,39 @@ on_mode_changed (GtkComboBox *combo, SpxWindow *w)
   spx_window_programs_changed (w);
 }
 
+/* The panel scrolls under the wheel; its numbers and lists do not turn
+ * with it (stopping the widget's own handler lets the event go on to
+ * the scrolled window). */
+static gboolean
+pass_scroll (GtkWidget *widget, GdkEvent *event, gpointer data)
+{
+  g_signal_stop_emission_by_name (widget, "scroll-event");
+  return FALSE;
+}
+
+/* A generated mask shows its generator's density; a file's or a
+ * drawing's shows what it has at its block size. */
+static double
+shown_density (const SpxScenario *sc)
+{
+  if (sc->source == SPX_MASK_SOURCE_GENERATED || sc->mask == NULL)
+    return sc->gen.density;
+  return (double) spx_mask_count (sc->mask) /
+         (double) spx_mask_n_blocks (sc->mask);
+}
+
 void
 spx_window_panel_load (SpxWindow *w)
 {
   SpxPanel *p = &w->panel;
-  const SpxScenario *sc = w->scenario;
-  const SpxIpuMachine *m = w->machine;
+  const SpxScenario *sc = w->study->scenario;
+  const SpxIpuMachine *m = w->study->machine;
   w->updating = TRUE;
   set_value (p->m, (double) sc->m);
   set_value (p->k, (double) sc->k);
   set_value (p->n, (double) sc->n);
   set_value (p->block, sc->block);
-  set_value (p->density, sc->gen.density);
+  set_value (p->density, shown_density (sc));
   set_value (p->seed, (double) sc->gen.seed);
   gtk_combo_box_set_active_id (GTK_COMBO_BOX (p->pattern),
                                spx_pattern_to_string (sc->gen.pattern));
@@ -246,15 +286,19 @@ build_problem (SpxWindow *w, GtkGrid *g, gint *row)
   add_row (g, row, "_Block size", p->block, "Square b × b blocks; 1 is "
            "unstructured");
   add_heading (g, row, "Mask");
-  add_row (g, row, "_Density", p->density, "Fraction of non-zero blocks");
+  add_row (g, row, "_Density", p->density, "Fraction of non-zero blocks "
+           "(of a file's or a drawing's mask: what it has at this block "
+           "size; a new value generates a mask)");
   add_row (g, row, "_Pattern", p->pattern, "How the non-zero blocks are "
            "placed");
   add_row (g, row, "_Seed", p->seed, "Random seed of the generator");
   add_row (g, row, "_Numbers", p->dtype, "fp16 (with fp32 partials) or fp32");
-  GtkWidget *gen[] = { p->m, p->k, p->block, p->density, p->seed };
+  GtkWidget *gen[] = { p->m, p->k, p->density, p->seed };
   for (guint i = 0; i < G_N_ELEMENTS (gen); i++)
     g_signal_connect (gen[i], "value-changed",
                       G_CALLBACK (on_generator_changed), w);
+  g_signal_connect (p->block, "value-changed", G_CALLBACK (on_block_changed),
+                    w);
   g_signal_connect (p->pattern, "changed", G_CALLBACK (on_generator_changed),
                     w);
   g_signal_connect (p->n, "value-changed", G_CALLBACK (on_plan_changed), w);
@@ -309,5 +353,13 @@ spx_window_panel_new (SpxWindow *w)
   gint row = 0;
   build_problem (w, GTK_GRID (grid), &row);
   build_machine (w, GTK_GRID (grid), &row);
+  GtkWidget *wheel[] = { w->panel.m, w->panel.k, w->panel.n, w->panel.block,
+                         w->panel.density, w->panel.pattern, w->panel.seed,
+                         w->panel.dtype, w->panel.machine, w->panel.tiles,
+                         w->panel.sram, w->panel.clock, w->panel.exchange,
+                         w->panel.mode, w->panel.threads };
+  for (guint i = 0; i < G_N_ELEMENTS (wheel); i++)
+    g_signal_connect (wheel[i], "scroll-event", G_CALLBACK (pass_scroll),
+                      NULL);
   return grid;
 }

@@ -1,7 +1,7 @@
 /* spx-window-private.h: what the window's files share. spx-window.c
  * builds it and holds the actions; -panel.c the scenario controls;
- * -work.c planning and sweeps on worker threads; -files.c open, save,
- * export. */
+ * -work.c planning, loading and sweeps on worker threads; -files.c open,
+ * save, export. */
 #pragma once
 
 #include "spx-window.h"
@@ -11,8 +11,7 @@
 #include "spx-render-speedup.h"
 #include "spx-render-tiles.h"
 #include "spx-render-timeline.h"
-#include "spx-scenario.h"
-#include "spx-sweep.h"
+#include "spx-study.h"
 #include "spx-view.h"
 
 G_BEGIN_DECLS
@@ -25,11 +24,11 @@ typedef struct {
 struct _SpxWindow {
   GtkApplicationWindow parent;
 
-  SpxScenario   *scenario;     /* its mask lives in the editor */
-  SpxIpuMachine *machine;      /* preset or custom, with what-if edits */
-  char          *path;         /* the .spx it came from / was saved to */
+  /* The subject (its mask also in the editor, where it is drawn on),
+   * machine, programs and sweep. */
+  SpxStudy      *study;
+  SpxSubject    *shown;        /* where the editor's mask came from */
   gboolean       dirty;
-  gboolean       mask_edited;  /* drawn by hand since generated/loaded */
   gboolean       updating;     /* the panel is being filled, not edited */
   SpxIpuMode     mode;         /* the program the mask/tiles/exchange show */
   gint           selected_tile;
@@ -38,10 +37,8 @@ struct _SpxWindow {
   /* planning: results of an older request are dropped */
   guint          plan_serial;
   gboolean       planning;
-  SpxIpuProgram *programs[3];
 
   /* the sweep on the chart; points arrive one by one */
-  SpxSweep      *sweep;
   GCancellable  *sweep_cancel;
   guint          sweep_serial;
   guint          sweep_done, sweep_total;
@@ -51,6 +48,7 @@ struct _SpxWindow {
   GtkWidget *stack, *editor, *tiles, *exchange, *timeline, *speedup;
   GtkWidget *metric, *superstep, *tile_label, *density_label, *sweep_button;
   GtkWidget *throughput, *undo_button, *redo_button;
+  GtkWidget *verdict, *sweep_verdict, *sweep_note;
   SpxPanel   panel;
 
   /* what the views draw (borrowed by them) */
@@ -63,8 +61,9 @@ struct _SpxWindow {
 /* spx-window.c */
 void       spx_window_set_dirty   (SpxWindow *w, gboolean dirty);
 void       spx_window_show_error  (SpxWindow *w, const char *message);
-/* A result worth saying that is not an error (a plan that does not fit):
- * GTK_MESSAGE_WARNING; spx_window_get_error returns it too. */
+/* A result worth saying that is not an error (a plan that does not fit,
+ * a block size chosen for the picture): spx_window_get_error returns it
+ * too. */
 void       spx_window_show_message (SpxWindow *w, GtkMessageType type,
                                     const char *message);
 void       spx_window_clear_error (SpxWindow *w);
@@ -72,20 +71,31 @@ void       spx_window_update_busy (SpxWindow *w);
 void       spx_window_update_title (SpxWindow *w);
 void       spx_window_select_tile (SpxWindow *w, gint tile);
 SpxTheme   spx_window_theme       (SpxWindow *w);
+/* The densities, the verdict and the chart's marks (out of date,
+ * partial, noisy) from the study. */
+void       spx_window_update_verdict (SpxWindow *w);
 
 /* spx-window-panel.c */
 GtkWidget *spx_window_panel_new   (SpxWindow *w);
-/* Fill the controls from w->scenario and w->machine. */
+/* Fill the controls from the study. */
 void       spx_window_panel_load  (SpxWindow *w);
 
 /* spx-window-work.c */
-/* Plan the three programs for the editor's mask (regenerate first when
- * regenerate: the generator settings changed). */
-void       spx_window_replan      (SpxWindow *w, gboolean regenerate);
+/* Plan the three programs for the study's mask. */
+void       spx_window_replan      (SpxWindow *w);
+/* Make the subject again from the scenario (generate, or re-block a
+ * file or drawing) and plan it; the new mask is one undo step. */
+void       spx_window_rebuild     (SpxWindow *w);
 void       spx_window_programs_changed (SpxWindow *w);
-/* Load a mask file (any format) on a worker and plan it; the scenario
- * takes it only once it loaded (errors go to the info bar). */
+/* A mask file (any format) becomes the subject, read on a worker (at a
+ * block size where it does not look solid); one undo step. Errors go to
+ * the info bar and leave the window as it was. */
 void       spx_window_load_mask   (SpxWindow *w, const char *path);
+/* A .spx, read on a worker: the study is replaced whole. */
+void       spx_window_load_scenario (SpxWindow *w, const char *path);
+/* An undo or redo put a former subject's mask back in the editor. */
+void       spx_window_subject_restored (SpxWindow *w,
+                                        const SpxSubject *subject);
 void       spx_window_run_sweep   (SpxWindow *w);
 void       spx_window_cancel_work (SpxWindow *w);
 

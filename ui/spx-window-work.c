@@ -1,59 +1,80 @@
-/* spx-window-work.c: the long work, off the main loop. Planning runs on
- * a worker thread for every change; a result older than the latest
- * request is dropped. A sweep runs on another and sends each point to
- * the main loop as it is done, so the chart grows while it runs. */
+/* spx-window-work.c: the long work, off the main loop. Planning (and
+ * making or reading a mask first) runs on a worker thread on a copy of
+ * the study for every change; a result older than the latest request is
+ * dropped. A sweep runs on another and sends each point to the main loop
+ * as it is done, so the chart grows while it runs. */
 #include "spx-window-private.h"
-#include "spx-mask-file.h"
 
 /* ---- planning ------------------------------------------------------ */
 
+typedef enum {
+  JOB_PLAN,     /* the study's mask as it is */
+  JOB_BUILD,    /* generate or re-block first */
+  JOB_OPEN,     /* a mask file first */
+  JOB_LOAD,     /* a .spx first: a whole new study */
+} JobKind;
+
 typedef struct {
-  guint          serial;
-  SpxScenario   *scenario;  /* regenerate: the generator settings */
-  SpxMask       *mask;      /* the mask to plan (in: a copy; or made) */
-  gboolean       made;      /* mask generated here: the window takes it */
-  SpxIpuMachine *machine;
-  char          *load;      /* a mask file to load first, or NULL */
-  SpxIpuProgram *programs[3];
-  GError        *error;
+  guint     serial;
+  JobKind   kind;
+  SpxStudy *study;   /* the worker's own */
+  char     *path;    /* JOB_OPEN, JOB_LOAD */
+  guint     asked_block; /* JOB_OPEN: the block asked for, when another
+                            was chosen for the picture */
+  gboolean  subject_ok;  /* the subject was made (it may still not plan) */
+  GError   *error;
 } PlanJob;
 
 static void
 plan_job_free (PlanJob *j)
 {
-  if (j->scenario)
-    spx_scenario_free (j->scenario);
-  spx_mask_free (j->mask);
-  spx_ipu_machine_free (j->machine);
-  g_free (j->load);
-  for (guint i = 0; i < 3; i++)
-    spx_ipu_program_free (j->programs[i]);
+  spx_study_free (j->study);
+  g_free (j->path);
   g_clear_error (&j->error);
   g_free (j);
+}
+
+/* A mask file that looks solid at the block asked for opens at one
+ * where its structure shows. */
+static gboolean
+open_readable (PlanJob *j)
+{
+  SpxStudy *s = j->study;
+  if (!spx_study_open_mask (s, j->path, &j->error))
+    return FALSE;
+  guint block = spx_study_readable_block (s, s->scenario->block);
+  if (block == s->scenario->block)
+    return TRUE;
+  j->asked_block = s->scenario->block;
+  s->scenario->block = block;
+  return spx_study_build_mask (s, &j->error);
+}
+
+static gboolean
+make_subject (PlanJob *j)
+{
+  switch (j->kind)
+    {
+    case JOB_LOAD:
+      j->study = spx_study_load (j->path, &j->error);
+      return j->study != NULL;
+    case JOB_OPEN:
+      return open_readable (j);
+    case JOB_BUILD:
+      return spx_study_build_mask (j->study, &j->error);
+    case JOB_PLAN:
+    default:
+      return TRUE;
+    }
 }
 
 static void
 plan_thread (GTask *task, gpointer source, gpointer data, GCancellable *c)
 {
   PlanJob *j = data;
-  if (j->load != NULL)
-    {
-      g_autoptr (SpxMask) elements = spx_mask_file_load (j->load, NULL,
-                                                         &j->error);
-      j->mask = elements ? spx_mask_to_blocks (elements, j->scenario->block,
-                                               &j->error)
-                         : NULL;
-      j->made = j->mask != NULL;
-    }
-  else if (j->mask == NULL && spx_scenario_build_mask (j->scenario, &j->error))
-    {
-      j->mask = g_steal_pointer (&j->scenario->mask);
-      j->made = TRUE;
-    }
-  for (guint mode = 0; mode < 3 && j->error == NULL; mode++)
-    j->programs[mode] = spx_ipu_plan (j->machine, mode, j->mask,
-                                      j->scenario->n, j->scenario->dtype,
-                                      &j->error);
+  j->subject_ok = make_subject (j);
+  if (j->subject_ok)
+    spx_study_plan (j->study, &j->error);
   g_task_return_boolean (task, TRUE); /* the results are in j */
 }
 
@@ -61,12 +82,9 @@ plan_thread (GTask *task, gpointer source, gpointer data, GCancellable *c)
 static void
 report_fit (SpxWindow *w)
 {
-  const SpxIpuProgram *p = w->programs[w->mode];
+  const SpxIpuProgram *p = w->study->programs[w->mode];
   if (p == NULL || p->fits)
-    {
-      spx_window_clear_error (w);
-      return;
-    }
+    return;
   g_autofree char *need = g_format_size_full (p->max_tile_bytes,
                                               G_FORMAT_SIZE_IEC_UNITS);
   g_autofree char *have = g_format_size_full (spx_ipu_tile_budget (p->machine),
@@ -89,22 +107,21 @@ show_density (SpxWindow *w)
   spx_mask_stats (mask, &st);
   g_autofree char *text = g_strdup_printf (
     "%" G_GUINT64_FORMAT " × %" G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT
-    " blocks set (%.3g%%), %.1f per block-row (max %.0f)", mask->rows,
-    mask->cols, st.nonzero_blocks, 100 * st.block_density,
-    st.blocks_per_row.mean, st.blocks_per_row.max);
+    " blocks set, %.1f per block-row (max %.0f)", mask->rows, mask->cols,
+    st.nonzero_blocks, st.blocks_per_row.mean, st.blocks_per_row.max);
   gtk_label_set_text (GTK_LABEL (w->density_label), text);
-  w->speedup_data.current_density = st.element_density;
 }
 
 void
 spx_window_programs_changed (SpxWindow *w)
 {
-  const SpxIpuProgram *p = w->programs[w->mode];
+  SpxIpuProgram *const *programs = w->study->programs;
+  const SpxIpuProgram *p = programs[w->mode];
   spx_mask_editor_set_program (SPX_MASK_EDITOR (w->editor), p);
   w->tiles_data.program = p;
   w->exchange_data.program = p;
-  for (guint i = 0; i < 3; i++)
-    w->timeline_data.programs[i] = w->programs[i];
+  for (guint i = 0; i < SPX_IPU_N_MODES; i++)
+    w->timeline_data.programs[i] = programs[i];
   if (p != NULL)
     {
       w->updating = TRUE;
@@ -117,28 +134,72 @@ spx_window_programs_changed (SpxWindow *w)
     }
   spx_window_select_tile (w, w->selected_tile);
   show_density (w);
+  spx_window_update_verdict (w);
   GtkWidget *views[] = { w->tiles, w->exchange, w->timeline, w->speedup };
   for (guint i = 0; i < G_N_ELEMENTS (views); i++)
     spx_view_changed (SPX_VIEW (views[i]));
   report_fit (w);
 }
 
-/* A mask file loaded: it becomes the scenario's mask; the rest of the
- * scenario stays. */
+/* The job's programs become the study's (the views are told at once:
+ * they hold the old ones until then). */
 static void
-take_loaded (SpxWindow *w, PlanJob *j)
+take_programs (SpxWindow *w, SpxStudy *from)
 {
-  SpxScenario *sc = w->scenario;
-  sc->m = j->mask->rows;
-  sc->k = j->mask->cols;
-  sc->source = SPX_MASK_SOURCE_FILE;
-  g_free (sc->mask_path);
-  sc->mask_path = g_canonicalize_filename (j->load, NULL);
-  g_clear_pointer (&w->path, g_free);
-  w->mask_edited = FALSE;
+  for (guint i = 0; i < SPX_IPU_N_MODES; i++)
+    {
+      spx_ipu_program_free (w->study->programs[i]);
+      w->study->programs[i] = g_steal_pointer (&from->programs[i]);
+    }
+}
+
+/* A new subject made on the worker replaces the shown one as one undo
+ * step; the rest of the study (n, machine, sweep) stays. */
+static void
+take_subject (SpxWindow *w, PlanJob *j)
+{
+  SpxStudy *s = w->study;
+  SpxSubject *after = spx_study_save_subject (j->study);
+  spx_study_restore_subject (s, after,
+                             spx_mask_copy (j->study->scenario->mask));
+  spx_mask_editor_set_program (SPX_MASK_EDITOR (w->editor), NULL);
+  spx_mask_editor_replace_mask (SPX_MASK_EDITOR (w->editor),
+                                spx_mask_copy (s->scenario->mask),
+                                g_steal_pointer (&w->shown), after,
+                                (GDestroyNotify) spx_subject_free);
+  w->shown = spx_study_save_subject (s);
+}
+
+/* A .spx read on the worker: everything is its. */
+static void
+take_study (SpxWindow *w, PlanJob *j)
+{
+  spx_study_free (w->study);
+  w->study = g_steal_pointer (&j->study);
+  w->speedup_data.sweep = w->study->sweep;
+  spx_subject_free (w->shown);
+  w->shown = spx_study_save_subject (w->study);
+  spx_mask_editor_set_program (SPX_MASK_EDITOR (w->editor), NULL);
+  spx_mask_editor_set_mask (SPX_MASK_EDITOR (w->editor),
+                            spx_mask_copy (w->study->scenario->mask));
   spx_window_panel_load (w);
-  spx_window_clear_error (w);
   spx_window_set_dirty (w, FALSE);
+}
+
+/* A mask file opened on its own: no .spx yet, nothing unsaved. */
+static void
+took_file (SpxWindow *w, PlanJob *j)
+{
+  g_clear_pointer (&w->study->path, g_free);
+  spx_window_set_dirty (w, FALSE);
+  if (j->asked_block == 0)
+    return;
+  g_autofree char *msg = g_strdup_printf (
+    "Opened at %u × %u blocks: at %u × %u, almost every block of this mask "
+    "holds a non-zero, so it looks solid. The block size is in the panel.",
+    w->study->scenario->block, w->study->scenario->block, j->asked_block,
+    j->asked_block);
+  spx_window_show_message (w, GTK_MESSAGE_INFO, msg);
 }
 
 static void
@@ -150,22 +211,21 @@ plan_done (GObject *source, GAsyncResult *result, gpointer data)
   if (j->serial != w->plan_serial)
     return; /* a newer request, or cancelled */
   w->planning = FALSE;
-  if (j->load != NULL && j->error == NULL)
-    take_loaded (w, j);
-  if (j->made)
-    spx_mask_editor_set_mask (SPX_MASK_EDITOR (w->editor),
-                              g_steal_pointer (&j->mask));
+  spx_window_clear_error (w);
+  if (j->subject_ok && j->kind == JOB_LOAD)
+    take_study (w, j);
+  else if (j->subject_ok && j->kind != JOB_PLAN)
+    take_subject (w, j);
+  if (j->subject_ok && j->kind == JOB_OPEN)
+    took_file (w, j);
+  if (j->subject_ok && j->kind != JOB_LOAD)
+    spx_window_panel_load (w);
   if (j->error != NULL)
     spx_window_show_error (w, j->error->message);
-  else
-    {
-      for (guint i = 0; i < 3; i++)
-        {
-          spx_ipu_program_free (w->programs[i]);
-          w->programs[i] = g_steal_pointer (&j->programs[i]);
-        }
-      spx_window_programs_changed (w);
-    }
+  else if (j->study != NULL) /* a loaded study came with its own */
+    take_programs (w, j->study);
+  spx_window_programs_changed (w);
+  spx_window_update_title (w);
   spx_window_update_busy (w);
 }
 
@@ -180,22 +240,20 @@ pulse (gpointer data)
 }
 
 static void
-start_plan (SpxWindow *w, gboolean regenerate, const char *load)
+start (SpxWindow *w, JobKind kind, const char *path)
 {
   PlanJob *j = g_new0 (PlanJob, 1);
-  j->load = g_strdup (load);
+  j->kind = kind;
+  j->path = g_strdup (path);
   j->serial = ++w->plan_serial;
-  j->scenario = spx_scenario_copy (w->scenario);
-  g_clear_pointer (&j->scenario->mask, spx_mask_free);
-  SpxMask *mask = spx_mask_editor_get_mask (SPX_MASK_EDITOR (w->editor));
-  if (!regenerate && load == NULL && mask != NULL)
-    j->mask = spx_mask_copy (mask);
-  j->machine = spx_ipu_machine_copy (w->machine);
+  if (kind != JOB_LOAD)
+    j->study = spx_study_copy (w->study);
   if (!w->planning)
     g_timeout_add_full (G_PRIORITY_DEFAULT, 100, pulse, g_object_ref (w),
                         g_object_unref);
   w->planning = TRUE;
   spx_window_update_busy (w);
+  spx_window_update_verdict (w); /* the chart may be out of date now */
   GTask *task = g_task_new (w, NULL, plan_done, NULL);
   g_task_set_task_data (task, j, (GDestroyNotify) plan_job_free);
   g_task_run_in_thread (task, plan_thread);
@@ -203,15 +261,40 @@ start_plan (SpxWindow *w, gboolean regenerate, const char *load)
 }
 
 void
-spx_window_replan (SpxWindow *w, gboolean regenerate)
+spx_window_replan (SpxWindow *w)
 {
-  start_plan (w, regenerate, NULL);
+  start (w, JOB_PLAN, NULL);
+}
+
+void
+spx_window_rebuild (SpxWindow *w)
+{
+  start (w, JOB_BUILD, NULL);
 }
 
 void
 spx_window_load_mask (SpxWindow *w, const char *path)
 {
-  start_plan (w, FALSE, path);
+  start (w, JOB_OPEN, path);
+}
+
+void
+spx_window_load_scenario (SpxWindow *w, const char *path)
+{
+  start (w, JOB_LOAD, path);
+}
+
+void
+spx_window_subject_restored (SpxWindow *w, const SpxSubject *subject)
+{
+  SpxMask *mask = spx_mask_editor_get_mask (SPX_MASK_EDITOR (w->editor));
+  spx_mask_editor_set_program (SPX_MASK_EDITOR (w->editor), NULL);
+  spx_study_restore_subject (w->study, subject, spx_mask_copy (mask));
+  spx_subject_free (w->shown);
+  w->shown = spx_study_save_subject (w->study);
+  spx_window_panel_load (w);
+  spx_window_set_dirty (w, TRUE);
+  spx_window_replan (w);
 }
 
 /* ---- sweeps -------------------------------------------------------- */
@@ -219,6 +302,8 @@ spx_window_load_mask (SpxWindow *w, const char *path)
 typedef struct {
   SpxWindow       *window;   /* a reference */
   guint            serial;
+  guint            revision; /* of the study when it started */
+  SpxStudy        *study;    /* the worker's copy; the options borrow it */
   SpxSweepOptions  options;
   GCancellable    *cancel;
   SpxSweep        *sweep;    /* the worker's own */
@@ -235,9 +320,9 @@ static void
 sweep_job_free (SweepJob *j)
 {
   g_object_unref (j->window);
-  spx_ipu_machine_free (j->options.machine);
   g_object_unref (j->cancel);
   spx_sweep_free (j->sweep);
+  spx_study_free (j->study);
   g_clear_error (&j->error);
   g_free (j);
 }
@@ -249,7 +334,7 @@ deliver_point (gpointer data)
   SpxWindow *w = m->window;
   if (m->serial == w->sweep_serial)
     {
-      g_array_append_val (w->sweep->points, m->point);
+      g_array_append_val (w->study->sweep->points, m->point);
       w->sweep_done = m->done;
       w->sweep_total = m->total;
       spx_view_changed (SPX_VIEW (w->speedup));
@@ -260,16 +345,20 @@ deliver_point (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
-/* On the worker: hand the point to the main loop; stop when cancelled. */
+/* On the worker: hand each point to the main loop; stop when cancelled
+ * (also while a point is being measured: point is NULL then). */
 static gboolean
 sweep_progress (guint done, guint total, const SpxSweepPoint *point,
                 gpointer data)
 {
   SweepJob *j = data;
-  PointMsg *m = g_new (PointMsg, 1);
-  *m = (PointMsg) { g_object_ref (j->window), j->serial, done, total,
-                    *point };
-  g_idle_add (deliver_point, m);
+  if (point != NULL)
+    {
+      PointMsg *m = g_new (PointMsg, 1);
+      *m = (PointMsg) { g_object_ref (j->window), j->serial, done, total,
+                        *point };
+      g_idle_add (deliver_point, m);
+    }
   return !g_cancellable_is_cancelled (j->cancel);
 }
 
@@ -281,6 +370,21 @@ sweep_thread (GTask *task, gpointer source, gpointer data, GCancellable *c)
   g_task_return_boolean (task, TRUE); /* the outcome is in j */
 }
 
+/* The worker's sweep is the final word: every point, judged again at
+ * the end against the best dense; points still on their way are
+ * dropped. */
+static void
+take_sweep (SpxWindow *w, SweepJob *j)
+{
+  SpxSweep *sweep = w->study->sweep;
+  g_array_set_size (sweep->points, 0);
+  g_array_append_vals (sweep->points, j->sweep->points->data,
+                       j->sweep->points->len);
+  sweep->best_dense_gflops = j->sweep->best_dense_gflops;
+  w->study->sweep_revision = j->revision;
+  w->sweep_serial++;
+}
+
 static void
 sweep_done (GObject *source, GAsyncResult *result, gpointer data)
 {
@@ -290,10 +394,12 @@ sweep_done (GObject *source, GAsyncResult *result, gpointer data)
   if (j->serial == w->sweep_serial)
     {
       g_clear_object (&w->sweep_cancel);
+      take_sweep (w, j);
       if (j->error != NULL &&
           !g_error_matches (j->error, SPX_SWEEP_ERROR,
                             SPX_SWEEP_ERROR_CANCELLED))
         spx_window_show_error (w, j->error->message);
+      spx_window_update_verdict (w);
       spx_window_update_busy (w);
     }
   sweep_job_free (j);
@@ -307,20 +413,18 @@ spx_window_run_sweep (SpxWindow *w)
   SweepJob *j = g_new0 (SweepJob, 1);
   j->window = g_object_ref (w);
   j->serial = ++w->sweep_serial;
-  /* the model on the window's machine, the CPU beside it */
-  spx_sweep_options_for_scenario (&j->options, w->scenario,
-                                  spx_ipu_machine_copy (w->machine));
+  j->revision = w->study->revision;
+  j->study = spx_study_copy (w->study);
+  spx_study_sweep_options (j->study, &j->options);
   j->cancel = g_cancellable_new ();
   j->sweep = spx_sweep_new ();
   w->sweep_cancel = g_object_ref (j->cancel);
   /* the chart starts empty, titled by the new settings */
-  g_array_set_size (w->sweep->points, 0);
-  spx_ipu_machine_free (w->sweep->settings.machine);
-  w->sweep->settings = j->options;
-  w->sweep->settings.machine = spx_ipu_machine_copy (j->options.machine);
+  spx_sweep_reset (w->study->sweep, &j->options, NULL);
+  w->study->sweep_revision = j->revision;
   w->sweep_done = 0;
   w->sweep_total = spx_sweep_total (&j->options);
-  spx_view_changed (SPX_VIEW (w->speedup));
+  spx_window_update_verdict (w);
   spx_window_update_busy (w);
   GTask *task = g_task_new (w, NULL, sweep_done, j);
   g_task_set_task_data (task, j, NULL); /* freed by sweep_done */

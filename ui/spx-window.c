@@ -18,9 +18,10 @@ static const char *const view_titles[] = {
 void
 spx_window_update_title (SpxWindow *w)
 {
-  const char *file = w->path;
-  if (file == NULL && w->scenario->source == SPX_MASK_SOURCE_FILE)
-    file = w->scenario->mask_path; /* a mask opened on its own */
+  const SpxScenario *sc = w->study->scenario;
+  const char *file = w->study->path;
+  if (file == NULL && sc->source == SPX_MASK_SOURCE_FILE)
+    file = sc->mask_path; /* a mask opened on its own */
   g_autofree char *name = file ? g_path_get_basename (file) : NULL;
   g_autofree char *title = NULL;
   if (name != NULL || w->dirty)
@@ -108,6 +109,49 @@ spx_window_update_busy (SpxWindow *w)
   gtk_widget_set_sensitive (w->sweep_button, w->sweep_cancel == NULL);
 }
 
+/* The element density of the subject (a file's own non-zeros). */
+static double
+subject_density (SpxStudy *s)
+{
+  const SpxMask *m = spx_study_elements (s);
+  m = m ? m : s->scenario->mask;
+  return m ? (double) spx_mask_count_elements (m) /
+             ((double) m->rows * (double) m->cols) : 0;
+}
+
+/* How many points are noisy, and how to measure cleanly. */
+static char *
+sweep_note (SpxWindow *w)
+{
+  const SpxSweep *sweep = w->study->sweep;
+  guint noisy = spx_sweep_count_noisy (sweep);
+  if (w->sweep_cancel != NULL || noisy == 0)
+    return g_strdup ("");
+  g_autofree char *advice = spx_noise_advice (SPX_NOISE_BUSY,
+                                              sweep->settings.threads);
+  return g_strdup_printf ("%u of %u points noisy (hollow): %s", noisy,
+                          sweep->points->len, advice);
+}
+
+void
+spx_window_update_verdict (SpxWindow *w)
+{
+  SpxStudy *s = w->study;
+  g_autofree char *density = spx_study_describe_density (s);
+  g_autofree char *verdict = spx_study_verdict (s);
+  g_autofree char *markup = g_markup_printf_escaped ("<b>%s.</b> %s", density,
+                                                     verdict);
+  gtk_label_set_markup (GTK_LABEL (w->verdict), markup);
+  gtk_label_set_markup (GTK_LABEL (w->sweep_verdict), markup);
+  g_autofree char *note = sweep_note (w);
+  gtk_label_set_text (GTK_LABEL (w->sweep_note), note);
+  w->speedup_data.sweep = s->sweep;
+  w->speedup_data.stale = spx_study_sweep_stale (s);
+  w->speedup_data.running = w->sweep_cancel != NULL;
+  w->speedup_data.current_density = subject_density (s);
+  spx_view_changed (SPX_VIEW (w->speedup));
+}
+
 SpxTheme
 spx_window_theme (SpxWindow *w)
 {
@@ -122,7 +166,7 @@ spx_window_theme (SpxWindow *w)
 static const SpxIpuProgram *
 shown_program (SpxWindow *w)
 {
-  return w->programs[w->mode];
+  return w->study->programs[w->mode];
 }
 
 /* A tile's blocks, memory and cycles, for the label and the tooltip
@@ -216,12 +260,23 @@ on_block_activated (SpxMaskEditor *editor, guint64 br, guint64 bc,
   spx_window_select_tile (w, -1);
 }
 
+/* Drawn on: the subject becomes the drawing. */
 static void
 on_mask_edited (SpxMaskEditor *editor, SpxWindow *w)
 {
-  w->mask_edited = TRUE;
+  spx_study_set_drawn (w->study,
+                       spx_mask_copy (spx_mask_editor_get_mask (editor)));
+  spx_subject_free (w->shown);
+  w->shown = spx_study_save_subject (w->study);
+  spx_window_panel_load (w);
   spx_window_set_dirty (w, TRUE);
-  spx_window_replan (w, FALSE);
+  spx_window_replan (w);
+}
+
+static void
+on_mask_replaced (SpxMaskEditor *editor, gpointer subject, SpxWindow *w)
+{
+  spx_window_subject_restored (w, subject);
 }
 
 static void
@@ -366,18 +421,15 @@ spx_window_show_view (SpxWindow *w, const char *name)
 void
 spx_window_use_defaults (SpxWindow *w, const char *machine, guint threads)
 {
-  SpxIpuMachine *m = spx_ipu_machine_preset (machine);
-  if (m != NULL)
+  gboolean preset = spx_ipu_machine_presets () != NULL &&
+                    g_strv_contains (spx_ipu_machine_presets (), machine);
+  if (preset && !g_str_equal (machine, w->study->machine->name))
     {
-      spx_ipu_machine_free (w->machine);
-      w->machine = m;
-      g_free (w->scenario->machine);
-      w->scenario->machine = g_strdup (machine);
+      spx_study_set_machine (w->study, machine, NULL);
+      spx_window_replan (w);
     }
-  w->scenario->threads = threads;
+  w->study->scenario->threads = threads;
   spx_window_panel_load (w);
-  if (m != NULL && !g_str_equal (machine, "bow"))
-    spx_window_replan (w, FALSE);
 }
 
 /* ---- construction -------------------------------------------------- */
@@ -508,6 +560,20 @@ combo_of (const char *const *items, guint active)
   return c;
 }
 
+/* A line of words under a page's tools: wraps, selectable. */
+static GtkWidget *
+verdict_label (void)
+{
+  GtkWidget *l = gtk_label_new (NULL);
+  gtk_label_set_xalign (GTK_LABEL (l), 0);
+  gtk_label_set_line_wrap (GTK_LABEL (l), TRUE);
+  gtk_label_set_selectable (GTK_LABEL (l), TRUE);
+  gtk_widget_set_margin_start (l, 8);
+  gtk_widget_set_margin_end (l, 8);
+  gtk_widget_set_margin_bottom (l, 4);
+  return l;
+}
+
 static GtkWidget *
 mask_page (SpxWindow *w)
 {
@@ -521,6 +587,8 @@ mask_page (SpxWindow *w)
                     G_CALLBACK (on_history_changed), w);
   g_signal_connect (w->editor, "block-activated",
                     G_CALLBACK (on_block_activated), w);
+  g_signal_connect (w->editor, "mask-replaced",
+                    G_CALLBACK (on_mask_replaced), w);
   GtkWidget *tool = combo_of (tools, 0);
   g_signal_connect (tool, "changed", G_CALLBACK (on_tool_changed), w);
   GtkWidget *colour = gtk_check_button_new_with_label ("Colour by tile");
@@ -529,8 +597,10 @@ mask_page (SpxWindow *w)
   gtk_label_set_xalign (GTK_LABEL (w->density_label), 1);
   GtkWidget *bar = labelled_row (tool, colour);
   gtk_box_pack_end (GTK_BOX (bar), w->density_label, FALSE, FALSE, 0);
+  w->verdict = verdict_label ();
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
   gtk_box_pack_start (GTK_BOX (box), bar, FALSE, FALSE, 0);
+  gtk_box_pack_start (GTK_BOX (box), w->verdict, FALSE, FALSE, 0);
   gtk_box_pack_start (GTK_BOX (box), w->editor, TRUE, TRUE, 0);
   return box;
 }
@@ -588,21 +658,29 @@ static GtkWidget *
 speedup_page (SpxWindow *w)
 {
   w->speedup = spx_view_new ();
-  w->sweep = spx_sweep_new ();
-  w->speedup_data.sweep = w->sweep;
+  w->speedup_data.sweep = w->study->sweep;
   spx_view_set_renderer (SPX_VIEW (w->speedup), spx_render_speedup,
                          &w->speedup_data);
   w->sweep_button = gtk_button_new_with_mnemonic ("_Run Sweep");
   gtk_actionable_set_action_name (GTK_ACTIONABLE (w->sweep_button),
                                   "win.run-sweep");
   gtk_widget_set_tooltip_text (w->sweep_button, "Model the IPU and measure "
-                               "this CPU at densities 1/4 to 1/32 and blocks "
-                               "1, 4, 8, 16 (Ctrl+R)");
+                               "this CPU: a mask from a file or drawn at "
+                               "block sizes 1 to 16, a generated one at "
+                               "densities 1/4 to 1/32 (Ctrl+R)");
   w->throughput = gtk_check_button_new_with_label ("Non-zero throughput");
   g_signal_connect (w->throughput, "toggled",
                     G_CALLBACK (on_throughput_toggled), w);
-  return view_page (w->speedup, labelled_row (w->sweep_button,
-                                              w->throughput));
+  w->sweep_note = gtk_label_new (NULL);
+  gtk_label_set_xalign (GTK_LABEL (w->sweep_note), 0);
+  gtk_label_set_line_wrap (GTK_LABEL (w->sweep_note), TRUE);
+  GtkWidget *row = labelled_row (w->sweep_button, w->throughput);
+  gtk_box_pack_start (GTK_BOX (row), w->sweep_note, TRUE, TRUE, 0);
+  w->sweep_verdict = verdict_label ();
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  gtk_box_pack_start (GTK_BOX (box), row, FALSE, FALSE, 0);
+  gtk_box_pack_start (GTK_BOX (box), w->sweep_verdict, FALSE, FALSE, 0);
+  return view_page (w->speedup, box);
 }
 
 static GtkWidget *
@@ -702,8 +780,7 @@ on_theme_changed (GObject *settings, GParamSpec *pspec, SpxWindow *w)
 static void
 spx_window_init (SpxWindow *w)
 {
-  w->scenario = spx_scenario_new ();
-  w->machine = spx_ipu_machine_preset ("bow");
+  w->study = spx_study_new ();
   w->mode = SPX_IPU_MODE_STATIC;
   w->selected_tile = -1;
   g_action_map_add_action_entries (G_ACTION_MAP (w), win_actions,
@@ -733,7 +810,7 @@ spx_window_init (SpxWindow *w)
   update_undo (w);
   spx_window_update_busy (w);
   spx_window_select_tile (w, -1);
-  spx_window_replan (w, TRUE);
+  spx_window_rebuild (w);
   /* keys go to the picture, not to the first number in the panel */
   gtk_widget_set_can_focus (w->editor, TRUE);
   gtk_window_set_focus (GTK_WINDOW (w), w->editor);
@@ -754,12 +831,8 @@ static void
 spx_window_finalize (GObject *object)
 {
   SpxWindow *w = SPX_WINDOW (object);
-  for (guint i = 0; i < 3; i++)
-    spx_ipu_program_free (w->programs[i]);
-  spx_sweep_free (w->sweep);
-  spx_scenario_free (w->scenario);
-  spx_ipu_machine_free (w->machine);
-  g_free (w->path);
+  spx_study_free (w->study);
+  spx_subject_free (w->shown);
   g_free (w->error);
   G_OBJECT_CLASS (spx_window_parent_class)->finalize (object);
 }

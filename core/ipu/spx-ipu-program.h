@@ -12,6 +12,9 @@ typedef enum {
   SPX_IPU_MODE_DYNAMIC,
 } SpxIpuMode;
 
+/* Dense, static and dynamic: every study plans all three. */
+#define SPX_IPU_N_MODES 3
+
 typedef enum {
   SPX_STEP_COMPUTE,
   SPX_STEP_SYNC,

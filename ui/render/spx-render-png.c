@@ -1,5 +1,6 @@
 /* spx-render-png.c: masks as PNG images, through cairo */
 #include "spx-render-png.h"
+#include "spx-mask-io.h"
 #include "spx-util.h"
 
 #include <cairo.h>
@@ -199,4 +200,11 @@ spx_mask_save_png (const SpxMask *mask, const char *path, GError **error)
                  cairo_status_to_string (status));
   return spx_write_file_atomic (path, (const char *) bytes->data, bytes->len,
                                 error);
+}
+
+void
+spx_mask_png_register (void)
+{
+  spx_mask_io_register (SPX_FORMAT_PNG, spx_mask_load_png_data,
+                        spx_mask_save_png);
 }

@@ -20,4 +20,8 @@ SpxMask  *spx_mask_load_png_data (const char *name, const guint8 *data,
 gboolean  spx_mask_save_png (const SpxMask *mask, const char *path,
                              GError **error);
 
+/* Register both with core's loader table (spx_mask_io_register): call
+ * once at start, before any thread, in every program that reads PNG. */
+void      spx_mask_png_register (void);
+
 G_END_DECLS

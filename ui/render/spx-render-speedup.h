@@ -13,6 +13,11 @@ typedef struct {
                                       non-zero throughput */
   double          current_density; /* marked with a vertical line if > 0 */
   const char     *title;           /* NULL: a title from the sweep */
+  gboolean        stale;           /* the subject, machine or problem
+                                      changed since: greyed, "Run Sweep
+                                      again" */
+  gboolean        running;         /* points still arriving: fewer than
+                                      the sweep's total is not partial */
 } SpxRenderSpeedupData;
 
 /* An SpxRenderFunc: data is a SpxRenderSpeedupData. Both axes are

@@ -1,0 +1,265 @@
+/* spx-cli-mask.c: options describing a generated mask */
+#include "spx-cli.h"
+#include "spx-cli-study.h"
+#include "spx-mask-io.h"
+
+void
+spx_cli_gen_args_add (SpxCliGenArgs *a, GOptionContext *context)
+{
+  GOptionEntry entries[] = {
+    { "pattern", 'p', 0, G_OPTION_ARG_STRING, &a->pattern,
+      "uniform, tilewise, nm, banded, skewed or magnitude (default uniform)", "P" },
+    { "density", 'd', 0, G_OPTION_ARG_STRING, &a->density,
+      "Fraction of non-zero blocks, like 0.1 or 1/16 (default 0.1)", "D" },
+    { "seed", 's', 0, G_OPTION_ARG_STRING, &a->seed, "Random seed (default 1)", "S" },
+    { "tile-width", 0, 0, G_OPTION_ARG_STRING, &a->tile_width,
+      "tilewise: tile width G in elements (default 128)", "G" },
+    { "nm", 0, 0, G_OPTION_ARG_STRING, &a->nm, "nm: keep N of every M (default 2:4)", "N:M" },
+    { "band", 0, 0, G_OPTION_ARG_STRING, &a->band,
+      "banded: band width in blocks (default from the density)", "W" },
+    { "exponent", 0, 0, G_OPTION_ARG_STRING, &a->exponent,
+      "skewed: power-law exponent of per-row counts (default 1)", "E" },
+    G_OPTION_ENTRY_NULL
+  };
+  g_option_context_add_main_entries (context, entries, NULL);
+}
+
+void
+spx_cli_gen_args_clear (SpxCliGenArgs *a)
+{
+  char **fields[] = { &a->pattern, &a->density, &a->seed, &a->tile_width,
+                      &a->nm, &a->band, &a->exponent };
+  for (guint i = 0; i < G_N_ELEMENTS (fields); i++)
+    g_clear_pointer (fields[i], g_free);
+}
+
+static gboolean
+parse_nm (const char *command, const char *text, SpxGenOptions *gen)
+{
+  guint64 n, m;
+  g_auto (GStrv) parts = g_strsplit (text, ":", -1);
+  if (g_strv_length (parts) == 2 &&
+      g_ascii_string_to_unsigned (parts[0], 10, 0, 1024, &n, NULL) &&
+      g_ascii_string_to_unsigned (parts[1], 10, 1, 1024, &m, NULL) && n <= m)
+    {
+      gen->nm_n = (guint) n;
+      gen->nm_m = (guint) m;
+      return TRUE;
+    }
+  spx_cli_usage_error (command, "--nm: expected N:M with 0 ≤ N ≤ M ≤ 1024 "
+                       "(like 2:4), got '%s'", text);
+  return FALSE;
+}
+
+gboolean
+spx_cli_gen_args_parse (const SpxCliGenArgs *a, const char *command,
+                        SpxGenOptions *gen)
+{
+  guint64 v;
+  if (a->pattern && !spx_pattern_from_string (a->pattern, &gen->pattern))
+    {
+      spx_cli_usage_error (command, "--pattern: expected uniform, tilewise, "
+                           "nm, banded, skewed or magnitude, got '%s'",
+                           a->pattern);
+      return FALSE;
+    }
+  if ((a->seed && !spx_cli_uint (command, "--seed", a->seed, 0, G_MAXUINT64,
+                                 &gen->seed)) ||
+      (a->density && !spx_cli_double (command, "--density", a->density, 0, 1,
+                                      &gen->density)) ||
+      (a->nm && !parse_nm (command, a->nm, gen)) ||
+      (a->band && !spx_cli_uint (command, "--band", a->band, 1,
+                                 SPX_MASK_MAX_DIM, &gen->band)) ||
+      (a->exponent && !spx_cli_double (command, "--exponent", a->exponent, 0,
+                                       100, &gen->exponent)))
+    return FALSE;
+  if (a->tile_width)
+    {
+      if (!spx_cli_uint (command, "--tile-width", a->tile_width, 1,
+                         SPX_MASK_MAX_DIM, &v))
+        return FALSE;
+      gen->tile_width = (guint) v;
+    }
+  return TRUE;
+}
+
+void
+spx_cli_study_args_add (SpxCliStudyArgs *a, GOptionContext *context,
+                        SpxCliStudyOptions which)
+{
+  a->which = which;
+  GOptionEntry scenario[] = {
+    { "scenario", 0, 0, G_OPTION_ARG_FILENAME, &a->scenario,
+      "A .spx scenario (its machine file is looked for beside it)",
+      "FILE.spx" },
+    G_OPTION_ENTRY_NULL
+  };
+  GOptionEntry mask[] = {
+    { "mask", 0, 0, G_OPTION_ARG_FILENAME, &a->mask,
+      "A mask file (.mtx, .smtx, .npy, .png), blocked to B", "FILE" },
+    G_OPTION_ENTRY_NULL
+  };
+  GOptionEntry shape[] = {
+    { "m", 'm', 0, G_OPTION_ARG_STRING, &a->m, "Rows of W (generated mask)", "M" },
+    { "k", 'k', 0, G_OPTION_ARG_STRING, &a->k, "Columns of W (generated mask)", "K" },
+    G_OPTION_ENTRY_NULL
+  };
+  GOptionEntry problem[] = {
+    { "n", 'n', 0, G_OPTION_ARG_STRING, &a->n, "Columns of X (and C)", "N" },
+    { "block", 'b', 0, G_OPTION_ARG_STRING, &a->block, "Block size", "B" },
+    G_OPTION_ENTRY_NULL
+  };
+  GOptionEntry ipu[] = {
+    { "dtype", 0, 0, G_OPTION_ARG_STRING, &a->dtype, "fp16 or fp32", "T" },
+    { "machine", 0, 0, G_OPTION_ARG_STRING, &a->machine,
+      "gc200, bow, mk1, teach16 or a machine key file", "NAME|FILE" },
+    G_OPTION_ENTRY_NULL
+  };
+  if (which & SPX_CLI_STUDY_SCENARIO)
+    g_option_context_add_main_entries (context, scenario, NULL);
+  g_option_context_add_main_entries (context, mask, NULL);
+  if (which & SPX_CLI_STUDY_SHAPE)
+    {
+      g_option_context_add_main_entries (context, shape, NULL);
+      spx_cli_gen_args_add (&a->gen, context);
+    }
+  if (which & SPX_CLI_STUDY_PROBLEM)
+    g_option_context_add_main_entries (context, problem, NULL);
+  if (which & SPX_CLI_STUDY_IPU)
+    g_option_context_add_main_entries (context, ipu, NULL);
+}
+
+void
+spx_cli_study_args_clear (SpxCliStudyArgs *a)
+{
+  spx_cli_gen_args_clear (&a->gen);
+  char **fields[] = { &a->scenario, &a->mask, &a->m, &a->k, &a->n, &a->block,
+                      &a->dtype, &a->machine };
+  for (guint i = 0; i < G_N_ELEMENTS (fields); i++)
+    g_clear_pointer (fields[i], g_free);
+}
+
+static gboolean
+generator_given (const SpxCliStudyArgs *a)
+{
+  const SpxCliGenArgs *g = &a->gen;
+  return a->m || a->k || g->pattern || g->density || g->seed ||
+         g->tile_width || g->nm || g->band || g->exponent;
+}
+
+gboolean
+spx_cli_study_args_subject_given (const SpxCliStudyArgs *a)
+{
+  return a->scenario || a->mask || generator_given (a);
+}
+
+/* --m, --k and the generator over the scenario's: a new generated mask. */
+static gboolean
+apply_generator (const SpxCliStudyArgs *a, const char *command,
+                 SpxScenario *sc)
+{
+  if (!spx_cli_gen_args_parse (&a->gen, command, &sc->gen) ||
+      (a->m && !spx_cli_uint (command, "--m", a->m, 1, SPX_MASK_MAX_DIM,
+                              &sc->m)) ||
+      (a->k && !spx_cli_uint (command, "--k", a->k, 1, SPX_MASK_MAX_DIM,
+                              &sc->k)))
+    return FALSE;
+  sc->source = SPX_MASK_SOURCE_GENERATED;
+  g_clear_pointer (&sc->mask, spx_mask_free);
+  return TRUE;
+}
+
+/* --block, --n, --dtype over the scenario's. */
+static gboolean
+apply_problem (const SpxCliStudyArgs *a, const char *command,
+               SpxScenario *sc, gboolean *n_best)
+{
+  guint64 v;
+  if (a->block)
+    {
+      if (!spx_cli_uint (command, "--block", a->block, 1, SPX_MASK_MAX_BLOCK,
+                         &v))
+        return FALSE;
+      sc->block = (guint) v;
+    }
+  if (a->n && n_best != NULL && g_str_equal (a->n, "best"))
+    *n_best = TRUE;
+  else if (a->n && !spx_cli_uint (command, "--n", a->n, 1, SPX_MASK_MAX_DIM,
+                                  &sc->n))
+    return FALSE;
+  if (a->dtype && !spx_dtype_from_string (a->dtype, &sc->dtype))
+    return spx_cli_usage_error (command, "--dtype: expected fp16 or fp32, "
+                                "got '%s'", a->dtype), FALSE;
+  return TRUE;
+}
+
+/* The options a command without a scenario cannot do without. */
+static gboolean
+check_required (const SpxCliStudyArgs *a, const char *command)
+{
+  if (!(a->which & SPX_CLI_STUDY_REQUIRED) || a->scenario)
+    return TRUE;
+  const char *missing = !a->n ? "--n" : !a->block ? "--block"
+                        : a->mask ? NULL : !a->m ? "--m" : !a->k ? "--k"
+                        : NULL;
+  if (missing == NULL)
+    return TRUE;
+  spx_cli_usage_error (command, "%s is required (or --scenario FILE%s)",
+                       missing, missing[2] == 'm' || missing[2] == 'k'
+                                  ? ", or --mask FILE" : "");
+  return FALSE;
+}
+
+static SpxStudy *
+start (const SpxCliStudyArgs *a, const char *command, int *status)
+{
+  g_autoptr (GError) error = NULL;
+  if (!check_required (a, command))
+    return NULL;
+  if (a->scenario && (a->mask || generator_given (a)))
+    return spx_cli_usage_error (command, "--scenario: give a scenario file "
+                                "or mask options, not both"), NULL;
+  if (a->mask && generator_given (a))
+    return spx_cli_usage_error (command, "--mask: give a mask file or --m, "
+                                "--k and a pattern, not both"), NULL;
+  SpxStudy *s = a->scenario ? spx_study_load (a->scenario, &error)
+                            : spx_study_new ();
+  if (s == NULL)
+    *status = spx_cli_input_error (command, error);
+  return s;
+}
+
+SpxStudy *
+spx_cli_study_args_build (const SpxCliStudyArgs *a, const char *command,
+                          gboolean *n_best, int *status)
+{
+  g_autoptr (GError) error = NULL;
+  *status = SPX_EXIT_USAGE;
+  if (n_best != NULL)
+    *n_best = FALSE;
+  g_autoptr (SpxStudy) s = start (a, command, status);
+  if (s == NULL)
+    return NULL;
+  SpxScenario *sc = s->scenario;
+  guint block = sc->block;
+  if (!apply_problem (a, command, sc, n_best) ||
+      (generator_given (a) && !apply_generator (a, command, sc)))
+    return NULL;
+  if (a->machine && !spx_study_set_machine (s, a->machine, &error))
+    return spx_cli_usage_error (command, "--machine: %s", error->message),
+           NULL;
+  if (a->mask && !spx_study_open_mask (s, a->mask, &error))
+    return (*status = spx_cli_input_error (command, error)), NULL;
+  gboolean build = sc->mask == NULL || sc->block != block;
+  if (build && !spx_study_build_mask (s, &error))
+    {
+      /* a generator's options that only clash once combined are usage;
+       * a file that cannot be read is input */
+      *status = sc->source == SPX_MASK_SOURCE_GENERATED
+                  ? spx_cli_usage_error (command, "%s", error->message)
+                  : spx_cli_input_error (command, error);
+      return NULL;
+    }
+  *status = SPX_EXIT_OK;
+  return g_steal_pointer (&s);
+}

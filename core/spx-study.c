@@ -1,0 +1,558 @@
+/* spx-study.c: the subject, its machine, programs and sweep, built the
+ * same way for the window and every command */
+#include "spx-study.h"
+#include "spx-mask-gen.h"
+#include "spx-mask-io.h"
+
+#include <math.h>
+#include <string.h>
+
+SpxStudy *
+spx_study_new (void)
+{
+  SpxStudy *s = g_new0 (SpxStudy, 1);
+  s->scenario = spx_scenario_new ();
+  s->machine = spx_ipu_machine_preset (s->scenario->machine);
+  s->sweep = spx_sweep_new ();
+  return s;
+}
+
+static void
+clear_programs (SpxStudy *s)
+{
+  for (guint i = 0; i < SPX_IPU_N_MODES; i++)
+    g_clear_pointer (&s->programs[i], spx_ipu_program_free);
+}
+
+void
+spx_study_free (SpxStudy *s)
+{
+  if (s == NULL)
+    return;
+  spx_scenario_free (s->scenario);
+  spx_mask_free (s->elements);
+  g_free (s->path);
+  spx_ipu_machine_free (s->machine);
+  clear_programs (s);
+  spx_sweep_free (s->sweep);
+  g_free (s);
+}
+
+SpxStudy *
+spx_study_copy (const SpxStudy *s)
+{
+  SpxStudy *copy = g_new0 (SpxStudy, 1);
+  copy->scenario = spx_scenario_copy (s->scenario);
+  copy->elements = s->elements ? spx_mask_copy (s->elements) : NULL;
+  copy->path = g_strdup (s->path);
+  copy->machine = spx_ipu_machine_copy (s->machine);
+  copy->sweep = spx_sweep_new ();
+  copy->revision = copy->sweep_revision = s->revision;
+  return copy;
+}
+
+void
+spx_study_changed (SpxStudy *s)
+{
+  s->revision++;
+}
+
+static gboolean
+is_scenario_file (const char *path)
+{
+  g_autofree char *lower = g_ascii_strdown (path, -1);
+  return g_str_has_suffix (lower, ".spx");
+}
+
+SpxStudy *
+spx_study_load (const char *path, GError **error)
+{
+  g_autoptr (SpxStudy) s = spx_study_new ();
+  if (!is_scenario_file (path))
+    return spx_study_open_mask (s, path, error) ? g_steal_pointer (&s) : NULL;
+  SpxScenario *sc = spx_scenario_load (path, error);
+  if (sc == NULL)
+    return NULL;
+  spx_scenario_free (s->scenario);
+  s->scenario = sc;
+  s->path = g_strdup (path);
+  if (!spx_study_set_machine (s, sc->machine, error))
+    {
+      g_prefix_error (error, "%s: ", path);
+      return NULL;
+    }
+  return spx_study_build_mask (s, error) ? g_steal_pointer (&s) : NULL;
+}
+
+gboolean
+spx_study_set_machine (SpxStudy *s, const char *name, GError **error)
+{
+  SpxIpuMachine *m = spx_ipu_machine_preset (name);
+  if (m == NULL && s->path != NULL && name != NULL &&
+      !g_path_is_absolute (name))
+    {
+      g_autofree char *dir = g_path_get_dirname (s->path);
+      g_autofree char *beside = g_build_filename (dir, name, NULL);
+      if (g_file_test (beside, G_FILE_TEST_EXISTS))
+        m = spx_ipu_machine_resolve (beside, error);
+      else
+        m = spx_ipu_machine_resolve (name, error);
+    }
+  else if (m == NULL)
+    m = spx_ipu_machine_resolve (name, error);
+  if (m == NULL)
+    return FALSE;
+  spx_ipu_machine_free (s->machine);
+  s->machine = m;
+  if (s->scenario->machine != name)
+    {
+      g_free (s->scenario->machine);
+      s->scenario->machine = g_strdup (name);
+    }
+  spx_study_changed (s);
+  return TRUE;
+}
+
+const SpxMask *
+spx_study_elements (SpxStudy *s)
+{
+  const SpxScenario *sc = s->scenario;
+  if (sc->source == SPX_MASK_SOURCE_GENERATED || sc->mask == NULL)
+    return s->elements;
+  if (s->elements == NULL && sc->source == SPX_MASK_SOURCE_DRAWN)
+    s->elements = spx_mask_to_blocks (sc->mask, 1, NULL);
+  return s->elements;
+}
+
+/* The file as read, kept: re-blocking needs no second read. */
+static gboolean
+read_elements (SpxStudy *s, GError **error)
+{
+  if (s->elements != NULL)
+    return TRUE;
+  s->elements = spx_mask_load (s->scenario->mask_path, NULL, error);
+  return s->elements != NULL;
+}
+
+/* A new mask for the scenario, or NULL with *error (or with nothing to
+ * do: a drawing already at its block). */
+static SpxMask *
+make_mask (SpxStudy *s, GError **error)
+{
+  SpxScenario *sc = s->scenario;
+  switch (sc->source)
+    {
+    case SPX_MASK_SOURCE_GENERATED:
+      return spx_mask_generate (sc->m, sc->k, sc->block, &sc->gen, error);
+    case SPX_MASK_SOURCE_FILE:
+      if (!read_elements (s, error))
+        return NULL;
+      break;
+    case SPX_MASK_SOURCE_DRAWN:
+    default:
+      if (sc->mask == NULL)
+        g_set_error (error, SPX_SCENARIO_ERROR, SPX_SCENARIO_ERROR_INVALID,
+                     "a drawn scenario without its mask");
+      if (sc->mask == NULL || sc->mask->block == sc->block)
+        return NULL;
+      break;
+    }
+  return spx_mask_to_blocks (spx_study_elements (s), sc->block, error);
+}
+
+gboolean
+spx_study_build_mask (SpxStudy *s, GError **error)
+{
+  SpxScenario *sc = s->scenario;
+  GError *local = NULL;
+  SpxMask *mask = make_mask (s, &local);
+  if (mask == NULL)
+    {
+      if (local == NULL)
+        return TRUE;
+      g_propagate_error (error, local);
+      return FALSE;
+    }
+  spx_mask_free (sc->mask);
+  sc->mask = mask;
+  /* a file or a drawing decides the shape of W */
+  sc->m = mask->rows;
+  sc->k = mask->cols;
+  spx_study_changed (s);
+  return TRUE;
+}
+
+gboolean
+spx_study_open_mask (SpxStudy *s, const char *path, GError **error)
+{
+  SpxMask *elements = spx_mask_load (path, NULL, error);
+  SpxMask *mask = elements ? spx_mask_to_blocks (elements,
+                                                 s->scenario->block, error)
+                           : NULL;
+  if (mask == NULL)
+    {
+      spx_mask_free (elements);
+      return FALSE;
+    }
+  SpxScenario *sc = s->scenario;
+  spx_mask_free (s->elements);
+  s->elements = elements;
+  spx_mask_free (sc->mask);
+  sc->mask = mask;
+  sc->m = mask->rows;
+  sc->k = mask->cols;
+  sc->source = SPX_MASK_SOURCE_FILE;
+  g_free (sc->mask_path);
+  sc->mask_path = g_canonicalize_filename (path, NULL);
+  spx_study_changed (s);
+  return TRUE;
+}
+
+void
+spx_study_set_drawn (SpxStudy *s, SpxMask *mask)
+{
+  spx_scenario_set_drawn_mask (s->scenario, mask);
+  g_clear_pointer (&s->elements, spx_mask_free); /* made again on demand */
+  spx_study_changed (s);
+}
+
+struct _SpxSubject {
+  SpxMaskSource source;
+  SpxGenOptions gen;
+  char         *mask_path;
+  guint64       m, k;
+  guint         block;
+  SpxMask      *elements; /* a file's, as read */
+};
+
+SpxSubject *
+spx_study_save_subject (const SpxStudy *s)
+{
+  const SpxScenario *sc = s->scenario;
+  SpxSubject *subject = g_new0 (SpxSubject, 1);
+  *subject = (SpxSubject) { sc->source, sc->gen, g_strdup (sc->mask_path),
+                            sc->m, sc->k, sc->block, NULL };
+  if (sc->source == SPX_MASK_SOURCE_FILE && s->elements != NULL)
+    subject->elements = spx_mask_copy (s->elements);
+  return subject;
+}
+
+void
+spx_study_restore_subject (SpxStudy *s, const SpxSubject *subject,
+                           SpxMask *mask)
+{
+  SpxScenario *sc = s->scenario;
+  sc->source = subject->source;
+  sc->gen = subject->gen;
+  g_free (sc->mask_path);
+  sc->mask_path = g_strdup (subject->mask_path);
+  sc->m = subject->m;
+  sc->k = subject->k;
+  sc->block = subject->block;
+  spx_mask_free (sc->mask);
+  sc->mask = mask;
+  spx_mask_free (s->elements);
+  s->elements = subject->elements ? spx_mask_copy (subject->elements) : NULL;
+  spx_study_changed (s);
+}
+
+void
+spx_subject_free (SpxSubject *subject)
+{
+  if (subject == NULL)
+    return;
+  g_free (subject->mask_path);
+  spx_mask_free (subject->elements);
+  g_free (subject);
+}
+
+gboolean
+spx_study_plan (SpxStudy *s, GError **error)
+{
+  const SpxScenario *sc = s->scenario;
+  SpxIpuProgram *programs[SPX_IPU_N_MODES] = { NULL };
+  if (sc->mask == NULL && !spx_study_build_mask (s, error))
+    return FALSE;
+  for (guint mode = 0; mode < SPX_IPU_N_MODES; mode++)
+    {
+      programs[mode] = spx_ipu_plan (s->machine, mode, sc->mask, sc->n,
+                                     sc->dtype, error);
+      if (programs[mode] == NULL)
+        {
+          for (guint i = 0; i < mode; i++)
+            spx_ipu_program_free (programs[i]);
+          return FALSE;
+        }
+    }
+  clear_programs (s);
+  memcpy (s->programs, programs, sizeof programs);
+  return TRUE;
+}
+
+static gboolean
+is_preset (const char *name)
+{
+  return g_strv_contains (spx_ipu_machine_presets (), name);
+}
+
+/* A machine that is not a preset is written beside the scenario, and the
+ * scenario names it. */
+static gboolean
+save_machine (SpxStudy *s, SpxScenario *copy, const char *path,
+              GError **error)
+{
+  if (is_preset (s->machine->name) &&
+      g_str_equal (s->scenario->machine, s->machine->name))
+    return TRUE;
+  g_autofree char *base = g_path_get_basename (path);
+  gsize stem = strlen (base) - (is_scenario_file (base) ? 4 : 0);
+  g_autofree char *name = g_strdup_printf ("%.*s.machine", (int) stem, base);
+  g_autofree char *dir = g_path_get_dirname (path);
+  g_autofree char *machine_path = g_build_filename (dir, name, NULL);
+  if (!spx_ipu_machine_save (s->machine, machine_path, error))
+    return FALSE;
+  g_free (copy->machine);
+  copy->machine = g_steal_pointer (&name);
+  return TRUE;
+}
+
+gboolean
+spx_study_save (SpxStudy *s, const char *path, GError **error)
+{
+  g_autoptr (SpxScenario) copy = spx_scenario_copy (s->scenario);
+  if (!save_machine (s, copy, path, error) ||
+      !spx_scenario_save (copy, path, error))
+    return FALSE;
+  g_free (s->scenario->machine);
+  s->scenario->machine = g_strdup (copy->machine);
+  g_free (s->path);
+  s->path = g_strdup (path);
+  return TRUE;
+}
+
+static double block_density (const SpxMask *mask);
+
+/* The fraction of non-empty blocks of elements at block b (1 on error). */
+static double
+density_at (const SpxMask *elements, guint b)
+{
+  g_autoptr (SpxMask) blocked = spx_mask_to_blocks (elements, b, NULL);
+  return blocked ? block_density (blocked) : 1;
+}
+
+guint
+spx_study_readable_block (SpxStudy *s, guint block)
+{
+  static const guint blocks[] = SPX_SWEEP_SUBJECT_BLOCKS;
+  const SpxMask *elements = spx_study_elements (s);
+  if (elements == NULL || density_at (elements, block) <= SPX_STUDY_SOLID)
+    return block;
+  for (guint i = G_N_ELEMENTS (blocks); i-- > 0;)
+    if (blocks[i] < block &&
+        density_at (elements, blocks[i]) <= SPX_STUDY_READABLE)
+      return blocks[i];
+  return 1;
+}
+
+/* ---- sweeps --------------------------------------------------------- */
+
+static const char *
+subject_name (const SpxScenario *sc)
+{
+  if (sc->source == SPX_MASK_SOURCE_FILE && sc->mask_path != NULL)
+    {
+      const char *slash = strrchr (sc->mask_path, G_DIR_SEPARATOR);
+      return slash ? slash + 1 : sc->mask_path;
+    }
+  return sc->source == SPX_MASK_SOURCE_DRAWN ? "drawn mask" : NULL;
+}
+
+/* A generated subject's own density joins the sweep's, in order. */
+static void
+add_density (SpxSweepOptions *o, double d)
+{
+  guint i = 0;
+  for (; i < o->n_densities; i++)
+    if (fabs (o->densities[i] / d - 1) < 1e-9)
+      return;
+  if (o->n_densities == SPX_SWEEP_MAX_VALUES || !(d > 0))
+    return;
+  for (i = 0; i < o->n_densities && o->densities[i] > d; i++)
+    ;
+  memmove (o->densities + i + 1, o->densities + i,
+           (o->n_densities - i) * sizeof *o->densities);
+  o->densities[i] = d;
+  o->n_densities++;
+}
+
+void
+spx_study_sweep_options (SpxStudy *s, SpxSweepOptions *o)
+{
+  const SpxScenario *sc = s->scenario;
+  spx_sweep_options_init (o);
+  o->model_m = o->cpu_m = sc->m;
+  o->model_k = o->cpu_k = sc->k;
+  o->model_n = o->cpu_n = sc->n;
+  o->dtype = sc->dtype;
+  o->machine = s->machine;
+  o->threads = sc->threads;
+  o->seed = sc->gen.seed;
+  const SpxMask *elements = spx_study_elements (s);
+  if (elements != NULL)
+    spx_sweep_options_set_subject (o, elements, subject_name (sc));
+  else
+    add_density (o, sc->gen.density);
+}
+
+gboolean
+spx_study_sweep_stale (const SpxStudy *s)
+{
+  return s->sweep->points->len > 0 && s->sweep_revision != s->revision;
+}
+
+/* ---- words ---------------------------------------------------------- */
+
+static double
+element_density (const SpxMask *mask)
+{
+  return (double) spx_mask_count_elements (mask) /
+         ((double) mask->rows * (double) mask->cols);
+}
+
+static double
+block_density (const SpxMask *mask)
+{
+  return (double) spx_mask_count (mask) / (double) spx_mask_n_blocks (mask);
+}
+
+/* 99.9%, 10.0%, 0.05%: enough digits to tell nearly full from full. */
+static char *
+percent (double fraction)
+{
+  double p = 100 * fraction;
+  if (p > 99 && p < 100)
+    return g_strdup_printf ("%.1f%%", floor (p * 10) / 10);
+  return g_strdup_printf (p >= 1 || p == 0 ? "%.1f%%" : "%.2g%%", p);
+}
+
+char *
+spx_study_describe_density (const SpxStudy *s)
+{
+  const SpxMask *mask = s->scenario->mask;
+  if (mask == NULL)
+    return g_strdup ("");
+  /* a file's own non-zeros; a drawn or generated block counts whole */
+  g_autofree char *elements = percent (element_density (
+    s->elements ? s->elements : mask));
+  if (mask->block == 1)
+    return g_strdup_printf ("%s of elements non-zero", elements);
+  g_autofree char *blocks = percent (block_density (mask));
+  return g_strdup_printf ("%s of elements, %s of %u × %u blocks non-empty",
+                          elements, blocks, mask->block, mask->block);
+}
+
+/* The best speedup of a source at one block size (and, for a generated
+ * subject, its own density); 0 when there is none. */
+static double
+best_at (const SpxSweep *sweep, SpxSweepSource source, guint block,
+         double density, SpxIpuMode *mode)
+{
+  double best = 0;
+  for (guint i = 0; i < sweep->points->len; i++)
+    {
+      const SpxSweepPoint *p = &g_array_index (sweep->points, SpxSweepPoint,
+                                               i);
+      gboolean here = sweep->settings.subject != NULL ||
+                      fabs (p->density / density - 1) < 1e-9;
+      if (p->source == source && p->block == block && here &&
+          p->mode != SPX_IPU_MODE_DENSE && p->noise == SPX_NOISE_NONE &&
+          p->fits && isfinite (p->speedup) && p->speedup > best)
+        {
+          best = p->speedup;
+          *mode = p->mode;
+        }
+    }
+  return best;
+}
+
+/* "this CPU: faster than dense at b = 1, 2 (best static b = 1, 3.1×)";
+ * NULL when the sweep has no point of source. */
+static char *
+source_verdict (const SpxSweep *sweep, SpxSweepSource source, double d,
+                const char *name)
+{
+  const SpxSweepOptions *o = &sweep->settings;
+  GString *faster = g_string_new (NULL);
+  double top = 0;
+  guint top_block = 0, noisy = 0, points = 0;
+  SpxIpuMode top_mode = SPX_IPU_MODE_STATIC;
+  for (guint i = 0; i < sweep->points->len; i++)
+    {
+      const SpxSweepPoint *p = &g_array_index (sweep->points, SpxSweepPoint,
+                                               i);
+      points += p->source == source;
+      noisy += p->source == source && p->noise != SPX_NOISE_NONE;
+    }
+  for (guint b = 0; b < o->n_blocks; b++)
+    {
+      SpxIpuMode mode = SPX_IPU_MODE_STATIC;
+      double v = best_at (sweep, source, o->blocks[b], d, &mode);
+      if (v > 1)
+        g_string_append_printf (faster, "%s%u", faster->len ? ", " : "",
+                                o->blocks[b]);
+      if (v > top)
+        {
+          top = v;
+          top_block = o->blocks[b];
+          top_mode = mode;
+        }
+    }
+  g_autofree char *list = g_string_free (faster, FALSE);
+  if (points == 0)
+    return NULL;
+  if (top == 0)
+    return g_strdup_printf ("%s: %s", name, noisy ? "every point noisy, "
+                            "measure again on a quieter machine"
+                            : "no point to judge");
+  if (list[0] == '\0')
+    return g_strdup_printf ("%s: slower than dense at every block size "
+                            "(best %.2f×)", name, top);
+  return g_strdup_printf ("%s: faster than dense at b = %s (best %s b = %u, "
+                          "%.2g×)", name, list,
+                          spx_ipu_mode_to_string (top_mode), top_block, top);
+}
+
+/* Before a sweep: efficiency cannot exceed 1, so no block-sparse kernel
+ * beats dense by more than 1 / block density. */
+static char *
+bound_verdict (const SpxStudy *s)
+{
+  const SpxMask *mask = s->scenario->mask;
+  double bound = 1 / block_density (mask);
+  if (bound < 1.1)
+    return g_strdup_printf ("At %u × %u blocks nearly every block holds a "
+                            "non-zero: no block-sparse speedup is possible "
+                            "(at most %.2f×). Try a smaller block size, or "
+                            "Run Sweep.", mask->block, mask->block, bound);
+  return g_strdup_printf ("At %u × %u blocks a speedup of at most %.3g× is "
+                          "possible; Run Sweep to measure which block sizes "
+                          "beat dense.", mask->block, mask->block, bound);
+}
+
+char *
+spx_study_verdict (const SpxStudy *s)
+{
+  if (s->scenario->mask == NULL || spx_mask_count (s->scenario->mask) == 0)
+    return g_strdup ("The mask is empty.");
+  if (s->sweep->points->len == 0 || spx_study_sweep_stale (s))
+    return bound_verdict (s);
+  double d = s->scenario->gen.density;
+  g_autofree char *machine = g_strdup_printf ("IPU model (%s)",
+                                              s->machine->name);
+  g_autofree char *cpu = source_verdict (s->sweep, SPX_SWEEP_CPU, d,
+                                         "this CPU");
+  g_autofree char *ipu = source_verdict (s->sweep, SPX_SWEEP_MODEL, d,
+                                         machine);
+  return g_strdup_printf ("%s%s%s.", cpu ? cpu : "", cpu && ipu ? "; " : "",
+                          ipu ? ipu : "");
+}

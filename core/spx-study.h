@@ -1,0 +1,106 @@
+/* spx-study.h: what a user studies. A scenario and its mask (the
+ * subject) with where that came from, the IPU machine (a preset, or a
+ * file found beside the .spx), the three IPU programs and the last sweep
+ * (the CPU measurements and the model's curves). The window and every
+ * command build one and read it, so they agree on what a scenario means. */
+#pragma once
+
+#include "spx-ipu.h"
+#include "spx-scenario.h"
+#include "spx-sweep.h"
+
+G_BEGIN_DECLS
+
+typedef struct {
+  SpxScenario   *scenario;  /* scenario->mask: the subject, at its block */
+  /* The subject at element resolution when it came from a file (the file
+   * as read) or was drawn (made on demand): every block size re-blocks
+   * it. NULL for a generated subject. */
+  SpxMask       *elements;
+  char          *path;      /* the .spx it came from or was saved to */
+  SpxIpuMachine *machine;
+  /* Of the last spx_study_plan: a new subject keeps them (pictures may
+   * still show them) until planned again. */
+  SpxIpuProgram *programs[SPX_IPU_N_MODES];
+  SpxSweep      *sweep;     /* the last sweep; may have no points */
+  /* Bumped by every change of subject, machine or problem: the sweep is
+   * out of date when it ran at another revision. */
+  guint          revision, sweep_revision;
+} SpxStudy;
+
+/* The default scenario on bow; no mask until spx_study_build_mask. */
+SpxStudy   *spx_study_new  (void);
+void        spx_study_free (SpxStudy *study);
+/* What work on another thread needs: scenario, mask, elements, machine
+ * and path (no programs, an empty sweep). */
+SpxStudy   *spx_study_copy (const SpxStudy *study);
+
+/* A .spx scenario (its machine looked up beside it first, its mask
+ * generated, read or stored inside) or a mask file (.mtx, .smtx, .npy,
+ * .png) on the default scenario. The subject is built; nothing planned. */
+SpxStudy   *spx_study_load (const char *path, GError **error);
+/* A preset name or a machine key file; a relative file name is looked for
+ * beside the study's .spx first, then from the current folder. */
+gboolean    spx_study_set_machine (SpxStudy *study, const char *name,
+                                   GError **error);
+/* The subject from the scenario: generated, re-blocked from its elements
+ * (a file is read once), or a drawn mask re-blocked to scenario->block. */
+gboolean    spx_study_build_mask  (SpxStudy *study, GError **error);
+/* A mask file becomes the subject: its shape is m × k, blocked to the
+ * scenario's block. The study is unchanged on failure. */
+gboolean    spx_study_open_mask   (SpxStudy *study, const char *path,
+                                   GError **error);
+/* A mask drawn (or edited) elsewhere becomes the subject; takes it. */
+void        spx_study_set_drawn   (SpxStudy *study, SpxMask *mask);
+/* The subject at element resolution (NULL for a generated one). */
+const SpxMask *spx_study_elements (SpxStudy *study);
+/* Where the subject came from (source, generator, file and what it
+ * read, shape and block), without the mask itself: enough to put the
+ * subject back when its mask is handed back (undo). */
+typedef struct _SpxSubject SpxSubject;
+SpxSubject *spx_study_save_subject    (const SpxStudy *study);
+/* Takes mask, which must be the one the subject had. */
+void        spx_study_restore_subject (SpxStudy *study,
+                                       const SpxSubject *subject,
+                                       SpxMask *mask);
+void        spx_subject_free          (SpxSubject *subject);
+
+/* A block size at which the subject's structure shows: block itself
+ * unless more than SPX_STUDY_SOLID of its blocks would be non-empty (a
+ * picture that looks solid), else the largest of the sweep's block sizes
+ * below it with at most SPX_STUDY_READABLE non-empty. */
+#define SPX_STUDY_SOLID    0.9
+#define SPX_STUDY_READABLE 0.75
+guint       spx_study_readable_block (SpxStudy *study, guint block);
+
+/* Something about the problem changed (the caller changed the scenario
+ * or the machine): the sweep is out of date. */
+void        spx_study_changed     (SpxStudy *study);
+
+/* The three programs at the scenario's n and dtype. */
+gboolean    spx_study_plan (SpxStudy *study, GError **error);
+/* The .spx, and beside it NAME.machine for a machine that is not a
+ * preset (the scenario then names that file). */
+gboolean    spx_study_save (SpxStudy *study, const char *path,
+                            GError **error);
+
+/* The sweep that answers "is this subject faster?": a subject from a
+ * file or drawn is re-blocked to SPX_SWEEP_SUBJECT_BLOCKS at its own
+ * shape; a generated one sweeps densities (its own among them) and block
+ * sizes; both at the scenario's n, dtype, machine and threads. The
+ * options borrow from the study. */
+void        spx_study_sweep_options (SpxStudy *study, SpxSweepOptions *o);
+/* Whether a sweep with points ran at another revision. */
+gboolean    spx_study_sweep_stale   (const SpxStudy *study);
+
+/* "10.0% of elements, 99.9% of 16 × 16 blocks non-empty". */
+char       *spx_study_describe_density (const SpxStudy *study);
+/* One line naming the block sizes at which the subject can beat dense:
+ * from the sweep's measured and modelled points once one has run for
+ * this revision, else the bound a block density sets (at most
+ * 1 / block density). */
+char       *spx_study_verdict (const SpxStudy *study);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SpxStudy, spx_study_free)
+
+G_END_DECLS

@@ -1,0 +1,351 @@
+/* test-study.c: the study: its subject from every source, its machine
+ * beside the .spx, its sweep options, its words (densities, verdict) */
+#include "spx-mask-io.h"
+#include "spx-render-png.h"
+#include "spx-study.h"
+
+#include <glib/gstdio.h>
+#include <string.h>
+
+static char *tmp_dir;
+
+static char *
+tmp_path (const char *name)
+{
+  return g_build_filename (tmp_dir, name, NULL);
+}
+
+static char *
+data_path (const char *name)
+{
+  return g_test_build_filename (G_TEST_DIST, "data", name, NULL);
+}
+
+static void
+test_build_generated (void)
+{
+  g_autoptr (SpxStudy) s = spx_study_new ();
+  g_autoptr (GError) error = NULL;
+  g_assert_cmpstr (s->machine->name, ==, "bow");
+  g_assert_true (spx_study_build_mask (s, &error));
+  g_assert_no_error (error);
+  /* 256 × 256 blocks at density 1/16 */
+  g_assert_cmpuint (spx_mask_count (s->scenario->mask), ==, 4096);
+  g_assert_cmpuint (s->scenario->mask->block, ==, 16);
+  g_assert_null (spx_study_elements (s));
+  g_autoptr (SpxStudy) again = spx_study_new ();
+  g_assert_true (spx_study_build_mask (again, &error));
+  g_assert_true (spx_mask_equal (s->scenario->mask, again->scenario->mask));
+}
+
+/* A mask file beside the scenario is stored by a relative path and found
+ * again after both move together; it is read once and re-blocked. */
+static void
+test_file_source (void)
+{
+  g_autoptr (SpxMask) elements = spx_mask_new (40, 24, 1, NULL);
+  spx_mask_set (elements, 0, 0);
+  spx_mask_set (elements, 39, 23);
+  spx_mask_set (elements, 17, 9);
+  g_autofree char *mask_path = tmp_path ("m.smtx");
+  g_autoptr (GError) error = NULL;
+  g_assert_true (spx_mask_save_smtx (elements, mask_path, &error));
+
+  g_autoptr (SpxStudy) s = spx_study_new ();
+  s->scenario->block = 8;
+  g_assert_true (spx_study_open_mask (s, mask_path, &error));
+  g_assert_no_error (error);
+  SpxScenario *sc = s->scenario;
+  g_assert_cmpint (sc->source, ==, SPX_MASK_SOURCE_FILE);
+  g_assert_cmpuint (sc->m, ==, 40);
+  g_assert_cmpuint (sc->k, ==, 24);
+  g_assert_cmpuint (spx_mask_count (sc->mask), ==, 3);
+  g_assert_true (spx_mask_get (sc->mask, 2, 1)); /* element (17, 9) */
+  g_assert_true (spx_mask_equal (spx_study_elements (s), elements));
+
+  g_autofree char *path = tmp_path ("file.spx");
+  g_assert_true (spx_study_save (s, path, &error));
+  g_autofree char *text = NULL;
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  g_assert_nonnull (strstr (text, "path=m.smtx\n"));
+  g_assert_nonnull (strstr (text, "machine=bow\n"));
+
+  g_autofree char *sub = tmp_path ("moved");
+  g_mkdir (sub, 0700);
+  g_autofree char *moved_spx = g_build_filename (sub, "file.spx", NULL);
+  g_autofree char *moved_mask = g_build_filename (sub, "m.smtx", NULL);
+  g_rename (path, moved_spx);
+  g_rename (mask_path, moved_mask);
+  g_autoptr (SpxStudy) back = spx_study_load (moved_spx, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (back->scenario->mask_path, ==, moved_mask);
+  g_assert_true (spx_mask_equal (back->scenario->mask, sc->mask));
+  /* a new block size re-blocks what was read, without the file */
+  g_unlink (moved_mask);
+  back->scenario->block = 1;
+  g_assert_true (spx_study_build_mask (back, &error));
+  g_assert_true (spx_mask_equal (back->scenario->mask, elements));
+  g_unlink (moved_spx);
+  g_rmdir (sub);
+}
+
+/* Core's scenario loader reads a PNG mask once the graphics layer has
+ * registered it: the command line and the window open the same .spx. */
+static void
+test_png_scenario (void)
+{
+  g_autoptr (SpxMask) elements = spx_mask_new (30, 20, 1, NULL);
+  for (guint i = 0; i < 20; i++)
+    spx_mask_set (elements, i, i);
+  g_autofree char *png = tmp_path ("diag.png");
+  g_autoptr (GError) error = NULL;
+  g_assert_true (spx_mask_save (elements, png, &error));
+  g_autoptr (SpxScenario) sc = spx_scenario_new ();
+  sc->source = SPX_MASK_SOURCE_FILE;
+  sc->mask_path = g_strdup (png);
+  sc->block = 4;
+  g_autofree char *spx = tmp_path ("png.spx");
+  g_assert_true (spx_scenario_save (sc, spx, &error));
+
+  g_autoptr (SpxStudy) s = spx_study_load (spx, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (s->scenario->m, ==, 30);
+  g_assert_cmpuint (s->scenario->k, ==, 20);
+  g_autoptr (SpxMask) expected = spx_mask_to_blocks (elements, 4, NULL);
+  g_assert_true (spx_mask_equal (s->scenario->mask, expected));
+  g_assert_true (spx_study_plan (s, &error));
+  g_assert_cmpuint (s->programs[SPX_IPU_MODE_STATIC]->m, ==, 30);
+  g_unlink (png);
+  g_unlink (spx);
+}
+
+/* A machine that is not a preset is saved beside the scenario and found
+ * there again, whatever the current folder. */
+static void
+test_machine_beside (void)
+{
+  g_autoptr (SpxStudy) s = spx_study_new ();
+  g_autoptr (GError) error = NULL;
+  g_assert_true (spx_study_set_machine (s, "teach16", &error));
+  s->machine->tiles = 4;
+  g_free (s->machine->name);
+  s->machine->name = g_strdup ("custom");
+  s->scenario->m = s->scenario->k = 64;
+  s->scenario->block = 8;
+  s->scenario->n = 16;
+  g_assert_true (spx_study_build_mask (s, &error));
+  g_autofree char *sub = tmp_path ("what-if");
+  g_mkdir (sub, 0700);
+  g_autofree char *spx = g_build_filename (sub, "four.spx", NULL);
+  g_assert_true (spx_study_save (s, spx, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (s->scenario->machine, ==, "four.machine");
+  g_autofree char *machine = g_build_filename (sub, "four.machine", NULL);
+  g_assert_true (g_file_test (machine, G_FILE_TEST_IS_REGULAR));
+
+  g_autofree char *cwd = g_get_current_dir ();
+  g_assert_cmpint (g_chdir ("/"), ==, 0);
+  g_autoptr (SpxStudy) back = spx_study_load (spx, &error);
+  g_assert_cmpint (g_chdir (cwd), ==, 0);
+  g_assert_no_error (error);
+  g_assert_cmpuint (back->machine->tiles, ==, 4);
+  g_assert_true (spx_study_plan (back, &error));
+  g_assert_cmpuint (back->programs[SPX_IPU_MODE_DENSE]->n_tiles, ==, 4);
+  g_unlink (machine);
+  g_unlink (spx);
+  g_rmdir (sub);
+}
+
+/* A drawn subject keeps its drawing at its block and re-blocks from the
+ * elements it stands for. */
+static void
+test_drawn (void)
+{
+  g_autoptr (SpxStudy) s = spx_study_new ();
+  SpxMask *mask = spx_mask_new (32, 32, 8, NULL);
+  spx_mask_set (mask, 1, 2);
+  g_autoptr (SpxMask) drawn = spx_mask_copy (mask);
+  guint revision = s->revision;
+  spx_study_set_drawn (s, mask);
+  g_assert_cmpuint (s->revision, >, revision);
+  g_autoptr (GError) error = NULL;
+  g_assert_true (spx_study_build_mask (s, &error));
+  g_assert_true (spx_mask_equal (s->scenario->mask, drawn));
+  const SpxMask *elements = spx_study_elements (s);
+  g_assert_cmpuint (spx_mask_count (elements), ==, 64);
+  s->scenario->block = 4;
+  g_assert_true (spx_study_build_mask (s, &error));
+  g_assert_cmpuint (spx_mask_count (s->scenario->mask), ==, 4);
+  g_assert_true (spx_mask_get (s->scenario->mask, 2, 4));
+  g_assert_true (spx_mask_get (s->scenario->mask, 3, 5));
+}
+
+static void
+test_sweep_options (void)
+{
+  g_autoptr (SpxStudy) s = spx_study_new ();
+  g_autoptr (GError) error = NULL;
+  s->scenario->n = 64;
+  s->scenario->threads = 1;
+  s->scenario->dtype = SPX_DTYPE_FP32;
+  s->scenario->gen.density = 0.1;
+  g_assert_true (spx_study_build_mask (s, &error));
+  SpxSweepOptions o;
+  spx_study_sweep_options (s, &o);
+  /* generated: the scenario's shape and n on both sources */
+  g_assert_null (o.subject);
+  g_assert_cmpuint (o.cpu_m, ==, 4096);
+  g_assert_cmpuint (o.cpu_k, ==, 4096);
+  g_assert_cmpuint (o.cpu_n, ==, 64);
+  g_assert_cmpuint (o.model_n, ==, 64);
+  g_assert_cmpint (o.dtype, ==, SPX_DTYPE_FP32);
+  g_assert_cmpuint (o.threads, ==, 1);
+  g_assert_true (o.machine == s->machine);
+  /* its own density among the paper's, in order */
+  const double want[] = { 1 / 4.0, 1 / 8.0, 0.1, 1 / 16.0, 1 / 32.0 };
+  g_assert_cmpuint (o.n_densities, ==, G_N_ELEMENTS (want));
+  for (guint i = 0; i < G_N_ELEMENTS (want); i++)
+    g_assert_cmpfloat (o.densities[i], ==, want[i]);
+
+  /* a file: itself, re-blocked to 1 … 16, at its own shape */
+  g_autofree char *path =
+    data_path ("transformer-magnitude_pruning-0.98-attention_q.smtx");
+  g_assert_true (spx_study_open_mask (s, path, &error));
+  spx_study_sweep_options (s, &o);
+  g_assert_true (o.subject == spx_study_elements (s));
+  g_assert_cmpstr (o.subject_name, ==,
+                   "transformer-magnitude_pruning-0.98-attention_q.smtx");
+  const guint blocks[] = SPX_SWEEP_SUBJECT_BLOCKS;
+  g_assert_cmpuint (o.n_blocks, ==, G_N_ELEMENTS (blocks));
+  for (guint i = 0; i < G_N_ELEMENTS (blocks); i++)
+    g_assert_cmpuint (o.blocks[i], ==, blocks[i]);
+  g_assert_cmpuint (o.cpu_m, ==, 512);
+  g_assert_cmpuint (o.model_k, ==, 512);
+  g_assert_cmpuint (o.cpu_n, ==, 64);
+  g_assert_true (spx_sweep_options_validate (&o, &error));
+}
+
+/* The model's sweep of a real layer: one point per block size and mode,
+ * each at the block density of the layer re-blocked. */
+static void
+test_subject_sweep (void)
+{
+  g_autoptr (SpxStudy) s = spx_study_new ();
+  g_autoptr (GError) error = NULL;
+  g_autofree char *path =
+    data_path ("transformer-magnitude_pruning-0.98-attention_q.smtx");
+  g_assert_true (spx_study_open_mask (s, path, &error));
+  s->scenario->n = 64;
+  SpxSweepOptions o;
+  spx_study_sweep_options (s, &o);
+  o.run_cpu = FALSE;
+  g_assert_true (spx_sweep_run (s->sweep, &o, NULL, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (s->sweep->points->len, ==, 5 * SPX_IPU_N_MODES);
+  for (guint i = 0; i < s->sweep->points->len; i++)
+    {
+      const SpxSweepPoint *p = &g_array_index (s->sweep->points,
+                                               SpxSweepPoint, i);
+      g_autoptr (SpxMask) blocked =
+        spx_mask_to_blocks (spx_study_elements (s), p->block, NULL);
+      g_assert_cmpuint (p->m, ==, 512);
+      g_assert_cmpuint (p->n, ==, 64);
+      g_assert_cmpfloat_with_epsilon (
+        p->density, (double) spx_mask_count (blocked) /
+                      spx_mask_n_blocks (blocked), 1e-12);
+      g_assert_cmpfloat (p->ms_q1, ==, p->ms);
+      g_assert_cmpint (p->noise, ==, SPX_NOISE_NONE);
+    }
+  /* 2% of elements: b = 1 is at 0.02, b = 16 near full */
+  g_assert_cmpfloat_with_epsilon (
+    g_array_index (s->sweep->points, SpxSweepPoint, 0).density, 0.02, 1e-3);
+}
+
+/* An element mask of rows × cols with every tenth element set. */
+static SpxMask *
+every_tenth (guint64 rows, guint64 cols)
+{
+  SpxMask *m = spx_mask_new (rows, cols, 1, NULL);
+  for (guint64 i = 0; i < rows * cols; i += 10)
+    spx_mask_set_flat (m, i);
+  return m;
+}
+
+static void
+add_point (SpxSweep *sweep, SpxSweepSource source, SpxIpuMode mode,
+           guint block, double speedup, SpxNoise noise)
+{
+  SpxSweepPoint p = { .source = source, .mode = mode, .block = block,
+                      .density = 0.5, .speedup = speedup, .fits = TRUE,
+                      .noise = noise };
+  g_array_append_val (sweep->points, p);
+}
+
+static void
+test_words (void)
+{
+  g_autoptr (SpxStudy) s = spx_study_new ();
+  g_autoptr (GError) error = NULL;
+  g_autofree char *path = tmp_path ("tenth.npy");
+  g_autoptr (SpxMask) elements = every_tenth (320, 320);
+  g_assert_true (spx_mask_save (elements, path, &error));
+  g_assert_true (spx_study_open_mask (s, path, &error));
+  g_autofree char *density = spx_study_describe_density (s);
+  g_assert_cmpstr (density, ==, "10.0% of elements, 100.0% of 16 × 16 "
+                                "blocks non-empty");
+  /* before a sweep: the bound a full block grid sets */
+  g_autofree char *bound = spx_study_verdict (s);
+  g_assert_nonnull (strstr (bound, "no block-sparse speedup is possible"));
+
+  /* a sweep: b = 1 and 2 beat dense on the CPU, only noise beats it at 4;
+   * the model wins at 1 only */
+  SpxSweepOptions *o = &s->sweep->settings;
+  const guint blocks[] = SPX_SWEEP_SUBJECT_BLOCKS;
+  memcpy (o->blocks, blocks, sizeof blocks);
+  o->n_blocks = G_N_ELEMENTS (blocks);
+  o->subject = spx_mask_copy (elements); /* the sweep owns its settings' */
+  add_point (s->sweep, SPX_SWEEP_CPU, SPX_IPU_MODE_STATIC, 1, 3.1,
+             SPX_NOISE_NONE);
+  add_point (s->sweep, SPX_SWEEP_CPU, SPX_IPU_MODE_DYNAMIC, 2, 1.2,
+             SPX_NOISE_NONE);
+  add_point (s->sweep, SPX_SWEEP_CPU, SPX_IPU_MODE_STATIC, 4, 5.0,
+             SPX_NOISE_BUSY);
+  add_point (s->sweep, SPX_SWEEP_CPU, SPX_IPU_MODE_STATIC, 16, 0.4,
+             SPX_NOISE_NONE);
+  add_point (s->sweep, SPX_SWEEP_MODEL, SPX_IPU_MODE_STATIC, 1, 1.5,
+             SPX_NOISE_NONE);
+  add_point (s->sweep, SPX_SWEEP_MODEL, SPX_IPU_MODE_STATIC, 16, 0.9,
+             SPX_NOISE_NONE);
+  s->sweep_revision = s->revision;
+  g_autofree char *verdict = spx_study_verdict (s);
+  g_assert_cmpstr (verdict, ==, "this CPU: faster than dense at b = 1, 2 "
+                   "(best static b = 1, 3.1×); IPU model (bow): faster than "
+                   "dense at b = 1 (best static b = 1, 1.5×).");
+  /* a change of machine makes the sweep out of date */
+  g_assert_false (spx_study_sweep_stale (s));
+  g_assert_true (spx_study_set_machine (s, "gc200", &error));
+  g_assert_true (spx_study_sweep_stale (s));
+  g_autofree char *stale = spx_study_verdict (s);
+  g_assert_nonnull (strstr (stale, "Run Sweep"));
+  g_unlink (path);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  spx_mask_png_register ();
+  tmp_dir = g_dir_make_tmp ("spx-study-XXXXXX", NULL);
+  g_test_add_func ("/study/build-generated", test_build_generated);
+  g_test_add_func ("/study/file-source", test_file_source);
+  g_test_add_func ("/study/png-scenario", test_png_scenario);
+  g_test_add_func ("/study/machine-beside", test_machine_beside);
+  g_test_add_func ("/study/drawn", test_drawn);
+  g_test_add_func ("/study/sweep-options", test_sweep_options);
+  g_test_add_func ("/study/subject-sweep", test_subject_sweep);
+  g_test_add_func ("/study/words", test_words);
+  int status = g_test_run ();
+  g_rmdir (tmp_dir);
+  g_free (tmp_dir);
+  return status;
+}
