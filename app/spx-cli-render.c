@@ -95,14 +95,14 @@ parse_picture (const RenderArgs *a, Render *r)
                                 "exchange, timeline or speedup)"), FALSE;
   if (!a->out)
     return spx_cli_usage_error (CMD, "--out is required"), FALSE;
-  if (!parse_choice ("--view", a->view, views, 5, &v))
+  if (!parse_choice ("--view", a->view, views, G_N_ELEMENTS (views) - 1, &v))
     return FALSE;
   /* the speedup chart's own metrics: over dense, or non-zero TFLOP/s */
   if (a->metric && (v == VIEW_SPEEDUP
-                      ? !parse_choice ("--metric", a->metric, charts, 2,
-                                       &metric)
-                      : !parse_choice ("--metric", a->metric, metrics, 3,
-                                       &metric)))
+                      ? !parse_choice ("--metric", a->metric, charts,
+                                       G_N_ELEMENTS (charts) - 1, &metric)
+                      : !parse_choice ("--metric", a->metric, metrics,
+                                       G_N_ELEMENTS (metrics) - 1, &metric)))
     return FALSE;
   if (!spx_export_format_from_path (a->out, &r->format, &error))
     return spx_cli_usage_error (CMD, "--out: %s", error->message), FALSE;

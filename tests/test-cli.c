@@ -4,6 +4,7 @@
 #include <json-glib/json-glib.h>
 #include <math.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 
@@ -22,29 +23,47 @@ run_clear (Run *r)
 /* Extra environment for the next runs (NULL: inherit as is). */
 static char **run_env;
 
-/* Run the binary with the given arguments (NULL-terminated). */
+/* Run the binary in cwd (NULL: this one) with the arguments given. */
 static Run
-run_cli (const char *first, ...)
+run_cli_va (const char *cwd, const char *first, va_list args)
 {
   const char *binary = g_getenv ("SPX_BINARY");
   g_assert_nonnull (binary);
   g_autoptr (GPtrArray) argv = g_ptr_array_new ();
   g_ptr_array_add (argv, (char *) binary);
-  va_list args;
-  va_start (args, first);
   for (const char *a = first; a != NULL; a = va_arg (args, const char *))
     g_ptr_array_add (argv, (char *) a);
-  va_end (args);
   g_ptr_array_add (argv, NULL);
 
   Run r = { 0 };
   int wait_status = 0;
   g_autoptr (GError) error = NULL;
-  g_spawn_sync (NULL, (char **) argv->pdata, run_env, G_SPAWN_DEFAULT, NULL, NULL,
-                &r.out, &r.err, &wait_status, &error);
+  g_spawn_sync (cwd, (char **) argv->pdata, run_env, G_SPAWN_DEFAULT, NULL,
+                NULL, &r.out, &r.err, &wait_status, &error);
   g_assert_no_error (error);
   g_assert_true (WIFEXITED (wait_status));
   r.status = WEXITSTATUS (wait_status);
+  return r;
+}
+
+/* Run the binary with the given arguments (NULL-terminated). */
+static Run
+run_cli (const char *first, ...)
+{
+  va_list args;
+  va_start (args, first);
+  Run r = run_cli_va (NULL, first, args);
+  va_end (args);
+  return r;
+}
+
+static Run
+run_cli_in (const char *cwd, const char *first, ...)
+{
+  va_list args;
+  va_start (args, first);
+  Run r = run_cli_va (cwd, first, args);
+  va_end (args);
   return r;
 }
 
@@ -342,6 +361,20 @@ test_bench_json (void)
       g_assert_true (member (o, er) < 1e-5);
     }
   g_assert_true (member (o, "static.plan_ms") >= 0);
+  /* every contestant's middle half of its runs, and the verdict */
+  const char *all[] = { "dense", "static", "dynamic", "peers.librsb" };
+  for (guint i = 0; i < G_N_ELEMENTS (all); i++)
+    {
+      g_autofree char *q1 = g_strconcat (all[i], ".ms_q1", NULL);
+      g_autofree char *ms = g_strconcat (all[i], ".ms", NULL);
+      g_autofree char *q3 = g_strconcat (all[i], ".ms_q3", NULL);
+      g_assert_true (member (o, q1) <= member (o, ms));
+      g_assert_true (member (o, ms) <= member (o, q3));
+    }
+  JsonObject *dense = json_object_get_object_member (o, "dense");
+  g_assert_true (json_object_has_member (dense, "noisy"));
+  g_assert_nonnull (json_object_get_string_member (dense, "core"));
+  g_assert_true (json_object_has_member (o, "noise"));
   g_assert_true (member (o, "peers.librsb.ms") > 0);
   g_assert_true (member (o, "peers.librsb.max_rel_err") < 1e-5);
   run_clear (&r);
@@ -645,6 +678,170 @@ test_render_errors (void)
   run_clear (&r);
 }
 
+/* A kernel forced through OPENBLAS_CORETYPE weaker than the processor's
+ * is overridden (dense at full speed) and said so; SPX_KEEP_CORETYPE
+ * keeps it, and the JSON says dense is not at full speed. */
+static void
+test_bench_dense_core (void)
+{
+  __builtin_cpu_init ();
+  if (!__builtin_cpu_supports ("avx2"))
+    {
+      g_test_skip ("needs a processor with AVX2 to have a better kernel");
+      return;
+    }
+  char **env = g_environ_setenv (g_get_environ (), "OPENBLAS_CORETYPE",
+                                 "Prescott", TRUE);
+  run_env = env;
+  Run r = run_cli ("bench", "--m", "128", "--k", "128", "--n", "32",
+                   "--block", "16", "--reps", "1", "--json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  JsonObject *dense = json_object_get_object_member (
+    parse_object (parser, r.out), "dense");
+  g_assert_cmpstr (json_object_get_string_member (dense, "core"), !=,
+                   "Prescott");
+  g_assert_cmpstr (json_object_get_string_member (dense, "core_requested"),
+                   ==, "Prescott");
+  g_assert_true (json_object_get_boolean_member (dense, "full_speed"));
+  g_assert_nonnull (strstr (r.err, "OPENBLAS_CORETYPE=Prescott"));
+  run_clear (&r);
+
+  run_env = g_environ_setenv (env, "SPX_KEEP_CORETYPE", "1", TRUE);
+  r = run_cli ("bench", "--m", "128", "--k", "128", "--n", "32", "--block",
+               "16", "--reps", "1", "--json", NULL);
+  g_strfreev (run_env);
+  run_env = NULL;
+  g_assert_cmpint (r.status, ==, 0);
+  g_autoptr (JsonParser) parser2 = json_parser_new ();
+  dense = json_object_get_object_member (parse_object (parser2, r.out),
+                                         "dense");
+  g_assert_cmpstr (json_object_get_string_member (dense, "core"), ==,
+                   "Prescott");
+  g_assert_false (json_object_get_boolean_member (dense, "full_speed"));
+  g_assert_nonnull (strstr (r.err, "weaker than this processor's"));
+  run_clear (&r);
+}
+
+static char *
+read_text (const char *path)
+{
+  char *text = NULL;
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  return text;
+}
+
+/* A scenario whose mask is a PNG and whose machine is a file beside it:
+ * the commands read both, and the picture does not depend on the folder
+ * they run in. */
+static void
+test_scenario_files (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("spx-cli-XXXXXX", NULL);
+  g_autofree char *png = g_build_filename (dir, "layer.png", NULL);
+  Run r = run_cli ("generate", "--pattern", "uniform", "--rows", "64",
+                   "--cols", "48", "--block", "8", "--density", "0.25",
+                   "--out", png, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  run_clear (&r);
+  g_autofree char *machine = g_build_filename (dir, "four.machine", NULL);
+  g_assert_true (g_file_set_contents (machine,
+    "[machine]\nname=four\ntiles=4\nsram-bytes=65536\nclock-hz=1.85e9\n"
+    "flop-per-cycle-fp16=128\nflop-per-cycle-fp32=32\n", -1, NULL));
+  g_autofree char *spx = g_build_filename (dir, "s.spx", NULL);
+  g_assert_true (g_file_set_contents (spx,
+    "[scenario]\nversion=1\nm=64\nk=48\nn=16\nblock=8\n"
+    "machine=four.machine\n[mask]\nsource=file\npath=layer.png\n", -1,
+    NULL));
+
+  r = run_cli ("model", "--scenario", spx, "--json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  JsonObject *o = parse_object (parser, r.out);
+  g_assert_cmpstr (json_object_get_string_member (o, "machine"), ==, "four");
+  g_assert_cmpfloat (member (o, "m"), ==, 64);
+  g_assert_cmpfloat (member (o, "k"), ==, 48);
+  g_assert_cmpfloat (member (o, "block"), ==, 8);
+  g_assert_cmpfloat (member (o, "density"), ==, 0.25); /* 12 of 48 blocks */
+  g_assert_cmpfloat (member (o, "dense.tiles_used"), <=, 4);
+  run_clear (&r);
+
+  g_autofree char *here = g_build_filename (dir, "here.svg", NULL);
+  g_autofree char *there = g_build_filename (dir, "there.svg", NULL);
+  r = run_cli_in (dir, "render", "--scenario", "s.spx", "--view", "tiles",
+                  "--out", here, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  run_clear (&r);
+  r = run_cli_in ("/", "render", "--scenario", spx, "--view", "tiles",
+                  "--out", there, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  run_clear (&r);
+  g_autofree char *a = read_text (here), *b = read_text (there);
+  g_assert_cmpstr (a, ==, b);
+
+  /* the machine file gone: the error names it */
+  g_unlink (machine);
+  r = run_cli ("render", "--scenario", spx, "--view", "tiles", "--out",
+               here, NULL);
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_nonnull (strstr (r.err, "four.machine"));
+  run_clear (&r);
+  const char *files[] = { png, spx, here, there };
+  for (guint i = 0; i < G_N_ELEMENTS (files); i++)
+    g_unlink (files[i]);
+  g_rmdir (dir);
+}
+
+/* sweep --mask: the layer re-blocked to 1, 2, 4, 8, 16 at its own shape,
+ * each point at its own block density, with spread and verdict. */
+static void
+test_sweep_mask (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("spx-cli-XXXXXX", NULL);
+  g_autofree char *csv = g_build_filename (dir, "layer.csv", NULL);
+  g_autofree char *mask =
+    data_path ("transformer-magnitude_pruning-0.98-attention_q.smtx");
+  Run r = run_cli ("sweep", "--mask", mask, "--n", "32", "--reps", "5",
+                   "--warmup", "1", "--out", csv, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "this CPU:"));
+  run_clear (&r);
+  g_assert_cmpuint (assert_sweep_csv (csv), ==, 2 * 5 * 3);
+  g_autofree char *text = read_text (csv);
+  g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
+  /* the file's block densities (info --block B) */
+  const struct { guint block; double density; } want[] = {
+    { 1, 0.0199966 }, { 2, 0.0692902 }, { 4, 0.205261 }, { 8, 0.457031 },
+    { 16, 0.728516 } };
+  for (guint i = 1; lines[i][0] != '\0'; i++)
+    {
+      g_auto (GStrv) f = g_strsplit (lines[i], ",", -1);
+      g_assert_cmpstr (f[4], ==, "512");
+      g_assert_cmpstr (f[5], ==, "512");
+      g_assert_cmpstr (f[6], ==, "32");
+      guint block = (guint) atoi (f[2]);
+      gboolean found = FALSE;
+      for (guint w = 0; w < G_N_ELEMENTS (want); w++)
+        if (want[w].block == block)
+          {
+            g_assert_cmpfloat_with_epsilon (g_ascii_strtod (f[3], NULL),
+                                            want[w].density, 1e-5);
+            found = TRUE;
+          }
+      g_assert_true (found);
+      double ms = g_ascii_strtod (f[9], NULL);
+      g_assert_true (g_ascii_strtod (f[12], NULL) <= ms);
+      g_assert_true (ms <= g_ascii_strtod (f[13], NULL));
+      g_assert_true (g_str_equal (f[14], "0") || g_str_equal (f[14], "1"));
+    }
+  r = run_cli ("sweep", "--mask", mask, "--m", "64", "--out", csv, NULL);
+  assert_usage_error (&r, "--m");
+  r = run_cli ("sweep", "--mask", mask, "--reps", "3", "--out", csv, NULL);
+  assert_usage_error (&r, "5 timed runs");
+  g_unlink (csv);
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -665,5 +862,8 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/sweep/interrupted", test_sweep_interrupted);
   g_test_add_func ("/cli/render/views", test_render_views);
   g_test_add_func ("/cli/render/errors", test_render_errors);
+  g_test_add_func ("/cli/bench/dense-core", test_bench_dense_core);
+  g_test_add_func ("/cli/scenario-files", test_scenario_files);
+  g_test_add_func ("/cli/sweep/mask", test_sweep_mask);
   return g_test_run ();
 }

@@ -440,8 +440,8 @@ test_timeline_real (void)
   g_autoptr (GError) error = NULL;
   g_autoptr (SpxMask) mask = spx_mask_generate (256, 256, 16, &o, &error);
   g_assert_no_error (error);
-  SpxIpuProgram *p[3];
-  for (guint i = 0; i < 3; i++)
+  SpxIpuProgram *p[SPX_IPU_N_MODES];
+  for (guint i = 0; i < SPX_IPU_N_MODES; i++)
     {
       p[i] = spx_ipu_plan (m, (SpxIpuMode) i, mask, 64, SPX_DTYPE_FP16,
                            &error);
@@ -461,7 +461,7 @@ test_timeline_real (void)
       im = draw (spx_render_exchange, &e, &style, sizes[i][0], sizes[i][1]);
       cairo_surface_destroy (im.surface);
     }
-  for (guint i = 0; i < 3; i++)
+  for (guint i = 0; i < SPX_IPU_N_MODES; i++)
     spx_ipu_program_free (p[i]);
 }
 

@@ -417,6 +417,275 @@ test_chart_reference_line (void)
   cairo_surface_destroy (s2);
 }
 
+static SpxSweepPoint *
+last_point (SpxSweep *sweep)
+{
+  return &g_array_index (sweep->points, SpxSweepPoint, sweep->points->len - 1);
+}
+
+/* The chart drawn into an image at 640 × 400, and where its plot is. */
+static cairo_surface_t *
+render_image (const SpxRenderSpeedupData *data, SpxTheme theme,
+              SpxSpeedupAxes *ax)
+{
+  SpxRenderStyle style;
+  spx_render_style_init (&style, theme);
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24,
+                                                         640, 400);
+  cairo_t *cr = cairo_create (surface);
+  spx_render_speedup (cr, 640, 400, data, &style);
+  g_assert_true (spx_render_speedup_axes (cr, 640, 400, data, &style, ax));
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+  return surface;
+}
+
+static SpxRgb
+pixel (cairo_surface_t *surface, double x, double y)
+{
+  const guchar *row = cairo_image_surface_get_data (surface) +
+                      (int) floor (y) * cairo_image_surface_get_stride (surface);
+  guint32 px = ((const guint32 *) row)[(int) floor (x)];
+  return (SpxRgb) { ((px >> 16) & 0xff) / 255.0, ((px >> 8) & 0xff) / 255.0,
+                    (px & 0xff) / 255.0 };
+}
+
+/* The largest difference of a channel. */
+static double
+colour_distance (SpxRgb a, SpxRgb b)
+{
+  return MAX (fabs (a.r - b.r), MAX (fabs (a.g - b.g), fabs (a.b - b.b)));
+}
+
+static SpxRgb
+theme_colour (SpxTheme theme, gboolean panel, guint series)
+{
+  SpxRenderStyle style;
+  spx_render_style_init (&style, theme);
+  return panel ? style.panel : style.series[series];
+}
+
+/* A CPU point's bar spans the quartiles, in its block's colour, caps and
+ * all; a model point, without a spread, has none. */
+static void
+test_chart_error_bars (void)
+{
+  g_autoptr (SpxSweep) sweep = spx_sweep_new ();
+  const double v = 4.4; /* the bar's ends, 8.8 and 2.2, are not y ticks */
+  add_point (sweep, SPX_SWEEP_CPU, SPX_IPU_MODE_STATIC, 4, 1 / 4.0, v);
+  last_point (sweep)->ms_q1 = 0.5 * last_point (sweep)->ms;
+  last_point (sweep)->ms_q3 = 2 * last_point (sweep)->ms;
+  add_point (sweep, SPX_SWEEP_MODEL, SPX_IPU_MODE_STATIC, 4, 1 / 16.0, v);
+  last_point (sweep)->ms_q1 = last_point (sweep)->ms_q3 =
+    last_point (sweep)->ms;
+  last_point (sweep)->fits = TRUE;
+  SpxRenderSpeedupData data = { .sweep = sweep };
+  SpxSpeedupAxes ax;
+  cairo_surface_t *surface = render_image (&data, SPX_THEME_LIGHT, &ax);
+  SpxRgb blue = theme_colour (SPX_THEME_LIGHT, FALSE, 0);
+
+  /* the whole bar is on the plot */
+  g_assert_cmpfloat (ax.y_hi, >, 2 * v);
+  g_assert_cmpfloat (ax.y_lo, <, v / 2);
+  /* the faster quartile above the marker, the slower below, and the bar
+   * between marker and cap */
+  const double at[] = { 2 * v, v / 2, v * 1.6, v / 1.6 };
+  for (guint i = 0; i < G_N_ELEMENTS (at); i++)
+    {
+      double y = spx_speedup_axes_y (&ax, at[i]);
+      g_assert_cmpfloat (colour_distance (pixel (surface, spx_speedup_axes_x (
+                           &ax, 1 / 4.0), y), blue), <, 0.08);
+      g_assert_cmpfloat (colour_distance (pixel (surface, spx_speedup_axes_x (
+                           &ax, 1 / 16.0), y), blue), >, 0.3);
+    }
+  /* the caps reach sideways */
+  double x = floor (spx_speedup_axes_x (&ax, 1 / 4.0)) + 0.5;
+  g_assert_cmpfloat (colour_distance (pixel (surface, x + 2, spx_speedup_axes_y (
+                       &ax, 2 * v)), blue), <, 0.08);
+  g_assert_cmpfloat (colour_distance (pixel (surface, x + 2, spx_speedup_axes_y (
+                       &ax, v * 1.6)), blue), >, 0.3);
+  cairo_surface_destroy (surface);
+}
+
+/* A noisy point is drawn hollow, and the subtitle says so on a line of
+ * its own. */
+static void
+test_chart_noisy (void)
+{
+  g_autoptr (SpxSweep) sweep = spx_sweep_new ();
+  add_point (sweep, SPX_SWEEP_CPU, SPX_IPU_MODE_STATIC, 4, 1 / 4.0, 3);
+  add_point (sweep, SPX_SWEEP_CPU, SPX_IPU_MODE_STATIC, 4, 1 / 16.0, 6);
+  last_point (sweep)->fits = TRUE; /* hollow only for its noise */
+  SpxRenderSpeedupData data = { .sweep = sweep };
+  SpxSpeedupAxes clean_ax, ax;
+  cairo_surface_t *clean = render_image (&data, SPX_THEME_LIGHT, &clean_ax);
+  last_point (sweep)->noise = SPX_NOISE_BUSY;
+  cairo_surface_t *surface = render_image (&data, SPX_THEME_LIGHT, &ax);
+  SpxRgb blue = theme_colour (SPX_THEME_LIGHT, FALSE, 0);
+  SpxRgb panel = theme_colour (SPX_THEME_LIGHT, TRUE, 0);
+
+  g_assert_cmpfloat (ax.y, >, clean_ax.y);
+  SpxRgb quiet = pixel (surface, spx_speedup_axes_x (&ax, 1 / 4.0),
+                        spx_speedup_axes_y (&ax, 3));
+  SpxRgb noisy = pixel (surface, spx_speedup_axes_x (&ax, 1 / 16.0),
+                        spx_speedup_axes_y (&ax, 6));
+  SpxRgb was = pixel (clean, spx_speedup_axes_x (&clean_ax, 1 / 16.0),
+                      spx_speedup_axes_y (&clean_ax, 6));
+  g_assert_cmpfloat (colour_distance (quiet, blue), <, 0.02);
+  g_assert_cmpfloat (colour_distance (noisy, panel), <, 0.02);
+  g_assert_cmpfloat (colour_distance (was, blue), <, 0.02);
+  cairo_surface_destroy (clean);
+  cairo_surface_destroy (surface);
+}
+
+/* Pixels darker than text's anti-aliased edge, in a box about (x, y). */
+static guint
+count_dark (cairo_surface_t *surface, double x, double y, int half_w,
+            int half_h)
+{
+  guint n = 0;
+  for (int dy = -half_h; dy <= half_h; dy++)
+    for (int dx = -half_w; dx <= half_w; dx++)
+      n += luminance (surface, (int) x + dx, (int) y + dy) < 0.25;
+  return n;
+}
+
+/* Stale: the same chart, veiled in the panel's colour, with a notice in
+ * the middle of the plot. */
+static void
+test_chart_stale (void)
+{
+  g_autoptr (SpxSweep) sweep = synthetic_sweep (96);
+  SpxRenderSpeedupData data = { .sweep = sweep };
+  SpxSpeedupAxes ax, stale_ax;
+  cairo_surface_t *fresh = render_image (&data, SPX_THEME_LIGHT, &ax);
+  data.stale = TRUE;
+  cairo_surface_t *stale = render_image (&data, SPX_THEME_LIGHT, &stale_ax);
+  g_assert_cmpmem (&ax, sizeof ax, &stale_ax, sizeof stale_ax);
+
+  /* model, static, block 16 (the fourth colour) at 1/4: speedup 11 */
+  double x = spx_speedup_axes_x (&ax, 1 / 4.0);
+  double y = spx_speedup_axes_y (&ax, 11);
+  SpxRgb pink = theme_colour (SPX_THEME_LIGHT, FALSE, 3);
+  SpxRgb panel = theme_colour (SPX_THEME_LIGHT, TRUE, 0);
+  SpxRgb veiled = { 0.4 * pink.r + 0.6 * panel.r, 0.4 * pink.g + 0.6 * panel.g,
+                    0.4 * pink.b + 0.6 * panel.b };
+  g_assert_cmpfloat (colour_distance (pixel (fresh, x, y), pink), <, 0.02);
+  g_assert_cmpfloat (colour_distance (pixel (stale, x, y), veiled), <, 0.04);
+
+  double cx = ax.x + ax.w / 2, cy = ax.y + ax.h / 2;
+  g_assert_cmpuint (count_dark (stale, cx, cy, 80, 6), >, 20);
+  g_assert_cmpuint (count_dark (fresh, cx, cy, 80, 6), ==, 0);
+  cairo_surface_destroy (fresh);
+  cairo_surface_destroy (stale);
+
+  for (SpxExportFormat f = SPX_EXPORT_PNG; f <= SPX_EXPORT_PDF; f++)
+    {
+      g_autoptr (GBytes) bytes = render (f, &data, SPX_THEME_DARK, 640, 400);
+      assert_signature (bytes, f);
+      g_autoptr (GBytes) tiny = render (f, &data, SPX_THEME_DARK, 60, 40);
+      assert_signature (tiny, f);
+    }
+}
+
+/* One mask re-blocked to 1 … 16: the block densities of a 90% sparse
+ * layer, dense and static on both sources (settings own the subject). */
+static SpxSweep *
+subject_sweep (void)
+{
+  static const double densities[] = { 0.1, 0.31, 0.69, 0.94, 0.999 };
+  g_autoptr (GError) error = NULL;
+  g_autoptr (SpxMask) mask = spx_mask_new (64, 64, 1, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < 40; i++)
+    spx_mask_set (mask, i, (i * 5) % 64);
+  SpxSweep *sweep = spx_sweep_new ();
+  spx_sweep_options_set_subject (&sweep->settings, mask, NULL);
+  sweep->settings.subject = spx_mask_copy (mask);
+  sweep->settings.subject_name = g_strdup ("layer.smtx");
+  sweep->settings.run_dynamic = FALSE;
+  for (guint s = 0; s < 2; s++)
+    for (guint b = 0; b < sweep->settings.n_blocks; b++)
+      for (SpxIpuMode m = SPX_IPU_MODE_DENSE; m <= SPX_IPU_MODE_STATIC; m++)
+        {
+          add_point (sweep, s, m, sweep->settings.blocks[b], densities[b],
+                     m == SPX_IPU_MODE_DENSE ? 1 : (s ? 8.0 : 2.0) / (1 + b));
+          last_point (sweep)->fits = TRUE;
+        }
+  g_assert_cmpuint (sweep->points->len, ==,
+                    spx_sweep_total (&sweep->settings));
+  return sweep;
+}
+
+/* A subject's points are joined across block sizes, and its element
+ * density is marked. */
+static void
+test_chart_subject (void)
+{
+  g_autoptr (SpxSweep) sweep = subject_sweep ();
+  SpxRenderSpeedupData data = { .sweep = sweep };
+  for (guint t = 0; t < 2; t++)
+    for (SpxExportFormat f = SPX_EXPORT_PNG; f <= SPX_EXPORT_PDF; f++)
+      {
+        data.throughput = t;
+        g_autoptr (GBytes) bytes = render (f, &data, SPX_THEME_LIGHT, 640, 400);
+        assert_signature (bytes, f);
+      }
+  data.throughput = FALSE;
+  SpxRgb panel = theme_colour (SPX_THEME_LIGHT, TRUE, 0);
+
+  /* halfway from the CPU's static 2 × 2 (31%, 4×) to its 4 × 4 (69%,
+   * 2.67×): the line joining them */
+  SpxSpeedupAxes ax;
+  cairo_surface_t *surface = render_image (&data, SPX_THEME_LIGHT, &ax);
+  double x = (spx_speedup_axes_x (&ax, 0.31) + spx_speedup_axes_x (&ax, 0.69))
+             / 2;
+  double y = (spx_speedup_axes_y (&ax, 4) + spx_speedup_axes_y (&ax, 8 / 3.0))
+             / 2;
+  g_assert_cmpfloat (colour_distance (pixel (surface, x, y), panel), >, 0.1);
+  g_assert_cmpfloat (ax.x_lo, <, 40 / 4096.0); /* the element density */
+  cairo_surface_destroy (surface);
+
+  /* the same points as a sweep of generated masks: a point per line */
+  SpxMask *subject = (SpxMask *) sweep->settings.subject;
+  sweep->settings.subject = NULL;
+  surface = render_image (&data, SPX_THEME_LIGHT, &ax);
+  x = (spx_speedup_axes_x (&ax, 0.31) + spx_speedup_axes_x (&ax, 0.69)) / 2;
+  y = (spx_speedup_axes_y (&ax, 4) + spx_speedup_axes_y (&ax, 8 / 3.0)) / 2;
+  g_assert_cmpfloat (colour_distance (pixel (surface, x, y), panel), <, 0.02);
+  g_assert_cmpfloat (ax.x_lo, >, 0.05);
+  sweep->settings.subject = subject;
+  cairo_surface_destroy (surface);
+}
+
+/* A sweep that stopped early says so under the title, pushing the plot
+ * down; one still running does not. */
+static void
+test_chart_partial (void)
+{
+  g_autoptr (SpxSweep) full = synthetic_sweep (96);
+  g_autoptr (SpxSweep) part = synthetic_sweep (51);
+  g_assert_cmpuint (spx_sweep_total (&part->settings), ==, 96);
+  SpxRenderSpeedupData data = { .sweep = full };
+  SpxSpeedupAxes full_ax, ax;
+  cairo_surface_t *surface = render_image (&data, SPX_THEME_LIGHT, &full_ax);
+  cairo_surface_destroy (surface);
+  data.sweep = part;
+  surface = render_image (&data, SPX_THEME_LIGHT, &ax);
+  cairo_surface_destroy (surface);
+  g_assert_cmpfloat (ax.y, >, full_ax.y);
+  data.running = TRUE;
+  surface = render_image (&data, SPX_THEME_LIGHT, &ax);
+  cairo_surface_destroy (surface);
+  g_assert_cmpfloat (ax.y, ==, full_ax.y);
+  data.running = FALSE;
+  for (SpxExportFormat f = SPX_EXPORT_PNG; f <= SPX_EXPORT_PDF; f++)
+    {
+      g_autoptr (GBytes) bytes = render (f, &data, SPX_THEME_LIGHT, 640, 400);
+      assert_signature (bytes, f);
+    }
+}
+
 /* The noise rule on made-up timings: impossible efficiency, a slowed
  * dense, a busy machine; nothing else. */
 static SpxBenchResult
@@ -537,5 +806,10 @@ main (int argc, char **argv)
   g_test_add_func ("/sweep/chart/formats", test_chart_formats);
   g_test_add_func ("/sweep/chart/themes", test_chart_themes);
   g_test_add_func ("/sweep/chart/reference-line", test_chart_reference_line);
+  g_test_add_func ("/sweep/chart/error-bars", test_chart_error_bars);
+  g_test_add_func ("/sweep/chart/noisy", test_chart_noisy);
+  g_test_add_func ("/sweep/chart/stale", test_chart_stale);
+  g_test_add_func ("/sweep/chart/subject", test_chart_subject);
+  g_test_add_func ("/sweep/chart/partial", test_chart_partial);
   return g_test_run ();
 }

@@ -78,7 +78,7 @@ data_path (const char *name)
 static void
 assert_filled (SpxWindow *w, const SpxMask *mask)
 {
-  for (guint mode = 0; mode < 3; mode++)
+  for (guint mode = 0; mode < SPX_IPU_N_MODES; mode++)
     {
       const SpxIpuProgram *p = w->study->programs[mode];
       g_assert_nonnull (p);
@@ -429,7 +429,7 @@ test_export (void)
   static const char *views[] = { "mask", "tiles", "timeline" };
   static const char *ext[] = { "png", "svg", "pdf" };
   static const char *magic[] = { "PNG", "<svg", "%PDF" };
-  for (guint i = 0; i < 3; i++)
+  for (guint i = 0; i < G_N_ELEMENTS (views); i++)
     {
       activate (w, "view", g_variant_new_string (views[i]));
       wait_idle (w);
@@ -491,7 +491,7 @@ test_panel (void)
   SpxWindow *w = small_window (dir);
   gtk_spin_button_set_value (GTK_SPIN_BUTTON (w->panel.n), 32);
   wait_idle (w);
-  for (guint mode = 0; mode < 3; mode++)
+  for (guint mode = 0; mode < SPX_IPU_N_MODES; mode++)
     g_assert_cmpuint (w->study->programs[mode]->n, ==, 32);
   guint64 cycles = w->study->programs[SPX_IPU_MODE_DENSE]->cycles;
   gtk_spin_button_set_value (GTK_SPIN_BUTTON (w->panel.tiles), 4);
@@ -525,6 +525,186 @@ test_panel (void)
   g_rmdir (dir);
 }
 
+/* Answer the next message dialog with response once it shows (modal
+ * dialogs run their own main loop, where this timeout still fires). */
+static guint dialogs_answered;
+
+static gboolean
+answer_dialog (gpointer data)
+{
+  GList *tops = gtk_window_list_toplevels ();
+  gboolean done = FALSE;
+  for (GList *l = tops; l != NULL && !done; l = l->next)
+    if (GTK_IS_MESSAGE_DIALOG (l->data) && gtk_widget_get_visible (l->data))
+      {
+        gtk_dialog_response (GTK_DIALOG (l->data), GPOINTER_TO_INT (data));
+        dialogs_answered++;
+        done = TRUE;
+      }
+  g_list_free (tops);
+  return done ? G_SOURCE_REMOVE : G_SOURCE_CONTINUE;
+}
+
+static guint
+answer_next_dialog (GtkResponseType response)
+{
+  return g_timeout_add (20, answer_dialog, GINT_TO_POINTER (response));
+}
+
+/* A dialog that never came: its answer is not left for a later one. */
+static void
+forget_answer (guint id)
+{
+  if (g_main_context_find_source_by_id (NULL, id) != NULL)
+    g_source_remove (id);
+}
+
+static gboolean
+same_bits (const SpxMask *a, const SpxMask *b)
+{
+  return a->rows == b->rows && a->cols == b->cols && a->block == b->block &&
+         memcmp (a->bits, b->bits, (spx_mask_n_blocks (a) + 7) / 8) == 0;
+}
+
+/* A layer opened from a file is the subject: a panel change that would
+ * generate a mask asks first; keeping it keeps it bit for bit; replacing
+ * it is one undo step. The panel's numbers ignore the wheel. */
+static void
+test_subject_kept (void)
+{
+  SKIP_WITHOUT_DISPLAY ();
+  SpxWindow *w = window_new ();
+  g_autofree char *path =
+    data_path ("transformer-magnitude_pruning-0.98-attention_q.smtx");
+  activate (w, "open-path", g_variant_new_string (path));
+  wait_idle (w);
+  SpxMaskEditor *e = SPX_MASK_EDITOR (w->editor);
+  g_autoptr (SpxMask) file = spx_mask_copy (spx_mask_editor_get_mask (e));
+  /* the panel shows what the file has: 73% of its 16 × 16 blocks */
+  g_assert_cmpfloat_with_epsilon (
+    gtk_spin_button_get_value (GTK_SPIN_BUTTON (w->panel.density)),
+    (double) spx_mask_count (file) / spx_mask_n_blocks (file), 1e-4);
+  const char *words = gtk_label_get_text (GTK_LABEL (w->verdict));
+  g_assert_nonnull (strstr (words, "2.0% of elements, 72.9% of 16 × 16 "
+                                   "blocks non-empty"));
+
+  /* Density "+", then keep the file's mask */
+  guint asked = dialogs_answered;
+  answer_next_dialog (GTK_RESPONSE_CANCEL);
+  gtk_spin_button_spin (GTK_SPIN_BUTTON (w->panel.density),
+                        GTK_SPIN_STEP_FORWARD, 0);
+  wait_idle (w);
+  g_assert_cmpuint (dialogs_answered, ==, asked + 1);
+  g_assert_true (same_bits (spx_mask_editor_get_mask (e), file));
+  g_assert_cmpint (w->study->scenario->source, ==, SPX_MASK_SOURCE_FILE);
+  g_assert_false (spx_mask_editor_can_redo (e));
+
+  /* again, replacing it: a generated mask, one undo step away */
+  answer_next_dialog (GTK_RESPONSE_ACCEPT);
+  gtk_spin_button_spin (GTK_SPIN_BUTTON (w->panel.density),
+                        GTK_SPIN_STEP_FORWARD, 0);
+  wait_idle (w);
+  g_assert_cmpuint (dialogs_answered, ==, asked + 2);
+  g_assert_cmpint (w->study->scenario->source, ==,
+                   SPX_MASK_SOURCE_GENERATED);
+  g_assert_false (same_bits (spx_mask_editor_get_mask (e), file));
+  g_assert_true (spx_mask_editor_can_undo (e));
+  activate (w, "undo", NULL);
+  wait_idle (w);
+  g_assert_true (same_bits (spx_mask_editor_get_mask (e), file));
+  g_assert_true (same_bits (w->study->scenario->mask, file));
+  g_assert_cmpint (w->study->scenario->source, ==, SPX_MASK_SOURCE_FILE);
+  g_assert_nonnull (strstr (w->study->scenario->mask_path,
+                            "attention_q.smtx"));
+  assert_filled (w, file);
+  activate (w, "redo", NULL);
+  wait_idle (w);
+  g_assert_cmpint (w->study->scenario->source, ==,
+                   SPX_MASK_SOURCE_GENERATED);
+  activate (w, "undo", NULL);
+  wait_idle (w);
+
+  /* the wheel over a number in the panel leaves it (and the mask) be;
+   * were it to turn it, the question would come (and be answered) */
+  guint id = answer_next_dialog (GTK_RESPONSE_CANCEL);
+  GtkWidget *spin = w->panel.density;
+  double before = gtk_spin_button_get_value (GTK_SPIN_BUTTON (spin));
+  GdkEvent *ev = gdk_event_new (GDK_SCROLL);
+  ev->scroll.window = g_object_ref (gtk_widget_get_window (spin));
+  ev->scroll.direction = GDK_SCROLL_UP;
+  ev->scroll.x = ev->scroll.y = 5;
+  gdk_event_set_device (ev, gdk_seat_get_pointer (
+    gdk_display_get_default_seat (gtk_widget_get_display (spin))));
+  gtk_widget_event (spin, ev);
+  gdk_event_free (ev);
+  wait_idle (w);
+  g_assert_cmpuint (dialogs_answered, ==, asked + 2);
+  forget_answer (id);
+  g_assert_cmpfloat (gtk_spin_button_get_value (GTK_SPIN_BUTTON (spin)), ==,
+                     before);
+  g_assert_true (same_bits (spx_mask_editor_get_mask (e), file));
+  window_close (w);
+}
+
+/* The quick start's sample looks solid at 16 × 16 blocks: it opens at a
+ * block size where its structure shows, and says so. */
+static void
+test_first_run (void)
+{
+  SKIP_WITHOUT_DISPLAY ();
+  SpxWindow *w = window_new ();
+  g_autofree char *path = g_test_build_filename (
+    G_TEST_DIST, "..", "data", "samples", "transformer-attention-q-0.9.smtx",
+    NULL);
+  activate (w, "open-path", g_variant_new_string (path));
+  wait_idle (w);
+  SpxMask *mask = spx_mask_editor_get_mask (SPX_MASK_EDITOR (w->editor));
+  g_assert_cmpuint (mask->block, ==, 4);
+  double d = (double) spx_mask_count (mask) / spx_mask_n_blocks (mask);
+  g_assert_cmpfloat (d, <=, 0.75);
+  g_assert_nonnull (spx_window_get_error (w));
+  g_assert_nonnull (strstr (spx_window_get_error (w), "looks solid"));
+  g_assert_cmpfloat (gtk_spin_button_get_value (
+                       GTK_SPIN_BUTTON (w->panel.block)), ==, 4);
+  window_close (w);
+}
+
+/* A scenario naming a PNG mask opens in the window as on the command
+ * line. */
+static void
+test_png_scenario (void)
+{
+  SKIP_WITHOUT_DISPLAY ();
+  g_autofree char *dir = g_dir_make_tmp ("spx-ui-XXXXXX", NULL);
+  g_autoptr (SpxMask) elements = spx_mask_new (48, 40, 1, NULL);
+  for (guint i = 0; i < 40; i += 3)
+    spx_mask_set (elements, i, i);
+  g_autofree char *png = g_build_filename (dir, "m.png", NULL);
+  g_assert_true (spx_mask_save (elements, png, NULL));
+  g_autoptr (SpxScenario) sc = spx_scenario_new ();
+  sc->source = SPX_MASK_SOURCE_FILE;
+  sc->mask_path = g_strdup (png);
+  sc->block = 8;
+  sc->n = 16;
+  g_free (sc->machine);
+  sc->machine = g_strdup ("teach16");
+  g_autofree char *spx = g_build_filename (dir, "png.spx", NULL);
+  g_assert_true (spx_scenario_save (sc, spx, NULL));
+  SpxWindow *w = window_new ();
+  activate (w, "open-path", g_variant_new_string (spx));
+  wait_idle (w);
+  g_assert_null (spx_window_get_error (w));
+  g_autoptr (SpxMask) expected = spx_mask_to_blocks (elements, 8, NULL);
+  g_assert_true (same_bits (spx_mask_editor_get_mask (
+                              SPX_MASK_EDITOR (w->editor)), expected));
+  assert_filled (w, expected);
+  g_assert_cmpuint (w->study->programs[0]->n_tiles, ==, 16);
+  window_close (w);
+  g_unlink (spx);
+  g_unlink (png);
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -548,6 +728,9 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/window/panel", test_panel);
   g_test_add_func ("/ui/window/export", test_export);
   g_test_add_func ("/ui/window/sweep-cancel", test_sweep_cancel);
+  g_test_add_func ("/ui/window/subject-kept", test_subject_kept);
+  g_test_add_func ("/ui/window/first-run", test_first_run);
+  g_test_add_func ("/ui/window/png-scenario", test_png_scenario);
   int status = g_test_run ();
   g_clear_object (&app);
   g_rmdir (home);

@@ -3,7 +3,11 @@
  * program shown and CPU threads. Every change re-plans at once. */
 #include "spx-window-private.h"
 
+#include <math.h>
+
 #define CUSTOM "custom"
+#define DENSITY_DIGITS 4
+#define DENSITY_STEP   1e-4 /* what the spin button shows */
 
 static GtkWidget *
 spin (double lo, double hi, double step, guint digits)
@@ -63,10 +67,28 @@ changed (SpxWindow *w)
   spx_window_set_dirty (w, TRUE);
 }
 
+static double shown_density (const SpxScenario *sc);
+
+/* The generator controls show what the subject already is (a spin
+ * button put back after "keep" may say so again). */
+static gboolean
+panel_unchanged (SpxWindow *w)
+{
+  const SpxScenario *sc = w->study->scenario;
+  const SpxPanel *p = &w->panel;
+  SpxPattern pattern = sc->gen.pattern;
+  spx_pattern_from_string (gtk_combo_box_get_active_id (
+                             GTK_COMBO_BOX (p->pattern)), &pattern);
+  return (guint64) value (p->m) == sc->m && (guint64) value (p->k) == sc->k &&
+         fabs (value (p->density) - shown_density (sc)) < DENSITY_STEP / 2 &&
+         (guint64) value (p->seed) == sc->gen.seed &&
+         pattern == sc->gen.pattern;
+}
+
 static void
 on_generator_changed (GtkWidget *widget, SpxWindow *w)
 {
-  if (w->updating)
+  if (w->updating || panel_unchanged (w))
     return;
   if (!may_replace_mask (w))
     {
@@ -275,7 +297,7 @@ build_problem (SpxWindow *w, GtkGrid *g, gint *row)
   p->k = spin (1, 65536, 64, 0);
   p->n = spin (1, 65536, 64, 0);
   p->block = spin (1, 64, 1, 0);
-  p->density = spin (0.0001, 1, 0.005, 4);
+  p->density = spin (DENSITY_STEP, 1, 0.005, DENSITY_DIGITS);
   p->pattern = id_combo (patterns);
   p->seed = spin (0, 1e9, 1, 0);
   p->dtype = id_combo (dtypes);

@@ -1,5 +1,6 @@
 /* spx-render-speedup.c: speedup (or non-zero throughput) against density,
- * both on log scales, one line per (source, block size, mode) */
+ * both on log scales, one line per (source, block size, mode); a
+ * subject's sweep: one line per (source, mode) across its block sizes */
 #include "spx-render-speedup.h"
 
 #include <math.h>
@@ -10,6 +11,7 @@
 #define SWATCH     26.0  /* legend: the sample line's length */
 #define MAX_BLOCKS (2 * SPX_SWEEP_MAX_VALUES)
 #define MAX_TICKS  40
+#define CAP        3.0   /* error bars: half the width of their caps */
 
 static const double current_dash[] = { 3, 3 };
 
@@ -20,13 +22,17 @@ typedef struct {
   const GArray               *points;
   gboolean                    gflops;     /* throughput unit: else TFLOP/s */
   gboolean                    has_source[2], has_mode[3], has_unfit;
+  gboolean                    subject;    /* one mask, re-blocked */
+  guint                       n_noisy;    /* plotted points */
+  double                      current;    /* density marked; 0: none */
   guint                       blocks[MAX_BLOCKS]; /* colour order */
   guint                       n_blocks;
   SpxSpeedupAxes              ax;
   double                      yticks[MAX_TICKS];
   guint                       n_yticks;
   double                      legend_x, legend_w, row_h;
-  double                      title_h;
+  char                       *title;
+  double                      title_size; /* × the font size */
   GPtrArray                  *subtitle;   /* lines of text */
 } Chart;
 
@@ -45,6 +51,20 @@ point_value (const Chart *c, const SpxSweepPoint *p, double *value)
     v *= 1000;
   *value = v;
   return isfinite (v) && v > 0 && isfinite (p->density) && p->density > 0;
+}
+
+/* The value at the slower and at the faster quartile of the timed runs
+ * (speedup and throughput both go as 1 / ms); without a spread, both are
+ * the value. */
+static void
+point_spread (const SpxSweepPoint *p, double v, double *lo, double *hi)
+{
+  *lo = *hi = v;
+  if (p->ms > 0 && p->ms_q1 > 0 && p->ms_q1 < p->ms_q3 && isfinite (p->ms_q3))
+    {
+      *lo = v * p->ms / p->ms_q3;
+      *hi = v * p->ms / p->ms_q1;
+    }
 }
 
 /* Dense is the reference line in a speedup chart, not a series. */
@@ -83,10 +103,25 @@ survey (Chart *c)
         c->has_source[p->source] = TRUE;
         c->has_mode[p->mode] = TRUE;
         c->has_unfit |= !p->fits && point_on_y_range (c, p);
+        if (p->mode != SPX_IPU_MODE_DENSE && b == 0)
+          c->n_noisy += p->noise != 0;
         if (p->mode != SPX_IPU_MODE_DENSE &&
             (b == o->n_blocks || p->block == o->blocks[b]))
           add_block (c, p->block);
       }
+}
+
+/* The caller's density, else a subject's own element density (its block
+ * density at 1 × 1); 0: none. */
+static double
+current_density (const SpxRenderSpeedupData *d)
+{
+  const SpxMask *s = d->sweep->settings.subject;
+  if (d->current_density > 0 && isfinite (d->current_density))
+    return d->current_density;
+  if (d->current_density == 0 && s != NULL && s->rows > 0 && s->cols > 0)
+    return (double) spx_mask_count_elements (s) / ((double) s->rows * s->cols);
+  return 0;
 }
 
 static gboolean
@@ -105,8 +140,11 @@ data_range (const Chart *c, double *xlo, double *xhi, double *ylo,
       *xhi = MAX (*xhi, p->density);
       if (!point_on_y_range (c, p))
         continue;
-      *ylo = MIN (*ylo, v);
-      *yhi = MAX (*yhi, v);
+      double lo = v, hi = v;
+      if (p->mode != SPX_IPU_MODE_DENSE) /* its error bar, uncut */
+        point_spread (p, v, &lo, &hi);
+      *ylo = MIN (*ylo, lo);
+      *yhi = MAX (*yhi, hi);
     }
   if (!c->d->throughput)
     {
@@ -138,10 +176,10 @@ ranges (Chart *c)
   double xlo, xhi, ylo, yhi;
   if (!data_range (c, &xlo, &xhi, &ylo, &yhi))
     return FALSE;
-  if (c->d->current_density > 0 && isfinite (c->d->current_density))
+  if (c->current > 0)
     {
-      xlo = MIN (xlo, c->d->current_density);
-      xhi = MAX (xhi, c->d->current_density);
+      xlo = MIN (xlo, c->current);
+      xhi = MAX (xhi, c->current);
     }
   widen (&xlo, &xhi, 8, pow (2, 0.3)); /* three octaves at least */
   widen (&ylo, &yhi, 4, 1.25);
@@ -250,6 +288,7 @@ typedef enum {
   ROW_DENSE,
   ROW_CURRENT,
   ROW_UNFIT,
+  ROW_NOISY,
 } RowKind;
 
 typedef struct {
@@ -297,6 +336,8 @@ legend_rows (const Chart *c)
       row_add (rows, ROW_MODE, m, g_strdup (spx_ipu_mode_to_string (m)));
   if (c->has_unfit)
     row_add (rows, ROW_UNFIT, 0, g_strdup ("over memory"));
+  if (c->n_noisy > 0)
+    row_add (rows, ROW_NOISY, 0, g_strdup_printf ("noisy (%u)", c->n_noisy));
   heading (rows, start, "mode");
   start = rows->len;
   if (c->has_source[SPX_SWEEP_CPU])
@@ -309,7 +350,7 @@ legend_rows (const Chart *c)
     row_add (rows, ROW_DENSE, 0, g_strdup (
       c->has_source[SPX_SWEEP_MODEL] && c->has_source[SPX_SWEEP_CPU]
         ? "dense (each source)" : "dense"));
-  if (c->d->current_density > 0)
+  if (c->current > 0)
     row_add (rows, ROW_CURRENT, 0, g_strdup ("current density"));
   heading (rows, start, "line");
   return rows;
@@ -322,7 +363,7 @@ set_source_dash (cairo_t *cr, SpxSweepSource source)
   cairo_set_dash (cr, dash, source == SPX_SWEEP_MODEL ? 2 : 0, 0);
 }
 
-/* Hollow: a plan over the machine's memory. */
+/* Hollow: a plan over the machine's memory, or a noisy measurement. */
 static void
 marker (cairo_t *cr, const Chart *c, SpxIpuMode mode, double x, double y,
         SpxRgb colour, gboolean hollow)
@@ -366,6 +407,14 @@ block_colour (const Chart *c, guint index)
   return c->style->series[index % SPX_N_SERIES];
 }
 
+/* The lines' colour: a subject's lines join its block sizes, so they
+ * cannot take a block's. */
+static SpxRgb
+line_colour (const Chart *c, guint block_index)
+{
+  return c->subject ? c->style->muted : block_colour (c, block_index);
+}
+
 static void
 legend_swatch (cairo_t *cr, const Chart *c, const Row *row, double x,
                double y)
@@ -373,18 +422,25 @@ legend_swatch (cairo_t *cr, const Chart *c, const Row *row, double x,
   const SpxRenderStyle *s = c->style;
   switch (row->kind)
     {
-    case ROW_BLOCK:
-      swatch_line (cr, x, y, block_colour (c, row->arg), 2.5, SPX_SWEEP_CPU);
+    case ROW_BLOCK: /* a subject's: only its markers take the colour */
+      if (c->subject)
+        marker (cr, c, SPX_IPU_MODE_STATIC, x + SWATCH / 2, y,
+                block_colour (c, row->arg), FALSE);
+      else
+        swatch_line (cr, x, y, block_colour (c, row->arg), 2.5,
+                     SPX_SWEEP_CPU);
       break;
     case ROW_MODE:
       marker (cr, c, row->arg, x + SWATCH / 2, y, s->foreground, FALSE);
       break;
     case ROW_UNFIT:
+    case ROW_NOISY:
       marker (cr, c, SPX_IPU_MODE_STATIC, x + SWATCH / 2, y, s->foreground,
               TRUE);
       break;
     case ROW_SOURCE:
-      swatch_line (cr, x, y, s->foreground, 1.5, row->arg);
+      swatch_line (cr, x, y, c->subject ? line_colour (c, 0) : s->foreground,
+                   1.5, row->arg);
       break;
     case ROW_DENSE: /* throughput: dense's lines take their source's dash */
       swatch_line (cr, x, y, s->foreground, 1.5,
@@ -442,11 +498,75 @@ draw_legend (cairo_t *cr, const Chart *c, const GArray *rows, double bottom)
 
 /* Titles */
 
-static char *
-default_title (const Chart *c)
+/* The title as head + tail; a subject's sweep says what was measured:
+ * its name (the head, cut first when too long) and the tail. */
+static void
+title_parts (const Chart *c, const char **head, const char **tail)
 {
-  return g_strdup (c->d->throughput ? "Non-zero throughput against density"
-                                    : "Block-sparse speedup over dense");
+  const char *name = c->d->sweep->settings.subject_name;
+  *tail = "";
+  if (c->d->title != NULL)
+    *head = c->d->title;
+  else if (c->subject)
+    {
+      *head = name != NULL && *name ? name : "The mask";
+      *tail = c->d->throughput ? ": non-zero throughput by block size"
+                               : ": speedup over dense by block size";
+    }
+  else
+    *head = c->d->throughput ? "Non-zero throughput against density"
+                             : "Block-sparse speedup over dense";
+}
+
+/* The title is bold, wider than spx_render_text_width's regular face:
+ * drawn into an empty clip, it is measured without leaving a mark. */
+static double
+title_width (cairo_t *cr, const Chart *c, double size, const char *text)
+{
+  SpxTextOpts t = { .size = size, .bold = TRUE };
+  cairo_save (cr);
+  cairo_new_path (cr);
+  cairo_rectangle (cr, 0, 0, 0, 0);
+  cairo_clip (cr);
+  double w = spx_render_text (cr, c->style, 0, 0, &t, text);
+  cairo_restore (cr);
+  return w;
+}
+
+/* head + tail, with head's middle cut ("transfor…_q.smtx") until it fits
+ * max_w: a file's name keeps its start and its extension. */
+static char *
+shorten (cairo_t *cr, const Chart *c, const char *head, const char *tail,
+         double size, double max_w)
+{
+  glong n = g_utf8_strlen (head, -1);
+  char *text = g_strconcat (head, tail, NULL);
+  for (glong keep = n - 1;
+       keep >= 2 &&
+       title_width (cr, c, size, text) > max_w;
+       keep--)
+    {
+      g_autofree char *start = g_utf8_substring (head, 0, (keep + 1) / 2);
+      g_autofree char *end = g_utf8_substring (head, n - keep / 2, n);
+      g_free (text);
+      text = g_strconcat (start, "…", end, tail, NULL);
+    }
+  return text;
+}
+
+/* A long title shrinks, down to the labels' size, then is cut. */
+static void
+fit_title (cairo_t *cr, Chart *c, double width)
+{
+  const char *head, *tail;
+  title_parts (c, &head, &tail);
+  g_autofree char *full = g_strconcat (head, tail, NULL);
+  double max_w = width - 2 * PAD, size = 1.2;
+  while (size > TICK_TEXT + 1e-9 &&
+         title_width (cr, c, size, full) > max_w)
+    size -= 0.05;
+  c->title_size = size;
+  c->title = shorten (cr, c, head, tail, size, max_w);
 }
 
 static const SpxSweepPoint *
@@ -483,7 +603,7 @@ subtitle_lines (const Chart *c)
   return lines;
 }
 
-/* Join the two lines with " · " when that fits the width. */
+/* Join the two source lines with " · " when that fits the width. */
 static void
 fit_subtitle (cairo_t *cr, Chart *c, double width)
 {
@@ -500,16 +620,66 @@ fit_subtitle (cairo_t *cr, Chart *c, double width)
   g_ptr_array_add (c->subtitle, g_steal_pointer (&joined));
 }
 
+/* Text as lines no wider than max_w, broken between words. */
+static void
+add_wrapped (cairo_t *cr, Chart *c, const char *text, double max_w)
+{
+  g_auto (GStrv) words = g_strsplit (text, " ", -1);
+  GString *line = g_string_new (NULL);
+  for (guint i = 0; words[i] != NULL; i++)
+    {
+      gsize was = line->len;
+      if (was > 0)
+        g_string_append_c (line, ' ');
+      g_string_append (line, words[i]);
+      if (was > 0 && spx_render_text_width (cr, c->style, TICK_TEXT,
+                                            line->str, NULL) > max_w)
+        {
+          g_string_truncate (line, was);
+          g_ptr_array_add (c->subtitle, g_strdup (line->str));
+          g_string_assign (line, words[i]);
+        }
+    }
+  g_ptr_array_add (c->subtitle, g_string_free (line, FALSE));
+}
+
+/* Below the sources: what to make of the points. A sweep that stopped
+ * early says so, or its missing points could pass for results. */
+static void
+add_notes (cairo_t *cr, Chart *c, double width)
+{
+  guint total = spx_sweep_total (&c->d->sweep->settings);
+  double max_w = width - 2 * PAD;
+  if (c->n_noisy > 0)
+    {
+      /* too long for one line: broken at the semicolon first */
+      g_autofree char *what = g_strdup_printf (
+        "%u noisy point%s (hollow): measured while other programs ran;",
+        c->n_noisy, c->n_noisy == 1 ? "" : "s");
+      const char *advice = "measure again on a quiet machine";
+      g_autofree char *text = g_strconcat (what, " ", advice, NULL);
+      if (spx_render_text_width (cr, c->style, TICK_TEXT, text, NULL) <=
+          max_w)
+        g_ptr_array_add (c->subtitle, g_steal_pointer (&text));
+      else
+        {
+          add_wrapped (cr, c, what, max_w);
+          add_wrapped (cr, c, advice, max_w);
+        }
+    }
+  if (!c->d->running && c->points->len > 0 && c->points->len < total)
+    g_ptr_array_add (c->subtitle, g_strdup_printf (
+      "partial: %u of %u points", c->points->len, total));
+}
+
 static void
 draw_titles (cairo_t *cr, const Chart *c, double width)
 {
-  g_autofree char *title = c->d->title ? g_strdup (c->d->title)
-                                       : default_title (c);
-  SpxTextOpts t = { .size = 1.2, .bold = TRUE, .ax = 0.5 };
-  spx_render_text (cr, c->style, width / 2, PAD, &t, title);
+  SpxTextOpts t = { .size = c->title_size, .bold = TRUE, .ax = 0.5 };
+  spx_render_text (cr, c->style, width / 2, PAD, &t, c->title);
   SpxTextOpts s = { .size = TICK_TEXT, .ax = 0.5, .colour = c->style->muted,
                     .use_colour = TRUE };
-  double y = PAD + text_h (cr, c->style, 1.2) + 2;
+  double y = PAD + text_h (cr, c->style, c->title_size) + 2;
   for (guint i = 0; i < c->subtitle->len; i++)
     {
       spx_render_text (cr, c->style, width / 2, y, &s,
@@ -528,15 +698,20 @@ chart_init (Chart *c, cairo_t *cr, const SpxRenderSpeedupData *d,
   c->d = d;
   c->style = style;
   c->points = d->sweep->points;
+  c->subject = d->sweep->settings.subject != NULL;
+  c->current = current_density (d);
   survey (c);
+  fit_title (cr, c, width);
   c->subtitle = subtitle_lines (c);
   fit_subtitle (cr, c, width);
+  add_notes (cr, c, width);
 }
 
 static void
 chart_clear (Chart *c)
 {
   g_clear_pointer (&c->subtitle, g_ptr_array_unref);
+  g_clear_pointer (&c->title, g_free);
 }
 
 static double
@@ -561,7 +736,8 @@ layout (cairo_t *cr, Chart *c, double width, double height,
     return FALSE;
   double th = text_h (cr, c->style, TICK_TEXT);
   c->row_h = th * 1.2;
-  c->ax.y = PAD + text_h (cr, c->style, 1.2) + 2 + c->subtitle->len * th + 12;
+  c->ax.y = PAD + text_h (cr, c->style, c->title_size) + 2 +
+            c->subtitle->len * th + 12;
   c->ax.h = MAX (height - PAD - 2 * th - 10 - c->ax.y, 10);
   double px_per_decade = c->ax.h / log10 (c->ax.y_hi / c->ax.y_lo);
   c->n_yticks = log_ticks (c->ax.y_lo, c->ax.y_hi, px_per_decade, th * 1.6,
@@ -692,42 +868,68 @@ draw_x_axis (cairo_t *cr, const Chart *c)
 
 typedef struct {
   double   x, v;
-  gboolean fits;
+  double   lo, hi;  /* the value at the quartiles: v, v without a spread */
+  guint    block;
+  gboolean fits, noisy;
 } Xy;
 
 static int
 compare_xy (gconstpointer a, gconstpointer b)
 {
-  return compare_double (&((const Xy *) a)->x, &((const Xy *) b)->x);
+  const Xy *p = a, *q = b;
+  int by_x = compare_double (&p->x, &q->x);
+  return by_x != 0 ? by_x : (p->block > q->block) - (p->block < q->block);
 }
 
-/* The points of one (source, block, mode), by density; block 0: any,
- * with the values at one density averaged (dense's reference). */
+/* Average the points at one density into one. */
+static void
+merge_same_x (GArray *xy)
+{
+  guint out = 0;
+  for (guint i = 0; i < xy->len; out++)
+    {
+      Xy m = g_array_index (xy, Xy, i);
+      guint j = i + 1;
+      for (; j < xy->len && g_array_index (xy, Xy, j).x == m.x; j++)
+        {
+          const Xy *e = &g_array_index (xy, Xy, j);
+          m.v += e->v;
+          m.lo += e->lo;
+          m.hi += e->hi;
+          m.fits = m.fits && e->fits;
+          m.noisy = m.noisy || e->noisy;
+        }
+      m.v /= j - i;
+      m.lo /= j - i;
+      m.hi /= j - i;
+      g_array_index (xy, Xy, out) = m;
+      i = j;
+    }
+  g_array_set_size (xy, out);
+}
+
+/* The points of one (source, block, mode), by density; block 0: any, by
+ * block at one density. merge: the values at one density averaged
+ * (dense's reference). */
 static GArray *
-series (const Chart *c, SpxSweepSource source, guint block, SpxIpuMode mode)
+series (const Chart *c, SpxSweepSource source, guint block, SpxIpuMode mode,
+        gboolean merge)
 {
   GArray *xy = g_array_new (FALSE, FALSE, sizeof (Xy));
   for (guint i = 0; i < c->points->len; i++)
     {
       const SpxSweepPoint *p = point_at (c, i);
-      Xy e = { p->density, 0, p->fits };
-      if (p->source == source && p->mode == mode &&
-          (block == 0 || p->block == block) && point_value (c, p, &e.v))
-        g_array_append_val (xy, e);
+      Xy e = { .x = p->density, .block = p->block, .fits = p->fits,
+               .noisy = p->noise != 0 };
+      if (p->source != source || p->mode != mode ||
+          (block != 0 && p->block != block) || !point_value (c, p, &e.v))
+        continue;
+      point_spread (p, e.v, &e.lo, &e.hi);
+      g_array_append_val (xy, e);
     }
   g_array_sort (xy, compare_xy);
-  guint out = 0;
-  for (guint i = 0; i < xy->len; out++)
-    {
-      Xy *e = &g_array_index (xy, Xy, i);
-      double sum = 0;
-      guint j = i;
-      for (; j < xy->len && g_array_index (xy, Xy, j).x == e->x; j++)
-        sum += g_array_index (xy, Xy, j).v;
-      g_array_index (xy, Xy, out) = (Xy) { e->x, sum / (j - i), e->fits };
-      i = j;
-    }
-  g_array_set_size (xy, out);
+  if (merge)
+    merge_same_x (xy);
   return xy;
 }
 
@@ -773,7 +975,7 @@ draw_reference (cairo_t *cr, const Chart *c)
     }
   for (guint s = SPX_SWEEP_MODEL; s <= SPX_SWEEP_CPU; s++)
     {
-      g_autoptr (GArray) xy = series (c, s, 0, SPX_IPU_MODE_DENSE);
+      g_autoptr (GArray) xy = series (c, s, 0, SPX_IPU_MODE_DENSE, TRUE);
       polyline (cr, c, xy, c->style->foreground, 1.5, s);
     }
 }
@@ -781,10 +983,9 @@ draw_reference (cairo_t *cr, const Chart *c)
 static void
 draw_current (cairo_t *cr, const Chart *c)
 {
-  double d = c->d->current_density;
-  if (!(d > 0) || !isfinite (d))
+  if (!(c->current > 0))
     return;
-  double x = spx_speedup_axes_x (&c->ax, d);
+  double x = spx_speedup_axes_x (&c->ax, c->current);
   cairo_move_to (cr, x, c->ax.y);
   cairo_line_to (cr, x, c->ax.y + c->ax.h);
   cairo_set_dash (cr, current_dash, 2, 0);
@@ -795,26 +996,101 @@ draw_current (cairo_t *cr, const Chart *c)
   cairo_set_dash (cr, NULL, 0, 0);
 }
 
-/* Lines first, then every marker above every line. */
+/* The middle half of the timed runs. On pixel centres: a thin bar stays
+ * solid rather than two half-tone columns. */
 static void
-draw_series (cairo_t *cr, const Chart *c, gboolean markers)
+error_bar (cairo_t *cr, const Chart *c, const Xy *e, SpxRgb colour)
 {
+  if (!(e->hi > e->lo * (1 + 1e-9)))
+    return;
+  double x = floor (spx_speedup_axes_x (&c->ax, e->x)) + 0.5;
+  double y_lo = floor (spx_speedup_axes_y (&c->ax, e->lo)) + 0.5;
+  double y_hi = floor (spx_speedup_axes_y (&c->ax, e->hi)) + 0.5;
+  cairo_new_path (cr);
+  cairo_move_to (cr, x, y_lo);
+  cairo_line_to (cr, x, y_hi);
+  cairo_move_to (cr, x - CAP, y_lo);
+  cairo_line_to (cr, x + CAP, y_lo);
+  cairo_move_to (cr, x - CAP, y_hi);
+  cairo_line_to (cr, x + CAP, y_hi);
+  cairo_set_dash (cr, NULL, 0, 0);
+  cairo_set_line_width (cr, 1.25);
+  spx_render_set_rgb (cr, colour);
+  cairo_stroke (cr);
+}
+
+typedef enum {
+  LAYER_LINES,
+  LAYER_BARS,
+  LAYER_MARKERS,
+} Layer;
+
+static void
+draw_points (cairo_t *cr, const Chart *c, const GArray *xy, SpxIpuMode mode,
+             SpxRgb colour, Layer layer)
+{
+  for (guint i = 0; i < xy->len; i++)
+    {
+      const Xy *e = &g_array_index (xy, Xy, i);
+      if (layer == LAYER_BARS)
+        error_bar (cr, c, e, colour);
+      else
+        marker (cr, c, mode, spx_speedup_axes_x (&c->ax, e->x),
+                spx_speedup_axes_y (&c->ax, e->v), colour,
+                !e->fits || e->noisy);
+    }
+}
+
+/* A subject's: one line per (source, mode) through its block sizes, so
+ * the best block size reads as the line's peak. */
+static void
+draw_subject_lines (cairo_t *cr, const Chart *c)
+{
+  for (guint s = SPX_SWEEP_MODEL; s <= SPX_SWEEP_CPU; s++)
+    for (guint m = SPX_IPU_MODE_STATIC; m <= SPX_IPU_MODE_DYNAMIC; m++)
+      {
+        g_autoptr (GArray) xy = series (c, s, 0, m, FALSE);
+        polyline (cr, c, xy, line_colour (c, 0), 1.5, s);
+      }
+}
+
+/* Every line, then every bar, then every marker, so that none hides
+ * another's marker. */
+static void
+draw_series (cairo_t *cr, const Chart *c, Layer layer)
+{
+  if (layer == LAYER_LINES && c->subject)
+    {
+      draw_subject_lines (cr, c);
+      return;
+    }
   for (guint s = SPX_SWEEP_MODEL; s <= SPX_SWEEP_CPU; s++)
     for (guint b = 0; b < c->n_blocks; b++)
       for (guint m = SPX_IPU_MODE_STATIC; m <= SPX_IPU_MODE_DYNAMIC; m++)
         {
-          g_autoptr (GArray) xy = series (c, s, c->blocks[b], m);
-          SpxRgb colour = block_colour (c, b);
-          if (!markers)
-            polyline (cr, c, xy, colour, 2, s);
+          g_autoptr (GArray) xy = series (c, s, c->blocks[b], m, TRUE);
+          if (layer == LAYER_LINES)
+            polyline (cr, c, xy, line_colour (c, b), 2, s);
           else
-            for (guint i = 0; i < xy->len; i++)
-              {
-                const Xy *e = &g_array_index (xy, Xy, i);
-                marker (cr, c, m, spx_speedup_axes_x (&c->ax, e->x),
-                        spx_speedup_axes_y (&c->ax, e->v), colour, !e->fits);
-              }
+            draw_points (cr, c, xy, m, block_colour (c, b), layer);
         }
+}
+
+/* Drawn, then veiled: the points are of another subject, machine or
+ * problem than the one shown elsewhere. */
+static void
+draw_stale (cairo_t *cr, const Chart *c)
+{
+  const SpxSpeedupAxes *a = &c->ax;
+  cairo_save (cr);
+  cairo_rectangle (cr, a->x, a->y, a->w, a->h);
+  cairo_clip_preserve (cr);
+  spx_render_set_rgba (cr, c->style->panel, 0.6);
+  cairo_fill (cr);
+  SpxTextOpts t = { .size = 1.1, .bold = TRUE, .ax = 0.5, .ay = 0.5 };
+  spx_render_text (cr, c->style, a->x + a->w / 2, a->y + a->h / 2, &t,
+                   "Out of date: Run Sweep again");
+  cairo_restore (cr);
 }
 
 static void
@@ -831,13 +1107,15 @@ draw_plot (cairo_t *cr, const Chart *c)
   cairo_clip (cr);
   draw_reference (cr, c);
   draw_current (cr, c);
-  draw_series (cr, c, FALSE);
-  draw_series (cr, c, TRUE);
+  for (Layer l = LAYER_LINES; l <= LAYER_MARKERS; l++)
+    draw_series (cr, c, l);
   cairo_restore (cr);
   cairo_rectangle (cr, a->x + 0.5, a->y + 0.5, a->w - 1, a->h - 1);
   cairo_set_line_width (cr, 1);
   spx_render_set_rgb (cr, c->style->muted);
   cairo_stroke (cr);
+  if (c->d->stale)
+    draw_stale (cr, c);
 }
 
 void

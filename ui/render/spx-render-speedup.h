@@ -1,5 +1,6 @@
 /* spx-render-speedup.h: the speedup chart: sparse over dense against
- * density, one line per (source, block size, mode) of a sweep */
+ * density, one line per (source, block size, mode) of a sweep, or per
+ * (source, mode) of a subject's sweep */
 #pragma once
 
 #include "spx-render-style.h"
@@ -11,7 +12,8 @@ typedef struct {
   const SpxSweep *sweep;
   gboolean        throughput;      /* FALSE: speedup over dense; TRUE:
                                       non-zero throughput */
-  double          current_density; /* marked with a vertical line if > 0 */
+  double          current_density; /* marked with a vertical line if > 0;
+                                      0: a subject's element density */
   const char     *title;           /* NULL: a title from the sweep */
   gboolean        stale;           /* the subject, machine or problem
                                       changed since: greyed, "Run Sweep
@@ -25,8 +27,12 @@ typedef struct {
  * (● static, ▲ dynamic), the line the source (solid: measured on the
  * CPU, dashed: the IPU model); dense is the reference line (speedup 1,
  * or dense's own throughput); a hollow marker is a model plan over the
- * machine's memory. Throughput is in TFLOP/s when the sweep is
- * all model, else in GFLOP/s (model points × 1000). */
+ * machine's memory or a noisy CPU point; a bar spans the quartiles of
+ * the timed runs. A subject's sweep (settings.subject) is titled by its
+ * name and draws one neutral line per (source, mode) through its block
+ * sizes, its element density marked unless current_density says
+ * otherwise. Throughput is in TFLOP/s when the sweep is all model, else
+ * in GFLOP/s (model points × 1000). */
 void spx_render_speedup (cairo_t *cr, double width, double height,
                          gconstpointer data, const SpxRenderStyle *style);
 

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #define MARGIN 8.0
-#define N_LANES 3
+#define N_LANES SPX_IPU_N_MODES
 #define LANE_GAP 8.0
 #define HIT_SLOP 2.0
 

@@ -7,7 +7,8 @@
 G_BEGIN_DECLS
 
 typedef struct {
-  const SpxIpuProgram *programs[3]; /* dense, static, dynamic; any NULL */
+  const SpxIpuProgram *programs[SPX_IPU_N_MODES]; /* dense, static, dynamic;
+                                                     any NULL */
   gint selected_superstep;          /* index into steps; -1: none */
   gint selected_lane;               /* programs[] index that the selection
                                        belongs to; -1: mark it in every
