@@ -327,6 +327,8 @@ spx_noise_to_string (SpxNoise noise)
 char *
 spx_noise_advice (SpxNoise noise, guint threads)
 {
+  if (threads == 0) /* all cores */
+    threads = (guint) MAX (1, sysconf (_SC_NPROCESSORS_ONLN));
   const char *what =
     noise & SPX_NOISE_BUSY
       ? "other programs were using the processor while it measured"

@@ -83,7 +83,8 @@ gboolean spx_bench_run (const SpxMask *mask, guint64 n,
 void     spx_bench_judge (SpxBenchResult *r, double best_dense_gflops);
 /* Any contestant noisy. */
 SpxNoise spx_bench_noise (const SpxBenchResult *r);
-/* What noise means and how to get a clean measurement, in one sentence. */
+/* What noise means and how to get a clean measurement, in one sentence,
+ * for a measurement on threads threads (0: all cores). */
 char    *spx_noise_advice (SpxNoise noise, guint threads);
 /* "busy,dense-slow": the reasons, for files and JSON ("" for none). */
 char    *spx_noise_to_string (SpxNoise noise);

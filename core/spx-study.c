@@ -48,6 +48,10 @@ spx_study_copy (const SpxStudy *s)
   copy->machine = spx_ipu_machine_copy (s->machine);
   copy->sweep = spx_sweep_new ();
   copy->revision = copy->sweep_revision = s->revision;
+  memcpy (copy->block_densities, s->block_densities,
+          sizeof s->block_densities);
+  copy->surveyed = s->surveyed;
+  copy->survey_revision = s->survey_revision;
   return copy;
 }
 
@@ -354,6 +358,17 @@ spx_study_readable_block (SpxStudy *s, guint block)
   return 1;
 }
 
+void
+spx_study_survey_blocks (SpxStudy *s)
+{
+  static const guint blocks[] = SPX_SWEEP_SUBJECT_BLOCKS;
+  const SpxMask *elements = spx_study_elements (s);
+  s->surveyed = elements != NULL;
+  s->survey_revision = s->revision;
+  for (guint i = 0; elements != NULL && i < G_N_ELEMENTS (blocks); i++)
+    s->block_densities[i] = density_at (elements, blocks[i]);
+}
+
 /* ---- sweeps --------------------------------------------------------- */
 
 static const char *
@@ -523,13 +538,15 @@ source_verdict (const SpxSweep *sweep, SpxSweepSource source, double d,
 }
 
 /* Before a sweep: efficiency cannot exceed 1, so no block-sparse kernel
- * beats dense by more than 1 / block density. */
+ * beats dense by more than 1 / block density. Below 1.1× it is not worth
+ * a kernel. */
+#define WORTH_TRYING 1.1
+
 static char *
-bound_verdict (const SpxStudy *s)
+bound_at_block (const SpxMask *mask)
 {
-  const SpxMask *mask = s->scenario->mask;
   double bound = 1 / block_density (mask);
-  if (bound < 1.1)
+  if (bound < WORTH_TRYING)
     return g_strdup_printf ("At %u × %u blocks nearly every block holds a "
                             "non-zero: no block-sparse speedup is possible "
                             "(at most %.2f×). Try a smaller block size, or "
@@ -537,6 +554,35 @@ bound_verdict (const SpxStudy *s)
   return g_strdup_printf ("At %u × %u blocks a speedup of at most %.3g× is "
                           "possible; Run Sweep to measure which block sizes "
                           "beat dense.", mask->block, mask->block, bound);
+}
+
+/* Every sweep block size's bound, from the survey. */
+static char *
+bound_verdict (const SpxStudy *s)
+{
+  static const guint blocks[] = SPX_SWEEP_SUBJECT_BLOCKS;
+  if (!s->surveyed || s->survey_revision != s->revision)
+    return bound_at_block (s->scenario->mask);
+  GString *yes = g_string_new (NULL), *no = g_string_new (NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (blocks); i++)
+    {
+      double bound = 1 / s->block_densities[i];
+      if (bound >= WORTH_TRYING)
+        g_string_append_printf (yes, "%s%u (%.3g×)", yes->len ? ", " : "",
+                                blocks[i], bound);
+      else
+        g_string_append_printf (no, "%s%u", no->len ? ", " : "", blocks[i]);
+    }
+  g_autofree char *y = g_string_free (yes, FALSE);
+  g_autofree char *n = g_string_free (no, FALSE);
+  if (y[0] == '\0')
+    return g_strdup ("Nearly every block holds a non-zero at every block "
+                     "size from 1 to 16: no block-sparse speedup is "
+                     "possible.");
+  return g_strdup_printf ("A speedup is possible at most at b = %s%s%s%s. "
+                          "Run Sweep to measure it.", y,
+                          n[0] ? "; not at b = " : "", n,
+                          n[0] ? " (blocks nearly full)" : "");
 }
 
 char *
@@ -547,12 +593,14 @@ spx_study_verdict (const SpxStudy *s)
   if (s->sweep->points->len == 0 || spx_study_sweep_stale (s))
     return bound_verdict (s);
   double d = s->scenario->gen.density;
-  g_autofree char *machine = g_strdup_printf ("IPU model (%s)",
+  g_autofree char *machine = g_strdup_printf ("on the IPU model (%s)",
                                               s->machine->name);
   g_autofree char *cpu = source_verdict (s->sweep, SPX_SWEEP_CPU, d,
-                                         "this CPU");
+                                         "on this CPU");
   g_autofree char *ipu = source_verdict (s->sweep, SPX_SWEEP_MODEL, d,
                                          machine);
-  return g_strdup_printf ("%s%s%s.", cpu ? cpu : "", cpu && ipu ? "; " : "",
-                          ipu ? ipu : "");
+  char *line = g_strdup_printf ("%s%s%s.", cpu ? cpu : "",
+                                cpu && ipu ? "; " : "", ipu ? ipu : "");
+  line[0] = g_ascii_toupper (line[0]);
+  return line;
 }

@@ -26,6 +26,11 @@ typedef struct {
   /* Bumped by every change of subject, machine or problem: the sweep is
    * out of date when it ran at another revision. */
   guint          revision, sweep_revision;
+  /* A file's or drawing's block density at each SPX_SWEEP_SUBJECT_BLOCKS
+   * size, from spx_study_survey_blocks at survey_revision. */
+  double         block_densities[SPX_SWEEP_N_SUBJECT_BLOCKS];
+  guint          survey_revision;
+  gboolean       surveyed;
 } SpxStudy;
 
 /* The default scenario on bow; no mask until spx_study_build_mask. */
@@ -73,6 +78,10 @@ void        spx_subject_free          (SpxSubject *subject);
 #define SPX_STUDY_READABLE 0.75
 guint       spx_study_readable_block (SpxStudy *study, guint block);
 
+/* Re-block the subject to every sweep block size and keep the block
+ * densities, for the verdict (a few re-blockings: off the main loop). */
+void        spx_study_survey_blocks (SpxStudy *study);
+
 /* Something about the problem changed (the caller changed the scenario
  * or the machine): the sweep is out of date. */
 void        spx_study_changed     (SpxStudy *study);
@@ -97,8 +106,9 @@ gboolean    spx_study_sweep_stale   (const SpxStudy *study);
 char       *spx_study_describe_density (const SpxStudy *study);
 /* One line naming the block sizes at which the subject can beat dense:
  * from the sweep's measured and modelled points once one has run for
- * this revision, else the bound a block density sets (at most
- * 1 / block density). */
+ * this revision, else the bound block densities set (at most
+ * 1 / block density: at every sweep block size once surveyed, else at
+ * the scenario's). */
 char       *spx_study_verdict (const SpxStudy *study);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SpxStudy, spx_study_free)

@@ -55,6 +55,7 @@ typedef struct {
 
 /* The block sizes a subject is re-blocked to by default. */
 #define SPX_SWEEP_SUBJECT_BLOCKS { 1, 2, 4, 8, 16 }
+#define SPX_SWEEP_N_SUBJECT_BLOCKS 5
 #define SPX_SWEEP_MIN_REPS 5 /* a median and quartiles need a few runs */
 
 typedef struct {

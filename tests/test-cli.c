@@ -804,7 +804,7 @@ test_sweep_mask (void)
   Run r = run_cli ("sweep", "--mask", mask, "--n", "32", "--reps", "5",
                    "--warmup", "1", "--out", csv, NULL);
   g_assert_cmpint (r.status, ==, 0);
-  g_assert_nonnull (strstr (r.out, "this CPU:"));
+  g_assert_nonnull (strstr (r.out, "On this CPU:"));
   run_clear (&r);
   g_assert_cmpuint (assert_sweep_csv (csv), ==, 2 * 5 * 3);
   g_autofree char *text = read_text (csv);

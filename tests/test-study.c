@@ -296,6 +296,13 @@ test_words (void)
   /* before a sweep: the bound a full block grid sets */
   g_autofree char *bound = spx_study_verdict (s);
   g_assert_nonnull (strstr (bound, "no block-sparse speedup is possible"));
+  /* surveyed: columns 0, 10, 20, … are set, so 10%, 20%, 40%, 80% and
+   * 100% of the 1, 2, 4, 8 and 16 blocks */
+  spx_study_survey_blocks (s);
+  g_autofree char *bounds = spx_study_verdict (s);
+  g_assert_cmpstr (bounds, ==, "A speedup is possible at most at b = 1 "
+                   "(10×), 2 (5×), 4 (2.5×), 8 (1.25×); not at b = 16 "
+                   "(blocks nearly full). Run Sweep to measure it.");
 
   /* a sweep: b = 1 and 2 beat dense on the CPU, only noise beats it at 4;
    * the model wins at 1 only */
@@ -318,9 +325,9 @@ test_words (void)
              SPX_NOISE_NONE);
   s->sweep_revision = s->revision;
   g_autofree char *verdict = spx_study_verdict (s);
-  g_assert_cmpstr (verdict, ==, "this CPU: faster than dense at b = 1, 2 "
-                   "(best static b = 1, 3.1×); IPU model (bow): faster than "
-                   "dense at b = 1 (best static b = 1, 1.5×).");
+  g_assert_cmpstr (verdict, ==, "On this CPU: faster than dense at b = 1, "
+                   "2 (best static b = 1, 3.1×); on the IPU model (bow): "
+                   "faster than dense at b = 1 (best static b = 1, 1.5×).");
   /* a change of machine makes the sweep out of date */
   g_assert_false (spx_study_sweep_stale (s));
   g_assert_true (spx_study_set_machine (s, "gc200", &error));

@@ -5,6 +5,8 @@
  * as it is done, so the chart grows while it runs. */
 #include "spx-window-private.h"
 
+#include <string.h>
+
 /* ---- planning ------------------------------------------------------ */
 
 typedef enum {
@@ -73,6 +75,9 @@ plan_thread (GTask *task, gpointer source, gpointer data, GCancellable *c)
 {
   PlanJob *j = data;
   j->subject_ok = make_subject (j);
+  if (j->subject_ok && (!j->study->surveyed ||
+                        j->study->survey_revision != j->study->revision))
+    spx_study_survey_blocks (j->study);
   if (j->subject_ok)
     spx_study_plan (j->study, &j->error);
   g_task_return_boolean (task, TRUE); /* the results are in j */
@@ -170,6 +175,17 @@ take_subject (SpxWindow *w, PlanJob *j)
   w->shown = spx_study_save_subject (s);
 }
 
+/* The latest job saw the subject as it is now. */
+static void
+take_survey (SpxWindow *w, const SpxStudy *from)
+{
+  SpxStudy *s = w->study;
+  memcpy (s->block_densities, from->block_densities,
+          sizeof s->block_densities);
+  s->surveyed = from->surveyed;
+  s->survey_revision = s->revision;
+}
+
 /* A .spx read on the worker: everything is its. */
 static void
 take_study (SpxWindow *w, PlanJob *j)
@@ -219,6 +235,8 @@ plan_done (GObject *source, GAsyncResult *result, gpointer data)
   if (j->subject_ok && j->kind == JOB_OPEN)
     took_file (w, j);
   if (j->subject_ok && j->kind != JOB_LOAD)
+    take_survey (w, j->study);
+  if (j->subject_ok && j->kind != JOB_LOAD && j->kind != JOB_PLAN)
     spx_window_panel_load (w);
   if (j->error != NULL)
     spx_window_show_error (w, j->error->message);

@@ -337,7 +337,7 @@ legend_rows (const Chart *c)
   if (c->has_unfit)
     row_add (rows, ROW_UNFIT, 0, g_strdup ("over memory"));
   if (c->n_noisy > 0)
-    row_add (rows, ROW_NOISY, 0, g_strdup_printf ("noisy (%u)", c->n_noisy));
+    row_add (rows, ROW_NOISY, 0, g_strdup ("noisy"));
   heading (rows, start, "mode");
   start = rows->len;
   if (c->has_source[SPX_SWEEP_CPU])
@@ -652,10 +652,12 @@ add_notes (cairo_t *cr, Chart *c, double width)
   double max_w = width - 2 * PAD;
   if (c->n_noisy > 0)
     {
-      /* too long for one line: broken at the semicolon first */
+      /* every point counted, dense ones too, as the window and the
+       * command line count them; too long for one line: broken at the
+       * semicolon first */
       g_autofree char *what = g_strdup_printf (
-        "%u noisy point%s (hollow): measured while other programs ran;",
-        c->n_noisy, c->n_noisy == 1 ? "" : "s");
+        "%u of %u points noisy (hollow): measured while other programs "
+        "ran;", spx_sweep_count_noisy (c->d->sweep), c->points->len);
       const char *advice = "measure again on a quiet machine";
       g_autofree char *text = g_strconcat (what, " ", advice, NULL);
       if (spx_render_text_width (cr, c->style, TICK_TEXT, text, NULL) <=
