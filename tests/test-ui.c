@@ -469,6 +469,11 @@ test_sweep_cancel (void)
   guint got = w->study->sweep->points->len;
   g_assert_cmpuint (got, <, w->sweep_total);
   g_assert_false (gtk_widget_get_visible (w->cancel));
+  /* the chart knows it is partial (not running) and up to date */
+  g_assert_false (w->speedup_data.running);
+  g_assert_false (w->speedup_data.stale);
+  g_assert_cmpuint (spx_sweep_total (&w->study->sweep->settings), ==,
+                    w->sweep_total);
   /* the points done are on the chart and export as CSV */
   g_autofree char *csv = g_build_filename (dir, "sweep.csv", NULL);
   activate (w, "export-sweep-path", g_variant_new_string (csv));
@@ -476,6 +481,12 @@ test_sweep_cancel (void)
   g_assert_true (g_file_get_contents (csv, &text, NULL, NULL));
   g_auto (GStrv) lines = g_strsplit (g_strstrip (text), "\n", -1);
   g_assert_cmpuint (g_strv_length (lines), ==, got + 1);
+  /* a new n: the points no longer describe the problem */
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (w->panel.n), 512);
+  wait_idle (w);
+  g_assert_true (w->speedup_data.stale);
+  g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (w->verdict)),
+                            "Run Sweep"));
   window_close (w);
   g_unlink (csv);
   g_rmdir (dir);

@@ -21,7 +21,8 @@ typedef struct {
   const SpxRenderStyle       *style;
   const GArray               *points;
   gboolean                    gflops;     /* throughput unit: else TFLOP/s */
-  gboolean                    has_source[2], has_mode[3], has_unfit;
+  gboolean                    has_source[2], has_unfit;
+  gboolean                    has_mode[SPX_IPU_N_MODES];
   gboolean                    subject;    /* one mask, re-blocked */
   guint                       n_noisy;    /* plotted points */
   double                      current;    /* density marked; 0: none */
