@@ -121,15 +121,25 @@ test_default (void)
   window_close (w);
 }
 
+#define DLMC_LAYER "transformer-magnitude_pruning-0.98-attention_q.smtx"
+
+/* A new window with the DLMC layer opened in it. */
+static SpxWindow *
+dlmc_window (void)
+{
+  SpxWindow *w = window_new ();
+  g_autofree char *path = data_path (DLMC_LAYER);
+  activate (w, "open-path", g_variant_new_string (path));
+  wait_idle (w);
+  return w;
+}
+
 static void
 test_open_dlmc (void)
 {
   SKIP_WITHOUT_DISPLAY ();
-  SpxWindow *w = window_new ();
-  g_autofree char *path =
-    data_path ("transformer-magnitude_pruning-0.98-attention_q.smtx");
-  activate (w, "open-path", g_variant_new_string (path));
-  wait_idle (w);
+  SpxWindow *w = dlmc_window ();
+  g_autofree char *path = data_path (DLMC_LAYER);
   g_assert_null (spx_window_get_error (w));
   g_autoptr (SpxMask) elements = spx_mask_load (path, NULL, NULL);
   g_autoptr (SpxMask) expected = spx_mask_to_blocks (elements, 16, NULL);
@@ -584,11 +594,7 @@ static void
 test_subject_kept (void)
 {
   SKIP_WITHOUT_DISPLAY ();
-  SpxWindow *w = window_new ();
-  g_autofree char *path =
-    data_path ("transformer-magnitude_pruning-0.98-attention_q.smtx");
-  activate (w, "open-path", g_variant_new_string (path));
-  wait_idle (w);
+  SpxWindow *w = dlmc_window ();
   SpxMaskEditor *e = SPX_MASK_EDITOR (w->editor);
   g_autoptr (SpxMask) file = spx_mask_copy (spx_mask_editor_get_mask (e));
   /* the panel shows what the file has: 73% of its 16 × 16 blocks */

@@ -1064,6 +1064,20 @@ apply_changes (SpxMaskEditor *e, const GArray *changes, gboolean undo)
   g_signal_emit (e, signals[SIGNAL_MASK_EDITED], 0);
 }
 
+static void
+apply_step (SpxMaskEditor *e, Step *step, gboolean undo)
+{
+  if (step->changes != NULL)
+    apply_changes (e, step->changes, undo);
+  else
+    {
+      swap_masks (e, step);
+      g_signal_emit (e, signals[SIGNAL_MASK_REPLACED], 0,
+                     undo ? step->before : step->after);
+    }
+  g_signal_emit (e, signals[SIGNAL_HISTORY_CHANGED], 0);
+}
+
 void
 spx_mask_editor_undo (SpxMaskEditor *e)
 {
@@ -1071,15 +1085,7 @@ spx_mask_editor_undo (SpxMaskEditor *e)
   cancel_drag (e); /* a running stroke becomes the step undone */
   if (e->history_pos == 0 || e->mask == NULL)
     return;
-  Step *step = g_ptr_array_index (e->history, --e->history_pos);
-  if (step->changes != NULL)
-    apply_changes (e, step->changes, TRUE);
-  else
-    {
-      swap_masks (e, step);
-      g_signal_emit (e, signals[SIGNAL_MASK_REPLACED], 0, step->before);
-    }
-  g_signal_emit (e, signals[SIGNAL_HISTORY_CHANGED], 0);
+  apply_step (e, g_ptr_array_index (e->history, --e->history_pos), TRUE);
 }
 
 void
@@ -1089,15 +1095,7 @@ spx_mask_editor_redo (SpxMaskEditor *e)
   cancel_drag (e);
   if (e->history_pos >= e->history->len || e->mask == NULL)
     return;
-  Step *step = g_ptr_array_index (e->history, e->history_pos++);
-  if (step->changes != NULL)
-    apply_changes (e, step->changes, FALSE);
-  else
-    {
-      swap_masks (e, step);
-      g_signal_emit (e, signals[SIGNAL_MASK_REPLACED], 0, step->after);
-    }
-  g_signal_emit (e, signals[SIGNAL_HISTORY_CHANGED], 0);
+  apply_step (e, g_ptr_array_index (e->history, e->history_pos++), FALSE);
 }
 
 void
