@@ -88,22 +88,29 @@ spx_study_load (const char *path, GError **error)
   return spx_study_build_mask (s, error) ? g_steal_pointer (&s) : NULL;
 }
 
+/* A relative file name is looked for beside the .spx first. */
+static char *
+beside_study (const SpxStudy *s, const char *name)
+{
+  if (s->path == NULL || name == NULL || g_path_is_absolute (name))
+    return NULL;
+  g_autofree char *dir = g_path_get_dirname (s->path);
+  char *beside = g_build_filename (dir, name, NULL);
+  if (g_file_test (beside, G_FILE_TEST_EXISTS))
+    return beside;
+  g_free (beside);
+  return NULL;
+}
+
 gboolean
 spx_study_set_machine (SpxStudy *s, const char *name, GError **error)
 {
   SpxIpuMachine *m = spx_ipu_machine_preset (name);
-  if (m == NULL && s->path != NULL && name != NULL &&
-      !g_path_is_absolute (name))
+  if (m == NULL)
     {
-      g_autofree char *dir = g_path_get_dirname (s->path);
-      g_autofree char *beside = g_build_filename (dir, name, NULL);
-      if (g_file_test (beside, G_FILE_TEST_EXISTS))
-        m = spx_ipu_machine_resolve (beside, error);
-      else
-        m = spx_ipu_machine_resolve (name, error);
+      g_autofree char *beside = beside_study (s, name);
+      m = spx_ipu_machine_resolve (beside ? beside : name, error);
     }
-  else if (m == NULL)
-    m = spx_ipu_machine_resolve (name, error);
   if (m == NULL)
     return FALSE;
   spx_ipu_machine_free (s->machine);
@@ -121,9 +128,10 @@ const SpxMask *
 spx_study_elements (SpxStudy *s)
 {
   const SpxScenario *sc = s->scenario;
-  if (sc->source == SPX_MASK_SOURCE_GENERATED || sc->mask == NULL)
-    return s->elements;
-  if (s->elements == NULL && sc->source == SPX_MASK_SOURCE_DRAWN)
+  if (sc->source == SPX_MASK_SOURCE_GENERATED)
+    return NULL;
+  if (s->elements == NULL && sc->source == SPX_MASK_SOURCE_DRAWN &&
+      sc->mask != NULL)
     s->elements = spx_mask_to_blocks (sc->mask, 1, NULL);
   return s->elements;
 }
@@ -182,6 +190,8 @@ spx_study_build_mask (SpxStudy *s, GError **error)
   /* a file or a drawing decides the shape of W */
   sc->m = mask->rows;
   sc->k = mask->cols;
+  if (sc->source == SPX_MASK_SOURCE_GENERATED)
+    g_clear_pointer (&s->elements, spx_mask_free);
   spx_study_changed (s);
   return TRUE;
 }
