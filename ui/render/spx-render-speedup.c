@@ -265,7 +265,7 @@ format_density (double d)
 {
   double inv = 1 / d;
   if (d >= 1)
-    return g_strdup_printf ("%g", d);
+    return g_strdup ("100%"); /* every block: the fraction it is */
   if (fabs (inv - round (inv)) < 1e-6 * inv)
     return g_strdup_printf ("1/%.0f", round (inv));
   return g_strdup_printf ("%.3g%%", d * 100);
@@ -500,19 +500,27 @@ draw_legend (cairo_t *cr, const Chart *c, const GArray *rows, double bottom)
 /* Titles */
 
 /* The title as head + tail; a subject's sweep says what was measured:
- * its name (the head, cut first when too long) and the tail. */
+ * its name (the head, cut first when too long), how much of it is
+ * non-zero and what is plotted (the tail). */
 static void
-title_parts (const Chart *c, const char **head, const char **tail)
+title_parts (const Chart *c, const char **head, char **tail)
 {
-  const char *name = c->d->sweep->settings.subject_name;
-  *tail = "";
+  const SpxSweepOptions *o = &c->d->sweep->settings;
+  *tail = g_strdup ("");
   if (c->d->title != NULL)
     *head = c->d->title;
-  else if (c->subject)
+  else if (o->subject != NULL)
     {
-      *head = name != NULL && *name ? name : "The mask";
-      *tail = c->d->throughput ? ": non-zero throughput by block size"
-                               : ": speedup over dense by block size";
+      const SpxMask *m = o->subject;
+      double d = (double) spx_mask_count_elements (m) /
+                 ((double) m->rows * (double) m->cols);
+      *head = o->subject_name != NULL && *o->subject_name
+                ? o->subject_name : "The mask";
+      g_free (*tail);
+      *tail = g_strdup_printf (" (%.3g%% non-zero): %s by block size",
+                               100 * d, c->d->throughput
+                                          ? "non-zero throughput"
+                                          : "speedup over dense");
     }
   else
     *head = c->d->throughput ? "Non-zero throughput against density"
@@ -559,7 +567,8 @@ shorten (cairo_t *cr, const Chart *c, const char *head, const char *tail,
 static void
 fit_title (cairo_t *cr, Chart *c, double width)
 {
-  const char *head, *tail;
+  const char *head;
+  g_autofree char *tail = NULL;
   title_parts (c, &head, &tail);
   g_autofree char *full = g_strconcat (head, tail, NULL);
   double max_w = width - 2 * PAD, size = 1.2;
