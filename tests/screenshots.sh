@@ -1,6 +1,7 @@
 #!/bin/sh
-# Screenshots of every view of the default window, as a person sees it:
-# the real program under Xvfb, the whole screen grabbed with ImageMagick.
+# Screenshots of every view of the window on the quick start's sample (a
+# real pruned layer), as a person sees it on a first run: the real program
+# under Xvfb, the whole screen grabbed with ImageMagick.
 #   tests/screenshots.sh [BUILD_DIR] [OUT_DIR]   (defaults: build, data/screenshots)
 # Needs xvfb-run and imagemagick (apt-get install xvfb xauth imagemagick).
 set -eu
@@ -13,7 +14,8 @@ for view in mask tiles exchange timeline speedup; do
   wait=6
   if [ "$view" = speedup ]; then extra="--sweep"; wait=60; fi
   XDG_CONFIG_HOME=$config xvfb-run -a -s "-screen 0 1200x800x24" sh -c "
-    '$build/app/sparse-explorer' --view $view $extra & pid=\$!
+    '$build/app/sparse-explorer' --view $view $extra \
+      data/samples/transformer-attention-q-0.9.smtx & pid=\$!
     sleep $wait
     import -window root '$out/$view.png'
     kill \$pid"

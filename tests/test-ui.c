@@ -502,6 +502,30 @@ test_sweep_cancel (void)
   g_rmdir (dir);
 }
 
+/* Run Sweep while the subject is still being made (a file opened, as
+ * `--sweep FILE` does): the sweep waits for it and studies it. */
+static void
+test_sweep_waits (void)
+{
+  SKIP_WITHOUT_DISPLAY ();
+  SpxWindow *w = window_new ();
+  g_autofree char *path = data_path (DLMC_LAYER);
+  activate (w, "open-path", g_variant_new_string (path));
+  g_assert_true (w->planning);
+  activate (w, "run-sweep", NULL);
+  g_assert_null (w->sweep_cancel); /* not yet */
+  gint64 end = g_get_monotonic_time () + WAIT_S * G_USEC_PER_SEC;
+  while (w->sweep_cancel == NULL && g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, TRUE);
+  const SpxSweepOptions *o = &w->study->sweep->settings;
+  g_assert_nonnull (o->subject);
+  g_assert_cmpstr (o->subject_name, ==, DLMC_LAYER);
+  g_assert_cmpuint (o->cpu_m, ==, 512);
+  activate (w, "cancel", NULL);
+  wait_idle (w);
+  window_close (w);
+}
+
 /* The side panel: every change re-plans; what-if machine edits move the
  * model and make the machine "custom". */
 static void
@@ -745,6 +769,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/window/panel", test_panel);
   g_test_add_func ("/ui/window/export", test_export);
   g_test_add_func ("/ui/window/sweep-cancel", test_sweep_cancel);
+  g_test_add_func ("/ui/window/sweep-waits", test_sweep_waits);
   g_test_add_func ("/ui/window/subject-kept", test_subject_kept);
   g_test_add_func ("/ui/window/first-run", test_first_run);
   g_test_add_func ("/ui/window/png-scenario", test_png_scenario);

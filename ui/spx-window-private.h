@@ -37,6 +37,7 @@ struct _SpxWindow {
   /* planning: results of an older request are dropped */
   guint          plan_serial;
   gboolean       planning;
+  gboolean       sweep_pending; /* asked for while the subject was made */
 
   /* the sweep on the chart; points arrive one by one */
   GCancellable  *sweep_cancel;
@@ -96,6 +97,7 @@ void       spx_window_load_scenario (SpxWindow *w, const char *path);
 /* An undo or redo put a former subject's mask back in the editor. */
 void       spx_window_subject_restored (SpxWindow *w,
                                         const SpxSubject *subject);
+/* Sweep the subject (once it is made, when work on it is under way). */
 void       spx_window_run_sweep   (SpxWindow *w);
 void       spx_window_cancel_work (SpxWindow *w);
 

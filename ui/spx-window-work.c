@@ -245,6 +245,9 @@ plan_done (GObject *source, GAsyncResult *result, gpointer data)
   spx_window_programs_changed (w);
   spx_window_update_title (w);
   spx_window_update_busy (w);
+  if (w->sweep_pending && j->error == NULL)
+    spx_window_run_sweep (w);
+  w->sweep_pending = FALSE;
 }
 
 static gboolean
@@ -428,6 +431,11 @@ spx_window_run_sweep (SpxWindow *w)
 {
   if (w->sweep_cancel != NULL)
     return;
+  if (w->planning)
+    {
+      w->sweep_pending = TRUE;
+      return;
+    }
   SweepJob *j = g_new0 (SweepJob, 1);
   j->window = g_object_ref (w);
   j->serial = ++w->sweep_serial;

@@ -387,9 +387,11 @@ act_sweep (GSimpleAction *a, GVariant *p, gpointer data)
   spx_window_run_sweep (data);
 }
 
+/* Escape: the work under way, and a sweep waiting for it. */
 static void
 act_cancel (GSimpleAction *a, GVariant *p, gpointer data)
 {
+  SPX_WINDOW (data)->sweep_pending = FALSE;
   spx_window_cancel_work (data);
 }
 
