@@ -614,8 +614,14 @@ spx_study_verdict (const SpxStudy *s)
                                          "on this CPU");
   g_autofree char *ipu = source_verdict (s->sweep, SPX_SWEEP_MODEL, d,
                                          machine);
-  char *line = g_strdup_printf ("%s%s%s.", cpu ? cpu : "",
-                                cpu && ipu ? "; " : "", ipu ? ipu : "");
+  guint done = s->sweep->points->len;
+  guint total = spx_sweep_total (&s->sweep->settings);
+  g_autofree char *partial = done < total
+    ? g_strdup_printf (" (so far: %u of %u points)", done, total)
+    : g_strdup ("");
+  char *line = g_strdup_printf ("%s%s%s%s.", cpu ? cpu : "",
+                                cpu && ipu ? "; " : "", ipu ? ipu : "",
+                                partial);
   line[0] = g_ascii_toupper (line[0]);
   return line;
 }

@@ -1099,9 +1099,20 @@ draw_stale (cairo_t *cr, const Chart *c)
   cairo_clip_preserve (cr);
   spx_render_set_rgba (cr, c->style->panel, 0.6);
   cairo_fill (cr);
-  SpxTextOpts t = { .size = 1.1, .bold = TRUE, .ax = 0.5, .ay = 0.5 };
-  spx_render_text (cr, c->style, a->x + a->w / 2, a->y + a->h / 2, &t,
-                   "Out of date: Run Sweep again");
+  const char *text = "Out of date: Run Sweep again";
+  const double size = 1.1;
+  double h, w = title_width (cr, c, size, text);
+  spx_render_text_width (cr, c->style, size, text, &h);
+  /* on a plain card: lines through the words would cross them out */
+  double cx = a->x + a->w / 2, cy = a->y + a->h / 2;
+  cairo_rectangle (cr, cx - w / 2 - 10, cy - h / 2 - 6, w + 20, h + 12);
+  spx_render_set_rgb (cr, c->style->panel);
+  cairo_fill_preserve (cr);
+  cairo_set_line_width (cr, 1);
+  spx_render_set_rgb (cr, c->style->muted);
+  cairo_stroke (cr);
+  SpxTextOpts t = { .size = size, .bold = TRUE, .ax = 0.5, .ay = 0.5 };
+  spx_render_text (cr, c->style, cx, cy, &t, text);
   cairo_restore (cr);
 }
 
