@@ -121,6 +121,24 @@ test_default (void)
   window_close (w);
 }
 
+/* A preference for another machine arrives while the first mask is
+ * still being made: the window still gets its mask. */
+static void
+test_default_machine (void)
+{
+  SKIP_WITHOUT_DISPLAY ();
+  SpxWindow *w = spx_window_new (app);
+  spx_window_use_defaults (w, "teach16", 1);
+  gtk_widget_show (GTK_WIDGET (w));
+  wait_idle (w);
+  SpxMask *mask = spx_mask_editor_get_mask (SPX_MASK_EDITOR (w->editor));
+  g_assert_nonnull (mask);
+  assert_filled (w, mask);
+  g_assert_cmpuint (w->study->programs[0]->n_tiles, ==, 16);
+  g_assert_cmpuint (w->study->scenario->threads, ==, 1);
+  window_close (w);
+}
+
 #define DLMC_LAYER "transformer-magnitude_pruning-0.98-attention_q.smtx"
 
 /* A new window with the DLMC layer opened in it. */
@@ -763,6 +781,7 @@ main (int argc, char **argv)
       g_application_register (G_APPLICATION (app), NULL, NULL);
     }
   g_test_add_func ("/ui/window/default", test_default);
+  g_test_add_func ("/ui/window/default-machine", test_default_machine);
   g_test_add_func ("/ui/window/open-dlmc", test_open_dlmc);
   g_test_add_func ("/ui/window/select-tile", test_select_tile);
   g_test_add_func ("/ui/window/drag-undo", test_drag_undo);

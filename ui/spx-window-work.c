@@ -284,7 +284,8 @@ start (SpxWindow *w, JobKind kind, const char *path)
 void
 spx_window_replan (SpxWindow *w)
 {
-  start (w, JOB_PLAN, NULL);
+  /* before the first mask arrived, a newer request must make it */
+  start (w, w->study->scenario->mask ? JOB_PLAN : JOB_BUILD, NULL);
 }
 
 void
