@@ -1,7 +1,16 @@
 /* spx-util.c: small helpers shared across core */
 #include "spx-util.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
+
+G_DEFINE_QUARK (spx-budget-error-quark, spx_budget_error)
 
 gboolean
 spx_write_file_atomic (const char *path, const char *data, gsize len,
@@ -22,4 +31,171 @@ spx_now_ms (void)
   struct timespec ts;
   clock_gettime (CLOCK_MONOTONIC, &ts);
   return (double) ts.tv_sec * 1e3 + (double) ts.tv_nsec * 1e-6;
+}
+
+/* "3G", "512M", "1048576": bytes, or 0 when not a size. */
+static guint64
+parse_size (const char *text)
+{
+  char *end = NULL;
+  guint64 v = g_ascii_strtoull (text, &end, 10);
+  if (end == text)
+    return 0;
+  guint shift = 0;
+  switch (g_ascii_toupper (*end))
+    {
+    case 'K': shift = 10; end++; break;
+    case 'M': shift = 20; end++; break;
+    case 'G': shift = 30; end++; break;
+    default: break;
+    }
+  if (*end != '\0' || v > (G_MAXUINT64 >> shift))
+    return 0;
+  return v << shift;
+}
+
+/* Half of the smallest limit set on this process's memory. */
+static guint64
+limit_share (void)
+{
+  guint64 least = G_MAXUINT64;
+  const int kinds[] = { RLIMIT_AS, RLIMIT_DATA };
+  for (guint i = 0; i < G_N_ELEMENTS (kinds); i++)
+    {
+      struct rlimit rl;
+      if (getrlimit (kinds[i], &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
+        least = MIN (least, (guint64) rl.rlim_cur);
+    }
+  return least == G_MAXUINT64 ? least : least / 2;
+}
+
+guint64
+spx_memory_budget (void)
+{
+  const char *env = g_getenv (SPX_MEMORY_BUDGET_ENV);
+  guint64 budget = env != NULL ? parse_size (env) : 0;
+  if (budget == 0)
+    {
+      long pages = sysconf (_SC_PHYS_PAGES), page = sysconf (_SC_PAGESIZE);
+      budget = pages > 0 && page > 0 ? (guint64) pages * page / 4
+                                     : G_GUINT64_CONSTANT (1) << 30;
+    }
+  return MIN (budget, limit_share ());
+}
+
+gboolean
+spx_budget_check (guint64 bytes, const char *what, GError **error)
+{
+  guint64 budget = spx_memory_budget ();
+  if (bytes <= budget)
+    return TRUE;
+  g_autofree char *need = g_format_size_full (bytes, G_FORMAT_SIZE_IEC_UNITS);
+  g_autofree char *have = g_format_size_full (budget,
+                                              G_FORMAT_SIZE_IEC_UNITS);
+  g_set_error (error, SPX_BUDGET_ERROR, SPX_BUDGET_ERROR_TOO_LARGE,
+               "%s: would need %s of memory, more than the budget of %s "
+               "(%s sets it)", what, need, have, SPX_MEMORY_BUDGET_ENV);
+  return FALSE;
+}
+
+gpointer
+spx_budget_alloc0 (guint64 count, gsize size, const char *what,
+                   GError **error)
+{
+  guint64 bytes = size != 0 && count > G_MAXUINT64 / size ? G_MAXUINT64
+                                                          : count * size;
+  if (!spx_budget_check (bytes, what, error))
+    return NULL;
+  gpointer p = bytes <= G_MAXSIZE ? g_try_malloc0 (MAX (bytes, 1)) : NULL;
+  if (p == NULL)
+    {
+      g_autofree char *need = g_format_size_full (bytes,
+                                                  G_FORMAT_SIZE_IEC_UNITS);
+      g_set_error (error, SPX_BUDGET_ERROR, SPX_BUDGET_ERROR_TOO_LARGE,
+                   "%s: could not get %s of memory", what, need);
+    }
+  return p;
+}
+
+gboolean
+spx_cancelled (GError **error)
+{
+  GCancellable *c = g_cancellable_get_current ();
+  if (c == NULL || !g_cancellable_is_cancelled (c))
+    return FALSE;
+  g_set_error_literal (error, SPX_BUDGET_ERROR, SPX_BUDGET_ERROR_CANCELLED,
+                       "cancelled");
+  return TRUE;
+}
+
+static const char *
+file_kind (mode_t mode)
+{
+  if (S_ISDIR (mode))
+    return "is a directory";
+  if (S_ISFIFO (mode))
+    return "is not a regular file (a FIFO)";
+  if (S_ISCHR (mode) || S_ISBLK (mode))
+    return "is not a regular file (a device)";
+  if (S_ISSOCK (mode))
+    return "is not a regular file (a socket)";
+  return "is not a regular file";
+}
+
+int
+spx_open_regular (const char *path, const char *kind, GError **error)
+{
+  /* O_NONBLOCK: opening a FIFO must not wait for a writer */
+  int fd = open (path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  struct stat st;
+  if (fd < 0)
+    {
+      int err = errno;
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (err),
+                   "%s: %s", path, g_strerror (err));
+      return -1;
+    }
+  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode))
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+                   "%s: %s, expected %s", path,
+                   fstat (fd, &st) != 0 ? "cannot be examined"
+                                        : file_kind (st.st_mode), kind);
+      close (fd);
+      return -1;
+    }
+  fcntl (fd, F_SETFL, fcntl (fd, F_GETFL) & ~O_NONBLOCK);
+  return fd;
+}
+
+gboolean
+spx_read_regular (const char *path, const char *kind, gsize max_bytes,
+                  char **contents, gsize *len, GError **error)
+{
+  int fd = spx_open_regular (path, kind, error);
+  if (fd < 0)
+    return FALSE;
+  GString *data = g_string_new (NULL);
+  char buf[65536];
+  gssize got;
+  while ((got = read (fd, buf, sizeof buf)) > 0 &&
+         data->len + (gsize) got <= max_bytes)
+    g_string_append_len (data, buf, got);
+  int err = errno;
+  close (fd);
+  if (got != 0)
+    {
+      if (got < 0)
+        g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (err),
+                     "%s: %s", path, g_strerror (err));
+      else
+        g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+                     "%s: longer than %" G_GSIZE_FORMAT " bytes, too long "
+                     "for %s", path, max_bytes, kind);
+      g_string_free (data, TRUE);
+      return FALSE;
+    }
+  *len = data->len;
+  *contents = g_string_free (data, FALSE);
+  return TRUE;
 }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <glib.h>
+#include <gio/gio.h>
 
 G_BEGIN_DECLS
 
@@ -12,5 +13,50 @@ gboolean spx_write_file_atomic (const char *path, const char *data,
 
 /* Monotonic time in milliseconds, for timings reported to users. */
 double   spx_now_ms (void);
+
+/* ---- files input comes from --------------------------------------- */
+
+/* Open path for reading if it is a regular file (or a link to one),
+ * without waiting on a FIFO or a device: a descriptor, or -1 with an
+ * error "PATH: is a directory, expected KIND", "PATH: is not a regular
+ * file (a FIFO), expected KIND", or the system's reason. kind: "a mask
+ * file", "a scenario", "a machine file". Close with close(). */
+int      spx_open_regular (const char *path, const char *kind,
+                           GError **error);
+/* Its whole contents (NUL-terminated) when at most max_bytes long. */
+gboolean spx_read_regular (const char *path, const char *kind,
+                           gsize max_bytes, char **contents, gsize *len,
+                           GError **error);
+
+/* ---- what input may ask of the machine ---------------------------- */
+
+#define SPX_BUDGET_ERROR (spx_budget_error_quark ())
+GQuark spx_budget_error_quark (void);
+
+typedef enum {
+  SPX_BUDGET_ERROR_TOO_LARGE, /* more memory than the budget */
+  SPX_BUDGET_ERROR_CANCELLED, /* the caller gave up waiting */
+} SpxBudgetError;
+
+/* The memory one operation may take for what its input asks (a mask's
+ * bits, a plan's arrays, dense operands): SPX_MEMORY_BUDGET (bytes, or
+ * with a K, M or G suffix) when set, else a quarter of the physical
+ * memory; never more than half of what an address-space or data limit
+ * (ulimit -v, -d) allows. The command line and the window share it. */
+#define SPX_MEMORY_BUDGET_ENV "SPX_MEMORY_BUDGET"
+guint64  spx_memory_budget (void);
+/* TRUE when bytes fit the budget; else an error naming what ("FILE",
+ * "--n 2147483647", "the static plan"), the size and the budget. */
+gboolean spx_budget_check (guint64 bytes, const char *what, GError **error);
+/* count × size bytes, zeroed, after spx_budget_check (the product
+ * checked for overflow); NULL with an error when refused or when the
+ * allocation fails. Free with g_free. */
+gpointer spx_budget_alloc0 (guint64 count, gsize size, const char *what,
+                            GError **error);
+
+/* Long work polls this between steps: TRUE (and a CANCELLED error) once
+ * the thread's current GCancellable (g_cancellable_push_current) is
+ * cancelled. Cheap enough for every few thousand iterations. */
+gboolean spx_cancelled (GError **error);
 
 G_END_DECLS

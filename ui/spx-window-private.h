@@ -37,6 +37,8 @@ struct _SpxWindow {
   /* planning: results of an older request are dropped */
   guint          plan_serial;
   gboolean       planning;
+  GCancellable  *plan_cancel;   /* the latest job's: a newer one or Escape
+                                   stops it where it is */
   gboolean       sweep_pending; /* asked for while the subject was made */
 
   /* the sweep on the chart; points arrive one by one */

@@ -19,6 +19,7 @@ typedef enum {
 typedef struct {
   guint     serial;
   JobKind   kind;
+  GCancellable *cancel; /* current on the worker: long loops poll it */
   SpxStudy *study;   /* the worker's own */
   char     *path;    /* JOB_OPEN, JOB_LOAD */
   guint     asked_block; /* JOB_OPEN: the block asked for, when another
@@ -30,6 +31,7 @@ typedef struct {
 static void
 plan_job_free (PlanJob *j)
 {
+  g_clear_object (&j->cancel);
   spx_study_free (j->study);
   g_free (j->path);
   g_clear_error (&j->error);
@@ -74,12 +76,14 @@ static void
 plan_thread (GTask *task, gpointer source, gpointer data, GCancellable *c)
 {
   PlanJob *j = data;
+  g_cancellable_push_current (j->cancel);
   j->subject_ok = make_subject (j);
   if (j->subject_ok && (!j->study->surveyed ||
                         j->study->survey_revision != j->study->revision))
     spx_study_survey_blocks (j->study);
   if (j->subject_ok)
     spx_study_plan (j->study, &j->error);
+  g_cancellable_pop_current (j->cancel);
   g_task_return_boolean (task, TRUE); /* the results are in j */
 }
 
@@ -267,6 +271,11 @@ start (SpxWindow *w, JobKind kind, const char *path)
   j->kind = kind;
   j->path = g_strdup (path);
   j->serial = ++w->plan_serial;
+  j->cancel = g_cancellable_new ();
+  /* the job before is out of date: stop its work, not just its result */
+  if (w->plan_cancel != NULL)
+    g_cancellable_cancel (w->plan_cancel);
+  g_set_object (&w->plan_cancel, j->cancel);
   if (kind != JOB_LOAD)
     j->study = spx_study_copy (w->study);
   if (!w->planning)
@@ -388,7 +397,9 @@ static void
 sweep_thread (GTask *task, gpointer source, gpointer data, GCancellable *c)
 {
   SweepJob *j = data;
+  g_cancellable_push_current (j->cancel);
   spx_sweep_run (j->sweep, &j->options, sweep_progress, j, &j->error);
+  g_cancellable_pop_current (j->cancel);
   g_task_return_boolean (task, TRUE); /* the outcome is in j */
 }
 
@@ -468,6 +479,7 @@ spx_window_cancel_work (SpxWindow *w)
     {
       w->plan_serial++; /* its result will be dropped */
       w->planning = FALSE;
+      g_cancellable_cancel (w->plan_cancel);
     }
   if (w->progress != NULL)
     spx_window_update_busy (w);

@@ -833,6 +833,7 @@ static void
 spx_window_finalize (GObject *object)
 {
   SpxWindow *w = SPX_WINDOW (object);
+  g_clear_object (&w->plan_cancel);
   spx_study_free (w->study);
   spx_subject_free (w->shown);
   g_free (w->error);
