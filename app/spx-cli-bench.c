@@ -42,6 +42,25 @@ parse_mode (const char *text, SpxBenchOptions *options)
   return FALSE;
 }
 
+/* More threads than the processors can run are refused here, before
+ * OpenBLAS would try to start them. */
+static gboolean
+parse_threads (const char *text, guint *threads)
+{
+  guint64 v, most = spx_bench_max_threads ();
+  if (g_ascii_string_to_unsigned (text, 10, 1, most, &v, NULL))
+    {
+      *threads = (guint) v;
+      return TRUE;
+    }
+  spx_cli_usage_error (CMD, "--threads: expected a whole number from 1 to %"
+                       G_GUINT64_FORMAT " (%u × the %" G_GUINT64_FORMAT
+                       " processors online), got '%s'", most,
+                       SPX_BENCH_THREADS_PER_CPU,
+                       most / SPX_BENCH_THREADS_PER_CPU, text);
+  return FALSE;
+}
+
 static gboolean
 parse_options (const BenchArgs *a, guint threads, SpxBenchOptions *o)
 {
@@ -61,12 +80,8 @@ parse_options (const BenchArgs *a, guint threads, SpxBenchOptions *o)
                            "librsb-dev and rebuild)");
       return FALSE;
     }
-  if (a->threads)
-    {
-      if (!spx_cli_uint (CMD, "--threads", a->threads, 1, 1024, &v))
-        return FALSE;
-      o->engine.threads = (guint) v;
-    }
+  if (a->threads && !parse_threads (a->threads, &o->engine.threads))
+    return FALSE;
   if (a->reps)
     {
       if (!spx_cli_uint (CMD, "--reps", a->reps, 1, 100000, &v))
@@ -265,8 +280,10 @@ run (gconstpointer data)
 
   SpxBenchResult result;
   g_autoptr (GError) error = NULL;
+  /* bad sizes or threads are usage; memory over the budget is the
+   * input's (the budget error's codes overlap the engine's) */
   if (!spx_bench_run (sc->mask, sc->n, &options, &result, &error))
-    return error->code == SPX_ENGINE_ERROR_INVALID
+    return g_error_matches (error, SPX_ENGINE_ERROR, SPX_ENGINE_ERROR_INVALID)
              ? spx_cli_usage_error (CMD, "%s", error->message)
              : spx_cli_input_error (CMD, error);
   warn_unfair (&result);

@@ -2,6 +2,7 @@
 #include "spx-cli.h"
 #include "spx-cli-study.h"
 #include "spx-mask-io.h"
+#include "spx-util.h"
 
 #include <stdio.h>
 
@@ -58,7 +59,13 @@ run (gconstpointer data)
   g_autoptr (GError) error = NULL;
   g_autoptr (SpxMask) mask = spx_mask_generate (rows, cols, (guint) block,
                                                 &gen, &error);
-  if (mask == NULL) /* options that only clash once combined */
+  /* options that only clash once combined, or that ask for more memory
+   * than the budget */
+  if (mask == NULL && error->domain == SPX_BUDGET_ERROR)
+    return spx_cli_usage_error (CMD, "--rows %" G_GUINT64_FORMAT " --cols %"
+                                G_GUINT64_FORMAT " --block %" G_GUINT64_FORMAT
+                                ": %s", rows, cols, block, error->message);
+  if (mask == NULL)
     return spx_cli_usage_error (CMD, "%s", error->message);
   if (!spx_mask_save (mask, a->out, &error))
     return spx_cli_input_error (CMD, error);

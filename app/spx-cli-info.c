@@ -9,9 +9,10 @@
 #define CMD "info"
 
 typedef struct {
-  const char  *file;
+  const char  *file;   /* as shown: valid UTF-8 whatever the name's bytes */
   SpxFormat    format;
   const SpxMask *elements, *blocks;
+  guint64      nnz;    /* of elements */
   SpxMaskStats stats;
   double       load_ms;
 } InfoResult;
@@ -31,7 +32,7 @@ static void
 print_json (const InfoResult *r)
 {
   const SpxMask *e = r->elements;
-  guint64 nnz = spx_mask_count (e);
+  guint64 nnz = r->nnz;
   SpxJson json;
   spx_json_init (&json);
   spx_json_begin_object (&json, NULL);
@@ -63,7 +64,7 @@ static void
 print_table (const InfoResult *r)
 {
   const SpxMask *e = r->elements;
-  guint64 nnz = spx_mask_count (e);
+  guint64 nnz = r->nnz;
   guint b = r->blocks->block;
   printf ("%-16s %s\n", "file", r->file);
   printf ("%-16s %s\n", "format", spx_format_to_string (r->format));
@@ -111,20 +112,25 @@ spx_cli_info (int argc, char **argv)
       !spx_cli_uint (CMD, "--block", block_text, 1, SPX_MASK_MAX_BLOCK, &block))
     return SPX_EXIT_USAGE;
 
-  InfoResult r = { .file = argv[1] };
+  g_autofree char *shown = g_filename_display_name (argv[1]);
+  InfoResult r = { .file = shown };
   g_autoptr (GError) error = NULL;
   double t0 = spx_now_ms ();
   g_autoptr (SpxMask) elements = spx_mask_load (argv[1], &r.format, &error);
   r.load_ms = spx_now_ms () - t0;
   if (elements == NULL)
     return spx_cli_input_error (CMD, error);
-  g_autoptr (SpxMask) blocks = spx_mask_to_blocks (elements, (guint) block,
-                                                   &error);
-  if (blocks == NULL)
+  /* at the file's own block the mask serves as is: no second copy */
+  g_autoptr (SpxMask) blocks = block == elements->block ? NULL
+    : spx_mask_to_blocks (elements, (guint) block, &error);
+  if (error != NULL)
     return spx_cli_input_error (CMD, error);
   r.elements = elements;
-  r.blocks = blocks;
-  spx_mask_stats (blocks, &r.stats);
+  r.blocks = blocks != NULL ? blocks : elements;
+  spx_mask_stats (r.blocks, &r.stats);
+  /* counting takes a pass over every word: once is enough */
+  r.nnz = blocks != NULL ? spx_mask_count (elements)
+                         : r.stats.nonzero_blocks;
   if (json)
     print_json (&r);
   else

@@ -34,13 +34,19 @@ typedef struct {
   double         density;
 } ModelRequest;
 
+/* Only the figures are printed: each plan's transfers and per-tile
+ * arrays (up to tiles² of them, each plan within the memory budget) are
+ * let go before the next mode is planned, so three never add up. */
 static SpxIpuProgram *
 plan_mode (const ModelRequest *r, SpxIpuMode mode, GError **error)
 {
-  if (r->n != 0)
-    return spx_ipu_plan (r->machine, mode, r->mask, r->n, r->dtype, error);
-  return spx_ipu_plan_best_n (r->machine, mode, r->mask, N_BEST_MAX,
-                              r->dtype, error);
+  SpxIpuProgram *p = r->n != 0
+    ? spx_ipu_plan (r->machine, mode, r->mask, r->n, r->dtype, error)
+    : spx_ipu_plan_best_n (r->machine, mode, r->mask, N_BEST_MAX, r->dtype,
+                           error);
+  if (p != NULL)
+    spx_ipu_program_drop_detail (p);
+  return p;
 }
 
 static void

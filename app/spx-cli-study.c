@@ -222,7 +222,7 @@ start (const SpxCliStudyArgs *a, const char *command, int *status)
   if (a->mask && generator_given (a))
     return spx_cli_usage_error (command, "--mask: give a mask file or --m, "
                                 "--k and a pattern, not both"), NULL;
-  SpxStudy *s = a->scenario ? spx_study_load (a->scenario, &error)
+  SpxStudy *s = a->scenario ? spx_study_load_scenario (a->scenario, &error)
                             : spx_study_new ();
   if (s == NULL)
     *status = spx_cli_input_error (command, error);

@@ -4,6 +4,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 typedef struct {
   const char *name;
@@ -88,10 +89,20 @@ spx_cli_parse_options (const char *command, GOptionContext *context,
                        int *argc, char ***argv, int *status)
 {
   g_autoptr (GError) error = NULL;
-  if (g_option_context_parse (context, argc, argv, &error))
-    return TRUE;
-  *status = spx_cli_usage_error (command, "%s", error->message);
-  return FALSE;
+  if (!g_option_context_parse (context, argc, argv, &error))
+    {
+      *status = spx_cli_usage_error (command, "%s", error->message);
+      return FALSE;
+    }
+  /* "--" ends the options (a file may start with "-"): GLib leaves it */
+  for (int i = 1; i < *argc; i++)
+    if (g_str_equal ((*argv)[i], "--"))
+      {
+        memmove (*argv + i, *argv + i + 1, (*argc - i) * sizeof **argv);
+        (*argc)--;
+        break;
+      }
+  return TRUE;
 }
 
 int

@@ -1,6 +1,7 @@
 /* spx-bench-peers.c: other libraries' SpMM, for comparison (optional) */
 #include "spx-config.h"
 #include "spx-bench-private.h"
+#include "spx-util.h"
 
 #if SPX_HAVE_LIBRSB
 #include <rsb.h>
@@ -60,8 +61,21 @@ spx_peer_librsb_new (const SpxBlockCsr *csr, const float *values, guint64 n,
       csr->n_blocks * csr->b * csr->b > G_MAXINT32)
     return rsb_failed (RSB_ERR_LIMITS, "matrix too large", error), NULL;
   gsize cap = MAX (csr->n_blocks * csr->b * csr->b, 1);
-  rsb_coo_idx_t *IA = g_new (rsb_coo_idx_t, cap), *JA = g_new (rsb_coo_idx_t, cap);
-  float *VA = g_new (float, cap);
+  /* coordinates and values of every element, then librsb's own copy */
+  gsize each = 2 * (2 * sizeof (rsb_coo_idx_t) + sizeof (float));
+  if (!spx_budget_check ((guint64) cap * each, "librsb's copy of A", error))
+    return NULL;
+  rsb_coo_idx_t *IA = g_try_new (rsb_coo_idx_t, cap);
+  rsb_coo_idx_t *JA = g_try_new (rsb_coo_idx_t, cap);
+  float *VA = g_try_new (float, cap);
+  if (IA == NULL || JA == NULL || VA == NULL)
+    {
+      g_free (IA);
+      g_free (JA);
+      g_free (VA);
+      return rsb_failed (RSB_ERR_ENOMEM, "no memory for A's elements",
+                         error), NULL;
+    }
   rsb_nnz_idx_t nnz = 0;
   expand_blocks (csr, values, IA, JA, VA, &nnz);
   rsb_int_t nt = (rsb_int_t) threads;

@@ -11,6 +11,16 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+/* What OpenBLAS allocates per thread it runs, about. */
+#define OPENBLAS_THREAD_BYTES (G_GUINT64_CONSTANT (32) << 20)
+
+guint
+spx_bench_max_threads (void)
+{
+  return SPX_BENCH_THREADS_PER_CPU *
+         (guint) MAX (1, sysconf (_SC_NPROCESSORS_ONLN));
+}
+
 void
 spx_bench_options_init (SpxBenchOptions *options)
 {
@@ -82,6 +92,26 @@ operands_clear (Operands *o)
   g_clear_pointer (&o->C, g_free);
 }
 
+/* All the operands at once, against the memory budget before any is
+ * allocated: A's blocks and their pattern, dense A (m·k), B (k·n) and
+ * two of C (m·n), as floats. */
+static gboolean
+operands_check (const SpxMask *mask, guint64 n, GError **error)
+{
+  double m = mask->rows, k = mask->cols, f = sizeof (float);
+  double blocks = spx_mask_count (mask);
+  double bytes = blocks * ((double) mask->block * mask->block * f +
+                           sizeof (guint32)) +
+                 (mask->brows + 1.0) * sizeof (guint64) +
+                 (m * k + k * n + 2 * m * n) * f;
+  g_autofree char *what = g_strdup_printf (
+    "the operands (dense A %" G_GUINT64_FORMAT "×%" G_GUINT64_FORMAT
+    ", B %" G_GUINT64_FORMAT "×%" G_GUINT64_FORMAT ", C %" G_GUINT64_FORMAT
+    "×%" G_GUINT64_FORMAT " twice, as floats)", mask->rows, mask->cols,
+    mask->cols, n, mask->rows, n);
+  return spx_engine_check_budget (bytes, what, error);
+}
+
 static gboolean
 operands_init (Operands *o, const SpxMask *mask, guint64 n, guint64 seed,
                GError **error)
@@ -90,6 +120,8 @@ operands_init (Operands *o, const SpxMask *mask, guint64 n, guint64 seed,
   o->m = mask->rows;
   o->k = mask->cols;
   o->n = n;
+  if (!operands_check (mask, n, error))
+    return FALSE;
   spx_block_csr_from_mask (&o->csr, mask);
   gsize bb = (gsize) mask->block * mask->block;
   if (!(o->values = try_alloc (o->csr.n_blocks * bb, "the values of A", error)) ||
@@ -237,7 +269,7 @@ run_peer (gpointer ctx, const Operands *o, float *C)
  * Round 0 runs dense first; its C is the reference for the error. */
 static gboolean
 run_rounds (Contestant *c, guint n_c, const Operands *o,
-            const SpxBenchOptions *opt, SpxBenchResult *r)
+            const SpxBenchOptions *opt, SpxBenchResult *r, GError **error)
 {
   guint rounds = opt->warmup + opt->reps, done = 0;
   gsize len = o->m * o->n;
@@ -260,6 +292,12 @@ run_rounds (Contestant *c, guint n_c, const Operands *o,
           c[i].times[round - opt->warmup] = t;
         if (opt->progress && !opt->progress (++done, rounds * n_c,
                                              opt->user_data))
+          {
+            g_set_error (error, SPX_ENGINE_ERROR, SPX_ENGINE_ERROR_CANCELLED,
+                         "cancelled");
+            return FALSE;
+          }
+        if (spx_cancelled (error))
           return FALSE;
       }
   cpu_clock_read (&after);
@@ -403,6 +441,8 @@ enter_all (Race *race, const SpxMask *mask, SpxBenchResult *r,
   SpxEngineOptions engine = opt->engine;
   engine.threads = r->threads;
   enter (race, &r->dense, run_dense, GUINT_TO_POINTER (r->threads), opt->reps);
+  if (spx_cancelled (error))
+    return FALSE;
   if (opt->run_static)
     {
       double t0 = spx_now_ms ();
@@ -422,6 +462,8 @@ enter_all (Race *race, const SpxMask *mask, SpxBenchResult *r,
         return FALSE;
       enter (race, &r->dyn, run_dynamic, &race->dyn, opt->reps);
     }
+  if (spx_cancelled (error))
+    return FALSE;
   if (opt->run_peers && spx_bench_have_librsb ())
     {
       race->peer = spx_peer_librsb_new (&race->o.csr, race->o.values, r->n,
@@ -431,6 +473,25 @@ enter_all (Race *race, const SpxMask *mask, SpxBenchResult *r,
       enter (race, &r->librsb, run_peer, race->peer, opt->reps);
     }
   return TRUE;
+}
+
+/* Threads OpenBLAS can run: not more than spx_bench_max_threads, and
+ * their buffers within the memory budget. */
+static gboolean
+check_threads (guint threads, GError **error)
+{
+  guint most = spx_bench_max_threads ();
+  if (threads > most)
+    {
+      g_set_error (error, SPX_ENGINE_ERROR, SPX_ENGINE_ERROR_INVALID,
+                   "%u threads: expected at most %u (%u × the %u processors "
+                   "online)", threads, most, SPX_BENCH_THREADS_PER_CPU,
+                   most / SPX_BENCH_THREADS_PER_CPU);
+      return FALSE;
+    }
+  g_autofree char *what = g_strdup_printf ("OpenBLAS's buffers for %u "
+                                           "threads (32 MiB each)", threads);
+  return spx_budget_check (threads * OPENBLAS_THREAD_BYTES, what, error);
 }
 
 gboolean
@@ -443,18 +504,17 @@ spx_bench_run (const SpxMask *mask, guint64 n, const SpxBenchOptions *options,
                    "at least one repetition is needed");
       return FALSE;
     }
-  if (!spx_engine_check_sizes (mask->rows, mask->cols, n, mask->block, error))
+  if (!spx_engine_check_sizes (mask->rows, mask->cols, n, mask->block,
+                               error) ||
+      !check_threads (spx_engine_threads (&options->engine), error) ||
+      spx_cancelled (error))
     return FALSE;
   describe (result, mask, n, options);
   Race race = { 0 };
   gboolean ok = operands_init (&race.o, mask, n, options->seed, error) &&
-                enter_all (&race, mask, result, options, error);
-  if (ok && !run_rounds (race.c, race.n_c, &race.o, options, result))
-    {
-      g_set_error (error, SPX_ENGINE_ERROR, SPX_ENGINE_ERROR_CANCELLED,
-                   "cancelled");
-      ok = FALSE;
-    }
+                enter_all (&race, mask, result, options, error) &&
+                run_rounds (race.c, race.n_c, &race.o, options, result,
+                            error);
   if (ok && race.dyn.failed)
     {
       g_set_error (error, SPX_ENGINE_ERROR, SPX_ENGINE_ERROR_INVALID,

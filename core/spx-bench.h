@@ -70,8 +70,20 @@ typedef struct {
 
 void     spx_bench_options_init (SpxBenchOptions *options);
 gboolean spx_bench_have_librsb  (void);
+/* The most threads a measurement may ask for: more than this many per
+ * processor online cannot run sensibly (OpenBLAS takes a buffer of about
+ * 32 MiB per thread, and under a memory limit its allocator retries
+ * forever). */
+#define SPX_BENCH_THREADS_PER_CPU 4
+guint    spx_bench_max_threads  (void);
 
-/* Multiply mask (random values) by a random k×n B, every way asked for. */
+/* Multiply mask (random values) by a random k×n B, every way asked for.
+ * Refused before anything is allocated when the operands, the plans or
+ * OpenBLAS's buffers would take more than the memory budget
+ * (SPX_BUDGET_ERROR_TOO_LARGE) or the threads are more than
+ * spx_bench_max_threads (SPX_ENGINE_ERROR_INVALID). Stops with
+ * SPX_BUDGET_ERROR_CANCELLED once the thread's current GCancellable is
+ * cancelled, or SPX_ENGINE_ERROR_CANCELLED when progress says so. */
 gboolean spx_bench_run (const SpxMask *mask, guint64 n,
                         const SpxBenchOptions *options,
                         SpxBenchResult *result, GError **error);

@@ -18,6 +18,19 @@ struct _SpxDynamicPlan {
   float      *coo_values;
 };
 
+/* The schedule for budget blocks, against the memory budget. */
+static gboolean
+check_plan_budget (const SpxDynamicPlan *plan, guint threads, GError **error)
+{
+  double bytes = spx_schedule_bytes (plan->k, plan->n, plan->brows,
+                                     plan->bcols, plan->max_blocks, threads);
+  g_autofree char *what = g_strdup_printf (
+    "the CPU dynamic plan (%" G_GUINT64_FORMAT "×%" G_GUINT64_FORMAT " in "
+    "blocks of %u, a budget of %" G_GUINT64_FORMAT " blocks)", plan->m,
+    plan->k, plan->b, plan->max_blocks);
+  return spx_engine_check_budget (bytes, what, error);
+}
+
 SpxDynamicPlan *
 spx_dynamic_plan_new (guint64 m, guint64 k, guint64 n, guint b,
                       guint64 max_blocks, const SpxEngineOptions *options,
@@ -34,8 +47,16 @@ spx_dynamic_plan_new (guint64 m, guint64 k, guint64 n, guint b,
   plan->bcols = (k + b - 1) / b;
   plan->max_blocks = MIN (max_blocks, plan->brows * plan->bcols);
   plan->isa = options->isa;
+  guint threads = spx_engine_threads (options);
+  if (!check_plan_budget (plan, threads, error))
+    {
+      g_free (plan);
+      return NULL;
+    }
   spx_schedule_init (&plan->schedule, k, n, plan->brows, plan->bcols,
-                     plan->max_blocks, spx_engine_threads (options));
+                     plan->max_blocks, threads);
+  if (!spx_schedule_reserve (&plan->schedule, "the CPU dynamic plan", error))
+    g_clear_pointer (&plan, spx_dynamic_plan_free);
   return plan;
 }
 
@@ -91,24 +112,35 @@ spx_dynamic_plan_execute (SpxDynamicPlan *plan, const SpxBlockCsr *pattern,
   return TRUE;
 }
 
+/* Sorting space for COO input: values, columns and keys per block of the
+ * budget, offsets per block-row. */
 static gboolean
 coo_alloc (SpxDynamicPlan *plan, GError **error)
 {
   if (plan->coo_keys != NULL)
     return TRUE;
   gsize bb = (gsize) plan->b * plan->b, nb = MAX (plan->max_blocks, 1);
+  double bytes = (double) nb * ((double) bb * sizeof (float) +
+                                sizeof (guint32) + sizeof (guint64)) +
+                 (plan->brows + 1.0) * sizeof (guint64);
+  g_autofree char *what = g_strdup_printf (
+    "sorting %" G_GUINT64_FORMAT " COO blocks", plan->max_blocks);
+  if (!spx_engine_check_budget (bytes, what, error))
+    return FALSE;
   plan->coo_values = g_try_new (float, nb * bb);
-  if (plan->coo_values == NULL)
-    {
-      g_set_error (error, SPX_ENGINE_ERROR, SPX_ENGINE_ERROR_NO_MEMORY,
-                   "no memory to sort %" G_GUINT64_FORMAT " blocks",
-                   plan->max_blocks);
-      return FALSE;
-    }
-  plan->coo_offsets = g_new (guint64, plan->brows + 1);
-  plan->coo_cols = g_new (guint32, nb);
-  plan->coo_keys = g_new (guint64, nb);
-  return TRUE;
+  plan->coo_offsets = g_try_new (guint64, plan->brows + 1);
+  plan->coo_cols = g_try_new (guint32, nb);
+  plan->coo_keys = g_try_new (guint64, nb);
+  if (plan->coo_values && plan->coo_offsets && plan->coo_cols &&
+      plan->coo_keys)
+    return TRUE;
+  g_clear_pointer (&plan->coo_values, g_free);
+  g_clear_pointer (&plan->coo_offsets, g_free);
+  g_clear_pointer (&plan->coo_cols, g_free);
+  g_clear_pointer (&plan->coo_keys, g_free);
+  g_set_error (error, SPX_ENGINE_ERROR, SPX_ENGINE_ERROR_NO_MEMORY,
+               "%s: no memory", what);
+  return FALSE;
 }
 
 static int

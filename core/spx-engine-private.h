@@ -28,6 +28,16 @@ void     spx_schedule_init  (SpxSchedule *s, guint64 k, guint64 n,
                              guint64 brows, guint64 bcols, guint64 max_blocks,
                              guint n_threads);
 void     spx_schedule_clear (SpxSchedule *s);
+/* Bytes spx_schedule_init takes for the same sizes, with the panel of B
+ * a run needs: for the memory budget, before any of it is allocated. */
+double   spx_schedule_bytes (guint64 k, guint64 n, guint64 brows,
+                             guint64 bcols, guint64 max_blocks,
+                             guint n_threads);
+/* Get the calling thread's panel for runs of s now, so that running
+ * cannot fail for memory: FALSE with an error naming what when it
+ * cannot be had. */
+gboolean spx_schedule_reserve (SpxSchedule *s, const char *what,
+                               GError **error);
 
 /* Rows go heaviest first to the least-loaded thread. With pack, values
  * are copied there in work order and B's offsets computed (the static
@@ -44,6 +54,11 @@ void     spx_schedule_run   (SpxSchedule *s, SpxIsa isa,
 /* Large buffers the kernels stream through: 2 MiB-aligned and advised
  * onto huge pages (fewer TLB misses). NULL when out of memory; free(). */
 void    *spx_engine_alloc (gsize bytes);
+
+/* spx_budget_check for an estimate in bytes (a double: products of
+ * sizes from input must not wrap). */
+gboolean spx_engine_check_budget (double bytes, const char *what,
+                                  GError **error);
 
 /* Threads to use: the option, or OpenMP's default. */
 guint    spx_engine_threads (const SpxEngineOptions *options);

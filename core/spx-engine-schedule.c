@@ -1,6 +1,7 @@
 /* spx-engine-schedule.c: ordering block-rows and splitting them across
  * threads, shared by the static and dynamic plans */
 #include "spx-engine-private.h"
+#include "spx-util.h"
 
 #include <omp.h>
 #include <stdlib.h>
@@ -36,6 +37,19 @@ spx_schedule_init (SpxSchedule *s, guint64 k, guint64 n, guint64 brows,
   s->scratch = g_new (guint32, 3 * brows + bcols + 1);
   s->load = g_new (guint64, n_threads);
   s->next = g_new (gsize, n_threads);
+}
+
+double
+spx_schedule_bytes (guint64 k, guint64 n, guint64 brows, guint64 bcols,
+                    guint64 max_blocks, guint n_threads)
+{
+  guint64 nc, ldp;
+  panel_shape (k, n, &nc, &ldp);
+  return (double) brows * sizeof (SpxRowWork) +
+         (double) MAX (max_blocks, 1) * sizeof (guint32) +
+         (3.0 * brows + bcols + 1) * sizeof (guint32) +
+         ((double) n_threads + 1) * 3 * sizeof (guint64) +
+         (double) k * ldp * sizeof (float);
 }
 
 void
@@ -155,7 +169,9 @@ spx_schedule_build (SpxSchedule *s, const SpxBlockCsr *csr,
                     s->b_offsets + first);
           continue;
         }
-      memcpy (pack + placed * bb, values + first * bb, n * bb * sizeof (float));
+      if (n > 0) /* values may be NULL for a pattern without blocks */
+        memcpy (pack + placed * bb, values + first * bb,
+                n * bb * sizeof (float));
       fill_row (&s->work[i], csr, r, pack + placed * bb, s->b_offsets + placed);
       fill_offsets (&s->work[i], csr->col_indices + first, csr->b * s->ldp);
       placed += n;
@@ -191,7 +207,8 @@ workspace_free (gpointer p)
 }
 
 /* The panel buffer of the calling thread, kept for its next calls: a
- * fresh one would cost page faults on every run. */
+ * fresh one would cost page faults on every run. NULL when out of memory
+ * (the smaller one it had is kept). */
 static float *
 workspace_get (gsize bytes)
 {
@@ -204,13 +221,33 @@ workspace_get (gsize bytes)
     }
   if (w->bytes < bytes)
     {
+      float *data = spx_engine_alloc (bytes);
+      if (data == NULL)
+        return NULL;
       free (w->data);
-      w->data = spx_engine_alloc (bytes);
-      if (w->data == NULL)
-        g_error ("out of memory for a %" G_GSIZE_FORMAT "-byte panel", bytes);
+      w->data = data;
       w->bytes = bytes;
     }
   return w->data;
+}
+
+static gsize
+panel_bytes (const SpxSchedule *s)
+{
+  return s->k * s->ldp * sizeof (float);
+}
+
+gboolean
+spx_schedule_reserve (SpxSchedule *s, const char *what, GError **error)
+{
+  if (workspace_get (panel_bytes (s)) != NULL)
+    return TRUE;
+  g_autofree char *size = g_format_size_full (panel_bytes (s),
+                                              G_FORMAT_SIZE_IEC_UNITS);
+  g_set_error (error, SPX_BUDGET_ERROR, SPX_BUDGET_ERROR_TOO_LARGE,
+               "%s: could not get %s of memory for the panel of B", what,
+               size);
+  return FALSE;
 }
 
 /* This thread's share of the rows of B's panel starting at column j0. */
@@ -240,7 +277,12 @@ spx_schedule_run (SpxSchedule *s, SpxIsa isa, const float *B, float *C,
                   gboolean accumulate)
 {
   guint n_threads = s->n_threads;
-  float *panel = workspace_get (s->k * s->ldp * sizeof (float));
+  float *panel = workspace_get (panel_bytes (s));
+  /* Plans reserve it on the thread that makes them; only a run on another
+   * thread, with memory exhausted, gets here without one. */
+  if (panel == NULL)
+    g_error ("out of memory for a %" G_GSIZE_FORMAT "-byte panel",
+             panel_bytes (s));
 #pragma omp parallel num_threads (n_threads)
   {
     guint tid = (guint) omp_get_thread_num ();
@@ -266,6 +308,14 @@ guint
 spx_engine_threads (const SpxEngineOptions *options)
 {
   return options->threads ? options->threads : (guint) omp_get_max_threads ();
+}
+
+gboolean
+spx_engine_check_budget (double bytes, const char *what, GError **error)
+{
+  double most = (double) (G_GUINT64_CONSTANT (1) << 62);
+  return spx_budget_check (bytes < most ? (guint64) bytes : (guint64) most,
+                           what, error);
 }
 
 gboolean

@@ -13,11 +13,32 @@ struct _SpxStaticPlan {
   SpxSchedule schedule;
 };
 
+/* The pattern in block CSR while the plan is made, the packed values and
+ * the schedule, against the memory budget before any is allocated. */
+static gboolean
+check_budget (const SpxMask *mask, guint64 n, guint64 n_blocks,
+              guint threads, GError **error)
+{
+  double bb = (double) mask->block * mask->block;
+  double bytes = (mask->brows + 1.0) * sizeof (guint64) +
+                 (double) n_blocks * (sizeof (guint32) + bb * sizeof (float)) +
+                 spx_schedule_bytes (mask->cols, n, mask->brows, mask->bcols,
+                                     n_blocks, threads);
+  g_autofree char *what = g_strdup_printf (
+    "the CPU static plan (%" G_GUINT64_FORMAT "×%" G_GUINT64_FORMAT " in "
+    "blocks of %u, %" G_GUINT64_FORMAT " non-zero blocks)", mask->rows,
+    mask->cols, mask->block, n_blocks);
+  return spx_engine_check_budget (bytes, what, error);
+}
+
 SpxStaticPlan *
 spx_static_plan_new (const SpxMask *mask, const float *values, guint64 n,
                      const SpxEngineOptions *options, GError **error)
 {
-  if (!spx_engine_check_sizes (mask->rows, mask->cols, n, mask->block, error))
+  if (!spx_engine_check_sizes (mask->rows, mask->cols, n, mask->block,
+                               error) ||
+      !check_budget (mask, n, spx_mask_count (mask),
+                     spx_engine_threads (options), error))
     return NULL;
   SpxBlockCsr csr;
   spx_block_csr_from_mask (&csr, mask);
@@ -45,6 +66,8 @@ spx_static_plan_new (const SpxMask *mask, const float *values, guint64 n,
   spx_block_csr_clear (&csr);
   /* Sorting space is not needed again: keep the plan small. */
   g_clear_pointer (&plan->schedule.scratch, g_free);
+  if (!spx_schedule_reserve (&plan->schedule, "the CPU static plan", error))
+    g_clear_pointer (&plan, spx_static_plan_free);
   return plan;
 }
 

@@ -64,7 +64,9 @@ void        spx_block_csr_clear     (SpxBlockCsr *csr);
 gboolean    spx_block_csr_validate  (const SpxBlockCsr *csr, GError **error);
 
 /* Static sparsity: all pattern-dependent work happens once here. values
- * are copied. */
+ * are copied (NULL when the mask has no blocks). Both plans are refused
+ * with SPX_BUDGET_ERROR_TOO_LARGE (spx-util.h) before allocating when
+ * they would take more than the memory budget. */
 typedef struct _SpxStaticPlan SpxStaticPlan;
 
 SpxStaticPlan *spx_static_plan_new     (const SpxMask *mask,

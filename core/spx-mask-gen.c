@@ -4,6 +4,7 @@
  * options give the same mask on every machine. The exceptions are noted
  * where they occur (skewed weights and normal values go through libm). */
 #include "spx-mask-gen.h"
+#include "spx-util.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -212,6 +213,65 @@ count_for_density (double density, guint64 n)
 }
 
 /* ------------------------------------------------------------------ */
+/* Work in progress: the generator, polls and scratch memory           */
+
+/* Loops poll spx_cancelled after about this much work (draws, or words
+ * written): well under a millisecond between polls. */
+#define POLL_WORK 16384
+
+/* One generation: its random numbers, the work since the last poll, and
+ * where a refusal or a cancellation goes. */
+typedef struct {
+  SpxRng        rng;
+  guint64       work;
+  const SpxMask *mask;
+  const char   *what;   /* "generated skewed", for messages */
+  gboolean      failed; /* an allocation failed: the error is set */
+  GError      **error;
+} Gen;
+
+/* Counts units of work done; TRUE (with the CANCELLED error) once the
+ * caller has given up. */
+static inline gboolean
+gen_stop (Gen *g, guint64 units)
+{
+  g->work += units;
+  if (g->work < POLL_WORK)
+    return FALSE;
+  g->work = 0;
+  return spx_cancelled (g->error);
+}
+
+/* Scratch memory is checked against the budget together with the mask
+ * it serves, before any of it is asked for. */
+static gboolean
+gen_budget (Gen *g, guint64 scratch_bytes)
+{
+  const SpxMask *m = g->mask;
+  guint64 bytes = m->n_words * sizeof (guint64);
+  bytes = scratch_bytes > G_MAXUINT64 - bytes ? G_MAXUINT64
+                                              : bytes + scratch_bytes;
+  g_autofree char *what = g_strdup_printf (
+    "the %s mask of %" G_GUINT64_FORMAT "×%" G_GUINT64_FORMAT " blocks",
+    g->what, m->brows, m->bcols);
+  return spx_budget_check (bytes, what, g->error);
+}
+
+/* count × size bytes of scratch, already within the budget (gen_budget);
+ * NULL and g->failed, with one error, if the system has less than that. */
+static gpointer
+gen_alloc0 (Gen *g, guint64 count, gsize size)
+{
+  if (g->failed)
+    return NULL;
+  g_autofree char *what = g_strdup_printf ("the %s mask's scratch",
+                                           g->what);
+  gpointer p = spx_budget_alloc0 (count, size, what, g->error);
+  g->failed = p == NULL;
+  return p;
+}
+
+/* ------------------------------------------------------------------ */
 /* Bitset helpers, on raw words so scratch sets can use them too       */
 
 static inline gboolean
@@ -238,10 +298,10 @@ set_range (guint64 *bits, guint64 start, guint64 len)
     bits[i >> 6] |= G_GUINT64_CONSTANT (1) << (i & 63);
 }
 
-static guint64 *
-bitset_new (guint64 n_bits)
+static guint64
+bitset_words (guint64 n_bits)
 {
-  return g_new0 (guint64, n_bits / 64 + 1);
+  return n_bits / 64 + 1;
 }
 
 /* Robert Floyd's sampling: sets k of the len (all clear) bits from start,
@@ -249,9 +309,8 @@ bitset_new (guint64 n_bits)
  * bits themselves are the set, so no index array is needed. For k > len/2
  * the len-k bits to leave clear are sampled instead (fewer draws); then
  * "in the set" means "bit clear". Toggling adds to the set either way. */
-static void
-sample_range (guint64 *bits, guint64 start, guint64 len, guint64 k,
-              SpxRng *rng)
+static gboolean
+sample_range (guint64 *bits, guint64 start, guint64 len, guint64 k, Gen *g)
 {
   gboolean invert = k > len / 2;
   if (invert)
@@ -259,53 +318,92 @@ sample_range (guint64 *bits, guint64 start, guint64 len, guint64 k,
       set_range (bits, start, len);
       k = len - k;
     }
+  if (gen_stop (g, 1 + (invert ? len / 64 : 0)))
+    return FALSE;
   for (guint64 j = len - k; j < len; j++)
     {
-      guint64 t = spx_rng_below (rng, j + 1);
+      guint64 t = spx_rng_below (&g->rng, j + 1);
       gboolean taken = bit_get (bits, start + t) != invert;
       bit_toggle (bits, start + (taken ? j : t));
+      if (gen_stop (g, 1))
+        return FALSE;
     }
+  return TRUE;
 }
 
 /* Fisher–Yates on an array of counts. */
-static void
-shuffle (guint64 *v, guint64 n, SpxRng *rng)
+static gboolean
+shuffle (guint64 *v, guint64 n, Gen *g)
 {
   for (guint64 i = n; i > 1; i--)
     {
-      guint64 j = spx_rng_below (rng, i), tmp = v[i - 1];
+      guint64 j = spx_rng_below (&g->rng, i), tmp = v[i - 1];
       v[i - 1] = v[j];
       v[j] = tmp;
+      if (gen_stop (g, 1))
+        return FALSE;
     }
+  return TRUE;
 }
 
 /* ------------------------------------------------------------------ */
 /* Patterns                                                            */
 
-static void
-gen_uniform (SpxMask *mask, const SpxGenOptions *o, SpxRng *rng)
+static gboolean
+gen_uniform (SpxMask *mask, const SpxGenOptions *o, Gen *g)
 {
   guint64 n = spx_mask_n_blocks (mask);
-  sample_range (mask->bits, 0, n, count_for_density (o->density, n), rng);
+  return sample_range (mask->bits, 0, n, count_for_density (o->density, n),
+                       g);
 }
 
 /* Set rows × the listed block-columns of one tile. */
-static void
+static gboolean
 fill_tile (SpxMask *mask, const guint64 *rows, const guint64 *cols,
-           guint64 n_cols)
+           guint64 n_cols, Gen *g)
 {
   for (guint64 r = 0; r < mask->brows; r++)
-    if (bit_get (rows, r))
-      for (guint64 i = 0; i < n_cols; i++)
+    {
+      gboolean kept = bit_get (rows, r);
+      for (guint64 i = 0; kept && i < n_cols; i++)
         spx_mask_set (mask, r, cols[i]);
+      if (gen_stop (g, 1 + (kept ? n_cols : 0)))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* The kept block-columns, cut into tiles of per_tile (the last one may
+ * be short), each with its own random block-rows. */
+static gboolean
+fill_tiles (SpxMask *mask, const guint64 *colset, guint64 *rowset,
+            guint64 *tile, guint64 per_tile, guint64 kr, Gen *g)
+{
+  guint64 n_tile = 0;
+  for (guint64 c = 0; c < mask->bcols; c++)
+    {
+      if (bit_get (colset, c))
+        tile[n_tile++] = c;
+      if (n_tile == per_tile || (c + 1 == mask->bcols && n_tile > 0))
+        {
+          memset (rowset, 0, bitset_words (mask->brows) * sizeof (guint64));
+          if (!sample_range (rowset, 0, mask->brows, kr, g) ||
+              !fill_tile (mask, rowset, tile, n_tile, g))
+            return FALSE;
+          n_tile = 0;
+        }
+      if (gen_stop (g, 1))
+        return FALSE;
+    }
+  return TRUE;
 }
 
 /* TW (Guo et al.): keep sqrt(d) of the block-columns, cut the survivors
  * into tiles of tile_width elements, and give each tile its own random
  * sqrt(d) of the block-rows. A uniform random column subset has the same
  * law as "top k of i.i.d. random scores", without float ties. */
-static void
-gen_tilewise (SpxMask *mask, const SpxGenOptions *o, SpxRng *rng)
+static gboolean
+gen_tilewise (SpxMask *mask, const SpxGenOptions *o, Gen *g)
 {
   double keep = sqrt (o->density);
   guint64 kc = count_for_density (keep, mask->bcols);
@@ -313,31 +411,24 @@ gen_tilewise (SpxMask *mask, const SpxGenOptions *o, SpxRng *rng)
   guint64 per_tile = MAX (1u, o->tile_width / mask->block);
   per_tile = MIN (per_tile, mask->bcols);
 
-  guint64 *colset = bitset_new (mask->bcols);
-  guint64 *rowset = bitset_new (mask->brows);
-  guint64 *tile = g_new (guint64, per_tile), n_tile = 0;
-  sample_range (colset, 0, mask->bcols, kc, rng);
-  for (guint64 c = 0; c < mask->bcols; c++)
-    {
-      if (bit_get (colset, c))
-        tile[n_tile++] = c;
-      if (n_tile == per_tile || (c + 1 == mask->bcols && n_tile > 0))
-        {
-          memset (rowset, 0, (mask->brows / 64 + 1) * sizeof (guint64));
-          sample_range (rowset, 0, mask->brows, kr, rng);
-          fill_tile (mask, rowset, tile, n_tile);
-          n_tile = 0;
-        }
-    }
-  g_free (tile);
-  g_free (rowset);
-  g_free (colset);
+  /* A tile never holds more than the kc kept columns. */
+  guint64 tile_len = MAX (MIN (per_tile, kc), 1);
+  guint64 words = bitset_words (mask->bcols) + bitset_words (mask->brows);
+  if (!gen_budget (g, (words + tile_len) * sizeof (guint64)))
+    return FALSE;
+  g_autofree guint64 *colset = gen_alloc0 (g, bitset_words (mask->bcols),
+                                           sizeof (guint64));
+  g_autofree guint64 *rowset = gen_alloc0 (g, bitset_words (mask->brows),
+                                           sizeof (guint64));
+  g_autofree guint64 *tile = gen_alloc0 (g, tile_len, sizeof (guint64));
+  return !g->failed && sample_range (colset, 0, mask->bcols, kc, g) &&
+         fill_tiles (mask, colset, rowset, tile, per_tile, kr, g);
 }
 
 /* Groups start at block-column 0 of every row; a final group of len < M
  * keeps round(N·len/M), in integers (len < bcols < 2^31, so no overflow). */
-static void
-gen_nm (SpxMask *mask, const SpxGenOptions *o, SpxRng *rng)
+static gboolean
+gen_nm (SpxMask *mask, const SpxGenOptions *o, Gen *g)
 {
   guint64 n = o->nm_n, m = o->nm_m;
   for (guint64 r = 0; r < mask->brows; r++)
@@ -345,14 +436,17 @@ gen_nm (SpxMask *mask, const SpxGenOptions *o, SpxRng *rng)
       {
         guint64 len = MIN (m, mask->bcols - c);
         guint64 k = len == m ? n : (2 * n * len + m) / (2 * m);
-        sample_range (mask->bits, spx_mask_index (mask, r, c), len, k, rng);
+        if (!sample_range (mask->bits, spx_mask_index (mask, r, c), len, k,
+                           g))
+          return FALSE;
       }
+  return TRUE;
 }
 
 /* Row i is centred on floor((i + 0.5)·bcols/brows), in integers; the
  * window is [centre − band/2, centre − band/2 + band), clipped. */
-static void
-gen_banded (SpxMask *mask, const SpxGenOptions *o)
+static gboolean
+gen_banded (SpxMask *mask, const SpxGenOptions *o, Gen *g)
 {
   guint64 bcols = mask->bcols, band = o->band;
   if (band == 0)
@@ -367,7 +461,10 @@ gen_banded (SpxMask *mask, const SpxGenOptions *o)
       if (end > start)
         set_range (mask->bits, spx_mask_index (mask, i, (guint64) start),
                    (guint64) (end - start));
+      if (gen_stop (g, 1 + (guint64) MAX (end - start, 0) / 64))
+        return FALSE;
     }
+  return TRUE;
 }
 
 typedef struct {
@@ -386,12 +483,12 @@ remainder_cmp (const void *pa, const void *pb)
 
 /* Largest-remainder rounding of rem·w[r]/wsum over ranks [p, n): floors,
  * then +1 to the largest fractions (ties: heavier rank). Keeps counts
- * non-increasing in rank when w is. Returns rem − Σ counts. */
+ * non-increasing in rank when w is. Returns rem − Σ counts. rems has room
+ * for n − p. */
 static gint64
-apportion (guint64 *counts, const double *w, double wsum, guint64 p,
-           guint64 n, guint64 rem, guint64 cap)
+apportion (guint64 *counts, Remainder *rems, const double *w, double wsum,
+           guint64 p, guint64 n, guint64 rem, guint64 cap)
 {
-  Remainder *rems = g_new (Remainder, n - p);
   gint64 left = (gint64) rem;
   for (guint64 r = p; r < n; r++)
     {
@@ -408,7 +505,6 @@ apportion (guint64 *counts, const double *w, double wsum, guint64 p,
         counts[rems[i].rank]++;
         left--;
       }
-  g_free (rems);
   return left;
 }
 
@@ -432,17 +528,31 @@ fix_total (guint64 *counts, guint64 n, gint64 left, guint64 cap)
     }
 }
 
+/* Scratch of skewed_counts: three arrays of 8 bytes and one of 16 per
+ * block-row. */
+typedef struct {
+  double    *w, *suffix;
+  guint64   *counts;
+  Remainder *rems;
+} Skew;
+
 /* Blocks per rank r ∝ (r+1)^−exponent, total exactly `total`, none over
- * cap. Rows whose share would exceed cap form a prefix (weights decrease);
- * they are capped and the rest is shared among the others. pow() is the
- * one libm dependence: an ulp there could move a remainder tie. */
-static guint64 *
-skewed_counts (guint64 n, guint64 cap, guint64 total, double exponent)
+ * cap, into s->counts. Rows whose share would exceed cap form a prefix
+ * (weights decrease); they are capped and the rest is shared among the
+ * others. pow() is the one libm dependence: an ulp there could move a
+ * remainder tie. */
+static gboolean
+skewed_counts (Skew *s, guint64 n, guint64 cap, guint64 total,
+               double exponent, Gen *g)
 {
-  double *w = g_new (double, n), *suffix = g_new (double, n + 1);
-  guint64 *counts = g_new0 (guint64, n), p = 0, rem = total;
+  double *w = s->w, *suffix = s->suffix;
+  guint64 *counts = s->counts, p = 0, rem = total;
   for (guint64 r = 0; r < n; r++)
-    w[r] = exponent == 0.0 ? 1.0 : pow ((double) (r + 1), -exponent);
+    {
+      w[r] = exponent == 0.0 ? 1.0 : pow ((double) (r + 1), -exponent);
+      if (gen_stop (g, 1))
+        return FALSE;
+    }
   suffix[n] = 0.0;
   for (guint64 r = n; r > 0; r--) /* smallest first: less rounding */
     suffix[r - 1] = suffix[r] + w[r - 1];
@@ -451,25 +561,37 @@ skewed_counts (guint64 n, guint64 cap, guint64 total, double exponent)
       counts[p++] = cap;
       rem -= cap;
     }
-  gint64 left = p < n ? apportion (counts, w, suffix[p], p, n, rem, cap)
+  if (gen_stop (g, n))
+    return FALSE;
+  gint64 left = p < n ? apportion (counts, s->rems, w, suffix[p], p, n, rem,
+                                   cap)
                       : (gint64) rem;
   fix_total (counts, n, left, cap);
-  g_free (suffix);
-  g_free (w);
-  return counts;
+  return !gen_stop (g, n);
 }
 
-static void
-gen_skewed (SpxMask *mask, const SpxGenOptions *o, SpxRng *rng)
+static gboolean
+gen_skewed (SpxMask *mask, const SpxGenOptions *o, Gen *g)
 {
+  guint64 n = mask->brows;
   guint64 total = count_for_density (o->density, spx_mask_n_blocks (mask));
-  guint64 *counts = skewed_counts (mask->brows, mask->bcols, total,
-                                   o->exponent);
-  shuffle (counts, mask->brows, rng); /* row r now gets counts[r] */
-  for (guint64 r = 0; r < mask->brows; r++)
-    sample_range (mask->bits, spx_mask_index (mask, r, 0), mask->bcols,
-                  counts[r], rng);
-  g_free (counts);
+  guint64 per_row = 3 * sizeof (double) + sizeof (Remainder);
+  if (!gen_budget (g, n < G_MAXUINT64 / per_row ? (n + 1) * per_row
+                                                : G_MAXUINT64))
+    return FALSE;
+  g_autofree double *w = gen_alloc0 (g, n, sizeof (double));
+  g_autofree double *suffix = gen_alloc0 (g, n + 1, sizeof (double));
+  g_autofree guint64 *counts = gen_alloc0 (g, n, sizeof (guint64));
+  g_autofree Remainder *rems = gen_alloc0 (g, n, sizeof (Remainder));
+  Skew s = { w, suffix, counts, rems };
+  if (g->failed || !skewed_counts (&s, n, mask->bcols, total, o->exponent, g)
+      || !shuffle (counts, n, g)) /* row r now gets counts[r] */
+    return FALSE;
+  for (guint64 r = 0; r < n; r++)
+    if (!sample_range (mask->bits, spx_mask_index (mask, r, 0), mask->bcols,
+                       counts[r], g))
+      return FALSE;
+  return TRUE;
 }
 
 /* ------------------------------------------------------------------ */
@@ -522,21 +644,48 @@ key_bits (const Keys *keys)
   return keys->values != NULL ? 32 : 64;
 }
 
-/* Index of the first NaN key, or n. */
-static guint64
-find_nan (const Keys *keys)
+/* Index of the first NaN key, or n; *at is untouched when cancelled. */
+static gboolean
+find_nan (const Keys *keys, guint64 *at, Gen *g)
 {
   guint64 inf = keys->values != NULL ? G_GUINT64_CONSTANT (0x7f800000)
                                      : G_GUINT64_CONSTANT (0x7ff0000000000000);
   guint64 found = 0;
-  for (guint64 i = 0; i < keys->n; i++)
-    found |= key_at (keys, i) > inf;
-  if (!found)
-    return keys->n;
+  for (guint64 i0 = 0; i0 < keys->n; i0 += POLL_WORK)
+    {
+      guint64 end = MIN (i0 + POLL_WORK, keys->n);
+      for (guint64 i = i0; i < end; i++)
+        found |= key_at (keys, i) > inf;
+      if (gen_stop (g, end - i0))
+        return FALSE;
+    }
   guint64 i = 0;
-  while (key_at (keys, i) <= inf)
+  while (found && key_at (keys, i) <= inf)
     i++;
-  return i;
+  *at = found ? i : keys->n;
+  return TRUE;
+}
+
+/* One radix pass: how many keys with the given high bits (prefix) have
+ * each 16-bit digit at shift. */
+static gboolean
+histogram (const Keys *keys, int shift, guint64 prefix, guint64 *hist,
+           Gen *g)
+{
+  guint64 high = shift + 16 >= 64 ? 0 : ~G_GUINT64_CONSTANT (0) << (shift + 16);
+  memset (hist, 0, 0x10000 * sizeof (guint64));
+  for (guint64 i0 = 0; i0 < keys->n; i0 += POLL_WORK)
+    {
+      guint64 end = MIN (i0 + POLL_WORK, keys->n);
+      for (guint64 i = i0; i < end; i++)
+        {
+          guint64 key = key_at (keys, i);
+          hist[(key >> shift) & 0xffff] += (key & high) == prefix;
+        }
+      if (gen_stop (g, end - i0))
+        return FALSE;
+    }
+  return TRUE;
 }
 
 /* The k-th largest key (k ≥ 1), by MSD radix selection on 16-bit digits:
@@ -544,55 +693,40 @@ find_nan (const Keys *keys)
  * many equal norms of an already sparse matrix. Keys outside the current
  * prefix add 0 rather than branch (the branch mispredicts half the time).
  * *ties gets how many keys equal to the result belong to the top k. */
-static guint64
-kth_largest_key (const Keys *keys, guint64 k, guint64 *ties)
+static gboolean
+kth_largest_key (const Keys *keys, guint64 k, guint64 *key, guint64 *ties,
+                 Gen *g)
 {
-  guint64 *hist = g_new (guint64, 0x10000), prefix = 0, want = k;
+  g_autofree guint64 *hist = g_new (guint64, 0x10000); /* 512 KiB, fixed */
+  guint64 prefix = 0, want = k;
   for (int shift = (int) key_bits (keys) - 16; shift >= 0; shift -= 16)
     {
-      guint64 high = shift + 16 >= 64 ? 0 : ~G_GUINT64_CONSTANT (0) << (shift + 16);
-      memset (hist, 0, 0x10000 * sizeof (guint64));
-      for (guint64 i = 0; i < keys->n; i++)
-        {
-          guint64 key = key_at (keys, i);
-          hist[(key >> shift) & 0xffff] += (key & high) == prefix;
-        }
+      if (!histogram (keys, shift, prefix, hist, g))
+        return FALSE;
       guint digit = 0xffff;
       for (; hist[digit] < want; digit--)
         want -= hist[digit];
       prefix |= (guint64) digit << shift;
     }
-  g_free (hist);
+  *key = prefix;
   *ties = want;
-  return prefix;
+  return TRUE;
 }
 
-/* Set the round(density·n) blocks of largest key; ties go to the lower
- * flat index. */
+/* Whole words without branches first, then the ties in index order. */
 static gboolean
-keep_largest (SpxMask *mask, const Keys *keys, double density,
-              GError **error)
+set_above (SpxMask *mask, const Keys *keys, guint64 threshold, guint64 ties,
+           Gen *g)
 {
-  guint64 n = keys->n, k = count_for_density (density, n);
-  guint64 nan = find_nan (keys);
-  if (nan < n)
-    {
-      g_set_error (error, SPX_MASK_ERROR, SPX_MASK_ERROR_INVALID,
-                   "values: block (%" G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT
-                   ") contains NaN; expected numbers",
-                   nan / mask->bcols, nan % mask->bcols);
-      return FALSE;
-    }
-  if (k == 0)
-    return TRUE;
-  guint64 ties, threshold = kth_largest_key (keys, k, &ties);
-  /* Whole words without branches first, then the ties in index order. */
+  guint64 n = keys->n;
   for (guint64 w = 0; w < mask->n_words; w++)
     {
       guint64 word = 0, end = MIN (n, w * 64 + 64);
       for (guint64 i = w * 64; i < end; i++)
         word |= (guint64) (key_at (keys, i) > threshold) << (i & 63);
       mask->bits[w] = word;
+      if (gen_stop (g, 64))
+        return FALSE;
     }
   for (guint64 i = 0; ties > 0; i++)
     if (key_at (keys, i) == threshold)
@@ -603,33 +737,58 @@ keep_largest (SpxMask *mask, const Keys *keys, double density,
   return TRUE;
 }
 
-static double *
-norms_new (const SpxMask *mask, GError **error)
+/* Set the round(density·n) blocks of largest key; ties go to the lower
+ * flat index. */
+static gboolean
+keep_largest (SpxMask *mask, const Keys *keys, double density, Gen *g)
 {
-  double *norms = g_try_new0 (double, spx_mask_n_blocks (mask));
-  if (norms == NULL)
-    g_set_error (error, SPX_MASK_ERROR, SPX_MASK_ERROR_TOO_LARGE,
-                 "magnitude pruning of %" G_GUINT64_FORMAT
-                 " blocks: out of memory", spx_mask_n_blocks (mask));
-  return norms;
+  guint64 n = keys->n, k = count_for_density (density, n), nan = n;
+  if (!find_nan (keys, &nan, g))
+    return FALSE;
+  if (nan < n)
+    {
+      g_set_error (g->error, SPX_MASK_ERROR, SPX_MASK_ERROR_INVALID,
+                   "values: block (%" G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT
+                   ") contains NaN; expected numbers",
+                   nan / mask->bcols, nan % mask->bcols);
+      return FALSE;
+    }
+  if (k == 0)
+    return TRUE;
+  guint64 ties, threshold;
+  return kth_largest_key (keys, k, &threshold, &ties, g) &&
+         set_above (mask, keys, threshold, ties, g);
+}
+
+/* One double per block, within the budget with the mask. */
+static double *
+norms_new (Gen *g)
+{
+  guint64 n = spx_mask_n_blocks (g->mask);
+  if (!gen_budget (g, n * sizeof (double)))
+    return NULL;
+  return gen_alloc0 (g, n, sizeof (double));
 }
 
 /* Prune a row-major matrix with the shape of mask into mask. */
 static gboolean
-prune_into (SpxMask *mask, const float *values, double density,
-            GError **error)
+prune_into (SpxMask *mask, const float *values, double density, Gen *g)
 {
   Keys keys = { NULL, values, spx_mask_n_blocks (mask) };
   if (mask->block == 1)
-    return keep_largest (mask, &keys, density, error);
-  g_autofree double *norms = norms_new (mask, error);
+    return keep_largest (mask, &keys, density, g);
+  g_autofree double *norms = norms_new (g);
   if (norms == NULL)
     return FALSE;
   for (guint64 r = 0; r < mask->rows; r++)
-    add_row_norms (norms + (r / mask->block) * mask->bcols,
-                   values + r * mask->cols, mask->cols, mask->block);
+    {
+      add_row_norms (norms + (r / mask->block) * mask->bcols,
+                     values + r * mask->cols, mask->cols, mask->block);
+      if (gen_stop (g, mask->cols / 64 + 1))
+        return FALSE;
+    }
   keys = (Keys) { norms, NULL, keys.n };
-  return keep_largest (mask, &keys, density, error);
+  return keep_largest (mask, &keys, density, g);
 }
 
 SpxMask *
@@ -640,40 +799,42 @@ spx_mask_prune_magnitude (const float *values, guint64 rows, guint64 cols,
   if (!check_density (density, error))
     return NULL;
   g_autoptr(SpxMask) mask = spx_mask_new (rows, cols, block, error);
-  if (mask == NULL || !prune_into (mask, values, density, error))
+  if (mask == NULL)
+    return NULL;
+  Gen g = { .mask = mask, .what = "magnitude-pruned", .error = error };
+  if (!prune_into (mask, values, density, &g))
     return NULL;
   return g_steal_pointer (&mask);
 }
 
 /* Block 1: draw the whole matrix (4 bytes an element) and prune it. */
 static gboolean
-gen_magnitude_elements (SpxMask *mask, const SpxGenOptions *o, SpxRng *rng,
-                        GError **error)
+gen_magnitude_elements (SpxMask *mask, const SpxGenOptions *o, Gen *g)
 {
   guint64 n = mask->rows * mask->cols;
-  g_autofree float *values = g_try_new (float, n);
+  if (!gen_budget (g, n * sizeof (float)))
+    return FALSE;
+  g_autofree float *values = gen_alloc0 (g, n, sizeof (float));
   if (values == NULL)
-    {
-      g_set_error (error, SPX_MASK_ERROR, SPX_MASK_ERROR_TOO_LARGE,
-                   "magnitude pattern of %" G_GUINT64_FORMAT
-                   " elements: out of memory", n);
-      return FALSE;
-    }
+    return FALSE;
   for (guint64 i = 0; i < n; i++)
-    values[i] = (float) spx_rng_normal (rng);
-  return prune_into (mask, values, o->density, error);
+    {
+      values[i] = (float) spx_rng_normal (&g->rng);
+      if (gen_stop (g, 1))
+        return FALSE;
+    }
+  return prune_into (mask, values, o->density, g);
 }
 
 /* Same result as pruning a rows×cols matrix of spx_rng_normal draws
  * (row-major); for blocks over 1 only block norms are kept, filled one
  * element row at a time. */
 static gboolean
-gen_magnitude (SpxMask *mask, const SpxGenOptions *o, SpxRng *rng,
-               GError **error)
+gen_magnitude (SpxMask *mask, const SpxGenOptions *o, Gen *g)
 {
   if (mask->rows * mask->cols > MAGNITUDE_MAX_ELEMENTS)
     {
-      g_set_error (error, SPX_MASK_ERROR, SPX_MASK_ERROR_TOO_LARGE,
+      g_set_error (g->error, SPX_MASK_ERROR, SPX_MASK_ERROR_TOO_LARGE,
                    "magnitude pattern of %" G_GUINT64_FORMAT "×%"
                    G_GUINT64_FORMAT " elements: at most %" G_GUINT64_FORMAT
                    " random values are drawn; prune real weights with "
@@ -682,20 +843,48 @@ gen_magnitude (SpxMask *mask, const SpxGenOptions *o, SpxRng *rng,
       return FALSE;
     }
   if (mask->block == 1)
-    return gen_magnitude_elements (mask, o, rng, error);
-  g_autofree double *norms = norms_new (mask, error);
-  if (norms == NULL)
+    return gen_magnitude_elements (mask, o, g);
+  /* norms, and one row of values (cols ≤ 2^28 here) */
+  if (!gen_budget (g, spx_mask_n_blocks (mask) * sizeof (double) +
+                        mask->cols * sizeof (float)))
     return FALSE;
-  g_autofree float *row = g_new (float, mask->cols);
+  g_autofree double *norms = gen_alloc0 (g, spx_mask_n_blocks (mask),
+                                         sizeof (double));
+  g_autofree float *row = gen_alloc0 (g, mask->cols, sizeof (float));
+  if (g->failed)
+    return FALSE;
   for (guint64 r = 0; r < mask->rows; r++)
     {
       for (guint64 c = 0; c < mask->cols; c++)
-        row[c] = (float) spx_rng_normal (rng);
+        row[c] = (float) spx_rng_normal (&g->rng);
       add_row_norms (norms + (r / mask->block) * mask->bcols, row,
                      mask->cols, mask->block);
+      if (gen_stop (g, mask->cols))
+        return FALSE;
     }
   Keys keys = { norms, NULL, spx_mask_n_blocks (mask) };
-  return keep_largest (mask, &keys, o->density, error);
+  return keep_largest (mask, &keys, o->density, g);
+}
+
+static gboolean
+run_pattern (SpxMask *mask, const SpxGenOptions *o, Gen *g)
+{
+  switch (o->pattern)
+    {
+    case SPX_PATTERN_UNIFORM:
+      return gen_uniform (mask, o, g);
+    case SPX_PATTERN_TILEWISE:
+      return gen_tilewise (mask, o, g);
+    case SPX_PATTERN_NM:
+      return gen_nm (mask, o, g);
+    case SPX_PATTERN_BANDED:
+      return gen_banded (mask, o, g);
+    case SPX_PATTERN_SKEWED:
+      return gen_skewed (mask, o, g);
+    case SPX_PATTERN_MAGNITUDE:
+    default:
+      return gen_magnitude (mask, o, g);
+    }
 }
 
 SpxMask *
@@ -708,29 +897,11 @@ spx_mask_generate (guint64 rows, guint64 cols, guint block,
   g_autoptr(SpxMask) mask = spx_mask_new (rows, cols, block, error);
   if (mask == NULL)
     return NULL;
-  SpxRng rng;
-  spx_rng_init (&rng, options->seed);
-  switch (options->pattern)
-    {
-    case SPX_PATTERN_UNIFORM:
-      gen_uniform (mask, options, &rng);
-      break;
-    case SPX_PATTERN_TILEWISE:
-      gen_tilewise (mask, options, &rng);
-      break;
-    case SPX_PATTERN_NM:
-      gen_nm (mask, options, &rng);
-      break;
-    case SPX_PATTERN_BANDED:
-      gen_banded (mask, options);
-      break;
-    case SPX_PATTERN_SKEWED:
-      gen_skewed (mask, options, &rng);
-      break;
-    case SPX_PATTERN_MAGNITUDE:
-      if (!gen_magnitude (mask, options, &rng, error))
-        return NULL;
-      break;
-    }
+  g_autofree char *what = g_strdup_printf (
+    "generated %s", spx_pattern_to_string (options->pattern));
+  Gen g = { .mask = mask, .what = what, .error = error };
+  spx_rng_init (&g.rng, options->seed);
+  if (!run_pattern (mask, options, &g))
+    return NULL;
   return g_steal_pointer (&mask);
 }

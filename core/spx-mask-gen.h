@@ -32,12 +32,16 @@ gboolean     spx_pattern_from_string (const char *name, SpxPattern *pattern);
 /* Generate a rows×cols mask with blocks of size block. Same options, same
  * mask on every machine. Magnitude needs values: it prunes random normal
  * values drawn from the seed here; use spx_mask_prune_magnitude for real
- * weights. */
+ * weights. The mask and the generator's scratch count together against
+ * the memory budget (SPX_BUDGET_ERROR_TOO_LARGE, "the generated skewed
+ * mask of R×C blocks: would need …"); the loops poll spx_cancelled
+ * (SPX_BUDGET_ERROR_CANCELLED). Both errors are in spx-util.h. */
 SpxMask     *spx_mask_generate (guint64 rows, guint64 cols, guint block,
                                 const SpxGenOptions *options, GError **error);
 
 /* Keep the round(density·blocks) blocks of largest L2 norm of a row-major
- * rows×cols matrix (ties: lower flat index first). */
+ * rows×cols matrix (ties: lower flat index first). Budget and
+ * cancellation as spx_mask_generate. */
 SpxMask     *spx_mask_prune_magnitude (const float *values, guint64 rows,
                                        guint64 cols, guint block,
                                        double density, GError **error);

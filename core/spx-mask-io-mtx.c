@@ -40,13 +40,21 @@ word_is (const Word *w, const char *s)
   return w->len == strlen (s) && g_ascii_strncasecmp (w->p, s, w->len) == 0;
 }
 
+/* The format's lines are at most 1024 characters: the banner's end is
+ * looked for there only, so that gigabytes without a line end (a sparse
+ * file of zeros) are refused without being read. */
+#define MAX_LINE 1024
+
 /* Splits the first line into at most n_max words; returns how many there
- * were (counting past n_max) and leaves t at the next line. */
+ * were (counting past n_max) and leaves t at the next line. *too_long is
+ * set when the line has no end within MAX_LINE characters. */
 static guint
-split_banner (SpxText *t, Word *words, guint n_max)
+split_banner (SpxText *t, Word *words, guint n_max, gboolean *too_long)
 {
-  const char *nl = memchr (t->p, '\n', (gsize) (t->end - t->p));
-  const char *stop = nl != NULL ? nl : t->end;
+  gsize room = MIN ((gsize) (t->end - t->p), MAX_LINE + 1);
+  const char *nl = memchr (t->p, '\n', room);
+  const char *stop = nl != NULL ? nl : t->p + room;
+  *too_long = nl == NULL && stop < t->end;
   guint n = 0;
   for (const char *p = t->p; p < stop;)
     {
@@ -118,7 +126,8 @@ parse_banner (SpxText *t, Header *h, GError **error)
 {
   Word w[5];
   const char *line = t->p;
-  guint n = split_banner (t, w, G_N_ELEMENTS (w));
+  gboolean too_long;
+  guint n = split_banner (t, w, G_N_ELEMENTS (w), &too_long);
   if (n == 0 || w[0].len != 14 || memcmp (w[0].p, "%%MatrixMarket", 14) != 0)
     {
       SpxText at = *t;
@@ -127,6 +136,13 @@ parse_banner (SpxText *t, Header *h, GError **error)
       spx_text_error (&at, error, SPX_MASK_ERROR_INVALID,
                       "a '%%%%MatrixMarket matrix coordinate FIELD "
                       "SYMMETRY' banner");
+      return FALSE;
+    }
+  if (too_long)
+    {
+      g_set_error (error, SPX_MASK_ERROR, SPX_MASK_ERROR_INVALID,
+                   "%s:1: expected a banner line of at most %d characters, "
+                   "got a longer one", t->name, MAX_LINE);
       return FALSE;
     }
   if (n != 5)
@@ -160,11 +176,11 @@ next_data_line (SpxText *t)
         t->p++;
       if (t->p == t->end)
         return FALSE;
+      /* a comment ends at its line end, or at a NUL, which no text
+       * holds: gigabytes of zeros after a '%' are not read through */
       if (*t->p == '%')
-        {
-          const char *nl = memchr (t->p, '\n', (gsize) (t->end - t->p));
-          t->p = nl != NULL ? nl : t->end;
-        }
+        while (t->p < t->end && *t->p != '\n' && *t->p != '\0')
+          t->p++;
       if (t->p < t->end && *t->p == '\n')
         {
           t->p++;
@@ -362,6 +378,8 @@ read_coordinate (SpxText *t, const Header *h, SpxMask *mask, GError **error)
     {
       guint64 i, j;
       gboolean nonzero;
+      if (spx_io_gave_up (k, error))
+        return FALSE;
       if (!next_data_line (t))
         {
           spx_text_error (t, error, SPX_MASK_ERROR_INVALID,
@@ -400,6 +418,8 @@ read_array (SpxText *t, const Header *h, SpxMask *mask, GError **error)
     for (guint64 r = h->symmetric ? c : 0; r < h->rows; r++, k++)
       {
         gboolean nonzero;
+        if (spx_io_gave_up (k, error))
+          return FALSE;
         if (!next_data_line (t))
           {
             spx_text_error (t, error, SPX_MASK_ERROR_INVALID,

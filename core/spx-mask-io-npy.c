@@ -364,23 +364,35 @@ item_nonzero (const guint8 *item, guint size, guint8 sign_mask, guint sign)
   return acc != 0;
 }
 
-static void
-fill_mask (const Npy *n, const guint8 *item, SpxMask *mask)
+static gboolean
+fill_mask (const Npy *n, const guint8 *item, SpxMask *mask, GError **error)
 {
   /* for floats, ignore the sign bit in the most significant byte */
   guint8 sign_mask = n->kind == 'f' ? 0x7f : 0xff;
   guint sign = n->big ? 0 : n->size - 1;
   guint64 outer = n->fortran ? n->shape[1] : n->shape[0];
   guint64 inner = n->fortran ? n->shape[0] : n->shape[1];
+  /* a poll every SPX_IO_POLL_EVERY items or so, the first before any */
+  guint64 since = SPX_IO_POLL_EVERY;
   for (guint64 o = 0; o < outer; o++)
-    for (guint64 i = 0; i < inner; i++, item += n->size)
-      if (item_nonzero (item, n->size, sign_mask, sign))
+    {
+      if (since >= SPX_IO_POLL_EVERY)
         {
-          if (n->fortran)
-            spx_mask_set (mask, i, o);
-          else
-            spx_mask_set (mask, o, i);
+          if (spx_cancelled (error))
+            return FALSE;
+          since = 0;
         }
+      since += inner;
+      for (guint64 i = 0; i < inner; i++, item += n->size)
+        if (item_nonzero (item, n->size, sign_mask, sign))
+          {
+            if (n->fortran)
+              spx_mask_set (mask, i, o);
+            else
+              spx_mask_set (mask, o, i);
+          }
+    }
+  return TRUE;
 }
 
 SpxMask *
@@ -418,7 +430,8 @@ spx_mask_load_npy_data (const char *name, const guint8 *data, gsize len,
                       n.shape_at);
       return NULL;
     }
-  fill_mask (&n, data + start, mask);
+  if (!fill_mask (&n, data + start, mask, error))
+    return NULL;
   return g_steal_pointer (&mask);
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "spx-mask-io.h"
+#include "spx-util.h"
 
 G_BEGIN_DECLS
 
@@ -96,6 +97,16 @@ gboolean spx_io_refuse_compressed (const char *name, const guint8 *data,
  * numbers into v and counts them in *n_read; FALSE with t->p at the
  * offending token. Shared with format detection. */
 gboolean spx_smtx_parse_header (SpxText *t, guint64 v[3], guint *n_read);
+
+/* Loaders poll spx_cancelled every this many entries (a power of two):
+ * a file of gigabytes can be given up on. */
+#define SPX_IO_POLL_EVERY 65536
+
+static inline gboolean
+spx_io_gave_up (guint64 done, GError **error)
+{
+  return (done & (SPX_IO_POLL_EVERY - 1)) == 0 && spx_cancelled (error);
+}
 
 /* Writers. */
 static inline guint

@@ -117,12 +117,19 @@ read_offsets (SpxText *t, guint64 rows, guint64 nnz, GError **error)
       return NULL;
     }
   guint64 cap = MIN (rows + 1, (guint64) (t->end - t->p) / 2 + 1);
-  g_autofree guint64 *off = g_new (guint64, cap);
+  g_autofree char *what = g_strdup_printf ("%s:2: %" G_GUINT64_FORMAT
+                                           " row offsets", t->name, cap);
+  g_autofree guint64 *off = spx_budget_alloc0 (cap, sizeof (guint64), what,
+                                               error);
   guint64 n = 0, v;
+  if (off == NULL)
+    return NULL;
   spx_text_skip_blanks (t);
   while (!at_line_end (t))
     {
       const char *tok = t->p;
+      if (spx_io_gave_up (n, error))
+        return NULL;
       if (!spx_text_uint (t, &v))
         {
           spx_text_error (t, error, SPX_MASK_ERROR_INVALID,
@@ -178,6 +185,8 @@ read_columns (SpxText *t, const guint64 *off, guint64 nnz, SpxMask *mask,
   while (!at_line_end (t))
     {
       const char *tok = t->p;
+      if (spx_io_gave_up (k, error))
+        return FALSE;
       if (!spx_text_uint (t, &c) || c >= cols)
         return column_error (t, tok, cols, error);
       if (k == nnz)

@@ -5,9 +5,8 @@
 #include "spx-util.h"
 
 #include <string.h>
-#ifdef G_OS_UNIX
+#include <sys/stat.h>
 #include <unistd.h>
-#endif
 
 static const guint8 npy_magic[] = { 0x93, 'N', 'U', 'M', 'P', 'Y' };
 static const guint8 png_magic[] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n' };
@@ -160,23 +159,91 @@ spx_mask_io_register (SpxFormat format, SpxMaskLoadFunc load,
   registered[format].save = save;
 }
 
+/* message without its leading "PATH: ", when it has one: messages from
+ * helpers that name the raw path are named again with the shown one. */
+static const char *
+without_path (const char *message, const char *path)
+{
+  gsize n = strlen (path);
+  if (strncmp (message, path, n) == 0 && g_str_has_prefix (message + n, ": "))
+    return message + n + 2;
+  return message;
+}
+
+/* fd mapped; GLib's message names no file ("Failed to map fd: mmap()
+ * failed: REASON"), so the error says which and how large. */
+static GMappedFile *
+map_fd (int fd, const char *shown, GError **error)
+{
+  g_autoptr (GError) local = NULL;
+  GMappedFile *file = g_mapped_file_new_from_fd (fd, FALSE, &local);
+  if (file != NULL)
+    return file;
+  struct stat st;
+  g_autofree char *size = g_format_size_full (
+    fstat (fd, &st) == 0 ? (guint64) st.st_size : 0, G_FORMAT_SIZE_IEC_UNITS);
+  const char *why = strstr (local->message, "failed: ");
+  g_set_error (error, SPX_MASK_ERROR, SPX_MASK_ERROR_IO,
+               "%s: its %s could not be mapped into memory (%s)", shown, size,
+               why != NULL ? why + strlen ("failed: ") : local->message);
+  return NULL;
+}
+
+/* Maps path, which must be a regular file (or a link to one): a FIFO
+ * would block the open, and a device or a directory has no end or no
+ * bytes. Errors are SPX_MASK_ERROR_IO and name the file as shown. */
+static GMappedFile *
+map_regular (const char *path, const char *shown, GError **error)
+{
+  g_autoptr (GError) local = NULL;
+  int fd = spx_open_regular (path, "a mask file", &local);
+  if (fd < 0)
+    {
+      g_set_error (error, SPX_MASK_ERROR, SPX_MASK_ERROR_IO, "%s: %s", shown,
+                   without_path (local->message, path));
+      return NULL;
+    }
+  GMappedFile *file = map_fd (fd, shown, error);
+  close (fd); /* the mapping stays */
+  return file;
+}
+
+static SpxMask *
+load_data (SpxFormat format, const char *name, const guint8 *data, gsize len,
+           GError **error)
+{
+  switch (format)
+    {
+    case SPX_FORMAT_MTX:
+      return spx_mask_load_mtx_data (name, data, len, error);
+    case SPX_FORMAT_SMTX:
+      return spx_mask_load_smtx_data (name, data, len, error);
+    case SPX_FORMAT_NPY:
+      return spx_mask_load_npy_data (name, data, len, error);
+    case SPX_FORMAT_PNG:
+      if (registered[format].load != NULL)
+        return registered[format].load (name, data, len, error);
+      g_set_error (error, SPX_MASK_ERROR, SPX_MASK_ERROR_FORMAT,
+                   "%s: PNG images are read by the graphics layer, which "
+                   "this program did not load", name);
+      return NULL;
+    case SPX_FORMAT_UNKNOWN:
+    default:
+      g_set_error (error, SPX_MASK_ERROR, SPX_MASK_ERROR_FORMAT,
+                   "%s: unknown format: expected a Matrix Market (.mtx), "
+                   "DLMC (.smtx), NumPy (.npy) or PNG (.png) file", name);
+      return NULL;
+    }
+}
+
 SpxMask *
 spx_mask_load (const char *path, SpxFormat *format, GError **error)
 {
-  if (g_file_test (path, G_FILE_TEST_IS_DIR))
-    {
-      g_set_error (error, SPX_MASK_ERROR, SPX_MASK_ERROR_IO,
-                   "%s: is a directory, expected a mask file", path);
-      return NULL;
-    }
-  g_autoptr (GError) local = NULL;
-  g_autoptr (GMappedFile) file = g_mapped_file_new (path, FALSE, &local);
+  /* Messages may reach a window: the name in them is valid UTF-8. */
+  g_autofree char *shown = g_filename_display_name (path);
+  g_autoptr (GMappedFile) file = map_regular (path, shown, error);
   if (file == NULL)
-    {
-      g_set_error (error, SPX_MASK_ERROR, SPX_MASK_ERROR_IO, "%s: %s",
-                   path, local->message);
-      return NULL;
-    }
+    return NULL;
   gsize len = g_mapped_file_get_length (file);
   const guint8 *data = (const guint8 *) g_mapped_file_get_contents (file);
   if (data == NULL) /* empty files are not mapped */
@@ -185,30 +252,9 @@ spx_mask_load (const char *path, SpxFormat *format, GError **error)
   SpxFormat detected = spx_format_detect (data, len, path);
   if (format != NULL)
     *format = detected;
-  if (spx_io_refuse_compressed (path, data, len, error))
+  if (spx_io_refuse_compressed (shown, data, len, error))
     return NULL;
-  switch (detected)
-    {
-    case SPX_FORMAT_MTX:
-      return spx_mask_load_mtx_data (path, data, len, error);
-    case SPX_FORMAT_SMTX:
-      return spx_mask_load_smtx_data (path, data, len, error);
-    case SPX_FORMAT_NPY:
-      return spx_mask_load_npy_data (path, data, len, error);
-    case SPX_FORMAT_PNG:
-      if (registered[detected].load != NULL)
-        return registered[detected].load (path, data, len, error);
-      g_set_error (error, SPX_MASK_ERROR, SPX_MASK_ERROR_FORMAT,
-                   "%s: PNG images are read by the graphics layer, which "
-                   "this program did not load", path);
-      return NULL;
-    case SPX_FORMAT_UNKNOWN:
-    default:
-      g_set_error (error, SPX_MASK_ERROR, SPX_MASK_ERROR_FORMAT,
-                   "%s: unknown format: expected a Matrix Market (.mtx), "
-                   "DLMC (.smtx), NumPy (.npy) or PNG file", path);
-      return NULL;
-    }
+  return load_data (detected, shown, data, len, error);
 }
 
 gboolean
@@ -308,29 +354,18 @@ spx_io_next_in_row (const SpxMask *mask, guint64 br, guint64 from)
   return mask->bcols;
 }
 
-/* Physical memory in bytes, or G_MAXUINT64 when unknown. */
-static guint64
-physical_memory (void)
-{
-#if defined(G_OS_UNIX) && defined(_SC_PHYS_PAGES)
-  long pages = sysconf (_SC_PHYS_PAGES), page = sysconf (_SC_PAGESIZE);
-  if (pages > 0 && page > 0)
-    return (guint64) pages * (guint64) page;
-#endif
-  return G_MAXUINT64;
-}
-
 char *
 spx_io_alloc_output (const char *path, guint64 size, GError **error)
 {
-  /* Refused before asking: a request beyond the machine's memory can
-   * abort instead of failing under some allocators (sanitizers). */
-  char *buf = size <= G_MAXSIZE && size < physical_memory ()
-                ? g_try_malloc (MAX (size, 1)) : NULL;
+  /* Refused before asking: a request beyond the budget could take the
+   * machine's memory, or abort under some allocators (sanitizers). */
+  if (!spx_budget_check (size, path, error))
+    return NULL;
+  char *buf = size <= G_MAXSIZE ? g_try_malloc (MAX (size, 1)) : NULL;
   if (buf == NULL)
-    g_set_error (error, SPX_MASK_ERROR, SPX_MASK_ERROR_TOO_LARGE,
-                 "%s: the file would need %" G_GUINT64_FORMAT
-                 " bytes, more memory than this machine has", path, size);
+    g_set_error (error, SPX_BUDGET_ERROR, SPX_BUDGET_ERROR_TOO_LARGE,
+                 "%s: could not get memory for the file's %" G_GUINT64_FORMAT
+                 " bytes", path, size);
   return buf;
 }
 
@@ -341,6 +376,6 @@ spx_io_write (const char *path, const char *data, gsize len, GError **error)
   if (spx_write_file_atomic (path, data, len, &local))
     return TRUE;
   g_set_error (error, SPX_MASK_ERROR, SPX_MASK_ERROR_IO, "%s: %s",
-               path, local->message);
+               path, without_path (local->message, path));
   return FALSE;
 }

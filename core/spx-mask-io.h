@@ -22,7 +22,10 @@ SpxFormat   spx_format_detect    (const guint8 *data, gsize len,
                                   const char *name);
 
 /* Loaders parse a buffer; name is used in error messages ("FILE:LINE: ...",
- * or "FILE: byte N: ..."). All return an element mask (block 1). */
+ * or "FILE: byte N: ..."). All return an element mask (block 1). Besides
+ * SPX_MASK_ERROR, a mask over the memory budget fails with
+ * SPX_BUDGET_ERROR_TOO_LARGE (spx-util.h), and they poll spx_cancelled:
+ * SPX_BUDGET_ERROR_CANCELLED. */
 SpxMask *spx_mask_load_mtx_data  (const char *name, const guint8 *data,
                                   gsize len, GError **error);
 SpxMask *spx_mask_load_smtx_data (const char *name, const guint8 *data,
@@ -40,13 +43,17 @@ typedef gboolean (*SpxMaskSaveFunc) (const SpxMask *mask, const char *path,
 void     spx_mask_io_register (SpxFormat format, SpxMaskLoadFunc load,
                                SpxMaskSaveFunc save);
 
-/* Map the file, detect the format from its content, parse. A format no
- * layer registered (PNG in a program without graphics) is refused with
- * SPX_MASK_ERROR_FORMAT. */
+/* Map the file, detect the format from its content, parse. Only a regular
+ * file (or a link to one) is opened: a directory, FIFO or device is
+ * refused at once with SPX_MASK_ERROR_IO ("FILE: is a directory, expected
+ * a mask file"). Messages name the file as g_filename_display_name shows
+ * it (valid UTF-8). A format no layer registered (PNG in a program
+ * without graphics) is refused with SPX_MASK_ERROR_FORMAT. */
 SpxMask *spx_mask_load (const char *path, SpxFormat *format, GError **error);
 
 /* Writers expand blocks to elements (a block mask is saved as the element
- * mask it stands for) and write atomically. */
+ * mask it stands for) and write atomically. Text over the memory budget
+ * is refused before it is made: SPX_BUDGET_ERROR_TOO_LARGE naming path. */
 gboolean spx_mask_save_mtx  (const SpxMask *mask, const char *path,
                              GError **error);
 gboolean spx_mask_save_smtx (const SpxMask *mask, const char *path,

@@ -1,5 +1,6 @@
 /* spx-mask.c: the block bitset and its basic operations */
 #include "spx-mask.h"
+#include "spx-util.h"
 
 #include <math.h>
 #include <string.h>
@@ -20,6 +21,18 @@ clear_tail (SpxMask *mask)
   guint64 used = spx_mask_n_blocks (mask) & 63;
   if (used != 0)
     mask->bits[mask->n_words - 1] &= (G_GUINT64_CONSTANT (1) << used) - 1;
+}
+
+/* "a mask of R×C elements" (and its blocks when they are not 1), for
+ * messages about its size. */
+static char *
+describe_shape (guint64 rows, guint64 cols, guint block)
+{
+  if (block == 1)
+    return g_strdup_printf ("a mask of %" G_GUINT64_FORMAT "×%"
+                            G_GUINT64_FORMAT " elements", rows, cols);
+  return g_strdup_printf ("a mask of %" G_GUINT64_FORMAT "×%" G_GUINT64_FORMAT
+                          " elements in blocks of %u", rows, cols, block);
 }
 
 SpxMask *
@@ -55,22 +68,21 @@ spx_mask_new (guint64 rows, guint64 cols, guint block, GError **error)
                    brows, bcols, SPX_MASK_MAX_BLOCKS);
       return NULL;
     }
+  /* Checked against the budget before asking: a file of a few bytes may
+   * declare gigabytes of bits. */
+  guint64 n_words = div_up (brows * bcols, 64);
+  g_autofree char *what = describe_shape (rows, cols, block);
+  guint64 *bits = spx_budget_alloc0 (n_words, sizeof (guint64), what, error);
+  if (bits == NULL)
+    return NULL;
   SpxMask *mask = g_new0 (SpxMask, 1);
   mask->rows = rows;
   mask->cols = cols;
   mask->block = block;
   mask->brows = brows;
   mask->bcols = bcols;
-  mask->n_words = div_up (brows * bcols, 64);
-  mask->bits = g_try_new0 (guint64, mask->n_words);
-  if (mask->bits == NULL)
-    {
-      g_set_error (error, SPX_MASK_ERROR, SPX_MASK_ERROR_TOO_LARGE,
-                   "mask of %" G_GUINT64_FORMAT " blocks: out of memory",
-                   brows * bcols);
-      g_free (mask);
-      return NULL;
-    }
+  mask->n_words = n_words;
+  mask->bits = bits;
   return mask;
 }
 
@@ -115,8 +127,11 @@ guint64
 spx_mask_count (const SpxMask *mask)
 {
   guint64 n = 0;
+  /* zero words skipped: without a popcount instruction (no -mpopcnt) each
+   * count is a call, and huge masks are mostly empty */
   for (guint64 w = 0; w < mask->n_words; w++)
-    n += (guint64) __builtin_popcountll (mask->bits[w]);
+    if (mask->bits[w] != 0)
+      n += (guint64) __builtin_popcountll (mask->bits[w]);
   return n;
 }
 
@@ -155,22 +170,42 @@ spx_mask_block_width (const SpxMask *mask, guint64 bc)
   return (guint) MIN (rest, (guint64) mask->block);
 }
 
+/* Set bits of block-column bc: one bit read per block-row. */
+static guint64
+count_col (const SpxMask *mask, guint64 bc)
+{
+  guint64 n = 0;
+  for (guint64 br = 0; br < mask->brows; br++)
+    n += spx_mask_get (mask, br, bc);
+  return n;
+}
+
+/* Every block is block² elements but those of the last block-row and
+ * block-column, which are corrected for: no pass over the words beyond
+ * the count of set blocks, nnz (and the last column when it is narrow),
+ * however many rows the mask has. */
+static guint64
+elements_of (const SpxMask *mask, guint64 nnz)
+{
+  guint64 b = mask->block, n = nnz * b * b;
+  guint64 last_br = mask->brows - 1, last_bc = mask->bcols - 1;
+  guint64 h = spx_mask_block_height (mask, last_br);
+  guint64 w = spx_mask_block_width (mask, last_bc);
+  if (n == 0)
+    return 0;
+  if (h < b)
+    n -= (b - h) * b * spx_mask_count_row (mask, last_br);
+  if (w < b)
+    n -= (b - w) * b * count_col (mask, last_bc);
+  if (h < b && w < b && spx_mask_get (mask, last_br, last_bc))
+    n += (b - h) * (b - w); /* the corner was taken off twice */
+  return n;
+}
+
 guint64
 spx_mask_count_elements (const SpxMask *mask)
 {
-  guint64 last_bc = mask->bcols - 1, b = mask->block, n = 0;
-  guint64 w_last = spx_mask_block_width (mask, last_bc);
-  for (guint64 br = 0; br < mask->brows; br++)
-    {
-      guint64 in_row = spx_mask_count_row (mask, br);
-      if (in_row == 0)
-        continue;
-      /* Only the last block-column can be narrower than b. */
-      guint64 last_set = spx_mask_get (mask, br, last_bc);
-      n += spx_mask_block_height (mask, br) *
-           ((in_row - last_set) * b + last_set * w_last);
-    }
-  return n;
+  return elements_of (mask, spx_mask_count (mask));
 }
 
 void
@@ -206,45 +241,253 @@ spx_mask_iter_next (SpxMaskIter *iter, guint64 *br, guint64 *bc)
   return TRUE;
 }
 
+/* Long loops poll spx_cancelled after about this much work (words read
+ * or written): well under a millisecond. */
+#define POLL_WORK 65536
+
+static inline gboolean
+gave_up (guint64 *work, guint64 units, GError **error)
+{
+  *work += units;
+  if (*work < POLL_WORK)
+    return FALSE;
+  *work = 0;
+  return spx_cancelled (error);
+}
+
+/* Sets the flat bits [start, start + len), a word at a time. */
+static void
+set_flat_range (SpxMask *mask, guint64 start, guint64 len)
+{
+  guint64 i = start, end = start + len;
+  for (; i < end && (i & 63) != 0; i++)
+    spx_mask_set_flat (mask, i);
+  for (; i + 64 <= end; i += 64)
+    mask->bits[i >> 6] = ~G_GUINT64_CONSTANT (0);
+  for (; i < end; i++)
+    spx_mask_set_flat (mask, i);
+}
+
+/* The n ≤ 64 flat bits from pos, as the low bits of a word. */
+static inline guint64
+bits_at (const SpxMask *mask, guint64 pos, guint64 n)
+{
+  guint64 shift = pos & 63, word = mask->bits[pos >> 6] >> shift;
+  if (shift != 0 && shift + n > 64)
+    word |= mask->bits[(pos >> 6) + 1] << (64 - shift);
+  return n == 64 ? word : word & ((G_GUINT64_CONSTANT (1) << n) - 1);
+}
+
+/* ORs block-row br of mask into acc, a bitset of its block-columns;
+ * returns the words read. */
+static guint64
+or_row (const SpxMask *mask, guint64 br, guint64 *acc)
+{
+  guint64 start = spx_mask_index (mask, br, 0), bcols = mask->bcols, k = 0;
+  for (guint64 c = 0; c < bcols; c += 64, k++)
+    acc[k] |= bits_at (mask, start + c, MIN (64, bcols - c));
+  return k;
+}
+
+/* Sets row r of out where the block-columns of mask in acc fall. A column
+ * of mask covers out's columns c0 to c1; the columns after it that end
+ * within those too are jumped over. Returns the words read or written. */
+static guint64
+map_row (SpxMask *out, const SpxMask *mask, guint64 r, const guint64 *acc)
+{
+  guint64 b = mask->block, block = out->block, bcols = mask->bcols;
+  guint64 work = bcols / 64 + 1;
+  for (guint64 bc = 0; bc < bcols;)
+    {
+      guint64 word = acc[bc >> 6] >> (bc & 63);
+      if (word == 0)
+        {
+          bc = (bc | 63) + 1;
+          continue;
+        }
+      bc += (guint64) __builtin_ctzll (word);
+      if (bc >= bcols)
+        break;
+      guint64 c0 = bc * b / block;
+      guint64 c1 = (bc * b + spx_mask_block_width (mask, bc) - 1) / block;
+      set_flat_range (out, spx_mask_index (out, r, c0), c1 - c0 + 1);
+      work += (c1 - c0) / 64 + 1;
+      /* the first column of mask that reaches past c1 */
+      bc = MAX (bc + 1, (c1 + 1) * block / b);
+    }
+  return work;
+}
+
+/* Row r of out: the union of the rows of mask it overlaps, mapped. */
+static guint64
+build_row (SpxMask *out, const SpxMask *mask, guint64 r, guint64 *acc,
+           gsize acc_words)
+{
+  guint64 b = mask->block, block = out->block, work = 0;
+  guint64 first = r * block / b;
+  guint64 last = MIN (((r + 1) * block - 1) / b, mask->brows - 1);
+  memset (acc, 0, acc_words * sizeof (guint64));
+  for (guint64 br = first; br <= last; br++)
+    work += or_row (mask, br, acc);
+  return work + map_row (out, mask, r, acc);
+}
+
 SpxMask *
 spx_mask_to_blocks (const SpxMask *mask, guint block, GError **error)
 {
-  SpxMask *out = spx_mask_new (mask->rows, mask->cols, block, error);
+  g_autoptr (SpxMask) out = spx_mask_new (mask->rows, mask->cols, block,
+                                          error);
   if (out == NULL)
     return NULL;
-  SpxMaskIter it;
-  guint64 br, bc, b = mask->block;
-  spx_mask_iter_init (&it, mask);
-  while (spx_mask_iter_next (&it, &br, &bc))
+  if (block == mask->block)
     {
-      guint64 r0 = br * b / block;
-      guint64 r1 = (br * b + spx_mask_block_height (mask, br) - 1) / block;
-      guint64 c0 = bc * b / block;
-      guint64 c1 = (bc * b + spx_mask_block_width (mask, bc) - 1) / block;
-      for (guint64 r = r0; r <= r1; r++)
-        for (guint64 c = c0; c <= c1; c++)
-          spx_mask_set (out, r, c);
+      memcpy (out->bits, mask->bits, mask->n_words * sizeof (guint64));
+      return g_steal_pointer (&out);
     }
-  return out;
+  /* One row of out at a time, from the union of the rows of mask it
+   * overlaps: the work goes with the words of both, not with the set
+   * bits, and rows holding nothing are passed over a word at a time. */
+  gsize acc_words = mask->bcols / 64 + 1;
+  g_autofree char *what = describe_shape (mask->rows, mask->cols,
+                                          mask->block);
+  g_autofree guint64 *acc = spx_budget_alloc0 (acc_words, sizeof (guint64),
+                                               what, error);
+  if (acc == NULL)
+    return NULL;
+  guint64 n = spx_mask_n_blocks (mask), next_r = 0, work = 0;
+  for (guint64 i = 0; i < n;)
+    {
+      if (gave_up (&work, 1, error))
+        return NULL;
+      guint64 word = mask->bits[i >> 6] >> (i & 63);
+      if (word == 0)
+        {
+          i = (i | 63) + 1;
+          continue;
+        }
+      i += (guint64) __builtin_ctzll (word);
+      guint64 r = MAX (next_r, i / mask->bcols * mask->block / block);
+      if (i >= n || r >= out->brows)
+        break;
+      work += build_row (out, mask, r, acc, acc_words);
+      next_r = r + 1;
+      /* from the first row of mask that row r + 1 overlaps */
+      i = MAX (i / mask->bcols, next_r * block / mask->block) * mask->bcols;
+    }
+  return g_steal_pointer (&out);
 }
 
-/* Two passes (mean, then spread) to keep the variance accurate. */
+/* Statistics, in memory that does not grow with the mask: the mean is
+ * known from the count beforehand, so one pass gives the spread, and the
+ * rows or columns holding nothing are accounted for all at once. */
+
+typedef struct {
+  guint64 n, seen;
+  double  mean, min, max, spread;
+} Summing;
+
 static void
-summarize (const guint32 *counts, guint64 n, SpxSummary *s)
+summing_init (Summing *s, guint64 n, guint64 total)
 {
-  double sum = 0, spread = 0;
-  s->min = G_MAXDOUBLE;
-  s->max = 0;
-  for (guint64 i = 0; i < n; i++)
+  *s = (Summing) { n, 0, (double) total / (double) n, G_MAXDOUBLE, 0, 0 };
+}
+
+static void
+summing_add (Summing *s, guint64 count, guint64 times)
+{
+  double v = (double) count, d = v - s->mean;
+  s->min = MIN (s->min, v);
+  s->max = MAX (s->max, v);
+  s->spread += (double) times * d * d;
+  s->seen += times;
+}
+
+static void
+summing_end (Summing *s, SpxSummary *out)
+{
+  if (s->seen < s->n) /* the empty ones */
+    summing_add (s, 0, s->n - s->seen);
+  *out = (SpxSummary) { s->min, s->mean, s->max,
+                        sqrt (s->spread / (double) s->n) };
+}
+
+/* Columns are counted this many at a time, so the counters stay small
+ * (256 KiB) however wide the mask. */
+#define COL_CHUNK 65536
+
+/* One pass over the words, cut where block-rows end: every non-empty
+ * row's count goes to rows, and when cols is given (a mask at most
+ * COL_CHUNK blocks wide) every bit to its column's counter. Empty rows
+ * cost nothing beyond their words. */
+static void
+tally_pieces (const SpxMask *mask, Summing *rows, guint32 *cols)
+{
+  guint64 bcols = mask->bcols, row = G_MAXUINT64, in_row = 0;
+  for (guint64 w = 0; w < mask->n_words; w++)
+    for (guint64 word = mask->bits[w]; word != 0;)
+      {
+        guint64 i = w * 64 + (guint64) __builtin_ctzll (word);
+        guint64 r = i / bcols, row_end = (r + 1) * bcols - w * 64;
+        guint64 piece = row_end >= 64 ? word
+                        : word & ((G_GUINT64_CONSTANT (1) << row_end) - 1);
+        if (r != row)
+          {
+            if (row != G_MAXUINT64)
+              summing_add (rows, in_row, 1);
+            row = r;
+            in_row = 0;
+          }
+        in_row += (guint64) __builtin_popcountll (piece);
+        /* bit j of the word is column w·64 + j − r·bcols */
+        for (guint64 p = piece; cols != NULL && p != 0; p &= p - 1)
+          cols[w * 64 + (guint64) __builtin_ctzll (p) - r * bcols]++;
+        word ^= piece;
+      }
+  if (row != G_MAXUINT64)
+    summing_add (rows, in_row, 1);
+}
+
+/* Adds the bits of the flat range [start, start + n) to counts[0, n);
+ * returns how many there were. */
+static guint64
+count_into (const SpxMask *mask, guint64 start, guint64 n, guint32 *counts)
+{
+  guint64 end = start + n, found = 0;
+  for (guint64 i = start; i < end;)
     {
-      s->min = MIN (s->min, (double) counts[i]);
-      s->max = MAX (s->max, (double) counts[i]);
-      sum += counts[i];
+      guint64 take = MIN (64 - (i & 63), end - i);
+      guint64 word = mask->bits[i >> 6] >> (i & 63);
+      if (take < 64)
+        word &= (G_GUINT64_CONSTANT (1) << take) - 1;
+      for (; word != 0; word &= word - 1, found++)
+        counts[i - start + (guint64) __builtin_ctzll (word)]++;
+      i += take;
     }
-  s->mean = sum / (double) n;
+  return found;
+}
+
+static void
+add_counts (Summing *s, const guint32 *counts, guint64 n)
+{
   for (guint64 i = 0; i < n; i++)
-    spread += (counts[i] - s->mean) * (counts[i] - s->mean);
-  s->stddev = sqrt (spread / (double) n);
+    if (counts[i] != 0)
+      summing_add (s, counts[i], 1);
+}
+
+/* A mask wider than COL_CHUNK has fewer than 2^18 block-rows (2^34 blocks
+ * at most), so visiting every row once per chunk stays cheap. */
+static void
+tally_wide_cols (const SpxMask *mask, Summing *cols, guint32 *counts)
+{
+  for (guint64 c0 = 0; c0 < mask->bcols; c0 += COL_CHUNK)
+    {
+      guint64 n = MIN (COL_CHUNK, mask->bcols - c0), found = 0;
+      memset (counts, 0, n * sizeof *counts);
+      for (guint64 br = 0; br < mask->brows; br++)
+        found += count_into (mask, spx_mask_index (mask, br, c0), n, counts);
+      if (found > 0)
+        add_counts (cols, counts, n);
+    }
 }
 
 void
@@ -253,25 +496,26 @@ spx_mask_stats (const SpxMask *mask, SpxMaskStats *stats)
   memset (stats, 0, sizeof *stats);
   stats->total_blocks = spx_mask_n_blocks (mask);
   stats->nonzero_blocks = spx_mask_count (mask);
-  stats->nnz_elements = spx_mask_count_elements (mask);
+  stats->nnz_elements = elements_of (mask, stats->nonzero_blocks);
   stats->block_density =
     (double) stats->nonzero_blocks / (double) stats->total_blocks;
   stats->element_density =
     (double) stats->nnz_elements / ((double) mask->rows * (double) mask->cols);
 
-  /* Counts fit 32 bits: each side has fewer than 2^31 blocks. */
-  guint32 *per_row = g_new0 (guint32, mask->brows);
-  guint32 *per_col = g_new0 (guint32, mask->bcols);
-  SpxMaskIter it;
-  guint64 br, bc;
-  spx_mask_iter_init (&it, mask);
-  while (spx_mask_iter_next (&it, &br, &bc))
+  Summing rows, cols;
+  summing_init (&rows, mask->brows, stats->nonzero_blocks);
+  summing_init (&cols, mask->bcols, stats->nonzero_blocks);
+  if (stats->nonzero_blocks > 0)
     {
-      per_row[br]++;
-      per_col[bc]++;
+      gboolean narrow = mask->bcols <= COL_CHUNK;
+      g_autofree guint32 *counts = g_new0 (guint32, narrow ? mask->bcols
+                                                           : COL_CHUNK);
+      tally_pieces (mask, &rows, narrow ? counts : NULL);
+      if (narrow)
+        add_counts (&cols, counts, mask->bcols);
+      else
+        tally_wide_cols (mask, &cols, counts);
     }
-  summarize (per_row, mask->brows, &stats->blocks_per_row);
-  summarize (per_col, mask->bcols, &stats->blocks_per_col);
-  g_free (per_row);
-  g_free (per_col);
+  summing_end (&rows, &stats->blocks_per_row);
+  summing_end (&cols, &stats->blocks_per_col);
 }

@@ -5,7 +5,9 @@
 
 G_BEGIN_DECLS
 
-/* Documented limits, checked before any allocation. */
+/* Documented limits, checked before any allocation. Within them, what a
+ * mask may take is also bounded by the memory budget (spx_memory_budget):
+ * a mask over it is refused with SPX_BUDGET_ERROR_TOO_LARGE. */
 #define SPX_MASK_MAX_DIM    ((guint64) G_MAXINT32)     /* elements per side */
 #define SPX_MASK_MAX_BLOCKS (G_GUINT64_CONSTANT (1) << 34) /* 2 GiB of bits */
 #define SPX_MASK_MAX_BLOCK  4096u                      /* block side */
@@ -31,9 +33,13 @@ typedef struct {
   guint64 *bits;
 } SpxMask;
 
+/* NULL with SPX_MASK_ERROR_INVALID or _TOO_LARGE (a documented limit), or
+ * SPX_BUDGET_ERROR_TOO_LARGE: the message gives the shape and the size. */
 SpxMask  *spx_mask_new        (guint64 rows, guint64 cols, guint block,
                                GError **error);
 void      spx_mask_free       (SpxMask *mask);
+/* Aborts when memory runs out; spx_mask_to_blocks (mask, mask->block,
+ * error) is the copy that fails cleanly, for masks read from input. */
 SpxMask  *spx_mask_copy       (const SpxMask *mask);
 gboolean  spx_mask_equal      (const SpxMask *a, const SpxMask *b);
 void      spx_mask_clear_all  (SpxMask *mask);
@@ -113,7 +119,9 @@ void      spx_mask_iter_init (SpxMaskIter *iter, const SpxMask *mask);
 gboolean  spx_mask_iter_next (SpxMaskIter *iter, guint64 *br, guint64 *bc);
 
 /* Re-block: a block of the result is non-zero when any element it covers
- * is non-zero in mask. Works from any block size to any other. */
+ * is non-zero in mask. Works from any block size to any other (the same
+ * one gives a copy). Polls spx_cancelled: NULL with
+ * SPX_BUDGET_ERROR_CANCELLED when the caller gave up. */
 SpxMask  *spx_mask_to_blocks (const SpxMask *mask, guint block, GError **error);
 
 /* Statistics */
@@ -131,6 +139,9 @@ typedef struct {
   SpxSummary blocks_per_col;
 } SpxMaskStats;
 
+/* Needs no memory in proportion to the mask (a few hundred KiB at most)
+ * and one pass over its words, so it cannot fail, and an empty mask of
+ * 2^31 block-columns costs no more than reading its bits. */
 void      spx_mask_stats (const SpxMask *mask, SpxMaskStats *stats);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SpxMask, spx_mask_free)

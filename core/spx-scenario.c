@@ -174,7 +174,10 @@ check_keys (Reader *r, const char *group, const char *const *known)
   g_auto (GStrv) keys = g_key_file_get_keys (r->kf, group, NULL, NULL);
   for (guint i = 0; keys != NULL && keys[i] != NULL; i++)
     if (!g_strv_contains (known, keys[i]))
-      return read_fail (r, group, keys[i], "unknown key");
+      {
+        g_autofree char *key = spx_short (keys[i]);
+        return read_fail (r, group, key, "unknown key");
+      }
   return TRUE;
 }
 
@@ -186,12 +189,13 @@ read_uint (Reader *r, const char *group, const char *key, gboolean required,
   g_autofree char *text = g_key_file_get_value (r->kf, group, key, NULL);
   if (text == NULL)
     return required ? read_fail (r, group, key, "missing (required)") : TRUE;
-  g_autoptr (GError) err = NULL;
-  if (!g_ascii_string_to_unsigned (g_strstrip (text), 10, min, max, value, &err))
+  if (!g_ascii_string_to_unsigned (g_strstrip (text), 10, min, max, value,
+                                   NULL))
     {
+      g_autofree char *got = spx_excerpt (text);
       g_autofree char *what = g_strdup_printf (
         "expected a whole number from %" G_GUINT64_FORMAT " to %"
-        G_GUINT64_FORMAT ", got '%s'", min, max, text);
+        G_GUINT64_FORMAT ", got %s", min, max, got);
       return read_fail (r, group, key, what);
     }
   return TRUE;
@@ -219,8 +223,9 @@ read_double (Reader *r, const char *group, const char *key, double min,
   double v = g_ascii_strtod (g_strstrip (text), &end);
   if (end == text || *end != '\0' || !isfinite (v) || v < min || v > max)
     {
+      g_autofree char *got = spx_excerpt (text);
       g_autofree char *what = g_strdup_printf (
-        "expected a number from %g to %g, got '%s'", min, max, text);
+        "expected a number from %g to %g, got %s", min, max, got);
       return read_fail (r, group, key, what);
     }
   *value = v;
@@ -394,8 +399,9 @@ load_key_file (const char *name, GKeyFile *kf, const char *dir, GError **error)
     if (g_strcmp0 (groups[i], GROUP_SCENARIO) != 0 &&
         g_strcmp0 (groups[i], GROUP_MASK) != 0)
       {
+        g_autofree char *group = spx_short (groups[i]);
         invalid (error, "%s: [%s]: unknown group (expected [scenario] and "
-                 "[mask])", name, groups[i]);
+                 "[mask])", name, group);
         return NULL;
       }
   if (!read_scenario_group (&r, s) || !read_mask_group (&r, s, dir))
@@ -413,10 +419,12 @@ load_data (const char *name, const char *data, gsize len, const char *dir,
            GError **error)
 {
   g_autoptr (GKeyFile) kf = g_key_file_new ();
-  g_autoptr (GError) err = NULL;
-  if (!g_key_file_load_from_data (kf, data, len, G_KEY_FILE_NONE, &err))
+  /* GLib's message would quote the offending line: a file that is not
+   * ours must not be shown */
+  if (!g_key_file_load_from_data (kf, data, len, G_KEY_FILE_NONE, NULL))
     {
-      invalid (error, "%s: not a scenario key file: %s", name, err->message);
+      invalid (error, "%s: not a scenario key file (expected [scenario] and "
+               "[mask] groups of key = value lines)", name);
       return NULL;
     }
   return load_key_file (name, kf, dir, error);
@@ -435,7 +443,9 @@ spx_scenario_load (const char *path, GError **error)
   g_autofree char *data = NULL;
   gsize len = 0;
   GError *err = NULL;
-  if (!g_file_get_contents (path, &data, &len, &err))
+  /* a drawn mask inside makes it as long as the mask's bits in base64 */
+  gsize max = (gsize) MIN (spx_memory_budget (), G_MAXSIZE / 2);
+  if (!spx_read_regular (path, "a scenario (.spx)", max, &data, &len, &err))
     {
       g_set_error_literal (error, SPX_SCENARIO_ERROR, SPX_SCENARIO_ERROR_IO,
                            err->message);

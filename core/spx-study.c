@@ -3,6 +3,7 @@
 #include "spx-study.h"
 #include "spx-mask-gen.h"
 #include "spx-mask-io.h"
+#include "spx-util.h"
 
 #include <math.h>
 #include <string.h>
@@ -35,6 +36,7 @@ spx_study_free (SpxStudy *s)
   spx_ipu_machine_free (s->machine);
   clear_programs (s);
   spx_sweep_free (s->sweep);
+  g_free (s->label);
   g_free (s);
 }
 
@@ -71,9 +73,16 @@ is_scenario_file (const char *path)
 SpxStudy *
 spx_study_load (const char *path, GError **error)
 {
+  if (is_scenario_file (path))
+    return spx_study_load_scenario (path, error);
   g_autoptr (SpxStudy) s = spx_study_new ();
-  if (!is_scenario_file (path))
-    return spx_study_open_mask (s, path, error) ? g_steal_pointer (&s) : NULL;
+  return spx_study_open_mask (s, path, error) ? g_steal_pointer (&s) : NULL;
+}
+
+SpxStudy *
+spx_study_load_scenario (const char *path, GError **error)
+{
+  g_autoptr (SpxStudy) s = spx_study_new ();
   SpxScenario *sc = spx_scenario_load (path, error);
   if (sc == NULL)
     return NULL;
@@ -303,24 +312,62 @@ spx_study_plan (SpxStudy *s, GError **error)
   return TRUE;
 }
 
+/* A preset by name and by every figure: an edited one is a file. */
 static gboolean
-is_preset (const char *name)
+is_unedited_preset (const SpxStudy *s)
 {
-  return g_strv_contains (spx_ipu_machine_presets (), name);
+  g_autoptr (SpxIpuMachine) preset = spx_ipu_machine_preset (
+    s->scenario->machine);
+  return preset != NULL && spx_ipu_machine_equal (preset, s->machine);
 }
 
-/* A machine that is not a preset is written beside the scenario, and the
- * scenario names it. */
+/* NAME.machine beside path, else NAME-2.machine, …: the first whose file
+ * is free or already holds exactly this machine. Never another file. */
+#define MAX_MACHINE_NAMES 100
+
+static char *
+free_machine_name (const char *path, const char *data, gsize len)
+{
+  g_autofree char *base = g_path_get_basename (path);
+  gsize stem = strlen (base) - (is_scenario_file (base) ? 4 : 0);
+  g_autofree char *dir = g_path_get_dirname (path);
+  for (guint i = 1; i <= MAX_MACHINE_NAMES; i++)
+    {
+      char *name = i == 1 ? g_strdup_printf ("%.*s.machine", (int) stem, base)
+                          : g_strdup_printf ("%.*s-%u.machine", (int) stem,
+                                             base, i);
+      g_autofree char *full = g_build_filename (dir, name, NULL);
+      g_autofree char *old = NULL;
+      gsize old_len = 0;
+      if (!g_file_test (full, G_FILE_TEST_EXISTS) ||
+          (spx_read_regular (full, "a machine file", len, &old, &old_len,
+                             NULL) &&
+           old_len == len && memcmp (old, data, len) == 0))
+        return name;
+      g_free (name);
+    }
+  return NULL;
+}
+
+/* A machine that is not a preset goes beside the scenario under a name
+ * no other file has, and the scenario names it. Written before the .spx:
+ * a failure in between leaves the old .spx naming its old machine. */
 static gboolean
 save_machine (SpxStudy *s, SpxScenario *copy, const char *path,
               GError **error)
 {
-  if (is_preset (s->machine->name) &&
-      g_str_equal (s->scenario->machine, s->machine->name))
+  if (is_unedited_preset (s))
     return TRUE;
-  g_autofree char *base = g_path_get_basename (path);
-  gsize stem = strlen (base) - (is_scenario_file (base) ? 4 : 0);
-  g_autofree char *name = g_strdup_printf ("%.*s.machine", (int) stem, base);
+  gsize len = 0;
+  g_autofree char *data = spx_ipu_machine_to_data (s->machine, &len);
+  g_autofree char *name = free_machine_name (path, data, len);
+  if (name == NULL)
+    {
+      g_set_error (error, SPX_SCENARIO_ERROR, SPX_SCENARIO_ERROR_IO,
+                   "%s: no free name beside it for its machine file "
+                   "(tried %u)", path, MAX_MACHINE_NAMES);
+      return FALSE;
+    }
   g_autofree char *dir = g_path_get_dirname (path);
   g_autofree char *machine_path = g_build_filename (dir, name, NULL);
   if (!spx_ipu_machine_save (s->machine, machine_path, error))
@@ -381,15 +428,18 @@ spx_study_survey_blocks (SpxStudy *s)
 
 /* ---- sweeps --------------------------------------------------------- */
 
+/* A file's name as people read it (whatever bytes the file system
+ * holds), kept with the study for the options that borrow it. */
 static const char *
-subject_name (const SpxScenario *sc)
+subject_name (SpxStudy *s)
 {
-  if (sc->source == SPX_MASK_SOURCE_FILE && sc->mask_path != NULL)
-    {
-      const char *slash = strrchr (sc->mask_path, G_DIR_SEPARATOR);
-      return slash ? slash + 1 : sc->mask_path;
-    }
-  return sc->source == SPX_MASK_SOURCE_DRAWN ? "drawn mask" : NULL;
+  const SpxScenario *sc = s->scenario;
+  g_free (s->label);
+  s->label = sc->source == SPX_MASK_SOURCE_FILE && sc->mask_path != NULL
+               ? g_filename_display_basename (sc->mask_path)
+             : sc->source == SPX_MASK_SOURCE_DRAWN ? g_strdup ("drawn mask")
+                                                   : NULL;
+  return s->label;
 }
 
 /* A generated subject's own density joins the sweep's, in order. */
@@ -424,7 +474,7 @@ spx_study_sweep_options (SpxStudy *s, SpxSweepOptions *o)
   o->seed = sc->gen.seed;
   const SpxMask *elements = spx_study_elements (s);
   if (elements != NULL)
-    spx_sweep_options_set_subject (o, elements, subject_name (sc));
+    spx_sweep_options_set_subject (o, elements, subject_name (s));
   else
     add_density (o, sc->gen.density);
 }

@@ -31,6 +31,7 @@ typedef struct {
   double         block_densities[SPX_SWEEP_N_SUBJECT_BLOCKS];
   guint          survey_revision;
   gboolean       surveyed;
+  char          *label;     /* the subject's name for titles (UTF-8) */
 } SpxStudy;
 
 /* The default scenario on bow; no mask until spx_study_build_mask. */
@@ -44,6 +45,8 @@ SpxStudy   *spx_study_copy (const SpxStudy *study);
  * generated, read or stored inside) or a mask file (.mtx, .smtx, .npy,
  * .png) on the default scenario. The subject is built; nothing planned. */
 SpxStudy   *spx_study_load (const char *path, GError **error);
+/* A scenario, whatever its name ends with. */
+SpxStudy   *spx_study_load_scenario (const char *path, GError **error);
 /* A preset name or a machine key file; a relative file name is looked for
  * beside the study's .spx first, then from the current folder. */
 gboolean    spx_study_set_machine (SpxStudy *study, const char *name,

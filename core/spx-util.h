@@ -28,6 +28,12 @@ gboolean spx_read_regular (const char *path, const char *kind,
                            gsize max_bytes, char **contents, gsize *len,
                            GError **error);
 
+/* A value from a file, fit to quote in a message: at most 32
+ * characters, anything unprintable escaped, quoted ('…'). */
+char    *spx_excerpt (const char *text);
+/* The same unquoted, for a key or group name. */
+char    *spx_short   (const char *text);
+
 /* ---- what input may ask of the machine ---------------------------- */
 
 #define SPX_BUDGET_ERROR (spx_budget_error_quark ())

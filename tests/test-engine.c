@@ -1,6 +1,8 @@
 /* test-engine.c: static and dynamic plans against dense sgemm */
 #include "spx-engine.h"
+#include "spx-bench.h"
 #include "spx-mask-gen.h"
+#include "spx-util.h"
 
 #include <math.h>
 #include <string.h>
@@ -409,6 +411,140 @@ test_plan_memory (void)
     }
 }
 
+/* ---- hostile input ------------------------------------------------- */
+
+/* A pattern without blocks has no values to pass: NULL is fine (it was
+ * handed to memcpy, undefined even for 0 bytes). */
+static void
+test_empty_null_values (void)
+{
+  SpxEngineOptions options = { 2, SPX_ISA_GENERIC };
+  g_autoptr (SpxMask) mask = spx_mask_new (40, 24, 8, NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (SpxStaticPlan) plan = spx_static_plan_new (mask, NULL, 5,
+                                                        &options, &error);
+  g_assert_no_error (error);
+  float B[24 * 5], C[40 * 5];
+  for (guint i = 0; i < G_N_ELEMENTS (B); i++)
+    B[i] = 1.0f;
+  for (guint i = 0; i < G_N_ELEMENTS (C); i++)
+    C[i] = NAN;
+  spx_static_plan_execute (plan, B, C, FALSE);
+  for (guint i = 0; i < G_N_ELEMENTS (C); i++)
+    g_assert_cmpfloat (C[i], ==, 0.0f);
+}
+
+/* Plans over the memory budget are refused before they allocate. */
+static void
+test_plans_over_budget (void)
+{
+  SpxEngineOptions options = { 2, SPX_ISA_GENERIC };
+  SpxGenOptions gen;
+  spx_gen_options_init (&gen);
+  gen.density = 0.5;
+  g_autoptr (SpxMask) mask = spx_mask_generate (4096, 4096, 1, &gen, NULL);
+  g_autoptr (GError) error = NULL;
+  g_setenv (SPX_MEMORY_BUDGET_ENV, "16M", TRUE);
+  /* 8 Mi blocks: 32 MiB of values and as much of indices */
+  SpxStaticPlan *stat = spx_static_plan_new (mask, NULL, 64, &options,
+                                             &error);
+  g_assert_null (stat);
+  g_assert_error (error, SPX_BUDGET_ERROR, SPX_BUDGET_ERROR_TOO_LARGE);
+  g_assert_nonnull (strstr (error->message, "the CPU static plan"));
+  g_assert_nonnull (strstr (error->message, "MiB of memory"));
+  g_clear_error (&error);
+  SpxDynamicPlan *dyn = spx_dynamic_plan_new (4096, 4096, 64, 1, 1u << 24,
+                                              &options, &error);
+  g_unsetenv (SPX_MEMORY_BUDGET_ENV);
+  g_assert_null (dyn);
+  g_assert_error (error, SPX_BUDGET_ERROR, SPX_BUDGET_ERROR_TOO_LARGE);
+  g_assert_nonnull (strstr (error->message, "the CPU dynamic plan"));
+}
+
+static SpxMask *
+bench_mask (guint64 m, guint64 k, guint b)
+{
+  SpxGenOptions gen;
+  spx_gen_options_init (&gen);
+  gen.density = 0.1;
+  g_autoptr (GError) error = NULL;
+  SpxMask *mask = spx_mask_generate (m, k, b, &gen, &error);
+  g_assert_no_error (error);
+  return mask;
+}
+
+/* The findings: bench --n 2147483647 on a 64² A, and a 100000² dense A,
+ * asked for terabytes of operands. Refused at once, with the operands'
+ * shapes and the size; a smaller budget refuses smaller operands the same
+ * way, before any is allocated. */
+static void
+test_bench_operands (void)
+{
+  SpxBenchOptions options;
+  SpxBenchResult result;
+  spx_bench_options_init (&options);
+  options.engine.threads = 1;
+  options.warmup = 0;
+  options.reps = 1;
+  g_autoptr (SpxMask) small = bench_mask (64, 64, 16);
+  g_autoptr (GError) error = NULL;
+  gint64 t0 = g_get_monotonic_time ();
+  g_assert_false (spx_bench_run (small, G_MAXINT32, &options, &result,
+                                 &error));
+  g_assert_error (error, SPX_BUDGET_ERROR, SPX_BUDGET_ERROR_TOO_LARGE);
+  g_test_message ("%s (%.1f ms)", error->message,
+                  (g_get_monotonic_time () - t0) / 1e3);
+  g_assert_nonnull (strstr (error->message, "B 64×2147483647"));
+  g_assert_nonnull (strstr (error->message, "TiB of memory"));
+  g_clear_error (&error);
+  /* 16 MiB of A, 8 of B, 2 × 8 of C */
+  g_autoptr (SpxMask) mid = bench_mask (2048, 2048, 16);
+  g_setenv (SPX_MEMORY_BUDGET_ENV, "32M", TRUE);
+  gboolean ran = spx_bench_run (mid, 1024, &options, &result, &error);
+  g_unsetenv (SPX_MEMORY_BUDGET_ENV);
+  g_assert_false (ran);
+  g_assert_error (error, SPX_BUDGET_ERROR, SPX_BUDGET_ERROR_TOO_LARGE);
+  g_assert_nonnull (strstr (error->message, "dense A 2048×2048"));
+}
+
+/* More threads than the processors can run are refused before OpenBLAS
+ * starts them (under a memory limit it retried its buffers forever). */
+static void
+test_bench_threads (void)
+{
+  SpxBenchOptions options;
+  SpxBenchResult result;
+  spx_bench_options_init (&options);
+  options.engine.threads = spx_bench_max_threads () + 1;
+  g_autoptr (SpxMask) mask = bench_mask (64, 64, 16);
+  g_autoptr (GError) error = NULL;
+  g_assert_false (spx_bench_run (mask, 8, &options, &result, &error));
+  g_assert_error (error, SPX_ENGINE_ERROR, SPX_ENGINE_ERROR_INVALID);
+  g_autofree char *most = g_strdup_printf ("at most %u",
+                                           spx_bench_max_threads ());
+  g_assert_nonnull (strstr (error->message, most));
+}
+
+/* Cancelled through the thread's current cancellable: FALSE with the
+ * cancellation, before any round. */
+static void
+test_bench_cancelled (void)
+{
+  SpxBenchOptions options;
+  SpxBenchResult result;
+  spx_bench_options_init (&options);
+  options.engine.threads = 1;
+  g_autoptr (SpxMask) mask = bench_mask (512, 512, 16);
+  g_autoptr (GCancellable) cancel = g_cancellable_new ();
+  g_autoptr (GError) error = NULL;
+  g_cancellable_cancel (cancel);
+  g_cancellable_push_current (cancel);
+  gboolean ran = spx_bench_run (mask, 256, &options, &result, &error);
+  g_cancellable_pop_current (cancel);
+  g_assert_false (ran);
+  g_assert_error (error, SPX_BUDGET_ERROR, SPX_BUDGET_ERROR_CANCELLED);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -431,5 +567,10 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/isa-env", test_isa_env);
   g_test_add_func ("/engine/refusals", test_refusals);
   g_test_add_func ("/engine/plan-memory", test_plan_memory);
+  g_test_add_func ("/engine/empty-null-values", test_empty_null_values);
+  g_test_add_func ("/engine/plans-over-budget", test_plans_over_budget);
+  g_test_add_func ("/engine/bench/operands", test_bench_operands);
+  g_test_add_func ("/engine/bench/threads", test_bench_threads);
+  g_test_add_func ("/engine/bench/cancelled", test_bench_cancelled);
   return g_test_run ();
 }

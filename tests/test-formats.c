@@ -2,10 +2,13 @@
  * reference/formats.md, the accepted variants, round trips, detection,
  * and the real DLMC matrices. */
 #include "spx-mask-io.h"
+#include "spx-util.h"
 
 #include <glib/gstdio.h>
 #include <math.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 typedef SpxMask *(*Loader) (const char *name, const guint8 *data, gsize len,
                             GError **error);
@@ -167,6 +170,8 @@ static const TextRefusal mtx_refusals[] = {
   { "index/comma", BANNER "3 3 1\n1,1\n", -1, INVALID, 3, "column index" },
   { "index/nul-byte", BANNER "3 3 1\n1 1\0\n", sizeof BANNER + 10, INVALID,
     3, "\\x00" },
+  { "comment/nul-byte", BANNER "% c\0\0\0\0", sizeof BANNER + 6, INVALID, 2,
+    "\\x00" },
   { "pattern/value", BANNER "3 3 1\n1 1 1.5\n", -1, INVALID, 3,
     "pattern entry has no value" },
   { "real/missing-value", REAL "3 3 1\n1 1\n", -1, INVALID, 3,
@@ -871,8 +876,8 @@ test_save_errors (void)
         assert_message_has (error, paths[i]);
       }
 
-  /* 2^31 - 1 rows of 4096 set elements: terabytes of text, refused
-   * before allocating */
+  /* 2^31 - 1 rows of 4096 set elements: terabytes of text, refused by the
+   * memory budget before allocating */
   g_autoptr (SpxMask) huge = spx_mask_new (SPX_MASK_MAX_DIM, 4096, 4096, NULL);
   spx_mask_fill (huge);
   g_autofree char *dir = g_dir_make_tmp ("spx-formats-XXXXXX", NULL);
@@ -882,7 +887,8 @@ test_save_errors (void)
       g_autoptr (GError) error = NULL;
       g_autofree char *path = tmp_path (dir, huge_files[i]);
       g_assert_false (spx_mask_save (huge, path, &error));
-      g_assert_error (error, SPX_MASK_ERROR, SPX_MASK_ERROR_TOO_LARGE);
+      g_assert_error (error, SPX_BUDGET_ERROR, SPX_BUDGET_ERROR_TOO_LARGE);
+      assert_message_has (error, "TiB");
       assert_message_has (error, path);
       g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
     }
@@ -1019,6 +1025,170 @@ test_load (void)
   g_unlink (empty_npy);
   g_unlink (text);
   g_rmdir (dir);
+}
+
+/* Hostile input: a few bytes that declare gigabytes, and names that are
+ * not regular files */
+
+/* Header-only files whose masks would take 2 GiB: refused under a budget
+ * of 256 MiB, at once, naming the file and line, the shape and the
+ * size. */
+static void
+test_budget_headers (void)
+{
+  static const struct { const char *file, *text, *where, *shape; } bombs[] = {
+    { "wide.smtx", "8, 2147483647, 0\n0 0 0 0 0 0 0 0 0\n", ":1: ",
+      "8×2147483647" },
+    { "square.mtx", BANNER "131072 131072 0\n", ":2: ", "131072×131072" },
+    { "tall.mtx", BANNER "2147483647 8 0\n", ":2: ", "2147483647×8" },
+  };
+  g_setenv (SPX_MEMORY_BUDGET_ENV, "256M", TRUE);
+  g_autofree char *dir = g_dir_make_tmp ("spx-formats-XXXXXX", NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (bombs); i++)
+    {
+      g_autofree char *path = write_tmp (dir, bombs[i].file, bombs[i].text,
+                                         strlen (bombs[i].text));
+      g_autofree char *where = g_strconcat (path, bombs[i].where, NULL);
+      g_autoptr (GError) error = NULL;
+      gint64 t0 = g_get_monotonic_time ();
+      g_assert_null (spx_mask_load (path, NULL, &error));
+      g_assert_cmpint (g_get_monotonic_time () - t0, <, G_USEC_PER_SEC);
+      g_assert_error (error, SPX_BUDGET_ERROR, SPX_BUDGET_ERROR_TOO_LARGE);
+      g_test_message ("%s", error->message);
+      assert_message_starts (error, where);
+      assert_message_has (error, bombs[i].shape);
+      assert_message_has (error, "2.0");
+      assert_message_has (error, "256");
+      g_unlink (path);
+    }
+  g_rmdir (dir);
+  g_unsetenv (SPX_MEMORY_BUDGET_ENV);
+}
+
+/* A FIFO would block open() until a writer came: refused at once. Run in
+ * a subprocess with a time limit, so that a hang fails the test. */
+static void
+test_fifo (void)
+{
+  if (g_test_subprocess ())
+    {
+      assert_load_fails (g_getenv ("SPX_TEST_FIFO"), SPX_MASK_ERROR_IO,
+                         "is not a regular file (a FIFO)");
+      return;
+    }
+  g_autofree char *dir = g_dir_make_tmp ("spx-formats-XXXXXX", NULL);
+  g_autofree char *fifo = tmp_path (dir, "fifo.mtx");
+  g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
+  g_setenv ("SPX_TEST_FIFO", fifo, TRUE);
+  g_test_trap_subprocess (NULL, 5 * G_USEC_PER_SEC,
+                          G_TEST_SUBPROCESS_INHERIT_STDERR);
+  g_test_trap_assert_passed ();
+  g_unsetenv ("SPX_TEST_FIFO");
+  g_unlink (fifo);
+  g_rmdir (dir);
+}
+
+/* Directories and devices are refused by what they are; a link to a
+ * regular file is read. */
+static void
+test_not_regular (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("spx-formats-XXXXXX", NULL);
+  g_autofree char *sub = tmp_path (dir, "dir.mtx");
+  g_assert_cmpint (g_mkdir (sub, 0700), ==, 0);
+  assert_load_fails (sub, SPX_MASK_ERROR_IO, "is a directory");
+  if (g_file_test ("/dev/zero", G_FILE_TEST_EXISTS))
+    assert_load_fails ("/dev/zero", SPX_MASK_ERROR_IO,
+                       "is not a regular file (a device)");
+
+  g_autofree char *mtx = write_tmp (dir, "m.mtx", BANNER "2 2 1\n2 1\n",
+                                    strlen (BANNER) + 10);
+  g_autofree char *link = tmp_path (dir, "link.mtx");
+  g_assert_cmpint (symlink (mtx, link), ==, 0);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (SpxMask) m = spx_mask_load (link, NULL, &error);
+  g_assert_no_error (error);
+  assert_bits (m, 2, 2, 1, 0, -1);
+
+  g_unlink (link);
+  g_unlink (mtx);
+  g_rmdir (sub);
+  g_rmdir (dir);
+}
+
+/* Gigabytes of zeros (a sparse file costs nothing to make) are refused
+ * from their first bytes, not read through: the banner's end is looked
+ * for within the format's 1024 characters a line. */
+static void
+test_sparse_zeros (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("spx-formats-XXXXXX", NULL);
+  g_autofree char *path = write_tmp (dir, "zeros.mtx", "", 0);
+  g_assert_cmpint (truncate (path, (off_t) 4 << 30), ==, 0);
+  gint64 t0 = g_get_monotonic_time ();
+  assert_load_fails (path, SPX_MASK_ERROR_INVALID, "banner");
+  g_assert_cmpint (g_get_monotonic_time () - t0, <, 2 * G_USEC_PER_SEC);
+  g_unlink (path);
+  g_rmdir (dir);
+
+  GString *text = g_string_new ("%%MatrixMarket matrix coordinate pattern "
+                                "general");
+  for (guint i = 0; i < 1100; i++)
+    g_string_append_c (text, ' ');
+  g_string_append (text, "\n1 1 0\n");
+  g_autoptr (GError) error = NULL;
+  g_assert_null (load_bytes (spx_mask_load_mtx_data, "long.mtx", text->str,
+                             text->len, &error));
+  g_assert_error (error, SPX_MASK_ERROR, SPX_MASK_ERROR_INVALID);
+  assert_message_starts (error, "long.mtx:1: ");
+  assert_message_has (error, "at most 1024 characters");
+  g_string_free (text, TRUE);
+}
+
+/* A name that is not UTF-8 reaches messages (and so the window) as valid
+ * UTF-8, its stray byte replaced. */
+static void
+test_name_not_utf8 (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("spx-formats-XXXXXX", NULL);
+  g_autofree char *path = write_tmp (dir, "bad-\xe9.mtx", "garbage\n", 8);
+  g_autoptr (GError) error = NULL;
+  g_assert_null (spx_mask_load (path, NULL, &error));
+  g_assert_error (error, SPX_MASK_ERROR, SPX_MASK_ERROR_INVALID);
+  g_assert_true (g_utf8_validate (error->message, -1, NULL));
+  assert_message_has (error, "bad-\xef\xbf\xbd.mtx:1: ");
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+/* Loaders poll for cancellation: a pre-cancelled load stops at its first
+ * entry. */
+static void
+test_load_cancelled (void)
+{
+  static const struct { Loader loader; const char *text; } files[] = {
+    { spx_mask_load_mtx_data, BANNER "2 2 1\n1 1\n" },
+    { spx_mask_load_mtx_data, ARRAY "1 2\n1\n0\n" },
+    { spx_mask_load_smtx_data, "2, 2, 1\n0 1 1\n0\n" },
+  };
+  g_autoptr (GCancellable) cancel = g_cancellable_new ();
+  g_cancellable_cancel (cancel);
+  g_cancellable_push_current (cancel);
+  for (guint i = 0; i < G_N_ELEMENTS (files); i++)
+    {
+      g_autoptr (GError) error = NULL;
+      g_assert_null (load_bytes (files[i].loader, "c", files[i].text,
+                                 strlen (files[i].text), &error));
+      g_assert_error (error, SPX_BUDGET_ERROR, SPX_BUDGET_ERROR_CANCELLED);
+    }
+  GByteArray *npy = build_npy (1, "{'descr': '|u1', 'fortran_order': False, "
+                               "'shape': (2, 3), }", 0, 6);
+  g_autoptr (GError) error = NULL;
+  g_assert_null (load_bytes (spx_mask_load_npy_data, "c.npy", npy->data,
+                             npy->len, &error));
+  g_assert_error (error, SPX_BUDGET_ERROR, SPX_BUDGET_ERROR_CANCELLED);
+  g_byte_array_unref (npy);
+  g_cancellable_pop_current (cancel);
 }
 
 /* Fixtures in tests/data */
@@ -1202,6 +1372,12 @@ main (int argc, char **argv)
   g_test_add_func ("/formats/detect/from-path", test_format_from_path);
   g_test_add_func ("/formats/detect/content", test_format_detect);
   g_test_add_func ("/formats/load", test_load);
+  g_test_add_func ("/formats/hostile/budget", test_budget_headers);
+  g_test_add_func ("/formats/hostile/fifo", test_fifo);
+  g_test_add_func ("/formats/hostile/not-regular", test_not_regular);
+  g_test_add_func ("/formats/hostile/name-not-utf8", test_name_not_utf8);
+  g_test_add_func ("/formats/hostile/sparse-zeros", test_sparse_zeros);
+  g_test_add_func ("/formats/hostile/cancelled", test_load_cancelled);
   g_test_add_func ("/formats/fixtures", test_fixtures);
   g_test_add_func ("/formats/dlmc", test_dlmc);
 

@@ -2,6 +2,7 @@
 #include "spx-ipu.h"
 #include "spx-mask-gen.h"
 #include "spx-mask-io.h"
+#include "spx-util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -346,6 +347,97 @@ test_teach16_by_hand (void)
   g_assert_true (p->fits);
 }
 
+/* ------------------------------------------------------------------ */
+/* Hostile input                                                       */
+
+/* No blocks at all: planned for a budget of one block, nothing to do. */
+static void
+test_density_zero (void)
+{
+  g_autoptr (SpxIpuMachine) t16 = teach16_new ();
+  g_autoptr (SpxMask) mask = gen (64, 64, 16, SPX_PATTERN_UNIFORM, 0, 1, 1);
+  g_assert_cmpuint (spx_mask_count (mask), ==, 0);
+  g_autoptr (SpxIpuProgram) p = plan (t16, mask, 0, 16, SPX_DTYPE_FP16);
+  check_all (p, mask);
+  g_assert_cmpuint (p->propagation_steps, ==, 0);
+  g_assert_false (p->overflow);
+}
+
+/* 16384 tiles (what a machine file may ask for) with an exchange so fast
+ * that X is gathered across hundreds of tiles. */
+static SpxIpuMachine *
+many_tiles_new (void)
+{
+  SpxIpuMachine *m = bow_new ();
+  m->tiles = 16384;
+  m->grid_width = 128;
+  m->exchange_bytes_per_cycle = 1e6;
+  return m;
+}
+
+/* A skewed 8192² in blocks of 16 spills across ~100 propagation steps of
+ * 16384 tiles each: ~200 MiB of steps and transfers. Over a 64 MiB budget
+ * it is refused, naming the plan and the size, while Bow plans the same
+ * mask within it. */
+static void
+test_budget_many_tiles (void)
+{
+  g_autoptr (SpxIpuMachine) big = many_tiles_new ();
+  g_autoptr (SpxIpuMachine) normal = bow_new ();
+  SpxGenOptions o;
+  spx_gen_options_init (&o);
+  o.pattern = SPX_PATTERN_SKEWED;
+  o.density = 0.25;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (SpxMask) mask = spx_mask_generate (8192, 8192, 16, &o, &error);
+  g_assert_no_error (error);
+  g_setenv (SPX_MEMORY_BUDGET_ENV, "64M", TRUE);
+  SpxIpuProgram *p = spx_ipu_plan_dynamic (big, mask, 0, 1024,
+                                           SPX_DTYPE_FP16, &error);
+  g_assert_null (p);
+  g_assert_error (error, SPX_BUDGET_ERROR, SPX_BUDGET_ERROR_TOO_LARGE);
+  g_test_message ("%s", error->message);
+  g_assert_nonnull (strstr (error->message, "the dynamic plan"));
+  g_assert_nonnull (strstr (error->message, "16384 tiles"));
+  g_assert_nonnull (strstr (error->message, "MiB of memory"));
+  g_clear_error (&error);
+  g_autoptr (SpxIpuProgram) fine = spx_ipu_plan_dynamic (normal, mask, 0,
+                                                         1024,
+                                                         SPX_DTYPE_FP16,
+                                                         &error);
+  g_unsetenv (SPX_MEMORY_BUDGET_ENV);
+  g_assert_no_error (error);
+  check_all (fine, mask);
+}
+
+/* Cancelled (pushed as the thread's current cancellable): NULL with the
+ * cancellation, at once, alone and inside best-over-n. */
+static void
+test_cancelled (void)
+{
+  g_autoptr (SpxIpuMachine) bow = bow_new ();
+  g_autoptr (SpxMask) mask = gen (4096, 4096, 1, SPX_PATTERN_UNIFORM, 0.25, 1,
+                                  3);
+  g_autoptr (GCancellable) cancel = g_cancellable_new ();
+  g_autoptr (GError) error = NULL;
+  g_cancellable_cancel (cancel);
+  g_cancellable_push_current (cancel);
+  gint64 t0 = g_get_monotonic_time ();
+  SpxIpuProgram *p = spx_ipu_plan_dynamic (bow, mask, 0, 256,
+                                           SPX_DTYPE_FP16, &error);
+  g_assert_null (p);
+  g_assert_error (error, SPX_BUDGET_ERROR, SPX_BUDGET_ERROR_CANCELLED);
+  g_clear_error (&error);
+  p = spx_ipu_plan_best_n (bow, SPX_IPU_MODE_DYNAMIC, mask, 65536,
+                           SPX_DTYPE_FP16, &error);
+  double ms = (g_get_monotonic_time () - t0) / 1e3;
+  g_cancellable_pop_current (cancel);
+  g_assert_null (p);
+  g_assert_error (error, SPX_BUDGET_ERROR, SPX_BUDGET_ERROR_CANCELLED);
+  g_test_message ("both cancelled in %.1f ms", ms);
+  g_assert_cmpfloat (ms, <, 1000);
+}
+
 /* The large case of the speed target, timed (printed, not asserted: the
  * sanitizer build is several times slower). */
 static void
@@ -376,5 +468,8 @@ main (int argc, char **argv)
                    test_skewed_propagation);
   g_test_add_func ("/ipu/dynamic/teach16-by-hand", test_teach16_by_hand);
   g_test_add_func ("/ipu/dynamic/large-b1", test_large_b1);
+  g_test_add_func ("/ipu/dynamic/density-zero", test_density_zero);
+  g_test_add_func ("/ipu/dynamic/budget-many-tiles", test_budget_many_tiles);
+  g_test_add_func ("/ipu/dynamic/cancelled", test_cancelled);
   return g_test_run ();
 }

@@ -4,6 +4,9 @@
  * within ±25% of the paper's and the paper's orderings. */
 #include "spx-ipu.h"
 #include "spx-mask-gen.h"
+#include "spx-util.h"
+
+#include <string.h>
 
 #define N_MAX 65536
 #define TOLERANCE 0.25
@@ -74,10 +77,65 @@ test_row (gconstpointer data)
     g_assert_cmpfloat (s1, <, dense);
 }
 
+/* ---- hostile input: the dense planner ------------------------------- */
+
+/* 16384 tiles and a fast exchange: every tile gathers its slices from
+ * dozens of home tiles, ~70 MiB of transfers for 4096² × 1024; over a
+ * 32 MiB budget it is refused, while Bow plans it within. */
+static void
+test_dense_budget (void)
+{
+  g_autoptr (SpxIpuMachine) bow = spx_ipu_machine_preset ("bow");
+  g_autoptr (SpxIpuMachine) big = spx_ipu_machine_preset ("bow");
+  big->tiles = 16384;
+  big->grid_width = 128;
+  big->exchange_bytes_per_cycle = 1e6;
+  g_autoptr (GError) error = NULL;
+  g_setenv (SPX_MEMORY_BUDGET_ENV, "32M", TRUE);
+  SpxIpuProgram *p = spx_ipu_plan_dense (big, 4096, 4096, 1024,
+                                         SPX_DTYPE_FP16, &error);
+  g_assert_null (p);
+  g_assert_error (error, SPX_BUDGET_ERROR, SPX_BUDGET_ERROR_TOO_LARGE);
+  g_test_message ("%s", error->message);
+  g_assert_nonnull (strstr (error->message, "the dense plan"));
+  g_assert_nonnull (strstr (error->message, "MiB of memory"));
+  g_clear_error (&error);
+  p = spx_ipu_plan_dense (bow, 4096, 4096, 1024, SPX_DTYPE_FP16, &error);
+  g_unsetenv (SPX_MEMORY_BUDGET_ENV);
+  g_assert_no_error (error);
+  g_assert_true (p->fits);
+  spx_ipu_program_free (p);
+}
+
+/* Cancelled before it starts: NULL with the cancellation, alone and in
+ * best-over-n. */
+static void
+test_dense_cancelled (void)
+{
+  g_autoptr (SpxIpuMachine) bow = spx_ipu_machine_preset ("bow");
+  g_autoptr (SpxMask) mask = uniform (16, 8);
+  g_autoptr (GCancellable) cancel = g_cancellable_new ();
+  g_autoptr (GError) error = NULL;
+  g_cancellable_cancel (cancel);
+  g_cancellable_push_current (cancel);
+  SpxIpuProgram *p = spx_ipu_plan_dense (bow, 4096, 4096, 16384,
+                                         SPX_DTYPE_FP16, &error);
+  g_assert_null (p);
+  g_assert_error (error, SPX_BUDGET_ERROR, SPX_BUDGET_ERROR_CANCELLED);
+  g_clear_error (&error);
+  p = spx_ipu_plan_best_n (bow, SPX_IPU_MODE_DENSE, mask, N_MAX,
+                           SPX_DTYPE_FP16, &error);
+  g_cancellable_pop_current (cancel);
+  g_assert_null (p);
+  g_assert_error (error, SPX_BUDGET_ERROR, SPX_BUDGET_ERROR_CANCELLED);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/ipu/model/dense-budget", test_dense_budget);
+  g_test_add_func ("/ipu/model/dense-cancelled", test_dense_cancelled);
   for (guint i = 0; i < G_N_ELEMENTS (paper); i++)
     {
       g_autofree char *path = g_strdup_printf ("/ipu/model/paper/density-1-%u",

@@ -2,9 +2,11 @@
 #include "spx-ipu.h"
 #include "spx-mask-gen.h"
 #include "spx-mask-io.h"
+#include "spx-util.h"
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 /* A machine with Bow's per-tile figures, for shapes no preset has. */
 static SpxIpuMachine *
@@ -225,6 +227,185 @@ test_empty_mask (void)
   check_mask (small, mask, 8, SPX_DTYPE_FP32);
 }
 
+/* The finding: a mask without blocks (density 0) sorted an empty run list
+ * (qsort of NULL); it plans, every output a zero. */
+static void
+test_density_zero (void)
+{
+  g_autoptr (SpxIpuMachine) small = teach16 ();
+  SpxGenOptions o;
+  spx_gen_options_init (&o);
+  o.density = 0;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (SpxMask) mask = spx_mask_generate (64, 64, 16, &o, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (spx_mask_count (mask), ==, 0);
+  g_autoptr (SpxIpuProgram) p = spx_ipu_plan_static (small, mask, 16,
+                                                     SPX_DTYPE_FP16, &error);
+  g_assert_no_error (error);
+  check_program (p, mask);
+  for (guint t = 0; t < p->n_tiles; t++)
+    {
+      g_assert_cmpuint (p->tiles[t].macs, ==, 0);
+      g_assert_true (p->tiles[t].blocks == NULL ||
+                     p->tiles[t].blocks->len == 0);
+    }
+}
+
+/* ---- hostile sizes ------------------------------------------------------ */
+
+/* A machine file may ask for 16384 tiles and an exchange fast enough that
+ * every tile of a band all-gathers from every other: tiles² transfers. */
+static SpxIpuMachine *
+many_tiles (void)
+{
+  SpxIpuMachine *m = bow ();
+  m->tiles = 16384;
+  m->grid_width = 128;
+  m->exchange_bytes_per_cycle = 1e6;
+  return m;
+}
+
+static SpxMask *
+uniform_mask (guint64 side, guint b, double density)
+{
+  SpxGenOptions o;
+  spx_gen_options_init (&o);
+  o.density = density;
+  g_autoptr (GError) error = NULL;
+  SpxMask *mask = spx_mask_generate (side, side, b, &o, &error);
+  g_assert_no_error (error);
+  return mask;
+}
+
+/* The command line keeps only the figures of each plan: dropping the
+ * detail leaves them as they were. */
+static void
+test_drop_detail (void)
+{
+  g_autoptr (SpxIpuMachine) m = bow ();
+  g_autoptr (SpxMask) mask = uniform_mask (512, 4, 0.1);
+  g_autoptr (SpxIpuProgram) p = spx_ipu_plan_static (m, mask, 64,
+                                                     SPX_DTYPE_FP16, NULL);
+  guint64 cycles = p->cycles, bytes = p->max_tile_bytes;
+  guint steps = p->steps->len, phases = p->phases->len;
+  const SpxIpuStep *dist = &g_array_index (p->steps, SpxIpuStep, 0);
+  g_assert_cmpuint (dist->transfers->len, >, 0);
+  spx_ipu_program_drop_detail (p);
+  g_assert_cmpuint (p->cycles, ==, cycles);
+  g_assert_cmpuint (p->max_tile_bytes, ==, bytes);
+  g_assert_cmpuint (p->steps->len, ==, steps);
+  g_assert_cmpuint (p->phases->len, ==, phases);
+  g_assert_null (p->col_group);
+  g_assert_null (dist->transfers);
+  g_assert_null (dist->bytes_in);
+  g_assert_cmpuint (spx_ipu_program_first_exchange (p), ==, 0);
+  for (guint t = 0; t < p->n_tiles; t++)
+    g_assert_null (p->tiles[t].blocks);
+}
+
+/* Refused with the budget's error, naming the plan and its size. */
+static void
+assert_over_budget (const SpxIpuProgram *p, const GError *error)
+{
+  g_assert_null (p);
+  g_assert_error (error, SPX_BUDGET_ERROR, SPX_BUDGET_ERROR_TOO_LARGE);
+  g_test_message ("%s", error->message);
+  g_assert_nonnull (strstr (error->message, "the static plan"));
+  g_assert_nonnull (strstr (error->message, "would need"));
+  g_assert_nonnull (strstr (error->message, "MiB"));
+}
+
+/* Planning 4096² in blocks of 16 on it holds ~270 MiB, most of it
+ * transfers (the same problem on Bow takes a few MiB): over a 64 MiB
+ * budget it is refused before anything is built. */
+static void
+test_budget_many_tiles (void)
+{
+  g_autoptr (SpxIpuMachine) big = many_tiles ();
+  g_autoptr (SpxIpuMachine) normal = bow ();
+  g_autoptr (SpxMask) mask = uniform_mask (4096, 16, 1.0 / 16);
+  g_autoptr (GError) error = NULL;
+  g_setenv (SPX_MEMORY_BUDGET_ENV, "64M", TRUE);
+  gint64 t0 = g_get_monotonic_time ();
+  SpxIpuProgram *p = spx_ipu_plan_static (big, mask, 1024, SPX_DTYPE_FP16,
+                                          &error);
+  double ms = (g_get_monotonic_time () - t0) / 1e3;
+  assert_over_budget (p, error);
+  g_assert_nonnull (strstr (error->message, "16384 tiles"));
+  g_clear_error (&error);
+  g_autoptr (SpxIpuProgram) fine = spx_ipu_plan_static (normal, mask, 1024,
+                                                        SPX_DTYPE_FP16,
+                                                        &error);
+  g_assert_no_error (error);
+  check_program (fine, mask);
+  /* best over n passes over the n it cannot afford and takes the best of
+   * the others */
+  g_autoptr (SpxIpuProgram) best = spx_ipu_plan_best_n (
+    big, SPX_IPU_MODE_STATIC, mask, 4096, SPX_DTYPE_FP16, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (best->n, !=, 1024);
+  check_program (best, mask);
+  /* and says so when it can afford none */
+  g_setenv (SPX_MEMORY_BUDGET_ENV, "1K", TRUE);
+  p = spx_ipu_plan_best_n (big, SPX_IPU_MODE_STATIC, mask, 4096,
+                           SPX_DTYPE_FP16, &error);
+  g_unsetenv (SPX_MEMORY_BUDGET_ENV);
+  g_assert_null (p);
+  g_assert_error (error, SPX_BUDGET_ERROR, SPX_BUDGET_ERROR_TOO_LARGE);
+  g_test_message ("refused in %.1f ms; best n within the budget: %"
+                  G_GUINT64_FORMAT, ms, best->n);
+}
+
+/* The finding: a ~120-byte scenario, 65536² in blocks of 1 with a skewed
+ * pattern, made the planner ask for the dealt list (8 bytes a block) and
+ * the tiles' lists in one g_new each, and abort. */
+static void
+test_budget_skewed_b1 (void)
+{
+  g_autoptr (SpxIpuMachine) m = bow ();
+  SpxGenOptions o;
+  spx_gen_options_init (&o);
+  o.pattern = SPX_PATTERN_SKEWED;
+  o.density = 0.01;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (SpxMask) mask = spx_mask_generate (65536, 65536, 1, &o, &error);
+  g_assert_no_error (error);
+  g_setenv (SPX_MEMORY_BUDGET_ENV, "256M", TRUE);
+  SpxIpuProgram *p = spx_ipu_plan_static (m, mask, 16, SPX_DTYPE_FP16,
+                                          &error);
+  g_unsetenv (SPX_MEMORY_BUDGET_ENV);
+  assert_over_budget (p, error);
+  g_assert_nonnull (strstr (error->message, "65536×65536 in blocks of 1"));
+}
+
+/* A cancelled planning (the window's Escape, or a newer request) ends
+ * with the cancellation, at once. */
+static void
+test_cancelled (void)
+{
+  g_autoptr (SpxIpuMachine) m = bow ();
+  g_autoptr (SpxMask) mask = uniform_mask (4096, 1, 0.25);
+  g_autoptr (GCancellable) cancel = g_cancellable_new ();
+  g_autoptr (GError) error = NULL;
+  g_cancellable_cancel (cancel);
+  g_cancellable_push_current (cancel);
+  gint64 t0 = g_get_monotonic_time ();
+  SpxIpuProgram *p = spx_ipu_plan_static (m, mask, 256, SPX_DTYPE_FP16,
+                                          &error);
+  g_assert_null (p);
+  g_assert_error (error, SPX_BUDGET_ERROR, SPX_BUDGET_ERROR_CANCELLED);
+  g_clear_error (&error);
+  p = spx_ipu_plan_best_n (m, SPX_IPU_MODE_STATIC, mask, 65536,
+                           SPX_DTYPE_FP16, &error);
+  double ms = (g_get_monotonic_time () - t0) / 1e3;
+  g_cancellable_pop_current (cancel);
+  g_assert_null (p);
+  g_assert_error (error, SPX_BUDGET_ERROR, SPX_BUDGET_ERROR_CANCELLED);
+  g_test_message ("both cancelled in %.1f ms", ms);
+  g_assert_cmpfloat (ms, <, 1000);
+}
+
 /* ---- by hand ----------------------------------------------------------- */
 
 static guint64
@@ -378,6 +559,11 @@ main (int argc, char **argv)
   g_test_add_func ("/ipu-static/invariants/random", test_invariants_random);
   g_test_add_func ("/ipu-static/invariants/dlmc", test_invariants_dlmc);
   g_test_add_func ("/ipu-static/empty", test_empty_mask);
+  g_test_add_func ("/ipu-static/density-zero", test_density_zero);
+  g_test_add_func ("/ipu-static/drop-detail", test_drop_detail);
+  g_test_add_func ("/ipu-static/budget/many-tiles", test_budget_many_tiles);
+  g_test_add_func ("/ipu-static/budget/skewed-b1", test_budget_skewed_b1);
+  g_test_add_func ("/ipu-static/cancelled", test_cancelled);
   g_test_add_func ("/ipu-static/hand/teach16", test_hand_teach16);
   g_test_add_func ("/ipu-static/hand/pair", test_hand_pair);
   return g_test_run ();

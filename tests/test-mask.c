@@ -1,10 +1,12 @@
 /* test-mask.c: the block bitset (core/spx-mask.c) and the generators
  * (core/spx-mask-gen.c), against hand-computed expectations. */
 #include "spx-mask-gen.h"
+#include "spx-util.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 static SpxMask *
 new_mask (guint64 rows, guint64 cols, guint block)
@@ -321,6 +323,41 @@ test_to_blocks (void)
   g_clear_error (&error);
 }
 
+/* Re-blocking against the definition, element by element: coarser and
+ * finer, sizes that do not divide each other, ragged edges, and masks
+ * from empty to full. */
+static void
+test_to_blocks_reference (void)
+{
+  const guint blocks[] = { 1, 2, 3, 4, 7, 16, 70 };
+  const double densities[] = { 0, 0.01, 0.2, 1 };
+  SpxRng rng;
+  spx_rng_init (&rng, 9);
+  for (guint t = 0; t < 120; t++)
+    {
+      guint64 rows = 1 + spx_rng_below (&rng, 150);
+      guint64 cols = 1 + spx_rng_below (&rng, 300);
+      guint from = blocks[spx_rng_below (&rng, G_N_ELEMENTS (blocks))];
+      double d = densities[t % G_N_ELEMENTS (densities)];
+      g_autoptr(SpxMask) m = new_mask (rows, cols, from);
+      for (guint64 f = 0; f < spx_mask_n_blocks (m); f++)
+        if (spx_rng_uniform (&rng) < d)
+          spx_mask_set_flat (m, f);
+      for (guint k = 0; k < G_N_ELEMENTS (blocks); k++)
+        {
+          GError *error = NULL;
+          g_autoptr(SpxMask) got = spx_mask_to_blocks (m, blocks[k], &error);
+          g_assert_no_error (error);
+          g_autoptr(SpxMask) want = new_mask (rows, cols, blocks[k]);
+          for (guint64 r = 0; r < rows; r++)
+            for (guint64 c = 0; c < cols; c++)
+              if (spx_mask_get (m, r / from, c / from))
+                spx_mask_set (want, r / blocks[k], c / blocks[k]);
+          g_assert_true (spx_mask_equal (got, want));
+        }
+    }
+}
+
 /* 6×7 elements, b = 2: 3 × 4 blocks, the last column 1 element wide.
  *   row 0: X X . X   (3)
  *   row 1: . . . .   (0)
@@ -369,6 +406,264 @@ test_stats (void)
   g_assert_cmpfloat (s.blocks_per_row.min, ==, 4);
   g_assert_cmpfloat (s.blocks_per_col.mean, ==, 3);
   g_assert_cmpfloat (s.blocks_per_col.stddev, ==, 0);
+}
+
+/* The obvious statistics: a counter for every block-row and column. */
+static void
+stats_reference (const SpxMask *m, SpxMaskStats *s)
+{
+  g_autofree guint64 *rows = g_new0 (guint64, m->brows);
+  g_autofree guint64 *cols = g_new0 (guint64, m->bcols);
+  guint64 elements = 0;
+  for (guint64 r = 0; r < m->brows; r++)
+    for (guint64 c = 0; c < m->bcols; c++)
+      if (spx_mask_get (m, r, c))
+        {
+          rows[r]++;
+          cols[c]++;
+          elements += (guint64) spx_mask_block_height (m, r) *
+                      spx_mask_block_width (m, c);
+        }
+  s->nnz_elements = elements;
+  const struct { guint64 *v, n; SpxSummary *out; } sides[] = {
+    { rows, m->brows, &s->blocks_per_row },
+    { cols, m->bcols, &s->blocks_per_col } };
+  for (guint k = 0; k < 2; k++)
+    {
+      double sum = 0, spread = 0, lo = G_MAXDOUBLE, hi = 0;
+      for (guint64 i = 0; i < sides[k].n; i++)
+        {
+          sum += sides[k].v[i];
+          lo = MIN (lo, sides[k].v[i]);
+          hi = MAX (hi, sides[k].v[i]);
+        }
+      double mean = sum / sides[k].n;
+      for (guint64 i = 0; i < sides[k].n; i++)
+        spread += (sides[k].v[i] - mean) * (sides[k].v[i] - mean);
+      *sides[k].out = (SpxSummary) { lo, mean, hi,
+                                     sqrt (spread / sides[k].n) };
+    }
+}
+
+static void
+assert_summary (const SpxSummary *got, const SpxSummary *want)
+{
+  g_assert_cmpfloat (got->min, ==, want->min);
+  g_assert_cmpfloat (got->max, ==, want->max);
+  g_assert_cmpfloat_with_epsilon (got->mean, want->mean, 1e-12);
+  g_assert_cmpfloat_with_epsilon (got->stddev, want->stddev, 1e-9);
+}
+
+/* The streaming statistics (rows cut out of words, columns a chunk at a
+ * time) against counters, on shapes that cross words, rows narrower than
+ * a word, masks wider than one chunk of 65536 columns, and partial edge
+ * blocks. */
+static void
+test_stats_reference (void)
+{
+  const guint64 shapes[][3] = {
+    { 1, 1, 1 }, { 7, 5, 1 }, { 3, 130, 1 }, { 300, 1, 1 }, { 61, 83, 2 },
+    { 50, 70, 7 }, { 2, 200000, 1 }, { 3, 140000, 3 }, { 1, 65537, 1 },
+  };
+  const double densities[] = { 0.0005, 0.3, 1.0 };
+  SpxRng rng;
+  spx_rng_init (&rng, 31);
+  for (guint i = 0; i < G_N_ELEMENTS (shapes); i++)
+    for (guint d = 0; d < G_N_ELEMENTS (densities); d++)
+      {
+        g_autoptr(SpxMask) m = new_mask (shapes[i][0], shapes[i][1],
+                                         (guint) shapes[i][2]);
+        for (guint64 f = 0; f < spx_mask_n_blocks (m); f++)
+          if (spx_rng_uniform (&rng) < densities[d])
+            spx_mask_set_flat (m, f);
+        SpxMaskStats got, want;
+        spx_mask_stats (m, &got);
+        stats_reference (m, &want);
+        g_assert_cmpuint (got.nonzero_blocks, ==, spx_mask_count (m));
+        g_assert_cmpuint (got.nnz_elements, ==, want.nnz_elements);
+        g_assert_cmpuint (spx_mask_count_elements (m), ==, want.nnz_elements);
+        assert_summary (&got.blocks_per_row, &want.blocks_per_row);
+        assert_summary (&got.blocks_per_col, &want.blocks_per_col);
+      }
+}
+
+/* 1 × (2^31 − 1) elements, three of them set: the statistics need no
+ * counter per column (8 GiB), so they hold under a 3 GB address-space
+ * limit and take about one pass over the 256 MiB of bits. */
+static void
+stats_wide_subprocess (void)
+{
+#ifndef __SANITIZE_ADDRESS__ /* the sanitizer reserves terabytes */
+  struct rlimit rl = { (rlim_t) 3 << 30, (rlim_t) 3 << 30 };
+  g_assert_cmpint (setrlimit (RLIMIT_AS, &rl), ==, 0);
+#endif
+  g_autoptr(SpxMask) m = new_mask (1, SPX_MASK_MAX_DIM, 1);
+  spx_mask_set (m, 0, 0);
+  spx_mask_set (m, 0, 70000);
+  spx_mask_set (m, 0, SPX_MASK_MAX_DIM - 1);
+  SpxMaskStats s;
+  gint64 t0 = g_get_monotonic_time ();
+  spx_mask_stats (m, &s);
+  g_test_message ("stats of 1×(2^31−1): %.1f ms", elapsed_ms (t0));
+  g_assert_cmpuint (s.nonzero_blocks, ==, 3);
+  g_assert_cmpuint (s.nnz_elements, ==, 3);
+  g_assert_cmpfloat (s.blocks_per_row.max, ==, 3);
+  g_assert_cmpfloat (s.blocks_per_col.min, ==, 0);
+  g_assert_cmpfloat (s.blocks_per_col.max, ==, 1);
+  g_assert_cmpfloat_with_epsilon (s.blocks_per_col.mean,
+                                  3.0 / SPX_MASK_MAX_DIM, 1e-18);
+}
+
+static void
+test_stats_wide (void)
+{
+  if (g_test_subprocess ())
+    {
+      stats_wide_subprocess ();
+      return;
+    }
+  g_test_trap_subprocess (NULL, 60 * G_USEC_PER_SEC,
+                          G_TEST_SUBPROCESS_INHERIT_STDERR);
+  g_test_trap_assert_passed ();
+}
+
+/* The budget is read at each call: tests set it and put it back. */
+static void
+set_budget (const char *budget)
+{
+  if (budget != NULL)
+    g_setenv (SPX_MEMORY_BUDGET_ENV, budget, TRUE);
+  else
+    g_unsetenv (SPX_MEMORY_BUDGET_ENV);
+}
+
+static void
+assert_budget_refusal (const GError *error, const char *shape,
+                       const char *size)
+{
+  g_assert_error (error, SPX_BUDGET_ERROR, SPX_BUDGET_ERROR_TOO_LARGE);
+  g_test_message ("%s", error->message);
+  for (guint i = 0; i < 3; i++)
+    {
+      const char *part = i == 0 ? shape : i == 1 ? size : "256";
+      if (part != NULL && strstr (error->message, part) == NULL)
+        g_error ("message \"%s\" lacks \"%s\"", error->message, part);
+    }
+}
+
+/* A mask within the documented limits but over the budget is refused
+ * before its bits are asked for (2 GiB each here, which malloc would
+ * grant lazily), naming its shape and size. */
+static void
+test_new_budget (void)
+{
+  set_budget ("256M");
+  GError *error = NULL;
+  g_assert_null (spx_mask_new (8, SPX_MASK_MAX_DIM, 1, &error));
+  assert_budget_refusal (error, "8×2147483647", "2.0");
+  g_clear_error (&error);
+  g_assert_null (spx_mask_new (131072, 131072, 1, &error));
+  assert_budget_refusal (error, "131072×131072", "2.0");
+  g_clear_error (&error);
+  g_assert_null (spx_mask_new (131072, 131072, 1, NULL));
+
+  /* 1024 × 1024 blocks of 128 are fine; their 2^34 elements are not */
+  g_autoptr(SpxMask) blocks = new_mask (131072, 131072, 128);
+  g_assert_null (spx_mask_to_blocks (blocks, 1, &error));
+  assert_budget_refusal (error, "131072×131072", NULL);
+  g_clear_error (&error);
+
+  g_autoptr(SpxMask) fits = new_mask (16384, 16384, 1); /* 32 MiB */
+  g_assert_nonnull (fits);
+  set_budget (NULL);
+}
+
+/* A generator's scratch counts with its mask: the mask alone fits. Run
+ * in a subprocess with a time limit: generating these would take
+ * minutes. */
+static void
+generate_budget_subprocess (void)
+{
+  set_budget ("256M");
+  SpxGenOptions o;
+  spx_gen_options_init (&o);
+  GError *error = NULL;
+  g_assert_null (spx_mask_generate (131072, 131072, 1, &o, &error));
+  assert_budget_refusal (error, "131072×131072", "2.0");
+  g_clear_error (&error);
+
+  /* skewed: 40 bytes per block-row, 2.5 GiB for 2^26 rows (mask 64 MiB) */
+  o.pattern = SPX_PATTERN_SKEWED;
+  g_assert_null (spx_mask_generate (1u << 26, 8, 1, &o, &error));
+  assert_budget_refusal (error, "skewed", NULL);
+  g_clear_error (&error);
+  /* magnitude at block 1: 4 bytes per element, 1 GiB */
+  o.pattern = SPX_PATTERN_MAGNITUDE;
+  g_assert_null (spx_mask_generate (16384, 16384, 1, &o, &error));
+  assert_budget_refusal (error, "magnitude", "1.0");
+  g_clear_error (&error);
+  /* magnitude pruning: 8 bytes per block norm, 2 GiB for 2^28 blocks;
+   * refused before the values (here a single one) are read */
+  float v = 1;
+  g_assert_null (spx_mask_prune_magnitude (&v, 1u << 18, 1u << 18, 16, 0.5,
+                                           &error));
+  assert_budget_refusal (error, "magnitude", "2.0");
+  g_clear_error (&error);
+}
+
+static void
+test_generate_budget (void)
+{
+  if (g_test_subprocess ())
+    {
+      generate_budget_subprocess ();
+      return;
+    }
+  g_test_trap_subprocess (NULL, 20 * G_USEC_PER_SEC,
+                          G_TEST_SUBPROCESS_INHERIT_STDERR);
+  g_test_trap_assert_passed ();
+}
+
+/* Every pattern, and re-blocking, stop soon after the caller gave up:
+ * each of these would take seconds to minutes. */
+static void
+test_generate_cancelled (void)
+{
+  set_budget ("1G"); /* what these masks need, whatever the machine */
+  g_autoptr(GCancellable) cancel = g_cancellable_new ();
+  g_cancellable_cancel (cancel);
+  g_cancellable_push_current (cancel);
+  for (guint p = SPX_PATTERN_UNIFORM; p <= SPX_PATTERN_MAGNITUDE; p++)
+    {
+      SpxGenOptions o;
+      spx_gen_options_init (&o);
+      o.pattern = p;
+      o.density = 0.5;
+      o.tile_width = 1; /* one tile per kept column */
+      /* 2^30 blocks; magnitude draws at most 2^28 elements */
+      guint64 side = p == SPX_PATTERN_MAGNITUDE ? 8192 : 32768;
+      GError *error = NULL;
+      gint64 t0 = g_get_monotonic_time ();
+      g_assert_null (spx_mask_generate (side, side, 1, &o, &error));
+      g_test_message ("%s: cancelled after %.1f ms",
+                      spx_pattern_to_string (p), elapsed_ms (t0));
+      g_assert_error (error, SPX_BUDGET_ERROR, SPX_BUDGET_ERROR_CANCELLED);
+      g_assert_cmpfloat (elapsed_ms (t0), <, 2000);
+      g_clear_error (&error);
+    }
+  g_autoptr(SpxMask) m = new_mask (32768, 32768, 1);
+  spx_mask_fill (m);
+  GError *error = NULL;
+  g_assert_null (spx_mask_to_blocks (m, 4, &error));
+  g_assert_error (error, SPX_BUDGET_ERROR, SPX_BUDGET_ERROR_CANCELLED);
+  g_clear_error (&error);
+  g_cancellable_pop_current (cancel);
+
+  /* once the cancellable is gone, work goes on as before */
+  g_autoptr(SpxMask) b = spx_mask_to_blocks (m, 4, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (spx_mask_count (b), ==, 8192 * 8192);
+  set_budget (NULL);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1256,7 +1551,11 @@ main (int argc, char **argv)
   g_test_add_func ("/mask/copy-equal", test_copy_equal);
   g_test_add_func ("/mask/fill", test_fill);
   g_test_add_func ("/mask/to-blocks", test_to_blocks);
+  g_test_add_func ("/mask/to-blocks-reference", test_to_blocks_reference);
   g_test_add_func ("/mask/stats", test_stats);
+  g_test_add_func ("/mask/stats-reference", test_stats_reference);
+  g_test_add_func ("/mask/stats-wide", test_stats_wide);
+  g_test_add_func ("/mask/new-budget", test_new_budget);
 
   g_test_add_func ("/rng/reference", test_rng_reference);
   g_test_add_func ("/rng/below", test_rng_below);
@@ -1282,6 +1581,8 @@ main (int argc, char **argv)
   g_test_add_func ("/gen/magnitude/reference", test_magnitude_reference);
   g_test_add_func ("/gen/magnitude/generate", test_magnitude_generate);
   g_test_add_func ("/gen/magnitude/large", test_magnitude_large);
+  g_test_add_func ("/gen/budget", test_generate_budget);
+  g_test_add_func ("/gen/cancelled", test_generate_cancelled);
 
   return g_test_run ();
 }

@@ -1,9 +1,11 @@
 /* test-png.c: masks as PNG images (ui/render) and the any-format loader */
 #include "spx-mask-io.h"
 #include "spx-render-png.h"
+#include "spx-util.h"
 
 #include <glib/gstdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* tests/data/png-*.png all hold this 8×6 picture in different encodings
  * (made with ImageMagick from one PBM): black pixels are set bits. */
@@ -124,6 +126,134 @@ test_refusals (void)
   assert_refused (bomb, len, SPX_MASK_ERROR_INVALID, "non-zero");
 }
 
+static guint8 *
+read_fixture (const char *name, gsize *len)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", name,
+                                                 NULL);
+  guint8 *data = NULL;
+  g_assert_true (g_file_get_contents (path, (char **) &data, len, NULL));
+  return data;
+}
+
+/* A small file whose header claims 16384² pixels (2^28, within the side
+ * and pixel limits): decoding would take a gigabyte, so a budget of
+ * 256 MiB refuses it before cairo runs, naming the file and the size. */
+static void
+test_budget (void)
+{
+  gsize len = 0;
+  g_autofree guint8 *data = read_fixture ("png-grey8.png", &len);
+  const guint8 side[8] = { 0, 0, 0x40, 0, 0, 0, 0x40, 0 }; /* 16384 */
+  memcpy (data + 16, side, 8);
+  g_setenv (SPX_MEMORY_BUDGET_ENV, "256M", TRUE);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (SpxMask) mask = spx_mask_load_png_data ("x.png", data, len,
+                                                     &error);
+  g_assert_null (mask);
+  g_assert_error (error, SPX_BUDGET_ERROR, SPX_BUDGET_ERROR_TOO_LARGE);
+  g_test_message ("%s", error->message);
+  g_assert_true (g_str_has_prefix (error->message, "x.png: "));
+  g_assert_nonnull (strstr (error->message, "16384×16384"));
+  g_assert_nonnull (strstr (error->message, "1.0"));
+  g_unsetenv (SPX_MEMORY_BUDGET_ENV);
+}
+
+static guint32
+be32 (const guint8 *p)
+{
+  return (guint32) p[0] << 24 | (guint32) p[1] << 16 | (guint32) p[2] << 8 |
+         p[3];
+}
+
+/* Byte offset of the first chunk of that type. */
+static gsize
+find_chunk (const guint8 *data, gsize len, const char *type)
+{
+  for (gsize pos = 8; pos + 12 <= len; pos += 12 + be32 (data + pos))
+    if (memcmp (data + pos + 4, type, 4) == 0)
+      return pos;
+  g_assert_not_reached ();
+}
+
+/* Data the decoder chokes on is called corrupt, not "out of memory"
+ * (cairo's status for any libpng error). */
+static void
+test_corrupt (void)
+{
+  gsize len = 0;
+  g_autofree guint8 *data = read_fixture ("png-grey8.png", &len);
+  /* the compressed pixels are damaged, and their checksum with them */
+  gsize idat = find_chunk (data, len, "IDAT");
+  for (gsize i = idat + 8; i < idat + 12 + be32 (data + idat); i++)
+    data[i] ^= 0x5a;
+  assert_refused (data, len, SPX_MASK_ERROR_INVALID, "not a readable PNG");
+  g_autoptr (GError) error = NULL;
+  g_assert_null (spx_mask_load_png_data ("x.png", data, len, &error));
+  g_test_message ("%s", error->message);
+  g_assert_null (strstr (error->message, "out of memory"));
+
+  /* cut inside the pixels: says so before decoding */
+  assert_refused (data, idat + 20, SPX_MASK_ERROR_INVALID,
+                  "runs past the end of the file");
+  /* zeros where a chunk should be: no chunk type, stops there */
+  memset (data + idat, 0, len - idat);
+  assert_refused (data, len, SPX_MASK_ERROR_INVALID, "four letters");
+}
+
+static void
+assert_load_refused (const char *path, const char *why)
+{
+  g_autoptr (GError) error = NULL;
+  g_assert_null (spx_mask_load (path, NULL, &error));
+  g_assert_error (error, SPX_MASK_ERROR, SPX_MASK_ERROR_IO);
+  g_assert_true (g_str_has_prefix (error->message, path));
+  g_assert_nonnull (strstr (error->message, why));
+}
+
+/* PNG goes through spx_mask_load like the rest: only regular files. The
+ * FIFO is tried in a subprocess with a time limit, as opening one could
+ * wait for ever. */
+static void
+test_not_regular (void)
+{
+  if (g_test_subprocess ())
+    {
+      assert_load_refused (g_getenv ("SPX_TEST_FIFO"),
+                           "is not a regular file (a FIFO)");
+      return;
+    }
+  g_autofree char *dir = g_dir_make_tmp ("spx-png-XXXXXX", NULL);
+  g_autofree char *sub = g_build_filename (dir, "d.png", NULL);
+  g_autofree char *fifo = g_build_filename (dir, "f.png", NULL);
+  g_assert_cmpint (g_mkdir (sub, 0700), ==, 0);
+  assert_load_refused (sub, "is a directory");
+  g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
+  g_setenv ("SPX_TEST_FIFO", fifo, TRUE);
+  g_test_trap_subprocess (NULL, 5 * G_USEC_PER_SEC,
+                          G_TEST_SUBPROCESS_INHERIT_STDERR);
+  g_test_trap_assert_passed ();
+  g_unsetenv ("SPX_TEST_FIFO");
+  g_unlink (fifo);
+  g_rmdir (sub);
+  g_rmdir (dir);
+}
+
+/* A cancelled load stops in the decoder's reads. */
+static void
+test_cancelled (void)
+{
+  gsize len = 0;
+  g_autofree guint8 *data = read_fixture ("png-grey8.png", &len);
+  g_autoptr (GCancellable) cancel = g_cancellable_new ();
+  g_cancellable_cancel (cancel);
+  g_cancellable_push_current (cancel);
+  g_autoptr (GError) error = NULL;
+  g_assert_null (spx_mask_load_png_data ("x.png", data, len, &error));
+  g_assert_error (error, SPX_BUDGET_ERROR, SPX_BUDGET_ERROR_CANCELLED);
+  g_cancellable_pop_current (cancel);
+}
+
 static void
 test_save_errors (void)
 {
@@ -149,5 +279,9 @@ main (int argc, char **argv)
   g_test_add_func ("/png/round-trip-blocks", test_round_trip_blocks);
   g_test_add_func ("/png/refusals", test_refusals);
   g_test_add_func ("/png/save-errors", test_save_errors);
+  g_test_add_func ("/png/budget", test_budget);
+  g_test_add_func ("/png/corrupt", test_corrupt);
+  g_test_add_func ("/png/not-regular", test_not_regular);
+  g_test_add_func ("/png/cancelled", test_cancelled);
   return g_test_run ();
 }

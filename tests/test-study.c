@@ -6,6 +6,8 @@
 
 #include <glib/gstdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static char *tmp_dir;
 
@@ -338,6 +340,172 @@ test_words (void)
   g_unlink (path);
 }
 
+/* A study with a what-if machine (teach16 cut to four tiles). */
+static SpxStudy *
+what_if_study (void)
+{
+  SpxStudy *s = spx_study_new ();
+  g_assert_true (spx_study_set_machine (s, "teach16", NULL));
+  s->machine->tiles = 4;
+  s->machine->grid_width = 2;
+  g_free (s->machine->name);
+  s->machine->name = g_strdup ("custom");
+  s->scenario->m = s->scenario->k = 64;
+  s->scenario->block = 8;
+  s->scenario->n = 16;
+  g_assert_true (spx_study_build_mask (s, NULL));
+  return s;
+}
+
+static char *
+read_all (const char *path)
+{
+  char *text = NULL;
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  return text;
+}
+
+/* Saving never touches a file it did not make: an unrelated NAME.machine
+ * stays, the machine gets a free name; saving again reuses it. */
+static void
+test_save_spares_files (void)
+{
+  g_autofree char *dir = tmp_path ("spare");
+  g_mkdir (dir, 0700);
+  g_autofree char *spx = g_build_filename (dir, "s.spx", NULL);
+  g_autofree char *mine = g_build_filename (dir, "s.machine", NULL);
+  g_assert_true (g_file_set_contents (mine, "my own notes\n", -1, NULL));
+  g_autoptr (SpxStudy) s = what_if_study ();
+  g_autoptr (GError) error = NULL;
+  g_assert_true (spx_study_save (s, spx, &error));
+  g_autofree char *notes = read_all (mine);
+  g_assert_cmpstr (notes, ==, "my own notes\n");
+  g_assert_cmpstr (s->scenario->machine, ==, "s-2.machine");
+  g_assert_true (spx_study_save (s, spx, &error)); /* the same machine */
+  g_assert_cmpstr (s->scenario->machine, ==, "s-2.machine");
+  g_autofree char *third = g_build_filename (dir, "s-3.machine", NULL);
+  g_assert_false (g_file_test (third, G_FILE_TEST_EXISTS));
+  g_autoptr (SpxStudy) back = spx_study_load (spx, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (back->machine->tiles, ==, 4);
+
+  /* a machine named like a preset but edited is a file, not the preset */
+  g_free (s->machine->name);
+  s->machine->name = g_strdup ("bow");
+  g_free (s->scenario->machine);
+  s->scenario->machine = g_strdup ("bow");
+  g_assert_true (spx_study_save (s, spx, &error));
+  g_assert_cmpstr (s->scenario->machine, ==, "s-3.machine");
+  g_autoptr (SpxStudy) bow = spx_study_load (spx, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (bow->machine->name, ==, "bow");
+  g_assert_cmpuint (bow->machine->tiles, ==, 4);
+
+  /* a changed machine never overwrites the pair's old machine file */
+  s->machine->tiles = 2;
+  s->machine->grid_width = 1;
+  g_autofree char *old3 = read_all (third);
+  g_assert_true (spx_study_save (s, spx, &error));
+  g_autofree char *still3 = read_all (third);
+  g_assert_cmpstr (old3, ==, still3);
+  g_assert_cmpstr (s->scenario->machine, ==, "s-4.machine");
+  const char *names[] = { "s.spx", "s.machine", "s-2.machine",
+                          "s-3.machine", "s-4.machine" };
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *path = g_build_filename (dir, names[i], NULL);
+      g_unlink (path);
+    }
+  g_rmdir (dir);
+}
+
+/* A save through a link replaces what it points to and keeps the link;
+ * a private file stays private. */
+static void
+test_save_keeps_links (void)
+{
+  g_autofree char *dir = tmp_path ("links");
+  g_mkdir (dir, 0700);
+  g_autofree char *real = g_build_filename (dir, "real.spx", NULL);
+  g_autofree char *link = g_build_filename (dir, "link.spx", NULL);
+  g_autoptr (SpxStudy) s = spx_study_new ();
+  g_autoptr (GError) error = NULL;
+  g_assert_true (spx_study_build_mask (s, &error));
+  g_assert_true (spx_study_save (s, real, &error));
+  g_assert_cmpint (g_chmod (real, 0600), ==, 0);
+  g_assert_cmpint (symlink ("real.spx", link), ==, 0);
+  s->scenario->n = 77;
+  g_assert_true (spx_study_save (s, link, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_test (link, G_FILE_TEST_IS_SYMLINK));
+  GStatBuf st;
+  g_assert_cmpint (g_stat (real, &st), ==, 0);
+  g_assert_cmpint (st.st_mode & 0777, ==, 0600);
+  g_autoptr (SpxStudy) back = spx_study_load (real, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (back->scenario->n, ==, 77);
+  g_unlink (link);
+  g_unlink (real);
+  g_rmdir (dir);
+}
+
+/* A machine or scenario that is not one of ours: refused without
+ * quoting it; a FIFO at once, not waited on. */
+static void
+test_foreign_files (void)
+{
+  g_autofree char *dir = tmp_path ("foreign");
+  g_mkdir (dir, 0700);
+  g_autofree char *secret = g_build_filename (dir, "shadow", NULL);
+  g_assert_true (g_file_set_contents (
+    secret, "root:$6$secret-hash-never-shown:19000:0:99999:7:::\n", -1,
+    NULL));
+  g_autofree char *spx = g_build_filename (dir, "s.spx", NULL);
+  g_autofree char *text = g_strdup_printf (
+    "[scenario]\nversion=1\nm=64\nk=64\nn=8\nblock=8\nmachine=%s\n",
+    secret);
+  g_assert_true (g_file_set_contents (spx, text, -1, NULL));
+  GError *error = NULL;
+  g_assert_null (spx_study_load (spx, &error));
+  g_test_message ("%s", error->message);
+  g_assert_null (strstr (error->message, "secret"));
+  g_assert_nonnull (strstr (error->message, "not a machine key file"));
+  g_clear_error (&error);
+  g_assert_null (spx_scenario_load (secret, &error));
+  g_assert_null (strstr (error->message, "secret"));
+  g_clear_error (&error);
+
+  /* a long value is quoted short */
+  g_autofree char *many = g_strnfill (100000, '7');
+  g_autofree char *big = g_strdup_printf (
+    "[scenario]\nversion=1\nm=%s\nk=64\nn=8\nblock=8\n", many);
+  g_assert_null (spx_scenario_load_data ("big.spx", big, strlen (big),
+                                         &error));
+  g_assert_cmpuint (strlen (error->message), <, 200);
+  g_clear_error (&error);
+
+  g_autofree char *fifo = g_build_filename (dir, "pipe.spx", NULL);
+  g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
+  gint64 t0 = g_get_monotonic_time ();
+  g_assert_null (spx_study_load (fifo, &error));
+  g_assert_nonnull (strstr (error->message, "not a regular file"));
+  g_clear_error (&error);
+  g_assert_null (spx_ipu_machine_load (fifo, &error));
+  g_assert_nonnull (strstr (error->message, "not a regular file"));
+  g_clear_error (&error);
+  g_assert_cmpint (g_get_monotonic_time () - t0, <, 5 * G_USEC_PER_SEC);
+  g_assert_null (spx_study_load_scenario ("/dev/zero", &error));
+  g_assert_nonnull (strstr (error->message, "not a regular file"));
+  g_clear_error (&error);
+  g_assert_null (spx_study_load_scenario (dir, &error));
+  g_assert_nonnull (strstr (error->message, "is a directory"));
+  g_clear_error (&error);
+  g_unlink (fifo);
+  g_unlink (secret);
+  g_unlink (spx);
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -352,6 +520,9 @@ main (int argc, char **argv)
   g_test_add_func ("/study/sweep-options", test_sweep_options);
   g_test_add_func ("/study/subject-sweep", test_subject_sweep);
   g_test_add_func ("/study/words", test_words);
+  g_test_add_func ("/study/save-spares-files", test_save_spares_files);
+  g_test_add_func ("/study/save-keeps-links", test_save_keeps_links);
+  g_test_add_func ("/study/foreign-files", test_foreign_files);
   int status = g_test_run ();
   g_rmdir (tmp_dir);
   g_free (tmp_dir);

@@ -7,6 +7,7 @@
 #include "spx-render-png.h"
 
 #include <glib/gstdio.h>
+#include <sys/stat.h>
 #include <math.h>
 #include <string.h>
 
@@ -764,6 +765,59 @@ test_png_scenario (void)
   g_rmdir (dir);
 }
 
+/* Hostile files: a FIFO is refused at once, a very long path in a
+ * message keeps the bar within the window, a save beside someone else's
+ * NAME.machine leaves it alone. */
+static void
+test_hostile_files (void)
+{
+  SKIP_WITHOUT_DISPLAY ();
+  g_autofree char *dir = g_dir_make_tmp ("spx-ui-XXXXXX", NULL);
+  SpxWindow *w = small_window (dir);
+  SpxMask *before = spx_mask_editor_get_mask (SPX_MASK_EDITOR (w->editor));
+  g_autofree char *fifo = g_build_filename (dir, "pipe.smtx", NULL);
+  g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
+  gint64 t0 = g_get_monotonic_time ();
+  activate (w, "open-path", g_variant_new_string (fifo));
+  wait_idle (w);
+  g_assert_cmpint (g_get_monotonic_time () - t0, <, 5 * G_USEC_PER_SEC);
+  g_assert_nonnull (strstr (spx_window_get_error (w), "not a regular file"));
+  g_assert_true (spx_mask_editor_get_mask (SPX_MASK_EDITOR (w->editor)) ==
+                 before);
+
+  g_autofree char *name = g_strnfill (3000, 'q');
+  g_autofree char *far = g_build_filename (dir, name, NULL);
+  activate (w, "open-path", g_variant_new_string (far));
+  wait_idle (w);
+  g_assert_nonnull (spx_window_get_error (w));
+  while (g_main_context_pending (NULL))
+    g_main_context_iteration (NULL, FALSE);
+  g_assert_cmpint (gtk_widget_get_allocated_width (w->info_bar), <=,
+                   gtk_widget_get_allocated_width (GTK_WIDGET (w)));
+
+  /* a what-if machine saved beside a file that is not ours */
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (w->panel.tiles), 4);
+  wait_idle (w);
+  g_autofree char *theirs = g_build_filename (dir, "mine.machine", NULL);
+  g_assert_true (g_file_set_contents (theirs, "not yours\n", -1, NULL));
+  g_autofree char *spx = g_build_filename (dir, "mine.spx", NULL);
+  g_assert_true (spx_window_save_to (w, spx));
+  g_autofree char *still = NULL;
+  g_assert_true (g_file_get_contents (theirs, &still, NULL, NULL));
+  g_assert_cmpstr (still, ==, "not yours\n");
+  g_autofree char *ours = g_build_filename (dir, "mine-2.machine", NULL);
+  g_assert_true (g_file_test (ours, G_FILE_TEST_IS_REGULAR));
+  window_close (w);
+  const char *names[] = { "pipe.smtx", "mine.machine", "mine-2.machine",
+                          "mine.spx", "small.spx" };
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *path = g_build_filename (dir, names[i], NULL);
+      g_unlink (path);
+    }
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -792,6 +846,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/window/subject-kept", test_subject_kept);
   g_test_add_func ("/ui/window/first-run", test_first_run);
   g_test_add_func ("/ui/window/png-scenario", test_png_scenario);
+  g_test_add_func ("/ui/window/hostile-files", test_hostile_files);
   int status = g_test_run ();
   g_clear_object (&app);
   g_rmdir (home);

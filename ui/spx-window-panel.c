@@ -31,6 +31,21 @@ set_value (GtkWidget *s, double v)
   gtk_spin_button_set_value (GTK_SPIN_BUTTON (s), v);
 }
 
+/* A file's name for a sentence: at most NAME_CHARS, its middle cut. */
+#define NAME_CHARS 48
+
+static char *
+short_name (const char *path)
+{
+  g_autofree char *base = g_filename_display_basename (path);
+  glong n = g_utf8_strlen (base, -1);
+  if (n <= NAME_CHARS)
+    return g_steal_pointer (&base);
+  g_autofree char *head = g_utf8_substring (base, 0, NAME_CHARS / 2);
+  g_autofree char *tail = g_utf8_substring (base, n - NAME_CHARS / 2 + 1, n);
+  return g_strconcat (head, "…", tail, NULL);
+}
+
 /* A generated mask is the scenario's; one from a file or drawn is the
  * user's own, and a generator setting would replace it: ask first. */
 static gboolean
@@ -40,7 +55,7 @@ may_replace_mask (SpxWindow *w)
   if (sc->source == SPX_MASK_SOURCE_GENERATED)
     return TRUE;
   g_autofree char *name = sc->source == SPX_MASK_SOURCE_FILE
-                            ? g_path_get_basename (sc->mask_path) : NULL;
+                            ? short_name (sc->mask_path) : NULL;
   g_autofree char *question = g_strdup_printf (
     "Replace %s with a generated mask?", name ? name : "the mask you drew");
   GtkWidget *d = gtk_message_dialog_new (

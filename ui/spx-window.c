@@ -9,6 +9,8 @@ const char *const spx_window_views[] = {
   "mask", "tiles", "exchange", "timeline", "speedup", NULL,
 };
 
+#define INFO_LINES 4 /* of the message bar, at most */
+
 static const char *const view_titles[] = {
   "Mask", "Tiles", "Exchange", "Timeline", "Speedup",
 };
@@ -22,7 +24,7 @@ spx_window_update_title (SpxWindow *w)
   const char *file = w->study->path;
   if (file == NULL && sc->source == SPX_MASK_SOURCE_FILE)
     file = sc->mask_path; /* a mask opened on its own */
-  g_autofree char *name = file ? g_path_get_basename (file) : NULL;
+  g_autofree char *name = file ? g_filename_display_basename (file) : NULL;
   g_autofree char *title = NULL;
   if (name != NULL || w->dirty)
     title = g_strdup_printf ("Sparse Explorer — %s%s", w->dirty ? "•" : "",
@@ -727,6 +729,13 @@ build_info_bar (SpxWindow *w)
   gtk_info_bar_set_show_close_button (GTK_INFO_BAR (w->info_bar), TRUE);
   w->info_label = gtk_label_new (NULL);
   gtk_label_set_line_wrap (GTK_LABEL (w->info_label), TRUE);
+  /* a long path or name breaks anywhere, and at most a few lines show:
+   * the bar never grows wider than the window */
+  gtk_label_set_line_wrap_mode (GTK_LABEL (w->info_label),
+                                PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_ellipsize (GTK_LABEL (w->info_label), PANGO_ELLIPSIZE_END);
+  gtk_label_set_lines (GTK_LABEL (w->info_label), INFO_LINES);
+  gtk_label_set_max_width_chars (GTK_LABEL (w->info_label), 100);
   gtk_label_set_selectable (GTK_LABEL (w->info_label), TRUE);
   gtk_label_set_xalign (GTK_LABEL (w->info_label), 0);
   gtk_container_add (GTK_CONTAINER (gtk_info_bar_get_content_area (

@@ -2,6 +2,7 @@
  * pM × pN × pK with a reduction over pK (reference/ipu-model.md, "Dense
  * matmul on the tiles") */
 #include "spx-ipu.h"
+#include "spx-util.h"
 
 #include <math.h>
 
@@ -224,8 +225,9 @@ better (Cost a, Split sa, gboolean fits_a, Cost b, Split sb, gboolean fits_b)
   return sa.pm * sa.pn * sa.pk < sb.pm * sb.pn * sb.pk;
 }
 
-static Split
-search (const Problem *pb, gboolean *fits)
+/* FALSE (and an error) when cancelled. */
+static gboolean
+search (const Problem *pb, Split *out, gboolean *fits, GError **error)
 {
   guint64 tiles = pb->machine->tiles;
   g_autoptr (GArray) cm = candidates (pb->m, tiles);
@@ -242,6 +244,8 @@ search (const Problem *pb, gboolean *fits)
           guint64 pn = g_array_index (cn, guint64, b);
           if (pm * pn > tiles)
             break;
+          if (spx_cancelled (error))
+            return FALSE;
           for (guint c = 0; c < ck->len; c++)
             {
               Split s = { pm, pn, g_array_index (ck, guint64, c), 1 };
@@ -258,7 +262,8 @@ search (const Problem *pb, gboolean *fits)
             }
         }
     }
-  return best;
+  *out = best;
+  return TRUE;
 }
 
 /* ---- building the program -------------------------------------------- */
@@ -340,15 +345,17 @@ place_homes (const Problem *pb, SpxIpuProgram *p)
       }
 }
 
-/* Every tile receives its slices of W and X from their home tiles. */
-static void
-distribute (const Problem *pb, SpxIpuProgram *p, Split s)
+/* Every tile receives its slices of W and X from their home tiles. FALSE
+ * when cancelled. */
+static gboolean
+distribute (const Problem *pb, SpxIpuProgram *p, Split s, GError **error)
 {
   SpxIpuStep *step = spx_ipu_program_add_exchange (p, "distribute");
   Inbox box = { g_new0 (guint64, p->n_tiles),
                 g_array_new (FALSE, FALSE, sizeof (guint32)) };
-  for (guint64 i = 0; i < s.pm; i++)
-    for (guint64 j = 0; j < s.pn; j++)
+  gboolean cancelled = FALSE;
+  for (guint64 i = 0; i < s.pm && !cancelled; i++)
+    for (guint64 j = 0; j < s.pn && !(cancelled = spx_cancelled (error)); j++)
       for (guint64 l = 0; l < s.pk; l++)
         {
           guint64 r0 = part_start (pb->m, s.pm, i);
@@ -369,6 +376,7 @@ distribute (const Problem *pb, SpxIpuProgram *p, Split s)
         }
   g_free (box.bytes);
   g_array_unref (box.touched);
+  return !cancelled;
 }
 
 static void
@@ -423,8 +431,8 @@ reduce_slice (const Problem *pb, SpxIpuProgram *p, SpxIpuStep *ex,
     }
 }
 
-static void
-reduce (const Problem *pb, SpxIpuProgram *p, Split s)
+static gboolean
+reduce (const Problem *pb, SpxIpuProgram *p, Split s, GError **error)
 {
   SpxIpuStep *ex = spx_ipu_program_add_exchange (p, "reduce");
   guint ex_index = p->steps->len - 1;
@@ -433,7 +441,12 @@ reduce (const Problem *pb, SpxIpuProgram *p, Split s)
   ex = &g_array_index (p->steps, SpxIpuStep, ex_index);
   for (guint64 i = 0; i < s.pm; i++)
     for (guint64 j = 0; j < s.pn; j++)
-      reduce_slice (pb, p, ex, add, s, i, j);
+      {
+        if (spx_cancelled (error))
+          return FALSE;
+        reduce_slice (pb, p, ex, add, s, i, j);
+      }
+  return TRUE;
 }
 
 static guint64
@@ -462,22 +475,25 @@ fold_rounds (const Problem *pb, SpxIpuProgram *p, Split s)
     }
 }
 
-static void
-build (const Problem *pb, SpxIpuProgram *p, Split s)
+static gboolean
+build (const Problem *pb, SpxIpuProgram *p, Split s, GError **error)
 {
   place_homes (pb, p);
   spx_ipu_program_add_sync (p, "sync");
-  distribute (pb, p, s);
+  if (!distribute (pb, p, s, error))
+    return FALSE;
   compute (pb, p, s);
   if (s.pk > 1)
     {
       spx_ipu_program_add_sync (p, "sync");
-      reduce (pb, p, s);
+      if (!reduce (pb, p, s, error))
+        return FALSE;
     }
   fold_rounds (pb, p, s);
   p->plan = g_strdup_printf ("pM=%" G_GUINT64_FORMAT " pN=%" G_GUINT64_FORMAT
                              " pK=%" G_GUINT64_FORMAT " rounds=%"
                              G_GUINT64_FORMAT, s.pm, s.pn, s.pk, s.rounds);
+  return TRUE;
 }
 
 /* The operands start spread over the tile array as it is drawn: a grid of
@@ -487,6 +503,50 @@ home_grid (const SpxIpuMachine *machine, guint64 *rows, guint64 *cols)
 {
   *cols = MIN (machine->grid_width, machine->tiles);
   *rows = machine->tiles / *cols;
+}
+
+/* ---- what the program holds ------------------------------------------ */
+
+/* Home tiles along one side that the parts of len items over parts
+ * cover, summed over the parts: a part spans the homes from its first
+ * item's to its last's. */
+static double
+homes_spanned (guint64 len, guint64 parts, guint64 homes)
+{
+  double sum = 0;
+  for (guint64 i = 0; i < parts; i++)
+    {
+      guint64 lo = part_start (len, parts, i);
+      guint64 hi = part_start (len, parts, i + 1);
+      if (hi > lo)
+        sum += (double) (part_of (len, homes, hi - 1) -
+                         part_of (len, homes, lo) + 1);
+    }
+  return sum;
+}
+
+/* The program's per-tile arrays and transfers against the memory budget,
+ * before it is built: each tile gathers W's slice from the home tiles it
+ * spans, and X's; each of pk tiles sends partials to the pk - 1 others. */
+static gboolean
+check_budget (const Problem *pb, Split s, GError **error)
+{
+  guint64 hr = pb->home_rows, hc = pb->home_cols;
+  double gathers = (double) s.pn * homes_spanned (pb->m, s.pm, hr) *
+                   homes_spanned (pb->k, s.pk, hc) +
+                   (double) s.pm * homes_spanned (pb->k, s.pk, hr) *
+                   homes_spanned (pb->n, s.pn, hc);
+  double partials = (double) s.pm * s.pn * s.pk * (s.pk - 1);
+  double reduce = s.pk > 1;
+  guint tiles = pb->machine->tiles;
+  double bytes = spx_ipu_program_bytes (tiles, 1 + reduce, 1 + reduce) +
+                 spx_ipu_transfers_bytes (gathers) +
+                 spx_ipu_transfers_bytes (partials) +
+                 (double) tiles * (sizeof (guint64) + sizeof (guint32));
+  g_autofree char *what = g_strdup_printf (
+    "the dense plan (%" G_GUINT64_FORMAT "×%" G_GUINT64_FORMAT "×%"
+    G_GUINT64_FORMAT ", %u tiles)", pb->m, pb->k, pb->n, tiles);
+  return spx_ipu_check_budget (bytes, what, error);
 }
 
 /* Created with density 1: callers reporting a sparse problem against it
@@ -514,10 +574,16 @@ spx_ipu_plan_dense (const SpxIpuMachine *machine, guint64 m, guint64 k,
                  spx_ipu_tile_budget (machine) };
   home_grid (machine, &pb.home_rows, &pb.home_cols);
   gboolean fits = FALSE;
-  Split s = search (&pb, &fits);
+  Split s;
+  if (!search (&pb, &s, &fits, error) || !check_budget (&pb, s, error))
+    return NULL;
   SpxIpuProgram *p = spx_ipu_program_new (SPX_IPU_MODE_DENSE, machine, m, k,
                                           n, 1, dtype, 1.0);
-  build (&pb, p, s);
+  if (!build (&pb, p, s, error))
+    {
+      spx_ipu_program_free (p);
+      return NULL;
+    }
   spx_ipu_program_finish (p);
   return p;
 }

@@ -4,6 +4,7 @@
  * not fit, and the propagation steps it really needs are costed. */
 #include "spx-ipu.h"
 #include "spx-ipu-codelet.h"
+#include "spx-util.h"
 
 #include <math.h>
 #include <string.h>
@@ -14,6 +15,10 @@
 /* Index metadata per non-zero block in a bucket: a column offset and its
  * share of the row headers. */
 #define INDEX_BYTES_PER_BLOCK 4
+/* Long loops poll for cancellation every this many steps (a power of 2). */
+#define POLL_EVERY 65536u
+/* A GArray's header and allocation overhead. */
+#define ARRAY_HEADER_BYTES 48u
 /* Part i of n things split into p nearly equal parts starts here. */
 static inline guint64
 split_start (guint64 n, guint64 p, guint64 i)
@@ -112,38 +117,55 @@ cand_cost (const Problem *pr, Cand *c)
               reduce_cycles (mc, c->py, piece) + mc->sync_cycles;
 }
 
-/* Every px·py·pz ≤ tiles; the fastest that fits, else the smallest. */
+/* The running best of the search. */
+typedef struct {
+  Cand     cand;
+  gboolean have, fits;
+} Best;
+
+/* Plans that fit and leave a uniform pattern room come first; then the
+ * fastest that fits, else the smallest. */
+static void
+consider (Best *b, const Cand *c, guint64 limit)
+{
+  gboolean fits = c->bytes <= limit;
+  if (b->have && b->fits && fits && c->tight != b->cand.tight)
+    {
+      if (!c->tight)
+        b->cand = *c;
+      return;
+    }
+  if (!b->have || (fits && !b->fits) || (fits && c->cycles < b->cand.cycles) ||
+      (!fits && !b->fits && c->bytes < b->cand.bytes))
+    {
+      b->cand = *c;
+      b->fits = fits;
+      b->have = TRUE;
+    }
+}
+
+/* Every px·py·pz ≤ tiles. FALSE when none exists, or (error set) when
+ * cancelled. */
 static gboolean
-search (const Problem *pr, Cand *best)
+search (const Problem *pr, Cand *best, GError **error)
 {
   guint64 limit = spx_ipu_tile_budget (pr->mc);
-  gboolean have = FALSE, best_fits = FALSE;
   guint tiles = pr->mc->tiles;
+  Best b = { .have = FALSE };
   for (guint px = 1; px <= MIN (tiles, pr->brows); px++)
-    for (guint py = 1; py <= MIN (tiles / px, pr->bcols); py++)
-      for (guint pz = 1; pz <= MIN (tiles / (px * py), pr->n); pz++)
-        {
-          Cand c = { px, py, pz, 0, FALSE, 0, FALSE, 0 };
-          cand_cost (pr, &c);
-          /* plans that fit and leave a uniform pattern room come first */
-          gboolean fits = c.bytes <= limit;
-          if (have && best_fits && fits && c.tight != best->tight)
-            {
-              if (!c.tight)
-                *best = c;
-              continue;
-            }
-          gboolean better = !have || (fits && !best_fits) ||
-                            (fits && c.cycles < best->cycles) ||
-                            (!fits && !best_fits && c.bytes < best->bytes);
-          if (better)
-            {
-              *best = c;
-              best_fits = fits;
-              have = TRUE;
-            }
-        }
-  return have;
+    {
+      if (spx_cancelled (error))
+        return FALSE;
+      for (guint py = 1; py <= MIN (tiles / px, pr->bcols); py++)
+        for (guint pz = 1; pz <= MIN (tiles / (px * py), pr->n); pz++)
+          {
+            Cand c = { px, py, pz, 0, FALSE, 0, FALSE, 0 };
+            cand_cost (pr, &c);
+            consider (&b, &c, limit);
+          }
+    }
+  *best = b.cand;
+  return b.have;
 }
 
 /* ------------------------------------------------------------------ */
@@ -202,15 +224,20 @@ layout_clear (Layout *l)
   g_free (l->blocks);
 }
 
-static void
-count_groups (Layout *l, const SpxMask *mask)
+static gboolean
+count_groups (Layout *l, const SpxMask *mask, GError **error)
 {
   SpxMaskIter it;
-  guint64 br, bc;
+  guint64 br, bc, seen = 0;
   guint py = l->c.py;
   spx_mask_iter_init (&it, mask);
   while (spx_mask_iter_next (&it, &br, &bc))
-    l->count[l->row_x[br] * py + l->col_y[bc]]++;
+    {
+      if (seen++ % POLL_EVERY == 0 && spx_cancelled (error))
+        return FALSE;
+      l->count[l->row_x[br] * py + l->col_y[bc]]++;
+    }
+  return TRUE;
 }
 
 /* Place the excess of every over-full group in the free space of others,
@@ -253,20 +280,23 @@ place_spills (Layout *l)
 /* Second pass: the blocks of every group in row-major order; the first
  * group_cap stay home, the rest go to the spills in order. Blocks that fit
  * nowhere (overflow) are listed but computed in no step. */
-static void
-fill_groups (Layout *l, const SpxMask *mask)
+static gboolean
+fill_groups (Layout *l, const SpxMask *mask, GError **error)
 {
   guint64 *seen = g_new0 (guint64, l->groups);
   guint64 *last = g_new (guint64, l->groups);
   SpxMaskIter it;
-  guint64 br, bc;
+  guint64 br, bc, done = 0;
+  gboolean cancelled = FALSE;
   memset (last, 0xff, l->groups * sizeof *last);
   for (guint g = 0; g < l->groups; g++)
     l->blocks[g] = g_array_sized_new (FALSE, FALSE, sizeof (guint64),
                                       (guint) MIN (l->count[g], G_MAXUINT));
   spx_mask_iter_init (&it, mask);
-  while (spx_mask_iter_next (&it, &br, &bc))
+  while (!cancelled && spx_mask_iter_next (&it, &br, &bc))
     {
+      if (done++ % POLL_EVERY == 0 && (cancelled = spx_cancelled (error)))
+        break;
       guint g = l->row_x[br] * l->c.py + l->col_y[bc];
       guint64 flat = spx_mask_index (mask, br, bc);
       g_array_append_val (l->blocks[g], flat);
@@ -297,13 +327,65 @@ fill_groups (Layout *l, const SpxMask *mask)
     }
   g_free (last);
   g_free (seen);
+  return !cancelled;
 }
 
-static void
-layout_build (Layout *l, const SpxMask *mask)
+/* What the plan is called in errors: what makes it large. */
+static gboolean
+check_budget (const Layout *l, double bytes, GError **error)
+{
+  const Problem *pr = &l->pr;
+  g_autofree char *what = g_strdup_printf (
+    "the dynamic plan (%" G_GUINT64_FORMAT "×%" G_GUINT64_FORMAT " in blocks "
+    "of %u, n = %" G_GUINT64_FORMAT ", %u tiles)", pr->m, pr->k, pr->b, pr->n,
+    pr->mc->tiles);
+  return spx_ipu_check_budget (bytes, what, error);
+}
+
+/* The maps, the per-group arrays (counts, spill indices, pass scratch)
+ * and the spills: each over-full group's last spill, and at most one
+ * more per group whose free space a spill used up. */
+static double
+layout_bytes (const Layout *l)
+{
+  double groups = (double) l->c.px * l->c.py;
+  return (double) (l->pr.brows + l->pr.bcols) * sizeof (guint) +
+         groups * (6 * sizeof (guint64) + sizeof (GArray *) +
+                   2 * sizeof (guint)) +
+         spx_ipu_array_bytes (2 * groups, sizeof (Spill));
+}
+
+/* The groups' block lists and the program: per-tile arrays of every step,
+ * and the transfers: each used tile gathers X from px - 1 tiles and the
+ * buckets from pz - 1, forwards its buffer once per propagation step and
+ * sends py - 1 pieces of partials. */
+static double
+program_bytes (const Layout *l)
+{
+  const Cand *c = &l->c;
+  double used = (double) c->px * c->py * c->pz, lists = 0;
+  double reduce = c->py > 1, steps = l->steps;
+  for (guint g = 0; g < l->groups; g++)
+    lists += ARRAY_HEADER_BYTES +
+             spx_ipu_array_bytes (l->count[g], sizeof (guint64));
+  return lists +
+         spx_ipu_program_bytes (l->pr.mc->tiles, 1 + steps + reduce,
+                                1 + steps + reduce) +
+         spx_ipu_transfers_bytes (used * (c->px - 1 + c->pz - 1)) +
+         steps * spx_ipu_transfers_bytes (used) +
+         spx_ipu_transfers_bytes (used * (c->py - 1));
+}
+
+/* Counts, spills, then (once the program's size is known and fits the
+ * budget) the groups' blocks. */
+static gboolean
+layout_build (Layout *l, const SpxMask *mask, GError **error)
 {
   l->groups = l->c.px * l->c.py;
   l->group_cap = l->c.cap * l->c.pz;
+  double held = layout_bytes (l);
+  if (!check_budget (l, held, error))
+    return FALSE;
   l->row_x = part_map (mask->brows, l->c.px);
   l->col_y = part_map (mask->bcols, l->c.py);
   l->count = g_new0 (guint64, l->groups);
@@ -313,9 +395,11 @@ layout_build (Layout *l, const SpxMask *mask)
   l->first_spill = g_new0 (guint, l->groups);
   l->n_spills = g_new0 (guint, l->groups);
   l->spills = g_array_new (FALSE, FALSE, sizeof (Spill));
-  count_groups (l, mask);
+  if (!count_groups (l, mask, error))
+    return FALSE;
   place_spills (l);
-  fill_groups (l, mask);
+  return check_budget (l, held + program_bytes (l), error) &&
+         fill_groups (l, mask, error);
 }
 
 /* ------------------------------------------------------------------ */
@@ -394,15 +478,18 @@ fill_tiles (SpxIpuProgram *p, const Layout *l)
 }
 
 /* X is spread over the px tiles that share a slice and gathered; the
- * buckets of a group are broadcast to its pz tiles. */
-static void
-add_distribute (SpxIpuProgram *p, const Layout *l)
+ * buckets of a group are broadcast to its pz tiles. Up to tiles²
+ * transfers: polls for cancellation. */
+static gboolean
+add_distribute (SpxIpuProgram *p, const Layout *l, GError **error)
 {
   const Cand *c = &l->c;
   SpxIpuStep *s = spx_ipu_program_add_exchange (p, "distribute");
   guint64 bucket = c->cap * block_bytes (&l->pr);
   for (guint t = 0; t < c->px * c->py * c->pz; t++)
     {
+      if (spx_cancelled (error))
+        return FALSE;
       Coord k = coord_of (c, t);
       guint64 xb = tile_x_bytes (l, k);
       for (guint x = 0; x < c->px; x++)
@@ -413,6 +500,7 @@ add_distribute (SpxIpuProgram *p, const Layout *l)
         if (z != k.z)
           spx_ipu_step_send (p, s, tile_of (c, k.x, k.y, z), t, bucket);
     }
+  return TRUE;
 }
 
 static void
@@ -435,14 +523,16 @@ add_compute (SpxIpuProgram *p, const Layout *l)
  * every py steps: after d = dx·py + dy steps a buffer has moved dy along
  * y and dx along x, the distance place_spills counted. Every tile forwards
  * the whole buffer (the program is fixed; it cannot know what is in it). */
-static void
-add_propagation (SpxIpuProgram *p, const Layout *l)
+static gboolean
+add_propagation (SpxIpuProgram *p, const Layout *l, GError **error)
 {
   const Cand *c = &l->c;
   guint64 buffer = l->group_cap * block_bytes (&l->pr);
   guint first = p->steps->len;
   for (guint d = 1; d <= l->steps; d++)
     {
+      if (spx_cancelled (error))
+        return FALSE;
       SpxIpuStep *s = spx_ipu_program_add_exchange (p, "propagate");
       for (guint t = 0; t < c->px * c->py * c->pz; t++)
         {
@@ -468,19 +558,22 @@ add_propagation (SpxIpuProgram *p, const Layout *l)
             tile_ncols (l, k), 1);
         }
     }
+  return TRUE;
 }
 
 /* Partial sums over y: each of the py tiles of an output slice reduces
  * one piece of it. */
-static void
-add_reduce (SpxIpuProgram *p, const Layout *l)
+static gboolean
+add_reduce (SpxIpuProgram *p, const Layout *l, GError **error)
 {
   const Cand *c = &l->c;
   if (c->py < 2)
-    return;
+    return TRUE;
   SpxIpuStep *s = spx_ipu_program_add_exchange (p, "reduce");
   for (guint t = 0; t < c->px * c->py * c->pz; t++)
     {
+      if (spx_cancelled (error))
+        return FALSE;
       Coord k = coord_of (c, t);
       for (guint y = 0; y < c->py; y++)
         if (y != k.y)
@@ -492,10 +585,12 @@ add_reduce (SpxIpuProgram *p, const Layout *l)
     s->tile_cycles[t] = reduce_cycles (p->machine, c->py,
                                        piece_elems (l, coord_of (c, t),
                                                     coord_of (c, t).y));
+  return TRUE;
 }
 
+/* NULL when cancelled. */
 static SpxIpuProgram *
-build_program (const Layout *l, const SpxMask *mask)
+build_program (const Layout *l, const SpxMask *mask, GError **error)
 {
   const Problem *pr = &l->pr;
   guint64 nnz = 0;
@@ -510,14 +605,18 @@ build_program (const Layout *l, const SpxMask *mask)
   p->propagation_steps = l->steps;
   p->overflow = l->overflow;
   fill_tiles (p, l);
-  add_distribute (p, l);
+  if (!add_distribute (p, l, error))
+    goto cancelled;
   spx_ipu_program_add_sync (p, "sync");
   add_compute (p, l);
-  add_propagation (p, l);
-  add_reduce (p, l);
+  if (!add_propagation (p, l, error) || !add_reduce (p, l, error))
+    goto cancelled;
   spx_ipu_program_add_sync (p, "sync");
   spx_ipu_program_finish (p);
   return p;
+cancelled:
+  spx_ipu_program_free (p);
+  return NULL;
 }
 
 SpxIpuProgram *
@@ -539,18 +638,26 @@ spx_ipu_plan_dynamic (const SpxIpuMachine *machine, const SpxMask *mask,
                      mask->brows, mask->bcols,
                      max_blocks ? max_blocks : spx_mask_count (mask) };
   l.pr.budget = MAX (l.pr.budget, 1);
-  if (!search (&l.pr, &l.c))
+  GError *local = NULL;
+  if (!search (&l.pr, &l.c, &local))
     {
-      g_set_error (error, SPX_IPU_ERROR, SPX_IPU_ERROR_NO_PLAN,
-                   "dynamic plan: no partition of the %" G_GUINT64_FORMAT
-                   "×%" G_GUINT64_FORMAT " product over %u tiles",
-                   l.pr.m, n, machine->tiles);
+      if (local != NULL) /* cancelled */
+        g_propagate_error (error, local);
+      else
+        g_set_error (error, SPX_IPU_ERROR, SPX_IPU_ERROR_NO_PLAN,
+                     "dynamic plan: no partition of the %" G_GUINT64_FORMAT
+                     "×%" G_GUINT64_FORMAT " product over %u tiles",
+                     l.pr.m, n, machine->tiles);
       return NULL;
     }
-  layout_build (&l, mask);
-  SpxIpuProgram *p = build_program (&l, mask);
-  p->row_group = g_steal_pointer (&l.row_x); /* the partitions, for views */
-  p->col_group = g_steal_pointer (&l.col_y);
+  SpxIpuProgram *p = NULL;
+  if (layout_build (&l, mask, error) &&
+      (p = build_program (&l, mask, error)) != NULL)
+    {
+      /* the partitions, for views */
+      p->row_group = g_steal_pointer (&l.row_x);
+      p->col_group = g_steal_pointer (&l.col_y);
+    }
   layout_clear (&l);
   return p;
 }

@@ -11,6 +11,9 @@ G_DEFINE_QUARK (spx-ipu-error-quark, spx_ipu_error)
 #define MAX_TILES     16384u   /* programs hold per-tile arrays and up to
                                   tiles² transfers */
 #define MAX_WORKERS   64u
+#define MAX_NAME_CHARS 64u
+#define MAX_FILE_BYTES (64 * 1024) /* a dozen keys; anything longer is not
+                                      a machine file */
 #define KIB           G_GUINT64_CONSTANT (1024)
 
 /* reference/ipu-model.md, "The machine". Grid widths make the drawn tile
@@ -38,6 +41,21 @@ const char *const *
 spx_ipu_machine_presets (void)
 {
   return preset_names;
+}
+
+gboolean
+spx_ipu_machine_equal (const SpxIpuMachine *a, const SpxIpuMachine *b)
+{
+  return g_strcmp0 (a->name, b->name) == 0 && a->tiles == b->tiles &&
+         a->grid_width == b->grid_width && a->sram_bytes == b->sram_bytes &&
+         a->clock_hz == b->clock_hz &&
+         a->flop_per_cycle_fp16 == b->flop_per_cycle_fp16 &&
+         a->flop_per_cycle_fp32 == b->flop_per_cycle_fp32 &&
+         a->exchange_bytes_per_cycle == b->exchange_bytes_per_cycle &&
+         a->sync_cycles == b->sync_cycles &&
+         a->exchange_overhead_cycles == b->exchange_overhead_cycles &&
+         a->available_memory == b->available_memory &&
+         a->workers == b->workers;
 }
 
 SpxIpuMachine *
@@ -123,9 +141,25 @@ check (const char *key, double value, GError **error)
                   l->min, l->max);
 }
 
+/* Names go into titles, lists and file names: short and printable. */
+static gboolean
+name_ok (const char *name)
+{
+  if (!g_utf8_validate (name, -1, NULL) ||
+      g_utf8_strlen (name, -1) > MAX_NAME_CHARS)
+    return FALSE;
+  for (const char *p = name; *p; p = g_utf8_next_char (p))
+    if (!g_unichar_isprint (g_utf8_get_char (p)))
+      return FALSE;
+  return TRUE;
+}
+
 gboolean
 spx_ipu_machine_validate (const SpxIpuMachine *m, GError **error)
 {
+  if (m->name == NULL || !name_ok (m->name))
+    return invalid (error, "machine name: expected up to %u printable "
+                    "characters", MAX_NAME_CHARS);
   if (!check ("tiles", m->tiles, error) ||
       !check ("grid-width", m->grid_width, error) ||
       !check ("sram-bytes", (double) m->sram_bytes, error) ||
@@ -171,9 +205,10 @@ read_uint (Reader *r, const char *key, guint64 *value)
   if (!g_ascii_string_to_unsigned (g_strstrip (text), 10, (guint64) l->min,
                                    (guint64) l->max, value, NULL))
     {
+      g_autofree char *got = spx_excerpt (text);
       g_autofree char *what = g_strdup_printf (
-        "expected a whole number from %.0f to %.0f, got '%s'", l->min, l->max,
-        text);
+        "expected a whole number from %.0f to %.0f, got %s", l->min, l->max,
+        got);
       return read_fail (r, key, what);
     }
   return TRUE;
@@ -202,8 +237,9 @@ read_double (Reader *r, const char *key, double *value)
   if (end == text || *end != '\0' || !isfinite (v) || v < l->min ||
       v > l->max)
     {
+      g_autofree char *got = spx_excerpt (text);
       g_autofree char *what = g_strdup_printf (
-        "expected a number from %g to %g, got '%s'", l->min, l->max, text);
+        "expected a number from %g to %g, got %s", l->min, l->max, got);
       return read_fail (r, key, what);
     }
   *value = v;
@@ -216,14 +252,20 @@ check_structure (Reader *r)
   g_auto (GStrv) groups = g_key_file_get_groups (r->kf, NULL);
   for (guint i = 0; groups[i] != NULL; i++)
     if (!g_str_equal (groups[i], GROUP_MACHINE))
-      return invalid (r->error, "%s: [%s]: unknown group (expected [%s])",
-                      r->path, groups[i], GROUP_MACHINE);
+      {
+        g_autofree char *group = spx_short (groups[i]);
+        return invalid (r->error, "%s: [%s]: unknown group (expected [%s])",
+                        r->path, group, GROUP_MACHINE);
+      }
   if (!g_key_file_has_group (r->kf, GROUP_MACHINE))
     return invalid (r->error, "%s: no [%s] group", r->path, GROUP_MACHINE);
   g_auto (GStrv) keys = g_key_file_get_keys (r->kf, GROUP_MACHINE, NULL, NULL);
   for (guint i = 0; keys != NULL && keys[i] != NULL; i++)
     if (!g_strv_contains (machine_keys, keys[i]))
-      return read_fail (r, keys[i], "unknown key");
+      {
+        g_autofree char *key = spx_short (keys[i]);
+        return read_fail (r, key, "unknown key");
+      }
   static const char *const required[] = {
     "tiles", "sram-bytes", "clock-hz", "flop-per-cycle-fp16",
     "flop-per-cycle-fp32",
@@ -244,6 +286,22 @@ default_grid_width (guint tiles)
     if (tiles % w == 0)
       return w;
   return MIN (root, tiles);
+}
+
+/* A file's name, readable and short enough to be a machine's. */
+static char *
+name_from_path (const char *path)
+{
+  g_autofree char *base = g_filename_display_basename (path);
+  GString *name = g_string_new (NULL);
+  guint n = 0;
+  for (const char *p = base; *p && n < MAX_NAME_CHARS;
+       p = g_utf8_next_char (p), n++)
+    {
+      gunichar c = g_utf8_get_char (p);
+      g_string_append_unichar (name, g_unichar_isprint (c) ? c : '?');
+    }
+  return g_string_free (name, FALSE);
 }
 
 static gboolean
@@ -271,25 +329,28 @@ read_machine (Reader *r, SpxIpuMachine *m)
     return read_fail (r, "grid-width", "more than the machine's tiles");
   g_autofree char *name = g_key_file_get_string (r->kf, GROUP_MACHINE, "name",
                                                  NULL);
+  if (name != NULL && !name_ok (name))
+    return read_fail (r, "name", "expected up to 64 printable characters");
   g_free (m->name);
   m->name = name != NULL && *name != '\0' ? g_steal_pointer (&name)
-                                          : g_path_get_basename (r->path);
+                                          : name_from_path (r->path);
   return TRUE;
 }
 
-/* Keys left out take Bow's figures (the reference's exchange, sync and
- * memory proportion hold for every generation). */
 SpxIpuMachine *
-spx_ipu_machine_load (const char *path, GError **error)
+spx_ipu_machine_load_data (const char *name, const char *data, gsize len,
+                           GError **error)
 {
   g_autoptr (GKeyFile) kf = g_key_file_new ();
-  g_autoptr (GError) err = NULL;
-  if (!g_key_file_load_from_file (kf, path, G_KEY_FILE_NONE, &err))
+  /* GLib's message would quote the line: a file that is not ours (say
+   * /etc/shadow) must not be shown */
+  if (!g_key_file_load_from_data (kf, data, len, G_KEY_FILE_NONE, NULL))
     {
-      invalid (error, "%s: cannot read machine file: %s", path, err->message);
+      invalid (error, "%s: not a machine key file (expected a [%s] group "
+               "of key = value lines)", name, GROUP_MACHINE);
       return NULL;
     }
-  Reader r = { path, kf, error };
+  Reader r = { name, kf, error };
   if (!check_structure (&r))
     return NULL;
   g_autoptr (SpxIpuMachine) m = spx_ipu_machine_preset ("bow");
@@ -297,10 +358,28 @@ spx_ipu_machine_load (const char *path, GError **error)
     return NULL;
   if (!spx_ipu_machine_validate (m, error))
     {
-      g_prefix_error (error, "%s: ", path);
+      g_prefix_error (error, "%s: ", name);
       return NULL;
     }
   return g_steal_pointer (&m);
+}
+
+/* Keys left out take Bow's figures (the reference's exchange, sync and
+ * memory proportion hold for every generation). */
+SpxIpuMachine *
+spx_ipu_machine_load (const char *path, GError **error)
+{
+  g_autofree char *data = NULL;
+  gsize len = 0;
+  GError *err = NULL;
+  if (!spx_read_regular (path, "a machine file", MAX_FILE_BYTES, &data, &len,
+                         &err))
+    {
+      invalid (error, "%s", err->message);
+      g_error_free (err);
+      return NULL;
+    }
+  return spx_ipu_machine_load_data (path, data, len, error);
 }
 
 SpxIpuMachine *
@@ -312,8 +391,9 @@ spx_ipu_machine_resolve (const char *name_or_path, GError **error)
   if (name_or_path == NULL || !g_file_test (name_or_path, G_FILE_TEST_EXISTS))
     {
       g_autofree char *names = g_strjoinv (", ", (char **) preset_names);
-      invalid (error, "machine '%s': neither a preset (%s) nor a file",
-               name_or_path ? name_or_path : "(null)", names);
+      g_autofree char *given = spx_excerpt (name_or_path ? name_or_path : "");
+      invalid (error, "machine %s: neither a preset (%s) nor a file", given,
+               names);
       return NULL;
     }
   return spx_ipu_machine_load (name_or_path, error);

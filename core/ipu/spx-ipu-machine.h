@@ -41,6 +41,10 @@ const char *const *spx_ipu_machine_presets (void);
  * available-memory, workers. Unknown keys and bad values are refused,
  * naming the file and key. */
 SpxIpuMachine *spx_ipu_machine_load     (const char *path, GError **error);
+/* The same from memory; name stands for the file in messages and is the
+ * machine's name when the data gives none. */
+SpxIpuMachine *spx_ipu_machine_load_data (const char *name, const char *data,
+                                          gsize len, GError **error);
 /* A preset name, or else a key file. */
 SpxIpuMachine *spx_ipu_machine_resolve  (const char *name_or_path,
                                          GError **error);
@@ -52,6 +56,9 @@ gboolean       spx_ipu_machine_save     (const SpxIpuMachine *machine,
 gboolean       spx_ipu_machine_validate (const SpxIpuMachine *machine,
                                          GError **error);
 SpxIpuMachine *spx_ipu_machine_copy     (const SpxIpuMachine *machine);
+/* Every figure and the name the same. */
+gboolean       spx_ipu_machine_equal    (const SpxIpuMachine *a,
+                                         const SpxIpuMachine *b);
 void           spx_ipu_machine_free     (SpxIpuMachine *machine);
 
 /* Per-tile figures that every planner needs. */

@@ -1,6 +1,7 @@
 /* spx-ipu-plan.c: one entry point for the three planners, and the
  * paper's "best over n" */
 #include "spx-ipu.h"
+#include "spx-util.h"
 
 SpxIpuProgram *
 spx_ipu_plan (const SpxIpuMachine *machine, SpxIpuMode mode,
@@ -43,11 +44,26 @@ spx_ipu_plan_best_n (const SpxIpuMachine *machine, SpxIpuMode mode,
                      GError **error)
 {
   SpxIpuProgram *best = NULL;
+  GError *refused = NULL; /* the last n over the memory budget */
   for (guint64 n = 1; n <= n_max; n *= 2)
     {
-      SpxIpuProgram *p = spx_ipu_plan (machine, mode, mask, n, dtype, error);
+      GError *failure = NULL;
+      /* the planners poll too; this stops between them at once */
+      SpxIpuProgram *p = spx_cancelled (&failure) ? NULL
+        : spx_ipu_plan (machine, mode, mask, n, dtype, &failure);
+      if (g_error_matches (failure, SPX_BUDGET_ERROR,
+                           SPX_BUDGET_ERROR_TOO_LARGE))
+        {
+          /* a small n can take more than a large one (a tile array
+           * gathering X): another may be within the budget */
+          g_clear_error (&refused);
+          refused = failure;
+          continue;
+        }
       if (p == NULL)
         {
+          g_clear_error (&refused);
+          g_propagate_error (error, failure);
           spx_ipu_program_free (best);
           return NULL;
         }
@@ -59,5 +75,9 @@ spx_ipu_plan_best_n (const SpxIpuMachine *machine, SpxIpuMode mode,
       else
         spx_ipu_program_free (p);
     }
+  if (best != NULL)
+    g_clear_error (&refused);
+  else if (refused != NULL)
+    g_propagate_error (error, refused);
   return best;
 }

@@ -1,5 +1,6 @@
 /* spx-ipu-program.c: BSP programs: building, costing, totals */
 #include "spx-ipu-program.h"
+#include "spx-util.h"
 
 #include <string.h>
 
@@ -207,6 +208,23 @@ spx_ipu_program_finish (SpxIpuProgram *p)
   total_tiles (p);
 }
 
+void
+spx_ipu_program_drop_detail (SpxIpuProgram *p)
+{
+  for (guint i = 0; i < p->steps->len; i++)
+    {
+      SpxIpuStep *s = &g_array_index (p->steps, SpxIpuStep, i);
+      g_clear_pointer (&s->bytes_in, g_free);
+      g_clear_pointer (&s->bytes_out, g_free);
+      g_clear_pointer (&s->tile_cycles, g_free);
+      g_clear_pointer (&s->transfers, g_array_unref);
+    }
+  for (guint t = 0; t < p->n_tiles; t++)
+    g_clear_pointer (&p->tiles[t].blocks, g_array_unref);
+  g_clear_pointer (&p->row_group, g_free);
+  g_clear_pointer (&p->col_group, g_free);
+}
+
 guint32 *
 spx_ipu_program_block_owners (const SpxIpuProgram *p, guint64 n_blocks)
 {
@@ -223,6 +241,43 @@ spx_ipu_program_block_owners (const SpxIpuProgram *p, guint64 n_blocks)
           owners[list[i]] = t;
     }
   return owners;
+}
+
+double
+spx_ipu_array_bytes (double count, gsize size)
+{
+  double bytes = count * (double) size, capacity = 16; /* GArray's least */
+  if (count <= 0)
+    return 0;
+  if (!(bytes < 1e30)) /* past any budget (or not a number) */
+    return 1e30;
+  while (capacity < bytes)
+    capacity *= 2;
+  return capacity;
+}
+
+double
+spx_ipu_program_bytes (guint n_tiles, double computes, double exchanges)
+{
+  /* a few syncs come on top of the steps with arrays */
+  double steps = computes + exchanges + 8;
+  return sizeof (SpxIpuProgram) + (double) n_tiles * sizeof (SpxIpuTile) +
+         spx_ipu_array_bytes (steps, sizeof (SpxIpuStep)) +
+         (computes + 2 * exchanges) * n_tiles * sizeof (guint64);
+}
+
+double
+spx_ipu_transfers_bytes (double transfers)
+{
+  return spx_ipu_array_bytes (transfers, sizeof (SpxIpuTransfer));
+}
+
+gboolean
+spx_ipu_check_budget (double bytes, const char *what, GError **error)
+{
+  double most = (double) (G_GUINT64_CONSTANT (1) << 62);
+  return spx_budget_check (bytes < most ? (guint64) bytes : (guint64) most,
+                           what, error);
 }
 
 guint

@@ -111,6 +111,11 @@ void           spx_ipu_step_send (SpxIpuProgram *p, SpxIpuStep *step,
  * within the available share of SRAM, and no dynamic overflow), cycles
  * by phase. */
 void           spx_ipu_program_finish (SpxIpuProgram *p);
+/* Free what only pictures read (every step's per-tile arrays and
+ * transfers, the tiles' block lists, the partitions), keeping the totals,
+ * phases and steps' cycles: for a caller that reports figures and holds
+ * several programs. Not to be finished again. */
+void           spx_ipu_program_drop_detail (SpxIpuProgram *p);
 
 const char    *spx_ipu_mode_to_string (SpxIpuMode mode);
 /* The first exchange superstep that moves anything (0 if none): where a
@@ -123,6 +128,24 @@ guint          spx_ipu_program_first_exchange (const SpxIpuProgram *p);
  * tile of the slices wins). Free with g_free. */
 guint32       *spx_ipu_program_block_owners (const SpxIpuProgram *p,
                                              guint64 n_blocks);
+
+/* ---- for the planners: what a plan will hold ------------------------ */
+
+/* Estimates are doubles: counts on a large machine (tiles² transfers,
+ * steps × tiles) must not wrap. */
+/* Bytes of a GArray of count elements of size once grown (GLib rounds
+ * its capacity up to a power of two). */
+double   spx_ipu_array_bytes     (double count, gsize size);
+/* Bytes of a program on n_tiles tiles with compute and exchange steps
+ * (their per-tile arrays), not counting transfers or block lists. */
+double   spx_ipu_program_bytes   (guint n_tiles, double computes,
+                                  double exchanges);
+/* Bytes of one exchange step's list of transfers. */
+double   spx_ipu_transfers_bytes (double transfers);
+/* spx_budget_check for an estimate: TRUE when bytes fit the memory
+ * budget, else an error naming what and the size. */
+gboolean spx_ipu_check_budget    (double bytes, const char *what,
+                                  GError **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SpxIpuProgram, spx_ipu_program_free)
 

@@ -26,6 +26,7 @@
  *   search keeps to. */
 #include "spx-ipu.h"
 #include "spx-ipu-codelet.h"
+#include "spx-util.h"
 
 #include <math.h>
 #include <string.h>
@@ -44,6 +45,14 @@
  * exchange rate (reference: the shared exchange bus of a tile pair). */
 #define BROADCAST_SPEEDUP 2.0
 
+/* Long loops poll for cancellation every this many steps (a power of 2). */
+#define POLL_EVERY 1024u
+/* Memory the plan's bookkeeping takes beyond its arrays' data: a GArray's
+ * header, and one merged (source, destination) pair of the reduction
+ * (two small allocations and its hash table slots). */
+#define ARRAY_HEADER_BYTES 48u
+#define PAIR_BYTES         128u
+
 typedef struct {
   const SpxIpuMachine *machine;
   const SpxMask       *mask;
@@ -59,6 +68,7 @@ typedef struct {
   /* groups of non-empty rows: their mean count and how many rows */
   double               hist_count[HIST_GROUPS], hist_rows[HIST_GROUPS];
   guint                n_hist;
+  double               footprint;    /* bytes of the arrays above */
 } Ctx;
 
 /* One (sn, sk) partition. */
@@ -76,20 +86,47 @@ typedef struct {
 
 /* ---- pre-processing ---------------------------------------------------- */
 
+/* Every stage checks what it is about to hold against the memory budget,
+ * naming the plan by what makes it large. */
+static gboolean
+check_budget (const Ctx *c, double bytes, GError **error)
+{
+  const SpxMask *mask = c->mask;
+  g_autofree char *what = g_strdup_printf (
+    "the static plan (%" G_GUINT64_FORMAT "×%" G_GUINT64_FORMAT " in blocks "
+    "of %u, n = %" G_GUINT64_FORMAT ", %u tiles)", mask->rows, mask->cols,
+    mask->block, c->n, c->machine->tiles);
+  return spx_ipu_check_budget (bytes, what, error);
+}
+
+/* Counts (u32) and orders (u64) per row and column, the counting sort's
+ * starts, and the two prefix sums over columns. */
+static double
+ctx_bytes (const SpxMask *mask)
+{
+  return (double) mask->brows * (4 + 8 + 8) +
+         (double) mask->bcols * (4 + 8 + 8 + 2 * 8) + 64;
+}
+
 /* Count blocks per block-row and block-column in one pass over the words. */
-static void
-count_blocks (Ctx *c)
+static gboolean
+count_blocks (Ctx *c, GError **error)
 {
   const SpxMask *mask = c->mask;
   c->row_count = g_new0 (guint32, mask->brows);
   c->col_count = g_new0 (guint32, mask->bcols);
   for (guint64 w = 0; w < mask->n_words; w++)
-    for (guint64 word = mask->bits[w]; word != 0; word &= word - 1)
-      {
-        guint64 i = w * 64 + (guint64) __builtin_ctzll (word);
-        c->row_count[i / mask->bcols]++;
-        c->col_count[i % mask->bcols]++;
-      }
+    {
+      if (w % (64 * POLL_EVERY) == 0 && spx_cancelled (error))
+        return FALSE;
+      for (guint64 word = mask->bits[w]; word != 0; word &= word - 1)
+        {
+          guint64 i = w * 64 + (guint64) __builtin_ctzll (word);
+          c->row_count[i / mask->bcols]++;
+          c->col_count[i % mask->bcols]++;
+        }
+    }
+  return TRUE;
 }
 
 /* A stable counting sort, most blocks first: O(n + max count). */
@@ -130,9 +167,9 @@ build_histogram (Ctx *c)
     }
 }
 
-static void
+static gboolean
 ctx_init (Ctx *c, const SpxIpuMachine *machine, const SpxMask *mask,
-          guint64 n, SpxDtype dtype)
+          guint64 n, SpxDtype dtype, GError **error)
 {
   memset (c, 0, sizeof *c);
   c->machine = machine;
@@ -142,7 +179,9 @@ ctx_init (Ctx *c, const SpxIpuMachine *machine, const SpxMask *mask,
   c->bytes = dtype == SPX_DTYPE_FP16 ? 2 : 4;
   c->grain = dtype == SPX_DTYPE_FP16 ? 4 : 2;
   c->b = mask->block;
-  count_blocks (c);
+  c->footprint = ctx_bytes (mask);
+  if (!check_budget (c, c->footprint, error) || !count_blocks (c, error))
+    return FALSE;
   c->row_order = order_by_count (c->row_count, mask->brows, mask->bcols);
   c->col_order = order_by_count (c->col_count, mask->bcols, mask->brows);
   c->col_prefix = g_new (guint64, mask->bcols + 1);
@@ -157,6 +196,7 @@ ctx_init (Ctx *c, const SpxIpuMachine *machine, const SpxMask *mask,
     }
   c->nnz = c->col_prefix[mask->bcols];
   build_histogram (c);
+  return TRUE;
 }
 
 static void
@@ -363,9 +403,10 @@ sk_limit (const Ctx *c)
 }
 
 /* Every (sn, sk), costed from counts; the bands and their row estimates
- * depend on sk alone, so they are worked out once per sk. */
+ * depend on sk alone, so they are worked out once per sk. NULL when
+ * cancelled. */
 static GArray *
-search (const Ctx *c)
+search (const Ctx *c, GError **error)
 {
   guint64 budget = spx_ipu_tile_budget (c->machine);
   guint sn_max = (guint) MIN ((guint64) MAX_SN, MAX (1, c->n / c->grain));
@@ -375,6 +416,12 @@ search (const Ctx *c)
   double rows_band[MAX_SK];
   for (guint sk = 1; sk <= sk_max && sk <= c->machine->tiles / 2; sk++)
     {
+      if (spx_cancelled (error))
+        {
+          g_free (sh);
+          g_array_unref (out);
+          return NULL;
+        }
       sh->sk = sk;
       shape_bands (c, sh);
       for (guint j = 0; j < sk; j++)
@@ -421,8 +468,8 @@ split_tile (const Shape *sh, guint s, guint t)
 }
 
 /* Deal each band's blocks, rows in sorted order, into one list. */
-static void
-deal_blocks (Build *bd)
+static gboolean
+deal_blocks (Build *bd, GError **error)
 {
   const Ctx *c = bd->c;
   const SpxMask *mask = c->mask;
@@ -439,8 +486,11 @@ deal_blocks (Build *bd)
     bd->band_off[j + 1] = bd->band_off[j] + sh->band_blocks[j];
   guint64 *fill = g_memdup2 (bd->band_off, sizeof (guint64) * sh->sk);
   bd->list = g_new (guint64, MAX (c->nnz, 1));
-  for (guint64 i = 0; i < mask->brows; i++)
+  gboolean cancelled = FALSE;
+  for (guint64 i = 0; i < mask->brows && !cancelled; i++)
     {
+      if (i % POLL_EVERY == 0 && (cancelled = spx_cancelled (error)))
+        break;
       guint64 row = c->row_order[i];
       guint64 from = row * mask->bcols, to = from + mask->bcols;
       for (guint64 w = from >> 6; w <= (to - 1) >> 6; w++)
@@ -459,6 +509,7 @@ deal_blocks (Build *bd)
     }
   g_free (fill);
   g_free (band_of);
+  return !cancelled;
 }
 
 static inline guint
@@ -547,8 +598,8 @@ place_tile (Build *bd, SpxIpuStep *compute, guint j, guint t,
     }
 }
 
-static void
-place_blocks (Build *bd, SpxIpuStep *compute)
+static gboolean
+place_blocks (Build *bd, SpxIpuStep *compute, GError **error)
 {
   const Shape *sh = bd->sh;
   for (guint j = 0; j < sh->sk; j++)
@@ -556,11 +607,14 @@ place_blocks (Build *bd, SpxIpuStep *compute)
       guint64 blocks = sh->band_blocks[j];
       if (blocks == 0)
         continue;
+      if (spx_cancelled (error))
+        return FALSE;
       guint64 per = spx_ipu_div_up (blocks, sh->band_tiles[j]);
       for (guint t = 0; t * per < blocks; t++)
         place_tile (bd, compute, j, t, bd->band_off[j] + t * per,
                     bd->band_off[j] + MIN (blocks, (t + 1) * per));
     }
+  return TRUE;
 }
 
 /* The share i of T equal shares of total bytes. */
@@ -585,10 +639,11 @@ distribute_cycles (const SpxIpuMachine *m, double worst)
 
 /* One (split s, band) group of used tiles from first: X is all-gathered
  * inside it; each tile fetches the values of its blocks that its peers
- * in the other splits own. Returns the busiest tile's time in bytes. */
+ * in the other splits own. Returns the busiest tile's time in bytes, or
+ * -1 when cancelled (a group sends up to tiles² transfers). */
 static double
 distribute_group (Build *bd, SpxIpuStep *ex, guint s, guint first,
-                  guint64 used)
+                  guint64 used, GError **error)
 {
   const Shape *sh = bd->sh;
   SpxIpuProgram *p = bd->p;
@@ -596,6 +651,8 @@ distribute_group (Build *bd, SpxIpuStep *ex, guint s, guint first,
   double worst = 0;
   for (guint64 a = 0; a < used; a++)
     {
+      if (spx_cancelled (error))
+        return -1;
       guint64 dst = split_tile (sh, s, first + a), x_in = 0, v_in = 0;
       for (guint64 d = 0; d < used; d++)
         {
@@ -617,8 +674,8 @@ distribute_group (Build *bd, SpxIpuStep *ex, guint s, guint first,
   return worst;
 }
 
-static void
-distribute (Build *bd, SpxIpuStep *ex)
+static gboolean
+distribute (Build *bd, SpxIpuStep *ex, GError **error)
 {
   const Shape *sh = bd->sh;
   double worst = 0;
@@ -630,11 +687,15 @@ distribute (Build *bd, SpxIpuStep *ex)
       guint64 used = spx_ipu_div_up (blocks, spx_ipu_div_up (blocks, sh->band_tiles[j]));
       for (guint s = 0; s < sh->sn; s++)
         {
-          double w = distribute_group (bd, ex, s, sh->band_first[j], used);
+          double w = distribute_group (bd, ex, s, sh->band_first[j], used,
+                                       error);
+          if (w < 0)
+            return FALSE;
           worst = MAX (worst, w); /* MAX evaluates twice */
         }
     }
   ex->cycles = distribute_cycles (bd->p->machine, worst);
+  return TRUE;
 }
 
 static int
@@ -677,14 +738,16 @@ add_pair (GHashTable *pairs, guint64 src, guint64 dst, guint64 bytes)
 
 /* Every (block-row, split) is reduced on the holder with the least
  * incoming partials so far; the others send it theirs. */
-static void
-reduce (Build *bd, SpxIpuStep *ex, SpxIpuStep *adds)
+static gboolean
+reduce (Build *bd, SpxIpuStep *ex, SpxIpuStep *adds, GError **error)
 {
   const Ctx *c = bd->c;
   const Shape *sh = bd->sh;
   SpxIpuProgram *p = bd->p;
   GArray *runs = bd->runs;
-  qsort (runs->data, runs->len, sizeof (Run), cmp_run);
+  gboolean cancelled = FALSE;
+  if (runs->len > 1) /* no blocks, no runs: data is NULL */
+    qsort (runs->data, runs->len, sizeof (Run), cmp_run);
   guint64 *load = g_new0 (guint64, sh->split_tiles);
   /* per reducer: output rows (elements per column) and partials summed */
   guint64 *out = g_new0 (guint64, sh->split_tiles);
@@ -692,8 +755,10 @@ reduce (Build *bd, SpxIpuStep *ex, SpxIpuStep *adds)
   g_autoptr (GHashTable) pairs = g_hash_table_new_full (g_int64_hash,
                                                         g_int64_equal,
                                                         g_free, g_free);
-  for (guint i = 0; i < runs->len;)
+  for (guint i = 0, polled = 0; i < runs->len && !cancelled; polled++)
     {
+      if (polled % POLL_EVERY == 0 && (cancelled = spx_cancelled (error)))
+        break;
       const Run *r = &g_array_index (runs, Run, i);
       guint end = i, pick = i;
       while (end < runs->len && g_array_index (runs, Run, end).row == r->row)
@@ -722,8 +787,9 @@ reduce (Build *bd, SpxIpuStep *ex, SpxIpuStep *adds)
         }
       i = end;
     }
-  send_merged (p, ex, pairs);
-  for (guint t = 0; t < sh->split_tiles; t++)
+  if (!cancelled)
+    send_merged (p, ex, pairs);
+  for (guint t = 0; t < sh->split_tiles && !cancelled; t++)
     for (guint s = 0; s < sh->sn && out[t] > 0; s++)
       adds->tile_cycles[split_tile (sh, s, t)] = (guint64) ceil (
         spx_ipu_reduce_cycles (p->machine, out[t] * split_cols (c, sh->sn, s),
@@ -731,6 +797,7 @@ reduce (Build *bd, SpxIpuStep *ex, SpxIpuStep *adds)
   g_free (load);
   g_free (out);
   g_free (sums);
+  return !cancelled;
 }
 
 /* Outputs of rows without blocks: zeros, dealt round-robin. */
@@ -759,13 +826,14 @@ zero_fill (Build *bd, SpxIpuStep *zero)
   g_free (zero_bytes);
 }
 
-static void
-build_program (const Ctx *c, const Shape *sh, SpxIpuProgram *p)
+static gboolean
+build_program (const Ctx *c, const Shape *sh, SpxIpuProgram *p,
+               GError **error)
 {
   Build bd = { c, sh, p, NULL, NULL, NULL, NULL };
   bd.runs = g_array_new (FALSE, FALSE, sizeof (Run));
   bd.owned = g_new0 (guint64, p->n_tiles);
-  deal_blocks (&bd);
+  gboolean ok = deal_blocks (&bd, error);
 
   /* appending moves the step array: take the pointers once all exist */
   guint first = p->steps->len;
@@ -783,33 +851,101 @@ build_program (const Ctx *c, const Shape *sh, SpxIpuProgram *p)
   SpxIpuStep *adds = &steps[5];
   SpxIpuStep *zero = c->empty_rows > 0 ? &steps[6] : NULL;
 
-  place_blocks (&bd, compute);
-  distribute (&bd, dist);
-  reduce (&bd, red, adds);
-  if (zero)
+  ok = ok && place_blocks (&bd, compute, error) &&
+       distribute (&bd, dist, error) && reduce (&bd, red, adds, error);
+  if (ok && zero)
     zero_fill (&bd, zero);
 
   g_array_unref (bd.runs);
   g_free (bd.list);
   g_free (bd.band_off);
   g_free (bd.owned);
+  return ok;
 }
 
-/* Build and cost one partition exactly. */
+/* ---- what a build holds ------------------------------------------------ */
+
+/* The block lists of one band's tiles: of the sn tiles sharing a tile's
+ * blocks, each lists its part in a GArray sized to it. */
+static double
+lists_bytes (const Shape *sh, guint64 blocks, guint64 per)
+{
+  guint64 used = spx_ipu_div_up (blocks, per);
+  guint64 last = blocks - (used - 1) * per;
+  double bytes = 0;
+  for (guint s = 0; s < sh->sn; s++)
+    {
+      guint64 part = per * (s + 1) / sh->sn - per * s / sh->sn;
+      guint64 part_last = last * (s + 1) / sh->sn - last * s / sh->sn;
+      bytes += (double) (used - 1) *
+               spx_ipu_array_bytes (part, sizeof (guint64)) +
+               spx_ipu_array_bytes (part_last, sizeof (guint64)) +
+               (double) used * ARRAY_HEADER_BYTES;
+    }
+  return bytes;
+}
+
+/* Bytes building sh holds at its peak: the dealt list and column groups,
+ * the runs and merged pairs of the reduction, per-tile scratch, and the
+ * program with its transfers and block lists. A band's tiles all-gather
+ * X: used² transfers, the tiles² of a large machine. */
+static double
+build_bytes (const Ctx *c, const Shape *sh)
+{
+  const SpxMask *mask = c->mask;
+  guint64 busy = mask->brows - c->empty_rows;
+  double runs = 0, lists = 0, sends = 0;
+  for (guint j = 0; j < sh->sk; j++)
+    {
+      guint64 blocks = sh->band_blocks[j];
+      if (blocks == 0)
+        continue;
+      guint64 per = spx_ipu_div_up (blocks, sh->band_tiles[j]);
+      guint64 used = spx_ipu_div_up (blocks, per);
+      /* a band's rows are contiguous in the list: its tiles cut them */
+      runs += (double) MIN (blocks, busy + used);
+      sends += (double) sh->sn * (double) used *
+               (double) (used - 1 + (sh->sn > 1 ? sh->sn - 1 : 0));
+      lists += lists_bytes (sh, blocks, per);
+    }
+  double pairs = runs * sh->sn, tiles = c->machine->tiles;
+  return (double) mask->bcols * (1 + 4) +
+         (double) MAX (c->nnz, 1) * sizeof (guint64) +
+         spx_ipu_array_bytes (runs, sizeof (Run)) + pairs * PAIR_BYTES +
+         tiles * 5 * sizeof (guint64) + /* owned, loads, sums, zeros */
+         spx_ipu_program_bytes (c->machine->tiles, 3, 2) +
+         spx_ipu_transfers_bytes (sends) + spx_ipu_transfers_bytes (pairs) +
+         lists;
+}
+
+/* ---- choosing ---------------------------------------------------------- */
+
+/* Build and cost one partition exactly, held bytes of another program
+ * being kept meanwhile; *bytes: what this one held. NULL when over the
+ * budget or cancelled. */
 static SpxIpuProgram *
-program_for (const Ctx *c, guint sn, guint sk)
+program_for (const Ctx *c, guint sn, guint sk, double held, double *bytes,
+             GError **error)
 {
   const SpxMask *mask = c->mask;
   Shape *sh = g_new0 (Shape, 1);
   shape_init (c, sh, sn, sk);
+  *bytes = build_bytes (c, sh);
+  if (!check_budget (c, c->footprint + held + *bytes, error))
+    {
+      g_free (sh);
+      return NULL;
+    }
   double density = (double) spx_mask_count_elements (mask) /
                    ((double) mask->rows * mask->cols);
   SpxIpuProgram *p = spx_ipu_program_new (SPX_IPU_MODE_STATIC, c->machine,
                                           mask->rows, mask->cols, c->n,
                                           mask->block, c->dtype, density);
   p->plan = g_strdup_printf ("sn=%u sk=%u", sn, sk);
-  build_program (c, sh, p);
-  spx_ipu_program_finish (p);
+  if (build_program (c, sh, p, error))
+    spx_ipu_program_finish (p);
+  else
+    g_clear_pointer (&p, spx_ipu_program_free);
   g_free (sh);
   return p;
 }
@@ -820,16 +956,49 @@ program_for (const Ctx *c, guint sn, guint sk)
  * fitting. */
 #define EXACT_TRIES 4
 
+/* The fastest of all by estimate, for when none fits even by estimate. */
+static const Candidate *
+fastest_candidate (GArray *cands)
+{
+  guint best = 0;
+  for (guint i = 1; i < cands->len; i++)
+    if (g_array_index (cands, Candidate, i).cycles <
+        g_array_index (cands, Candidate, best).cycles)
+      best = i;
+  return &g_array_index (cands, Candidate, best);
+}
+
+/* A try failed: when only for want of room beside the plan kept, the
+ * plan kept is the answer; a cancellation ends everything. */
 static SpxIpuProgram *
-choose (const Ctx *c, GArray *cands)
+keep_or_fail (SpxIpuProgram *kept, GError *failure, GError **error)
+{
+  if (kept != NULL && g_error_matches (failure, SPX_BUDGET_ERROR,
+                                       SPX_BUDGET_ERROR_TOO_LARGE))
+    {
+      g_error_free (failure);
+      return kept;
+    }
+  spx_ipu_program_free (kept);
+  g_propagate_error (error, failure);
+  return NULL;
+}
+
+static SpxIpuProgram *
+choose (const Ctx *c, GArray *cands, GError **error)
 {
   SpxIpuProgram *fastest = NULL;
+  double held = 0, bytes;
   for (guint i = 0; i < MIN (cands->len, EXACT_TRIES); i++)
     {
       const Candidate *cand = &g_array_index (cands, Candidate, i);
       if (!cand->fits)
         break;
-      SpxIpuProgram *p = program_for (c, cand->sn, cand->sk);
+      GError *failure = NULL;
+      SpxIpuProgram *p = program_for (c, cand->sn, cand->sk, held, &bytes,
+                                      &failure);
+      if (p == NULL)
+        return keep_or_fail (fastest, failure, error);
       if (p->fits)
         {
           spx_ipu_program_free (fastest);
@@ -839,20 +1008,26 @@ choose (const Ctx *c, GArray *cands)
         {
           spx_ipu_program_free (fastest);
           fastest = p;
+          held = bytes;
         }
       else
         spx_ipu_program_free (p);
     }
   if (fastest != NULL)
     return fastest;
-  /* nothing fits even by estimate: the fastest of all */
-  guint best = 0;
-  for (guint i = 1; i < cands->len; i++)
-    if (g_array_index (cands, Candidate, i).cycles <
-        g_array_index (cands, Candidate, best).cycles)
-      best = i;
-  const Candidate *cand = &g_array_index (cands, Candidate, best);
-  return program_for (c, cand->sn, cand->sk);
+  const Candidate *cand = fastest_candidate (cands);
+  return program_for (c, cand->sn, cand->sk, 0, &bytes, error);
+}
+
+/* The plan of a counted mask. */
+static SpxIpuProgram *
+plan_counted (const Ctx *c, GError **error)
+{
+  double bytes;
+  if (c->nnz == 0) /* no blocks: every output is a zero */
+    return program_for (c, 1, 1, 0, &bytes, error);
+  g_autoptr (GArray) cands = search (c, error);
+  return cands != NULL ? choose (c, cands, error) : NULL;
 }
 
 SpxIpuProgram *
@@ -869,16 +1044,9 @@ spx_ipu_plan_static (const SpxIpuMachine *machine, const SpxMask *mask,
       return NULL;
     }
   Ctx c;
-  ctx_init (&c, machine, mask, n, dtype);
-  SpxIpuProgram *p;
-  if (c.nnz > 0)
-    {
-      GArray *cands = search (&c);
-      p = choose (&c, cands);
-      g_array_unref (cands);
-    }
-  else
-    p = program_for (&c, 1, 1);
+  SpxIpuProgram *p = NULL;
+  if (ctx_init (&c, machine, mask, n, dtype, error))
+    p = plan_counted (&c, error);
   ctx_clear (&c);
   return p;
 }

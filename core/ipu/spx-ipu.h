@@ -9,7 +9,11 @@ G_BEGIN_DECLS
 /* Each turns a product Y (m×n) = W (m×k) · X (k×n) on machine into a
  * costed BSP program. A product that cannot fit is still returned, with
  * fits = FALSE, when a plan exists that merely overflows memory; NULL and
- * SPX_IPU_ERROR_NO_PLAN only when nothing can be formed at all. */
+ * SPX_IPU_ERROR_NO_PLAN only when nothing can be formed at all. Also NULL
+ * with SPX_BUDGET_ERROR_TOO_LARGE, before it is built, when the program
+ * (up to tiles² transfers, a list entry per block) would take more than
+ * the memory budget, and with SPX_BUDGET_ERROR_CANCELLED once the
+ * thread's current GCancellable is cancelled (spx-util.h). */
 /* Dense programs report density 1: to compare with a sparse problem, set
  * density and nz_tflops = tflops × density. */
 SpxIpuProgram *spx_ipu_plan_dense   (const SpxIpuMachine *machine,
@@ -33,7 +37,9 @@ SpxIpuProgram *spx_ipu_plan         (const SpxIpuMachine *machine,
                                      guint64 n, SpxDtype dtype,
                                      GError **error);
 /* The paper's "best over n": n = 1, 2, 4, …, n_max; the fastest plan
- * that fits by non-zero throughput (the fastest overall if none fits). */
+ * that fits by non-zero throughput (the fastest overall if none fits).
+ * An n whose plan would take more than the memory budget is passed over;
+ * the budget's error comes back only when every n was. */
 SpxIpuProgram *spx_ipu_plan_best_n  (const SpxIpuMachine *machine,
                                      SpxIpuMode mode, const SpxMask *mask,
                                      guint64 n_max, SpxDtype dtype,

@@ -116,8 +116,8 @@ spx_render_export (const char *path, SpxExportFormat format, double width,
   const char *p = g_bytes_get_data (bytes, &len);
   if (!spx_write_file_atomic (path, p, len, &local))
     {
-      g_set_error (error, SPX_RENDER_ERROR, SPX_RENDER_ERROR_WRITE,
-                   "%s: could not write: %s", path, local->message);
+      g_set_error_literal (error, SPX_RENDER_ERROR, SPX_RENDER_ERROR_WRITE,
+                           local->message); /* it names the path */
       g_error_free (local);
       return FALSE;
     }

@@ -30,11 +30,16 @@ read_be32 (const guint8 *p)
          ((guint32) p[2] << 8) | p[3];
 }
 
-/* The size sits in the IHDR chunk right after the signature; read it
- * before cairo allocates anything. */
+/* What the IHDR chunk right after the signature says; read before cairo
+ * allocates anything. */
+typedef struct {
+  guint32 width, height;
+  guint   depth; /* bits per channel */
+} Header;
+
 static gboolean
-check_header (const char *name, const guint8 *data, gsize len,
-              guint32 *width, guint32 *height, GError **error)
+check_header (const char *name, const guint8 *data, gsize len, Header *h,
+              GError **error)
 {
   if (len < 8 || memcmp (data, png_signature, 8) != 0)
     return fail (error, SPX_MASK_ERROR_FORMAT, name,
@@ -43,42 +48,107 @@ check_header (const char *name, const guint8 *data, gsize len,
       read_be32 (data + 8) != 13)
     return fail (error, SPX_MASK_ERROR_INVALID, name,
                  "byte 8: expected an IHDR chunk of 13 bytes (file truncated?)");
-  *width = read_be32 (data + 16);
-  *height = read_be32 (data + 20);
-  if (*width == 0 || *height == 0)
+  h->width = read_be32 (data + 16);
+  h->height = read_be32 (data + 20);
+  h->depth = data[24];
+  if (h->width == 0 || h->height == 0)
     return fail (error, SPX_MASK_ERROR_INVALID, name,
                  "byte 16: expected a non-zero width and height");
-  if (*width > SPX_PNG_MAX_SIDE || *height > SPX_PNG_MAX_SIDE ||
-      (guint64) *width * *height > SPX_PNG_MAX_PIXELS)
+  if (h->width > SPX_PNG_MAX_SIDE || h->height > SPX_PNG_MAX_SIDE ||
+      (guint64) h->width * h->height > SPX_PNG_MAX_PIXELS)
     return fail (error, SPX_MASK_ERROR_TOO_LARGE, name,
                  "byte 16: image of %u×%u pixels is over the limit "
-                 "(%u per side, %" G_GUINT64_FORMAT " pixels)", *width, *height,
-                 SPX_PNG_MAX_SIDE, SPX_PNG_MAX_PIXELS);
+                 "(%u per side, %" G_GUINT64_FORMAT " pixels)", h->width,
+                 h->height, SPX_PNG_MAX_SIDE, SPX_PNG_MAX_PIXELS);
   return TRUE;
+}
+
+static gboolean
+chunk_type_valid (const guint8 *type)
+{
+  for (guint i = 0; i < 4; i++)
+    if (!g_ascii_isalpha (type[i]))
+      return FALSE;
+  return TRUE;
+}
+
+/* Walks the chunks (length, type, data, CRC) up to IEND, so that a
+ * truncated file is called that before the decoder, whose own errors say
+ * little, runs. A type is four letters: anything else (a file of zeros)
+ * stops the walk at once. */
+static gboolean
+check_chunks (const char *name, const guint8 *data, gsize len, GError **error)
+{
+  gsize pos = 8;
+  for (;;)
+    {
+      if (len - pos < 12)
+        return fail (error, SPX_MASK_ERROR_INVALID, name, "byte %"
+                     G_GSIZE_FORMAT ": expected a complete PNG image, got the "
+                     "end of the file before its IEND chunk", pos);
+      guint32 n = read_be32 (data + pos);
+      const guint8 *type = data + pos + 4;
+      if (!chunk_type_valid (type))
+        {
+          g_autofree char *got = g_strdup_printf ("%02X %02X %02X %02X",
+                                                  type[0], type[1], type[2],
+                                                  type[3]);
+          return fail (error, SPX_MASK_ERROR_INVALID, name, "byte %"
+                       G_GSIZE_FORMAT ": expected a chunk type of four "
+                       "letters, got %s", pos + 4, got);
+        }
+      if (n > G_MAXINT32)
+        return fail (error, SPX_MASK_ERROR_INVALID, name, "byte %"
+                     G_GSIZE_FORMAT ": expected a chunk length below 2^31, "
+                     "got %u", pos, n);
+      if (n > len - pos - 12)
+        return fail (error, SPX_MASK_ERROR_INVALID, name, "byte %"
+                     G_GSIZE_FORMAT ": expected a complete PNG image, but "
+                     "the %.4s chunk of %u bytes runs past the end of the "
+                     "file (truncated?)", pos, (const char *) type, n);
+      if (memcmp (type, "IEND", 4) == 0)
+        return TRUE;
+      pos += 12 + (gsize) n;
+    }
+}
+
+/* Bytes the decoding takes at most: cairo's image of 4 bytes a pixel (16
+ * bits a channel may come back as 16-byte float pixels in newer cairo,
+ * then painted onto 4 bytes) and the mask's bits. */
+static guint64
+decode_bytes (const Header *h)
+{
+  guint64 pixels = (guint64) h->width * h->height;
+  return pixels * (h->depth == 16 ? 16 + 4 : 4) + pixels / 8;
 }
 
 typedef struct {
   const guint8 *data;
   gsize         len, pos;
+  gboolean      cancelled;
 } Reader;
 
 static cairo_status_t
 read_chunk (void *closure, unsigned char *out, unsigned int length)
 {
   Reader *r = closure;
-  if (length > r->len - r->pos)
+  /* cairo reads a chunk at a time: a cancelled load stops here */
+  r->cancelled = spx_cancelled (NULL);
+  if (r->cancelled || length > r->len - r->pos)
     return CAIRO_STATUS_READ_ERROR;
   memcpy (out, r->data + r->pos, length);
   r->pos += length;
   return CAIRO_STATUS_SUCCESS;
 }
 
-/* cairo may hand back other formats (16-bit images in newer versions):
- * paint onto ARGB32 so the pixel rule sees one layout. */
+/* Pixels as ARGB32 or RGB24, which share a layout; cairo may hand back
+ * other formats (16-bit images in newer versions): paint those onto
+ * ARGB32. A new reference, whose status tells whether that worked. */
 static cairo_surface_t *
-to_argb32 (cairo_surface_t *image)
+to_32bit (cairo_surface_t *image)
 {
-  if (cairo_image_surface_get_format (image) == CAIRO_FORMAT_ARGB32)
+  cairo_format_t format = cairo_image_surface_get_format (image);
+  if (format == CAIRO_FORMAT_ARGB32 || format == CAIRO_FORMAT_RGB24)
     return cairo_surface_reference (image);
   int w = cairo_image_surface_get_width (image);
   int h = cairo_image_surface_get_height (image);
@@ -103,52 +173,102 @@ pixel_is_set (guint32 argb)
   return lum * 255 < 128 * a;
 }
 
-static void
-pixels_to_mask (cairo_surface_t *argb, SpxMask *mask)
+static gboolean
+pixels_to_mask (cairo_surface_t *image, SpxMask *mask, GError **error)
 {
-  const guint8 *pixels = cairo_image_surface_get_data (argb);
-  int stride = cairo_image_surface_get_stride (argb);
+  const guint8 *pixels = cairo_image_surface_get_data (image);
+  int stride = cairo_image_surface_get_stride (image);
+  /* RGB24 leaves the top byte undefined: those pixels are opaque */
+  guint32 opaque = cairo_image_surface_get_format (image) ==
+                   CAIRO_FORMAT_RGB24 ? 0xff000000u : 0;
+  guint64 work = 0;
   for (guint64 y = 0; y < mask->rows; y++)
     {
       const guint32 *row = (const guint32 *) (pixels + y * (guint64) stride);
       for (guint64 x = 0; x < mask->cols; x++)
-        if (pixel_is_set (row[x]))
+        if (pixel_is_set (row[x] | opaque))
           spx_mask_set (mask, y, x);
+      work += mask->cols;
+      if (work < 65536)
+        continue;
+      work = 0;
+      if (spx_cancelled (error))
+        return FALSE;
     }
+  return TRUE;
+}
+
+/* cairo reports libpng's errors as NO_MEMORY (1.16) or PNG_ERROR; the
+ * memory was checked against the budget before, so the data is to blame
+ * and "out of memory" would mislead. */
+static void
+decode_error (const char *name, const Reader *r, cairo_status_t status,
+              GError **error)
+{
+  const char *why = status == CAIRO_STATUS_NO_MEMORY ||
+                    status == CAIRO_STATUS_PNG_ERROR ||
+                    status == CAIRO_STATUS_READ_ERROR
+                    ? "corrupt data: a bad checksum, compressed stream or "
+                      "filter before this byte"
+                    : cairo_status_to_string (status);
+  fail (error, SPX_MASK_ERROR_INVALID, name, "byte %" G_GSIZE_FORMAT
+        ": not a readable PNG image (%s)", r->pos, why);
+}
+
+/* The decoded pixels, 32 bits each, or NULL with an error. */
+static cairo_surface_t *
+decode (const char *name, const guint8 *data, gsize len, GError **error)
+{
+  Reader reader = { data, len, 0, FALSE };
+  cairo_surface_t *image =
+    cairo_image_surface_create_from_png_stream (read_chunk, &reader);
+  cairo_status_t status = cairo_surface_status (image);
+  cairo_surface_t *out = status == CAIRO_STATUS_SUCCESS ? to_32bit (image)
+                                                        : NULL;
+  cairo_surface_destroy (image);
+  if (reader.cancelled)
+    spx_cancelled (error);
+  else if (status != CAIRO_STATUS_SUCCESS)
+    decode_error (name, &reader, status, error);
+  else if (cairo_surface_status (out) != CAIRO_STATUS_SUCCESS)
+    fail (error, SPX_MASK_ERROR_TOO_LARGE, name, "could not convert the "
+          "image's pixels (%s)", cairo_status_to_string (
+            cairo_surface_status (out)));
+  else
+    {
+      cairo_surface_flush (out);
+      return out;
+    }
+  if (out != NULL)
+    cairo_surface_destroy (out);
+  return NULL;
 }
 
 SpxMask *
 spx_mask_load_png_data (const char *name, const guint8 *data, gsize len,
                         GError **error)
 {
-  guint32 width = 0, height = 0;
-  if (!check_header (name, data, len, &width, &height, error))
+  Header h = { 0 };
+  if (!check_header (name, data, len, &h, error) ||
+      !check_chunks (name, data, len, error))
     return NULL;
-  Reader reader = { data, len, 0 };
-  cairo_surface_t *image =
-    cairo_image_surface_create_from_png_stream (read_chunk, &reader);
-  cairo_status_t status = cairo_surface_status (image);
-  if (status != CAIRO_STATUS_SUCCESS)
+  /* A few hundred kilobytes may declare a gigabyte of pixels. */
+  g_autofree char *what = g_strdup_printf ("%s: an image of %u×%u pixels",
+                                           name, h.width, h.height);
+  if (!spx_budget_check (decode_bytes (&h), what, error))
+    return NULL;
+  g_autoptr (SpxMask) mask = spx_mask_new (h.height, h.width, 1, error);
+  if (mask == NULL)
     {
-      cairo_surface_destroy (image);
-      fail (error, SPX_MASK_ERROR_INVALID, name,
-            "byte %" G_GSIZE_FORMAT ": expected a complete PNG image (%s)",
-            reader.pos, cairo_status_to_string (status));
+      g_prefix_error (error, "%s: ", name);
       return NULL;
     }
-  cairo_surface_t *argb = to_argb32 (image);
+  cairo_surface_t *image = decode (name, data, len, error);
+  if (image == NULL)
+    return NULL;
+  gboolean ok = pixels_to_mask (image, mask, error);
   cairo_surface_destroy (image);
-  cairo_surface_flush (argb);
-  SpxMask *mask = NULL;
-  if (cairo_surface_status (argb) == CAIRO_STATUS_SUCCESS)
-    mask = spx_mask_new (height, width, 1, error);
-  else
-    fail (error, SPX_MASK_ERROR_TOO_LARGE, name, "%s",
-          cairo_status_to_string (cairo_surface_status (argb)));
-  if (mask != NULL)
-    pixels_to_mask (argb, mask);
-  cairo_surface_destroy (argb);
-  return mask;
+  return ok ? g_steal_pointer (&mask) : NULL;
 }
 
 static void
@@ -183,6 +303,9 @@ spx_mask_save_png (const SpxMask *mask, const char *path, GError **error)
                  "a %" G_GUINT64_FORMAT "×%" G_GUINT64_FORMAT " mask is too "
                  "large for a PNG of one pixel per element (at most %u per "
                  "side)", mask->rows, mask->cols, SPX_PNG_MAX_SIDE);
+  /* the image, and its encoding which is smaller */
+  if (!spx_budget_check (2 * 4 * mask->rows * mask->cols, path, error))
+    return FALSE;
   cairo_surface_t *surface = cairo_image_surface_create (
     CAIRO_FORMAT_RGB24, (int) mask->cols, (int) mask->rows);
   if (cairo_surface_status (surface) != CAIRO_STATUS_SUCCESS)

@@ -12,11 +12,18 @@ G_BEGIN_DECLS
 
 /* One pixel is one element. A pixel is a set bit when it is opaque enough
  * and dark: alpha ≥ 128 and luminance (0.299 R + 0.587 G + 0.114 B) < 128.
- * Any PNG colour type, bit depth or interlacing is accepted. */
+ * Any PNG colour type, bit depth or interlacing is accepted. The chunks
+ * are walked to IEND first (a truncated file is called that), and the
+ * decoding's memory, from the header, is checked against the budget before
+ * cairo runs: SPX_BUDGET_ERROR_TOO_LARGE "NAME: an image of W×H pixels:
+ * would need …". Data the decoder refuses is "NAME: byte N: not a
+ * readable PNG image (…)". A cancelled load (spx_cancelled) stops in the
+ * decoder's reads. */
 SpxMask  *spx_mask_load_png_data (const char *name, const guint8 *data,
                                   gsize len, GError **error);
 
-/* Black set elements on white, one pixel per element, written atomically. */
+/* Black set elements on white, one pixel per element, written atomically;
+ * the image is checked against the memory budget first. */
 gboolean  spx_mask_save_png (const SpxMask *mask, const char *path,
                              GError **error);
 

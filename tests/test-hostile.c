@@ -1,0 +1,313 @@
+/* test-hostile.c: hostile input ends cleanly. The built program is run on
+ * files and options made to hurt it, each run under a 3 GB address-space
+ * limit and a time limit, so that a bomb fails the test instead of the
+ * machine: every one ends with exit 1 (a bad file) or 2 (bad usage) and
+ * one line saying why, or does its work; never a signal, never a hang. */
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#if defined(__SANITIZE_ADDRESS__)
+#define UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define UNDER_ASAN 1
+#endif
+#endif
+
+#define ADDRESS_LIMIT (G_GUINT64_CONSTANT (3) << 30)
+#define SECONDS       60u
+
+static char *dir;
+
+typedef struct {
+  int   status;   /* exit status; -1 when a signal ended it */
+  int   signal;
+  char *out, *err;
+} Run;
+
+static void
+run_clear (Run *r)
+{
+  g_free (r->out);
+  g_free (r->err);
+}
+
+/* In the child, before exec: the limits (the address space is shared by
+ * ASan's shadow, so a sanitized build keeps only the budget below). */
+static void
+limit_child (gpointer data)
+{
+#ifndef UNDER_ASAN
+  struct rlimit rl = { ADDRESS_LIMIT, ADDRESS_LIMIT };
+  setrlimit (RLIMIT_AS, &rl);
+#endif
+  alarm (GPOINTER_TO_UINT (data)); /* kept across exec: a hang dies */
+}
+
+static Run
+run_limited (guint seconds, const char *const *args)
+{
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  g_ptr_array_add (argv, (char *) g_getenv ("SPX_BINARY"));
+  for (guint i = 0; args[i] != NULL; i++)
+    g_ptr_array_add (argv, (char *) args[i]);
+  g_ptr_array_add (argv, NULL);
+  g_auto (GStrv) env = g_get_environ ();
+#ifdef UNDER_ASAN
+  env = g_environ_setenv (env, "SPX_MEMORY_BUDGET", "1536M", TRUE);
+#endif
+  Run r = { 0 };
+  int wait_status = 0;
+  g_autoptr (GError) error = NULL;
+  g_spawn_sync (dir, (char **) argv->pdata, env, G_SPAWN_DEFAULT,
+                limit_child, GUINT_TO_POINTER (seconds), &r.out, &r.err,
+                &wait_status, &error);
+  g_assert_no_error (error);
+  r.status = WIFEXITED (wait_status) ? WEXITSTATUS (wait_status) : -1;
+  r.signal = WIFSIGNALED (wait_status) ? WTERMSIG (wait_status) : 0;
+  return r;
+}
+
+#define RUN(...) run_limited (SECONDS, (const char *const[]) { __VA_ARGS__, \
+                                                                NULL })
+
+static guint
+lines (const char *text)
+{
+  guint n = 0;
+  for (; *text; text++)
+    n += *text == '\n';
+  return n;
+}
+
+/* Ended cleanly with status, one short line naming needle. */
+static void
+assert_refused (Run *r, int status, const char *needle)
+{
+  if (r->signal != 0 || r->status != status)
+    g_error ("expected exit %d, got status %d signal %d; stderr: %s", status,
+             r->status, r->signal, r->err);
+  g_assert_cmpuint (lines (r->err), >=, 1);
+  g_assert_null (strstr (r->err, "runtime error")); /* UBSan */
+  g_assert_cmpuint (strlen (r->err), <, 2000);
+  if (needle != NULL && strstr (r->err, needle) == NULL)
+    g_error ("'%s' lacks '%s'", r->err, needle);
+  run_clear (r);
+}
+
+static char *
+write_file (const char *name, const char *text, gssize len)
+{
+  char *path = g_build_filename (dir, name, NULL);
+  g_assert_true (g_file_set_contents (path, text, len, NULL));
+  return path;
+}
+
+/* ---- crashes ---------------------------------------------------------- */
+
+static void
+test_bench_operands (void)
+{
+  Run r = RUN ("bench", "--m", "64", "--k", "64", "--n", "2147483647",
+               "--block", "16");
+  assert_refused (&r, 1, "memory");
+  r = RUN ("bench", "--m", "100000", "--k", "100000", "--n", "1", "--block",
+           "16");
+  assert_refused (&r, 1, "memory");
+  r = RUN ("bench", "--m", "64", "--k", "64", "--n", "8", "--block", "4",
+           "--threads", "1024");
+  assert_refused (&r, 2, "--threads");
+}
+
+static void
+test_mask_stats_bomb (void)
+{
+  /* 35 bytes declaring 8 × 2147483647 */
+  g_autofree char *smtx = write_file ("wide.smtx",
+                                      "8, 2147483647, 0\n0 0 0 0 0 0 0 0 0\n"
+                                      "\n", -1);
+  Run r = RUN ("info", smtx);
+  assert_refused (&r, 1, "wide.smtx");
+  /* 65 bytes declaring 131072 × 131072 */
+  g_autofree char *mtx = write_file (
+    "square.mtx", "%%MatrixMarket matrix coordinate pattern general\n"
+    "131072 131072 0\n", -1);
+  r = RUN ("info", mtx, "--block", "1");
+  if (r.status == 0) /* within the budget: it may simply work */
+    run_clear (&r);
+  else
+    assert_refused (&r, 1, "square.mtx");
+}
+
+static void
+test_planner_bombs (void)
+{
+  g_autofree char *spx = write_file (
+    "skewed.spx", "[scenario]\nversion=1\nm=65536\nk=65536\nn=16\nblock=1\n"
+    "[mask]\npattern=skewed\ndensity=0.1\n", -1);
+  Run r = run_limited (3 * SECONDS, (const char *const[]) {
+                         "model", "--scenario", spx, "--mode", "static",
+                         NULL });
+  if (r.status == 0)
+    run_clear (&r);
+  else
+    assert_refused (&r, 1, NULL);
+  g_autofree char *machine = write_file (
+    "many.machine", "[machine]\ntiles=16384\nsram-bytes=65536\n"
+    "clock-hz=1e9\nflop-per-cycle-fp16=128\nflop-per-cycle-fp32=32\n"
+    "exchange-bytes-per-cycle=1000000\n", -1);
+  r = RUN ("model", "--m", "4096", "--k", "4096", "--block", "16", "--n",
+           "1024", "--machine", machine);
+  if (r.status == 0)
+    run_clear (&r);
+  else
+    assert_refused (&r, 1, NULL);
+  /* no blocks at all: plans, without undefined behaviour */
+  r = RUN ("model", "--m", "64", "--k", "64", "--n", "16", "--block", "16",
+           "--density", "0", "--machine", "teach16");
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_null (strstr (r.err, "runtime error"));
+  run_clear (&r);
+  /* a 150-byte scenario asking for a 131072² element mask */
+  g_autofree char *huge = write_file (
+    "huge.spx", "[scenario]\nversion=1\nm=131072\nk=131072\nn=16\nblock=1\n"
+    "[mask]\npattern=uniform\ndensity=0.5\n", -1);
+  r = RUN ("model", "--scenario", huge);
+  assert_refused (&r, 1, "memory");
+}
+
+/* ---- files that are not files ----------------------------------------- */
+
+static void
+test_not_regular (void)
+{
+  g_autofree char *fifo = g_build_filename (dir, "pipe.smtx", NULL);
+  g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
+  g_autofree char *zero = g_build_filename (dir, "zero.spx", NULL);
+  g_assert_cmpint (symlink ("/dev/zero", zero), ==, 0);
+  guint short_time = 10;
+  Run r = run_limited (short_time, (const char *const[]) { "info", fifo,
+                                                           NULL });
+  assert_refused (&r, 1, "not a regular file");
+  r = run_limited (short_time, (const char *const[]) {
+                     "model", "--scenario", fifo, NULL });
+  assert_refused (&r, 1, "not a regular file");
+  r = run_limited (short_time, (const char *const[]) {
+                     "model", "--m", "64", "--k", "64", "--n", "8",
+                     "--block", "8", "--machine", fifo, NULL });
+  assert_refused (&r, 2, "not a regular file");
+  r = run_limited (short_time, (const char *const[]) { "info", "/dev/zero",
+                                                       NULL });
+  assert_refused (&r, 1, "not a regular file");
+  r = run_limited (short_time, (const char *const[]) {
+                     "render", "--view", "mask", "--scenario", zero, "--out",
+                     "x.png", NULL });
+  assert_refused (&r, 1, "not a regular file");
+  r = run_limited (short_time, (const char *const[]) { "info", dir, NULL });
+  assert_refused (&r, 1, "is a directory");
+  g_unlink (fifo);
+  g_unlink (zero);
+}
+
+/* ---- what errors say -------------------------------------------------- */
+
+static void
+test_messages (void)
+{
+  g_autofree char *secret = write_file (
+    "shadow", "root:$6$secret-hash-never-shown:19000:0:99999:7:::\n", -1);
+  g_autofree char *spx = write_file (
+    "shadow.spx", "[scenario]\nversion=1\nm=64\nk=64\nn=8\nblock=8\n"
+    "machine=shadow\n", -1);
+  Run r = RUN ("model", "--scenario", spx);
+  assert_refused (&r, 1, "not a machine key file");
+  r = RUN ("model", "--scenario", spx);
+  g_assert_null (strstr (r.err, "secret"));
+  run_clear (&r);
+
+  /* a name too long for titles and lists; a file too long to be one */
+  const struct { guint chars; const char *says; } names[] = {
+    { 10000, "printable characters" }, { 100000, "too long" } };
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *name = g_strnfill (names[i].chars, 'x');
+      g_autofree char *text = g_strdup_printf (
+        "[machine]\nname=%s\ntiles=16\nsram-bytes=65536\nclock-hz=1e9\n"
+        "flop-per-cycle-fp16=128\nflop-per-cycle-fp32=32\n", name);
+      g_autofree char *machine = write_file ("long.machine", text, -1);
+      r = RUN ("model", "--m", "64", "--k", "64", "--n", "8", "--block",
+               "8", "--machine", machine);
+      assert_refused (&r, 2, names[i].says);
+    }
+
+  g_autofree char *png = write_file ("broken.png",
+                                     "\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0",
+                                     19);
+  r = RUN ("info", png);
+  g_assert_null (strstr (r.err, "out of memory"));
+  assert_refused (&r, 1, "broken.png");
+}
+
+static void
+test_names (void)
+{
+  g_autofree char *small = g_test_build_filename (G_TEST_DIST, "data",
+                                                  "small.smtx", NULL);
+  g_autofree char *text = NULL;
+  gsize len = 0;
+  g_assert_true (g_file_get_contents (small, &text, &len, NULL));
+  /* a name that is not UTF-8: the JSON stays valid */
+  g_autofree char *latin1 = g_build_filename (dir, "caf\xe9.smtx", NULL);
+  g_assert_true (g_file_set_contents (latin1, text, len, NULL));
+  Run r = RUN ("info", latin1, "--json");
+  g_assert_cmpint (r.status, ==, 0);
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_assert_true (json_parser_load_from_data (parser, r.out, -1, NULL));
+  run_clear (&r);
+  /* "--" ends the options: a file may start with "-" */
+  g_autofree char *dashed = g_build_filename (dir, "-dashed.smtx", NULL);
+  g_assert_true (g_file_set_contents (dashed, text, len, NULL));
+  r = RUN ("info", "--", "-dashed.smtx");
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "-dashed.smtx"));
+  run_clear (&r);
+  g_unlink (latin1);
+  g_unlink (dashed);
+}
+
+static void
+remove_dir (const char *path)
+{
+  g_autoptr (GDir) d = g_dir_open (path, 0, NULL);
+  const char *name;
+  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *child = g_build_filename (path, name, NULL);
+      g_unlink (child);
+    }
+  g_rmdir (path);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  dir = g_dir_make_tmp ("spx-hostile-XXXXXX", NULL);
+  g_test_add_func ("/hostile/bench-operands", test_bench_operands);
+  g_test_add_func ("/hostile/mask-stats-bomb", test_mask_stats_bomb);
+  g_test_add_func ("/hostile/planner-bombs", test_planner_bombs);
+  g_test_add_func ("/hostile/not-regular", test_not_regular);
+  g_test_add_func ("/hostile/messages", test_messages);
+  g_test_add_func ("/hostile/names", test_names);
+  int status = g_test_run ();
+  remove_dir (dir);
+  g_free (dir);
+  return status;
+}
