@@ -545,6 +545,33 @@ test_sweep_waits (void)
   window_close (w);
 }
 
+/* A scenario too big to make quickly: Escape stops it, and a window left
+ * without a mask makes its scenario's instead of staying empty. */
+static void
+test_cancel_making (void)
+{
+  SKIP_WITHOUT_DISPLAY ();
+  g_autofree char *dir = g_dir_make_tmp ("spx-ui-XXXXXX", NULL);
+  g_autofree char *spx = g_build_filename (dir, "big.spx", NULL);
+  g_assert_true (g_file_set_contents (spx,
+    "[scenario]\nversion=1\nm=65536\nk=65536\nn=16\nblock=1\n"
+    "[mask]\npattern=uniform\ndensity=0.25\n", -1, NULL));
+  SpxWindow *w = spx_window_new (app);
+  gtk_widget_show (GTK_WIDGET (w));
+  g_autoptr (GFile) file = g_file_new_for_path (spx);
+  spx_window_open_file (w, file, TRUE); /* before the first mask came */
+  g_usleep (G_USEC_PER_SEC / 5);
+  activate (w, "cancel", NULL);
+  wait_idle (w);
+  SpxMask *mask = spx_mask_editor_get_mask (SPX_MASK_EDITOR (w->editor));
+  g_assert_nonnull (mask);
+  g_assert_cmpuint (mask->rows, ==, 4096); /* the default scenario's */
+  assert_filled (w, mask);
+  window_close (w);
+  g_unlink (spx);
+  g_rmdir (dir);
+}
+
 /* The side panel: every change re-plans; what-if machine edits move the
  * model and make the machine "custom". */
 static void
@@ -847,6 +874,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/window/first-run", test_first_run);
   g_test_add_func ("/ui/window/png-scenario", test_png_scenario);
   g_test_add_func ("/ui/window/hostile-files", test_hostile_files);
+  g_test_add_func ("/ui/window/cancel-making", test_cancel_making);
   int status = g_test_run ();
   g_clear_object (&app);
   g_rmdir (home);

@@ -141,8 +141,9 @@ spx_window_update_verdict (SpxWindow *w)
   SpxStudy *s = w->study;
   g_autofree char *density = spx_study_describe_density (s);
   g_autofree char *verdict = spx_study_verdict (s);
-  g_autofree char *markup = g_markup_printf_escaped ("<b>%s.</b> %s", density,
-                                                     verdict);
+  g_autofree char *markup = s->scenario->mask == NULL
+    ? g_strdup ("") /* nothing to say until the mask is made */
+    : g_markup_printf_escaped ("<b>%s.</b> %s", density, verdict);
   gtk_label_set_markup (GTK_LABEL (w->verdict), markup);
   gtk_label_set_markup (GTK_LABEL (w->sweep_verdict), markup);
   g_autofree char *note = sweep_note (w);
@@ -389,12 +390,16 @@ act_sweep (GSimpleAction *a, GVariant *p, gpointer data)
   spx_window_run_sweep (data);
 }
 
-/* Escape: the work under way, and a sweep waiting for it. */
+/* Escape: the work under way, and a sweep waiting for it. A window
+ * left without any mask (its first one stopped) makes the scenario's. */
 static void
 act_cancel (GSimpleAction *a, GVariant *p, gpointer data)
 {
-  SPX_WINDOW (data)->sweep_pending = FALSE;
-  spx_window_cancel_work (data);
+  SpxWindow *w = data;
+  w->sweep_pending = FALSE;
+  spx_window_cancel_work (w);
+  if (w->study->scenario->mask == NULL)
+    spx_window_rebuild (w);
 }
 
 static const GActionEntry win_actions[] = {
