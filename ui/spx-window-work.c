@@ -252,6 +252,9 @@ plan_done (GObject *source, GAsyncResult *result, gpointer data)
   if (w->sweep_pending && j->error == NULL)
     spx_window_run_sweep (w);
   w->sweep_pending = FALSE;
+  /* a first file that failed leaves the scenario's own mask, not none */
+  if (w->study->scenario->mask == NULL && j->kind != JOB_BUILD)
+    spx_window_rebuild (w);
 }
 
 static gboolean
