@@ -569,6 +569,17 @@ test_cancel_making (void)
   g_assert_cmpuint (mask->rows, ==, 4096); /* the default scenario's */
   assert_filled (w, mask);
   window_close (w);
+
+  /* a first file that cannot be read: the scenario's mask, and why */
+  w = spx_window_new (app);
+  gtk_widget_show (GTK_WIDGET (w));
+  g_autoptr (GFile) missing = g_file_new_for_path ("/nonexistent/m.smtx");
+  spx_window_open_file (w, missing, TRUE);
+  wait_idle (w);
+  g_assert_nonnull (spx_mask_editor_get_mask (SPX_MASK_EDITOR (w->editor)));
+  g_assert_nonnull (spx_window_get_error (w));
+  g_assert_nonnull (strstr (spx_window_get_error (w), "/nonexistent/m.smtx"));
+  window_close (w);
   g_unlink (spx);
   g_rmdir (dir);
 }

@@ -25,6 +25,7 @@ typedef struct {
   guint     asked_block; /* JOB_OPEN: the block asked for, when another
                             was chosen for the picture */
   gboolean  subject_ok;  /* the subject was made (it may still not plan) */
+  gboolean  keep_message; /* made after a failure: its message stays */
   GError   *error;
 } PlanJob;
 
@@ -222,6 +223,8 @@ took_file (SpxWindow *w, PlanJob *j)
   spx_window_show_message (w, GTK_MESSAGE_INFO, msg);
 }
 
+static PlanJob *start (SpxWindow *w, JobKind kind, const char *path);
+
 static void
 plan_done (GObject *source, GAsyncResult *result, gpointer data)
 {
@@ -231,7 +234,8 @@ plan_done (GObject *source, GAsyncResult *result, gpointer data)
   if (j->serial != w->plan_serial)
     return; /* a newer request, or cancelled */
   w->planning = FALSE;
-  spx_window_clear_error (w);
+  if (!j->keep_message)
+    spx_window_clear_error (w);
   if (j->subject_ok && j->kind == JOB_LOAD)
     take_study (w, j);
   else if (j->subject_ok && j->kind != JOB_PLAN)
@@ -252,9 +256,10 @@ plan_done (GObject *source, GAsyncResult *result, gpointer data)
   if (w->sweep_pending && j->error == NULL)
     spx_window_run_sweep (w);
   w->sweep_pending = FALSE;
-  /* a first file that failed leaves the scenario's own mask, not none */
+  /* a first file that failed leaves the scenario's own mask, not none;
+   * the failure stays in the bar */
   if (w->study->scenario->mask == NULL && j->kind != JOB_BUILD)
-    spx_window_rebuild (w);
+    start (w, JOB_BUILD, NULL)->keep_message = TRUE;
 }
 
 static gboolean
@@ -267,7 +272,7 @@ pulse (gpointer data)
   return G_SOURCE_CONTINUE;
 }
 
-static void
+static PlanJob *
 start (SpxWindow *w, JobKind kind, const char *path)
 {
   PlanJob *j = g_new0 (PlanJob, 1);
@@ -291,6 +296,7 @@ start (SpxWindow *w, JobKind kind, const char *path)
   g_task_set_task_data (task, j, (GDestroyNotify) plan_job_free);
   g_task_run_in_thread (task, plan_thread);
   g_object_unref (task);
+  return j;
 }
 
 void
