@@ -1,6 +1,6 @@
-/* test-formats.c: mask file formats: every refusal of
- * reference/formats.md, the accepted variants, round trips, detection,
- * and the real DLMC matrices. */
+/* test-formats.c: mask file formats: every kind of malformed file each
+ * loader must refuse, the accepted variants, round trips, detection, and
+ * the real DLMC matrices. */
 #include "spx-mask-io.h"
 #include "spx-util.h"
 

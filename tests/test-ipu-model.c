@@ -1,5 +1,5 @@
-/* test-ipu-model.c: the IPU model against the PopSparse paper's table
- * (reference/ipu-model.md, calibration data): Bow, FP16, m = k = 4096,
+/* test-ipu-model.c: the IPU model against the PopSparse paper's table of
+ * measurements: Bow, FP16, m = k = 4096,
  * uniform pattern, best over n, non-zero TFLOP/s. Every modelled point
  * within ±25% of the paper's and the paper's orderings. */
 #include "spx-ipu.h"

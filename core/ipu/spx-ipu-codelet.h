@@ -1,5 +1,5 @@
 /* spx-ipu-codelet.h: on-tile cycles of the vertices every planner runs
- * (reference/ipu-model.md, "On-tile compute cycles") */
+ * (PopSparse's published block and element-wise vertex costs) */
 #pragma once
 
 #include "spx-ipu-machine.h"

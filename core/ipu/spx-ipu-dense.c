@@ -1,6 +1,5 @@
 /* spx-ipu-dense.c: the dense matmul as poplin plans it, a three-way split
- * pM × pN × pK with a reduction over pK (reference/ipu-model.md, "Dense
- * matmul on the tiles") */
+ * pM × pN × pK with a reduction over pK */
 #include "spx-ipu.h"
 #include "spx-util.h"
 

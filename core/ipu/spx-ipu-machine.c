@@ -16,8 +16,9 @@ G_DEFINE_QUARK (spx-ipu-error-quark, spx_ipu_error)
                                       a machine file */
 #define KIB           G_GUINT64_CONSTANT (1024)
 
-/* reference/ipu-model.md, "The machine". Grid widths make the drawn tile
- * array nearly square: 46 × 32 for 1,472 tiles, 38 × 32 for 1,216. */
+/* Graphcore's published figures per generation. Grid widths make the
+ * drawn tile array nearly square: 46 × 32 for 1,472 tiles, 38 × 32 for
+ * 1,216. */
 static const SpxIpuMachine presets[] = {
   { "gc200", 1472, 46, 624 * KIB, 1.325e9, 128, 32, 4.0, 90, 100, 0.6, 6 },
   { "bow",   1472, 46, 624 * KIB, 1.85e9,  128, 32, 4.0, 90, 100, 0.6, 6 },

@@ -30,8 +30,9 @@ typedef struct {
   guint   workers;              /* worker threads per tile, 6 */
 } SpxIpuMachine;
 
-/* gc200, bow, mk1 (reference/ipu-model.md) and teach16 (16 tiles in a 4×4
- * grid, 64 KiB each, Bow's per-tile rates). NULL for another name. */
+/* gc200, bow, mk1 (Graphcore's published figures) and teach16 (16 tiles
+ * in a 4×4 grid, 64 KiB each, Bow's per-tile rates). NULL for another
+ * name. */
 SpxIpuMachine *spx_ipu_machine_preset   (const char *name);
 /* The preset names, NULL-terminated. */
 const char *const *spx_ipu_machine_presets (void);

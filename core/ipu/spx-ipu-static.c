@@ -1,8 +1,7 @@
 /* spx-ipu-static.c: the static block-sparse planner (pattern known when
- * the program is built), after the PopSparse static algorithm of
- * reference/ipu-model.md.
+ * the program is built), after PopSparse's static algorithm.
  *
- * Assumptions the reference leaves open:
+ * Assumptions the paper leaves open:
  * - Before the program runs, X's slice for each (n-split, k-band) lies
  *   spread evenly over the tiles that will use it (the layout a previous
  *   layer would leave), so distributing it is an all-gather inside the
