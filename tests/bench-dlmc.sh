@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # Benchmark every DLMC matrix (b = 1) against dense sgemm and librsb, and
 # print per-file speedups with geometric means. Usage:
-#   tests/bench-dlmc.sh [BUILD_DIR] [N] [THREADS]
+#   tests/bench-dlmc.sh [BUILD_DIR] [N] [THREADS] [DLMC_DIR]
+# DLMC_DIR (or SPX_DLMC_DIR, as the tests use) is the folder holding the
+# collection's .smtx files.
 set -eu
 build=${1:-build}
 n=${2:-256}
 threads=${3:-2}
-dlmc=$(dirname "$0")/../../shared/data/dlmc
+dlmc=${4:-${SPX_DLMC_DIR:-}}
+[ -d "$dlmc" ] || { echo "give the DLMC folder (4th argument or SPX_DLMC_DIR)" >&2; exit 2; }
 bin=$build/app/sparse-explorer
 [ -x "$bin" ] || { echo "no $bin: build first" >&2; exit 2; }
 find "$dlmc" -name '*.smtx' | sort | while read -r f; do

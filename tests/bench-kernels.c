@@ -6,6 +6,8 @@
  *                 [--size=M] [--density=D] [--nc=W] [--kp=ROWS] [--reps=R]
  *                 [--huge] [--dlmc] [--dlmc-dir=DIR]
  *
+ * --dlmc reads the collection from --dlmc-dir or SPX_DLMC_DIR.
+ *
  * Uniform random blocks (m = k = size, default 2048, n 256, density 0.1)
  * for each block size, ISA the processor runs and thread count; with
  * --dlmc, b = 1 on the DLMC Transformer matrices instead. Dense and
@@ -448,12 +450,16 @@ main (int argc, char **argv)
   g_autoptr (GArray) blocks = parse_list (opt_b);
   g_autoptr (GArray) threads = parse_list (opt_threads);
 
+  const char *dir = opt_dlmc ? opt_dlmc : g_getenv ("SPX_DLMC_DIR");
+  if (opt_dlmc_default && dir == NULL)
+    {
+      fprintf (stderr, "bench-kernels: --dlmc: give the folder with "
+               "--dlmc-dir=DIR or SPX_DLMC_DIR\n");
+      return 2;
+    }
   header ();
   if (opt_dlmc_default || opt_dlmc != NULL)
-    {
-      const char *dir = opt_dlmc ? opt_dlmc : g_getenv ("SPX_DLMC_DIR");
-      bench_dlmc (dir ? dir : "../shared/data/dlmc", threads);
-    }
+    bench_dlmc (dir, threads);
   else
     bench_uniform (blocks, threads);
   return 0;
