@@ -15,6 +15,7 @@ typedef struct {
   SpxCliStudyArgs study;
   char *mode;
   gboolean json;
+  gboolean explain;
 } ModelArgs;
 
 static void
@@ -49,6 +50,37 @@ plan_mode (const ModelRequest *r, SpxIpuMode mode, GError **error)
   return p;
 }
 
+/* Calls f for every term of every superstep, in program order, with the
+ * superstep counted from 1. */
+typedef void (*TermFunc) (guint superstep, const SpxIpuStep *s,
+                          const SpxIpuTerm *t, gpointer data);
+
+static void
+foreach_term (const SpxIpuProgram *p, TermFunc f, gpointer data)
+{
+  for (guint i = 0; i < p->steps->len; i++)
+    {
+      const SpxIpuStep *s = &g_array_index (p->steps, SpxIpuStep, i);
+      for (guint j = 0; s->terms && j < s->terms->len; j++)
+        f (i + 1, s, &g_array_index (s->terms, SpxIpuTerm, j), data);
+    }
+}
+
+static void
+json_term (guint superstep, const SpxIpuStep *s, const SpxIpuTerm *t,
+           gpointer data)
+{
+  SpxJson *json = data;
+  spx_json_begin_object (json, NULL);
+  spx_json_uint (json, "superstep", superstep);
+  spx_json_string (json, "kind", spx_ipu_step_kind_to_string (s->kind));
+  spx_json_string (json, "phase", s->phase ? s->phase : "");
+  spx_json_string (json, "term", t->term);
+  spx_json_string (json, "formula", t->formula);
+  spx_json_uint (json, "cycles", t->cycles);
+  spx_json_end_object (json);
+}
+
 static void
 json_mode (SpxJson *json, const SpxIpuProgram *p, const SpxIpuProgram *dense)
 {
@@ -77,6 +109,9 @@ json_mode (SpxJson *json, const SpxIpuProgram *p, const SpxIpuProgram *dense)
       spx_json_uint (json, "propagation_steps", p->propagation_steps);
       spx_json_bool (json, "overflow", p->overflow);
     }
+  spx_json_begin_array (json, "explain");
+  foreach_term (p, json_term, json);
+  spx_json_end_array (json);
   spx_json_end_object (json);
 }
 
@@ -132,6 +167,111 @@ print_table (const ModelRequest *r, SpxIpuProgram *const *programs)
     }
 }
 
+/* ---- --explain: every superstep's cycles, term by term ------------- */
+
+#define EXPLAIN_WIDTH 100
+#define FORMULA_MIN   16
+
+typedef struct {
+  guint step, kind, phase, term, formula, cycles; /* column widths */
+} ExplainColumns;
+
+static guint
+text_width (const char *text)
+{
+  return (guint) g_utf8_strlen (text ? text : "", -1);
+}
+
+static guint
+digits (guint64 value)
+{
+  guint n = 1;
+  while (value >= 10)
+    value /= 10, n++;
+  return n;
+}
+
+static void
+widen (guint superstep, const SpxIpuStep *s, const SpxIpuTerm *t,
+       gpointer data)
+{
+  ExplainColumns *c = data;
+  c->step = MAX (c->step, digits (superstep));
+  c->kind = MAX (c->kind, text_width (spx_ipu_step_kind_to_string (s->kind)));
+  c->phase = MAX (c->phase, text_width (s->phase));
+  c->term = MAX (c->term, text_width (t->term));
+  c->cycles = MAX (c->cycles, digits (t->cycles));
+}
+
+/* text, then spaces to width characters (not bytes: formulas hold ×). */
+static void
+pad (GString *out, const char *text, guint width)
+{
+  g_string_append (out, text ? text : "");
+  for (guint n = text_width (text); n < width; n++)
+    g_string_append_c (out, ' ');
+}
+
+typedef struct {
+  const ExplainColumns *c;
+  GString *out;
+} ExplainRows;
+
+/* One row per term. A formula wider than its column goes whole on a line
+ * of its own under the row, starting below the term (never cut). */
+static void
+explain_row (guint superstep, const SpxIpuStep *s, const SpxIpuTerm *t,
+             gpointer data)
+{
+  ExplainRows *rows = data;
+  const ExplainColumns *c = rows->c;
+  gboolean fits = text_width (t->formula) <= c->formula;
+  g_string_append_printf (rows->out, "%*u ", (int) c->step, superstep);
+  pad (rows->out, spx_ipu_step_kind_to_string (s->kind), c->kind + 1);
+  pad (rows->out, s->phase, c->phase + 1);
+  pad (rows->out, t->term, c->term + 1);
+  pad (rows->out, fits ? t->formula : "↓", c->formula + 1);
+  g_string_append_printf (rows->out, "%*" G_GUINT64_FORMAT "\n",
+                          (int) c->cycles, t->cycles);
+  if (!fits)
+    {
+      pad (rows->out, "", c->step + c->kind + c->phase + 5);
+      g_string_append_printf (rows->out, "%s\n", t->formula);
+    }
+}
+
+static void
+print_explain (const SpxIpuProgram *p)
+{
+  ExplainColumns c = { .step = 4, .kind = 4, .phase = 5, .term = 4,
+                       .cycles = MAX (6, digits (p->cycles)) };
+  foreach_term (p, widen, &c);
+  guint rest = c.step + c.kind + c.phase + c.term + c.cycles + 5;
+  c.formula = rest + FORMULA_MIN < EXPLAIN_WIDTH ? EXPLAIN_WIDTH - rest
+                                                  : FORMULA_MIN;
+  g_autoptr (GString) out = g_string_new (NULL);
+  g_string_append_printf (out, "\n%s · n %" G_GUINT64_FORMAT " · %u "
+                          "supersteps · %" G_GUINT64_FORMAT " cycles",
+                          spx_ipu_mode_to_string (p->mode), p->n,
+                          p->steps->len, p->cycles);
+  if (p->plan && *p->plan)
+    g_string_append_printf (out, "\n%s", p->plan);
+  g_string_append (out, "\n\n");
+  g_string_append_printf (out, "%*s ", (int) c.step, "step");
+  pad (out, "kind", c.kind + 1);
+  pad (out, "phase", c.phase + 1);
+  pad (out, "term", c.term + 1);
+  pad (out, "formula", c.formula + 1);
+  g_string_append_printf (out, "%*s\n", (int) c.cycles, "cycles");
+  ExplainRows rows = { &c, out };
+  foreach_term (p, explain_row, &rows);
+  /* the terms of every step sum to its cycles, so the rows to this */
+  pad (out, "total", rest + c.formula - c.cycles);
+  g_string_append_printf (out, "%*" G_GUINT64_FORMAT "\n", (int) c.cycles,
+                          p->cycles);
+  fputs (out->str, stdout);
+}
+
 static gboolean
 parse_modes (const char *text, gboolean *want)
 {
@@ -175,7 +315,12 @@ run (gconstpointer data)
   if (a->json)
     print_json (&r, programs);
   else
-    print_table (&r, programs);
+    {
+      print_table (&r, programs);
+      for (guint mode = 0; a->explain && mode < SPX_IPU_N_MODES; mode++)
+        if (programs[mode] != NULL)
+          print_explain (programs[mode]);
+    }
   status = SPX_EXIT_OK;
 out:
   for (guint mode = 0; mode < SPX_IPU_N_MODES; mode++)
@@ -191,6 +336,8 @@ spx_cli_model (int argc, char **argv)
     { "mode", 0, 0, G_OPTION_ARG_STRING, &a.mode,
       "dense, static, dynamic or all (default all)", "MODE" },
     { "json", 0, 0, G_OPTION_ARG_NONE, &a.json, "Print one JSON object", NULL },
+    { "explain", 0, 0, G_OPTION_ARG_NONE, &a.explain,
+      "Also print where each mode's cycles go, term by term", NULL },
     G_OPTION_ENTRY_NULL
   };
   g_autoptr (GOptionContext) context = g_option_context_new (NULL);

@@ -4,6 +4,7 @@
 #include <json-glib/json-glib.h>
 #include <math.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -505,6 +506,157 @@ test_model_errors (void)
   g_rmdir (dir);
 }
 
+/* --json's "explain" per mode: every term of every superstep, in program
+ * order, summing to the mode's cycles. */
+static void
+assert_explain (JsonObject *o, const char *mode)
+{
+  JsonObject *m = json_object_get_object_member (o, mode);
+  g_assert_nonnull (m);
+  JsonArray *explain = json_object_get_array_member (m, "explain");
+  g_assert_nonnull (explain);
+  guint64 supersteps = json_object_get_int_member (m, "supersteps");
+  g_assert_cmpuint (supersteps, >, 0);
+  g_autofree gboolean *seen = g_new0 (gboolean, supersteps + 1);
+  guint64 sum = 0, last = 1;
+  gboolean sync = FALSE;
+  for (guint i = 0; i < json_array_get_length (explain); i++)
+    {
+      JsonObject *t = json_array_get_object_element (explain, i);
+      guint64 step = json_object_get_int_member (t, "superstep");
+      g_assert_cmpuint (step, >=, last); /* program order */
+      g_assert_cmpuint (step, <=, supersteps);
+      seen[step] = TRUE;
+      last = step;
+      const char *kind = json_object_get_string_member (t, "kind");
+      g_assert_true (g_strv_contains ((const char *const[]) {
+        "compute", "sync", "exchange", NULL }, kind));
+      sync |= g_str_equal (kind, "sync");
+      g_assert_nonnull (json_object_get_string_member (t, "phase"));
+      g_assert_cmpstr (json_object_get_string_member (t, "term"), !=, "");
+      g_assert_nonnull (json_object_get_string_member (t, "formula"));
+      sum += json_object_get_int_member (t, "cycles");
+    }
+  for (guint64 step = 1; step <= supersteps; step++)
+    g_assert_true (seen[step]);
+  g_assert_true (sync);
+  g_assert_cmpuint (sum, ==, json_object_get_int_member (m, "cycles"));
+}
+
+/* The totals of --explain's tables ("total … N"), in order. */
+static GArray *
+explain_totals (const char *text)
+{
+  GArray *totals = g_array_new (FALSE, FALSE, sizeof (guint64));
+  g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    if (g_str_has_prefix (lines[i], "total "))
+      {
+        guint64 n = g_ascii_strtoull (g_strchug (lines[i] + 5), NULL, 10);
+        g_array_append_val (totals, n);
+      }
+  return totals;
+}
+
+static void
+test_model_explain (void)
+{
+  const char *modes[] = { "dense", "static", "dynamic" };
+  Run r = run_cli ("model", "--machine", "teach16", "--m", "64", "--k", "64",
+                   "--block", "4", "--density", "0.25", "--n", "16", "--json",
+                   NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  JsonObject *o = parse_object (parser, r.out);
+  for (guint i = 0; i < G_N_ELEMENTS (modes); i++)
+    assert_explain (o, modes[i]);
+
+  /* the text: a table per mode, totals as --json's cycles, rows within
+   * 100 columns (a long formula goes whole on a line of its own) */
+  Run t = run_cli ("model", "--machine", "teach16", "--m", "64", "--k", "64",
+                   "--block", "4", "--density", "0.25", "--n", "16",
+                   "--explain", NULL);
+  g_assert_cmpint (t.status, ==, 0);
+  g_autoptr (GArray) totals = explain_totals (t.out);
+  g_assert_cmpuint (totals->len, ==, G_N_ELEMENTS (modes));
+  for (guint i = 0; i < G_N_ELEMENTS (modes); i++)
+    {
+      g_autofree char *path = g_strconcat (modes[i], ".cycles", NULL);
+      g_assert_cmpuint (g_array_index (totals, guint64, i), ==,
+                        (guint64) member (o, path));
+    }
+  g_assert_nonnull (strstr (t.out, "exchange overhead"));
+  g_auto (GStrv) lines = g_strsplit (t.out, "\n", -1);
+  guint rows = 0, sync_rows = 0;
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      unsigned step;
+      char kind[16];
+      /* a row starts with its superstep, right-aligned in 4 columns; a
+       * formula of its own line is indented past the phase */
+      if (strspn (lines[i], " ") >= 4 ||
+          sscanf (lines[i], "%u %15s", &step, kind) != 2)
+        continue;
+      g_assert_true (g_strv_contains ((const char *const[]) {
+        "compute", "sync", "exchange", NULL }, kind));
+      rows++;
+      sync_rows += g_str_equal (kind, "sync");
+      g_assert_cmpuint (step, >=, 1);
+      g_assert_cmpint (g_utf8_strlen (lines[i], -1), <=, 100);
+    }
+  guint terms = 0;
+  for (guint i = 0; i < G_N_ELEMENTS (modes); i++)
+    terms += json_array_get_length (json_object_get_array_member (
+      json_object_get_object_member (o, modes[i]), "explain"));
+  g_assert_cmpuint (rows, ==, terms);
+  g_assert_cmpuint (sync_rows, >, 0);
+  run_clear (&r);
+  run_clear (&t);
+
+  /* --n best, one mode, from a mask file: the table is that mode's, at the
+   * n it chose */
+  g_autofree char *dir = g_dir_make_tmp ("spx-cli-XXXXXX", NULL);
+  g_autofree char *mask = g_build_filename (dir, "w.mtx", NULL);
+  r = run_cli ("generate", "--pattern", "uniform", "--rows", "64", "--cols",
+               "48", "--block", "8", "--density", "0.25", "--out", mask, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  run_clear (&r);
+  r = run_cli ("model", "--mask", mask, "--block", "8", "--n", "best",
+               "--machine", "teach16", "--mode", "static", "--json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_autoptr (JsonParser) parser2 = json_parser_new ();
+  o = parse_object (parser2, r.out);
+  assert_explain (o, "static");
+  t = run_cli ("model", "--mask", mask, "--block", "8", "--n", "best",
+               "--machine", "teach16", "--mode", "static", "--explain", NULL);
+  g_assert_cmpint (t.status, ==, 0);
+  g_autoptr (GArray) best = explain_totals (t.out);
+  g_assert_cmpuint (best->len, ==, 1);
+  g_assert_cmpuint (g_array_index (best, guint64, 0), ==,
+                    (guint64) member (o, "static.cycles"));
+  g_autofree char *heading = g_strdup_printf (
+    "\nstatic · n %" G_GUINT64_FORMAT " · ", (guint64) member (o, "static.n"));
+  g_assert_nonnull (strstr (t.out, heading));
+  g_assert_null (strstr (t.out, "\ndense · "));
+  run_clear (&r);
+  run_clear (&t);
+  g_unlink (mask);
+  g_rmdir (dir);
+
+  /* bad combinations fail as without it */
+  r = run_cli ("model", "--m", "64", "--k", "64", "--n", "8", "--block", "4",
+               "--mode", "sparse", "--explain", NULL);
+  assert_usage_error (&r, "--mode");
+  r = run_cli ("model", "--scenario", "nosuch.spx", "--m", "64", "--explain",
+               NULL);
+  assert_usage_error (&r, "--scenario");
+  r = run_cli ("model", "--m", "64", "--k", "64", "--n", "8", "--block", "4",
+               "--explain", "extra", NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_cmpstr (r.out, ==, "");
+  run_clear (&r);
+}
+
 /* A sweep's CSV: the header, then rows of 15 fields; returns the rows. */
 static guint
 assert_sweep_csv (const char *path)
@@ -857,6 +1009,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/bench/mask-and-errors", test_bench_mask_and_errors);
   g_test_add_func ("/cli/model/json", test_model_json);
   g_test_add_func ("/cli/model/errors", test_model_errors);
+  g_test_add_func ("/cli/model/explain", test_model_explain);
   g_test_add_func ("/cli/sweep/csv", test_sweep_csv);
   g_test_add_func ("/cli/sweep/errors", test_sweep_errors);
   g_test_add_func ("/cli/sweep/interrupted", test_sweep_interrupted);

@@ -15,55 +15,163 @@ peak_tflops (const SpxIpuMachine *m, SpxDtype dtype)
   return m->tiles * (double) flop * m->clock_hz * 1e-12;
 }
 
+/* The keys spx-ipu-machine.h documents for a machine key file. */
+static const char *const machine_keys[] = {
+  "name", "tiles", "grid-width", "sram-bytes", "clock-hz",
+  "flop-per-cycle-fp16", "flop-per-cycle-fp32", "exchange-bytes-per-cycle",
+  "sync-cycles", "exchange-overhead-cycles", "available-memory", "workers",
+};
+
+/* Properties every preset has, whatever the table holds: the list is the
+ * table's names, NULL-terminated, each unique; each resolves to a valid
+ * machine of that name with a description, and survives its own key
+ * file. */
 static void
 test_presets (void)
 {
   const char *const *names = spx_ipu_machine_presets ();
-  g_assert_cmpuint (g_strv_length ((char **) names), ==, 4);
+  guint n = spx_ipu_machine_n_presets ();
+  g_assert_nonnull (names);
+  g_assert_cmpuint (n, >, 0);
+  /* exactly n names, then NULL (a short fill or a missing terminator
+   * both fail here) */
+  for (guint i = 0; i < n; i++)
+    g_assert_nonnull (names[i]);
+  g_assert_null (names[n]);
+  g_assert_cmpuint (g_strv_length ((char **) names), ==, n);
+  /* one list, built once */
+  g_assert_true (spx_ipu_machine_presets () == names);
+
+  g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
   for (guint i = 0; names[i] != NULL; i++)
     {
+      g_test_message ("preset %s", names[i]);
+      g_assert_true (g_hash_table_add (seen, (gpointer) names[i]));
+
       g_autoptr (SpxIpuMachine) m = spx_ipu_machine_preset (names[i]);
       g_autoptr (GError) error = NULL;
       g_assert_nonnull (m);
       g_assert_cmpstr (m->name, ==, names[i]);
+      g_assert_true (m->name != names[i]);  /* a copy the caller frees */
       g_assert_true (spx_ipu_machine_validate (m, &error));
       g_assert_no_error (error);
-      g_assert_cmpuint (m->workers, ==, 6);
-      g_assert_cmpuint (m->sync_cycles, ==, 90);
-      g_assert_cmpuint (m->exchange_overhead_cycles, ==, 100);
-      g_assert_cmpfloat (m->exchange_bytes_per_cycle, ==, 4.0);
-      g_assert_cmpfloat (m->available_memory, ==, 0.6);
-      g_assert_cmpuint (m->tiles % m->grid_width, ==, 0);
-    }
-  g_assert_null (spx_ipu_machine_preset ("gc300"));
-  g_assert_null (spx_ipu_machine_preset (NULL));
 
+      /* a one-line description, for this preset only */
+      const char *about = spx_ipu_machine_preset_about (names[i]);
+      g_assert_nonnull (about);
+      g_assert_cmpuint (strlen (about), >, 0);
+      g_assert_null (strchr (about, '\n'));
+      g_assert_true (g_utf8_validate (about, -1, NULL));
+
+      /* resolve finds it by name without touching the file system */
+      g_autoptr (SpxIpuMachine) r = spx_ipu_machine_resolve (names[i], &error);
+      g_assert_no_error (error);
+      g_assert_true (spx_ipu_machine_equal (r, m));
+
+      /* its key file loads back to the same machine */
+      gsize len = 0;
+      g_autofree char *data = spx_ipu_machine_to_data (m, &len);
+      g_assert_nonnull (data);
+      /* every key written, so none falls back on Bow's figures */
+      g_autoptr (GKeyFile) kf = g_key_file_new ();
+      g_assert_true (g_key_file_load_from_data (kf, data, len,
+                                                G_KEY_FILE_NONE, NULL));
+      for (guint k = 0; k < G_N_ELEMENTS (machine_keys); k++)
+        g_assert_true (g_key_file_has_key (kf, "machine", machine_keys[k],
+                                           NULL));
+      g_autoptr (SpxIpuMachine) back = spx_ipu_machine_load_data (
+        "round-trip", data, len, &error);
+      g_assert_no_error (error);
+      g_assert_nonnull (back);
+      g_assert_cmpstr (back->name, ==, names[i]);
+      g_assert_true (spx_ipu_machine_equal (back, m));
+    }
+  g_assert_cmpuint (g_hash_table_size (seen), ==, n);
+
+  /* no preset is another under a new name: some figure differs */
+  for (guint i = 0; names[i] != NULL; i++)
+    for (guint j = i + 1; names[j] != NULL; j++)
+      {
+        g_autoptr (SpxIpuMachine) a = spx_ipu_machine_preset (names[i]);
+        g_autoptr (SpxIpuMachine) b = spx_ipu_machine_preset (names[j]);
+        g_free (b->name);
+        b->name = g_strdup (a->name);
+        g_assert_false (spx_ipu_machine_equal (a, b));
+      }
+
+  /* the error for an unknown name lists every preset */
+  g_autoptr (GError) error = NULL;
+  g_assert_null (spx_ipu_machine_resolve ("gc300", &error));
+  g_assert_error (error, SPX_IPU_ERROR, SPX_IPU_ERROR_INVALID);
+  for (guint i = 0; names[i] != NULL; i++)
+    g_assert_nonnull (strstr (error->message, names[i]));
+
+  g_assert_null (spx_ipu_machine_preset ("gc300"));
+  g_assert_null (spx_ipu_machine_preset (""));
+  g_assert_null (spx_ipu_machine_preset ("BOW"));
+  g_assert_null (spx_ipu_machine_preset (NULL));
+  g_assert_null (spx_ipu_machine_preset_about ("gc300"));
+  g_assert_null (spx_ipu_machine_preset_about (NULL));
+}
+
+static gboolean
+listed (const char *name)
+{
+  return g_strv_contains (spx_ipu_machine_presets (), name);
+}
+
+/* The published figures of the Graphcore presets. */
+static void
+test_published (void)
+{
+  g_assert_true (listed ("bow"));
   g_autoptr (SpxIpuMachine) bow = spx_ipu_machine_preset ("bow");
   g_assert_cmpuint (bow->tiles, ==, 1472);
+  g_assert_cmpuint (bow->grid_width, ==, 46);
   g_assert_cmpuint (bow->sram_bytes, ==, 624 * 1024);
   g_assert_cmpfloat (bow->clock_hz, ==, 1.85e9);
-  g_assert_cmpuint (bow->grid_width, ==, 46);
+  g_assert_cmpuint (bow->flop_per_cycle_fp16, ==, 128);
+  g_assert_cmpuint (bow->flop_per_cycle_fp32, ==, 32);
   g_assert_cmpfloat_with_epsilon (peak_tflops (bow, SPX_DTYPE_FP16), 350,
                                   3.5);
   g_assert_cmpuint (spx_ipu_macs_per_cycle (bow, SPX_DTYPE_FP16), ==, 64);
   g_assert_cmpuint (spx_ipu_macs_per_cycle (bow, SPX_DTYPE_FP32), ==, 16);
   g_assert_cmpuint (spx_ipu_tile_budget (bow), ==,
                     (guint64) (0.6 * 624 * 1024));
+  /* key files that leave keys out take these from Bow */
+  g_assert_cmpfloat (bow->exchange_bytes_per_cycle, ==, 4.0);
+  g_assert_cmpuint (bow->sync_cycles, ==, 90);
+  g_assert_cmpuint (bow->exchange_overhead_cycles, ==, 100);
+  g_assert_cmpfloat (bow->available_memory, ==, 0.6);
+  g_assert_cmpuint (bow->workers, ==, 6);
+  g_assert_nonnull (strstr (spx_ipu_machine_preset_about ("bow"), "Bow"));
 
+  g_assert_true (listed ("gc200"));
   g_autoptr (SpxIpuMachine) gc200 = spx_ipu_machine_preset ("gc200");
   g_assert_cmpuint (gc200->tiles, ==, 1472);
+  g_assert_cmpuint (gc200->grid_width, ==, 46);
+  g_assert_cmpuint (gc200->sram_bytes, ==, 624 * 1024);
   g_assert_cmpfloat (gc200->clock_hz, ==, 1.325e9);
+  g_assert_cmpuint (gc200->flop_per_cycle_fp16, ==, 128);
+  g_assert_cmpuint (gc200->flop_per_cycle_fp32, ==, 32);
   g_assert_cmpfloat_with_epsilon (peak_tflops (gc200, SPX_DTYPE_FP16), 250,
                                   2.5);
+  g_assert_nonnull (strstr (spx_ipu_machine_preset_about ("gc200"),
+                            "GC200"));
 
+  g_assert_true (listed ("mk1"));
   g_autoptr (SpxIpuMachine) mk1 = spx_ipu_machine_preset ("mk1");
   g_assert_cmpuint (mk1->tiles, ==, 1216);
+  g_assert_cmpuint (mk1->grid_width, ==, 38);
   g_assert_cmpuint (mk1->sram_bytes, ==, 256 * 1024);
   g_assert_cmpfloat (mk1->clock_hz, ==, 1.6e9);
+  g_assert_cmpuint (mk1->flop_per_cycle_fp16, ==, 64);
+  g_assert_cmpuint (mk1->flop_per_cycle_fp32, ==, 16);
   g_assert_cmpfloat_with_epsilon (peak_tflops (mk1, SPX_DTYPE_FP16), 124.5,
                                   1.245);
   g_assert_cmpuint (spx_ipu_macs_per_cycle (mk1, SPX_DTYPE_FP16), ==, 32);
   g_assert_cmpuint (spx_ipu_macs_per_cycle (mk1, SPX_DTYPE_FP32), ==, 8);
+  g_assert_nonnull (strstr (spx_ipu_machine_preset_about ("mk1"), "Mk1"));
 
   g_assert_cmpuint (spx_ipu_dtype_bytes (SPX_DTYPE_FP16), ==, 2);
   g_assert_cmpuint (spx_ipu_dtype_bytes (SPX_DTYPE_FP32), ==, 4);
@@ -72,19 +180,27 @@ test_presets (void)
 static void
 test_teach16 (void)
 {
+  g_assert_true (listed ("teach16"));
   g_autoptr (SpxIpuMachine) t = spx_ipu_machine_preset ("teach16");
-  g_autoptr (SpxIpuMachine) bow = spx_ipu_machine_preset ("bow");
   g_assert_cmpuint (t->tiles, ==, 16);
   g_assert_cmpuint (t->grid_width, ==, 4);
   g_assert_cmpuint (t->sram_bytes, ==, 64 * 1024);
-  g_assert_cmpfloat (t->clock_hz, ==, bow->clock_hz);
-  g_assert_cmpuint (t->flop_per_cycle_fp16, ==, bow->flop_per_cycle_fp16);
-  g_assert_cmpuint (t->flop_per_cycle_fp32, ==, bow->flop_per_cycle_fp32);
+  /* Bow's per-tile rates */
+  g_assert_cmpfloat (t->clock_hz, ==, 1.85e9);
+  g_assert_cmpuint (t->flop_per_cycle_fp16, ==, 128);
+  g_assert_cmpuint (t->flop_per_cycle_fp32, ==, 32);
+  /* the figures /ipu/dense/teach16 works its cycle counts from */
+  g_assert_cmpfloat (t->exchange_bytes_per_cycle, ==, 4.0);
+  g_assert_cmpuint (t->sync_cycles, ==, 90);
+  g_assert_cmpuint (t->exchange_overhead_cycles, ==, 100);
+  g_assert_cmpuint (t->workers, ==, 6);
 
   g_autoptr (SpxIpuMachine) copy = spx_ipu_machine_copy (t);
   g_assert_true (copy->name != t->name);
   g_assert_cmpstr (copy->name, ==, "teach16");
+  g_assert_true (spx_ipu_machine_equal (copy, t));
   copy->tiles = 0;
+  g_assert_false (spx_ipu_machine_equal (copy, t));
   g_autoptr (GError) error = NULL;
   g_assert_false (spx_ipu_machine_validate (copy, &error));
   g_assert_error (error, SPX_IPU_ERROR, SPX_IPU_ERROR_INVALID);
@@ -380,10 +496,10 @@ test_dense_teach16 (void)
   /* Compute: one row of 16 × 16 pieces, 4 pieces along k; six workers
    * share its 16 columns, 3 each; a column of a piece costs
    * 256 / 16 MACs per cycle = 16 worker cycles. Per worker:
-   * 24 + 4·(16 + 3·16) = 280 worker cycles; ×6 + 100. */
+   * 24 + 4·(16 + 3·16) = 280 worker cycles; ×6, + the vertex start 30. */
   g_assert_cmpint (comp->kind, ==, SPX_STEP_COMPUTE);
-  g_assert_cmpuint (comp->cycles, ==, 280 * 6 + 100);
-  g_assert_cmpuint (p->cycles, ==, 90 + 1636 + 1780);
+  g_assert_cmpuint (comp->cycles, ==, 280 * 6 + 30);
+  g_assert_cmpuint (p->cycles, ==, 90 + 1636 + 1710);
 
   for (guint t = 0; t < 16; t++)
     {
@@ -394,11 +510,11 @@ test_dense_teach16 (void)
       g_assert_cmpuint (tile->bytes[SPX_BYTES_INPUT], ==, 1024 + 4096);
       g_assert_cmpuint (tile->bytes[SPX_BYTES_PARTIALS], ==, 0);
       g_assert_cmpuint (tile->bytes[SPX_BYTES_OUTPUT], ==, 16 * 16 * 4);
-      g_assert_cmpuint (tile->compute_cycles, ==, 1780);
+      g_assert_cmpuint (tile->compute_cycles, ==, 1710);
     }
   g_assert_cmpuint (p->max_tile_bytes, ==, 11264);
   g_assert_cmpfloat (p->density, ==, 1.0);
-  g_assert_cmpfloat_with_epsilon (p->ms, 3506 / 1.85e9 * 1e3, 1e-9);
+  g_assert_cmpfloat_with_epsilon (p->ms, 3436 / 1.85e9 * 1e3, 1e-9);
 }
 
 static void
@@ -473,6 +589,7 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/ipu/machine/presets", test_presets);
+  g_test_add_func ("/ipu/machine/published", test_published);
   g_test_add_func ("/ipu/machine/teach16", test_teach16);
   g_test_add_func ("/ipu/machine/load-good", test_load_good);
   g_test_add_func ("/ipu/machine/load-bad", test_load_bad);

@@ -456,10 +456,11 @@ assert_bytes (const SpxIpuTile *tile, guint64 values, guint64 indices,
  *   receives 26 at 8 B/cycle (broadcast to pairs) = 13 > the 6 it sends:
  *   100 + ceil(13/4) = 104.
  * - reduce: one holder per row, nothing moves; each of tiles 0..4 casts
- *   its row: 30 + 4 × 2 / 2 = 34.
+ *   its row of 8 outputs: 6 workers take ceil(8/6) = 2, one 2-wide step
+ *   each: 30 + 1 × 1 partial × 6 = 36.
  * - zero-fill: empty rows 1, 4, 7 go to tiles 0, 1, 2: 32 bytes each,
  *   30 + 32/8 = 34.
- * - total: 104 + 90 + 209 + 90 + 0 + 34 + 34 + 90 = 651. */
+ * - total: 104 + 90 + 209 + 90 + 0 + 36 + 34 + 90 = 653. */
 static void
 test_hand_teach16 (void)
 {
@@ -486,7 +487,7 @@ test_hand_teach16 (void)
                         rows[t]);
       assert_bytes (tile, 64, 22, 32, 32, t < 3 ? 64 : 32);
       g_assert_cmpuint (tile->macs, ==, 32);
-      g_assert_cmpuint (tile->compute_cycles, ==, 209 + 34 + (t < 3 ? 34 : 0));
+      g_assert_cmpuint (tile->compute_cycles, ==, 209 + 36 + (t < 3 ? 34 : 0));
     }
   const SpxIpuStep *dist = &g_array_index (p->steps, SpxIpuStep, 0);
   g_assert_cmpstr (dist->phase, ==, "distribute");
@@ -496,9 +497,29 @@ test_hand_teach16 (void)
   g_assert_cmpuint (dist->cycles, ==, 104);
   g_assert_cmpuint (phase_cycles (p, "distribute"), ==, 104 + 90);
   g_assert_cmpuint (phase_cycles (p, "compute"), ==, 209 + 90);
-  g_assert_cmpuint (phase_cycles (p, "reduce"), ==, 0 + 34 + 90);
+  g_assert_cmpuint (phase_cycles (p, "reduce"), ==, 0 + 36 + 90);
   g_assert_cmpuint (phase_cycles (p, "zero-fill"), ==, 34);
-  g_assert_cmpuint (p->cycles, ==, 651);
+  g_assert_cmpuint (p->cycles, ==, 653);
+  /* every step's terms, as worked out above */
+  static const guint64 want[][3] = {
+    { 100, 4, 0 },  /* distribute: overhead, busiest tile receives */
+    { 90, 0, 0 },   /* sync */
+    { 54, 35, 120 }, /* compute: start 30 + 4·6, row, block */
+    { 90, 0, 0 },   /* sync */
+    { 0, 0, 0 },    /* reduce exchange: nothing moves */
+    { 30, 6, 0 },   /* reduce: start, additions */
+    { 30, 4, 0 },   /* zero-fill: start, 32 B at 8 B/cycle */
+    { 90, 0, 0 },   /* sync */
+  };
+  g_assert_cmpuint (p->steps->len, ==, G_N_ELEMENTS (want));
+  for (guint i = 0; i < p->steps->len; i++)
+    {
+      const SpxIpuStep *s = &g_array_index (p->steps, SpxIpuStep, i);
+      for (guint j = 0; j < 3; j++)
+        g_assert_cmpuint (j < s->terms->len ?
+                          g_array_index (s->terms, SpxIpuTerm, j).cycles : 0,
+                          ==, want[i][j]);
+    }
   g_assert_cmpuint (p->max_tile_bytes, ==, 64 + 22 + 32 + 32 + 64);
   g_assert_cmpuint (p->tiles_used, ==, 5);
   g_assert_true (p->fits);
@@ -518,8 +539,10 @@ test_hand_teach16 (void)
  *   but sends 64: 100 + 64/4 = 116.
  * - reduce: row 0 is held by both, reduced on tile 0 (first of equally
  *   loaded): tile 1 sends 32 bytes: 100 + 32/4 = 108. Adds: tile 0 two
- *   partials of 8 elements, 30 + 2·4·2/2 = 38; tile 1 casts row 1, 34.
- * - total: 116 + 90 + 449 + 90 + 108 + 38 + 90 = 981. */
+ *   partials of 8 elements, 6 workers taking ceil(8/6) = 2 outputs, one
+ *   2-wide step each: 30 + 1·2·6 = 42; tile 1 casts row 1, 30 + 1·1·6 =
+ *   36.
+ * - total: 116 + 90 + 449 + 90 + 108 + 42 + 90 = 985. */
 static void
 test_hand_pair (void)
 {
@@ -538,8 +561,8 @@ test_hand_pair (void)
   g_assert_cmpuint (g_array_index (p->tiles[1].blocks, guint64, 1), ==, 5);
   assert_bytes (&p->tiles[0], 192, 26, 128, 64, 32);
   assert_bytes (&p->tiles[1], 128, 28, 128, 64, 32);
-  g_assert_cmpuint (p->tiles[0].compute_cycles, ==, 449 + 38);
-  g_assert_cmpuint (p->tiles[1].compute_cycles, ==, 209 + 34);
+  g_assert_cmpuint (p->tiles[0].compute_cycles, ==, 449 + 42);
+  g_assert_cmpuint (p->tiles[1].compute_cycles, ==, 209 + 36);
   const SpxIpuStep *red = &g_array_index (p->steps, SpxIpuStep, 4);
   g_assert_cmpstr (red->phase, ==, "reduce");
   g_assert_cmpuint (red->transfers->len, ==, 1);
@@ -547,8 +570,8 @@ test_hand_pair (void)
   g_assert_cmpuint (red->bytes_in[0], ==, 32);
   g_assert_cmpuint (phase_cycles (p, "distribute"), ==, 116 + 90);
   g_assert_cmpuint (phase_cycles (p, "compute"), ==, 449 + 90);
-  g_assert_cmpuint (phase_cycles (p, "reduce"), ==, 108 + 38 + 90);
-  g_assert_cmpuint (p->cycles, ==, 981);
+  g_assert_cmpuint (phase_cycles (p, "reduce"), ==, 108 + 42 + 90);
+  g_assert_cmpuint (p->cycles, ==, 985);
   g_assert_cmpuint (p->max_tile_bytes, ==, 442);
 }
 

@@ -1,26 +1,11 @@
 /* spx-ipu-dense.c: the dense matmul as poplin plans it, a three-way split
  * pM × pN × pK with a reduction over pK */
 #include "spx-ipu.h"
+#include "spx-ipu-cost.h"
 #include "spx-util.h"
 
 #include <math.h>
 
-/* On-tile compute model. The accumulating matrix product unit works on
- * GRAIN × GRAIN pieces of W at the tile's full MAC rate once its pipeline
- * is full (the reference: b = 16 reaches the full rate); every piece pays
- * FILL worker cycles to fill it, every row of pieces a worker handles pays
- * ROW cycles of set-up, and every vertex VERTEX cycles to start its
- * workers. FILL and ROW are the model's free constants: set once and
- * checked only against the dense column of the reference's calibration
- * table (Bow, FP16, m = k = 4096, best n: about 228 TFLOP/s; the model
- * gives 235 at n = 16384). Most of the gap to peak is the exchange. */
-#define GRAIN          16u
-#define FILL_CYCLES    16.0
-#define ROW_CYCLES     24.0
-#define VERTEX_CYCLES  100u
-/* Reduction: each worker adds two FP32 partials per worker cycle. */
-#define REDUCE_WIDTH   2u
-#define PARTIAL_BYTES  4u   /* partial sums are FP32 whatever the dtype */
 #define MAX_ROUNDS     64u
 #define MAX_SIDES      281474976710656.0     /* 2^48 elements per operand */
 #define MAX_PRODUCT    1152921504606846976.0 /* 2^60 MACs */
@@ -35,8 +20,8 @@ typedef struct {
 typedef struct {
   const SpxIpuMachine *machine;
   guint64  m, k, n;
+  SpxDtype dtype;
   guint    bytes;       /* per element of W, X and Y */
-  guint    macs;        /* per tile per cycle */
   guint64  home_rows, home_cols; /* the grid operands start spread over */
   guint64  budget;
 } Problem;
@@ -71,48 +56,24 @@ part_of (guint64 len, guint64 parts, guint64 x)
 
 /* ---- the cost model -------------------------------------------------- */
 
-/* One tile multiplying an mt × kt slice of W by a kt × nt slice of X. The
- * workers share the rows of pieces; when there are fewer rows than
- * workers they share each row's columns instead. */
+/* Serial rounds pay the fixed costs once each: exchange overhead and
+ * syncs. Bytes move at the same rate however they are cut. */
 static guint64
-tile_cycles (const SpxIpuMachine *machine, guint macs,
-                           guint64 mt, guint64 kt, guint64 nt)
+rounds_exchange (const Problem *pb, guint64 rounds, guint64 busiest,
+                 GArray *terms)
 {
-  if (mt == 0 || kt == 0 || nt == 0)
-    return 0;
-  guint64 w = machine->workers;
-  guint64 rows = spx_ipu_div_up (mt, GRAIN), pieces = spx_ipu_div_up (kt, GRAIN);
-  guint64 rows_each = spx_ipu_div_up (rows, w), cols_each = nt;
-  if (rows < w)
-    cols_each = spx_ipu_div_up (nt, w / rows);
-  double per_column = (double) (GRAIN * GRAIN) / macs;
-  double worker = (double) rows_each *
-                  (ROW_CYCLES + (double) pieces *
-                   (FILL_CYCLES + (double) cols_each * per_column));
-  return VERTEX_CYCLES + (guint64) ceil (worker * (double) w);
+  SpxIpuTraffic t = { (double) busiest, 0, 0, (guint) rounds };
+  return spx_ipu_cost_exchange (pb->machine, &t, terms);
 }
 
 /* Adding pk partials of `share` outputs and writing the result. */
 static guint64
-reduce_tile_cycles (const SpxIpuMachine *machine, guint64 share, guint64 pk)
+reduce_tile_cycles (const Problem *pb, guint64 share, guint64 pk,
+                    GArray *terms)
 {
   if (share == 0 || pk < 2)
     return 0;
-  guint64 w = machine->workers;
-  guint64 per_worker = spx_ipu_div_up (spx_ipu_div_up (share, w), REDUCE_WIDTH) * pk;
-  return VERTEX_CYCLES + per_worker * w;
-}
-
-/* Serial rounds pay the fixed costs once each: exchange overhead and
- * syncs. Bytes move at the same rate however they are cut. */
-static guint64
-rounds_exchange (const Problem *pb, guint64 rounds, guint64 busiest)
-{
-  if (busiest == 0)
-    return 0;
-  return pb->machine->exchange_overhead_cycles * rounds +
-         (guint64) ceil ((double) busiest /
-                         pb->machine->exchange_bytes_per_cycle);
+  return spx_ipu_cost_reduce (pb->machine, share, (double) pk, terms);
 }
 
 typedef struct {
@@ -135,19 +96,20 @@ cost_of (const Problem *pb, Split s)
   guint64 in = (mt * kt + kt * nt) * B;
   guint64 out = (w_home * s.pn + x_home * s.pm) * B;
   Cost c = { 0, 0, 0 };
-  c.cycles = pb->machine->sync_cycles * r +
-             rounds_exchange (pb, r, MAX (in, out)) +
-             tile_cycles (pb->machine, pb->macs, mt, kt, nr) * r;
+  c.cycles = spx_ipu_cost_sync (pb->machine, (guint) r, NULL) +
+             rounds_exchange (pb, r, MAX (in, out), NULL) +
+             spx_ipu_cost_dense_vertex (pb->machine, pb->dtype, mt, kt, nr,
+                                        NULL) * r;
   c.temporary = (mt * kt + kt * nr) * B;
   guint64 output = mt * nt * B;
   if (s.pk > 1)
     {
       guint64 share = spx_ipu_div_up (mt * nr, s.pk);
-      guint64 moved = (s.pk - 1) * share * PARTIAL_BYTES;
-      c.cycles += pb->machine->sync_cycles * r +
-                  rounds_exchange (pb, r, moved * r) +
-                  reduce_tile_cycles (pb->machine, share, s.pk) * r;
-      c.temporary += mt * nr * PARTIAL_BYTES + moved;
+      guint64 moved = (s.pk - 1) * share * SPX_IPU_PARTIAL_BYTES;
+      c.cycles += spx_ipu_cost_sync (pb->machine, (guint) r, NULL) +
+                  rounds_exchange (pb, r, moved * r, NULL) +
+                  reduce_tile_cycles (pb, share, s.pk, NULL) * r;
+      c.temporary += mt * nr * SPX_IPU_PARTIAL_BYTES + moved;
       output = spx_ipu_div_up (mt * nt, s.pk) * B;
     }
   c.bytes = c.temporary + (w_home + x_home) * B + output;
@@ -172,7 +134,7 @@ cost_rounds (const Problem *pb, Split *s)
   guint64 mt = spx_ipu_div_up (pb->m, s->pm), kt = spx_ipu_div_up (pb->k, s->pk);
   guint64 resident = mt * kt * pb->bytes;
   guint64 per_column = kt * pb->bytes +
-                       (s->pk > 1 ? 2 * mt * PARTIAL_BYTES : 0);
+                       (s->pk > 1 ? 2 * mt * SPX_IPU_PARTIAL_BYTES : 0);
   guint64 most = MIN (nt, MAX_ROUNDS);
   s->rounds = 1;
   if (resident < pb->budget)
@@ -378,6 +340,37 @@ distribute (const Problem *pb, SpxIpuProgram *p, Split s, GError **error)
   return !cancelled;
 }
 
+/* A tile's rounds of its mt × kt × nt product. With terms, each term
+ * of the (at most two) round sizes times its count of rounds. */
+static guint64
+tile_compute (const Problem *pb, Split s, guint64 mt, guint64 kt,
+              guint64 nt, GArray *terms)
+{
+  guint64 big = spx_ipu_div_up (nt, s.rounds), small = nt / s.rounds;
+  guint64 n_big = nt % s.rounds ? nt % s.rounds : s.rounds;
+  guint64 n_small = s.rounds - n_big, total = 0;
+  for (guint i = 0; i < 2; i++)
+    {
+      guint64 cols = i ? small : big, count = i ? n_small : n_big;
+      if (count == 0 || cols == 0)
+        continue;
+      g_autoptr (GArray) one = terms ? spx_ipu_terms_new () : NULL;
+      total += count * spx_ipu_cost_dense_vertex (pb->machine, pb->dtype, mt,
+                                                  kt, cols, one);
+      for (guint j = 0; one && j < one->len; j++)
+        {
+          const SpxIpuTerm *t = &g_array_index (one, SpxIpuTerm, j);
+          if (s.rounds == 1)
+            spx_ipu_terms_add (terms, t->term, t->cycles, "%s", t->formula);
+          else
+            spx_ipu_terms_add (terms, t->term, t->cycles * count,
+                               "%" G_GUINT64_FORMAT " rounds × (%s)", count,
+                               t->formula);
+        }
+    }
+  return total;
+}
+
 static void
 compute (const Problem *pb, SpxIpuProgram *p, Split s)
 {
@@ -390,15 +383,13 @@ compute (const Problem *pb, SpxIpuProgram *p, Split s)
           guint64 nt = part_size (pb->n, s.pn, j);
           guint64 kt = part_size (pb->k, s.pk, l);
           guint32 t = tile_of (s, i, j, l);
-          for (guint64 r = 0; r < s.rounds; r++)
-            step->tile_cycles[t] += tile_cycles (pb->machine, pb->macs, mt, kt,
-                                                 part_size (nt, s.rounds, r));
+          step->tile_cycles[t] = tile_compute (pb, s, mt, kt, nt, NULL);
           p->tiles[t].macs = mt * kt * nt;
           if (s.pk == 1)
             p->tiles[t].bytes[SPX_BYTES_OUTPUT] += mt * nt * pb->bytes;
           else /* one round's partials at a time */
             p->tiles[t].bytes[SPX_BYTES_PARTIALS] +=
-              mt * spx_ipu_div_up (nt, s.rounds) * PARTIAL_BYTES;
+              mt * spx_ipu_div_up (nt, s.rounds) * SPX_IPU_PARTIAL_BYTES;
         }
 }
 
@@ -416,16 +407,16 @@ reduce_slice (const Problem *pb, SpxIpuProgram *p, SpxIpuStep *ex,
       for (guint64 r = 0; r < s.rounds; r++)
         {
           guint64 share = part_size (mt * part_size (nt, s.rounds, r), s.pk, l);
-          add->tile_cycles[dst] += reduce_tile_cycles (pb->machine, share,
-                                                       s.pk);
+          add->tile_cycles[dst] += reduce_tile_cycles (pb, share, s.pk,
+                                                       NULL);
           shares += share;
           largest = MAX (largest, share);
         }
       for (guint64 from = 0; from < s.pk; from++)
         spx_ipu_step_send (p, ex, tile_of (s, i, j, from), dst,
-                           shares * PARTIAL_BYTES);
+                           shares * SPX_IPU_PARTIAL_BYTES);
       SpxIpuTile *t = &p->tiles[dst];
-      t->bytes[SPX_BYTES_PARTIALS] += (s.pk - 1) * largest * PARTIAL_BYTES;
+      t->bytes[SPX_BYTES_PARTIALS] += (s.pk - 1) * largest * SPX_IPU_PARTIAL_BYTES;
       t->bytes[SPX_BYTES_OUTPUT] += shares * pb->bytes;
     }
 }
@@ -448,29 +439,57 @@ reduce (const Problem *pb, SpxIpuProgram *p, Split s, GError **error)
   return TRUE;
 }
 
+/* The busiest tile's traffic of an exchange step, in or out. */
 static guint64
-busiest (const SpxIpuProgram *p, const SpxIpuStep *step)
+busiest (const SpxIpuProgram *p, SpxIpuStep *step)
 {
   guint64 most = 0;
   for (guint t = 0; t < p->n_tiles; t++)
-    most = MAX (most, MAX (step->bytes_in[t], step->bytes_out[t]));
+    if (MAX (step->bytes_in[t], step->bytes_out[t]) > most)
+      {
+        most = MAX (step->bytes_in[t], step->bytes_out[t]);
+        step->worst_tile = t;
+      }
   return most;
 }
 
-/* A step folds its rounds: their fixed costs are added up here, since
- * finish would charge them once. */
+/* The slowest reducer's rounds, each round's terms added up. */
 static void
-fold_rounds (const Problem *pb, SpxIpuProgram *p, Split s)
+explain_reduce (const Problem *pb, SpxIpuProgram *p, SpxIpuStep *add, Split s)
 {
-  if (s.rounds == 1)
-    return;
+  guint32 t = spx_ipu_step_slowest (p, add);
+  guint64 l = t % s.pk, j = t / s.pk % s.pn, i = t / s.pk / s.pn;
+  guint64 mt = part_size (pb->m, s.pm, i), nt = part_size (pb->n, s.pn, j);
+  add->worst_tile = t;
+  for (guint64 r = 0; r < s.rounds; r++)
+    reduce_tile_cycles (pb, part_size (mt * part_size (nt, s.rounds, r), s.pk,
+                                       l), s.pk, add->terms);
+}
+
+/* Explain every step (finish costs a step from its terms): syncs and
+ * exchanges pay their fixed costs once per round; compute, the slowest
+ * tile. */
+static void
+explain (const Problem *pb, SpxIpuProgram *p, Split s)
+{
   for (guint i = 0; i < p->steps->len; i++)
     {
       SpxIpuStep *step = &g_array_index (p->steps, SpxIpuStep, i);
       if (step->kind == SPX_STEP_SYNC)
-        step->cycles = (guint64) pb->machine->sync_cycles * s.rounds;
+        spx_ipu_cost_sync (pb->machine, (guint) s.rounds, step->terms);
       else if (step->kind == SPX_STEP_EXCHANGE)
-        step->cycles = rounds_exchange (pb, s.rounds, busiest (p, step));
+        rounds_exchange (pb, s.rounds, busiest (p, step), step->terms);
+      else if (g_str_equal (step->phase, "compute"))
+        {
+          guint32 t = spx_ipu_step_slowest (p, step);
+          guint64 l = t % s.pk, j = t / s.pk % s.pn, m = t / s.pk / s.pn;
+          step->worst_tile = t;
+          tile_compute (pb, s, part_size (pb->m, s.pm, m),
+                        part_size (pb->k, s.pk, l),
+                        part_size (pb->n, s.pn, j), step->terms);
+        }
+      else
+        explain_reduce (pb, p, step, s);
     }
 }
 
@@ -488,7 +507,7 @@ build (const Problem *pb, SpxIpuProgram *p, Split s, GError **error)
       if (!reduce (pb, p, s, error))
         return FALSE;
     }
-  fold_rounds (pb, p, s);
+  explain (pb, p, s);
   p->plan = g_strdup_printf ("pM=%" G_GUINT64_FORMAT " pN=%" G_GUINT64_FORMAT
                              " pK=%" G_GUINT64_FORMAT " rounds=%"
                              G_GUINT64_FORMAT, s.pm, s.pn, s.pk, s.rounds);
@@ -568,8 +587,7 @@ spx_ipu_plan_dense (const SpxIpuMachine *machine, guint64 m, guint64 k,
                    "multiply-accumulates", m, k, n);
       return NULL;
     }
-  Problem pb = { machine, m, k, n, spx_ipu_dtype_bytes (dtype),
-                 spx_ipu_macs_per_cycle (machine, dtype), 0, 0,
+  Problem pb = { machine, m, k, n, dtype, spx_ipu_dtype_bytes (dtype), 0, 0,
                  spx_ipu_tile_budget (machine) };
   home_grid (machine, &pb.home_rows, &pb.home_cols);
   gboolean fits = FALSE;
@@ -578,6 +596,7 @@ spx_ipu_plan_dense (const SpxIpuMachine *machine, guint64 m, guint64 k,
     return NULL;
   SpxIpuProgram *p = spx_ipu_program_new (SPX_IPU_MODE_DENSE, machine, m, k,
                                           n, 1, dtype, 1.0);
+  p->estimate = cost_of (&pb, s).cycles;
   if (!build (&pb, p, s, error))
     {
       spx_ipu_program_free (p);

@@ -3,18 +3,12 @@
  * mask's actual pattern is written into its buckets, spilled where it does
  * not fit, and the propagation steps it really needs are costed. */
 #include "spx-ipu.h"
-#include "spx-ipu-codelet.h"
+#include "spx-ipu-cost.h"
 #include "spx-util.h"
 
 #include <math.h>
 #include <string.h>
 
-/* Share of every bucket kept free for an uneven pattern (PopSparse's
- * "bucket oversize proportion"). */
-#define BUCKET_OVERSIZE 0.3
-/* Index metadata per non-zero block in a bucket: a column offset and its
- * share of the row headers. */
-#define INDEX_BYTES_PER_BLOCK 4
 /* Long loops poll for cancellation every this many steps (a power of 2). */
 #define POLL_EVERY 65536u
 /* A GArray's header and allocation overhead. */
@@ -57,30 +51,41 @@ static guint64
 block_bytes (const Problem *pr)
 {
   return (guint64) pr->b * pr->b * spx_ipu_dtype_bytes (pr->dtype) +
-         INDEX_BYTES_PER_BLOCK;
+         SPX_IPU_INDEX_BYTES_BUCKET_BLOCK;
 }
 
 static guint64
 bucket_cap (guint64 budget, guint64 partitions)
 {
   return (guint64) ceil ((double) spx_ipu_div_up (budget, partitions) *
-                         (1.0 + BUCKET_OVERSIZE));
+                         (1.0 + SPX_IPU_BUCKET_OVERSIZE));
 }
 
+/* An exchange whose busiest tile receives bytes. */
 static guint64
-exchange_cost (const SpxIpuMachine *mc, guint64 bytes)
+exchange_in (const SpxIpuMachine *mc, guint64 bytes)
 {
-  if (bytes == 0)
-    return 0;
-  return mc->exchange_overhead_cycles +
-         (guint64) ceil ((double) bytes / mc->exchange_bytes_per_cycle);
+  SpxIpuTraffic t = { (double) bytes, 0, 0, 1 };
+  return spx_ipu_cost_exchange (mc, &t, NULL);
 }
 
 /* Each of the py tiles of an output slice adds one piece of it. */
 static guint64
-reduce_cycles (const SpxIpuMachine *mc, guint py, guint64 piece)
+reduce_cycles (const SpxIpuMachine *mc, guint py, guint64 piece,
+               GArray *terms)
 {
-  return py < 2 ? 0 : (guint64) ceil (spx_ipu_reduce_cycles (mc, piece, py));
+  return py < 2 ? 0 : spx_ipu_cost_reduce (mc, piece, py, terms);
+}
+
+/* Expected non-empty rows among rows rows holding blocks blocks spread
+ * uniformly. */
+static guint64
+expected_rows (guint64 rows, guint64 blocks)
+{
+  if (rows <= 1 || blocks == 0)
+    return MIN (rows, blocks);
+  double r = (double) rows;
+  return (guint64) ceil (r * -expm1 ((double) blocks * log1p (-1.0 / r)));
 }
 
 /* Footprint and cycles of the largest tile of a partition. */
@@ -97,24 +102,28 @@ cand_cost (const Problem *pr, Cand *c)
   guint64 group_blocks = c->cap * c->pz;
   guint64 w_bytes = group_blocks * block_bytes (pr) * (c->flip ? 2 : 1);
   guint64 x_bytes = cols_el * nc * db;
-  guint64 part_bytes = rows_el * nc * 4;
+  guint64 part_bytes = rows_el * nc * SPX_IPU_PARTIAL_BYTES;
   guint64 piece = spx_ipu_div_up (rows_el * nc, c->py);
   c->bytes = w_bytes + x_bytes + part_bytes + piece * db;
 
-  /* Uniform pattern: a group holds its share of the budget, give or take
-   * the largest of groups Poisson counts (mean + sqrt(2 mean ln groups)). */
-  guint64 blocks = spx_ipu_div_up (pr->budget, groups);
+  /* Uniform pattern: a group holds its share of the budget, the busiest
+   * the largest of groups Poisson counts (mean + sqrt(2 mean ln groups)),
+   * as far as its buckets hold. */
   double mean = (double) pr->budget / groups;
-  c->tight = mean + sqrt (2 * mean * log ((double) groups)) >
-             (double) c->cap * c->pz;
-  guint64 rows = MIN (mx, blocks);
+  double most = ceil (mean + sqrt (2 * mean * log ((double) groups)));
+  c->tight = most > (double) c->cap * c->pz;
+  guint64 blocks = (guint64) MIN (most, (double) c->cap * c->pz);
+  guint64 rows = expected_rows (mx, blocks);
   guint64 dist_in = x_bytes - x_bytes / c->px +
                     (c->pz - 1) * c->cap * block_bytes (pr);
-  c->cycles = exchange_cost (mc, dist_in) + mc->sync_cycles +
-              (guint64) spx_ipu_dynamic_cycles (mc, pr->b, pr->dtype, blocks, rows,
-                                                nc, c->pz) +
-              (c->py > 1 ? exchange_cost (mc, (part_bytes - piece * 4)) : 0) +
-              reduce_cycles (mc, c->py, piece) + mc->sync_cycles;
+  guint64 sync = spx_ipu_cost_sync (mc, 1, NULL);
+  c->cycles = exchange_in (mc, dist_in) + sync +
+              spx_ipu_cost_dynamic_vertex (mc, pr->b, pr->dtype, blocks, rows,
+                                           nc, c->pz, NULL) +
+              (c->py > 1 ? exchange_in (mc, part_bytes -
+                                            piece * SPX_IPU_PARTIAL_BYTES)
+                         : 0) +
+              reduce_cycles (mc, c->py, piece, NULL) + sync;
 }
 
 /* The running best of the search. */
@@ -194,6 +203,7 @@ typedef struct {
   guint   *first_spill, *n_spills;
   guint    steps;        /* propagation steps */
   gboolean overflow;
+  gboolean dry;          /* cost only: exchanges keep no transfer lists */
 } Layout;
 
 static guint *
@@ -422,6 +432,15 @@ coord_of (const Cand *c, guint t)
   return k;
 }
 
+static SpxIpuStep *
+add_exchange (SpxIpuProgram *p, const Layout *l, const char *phase)
+{
+  SpxIpuStep *s = spx_ipu_program_add_exchange (p, phase);
+  if (l->dry)
+    spx_ipu_step_count_only (s);
+  return s;
+}
+
 /* Sizes of the slices tile t works on. */
 static guint64
 tile_ncols (const Layout *l, Coord k)
@@ -469,10 +488,11 @@ fill_tiles (SpxIpuProgram *p, const Layout *l)
       tile->bytes[SPX_BYTES_VALUES] = flip * l->group_cap * l->pr.b *
                                       l->pr.b * db;
       tile->bytes[SPX_BYTES_INDICES] = flip * l->group_cap *
-                                       INDEX_BYTES_PER_BLOCK;
+                                       SPX_IPU_INDEX_BYTES_BUCKET_BLOCK;
       tile->bytes[SPX_BYTES_INPUT] = tile_x_bytes (l, k);
       tile->bytes[SPX_BYTES_PARTIALS] = tile_rows_el (l, k) *
-                                        tile_ncols (l, k) * 4;
+                                        tile_ncols (l, k) *
+                                        SPX_IPU_PARTIAL_BYTES;
       tile->bytes[SPX_BYTES_OUTPUT] = piece_elems (l, k, k.y) * db;
     }
 }
@@ -484,7 +504,7 @@ static gboolean
 add_distribute (SpxIpuProgram *p, const Layout *l, GError **error)
 {
   const Cand *c = &l->c;
-  SpxIpuStep *s = spx_ipu_program_add_exchange (p, "distribute");
+  SpxIpuStep *s = add_exchange (p, l, "distribute");
   guint64 bucket = c->cap * block_bytes (&l->pr);
   for (guint t = 0; t < c->px * c->py * c->pz; t++)
     {
@@ -503,20 +523,28 @@ add_distribute (SpxIpuProgram *p, const Layout *l, GError **error)
   return TRUE;
 }
 
+/* The vertex of tile t on its group's blocks that stayed home. */
+static guint64
+tile_vertex (SpxIpuProgram *p, const Layout *l, guint t, GArray *terms)
+{
+  const Cand *c = &l->c;
+  Coord k = coord_of (c, t);
+  guint g = k.x * c->py + k.y;
+  guint64 home = MIN (l->count[g], l->group_cap);
+  return spx_ipu_cost_dynamic_vertex (p->machine, l->pr.b, l->pr.dtype, home,
+                                      l->rows[g], tile_ncols (l, k), c->pz,
+                                      terms);
+}
+
 static void
 add_compute (SpxIpuProgram *p, const Layout *l)
 {
   const Cand *c = &l->c;
   SpxIpuStep *s = spx_ipu_program_add_compute (p, "compute");
   for (guint t = 0; t < c->px * c->py * c->pz; t++)
-    {
-      Coord k = coord_of (c, t);
-      guint g = k.x * c->py + k.y;
-      guint64 home = MIN (l->count[g], l->group_cap);
-      s->tile_cycles[t] = (guint64) spx_ipu_dynamic_cycles (
-        p->machine, l->pr.b, l->pr.dtype, home, l->rows[g], tile_ncols (l, k),
-        c->pz);
-    }
+    s->tile_cycles[t] = tile_vertex (p, l, t, NULL);
+  s->worst_tile = spx_ipu_step_slowest (p, s);
+  tile_vertex (p, l, s->worst_tile, s->terms);
 }
 
 /* Step d moves every group's buffer one place along y, and along x too
@@ -533,7 +561,7 @@ add_propagation (SpxIpuProgram *p, const Layout *l, GError **error)
     {
       if (spx_cancelled (error))
         return FALSE;
-      SpxIpuStep *s = spx_ipu_program_add_exchange (p, "propagate");
+      SpxIpuStep *s = add_exchange (p, l, "propagate");
       for (guint t = 0; t < c->px * c->py * c->pz; t++)
         {
           Coord k = coord_of (c, t);
@@ -543,6 +571,7 @@ add_propagation (SpxIpuProgram *p, const Layout *l, GError **error)
         }
       spx_ipu_program_add_compute (p, "propagate");
     }
+  /* a group receives at most one spill per step: each tile's vertex */
   for (guint i = 0; i < l->spills->len; i++)
     {
       const Spill *sp = &g_array_index (l->spills, Spill, i);
@@ -553,9 +582,18 @@ add_propagation (SpxIpuProgram *p, const Layout *l, GError **error)
         {
           guint t = tile_of (c, x, y, z);
           Coord k = coord_of (c, t);
-          s->tile_cycles[t] += (guint64) spx_ipu_dynamic_cycles (
+          guint64 cycles = spx_ipu_cost_dynamic_vertex (
             p->machine, l->pr.b, l->pr.dtype, sp->blocks, sp->rows,
-            tile_ncols (l, k), 1);
+            tile_ncols (l, k), 1, NULL);
+          s->tile_cycles[t] += cycles;
+          if (cycles > spx_ipu_terms_sum (s->terms))
+            {
+              g_array_set_size (s->terms, 0);
+              s->worst_tile = t;
+              spx_ipu_cost_dynamic_vertex (p->machine, l->pr.b, l->pr.dtype,
+                                           sp->blocks, sp->rows,
+                                           tile_ncols (l, k), 1, s->terms);
+            }
         }
     }
   return TRUE;
@@ -569,7 +607,7 @@ add_reduce (SpxIpuProgram *p, const Layout *l, GError **error)
   const Cand *c = &l->c;
   if (c->py < 2)
     return TRUE;
-  SpxIpuStep *s = spx_ipu_program_add_exchange (p, "reduce");
+  SpxIpuStep *s = add_exchange (p, l, "reduce");
   for (guint t = 0; t < c->px * c->py * c->pz; t++)
     {
       if (spx_cancelled (error))
@@ -578,13 +616,16 @@ add_reduce (SpxIpuProgram *p, const Layout *l, GError **error)
       for (guint y = 0; y < c->py; y++)
         if (y != k.y)
           spx_ipu_step_send (p, s, t, tile_of (c, k.x, y, k.z),
-                             piece_elems (l, k, y) * 4);
+                             piece_elems (l, k, y) * SPX_IPU_PARTIAL_BYTES);
     }
   s = spx_ipu_program_add_compute (p, "reduce");
   for (guint t = 0; t < c->px * c->py * c->pz; t++)
     s->tile_cycles[t] = reduce_cycles (p->machine, c->py,
                                        piece_elems (l, coord_of (c, t),
-                                                    coord_of (c, t).y));
+                                                    coord_of (c, t).y), NULL);
+  s->worst_tile = spx_ipu_step_slowest (p, s);
+  Coord w = coord_of (c, s->worst_tile);
+  reduce_cycles (p->machine, c->py, piece_elems (l, w, w.y), s->terms);
   return TRUE;
 }
 
@@ -650,9 +691,19 @@ spx_ipu_plan_dynamic (const SpxIpuMachine *machine, const SpxMask *mask,
                      l.pr.m, n, machine->tiles);
       return NULL;
     }
-  SpxIpuProgram *p = NULL;
-  if (layout_build (&l, mask, error) &&
-      (p = build_program (&l, mask, error)) != NULL)
+  SpxIpuProgram *p = NULL, *dry = NULL;
+  if (layout_build (&l, mask, error))
+    {
+      /* the run costed from the pattern's counts before any transfer is
+       * listed: what the host knows when it fills the buckets */
+      l.dry = TRUE;
+      dry = build_program (&l, mask, error);
+      l.dry = FALSE;
+    }
+  if (dry != NULL && (p = build_program (&l, mask, error)) != NULL)
+    p->estimate = dry->cycles;
+  spx_ipu_program_free (dry);
+  if (p != NULL)
     {
       /* the partitions, for views */
       p->row_group = g_steal_pointer (&l.row_x);

@@ -16,19 +16,63 @@ G_DEFINE_QUARK (spx-ipu-error-quark, spx_ipu_error)
                                       a machine file */
 #define KIB           G_GUINT64_CONSTANT (1024)
 
-/* Graphcore's published figures per generation. Grid widths make the
- * drawn tile array nearly square: 46 × 32 for 1,472 tiles, 38 × 32 for
- * 1,216. */
-static const SpxIpuMachine presets[] = {
-  { "gc200", 1472, 46, 624 * KIB, 1.325e9, 128, 32, 4.0, 90, 100, 0.6, 6 },
-  { "bow",   1472, 46, 624 * KIB, 1.85e9,  128, 32, 4.0, 90, 100, 0.6, 6 },
-  { "mk1",   1216, 38, 256 * KIB, 1.6e9,   64,  16, 4.0, 90, 100, 0.6, 6 },
-  /* Bow's per-tile rates on a machine small enough to see every block */
-  { "teach16", 16, 4,  64 * KIB,  1.85e9,  128, 32, 4.0, 90, 100, 0.6, 6 },
-};
+/* One preset: the machine and a line on what it is and where its
+ * figures come from (kept out of SpxIpuMachine, which key files, copies
+ * and comparisons cover in full). */
+typedef struct {
+  SpxIpuMachine machine;
+  const char   *about;
+} Preset;
 
-static const char *const preset_names[] = {
-  "gc200", "bow", "mk1", "teach16", NULL
+/* The presets, in the order menus list them; adding one is one entry.
+ * Graphcore's published figures per generation; every preset has six
+ * workers and leaves plans 60 % of SRAM. Grid widths make the drawn tile
+ * array nearly square: 46 × 32 for 1,472 tiles, 38 × 32 for 1,216. */
+static const Preset presets[] = {
+  {
+    .machine = {
+      .name = "gc200", .tiles = 1472, .grid_width = 46,
+      .sram_bytes = 624 * KIB, .clock_hz = 1.325e9,
+      .flop_per_cycle_fp16 = 128, .flop_per_cycle_fp32 = 32,
+      .exchange_bytes_per_cycle = 4.0, .sync_cycles = 90,
+      .exchange_overhead_cycles = 100, .available_memory = 0.6, .workers = 6,
+    },
+    .about = "Graphcore GC200 (Mk2) IPU: 1472 tiles, 624 KiB each, "
+             "1.325 GHz, 250 TFLOPS FP16",
+  },
+  {
+    .machine = {
+      .name = "bow", .tiles = 1472, .grid_width = 46,
+      .sram_bytes = 624 * KIB, .clock_hz = 1.85e9,
+      .flop_per_cycle_fp16 = 128, .flop_per_cycle_fp32 = 32,
+      .exchange_bytes_per_cycle = 4.0, .sync_cycles = 90,
+      .exchange_overhead_cycles = 100, .available_memory = 0.6, .workers = 6,
+    },
+    .about = "Graphcore Bow IPU: 1472 tiles, 624 KiB each, 1.85 GHz, "
+             "350 TFLOPS FP16",
+  },
+  {
+    .machine = {
+      .name = "mk1", .tiles = 1216, .grid_width = 38,
+      .sram_bytes = 256 * KIB, .clock_hz = 1.6e9,
+      .flop_per_cycle_fp16 = 64, .flop_per_cycle_fp32 = 16,
+      .exchange_bytes_per_cycle = 4.0, .sync_cycles = 90,
+      .exchange_overhead_cycles = 100, .available_memory = 0.6, .workers = 6,
+    },
+    .about = "Graphcore GC2 (Mk1) IPU: 1216 tiles, 256 KiB each, 1.6 GHz, "
+             "124.5 TFLOPS FP16",
+  },
+  {
+    .machine = {
+      .name = "teach16", .tiles = 16, .grid_width = 4,
+      .sram_bytes = 64 * KIB, .clock_hz = 1.85e9,
+      .flop_per_cycle_fp16 = 128, .flop_per_cycle_fp32 = 32,
+      .exchange_bytes_per_cycle = 4.0, .sync_cycles = 90,
+      .exchange_overhead_cycles = 100, .available_memory = 0.6, .workers = 6,
+    },
+    .about = "Teaching machine: 16 tiles in a 4 × 4 grid, 64 KiB each, "
+             "Bow's per-tile rates, small enough to see every block",
+  },
 };
 
 static const char *const machine_keys[] = {
@@ -41,7 +85,41 @@ static const char *const machine_keys[] = {
 const char *const *
 spx_ipu_machine_presets (void)
 {
-  return preset_names;
+  /* the names in table order, then NULL; filled once, on first use */
+  static const char *names[G_N_ELEMENTS (presets) + 1];
+  static gsize filled = 0;
+  if (g_once_init_enter (&filled))
+    {
+      for (guint i = 0; i < G_N_ELEMENTS (presets); i++)
+        names[i] = presets[i].machine.name;
+      names[G_N_ELEMENTS (presets)] = NULL;
+      g_once_init_leave (&filled, 1);
+    }
+  return names;
+}
+
+guint
+spx_ipu_machine_n_presets (void)
+{
+  return G_N_ELEMENTS (presets);
+}
+
+static const Preset *
+preset_of (const char *name)
+{
+  if (name == NULL)
+    return NULL;
+  for (guint i = 0; i < G_N_ELEMENTS (presets); i++)
+    if (g_str_equal (presets[i].machine.name, name))
+      return &presets[i];
+  return NULL;
+}
+
+const char *
+spx_ipu_machine_preset_about (const char *name)
+{
+  const Preset *p = preset_of (name);
+  return p != NULL ? p->about : NULL;
 }
 
 gboolean
@@ -79,12 +157,8 @@ spx_ipu_machine_free (SpxIpuMachine *machine)
 SpxIpuMachine *
 spx_ipu_machine_preset (const char *name)
 {
-  if (name == NULL)
-    return NULL;
-  for (guint i = 0; i < G_N_ELEMENTS (presets); i++)
-    if (g_str_equal (presets[i].name, name))
-      return spx_ipu_machine_copy (&presets[i]);
-  return NULL;
+  const Preset *p = preset_of (name);
+  return p != NULL ? spx_ipu_machine_copy (&p->machine) : NULL;
 }
 
 /* ---- validation ------------------------------------------------------- */
@@ -391,7 +465,8 @@ spx_ipu_machine_resolve (const char *name_or_path, GError **error)
     return m;
   if (name_or_path == NULL || !g_file_test (name_or_path, G_FILE_TEST_EXISTS))
     {
-      g_autofree char *names = g_strjoinv (", ", (char **) preset_names);
+      g_autofree char *names = g_strjoinv (", ",
+                                            (char **) spx_ipu_machine_presets ());
       g_autofree char *given = spx_excerpt (name_or_path ? name_or_path : "");
       invalid (error, "machine %s: neither a preset (%s) nor a file", given,
                names);

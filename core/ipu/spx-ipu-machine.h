@@ -31,11 +31,16 @@ typedef struct {
 } SpxIpuMachine;
 
 /* gc200, bow, mk1 (Graphcore's published figures) and teach16 (16 tiles
- * in a 4×4 grid, 64 KiB each, Bow's per-tile rates). NULL for another
- * name. */
+ * in a 4×4 grid, 64 KiB each, Bow's per-tile rates). A new copy; NULL
+ * for another name. */
 SpxIpuMachine *spx_ipu_machine_preset   (const char *name);
-/* The preset names, NULL-terminated. */
+/* The preset names in menu order, NULL-terminated; static, never freed. */
 const char *const *spx_ipu_machine_presets (void);
+/* How many presets there are (the length of that list). */
+guint          spx_ipu_machine_n_presets (void);
+/* A preset's one-line description and source of its figures (static),
+ * e.g. for a tooltip; NULL for another name. */
+const char    *spx_ipu_machine_preset_about (const char *name);
 /* A key file, group [machine], keys: name, tiles, grid-width, sram-bytes,
  * clock-hz, flop-per-cycle-fp16, flop-per-cycle-fp32,
  * exchange-bytes-per-cycle, sync-cycles, exchange-overhead-cycles,

@@ -1,5 +1,6 @@
 /* spx-ipu-program.c: BSP programs: building, costing, totals */
 #include "spx-ipu-program.h"
+#include "spx-ipu-cost.h"
 #include "spx-util.h"
 
 #include <string.h>
@@ -33,9 +34,18 @@ spx_ipu_program_new (SpxIpuMode mode, const SpxIpuMachine *machine,
   return p;
 }
 
+const char *
+spx_ipu_step_kind_to_string (SpxStepKind kind)
+{
+  static const char *const names[] = { "compute", "sync", "exchange" };
+  return names[kind];
+}
+
 static void
 step_clear (SpxIpuStep *s)
 {
+  if (s->terms)
+    spx_ipu_terms_free (s->terms);
   g_free (s->phase);
   g_free (s->bytes_in);
   g_free (s->bytes_out);
@@ -69,7 +79,8 @@ spx_ipu_program_free (SpxIpuProgram *p)
 static SpxIpuStep *
 add_step (SpxIpuProgram *p, SpxStepKind kind, const char *phase)
 {
-  SpxIpuStep step = { .kind = kind, .phase = g_strdup (phase) };
+  SpxIpuStep step = { .kind = kind, .phase = g_strdup (phase),
+                      .terms = spx_ipu_terms_new () };
   g_array_append_val (p->steps, step);
   return &g_array_index (p->steps, SpxIpuStep, p->steps->len - 1);
 }
@@ -106,46 +117,92 @@ spx_ipu_step_send (SpxIpuProgram *p, SpxIpuStep *step, guint32 src,
   g_return_if_fail (src < p->n_tiles && dst < p->n_tiles);
   if (bytes == 0 || src == dst) /* on-tile data does not move */
     return;
-  SpxIpuTransfer t = { src, dst, bytes };
-  g_array_append_val (step->transfers, t);
   step->bytes_out[src] += bytes;
   step->bytes_in[dst] += bytes;
+  if (step->transfers == NULL) /* counting only */
+    return;
+  SpxIpuTransfer t = { src, dst, bytes };
+  g_array_append_val (step->transfers, t);
 }
 
-/* Exchange: a fixed overhead, then the busiest tile's traffic (each tile
- * sends and receives at the exchange rate at the same time). */
-static guint64
-exchange_cycles (const SpxIpuProgram *p, const SpxIpuStep *s)
+void
+spx_ipu_step_count_only (SpxIpuStep *step)
 {
-  guint64 busiest = 0;
-  for (guint t = 0; t < p->n_tiles; t++)
-    busiest = MAX (busiest, MAX (s->bytes_in[t], s->bytes_out[t]));
-  if (busiest == 0)
-    return 0;
-  return p->machine->exchange_overhead_cycles +
-         (guint64) ((double) busiest / p->machine->exchange_bytes_per_cycle +
-                    0.999999);
+  g_clear_pointer (&step->transfers, g_array_unref);
 }
 
+/* The busiest tile's traffic, in or out (each tile sends and receives
+ * at the exchange rate at the same time). */
+static SpxIpuTraffic
+busiest_traffic (const SpxIpuProgram *p, SpxIpuStep *s)
+{
+  SpxIpuTraffic t = { 0, 0, 0, 1 };
+  guint64 most = 0;
+  for (guint i = 0; i < p->n_tiles; i++)
+    if (MAX (s->bytes_in[i], s->bytes_out[i]) > most)
+      {
+        most = MAX (s->bytes_in[i], s->bytes_out[i]);
+        t.in = (double) s->bytes_in[i];
+        t.out = (double) s->bytes_out[i];
+        s->worst_tile = i; /* the tile the terms are about */
+      }
+  return t;
+}
+
+guint32
+spx_ipu_step_slowest (const SpxIpuProgram *p, const SpxIpuStep *s)
+{
+  guint32 slowest = 0;
+  for (guint t = 1; s->tile_cycles && t < p->n_tiles; t++)
+    if (s->tile_cycles[t] > s->tile_cycles[slowest])
+      slowest = t;
+  return slowest;
+}
+
+/* A step's cycles: its terms' sum when its planner explained it, else
+ * worked out here (and explained): compute, the slowest tile; exchange,
+ * the busiest tile's traffic; sync, one sync. */
 static guint64
 step_cost (SpxIpuProgram *p, SpxIpuStep *s)
 {
-  guint64 slowest = 0;
+  if (s->kind == SPX_STEP_COMPUTE)
+    for (guint t = 0; t < p->n_tiles; t++)
+      p->tiles[t].compute_cycles += s->tile_cycles[t];
+  if (s->terms->len > 0)
+    return spx_ipu_terms_sum (s->terms);
   switch (s->kind)
     {
     case SPX_STEP_COMPUTE:
-      for (guint t = 0; t < p->n_tiles; t++)
-        {
-          slowest = MAX (slowest, s->tile_cycles[t]);
-          p->tiles[t].compute_cycles += s->tile_cycles[t];
-        }
-      return slowest;
+      {
+        s->worst_tile = spx_ipu_step_slowest (p, s);
+        guint64 most = s->tile_cycles[s->worst_tile];
+        if (most > 0)
+          spx_ipu_terms_add (s->terms, "slowest tile", most, "tile %u",
+                             s->worst_tile);
+        return most;
+      }
     case SPX_STEP_EXCHANGE:
-      return exchange_cycles (p, s);
+      {
+        SpxIpuTraffic t = busiest_traffic (p, s);
+        return spx_ipu_cost_exchange (p->machine, &t, s->terms);
+      }
     case SPX_STEP_SYNC:
     default:
-      return p->machine->sync_cycles;
+      return spx_ipu_cost_sync (p->machine, 1, s->terms);
     }
+}
+
+char *
+spx_ipu_step_explain (const SpxIpuStep *step)
+{
+  GString *out = g_string_new (NULL);
+  for (guint i = 0; step->terms && i < step->terms->len; i++)
+    {
+      const SpxIpuTerm *t = &g_array_index (step->terms, SpxIpuTerm, i);
+      g_string_append_printf (out, "%s%s: %s = %" G_GUINT64_FORMAT " cycles",
+                              i ? "\n" : "", t->term, t->formula, t->cycles);
+    }
+  return g_string_free (out, FALSE);
 }
 
 static void
@@ -194,9 +251,7 @@ spx_ipu_program_finish (SpxIpuProgram *p)
   for (guint i = 0; i < p->steps->len; i++)
     {
       SpxIpuStep *s = &g_array_index (p->steps, SpxIpuStep, i);
-      guint64 cost = step_cost (p, s);
-      if (s->cycles == 0)
-        s->cycles = cost;
+      s->cycles = step_cost (p, s);
       p->cycles += s->cycles;
       add_phase (p, s->phase, s->cycles);
     }

@@ -36,6 +36,15 @@ typedef struct {
   guint64 bytes;
 } SpxIpuTransfer;
 
+/* One named part of a superstep's cycles, for people: what it is
+ * ("vertex start", "busiest tile's traffic"), how it is worked out
+ * ("6 workers × 4"), and its cycles. A step's terms sum to its cycles. */
+typedef struct {
+  char   *term;
+  char   *formula;
+  guint64 cycles;
+} SpxIpuTerm;
+
 typedef struct {
   guint64  bytes[SPX_N_BYTE_KINDS];
   guint64  compute_cycles;  /* summed over the compute supersteps */
@@ -53,6 +62,10 @@ typedef struct {
   GArray     *transfers;            /* SpxIpuTransfer, or NULL */
   /* compute: cycles per tile, or NULL */
   guint64    *tile_cycles;
+  /* SpxIpuTerm: the cycles explained (compute: the slowest tile's;
+   * exchange: the busiest tile's), summing exactly to cycles */
+  GArray     *terms;
+  guint32     worst_tile;   /* the tile the terms are about */
 } SpxIpuStep;
 
 typedef struct {
@@ -71,6 +84,8 @@ typedef struct {
   SpxIpuTile    *tiles;
   GArray        *steps;     /* SpxIpuStep, in order */
   char          *plan;      /* the partition chosen, for people */
+  guint64        estimate;  /* the planner's cycles for it, from counts,
+                               before building */
   /* totals, filled by spx_ipu_program_finish */
   guint64        cycles;
   double         ms, tflops, nz_tflops;
@@ -103,9 +118,16 @@ SpxIpuStep    *spx_ipu_program_add_exchange (SpxIpuProgram *p, const char *phase
 void           spx_ipu_program_add_sync     (SpxIpuProgram *p, const char *phase);
 void           spx_ipu_step_send (SpxIpuProgram *p, SpxIpuStep *step,
                                   guint32 src, guint32 dst, guint64 bytes);
+/* An exchange step that counts bytes in and out but keeps no list of
+ * transfers: a planner costing a partition before it builds one. */
+void           spx_ipu_step_count_only (SpxIpuStep *step);
+/* The tile with the most cycles of a compute step (the lowest of
+ * equals): the one whose cycles its planner explains. */
+guint32        spx_ipu_step_slowest (const SpxIpuProgram *p,
+                                     const SpxIpuStep *s);
 /* Cost the steps from the machine (compute: the slowest tile; exchange:
  * overhead + the busiest tile's bytes in or out over the exchange rate;
- * sync: sync_cycles) unless a planner set step->cycles itself, then total
+ * sync: sync_cycles), or from the terms a planner gave a step, then total
  * everything: cycles, time, TFLOP/s (dense FLOP and non-zero FLOP), tiles
  * used, largest footprint, whether it fits (every tile's whole footprint
  * within the available share of SRAM, and no dynamic overflow), cycles
@@ -118,6 +140,10 @@ void           spx_ipu_program_finish (SpxIpuProgram *p);
 void           spx_ipu_program_drop_detail (SpxIpuProgram *p);
 
 const char    *spx_ipu_mode_to_string (SpxIpuMode mode);
+/* What a step kind is called: "compute", "sync", "exchange". */
+const char    *spx_ipu_step_kind_to_string (SpxStepKind kind);
+/* The step's terms as one line each, "term: formula = N cycles". */
+char          *spx_ipu_step_explain (const SpxIpuStep *step);
 /* The first exchange superstep that moves anything (0 if none): where a
  * picture of the exchange starts. */
 guint          spx_ipu_program_first_exchange (const SpxIpuProgram *p);

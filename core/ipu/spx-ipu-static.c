@@ -24,7 +24,7 @@
  * - fits means within the available share of SRAM (0.6), the limit the
  *   search keeps to. */
 #include "spx-ipu.h"
-#include "spx-ipu-codelet.h"
+#include "spx-ipu-cost.h"
 #include "spx-util.h"
 
 #include <math.h>
@@ -33,16 +33,7 @@
 #define MAX_SN 32u
 #define MAX_SK 128u
 
-/* Index metadata: per block its column offset (u16), per row a header
- * (u32: row offset and block count), per tile a vertex header. */
-#define INDEX_BYTES_BLOCK 2
-#define INDEX_BYTES_ROW   4
-#define INDEX_BYTES_TILE  16
-
 #define HIST_GROUPS 8
-/* X reaches both tiles of a pair as one broadcast, received at twice the
- * exchange rate (reference: the shared exchange bus of a tile pair). */
-#define BROADCAST_SPEEDUP 2.0
 
 /* Long loops poll for cancellation every this many steps (a power of 2). */
 #define POLL_EVERY 1024u
@@ -175,8 +166,8 @@ ctx_init (Ctx *c, const SpxIpuMachine *machine, const SpxMask *mask,
   c->mask = mask;
   c->n = n;
   c->dtype = dtype;
-  c->bytes = dtype == SPX_DTYPE_FP16 ? 2 : 4;
-  c->grain = dtype == SPX_DTYPE_FP16 ? 4 : 2;
+  c->bytes = spx_ipu_dtype_bytes (dtype);
+  c->grain = spx_ipu_cost_grain (dtype);
   c->b = mask->block;
   c->footprint = ctx_bytes (mask);
   if (!check_budget (c, c->footprint, error) || !count_blocks (c, error))
@@ -300,13 +291,57 @@ band_rows (const Ctx *c, double p)
   return MAX (rows, 1.0);
 }
 
+/* The static program's supersteps in order: the estimate costs and the
+ * build adds exactly these (zero-fill only when some rows are empty). */
+typedef enum {
+  ST_DISTRIBUTE, ST_DISTRIBUTE_SYNC, ST_COMPUTE, ST_COMPUTE_SYNC,
+  ST_REDUCE_EXCHANGE, ST_REDUCE_ADD, ST_ZERO_FILL, ST_REDUCE_SYNC, ST_N
+} StaticStep;
+
+static const struct {
+  SpxStepKind kind;
+  const char *phase;
+} static_steps[ST_N] = {
+  [ST_DISTRIBUTE] = { SPX_STEP_EXCHANGE, "distribute" },
+  [ST_DISTRIBUTE_SYNC] = { SPX_STEP_SYNC, "distribute" },
+  [ST_COMPUTE] = { SPX_STEP_COMPUTE, "compute" },
+  [ST_COMPUTE_SYNC] = { SPX_STEP_SYNC, "compute" },
+  [ST_REDUCE_EXCHANGE] = { SPX_STEP_EXCHANGE, "reduce" },
+  [ST_REDUCE_ADD] = { SPX_STEP_COMPUTE, "reduce" },
+  [ST_ZERO_FILL] = { SPX_STEP_COMPUTE, "zero-fill" },
+  [ST_REDUCE_SYNC] = { SPX_STEP_SYNC, "reduce" },
+};
+
+/* The sum of the estimated steps, syncs costed here. */
 static double
-exchange_est (const Ctx *c, double bytes)
+estimate_total (const SpxIpuMachine *m, const double *cost)
 {
-  if (bytes <= 0)
-    return 0;
-  return c->machine->exchange_overhead_cycles +
-         ceil (bytes / c->machine->exchange_bytes_per_cycle);
+  double total = 0;
+  for (guint i = 0; i < ST_N; i++)
+    total += static_steps[i].kind == SPX_STEP_SYNC
+             ? (double) spx_ipu_cost_sync (m, 1, NULL) : cost[i];
+  return total;
+}
+
+/* Distribution traffic of a tile in a band of `tiles` tiles holding
+ * `slab` bytes of X between them and `values` bytes of W each (shared by
+ * the sn splits): the heavier of what it receives and what it sends. */
+static SpxIpuTraffic
+distribute_traffic (guint sn, double slab, double values, double tiles)
+{
+  SpxIpuTraffic t = { 0, 0, 0, 1 };
+  t.in_paired = slab * (tiles - 1) / tiles;
+  t.in = values * (sn - 1) / sn;
+  t.out = slab / tiles + (sn > 1 ? values / sn : 0);
+  return t;
+}
+
+/* The heavier of two tiles' traffic, by the time it takes. */
+static SpxIpuTraffic
+heavier (const SpxIpuMachine *m, SpxIpuTraffic a, SpxIpuTraffic b)
+{
+  return spx_ipu_cost_exchange (m, &b, NULL) >
+         spx_ipu_cost_exchange (m, &a, NULL) ? b : a;
 }
 
 /* The reducers' share of incoming partials is uneven (holders of a row sit
@@ -317,9 +352,11 @@ exchange_est (const Ctx *c, double bytes)
 static void
 shape_estimate (const Ctx *c, Shape *sh, const double *rows_band)
 {
+  const SpxIpuMachine *m = c->machine;
   double b = c->b, np = (double) sh->n_part, bytes = c->bytes;
-  double compute, dist = 0, mem = 0, pieces = 0, red_out = 0;
-  double max_rows = 0;
+  double mem = 0, pieces = 0, red_out = 0, max_rows = 0;
+  double cost[ST_N] = { 0 };
+  SpxIpuTraffic dist = { 0, 0, 0, 1 };
   guint64 max_per = 0;
   guint used = 0;
   double nonempty = (double) (c->mask->brows - c->empty_rows);
@@ -339,37 +376,45 @@ shape_estimate (const Ctx *c, Shape *sh, const double *rows_band)
                                c->width_prefix[sh->band_start[j]]);
       double slab = width * np * bytes;
       double values = per * b * b * bytes;
-      /* as distribute (): broadcasts, X at twice the rate */
-      double x_in = slab * (tiles - 1) / tiles;
-      double v_in = values * (sh->sn - 1) / sh->sn;
-      dist = MAX (dist, MAX (x_in / BROADCAST_SPEEDUP + v_in,
-                             slab / tiles + (sh->sn > 1 ? values / sh->sn
-                                                        : 0)));
-      double partials = rows * b * np * 4;
+      dist = heavier (m, dist, distribute_traffic (sh->sn, slab, values,
+                                                   (double) tiles));
+      double partials = rows * b * np * SPX_IPU_PARTIAL_BYTES;
       mem = MAX (mem, values + slab + partials +
-                      per * INDEX_BYTES_BLOCK + rows * INDEX_BYTES_ROW +
-                      INDEX_BYTES_TILE);
+                      per * SPX_IPU_INDEX_BYTES_BLOCK +
+                      rows * SPX_IPU_INDEX_BYTES_ROW +
+                      SPX_IPU_INDEX_BYTES_TILE);
       pieces += rows * tiles;
       red_out = MAX (red_out, partials * (1 - nonempty / (rows * tiles)));
       used += tiles;
     }
+  cost[ST_DISTRIBUTE] = (double) spx_ipu_cost_exchange (m, &dist, NULL);
   /* the bands are balanced: the busiest tile's blocks over the most rows
    * bound every band's vertex, at one evaluation per candidate */
-  compute = spx_ipu_spmm_cycles (c->machine, c->b, c->dtype, max_per,
-                                 (guint64) max_rows, sh->n_part);
+  cost[ST_COMPUTE] = (double) spx_ipu_cost_block_vertex (
+    m, c->b, c->dtype, max_per, (guint64) max_rows, sh->n_part, NULL);
   /* partial blocks that must move to a reducer, spread over the tiles */
   double moved = MAX (pieces - nonempty, 0);
-  double red_in = ceil (REDUCE_IMBALANCE * moved / used) * b * np * 4;
+  double red_in = ceil (REDUCE_IMBALANCE * moved / used) * b * np *
+                  SPX_IPU_PARTIAL_BYTES;
   double outs = ceil ((nonempty + c->empty_rows) / used) * b * np;
   double outs_red = ceil (nonempty / used) * b * np;
-  double adds = spx_ipu_reduce_cycles (c->machine, (guint64) outs_red,
-                                       (moved + nonempty) / nonempty);
-  double zero = spx_ipu_fill_cycles (c->machine, (guint64) (
-    ceil ((double) c->empty_rows / sh->split_tiles) * b * np * bytes));
-  sh->cycles = exchange_est (c, dist) + compute + adds + zero +
-               exchange_est (c, MAX (red_in, red_out)) +
-               3.0 * c->machine->sync_cycles;
+  SpxIpuTraffic red = { red_in, 0, red_out, 1 };
+  cost[ST_REDUCE_EXCHANGE] = (double) spx_ipu_cost_exchange (m, &red, NULL);
+  cost[ST_REDUCE_ADD] = (double) spx_ipu_cost_reduce (
+    m, (guint64) outs_red, (moved + nonempty) / nonempty, NULL);
+  cost[ST_ZERO_FILL] = (double) spx_ipu_cost_fill (m, (guint64) (
+    ceil ((double) c->empty_rows / sh->split_tiles) * b * np * bytes), NULL);
+  sh->cycles = estimate_total (m, cost);
   sh->bytes = (guint64) (mem + red_in + outs * bytes);
+}
+
+/* Expected non-empty block-rows of each band of sh. */
+static void
+shape_rows (const Ctx *c, const Shape *sh, double *rows_band)
+{
+  for (guint j = 0; j < sh->sk; j++)
+    rows_band[j] = sh->band_blocks[j] > 0
+      ? band_rows (c, (double) sh->band_blocks[j] / MAX (c->nnz, 1)) : 0;
 }
 
 /* ---- search ------------------------------------------------------------ */
@@ -423,9 +468,7 @@ search (const Ctx *c, GError **error)
         }
       sh->sk = sk;
       shape_bands (c, sh);
-      for (guint j = 0; j < sk; j++)
-        rows_band[j] = sh->band_blocks[j] > 0
-          ? band_rows (c, (double) sh->band_blocks[j] / c->nnz) : 0;
+      shape_rows (c, sh, rows_band);
       for (guint sn = 1; sn <= sn_max && sn * sk <= c->machine->tiles / 2;
            sn++)
         {
@@ -454,10 +497,15 @@ typedef struct {
   const Ctx     *c;
   const Shape   *sh;
   SpxIpuProgram *p;
+  gboolean       dry;       /* cost only: no transfer or block lists */
   guint64       *list;      /* flat block indices, band by band */
   guint64       *band_off;  /* sk + 1 */
   GArray        *runs;      /* Run, for split 0 */
   guint64       *owned;     /* per tile: bytes of values it owns */
+  /* what the slowest or busiest tile of each step does, to explain it */
+  guint64        vertex_cycles, vertex_blocks, vertex_rows, vertex_cols;
+  SpxIpuTraffic  dist;
+  guint64        dist_cycles;
 } Build;
 
 static guint64
@@ -574,6 +622,8 @@ place_tile (Build *bd, SpxIpuStep *compute, guint j, guint t,
       bd->owned[id] = owned * c->bytes;
       elements += owned;
       SpxIpuTile *tile = &bd->p->tiles[id];
+      if (bd->dry)
+        continue;
       tile->blocks = g_array_sized_new (FALSE, FALSE, sizeof (guint64),
                                         (guint) (z - a));
       g_array_append_vals (tile->blocks, bd->list + a, (guint) (z - a));
@@ -585,15 +635,22 @@ place_tile (Build *bd, SpxIpuStep *compute, guint j, guint t,
       guint64 np = split_cols (c, sh->sn, s), id = split_tile (sh, s, pos);
       SpxIpuTile *tile = &bd->p->tiles[id];
       tile->bytes[SPX_BYTES_VALUES] = elements * c->bytes;
-      tile->bytes[SPX_BYTES_INDICES] = count * INDEX_BYTES_BLOCK +
-                                       rows * INDEX_BYTES_ROW +
-                                       INDEX_BYTES_TILE;
+      tile->bytes[SPX_BYTES_INDICES] = count * SPX_IPU_INDEX_BYTES_BLOCK +
+                                       rows * SPX_IPU_INDEX_BYTES_ROW +
+                                       SPX_IPU_INDEX_BYTES_TILE;
       tile->bytes[SPX_BYTES_INPUT] = width * np * c->bytes;
-      tile->bytes[SPX_BYTES_PARTIALS] = height * np * 4;
+      tile->bytes[SPX_BYTES_PARTIALS] = height * np * SPX_IPU_PARTIAL_BYTES;
       tile->macs = elements * np;
-      compute->tile_cycles[id] =
-        (guint64) ceil (spx_ipu_spmm_cycles (c->machine, c->b, c->dtype, count,
-                                            rows, np));
+      compute->tile_cycles[id] = spx_ipu_cost_block_vertex (
+        c->machine, c->b, c->dtype, count, rows, np, NULL);
+      if (compute->tile_cycles[id] > bd->vertex_cycles)
+        {
+          bd->vertex_cycles = compute->tile_cycles[id];
+          bd->vertex_blocks = count;
+          bd->vertex_rows = rows;
+          bd->vertex_cols = np;
+          compute->worst_tile = (guint32) id;
+        }
     }
 }
 
@@ -623,35 +680,23 @@ share (guint64 total, guint64 i, guint64 n)
   return total * (i + 1) / n - total * i / n;
 }
 
-/* Distribution time: what a tile sends goes out once however many
- * receive it (the exchange broadcasts), and X, which both tiles of a pair
- * receive, comes in at twice the rate (reference: a pair of tiles can
- * receive a broadcast at twice the rate). */
-static guint64
-distribute_cycles (const SpxIpuMachine *m, double worst)
-{
-  if (worst <= 0)
-    return 0;
-  return m->exchange_overhead_cycles +
-         (guint64) ceil (worst / m->exchange_bytes_per_cycle);
-}
-
 /* One (split s, band) group of used tiles from first: X is all-gathered
  * inside it; each tile fetches the values of its blocks that its peers
- * in the other splits own. Returns the busiest tile's time in bytes, or
- * -1 when cancelled (a group sends up to tiles² transfers). */
-static double
+ * in the other splits own; X reaches both tiles of a pair as one
+ * broadcast, what a tile sends goes out once. Notes the busiest tile's
+ * traffic in bd. FALSE when cancelled (a group sends up to tiles²
+ * transfers). */
+static gboolean
 distribute_group (Build *bd, SpxIpuStep *ex, guint s, guint first,
                   guint64 used, GError **error)
 {
   const Shape *sh = bd->sh;
   SpxIpuProgram *p = bd->p;
   guint64 slab = p->tiles[split_tile (sh, s, first)].bytes[SPX_BYTES_INPUT];
-  double worst = 0;
   for (guint64 a = 0; a < used; a++)
     {
       if (spx_cancelled (error))
-        return -1;
+        return FALSE;
       guint64 dst = split_tile (sh, s, first + a), x_in = 0, v_in = 0;
       for (guint64 d = 0; d < used; d++)
         {
@@ -668,16 +713,22 @@ distribute_group (Build *bd, SpxIpuStep *ex, guint s, guint first,
       /* what it sends: its X share and its values, once each */
       double out = (used > 1 ? share (slab, a, used) : 0) +
                    (sh->sn > 1 ? bd->owned[dst] : 0);
-      worst = MAX (worst, MAX (x_in / BROADCAST_SPEEDUP + v_in, out));
+      SpxIpuTraffic t = { (double) v_in, (double) x_in, out, 1 };
+      guint64 cycles = spx_ipu_cost_exchange (p->machine, &t, NULL);
+      if (cycles > bd->dist_cycles)
+        {
+          bd->dist_cycles = cycles;
+          bd->dist = t;
+          ex->worst_tile = (guint32) dst;
+        }
     }
-  return worst;
+  return TRUE;
 }
 
 static gboolean
 distribute (Build *bd, SpxIpuStep *ex, GError **error)
 {
   const Shape *sh = bd->sh;
-  double worst = 0;
   for (guint j = 0; j < sh->sk; j++)
     {
       guint64 blocks = sh->band_blocks[j];
@@ -685,15 +736,10 @@ distribute (Build *bd, SpxIpuStep *ex, GError **error)
         continue;
       guint64 used = spx_ipu_div_up (blocks, spx_ipu_div_up (blocks, sh->band_tiles[j]));
       for (guint s = 0; s < sh->sn; s++)
-        {
-          double w = distribute_group (bd, ex, s, sh->band_first[j], used,
-                                       error);
-          if (w < 0)
-            return FALSE;
-          worst = MAX (worst, w); /* MAX evaluates twice */
-        }
+        if (!distribute_group (bd, ex, s, sh->band_first[j], used, error))
+          return FALSE;
     }
-  ex->cycles = distribute_cycles (bd->p->machine, worst);
+  spx_ipu_cost_exchange (bd->p->machine, &bd->dist, ex->terms);
   return TRUE;
 }
 
@@ -777,22 +823,42 @@ reduce (Build *bd, SpxIpuStep *ex, SpxIpuStep *adds, GError **error)
           guint64 np = split_cols (c, sh->sn, s);
           SpxIpuTile *tile = &p->tiles[split_tile (sh, s, dst)];
           tile->bytes[SPX_BYTES_OUTPUT] += h * np * c->bytes;
-          tile->bytes[SPX_BYTES_PARTIALS] += (end - i - 1) * h * np * 4;
+          tile->bytes[SPX_BYTES_PARTIALS] += (end - i - 1) * h * np *
+                                             SPX_IPU_PARTIAL_BYTES;
           for (guint x = i; x < end; x++)
             if (x != pick)
-              add_pair (pairs,
-                        split_tile (sh, s, g_array_index (runs, Run, x).tile),
-                        split_tile (sh, s, dst), h * np * 4);
+              {
+                guint64 from = split_tile (sh, s,
+                                           g_array_index (runs, Run, x).tile);
+                guint64 bytes = h * np * SPX_IPU_PARTIAL_BYTES;
+                if (bd->dry) /* the same bytes, unmerged */
+                  spx_ipu_step_send (p, ex, from, split_tile (sh, s, dst),
+                                     bytes);
+                else
+                  add_pair (pairs, from, split_tile (sh, s, dst), bytes);
+              }
         }
       i = end;
     }
   if (!cancelled)
     send_merged (p, ex, pairs);
+  guint64 slowest = 0, outputs = 0;
+  double partials = 0;
   for (guint t = 0; t < sh->split_tiles && !cancelled; t++)
     for (guint s = 0; s < sh->sn && out[t] > 0; s++)
-      adds->tile_cycles[split_tile (sh, s, t)] = (guint64) ceil (
-        spx_ipu_reduce_cycles (p->machine, out[t] * split_cols (c, sh->sn, s),
-                               (double) sums[t] / out[t]));
+      {
+        guint64 id = split_tile (sh, s, t), o = out[t] * split_cols (c, sh->sn, s);
+        adds->tile_cycles[id] = spx_ipu_cost_reduce (
+          p->machine, o, (double) sums[t] / out[t], NULL);
+        if (adds->tile_cycles[id] > slowest)
+          {
+            slowest = adds->tile_cycles[id];
+            outputs = o;
+            partials = (double) sums[t] / out[t];
+            adds->worst_tile = (guint32) id;
+          }
+      }
+  spx_ipu_cost_reduce (p->machine, outputs, partials, adds->terms);
   g_free (load);
   g_free (out);
   g_free (sums);
@@ -820,40 +886,55 @@ zero_fill (Build *bd, SpxIpuStep *zero)
         }
     }
   for (guint t = 0; t < bd->p->n_tiles; t++)
-    zero->tile_cycles[t] = (guint64) ceil (spx_ipu_fill_cycles (bd->p->machine,
-                                                                zero_bytes[t]));
+    zero->tile_cycles[t] = spx_ipu_cost_fill (bd->p->machine, zero_bytes[t],
+                                              NULL);
+  zero->worst_tile = spx_ipu_step_slowest (bd->p, zero);
+  spx_ipu_cost_fill (bd->p->machine, zero_bytes[zero->worst_tile],
+                     zero->terms);
   g_free (zero_bytes);
 }
 
 static gboolean
 build_program (const Ctx *c, const Shape *sh, SpxIpuProgram *p,
-               GError **error)
+               gboolean dry, GError **error)
 {
-  Build bd = { c, sh, p, NULL, NULL, NULL, NULL };
+  Build bd = { .c = c, .sh = sh, .p = p, .dry = dry };
   bd.runs = g_array_new (FALSE, FALSE, sizeof (Run));
   bd.owned = g_new0 (guint64, p->n_tiles);
   gboolean ok = deal_blocks (&bd, error);
 
   /* appending moves the step array: take the pointers once all exist */
-  guint first = p->steps->len;
-  spx_ipu_program_add_exchange (p, "distribute");
-  spx_ipu_program_add_sync (p, "distribute");
-  spx_ipu_program_add_compute (p, "compute");
-  spx_ipu_program_add_sync (p, "compute");
-  spx_ipu_program_add_exchange (p, "reduce");
-  spx_ipu_program_add_compute (p, "reduce");
-  if (c->empty_rows > 0)
-    spx_ipu_program_add_compute (p, "zero-fill");
-  spx_ipu_program_add_sync (p, "reduce");
-  SpxIpuStep *steps = &g_array_index (p->steps, SpxIpuStep, first);
-  SpxIpuStep *dist = &steps[0], *compute = &steps[2], *red = &steps[4];
-  SpxIpuStep *adds = &steps[5];
-  SpxIpuStep *zero = c->empty_rows > 0 ? &steps[6] : NULL;
+  guint first = p->steps->len, at[ST_N];
+  for (guint i = 0, next = first; i < ST_N; i++)
+    {
+      at[i] = next;
+      if (i == ST_ZERO_FILL && c->empty_rows == 0)
+        continue;
+      next++;
+      if (static_steps[i].kind == SPX_STEP_COMPUTE)
+        spx_ipu_program_add_compute (p, static_steps[i].phase);
+      else if (static_steps[i].kind == SPX_STEP_EXCHANGE && dry)
+        spx_ipu_step_count_only (spx_ipu_program_add_exchange (
+          p, static_steps[i].phase));
+      else if (static_steps[i].kind == SPX_STEP_EXCHANGE)
+        spx_ipu_program_add_exchange (p, static_steps[i].phase);
+      else
+        spx_ipu_program_add_sync (p, static_steps[i].phase);
+    }
+#define STEP(i) (&g_array_index (p->steps, SpxIpuStep, at[i]))
+  SpxIpuStep *dist = STEP (ST_DISTRIBUTE), *compute = STEP (ST_COMPUTE);
+  SpxIpuStep *red = STEP (ST_REDUCE_EXCHANGE), *adds = STEP (ST_REDUCE_ADD);
+  SpxIpuStep *zero = c->empty_rows > 0 ? STEP (ST_ZERO_FILL) : NULL;
+#undef STEP
 
   ok = ok && place_blocks (&bd, compute, error) &&
        distribute (&bd, dist, error) && reduce (&bd, red, adds, error);
   if (ok && zero)
     zero_fill (&bd, zero);
+  if (ok)
+    spx_ipu_cost_block_vertex (c->machine, c->b, c->dtype, bd.vertex_blocks,
+                               bd.vertex_rows, bd.vertex_cols,
+                               compute->terms);
 
   g_array_unref (bd.runs);
   g_free (bd.list);
@@ -919,18 +1000,16 @@ build_bytes (const Ctx *c, const Shape *sh)
 
 /* ---- choosing ---------------------------------------------------------- */
 
-/* Build and cost one partition exactly, held bytes of another program
- * being kept meanwhile; *bytes: what this one held. NULL when over the
- * budget or cancelled. */
+/* Build one partition, or with dry only cost it exactly (per-tile
+ * counts, no transfer or block lists). NULL when over the budget or
+ * cancelled. */
 static SpxIpuProgram *
-program_for (const Ctx *c, guint sn, guint sk, double held, double *bytes,
-             GError **error)
+program_for (const Ctx *c, guint sn, guint sk, gboolean dry, GError **error)
 {
   const SpxMask *mask = c->mask;
   Shape *sh = g_new0 (Shape, 1);
   shape_init (c, sh, sn, sk);
-  *bytes = build_bytes (c, sh);
-  if (!check_budget (c, c->footprint + held + *bytes, error))
+  if (!check_budget (c, c->footprint + build_bytes (c, sh), error))
     {
       g_free (sh);
       return NULL;
@@ -941,7 +1020,7 @@ program_for (const Ctx *c, guint sn, guint sk, double held, double *bytes,
                                           mask->rows, mask->cols, c->n,
                                           mask->block, c->dtype, density);
   p->plan = g_strdup_printf ("sn=%u sk=%u", sn, sk);
-  if (build_program (c, sh, p, error))
+  if (build_program (c, sh, p, dry, error))
     spx_ipu_program_finish (p);
   else
     g_clear_pointer (&p, spx_ipu_program_free);
@@ -949,10 +1028,11 @@ program_for (const Ctx *c, guint sn, guint sk, double held, double *bytes,
   return p;
 }
 
-/* The estimate can miss the real footprint (uneven rows, reducers): the
- * best few candidates that should fit are built, and the first that
- * really fits wins. If none does, the fastest plan is returned, not
- * fitting. */
+/* The estimate from counts can miss the footprint (uneven rows,
+ * reducers): the best few candidates by it, in its order, are costed
+ * exactly, and the first that really fits is built (PopSparse's planner,
+ * too, takes its own estimate's best). If none does, the fastest by
+ * estimate is built, not fitting. */
 #define EXACT_TRIES 4
 
 /* The fastest of all by estimate, for when none fits even by estimate. */
@@ -967,64 +1047,58 @@ fastest_candidate (GArray *cands)
   return &g_array_index (cands, Candidate, best);
 }
 
-/* A try failed: when only for want of room beside the plan kept, the
- * plan kept is the answer; a cancellation ends everything. */
-static SpxIpuProgram *
-keep_or_fail (SpxIpuProgram *kept, GError *failure, GError **error)
+/* The candidate to build and its exact cost in *cycles; NULL (error
+ * set) when cancelled or over the budget. */
+static const Candidate *
+pick (const Ctx *c, GArray *cands, guint64 *cycles, GError **error)
 {
-  if (kept != NULL && g_error_matches (failure, SPX_BUDGET_ERROR,
-                                       SPX_BUDGET_ERROR_TOO_LARGE))
-    {
-      g_error_free (failure);
-      return kept;
-    }
-  spx_ipu_program_free (kept);
-  g_propagate_error (error, failure);
-  return NULL;
-}
-
-static SpxIpuProgram *
-choose (const Ctx *c, GArray *cands, GError **error)
-{
-  SpxIpuProgram *fastest = NULL;
-  double held = 0, bytes;
   for (guint i = 0; i < MIN (cands->len, EXACT_TRIES); i++)
     {
       const Candidate *cand = &g_array_index (cands, Candidate, i);
       if (!cand->fits)
         break;
-      GError *failure = NULL;
-      SpxIpuProgram *p = program_for (c, cand->sn, cand->sk, held, &bytes,
-                                      &failure);
+      SpxIpuProgram *p = program_for (c, cand->sn, cand->sk, TRUE, error);
       if (p == NULL)
-        return keep_or_fail (fastest, failure, error);
-      if (p->fits)
-        {
-          spx_ipu_program_free (fastest);
-          return p;
-        }
-      if (fastest == NULL || p->cycles < fastest->cycles)
-        {
-          spx_ipu_program_free (fastest);
-          fastest = p;
-          held = bytes;
-        }
-      else
-        spx_ipu_program_free (p);
+        return NULL;
+      gboolean fits = p->fits;
+      *cycles = p->cycles;
+      spx_ipu_program_free (p);
+      if (fits)
+        return cand;
     }
-  if (fastest != NULL)
-    return fastest;
-  const Candidate *cand = fastest_candidate (cands);
-  return program_for (c, cand->sn, cand->sk, 0, &bytes, error);
+  const Candidate *best = fastest_candidate (cands);
+  SpxIpuProgram *p = program_for (c, best->sn, best->sk, TRUE, error);
+  if (p == NULL)
+    return NULL;
+  *cycles = p->cycles;
+  spx_ipu_program_free (p);
+  return best;
+}
+
+static SpxIpuProgram *
+choose (const Ctx *c, GArray *cands, GError **error)
+{
+  guint64 cycles = 0;
+  const Candidate *cand = pick (c, cands, &cycles, error);
+  if (cand == NULL)
+    return NULL;
+  SpxIpuProgram *p = program_for (c, cand->sn, cand->sk, FALSE, error);
+  if (p != NULL)
+    p->estimate = cycles;
+  return p;
 }
 
 /* The plan of a counted mask. */
 static SpxIpuProgram *
 plan_counted (const Ctx *c, GError **error)
 {
-  double bytes;
   if (c->nnz == 0) /* no blocks: every output is a zero */
-    return program_for (c, 1, 1, 0, &bytes, error);
+    {
+      SpxIpuProgram *p = program_for (c, 1, 1, FALSE, error);
+      if (p != NULL)
+        p->estimate = p->cycles;
+      return p;
+    }
   g_autoptr (GArray) cands = search (c, error);
   return cands != NULL ? choose (c, cands, error) : NULL;
 }

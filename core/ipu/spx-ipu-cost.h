@@ -1,0 +1,93 @@
+/* spx-ipu-cost.h: every cycle formula of the IPU model and every constant
+ * it rests on, in one place. The planners estimate and build with these
+ * same functions. Each adds its named terms to `terms` (a GArray of
+ * SpxIpuTerm) when that is not NULL and returns their sum; every term is
+ * rounded up to whole cycles first, so a step's terms add up to its
+ * cycles exactly. */
+#pragma once
+
+#include "spx-ipu-program.h"
+
+G_BEGIN_DECLS
+
+/* ---- bytes ------------------------------------------------------------ */
+
+/* Partial sums are fp32 whatever the dtype (PopSparse accumulates in
+ * fp32 and casts once at the end). */
+#define SPX_IPU_PARTIAL_BYTES 4u
+/* Static index metadata: per block its column offset (u16), per row a
+ * header (u32: row offset and block count), per tile a vertex header. */
+#define SPX_IPU_INDEX_BYTES_BLOCK 2u
+#define SPX_IPU_INDEX_BYTES_ROW   4u
+#define SPX_IPU_INDEX_BYTES_TILE  16u
+/* Dynamic index metadata per non-zero block in a bucket: a column offset
+ * and its share of the sub-group and row headers. */
+#define SPX_IPU_INDEX_BYTES_BUCKET_BLOCK 4u
+/* Share of every dynamic bucket kept free for an uneven pattern
+ * (PopSparse's "bucket oversize proportion", its default). */
+#define SPX_IPU_BUCKET_OVERSIZE 0.3
+
+/* Bytes of one element of a kind: partial sums are fp32, the rest the
+ * dtype. Index bytes are counted per block, not per element: 0. */
+guint spx_ipu_cost_elem_bytes (SpxByteKind kind, SpxDtype dtype);
+/* Columns of X in 8 bytes: the step n is split in (4 halves, 2 floats). */
+guint spx_ipu_cost_grain      (SpxDtype dtype);
+
+/* ---- terms ------------------------------------------------------------- */
+
+GArray  *spx_ipu_terms_new  (void);
+void     spx_ipu_terms_free (GArray *terms);
+/* Append a term; formula is printf-style. No-op when terms is NULL. */
+void     spx_ipu_terms_add  (GArray *terms, const char *term, guint64 cycles,
+                             const char *formula, ...) G_GNUC_PRINTF (4, 5);
+guint64  spx_ipu_terms_sum  (const GArray *terms);
+/* Replace dst's terms by a copy of src's. */
+void     spx_ipu_terms_copy (GArray *dst, const GArray *src);
+
+/* ---- supersteps -------------------------------------------------------- */
+
+/* What the busiest tile of an exchange moves. */
+typedef struct {
+  double in;        /* bytes received alone */
+  double in_paired; /* bytes both tiles of a pair receive as one broadcast */
+  double out;       /* bytes sent (a broadcast goes out once) */
+  guint  rounds;    /* serial rounds, each paying the fixed overhead; ≥ 1 */
+} SpxIpuTraffic;
+
+/* Fixed overhead per round, then the busiest tile's bytes in or out over
+ * the exchange rate (in and out at once; paired bytes at twice the
+ * rate). 0 when nothing moves. */
+guint64 spx_ipu_cost_exchange (const SpxIpuMachine *m, const SpxIpuTraffic *t,
+                               GArray *terms);
+/* rounds on-chip syncs. */
+guint64 spx_ipu_cost_sync     (const SpxIpuMachine *m, guint rounds,
+                               GArray *terms);
+
+/* ---- vertices (tile cycles, all workers) ------------------------------- */
+
+/* Block-sparse × dense: blocks non-zero b×b blocks over rows block-rows,
+ * times n_cols columns of X; b = 1 is the element-wise vertex. */
+guint64 spx_ipu_cost_block_vertex   (const SpxIpuMachine *m, guint b,
+                                     SpxDtype dtype, guint64 blocks,
+                                     guint64 rows, guint64 n_cols,
+                                     GArray *terms);
+/* The dynamic vertex: the same work read from buckets buckets whose
+ * meta-information it walks (entries of them in all). */
+guint64 spx_ipu_cost_dynamic_vertex (const SpxIpuMachine *m, guint b,
+                                     SpxDtype dtype, guint64 blocks,
+                                     guint64 rows, guint64 n_cols,
+                                     guint64 buckets, GArray *terms);
+/* Dense: an mt × kt slice of W times a kt × nt slice of X on the
+ * accumulating matrix product unit. */
+guint64 spx_ipu_cost_dense_vertex   (const SpxIpuMachine *m, SpxDtype dtype,
+                                     guint64 mt, guint64 kt, guint64 nt,
+                                     GArray *terms);
+/* Adding partials fp32 partial sums (a mean when outputs differ) into
+ * each of outputs outputs. 0 when there is nothing to add. */
+guint64 spx_ipu_cost_reduce         (const SpxIpuMachine *m, guint64 outputs,
+                                     double partials, GArray *terms);
+/* Writing bytes of zeros. */
+guint64 spx_ipu_cost_fill           (const SpxIpuMachine *m, guint64 bytes,
+                                     GArray *terms);
+
+G_END_DECLS
