@@ -166,6 +166,8 @@ spx_ipu_cost_exchange (const SpxIpuMachine *m, const SpxIpuTraffic *t,
   guint rounds = MAX (t->rounds, 1);
   guint64 fixed = (guint64) m->exchange_overhead_cycles * rounds;
   guint64 moving = whole (busiest / rate);
+  if (terms == NULL) /* costing only: no text */
+    return fixed + moving;
   spx_ipu_terms_add (terms, "exchange overhead", fixed,
                      "%u round%s × %u cycles", rounds, rounds == 1 ? "" : "s",
                      m->exchange_overhead_cycles);
@@ -421,6 +423,8 @@ spx_ipu_cost_fill (const SpxIpuMachine *m, guint64 bytes, GArray *terms)
   if (bytes == 0)
     return 0;
   guint64 write = whole (bytes / FILL_BYTES_PER_CYCLE);
+  if (terms == NULL)
+    return VERTEX_START + write;
   g_autofree char *text = bytes_text ((double) bytes);
   spx_ipu_terms_add (terms, "vertex start", VERTEX_START, "%d",
                      VERTEX_START);
