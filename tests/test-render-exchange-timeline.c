@@ -429,9 +429,9 @@ test_timeline_out_of_range (void)
   cairo_surface_destroy (im.surface);
 }
 
-/* Real plans of all three modes, several sizes: renders, nothing fails. */
+/* Real plans of all three modes on teach16, 256² at 16×16 blocks. */
 static void
-test_timeline_real (void)
+real_programs (SpxIpuProgram *p[SPX_IPU_N_MODES])
 {
   g_autoptr (SpxIpuMachine) m = spx_ipu_machine_preset ("teach16");
   SpxGenOptions o;
@@ -440,13 +440,20 @@ test_timeline_real (void)
   g_autoptr (GError) error = NULL;
   g_autoptr (SpxMask) mask = spx_mask_generate (256, 256, 16, &o, &error);
   g_assert_no_error (error);
-  SpxIpuProgram *p[SPX_IPU_N_MODES];
   for (guint i = 0; i < SPX_IPU_N_MODES; i++)
     {
       p[i] = spx_ipu_plan (m, (SpxIpuMode) i, mask, 64, SPX_DTYPE_FP16,
                            &error);
       g_assert_no_error (error);
     }
+}
+
+/* Real plans of all three modes, several sizes: renders, nothing fails. */
+static void
+test_timeline_real (void)
+{
+  SpxIpuProgram *p[SPX_IPU_N_MODES];
+  real_programs (p);
   SpxRenderTimelineData d = { { p[0], p[1], p[2] }, 2, -1 };
   SpxRenderStyle style;
   spx_render_style_init (&style, SPX_THEME_LIGHT);
@@ -459,6 +466,175 @@ test_timeline_real (void)
       cairo_surface_destroy (im.surface);
       SpxRenderExchangeData e = { p[1], first_exchange (p[1]), 3 };
       im = draw (spx_render_exchange, &e, &style, sizes[i][0], sizes[i][1]);
+      cairo_surface_destroy (im.surface);
+    }
+  for (guint i = 0; i < SPX_IPU_N_MODES; i++)
+    spx_ipu_program_free (p[i]);
+}
+
+/* ---- the explanation under the axis ---- */
+
+#define HINT "Click a superstep to see its cycles explained."
+
+/* "66,944", as the panel writes cycles. */
+static char *
+grouped (guint64 v)
+{
+  g_autofree char *digits = g_strdup_printf ("%" G_GUINT64_FORMAT, v);
+  GString *s = g_string_new (NULL);
+  gsize n = strlen (digits);
+  for (gsize i = 0; i < n; i++)
+    {
+      if (i > 0 && (n - i) % 3 == 0)
+        g_string_append_c (s, ',');
+      g_string_append_c (s, digits[i]);
+    }
+  return g_string_free (s, FALSE);
+}
+
+/* The header names the step, its cycles and the tile they are about,
+ * and the program; a line per term; the terms add up to the step. */
+static void
+assert_explains (const SpxRenderTimelineData *d, const SpxIpuProgram *p,
+                 guint step)
+{
+  const SpxIpuStep *s = &g_array_index (p->steps, SpxIpuStep, step);
+  g_autofree char *text = spx_render_timeline_explain (d);
+  g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
+  g_autofree char *c = grouped (s->cycles);
+  g_autofree char *tile = s->kind == SPX_STEP_SYNC
+                            ? g_strdup ("")
+                            : g_strdup_printf (", tile %u", s->worst_tile);
+  g_autofree char *head = g_strdup_printf (
+    "Superstep %u: %s (%s), %s cycles%s · %s", step + 1,
+    spx_ipu_step_kind_to_string (s->kind), s->phase, c, tile,
+    spx_ipu_mode_to_string (p->mode));
+  g_assert_cmpstr (lines[0], ==, head);
+  g_assert_nonnull (s->terms);
+  g_assert_cmpuint (s->terms->len, >, 0);
+  g_assert_cmpuint (g_strv_length (lines), ==, 1 + s->terms->len);
+  guint64 sum = 0;
+  for (guint i = 0; i < s->terms->len; i++)
+    {
+      const SpxIpuTerm *t = &g_array_index (s->terms, SpxIpuTerm, i);
+      g_autofree char *tc = grouped (t->cycles);
+      g_autofree char *line = g_strdup_printf ("%s — %s — %s cycles", t->term,
+                                               t->formula, tc);
+      g_assert_cmpstr (lines[1 + i], ==, line);
+      sum += t->cycles;
+    }
+  g_assert_cmpuint (sum, ==, s->cycles);
+}
+
+static void
+test_timeline_explain (void)
+{
+  SpxIpuProgram *p[SPX_IPU_N_MODES];
+  real_programs (p);
+  SpxRenderTimelineData d = { { p[0], p[1], p[2] }, -1, -1 };
+  g_autofree char *none = spx_render_timeline_explain (&d);
+  g_assert_cmpstr (none, ==, HINT);
+  for (guint m = 0; m < SPX_IPU_N_MODES; m++)
+    for (guint i = 0; i < p[m]->steps->len; i++)
+      {
+        d.selected_superstep = (gint) i;
+        d.selected_lane = (gint) m;
+        assert_explains (&d, p[m], i);
+      }
+  /* no lane named: the first program that has the step */
+  d.selected_superstep = 0;
+  d.selected_lane = -1;
+  assert_explains (&d, p[0], 0);
+  d.programs[0] = NULL;
+  assert_explains (&d, p[1], 0);
+  /* out of range, or a lane with no program: the hint */
+  gint bad[][2] = { { 999, 1 }, { G_MAXINT, -1 }, { -7, 2 }, { 0, 0 } };
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      d.selected_superstep = bad[i][0];
+      d.selected_lane = bad[i][1];
+      g_autofree char *t = spx_render_timeline_explain (&d);
+      g_assert_cmpstr (t, ==, HINT);
+    }
+  g_autofree char *null = spx_render_timeline_explain (NULL);
+  g_assert_cmpstr (null, ==, HINT);
+  for (guint i = 0; i < SPX_IPU_N_MODES; i++)
+    spx_ipu_program_free (p[i]);
+}
+
+/* Rows of the panel colour in a column inside the panel's left padding,
+ * below y0: the panel's height. */
+static int
+panel_rows (const Image *im, double y0, double h,
+            const SpxRenderStyle *style)
+{
+  int n = 0;
+  for (double y = y0; y < h; y++)
+    n += pixel_is (im, 10, y, style->panel);
+  return n;
+}
+
+/* The panel is drawn under the axis, in either theme; it grows with the
+ * selected step's terms; the bars stay where they were. (A picture tall
+ * enough for the whole panel: a shorter one gives the bars the room.) */
+static void
+test_timeline_panel (void)
+{
+  const double ph = 640;
+  SpxIpuProgram *p[SPX_IPU_N_MODES];
+  real_programs (p);
+  const SpxIpuProgram *st = p[SPX_IPU_MODE_STATIC];
+  guint compute = 0;
+  while (g_array_index (st->steps, SpxIpuStep, compute).kind !=
+         SPX_STEP_COMPUTE)
+    compute++;
+  guint n_terms = g_array_index (st->steps, SpxIpuStep, compute).terms->len;
+  g_assert_cmpuint (n_terms, >=, 2);
+  SpxRenderTimelineData none = { { p[0], p[1], p[2] }, -1, -1 };
+  SpxRenderTimelineData sel = none;
+  sel.selected_superstep = (gint) compute;
+  sel.selected_lane = SPX_IPU_MODE_STATIC;
+  /* a click does not move the bars: same boxes either way */
+  double bottom = 0;
+  for (double y = 0.5; y < ph; y += 2)
+    for (double x = 0.5; x < W; x += 7)
+      {
+        gint a = spx_render_timeline_hit (W, ph, &none, x, y, NULL);
+        g_assert_cmpint (a, ==, spx_render_timeline_hit (W, ph, &sel, x, y,
+                                                         NULL));
+        if (a >= 0)
+          bottom = y;
+      }
+  g_assert_cmpfloat (bottom, >, 0);
+  for (guint t = 0; t < 2; t++)
+    {
+      SpxRenderStyle style;
+      spx_render_style_init (&style, t ? SPX_THEME_DARK : SPX_THEME_LIGHT);
+      Image a = draw (spx_render_timeline, &none, &style, W, ph);
+      Image b = draw (spx_render_timeline, &sel, &style, W, ph);
+      /* below the axis: a one-row panel for the hint, a taller one with
+       * a row per term for the selection */
+      int rows_a = panel_rows (&a, bottom, ph, &style);
+      int rows_b = panel_rows (&b, bottom, ph, &style);
+      g_assert_cmpint (rows_a, >, 10);
+      g_assert_cmpint (rows_b, >=, rows_a + (int) n_terms * 10);
+      cairo_surface_destroy (a.surface);
+      cairo_surface_destroy (b.surface);
+    }
+  /* every height: the panel shrinks (its last row summing the terms it
+   * has no room for) and goes, the bars keep their labels */
+  SpxRenderStyle style;
+  spx_render_style_init (&style, SPX_THEME_LIGHT);
+  sel.selected_lane = SPX_IPU_MODE_DENSE;
+  sel.selected_superstep = 0;
+  for (guint i = 0; i < p[0]->steps->len; i++)
+    if (g_array_index (p[0]->steps, SpxIpuStep, i).terms->len >
+        g_array_index (p[0]->steps, SpxIpuStep,
+                       sel.selected_superstep).terms->len)
+      sel.selected_superstep = (gint) i;
+  for (double h = 40; h <= 700; h += 15)
+    {
+      Image im = draw (spx_render_timeline, &sel, &style, W, h);
       cairo_surface_destroy (im.surface);
     }
   for (guint i = 0; i < SPX_IPU_N_MODES; i++)
@@ -484,5 +660,7 @@ main (int argc, char **argv)
   g_test_add_func ("/render/timeline/out-of-range",
                    test_timeline_out_of_range);
   g_test_add_func ("/render/timeline/real", test_timeline_real);
+  g_test_add_func ("/render/timeline/explain", test_timeline_explain);
+  g_test_add_func ("/render/timeline/panel", test_timeline_panel);
   return g_test_run ();
 }

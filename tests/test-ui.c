@@ -440,6 +440,205 @@ test_drag_undo (void)
   g_rmdir (dir);
 }
 
+/* "66,944", as the Timeline's panel writes cycles. */
+static char *
+grouped (guint64 v)
+{
+  g_autofree char *digits = g_strdup_printf ("%" G_GUINT64_FORMAT, v);
+  GString *s = g_string_new (NULL);
+  gsize n = strlen (digits);
+  for (gsize i = 0; i < n; i++)
+    {
+      if (i > 0 && (n - i) % 3 == 0)
+        g_string_append_c (s, ',');
+      g_string_append_c (s, digits[i]);
+    }
+  return g_string_free (s, FALSE);
+}
+
+/* A page just shown is allocated at the frame clock's next layout. */
+static void
+wait_drawn (GtkWidget *widget)
+{
+  gint64 end = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+  while ((!gtk_widget_get_mapped (widget) ||
+          gtk_widget_get_allocated_width (widget) <= 1) &&
+         g_get_monotonic_time () < end)
+    {
+      g_main_context_iteration (NULL, FALSE);
+      g_usleep (1000);
+    }
+  g_assert_true (gtk_widget_get_mapped (widget));
+  while (g_main_context_pending (NULL))
+    g_main_context_iteration (NULL, FALSE);
+}
+
+/* Where the Timeline draws step of lane, by its own hit test: the
+ * middle of the box's pixels. */
+static gboolean
+timeline_point (SpxWindow *w, guint lane, guint step, double *x, double *y)
+{
+  GtkWidget *v = w->timeline;
+  int wd = gtk_widget_get_allocated_width (v);
+  int ht = gtk_widget_get_allocated_height (v);
+  double sx = 0, sy = 0;
+  guint n = 0;
+  for (int py = 0; py < ht; py += 2)
+    for (int px = 0; px < wd; px++)
+      {
+        guint l = G_MAXUINT;
+        if (spx_render_timeline_hit (wd, ht, &w->timeline_data, px + 0.5,
+                                     py + 0.5, &l) == (gint) step &&
+            l == lane)
+          {
+            sx += px + 0.5;
+            sy += py + 0.5;
+            n++;
+          }
+      }
+  if (n == 0)
+    return FALSE;
+  *x = sx / n;
+  *y = sy / n;
+  return TRUE;
+}
+
+/* What the Timeline's panel shows for a step: its header, every term
+ * with its formula and cycles, and terms that add up to the step. */
+static void
+assert_explained (SpxWindow *w, const SpxIpuProgram *p, guint step)
+{
+  const SpxIpuStep *s = &g_array_index (p->steps, SpxIpuStep, step);
+  g_autofree char *text = spx_render_timeline_explain (&w->timeline_data);
+  g_autofree char *c = grouped (s->cycles);
+  g_autofree char *head = g_strdup_printf (
+    "Superstep %u: %s (%s), %s cycles", step + 1,
+    spx_ipu_step_kind_to_string (s->kind), s->phase, c);
+  g_assert_true (g_str_has_prefix (text, head));
+  g_assert_nonnull (s->terms);
+  if (s->terms->len == 0) /* nothing to explain: nothing to add up */
+    {
+      g_assert_cmpuint (s->cycles, ==, 0);
+      g_assert_true (g_str_has_suffix (text, "\nno breakdown of these cycles"));
+      return;
+    }
+  if (s->kind != SPX_STEP_SYNC)
+    {
+      g_autofree char *tile = g_strdup_printf ("%s, tile %u", head,
+                                               s->worst_tile);
+      g_assert_true (g_str_has_prefix (text, tile));
+    }
+  g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
+  g_assert_cmpuint (g_strv_length (lines), ==, 1 + s->terms->len);
+  guint64 sum = 0;
+  for (guint i = 0; i < s->terms->len; i++)
+    {
+      const SpxIpuTerm *t = &g_array_index (s->terms, SpxIpuTerm, i);
+      g_autofree char *tc = grouped (t->cycles);
+      g_autofree char *line = g_strdup_printf ("%s — %s — %s cycles", t->term,
+                                               t->formula, tc);
+      g_assert_cmpstr (lines[1 + i], ==, line);
+      sum += t->cycles;
+    }
+  g_assert_cmpuint (sum, ==, s->cycles);
+}
+
+static gboolean
+surfaces_differ (cairo_surface_t *a, cairo_surface_t *b)
+{
+  int h = cairo_image_surface_get_height (a);
+  return cairo_image_surface_get_height (b) != h ||
+         memcmp (cairo_image_surface_get_data (a),
+                 cairo_image_surface_get_data (b),
+                 (gsize) cairo_image_surface_get_stride (a) * h) != 0;
+}
+
+/* A superstep clicked in the Timeline is explained under the bars, and
+ * is the Exchange view's step when it is the shown program's; the
+ * Exchange view's step is the Timeline's selection in turn. */
+static void
+test_timeline_explain (void)
+{
+  SKIP_WITHOUT_DISPLAY ();
+  g_autofree char *dir = g_dir_make_tmp ("spx-ui-XXXXXX", NULL);
+  SpxWindow *w = small_window (dir);
+  activate (w, "view", g_variant_new_string ("timeline"));
+  wait_idle (w);
+  wait_drawn (w->timeline);
+  g_assert_cmpint (w->timeline_data.selected_superstep, ==, -1);
+  g_autofree char *hint = spx_render_timeline_explain (&w->timeline_data);
+  g_assert_cmpstr (hint, ==, "Click a superstep to see its cycles explained.");
+  cairo_surface_t *before = snapshot (w->timeline);
+
+  /* the shown program's compute superstep, clicked */
+  guint mode = w->mode;
+  const SpxIpuProgram *p = w->study->programs[mode];
+  guint compute = G_MAXUINT;
+  for (guint i = 0; i < p->steps->len && compute == G_MAXUINT; i++)
+    if (g_array_index (p->steps, SpxIpuStep, i).kind == SPX_STEP_COMPUTE)
+      compute = i;
+  g_assert_cmpuint (compute, <, p->steps->len);
+  double x = 0, y = 0;
+  g_assert_true (timeline_point (w, mode, compute, &x, &y));
+  send_button (w->timeline, GDK_BUTTON_PRESS, x, y);
+  send_button (w->timeline, GDK_BUTTON_RELEASE, x, y);
+  wait_idle (w);
+  g_assert_cmpint (w->timeline_data.selected_superstep, ==, (gint) compute);
+  g_assert_cmpint (w->timeline_data.selected_lane, ==, (gint) mode);
+  assert_explained (w, p, compute);
+  g_autofree char *shown = spx_render_timeline_explain (&w->timeline_data);
+  g_test_message ("%s", shown);
+  /* drawn: the picture changed, not only the data */
+  cairo_surface_t *after = snapshot (w->timeline);
+  g_assert_true (surfaces_differ (before, after));
+  cairo_surface_destroy (after);
+  /* shared with the Exchange view */
+  g_assert_cmpint (gtk_spin_button_get_value_as_int (
+                     GTK_SPIN_BUTTON (w->superstep)), ==, compute + 1);
+  g_assert_cmpuint (w->exchange_data.superstep, ==, compute);
+
+  /* the Exchange view's step chosen: the Timeline follows */
+  guint exchange = spx_ipu_program_first_exchange (p);
+  g_assert_cmpuint (g_array_index (p->steps, SpxIpuStep, exchange).kind, ==,
+                    SPX_STEP_EXCHANGE);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (w->superstep), exchange + 1);
+  g_assert_cmpint (w->timeline_data.selected_superstep, ==, (gint) exchange);
+  g_assert_cmpint (w->timeline_data.selected_lane, ==, (gint) mode);
+  assert_explained (w, p, exchange);
+
+  /* another program's step: the Exchange view keeps its own */
+  guint other = (mode + 1) % SPX_IPU_N_MODES;
+  const SpxIpuProgram *q = w->study->programs[other];
+  guint last = q->steps->len - 1;
+  activate (w, "select-superstep", g_variant_new ("(ii)", other, last));
+  g_assert_cmpint (w->timeline_data.selected_lane, ==, (gint) other);
+  assert_explained (w, q, last);
+  g_assert_cmpuint (w->exchange_data.superstep, ==, exchange);
+  /* every step of every program adds up */
+  for (guint m = 0; m < SPX_IPU_N_MODES; m++)
+    for (guint i = 0; i < w->study->programs[m]->steps->len; i++)
+      {
+        activate (w, "select-superstep", g_variant_new ("(ii)", m, i));
+        assert_explained (w, w->study->programs[m], i);
+      }
+
+  /* a click beside the bars clears it, and the hint is back */
+  send_button (w->timeline, GDK_BUTTON_PRESS, 2, 2);
+  send_button (w->timeline, GDK_BUTTON_RELEASE, 2, 2);
+  wait_idle (w);
+  g_assert_cmpint (w->timeline_data.selected_superstep, ==, -1);
+  g_autofree char *again = spx_render_timeline_explain (&w->timeline_data);
+  g_assert_cmpstr (again, ==, hint);
+  after = snapshot (w->timeline);
+  g_assert_false (surfaces_differ (before, after));
+  cairo_surface_destroy (after);
+  cairo_surface_destroy (before);
+  window_close (w);
+  g_autofree char *spx = g_build_filename (dir, "small.spx", NULL);
+  g_unlink (spx);
+  g_rmdir (dir);
+}
+
 static void
 assert_file_starts (const char *path, const char *magic)
 {
@@ -887,6 +1086,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/window/default-machine", test_default_machine);
   g_test_add_func ("/ui/window/open-dlmc", test_open_dlmc);
   g_test_add_func ("/ui/window/select-tile", test_select_tile);
+  g_test_add_func ("/ui/window/timeline-explain", test_timeline_explain);
   g_test_add_func ("/ui/window/drag-undo", test_drag_undo);
   g_test_add_func ("/ui/window/panel", test_panel);
   g_test_add_func ("/ui/window/export", test_export);

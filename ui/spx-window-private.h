@@ -73,6 +73,10 @@ void       spx_window_clear_error (SpxWindow *w);
 void       spx_window_update_busy (SpxWindow *w);
 void       spx_window_update_title (SpxWindow *w);
 void       spx_window_select_tile (SpxWindow *w, gint tile);
+/* Select superstep step of programs[lane] in the Timeline (lane -1: the
+ * shown program's), and in the Exchange view when it is the shown
+ * program's; step -1 (or one out of range) selects none. */
+void       spx_window_select_superstep (SpxWindow *w, gint lane, gint step);
 SpxTheme   spx_window_theme       (SpxWindow *w);
 /* The densities, the verdict and the chart's marks (out of date,
  * partial, noisy) from the study. */

@@ -143,6 +143,9 @@ spx_window_programs_changed (SpxWindow *w)
       w->exchange_data.superstep = spx_ipu_program_first_exchange (p);
     }
   spx_window_select_tile (w, w->selected_tile);
+  /* the Timeline keeps its step while the new plan still has it */
+  spx_window_select_superstep (w, w->timeline_data.selected_lane,
+                               w->timeline_data.selected_superstep);
   show_density (w);
   spx_window_update_verdict (w);
   GtkWidget *views[] = { w->tiles, w->exchange, w->timeline, w->speedup };

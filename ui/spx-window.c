@@ -240,6 +240,65 @@ on_tiles_tooltip (GtkWidget *view, gint x, gint y, gboolean keyboard,
   return TRUE;
 }
 
+void
+spx_window_select_superstep (SpxWindow *w, gint lane, gint step)
+{
+  if (lane < 0 || lane >= SPX_IPU_N_MODES)
+    lane = (gint) w->mode;
+  const SpxIpuProgram *p = w->timeline_data.programs[lane];
+  if (p == NULL || step < 0 || (guint) step >= p->steps->len)
+    step = lane = -1;
+  w->timeline_data.selected_superstep = step;
+  w->timeline_data.selected_lane = lane;
+  spx_view_changed (SPX_VIEW (w->timeline));
+  /* a step of the program the Exchange view shows is its step too */
+  if (step >= 0 && lane == (gint) w->mode)
+    {
+      gboolean was = w->updating;
+      w->updating = TRUE;
+      gtk_spin_button_set_value (GTK_SPIN_BUTTON (w->superstep), step + 1);
+      w->updating = was;
+      w->exchange_data.superstep = (guint) step;
+      spx_view_changed (SPX_VIEW (w->exchange));
+    }
+}
+
+static gboolean
+on_timeline_press (GtkWidget *view, GdkEventButton *ev, SpxWindow *w)
+{
+  if (ev->button != GDK_BUTTON_PRIMARY || ev->type != GDK_BUTTON_PRESS)
+    return FALSE;
+  guint lane = 0;
+  gint step = spx_render_timeline_hit (gtk_widget_get_allocated_width (view),
+                                       gtk_widget_get_allocated_height (view),
+                                       &w->timeline_data, ev->x, ev->y,
+                                       &lane);
+  /* a click beside the bars clears the selection */
+  spx_window_select_superstep (w, step >= 0 ? (gint) lane : -1, step);
+  return TRUE;
+}
+
+/* Hovering a superstep explains it without selecting it. */
+static gboolean
+on_timeline_tooltip (GtkWidget *view, gint x, gint y, gboolean keyboard,
+                     GtkTooltip *tooltip, SpxWindow *w)
+{
+  if (keyboard)
+    return FALSE;
+  guint lane = 0;
+  gint step = spx_render_timeline_hit (gtk_widget_get_allocated_width (view),
+                                       gtk_widget_get_allocated_height (view),
+                                       &w->timeline_data, x, y, &lane);
+  if (step < 0)
+    return FALSE;
+  SpxRenderTimelineData d = w->timeline_data;
+  d.selected_superstep = step;
+  d.selected_lane = (gint) lane;
+  g_autofree char *text = spx_render_timeline_explain (&d);
+  gtk_tooltip_set_text (tooltip, text);
+  return TRUE;
+}
+
 /* A block clicked in the mask: select the tile that holds it. */
 static void
 on_block_activated (SpxMaskEditor *editor, guint64 br, guint64 bc,
@@ -385,6 +444,14 @@ act_select_tile (GSimpleAction *a, GVariant *p, gpointer data)
 }
 
 static void
+act_select_superstep (GSimpleAction *a, GVariant *p, gpointer data)
+{
+  gint32 lane, step;
+  g_variant_get (p, "(ii)", &lane, &step);
+  spx_window_select_superstep (data, lane, step);
+}
+
+static void
 act_sweep (GSimpleAction *a, GVariant *p, gpointer data)
 {
   spx_window_run_sweep (data);
@@ -416,6 +483,7 @@ static const GActionEntry win_actions[] = {
   { "redo", act_redo, NULL, NULL, NULL, { 0 } },
   { "view", act_view, "s", NULL, NULL, { 0 } },
   { "select-tile", act_select_tile, "i", NULL, NULL, { 0 } },
+  { "select-superstep", act_select_superstep, "(ii)", NULL, NULL, { 0 } },
   { "run-sweep", act_sweep, NULL, NULL, NULL, { 0 } },
   { "cancel", act_cancel, NULL, NULL, NULL, { 0 } },
 };
@@ -536,6 +604,11 @@ on_superstep_changed (GtkSpinButton *spin, SpxWindow *w)
   w->exchange_data.superstep =
     (guint) gtk_spin_button_get_value_as_int (spin) - 1;
   spx_view_changed (SPX_VIEW (w->exchange));
+  /* the step chosen here is the Timeline's selection too (not the one
+   * a new plan starts the Exchange view on) */
+  if (!w->updating)
+    spx_window_select_superstep (w, (gint) w->mode,
+                                 (gint) w->exchange_data.superstep);
 }
 
 static void
@@ -703,6 +776,12 @@ build_views (SpxWindow *w)
   w->timeline_data.selected_lane = -1;
   spx_view_set_renderer (SPX_VIEW (w->timeline), spx_render_timeline,
                          &w->timeline_data);
+  gtk_widget_add_events (w->timeline, GDK_BUTTON_PRESS_MASK);
+  gtk_widget_set_has_tooltip (w->timeline, TRUE);
+  g_signal_connect (w->timeline, "button-press-event",
+                    G_CALLBACK (on_timeline_press), w);
+  g_signal_connect (w->timeline, "query-tooltip",
+                    G_CALLBACK (on_timeline_tooltip), w);
   GtkWidget *pages[] = { mask_page (w), tiles_page (w), exchange_page (w),
                          view_page (w->timeline, NULL), speedup_page (w) };
   for (guint i = 0; i < G_N_ELEMENTS (pages); i++)

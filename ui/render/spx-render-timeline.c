@@ -1,7 +1,10 @@
 /* spx-render-timeline.c: each program a lane of supersteps, all lanes on
- * one cycle axis so that dense, static and dynamic compare by length.
- * Geometry depends only on the size, the data and the font size, so the
- * hit test (which has no cairo_t) finds the boxes the picture draws. */
+ * one cycle axis so that dense, static and dynamic compare by length,
+ * and under the axis a panel that explains the selected superstep's
+ * cycles term by term. Geometry depends only on the size, the data
+ * (never the selection: a click does not move the bars) and the font
+ * size, so the hit test (which has no cairo_t) finds the boxes the
+ * picture draws. */
 #include "spx-render-timeline.h"
 
 #include <math.h>
@@ -11,6 +14,11 @@
 #define N_LANES SPX_IPU_N_MODES
 #define LANE_GAP 8.0
 #define HIT_SLOP 2.0
+#define PANEL_GAP 6.0        /* between the axis and the panel */
+#define PANEL_PAD 6.0        /* inside the panel */
+#define PANEL_MAX_TERMS 10   /* term rows at most; the rest share a row */
+#define PANEL_SIZE 0.9       /* its text, × the font size */
+#define HINT "Click a superstep to see its cycles explained."
 
 typedef struct {
   double line;                 /* one line of text */
@@ -22,6 +30,8 @@ typedef struct {
   double bar_y[N_LANES], bar_h;
   gboolean summary_below;      /* room for a line under each bar */
   double axis_y;
+  double panel_y, row_h;       /* the explanation under the axis */
+  guint  panel_rows;           /* header + terms; 0: no room for it */
 } Layout;
 
 static double
@@ -44,6 +54,31 @@ axis_height (double line)
   return 4 + 0.95 * line + 0.95 * line + 4;
 }
 
+static double
+panel_height (const Layout *l, guint rows)
+{
+  return rows > 0 ? PANEL_GAP + 2 * PANEL_PAD + rows * l->row_h : 0;
+}
+
+/* Rows the panel wants: a header and the most terms any step has (so
+ * that it is the same whichever step is selected), at least one. */
+static guint
+panel_rows_wanted (const SpxRenderTimelineData *d, const Layout *l)
+{
+  guint most = 1;
+  for (guint i = 0; i < l->n; i++)
+    {
+      GArray *steps = d->programs[l->which[i]]->steps;
+      for (guint j = 0; j < steps->len; j++)
+        {
+          GArray *terms = g_array_index (steps, SpxIpuStep, j).terms;
+          if (terms != NULL)
+            most = MAX (most, terms->len);
+        }
+    }
+  return 1 + MIN (most, PANEL_MAX_TERMS);
+}
+
 /* FALSE when there is nothing to draw. */
 static gboolean
 layout_compute (Layout *l, const SpxRenderTimelineData *d, double w,
@@ -51,6 +86,7 @@ layout_compute (Layout *l, const SpxRenderTimelineData *d, double w,
 {
   *l = (Layout) { 0 };
   l->line = 1.4 * fs;
+  l->row_h = 1.4 * PANEL_SIZE * fs + 2;
   for (guint i = 0; d != NULL && i < N_LANES; i++)
     if (d->programs[i] != NULL)
       {
@@ -62,7 +98,15 @@ layout_compute (Layout *l, const SpxRenderTimelineData *d, double w,
   l->x0 = MARGIN;
   l->x1 = MAX (l->x0 + 1, w - MARGIN);
   double top = lanes_top (l->line);
-  double room = MAX (0, h - top - axis_height (l->line));
+  double rest = h - top - axis_height (l->line);
+  /* the panel as tall as it wants while every lane keeps a bar of two
+   * lines (room for its label), else shorter (the last row then sums
+   * what is left), else none: a small picture is all bars */
+  double lane_min = l->line + 2 * l->line + LANE_GAP;
+  for (guint r = panel_rows_wanted (d, l); r >= 2 && l->panel_rows == 0; r--)
+    if (rest - panel_height (l, r) >= l->n * lane_min)
+      l->panel_rows = r;
+  double room = MAX (0, rest - panel_height (l, l->panel_rows));
   /* bars stop growing at five lines: a tall window is not a thick bar */
   double lane_h = MIN (room / l->n, l->line + 5 * l->line + 0.9 * l->line +
                                     LANE_GAP);
@@ -74,9 +118,87 @@ layout_compute (Layout *l, const SpxRenderTimelineData *d, double w,
       l->lane_y[i] = top + i * lane_h;
       l->bar_y[i] = l->lane_y[i] + l->line;
     }
-  l->axis_y = l->bar_y[l->n - 1] + l->bar_h +
-              (l->summary_below ? 0.9 * l->line : 0) + 4;
+  double bars_end = l->bar_y[l->n - 1] + l->bar_h +
+                    (l->summary_below ? 0.9 * l->line : 0);
+  l->axis_y = bars_end + 4;
+  l->panel_y = bars_end + axis_height (l->line) + PANEL_GAP;
   return TRUE;
+}
+
+/* The selected step and its programs[] index, or NULL: the first lane
+ * that has it when the selection names no lane. */
+static const SpxIpuStep *
+selected_step (const SpxRenderTimelineData *d, guint *which)
+{
+  if (d == NULL || d->selected_superstep < 0)
+    return NULL;
+  gboolean any = d->selected_lane < 0 || d->selected_lane >= N_LANES;
+  for (guint i = 0; i < N_LANES; i++)
+    {
+      const SpxIpuProgram *p = d->programs[i];
+      if ((any || d->selected_lane == (gint) i) && p != NULL &&
+          (guint) d->selected_superstep < p->steps->len)
+        {
+          *which = i;
+          return &g_array_index (p->steps, SpxIpuStep,
+                                 d->selected_superstep);
+        }
+    }
+  return NULL;
+}
+
+/* 66944 as "66,944": terms are added up by eye. */
+static char *
+exact_count (guint64 v)
+{
+  g_autofree char *digits = g_strdup_printf ("%" G_GUINT64_FORMAT, v);
+  GString *s = g_string_new (NULL);
+  gsize n = strlen (digits);
+  for (gsize i = 0; i < n; i++)
+    {
+      if (i > 0 && (n - i) % 3 == 0)
+        g_string_append_c (s, ',');
+      g_string_append_c (s, digits[i]);
+    }
+  return g_string_free (s, FALSE);
+}
+
+/* "Superstep 3: compute (compute), 25,556 cycles, tile 17"; a sync has
+ * no tile, nor a step whose cycles nobody explained. */
+static char *
+step_header (const SpxIpuStep *s, guint index)
+{
+  g_autofree char *c = exact_count (s->cycles);
+  gboolean tile = s->kind != SPX_STEP_SYNC && s->terms != NULL &&
+                  s->terms->len > 0;
+  g_autofree char *t = tile ? g_strdup_printf (", tile %u", s->worst_tile)
+                            : g_strdup ("");
+  return g_strdup_printf ("Superstep %u: %s (%s), %s cycles%s", index + 1,
+                          spx_ipu_step_kind_to_string (s->kind), s->phase,
+                          c, t);
+}
+
+char *
+spx_render_timeline_explain (const SpxRenderTimelineData *d)
+{
+  guint which = 0;
+  const SpxIpuStep *s = selected_step (d, &which);
+  if (s == NULL)
+    return g_strdup (HINT);
+  g_autofree char *head = step_header (s, (guint) d->selected_superstep);
+  GString *out = g_string_new (head);
+  g_string_append_printf (out, " · %s",
+                          spx_ipu_mode_to_string (d->programs[which]->mode));
+  for (guint i = 0; s->terms != NULL && i < s->terms->len; i++)
+    {
+      const SpxIpuTerm *t = &g_array_index (s->terms, SpxIpuTerm, i);
+      g_autofree char *c = exact_count (t->cycles);
+      g_string_append_printf (out, "\n%s — %s — %s cycles", t->term,
+                              t->formula, c);
+    }
+  if (s->terms == NULL || s->terms->len == 0)
+    g_string_append (out, "\nno breakdown of these cycles");
+  return g_string_free (out, FALSE);
 }
 
 static double
@@ -412,6 +534,164 @@ draw_header (cairo_t *cr, const SpxRenderStyle *style, const Layout *l,
     }
 }
 
+/* text cut to max_w with an ellipsis (a whole character at a time) */
+static char *
+fit_text (cairo_t *cr, const SpxRenderStyle *style, double size,
+          const char *text, double max_w)
+{
+  if (spx_render_text_width (cr, style, size, text, NULL) <= max_w)
+    return g_strdup (text);
+  glong lo = 0, hi = g_utf8_strlen (text, -1);
+  while (lo < hi) /* the longest prefix that fits with its ellipsis */
+    {
+      glong mid = (lo + hi + 1) / 2;
+      g_autofree char *pre = g_utf8_substring (text, 0, mid);
+      g_autofree char *t = g_strconcat (pre, "…", NULL);
+      if (spx_render_text_width (cr, style, size, t, NULL) <= max_w)
+        lo = mid;
+      else
+        hi = mid - 1;
+    }
+  if (lo == 0)
+    return g_strdup ("");
+  g_autofree char *pre = g_utf8_substring (text, 0, lo);
+  return g_strconcat (pre, "…", NULL);
+}
+
+/* One row of the panel: the term, how it is worked out, and its cycles
+ * right-aligned in a column of their own. */
+typedef struct {
+  char   *term, *formula;
+  guint64 cycles;
+} Row;
+
+static void
+draw_rows (cairo_t *cr, const SpxRenderStyle *style, const Layout *l,
+           const Row *rows, guint n, double y)
+{
+  double left = l->x0 + PANEL_PAD, right = l->x1 - PANEL_PAD;
+  double tw = 0, fw = 0, cw = 0;
+  g_autofree char **counts = g_new0 (char *, n + 1);
+  for (guint i = 0; i < n; i++)
+    {
+      counts[i] = exact_count (rows[i].cycles);
+      tw = MAX (tw, spx_render_text_width (cr, style, PANEL_SIZE,
+                                           rows[i].term, NULL));
+      fw = MAX (fw, spx_render_text_width (cr, style, PANEL_SIZE,
+                                           rows[i].formula, NULL));
+      cw = MAX (cw, spx_render_text_width (cr, style, PANEL_SIZE, counts[i],
+                                           NULL));
+    }
+  tw = MIN (tw, 0.35 * (right - left));
+  /* the numbers close to their formulas, not across a wide picture */
+  double fx = left + tw + 16;
+  right = MIN (right, fx + fw + 24 + cw);
+  fw = right - cw - 24 - fx;
+  /* the formula in a softer ink than the numbers, readable on the panel
+   * in either theme */
+  SpxRgb soft = spx_rgb_mix (style->foreground, style->muted, 0.45);
+  for (guint i = 0; i < n; i++, y += l->row_h)
+    {
+      double cy = y + l->row_h / 2;
+      g_autofree char *term = fit_text (cr, style, PANEL_SIZE, rows[i].term,
+                                        tw);
+      SpxTextOpts o = { .size = PANEL_SIZE, .ay = 0.5 };
+      spx_render_text (cr, style, left, cy, &o, term);
+      if (fw > 20)
+        {
+          g_autofree char *f = fit_text (cr, style, PANEL_SIZE,
+                                         rows[i].formula, fw);
+          SpxTextOpts fo = { .size = PANEL_SIZE, .ay = 0.5,
+                             .colour = soft, .use_colour = TRUE };
+          spx_render_text (cr, style, fx, cy, &fo, f);
+        }
+      SpxTextOpts co = { .size = PANEL_SIZE, .ay = 0.5, .ax = 1 };
+      spx_render_text (cr, style, right, cy, &co, counts[i]);
+      g_free (counts[i]);
+    }
+}
+
+static void
+draw_panel (cairo_t *cr, const SpxRenderStyle *style, const Layout *l,
+            const SpxRenderTimelineData *d)
+{
+  if (l->panel_rows == 0)
+    return;
+  guint which = 0;
+  const SpxIpuStep *s = selected_step (d, &which);
+  GArray *terms = s != NULL ? s->terms : NULL;
+  guint n_terms = terms != NULL ? terms->len : 0;
+  /* rows for terms; when there are more than fit, the last row sums the
+   * rest so that the column still adds up to the step */
+  guint room = l->panel_rows - 1;
+  guint shown = n_terms <= room ? n_terms : room - 1;
+  guint used = s == NULL ? 1 : 1 + MAX (1, MIN (n_terms, room));
+  double x = l->x0, y = l->panel_y;
+  spx_render_set_rgb (cr, style->panel);
+  cairo_rectangle (cr, x, y, l->x1 - l->x0, 2 * PANEL_PAD + used * l->row_h);
+  cairo_fill (cr);
+  y += PANEL_PAD;
+  double cy = y + l->row_h / 2, max_w = l->x1 - l->x0 - 2 * PANEL_PAD;
+  if (s == NULL)
+    {
+      SpxTextOpts o = { .size = PANEL_SIZE, .ay = 0.5, .use_colour = TRUE,
+                        .colour = spx_rgb_mix (style->foreground,
+                                               style->muted, 0.6) };
+      g_autofree char *t = fit_text (cr, style, PANEL_SIZE, HINT, max_w);
+      spx_render_text (cr, style, x + PANEL_PAD, cy, &o, t);
+      return;
+    }
+  /* header: the kind's colour, what the step is, which program */
+  double sw = 0.75 * l->line / 1.4, hx = x + PANEL_PAD;
+  spx_render_set_rgb (cr, kind_colour (style, s->kind));
+  cairo_rectangle (cr, hx, cy - sw / 2, sw, sw);
+  cairo_fill (cr);
+  hx += sw + 6;
+  g_autofree char *head = step_header (s, (guint) d->selected_superstep);
+  /* bold runs a little wider than the plain text measured */
+  g_autofree char *ht = fit_text (cr, style, PANEL_SIZE, head,
+                                  0.92 * (l->x1 - PANEL_PAD - hx));
+  SpxTextOpts ho = { .size = PANEL_SIZE, .bold = TRUE, .ay = 0.5 };
+  hx += spx_render_text (cr, style, hx, cy, &ho, ht);
+  g_autofree char *mode = g_strdup_printf (
+    " · %s", spx_ipu_mode_to_string (d->programs[which]->mode));
+  if (hx + spx_render_text_width (cr, style, PANEL_SIZE, mode, NULL) <=
+      l->x1 - PANEL_PAD && g_str_equal (ht, head))
+    {
+      SpxTextOpts mo = { .size = PANEL_SIZE, .ay = 0.5,
+                         .colour = style->muted, .use_colour = TRUE };
+      spx_render_text (cr, style, hx, cy, &mo, mode);
+    }
+  y += l->row_h;
+  if (n_terms == 0)
+    {
+      SpxTextOpts o = { .size = PANEL_SIZE, .ay = 0.5, .colour = style->muted,
+                        .use_colour = TRUE };
+      spx_render_text (cr, style, x + PANEL_PAD, y + l->row_h / 2, &o,
+                       "no breakdown of these cycles");
+      return;
+    }
+  g_autofree Row *rows = g_new0 (Row, shown + 1);
+  for (guint i = 0; i < shown; i++)
+    {
+      const SpxIpuTerm *t = &g_array_index (terms, SpxIpuTerm, i);
+      rows[i] = (Row) { t->term, t->formula, t->cycles };
+    }
+  g_autofree char *more = NULL, *more_f = NULL;
+  guint n_rows = shown;
+  if (shown < n_terms)
+    {
+      guint64 rest = 0;
+      for (guint i = shown; i < n_terms; i++)
+        rest += g_array_index (terms, SpxIpuTerm, i).cycles;
+      more = g_strdup_printf (shown > 0 ? "%u more terms" : "%u terms",
+                              n_terms - shown);
+      more_f = g_strdup ("(a taller picture lists them)");
+      rows[n_rows++] = (Row) { more, more_f, rest };
+    }
+  draw_rows (cr, style, l, rows, n_rows, y);
+}
+
 void
 spx_render_timeline (cairo_t *cr, double width, double height,
                      gconstpointer data, const SpxRenderStyle *style)
@@ -433,5 +713,6 @@ spx_render_timeline (cairo_t *cr, double width, double height,
       draw_header (cr, style, &l, d->programs[l.which[i]], i);
       draw_bar (cr, style, &l, d, i);
     }
+  draw_panel (cr, style, &l, d);
   cairo_restore (cr);
 }

@@ -28,4 +28,12 @@ gint spx_render_timeline_hit (double width, double height,
                               const SpxRenderTimelineData *d, double x,
                               double y, guint *lane);
 
+/* What the panel under the axis says: for the selected superstep a
+ * header "Superstep N: kind (phase), C cycles, tile T · mode" (no tile
+ * for a sync) and a line per term, "term — formula — N cycles", the
+ * terms summing to C; with nothing selected (or a selection out of
+ * range), a hint to click. The picture draws the same, in columns, as
+ * far as it has room. Free with g_free. */
+char *spx_render_timeline_explain (const SpxRenderTimelineData *d);
+
 G_END_DECLS
