@@ -134,6 +134,13 @@ spx_ipu_terms_copy (GArray *dst, const GArray *src)
     }
 }
 
+/* "s" unless there is exactly one. */
+static const char *
+plural (double count)
+{
+  return count == 1 ? "" : "s";
+}
+
 /* Whole cycles of a term: rounded up, never negative. */
 static guint64
 whole (double cycles)
@@ -284,11 +291,12 @@ element_vertex (const SpxIpuMachine *m, SpxDtype dtype, double mw,
                      "%.2f × %g workers × %d", ELEM_SLOWDOWN * scale, w,
                      ELEM_START);
   spx_ipu_terms_add (terms, "rows", rows,
-                     "%.2f × %g workers × %g rows × (%d + %d × %g vectors)",
-                     ELEM_SLOWDOWN * scale, w, mw, ELEM_ROW, ELEM_ROW, g);
+                     "%.2f × %g workers × %g row%s × (%d + %d × %g vectors)",
+                     ELEM_SLOWDOWN * scale, w, mw, plural (mw), ELEM_ROW,
+                     ELEM_ROW, g);
   spx_ipu_terms_add (terms, "non-zeros", nz,
-                     "%.2f × %g workers × %g non-zeros × %d × %g vectors",
-                     ELEM_SLOWDOWN * scale, w, kw, ELEM_STEP, g);
+                     "%.2f × %g workers × %g non-zero%s × %d × %g vectors",
+                     ELEM_SLOWDOWN * scale, w, kw, plural (kw), ELEM_STEP, g);
   return start + rows + nz;
 }
 
@@ -318,11 +326,12 @@ block_vertex (const SpxIpuMachine *m, guint b, SpxDtype dtype,
   guint64 blk = whole (kw * per_block);
   spx_ipu_terms_add (terms, "vertex start", start, "%d + %d × %g workers",
                      VERTEX_START, BLOCK_HDR, w);
-  spx_ipu_terms_add (terms, "rows", row, "%g rows × (%d × %g workers + %d)",
-                     mw, BLOCK_XRET, w, BLOCK_ROW);
+  spx_ipu_terms_add (terms, "rows", row, "%g row%s × (%d × %g workers + %d)",
+                     mw, plural (mw), BLOCK_XRET, w, BLOCK_ROW);
   spx_ipu_terms_add (terms, "blocks", blk,
-                     "%g blocks × (%d + %u²·%g B/8 + %.1f per %g columns "
-                     "× %g workers)%s", kw, BLOCK_SETUP, b, bytes, y, nw, w,
+                     "%g block%s × (%d + %u²·%g B/8 + %.1f per %g column%s "
+                     "× %g workers)%s", kw, plural (kw), BLOCK_SETUP, b, bytes,
+                     y, nw, plural (nw), w,
                      dynamic ? ", weights reloaded per conv-unit group" : "");
   return start + row + blk;
 }
@@ -350,14 +359,17 @@ spx_ipu_cost_dynamic_vertex (const SpxIpuMachine *m, guint b,
   guint64 meta_blocks = whole (ceil ((double) blocks / w) *
                                DYN_BLOCK_CYCLES * w);
   spx_ipu_terms_add (terms, "bucket walk", walk,
-                     "%" G_GUINT64_FORMAT " buckets × %d", buckets,
+                     "%" G_GUINT64_FORMAT " bucket%s × %d", buckets,
+                     plural ((double) buckets),
                      DYN_BUCKET_CYCLES);
   spx_ipu_terms_add (terms, "row meta-information", meta_rows,
-                     "%g rows per worker × %d × %g workers",
-                     ceil ((double) rows / w), DYN_ROW_CYCLES, w);
+                     "%g row%s per worker × %d × %g workers",
+                     ceil ((double) rows / w), plural (ceil ((double) rows / w)),
+                     DYN_ROW_CYCLES, w);
   spx_ipu_terms_add (terms, "block meta-information", meta_blocks,
-                     "%g blocks per worker × %d × %g workers",
-                     ceil ((double) blocks / w), DYN_BLOCK_CYCLES, w);
+                     "%g block%s per worker × %d × %g workers",
+                     ceil ((double) blocks / w),
+                     plural (ceil ((double) blocks / w)), DYN_BLOCK_CYCLES, w);
   return work + walk + meta_rows + meta_blocks;
 }
 
@@ -381,19 +393,17 @@ spx_ipu_cost_dense_vertex (const SpxIpuMachine *m, SpxDtype dtype,
   guint64 macs = whole (re * pieces * cols_each * per_column);
   spx_ipu_terms_add (terms, "vertex start", VERTEX_START, "%d",
                      VERTEX_START);
+  double r = (double) rows_each, p = (double) pieces, c = (double) cols_each;
   spx_ipu_terms_add (terms, "rows", row,
-                     "%" G_GUINT64_FORMAT " rows of %u per worker × %g "
-                     "× %" G_GUINT64_FORMAT " workers", rows_each,
-                     DENSE_GRAIN, DENSE_ROW, w);
+                     "%g row%s of %u per worker × %g × %" G_GUINT64_FORMAT
+                     " workers", r, plural (r), DENSE_GRAIN, DENSE_ROW, w);
   spx_ipu_terms_add (terms, "pipeline fill", fill,
-                     "%" G_GUINT64_FORMAT " rows × %" G_GUINT64_FORMAT
-                     " pieces × %g × %" G_GUINT64_FORMAT " workers",
-                     rows_each, pieces, DENSE_FILL, w);
+                     "%g row%s × %g piece%s × %g × %" G_GUINT64_FORMAT
+                     " workers", r, plural (r), p, plural (p), DENSE_FILL, w);
   spx_ipu_terms_add (terms, "multiply-accumulate", macs,
-                     "%" G_GUINT64_FORMAT " rows × %" G_GUINT64_FORMAT
-                     " pieces × %" G_GUINT64_FORMAT " columns × %g "
-                     "× %" G_GUINT64_FORMAT " workers", rows_each, pieces,
-                     cols_each, per_column, w);
+                     "%g row%s × %g piece%s × %g column%s × %g × %"
+                     G_GUINT64_FORMAT " workers", r, plural (r), p,
+                     plural (p), c, plural (c), per_column, w);
   return VERTEX_START + row + fill + macs;
 }
 
