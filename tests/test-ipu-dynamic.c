@@ -311,13 +311,13 @@ test_skewed_propagation (void)
  * Candidates: px = py = 1 (one block-row and -column), pz ∈ {1, 2}.
  *  pz = 1: bucket ceil (ceil (1/1)·1.3) = 2 blocks, one group, no
  *    flip-flop. Dynamic vertex (1 row, 1 block, 2 columns: one worker
- *    takes them, a grain is 4): fp16 loads the weights twice, each load
- *    20 + 2 columns × 1 cycle: y = 2·(20 + 2) = 44; per block
- *    16 + 4·4·2/8 + 44·6 = 284; start 30 + 4·6 = 54; row 3·6 + 17 = 35;
+ *    takes them, a grain is 4): a 4 × 4 fp16 block loads its weights
+ *    once, inner overhead 19 + 2 columns × 1 cycle: y = 21; per block
+ *    16 + 4·4·2/8 + 21·6 = 146; start 30 + 4·6 = 54; row 3·6 + 17 = 35;
  *    one bucket 6000; meta-information 1·1000·6 = 6000 and 1·30·6 = 180;
- *    compute 54 + 35 + 284 + 6000 + 6000 + 180 = 12553.
- *    Cycles: distribute 0 (nothing moves) + sync 90 + 12553 + sync 90
- *    = 12733 (py = 1: no reduction).
+ *    compute 54 + 35 + 146 + 6000 + 6000 + 180 = 12415.
+ *    Cycles: distribute 0 (nothing moves) + sync 90 + 12415 + sync 90
+ *    = 12595 (py = 1: no reduction).
  *  pz = 2: each tile takes two buckets (12000) and its sibling's comes
  *    over the exchange: slower. So pz = 1 wins.
  * Tile 0: values 2·16·2 = 64 B, indices 2·4 = 8, X 4·2·2 = 16,
@@ -341,13 +341,13 @@ test_teach16_by_hand (void)
   g_assert_cmpuint (t->bytes[SPX_BYTES_OUTPUT], ==, 16);
   g_assert_cmpuint (p->max_tile_bytes, ==, 136);
   g_assert_cmpuint (t->macs, ==, 32);
-  g_assert_cmpuint (t->compute_cycles, ==, 12553);
+  g_assert_cmpuint (t->compute_cycles, ==, 12415);
   g_assert_cmpuint (p->tiles_used, ==, 1);
   g_assert_cmpuint (p->steps->len, ==, 4); /* distribute, sync, compute, sync */
-  g_assert_cmpuint (p->cycles, ==, 12733);
+  g_assert_cmpuint (p->cycles, ==, 12595);
   /* the compute step's terms, one by one */
   const SpxIpuStep *comp = &g_array_index (p->steps, SpxIpuStep, 2);
-  const guint64 want[] = { 54, 35, 284, 6000, 6000, 180 };
+  const guint64 want[] = { 54, 35, 146, 6000, 6000, 180 };
   g_assert_cmpuint (comp->terms->len, ==, G_N_ELEMENTS (want));
   for (guint i = 0; i < G_N_ELEMENTS (want); i++)
     g_assert_cmpuint (g_array_index (comp->terms, SpxIpuTerm, i).cycles, ==,

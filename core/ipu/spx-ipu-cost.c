@@ -36,11 +36,14 @@
 #define DYN_ROW_CYCLES     1000
 #define DYN_BLOCK_CYCLES   30
 /* The dynamic block loop is not specialised for a pattern: per block it
- * loads the weights into the AMP once per group of conv units, 2 for
- * fp16 with fp32 partials (8 units), 1 for fp32, and pays the inner
- * loop's overhead each time (PopLibs' dynamic block estimate: 14–25
- * cycles; the middle taken). */
-#define DYN_INNER_OVERHEAD 20
+ * pays the inner loop's overhead once per load of the weights into the
+ * AMP, and a 16 × 16 fp16 block with fp32 partials takes two loads (8
+ * conv units). Overheads per block size from PopLibs' dynamic block
+ * estimate (fp32 partials, several columns per worker). */
+#define DYN_INNER_B4_FP16  19
+#define DYN_INNER_B4_FP32  14
+#define DYN_INNER_B8       23
+#define DYN_INNER_B16      24
 /* Dense vertex (the accumulating matrix product unit): GRAIN × GRAIN
  * pieces of W at the tile's full MAC rate once the pipeline is full; each
  * piece pays FILL worker cycles, each row of pieces ROW. Fitted to the
@@ -240,8 +243,11 @@ per_column (guint b, SpxDtype dtype)
 static double
 dynamic_y (guint b, SpxDtype dtype, double nw)
 {
-  double loads = dtype == SPX_DTYPE_FP16 ? 2 : 1;
-  return loads * (DYN_INNER_OVERHEAD + nw * per_column (b, dtype));
+  gboolean half = dtype == SPX_DTYPE_FP16;
+  double inner = b <= 4 ? (half ? DYN_INNER_B4_FP16 : DYN_INNER_B4_FP32)
+                 : b <= 8 ? DYN_INNER_B8 : DYN_INNER_B16;
+  double loads = b >= 16 && half ? 2 : 1;
+  return loads * (inner + nw * per_column (b, dtype));
 }
 
 static double
@@ -332,7 +338,7 @@ block_vertex (const SpxIpuMachine *m, guint b, SpxDtype dtype,
                      "%g block%s × (%d + %u²·%g B/8 + %.1f per %g column%s "
                      "× %g workers)%s", kw, plural (kw), BLOCK_SETUP, b, bytes,
                      y, nw, plural (nw), w,
-                     dynamic ? ", weights reloaded per conv-unit group" : "");
+                     dynamic ? ", the dynamic loop's" : "");
   return start + row + blk;
 }
 
