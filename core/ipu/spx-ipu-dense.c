@@ -94,7 +94,8 @@ cost_of (const Problem *pb, Split s)
   guint64 w_home = spx_ipu_div_up (pb->m, hr) * spx_ipu_div_up (pb->k, hc);
   guint64 x_home = spx_ipu_div_up (pb->k, hr) * spx_ipu_div_up (pb->n, hc);
   guint64 in = (mt * kt + kt * nt) * B;
-  guint64 out = (w_home * s.pn + x_home * s.pm) * B;
+  /* what a home tile sends goes out once (a broadcast) */
+  guint64 out = (w_home + x_home) * B;
   Cost c = { 0, 0, 0 };
   c.cycles = spx_ipu_cost_sync (pb->machine, (guint) r, NULL) +
              rounds_exchange (pb, r, MAX (in, out), NULL) +
@@ -254,13 +255,21 @@ inbox_add (Inbox *box, guint32 src, guint64 bytes)
   box->bytes[src] += bytes;
 }
 
+/* Send what dst gathered. A piece is broadcast to every tile that needs
+ * it: it counts out of its source only for its first receiver other
+ * than the source, first_dst (or, if that is the source, second_dst). */
 static void
-inbox_flush (Inbox *box, SpxIpuProgram *p, SpxIpuStep *step, guint32 dst)
+inbox_flush (Inbox *box, SpxIpuProgram *p, SpxIpuStep *step, guint32 dst,
+             guint32 first_dst, guint32 second_dst)
 {
   for (guint i = 0; i < box->touched->len; i++)
     {
       guint32 src = g_array_index (box->touched, guint32, i);
-      spx_ipu_step_send (p, step, src, dst, box->bytes[src]);
+      guint32 counted = src == first_dst ? second_dst : first_dst;
+      if (dst == counted)
+        spx_ipu_step_send (p, step, src, dst, box->bytes[src]);
+      else
+        spx_ipu_step_resend (p, step, src, dst, box->bytes[src]);
       box->bytes[src] = 0;
     }
   g_array_set_size (box->touched, 0);
@@ -314,6 +323,8 @@ distribute (const Problem *pb, SpxIpuProgram *p, Split s, GError **error)
   SpxIpuStep *step = spx_ipu_program_add_exchange (p, "distribute");
   Inbox box = { g_new0 (guint64, p->n_tiles),
                 g_array_new (FALSE, FALSE, sizeof (guint32)) };
+  Inbox xbox = { g_new0 (guint64, p->n_tiles),
+                 g_array_new (FALSE, FALSE, sizeof (guint32)) };
   gboolean cancelled = FALSE;
   for (guint64 i = 0; i < s.pm && !cancelled; i++)
     for (guint64 j = 0; j < s.pn && !(cancelled = spx_cancelled (error)); j++)
@@ -326,9 +337,14 @@ distribute (const Problem *pb, SpxIpuProgram *p, Split s, GError **error)
           guint64 c0 = part_start (pb->n, s.pn, j);
           guint64 c1 = part_start (pb->n, s.pn, j + 1);
           guint32 dst = tile_of (s, i, j, l);
+          /* W's piece goes to the pn tiles of (i, l), X's to the pm of
+           * (j, l) */
           gather (pb, &box, pb->m, pb->k, r0, r1, k0, k1);
-          gather (pb, &box, pb->k, pb->n, k0, k1, c0, c1);
-          inbox_flush (&box, p, step, dst);
+          inbox_flush (&box, p, step, dst, tile_of (s, i, 0, l),
+                       tile_of (s, i, MIN (1, s.pn - 1), l));
+          gather (pb, &xbox, pb->k, pb->n, k0, k1, c0, c1);
+          inbox_flush (&xbox, p, step, dst, tile_of (s, 0, j, l),
+                       tile_of (s, MIN (1, s.pm - 1), j, l));
           SpxIpuTile *t = &p->tiles[dst];
           t->bytes[SPX_BYTES_VALUES] += (r1 - r0) * (k1 - k0) * pb->bytes;
           /* one round's columns at a time */
@@ -337,6 +353,8 @@ distribute (const Problem *pb, SpxIpuProgram *p, Split s, GError **error)
         }
   g_free (box.bytes);
   g_array_unref (box.touched);
+  g_free (xbox.bytes);
+  g_array_unref (xbox.touched);
   return !cancelled;
 }
 

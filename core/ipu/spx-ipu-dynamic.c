@@ -497,6 +497,17 @@ fill_tiles (SpxIpuProgram *p, const Layout *l)
     }
 }
 
+/* The first receiver of a broadcast counts it out of the sender too. */
+static void
+send_once (SpxIpuProgram *p, SpxIpuStep *s, guint32 src, guint32 dst,
+           guint64 bytes, gboolean first)
+{
+  if (first)
+    spx_ipu_step_send (p, s, src, dst, bytes);
+  else
+    spx_ipu_step_resend (p, s, src, dst, bytes);
+}
+
 /* X is spread over the px tiles that share a slice and gathered; the
  * buckets of a group are broadcast to its pz tiles. Up to tiles²
  * transfers: polls for cancellation. */
@@ -512,13 +523,15 @@ add_distribute (SpxIpuProgram *p, const Layout *l, GError **error)
         return FALSE;
       Coord k = coord_of (c, t);
       guint64 xb = tile_x_bytes (l, k);
+      /* a share goes out once, however many tiles receive it */
       for (guint x = 0; x < c->px; x++)
         if (x != k.x)
-          spx_ipu_step_send (p, s, tile_of (c, x, k.y, k.z), t,
-                             split_len (xb, c->px, x));
+          send_once (p, s, tile_of (c, x, k.y, k.z), t,
+                     split_len (xb, c->px, x), k.x == (x == 0));
       for (guint z = 0; z < c->pz; z++)
         if (z != k.z)
-          spx_ipu_step_send (p, s, tile_of (c, k.x, k.y, z), t, bucket);
+          send_once (p, s, tile_of (c, k.x, k.y, z), t, bucket,
+                     k.z == (z == 0));
     }
   return TRUE;
 }

@@ -126,6 +126,21 @@ spx_ipu_step_send (SpxIpuProgram *p, SpxIpuStep *step, guint32 src,
 }
 
 void
+spx_ipu_step_resend (SpxIpuProgram *p, SpxIpuStep *step, guint32 src,
+                     guint32 dst, guint64 bytes)
+{
+  g_return_if_fail (step->kind == SPX_STEP_EXCHANGE);
+  g_return_if_fail (src < p->n_tiles && dst < p->n_tiles);
+  if (bytes == 0 || src == dst)
+    return;
+  step->bytes_in[dst] += bytes;
+  if (step->transfers == NULL)
+    return;
+  SpxIpuTransfer t = { src, dst, bytes };
+  g_array_append_val (step->transfers, t);
+}
+
+void
 spx_ipu_step_count_only (SpxIpuStep *step)
 {
   g_clear_pointer (&step->transfers, g_array_unref);

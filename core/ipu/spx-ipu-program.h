@@ -118,6 +118,10 @@ SpxIpuStep    *spx_ipu_program_add_exchange (SpxIpuProgram *p, const char *phase
 void           spx_ipu_program_add_sync     (SpxIpuProgram *p, const char *phase);
 void           spx_ipu_step_send (SpxIpuProgram *p, SpxIpuStep *step,
                                   guint32 src, guint32 dst, guint64 bytes);
+/* The same bytes src already sent in this step, received by one more
+ * tile: the exchange broadcasts, so they count in but not out again. */
+void           spx_ipu_step_resend (SpxIpuProgram *p, SpxIpuStep *step,
+                                    guint32 src, guint32 dst, guint64 bytes);
 /* An exchange step that counts bytes in and out but keeps no list of
  * transfers: a planner costing a partition before it builds one. */
 void           spx_ipu_step_count_only (SpxIpuStep *step);

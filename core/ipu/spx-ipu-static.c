@@ -700,14 +700,23 @@ distribute_group (Build *bd, SpxIpuStep *ex, guint s, guint first,
       guint64 dst = split_tile (sh, s, first + a), x_in = 0, v_in = 0;
       for (guint64 d = 0; d < used; d++)
         {
-          spx_ipu_step_send (p, ex, split_tile (sh, s, first + d), dst,
-                             share (slab, d, used));
+          /* d's share is broadcast: it counts out once, for its first
+           * receiver */
+          if (a == (d == 0))
+            spx_ipu_step_send (p, ex, split_tile (sh, s, first + d), dst,
+                               share (slab, d, used));
+          else
+            spx_ipu_step_resend (p, ex, split_tile (sh, s, first + d), dst,
+                                 share (slab, d, used));
           x_in += d == a ? 0 : share (slab, d, used);
         }
       for (guint s2 = 0; sh->sn > 1 && s2 < sh->sn; s2++)
         {
           guint64 peer = split_tile (sh, s2, first + a);
-          spx_ipu_step_send (p, ex, peer, dst, bd->owned[peer]);
+          if (s == (s2 == 0))
+            spx_ipu_step_send (p, ex, peer, dst, bd->owned[peer]);
+          else
+            spx_ipu_step_resend (p, ex, peer, dst, bd->owned[peer]);
           v_in += s2 == s ? 0 : bd->owned[peer];
         }
       /* what it sends: its X share and its values, once each */
