@@ -358,34 +358,49 @@ distribute (const Problem *pb, SpxIpuProgram *p, Split s, GError **error)
   return !cancelled;
 }
 
-/* A tile's rounds of its mt × kt × nt product. With terms, each term
- * of the (at most two) round sizes times its count of rounds. */
+/* A tile's rounds of its mt × kt × nt product: count rounds of cols
+ * columns each, of at most two sizes. With terms, one term per vertex
+ * term, the rounds of both sizes added together. */
 static guint64
 tile_compute (const Problem *pb, Split s, guint64 mt, guint64 kt,
               guint64 nt, GArray *terms)
 {
-  guint64 big = spx_ipu_div_up (nt, s.rounds), small = nt / s.rounds;
-  guint64 n_big = nt % s.rounds ? nt % s.rounds : s.rounds;
-  guint64 n_small = s.rounds - n_big, total = 0;
+  guint64 cols[2] = { spx_ipu_div_up (nt, s.rounds), nt / s.rounds };
+  guint64 count[2] = { nt % s.rounds ? nt % s.rounds : s.rounds, 0 };
+  count[1] = s.rounds - count[0];
+  GArray *one[2] = { NULL, NULL };
+  guint64 total = 0;
   for (guint i = 0; i < 2; i++)
+    if (count[i] > 0 && cols[i] > 0)
+      {
+        one[i] = terms ? spx_ipu_terms_new () : NULL;
+        total += count[i] * spx_ipu_cost_dense_vertex (pb->machine, pb->dtype,
+                                                       mt, kt, cols[i],
+                                                       one[i]);
+      }
+  for (guint j = 0; terms && one[0] && j < one[0]->len; j++)
     {
-      guint64 cols = i ? small : big, count = i ? n_small : n_big;
-      if (count == 0 || cols == 0)
-        continue;
-      g_autoptr (GArray) one = terms ? spx_ipu_terms_new () : NULL;
-      total += count * spx_ipu_cost_dense_vertex (pb->machine, pb->dtype, mt,
-                                                  kt, cols, one);
-      for (guint j = 0; one && j < one->len; j++)
-        {
-          const SpxIpuTerm *t = &g_array_index (one, SpxIpuTerm, j);
-          if (s.rounds == 1)
-            spx_ipu_terms_add (terms, t->term, t->cycles, "%s", t->formula);
-          else
-            spx_ipu_terms_add (terms, t->term, t->cycles * count,
-                               "%" G_GUINT64_FORMAT " rounds × (%s)", count,
-                               t->formula);
-        }
+      const SpxIpuTerm *a = &g_array_index (one[0], SpxIpuTerm, j);
+      const SpxIpuTerm *b = one[1] ? &g_array_index (one[1], SpxIpuTerm, j)
+                                   : NULL;
+      if (s.rounds == 1)
+        spx_ipu_terms_add (terms, a->term, a->cycles, "%s", a->formula);
+      else if (b == NULL)
+        spx_ipu_terms_add (terms, a->term, a->cycles * count[0],
+                           "%" G_GUINT64_FORMAT " rounds × (%s)", count[0],
+                           a->formula);
+      else
+        spx_ipu_terms_add (terms, a->term,
+                           a->cycles * count[0] + b->cycles * count[1],
+                           "%" G_GUINT64_FORMAT " round%s of %" G_GUINT64_FORMAT
+                           " columns × %" G_GUINT64_FORMAT " + %"
+                           G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " × %"
+                           G_GUINT64_FORMAT, count[0],
+                           count[0] == 1 ? "" : "s", cols[0], a->cycles,
+                           count[1], cols[1], b->cycles);
     }
+  spx_ipu_terms_free (one[0]);
+  spx_ipu_terms_free (one[1]);
   return total;
 }
 
@@ -471,7 +486,7 @@ busiest (const SpxIpuProgram *p, SpxIpuStep *step)
   return most;
 }
 
-/* The slowest reducer's rounds, each round's terms added up. */
+/* The slowest reducer's rounds: each term added up over its rounds. */
 static void
 explain_reduce (const Problem *pb, SpxIpuProgram *p, SpxIpuStep *add, Split s)
 {
@@ -479,9 +494,29 @@ explain_reduce (const Problem *pb, SpxIpuProgram *p, SpxIpuStep *add, Split s)
   guint64 l = t % s.pk, j = t / s.pk % s.pn, i = t / s.pk / s.pn;
   guint64 mt = part_size (pb->m, s.pm, i), nt = part_size (pb->n, s.pn, j);
   add->worst_tile = t;
+  g_autoptr (GArray) first = spx_ipu_terms_new ();
+  g_autoptr (GArray) round = spx_ipu_terms_new ();
+  guint64 sums[8] = { 0 };
   for (guint64 r = 0; r < s.rounds; r++)
-    reduce_tile_cycles (pb, part_size (mt * part_size (nt, s.rounds, r), s.pk,
-                                       l), s.pk, add->terms);
+    {
+      g_array_set_size (round, 0);
+      reduce_tile_cycles (pb, part_size (mt * part_size (nt, s.rounds, r),
+                                         s.pk, l), s.pk,
+                          r == 0 ? first : round);
+      GArray *got = r == 0 ? first : round;
+      for (guint k = 0; k < MIN (got->len, G_N_ELEMENTS (sums)); k++)
+        sums[k] += g_array_index (got, SpxIpuTerm, k).cycles;
+    }
+  for (guint k = 0; k < MIN (first->len, G_N_ELEMENTS (sums)); k++)
+    {
+      const SpxIpuTerm *f = &g_array_index (first, SpxIpuTerm, k);
+      if (s.rounds == 1)
+        spx_ipu_terms_add (add->terms, f->term, f->cycles, "%s", f->formula);
+      else
+        spx_ipu_terms_add (add->terms, f->term, sums[k],
+                           "%" G_GUINT64_FORMAT " rounds, the first: %s",
+                           s.rounds, f->formula);
+    }
 }
 
 /* Explain every step (finish costs a step from its terms): syncs and
