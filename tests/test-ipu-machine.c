@@ -487,6 +487,19 @@ test_dense_teach16 (void)
    * 24 + 4·(16 + 3·16) = 280 worker cycles; ×6, + the vertex start 30. */
   g_assert_cmpint (comp->kind, ==, SPX_STEP_COMPUTE);
   g_assert_cmpuint (comp->cycles, ==, 280 * 6 + 30);
+  /* its terms: vertex start; 1 row of pieces × 24 × 6; 4 pieces × 16 ×
+   * 6 to fill; 4 pieces × 3 columns × 16 × 6 of multiply-accumulate */
+  const guint64 want[] = { 30, 144, 384, 1152 };
+  g_assert_cmpuint (comp->terms->len, ==, G_N_ELEMENTS (want));
+  for (guint i = 0; i < G_N_ELEMENTS (want); i++)
+    g_assert_cmpuint (g_array_index (comp->terms, SpxIpuTerm, i).cycles, ==,
+                      want[i]);
+  /* exchange: overhead, then the busiest tile's 6144 bytes in at 4 */
+  g_assert_cmpuint (dist->terms->len, ==, 2);
+  g_assert_cmpuint (g_array_index (dist->terms, SpxIpuTerm, 0).cycles, ==,
+                    100);
+  g_assert_cmpuint (g_array_index (dist->terms, SpxIpuTerm, 1).cycles, ==,
+                    6144 / 4);
   g_assert_cmpuint (p->cycles, ==, 90 + 1636 + 1710);
 
   for (guint t = 0; t < 16; t++)
