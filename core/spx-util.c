@@ -272,6 +272,21 @@ spx_short (const char *text)
 }
 
 char *
+spx_format_count (guint64 value)
+{
+  g_autofree char *digits = g_strdup_printf ("%" G_GUINT64_FORMAT, value);
+  GString *s = g_string_new (NULL);
+  gsize n = strlen (digits);
+  for (gsize i = 0; i < n; i++)
+    {
+      if (i > 0 && (n - i) % 3 == 0)
+        g_string_append_c (s, ',');
+      g_string_append_c (s, digits[i]);
+    }
+  return g_string_free (s, FALSE);
+}
+
+char *
 spx_excerpt (const char *text)
 {
   g_autofree char *inner = spx_short (text);

@@ -33,6 +33,9 @@ gboolean spx_read_regular (const char *path, const char *kind,
 char    *spx_excerpt (const char *text);
 /* The same unquoted, for a key or group name. */
 char    *spx_short   (const char *text);
+/* A count with its thousands grouped, "66,944", for figures people add
+ * up by eye. */
+char    *spx_format_count (guint64 value);
 
 /* ---- what input may ask of the machine ---------------------------- */
 

@@ -1537,10 +1537,27 @@ test_magnitude_large (void)
   g_assert_cmpuint (spx_mask_count (m16), ==, 6554);
 }
 
+/* Thousands grouped, none below a thousand, exact at the top. */
+static void
+test_format_count (void)
+{
+  static const struct { guint64 v; const char *text; } cases[] = {
+    { 0, "0" }, { 999, "999" }, { 1000, "1,000" }, { 66944, "66,944" },
+    { 1234567, "1,234,567" },
+    { G_MAXUINT64, "18,446,744,073,709,551,615" },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *got = spx_format_count (cases[i].v);
+      g_assert_cmpstr (got, ==, cases[i].text);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/util/format-count", test_format_count);
 
   g_test_add_func ("/mask/new", test_new);
   g_test_add_func ("/mask/new-refusals", test_new_refusals);

@@ -2,6 +2,7 @@
  * every format, pixels where the answer is known, hit tests, bad indices */
 #include "spx-ipu.h"
 #include "spx-mask-gen.h"
+#include "spx-util.h"
 #include "spx-render-exchange.h"
 #include "spx-render-export.h"
 #include "spx-render-timeline.h"
@@ -476,22 +477,6 @@ test_timeline_real (void)
 
 #define HINT "Click a superstep to see its cycles explained."
 
-/* "66,944", as the panel writes cycles. */
-static char *
-grouped (guint64 v)
-{
-  g_autofree char *digits = g_strdup_printf ("%" G_GUINT64_FORMAT, v);
-  GString *s = g_string_new (NULL);
-  gsize n = strlen (digits);
-  for (gsize i = 0; i < n; i++)
-    {
-      if (i > 0 && (n - i) % 3 == 0)
-        g_string_append_c (s, ',');
-      g_string_append_c (s, digits[i]);
-    }
-  return g_string_free (s, FALSE);
-}
-
 /* The header names the step, its cycles and the tile they are about,
  * and the program; a line per term; the terms add up to the step. */
 static void
@@ -501,7 +486,7 @@ assert_explains (const SpxRenderTimelineData *d, const SpxIpuProgram *p,
   const SpxIpuStep *s = &g_array_index (p->steps, SpxIpuStep, step);
   g_autofree char *text = spx_render_timeline_explain (d);
   g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
-  g_autofree char *c = grouped (s->cycles);
+  g_autofree char *c = spx_format_count (s->cycles);
   g_autofree char *tile = s->kind == SPX_STEP_SYNC
                             ? g_strdup ("")
                             : g_strdup_printf (", tile %u", s->worst_tile);
@@ -517,7 +502,7 @@ assert_explains (const SpxRenderTimelineData *d, const SpxIpuProgram *p,
   for (guint i = 0; i < s->terms->len; i++)
     {
       const SpxIpuTerm *t = &g_array_index (s->terms, SpxIpuTerm, i);
-      g_autofree char *tc = grouped (t->cycles);
+      g_autofree char *tc = spx_format_count (t->cycles);
       g_autofree char *line = g_strdup_printf ("%s — %s — %s cycles", t->term,
                                                t->formula, tc);
       g_assert_cmpstr (lines[1 + i], ==, line);

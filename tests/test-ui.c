@@ -4,6 +4,7 @@
  * files, a sweep can be cancelled, unsaved edits survive a save. */
 #include "spx-window-private.h"
 #include "spx-mask-io.h"
+#include "spx-util.h"
 #include "spx-render-png.h"
 
 #include <glib/gstdio.h>
@@ -440,22 +441,6 @@ test_drag_undo (void)
   g_rmdir (dir);
 }
 
-/* "66,944", as the Timeline's panel writes cycles. */
-static char *
-grouped (guint64 v)
-{
-  g_autofree char *digits = g_strdup_printf ("%" G_GUINT64_FORMAT, v);
-  GString *s = g_string_new (NULL);
-  gsize n = strlen (digits);
-  for (gsize i = 0; i < n; i++)
-    {
-      if (i > 0 && (n - i) % 3 == 0)
-        g_string_append_c (s, ',');
-      g_string_append_c (s, digits[i]);
-    }
-  return g_string_free (s, FALSE);
-}
-
 /* A page just shown is allocated at the frame clock's next layout. */
 static void
 wait_drawn (GtkWidget *widget)
@@ -510,7 +495,7 @@ assert_explained (SpxWindow *w, const SpxIpuProgram *p, guint step)
 {
   const SpxIpuStep *s = &g_array_index (p->steps, SpxIpuStep, step);
   g_autofree char *text = spx_render_timeline_explain (&w->timeline_data);
-  g_autofree char *c = grouped (s->cycles);
+  g_autofree char *c = spx_format_count (s->cycles);
   g_autofree char *head = g_strdup_printf (
     "Superstep %u: %s (%s), %s cycles", step + 1,
     spx_ipu_step_kind_to_string (s->kind), s->phase, c);
@@ -534,7 +519,7 @@ assert_explained (SpxWindow *w, const SpxIpuProgram *p, guint step)
   for (guint i = 0; i < s->terms->len; i++)
     {
       const SpxIpuTerm *t = &g_array_index (s->terms, SpxIpuTerm, i);
-      g_autofree char *tc = grouped (t->cycles);
+      g_autofree char *tc = spx_format_count (t->cycles);
       g_autofree char *line = g_strdup_printf ("%s — %s — %s cycles", t->term,
                                                t->formula, tc);
       g_assert_cmpstr (lines[1 + i], ==, line);

@@ -6,6 +6,7 @@
  * size, so the hit test (which has no cairo_t) finds the boxes the
  * picture draws. */
 #include "spx-render-timeline.h"
+#include "spx-util.h"
 
 #include <math.h>
 #include <string.h>
@@ -147,28 +148,12 @@ selected_step (const SpxRenderTimelineData *d, guint *which)
   return NULL;
 }
 
-/* 66944 as "66,944": terms are added up by eye. */
-static char *
-exact_count (guint64 v)
-{
-  g_autofree char *digits = g_strdup_printf ("%" G_GUINT64_FORMAT, v);
-  GString *s = g_string_new (NULL);
-  gsize n = strlen (digits);
-  for (gsize i = 0; i < n; i++)
-    {
-      if (i > 0 && (n - i) % 3 == 0)
-        g_string_append_c (s, ',');
-      g_string_append_c (s, digits[i]);
-    }
-  return g_string_free (s, FALSE);
-}
-
 /* "Superstep 3: compute (compute), 25,556 cycles, tile 17"; a sync has
  * no tile, nor a step whose cycles nobody explained. */
 static char *
 step_header (const SpxIpuStep *s, guint index)
 {
-  g_autofree char *c = exact_count (s->cycles);
+  g_autofree char *c = spx_format_count (s->cycles);
   gboolean tile = s->kind != SPX_STEP_SYNC && s->terms != NULL &&
                   s->terms->len > 0;
   g_autofree char *t = tile ? g_strdup_printf (", tile %u", s->worst_tile)
@@ -192,7 +177,7 @@ spx_render_timeline_explain (const SpxRenderTimelineData *d)
   for (guint i = 0; s->terms != NULL && i < s->terms->len; i++)
     {
       const SpxIpuTerm *t = &g_array_index (s->terms, SpxIpuTerm, i);
-      g_autofree char *c = exact_count (t->cycles);
+      g_autofree char *c = spx_format_count (t->cycles);
       g_string_append_printf (out, "\n%s — %s — %s cycles", t->term,
                               t->formula, c);
     }
@@ -574,7 +559,7 @@ draw_rows (cairo_t *cr, const SpxRenderStyle *style, const Layout *l,
   g_autofree char **counts = g_new0 (char *, n + 1);
   for (guint i = 0; i < n; i++)
     {
-      counts[i] = exact_count (rows[i].cycles);
+      counts[i] = spx_format_count (rows[i].cycles);
       tw = MAX (tw, spx_render_text_width (cr, style, PANEL_SIZE,
                                            rows[i].term, NULL));
       fw = MAX (fw, spx_render_text_width (cr, style, PANEL_SIZE,
