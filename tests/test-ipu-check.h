@@ -3,6 +3,7 @@
 #pragma once
 
 #include "spx-ipu.h"
+#include "spx-util.h"
 
 /* Every byte received came in a transfer; a broadcast counts out of its
  * source once, so a tile sends at most what its transfers carry and at
@@ -32,4 +33,23 @@ test_ipu_check_traffic (const SpxIpuProgram *p, const SpxIpuStep *s)
       g_assert_cmpuint (s->bytes_out[t], <=, sent[t]);
       g_assert_cmpuint (s->bytes_out[t], >=, largest[t]);
     }
+}
+
+/* An explanation's lines after its header: one per term of step s,
+ * "term — formula — 1,234 cycles", the terms adding up to the step. */
+static inline void
+test_ipu_check_term_lines (char **lines, const SpxIpuStep *s)
+{
+  g_assert_cmpuint (g_strv_length (lines), ==, 1 + s->terms->len);
+  guint64 sum = 0;
+  for (guint i = 0; i < s->terms->len; i++)
+    {
+      const SpxIpuTerm *t = &g_array_index (s->terms, SpxIpuTerm, i);
+      g_autofree char *tc = spx_format_count (t->cycles);
+      g_autofree char *line = g_strdup_printf ("%s — %s — %s cycles", t->term,
+                                               t->formula, tc);
+      g_assert_cmpstr (lines[1 + i], ==, line);
+      sum += t->cycles;
+    }
+  g_assert_cmpuint (sum, ==, s->cycles);
 }
