@@ -287,6 +287,16 @@ spx_format_count (guint64 value)
 }
 
 char *
+spx_format_bytes (double bytes)
+{
+  if (bytes < 1024)
+    return g_strdup_printf ("%.0f B", bytes);
+  if (bytes < 1024.0 * 1024)
+    return g_strdup_printf ("%.1f KiB", bytes / 1024);
+  return g_strdup_printf ("%.1f MiB", bytes / (1024.0 * 1024));
+}
+
+char *
 spx_excerpt (const char *text)
 {
   g_autofree char *inner = spx_short (text);

@@ -36,6 +36,8 @@ char    *spx_short   (const char *text);
 /* A count with its thousands grouped, "66,944", for figures people add
  * up by eye. */
 char    *spx_format_count (guint64 value);
+/* A size for people: "512 B", "4.0 KiB", "3.1 MiB". */
+char    *spx_format_bytes (double bytes);
 
 /* ---- what input may ask of the machine ---------------------------- */
 

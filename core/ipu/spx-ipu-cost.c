@@ -6,6 +6,8 @@
 #include <math.h>
 #include <stdarg.h>
 
+#include "spx-util.h"
+
 /* ---- constants ---------------------------------------------------------- */
 
 /* Starting a vertex's workers and returning (supervisor cycles): the
@@ -151,16 +153,6 @@ whole (double cycles)
   return cycles > 0 ? (guint64) ceil (cycles - 1e-9) : 0;
 }
 
-/* A size in bytes for people: 512 B, 4.0 KiB, 3.1 MiB. */
-static char *
-bytes_text (double bytes)
-{
-  if (bytes < 1024)
-    return g_strdup_printf ("%.0f B", bytes);
-  if (bytes < 1024.0 * 1024)
-    return g_strdup_printf ("%.1f KiB", bytes / 1024);
-  return g_strdup_printf ("%.1f MiB", bytes / (1024.0 * 1024));
-}
 
 /* ---- supersteps ---------------------------------------------------------- */
 
@@ -184,21 +176,21 @@ spx_ipu_cost_exchange (const SpxIpuMachine *m, const SpxIpuTraffic *t,
   g_autofree char *text = NULL;
   if (t->out >= in)
     {
-      text = bytes_text (t->out);
+      text = spx_format_bytes (t->out);
       spx_ipu_terms_add (terms, "busiest tile sends", moving,
                          "%s at %g B/cycle", text, rate);
     }
   else if (t->in_paired > 0)
     {
-      g_autofree char *alone = bytes_text (t->in);
-      text = bytes_text (t->in_paired);
+      g_autofree char *alone = spx_format_bytes (t->in);
+      text = spx_format_bytes (t->in_paired);
       spx_ipu_terms_add (terms, "busiest tile receives", moving,
                          "%s at %g B/cycle + %s broadcast to its pair at "
                          "%g B/cycle", alone, rate, text, 2 * rate);
     }
   else
     {
-      text = bytes_text (t->in);
+      text = spx_format_bytes (t->in);
       spx_ipu_terms_add (terms, "busiest tile receives", moving,
                          "%s at %g B/cycle", text, rate);
     }
@@ -441,7 +433,7 @@ spx_ipu_cost_fill (const SpxIpuMachine *m, guint64 bytes, GArray *terms)
   guint64 write = whole (bytes / FILL_BYTES_PER_CYCLE);
   if (terms == NULL)
     return VERTEX_START + write;
-  g_autofree char *text = bytes_text ((double) bytes);
+  g_autofree char *text = spx_format_bytes ((double) bytes);
   spx_ipu_terms_add (terms, "vertex start", VERTEX_START, "%d",
                      VERTEX_START);
   spx_ipu_terms_add (terms, "zeros written", write, "%s at %g B/cycle", text,

@@ -121,7 +121,7 @@ spx_ipu_step_send (SpxIpuProgram *p, SpxIpuStep *step, guint32 src,
   step->bytes_in[dst] += bytes;
   if (step->transfers == NULL) /* counting only */
     return;
-  SpxIpuTransfer t = { src, dst, bytes };
+  SpxIpuTransfer t = { src, dst, bytes, step->piece };
   g_array_append_val (step->transfers, t);
 }
 
@@ -136,8 +136,43 @@ spx_ipu_step_resend (SpxIpuProgram *p, SpxIpuStep *step, guint32 src,
   step->bytes_in[dst] += bytes;
   if (step->transfers == NULL)
     return;
-  SpxIpuTransfer t = { src, dst, bytes };
+  SpxIpuTransfer t = { src, dst, bytes, step->piece };
   g_array_append_val (step->transfers, t);
+}
+
+void
+spx_ipu_step_set_piece (SpxIpuStep *step, const SpxIpuPiece *what)
+{
+  step->piece = *what;
+}
+
+/* "rows 64–127, columns 0–31, " or "" when the ranges are not known. */
+static char *
+ranges_text (const SpxIpuPiece *w)
+{
+  if (w->row1 <= w->row0 || w->col1 <= w->col0)
+    return g_strdup ("");
+  return g_strdup_printf ("rows %u–%u, columns %u–%u, ", w->row0,
+                          w->row1 - 1, w->col0, w->col1 - 1);
+}
+
+char *
+spx_ipu_piece_describe (const SpxIpuProgram *p, const SpxIpuPiece *what,
+                        guint64 bytes)
+{
+  static const char *const names[SPX_N_BYTE_KINDS] = {
+    [SPX_BYTES_VALUES] = "W non-zeros",
+    [SPX_BYTES_INDICES] = "W indices",
+    [SPX_BYTES_INPUT] = "X",
+    [SPX_BYTES_PARTIALS] = "partial sums of Y",
+    [SPX_BYTES_OUTPUT] = "Y",
+  };
+  guint kind = MIN ((guint) what->kind, SPX_N_BYTE_KINDS - 1);
+  g_autofree char *ranges = ranges_text (what);
+  g_autofree char *size = spx_format_bytes ((double) bytes);
+  const char *type = what->kind == SPX_BYTES_PARTIALS
+                     ? "fp32" : spx_dtype_to_string (p->dtype);
+  return g_strdup_printf ("%s %s%s: %s", names[kind], ranges, type, size);
 }
 
 void

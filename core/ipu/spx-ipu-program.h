@@ -31,9 +31,19 @@ typedef enum {
   SPX_N_BYTE_KINDS,
 } SpxByteKind;
 
+/* What a transfer carries, for people: a kind and the half-open element
+ * ranges [row0, row1) × [col0, col1) of the matrix it is cut from (X for
+ * SPX_BYTES_INPUT, W for values and indices, Y for partials and output).
+ * All ranges 0: not known. */
 typedef struct {
-  guint32 src, dst;
-  guint64 bytes;
+  SpxByteKind kind;
+  guint32     row0, row1, col0, col1;
+} SpxIpuPiece;
+
+typedef struct {
+  guint32     src, dst;
+  guint64     bytes;
+  SpxIpuPiece what;
 } SpxIpuTransfer;
 
 /* One named part of a superstep's cycles, for people: what it is
@@ -66,6 +76,7 @@ typedef struct {
    * exchange: the busiest tile's), summing exactly to cycles */
   GArray     *terms;
   guint32     worst_tile;   /* the tile the terms are about */
+  SpxIpuPiece piece;        /* what sends carry now (builders only) */
 } SpxIpuStep;
 
 typedef struct {
@@ -122,6 +133,15 @@ void           spx_ipu_step_send (SpxIpuProgram *p, SpxIpuStep *step,
  * tile: the exchange broadcasts, so they count in but not out again. */
 void           spx_ipu_step_resend (SpxIpuProgram *p, SpxIpuStep *step,
                                     guint32 src, guint32 dst, guint64 bytes);
+/* What the next sends and resends of step carry (until set again): the
+ * planners say it before each kind of data they move. */
+void           spx_ipu_step_set_piece (SpxIpuStep *step,
+                                       const SpxIpuPiece *what);
+/* "X rows 64–127, columns 0–31, fp16: 4.0 KiB": what a transfer of bytes
+ * carries in program p. Free with g_free. */
+char          *spx_ipu_piece_describe (const SpxIpuProgram *p,
+                                       const SpxIpuPiece *what,
+                                       guint64 bytes);
 /* An exchange step that counts bytes in and out but keeps no list of
  * transfers: a planner costing a partition before it builds one. */
 void           spx_ipu_step_count_only (SpxIpuStep *step);
