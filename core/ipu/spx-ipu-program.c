@@ -52,6 +52,8 @@ step_clear (SpxIpuStep *s)
   g_free (s->tile_cycles);
   if (s->transfers)
     g_array_unref (s->transfers);
+  if (s->pieces)
+    g_array_unref (s->pieces);
 }
 
 void
@@ -100,6 +102,8 @@ spx_ipu_program_add_exchange (SpxIpuProgram *p, const char *phase)
   s->bytes_in = g_new0 (guint64, p->n_tiles);
   s->bytes_out = g_new0 (guint64, p->n_tiles);
   s->transfers = g_array_new (FALSE, FALSE, sizeof (SpxIpuTransfer));
+  if (p->n_tiles <= SPX_IPU_PIECES_MAX_TILES)
+    s->pieces = g_array_new (FALSE, FALSE, sizeof (SpxIpuPiece));
   return s;
 }
 
@@ -121,8 +125,10 @@ spx_ipu_step_send (SpxIpuProgram *p, SpxIpuStep *step, guint32 src,
   step->bytes_in[dst] += bytes;
   if (step->transfers == NULL) /* counting only */
     return;
-  SpxIpuTransfer t = { src, dst, bytes, step->piece };
+  SpxIpuTransfer t = { src, dst, bytes };
   g_array_append_val (step->transfers, t);
+  if (step->pieces)
+    g_array_append_val (step->pieces, step->piece);
 }
 
 void
@@ -136,8 +142,10 @@ spx_ipu_step_resend (SpxIpuProgram *p, SpxIpuStep *step, guint32 src,
   step->bytes_in[dst] += bytes;
   if (step->transfers == NULL)
     return;
-  SpxIpuTransfer t = { src, dst, bytes, step->piece };
+  SpxIpuTransfer t = { src, dst, bytes };
   g_array_append_val (step->transfers, t);
+  if (step->pieces)
+    g_array_append_val (step->pieces, step->piece);
 }
 
 void
@@ -179,6 +187,7 @@ void
 spx_ipu_step_count_only (SpxIpuStep *step)
 {
   g_clear_pointer (&step->transfers, g_array_unref);
+  g_clear_pointer (&step->pieces, g_array_unref);
 }
 
 /* The busiest tile's traffic, in or out (each tile sends and receives
@@ -322,6 +331,7 @@ spx_ipu_program_drop_detail (SpxIpuProgram *p)
       g_clear_pointer (&s->bytes_in, g_free);
       g_clear_pointer (&s->bytes_out, g_free);
       g_clear_pointer (&s->tile_cycles, g_free);
+      g_clear_pointer (&s->pieces, g_array_unref);
       g_clear_pointer (&s->transfers, g_array_unref);
     }
   for (guint t = 0; t < p->n_tiles; t++)

@@ -41,10 +41,13 @@ typedef struct {
 } SpxIpuPiece;
 
 typedef struct {
-  guint32     src, dst;
-  guint64     bytes;
-  SpxIpuPiece what;
+  guint32 src, dst;
+  guint64 bytes;
 } SpxIpuTransfer;
+
+/* Machines of at most this many tiles keep what each transfer carries
+ * (the pictures draw their arrows); larger ones only the transfers. */
+#define SPX_IPU_PIECES_MAX_TILES 64
 
 /* One named part of a superstep's cycles, for people: what it is
  * ("vertex start", "busiest tile's traffic"), how it is worked out
@@ -70,6 +73,8 @@ typedef struct {
   /* exchange: per tile bytes in and out, and who sends what to whom */
   guint64    *bytes_in, *bytes_out; /* n_tiles each, or NULL */
   GArray     *transfers;            /* SpxIpuTransfer, or NULL */
+  GArray     *pieces;               /* SpxIpuPiece per transfer, or NULL
+                                       (see SPX_IPU_PIECES_MAX_TILES) */
   /* compute: cycles per tile, or NULL */
   guint64    *tile_cycles;
   /* SpxIpuTerm: the cycles explained (compute: the slowest tile's;
