@@ -312,6 +312,93 @@ spx_study_plan (SpxStudy *s, GError **error)
   return TRUE;
 }
 
+/* Whether every mode's plan fits the machine at m = k = size; *blocks
+ * gets the mask's non-zero blocks there. */
+static gboolean
+fits_at (const SpxStudy *s, guint64 size, gboolean *fits, guint64 *blocks,
+         GError **error)
+{
+  const SpxScenario *sc = s->scenario;
+  g_autoptr (SpxMask) mask = spx_mask_generate (size, size, sc->block,
+                                                &sc->gen, error);
+  if (mask == NULL)
+    return FALSE;
+  *blocks = spx_mask_count (mask);
+  *fits = TRUE;
+  for (guint mode = 0; mode < SPX_IPU_N_MODES && *fits; mode++)
+    {
+      SpxIpuProgram *p = spx_ipu_plan (s->machine, mode, mask, sc->n,
+                                       sc->dtype, error);
+      if (p == NULL)
+        return FALSE;
+      *fits = p->fits;
+      spx_ipu_program_free (p);
+    }
+  return TRUE;
+}
+
+/* The largest m = k in whole blocks, up to hi blocks, at which every
+ * plan fits with the scenario's n (0: none), and its non-zero blocks. */
+static gboolean
+largest_fit (const SpxStudy *s, guint64 hi, guint64 *size, guint64 *blocks,
+             GError **error)
+{
+  guint b = s->scenario->block;
+  guint64 lo = 0; /* fits (0: nothing yet); nothing above hi does */
+  *blocks = 0;
+  while (lo < hi)
+    {
+      guint64 mid = lo + (hi - lo + 1) / 2, count = 0;
+      gboolean fits = FALSE;
+      if (!fits_at (s, mid * b, &fits, &count, error))
+        return FALSE;
+      if (fits)
+        {
+          lo = mid;
+          *blocks = count;
+        }
+      else
+        hi = mid - 1;
+    }
+  *size = lo * b;
+  return TRUE;
+}
+
+gboolean
+spx_study_fit_size (SpxStudy *s, GError **error)
+{
+  SpxScenario *sc = s->scenario;
+  if (sc->source != SPX_MASK_SOURCE_GENERATED)
+    {
+      g_set_error (error, SPX_SCENARIO_ERROR, SPX_SCENARIO_ERROR_INVALID,
+                   "only a generated mask can change its size; a file or "
+                   "a drawing keeps its own");
+      return FALSE;
+    }
+  guint64 asked_n = sc->n, hi = MIN (sc->m, sc->k) / sc->block;
+  /* a size whose mask is empty teaches nothing: a smaller n makes room */
+  for (;;)
+    {
+      guint64 size = 0, blocks = 0;
+      if (!largest_fit (s, hi, &size, &blocks, error))
+        return FALSE;
+      if (size > 0 && (blocks > 0 || sc->gen.density == 0))
+        {
+          sc->m = sc->k = size;
+          return spx_study_build_mask (s, error);
+        }
+      if (sc->n == 1)
+        break;
+      sc->n /= 2;
+    }
+  sc->n = asked_n;
+  g_set_error (error, SPX_SCENARIO_ERROR, SPX_SCENARIO_ERROR_INVALID,
+               "no size fits %s, not even one non-zero %u × %u block with "
+               "n = 1: try a larger machine", s->machine->name, sc->block,
+               sc->block);
+  return FALSE;
+}
+
 /* A preset by name and by every figure: an edited one is a file. */
 static gboolean
 is_unedited_preset (const SpxStudy *s)

@@ -91,6 +91,12 @@ void        spx_study_changed     (SpxStudy *study);
 
 /* The three programs at the scenario's n and dtype. */
 gboolean    spx_study_plan (SpxStudy *study, GError **error);
+/* The largest m = k (whole blocks, at most the present size) at which
+ * every mode's plan fits the machine becomes the scenario's, and the mask
+ * is made again. Where that mask would hold no block, n is halved until
+ * one fits. A generated subject only (a file or a drawing keeps its
+ * shape); an error when nothing fits even at n = 1. */
+gboolean    spx_study_fit_size (SpxStudy *study, GError **error);
 /* The .spx, and beside it NAME.machine for a machine that is not a
  * preset (the scenario then names that file). */
 gboolean    spx_study_save (SpxStudy *study, const char *path,

@@ -354,6 +354,70 @@ remove_dir (const char *path)
   g_rmdir (path);
 }
 
+/* Whether all three plans of s fit at m = k = size. */
+static gboolean
+all_fit (SpxStudy *s, guint64 size)
+{
+  s->scenario->m = s->scenario->k = size;
+  g_assert_true (spx_study_build_mask (s, NULL));
+  g_assert_true (spx_study_plan (s, NULL));
+  gboolean fits = TRUE;
+  for (guint mode = 0; mode < SPX_IPU_N_MODES; mode++)
+    fits = fits && s->programs[mode]->fits;
+  return fits;
+}
+
+/* teach16 with the default 4096² problem does not fit; the size that
+ * fits is the largest with blocks in its mask: one block more and some
+ * plan does not. n = 1024 leaves room for an empty 32² only, so n is
+ * halved until a mask with blocks fits. */
+static void
+test_fit_size (void)
+{
+  g_autoptr (SpxStudy) s = spx_study_new ();
+  g_autoptr (GError) error = NULL;
+  g_assert_true (spx_study_set_machine (s, "teach16", &error));
+  g_assert_false (all_fit (s, 4096));
+  g_assert_true (spx_study_fit_size (s, &error));
+  g_assert_no_error (error);
+  guint64 size = s->scenario->m, b = s->scenario->block;
+  g_test_message ("teach16, b = %" G_GUINT64_FORMAT ", n = %" G_GUINT64_FORMAT
+                  ": %" G_GUINT64_FORMAT " fits", b, s->scenario->n, size);
+  g_assert_cmpuint (s->scenario->k, ==, size);
+  g_assert_cmpuint (s->scenario->mask->rows, ==, size);
+  g_assert_cmpuint (size % b, ==, 0);
+  g_assert_cmpuint (size, <, 4096);
+  g_assert_cmpuint (s->scenario->n, <, 1024);
+  g_assert_cmpuint (spx_mask_count (s->scenario->mask), >, 0);
+  g_assert_true (all_fit (s, size));
+  g_assert_false (all_fit (s, size + b));
+}
+
+/* A file or a drawing keeps its shape; a machine too small for one block
+ * says so. */
+static void
+test_fit_size_refused (void)
+{
+  g_autoptr (SpxStudy) s = spx_study_new ();
+  g_autoptr (GError) error = NULL;
+  g_assert_true (spx_study_set_machine (s, "teach16", NULL));
+  s->machine->sram_bytes = 1024;
+  g_assert_false (spx_study_fit_size (s, &error));
+  g_assert_error (error, SPX_SCENARIO_ERROR, SPX_SCENARIO_ERROR_INVALID);
+  g_assert_nonnull (strstr (error->message, "no size fits teach16"));
+  g_assert_cmpuint (s->scenario->m, ==, 4096);
+  g_assert_cmpuint (s->scenario->n, ==, 1024);
+  g_clear_error (&error);
+
+  s->machine->sram_bytes = 64 * 1024;
+  s->scenario->n = 16;
+  s->scenario->m = s->scenario->k = 64;
+  g_assert_true (spx_study_build_mask (s, NULL));
+  spx_study_set_drawn (s, spx_mask_copy (s->scenario->mask));
+  g_assert_false (spx_study_fit_size (s, &error));
+  g_assert_nonnull (strstr (error->message, "only a generated mask"));
+}
+
 /* A study with a what-if machine (teach16 cut to four tiles). */
 static SpxStudy *
 what_if_study (void)
@@ -519,6 +583,8 @@ main (int argc, char **argv)
   g_test_add_func ("/study/png-scenario", test_png_scenario);
   g_test_add_func ("/study/machine-beside", test_machine_beside);
   g_test_add_func ("/study/drawn", test_drawn);
+  g_test_add_func ("/study/fit-size", test_fit_size);
+  g_test_add_func ("/study/fit-size-refused", test_fit_size_refused);
   g_test_add_func ("/study/sweep-options", test_sweep_options);
   g_test_add_func ("/study/subject-sweep", test_subject_sweep);
   g_test_add_func ("/study/words", test_words);

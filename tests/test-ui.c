@@ -802,6 +802,61 @@ test_panel (void)
   g_rmdir (dir);
 }
 
+/* Where widget sits in the window. */
+static int
+window_y (SpxWindow *w, GtkWidget *widget)
+{
+  int x = 0, y = 0;
+  g_assert_true (gtk_widget_translate_coordinates (widget, GTK_WIDGET (w), 0,
+                                                   0, &x, &y));
+  return y;
+}
+
+/* teach16 with the default problem does not fit: the bar says so above
+ * the views (the panel stays where it was) and offers a size that fits,
+ * which is then one undo step. */
+static void
+test_fit_size (void)
+{
+  SKIP_WITHOUT_DISPLAY ();
+  SpxWindow *w = window_new ();
+  int m_y = window_y (w, w->panel.m), density_y = window_y (w, w->panel.density);
+  gtk_combo_box_set_active_id (GTK_COMBO_BOX (w->panel.machine), "teach16");
+  wait_idle (w);
+  g_assert_nonnull (strstr (spx_window_get_error (w), "does not fit teach16"));
+  g_assert_true (gtk_widget_get_visible (w->info_bar));
+  g_assert_true (gtk_widget_get_visible (w->fit_button));
+  while (g_main_context_pending (NULL)) /* the new allocation */
+    g_main_context_iteration (NULL, FALSE);
+  g_assert_cmpint (window_y (w, w->panel.m), ==, m_y);
+  g_assert_cmpint (window_y (w, w->panel.density), ==, density_y);
+
+  gtk_button_clicked (GTK_BUTTON (w->fit_button));
+  wait_idle (w);
+  g_assert_null (spx_window_get_error (w));
+  const SpxScenario *sc = w->study->scenario;
+  g_assert_cmpuint (sc->m, <, 4096);
+  g_assert_cmpuint (sc->k, ==, sc->m);
+  for (guint mode = 0; mode < SPX_IPU_N_MODES; mode++)
+    g_assert_true (w->study->programs[mode]->fits);
+  g_assert_cmpint (gtk_spin_button_get_value_as_int (
+                     GTK_SPIN_BUTTON (w->panel.m)), ==, (int) sc->m);
+  g_assert_cmpint (gtk_spin_button_get_value_as_int (
+                     GTK_SPIN_BUTTON (w->panel.n)), ==, (int) sc->n);
+  activate (w, "undo", NULL);
+  wait_idle (w);
+  g_assert_cmpuint (w->study->scenario->m, ==, 4096);
+
+  /* a mask from a file keeps its shape: no offer */
+  activate (w, "open-path", g_variant_new_string (g_test_get_filename (
+              G_TEST_DIST, "data",
+              "transformer-magnitude_pruning-0.98-attention_q.smtx", NULL)));
+  wait_idle (w);
+  g_assert_nonnull (strstr (spx_window_get_error (w), "does not fit"));
+  g_assert_false (gtk_widget_get_visible (w->fit_button));
+  window_close (w);
+}
+
 /* Answer the next message dialog with response once it shows (modal
  * dialogs run their own main loop, where this timeout still fires). */
 static guint dialogs_answered;
@@ -1064,6 +1119,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/window/timeline-explain", test_timeline_explain);
   g_test_add_func ("/ui/window/drag-undo", test_drag_undo);
   g_test_add_func ("/ui/window/panel", test_panel);
+  g_test_add_func ("/ui/window/fit-size", test_fit_size);
   g_test_add_func ("/ui/window/export", test_export);
   g_test_add_func ("/ui/window/sweep-cancel", test_sweep_cancel);
   g_test_add_func ("/ui/window/sweep-waits", test_sweep_waits);

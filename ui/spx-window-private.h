@@ -48,6 +48,7 @@ struct _SpxWindow {
 
   /* widgets */
   GtkWidget *header, *progress, *cancel, *info_bar, *info_label;
+  GtkWidget *fit_button;
   GtkWidget *stack, *editor, *tiles, *exchange, *timeline, *speedup;
   GtkWidget *metric, *superstep, *tile_label, *density_label, *sweep_button;
   GtkWidget *throughput, *undo_button, *redo_button;
@@ -70,6 +71,8 @@ void       spx_window_show_error  (SpxWindow *w, const char *message);
 void       spx_window_show_message (SpxWindow *w, GtkMessageType type,
                                     const char *message);
 void       spx_window_clear_error (SpxWindow *w);
+/* The message shown says a plan does not fit: offer a size that does. */
+void       spx_window_offer_fit   (SpxWindow *w);
 void       spx_window_update_busy (SpxWindow *w);
 void       spx_window_update_title (SpxWindow *w);
 void       spx_window_select_tile (SpxWindow *w, gint tile);
@@ -93,6 +96,9 @@ void       spx_window_replan      (SpxWindow *w);
 /* Make the subject again from the scenario (generate, or re-block a
  * file or drawing) and plan it; the new mask is one undo step. */
 void       spx_window_rebuild     (SpxWindow *w);
+/* Find the largest m = k at which every plan fits the machine (on a
+ * worker), make the mask at it and plan it: one undo step. */
+void       spx_window_fit_size    (SpxWindow *w);
 void       spx_window_programs_changed (SpxWindow *w);
 /* A mask file (any format) becomes the subject, read on a worker (at a
  * block size where it does not look solid); one undo step. Errors go to

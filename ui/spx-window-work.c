@@ -14,6 +14,7 @@ typedef enum {
   JOB_BUILD,    /* generate or re-block first */
   JOB_OPEN,     /* a mask file first */
   JOB_LOAD,     /* a .spx first: a whole new study */
+  JOB_FIT,      /* a size at which every plan fits, then generate */
 } JobKind;
 
 typedef struct {
@@ -67,6 +68,8 @@ make_subject (PlanJob *j)
       return open_readable (j);
     case JOB_BUILD:
       return spx_study_build_mask (j->study, &j->error);
+    case JOB_FIT:
+      return spx_study_fit_size (j->study, &j->error);
     case JOB_PLAN:
     default:
       return TRUE;
@@ -105,6 +108,8 @@ report_fit (SpxWindow *w)
     p->overflow ? "the pattern overflows its dynamic buckets; " : "", need,
     have);
   spx_window_show_message (w, GTK_MESSAGE_WARNING, msg);
+  if (w->study->scenario->source == SPX_MASK_SOURCE_GENERATED)
+    spx_window_offer_fit (w);
 }
 
 static void
@@ -245,6 +250,8 @@ plan_done (GObject *source, GAsyncResult *result, gpointer data)
     take_subject (w, j);
   if (j->subject_ok && j->kind == JOB_OPEN)
     took_file (w, j);
+  if (j->subject_ok && j->kind == JOB_FIT) /* it may have needed a smaller n */
+    w->study->scenario->n = j->study->scenario->n;
   if (j->subject_ok && j->kind != JOB_LOAD)
     take_survey (w, j->study);
   if (j->subject_ok && j->kind != JOB_LOAD && j->kind != JOB_PLAN)
@@ -313,6 +320,12 @@ void
 spx_window_rebuild (SpxWindow *w)
 {
   start (w, JOB_BUILD, NULL);
+}
+
+void
+spx_window_fit_size (SpxWindow *w)
+{
+  start (w, JOB_FIT, NULL);
 }
 
 void

@@ -10,6 +10,7 @@ const char *const spx_window_views[] = {
 };
 
 #define INFO_LINES 4 /* of the message bar, at most */
+#define FIT_RESPONSE 1 /* the bar's "Use a size that fits" */
 
 static const char *const view_titles[] = {
   "Mask", "Tiles", "Exchange", "Timeline", "Speedup",
@@ -53,7 +54,14 @@ spx_window_show_message (SpxWindow *w, GtkMessageType type,
   w->error = g_strdup (message);
   gtk_info_bar_set_message_type (GTK_INFO_BAR (w->info_bar), type);
   gtk_label_set_text (GTK_LABEL (w->info_label), message);
+  gtk_widget_hide (w->fit_button); /* only a plan too big offers it */
   gtk_widget_show (w->info_bar);
+}
+
+void
+spx_window_offer_fit (SpxWindow *w)
+{
+  gtk_widget_show (w->fit_button);
 }
 
 void
@@ -765,6 +773,8 @@ speedup_page (SpxWindow *w)
   return view_page (w->speedup, box);
 }
 
+static GtkWidget *build_info_bar (SpxWindow *w);
+
 static GtkWidget *
 build_views (SpxWindow *w)
 {
@@ -793,6 +803,9 @@ build_views (SpxWindow *w)
   gtk_widget_set_halign (switcher, GTK_ALIGN_CENTER);
   gtk_widget_set_margin_top (switcher, 6);
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  /* above the views, not the panel: a message never moves the field
+   * under the pointer */
+  gtk_box_pack_start (GTK_BOX (box), build_info_bar (w), FALSE, FALSE, 0);
   gtk_box_pack_start (GTK_BOX (box), switcher, FALSE, FALSE, 0);
   gtk_box_pack_start (GTK_BOX (box), w->stack, TRUE, TRUE, 0);
   return box;
@@ -802,6 +815,8 @@ static void
 on_info_response (GtkInfoBar *bar, gint response, SpxWindow *w)
 {
   spx_window_clear_error (w);
+  if (response == FIT_RESPONSE)
+    spx_window_fit_size (w);
 }
 
 static GtkWidget *
@@ -824,6 +839,12 @@ build_info_bar (SpxWindow *w)
   gtk_label_set_xalign (GTK_LABEL (w->info_label), 0);
   gtk_container_add (GTK_CONTAINER (gtk_info_bar_get_content_area (
                        GTK_INFO_BAR (w->info_bar))), w->info_label);
+  w->fit_button = gtk_info_bar_add_button (GTK_INFO_BAR (w->info_bar),
+                                           "_Use a size that fits",
+                                           FIT_RESPONSE);
+  gtk_widget_set_tooltip_text (w->fit_button, "Set m = k to the largest "
+                               "size at which every plan fits this machine");
+  gtk_widget_set_no_show_all (w->fit_button, TRUE);
   g_signal_connect (w->info_bar, "response", G_CALLBACK (on_info_response),
                     w);
   gtk_widget_set_no_show_all (w->info_bar, TRUE);
@@ -883,7 +904,6 @@ spx_window_init (SpxWindow *w)
   gtk_window_set_default_size (GTK_WINDOW (w), 1120, 720);
   build_header (w);
   GtkWidget *content = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-  gtk_box_pack_start (GTK_BOX (content), build_info_bar (w), FALSE, FALSE, 0);
   GtkWidget *paned = gtk_paned_new (GTK_ORIENTATION_HORIZONTAL);
   GtkWidget *scroll = gtk_scrolled_window_new (NULL, NULL);
   gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroll),
