@@ -13,6 +13,7 @@ struct _SpxApplication {
   GtkApplication parent;
   char          *view;     /* --view: the view new windows open on */
   gboolean       sweep;    /* --sweep: new windows start a sweep */
+  gboolean       lesson;   /* --lesson: new windows open the lesson */
   /* preferences */
   gboolean       dark;
   guint          threads;
@@ -209,6 +210,8 @@ set_accels (GtkApplication *app)
     { "win.view::exchange", { "<Alt>3", NULL } },
     { "win.view::timeline", { "<Alt>4", NULL } },
     { "win.view::speedup", { "<Alt>5", NULL } },
+    { "win.lesson-next", { "Page_Down", NULL } },
+    { "win.lesson-back", { "Page_Up", NULL } },
   };
   for (guint i = 0; i < G_N_ELEMENTS (table); i++)
     gtk_application_set_accels_for_action (app, table[i].action,
@@ -227,6 +230,8 @@ new_window (SpxApplication *app)
   gtk_window_present (GTK_WINDOW (w));
   if (app->sweep)
     g_action_group_activate_action (G_ACTION_GROUP (w), "run-sweep", NULL);
+  if (app->lesson)
+    g_action_group_activate_action (G_ACTION_GROUP (w), "lesson", NULL);
   return w;
 }
 
@@ -263,6 +268,7 @@ spx_application_local_options (GApplication *gapp, GVariantDict *options)
   SpxApplication *app = SPX_APPLICATION (gapp);
   const char *view = NULL;
   app->sweep = g_variant_dict_contains (options, "sweep");
+  app->lesson = g_variant_dict_contains (options, "lesson");
   if (!g_variant_dict_lookup (options, "view", "&s", &view))
     return -1;
   for (guint i = 0; spx_window_views[i]; i++)
@@ -295,6 +301,9 @@ spx_application_init (SpxApplication *app)
       "VIEW" },
     { "sweep", 0, 0, G_OPTION_ARG_NONE, NULL,
       "Start the speedup sweep (model and CPU) on opening", NULL },
+    { "lesson", 0, 0, G_OPTION_ARG_NONE, NULL,
+      "Open the guided lesson \"Learn the IPU model\" beside the views",
+      NULL },
     G_OPTION_ENTRY_NULL
   };
   g_application_add_main_option_entries (G_APPLICATION (app), options);

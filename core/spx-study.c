@@ -399,6 +399,35 @@ spx_study_fit_size (SpxStudy *s, GError **error)
   return FALSE;
 }
 
+gboolean
+spx_study_use_scenario (SpxStudy *s, const SpxScenario *scenario,
+                        GError **error)
+{
+  SpxScenario *sc = spx_scenario_copy (scenario);
+  spx_mask_free (sc->mask);
+  sc->mask = NULL;
+  sc->threads = s->scenario->threads; /* the CPU's, not the scenario's */
+  g_autofree char *now = spx_scenario_to_data (s->scenario, NULL);
+  g_autofree char *then = spx_scenario_to_data (sc, NULL);
+  if (g_str_equal (now, then) && s->scenario->mask != NULL)
+    {
+      spx_scenario_free (sc);
+      return FALSE;
+    }
+  SpxScenario *old = s->scenario;
+  s->scenario = sc;
+  if (!spx_study_set_machine (s, sc->machine, error))
+    {
+      s->scenario = old;
+      spx_scenario_free (sc);
+      return FALSE;
+    }
+  spx_scenario_free (old);
+  g_clear_pointer (&s->elements, spx_mask_free);
+  spx_study_changed (s);
+  return TRUE;
+}
+
 /* A preset by name and by every figure: an edited one is a file. */
 static gboolean
 is_unedited_preset (const SpxStudy *s)

@@ -97,6 +97,13 @@ gboolean    spx_study_plan (SpxStudy *study, GError **error);
  * one fits. A generated subject only (a file or a drawing keeps its
  * shape); an error when nothing fits even at n = 1. */
 gboolean    spx_study_fit_size (SpxStudy *study, GError **error);
+/* scenario (a copy, without its mask) becomes the study's, its machine
+ * resolved; the mask is then to be made (spx_study_build_mask). FALSE
+ * when nothing changed (the same scenario, its mask made), or with
+ * *error set when its machine cannot be had (the study as it was). */
+gboolean    spx_study_use_scenario (SpxStudy *study,
+                                    const SpxScenario *scenario,
+                                    GError **error);
 /* The .spx, and beside it NAME.machine for a machine that is not a
  * preset (the scenario then names that file). */
 gboolean    spx_study_save (SpxStudy *study, const char *path,

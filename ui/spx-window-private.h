@@ -6,6 +6,7 @@
 
 #include "spx-window.h"
 #include "spx-ipu.h"
+#include "spx-lesson.h"
 #include "spx-mask-editor.h"
 #include "spx-render-exchange.h"
 #include "spx-render-speedup.h"
@@ -48,7 +49,13 @@ struct _SpxWindow {
 
   /* widgets */
   GtkWidget *header, *progress, *cancel, *info_bar, *info_label;
-  GtkWidget *fit_button;
+  GtkWidget *fit_button, *colour;
+  /* the guided lesson (loaded when first asked for) */
+  SpxLesson *lesson;
+  guint      lesson_step;
+  gboolean   lesson_pending; /* its selection waits for its plan */
+  GtkWidget *lesson_panel, *lesson_count, *lesson_title, *lesson_text;
+  GtkWidget *lesson_back, *lesson_next;
   GtkWidget *stack, *editor, *tiles, *exchange, *timeline, *speedup;
   GtkWidget *metric, *superstep, *tile_label, *density_label, *sweep_button;
   GtkWidget *throughput, *undo_button, *redo_button;
@@ -112,6 +119,19 @@ void       spx_window_subject_restored (SpxWindow *w,
 /* Sweep the subject (once it is made, when work on it is under way). */
 void       spx_window_run_sweep   (SpxWindow *w);
 void       spx_window_cancel_work (SpxWindow *w);
+
+/* spx-window-lesson.c */
+GtkWidget *spx_window_lesson_panel_new (SpxWindow *w);
+/* Open the lesson beside the views at its first step. */
+void       spx_window_lesson_start (SpxWindow *w);
+/* by steps on (1) or back (-1), when the lesson is open. */
+void       spx_window_lesson_move  (SpxWindow *w, gint by);
+gboolean   spx_window_lesson_active (SpxWindow *w);
+/* The selection changed: the step's text quotes it again. */
+void       spx_window_lesson_refresh (SpxWindow *w);
+/* The views show a new plan: a step waiting for it makes its selection,
+ * and its text quotes the plan. */
+void       spx_window_lesson_plan_ready (SpxWindow *w);
 
 /* spx-window-files.c */
 void       spx_window_open_dialog (SpxWindow *w);

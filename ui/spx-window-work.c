@@ -157,6 +157,7 @@ spx_window_programs_changed (SpxWindow *w)
   for (guint i = 0; i < G_N_ELEMENTS (views); i++)
     spx_view_changed (SPX_VIEW (views[i]));
   report_fit (w);
+  spx_window_lesson_plan_ready (w);
 }
 
 /* The job's programs become the study's (the views are told at once:

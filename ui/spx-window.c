@@ -209,14 +209,12 @@ spx_window_select_tile (SpxWindow *w, gint tile)
   spx_mask_editor_set_selected_tile (SPX_MASK_EDITOR (w->editor), tile);
   spx_view_changed (SPX_VIEW (w->tiles));
   spx_view_changed (SPX_VIEW (w->exchange));
-  if (tile < 0 || p == NULL)
-    {
-      gtk_label_set_text (GTK_LABEL (w->tile_label),
-                          "Click a tile to see its blocks in the mask.");
-      return;
-    }
-  g_autofree char *text = tile_summary (p, tile, ", ");
+  g_autofree char *text = tile < 0 || p == NULL
+                          ? g_strdup ("Click a tile to see its blocks in "
+                                      "the mask.")
+                          : tile_summary (p, tile, ", ");
   gtk_label_set_text (GTK_LABEL (w->tile_label), text);
+  spx_window_lesson_refresh (w);
 }
 
 static gboolean
@@ -269,6 +267,7 @@ spx_window_select_superstep (SpxWindow *w, gint lane, gint step)
       w->exchange_data.superstep = (guint) step;
       spx_view_changed (SPX_VIEW (w->exchange));
     }
+  spx_window_lesson_refresh (w);
 }
 
 static gboolean
@@ -477,6 +476,24 @@ act_cancel (GSimpleAction *a, GVariant *p, gpointer data)
     spx_window_rebuild (w);
 }
 
+static void
+act_lesson (GSimpleAction *a, GVariant *p, gpointer data)
+{
+  spx_window_lesson_start (data);
+}
+
+static void
+act_lesson_next (GSimpleAction *a, GVariant *p, gpointer data)
+{
+  spx_window_lesson_move (data, +1);
+}
+
+static void
+act_lesson_back (GSimpleAction *a, GVariant *p, gpointer data)
+{
+  spx_window_lesson_move (data, -1);
+}
+
 static const GActionEntry win_actions[] = {
   { "open", act_open, NULL, NULL, NULL, { 0 } },
   { "open-path", act_open_path, "s", NULL, NULL, { 0 } },
@@ -494,6 +511,9 @@ static const GActionEntry win_actions[] = {
   { "select-superstep", act_select_superstep, "(ii)", NULL, NULL, { 0 } },
   { "run-sweep", act_sweep, NULL, NULL, NULL, { 0 } },
   { "cancel", act_cancel, NULL, NULL, NULL, { 0 } },
+  { "lesson", act_lesson, NULL, NULL, NULL, { 0 } },
+  { "lesson-next", act_lesson_next, NULL, NULL, NULL, { 0 } },
+  { "lesson-back", act_lesson_back, NULL, NULL, NULL, { 0 } },
 };
 
 void
@@ -540,6 +560,7 @@ primary_menu (void)
   g_menu_append_section (menu, NULL, G_MENU_MODEL (file));
   GMenu *app = g_menu_new ();
   g_menu_append (app, "_Preferences", "app.preferences");
+  g_menu_append (app, "_Learn the IPU Model", "win.lesson");
   g_menu_append (app, "_Keyboard Shortcuts", "win.show-help-overlay");
   g_menu_append (app, "_About Sparse Explorer", "app.about");
   g_menu_append_section (menu, NULL, G_MENU_MODEL (app));
@@ -683,7 +704,9 @@ mask_page (SpxWindow *w)
   g_signal_connect (tool, "changed", G_CALLBACK (on_tool_changed), w);
   GtkWidget *colour = gtk_check_button_new_with_label ("Colour by tile");
   g_signal_connect (colour, "toggled", G_CALLBACK (on_colour_toggled), w);
+  w->colour = colour;
   w->density_label = gtk_label_new (NULL);
+  gtk_label_set_ellipsize (GTK_LABEL (w->density_label), PANGO_ELLIPSIZE_END);
   gtk_label_set_xalign (GTK_LABEL (w->density_label), 1);
   GtkWidget *bar = labelled_row (tool, colour);
   gtk_box_pack_end (GTK_BOX (bar), w->density_label, FALSE, FALSE, 0);
@@ -725,6 +748,8 @@ tiles_page (SpxWindow *w)
   g_signal_connect (w->metric, "changed", G_CALLBACK (on_metric_changed), w);
   w->tile_label = gtk_label_new (NULL);
   gtk_label_set_xalign (GTK_LABEL (w->tile_label), 0);
+  /* long lines give way to the lesson beside the views */
+  gtk_label_set_ellipsize (GTK_LABEL (w->tile_label), PANGO_ELLIPSIZE_END);
   return view_page (w->tiles, labelled_row (w->metric, w->tile_label));
 }
 
@@ -807,7 +832,12 @@ build_views (SpxWindow *w)
    * under the pointer */
   gtk_box_pack_start (GTK_BOX (box), build_info_bar (w), FALSE, FALSE, 0);
   gtk_box_pack_start (GTK_BOX (box), switcher, FALSE, FALSE, 0);
-  gtk_box_pack_start (GTK_BOX (box), w->stack, TRUE, TRUE, 0);
+  /* the lesson shares the views' width, not the window's */
+  GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
+  gtk_box_pack_start (GTK_BOX (row), w->stack, TRUE, TRUE, 0);
+  gtk_box_pack_start (GTK_BOX (row), spx_window_lesson_panel_new (w), FALSE,
+                      FALSE, 0);
+  gtk_box_pack_start (GTK_BOX (box), row, TRUE, TRUE, 0);
   return box;
 }
 
@@ -949,6 +979,7 @@ spx_window_finalize (GObject *object)
   g_clear_object (&w->plan_cancel);
   spx_study_free (w->study);
   spx_subject_free (w->shown);
+  spx_lesson_free (w->lesson);
   g_free (w->error);
   G_OBJECT_CLASS (spx_window_parent_class)->finalize (object);
 }
