@@ -857,6 +857,125 @@ test_fit_size (void)
   window_close (w);
 }
 
+/* What the window shows, to compare two visits to a lesson step. */
+typedef struct {
+  char      *view, *title, *text;
+  SpxIpuMode mode;
+  gint       tile, superstep, lane;
+  gboolean   colour;
+  guint64    m, n;
+  char      *machine;
+} Shown;
+
+static void
+shown_clear (Shown *s)
+{
+  g_free (s->view);
+  g_free (s->title);
+  g_free (s->text);
+  g_free (s->machine);
+}
+
+static Shown
+shown_now (SpxWindow *w)
+{
+  Shown s = {
+    g_strdup (gtk_stack_get_visible_child_name (GTK_STACK (w->stack))),
+    g_strdup (gtk_label_get_text (GTK_LABEL (w->lesson_title))),
+    g_strdup (gtk_label_get_text (GTK_LABEL (w->lesson_text))),
+    w->mode, w->selected_tile, w->timeline_data.selected_superstep,
+    w->timeline_data.selected_lane,
+    gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (w->colour)),
+    w->study->scenario->m, w->study->scenario->n,
+    g_strdup (w->study->machine->name),
+  };
+  return s;
+}
+
+/* The window shows what lesson step s says: its scenario, view, program,
+ * tile, superstep and colouring, and its text with every figure read. */
+static void
+assert_step_shown (SpxWindow *w, const SpxLessonStep *s, const Shown *now)
+{
+  g_assert_cmpstr (now->title, ==, s->title);
+  g_assert_cmpstr (now->view, ==, s->view);
+  g_assert_cmpstr (now->machine, ==, s->scenario->machine);
+  g_assert_cmpuint (now->m, ==, s->scenario->m);
+  g_assert_cmpint (now->mode, ==, s->mode);
+  g_assert_cmpint (now->tile, ==, s->tile);
+  g_assert_true (now->colour == s->colour_by_tile);
+  gint want = spx_lesson_find_step (w->study->programs[w->mode],
+                                    s->superstep);
+  g_assert_cmpint (now->superstep, ==, want);
+  if (want >= 0)
+    {
+      g_assert_cmpint (now->lane, ==, (gint) w->mode);
+      g_assert_cmpuint (w->exchange_data.superstep, ==, (guint) want);
+    }
+  g_assert_null (strchr (now->text, '{'));
+  g_assert_null (strstr (now->text, "—")); /* every figure was there */
+}
+
+static void
+test_lesson (void)
+{
+  SKIP_WITHOUT_DISPLAY ();
+  SpxWindow *w = window_new ();
+  g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (w),
+                                                     "lesson-next"));
+  activate (w, "lesson", NULL);
+  wait_idle (w);
+  g_assert_true (spx_window_lesson_active (w));
+  g_assert_null (spx_window_get_error (w));
+  g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (w),
+                                                    "lesson-next"));
+  guint n = w->lesson->steps->len;
+  Shown *seen = g_new0 (Shown, n);
+  for (guint i = 0; i < n; i++)
+    {
+      if (i > 0)
+        activate (w, "lesson-next", NULL);
+      wait_idle (w);
+      seen[i] = shown_now (w);
+      g_test_message ("step %u: %s", i + 1, seen[i].title);
+      assert_step_shown (w, g_ptr_array_index (w->lesson->steps, i),
+                         &seen[i]);
+    }
+  g_assert_false (gtk_widget_get_sensitive (w->lesson_next));
+  activate (w, "lesson-next", NULL); /* past the end: stays */
+  wait_idle (w);
+  g_assert_cmpuint (w->lesson_step, ==, n - 1);
+  for (guint i = n - 1; i-- > 0;)
+    {
+      activate (w, "lesson-back", NULL);
+      wait_idle (w);
+      Shown again = shown_now (w);
+      g_assert_cmpstr (again.view, ==, seen[i].view);
+      g_assert_cmpstr (again.text, ==, seen[i].text);
+      g_assert_cmpstr (again.machine, ==, seen[i].machine);
+      g_assert_cmpint (again.tile, ==, seen[i].tile);
+      g_assert_cmpint (again.superstep, ==, seen[i].superstep);
+      g_assert_true (again.colour == seen[i].colour);
+      g_assert_cmpuint (again.m, ==, seen[i].m);
+      g_assert_cmpint (again.mode, ==, seen[i].mode);
+      shown_clear (&again);
+    }
+  g_assert_false (gtk_widget_get_sensitive (w->lesson_back));
+
+  /* the user changes the problem: the text follows the new plan */
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (w->panel.n), 32);
+  wait_idle (w);
+  g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (w->lesson_text)),
+                            "X is 128 × 32"));
+  gtk_button_clicked (GTK_BUTTON (w->lesson_next)); /* the buttons too */
+  wait_idle (w);
+  g_assert_cmpuint (w->lesson_step, ==, 1);
+  for (guint i = 0; i < n; i++)
+    shown_clear (&seen[i]);
+  g_free (seen);
+  window_close (w);
+}
+
 /* Answer the next message dialog with response once it shows (modal
  * dialogs run their own main loop, where this timeout still fires). */
 static guint dialogs_answered;
@@ -1120,6 +1239,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/window/drag-undo", test_drag_undo);
   g_test_add_func ("/ui/window/panel", test_panel);
   g_test_add_func ("/ui/window/fit-size", test_fit_size);
+  g_test_add_func ("/ui/window/lesson", test_lesson);
   g_test_add_func ("/ui/window/export", test_export);
   g_test_add_func ("/ui/window/sweep-cancel", test_sweep_cancel);
   g_test_add_func ("/ui/window/sweep-waits", test_sweep_waits);
