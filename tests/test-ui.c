@@ -608,6 +608,25 @@ test_timeline_explain (void)
   g_assert_false (surfaces_differ (before, after));
   cairo_surface_destroy (after);
   cairo_surface_destroy (before);
+
+  /* a double click on another program's step opens it in Exchange,
+   * that program shown */
+  activate (w, "view", g_variant_new_string ("timeline"));
+  wait_drawn (w->timeline);
+  guint dense_exchange = spx_ipu_program_first_exchange (
+    w->study->programs[SPX_IPU_MODE_DENSE]);
+  g_assert_true (timeline_point (w, SPX_IPU_MODE_DENSE, dense_exchange, &x,
+                                 &y));
+  send_button (w->timeline, GDK_BUTTON_PRESS, x, y);
+  send_button (w->timeline, GDK_2BUTTON_PRESS, x, y);
+  send_button (w->timeline, GDK_BUTTON_RELEASE, x, y);
+  wait_idle (w);
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (w->stack)),
+                   ==, "exchange");
+  g_assert_cmpint (w->mode, ==, SPX_IPU_MODE_DENSE);
+  g_assert_true (w->exchange_data.program ==
+                 w->study->programs[SPX_IPU_MODE_DENSE]);
+  g_assert_cmpuint (w->exchange_data.superstep, ==, dense_exchange);
   window_close (w);
   g_autofree char *spx = g_build_filename (dir, "small.spx", NULL);
   g_unlink (spx);

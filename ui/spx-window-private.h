@@ -87,6 +87,9 @@ void       spx_window_select_tile (SpxWindow *w, gint tile);
  * shown program's), and in the Exchange view when it is the shown
  * program's; step -1 (or one out of range) selects none. */
 void       spx_window_select_superstep (SpxWindow *w, gint lane, gint step);
+/* Show superstep step of programs[lane] in the Exchange view (the shown
+ * program becomes lane's). */
+void       spx_window_open_superstep (SpxWindow *w, guint lane, gint step);
 SpxTheme   spx_window_theme       (SpxWindow *w);
 /* The densities, the verdict and the chart's marks (out of date,
  * partial, noisy) from the study. */

@@ -270,18 +270,40 @@ spx_window_select_superstep (SpxWindow *w, gint lane, gint step)
   spx_window_lesson_refresh (w);
 }
 
+void
+spx_window_open_superstep (SpxWindow *w, guint lane, gint step)
+{
+  if (lane >= SPX_IPU_N_MODES || w->study->programs[lane] == NULL)
+    return;
+  if (lane != w->mode) /* Exchange shows the program shown */
+    {
+      w->updating = TRUE;
+      w->mode = lane;
+      gtk_combo_box_set_active (GTK_COMBO_BOX (w->panel.mode), (gint) lane);
+      w->updating = FALSE;
+      spx_window_programs_changed (w);
+    }
+  spx_window_select_superstep (w, (gint) lane, step);
+  spx_window_show_view (w, "exchange");
+}
+
+/* A click selects a superstep (beside the bars: none); a double click
+ * opens it in Exchange. */
 static gboolean
 on_timeline_press (GtkWidget *view, GdkEventButton *ev, SpxWindow *w)
 {
-  if (ev->button != GDK_BUTTON_PRIMARY || ev->type != GDK_BUTTON_PRESS)
+  if (ev->button != GDK_BUTTON_PRIMARY ||
+      (ev->type != GDK_BUTTON_PRESS && ev->type != GDK_2BUTTON_PRESS))
     return FALSE;
   guint lane = 0;
   gint step = spx_render_timeline_hit (gtk_widget_get_allocated_width (view),
                                        gtk_widget_get_allocated_height (view),
                                        &w->timeline_data, ev->x, ev->y,
                                        &lane);
-  /* a click beside the bars clears the selection */
-  spx_window_select_superstep (w, step >= 0 ? (gint) lane : -1, step);
+  if (ev->type == GDK_2BUTTON_PRESS && step >= 0)
+    spx_window_open_superstep (w, lane, step);
+  else if (ev->type == GDK_BUTTON_PRESS)
+    spx_window_select_superstep (w, step >= 0 ? (gint) lane : -1, step);
   return TRUE;
 }
 
@@ -302,7 +324,10 @@ on_timeline_tooltip (GtkWidget *view, gint x, gint y, gboolean keyboard,
   d.selected_superstep = step;
   d.selected_lane = (gint) lane;
   g_autofree char *text = spx_render_timeline_explain (&d);
-  gtk_tooltip_set_text (tooltip, text);
+  g_autofree char *hint = g_strdup_printf ("%s\n\nClick to select it, "
+                                           "double-click to open it in "
+                                           "Exchange.", text);
+  gtk_tooltip_set_text (tooltip, hint);
   return TRUE;
 }
 
