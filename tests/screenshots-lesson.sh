@@ -1,0 +1,35 @@
+#!/bin/sh
+# Screenshots of every step of the guided lesson ("Learn the IPU model"),
+# in the light and the dark theme: the real program under Xvfb, Page Down
+# pressed between steps, the whole screen grabbed with ImageMagick.
+#   tests/screenshots-lesson.sh [BUILD_DIR] [OUT_DIR]
+#   (defaults: build, data/screenshots/lesson)
+# Needs xvfb-run, xdotool and imagemagick.
+set -eu
+build=${1:-build}
+out=${2:-data/screenshots/lesson}
+mkdir -p "$out"
+steps=$(grep -c '^title=' data/lesson/ipu-model.lesson)
+steps=$((steps - 1)) # the [lesson] group's own title
+for theme in light dark; do
+  config=$(mktemp -d)
+  mkdir -p "$config/sparse-explorer"
+  printf '[preferences]\ntheme=%s\n' "$theme" \
+    > "$config/sparse-explorer/preferences.ini"
+  XDG_CONFIG_HOME=$config xvfb-run -a -s "-screen 0 1280x800x24" sh -c "
+    '$build/app/sparse-explorer' --lesson & pid=\$!
+    sleep 6
+    i=1
+    while [ \$i -le $steps ]; do
+      import -window root '$out/step-\$i-$theme.png'
+      xdotool key Next
+      sleep 4
+      i=\$((i + 1))
+    done
+    kill \$pid"
+  rm -rf "$config"
+done
+for f in "$out"/*.png; do
+  convert "$f" -trim +repage "$f"
+  echo "$f"
+done
