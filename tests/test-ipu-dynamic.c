@@ -112,7 +112,10 @@ check_exchanges (const SpxIpuProgram *p)
     {
       const SpxIpuStep *s = &g_array_index (p->steps, SpxIpuStep, i);
       if (s->kind == SPX_STEP_EXCHANGE)
-        test_ipu_check_traffic (p, s);
+        {
+          test_ipu_check_traffic (p, s);
+          test_ipu_check_pieces (p, s);
+        }
     }
 }
 

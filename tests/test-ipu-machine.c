@@ -436,6 +436,7 @@ check_invariants (const SpxIpuProgram *p)
       if (s->kind != SPX_STEP_EXCHANGE)
         continue;
       test_ipu_check_traffic (p, s);
+      test_ipu_check_pieces (p, s);
     }
   g_assert_cmpuint (cycles, ==, p->cycles);
   g_assert_cmpuint (p->max_tile_bytes, >, 0);
