@@ -3,6 +3,7 @@
 #pragma once
 
 #include "spx-ipu.h"
+#include "spx-ipu-cost.h"
 #include "spx-util.h"
 
 /* Every byte received came in a transfer; a broadcast counts out of its
@@ -52,4 +53,92 @@ test_ipu_check_term_lines (char **lines, const SpxIpuStep *s)
       sum += t->cycles;
     }
   g_assert_cmpuint (sum, ==, s->cycles);
+}
+
+/* The sides of the matrix a piece of kind is cut from: X is k × n, W
+ * m × k, Y m × n. */
+static inline void
+test_ipu_piece_bounds (const SpxIpuProgram *p, SpxByteKind kind,
+                       guint64 *rows, guint64 *cols)
+{
+  gboolean x = kind == SPX_BYTES_INPUT;
+  gboolean w = kind == SPX_BYTES_VALUES || kind == SPX_BYTES_INDICES;
+  *rows = x ? p->k : p->m;
+  *cols = w ? p->k : p->n;
+}
+
+/* What an exchange of phase may carry: distribute moves X and W,
+ * propagate W's buckets, reduce partial sums. */
+static inline gboolean
+test_ipu_piece_kind_fits (const char *phase, SpxByteKind kind)
+{
+  if (g_str_equal (phase, "distribute"))
+    return kind == SPX_BYTES_INPUT || kind == SPX_BYTES_VALUES;
+  if (g_str_equal (phase, "propagate"))
+    return kind == SPX_BYTES_VALUES;
+  if (g_str_equal (phase, "reduce"))
+    return kind == SPX_BYTES_PARTIALS;
+  return FALSE;
+}
+
+/* Every transfer of exchange step s says what it carries, on machines
+ * small enough to keep that: a kind its phase moves, ranges inside its
+ * matrix, and for X, partial sums and Y exactly the bytes of its
+ * rectangle. Ranges may be unknown (all 0) only for static X shares,
+ * which can span block-columns that are not neighbours. */
+static inline void
+test_ipu_check_pieces (const SpxIpuProgram *p, const SpxIpuStep *s)
+{
+  if (p->n_tiles > SPX_IPU_PIECES_MAX_TILES)
+    {
+      g_assert_null (s->pieces);
+      return;
+    }
+  g_assert_nonnull (s->pieces);
+  g_assert_cmpuint (s->pieces->len, ==, s->transfers->len);
+  for (guint j = 0; j < s->pieces->len; j++)
+    {
+      const SpxIpuPiece *w = &g_array_index (s->pieces, SpxIpuPiece, j);
+      guint64 bytes = g_array_index (s->transfers, SpxIpuTransfer, j).bytes;
+      guint64 rows, cols;
+      g_assert_true (test_ipu_piece_kind_fits (s->phase, w->kind));
+      if (w->row0 == 0 && w->row1 == 0 && w->col0 == 0 && w->col1 == 0)
+        {
+          g_assert_cmpint (p->mode, ==, SPX_IPU_MODE_STATIC);
+          g_assert_cmpint (w->kind, ==, SPX_BYTES_INPUT);
+          continue;
+        }
+      test_ipu_piece_bounds (p, w->kind, &rows, &cols);
+      g_assert_cmpuint (w->row0, <, w->row1);
+      g_assert_cmpuint (w->col0, <, w->col1);
+      g_assert_cmpuint (w->row1, <=, rows);
+      g_assert_cmpuint (w->col1, <=, cols);
+      if (w->kind == SPX_BYTES_VALUES || w->kind == SPX_BYTES_INDICES)
+        continue; /* block lists and buckets: values with their indices */
+      guint64 element = w->kind == SPX_BYTES_PARTIALS
+                        ? SPX_IPU_PARTIAL_BYTES : spx_ipu_dtype_bytes (p->dtype);
+      g_assert_cmpuint (bytes, ==, (guint64) (w->row1 - w->row0) *
+                                   (w->col1 - w->col0) * element);
+    }
+}
+
+/* Transfer i of step s: from src to dst, bytes, carrying kind over rows
+ * [row0, row1) and columns [col0, col1). */
+static inline void
+test_ipu_check_transfer (const SpxIpuStep *s, guint i, guint32 src,
+                         guint32 dst, guint64 bytes, SpxByteKind kind,
+                         guint32 row0, guint32 row1, guint32 col0,
+                         guint32 col1)
+{
+  g_assert_cmpuint (i, <, s->transfers->len);
+  const SpxIpuTransfer *t = &g_array_index (s->transfers, SpxIpuTransfer, i);
+  const SpxIpuPiece *w = &g_array_index (s->pieces, SpxIpuPiece, i);
+  g_assert_cmpuint (t->src, ==, src);
+  g_assert_cmpuint (t->dst, ==, dst);
+  g_assert_cmpuint (t->bytes, ==, bytes);
+  g_assert_cmpint (w->kind, ==, kind);
+  g_assert_cmpuint (w->row0, ==, row0);
+  g_assert_cmpuint (w->row1, ==, row1);
+  g_assert_cmpuint (w->col0, ==, col0);
+  g_assert_cmpuint (w->col1, ==, col1);
 }

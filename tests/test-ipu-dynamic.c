@@ -112,7 +112,10 @@ check_exchanges (const SpxIpuProgram *p)
     {
       const SpxIpuStep *s = &g_array_index (p->steps, SpxIpuStep, i);
       if (s->kind == SPX_STEP_EXCHANGE)
-        test_ipu_check_traffic (p, s);
+        {
+          test_ipu_check_traffic (p, s);
+          test_ipu_check_pieces (p, s);
+        }
     }
 }
 
@@ -346,6 +349,50 @@ test_teach16_by_hand (void)
   g_assert_true (p->fits);
 }
 
+/* What the transfers carry: teach16, W 16 × 16 in 4 × 4 blocks, all 16
+ * set, n = 128, FP32; the planner picks px = 3, py = 2, pz = 2 and tile
+ * (x·2 + y)·2 + z. Block-rows split 3 ways as 0 | 1 | 2–3 (W rows 0–3,
+ * 4–7, 8–15), block-columns 2 ways (k 0–7, 8–15), n 2 ways (0–63,
+ * 64–127).
+ * - distribute, tile 0 (0, 0, 0): its X slice, k 0–7 × n 0–63, has its
+ *   8 rows shared 3 ways as 0–1, 2–4, 5–7; it gets rows 2–4 from tile 4
+ *   (x = 1) and 5–7 from tile 8 (x = 2), 3 · 64 · 4 = 768 bytes each, then
+ *   group (0, 0)'s buckets, W rows 0–3, columns 0–7, from tile 1 (z = 1):
+ *   3 blocks (ceil (ceil (16/12) · 1.3)) of 64 + 4 bytes = 204.
+ * - reduce: tile 0's output slice, Y rows 0–3 × 0–63, in 2 bands of whole
+ *   rows: rows 2–3 go to tile 2 (y = 1), 2 · 64 · 4 = 512 bytes; tile 8's
+ *   slice, rows 8–15, sends rows 12–15 to tile 10: 1024 bytes. */
+static void
+test_teach16_pieces (void)
+{
+  g_autoptr (SpxIpuMachine) t16 = teach16_new ();
+  g_autoptr (SpxMask) mask = spx_mask_new (16, 16, 4, NULL);
+  for (guint r = 0; r < 4; r++)
+    for (guint c = 0; c < 4; c++)
+      spx_mask_set (mask, r, c);
+  g_autoptr (SpxIpuProgram) p = plan (t16, mask, 0, 128, SPX_DTYPE_FP32);
+  check_all (p, mask);
+  g_assert_cmpstr (p->plan, ==, "px=3 py=2 pz=2");
+  const SpxIpuStep *dist = &g_array_index (p->steps, SpxIpuStep, 0);
+  g_assert_cmpstr (dist->phase, ==, "distribute");
+  test_ipu_check_transfer (dist, 0, 4, 0, 768, SPX_BYTES_INPUT, 2, 5, 0, 64);
+  test_ipu_check_transfer (dist, 1, 8, 0, 768, SPX_BYTES_INPUT, 5, 8, 0, 64);
+  test_ipu_check_transfer (dist, 2, 1, 0, 204, SPX_BYTES_VALUES, 0, 4, 0, 8);
+  const SpxIpuStep *red = NULL;
+  for (guint i = 0; i < p->steps->len; i++)
+    {
+      const SpxIpuStep *s = &g_array_index (p->steps, SpxIpuStep, i);
+      if (s->kind == SPX_STEP_EXCHANGE && g_str_equal (s->phase, "reduce"))
+        red = s;
+    }
+  g_assert_nonnull (red);
+  g_assert_cmpuint (red->transfers->len, ==, 12); /* one to its y-peer */
+  test_ipu_check_transfer (red, 0, 0, 2, 512, SPX_BYTES_PARTIALS, 2, 4, 0,
+                           64);
+  test_ipu_check_transfer (red, 8, 8, 10, 1024, SPX_BYTES_PARTIALS, 12, 16,
+                           0, 64);
+}
+
 /* ------------------------------------------------------------------ */
 /* Hostile input                                                       */
 
@@ -466,6 +513,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ipu/dynamic/skewed-propagation",
                    test_skewed_propagation);
   g_test_add_func ("/ipu/dynamic/teach16-by-hand", test_teach16_by_hand);
+  g_test_add_func ("/ipu/dynamic/teach16-pieces", test_teach16_pieces);
   g_test_add_func ("/ipu/dynamic/large-b1", test_large_b1);
   g_test_add_func ("/ipu/dynamic/density-zero", test_density_zero);
   g_test_add_func ("/ipu/dynamic/budget-many-tiles", test_budget_many_tiles);

@@ -436,6 +436,7 @@ check_invariants (const SpxIpuProgram *p)
       if (s->kind != SPX_STEP_EXCHANGE)
         continue;
       test_ipu_check_traffic (p, s);
+      test_ipu_check_pieces (p, s);
     }
   g_assert_cmpuint (cycles, ==, p->cycles);
   g_assert_cmpuint (p->max_tile_bytes, >, 0);
@@ -480,6 +481,14 @@ test_dense_teach16 (void)
     g_assert_cmpuint (g_array_index (dist->transfers, SpxIpuTransfer,
                                      j).bytes, ==, 1024);
   g_assert_cmpuint (dist->cycles, ==, 100 + 6144 / 4);
+  /* tile 0 first gathers W rows 0–15 from homes 1, 2, 3 (its columns
+   * 16b..), then X columns 0–15 from homes 4, 8, 12 (its rows 16a..) */
+  for (guint b = 1; b < 4; b++)
+    test_ipu_check_transfer (dist, b - 1, b, 0, 1024, SPX_BYTES_VALUES, 0,
+                             16, 16 * b, 16 * b + 16);
+  for (guint a = 1; a < 4; a++)
+    test_ipu_check_transfer (dist, 2 + a, 4 * a, 0, 1024, SPX_BYTES_INPUT,
+                             16 * a, 16 * a + 16, 0, 16);
 
   /* Compute: one row of 16 × 16 pieces, 4 pieces along k; six workers
    * share its 16 columns, 3 each; a column of a piece costs
@@ -516,6 +525,58 @@ test_dense_teach16 (void)
   g_assert_cmpuint (p->max_tile_bytes, ==, 11264);
   g_assert_cmpfloat (p->density, ==, 1.0);
   g_assert_cmpfloat_with_epsilon (p->ms, 3436 / 1.85e9 * 1e3, 1e-9);
+}
+
+/* teach16, m = 4, k = 256, n = 4, FP32: pM = pN = 1, pK = 16, tile l
+ * multiplies k rows 16l... Its 4 × 4 partial sums are reduced in bands of
+ * whole rows: row part_start (4, 16, l) = l / 4 up to (l + 1) / 4, so
+ * tiles 3, 7, 11, 15 own Y rows 0, 1, 2, 3 and each receives its row, 4
+ * values of 4 bytes, from the 15 others: 60 transfers of 16 bytes. */
+static void
+test_dense_reduce_pieces (void)
+{
+  g_autoptr (SpxIpuMachine) t16 = spx_ipu_machine_preset ("teach16");
+  g_autoptr (SpxIpuProgram) p = spx_ipu_plan_dense (t16, 4, 256, 4,
+                                                    SPX_DTYPE_FP32, NULL);
+  g_assert_cmpstr (p->plan, ==, "pM=1 pN=1 pK=16 rounds=1");
+  check_invariants (p);
+  const SpxIpuStep *red = &g_array_index (p->steps, SpxIpuStep,
+                                          p->steps->len - 2);
+  g_assert_cmpstr (red->phase, ==, "reduce");
+  g_assert_cmpint (red->kind, ==, SPX_STEP_EXCHANGE);
+  g_assert_cmpuint (red->transfers->len, ==, 60);
+  for (guint row = 0; row < 4; row++)
+    for (guint i = 0; i < 15; i++)
+      {
+        guint32 dst = 4 * row + 3, src = i < dst ? i : i + 1;
+        test_ipu_check_transfer (red, 15 * row + i, src, dst, 16,
+                                 SPX_BYTES_PARTIALS, row, row + 1, 0, 4);
+      }
+}
+
+/* What a transfer carries, for people; ranges past 32 bits or none at
+ * all are left out. */
+static void
+test_piece_describe (void)
+{
+  g_autoptr (SpxIpuMachine) t16 = spx_ipu_machine_preset ("teach16");
+  g_autoptr (SpxIpuProgram) p = spx_ipu_program_new (
+    SPX_IPU_MODE_DENSE, t16, 256, 128, 64, 1, SPX_DTYPE_FP16, 1.0);
+  SpxIpuPiece x = spx_ipu_piece (SPX_BYTES_INPUT, 64, 128, 0, 32);
+  g_autofree char *xs = spx_ipu_piece_describe (p, &x, 64 * 32 * 2);
+  g_assert_cmpstr (xs, ==, "X rows 64–127, columns 0–31, fp16: 4.0 KiB");
+  /* partial sums are fp32 whatever the product's type */
+  SpxIpuPiece y = spx_ipu_piece (SPX_BYTES_PARTIALS, 0, 2, 0, 64);
+  g_autofree char *ys = spx_ipu_piece_describe (p, &y, 2 * 64 * 4);
+  g_assert_cmpstr (ys, ==,
+                   "partial sums of Y rows 0–1, columns 0–63, fp32: 512 B");
+  SpxIpuPiece w = spx_ipu_piece (SPX_BYTES_VALUES, 0, 0, 0, 0);
+  g_autofree char *ws = spx_ipu_piece_describe (p, &w, 1536);
+  g_assert_cmpstr (ws, ==, "W non-zeros fp16: 1.5 KiB");
+  SpxIpuPiece far = spx_ipu_piece (SPX_BYTES_INPUT, 0,
+                                   G_GUINT64_CONSTANT (1) << 33, 0, 4);
+  g_assert_cmpuint (far.row1, ==, 0);
+  g_assert_cmpuint (far.col1, ==, 0);
 }
 
 static void
@@ -592,10 +653,12 @@ main (int argc, char **argv)
   g_test_add_func ("/ipu/machine/presets", test_presets);
   g_test_add_func ("/ipu/machine/published", test_published);
   g_test_add_func ("/ipu/machine/teach16", test_teach16);
+  g_test_add_func ("/ipu/piece/describe", test_piece_describe);
   g_test_add_func ("/ipu/machine/load-good", test_load_good);
   g_test_add_func ("/ipu/machine/load-bad", test_load_bad);
   g_test_add_func ("/ipu/machine/save", test_save_round_trip);
   g_test_add_func ("/ipu/dense/teach16", test_dense_teach16);
+  g_test_add_func ("/ipu/dense/reduce-pieces", test_dense_reduce_pieces);
   g_test_add_func ("/ipu/dense/invariants", test_dense_invariants);
   g_test_add_func ("/ipu/dense/too-large", test_dense_too_large);
   g_test_add_func ("/ipu/dense/speed", test_dense_speed);

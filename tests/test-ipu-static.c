@@ -93,7 +93,10 @@ check_program (const SpxIpuProgram *p, const SpxMask *mask)
     {
       const SpxIpuStep *s = &g_array_index (p->steps, SpxIpuStep, i);
       if (s->kind == SPX_STEP_EXCHANGE)
-        test_ipu_check_traffic (p, s);
+        {
+          test_ipu_check_traffic (p, s);
+          test_ipu_check_pieces (p, s);
+        }
       total += s->cycles;
     }
   g_assert_cmpuint (total, ==, p->cycles);
@@ -431,10 +434,11 @@ assert_bytes (const SpxIpuTile *tile, guint64 values, guint64 indices,
  * - compute: one row, two columns: one worker (wn = ceil(2/2) = 1, wr = 1),
  *   y(2) = 12 + 4·1 = 16; 30 + 4·6 + 1·(3·6 + 17) + 1·(16 + 16·4/8 +
  *   16·6) = 30 + 24 + 35 + 120 = 209.
- * - distribute: the 32-byte slab in shares 6, 6, 7, 6, 7 over tiles 0..4;
- *   each sends its share to the 4 others (20 transfers, 128 bytes); tile 0
- *   receives 26 at 8 B/cycle (broadcast to pairs) = 13 > the 6 it sends:
- *   100 + ceil(13/4) = 104.
+ * - distribute: X's 4 rows (k) shared over tiles 0..4 as 0, 1, 1, 1, 1:
+ *   tile 1 holds row 0, tile 2 row 1, …, 8 bytes each; each of tiles 1..4
+ *   sends its row to the 4 others (16 transfers, 128 bytes), tiles 1..4
+ *   to tile 0 first; tile 0 receives 32 at 8 B/cycle (broadcast to
+ *   pairs): 100 + 32/8 = 104 (tiles 1..4: 24 in, 8 out, 103).
  * - reduce: one holder per row, nothing moves; each of tiles 0..4 casts
  *   its row of 8 outputs: 6 workers take ceil(8/6) = 2, one 2-wide step
  *   each: 30 + 1 × 1 partial × 6 = 36.
@@ -471,9 +475,12 @@ test_hand_teach16 (void)
     }
   const SpxIpuStep *dist = &g_array_index (p->steps, SpxIpuStep, 0);
   g_assert_cmpstr (dist->phase, ==, "distribute");
-  g_assert_cmpuint (dist->transfers->len, ==, 20);
-  g_assert_cmpuint (dist->bytes_in[0], ==, 26);
-  g_assert_cmpuint (dist->bytes_out[2], ==, 7); /* one broadcast */
+  g_assert_cmpuint (dist->transfers->len, ==, 16);
+  g_assert_cmpuint (dist->bytes_in[0], ==, 32);
+  g_assert_cmpuint (dist->bytes_out[2], ==, 8); /* one broadcast */
+  for (guint i = 0; i < 4; i++) /* tile 1 + i's row of X to tile 0 */
+    test_ipu_check_transfer (dist, i, 1 + i, 0, 8, SPX_BYTES_INPUT, i, i + 1,
+                             0, 2);
   g_assert_cmpuint (dist->cycles, ==, 104);
   g_assert_cmpuint (phase_cycles (p, "distribute"), ==, 104 + 90);
   g_assert_cmpuint (phase_cycles (p, "compute"), ==, 209 + 90);
@@ -515,8 +522,8 @@ test_hand_teach16 (void)
  *   3 blocks: 30 + 24 + 35 + 3·120 = 449.
  * - tile 1: values 128, indices 2·2 + 2·4 + 16 = 28, X 128, partials 2 ×
  *   32 = 64, output 32; compute: 2 rows on 2 workers, 1 block each: 209.
- * - distribute: X shares of 64 swapped; each receives 64 at 8 B/cycle (32)
- *   but sends 64: 100 + 64/4 = 116.
+ * - distribute: X's 16 rows, 8 each (64 bytes), swapped; each receives 64
+ *   at 8 B/cycle (32) but sends 64: 100 + 64/4 = 116.
  * - reduce: row 0 is held by both, reduced on tile 0 (first of equally
  *   loaded): tile 1 sends 32 bytes: 100 + 32/4 = 108. Adds: tile 0 two
  *   partials of 8 elements, 6 workers taking ceil(8/6) = 2 outputs, one
@@ -548,6 +555,13 @@ test_hand_pair (void)
   g_assert_cmpuint (red->transfers->len, ==, 1);
   g_assert_cmpuint (red->bytes_out[1], ==, 32);
   g_assert_cmpuint (red->bytes_in[0], ==, 32);
+  /* Y rows 0–3 (block-row 0), both columns */
+  test_ipu_check_transfer (red, 0, 1, 0, 32, SPX_BYTES_PARTIALS, 0, 4, 0, 2);
+  /* X, k = 16 rows: tile 0 holds rows 0–7, tile 1 rows 8–15, 8 × 2 × 4 */
+  const SpxIpuStep *dist = &g_array_index (p->steps, SpxIpuStep, 0);
+  g_assert_cmpuint (dist->transfers->len, ==, 2);
+  test_ipu_check_transfer (dist, 0, 1, 0, 64, SPX_BYTES_INPUT, 8, 16, 0, 2);
+  test_ipu_check_transfer (dist, 1, 0, 1, 64, SPX_BYTES_INPUT, 0, 8, 0, 2);
   g_assert_cmpuint (phase_cycles (p, "distribute"), ==, 116 + 90);
   g_assert_cmpuint (phase_cycles (p, "compute"), ==, 449 + 90);
   g_assert_cmpuint (phase_cycles (p, "reduce"), ==, 108 + 42 + 90);

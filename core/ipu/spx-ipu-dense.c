@@ -105,13 +105,13 @@ cost_of (const Problem *pb, Split s)
   guint64 output = mt * nt * B;
   if (s.pk > 1)
     {
-      guint64 share = spx_ipu_div_up (mt * nr, s.pk);
+      guint64 share = spx_ipu_div_up (mt, s.pk) * nr; /* whole rows */
       guint64 moved = (s.pk - 1) * share * SPX_IPU_PARTIAL_BYTES;
       c.cycles += spx_ipu_cost_sync (pb->machine, (guint) r, NULL) +
                   rounds_exchange (pb, r, moved * r, NULL) +
                   reduce_tile_cycles (pb, share, s.pk, NULL) * r;
       c.temporary += mt * nr * SPX_IPU_PARTIAL_BYTES + moved;
-      output = spx_ipu_div_up (mt * nt, s.pk) * B;
+      output = spx_ipu_div_up (mt, s.pk) * nt * B;
     }
   c.bytes = c.temporary + (w_home + x_home) * B + output;
   return c;
@@ -238,21 +238,38 @@ tile_of (Split s, guint64 i, guint64 j, guint64 l)
   return (guint32) ((i * s.pn + j) * s.pk + l);
 }
 
-/* Per-destination traffic summed by source, so that each (src, dst) pair
- * is one transfer. */
+/* What one destination gathers of an operand: from each source tile one
+ * rectangle (the operand's slice within that home's part). */
 typedef struct {
-  guint64 *bytes;   /* per source tile */
-  GArray  *touched; /* guint32 sources with bytes */
+  guint64     *bytes;   /* per source tile */
+  SpxIpuPiece *what;    /* per source tile */
+  GArray      *touched; /* guint32 sources with bytes */
 } Inbox;
 
 static void
-inbox_add (Inbox *box, guint32 src, guint64 bytes)
+inbox_init (Inbox *box, guint n_tiles)
+{
+  box->bytes = g_new0 (guint64, n_tiles);
+  box->what = g_new0 (SpxIpuPiece, n_tiles);
+  box->touched = g_array_new (FALSE, FALSE, sizeof (guint32));
+}
+
+static void
+inbox_clear (Inbox *box)
+{
+  g_free (box->bytes);
+  g_free (box->what);
+  g_array_unref (box->touched);
+}
+
+static void
+inbox_add (Inbox *box, guint32 src, guint64 bytes, const SpxIpuPiece *what)
 {
   if (bytes == 0)
     return;
-  if (box->bytes[src] == 0)
-    g_array_append_val (box->touched, src);
-  box->bytes[src] += bytes;
+  g_array_append_val (box->touched, src);
+  box->bytes[src] = bytes;
+  box->what[src] = *what;
 }
 
 /* Send what dst gathered. A piece is broadcast to every tile that needs
@@ -266,6 +283,7 @@ inbox_flush (Inbox *box, SpxIpuProgram *p, SpxIpuStep *step, guint32 dst,
     {
       guint32 src = g_array_index (box->touched, guint32, i);
       guint32 counted = src == first_dst ? second_dst : first_dst;
+      spx_ipu_step_set_piece (step, &box->what[src]);
       if (dst == counted)
         spx_ipu_step_send (p, step, src, dst, box->bytes[src]);
       else
@@ -275,11 +293,11 @@ inbox_flush (Inbox *box, SpxIpuProgram *p, SpxIpuStep *step, guint32 dst,
   g_array_set_size (box->touched, 0);
 }
 
-/* The rows r0..r1 and columns c0..c1 of a rows × cols operand, spread over
- * the home grid, as bytes from each home tile. */
+/* The rows r0..r1 and columns c0..c1 of a rows × cols operand (of kind:
+ * W or X), spread over the home grid, as a piece from each home tile. */
 static void
-gather (const Problem *pb, Inbox *box, guint64 rows, guint64 cols,
-        guint64 r0, guint64 r1, guint64 c0, guint64 c1)
+gather (const Problem *pb, Inbox *box, SpxByteKind kind, guint64 rows,
+        guint64 cols, guint64 r0, guint64 r1, guint64 c0, guint64 c1)
 {
   if (r0 >= r1 || c0 >= c1)
     return;
@@ -293,9 +311,10 @@ gather (const Problem *pb, Inbox *box, guint64 rows, guint64 cols,
         {
           guint64 left = MAX (c0, part_start (cols, hc, b));
           guint64 right = MIN (c1, part_start (cols, hc, b + 1));
+          SpxIpuPiece what = spx_ipu_piece (kind, lo, hi, left, right);
           if (hi > lo && right > left)
             inbox_add (box, (guint32) (a * hc + b),
-                       (hi - lo) * (right - left) * pb->bytes);
+                       (hi - lo) * (right - left) * pb->bytes, &what);
         }
     }
 }
@@ -321,10 +340,9 @@ static gboolean
 distribute (const Problem *pb, SpxIpuProgram *p, Split s, GError **error)
 {
   SpxIpuStep *step = spx_ipu_program_add_exchange (p, "distribute");
-  Inbox box = { g_new0 (guint64, p->n_tiles),
-                g_array_new (FALSE, FALSE, sizeof (guint32)) };
-  Inbox xbox = { g_new0 (guint64, p->n_tiles),
-                 g_array_new (FALSE, FALSE, sizeof (guint32)) };
+  Inbox box, xbox;
+  inbox_init (&box, p->n_tiles);
+  inbox_init (&xbox, p->n_tiles);
   gboolean cancelled = FALSE;
   for (guint64 i = 0; i < s.pm && !cancelled; i++)
     for (guint64 j = 0; j < s.pn && !(cancelled = spx_cancelled (error)); j++)
@@ -339,10 +357,10 @@ distribute (const Problem *pb, SpxIpuProgram *p, Split s, GError **error)
           guint32 dst = tile_of (s, i, j, l);
           /* W's piece goes to the pn tiles of (i, l), X's to the pm of
            * (j, l) */
-          gather (pb, &box, pb->m, pb->k, r0, r1, k0, k1);
+          gather (pb, &box, SPX_BYTES_VALUES, pb->m, pb->k, r0, r1, k0, k1);
           inbox_flush (&box, p, step, dst, tile_of (s, i, 0, l),
                        tile_of (s, i, MIN (1, s.pn - 1), l));
-          gather (pb, &xbox, pb->k, pb->n, k0, k1, c0, c1);
+          gather (pb, &xbox, SPX_BYTES_INPUT, pb->k, pb->n, k0, k1, c0, c1);
           inbox_flush (&xbox, p, step, dst, tile_of (s, 0, j, l),
                        tile_of (s, MIN (1, s.pm - 1), j, l));
           SpxIpuTile *t = &p->tiles[dst];
@@ -351,10 +369,8 @@ distribute (const Problem *pb, SpxIpuProgram *p, Split s, GError **error)
           t->bytes[SPX_BYTES_INPUT] += (k1 - k0) *
                                        spx_ipu_div_up (c1 - c0, s.rounds) * pb->bytes;
         }
-  g_free (box.bytes);
-  g_array_unref (box.touched);
-  g_free (xbox.bytes);
-  g_array_unref (xbox.touched);
+  inbox_clear (&box);
+  inbox_clear (&xbox);
   return !cancelled;
 }
 
@@ -426,20 +442,26 @@ compute (const Problem *pb, SpxIpuProgram *p, Split s)
         }
 }
 
-/* In each round the pk tiles of an output slice each own a near-even share
- * of its outputs and receive the others' partials for it, then add them. */
+/* In each round the pk tiles of an output slice each own a near-even band
+ * of its rows (whole rows, so over all rounds a rectangle) and receive the
+ * others' partials for it, then add them. */
 static void
 reduce_slice (const Problem *pb, SpxIpuProgram *p, SpxIpuStep *ex,
               SpxIpuStep *add, Split s, guint64 i, guint64 j)
 {
   guint64 mt = part_size (pb->m, s.pm, i), nt = part_size (pb->n, s.pn, j);
+  guint64 r0 = part_start (pb->m, s.pm, i), c0 = part_start (pb->n, s.pn, j);
   for (guint64 l = 0; l < s.pk; l++)
     {
       guint32 dst = tile_of (s, i, j, l);
-      guint64 shares = 0, largest = 0;
+      guint64 shares = 0, largest = 0, band = part_size (mt, s.pk, l);
+      SpxIpuPiece what = spx_ipu_piece (
+        SPX_BYTES_PARTIALS, r0 + part_start (mt, s.pk, l),
+        r0 + part_start (mt, s.pk, l + 1), c0, c0 + nt);
+      spx_ipu_step_set_piece (ex, &what);
       for (guint64 r = 0; r < s.rounds; r++)
         {
-          guint64 share = part_size (mt * part_size (nt, s.rounds, r), s.pk, l);
+          guint64 share = band * part_size (nt, s.rounds, r);
           add->tile_cycles[dst] += reduce_tile_cycles (pb, share, s.pk,
                                                        NULL);
           shares += share;
@@ -500,8 +522,8 @@ explain_reduce (const Problem *pb, SpxIpuProgram *p, SpxIpuStep *add, Split s)
   for (guint64 r = 0; r < s.rounds; r++)
     {
       g_array_set_size (round, 0);
-      reduce_tile_cycles (pb, part_size (mt * part_size (nt, s.rounds, r),
-                                         s.pk, l), s.pk,
+      reduce_tile_cycles (pb, part_size (mt, s.pk, l) *
+                              part_size (nt, s.rounds, r), s.pk,
                           r == 0 ? first : round);
       GArray *got = r == 0 ? first : round;
       for (guint k = 0; k < MIN (got->len, G_N_ELEMENTS (sums)); k++)
@@ -611,9 +633,11 @@ check_budget (const Problem *pb, Split s, GError **error)
   double reduce = s.pk > 1;
   guint tiles = pb->machine->tiles;
   double bytes = spx_ipu_program_bytes (tiles, 1 + reduce, 1 + reduce) +
-                 spx_ipu_transfers_bytes (gathers) +
-                 spx_ipu_transfers_bytes (partials) +
-                 (double) tiles * (sizeof (guint64) + sizeof (guint32));
+                 spx_ipu_transfers_bytes (tiles, gathers) +
+                 spx_ipu_transfers_bytes (tiles, partials) +
+                 /* two inboxes */
+                 2.0 * tiles * (sizeof (guint64) + sizeof (SpxIpuPiece) +
+                                sizeof (guint32));
   g_autofree char *what = g_strdup_printf (
     "the dense plan (%" G_GUINT64_FORMAT "×%" G_GUINT64_FORMAT "×%"
     G_GUINT64_FORMAT ", %u tiles)", pb->m, pb->k, pb->n, tiles);

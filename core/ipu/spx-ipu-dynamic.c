@@ -103,7 +103,7 @@ cand_cost (const Problem *pr, Cand *c)
   guint64 w_bytes = group_blocks * block_bytes (pr) * (c->flip ? 2 : 1);
   guint64 x_bytes = cols_el * nc * db;
   guint64 part_bytes = rows_el * nc * SPX_IPU_PARTIAL_BYTES;
-  guint64 piece = spx_ipu_div_up (rows_el * nc, c->py);
+  guint64 piece = spx_ipu_div_up (rows_el, c->py) * nc; /* whole rows */
   c->bytes = w_bytes + x_bytes + part_bytes + piece * db;
 
   /* Uniform pattern: a group holds its share of the budget, the busiest
@@ -375,15 +375,16 @@ program_bytes (const Layout *l)
   const Cand *c = &l->c;
   double used = (double) c->px * c->py * c->pz, lists = 0;
   double reduce = c->py > 1, steps = l->steps;
+  guint tiles = l->pr.mc->tiles;
   for (guint g = 0; g < l->groups; g++)
     lists += ARRAY_HEADER_BYTES +
              spx_ipu_array_bytes (l->count[g], sizeof (guint64));
   return lists +
-         spx_ipu_program_bytes (l->pr.mc->tiles, 1 + steps + reduce,
+         spx_ipu_program_bytes (tiles, 1 + steps + reduce,
                                 1 + steps + reduce) +
-         spx_ipu_transfers_bytes (used * (c->px - 1 + c->pz - 1)) +
-         steps * spx_ipu_transfers_bytes (used) +
-         spx_ipu_transfers_bytes (used * (c->py - 1));
+         spx_ipu_transfers_bytes (tiles, used * (c->px - 1 + c->pz - 1)) +
+         steps * spx_ipu_transfers_bytes (tiles, used) +
+         spx_ipu_transfers_bytes (tiles, used * (c->py - 1));
 }
 
 /* Counts, spills, then (once the program's size is known and fits the
@@ -441,6 +442,27 @@ add_exchange (SpxIpuProgram *p, const Layout *l, const char *phase)
   return s;
 }
 
+/* Elements [*lo, *hi) of part i of p parts of blocks blocks of b
+ * elements, along a side of len elements (the last block may be short). */
+static void
+block_part (guint64 blocks, guint64 p, guint64 i, guint b, guint64 len,
+            guint64 *lo, guint64 *hi)
+{
+  *lo = MIN (split_start (blocks, p, i) * b, len);
+  *hi = MIN (split_start (blocks, p, i + 1) * b, len);
+}
+
+/* The W region of group (x, y): its block-rows and block-columns. */
+static SpxIpuPiece
+group_region (const Layout *l, guint x, guint y)
+{
+  const Problem *pr = &l->pr;
+  guint64 r0, r1, c0, c1;
+  block_part (pr->brows, l->c.px, x, pr->b, pr->m, &r0, &r1);
+  block_part (pr->bcols, l->c.py, y, pr->b, pr->k, &c0, &c1);
+  return spx_ipu_piece (SPX_BYTES_VALUES, r0, r1, c0, c1);
+}
+
 /* Sizes of the slices tile t works on. */
 static guint64
 tile_ncols (const Layout *l, Coord k)
@@ -451,26 +473,50 @@ tile_ncols (const Layout *l, Coord k)
 static guint64
 tile_rows_el (const Layout *l, Coord k)
 {
-  guint64 b = l->pr.b, mx = l->pr.brows, p = l->c.px;
-  guint64 lo = split_start (mx, p, k.x) * b;
-  guint64 hi = MIN (split_start (mx, p, k.x + 1) * b, l->pr.m);
+  guint64 lo, hi;
+  block_part (l->pr.brows, l->c.px, k.x, l->pr.b, l->pr.m, &lo, &hi);
   return hi - lo;
 }
 
 static guint64
 tile_x_bytes (const Layout *l, Coord k)
 {
-  guint64 b = l->pr.b, ky = l->pr.bcols, p = l->c.py;
-  guint64 lo = split_start (ky, p, k.y) * b;
-  guint64 hi = MIN (split_start (ky, p, k.y + 1) * b, l->pr.k);
+  guint64 lo, hi;
+  block_part (l->pr.bcols, l->c.py, k.y, l->pr.b, l->pr.k, &lo, &hi);
   return (hi - lo) * tile_ncols (l, k) * spx_ipu_dtype_bytes (l->pr.dtype);
 }
 
-/* Partial sums of one y piece of a tile's output slice. */
+/* Part x of the px shares of tile k's X slice (the k-rows of its y, the
+ * columns of its z): its rows split px ways. Returns its bytes. */
+static guint64
+x_share (const Layout *l, Coord k, guint x, SpxIpuPiece *what)
+{
+  guint64 lo, hi, c0 = split_start (l->pr.n, l->c.pz, k.z);
+  block_part (l->pr.bcols, l->c.py, k.y, l->pr.b, l->pr.k, &lo, &hi);
+  guint64 r0 = lo + split_start (hi - lo, l->c.px, x);
+  guint64 r1 = lo + split_start (hi - lo, l->c.px, x + 1);
+  *what = spx_ipu_piece (SPX_BYTES_INPUT, r0, r1, c0,
+                         c0 + tile_ncols (l, k));
+  return (r1 - r0) * tile_ncols (l, k) * spx_ipu_dtype_bytes (l->pr.dtype);
+}
+
+/* Partial sums of piece y of a tile's output slice (the rows of its x,
+ * the columns of its z): its rows split py ways, whole rows each. */
 static guint64
 piece_elems (const Layout *l, Coord k, guint y)
 {
-  return split_len (tile_rows_el (l, k) * tile_ncols (l, k), l->c.py, y);
+  return split_len (tile_rows_el (l, k), l->c.py, y) * tile_ncols (l, k);
+}
+
+static SpxIpuPiece
+partials_piece (const Layout *l, Coord k, guint y)
+{
+  guint64 lo, hi, c0 = split_start (l->pr.n, l->c.pz, k.z);
+  block_part (l->pr.brows, l->c.px, k.x, l->pr.b, l->pr.m, &lo, &hi);
+  return spx_ipu_piece (SPX_BYTES_PARTIALS,
+                        lo + split_start (hi - lo, l->c.py, y),
+                        lo + split_start (hi - lo, l->c.py, y + 1), c0,
+                        c0 + tile_ncols (l, k));
 }
 
 static void
@@ -508,9 +554,9 @@ send_once (SpxIpuProgram *p, SpxIpuStep *s, guint32 src, guint32 dst,
     spx_ipu_step_resend (p, s, src, dst, bytes);
 }
 
-/* X is spread over the px tiles that share a slice and gathered; the
- * buckets of a group are broadcast to its pz tiles. Up to tiles²
- * transfers: polls for cancellation. */
+/* X is spread over the px tiles that share a slice (its rows split px
+ * ways) and gathered; the buckets of a group are broadcast to its pz
+ * tiles. Up to tiles² transfers: polls for cancellation. */
 static gboolean
 add_distribute (SpxIpuProgram *p, const Layout *l, GError **error)
 {
@@ -522,12 +568,18 @@ add_distribute (SpxIpuProgram *p, const Layout *l, GError **error)
       if (spx_cancelled (error))
         return FALSE;
       Coord k = coord_of (c, t);
-      guint64 xb = tile_x_bytes (l, k);
       /* a share goes out once, however many tiles receive it */
       for (guint x = 0; x < c->px; x++)
         if (x != k.x)
-          send_once (p, s, tile_of (c, x, k.y, k.z), t,
-                     split_len (xb, c->px, x), k.x == (x == 0));
+          {
+            SpxIpuPiece share;
+            guint64 bytes = x_share (l, k, x, &share);
+            spx_ipu_step_set_piece (s, &share);
+            send_once (p, s, tile_of (c, x, k.y, k.z), t, bytes,
+                       k.x == (x == 0));
+          }
+      SpxIpuPiece w = group_region (l, k.x, k.y);
+      spx_ipu_step_set_piece (s, &w);
       for (guint z = 0; z < c->pz; z++)
         if (z != k.z)
           send_once (p, s, tile_of (c, k.x, k.y, z), t, bucket,
@@ -563,7 +615,8 @@ add_compute (SpxIpuProgram *p, const Layout *l)
 /* Step d moves every group's buffer one place along y, and along x too
  * every py steps: after d = dx·py + dy steps a buffer has moved dy along
  * y and dx along x, the distance place_spills counted. Every tile forwards
- * the whole buffer (the program is fixed; it cannot know what is in it). */
+ * the whole buffer (the program is fixed; it cannot know what is in it):
+ * the buckets of the group d - 1 places behind it. */
 static gboolean
 add_propagation (SpxIpuProgram *p, const Layout *l, GError **error)
 {
@@ -579,6 +632,10 @@ add_propagation (SpxIpuProgram *p, const Layout *l, GError **error)
         {
           Coord k = coord_of (c, t);
           guint x = d % c->py == 0 ? (k.x + 1) % c->px : k.x;
+          guint back_x = (d - 1) / c->py % c->px, back_y = (d - 1) % c->py;
+          SpxIpuPiece w = group_region (l, (k.x + c->px - back_x) % c->px,
+                                        (k.y + c->py - back_y) % c->py);
+          spx_ipu_step_set_piece (s, &w);
           spx_ipu_step_send (p, s, t, tile_of (c, x, (k.y + 1) % c->py, k.z),
                              buffer);
         }
@@ -613,7 +670,7 @@ add_propagation (SpxIpuProgram *p, const Layout *l, GError **error)
 }
 
 /* Partial sums over y: each of the py tiles of an output slice reduces
- * one piece of it. */
+ * one piece of it, a band of its rows. */
 static gboolean
 add_reduce (SpxIpuProgram *p, const Layout *l, GError **error)
 {
@@ -628,8 +685,12 @@ add_reduce (SpxIpuProgram *p, const Layout *l, GError **error)
       Coord k = coord_of (c, t);
       for (guint y = 0; y < c->py; y++)
         if (y != k.y)
-          spx_ipu_step_send (p, s, t, tile_of (c, k.x, y, k.z),
-                             piece_elems (l, k, y) * SPX_IPU_PARTIAL_BYTES);
+          {
+            SpxIpuPiece w = partials_piece (l, k, y);
+            spx_ipu_step_set_piece (s, &w);
+            spx_ipu_step_send (p, s, t, tile_of (c, k.x, y, k.z),
+                               piece_elems (l, k, y) * SPX_IPU_PARTIAL_BYTES);
+          }
     }
   s = spx_ipu_program_add_compute (p, "reduce");
   for (guint t = 0; t < c->px * c->py * c->pz; t++)

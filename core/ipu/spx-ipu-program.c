@@ -154,6 +154,21 @@ spx_ipu_step_set_piece (SpxIpuStep *step, const SpxIpuPiece *what)
   step->piece = *what;
 }
 
+SpxIpuPiece
+spx_ipu_piece (SpxByteKind kind, guint64 row0, guint64 row1, guint64 col0,
+               guint64 col1)
+{
+  SpxIpuPiece w = { kind, 0, 0, 0, 0 };
+  if (MAX (row1, col1) <= G_MAXUINT32)
+    {
+      w.row0 = (guint32) row0;
+      w.row1 = (guint32) row1;
+      w.col0 = (guint32) col0;
+      w.col1 = (guint32) col1;
+    }
+  return w;
+}
+
 /* "rows 64–127, columns 0–31, " or "" when the ranges are not known. */
 static char *
 ranges_text (const SpxIpuPiece *w)
@@ -382,9 +397,11 @@ spx_ipu_program_bytes (guint n_tiles, double computes, double exchanges)
 }
 
 double
-spx_ipu_transfers_bytes (double transfers)
+spx_ipu_transfers_bytes (guint n_tiles, double transfers)
 {
-  return spx_ipu_array_bytes (transfers, sizeof (SpxIpuTransfer));
+  double pieces = n_tiles <= SPX_IPU_PIECES_MAX_TILES
+                  ? spx_ipu_array_bytes (transfers, sizeof (SpxIpuPiece)) : 0;
+  return spx_ipu_array_bytes (transfers, sizeof (SpxIpuTransfer)) + pieces;
 }
 
 gboolean

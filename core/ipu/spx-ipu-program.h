@@ -142,6 +142,10 @@ void           spx_ipu_step_resend (SpxIpuProgram *p, SpxIpuStep *step,
  * planners say it before each kind of data they move. */
 void           spx_ipu_step_set_piece (SpxIpuStep *step,
                                        const SpxIpuPiece *what);
+/* A piece of kind over [row0, row1) × [col0, col1); ranges past 32 bits
+ * are not known (all 0). */
+SpxIpuPiece    spx_ipu_piece (SpxByteKind kind, guint64 row0, guint64 row1,
+                              guint64 col0, guint64 col1);
 /* "X rows 64–127, columns 0–31, fp16: 4.0 KiB": what a transfer of bytes
  * carries in program p. Free with g_free. */
 char          *spx_ipu_piece_describe (const SpxIpuProgram *p,
@@ -195,8 +199,9 @@ double   spx_ipu_array_bytes     (double count, gsize size);
  * (their per-tile arrays), not counting transfers or block lists. */
 double   spx_ipu_program_bytes   (guint n_tiles, double computes,
                                   double exchanges);
-/* Bytes of one exchange step's list of transfers. */
-double   spx_ipu_transfers_bytes (double transfers);
+/* Bytes of one exchange step's list of transfers on n_tiles tiles, with
+ * what each carries where the machine keeps that. */
+double   spx_ipu_transfers_bytes (guint n_tiles, double transfers);
 /* spx_budget_check for an estimate: TRUE when bytes fit the memory
  * budget, else an error naming what and the size. */
 gboolean spx_ipu_check_budget    (double bytes, const char *what,

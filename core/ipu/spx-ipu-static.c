@@ -37,11 +37,8 @@
 
 /* Long loops poll for cancellation every this many steps (a power of 2). */
 #define POLL_EVERY 1024u
-/* Memory the plan's bookkeeping takes beyond its arrays' data: a GArray's
- * header, and one merged (source, destination) pair of the reduction
- * (two small allocations and its hash table slots). */
+/* Memory a GArray takes beyond its data: its header. */
 #define ARRAY_HEADER_BYTES 48u
-#define PAIR_BYTES         128u
 
 typedef struct {
   const SpxIpuMachine *machine;
@@ -202,15 +199,23 @@ ctx_clear (Ctx *c)
 
 /* ---- partition shape --------------------------------------------------- */
 
-/* Columns of n-split s (splits are whole grains, the first ones wider). */
-static guint64
-split_cols (const Ctx *c, guint sn, guint s)
+/* Columns [*lo, *hi) of n-split s (splits are whole grains, the first
+ * ones wider). */
+static void
+split_range (const Ctx *c, guint sn, guint s, guint64 *lo, guint64 *hi)
 {
   guint64 grains = spx_ipu_div_up (c->n, c->grain);
   guint64 first = (grains / sn) * s + MIN ((guint64) s, grains % sn);
   guint64 count = grains / sn + (s < grains % sn);
-  guint64 lo = MIN (c->n, first * c->grain);
-  guint64 hi = MIN (c->n, (first + count) * c->grain);
+  *lo = MIN (c->n, first * c->grain);
+  *hi = MIN (c->n, (first + count) * c->grain);
+}
+
+static guint64
+split_cols (const Ctx *c, guint sn, guint s)
+{
+  guint64 lo, hi;
+  split_range (c, sn, s, &lo, &hi);
   return hi - lo;
 }
 
@@ -500,8 +505,11 @@ typedef struct {
   gboolean       dry;       /* cost only: no transfer or block lists */
   guint64       *list;      /* flat block indices, band by band */
   guint64       *band_off;  /* sk + 1 */
+  guint64       *band_cols; /* block-columns band by band (at band_start),
+                               in order within a band: X's rows */
   GArray        *runs;      /* Run, for split 0 */
   guint64       *owned;     /* per tile: bytes of values it owns */
+  SpxIpuPiece   *owned_what; /* per tile: the W region they come from */
   /* what the slowest or busiest tile of each step does, to explain it */
   guint64        vertex_cycles, vertex_blocks, vertex_rows, vertex_cols;
   SpxIpuTraffic  dist;
@@ -528,6 +536,11 @@ deal_blocks (Build *bd, GError **error)
   bd->p->col_group = g_new (guint32, MAX (mask->bcols, 1));
   for (guint64 i = 0; i < mask->bcols; i++)
     bd->p->col_group[i] = band_of[i];
+  guint64 next[MAX_SK];
+  memcpy (next, sh->band_start, sh->sk * sizeof (guint64));
+  bd->band_cols = g_new (guint64, MAX (mask->bcols, 1));
+  for (guint64 i = 0; i < mask->bcols; i++)
+    bd->band_cols[next[band_of[i]]++] = i;
   bd->band_off = g_new0 (guint64, sh->sk + 1);
   for (guint j = 0; j < sh->sk; j++)
     bd->band_off[j + 1] = bd->band_off[j] + sh->band_blocks[j];
@@ -598,6 +611,28 @@ note_runs (Build *bd, guint pos, guint64 lo, guint64 hi, guint64 *height)
   return rows;
 }
 
+/* The W region blocks [a, z) of the dealt list come from: the rows and
+ * columns from their first to their last. */
+static SpxIpuPiece
+list_region (const Build *bd, guint64 a, guint64 z)
+{
+  const SpxMask *mask = bd->c->mask;
+  guint64 r0 = G_MAXUINT64, r1 = 0, c0 = G_MAXUINT64, c1 = 0;
+  for (guint64 i = a; i < z; i++)
+    {
+      guint64 row = bd->list[i] / mask->bcols, col = bd->list[i] % mask->bcols;
+      r0 = MIN (r0, row);
+      r1 = MAX (r1, row + 1);
+      c0 = MIN (c0, col);
+      c1 = MAX (c1, col + 1);
+    }
+  if (a >= z)
+    return spx_ipu_piece (SPX_BYTES_VALUES, 0, 0, 0, 0);
+  return spx_ipu_piece (SPX_BYTES_VALUES, r0 * mask->block,
+                        MIN (r1 * mask->block, mask->rows), c0 * mask->block,
+                        MIN (c1 * mask->block, mask->cols));
+}
+
 /* Give tile t of band j its contiguous share in every split: the sn tiles
  * compute on the same blocks, each owning (listing) a 1/sn part of them
  * whose values it sends to the others. */
@@ -624,6 +659,7 @@ place_tile (Build *bd, SpxIpuStep *compute, guint j, guint t,
       SpxIpuTile *tile = &bd->p->tiles[id];
       if (bd->dry)
         continue;
+      bd->owned_what[id] = list_region (bd, a, z);
       tile->blocks = g_array_sized_new (FALSE, FALSE, sizeof (guint64),
                                         (guint) (z - a));
       g_array_append_vals (tile->blocks, bd->list + a, (guint) (z - a));
@@ -673,26 +709,77 @@ place_blocks (Build *bd, SpxIpuStep *compute, GError **error)
   return TRUE;
 }
 
-/* The share i of T equal shares of total bytes. */
+/* The share i of n equal shares of total. */
 static guint64
 share (guint64 total, guint64 i, guint64 n)
 {
   return total * (i + 1) / n - total * i / n;
 }
 
-/* One (split s, band) group of used tiles from first: X is all-gathered
- * inside it; each tile fetches the values of its blocks that its peers
- * in the other splits own; X reaches both tiles of a pair as one
- * broadcast, what a tile sends goes out once. Notes the busiest tile's
- * traffic in bd. FALSE when cancelled (a group sends up to tiles²
- * transfers). */
+/* Rows of X band j holds (the k of its block-columns). */
+static guint64
+band_width (const Build *bd, guint j)
+{
+  const Shape *sh = bd->sh;
+  return bd->c->width_prefix[sh->band_start[j + 1]] -
+         bd->c->width_prefix[sh->band_start[j]];
+}
+
+/* What each of the used tiles of band j holds of X's slice for columns
+ * [n0, n1): its share of the band's rows, in column order. A band's
+ * block-columns need not be neighbours: a share spanning a gap is no
+ * one range of X, and is left not known. */
+static void
+x_shares (const Build *bd, guint j, guint64 used, guint64 n0, guint64 n1,
+          SpxIpuPiece *out)
+{
+  const SpxMask *mask = bd->c->mask;
+  const guint64 *cols = bd->band_cols;
+  guint64 width = band_width (bd, j), i = bd->sh->band_start[j], at = 0;
+  for (guint64 d = 0; d < used; d++)
+    {
+      guint64 p0 = width * d / used, p1 = width * (d + 1) / used;
+      out[d] = spx_ipu_piece (SPX_BYTES_INPUT, 0, 0, 0, 0);
+      if (p1 == p0)
+        continue;
+      while (at + spx_mask_block_width (mask, cols[i]) <= p0)
+        at += spx_mask_block_width (mask, cols[i++]);
+      guint64 row0 = cols[i] * mask->block + (p0 - at), last = i, end = at;
+      gboolean run = TRUE;
+      while (end + spx_mask_block_width (mask, cols[last]) < p1)
+        {
+          end += spx_mask_block_width (mask, cols[last]);
+          run = run && cols[last + 1] == cols[last] + 1;
+          last++;
+        }
+      if (run)
+        out[d] = spx_ipu_piece (SPX_BYTES_INPUT, row0, row0 + (p1 - p0), n0,
+                                n1);
+    }
+}
+
+/* One (split s, band j) group of used tiles: X is all-gathered inside it
+ * (each tile holding a share of its rows); each tile fetches the values
+ * of its blocks that its peers in the other splits own; X reaches both
+ * tiles of a pair as one broadcast, what a tile sends goes out once.
+ * Notes the busiest tile's traffic in bd. FALSE when cancelled (a group
+ * sends up to tiles² transfers). */
 static gboolean
-distribute_group (Build *bd, SpxIpuStep *ex, guint s, guint first,
+distribute_group (Build *bd, SpxIpuStep *ex, guint s, guint j,
                   guint64 used, GError **error)
 {
   const Shape *sh = bd->sh;
   SpxIpuProgram *p = bd->p;
-  guint64 slab = p->tiles[split_tile (sh, s, first)].bytes[SPX_BYTES_INPUT];
+  guint first = sh->band_first[j];
+  guint64 n0, n1, width = band_width (bd, j);
+  split_range (bd->c, sh->sn, s, &n0, &n1);
+  guint64 row_bytes = (n1 - n0) * bd->c->bytes;
+  g_autofree SpxIpuPiece *xs = NULL;
+  if (ex->pieces != NULL) /* only small machines keep them */
+    {
+      xs = g_new (SpxIpuPiece, used);
+      x_shares (bd, j, used, n0, n1, xs);
+    }
   for (guint64 a = 0; a < used; a++)
     {
       if (spx_cancelled (error))
@@ -700,19 +787,23 @@ distribute_group (Build *bd, SpxIpuStep *ex, guint s, guint first,
       guint64 dst = split_tile (sh, s, first + a), x_in = 0, v_in = 0;
       for (guint64 d = 0; d < used; d++)
         {
+          guint64 bytes = share (width, d, used) * row_bytes;
+          if (xs != NULL)
+            spx_ipu_step_set_piece (ex, &xs[d]);
           /* d's share is broadcast: it counts out once, for its first
            * receiver */
           if (a == (d == 0))
             spx_ipu_step_send (p, ex, split_tile (sh, s, first + d), dst,
-                               share (slab, d, used));
+                               bytes);
           else
             spx_ipu_step_resend (p, ex, split_tile (sh, s, first + d), dst,
-                                 share (slab, d, used));
-          x_in += d == a ? 0 : share (slab, d, used);
+                                 bytes);
+          x_in += d == a ? 0 : bytes;
         }
       for (guint s2 = 0; sh->sn > 1 && s2 < sh->sn; s2++)
         {
           guint64 peer = split_tile (sh, s2, first + a);
+          spx_ipu_step_set_piece (ex, &bd->owned_what[peer]);
           if (s == (s2 == 0))
             spx_ipu_step_send (p, ex, peer, dst, bd->owned[peer]);
           else
@@ -720,7 +811,7 @@ distribute_group (Build *bd, SpxIpuStep *ex, guint s, guint first,
           v_in += s2 == s ? 0 : bd->owned[peer];
         }
       /* what it sends: its X share and its values, once each */
-      double out = (used > 1 ? share (slab, a, used) : 0) +
+      double out = (used > 1 ? share (width, a, used) * row_bytes : 0) +
                    (sh->sn > 1 ? bd->owned[dst] : 0);
       SpxIpuTraffic t = { (double) v_in, (double) x_in, out, 1 };
       guint64 cycles = spx_ipu_cost_exchange (p->machine, &t, NULL);
@@ -745,7 +836,7 @@ distribute (Build *bd, SpxIpuStep *ex, GError **error)
         continue;
       guint64 used = spx_ipu_div_up (blocks, spx_ipu_div_up (blocks, sh->band_tiles[j]));
       for (guint s = 0; s < sh->sn; s++)
-        if (!distribute_group (bd, ex, s, sh->band_first[j], used, error))
+        if (!distribute_group (bd, ex, s, j, used, error))
           return FALSE;
     }
   spx_ipu_cost_exchange (bd->p->machine, &bd->dist, ex->terms);
@@ -759,35 +850,6 @@ cmp_run (const void *a, const void *b)
   if (x->row != y->row)
     return (x->row > y->row) - (x->row < y->row);
   return (x->tile > y->tile) - (x->tile < y->tile);
-}
-
-static void
-send_merged (SpxIpuProgram *p, SpxIpuStep *ex, GHashTable *pairs)
-{
-  GHashTableIter it;
-  gpointer key, value;
-  g_hash_table_iter_init (&it, pairs);
-  while (g_hash_table_iter_next (&it, &key, &value))
-    {
-      guint64 pair = *(guint64 *) key;
-      spx_ipu_step_send (p, ex, (guint32) (pair >> 32), (guint32) pair,
-                         *(guint64 *) value);
-    }
-}
-
-static void
-add_pair (GHashTable *pairs, guint64 src, guint64 dst, guint64 bytes)
-{
-  guint64 key = src << 32 | dst;
-  guint64 *v = g_hash_table_lookup (pairs, &key);
-  if (v == NULL)
-    {
-      guint64 *k = g_new (guint64, 1);
-      *k = key;
-      v = g_new0 (guint64, 1);
-      g_hash_table_insert (pairs, k, v);
-    }
-  *v += bytes;
 }
 
 /* Every (block-row, split) is reduced on the holder with the least
@@ -806,9 +868,6 @@ reduce (Build *bd, SpxIpuStep *ex, SpxIpuStep *adds, GError **error)
   /* per reducer: output rows (elements per column) and partials summed */
   guint64 *out = g_new0 (guint64, sh->split_tiles);
   guint64 *sums = g_new0 (guint64, sh->split_tiles);
-  g_autoptr (GHashTable) pairs = g_hash_table_new_full (g_int64_hash,
-                                                        g_int64_equal,
-                                                        g_free, g_free);
   for (guint i = 0, polled = 0; i < runs->len && !cancelled; polled++)
     {
       if (polled % POLL_EVERY == 0 && (cancelled = spx_cancelled (error)))
@@ -829,28 +888,27 @@ reduce (Build *bd, SpxIpuStep *ex, SpxIpuStep *adds, GError **error)
       sums[dst] += (end - i) * h;
       for (guint s = 0; s < sh->sn; s++)
         {
-          guint64 np = split_cols (c, sh->sn, s);
+          guint64 n0, n1;
+          split_range (c, sh->sn, s, &n0, &n1);
+          guint64 np = n1 - n0;
           SpxIpuTile *tile = &p->tiles[split_tile (sh, s, dst)];
           tile->bytes[SPX_BYTES_OUTPUT] += h * np * c->bytes;
           tile->bytes[SPX_BYTES_PARTIALS] += (end - i - 1) * h * np *
                                              SPX_IPU_PARTIAL_BYTES;
+          SpxIpuPiece what = spx_ipu_piece (SPX_BYTES_PARTIALS,
+                                            r->row * c->b, r->row * c->b + h,
+                                            n0, n1);
+          spx_ipu_step_set_piece (ex, &what);
           for (guint x = i; x < end; x++)
             if (x != pick)
-              {
-                guint64 from = split_tile (sh, s,
-                                           g_array_index (runs, Run, x).tile);
-                guint64 bytes = h * np * SPX_IPU_PARTIAL_BYTES;
-                if (bd->dry) /* the same bytes, unmerged */
-                  spx_ipu_step_send (p, ex, from, split_tile (sh, s, dst),
-                                     bytes);
-                else
-                  add_pair (pairs, from, split_tile (sh, s, dst), bytes);
-              }
+              spx_ipu_step_send (p, ex, split_tile (sh, s,
+                                                    g_array_index (runs, Run,
+                                                                   x).tile),
+                                 split_tile (sh, s, dst),
+                                 h * np * SPX_IPU_PARTIAL_BYTES);
         }
       i = end;
     }
-  if (!cancelled)
-    send_merged (p, ex, pairs);
   guint64 slowest = 0, outputs = 0;
   double partials = 0;
   for (guint t = 0; t < sh->split_tiles && !cancelled; t++)
@@ -910,6 +968,7 @@ build_program (const Ctx *c, const Shape *sh, SpxIpuProgram *p,
   Build bd = { .c = c, .sh = sh, .p = p, .dry = dry };
   bd.runs = g_array_new (FALSE, FALSE, sizeof (Run));
   bd.owned = g_new0 (guint64, p->n_tiles);
+  bd.owned_what = g_new0 (SpxIpuPiece, p->n_tiles);
   gboolean ok = deal_blocks (&bd, error);
 
   /* appending moves the step array: take the pointers once all exist */
@@ -949,6 +1008,8 @@ build_program (const Ctx *c, const Shape *sh, SpxIpuProgram *p,
   g_free (bd.list);
   g_free (bd.band_off);
   g_free (bd.owned);
+  g_free (bd.owned_what);
+  g_free (bd.band_cols);
   return ok;
 }
 
@@ -974,9 +1035,10 @@ lists_bytes (const Shape *sh, guint64 blocks, guint64 per)
   return bytes;
 }
 
-/* Bytes building sh holds at its peak: the dealt list and column groups,
- * the runs and merged pairs of the reduction, per-tile scratch, and the
- * program with its transfers and block lists. A band's tiles all-gather
+/* Bytes building sh holds at its peak: the dealt list, the column groups
+ * and band order, the runs of the reduction, per-tile scratch, and the
+ * program with its transfers and block lists: the reduction sends at most
+ * one transfer per run and split. A band's tiles all-gather
  * X: used² transfers, the tiles² of a large machine. */
 static double
 build_bytes (const Ctx *c, const Shape *sh)
@@ -997,14 +1059,16 @@ build_bytes (const Ctx *c, const Shape *sh)
                (double) (used - 1 + (sh->sn > 1 ? sh->sn - 1 : 0));
       lists += lists_bytes (sh, blocks, per);
     }
-  double pairs = runs * sh->sn, tiles = c->machine->tiles;
-  return (double) mask->bcols * (1 + 4) +
+  guint n_tiles = c->machine->tiles;
+  double partials = runs * sh->sn, tiles = n_tiles;
+  return (double) mask->bcols * (1 + 4 + 8) +
          (double) MAX (c->nnz, 1) * sizeof (guint64) +
-         spx_ipu_array_bytes (runs, sizeof (Run)) + pairs * PAIR_BYTES +
+         spx_ipu_array_bytes (runs, sizeof (Run)) +
          tiles * 5 * sizeof (guint64) + /* owned, loads, sums, zeros */
-         spx_ipu_program_bytes (c->machine->tiles, 3, 2) +
-         spx_ipu_transfers_bytes (sends) + spx_ipu_transfers_bytes (pairs) +
-         lists;
+         tiles * 2 * sizeof (SpxIpuPiece) + /* owned regions, X shares */
+         spx_ipu_program_bytes (n_tiles, 3, 2) +
+         spx_ipu_transfers_bytes (n_tiles, sends) +
+         spx_ipu_transfers_bytes (n_tiles, partials) + lists;
 }
 
 /* ---- choosing ---------------------------------------------------------- */
