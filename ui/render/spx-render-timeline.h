@@ -35,8 +35,8 @@ gint spx_render_timeline_hit (double width, double height,
 char *spx_render_timeline_step_name (const SpxIpuStep *step);
 
 /* What the panel under the axis says: for the selected superstep a
- * header "Superstep N: name, C cycles, tile T · mode" (no tile for a
- * sync) and a line per term, "term — formula — N cycles", the terms
+ * header "Superstep N: kind (phase), C cycles, tile T · mode" (no tile
+ * for a sync) and a line per term, "term — formula — N cycles", the terms
  * summing to C; with nothing selected (or a selection out of range), a
  * hint to click. The picture draws the same, in columns, as far as it
  * has room. Free with g_free. */
