@@ -412,7 +412,7 @@ place_labels (cairo_t *cr, const SpxRenderStyle *style, const Layout *l,
 }
 
 /* The labels as a picture at the default font size places them, for
- * callers without a cairo_t. */
+ * a caller without a cairo_t. */
 static GArray *
 default_labels (const Layout *l, const SpxIpuProgram *p, guint lane)
 {
@@ -425,22 +425,6 @@ default_labels (const Layout *l, const SpxIpuProgram *p, guint lane)
   cairo_destroy (cr);
   cairo_surface_destroy (surface);
   return labels;
-}
-
-/* The step whose callout is at (x, y), -1 for none. */
-static gint
-hit_callout (const Layout *l, const SpxIpuProgram *p, guint lane, double x,
-             double y)
-{
-  g_autoptr (GArray) labels = default_labels (l, p, lane);
-  for (guint i = 0; i < labels->len; i++)
-    {
-      const Label *b = &g_array_index (labels, Label, i);
-      if (is_callout (b) && x >= b->x && x < b->x + b->w && y >= b->y &&
-          y < b->y + b->h)
-        return (gint) i;
-    }
-  return -1;
 }
 
 gboolean
@@ -496,15 +480,9 @@ spx_render_timeline_hit (double width, double height,
     return -1;
   for (guint i = 0; i < l.n; i++)
     {
-      const SpxIpuProgram *p = d->programs[l.which[i]];
-      double bottom = l.bar_y[i] + l.bar_h;
-      gint step = -1;
-      if (y >= l.bar_y[i] && y < bottom)
-        step = hit_lane (&l, p, x);
-      else if (l.callouts && y >= bottom && y < bottom + l.callout_h)
-        step = hit_callout (&l, p, i, x, y);
-      else
+      if (y < l.bar_y[i] || y >= l.bar_y[i] + l.bar_h)
         continue;
+      gint step = hit_lane (&l, d->programs[l.which[i]], x);
       if (step >= 0 && lane != NULL)
         *lane = l.which[i];
       return step;
