@@ -2,6 +2,7 @@
  * both on log scales, one line per (source, block size, mode); a
  * subject's sweep: one line per (source, mode) across its block sizes */
 #include "spx-render-speedup.h"
+#include "spx-util.h"
 
 #include <math.h>
 #include <string.h>
@@ -588,6 +589,13 @@ first_point (const Chart *c, SpxSweepSource source)
   return NULL;
 }
 
+/* "avx2-4t" of "cpu-avx2-4t": said after "CPU". */
+static const char *
+cpu_name (const SpxSweepPoint *p)
+{
+  return g_str_has_prefix (p->machine, "cpu-") ? p->machine + 4 : p->machine;
+}
+
 /* One line per source: what was run, so the picture stands alone. */
 static GPtrArray *
 subtitle_lines (const Chart *c)
@@ -607,9 +615,7 @@ subtitle_lines (const Chart *c)
   if (p != NULL)
     g_ptr_array_add (lines, g_strdup_printf (
       "CPU %s: fp32, %" G_GUINT64_FORMAT " × %" G_GUINT64_FORMAT ", n = %"
-      G_GUINT64_FORMAT, g_str_has_prefix (p->machine, "cpu-") ? p->machine + 4
-                                                             : p->machine,
-      p->m, p->k, p->n));
+      G_GUINT64_FORMAT, cpu_name (p), p->m, p->k, p->n));
   return lines;
 }
 
@@ -883,6 +889,7 @@ typedef struct {
   double   lo, hi;  /* the value at the quartiles: v, v without a spread */
   guint    block;
   gboolean fits, noisy;
+  guint    index;   /* in the sweep's points (merged: the first) */
 } Xy;
 
 static int
@@ -932,7 +939,7 @@ series (const Chart *c, SpxSweepSource source, guint block, SpxIpuMode mode,
     {
       const SpxSweepPoint *p = point_at (c, i);
       Xy e = { .x = p->density, .block = p->block, .fits = p->fits,
-               .noisy = p->noise != 0 };
+               .noisy = p->noise != 0, .index = i };
       if (p->source != source || p->mode != mode ||
           (block != 0 && p->block != block) || !point_value (c, p, &e.v))
         continue;
@@ -1167,4 +1174,180 @@ spx_render_speedup (cairo_t *cr, double width, double height,
                             "No points yet: run a sweep");
   cairo_restore (cr);
   chart_clear (&c);
+}
+
+/* Hover */
+
+#define HIT_RADIUS 8.0
+
+/* The nearest marker to (x, y) of one series, if nearer than *best. */
+static void
+nearest_in (const Chart *c, const GArray *xy, double x, double y,
+            double *best, guint *point)
+{
+  const SpxSpeedupAxes *a = &c->ax;
+  for (guint i = 0; i < xy->len; i++)
+    {
+      const Xy *e = &g_array_index (xy, Xy, i);
+      double mx = spx_speedup_axes_x (a, e->x);
+      double my = spx_speedup_axes_y (a, e->v);
+      double dist = hypot (mx - x, my - y);
+      /* markers outside the plot are clipped away */
+      gboolean inside = mx >= a->x && mx <= a->x + a->w && my >= a->y &&
+                        my <= a->y + a->h;
+      if (inside && dist < *best)
+        {
+          *best = dist;
+          *point = e->index;
+        }
+    }
+}
+
+gboolean
+spx_render_speedup_hit (double width, double height,
+                        const SpxRenderSpeedupData *d,
+                        const SpxRenderStyle *style, double x, double y,
+                        guint *point)
+{
+  if (d == NULL || d->sweep == NULL || style == NULL)
+    return FALSE;
+  /* the text sizes the layout depends on want a cairo_t */
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32,
+                                                         1, 1);
+  cairo_t *cr = cairo_create (surface);
+  Chart c;
+  chart_init (&c, cr, d, style, width);
+  g_autoptr (GArray) rows = legend_rows (&c);
+  double best = HIT_RADIUS;
+  guint found = G_MAXUINT;
+  if (layout (cr, &c, width, height, rows))
+    for (guint s = SPX_SWEEP_MODEL; s <= SPX_SWEEP_CPU; s++)
+      for (guint b = 0; b < c.n_blocks; b++)
+        for (guint m = SPX_IPU_MODE_STATIC; m <= SPX_IPU_MODE_DYNAMIC; m++)
+          {
+            g_autoptr (GArray) xy = series (&c, s, c.blocks[b], m, TRUE);
+            nearest_in (&c, xy, x, y, &best, &found);
+          }
+  chart_clear (&c);
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
+  if (found == G_MAXUINT)
+    return FALSE;
+  if (point != NULL)
+    *point = found;
+  return TRUE;
+}
+
+/* Milliseconds: "0.0381"; from 100 whole, thousands grouped. */
+static char *
+format_ms (double ms)
+{
+  if (ms >= 100 && ms < 1e18)
+    return spx_format_count ((guint64) llround (ms));
+  return g_strdup_printf ("%.3g", ms);
+}
+
+/* "1/16 (6.25%)", or only the percentage when it is no such fraction. */
+static char *
+describe_density (double d)
+{
+  g_autofree char *f = format_density (d);
+  if (f[0] != '1' || f[1] != '/')
+    return g_steal_pointer (&f);
+  return g_strdup_printf ("%s (%.3g%%)", f, 100 * d);
+}
+
+/* Dense of the point's source, block and density, or NULL. */
+static const SpxSweepPoint *
+dense_of (const SpxSweep *sweep, const SpxSweepPoint *p)
+{
+  for (guint i = 0; i < sweep->points->len; i++)
+    {
+      const SpxSweepPoint *q = &g_array_index (sweep->points, SpxSweepPoint,
+                                               i);
+      if (q->mode == SPX_IPU_MODE_DENSE && q->source == p->source &&
+          q->block == p->block &&
+          fabs (q->density - p->density) <= 1e-9 * p->density)
+        return q;
+    }
+  return NULL;
+}
+
+/* "0.031 ms at n 1,024" */
+static char *
+time_at_n (const SpxSweepPoint *p)
+{
+  g_autofree char *ms = format_ms (p->ms);
+  g_autofree char *n = spx_format_count (p->n);
+  return g_strdup_printf ("%s ms at n %s", ms, n);
+}
+
+static void
+append_times (GString *out, const SpxSweep *sweep, const SpxSweepPoint *p)
+{
+  g_autofree char *t = time_at_n (p);
+  g_string_append_printf (out, "\n%s %s", spx_ipu_mode_to_string (p->mode),
+                          t);
+  const SpxSweepPoint *dense = dense_of (sweep, p);
+  if (dense != NULL && dense != p)
+    {
+      g_autofree char *dt = time_at_n (dense);
+      g_string_append_printf (out, "; dense %s", dt);
+    }
+}
+
+/* The quartiles of a CPU point's timed runs; a model has no spread. */
+static void
+append_spread (GString *out, const SpxSweepPoint *p)
+{
+  if (p->source == SPX_SWEEP_MODEL)
+    g_string_append (out, "\nno spread: a model");
+  else if (p->ms_q1 > 0 && p->ms_q3 >= p->ms_q1)
+    {
+      g_autofree char *q1 = format_ms (p->ms_q1);
+      g_autofree char *q3 = format_ms (p->ms_q3);
+      g_string_append_printf (out, "\nquartiles %s–%s ms", q1, q3);
+    }
+  else
+    g_string_append (out, "\nno quartiles measured");
+}
+
+static void
+append_flags (GString *out, const SpxSweepPoint *p)
+{
+  if (p->source == SPX_SWEEP_MODEL)
+    g_string_append (out, p->fits ? "\nfits every tile's memory"
+                                  : "\nover memory: the plan does not fit");
+  if (p->noise != 0)
+    {
+      g_autofree char *why = spx_noise_to_string (p->noise);
+      g_auto (GStrv) parts = g_strsplit (why, ",", -1);
+      g_autofree char *list = g_strjoinv (", ", parts);
+      g_string_append_printf (out, "\nnoisy (%s): not a result", list);
+    }
+}
+
+char *
+spx_render_speedup_describe (const SpxRenderSpeedupData *d, guint point)
+{
+  if (d == NULL || d->sweep == NULL || point >= d->sweep->points->len)
+    return NULL;
+  const SpxSweepPoint *p = &g_array_index (d->sweep->points, SpxSweepPoint,
+                                           point);
+  GString *out = g_string_new (NULL);
+  if (p->source == SPX_SWEEP_CPU)
+    g_string_append_printf (out, "CPU measured (%s)", cpu_name (p));
+  else
+    g_string_append_printf (out, "IPU model (%s)", p->machine);
+  g_string_append_printf (out, " · %u × %u blocks · %s", p->block, p->block,
+                          spx_ipu_mode_to_string (p->mode));
+  g_autofree char *density = describe_density (p->density);
+  g_string_append_printf (out, "\ndensity %s", density);
+  const char *unit = p->source == SPX_SWEEP_CPU ? "GFLOP/s" : "TFLOP/s";
+  g_string_append_printf (out, "\n%.2f× over dense · %.3g non-zero %s",
+                          p->speedup, p->nz_throughput, unit);
+  append_times (out, d->sweep, p);
+  append_spread (out, p);
+  append_flags (out, p);
+  return g_string_free (out, FALSE);
 }

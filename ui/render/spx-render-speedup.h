@@ -52,4 +52,25 @@ gboolean spx_render_speedup_axes (cairo_t *cr, double width, double height,
 double   spx_speedup_axes_x (const SpxSpeedupAxes *axes, double density);
 double   spx_speedup_axes_y (const SpxSpeedupAxes *axes, double value);
 
+/* The marker nearest (x, y) in spx_render_speedup's picture of width ×
+ * height, within 8 pixels: TRUE and *point (may be NULL) its index in
+ * d->sweep->points (of a merged marker, the first point's). FALSE for
+ * none. */
+gboolean spx_render_speedup_hit (double width, double height,
+                                 const SpxRenderSpeedupData *d,
+                                 const SpxRenderStyle *style, double x,
+                                 double y, guint *point);
+
+/* The hover text of d->sweep->points[point], NULL out of range:
+ *   IPU model (bow) · 16 × 16 blocks · static
+ *   density 1/16 (6.25%)
+ *   2.31× over dense · 41.2 non-zero TFLOP/s
+ *   static 0.031 ms at n 1,024; dense 0.0716 ms at n 2,048
+ *   no spread: a model                   (CPU: "quartiles 1.9–2.1 ms")
+ *   fits every tile's memory             (or "over memory: …"; CPU: none)
+ * and "noisy (busy, dense-slow): not a result" for a noisy measurement.
+ * Free with g_free. */
+char    *spx_render_speedup_describe (const SpxRenderSpeedupData *d,
+                                      guint point);
+
 G_END_DECLS

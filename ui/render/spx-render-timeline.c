@@ -20,6 +20,9 @@
 #define PANEL_MAX_TERMS 10   /* term rows at most; the rest share a row */
 #define PANEL_SIZE 0.9       /* its text, × the font size */
 #define HINT "Click a superstep to see its cycles explained."
+#define LABEL_SIZE 0.8       /* step names, × the font size */
+#define LEADER 12.0          /* from a bar down to its row of callouts */
+#define CALLOUT_GAP 8.0      /* between neighbouring callouts */
 
 typedef struct {
   double line;                 /* one line of text */
@@ -29,7 +32,10 @@ typedef struct {
   guint  which[N_LANES];       /* their programs[] index */
   double lane_y[N_LANES];      /* header line of each lane */
   double bar_y[N_LANES], bar_h;
-  gboolean summary_below;      /* room for a line under each bar */
+  gboolean callouts;           /* a row under each bar names the steps
+                                  too narrow to hold their name */
+  double callout_h;
+  gboolean summary_below;      /* room for a line under the callouts */
   double axis_y;
   double panel_y, row_h;       /* the explanation under the axis */
   guint  panel_rows;           /* header + terms; 0: no room for it */
@@ -80,6 +86,14 @@ panel_rows_wanted (const SpxRenderTimelineData *d, const Layout *l)
   return 1 + MIN (most, PANEL_MAX_TERMS);
 }
 
+/* Under each bar: its callouts and its phase summary, if room. */
+static double
+below_bar (const Layout *l)
+{
+  return (l->callouts ? l->callout_h : 0) +
+         (l->summary_below ? 0.9 * l->line : 0);
+}
+
 /* FALSE when there is nothing to draw. */
 static gboolean
 layout_compute (Layout *l, const SpxRenderTimelineData *d, double w,
@@ -112,6 +126,10 @@ layout_compute (Layout *l, const SpxRenderTimelineData *d, double w,
   double lane_h = MIN (room / l->n, l->line + 5 * l->line + 0.9 * l->line +
                                     LANE_GAP);
   double bar_h = lane_h - l->line - LANE_GAP;
+  /* names first, then the phase summary, while a bar keeps 1.2 lines */
+  l->callout_h = LEADER + LABEL_SIZE * l->line;
+  l->callouts = bar_h - l->callout_h >= 1.2 * l->line;
+  bar_h -= l->callouts ? l->callout_h : 0;
   l->summary_below = bar_h - 0.9 * l->line >= 1.2 * l->line;
   l->bar_h = MAX (4, bar_h - (l->summary_below ? 0.9 * l->line : 0));
   for (guint i = 0; i < l->n; i++)
@@ -119,8 +137,7 @@ layout_compute (Layout *l, const SpxRenderTimelineData *d, double w,
       l->lane_y[i] = top + i * lane_h;
       l->bar_y[i] = l->lane_y[i] + l->line;
     }
-  double bars_end = l->bar_y[l->n - 1] + l->bar_h +
-                    (l->summary_below ? 0.9 * l->line : 0);
+  double bars_end = l->bar_y[l->n - 1] + l->bar_h + below_bar (l);
   l->axis_y = bars_end + 4;
   l->panel_y = bars_end + axis_height (l->line) + PANEL_GAP;
   return TRUE;
@@ -148,19 +165,52 @@ selected_step (const SpxRenderTimelineData *d, guint *which)
   return NULL;
 }
 
-/* "Superstep 3: compute (compute), 25,556 cycles, tile 17"; a sync has
- * no tile, nor a step whose cycles nobody explained. */
+char *
+spx_render_timeline_step_name (const SpxIpuStep *s)
+{
+  if (s == NULL)
+    return NULL;
+  const char *kind = spx_ipu_step_kind_to_string (s->kind);
+  if (s->phase == NULL || *s->phase == '\0' || g_str_equal (s->phase, kind))
+    return g_strdup (kind);
+  return g_strdup_printf ("%s %s", s->phase, kind);
+}
+
+/* Whether the step's terms are about one tile: a sync's are not, nor
+ * are those of a step whose cycles nobody explained. */
+static gboolean
+step_has_tile (const SpxIpuStep *s)
+{
+  return s->kind != SPX_STEP_SYNC && s->terms != NULL && s->terms->len > 0;
+}
+
+/* "Superstep 3: compute (compute), 25,556 cycles, tile 17": the kind
+ * first, so two steps of one phase differ at once. */
 static char *
 step_header (const SpxIpuStep *s, guint index)
 {
   g_autofree char *c = spx_format_count (s->cycles);
-  gboolean tile = s->kind != SPX_STEP_SYNC && s->terms != NULL &&
-                  s->terms->len > 0;
-  g_autofree char *t = tile ? g_strdup_printf (", tile %u", s->worst_tile)
-                            : g_strdup ("");
+  g_autofree char *t = step_has_tile (s)
+                         ? g_strdup_printf (", tile %u", s->worst_tile)
+                         : g_strdup ("");
   return g_strdup_printf ("Superstep %u: %s (%s), %s cycles%s", index + 1,
                           spx_ipu_step_kind_to_string (s->kind), s->phase,
                           c, t);
+}
+
+/* A line per term, each after a newline. */
+static void
+append_terms (GString *out, const SpxIpuStep *s)
+{
+  for (guint i = 0; s->terms != NULL && i < s->terms->len; i++)
+    {
+      const SpxIpuTerm *t = &g_array_index (s->terms, SpxIpuTerm, i);
+      g_autofree char *c = spx_format_count (t->cycles);
+      g_string_append_printf (out, "\n%s — %s — %s cycles", t->term,
+                              t->formula, c);
+    }
+  if (s->terms == NULL || s->terms->len == 0)
+    g_string_append (out, "\nno breakdown of these cycles");
 }
 
 char *
@@ -174,15 +224,46 @@ spx_render_timeline_explain (const SpxRenderTimelineData *d)
   GString *out = g_string_new (head);
   g_string_append_printf (out, " · %s",
                           spx_ipu_mode_to_string (d->programs[which]->mode));
-  for (guint i = 0; s->terms != NULL && i < s->terms->len; i++)
+  append_terms (out, s);
+  return g_string_free (out, FALSE);
+}
+
+/* "8.1%"; a sliver of the program "<0.1%". */
+static char *
+share_text (guint64 part, guint64 whole)
+{
+  double pct = 100.0 * (double) part / (double) whole;
+  return pct > 0 && pct < 0.05 ? g_strdup ("<0.1%")
+                               : g_strdup_printf ("%.1f%%", pct);
+}
+
+char *
+spx_render_timeline_describe (const SpxRenderTimelineData *d, guint lane,
+                               gint step)
+{
+  if (d == NULL || lane >= N_LANES || d->programs[lane] == NULL || step < 0 ||
+      (guint) step >= d->programs[lane]->steps->len)
+    return NULL;
+  const SpxIpuProgram *p = d->programs[lane];
+  const SpxIpuStep *s = &g_array_index (p->steps, SpxIpuStep, step);
+  g_autofree char *name = spx_render_timeline_step_name (s);
+  g_autofree char *c = spx_format_count (s->cycles);
+  GString *out = g_string_new (NULL);
+  g_string_append_printf (out, "%s · Superstep %d: %s\n%s cycles",
+                          spx_ipu_mode_to_string (p->mode), step + 1, name,
+                          c);
+  if (p->cycles > 0)
     {
-      const SpxIpuTerm *t = &g_array_index (s->terms, SpxIpuTerm, i);
-      g_autofree char *c = spx_format_count (t->cycles);
-      g_string_append_printf (out, "\n%s — %s — %s cycles", t->term,
-                              t->formula, c);
+      g_autofree char *share = share_text (s->cycles, p->cycles);
+      g_autofree char *total = spx_format_count (p->cycles);
+      g_string_append_printf (out, " · %s of %s cycles", share, total);
     }
-  if (s->terms == NULL || s->terms->len == 0)
-    g_string_append (out, "\nno breakdown of these cycles");
+  if (step_has_tile (s))
+    g_string_append_printf (out, "\n%s tile: %u",
+                            s->kind == SPX_STEP_COMPUTE ? "slowest"
+                                                        : "busiest",
+                            s->worst_tile);
+  append_terms (out, s);
   return g_string_free (out, FALSE);
 }
 
@@ -201,6 +282,171 @@ step_box (const Layout *l, guint64 start, guint64 cycles, double *x,
 {
   *x = cycle_x (l, (double) start);
   *w = MAX (1, cycle_x (l, (double) (start + cycles)) - *x);
+}
+
+/* The width a box is filled: a hairline gap keeps neighbours of one
+ * kind apart. */
+static double
+fill_width (double w)
+{
+  return w > 3 ? w - 1 : w;
+}
+
+/* ---- step names ---- */
+
+/* Where a step's name goes: inside its box, or (a callout) in the row
+ * under the bar, joined to the middle of its box by a leader. */
+typedef struct {
+  char    *text;        /* NULL: no label */
+  double   x, y, w, h;  /* the text's box */
+  gboolean callout;
+  double   anchor;      /* a callout: the middle of its step */
+  double   step_w;      /* the step's box */
+} Label;
+
+static void
+label_clear (gpointer data)
+{
+  g_free (((Label *) data)->text);
+}
+
+/* Inside when the name (with its cycles if they fit too) fits the box;
+ * else a callout with the name, placed later. */
+static void
+label_for_step (cairo_t *cr, const SpxRenderStyle *style, const Layout *l,
+                const SpxIpuStep *s, guint lane, double x, double w,
+                Label *out)
+{
+  g_autofree char *name = spx_render_timeline_step_name (s);
+  g_autofree char *c = spx_render_format_count ((double) s->cycles);
+  g_autofree char *both = g_strdup_printf ("%s %s", name, c);
+  const char *tries[] = { both, name };
+  double y = l->bar_y[lane], h = l->bar_h;
+  *out = (Label) { .anchor = x + w / 2, .step_w = w };
+  for (guint i = 0; i < G_N_ELEMENTS (tries); i++)
+    {
+      double th, tw = spx_render_text_width (cr, style, LABEL_SIZE, tries[i],
+                                             &th);
+      if (tw + 6 > w || th > h)
+        continue;
+      *out = (Label) { g_strdup (tries[i]), x + w / 2 - tw / 2,
+                       y + h / 2 - th / 2, tw, th, FALSE, x + w / 2, w };
+      return;
+    }
+  if (!l->callouts)
+    return;
+  double th, tw = spx_render_text_width (cr, style, LABEL_SIZE, name, &th);
+  *out = (Label) { g_strdup (name), 0, y + h + LEADER, tw, th, TRUE,
+                   x + w / 2, w };
+}
+
+static gboolean
+is_callout (const Label *b)
+{
+  return b->text != NULL && b->callout;
+}
+
+/* The callouts side by side in one row, each as near its step as the
+ * others allow; while they cannot all fit, the thinnest step's goes. */
+static void
+place_callouts (const Layout *l, GArray *labels)
+{
+  for (;;)
+    {
+      double need = -CALLOUT_GAP;
+      Label *thinnest = NULL;
+      for (guint i = 0; i < labels->len; i++)
+        {
+          Label *b = &g_array_index (labels, Label, i);
+          if (!is_callout (b))
+            continue;
+          need += b->w + CALLOUT_GAP;
+          if (thinnest == NULL || b->step_w < thinnest->step_w)
+            thinnest = b;
+        }
+      if (thinnest == NULL || need <= l->x1 - l->x0)
+        break;
+      g_clear_pointer (&thinnest->text, g_free);
+    }
+  /* pushed right past their neighbours, then back left from the end */
+  double edge = l->x0;
+  for (guint i = 0; i < labels->len; i++)
+    {
+      Label *b = &g_array_index (labels, Label, i);
+      if (!is_callout (b))
+        continue;
+      b->x = MAX (b->anchor - b->w / 2, edge);
+      edge = b->x + b->w + CALLOUT_GAP;
+    }
+  edge = l->x1;
+  for (guint i = labels->len; i-- > 0;)
+    {
+      Label *b = &g_array_index (labels, Label, i);
+      if (!is_callout (b))
+        continue;
+      b->x = MIN (b->x, edge - b->w);
+      edge = b->x - CALLOUT_GAP;
+    }
+}
+
+/* A label per step of the lane's program (text NULL: none). */
+static GArray *
+place_labels (cairo_t *cr, const SpxRenderStyle *style, const Layout *l,
+              const SpxIpuProgram *p, guint lane)
+{
+  GArray *labels = g_array_new (FALSE, TRUE, sizeof (Label));
+  g_array_set_clear_func (labels, label_clear);
+  g_array_set_size (labels, p->steps->len);
+  guint64 start = 0;
+  for (guint i = 0; i < p->steps->len; i++)
+    {
+      const SpxIpuStep *s = &g_array_index (p->steps, SpxIpuStep, i);
+      double x, w;
+      step_box (l, start, s->cycles, &x, &w);
+      start += s->cycles;
+      label_for_step (cr, style, l, s, lane, x, fill_width (w),
+                      &g_array_index (labels, Label, i));
+    }
+  place_callouts (l, labels);
+  return labels;
+}
+
+/* The labels as a picture at the default font size places them, for
+ * a caller without a cairo_t. */
+static GArray *
+default_labels (const Layout *l, const SpxIpuProgram *p, guint lane)
+{
+  SpxRenderStyle style;
+  spx_render_style_init (&style, SPX_THEME_LIGHT);
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32,
+                                                         1, 1);
+  cairo_t *cr = cairo_create (surface);
+  GArray *labels = place_labels (cr, &style, l, p, lane);
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
+  return labels;
+}
+
+gboolean
+spx_render_timeline_label_box (double width, double height,
+                               const SpxRenderTimelineData *d, guint lane,
+                               guint step, cairo_rectangle_t *box)
+{
+  Layout l;
+  if (box == NULL || !layout_compute (&l, d, width, height,
+                                      default_font_size ()))
+    return FALSE;
+  for (guint i = 0; i < l.n; i++)
+    {
+      const SpxIpuProgram *p = d->programs[l.which[i]];
+      if (l.which[i] != lane || step >= p->steps->len)
+        continue;
+      g_autoptr (GArray) labels = default_labels (&l, p, i);
+      const Label *b = &g_array_index (labels, Label, step);
+      *box = (cairo_rectangle_t) { b->x, b->y, b->w, b->h };
+      return b->text != NULL;
+    }
+  return FALSE;
 }
 
 static gint
@@ -397,25 +643,28 @@ draw_axis (cairo_t *cr, const SpxRenderStyle *style, double width,
                    l->axis_y + 4 + 0.95 * l->line, &o, "cycles");
 }
 
-/* The first label that fits in the box, or none. */
+/* A name inside its box, or a callout under the bar with its leader. */
 static void
-draw_step_label (cairo_t *cr, const SpxRenderStyle *style, double x,
-                 double y, double w, double h, const SpxIpuStep *s,
-                 SpxRgb fill)
+draw_label (cairo_t *cr, const SpxRenderStyle *style, const Layout *l,
+            guint lane, const Label *b, SpxRgb fill)
 {
-  g_autofree char *c = spx_render_format_count ((double) s->cycles);
-  g_autofree char *both = g_strdup_printf ("%s %s", s->phase, c);
-  const char *tries[] = { both, s->phase };
-  for (guint i = 0; i < G_N_ELEMENTS (tries); i++)
+  if (b->text == NULL)
+    return;
+  SpxTextOpts o = { .size = LABEL_SIZE, .colour = text_on (fill),
+                    .use_colour = !b->callout };
+  if (b->callout)
     {
-      double th, tw = spx_render_text_width (cr, style, 0.8, tries[i], &th);
-      if (tw + 6 > w || th > h)
-        continue;
-      SpxTextOpts o = { .size = 0.8, .ax = 0.5, .ay = 0.5,
-                        .colour = text_on (fill), .use_colour = TRUE };
-      spx_render_text (cr, style, x + w / 2, y + h / 2, &o, tries[i]);
-      return;
+      /* straight down when the label is under its step, else slanted */
+      double top = l->bar_y[lane] + l->bar_h;
+      spx_render_set_rgb (cr, style->muted);
+      cairo_set_line_width (cr, 1);
+      cairo_move_to (cr, b->anchor, top + 1);
+      cairo_line_to (cr, b->anchor, top + 4);
+      cairo_line_to (cr, CLAMP (b->anchor, b->x + 2, b->x + b->w - 2),
+                     b->y - 1);
+      cairo_stroke (cr);
     }
+  spx_render_text (cr, style, b->x, b->y, &o, b->text);
 }
 
 static gboolean
@@ -434,19 +683,20 @@ draw_bar (cairo_t *cr, const SpxRenderStyle *style, const Layout *l,
   double y = l->bar_y[lane], h = l->bar_h;
   guint64 start = 0;
   double sel_x = 0, sel_w = -1;
+  g_autoptr (GArray) labels = place_labels (cr, style, l, p, lane);
   for (guint i = 0; i < p->steps->len; i++)
     {
       const SpxIpuStep *s = &g_array_index (p->steps, SpxIpuStep, i);
       double x, w;
       step_box (l, start, s->cycles, &x, &w);
       start += s->cycles;
-      /* a hairline gap keeps neighbours of one kind apart */
-      double fw = w > 3 ? w - 1 : w;
+      double fw = fill_width (w);
       SpxRgb fill = kind_colour (style, s->kind);
       spx_render_set_rgb (cr, fill);
       cairo_rectangle (cr, x, y, fw, h);
       cairo_fill (cr);
-      draw_step_label (cr, style, x, y, fw, h, s, fill);
+      draw_label (cr, style, l, lane, &g_array_index (labels, Label, i),
+                  fill);
       if (lane_selected (d, l->which[lane], i))
         {
           sel_x = x;
@@ -514,8 +764,9 @@ draw_header (cairo_t *cr, const SpxRenderStyle *style, const Layout *l,
   else if (sw > 0 && sw <= max_w && l->summary_below)
     {
       so.ax = 0;
-      spx_render_text (cr, style, l->x0,
-                       l->bar_y[lane] + l->bar_h + 0.45 * l->line, &so, sum);
+      double y0 = l->bar_y[lane] + l->bar_h +
+                  (l->callouts ? l->callout_h : 0);
+      spx_render_text (cr, style, l->x0, y0 + 0.45 * l->line, &so, sum);
     }
 }
 

@@ -28,12 +28,38 @@ gint spx_render_timeline_hit (double width, double height,
                               const SpxRenderTimelineData *d, double x,
                               double y, guint *lane);
 
+/* What the picture calls a step: its phase and its kind, "reduce
+ * exchange", "reduce compute", "distribute sync"; the kind alone when
+ * the phase is named after it ("compute", "sync"), so that two steps of
+ * one phase never share a name. NULL for NULL. Free with g_free. */
+char *spx_render_timeline_step_name (const SpxIpuStep *step);
+
 /* What the panel under the axis says: for the selected superstep a
  * header "Superstep N: kind (phase), C cycles, tile T · mode" (no tile
- * for a sync) and a line per term, "term — formula — N cycles", the
- * terms summing to C; with nothing selected (or a selection out of
- * range), a hint to click. The picture draws the same, in columns, as
- * far as it has room. Free with g_free. */
+ * for a sync) and a line per term, "term — formula — N cycles", the terms
+ * summing to C; with nothing selected (or a selection out of range), a
+ * hint to click. The picture draws the same, in columns, as far as it
+ * has room. Free with g_free. */
 char *spx_render_timeline_explain (const SpxRenderTimelineData *d);
+
+/* The hover text of superstep step of programs[lane]:
+ *   static · Superstep 5: reduce exchange
+ *   612 cycles · 8.7% of 7,048 cycles
+ *   busiest tile: 3
+ * (the tile the terms are about: the slowest of a compute, the busiest
+ * of an exchange; no such line for a sync or a step without terms),
+ * then the term lines of spx_render_timeline_explain. NULL for a lane or
+ * step out of range. Free with g_free. */
+char *spx_render_timeline_describe (const SpxRenderTimelineData *d,
+                                    guint lane, gint step);
+
+/* Where a picture of width × height (default font size) names step of
+ * programs[lane]: the box of its label, inside its bar or, for a step
+ * too narrow, in a row under the bar with a leader line to it. FALSE
+ * when the step has no label (no room, or out of range). */
+gboolean spx_render_timeline_label_box (double width, double height,
+                                        const SpxRenderTimelineData *d,
+                                        guint lane, guint step,
+                                        cairo_rectangle_t *box);
 
 G_END_DECLS
