@@ -491,9 +491,9 @@ assert_explains (const SpxRenderTimelineData *d, const SpxIpuProgram *p,
   g_autofree char *tile = s->kind == SPX_STEP_SYNC
                             ? g_strdup ("")
                             : g_strdup_printf (", tile %u", s->worst_tile);
+  g_autofree char *name = spx_render_timeline_step_name (s);
   g_autofree char *head = g_strdup_printf (
-    "Superstep %u: %s (%s), %s cycles%s · %s", step + 1,
-    spx_ipu_step_kind_to_string (s->kind), s->phase, c, tile,
+    "Superstep %u: %s, %s cycles%s · %s", step + 1, name, c, tile,
     spx_ipu_mode_to_string (p->mode));
   g_assert_cmpstr (lines[0], ==, head);
   g_assert_nonnull (s->terms);

@@ -497,9 +497,9 @@ assert_explained (SpxWindow *w, const SpxIpuProgram *p, guint step)
   const SpxIpuStep *s = &g_array_index (p->steps, SpxIpuStep, step);
   g_autofree char *text = spx_render_timeline_explain (&w->timeline_data);
   g_autofree char *c = spx_format_count (s->cycles);
-  g_autofree char *head = g_strdup_printf (
-    "Superstep %u: %s (%s), %s cycles", step + 1,
-    spx_ipu_step_kind_to_string (s->kind), s->phase, c);
+  g_autofree char *name = spx_render_timeline_step_name (s);
+  g_autofree char *head = g_strdup_printf ("Superstep %u: %s, %s cycles",
+                                           step + 1, name, c);
   g_assert_true (g_str_has_prefix (text, head));
   g_assert_nonnull (s->terms);
   if (s->terms->len == 0) /* nothing to explain: nothing to add up */

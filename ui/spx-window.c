@@ -318,17 +318,34 @@ on_timeline_tooltip (GtkWidget *view, gint x, gint y, gboolean keyboard,
   gint step = spx_render_timeline_hit (gtk_widget_get_allocated_width (view),
                                        gtk_widget_get_allocated_height (view),
                                        &w->timeline_data, x, y, &lane);
-  if (step < 0)
+  g_autofree char *text = step < 0 ? NULL : spx_render_timeline_describe (
+                                              &w->timeline_data, lane, step);
+  if (text == NULL)
     return FALSE;
-  SpxRenderTimelineData d = w->timeline_data;
-  d.selected_superstep = step;
-  d.selected_lane = (gint) lane;
-  g_autofree char *text = spx_render_timeline_explain (&d);
   g_autofree char *hint = g_strdup_printf ("%s\n\nClick to select it, "
                                            "double-click to open it in "
                                            "Exchange.", text);
   gtk_tooltip_set_text (tooltip, hint);
   return TRUE;
+}
+
+/* Hovering a point of the chart: what it is and how it was measured. */
+static gboolean
+on_speedup_tooltip (GtkWidget *view, gint x, gint y, gboolean keyboard,
+                    GtkTooltip *tooltip, SpxWindow *w)
+{
+  guint point = 0;
+  if (keyboard || w->speedup_data.sweep == NULL ||
+      !spx_render_speedup_hit (gtk_widget_get_allocated_width (view),
+                               gtk_widget_get_allocated_height (view),
+                               &w->speedup_data,
+                               spx_view_get_style (SPX_VIEW (view)), x, y,
+                               &point))
+    return FALSE;
+  g_autofree char *text = spx_render_speedup_describe (&w->speedup_data,
+                                                       point);
+  gtk_tooltip_set_text (tooltip, text);
+  return text != NULL;
 }
 
 /* A block clicked in the mask: select the tile that holds it. */
@@ -801,6 +818,9 @@ speedup_page (SpxWindow *w)
   w->speedup_data.sweep = w->study->sweep;
   spx_view_set_renderer (SPX_VIEW (w->speedup), spx_render_speedup,
                          &w->speedup_data);
+  gtk_widget_set_has_tooltip (w->speedup, TRUE);
+  g_signal_connect (w->speedup, "query-tooltip",
+                    G_CALLBACK (on_speedup_tooltip), w);
   w->sweep_button = gtk_button_new_with_mnemonic ("_Run Sweep");
   gtk_actionable_set_action_name (GTK_ACTIONABLE (w->sweep_button),
                                   "win.run-sweep");

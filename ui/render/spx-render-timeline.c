@@ -184,8 +184,8 @@ step_has_tile (const SpxIpuStep *s)
   return s->kind != SPX_STEP_SYNC && s->terms != NULL && s->terms->len > 0;
 }
 
-/* "Superstep 3: compute (compute), 25,556 cycles, tile 17": the kind
- * first, so two steps of one phase differ at once. */
+/* "Superstep 5: reduce exchange, 1,200 cycles, tile 17": named as the
+ * bars and the hover name it. */
 static char *
 step_header (const SpxIpuStep *s, guint index)
 {
@@ -193,8 +193,8 @@ step_header (const SpxIpuStep *s, guint index)
   g_autofree char *t = step_has_tile (s)
                          ? g_strdup_printf (", tile %u", s->worst_tile)
                          : g_strdup ("");
-  return g_strdup_printf ("Superstep %u: %s (%s), %s cycles%s", index + 1,
-                          spx_ipu_step_kind_to_string (s->kind), s->phase,
+  g_autofree char *name = spx_render_timeline_step_name (s);
+  return g_strdup_printf ("Superstep %u: %s, %s cycles%s", index + 1, name,
                           c, t);
 }
 
