@@ -428,8 +428,9 @@ exchange_caption (const Layout *l, const SpxRenderExchangeData *d,
     {
       g_autofree char *in = traffic_text (d->program, s, (guint) sel, TRUE);
       g_autofree char *out = traffic_text (d->program, s, (guint) sel, FALSE);
-      g_ptr_array_add (parts, g_strdup_printf ("tile %d: %s, %s", sel, in,
-                                               out));
+      /* two parts: a narrow picture still says what the tile receives */
+      g_ptr_array_add (parts, g_strdup_printf ("tile %d: %s", sel, in));
+      g_ptr_array_add (parts, g_strdup (out));
     }
   g_autofree char *bytes = spx_format_bytes ((double) t->total);
   g_autofree char *big = spx_format_bytes ((double) t->largest);
