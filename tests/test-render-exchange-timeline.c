@@ -201,9 +201,9 @@ test_exchange_arrow (void)
   box_centre (&d, 15, &x15, &y15);
   g_assert_cmpfloat (x5, >, x0);
   g_assert_cmpfloat (y5, >, y0);
-  /* the middle stretch of the line between the two centres, clear of
-   * both boxes and of the arrowhead */
-  for (double f = 0.4; f <= 0.6; f += 0.05)
+  /* a stretch of the line between the two centres, clear of both boxes,
+   * of the arrowhead and of the label in the middle */
+  for (double f = 0.2; f <= 0.3; f += 0.025)
     g_assert_true (pixel_is (&im, x0 + f * (x5 - x0), y0 + f * (y5 - y0),
                              style.series[0]));
   /* between tiles 10 and 15, far from the arrow: background */
@@ -248,8 +248,9 @@ test_exchange_selection (void)
   double x0, y0, x5, y5;
   box_centre (&d, 0, &x0, &y0);
   box_centre (&d, 5, &x5, &y5);
-  /* tile 5 receives, so its arrow takes the highlight */
-  g_assert_true (pixel_is (&im, (x0 + x5) / 2, (y0 + y5) / 2,
+  /* tile 5 receives, so its arrow takes the highlight (away from the
+   * label on its middle) */
+  g_assert_true (pixel_is (&im, x0 + 0.25 * (x5 - x0), y0 + 0.25 * (y5 - y0),
                            style.highlight));
   cairo_surface_destroy (im.surface);
 }
@@ -260,18 +261,31 @@ test_exchange_not_exchange (void)
   g_autoptr (SpxIpuProgram) p = long_compute (SPX_IPU_MODE_STATIC);
   SpxRenderStyle style;
   spx_render_style_init (&style, SPX_THEME_DARK);
-  guint steps[] = { 0, 1, 3, 99, G_MAXUINT };
+  /* syncs and compute steps draw the tile grid too */
+  guint steps[] = { 0, 1, 2 };
   for (guint i = 0; i < G_N_ELEMENTS (steps); i++)
     {
       SpxRenderExchangeData d = { p, steps[i], 3 };
       Image im = draw (spx_render_exchange, &d, &style, 320, 200);
       cairo_surface_destroy (im.surface);
+      double x, y;
+      box_centre (&d, 9, &x, &y);
+      g_assert_cmpint (spx_render_exchange_hit (W, H, &d, x, y), ==, 9);
+    }
+  guint bad[] = { 3, 99, G_MAXUINT };
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      SpxRenderExchangeData d = { p, bad[i], 3 };
+      Image im = draw (spx_render_exchange, &d, &style, 320, 200);
+      cairo_surface_destroy (im.surface);
       g_assert_cmpint (spx_render_exchange_hit (W, H, &d, W / 2, H / 2), ==,
                        -1);
+      g_assert_null (spx_render_exchange_describe (W, H, &d, W / 2, H / 2));
       double x, y, w, h;
       g_assert_false (spx_render_exchange_tile_box (W, H, &d, 0, &x, &y, &w,
                                                     &h));
     }
+  g_assert_null (spx_render_exchange_describe (W, H, NULL, W / 2, H / 2));
   SpxRenderExchangeData none = { NULL, 0, -1 };
   Image im = draw (spx_render_exchange, &none, &style, 320, 200);
   cairo_surface_destroy (im.surface);
@@ -285,13 +299,11 @@ test_exchange_large (void)
   g_autoptr (SpxIpuProgram) p = bow_static ();
   g_assert_cmpuint (p->n_tiles, >, SPX_RENDER_EXCHANGE_MAX_GRID);
   SpxRenderExchangeData d = { p, first_exchange (p), 100 };
-  gint64 t0 = g_get_monotonic_time ();
   check_formats (spx_render_exchange, &d);
   SpxRenderStyle style;
   spx_render_style_init (&style, SPX_THEME_DARK);
   Image im = draw (spx_render_exchange, &d, &style, 320, 200);
   cairo_surface_destroy (im.surface);
-  g_assert_cmpint (g_get_monotonic_time () - t0, <, 30 * G_USEC_PER_SEC);
   /* no grid boxes; the per-tile strips map x to tiles in order */
   double x, y, w, h;
   g_assert_false (spx_render_exchange_tile_box (W, H, &d, 0, &x, &y, &w, &h));
@@ -306,6 +318,228 @@ test_exchange_large (void)
       prev = t;
     }
   g_assert_cmpint (prev, >, (gint) p->n_tiles * 9 / 10);
+  /* a compute step: the strips are per tile, the hover names the tile */
+  d.superstep = 0;
+  while (g_array_index (p->steps, SpxIpuStep, d.superstep).kind !=
+         SPX_STEP_COMPUTE)
+    d.superstep++;
+  check_formats (spx_render_exchange, &d);
+  gint t = spx_render_exchange_hit (W, H, &d, W / 2, H - 12);
+  g_assert_cmpint (t, >=, 0);
+  g_autofree char *text = spx_render_exchange_describe (W, H, &d, W / 2,
+                                                        H - 12);
+  g_autofree char *head = g_strdup_printf ("Tile %d\n", t);
+  g_assert_true (g_str_has_prefix (text, head));
+}
+
+/* ---- what the exchange says and where ---- */
+
+static void
+send_piece (SpxIpuProgram *p, SpxIpuStep *s, SpxByteKind kind, guint32 row0,
+            guint32 col0, guint32 src, guint32 dst, guint64 bytes)
+{
+  SpxIpuPiece w = { kind, row0, row0 + 16, col0, col0 + 16 };
+  spx_ipu_step_set_piece (s, &w);
+  spx_ipu_step_send (p, s, src, dst, bytes);
+}
+
+/* teach16, one exchange: tile 0 sends two pieces to 5, tile 3 one; 5
+ * sends one to 6; 8 broadcasts one piece to 9 and 10. */
+static SpxIpuProgram *
+pieces_program (void)
+{
+  g_autoptr (SpxIpuMachine) m = spx_ipu_machine_preset ("teach16");
+  SpxIpuProgram *p = spx_ipu_program_new (SPX_IPU_MODE_STATIC, m, 64, 64, 16,
+                                          16, SPX_DTYPE_FP16, 0.25);
+  SpxIpuStep *s = spx_ipu_program_add_exchange (p, "distribute");
+  send_piece (p, s, SPX_BYTES_INPUT, 0, 0, 0, 5, 512);
+  send_piece (p, s, SPX_BYTES_VALUES, 0, 16, 0, 5, 512);
+  send_piece (p, s, SPX_BYTES_PARTIALS, 16, 0, 3, 5, 1024);
+  send_piece (p, s, SPX_BYTES_OUTPUT, 0, 0, 5, 6, 2048);
+  send_piece (p, s, SPX_BYTES_INPUT, 32, 0, 8, 9, 256);
+  spx_ipu_step_resend (p, s, 8, 10, 256);
+  spx_ipu_program_finish (p);
+  return p;
+}
+
+static void
+assert_describes (const SpxRenderExchangeData *d, double x, double y,
+                  const char *want)
+{
+  g_autofree char *text = spx_render_exchange_describe (W, H, d, x, y);
+  g_assert_cmpstr (text, ==, want);
+}
+
+static void
+test_exchange_describe (void)
+{
+  g_autoptr (SpxIpuProgram) p = pieces_program ();
+  SpxRenderExchangeData d = { p, 0, -1 };
+  double x0, y0, x5, y5, x8, y8;
+  box_centre (&d, 0, &x0, &y0);
+  box_centre (&d, 5, &x5, &y5);
+  box_centre (&d, 8, &x8, &y8);
+  /* tile 0 → 5 is a straight diagonal past no other tile */
+  assert_describes (&d, (x0 + x5) / 2, (y0 + y5) / 2,
+                    "Tile 0 → tile 5\n"
+                    "X rows 0–15, columns 0–15, fp16: 512 B\n"
+                    "W non-zeros rows 0–15, columns 16–31, fp16: 512 B");
+  assert_describes (&d, x5, y5,
+                    "Tile 5\n"
+                    "receives 2.0 KiB from 2 tiles\n"
+                    "  X rows 0–15, columns 0–15, fp16: 512 B from tile 0\n"
+                    "  W non-zeros rows 0–15, columns 16–31, fp16: 512 B "
+                    "from tile 0\n"
+                    "  partial sums of Y rows 16–31, columns 0–15, fp32: "
+                    "1.0 KiB from tile 3\n"
+                    "sends 2.0 KiB to 1 tile\n"
+                    "  Y rows 0–15, columns 0–15, fp16: 2.0 KiB to tile 6");
+  assert_describes (&d, x0, y0,
+                    "Tile 0\n"
+                    "receives nothing\n"
+                    "sends 1.0 KiB to 1 tile\n"
+                    "  X rows 0–15, columns 0–15, fp16: 512 B to tile 5\n"
+                    "  W non-zeros rows 0–15, columns 16–31, fp16: 512 B "
+                    "to tile 5");
+  /* a broadcast is sent once and listed once */
+  assert_describes (&d, x8, y8,
+                    "Tile 8\n"
+                    "receives nothing\n"
+                    "sends 256 B to 2 tiles (broadcast: 512 B received)\n"
+                    "  X rows 32–47, columns 0–15, fp16: 256 B to tiles 9 "
+                    "and 10");
+  /* the ground: nothing */
+  assert_describes (&d, 1, H - 1, NULL);
+  /* a selection hides other tiles' arrows from the hover too */
+  d.selected_tile = 6;
+  assert_describes (&d, (x0 + x5) / 2, (y0 + y5) / 2, NULL);
+  d.selected_tile = 5;
+  assert_describes (&d, (x0 + x5) / 2, (y0 + y5) / 2,
+                    "Tile 0 → tile 5\n"
+                    "X rows 0–15, columns 0–15, fp16: 512 B\n"
+                    "W non-zeros rows 0–15, columns 16–31, fp16: 512 B");
+}
+
+static void
+test_exchange_selection_hides (void)
+{
+  g_autoptr (SpxIpuProgram) p = pieces_program ();
+  SpxRenderStyle style;
+  spx_render_style_init (&style, SPX_THEME_LIGHT);
+  SpxRenderExchangeData all = { p, 0, -1 }, sel = { p, 0, 6 };
+  Image a = draw (spx_render_exchange, &all, &style, W, H);
+  Image b = draw (spx_render_exchange, &sel, &style, W, H);
+  double x0, y0, x5, y5, x6, y6;
+  box_centre (&all, 0, &x0, &y0);
+  box_centre (&all, 5, &x5, &y5);
+  box_centre (&all, 6, &x6, &y6);
+  /* a quarter of the way along 0 → 5 (left of its label), and along
+   * 5 → 6, which is tile 6's */
+  double ax = x0 + 0.25 * (x5 - x0), ay = y0 + 0.25 * (y5 - y0);
+  double bx = x5 + 0.25 * (x6 - x5), by = y5;
+  g_assert_true (pixel_is (&a, ax, ay, style.series[0]));
+  g_assert_true (pixel_is (&b, ax, ay, style.background));
+  g_assert_true (pixel_is (&a, bx, by, style.series[0]));
+  g_assert_true (pixel_is (&b, bx, by, style.highlight));
+  cairo_surface_destroy (a.surface);
+  cairo_surface_destroy (b.surface);
+}
+
+/* Text ink: darker than any arrow, line or panel of the light theme. */
+static gboolean
+is_ink (const Image *im, int x, int y)
+{
+  guint32 v = *(guint32 *) (gpointer) (im->data + y * im->stride + x * 4);
+  return ((v >> 16) & 0xff) < 100 && ((v >> 8) & 0xff) < 100 &&
+         (v & 0xff) < 100;
+}
+
+/* The one arrow's label sits on its middle, and there is no other text
+ * outside the title and the tile boxes. */
+static void
+test_exchange_label_on_arrow (void)
+{
+  g_autoptr (SpxIpuProgram) p = one_transfer ();
+  SpxRenderExchangeData d = { p, 0, -1 };
+  SpxRenderStyle style;
+  spx_render_style_init (&style, SPX_THEME_LIGHT);
+  Image im = draw (spx_render_exchange, &d, &style, W, H);
+  double x0, y0, x5, y5, bx, by, bw, bh;
+  box_centre (&d, 0, &x0, &y0);
+  box_centre (&d, 5, &x5, &y5);
+  double mx = (x0 + x5) / 2, my = (y0 + y5) / 2;
+  g_assert_true (spx_render_exchange_tile_box (W, H, &d, 0, &bx, &by, &bw,
+                                               &bh));
+  guint near = 0, stray = 0;
+  for (int y = (int) by - 8; y < H; y++)
+    for (int x = 0; x < W; x++)
+      {
+        if (!is_ink (&im, x, y) ||
+            spx_render_exchange_hit (W, H, &d, x, y) >= 0)
+          continue;
+        if (fabs (x - mx) < 30 && fabs (y - my) < 10)
+          near++;
+        else
+          stray++;
+      }
+  g_assert_cmpuint (near, >, 20);
+  g_assert_cmpuint (stray, ==, 0);
+  cairo_surface_destroy (im.surface);
+}
+
+/* teach16: a compute step where tile 3 takes 300,000 cycles and tile 5
+ * half as many, the rest idle; a sync before it. */
+static void
+test_exchange_compute (void)
+{
+  g_autoptr (SpxIpuMachine) m = spx_ipu_machine_preset ("teach16");
+  g_autoptr (SpxIpuProgram) p = spx_ipu_program_new (
+    SPX_IPU_MODE_STATIC, m, 64, 64, 16, 16, SPX_DTYPE_FP16, 0.25);
+  spx_ipu_program_add_sync (p, "sync");
+  SpxIpuStep *s = spx_ipu_program_add_compute (p, "compute");
+  s->tile_cycles[3] = 300000;
+  s->tile_cycles[5] = 150000;
+  p->tiles[5].macs = 4096;
+  spx_ipu_program_finish (p);
+  SpxRenderExchangeData d = { p, 1, -1 };
+  double x3, y3, x5, y5, x0, y0;
+  box_centre (&d, 3, &x3, &y3);
+  box_centre (&d, 5, &x5, &y5);
+  box_centre (&d, 0, &x0, &y0);
+  assert_describes (&d, x5, y5,
+                    "Tile 5\n"
+                    "150,000 cycles, 50% of the slowest (tile 3, 300,000 "
+                    "cycles)\n"
+                    "4,096 multiply-accumulates in the whole program");
+  assert_describes (&d, x3, y3, "Tile 3\n300,000 cycles: the slowest tile");
+  assert_describes (&d, x0, y0, "Tile 0\nidle in this step");
+  /* no blank page: each box in its heat, idle ones in the panel colour
+   * (a corner of the box, clear of its text) */
+  SpxRenderStyle style;
+  spx_render_style_init (&style, SPX_THEME_LIGHT);
+  Image im = draw (spx_render_exchange, &d, &style, W, H);
+  double bx, by, bw, bh;
+  g_assert_true (spx_render_exchange_tile_box (W, H, &d, 3, &bx, &by, &bw,
+                                               &bh));
+  g_assert_true (pixel_is (&im, bx + 4, by + 4, spx_render_heat (&style, 1)));
+  g_assert_true (spx_render_exchange_tile_box (W, H, &d, 5, &bx, &by, &bw,
+                                               &bh));
+  g_assert_true (pixel_is (&im, bx + 4, by + 4,
+                           spx_render_heat (&style, 0.5)));
+  g_assert_true (spx_render_exchange_tile_box (W, H, &d, 0, &bx, &by, &bw,
+                                               &bh));
+  g_assert_true (pixel_is (&im, bx + 4, by + 4, style.panel));
+  cairo_surface_destroy (im.surface);
+  /* the sync: every tile waits, for the machine's sync cycles */
+  d.superstep = 0;
+  assert_describes (&d, x5, y5,
+                    "Sync: tile 5 waits until every tile has arrived\n"
+                    "90 cycles");
+  im = draw (spx_render_exchange, &d, &style, W, H);
+  g_assert_true (spx_render_exchange_tile_box (W, H, &d, 5, &bx, &by, &bw,
+                                               &bh));
+  g_assert_true (pixel_is (&im, bx + 4, by + 4, style.panel));
+  cairo_surface_destroy (im.surface);
 }
 
 /* ---- timeline ---- */
@@ -627,6 +861,12 @@ main (int argc, char **argv)
   g_test_add_func ("/render/exchange/not-exchange",
                    test_exchange_not_exchange);
   g_test_add_func ("/render/exchange/large", test_exchange_large);
+  g_test_add_func ("/render/exchange/describe", test_exchange_describe);
+  g_test_add_func ("/render/exchange/selection-hides",
+                   test_exchange_selection_hides);
+  g_test_add_func ("/render/exchange/label-on-arrow",
+                   test_exchange_label_on_arrow);
+  g_test_add_func ("/render/exchange/compute", test_exchange_compute);
   g_test_add_func ("/render/timeline/formats", test_timeline_formats);
   g_test_add_func ("/render/timeline/compute-colour",
                    test_timeline_compute_colour);

@@ -1,17 +1,25 @@
-/* spx-render-exchange.c: one exchange superstep. A small machine is drawn
- * as its tile grid with an arrow per (source, destination) pair; a large
- * one as a group × group heat map of bytes with per-tile in / out bars.
- * Geometry depends only on the size, the program and the font size, so
- * the hit test (which has no cairo_t) finds the same boxes the picture
+/* spx-render-exchange.c: one superstep of a program, tile by tile. An
+ * exchange on a small machine is its tile grid with an arrow per
+ * (source, destination) pair; on a large one a group × group heat map of
+ * bytes with per-tile in / out bars. A compute step colours each tile by
+ * its cycles; a sync shows every tile waiting. Geometry depends only on
+ * the size, the program, the step and the font size, so the hit test and
+ * the hover text (which have no cairo_t) find the boxes the picture
  * draws. */
 #include "spx-render-exchange.h"
 
+#include "spx-util.h"
+
 #include <math.h>
+#include <string.h>
 
 #define MARGIN 8.0
 #define GROUPS_MAX 46 /* heat map rows: 1,472 tiles = 46 groups of 32 */
+#define LIST_MAX 8    /* hover lines listed before "and N more" */
+#define NAMES_MAX 6   /* tiles named in one hover line */
 
 typedef struct {
+  SpxStepKind kind;
   gboolean grid;
   double   width, height;
   double   line;      /* height of one line of text */
@@ -20,9 +28,11 @@ typedef struct {
   guint    cols, rows;
   double   cell_w, cell_h, box, x0, y0;
   double   widest;    /* the largest arrow's line width */
-  /* large machines: heat map, legend, per-tile strips */
-  guint    group, n_groups;
-  double   hx, hy, hs;
+  /* large machines: heat map (or, for compute and sync, a map of the
+   * tiles themselves: mcols × mrows cells of mw × mh), legend, per-tile
+   * strips */
+  guint    group, n_groups, mcols, mrows;
+  double   hx, hy, hs, mw, mh;
   double   lx, lw;
   double   sx, sw, caption_y, in_y, out_y, sh;
 } Layout;
@@ -42,10 +52,12 @@ layout_grid (Layout *l, const SpxIpuProgram *p, double w, double h)
   l->cols = CLAMP (gw, 1, p->n_tiles);
   l->rows = (p->n_tiles + l->cols - 1) / l->cols;
   double aw = MAX (1, w - 2 * MARGIN), ah = MAX (1, h - l->top - MARGIN);
-  /* cells may be wider than tall: the gaps then hold byte labels */
+  /* cells may be wider than tall: the gaps then hold arrows */
   l->cell_h = ah / l->rows;
   l->cell_w = MIN (aw / l->cols, 2.2 * l->cell_h);
-  l->box = 0.45 * MIN (l->cell_w, l->cell_h);
+  /* without arrows the boxes have room for their cycles */
+  double fill = l->kind == SPX_STEP_EXCHANGE ? 0.45 : 0.62;
+  l->box = fill * MIN (l->cell_w, l->cell_h);
   l->x0 = MARGIN + (aw - l->cell_w * l->cols) / 2;
   l->y0 = l->top;
 }
@@ -72,13 +84,17 @@ layout_large (Layout *l, const SpxIpuProgram *p, double w, double h,
   l->hy = l->top;
   l->lx = l->hx + l->hs + 12;
   l->lw = MAX (0, w - MARGIN - l->lx);
+  l->mcols = CLAMP (p->machine->grid_width, 1, p->n_tiles);
+  l->mrows = (p->n_tiles + l->mcols - 1) / l->mcols;
+  l->mw = l->hs / l->mcols;
+  l->mh = l->hs / l->mrows;
 }
 
 static void
-layout_compute (Layout *l, const SpxIpuProgram *p, double w, double h,
-                double fs)
+layout_compute (Layout *l, const SpxIpuProgram *p, const SpxIpuStep *s,
+                double w, double h, double fs)
 {
-  *l = (Layout) { .width = w, .height = h };
+  *l = (Layout) { .kind = s->kind, .width = w, .height = h };
   l->line = 1.4 * fs;
   l->top = 6 + 1.15 * l->line + 0.95 * l->line + 6;
   l->grid = p->n_tiles <= SPX_RENDER_EXCHANGE_MAX_GRID;
@@ -95,18 +111,34 @@ tile_centre (const Layout *l, guint t, double *x, double *y)
   *y = l->y0 + (t / l->cols + 0.5) * l->cell_h;
 }
 
-/* The exchange step data names, or NULL when there is nothing to draw. */
+/* The step d names when it has what its picture needs, else NULL. */
 static const SpxIpuStep *
-exchange_step (const SpxRenderExchangeData *d)
+shown_step (const SpxRenderExchangeData *d)
 {
-  if (d == NULL || d->program == NULL ||
+  if (d == NULL || d->program == NULL || d->program->n_tiles == 0 ||
       d->superstep >= d->program->steps->len)
     return NULL;
   const SpxIpuStep *s = &g_array_index (d->program->steps, SpxIpuStep,
                                         d->superstep);
-  if (s->kind != SPX_STEP_EXCHANGE || s->transfers == NULL)
-    return NULL;
-  return s;
+  switch (s->kind)
+    {
+    case SPX_STEP_EXCHANGE:
+      return s->transfers && s->bytes_in && s->bytes_out ? s : NULL;
+    case SPX_STEP_COMPUTE:
+      return s->tile_cycles ? s : NULL;
+    case SPX_STEP_SYNC:
+    default:
+      return s;
+    }
+}
+
+/* The selected tile, or -1 for none or one out of range. */
+static gint
+selection (const SpxRenderExchangeData *d)
+{
+  return d->selected_tile >= 0 &&
+         d->selected_tile < (gint) d->program->n_tiles ? d->selected_tile
+                                                       : -1;
 }
 
 gboolean
@@ -114,10 +146,11 @@ spx_render_exchange_tile_box (double width, double height,
                               const SpxRenderExchangeData *d, guint tile,
                               double *x, double *y, double *w, double *h)
 {
-  if (exchange_step (d) == NULL || tile >= d->program->n_tiles)
+  const SpxIpuStep *s = shown_step (d);
+  if (s == NULL || tile >= d->program->n_tiles)
     return FALSE;
   Layout l;
-  layout_compute (&l, d->program, width, height, default_font_size ());
+  layout_compute (&l, d->program, s, width, height, default_font_size ());
   if (!l.grid)
     return FALSE;
   double cx, cy;
@@ -128,30 +161,231 @@ spx_render_exchange_tile_box (double width, double height,
   return TRUE;
 }
 
+/* A tile box of the grid; for a large machine a column of the strips
+ * or, when it is drawn, a cell of the tile map. */
+static gint
+tile_at (const Layout *l, guint n_tiles, double x, double y)
+{
+  if (l->grid)
+    {
+      for (guint t = 0; t < n_tiles; t++)
+        {
+          double cx, cy;
+          tile_centre (l, t, &cx, &cy);
+          if (fabs (x - cx) <= l->box / 2 && fabs (y - cy) <= l->box / 2)
+            return (gint) t;
+        }
+      return -1;
+    }
+  /* a sync draws no strips */
+  if (l->kind != SPX_STEP_SYNC && x >= l->sx && x < l->sx + l->sw &&
+      y >= l->in_y && y <= l->out_y + l->sh)
+    return (gint) MIN ((guint) ((x - l->sx) / l->sw * n_tiles), n_tiles - 1);
+  if (l->kind == SPX_STEP_EXCHANGE || x < l->hx || y < l->hy)
+    return -1;
+  guint c = (guint) ((x - l->hx) / l->mw), r = (guint) ((y - l->hy) / l->mh);
+  if (c >= l->mcols || r >= l->mrows || r * l->mcols + c >= n_tiles)
+    return -1;
+  return (gint) (r * l->mcols + c);
+}
+
 gint
 spx_render_exchange_hit (double width, double height,
                          const SpxRenderExchangeData *d, double x, double y)
 {
-  if (exchange_step (d) == NULL)
+  const SpxIpuStep *s = shown_step (d);
+  if (s == NULL)
     return -1;
-  const SpxIpuProgram *p = d->program;
   Layout l;
-  layout_compute (&l, p, width, height, default_font_size ());
-  if (!l.grid)
+  layout_compute (&l, d->program, s, width, height, default_font_size ());
+  return tile_at (&l, d->program->n_tiles, x, y);
+}
+
+/* ---- words ---- */
+
+/* "1 tile", "2,048 tiles" */
+static char *
+count_of (guint64 n, const char *one, const char *many)
+{
+  g_autofree char *c = spx_format_count (n);
+  return g_strdup_printf ("%s %s", c, n == 1 ? one : many);
+}
+
+/* "tile 3", "tiles 3 and 7", "tiles 1, 2, 3, 4, 5, 6 and 9 more" */
+static void
+append_tiles (GString *out, const guint32 *tiles, guint n)
+{
+  g_string_append (out, n == 1 ? "tile " : "tiles ");
+  guint named = n > NAMES_MAX + 1 ? NAMES_MAX : n;
+  for (guint i = 0; i < named; i++)
     {
-      if (x < l.sx || x >= l.sx + l.sw || y < l.in_y || y > l.out_y + l.sh)
-        return -1;
-      guint t = (guint) ((x - l.sx) / l.sw * p->n_tiles);
-      return MIN (t, p->n_tiles - 1);
+      if (i > 0)
+        g_string_append (out, i + 1 == n ? " and " : ", ");
+      g_string_append_printf (out, "%u", tiles[i]);
     }
-  for (guint t = 0; t < p->n_tiles; t++)
+  if (named < n)
+    g_string_append_printf (out, " and %u more", n - named);
+}
+
+/* Transfer i's piece, or NULL when the step keeps none. */
+static const SpxIpuPiece *
+piece_of (const SpxIpuStep *s, guint i)
+{
+  return s->pieces && i < s->pieces->len
+           ? &g_array_index (s->pieces, SpxIpuPiece, i) : NULL;
+}
+
+static const SpxIpuTransfer *
+transfer (const SpxIpuStep *s, guint i)
+{
+  return &g_array_index (s->transfers, SpxIpuTransfer, i);
+}
+
+/* What transfer i carries, or its size when the step keeps no pieces. */
+static char *
+transfer_text (const SpxIpuProgram *p, const SpxIpuStep *s, guint i)
+{
+  const SpxIpuPiece *w = piece_of (s, i);
+  guint64 bytes = transfer (s, i)->bytes;
+  return w ? spx_ipu_piece_describe (p, w, bytes)
+           : spx_format_bytes ((double) bytes);
+}
+
+static gboolean
+same_load (const SpxIpuStep *s, guint i, guint j)
+{
+  const SpxIpuPiece *a = piece_of (s, i), *b = piece_of (s, j);
+  if (transfer (s, i)->bytes != transfer (s, j)->bytes)
+    return FALSE;
+  if (a == NULL || b == NULL)
+    return a == b;
+  return a->kind == b->kind && a->row0 == b->row0 && a->row1 == b->row1 &&
+         a->col0 == b->col0 && a->col1 == b->col1;
+}
+
+/* "receives 3.0 KiB from 2 tiles", "sends nothing"; a tile that
+ * broadcasts sends its bytes once, however many tiles receive them. */
+static char *
+traffic_text (const SpxIpuProgram *p, const SpxIpuStep *s, guint t,
+              gboolean in)
+{
+  guint64 bytes = in ? s->bytes_in[t] : s->bytes_out[t], delivered = 0;
+  const char *verb = in ? "receives" : "sends";
+  g_autofree gboolean *peer = g_new0 (gboolean, p->n_tiles);
+  guint peers = 0;
+  for (guint i = 0; i < s->transfers->len; i++)
     {
-      double cx, cy;
-      tile_centre (&l, t, &cx, &cy);
-      if (fabs (x - cx) <= l.box / 2 && fabs (y - cy) <= l.box / 2)
-        return (gint) t;
+      const SpxIpuTransfer *tr = transfer (s, i);
+      guint32 other = in ? tr->src : tr->dst;
+      if ((in ? tr->dst : tr->src) != t || other >= p->n_tiles)
+        continue;
+      delivered += tr->bytes;
+      peers += !peer[other];
+      peer[other] = TRUE;
     }
-  return -1;
+  if (bytes == 0 && peers == 0)
+    return g_strdup_printf ("%s nothing", verb);
+  g_autofree char *size = spx_format_bytes ((double) bytes);
+  g_autofree char *whom = count_of (peers, "tile", "tiles");
+  if (delivered <= bytes)
+    return g_strdup_printf ("%s %s %s %s", verb, size, in ? "from" : "to",
+                            whom);
+  g_autofree char *all = spx_format_bytes ((double) delivered);
+  return g_strdup_printf ("%s %s to %s (broadcast: %s received)", verb,
+                          size, whom, all);
+}
+
+/* A line per distinct piece tile t receives (in) or sends, naming the
+ * tiles at the other end: a broadcast is one line. */
+static void
+append_loads (GString *out, const SpxIpuProgram *p, const SpxIpuStep *s,
+              guint t, gboolean in)
+{
+  GArray *mine = g_array_new (FALSE, FALSE, sizeof (guint));
+  for (guint i = 0; i < s->transfers->len; i++)
+    if ((in ? transfer (s, i)->dst : transfer (s, i)->src) == t)
+      g_array_append_val (mine, i);
+  g_autofree gboolean *used = g_new0 (gboolean, MAX (mine->len, 1));
+  g_autofree guint32 *peers = g_new (guint32, MAX (mine->len, 1));
+  guint lines = 0, rest = 0;
+  for (guint a = 0; a < mine->len; a++)
+    {
+      if (used[a])
+        continue;
+      if (lines++ == LIST_MAX)
+        {
+          for (guint b = a; b < mine->len; b++)
+            rest += !used[b];
+          break;
+        }
+      guint ia = g_array_index (mine, guint, a), n = 0;
+      for (guint b = a; b < mine->len; b++)
+        {
+          guint ib = g_array_index (mine, guint, b);
+          if (used[b] || !same_load (s, ia, ib))
+            continue;
+          used[b] = TRUE;
+          peers[n++] = in ? transfer (s, ib)->src : transfer (s, ib)->dst;
+        }
+      g_autofree char *what = transfer_text (p, s, ia);
+      g_string_append_printf (out, "\n  %s %s ", what, in ? "from" : "to");
+      append_tiles (out, peers, n);
+    }
+  if (rest > 0)
+    {
+      g_autofree char *more = count_of (rest, "more transfer",
+                                        "more transfers");
+      g_string_append_printf (out, "\n  and %s", more);
+    }
+  g_array_unref (mine);
+}
+
+static char *
+exchange_tile_text (const SpxIpuProgram *p, const SpxIpuStep *s, guint t)
+{
+  GString *out = g_string_new (NULL);
+  g_string_printf (out, "Tile %u", t);
+  for (int in = 1; in >= 0; in--)
+    {
+      g_autofree char *head = traffic_text (p, s, t, in);
+      g_string_append_printf (out, "\n%s", head);
+      append_loads (out, p, s, t, in);
+    }
+  return g_string_free (out, FALSE);
+}
+
+static char *
+compute_tile_text (const SpxIpuProgram *p, const SpxIpuStep *s, guint t)
+{
+  guint32 slow = spx_ipu_step_slowest (p, s);
+  guint64 c = s->tile_cycles[t], top = s->tile_cycles[slow];
+  g_autofree char *cycles = spx_format_count (c);
+  g_autofree char *most = spx_format_count (top);
+  GString *out = g_string_new (NULL);
+  g_string_printf (out, "Tile %u\n", t);
+  if (c == 0)
+    g_string_append (out, "idle in this step");
+  else if (t == slow)
+    g_string_append_printf (out, "%s cycles: the slowest tile", cycles);
+  else
+    g_string_append_printf (out, "%s cycles, %.0f%% of the slowest "
+                            "(tile %u, %s cycles)", cycles,
+                            100.0 * (double) c / (double) top, slow, most);
+  if (p->tiles[t].macs > 0)
+    {
+      g_autofree char *macs = spx_format_count (p->tiles[t].macs);
+      g_string_append_printf (out, "\n%s multiply-accumulates in the whole "
+                              "program", macs);
+    }
+  return g_string_free (out, FALSE);
+}
+
+static char *
+sync_tile_text (const SpxIpuStep *s, guint t)
+{
+  g_autofree char *cycles = count_of (s->cycles, "cycle", "cycles");
+  return g_strdup_printf ("Sync: tile %u waits until every tile has "
+                          "arrived\n%s", t, cycles);
 }
 
 /* ---- title ---- */
@@ -182,28 +416,85 @@ typedef struct {
   guint   pairs;
 } Totals;
 
+/* The second line of an exchange's title: the selected tile's traffic
+ * first, then the step's. */
+static GPtrArray *
+exchange_caption (const Layout *l, const SpxRenderExchangeData *d,
+                  const SpxIpuStep *s, const Totals *t)
+{
+  GPtrArray *parts = g_ptr_array_new_with_free_func (g_free);
+  gint sel = selection (d);
+  if (sel >= 0)
+    {
+      g_autofree char *in = traffic_text (d->program, s, (guint) sel, TRUE);
+      g_autofree char *out = traffic_text (d->program, s, (guint) sel, FALSE);
+      /* two parts: a narrow picture still says what the tile receives */
+      g_ptr_array_add (parts, g_strdup_printf ("tile %d: %s", sel, in));
+      g_ptr_array_add (parts, g_strdup (out));
+    }
+  g_autofree char *bytes = spx_format_bytes ((double) t->total);
+  g_autofree char *big = spx_format_bytes ((double) t->largest);
+  g_ptr_array_add (parts, count_of (s->cycles, "cycle", "cycles"));
+  g_ptr_array_add (parts, g_strdup_printf ("%s moved", bytes));
+  g_ptr_array_add (parts, count_of (t->pairs, "tile pair", "tile pairs"));
+  g_ptr_array_add (parts, g_strdup_printf (l->grid ? "widest arrow %s"
+                                                   : "largest pair %s", big));
+  return parts;
+}
+
+static GPtrArray *
+compute_caption (const SpxRenderExchangeData *d, const SpxIpuStep *s)
+{
+  const SpxIpuProgram *p = d->program;
+  GPtrArray *parts = g_ptr_array_new_with_free_func (g_free);
+  guint32 slow = spx_ipu_step_slowest (p, s);
+  g_autofree char *most = spx_format_count (s->tile_cycles[slow]);
+  g_ptr_array_add (parts, g_strdup_printf ("compute: slowest tile %u, %s "
+                                           "cycles", slow, most));
+  gint sel = selection (d);
+  if (sel >= 0)
+    {
+      g_autofree char *c = count_of (s->tile_cycles[sel], "cycle", "cycles");
+      g_ptr_array_add (parts, g_strdup_printf ("tile %d: %s", sel, c));
+    }
+  guint busy = 0;
+  for (guint t = 0; t < p->n_tiles; t++)
+    busy += s->tile_cycles[t] > 0;
+  g_ptr_array_add (parts, g_strdup_printf ("%u of %u tiles busy", busy,
+                                           p->n_tiles));
+  return parts;
+}
+
+static GPtrArray *
+sync_caption (const SpxIpuStep *s)
+{
+  GPtrArray *parts = g_ptr_array_new_with_free_func (g_free);
+  g_ptr_array_add (parts, g_strdup ("sync: every tile waits until all "
+                                    "have arrived"));
+  g_ptr_array_add (parts, count_of (s->cycles, "cycle", "cycles"));
+  return parts;
+}
+
 static void
 draw_title (cairo_t *cr, const SpxRenderStyle *style, double width,
             const Layout *l, const SpxRenderExchangeData *d,
-            const SpxIpuStep *s, const Totals *t)
+            GPtrArray *caption)
 {
   const SpxIpuProgram *p = d->program;
+  const SpxIpuStep *s = shown_step (d);
   g_autofree char *step = g_strdup_printf ("step %u of %u", d->superstep + 1,
                                            p->steps->len);
-  g_autofree char *cycles_n = spx_render_format_count ((double) s->cycles);
-  g_autofree char *cycles = g_strdup_printf ("%s cycles", cycles_n);
-  g_autofree char *bytes_n = spx_render_format_bytes ((double) t->total);
-  g_autofree char *bytes = g_strdup_printf ("%s moved", bytes_n);
-  g_autofree char *pairs_n = spx_render_format_count (t->pairs);
-  g_autofree char *pairs = g_strdup_printf ("%s tile pairs", pairs_n);
-  g_autofree char *big_n = spx_render_format_bytes ((double) t->largest);
-  g_autofree char *big = g_strdup_printf (l->grid ? "widest arrow %s"
-                                                  : "largest pair %s", big_n);
-  const char *head[] = { spx_ipu_mode_to_string (p->mode), step, s->phase };
-  const char *sub[] = { cycles, bytes, pairs, big };
+  /* as the Timeline names a step: kind (phase) */
+  const char *kind = spx_ipu_step_kind_to_string (s->kind);
+  g_autofree char *what = s->phase == NULL || strcmp (kind, s->phase) == 0
+                            ? g_strdup (kind)
+                            : g_strdup_printf ("%s (%s)", kind, s->phase);
+  const char *head[] = { spx_ipu_mode_to_string (p->mode), step, what };
   double max_w = width - 2 * MARGIN;
   g_autofree char *h1 = fit_parts (cr, style, 1.05, max_w, head, 3);
-  g_autofree char *h2 = fit_parts (cr, style, 0.9, max_w, sub, 4);
+  g_autofree char *h2 = fit_parts (cr, style, 0.9, max_w,
+                                   (const char *const *) caption->pdata,
+                                   caption->len);
   SpxTextOpts o = { .size = 1.05, .bold = TRUE };
   spx_render_text (cr, style, MARGIN, 6, &o, h1);
   SpxTextOpts o2 = { .size = 0.9, .colour = style->muted, .use_colour = TRUE };
@@ -213,9 +504,10 @@ draw_title (cairo_t *cr, const SpxRenderStyle *style, double width,
 /* ---- the grid: one arrow per tile pair ---- */
 
 typedef struct {
-  guint32 src, dst;
-  guint64 bytes;
-  double  x0, y0, cx, cy, x1, y1; /* quadratic curve, ends on the boxes */
+  guint32  src, dst;
+  guint64  bytes;
+  gboolean twin;                  /* the pair also sends the other way */
+  double   x0, y0, cx, cy, x1, y1; /* quadratic curve, ends on the boxes */
 } Arrow;
 
 static gint
@@ -234,8 +526,7 @@ pair_arrows (const SpxIpuStep *s, Totals *t)
   gint64 *keys = g_new (gint64, MAX (s->transfers->len, 1));
   for (guint i = 0; i < s->transfers->len; i++)
     {
-      const SpxIpuTransfer *tr = &g_array_index (s->transfers,
-                                                 SpxIpuTransfer, i);
+      const SpxIpuTransfer *tr = transfer (s, i);
       keys[i] = ((gint64) tr->src << 32) | tr->dst;
       gpointer at;
       if (g_hash_table_lookup_extended (index, &keys[i], NULL, &at))
@@ -251,23 +542,16 @@ pair_arrows (const SpxIpuStep *s, Totals *t)
       t->total += tr->bytes;
     }
   for (guint i = 0; i < arrows->len; i++)
-    t->largest = MAX (t->largest, g_array_index (arrows, Arrow, i).bytes);
+    {
+      Arrow *a = &g_array_index (arrows, Arrow, i);
+      gint64 back = ((gint64) a->dst << 32) | a->src;
+      a->twin = g_hash_table_contains (index, &back);
+      t->largest = MAX (t->largest, a->bytes);
+    }
   t->pairs = arrows->len;
   g_hash_table_destroy (index);
   g_free (keys);
   return arrows;
-}
-
-static gboolean
-has_pair (GArray *arrows, guint32 src, guint32 dst)
-{
-  for (guint i = 0; i < arrows->len; i++)
-    {
-      const Arrow *a = &g_array_index (arrows, Arrow, i);
-      if (a->src == src && a->dst == dst)
-        return TRUE;
-    }
-  return FALSE;
 }
 
 /* Does the straight line between two tile centres cross a third tile? */
@@ -318,7 +602,7 @@ leave_box (const Layout *l, double cx, double cy, double tx, double ty,
 /* Straight when the way is clear; a pair sent both ways is drawn as two
  * parallel arrows; a line through another tile bends around it. */
 static void
-route_arrow (const Layout *l, guint n_tiles, GArray *arrows, Arrow *a)
+route_arrow (const Layout *l, guint n_tiles, Arrow *a)
 {
   double x0, y0, x1, y1;
   tile_centre (l, a->src, &x0, &y0);
@@ -328,7 +612,7 @@ route_arrow (const Layout *l, guint n_tiles, GArray *arrows, Arrow *a)
   double bend = 0;
   if (blocked (l, n_tiles, a))
     bend = 0.5 * MIN (l->cell_w, l->cell_h);
-  else if (has_pair (arrows, a->dst, a->src))
+  else if (a->twin)
     {
       double off = 0.16 * l->box;
       x0 += nx * off;
@@ -342,12 +626,63 @@ route_arrow (const Layout *l, guint n_tiles, GArray *arrows, Arrow *a)
   leave_box (l, x1, y1, a->cx, a->cy, &a->x1, &a->y1);
 }
 
+/* Thinner the more arrows there are: an all-to-all step of equal
+ * transfers would otherwise be one solid tangle. */
+static double
+widest_arrow (const Layout *l, guint n_arrows)
+{
+  double crowd = MIN (1.0, 4.0 / sqrt (MAX (n_arrows, 1)));
+  return CLAMP (l->box * 0.16 * crowd, 1.5, 10);
+}
+
+static double
+arrow_width (const Layout *l, guint64 bytes, guint64 largest)
+{
+  double widest = l->widest > 0 ? l->widest : CLAMP (l->box * 0.16, 2, 10);
+  return 1 + (widest - 1) * (largest > 0 ? (double) bytes / largest : 0);
+}
+
+/* The step's arrows routed on the grid, smallest first (drawn so that
+ * the largest lie on top); sets l->widest. */
+static GArray *
+grid_arrows (Layout *l, const SpxIpuProgram *p, const SpxIpuStep *s,
+             Totals *t)
+{
+  GArray *arrows = pair_arrows (s, t);
+  for (guint i = 0; i < arrows->len; i++)
+    route_arrow (l, p->n_tiles, &g_array_index (arrows, Arrow, i));
+  g_array_sort (arrows, arrow_by_bytes);
+  l->widest = widest_arrow (l, arrows->len);
+  return arrows;
+}
+
+/* A selected tile hides every arrow but its own. */
+static gboolean
+shown (const Arrow *a, gint sel)
+{
+  return sel < 0 || a->src == (guint32) sel || a->dst == (guint32) sel;
+}
+
+static void
+curve_point (const Arrow *a, double t, double *x, double *y)
+{
+  double u = 1 - t;
+  *x = u * u * a->x0 + 2 * u * t * a->cx + t * t * a->x1;
+  *y = u * u * a->y0 + 2 * u * t * a->cy + t * t * a->y1;
+}
+
+static double
+head_length (const Layout *l, double lw)
+{
+  return MIN (4 + 2.2 * lw, 0.45 * l->box + 2);
+}
+
 static void
 draw_arrow (cairo_t *cr, const Layout *l, const Arrow *a, double lw)
 {
   /* the line stops where the head begins, so the tip stays sharp; small
    * tiles get small heads */
-  double hl = MIN (4 + 2.2 * lw, 0.45 * l->box + 2);
+  double hl = head_length (l, lw);
   double hw = hl * (2 + 1.4 * lw) / (4 + 2.2 * lw);
   double dx = a->x1 - a->cx, dy = a->y1 - a->cy;
   double len = MAX (1e-9, hypot (dx, dy));
@@ -369,45 +704,65 @@ draw_arrow (cairo_t *cr, const Layout *l, const Arrow *a, double lw)
   cairo_fill (cr);
 }
 
-/* Thinner the more arrows there are: an all-to-all step of equal
- * transfers would otherwise be one solid tangle. */
-static double
-widest_arrow (const Layout *l, guint n_arrows)
+/* The shown arrow nearest (x, y) within a few pixels of its line, or
+ * NULL. */
+static const Arrow *
+arrow_at (const Layout *l, GArray *arrows, gint sel, guint64 largest,
+          double x, double y)
 {
-  double crowd = MIN (1.0, 4.0 / sqrt (MAX (n_arrows, 1)));
-  return CLAMP (l->box * 0.16 * crowd, 1.5, 10);
-}
-
-static double
-arrow_width (const Layout *l, guint64 bytes, guint64 largest)
-{
-  double widest = l->widest > 0 ? l->widest : CLAMP (l->box * 0.16, 2, 10);
-  return 1 + (widest - 1) * (largest > 0 ? (double) bytes / largest : 0);
-}
-
-static void
-draw_tiles (cairo_t *cr, const SpxRenderStyle *style, const Layout *l,
-            const SpxRenderExchangeData *d, const SpxIpuStep *s)
-{
-  double size = CLAMP (l->box / (2.2 * style->font_size), 0.55, 1.0);
-  for (guint t = 0; t < d->program->n_tiles; t++)
+  const Arrow *best = NULL;
+  double best_d = G_MAXDOUBLE;
+  for (guint i = 0; i < arrows->len; i++)
     {
-      double cx, cy;
-      tile_centre (l, t, &cx, &cy);
-      gboolean idle = s->bytes_in[t] == 0 && s->bytes_out[t] == 0;
-      cairo_rectangle (cr, cx - l->box / 2, cy - l->box / 2, l->box, l->box);
-      spx_render_set_rgb (cr, style->panel);
-      cairo_fill_preserve (cr);
-      gboolean sel = d->selected_tile == (gint) t;
-      spx_render_set_rgb (cr, sel ? style->highlight : style->muted);
-      cairo_set_line_width (cr, sel ? 3 : 1);
-      cairo_stroke (cr);
-      g_autofree char *label = g_strdup_printf ("%u", t);
-      SpxTextOpts o = { .size = size, .ax = 0.5, .ay = 0.5, .bold = !idle,
-                        .colour = idle ? style->muted : style->foreground,
-                        .use_colour = TRUE };
-      spx_render_text (cr, style, cx, cy, &o, label);
+      const Arrow *a = &g_array_index (arrows, Arrow, i);
+      if (!shown (a, sel))
+        continue;
+      double reach = arrow_width (l, a->bytes, largest) / 2 + 3;
+      double len = hypot (a->cx - a->x0, a->cy - a->y0) +
+                   hypot (a->x1 - a->cx, a->y1 - a->cy);
+      guint n = MAX (2, (guint) (len / 1.5));
+      for (guint k = 0; k <= n; k++)
+        {
+          double px, py;
+          curve_point (a, (double) k / n, &px, &py);
+          double dist = hypot (px - x, py - y);
+          if (dist <= reach && dist < best_d)
+            {
+              best = a;
+              best_d = dist;
+            }
+        }
     }
+  return best;
+}
+
+static char *
+arrow_text (const SpxIpuProgram *p, const SpxIpuStep *s, const Arrow *a)
+{
+  GString *out = g_string_new (NULL);
+  g_string_printf (out, "Tile %u → tile %u", a->src, a->dst);
+  guint listed = 0, rest = 0;
+  for (guint i = 0; i < s->transfers->len; i++)
+    {
+      const SpxIpuTransfer *tr = transfer (s, i);
+      if (tr->src != a->src || tr->dst != a->dst)
+        continue;
+      if (listed == LIST_MAX)
+        {
+          rest++;
+          continue;
+        }
+      listed++;
+      g_autofree char *what = transfer_text (p, s, i);
+      g_string_append_printf (out, "\n%s", what);
+    }
+  if (rest > 0)
+    {
+      g_autofree char *more = count_of (rest, "more transfer",
+                                        "more transfers");
+      g_string_append_printf (out, "\nand %s", more);
+    }
+  return g_string_free (out, FALSE);
 }
 
 typedef struct {
@@ -422,42 +777,13 @@ boxes_overlap (const Box *a, const Box *b)
 }
 
 /* Labels are only tried in pictures with few enough arrows to check
- * each label against every line. */
+ * each label against every other. */
 #define LABEL_MAX_ARROWS 400
 
-typedef struct {
-  double x, y, r;  /* a point on a line and the line's half width there */
-} Sample;
-
-/* Points a few pixels apart along every arrow, heads included. */
-static GArray *
-arrow_samples (const Layout *l, GArray *arrows, guint64 largest)
-{
-  GArray *pts = g_array_new (FALSE, FALSE, sizeof (Sample));
-  for (guint i = 0; i < arrows->len; i++)
-    {
-      const Arrow *a = &g_array_index (arrows, Arrow, i);
-      double lw = arrow_width (l, a->bytes, largest);
-      double len = hypot (a->cx - a->x0, a->cy - a->y0) +
-                   hypot (a->x1 - a->cx, a->y1 - a->cy);
-      double head = MIN (4 + 2.2 * lw, 0.45 * l->box + 2);
-      guint n = MAX (2, (guint) (len / 3));
-      for (guint k = 0; k <= n; k++)
-        {
-          double t = (double) k / n, u = 1 - t;
-          Sample p = { u * u * a->x0 + 2 * u * t * a->cx + t * t * a->x1,
-                       u * u * a->y0 + 2 * u * t * a->cy + t * t * a->y1,
-                       (1 - t) * len < head ? head * 0.7 : lw / 2 + 1 };
-          g_array_append_val (pts, p);
-        }
-    }
-  return pts;
-}
-
-/* Free if inside the picture and clear of every tile, line and placed
- * label, so that each label can only belong to one arrow. */
+/* Free if inside the picture and clear of every tile, arrowhead and
+ * placed label. Lines may pass under a label: it has a background. */
 static gboolean
-label_free (const Layout *l, guint n_tiles, GArray *placed, GArray *pts,
+label_free (const Layout *l, guint n_tiles, GArray *placed, GArray *heads,
             const Box *b)
 {
   if (b->x < 0 || b->y < l->top - 4 || b->x + b->w > l->width ||
@@ -472,103 +798,269 @@ label_free (const Layout *l, guint n_tiles, GArray *placed, GArray *pts,
       if (boxes_overlap (b, &tb))
         return FALSE;
     }
+  for (guint i = 0; i < heads->len; i++)
+    if (boxes_overlap (b, &g_array_index (heads, Box, i)))
+      return FALSE;
   for (guint i = 0; i < placed->len; i++)
     if (boxes_overlap (b, &g_array_index (placed, Box, i)))
       return FALSE;
-  for (guint i = 0; i < pts->len; i++)
-    {
-      const Sample *p = &g_array_index (pts, Sample, i);
-      if (p->x > b->x - p->r && p->x < b->x + b->w + p->r &&
-          p->y > b->y - p->r && p->y < b->y + b->h + p->r)
-        return FALSE;
-    }
   return TRUE;
 }
 
-/* A byte label beside each arrow's middle (never on it), right side
- * first, largest pairs first; a label that would touch a tile, a line or
- * another label is left out. */
+static GArray *
+head_boxes (const Layout *l, GArray *arrows, gint sel, guint64 largest)
+{
+  GArray *heads = g_array_new (FALSE, FALSE, sizeof (Box));
+  for (guint i = 0; i < arrows->len; i++)
+    {
+      const Arrow *a = &g_array_index (arrows, Arrow, i);
+      if (!shown (a, sel))
+        continue;
+      double r = head_length (l, arrow_width (l, a->bytes, largest)) * 0.7;
+      Box b = { a->x1 - r, a->y1 - r, 2 * r, 2 * r };
+      g_array_append_val (heads, b);
+    }
+  return heads;
+}
+
+/* An arrow of a pair sent both ways lies beside its twin, under the same
+ * labels: its label says which way it points. */
+static const char *
+direction (const Arrow *a)
+{
+  static const char *const glyph[] = { "→", "↘", "↓", "↙", "←", "↖", "↑",
+                                       "↗" };
+  double angle = atan2 (a->y1 - a->y0, a->x1 - a->x0);
+  long k = lround (angle / (G_PI / 4));
+  return glyph[(k % 8 + 8) % 8];
+}
+
+static void
+draw_label (cairo_t *cr, const SpxRenderStyle *style, const Box *b,
+            SpxRgb edge, const char *text)
+{
+  cairo_rectangle (cr, b->x + 0.5, b->y + 0.5, b->w - 1, b->h - 1);
+  spx_render_set_rgb (cr, style->background);
+  cairo_fill_preserve (cr);
+  spx_render_set_rgb (cr, edge);
+  cairo_set_line_width (cr, 1);
+  cairo_stroke (cr);
+  SpxTextOpts o = { .size = 0.8, .ax = 0.5, .ay = 0.5 };
+  spx_render_text (cr, style, b->x + b->w / 2, b->y + b->h / 2, &o, text);
+}
+
+/* A byte label on each shown arrow, largest pairs first: at its middle,
+ * else slid along it; one that would cover a tile, a head or another
+ * label is left out (the hover text has it). */
 static void
 draw_labels (cairo_t *cr, const SpxRenderStyle *style, const Layout *l,
-             guint n_tiles, GArray *arrows, guint64 largest)
+             guint n_tiles, GArray *arrows, gint sel, guint64 largest,
+             SpxRgb edge)
 {
+  static const double along[] = { 0.5, 0.4, 0.6, 0.3, 0.7 };
   if (arrows->len > LABEL_MAX_ARROWS)
     return;
   GArray *placed = g_array_new (FALSE, FALSE, sizeof (Box));
-  GArray *pts = arrow_samples (l, arrows, largest);
+  GArray *heads = head_boxes (l, arrows, sel, largest);
   for (guint i = arrows->len; i-- > 0;)
     {
       const Arrow *a = &g_array_index (arrows, Arrow, i);
-      g_autofree char *text = spx_render_format_bytes ((double) a->bytes);
+      if (!shown (a, sel))
+        continue;
+      g_autofree char *size = spx_format_bytes ((double) a->bytes);
+      g_autofree char *text = a->twin ? g_strdup_printf ("%s %s",
+                                                         direction (a), size)
+                                      : g_strdup (size);
       double th, tw = spx_render_text_width (cr, style, 0.8, text, &th);
-      double mx = 0.25 * a->x0 + 0.5 * a->cx + 0.25 * a->x1;
-      double my = 0.25 * a->y0 + 0.5 * a->cy + 0.25 * a->y1;
-      double dx = a->x1 - a->x0, dy = a->y1 - a->y0;
-      double len = MAX (1e-9, hypot (dx, dy));
-      double nx = -dy / len, ny = dx / len;
-      double lw = arrow_width (l, a->bytes, largest);
-      for (int side = 1; side >= -1; side -= 2)
+      for (guint k = 0; k < G_N_ELEMENTS (along); k++)
         {
-          /* far enough along the normal that the box clears the line */
-          double reach = lw / 2 + 3 + fabs (nx) * (tw / 2 + 2) +
-                         fabs (ny) * (th / 2 + 1);
-          double bx = mx + side * nx * reach, by = my + side * ny * reach;
-          Box b = { bx - tw / 2 - 2, by - th / 2 - 1, tw + 4, th + 2 };
-          if (!label_free (l, n_tiles, placed, pts, &b))
+          double x, y;
+          curve_point (a, along[k], &x, &y);
+          Box b = { x - tw / 2 - 3, y - th / 2 - 1, tw + 6, th + 2 };
+          if (!label_free (l, n_tiles, placed, heads, &b))
             continue;
           g_array_append_val (placed, b);
-          SpxTextOpts o = { .size = 0.8, .ax = 0.5, .ay = 0.5 };
-          spx_render_text (cr, style, bx, by, &o, text);
+          draw_label (cr, style, &b, edge, text);
           break;
         }
     }
-  g_array_unref (pts);
+  g_array_unref (heads);
   g_array_unref (placed);
 }
 
-static gboolean
-touches (const Arrow *a, gint tile)
+static void
+tile_outline (cairo_t *cr, const Layout *l, double cx, double cy,
+              SpxRgb colour, double lw)
 {
-  return a->src == (guint32) tile || a->dst == (guint32) tile;
+  double r = l->box / 2;
+  cairo_rectangle (cr, cx - r, cy - r, 2 * r, 2 * r);
+  spx_render_set_rgb (cr, colour);
+  cairo_set_line_width (cr, lw);
+  cairo_stroke (cr);
 }
 
 static void
-draw_grid (cairo_t *cr, const SpxRenderStyle *style, const Layout *l,
-           const SpxRenderExchangeData *d, const SpxIpuStep *s,
-           GArray *arrows, const Totals *t)
+draw_exchange_tiles (cairo_t *cr, const SpxRenderStyle *style,
+                     const Layout *l, const SpxRenderExchangeData *d,
+                     const SpxIpuStep *s)
 {
-  guint n = d->program->n_tiles;
-  for (guint i = 0; i < arrows->len; i++)
-    route_arrow (l, n, arrows, &g_array_index (arrows, Arrow, i));
-  g_array_sort (arrows, arrow_by_bytes); /* largest on top */
-  gboolean any_sel = d->selected_tile >= 0 && d->selected_tile < (gint) n;
-  /* a selection dims the other tiles' traffic: drawn opaque in a group
-   * and faded as a whole, so heads and crossings do not darken */
-  if (any_sel)
-    cairo_push_group (cr);
-  spx_render_set_rgb (cr, style->series[0]);
+  double size = CLAMP (l->box / (2.2 * style->font_size), 0.55, 1.0);
+  for (guint t = 0; t < d->program->n_tiles; t++)
+    {
+      double cx, cy;
+      tile_centre (l, t, &cx, &cy);
+      gboolean idle = s->bytes_in[t] == 0 && s->bytes_out[t] == 0;
+      cairo_rectangle (cr, cx - l->box / 2, cy - l->box / 2, l->box, l->box);
+      spx_render_set_rgb (cr, style->panel);
+      cairo_fill (cr);
+      gboolean sel = d->selected_tile == (gint) t;
+      tile_outline (cr, l, cx, cy, sel ? style->highlight : style->muted,
+                    sel ? 3 : 1);
+      g_autofree char *label = g_strdup_printf ("%u", t);
+      SpxTextOpts o = { .size = size, .ax = 0.5, .ay = 0.5, .bold = !idle,
+                        .colour = idle ? style->muted : style->foreground,
+                        .use_colour = TRUE };
+      spx_render_text (cr, style, cx, cy, &o, label);
+    }
+}
+
+static void
+draw_exchange_grid (cairo_t *cr, const SpxRenderStyle *style,
+                    const Layout *l, const SpxRenderExchangeData *d,
+                    const SpxIpuStep *s, GArray *arrows, const Totals *t)
+{
+  gint sel = selection (d);
+  SpxRgb colour = sel >= 0 ? style->highlight : style->series[0];
+  spx_render_set_rgb (cr, colour);
   for (guint i = 0; i < arrows->len; i++)
     {
       const Arrow *a = &g_array_index (arrows, Arrow, i);
-      if (!any_sel || !touches (a, d->selected_tile))
+      if (shown (a, sel))
         draw_arrow (cr, l, a, arrow_width (l, a->bytes, t->largest));
-    }
-  if (any_sel)
-    {
-      cairo_pop_group_to_source (cr);
-      cairo_paint_with_alpha (cr, 0.25);
-      spx_render_set_rgb (cr, style->highlight);
-      for (guint i = 0; i < arrows->len; i++)
-        {
-          const Arrow *a = &g_array_index (arrows, Arrow, i);
-          if (touches (a, d->selected_tile))
-            draw_arrow (cr, l, a, arrow_width (l, a->bytes, t->largest));
-        }
     }
   /* tiles over the lines: a line that crosses a tile is not read as
    * ending there */
-  draw_tiles (cr, style, l, d, s);
-  draw_labels (cr, style, l, n, arrows, t->largest);
+  draw_exchange_tiles (cr, style, l, d, s);
+  draw_labels (cr, style, l, d->program->n_tiles, arrows, sel, t->largest,
+               colour);
+}
+
+/* ---- the grid: compute and sync ---- */
+
+/* Dark text on the light end of the heat map, light on the dark end. */
+static SpxRgb
+ink_on (SpxRgb fill)
+{
+  double y = 0.2126 * fill.r + 0.7152 * fill.g + 0.0722 * fill.b;
+  return y > 0.45 ? (SpxRgb) { 0.1, 0.1, 0.1 } : (SpxRgb) { 1, 1, 1 };
+}
+
+/* The tile's number over the first of values that fits the box; the
+ * value alone when two lines do not fit; the number alone when no value
+ * does. */
+static void
+box_text (cairo_t *cr, const SpxRenderStyle *style, const Layout *l,
+          guint t, const char *const *values, guint n_values, SpxRgb ink)
+{
+  double cx, cy, th, room = l->box - 6;
+  tile_centre (l, t, &cx, &cy);
+  double size = CLAMP (l->box / (3.2 * style->font_size), 0.55, 0.95);
+  const char *value = NULL;
+  for (guint i = 0; i < n_values && value == NULL; i++)
+    if (spx_render_text_width (cr, style, size, values[i], NULL) <= room)
+      value = values[i];
+  g_autofree char *id = g_strdup_printf ("%u", t);
+  spx_render_text_width (cr, style, size, id, &th);
+  SpxTextOpts o = { .size = size, .ax = 0.5, .ay = 0.5, .colour = ink,
+                    .use_colour = TRUE };
+  if (value != NULL && 2 * th <= room)
+    {
+      o.bold = TRUE;
+      spx_render_text (cr, style, cx, cy - th / 2, &o, id);
+      o.bold = FALSE;
+      spx_render_text (cr, style, cx, cy + th / 2, &o, value);
+      return;
+    }
+  o.bold = value == NULL;
+  spx_render_text (cr, style, cx, cy, &o, value ? value : id);
+}
+
+static void
+fill_box (cairo_t *cr, const Layout *l, guint t, SpxRgb fill)
+{
+  double cx, cy;
+  tile_centre (l, t, &cx, &cy);
+  cairo_rectangle (cr, cx - l->box / 2, cy - l->box / 2, l->box, l->box);
+  spx_render_set_rgb (cr, fill);
+  cairo_fill (cr);
+}
+
+/* A frame around the slowest tile, and the word under it when the gap
+ * below holds it. */
+static void
+mark_slowest (cairo_t *cr, const SpxRenderStyle *style, const Layout *l,
+              guint t)
+{
+  double cx, cy, th;
+  tile_centre (l, t, &cx, &cy);
+  double r = l->box / 2 + 4;
+  cairo_rectangle (cr, cx - r, cy - r, 2 * r, 2 * r);
+  spx_render_set_rgb (cr, style->foreground);
+  cairo_set_line_width (cr, 2);
+  cairo_stroke (cr);
+  spx_render_text_width (cr, style, 0.75, "slowest", &th);
+  if ((l->cell_h - l->box) / 2 < th + 8)
+    return;
+  SpxTextOpts o = { .size = 0.75, .ax = 0.5, .bold = TRUE };
+  spx_render_text (cr, style, cx, cy + r + 2, &o, "slowest");
+}
+
+static void
+draw_compute_grid (cairo_t *cr, const SpxRenderStyle *style,
+                   const Layout *l, const SpxRenderExchangeData *d,
+                   const SpxIpuStep *s)
+{
+  const SpxIpuProgram *p = d->program;
+  guint32 slow = spx_ipu_step_slowest (p, s);
+  guint64 top = s->tile_cycles[slow];
+  for (guint t = 0; t < p->n_tiles; t++)
+    {
+      guint64 c = s->tile_cycles[t];
+      SpxRgb fill = c > 0 ? spx_render_heat (style, (double) c / top)
+                          : style->panel; /* idle is not "low" */
+      fill_box (cr, l, t, fill);
+      double cx, cy;
+      tile_centre (l, t, &cx, &cy);
+      gboolean sel = d->selected_tile == (gint) t;
+      tile_outline (cr, l, cx, cy, sel ? style->highlight : style->muted,
+                    sel ? 3 : 1);
+      g_autofree char *full = spx_format_count (c);
+      g_autofree char *brief = spx_render_format_count ((double) c);
+      const char *values[] = { c > 0 ? full : "idle", brief };
+      box_text (cr, style, l, t, values, c > 0 ? 2 : 1, ink_on (fill));
+    }
+  if (top > 0)
+    mark_slowest (cr, style, l, slow);
+}
+
+static void
+draw_sync_grid (cairo_t *cr, const SpxRenderStyle *style, const Layout *l,
+                const SpxRenderExchangeData *d)
+{
+  static const double dash[] = { 4, 3 };
+  const char *values[] = { "waits" };
+  for (guint t = 0; t < d->program->n_tiles; t++)
+    {
+      fill_box (cr, l, t, style->panel);
+      double cx, cy;
+      tile_centre (l, t, &cx, &cy);
+      gboolean sel = d->selected_tile == (gint) t;
+      cairo_set_dash (cr, dash, sel ? 0 : 2, 0);
+      tile_outline (cr, l, cx, cy, sel ? style->highlight : style->muted,
+                    sel ? 3 : 1);
+      cairo_set_dash (cr, NULL, 0, 0);
+      box_text (cr, style, l, t, values, 1, ink_on (style->panel));
+    }
 }
 
 /* ---- large machines ---- */
@@ -580,8 +1072,7 @@ group_matrix (const Layout *l, const SpxIpuStep *s, double *max)
   double *m = g_new0 (double, (gsize) g * g);
   for (guint i = 0; i < s->transfers->len; i++)
     {
-      const SpxIpuTransfer *tr = &g_array_index (s->transfers,
-                                                 SpxIpuTransfer, i);
+      const SpxIpuTransfer *tr = transfer (s, i);
       m[(gsize) (tr->src / l->group) * g + tr->dst / l->group] += tr->bytes;
     }
   *max = 0;
@@ -590,22 +1081,24 @@ group_matrix (const Layout *l, const SpxIpuStep *s, double *max)
   return m;
 }
 
+/* Tile numbers down the left (0 to y_hi over y_span) and along the
+ * bottom (0 to x_hi over x_span) of the square map. */
 static void
 draw_heat_axes (cairo_t *cr, const SpxRenderStyle *style, const Layout *l,
-                guint n_tiles)
+                double y_hi, double y_span, double x_hi, double x_span)
 {
-  double span = (double) l->group * l->n_groups, ticks[16];
+  double ticks[16];
   SpxTextOpts o = { .size = 0.8, .ax = 1, .ay = 0.5 };
-  guint n = spx_render_nice_ticks (0, n_tiles, CLAMP (l->hs / (l->line * 1.6),
-                                                      3, 12), ticks);
+  guint n = spx_render_nice_ticks (0, y_hi, CLAMP (l->hs / (l->line * 1.6),
+                                                   3, 12), ticks);
   for (guint i = 0; i < n; i++)
     {
       g_autofree char *t = g_strdup_printf ("%.0f", ticks[i]);
-      spx_render_text (cr, style, l->hx - 3, l->hy + ticks[i] / span * l->hs,
+      spx_render_text (cr, style, l->hx - 3, l->hy + ticks[i] / y_span * l->hs,
                        &o, t);
     }
   double widest = spx_render_text_width (cr, style, 0.8, "0000", NULL);
-  n = spx_render_nice_ticks (0, n_tiles, CLAMP (l->hs / (widest + 10), 3, 12),
+  n = spx_render_nice_ticks (0, x_hi, CLAMP (l->hs / (widest + 10), 3, 12),
                              ticks);
   o.ax = 0.5;
   o.ay = 0;
@@ -613,10 +1106,19 @@ draw_heat_axes (cairo_t *cr, const SpxRenderStyle *style, const Layout *l,
     {
       g_autofree char *t = g_strdup_printf ("%.0f", ticks[i]);
       double tw = spx_render_text_width (cr, style, 0.8, t, NULL);
-      double x = l->hx + ticks[i] / span * l->hs;
+      double x = l->hx + ticks[i] / x_span * l->hs;
       x = MIN (x, l->hx + l->hs + 12 - tw / 2); /* not into the legend */
       spx_render_text (cr, style, x, l->hy + l->hs + 2, &o, t);
     }
+}
+
+static void
+frame_map (cairo_t *cr, const SpxRenderStyle *style, const Layout *l)
+{
+  cairo_rectangle (cr, l->hx, l->hy, l->hs, l->hs);
+  spx_render_set_rgb (cr, style->muted);
+  cairo_set_line_width (cr, 1);
+  cairo_stroke (cr);
 }
 
 static void
@@ -640,10 +1142,7 @@ draw_heat_cells (cairo_t *cr, const SpxRenderStyle *style, const Layout *l,
         cairo_rectangle (cr, l->hx + j * c, l->hy + i * c, c, c);
         cairo_fill (cr);
       }
-  cairo_rectangle (cr, l->hx, l->hy, l->hs, l->hs);
-  spx_render_set_rgb (cr, style->muted);
-  cairo_set_line_width (cr, 1);
-  cairo_stroke (cr);
+  frame_map (cr, style, l);
 }
 
 static void
@@ -659,22 +1158,57 @@ draw_heat_selection (cairo_t *cr, const SpxRenderStyle *style,
 }
 
 static void
+outline_cell (cairo_t *cr, const Layout *l, guint t, SpxRgb colour)
+{
+  double lw = 2;
+  cairo_rectangle (cr, l->hx + (t % l->mcols) * l->mw - lw / 2,
+                   l->hy + (t / l->mcols) * l->mh - lw / 2, l->mw + lw,
+                   l->mh + lw);
+  spx_render_set_rgb (cr, colour);
+  cairo_set_line_width (cr, lw);
+  cairo_stroke (cr);
+}
+
+/* One cell per tile, as the machine lays them out: heat by v over top,
+ * idle tiles (and every tile when v is NULL) in the panel colour. */
+static void
+draw_tile_map (cairo_t *cr, const SpxRenderStyle *style, const Layout *l,
+               guint n_tiles, const guint64 *v, guint64 top)
+{
+  spx_render_set_rgb (cr, style->panel);
+  cairo_rectangle (cr, l->hx, l->hy, l->hs, l->hs);
+  cairo_fill (cr);
+  for (guint t = 0; v != NULL && top > 0 && t < n_tiles; t++)
+    {
+      if (v[t] == 0)
+        continue;
+      spx_render_set_rgb (cr, spx_render_heat (style, (double) v[t] / top));
+      cairo_rectangle (cr, l->hx + (t % l->mcols) * l->mw,
+                       l->hy + (t / l->mcols) * l->mh, l->mw, l->mh);
+      cairo_fill (cr);
+    }
+  frame_map (cr, style, l);
+  draw_heat_axes (cr, style, l, n_tiles, (double) l->mcols * l->mrows,
+                  l->mcols - 1, l->mcols);
+}
+
+/* A colour bar when bar_title is given, then lines of notes. */
+static void
 draw_legend (cairo_t *cr, const SpxRenderStyle *style, const Layout *l,
-             double max)
+             const char *bar_title, const char *hi, const char *const *lines,
+             guint n_lines)
 {
   if (l->lw < 60)
     return;
   double w = MIN (l->lw, 180), y = l->hy;
-  g_autofree char *hi = spx_render_format_bytes (max);
-  spx_render_colour_bar (cr, style, l->lx, y, w, 3 * l->line,
-                         "bytes, group to group", "0", hi);
-  y += 3 * l->line + 8;
-  g_autofree char *groups = g_strdup_printf ("%u groups of %u tiles",
-                                             l->n_groups, l->group);
-  const char *lines[] = { "rows: from, columns: to", groups,
-                          "diagonal: within a group" };
+  if (bar_title != NULL)
+    {
+      spx_render_colour_bar (cr, style, l->lx, y, w, 3 * l->line, bar_title,
+                             "0", hi);
+      y += 3 * l->line + 8;
+    }
   SpxTextOpts o = { .size = 0.8, .colour = style->muted, .use_colour = TRUE };
-  for (guint i = 0; i < G_N_ELEMENTS (lines); i++, y += l->line * 0.9)
+  for (guint i = 0; i < n_lines; i++, y += l->line * 0.9)
     {
       if (y + l->line > l->hy + l->hs + l->line ||
           spx_render_text_width (cr, style, 0.8, lines[i], NULL) > l->lw)
@@ -720,51 +1254,108 @@ draw_strip (cairo_t *cr, const SpxRenderStyle *style, const Layout *l,
   spx_render_text (cr, style, l->sx - 4, y + l->sh / 2, &o, name);
 }
 
+/* The strips' caption (what, the tiles, peaks) and the selected tile's
+ * mark across both. */
 static void
-draw_strips (cairo_t *cr, const SpxRenderStyle *style, const Layout *l,
-             const SpxRenderExchangeData *d, const SpxIpuStep *s)
+strips_frame (cairo_t *cr, const SpxRenderStyle *style, const Layout *l,
+              guint n, gint sel, const char *what, const char *peaks)
 {
-  guint n = d->program->n_tiles;
-  guint64 max_in = max_of (s->bytes_in, n), max_out = max_of (s->bytes_out, n);
-  guint64 max = MAX (max_in, max_out); /* one scale: in and out compare */
-  g_autofree char *a = spx_render_format_bytes ((double) max_in);
-  g_autofree char *b = spx_render_format_bytes ((double) max_out);
   g_autofree char *range = g_strdup_printf ("per tile, 0 to %u", n - 1);
-  g_autofree char *peaks = g_strdup_printf ("most in %s, out %s", a, b);
-  const char *parts[] = { "bytes in and out", range, peaks };
+  const char *parts[] = { what, range, peaks };
   g_autofree char *caption = fit_parts (cr, style, 0.8, l->sw + l->sx - MARGIN,
                                         parts, 3);
   SpxTextOpts o = { .size = 0.8, .colour = style->muted, .use_colour = TRUE };
   spx_render_text (cr, style, MARGIN, l->caption_y + 0.2 * l->line, &o,
                    caption);
-  draw_strip (cr, style, l, l->in_y, s->bytes_in, n, max, style->series[0],
-              "in");
-  /* not series[1]: next to the highlight's orange in both themes */
-  draw_strip (cr, style, l, l->out_y, s->bytes_out, n, max, style->series[2],
-              "out");
-  if (d->selected_tile >= 0 && d->selected_tile < (gint) n)
-    {
-      double x = l->sx + (d->selected_tile + 0.5) / n * l->sw;
-      spx_render_set_rgb (cr, style->highlight);
-      cairo_set_line_width (cr, 2);
-      cairo_move_to (cr, x, l->in_y - 2);
-      cairo_line_to (cr, x, l->out_y + l->sh + 2);
-      cairo_stroke (cr);
-    }
+  if (sel < 0)
+    return;
+  double x = l->sx + (sel + 0.5) / n * l->sw;
+  spx_render_set_rgb (cr, style->highlight);
+  cairo_set_line_width (cr, 2);
+  cairo_move_to (cr, x, l->in_y - 2);
+  cairo_line_to (cr, x, l->out_y + l->sh + 2);
+  cairo_stroke (cr);
 }
 
 static void
-draw_large (cairo_t *cr, const SpxRenderStyle *style, const Layout *l,
-            const SpxRenderExchangeData *d, const SpxIpuStep *s)
+draw_large_exchange (cairo_t *cr, const SpxRenderStyle *style,
+                     const Layout *l, const SpxRenderExchangeData *d,
+                     const SpxIpuStep *s)
 {
+  guint n = d->program->n_tiles;
+  gint sel = selection (d);
   double max;
   g_autofree double *m = group_matrix (l, s, &max);
   draw_heat_cells (cr, style, l, m, max);
-  if (d->selected_tile >= 0 && d->selected_tile < (gint) d->program->n_tiles)
-    draw_heat_selection (cr, style, l, (guint) d->selected_tile);
-  draw_heat_axes (cr, style, l, d->program->n_tiles);
-  draw_legend (cr, style, l, max);
-  draw_strips (cr, style, l, d, s);
+  if (sel >= 0)
+    draw_heat_selection (cr, style, l, (guint) sel);
+  double span = (double) l->group * l->n_groups;
+  draw_heat_axes (cr, style, l, n, span, n, span);
+  g_autofree char *hi = spx_format_bytes (max);
+  g_autofree char *groups = g_strdup_printf ("%u groups of %u tiles",
+                                             l->n_groups, l->group);
+  const char *lines[] = { "rows: from, columns: to", groups,
+                          "diagonal: within a group" };
+  draw_legend (cr, style, l, "bytes, group to group", hi, lines, 3);
+  guint64 max_in = max_of (s->bytes_in, n), max_out = max_of (s->bytes_out, n);
+  g_autofree char *a = spx_format_bytes ((double) max_in);
+  g_autofree char *b = spx_format_bytes ((double) max_out);
+  g_autofree char *peaks = g_strdup_printf ("most in %s, out %s", a, b);
+  guint64 top = MAX (max_in, max_out); /* one scale: in and out compare */
+  draw_strip (cr, style, l, l->in_y, s->bytes_in, n, top, style->series[0],
+              "in");
+  /* not series[1]: next to the highlight's orange in both themes */
+  draw_strip (cr, style, l, l->out_y, s->bytes_out, n, top, style->series[2],
+              "out");
+  strips_frame (cr, style, l, n, sel, "bytes in and out", peaks);
+}
+
+static void
+draw_large_compute (cairo_t *cr, const SpxRenderStyle *style,
+                    const Layout *l, const SpxRenderExchangeData *d,
+                    const SpxIpuStep *s)
+{
+  const SpxIpuProgram *p = d->program;
+  guint n = p->n_tiles;
+  guint32 slow = spx_ipu_step_slowest (p, s);
+  guint64 top = s->tile_cycles[slow];
+  draw_tile_map (cr, style, l, n, s->tile_cycles, top);
+  if (top > 0)
+    outline_cell (cr, l, slow, style->foreground);
+  if (selection (d) >= 0)
+    outline_cell (cr, l, (guint) selection (d), style->highlight);
+  g_autofree char *hi = spx_format_count (top);
+  g_autofree char *rows = g_strdup_printf ("rows of %u tiles", l->mcols);
+  const char *lines[] = { rows, "framed: the slowest tile",
+                          "blank: idle" };
+  draw_legend (cr, style, l, "cycles per tile", hi, lines, 3);
+  g_autofree guint64 *macs = g_new (guint64, n);
+  for (guint t = 0; t < n; t++)
+    macs[t] = p->tiles[t].macs;
+  guint64 most_macs = max_of (macs, n);
+  g_autofree char *a = spx_format_count (top);
+  g_autofree char *b = spx_format_count (most_macs);
+  g_autofree char *peaks = g_strdup_printf ("most %s cycles, %s MACs", a, b);
+  /* separate scales: cycles and multiply-accumulates differ in kind */
+  draw_strip (cr, style, l, l->in_y, s->tile_cycles, n, top,
+              style->series[0], "cycles");
+  draw_strip (cr, style, l, l->out_y, macs, n, most_macs, style->series[2],
+              "MACs");
+  strips_frame (cr, style, l, n, selection (d),
+                "cycles in this step and MACs in all", peaks);
+}
+
+static void
+draw_large_sync (cairo_t *cr, const SpxRenderStyle *style, const Layout *l,
+                 const SpxRenderExchangeData *d)
+{
+  guint n = d->program->n_tiles;
+  draw_tile_map (cr, style, l, n, NULL, 0);
+  if (selection (d) >= 0)
+    outline_cell (cr, l, (guint) selection (d), style->highlight);
+  g_autofree char *rows = g_strdup_printf ("rows of %u tiles", l->mcols);
+  const char *lines[] = { "every tile waits", rows };
+  draw_legend (cr, style, l, NULL, NULL, lines, 2);
 }
 
 /* ---- the view ---- */
@@ -773,30 +1364,19 @@ static gboolean
 check_step (cairo_t *cr, const SpxRenderStyle *style, double width,
             double height, const SpxRenderExchangeData *d)
 {
-  if (d == NULL || d->program == NULL)
-    {
-      spx_render_placeholder (cr, style, width, height, "No program");
-      return FALSE;
-    }
-  guint n = d->program->steps->len;
-  if (d->superstep >= n)
-    {
-      g_autofree char *m = g_strdup_printf ("No step %u: the program has %u",
-                                            d->superstep + 1, n);
-      spx_render_placeholder (cr, style, width, height, m);
-      return FALSE;
-    }
-  if (exchange_step (d) == NULL)
-    {
-      const SpxIpuStep *s = &g_array_index (d->program->steps, SpxIpuStep,
-                                            d->superstep);
-      g_autofree char *m = g_strdup_printf (
-        "Step %u is %s: no exchange", d->superstep + 1,
-        s->kind == SPX_STEP_SYNC ? "a sync" : "compute");
-      spx_render_placeholder (cr, style, width, height, m);
-      return FALSE;
-    }
-  return TRUE;
+  const char *m = NULL;
+  g_autofree char *own = NULL;
+  if (d == NULL || d->program == NULL || d->program->n_tiles == 0)
+    m = "No program";
+  else if (d->superstep >= d->program->steps->len)
+    m = own = g_strdup_printf ("No step %u: the program has %u",
+                               d->superstep + 1, d->program->steps->len);
+  else if (shown_step (d) == NULL)
+    m = own = g_strdup_printf ("Step %u: its detail per tile was not kept",
+                               d->superstep + 1);
+  if (m != NULL)
+    spx_render_placeholder (cr, style, width, height, m);
+  return m == NULL;
 }
 
 void
@@ -807,18 +1387,78 @@ spx_render_exchange (cairo_t *cr, double width, double height,
   spx_render_clear (cr, style, width, height);
   if (!check_step (cr, style, width, height, d))
     return;
-  const SpxIpuStep *s = exchange_step (d);
+  const SpxIpuStep *s = shown_step (d);
   Layout l;
-  layout_compute (&l, d->program, width, height, style->font_size);
-  Totals t = { 0 };
-  GArray *arrows = pair_arrows (s, &t);
-  l.widest = widest_arrow (&l, arrows->len);
+  layout_compute (&l, d->program, s, width, height, style->font_size);
   cairo_save (cr);
-  draw_title (cr, style, width, &l, d, s, &t);
-  if (l.grid)
-    draw_grid (cr, style, &l, d, s, arrows, &t);
+  if (s->kind == SPX_STEP_EXCHANGE)
+    {
+      Totals t = { 0 };
+      GArray *arrows = l.grid ? grid_arrows (&l, d->program, s, &t)
+                              : pair_arrows (s, &t);
+      g_autoptr (GPtrArray) caption = exchange_caption (&l, d, s, &t);
+      draw_title (cr, style, width, &l, d, caption);
+      if (l.grid)
+        draw_exchange_grid (cr, style, &l, d, s, arrows, &t);
+      else
+        draw_large_exchange (cr, style, &l, d, s);
+      g_array_unref (arrows);
+    }
   else
-    draw_large (cr, style, &l, d, s);
+    {
+      gboolean compute = s->kind == SPX_STEP_COMPUTE;
+      g_autoptr (GPtrArray) caption = compute ? compute_caption (d, s)
+                                              : sync_caption (s);
+      draw_title (cr, style, width, &l, d, caption);
+      if (compute && l.grid)
+        draw_compute_grid (cr, style, &l, d, s);
+      else if (compute)
+        draw_large_compute (cr, style, &l, d, s);
+      else if (l.grid)
+        draw_sync_grid (cr, style, &l, d);
+      else
+        draw_large_sync (cr, style, &l, d);
+    }
   cairo_restore (cr);
-  g_array_unref (arrows);
+}
+
+/* ---- hover ---- */
+
+static char *
+describe_exchange (Layout *l, const SpxRenderExchangeData *d,
+                   const SpxIpuStep *s, double x, double y)
+{
+  const SpxIpuProgram *p = d->program;
+  if (l->grid)
+    {
+      Totals t = { 0 };
+      GArray *arrows = grid_arrows (l, p, s, &t);
+      const Arrow *a = arrow_at (l, arrows, selection (d), t.largest, x, y);
+      char *text = a ? arrow_text (p, s, a) : NULL;
+      g_array_unref (arrows);
+      if (text != NULL)
+        return text;
+    }
+  gint tile = tile_at (l, p->n_tiles, x, y);
+  return tile >= 0 ? exchange_tile_text (p, s, (guint) tile) : NULL;
+}
+
+char *
+spx_render_exchange_describe (double width, double height,
+                              const SpxRenderExchangeData *d, double x,
+                              double y)
+{
+  const SpxIpuStep *s = shown_step (d);
+  if (s == NULL)
+    return NULL;
+  Layout l;
+  layout_compute (&l, d->program, s, width, height, default_font_size ());
+  if (s->kind == SPX_STEP_EXCHANGE)
+    return describe_exchange (&l, d, s, x, y);
+  gint tile = tile_at (&l, d->program->n_tiles, x, y);
+  if (tile < 0)
+    return NULL;
+  return s->kind == SPX_STEP_COMPUTE
+           ? compute_tile_text (d->program, s, (guint) tile)
+           : sync_tile_text (s, (guint) tile);
 }
