@@ -795,6 +795,37 @@ tiles_page (SpxWindow *w)
   return view_page (w->tiles, labelled_row (w->metric, w->tile_label));
 }
 
+/* A click on a tile keeps only its traffic (and selects it everywhere);
+ * a click beside the tiles, or on the tile again, shows all. */
+static gboolean
+on_exchange_press (GtkWidget *view, GdkEventButton *ev, SpxWindow *w)
+{
+  if (ev->button != GDK_BUTTON_PRIMARY || ev->type != GDK_BUTTON_PRESS ||
+      w->exchange_data.program == NULL)
+    return FALSE;
+  gint t = spx_render_exchange_hit (gtk_widget_get_allocated_width (view),
+                                    gtk_widget_get_allocated_height (view),
+                                    &w->exchange_data, ev->x, ev->y);
+  spx_window_select_tile (w, t == w->selected_tile ? -1 : t);
+  return TRUE;
+}
+
+/* Hovering an arrow or a tile says what moves, or what the tile does. */
+static gboolean
+on_exchange_tooltip (GtkWidget *view, gint x, gint y, gboolean keyboard,
+                     GtkTooltip *tooltip, SpxWindow *w)
+{
+  if (keyboard || w->exchange_data.program == NULL)
+    return FALSE;
+  g_autofree char *text = spx_render_exchange_describe (
+    gtk_widget_get_allocated_width (view),
+    gtk_widget_get_allocated_height (view), &w->exchange_data, x, y);
+  if (text == NULL)
+    return FALSE;
+  gtk_tooltip_set_text (tooltip, text);
+  return TRUE;
+}
+
 static GtkWidget *
 exchange_page (SpxWindow *w)
 {
@@ -802,6 +833,12 @@ exchange_page (SpxWindow *w)
   w->exchange_data.selected_tile = -1;
   spx_view_set_renderer (SPX_VIEW (w->exchange), spx_render_exchange,
                          &w->exchange_data);
+  gtk_widget_add_events (w->exchange, GDK_BUTTON_PRESS_MASK);
+  gtk_widget_set_has_tooltip (w->exchange, TRUE);
+  g_signal_connect (w->exchange, "button-press-event",
+                    G_CALLBACK (on_exchange_press), w);
+  g_signal_connect (w->exchange, "query-tooltip",
+                    G_CALLBACK (on_exchange_tooltip), w);
   w->superstep = gtk_spin_button_new_with_range (1, 1, 1);
   g_signal_connect (w->superstep, "value-changed",
                     G_CALLBACK (on_superstep_changed), w);
