@@ -123,8 +123,7 @@ step_figure (const SpxLessonView *v, const char *key)
   if (key[0] == '\0')
     return g_strdup_printf ("%d", v->superstep + 1);
   if (g_str_equal (key, "name"))
-    return g_strdup_printf ("%s (%s)", spx_ipu_step_kind_to_string (s->kind),
-                            s->phase);
+    return spx_ipu_step_name (s);
   if (g_str_equal (key, "cycles"))
     return spx_format_count (s->cycles);
   if (g_str_equal (key, "share"))

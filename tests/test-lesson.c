@@ -145,7 +145,7 @@ test_expand (void)
     "{machine} {tiles} {m}x{k} n={n} b={block} {density} {dtype} "
     "{tile.blocks} {static.fits} {step.name} {static.speedup}", &v);
   g_autofree char *want = g_strdup_printf (
-    "teach16 16 128x128 n=64 b=16 25%% fp16 1 block fits compute (compute) "
+    "teach16 16 128x128 n=64 b=16 25%% fp16 1 block fits compute "
     "%.2f×", (double) de->cycles / st->cycles);
   g_assert_cmpstr (got, ==, want);
 

@@ -725,7 +725,7 @@ assert_explains (const SpxRenderTimelineData *d, const SpxIpuProgram *p,
   g_autofree char *tile = s->kind == SPX_STEP_SYNC
                             ? g_strdup ("")
                             : g_strdup_printf (", tile %u", s->worst_tile);
-  g_autofree char *name = spx_render_timeline_step_name (s);
+  g_autofree char *name = spx_ipu_step_name (s);
   g_autofree char *head = g_strdup_printf (
     "Superstep %u: %s, %s cycles%s · %s", step + 1, name, c, tile,
     spx_ipu_mode_to_string (p->mode));

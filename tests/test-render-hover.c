@@ -198,7 +198,7 @@ test_timeline_describe_out_of_range (void)
 static char *
 name_of (const SpxIpuProgram *p, guint step)
 {
-  return spx_render_timeline_step_name (&g_array_index (p->steps,
+  return spx_ipu_step_name (&g_array_index (p->steps,
                                                         SpxIpuStep, step));
 }
 
@@ -216,7 +216,7 @@ test_timeline_names (void)
       g_autofree char *name = name_of (p, i);
       g_assert_cmpstr (name, ==, want[i]);
     }
-  g_assert_null (spx_render_timeline_step_name (NULL));
+  g_assert_null (spx_ipu_step_name (NULL));
   /* real plans: two steps share a name only when they share phase and
    * kind (dense syncs twice), across all three programs */
   SpxIpuProgram *real[SPX_IPU_N_MODES];

@@ -497,7 +497,7 @@ assert_explained (SpxWindow *w, const SpxIpuProgram *p, guint step)
   const SpxIpuStep *s = &g_array_index (p->steps, SpxIpuStep, step);
   g_autofree char *text = spx_render_timeline_explain (&w->timeline_data);
   g_autofree char *c = spx_format_count (s->cycles);
-  g_autofree char *name = spx_render_timeline_step_name (s);
+  g_autofree char *name = spx_ipu_step_name (s);
   g_autofree char *head = g_strdup_printf ("Superstep %u: %s, %s cycles",
                                            step + 1, name, c);
   g_assert_true (g_str_has_prefix (text, head));

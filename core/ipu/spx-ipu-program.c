@@ -267,6 +267,17 @@ step_cost (SpxIpuProgram *p, SpxIpuStep *s)
 }
 
 char *
+spx_ipu_step_name (const SpxIpuStep *s)
+{
+  if (s == NULL)
+    return NULL;
+  const char *kind = spx_ipu_step_kind_to_string (s->kind);
+  if (s->phase == NULL || *s->phase == '\0' || g_str_equal (s->phase, kind))
+    return g_strdup (kind);
+  return g_strdup_printf ("%s %s", s->phase, kind);
+}
+
+char *
 spx_ipu_step_explain (const SpxIpuStep *step)
 {
   GString *out = g_string_new (NULL);

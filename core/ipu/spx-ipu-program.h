@@ -175,6 +175,11 @@ void           spx_ipu_program_drop_detail (SpxIpuProgram *p);
 const char    *spx_ipu_mode_to_string (SpxIpuMode mode);
 /* What a step kind is called: "compute", "sync", "exchange". */
 const char    *spx_ipu_step_kind_to_string (SpxStepKind kind);
+/* What people call a step: its phase, then its kind ("reduce exchange",
+ * "reduce compute"), or the kind alone where the phase is named after it
+ * ("compute"), so two different steps never share a name. NULL for NULL.
+ * Free with g_free. */
+char          *spx_ipu_step_name (const SpxIpuStep *step);
 /* The step's terms as one line each, "term: formula = N cycles". */
 char          *spx_ipu_step_explain (const SpxIpuStep *step);
 /* The first exchange superstep that moves anything (0 if none): where a

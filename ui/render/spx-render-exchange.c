@@ -484,11 +484,7 @@ draw_title (cairo_t *cr, const SpxRenderStyle *style, double width,
   const SpxIpuStep *s = shown_step (d);
   g_autofree char *step = g_strdup_printf ("step %u of %u", d->superstep + 1,
                                            p->steps->len);
-  /* as the Timeline names a step: kind (phase) */
-  const char *kind = spx_ipu_step_kind_to_string (s->kind);
-  g_autofree char *what = s->phase == NULL || strcmp (kind, s->phase) == 0
-                            ? g_strdup (kind)
-                            : g_strdup_printf ("%s (%s)", kind, s->phase);
+  g_autofree char *what = spx_ipu_step_name (s);
   const char *head[] = { spx_ipu_mode_to_string (p->mode), step, what };
   double max_w = width - 2 * MARGIN;
   g_autofree char *h1 = fit_parts (cr, style, 1.05, max_w, head, 3);

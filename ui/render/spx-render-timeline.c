@@ -165,17 +165,6 @@ selected_step (const SpxRenderTimelineData *d, guint *which)
   return NULL;
 }
 
-char *
-spx_render_timeline_step_name (const SpxIpuStep *s)
-{
-  if (s == NULL)
-    return NULL;
-  const char *kind = spx_ipu_step_kind_to_string (s->kind);
-  if (s->phase == NULL || *s->phase == '\0' || g_str_equal (s->phase, kind))
-    return g_strdup (kind);
-  return g_strdup_printf ("%s %s", s->phase, kind);
-}
-
 /* Whether the step's terms are about one tile: a sync's are not, nor
  * are those of a step whose cycles nobody explained. */
 static gboolean
@@ -193,7 +182,7 @@ step_header (const SpxIpuStep *s, guint index)
   g_autofree char *t = step_has_tile (s)
                          ? g_strdup_printf (", tile %u", s->worst_tile)
                          : g_strdup ("");
-  g_autofree char *name = spx_render_timeline_step_name (s);
+  g_autofree char *name = spx_ipu_step_name (s);
   return g_strdup_printf ("Superstep %u: %s, %s cycles%s", index + 1, name,
                           c, t);
 }
@@ -246,7 +235,7 @@ spx_render_timeline_describe (const SpxRenderTimelineData *d, guint lane,
     return NULL;
   const SpxIpuProgram *p = d->programs[lane];
   const SpxIpuStep *s = &g_array_index (p->steps, SpxIpuStep, step);
-  g_autofree char *name = spx_render_timeline_step_name (s);
+  g_autofree char *name = spx_ipu_step_name (s);
   g_autofree char *c = spx_format_count (s->cycles);
   GString *out = g_string_new (NULL);
   g_string_append_printf (out, "%s · Superstep %d: %s\n%s cycles",
@@ -317,7 +306,7 @@ label_for_step (cairo_t *cr, const SpxRenderStyle *style, const Layout *l,
                 const SpxIpuStep *s, guint lane, double x, double w,
                 Label *out)
 {
-  g_autofree char *name = spx_render_timeline_step_name (s);
+  g_autofree char *name = spx_ipu_step_name (s);
   g_autofree char *c = spx_render_format_count ((double) s->cycles);
   g_autofree char *both = g_strdup_printf ("%s %s", name, c);
   const char *tries[] = { both, name };

@@ -28,14 +28,8 @@ gint spx_render_timeline_hit (double width, double height,
                               const SpxRenderTimelineData *d, double x,
                               double y, guint *lane);
 
-/* What the picture calls a step: its phase and its kind, "reduce
- * exchange", "reduce compute", "distribute sync"; the kind alone when
- * the phase is named after it ("compute", "sync"), so that two steps of
- * one phase never share a name. NULL for NULL. Free with g_free. */
-char *spx_render_timeline_step_name (const SpxIpuStep *step);
-
 /* What the panel under the axis says: for the selected superstep a
- * header "Superstep N: kind (phase), C cycles, tile T · mode" (no tile
+ * header "Superstep N: NAME, C cycles, tile T · mode" (spx_ipu_step_name; no tile
  * for a sync) and a line per term, "term — formula — N cycles", the terms
  * summing to C; with nothing selected (or a selection out of range), a
  * hint to click. The picture draws the same, in columns, as far as it
