@@ -827,6 +827,56 @@ test_tiles_values (void)
                      ==, 64 * 4 + 64 * 3);
 }
 
+/* A tile for people, worked by hand on teach16 (64 KiB of SRAM): byte
+ * kinds it holds none of are left out, counts take the singular for one
+ * and group their thousands, dense plans have no block line. */
+static void
+test_tiles_describe (void)
+{
+  g_autoptr (SpxIpuMachine) machine = spx_ipu_machine_preset ("teach16");
+  g_autoptr (SpxIpuProgram) p = spx_ipu_program_new (
+    SPX_IPU_MODE_STATIC, machine, 256, 256, 64, 16, SPX_DTYPE_FP16, 0.25);
+  SpxIpuTile *t3 = &p->tiles[3], *t4 = &p->tiles[4];
+  t3->blocks = g_array_new (FALSE, FALSE, sizeof (guint64));
+  guint64 two[2] = { 5, 9 };
+  g_array_append_vals (t3->blocks, two, 2);
+  t3->bytes[SPX_BYTES_VALUES] = 2048;
+  t3->bytes[SPX_BYTES_INPUT] = 1536;
+  t3->bytes[SPX_BYTES_OUTPUT] = 512;
+  t3->compute_cycles = 12345;
+  t3->macs = 1;
+  g_autofree char *a = spx_render_tiles_describe (p, 3, "\n");
+  g_assert_cmpstr (a, ==, "Tile 3\n2 blocks\n4.0 KiB of 64.0 KiB\n"
+                   "W values: 2.0 KiB\nX slice: 1.5 KiB\nY slice: 512 B\n"
+                   "12,345 compute cycles\n1 MAC");
+  t4->blocks = g_array_new (FALSE, FALSE, sizeof (guint64));
+  g_array_append_val (t4->blocks, two[0]);
+  t4->bytes[SPX_BYTES_INDICES] = 100;
+  t4->bytes[SPX_BYTES_PARTIALS] = 2000;
+  t4->compute_cycles = 1;
+  t4->macs = 1234567;
+  g_autofree char *b = spx_render_tiles_describe (p, 4, ", ");
+  g_assert_cmpstr (b, ==, "Tile 4, 1 block, 2.1 KiB of 64.0 KiB, "
+                   "W indices: 100 B, partial sums: 2.0 KiB, "
+                   "1 compute cycle, 1,234,567 MACs");
+  /* an idle tile; no separator given is a new line */
+  g_autofree char *c = spx_render_tiles_describe (p, 0, NULL);
+  g_assert_cmpstr (c, ==, "Tile 0\n0 blocks\n0 B of 64.0 KiB\n"
+                   "0 compute cycles\n0 MACs");
+  g_assert_null (spx_render_tiles_describe (p, 16, "\n"));
+  g_assert_null (spx_render_tiles_describe (p, G_MAXUINT, "\n"));
+  g_assert_null (spx_render_tiles_describe (NULL, 0, "\n"));
+
+  g_autoptr (SpxIpuProgram) dense = spx_ipu_program_new (
+    SPX_IPU_MODE_DENSE, machine, 256, 256, 64, 16, SPX_DTYPE_FP16, 1);
+  dense->tiles[15].bytes[SPX_BYTES_VALUES] = 40 * 1024;
+  dense->tiles[15].compute_cycles = 1000;
+  dense->tiles[15].macs = 2;
+  g_autofree char *d = spx_render_tiles_describe (dense, 15, "\n");
+  g_assert_cmpstr (d, ==, "Tile 15\n40.0 KiB of 64.0 KiB\n"
+                   "W values: 40.0 KiB\n1,000 compute cycles\n2 MACs");
+}
+
 static void
 test_light_dark (void)
 {
@@ -940,6 +990,7 @@ main (int argc, char **argv)
                    test_tiles_over_memory);
   g_test_add_func ("/render/mask-tiles/tiles/hit", test_tiles_hit);
   g_test_add_func ("/render/mask-tiles/tiles/values", test_tiles_values);
+  g_test_add_func ("/render/mask-tiles/tiles/describe", test_tiles_describe);
   g_test_add_func ("/render/mask-tiles/light-dark", test_light_dark);
   g_test_add_func ("/render/mask-tiles/block-owners", test_block_owners);
   return g_test_run ();
