@@ -93,22 +93,17 @@ shows_strip (const SpxRenderMaskData *d)
          groups_as_strip (d->program->col_group, d->mask->bcols);
 }
 
-/* Tiles with blocks listed: an upper bound on the colours shown, known
- * without the block → tile map. */
-static guint
-tiles_listed (const SpxIpuProgram *p)
-{
-  guint n = 0;
-  for (guint t = 0; t < p->n_tiles; t++)
-    n += p->tiles[t].blocks != NULL && p->tiles[t].blocks->len > 0;
-  return n;
-}
-
+/* Colouring by tile needs a plan that lists blocks (dense lists none). */
 static gboolean
 colours_by_tile (const SpxRenderMaskData *d)
 {
-  return d->colour_by_tile && program_matches (d) &&
-         tiles_listed (d->program) > 0;
+  if (!d->colour_by_tile || !program_matches (d))
+    return FALSE;
+  for (guint t = 0; t < d->program->n_tiles; t++)
+    if (d->program->tiles[t].blocks != NULL &&
+        d->program->tiles[t].blocks->len > 0)
+      return TRUE;
+  return FALSE;
 }
 
 static gboolean
@@ -211,7 +206,8 @@ layout (double width, double height, const SpxRenderMaskData *d, Layout *l)
   double top = PAD + TITLE_H + (l->subtitle ? SUB_H : 0) + COLLAB_H;
   l->lw = colours_by_tile (d) ? legend_width (d->program) : 0;
   /* a legend only where the plot keeps most of the width */
-  l->legend = l->lw > 0 && width - left - right - l->lw - LEGEND_GAP >= 3 * l->lw;
+  l->legend = l->lw > 0 &&
+              width - left - right - l->lw - LEGEND_GAP >= 3 * l->lw;
   if (l->legend)
     right += l->lw + LEGEND_GAP;
   double aw = MAX (1, width - left - right);
