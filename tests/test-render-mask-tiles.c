@@ -324,7 +324,7 @@ test_mask_partitions (void)
   guint on_lines = 0;
   for (int y = 0; y < h; y++)
     for (int x = 0; x < w; x++)
-      if (near (pixel (&pic, x, y), style.series[1], 0.2))
+      if (near (pixel (&pic, x, y), style.partition, 0.2))
         {
           gboolean by_row = abs (y - row4[1]) <= 2;
           gboolean by_col = abs (x - col2[0]) <= 2 || abs (x - col6[0]) <= 2;
@@ -339,7 +339,7 @@ test_mask_partitions (void)
   pic = draw (spx_render_mask, &d, &style, w, h);
   for (int y = 0; y < h; y++)
     for (int x = 0; x < w; x++)
-      g_assert_false (near (pixel (&pic, x, y), style.series[1], 0.2));
+      g_assert_false (near (pixel (&pic, x, y), style.partition, 0.2));
   cairo_surface_destroy (pic.surface);
 
   /* alternating bands: a strip below the plot, both colours, no lines */
@@ -356,13 +356,58 @@ test_mask_partitions (void)
       {
         SpxRgb c = pixel (&pic, x, y);
         if (y <= last[3])
-          g_assert_false (near (c, style.series[1], 0.2));
+          g_assert_false (near (c, style.partition, 0.2));
         band0 += y > last[3] && near (c, style.series[0], TOL);
         band1 += y > last[3] && near (c, style.series[1], TOL);
       }
   g_assert_cmpuint (band0, >, 100);
   g_assert_cmpuint (band1, >, 100);
   cairo_surface_destroy (pic.surface);
+}
+
+/* The selected tile's blocks next to a partition line: the line keeps
+ * its own colour, never the selection's, in both themes. */
+static void
+test_mask_partition_vs_selection (void)
+{
+  static const guint32 rows[8] = { 0, 0, 0, 0, 1, 1, 1, 1 };
+  static const guint32 cols[8] = { 0, 0, 1, 1, 1, 1, 2, 2 };
+  g_autoptr (SpxMask) mask = spx_mask_new (64, 64, 8, NULL);
+  spx_mask_set (mask, 0, 1);
+  spx_mask_set (mask, 0, 2);
+  g_autoptr (SpxIpuProgram) p = grouped_program (rows, cols);
+  p->tiles[0].blocks = g_array_new (FALSE, FALSE, sizeof (guint64));
+  guint64 flat[2] = { 1, 2 }; /* both sides of the line before column 2 */
+  g_array_append_vals (p->tiles[0].blocks, flat, 2);
+  SpxRenderMaskData d = { .mask = mask, .program = p, .grid = TRUE,
+                          .colour_by_tile = TRUE, .selected_tile = 0 };
+  int w = 400, h = 300, b[4];
+  block_edges (&d, w, h, 0, 2, b);
+  for (SpxTheme theme = SPX_THEME_LIGHT; theme <= SPX_THEME_DARK; theme++)
+    {
+      SpxRenderStyle style;
+      spx_render_style_init (&style, theme);
+      g_assert_false (near (style.partition, style.highlight, 0.3));
+      Picture pic = draw (spx_render_mask, &d, &style, w, h);
+      /* in each row of the selected blocks, the line's most
+       * line-coloured pixel */
+      for (int y = b[1] + 3; y <= b[3] - 3; y++)
+        {
+          SpxRgb best = pixel (&pic, b[0] - 2, y);
+          for (int x = b[0] - 1; x <= b[0] + 1; x++)
+            if (fabs (pixel (&pic, x, y).g - style.partition.g) <
+                fabs (best.g - style.partition.g))
+              best = pixel (&pic, x, y);
+          g_assert_true (near (best, style.partition, 0.2));
+          g_assert_false (near (best, style.highlight, 0.2));
+        }
+      /* and the blocks either side are the selection's */
+      g_assert_true (near (pixel (&pic, b[0] + 4, (b[1] + b[3]) / 2),
+                           style.highlight, TOL));
+      g_assert_true (near (pixel (&pic, b[0] - 5, (b[1] + b[3]) / 2),
+                           style.highlight, TOL));
+      cairo_surface_destroy (pic.surface);
+    }
 }
 
 static void
@@ -420,17 +465,78 @@ test_mask_zoom_hit (void)
   g_assert_cmpuint (hi_c, ==, 29);
 }
 
-/* Coloured by tile, each block (big enough to see) has the colour of the
- * tile that lists it; with a selection, the selected tile's blocks are
- * the highlight and the others are dimmed. */
+/* Every block's pixel box by the hit test, in one pass: n_blocks × 4
+ * (left, top, right, bottom; right -1 for blocks not shown). */
+static int *
+block_boxes (const SpxRenderMaskData *d, int w, int h)
+{
+  guint64 n = spx_mask_n_blocks (d->mask);
+  int *box = g_new (int, n * 4);
+  for (guint64 i = 0; i < n; i++)
+    {
+      box[i * 4] = box[i * 4 + 1] = G_MAXINT;
+      box[i * 4 + 2] = box[i * 4 + 3] = -1;
+    }
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++)
+      {
+        guint64 br, bc;
+        if (!spx_render_mask_hit (w, h, d, x + 0.5, y + 0.5, &br, &bc))
+          continue;
+        int *b = box + (br * d->mask->bcols + bc) * 4;
+        b[0] = MIN (b[0], x);
+        b[1] = MIN (b[1], y);
+        b[2] = MAX (b[2], x);
+        b[3] = MAX (b[3], y);
+      }
+  return box;
+}
+
+/* The tiles that own blocks, ascending: the order colours are given. */
+static guint
+tiles_used (const SpxIpuProgram *p, const guint32 *owners, guint64 n,
+            guint *used)
+{
+  g_autofree gboolean *holds = g_new0 (gboolean, p->n_tiles);
+  for (guint64 i = 0; i < n; i++)
+    if (owners[i] != G_MAXUINT32)
+      holds[owners[i]] = TRUE;
+  guint n_used = 0;
+  for (guint t = 0; t < p->n_tiles; t++)
+    if (holds[t])
+      used[n_used++] = t;
+  return n_used;
+}
+
+/* Pixels in [x0, x1] × [y0, y1] within tol of c. */
+static guint
+count_near (const Picture *pic, int x0, int y0, int x1, int y1, SpxRgb c,
+            double tol)
+{
+  guint n = 0;
+  for (int y = MAX (y0, 0); y <= MIN (y1, pic->h - 1); y++)
+    for (int x = MAX (x0, 0); x <= MIN (x1, pic->w - 1); x++)
+      n += near (pixel (pic, x, y), c, tol);
+  return n;
+}
+
+/* A 16-tile static plan coloured by tile, 640 × 480 (blocks of about
+ * 25 px): each set block's corners have its tile's colour, the i-th tile
+ * used style.tiles[i], and its middle the tile number; with a selection
+ * the selected tile's blocks are the highlight, the others dimmed, and
+ * no numbers. */
 static void
 test_mask_colour_by_tile (void)
 {
   g_autoptr (SpxMask) mask = NULL;
   g_autoptr (SpxIpuProgram) p = static_plan ("teach16", 256, 16, 0.25, 64,
                                              &mask);
-  g_autofree guint32 *owners = spx_ipu_program_block_owners (
-    p, spx_mask_n_blocks (mask));
+  guint64 n = spx_mask_n_blocks (mask);
+  g_autofree guint32 *owners = spx_ipu_program_block_owners (p, n);
+  guint used[16], rank[16];
+  g_assert_cmpuint (tiles_used (p, owners, n, used), ==, 16);
+  for (guint i = 0; i < 16; i++)
+    rank[used[i]] = i;
   SpxRenderStyle style;
   spx_render_style_init (&style, SPX_THEME_DARK);
   for (gint selected = -1; selected <= 2; selected += 3)
@@ -438,36 +544,194 @@ test_mask_colour_by_tile (void)
       SpxRenderMaskData d = { .mask = mask, .program = p,
                               .colour_by_tile = TRUE,
                               .selected_tile = selected };
-      Picture pic = draw (spx_render_mask, &d, &style, 600, 500);
-      guint seen_sel = 0, seen = 0;
-      for (int y = 0; y < pic.h; y += 4)
-        for (int x = 0; x < pic.w; x += 4)
-          {
-            guint64 br, bc, br2, bc2;
-            if (!spx_render_mask_hit (pic.w, pic.h, &d, x - 3, y - 3, &br,
-                                      &bc) ||
-                !spx_render_mask_hit (pic.w, pic.h, &d, x + 3, y + 3, &br2,
-                                      &bc2) || br != br2 || bc != bc2)
-              continue;
-            guint64 i = br * mask->bcols + bc;
-            SpxRgb c = pixel (&pic, x, y);
-            if (!spx_mask_get_flat (mask, i))
-              {
-                g_assert_true (near (c, style.panel, TOL));
-                continue;
-              }
-            SpxRgb want = style.series[owners[i] % SPX_N_SERIES];
-            if (selected >= 0 && owners[i] == (guint32) selected)
-              want = style.highlight, seen_sel++;
-            else if (selected >= 0)
-              want = spx_rgb_mix (style.panel, want, 0.3);
-            g_assert_true (near (c, want, TOL));
-            seen++;
-          }
-      g_assert_cmpuint (seen, >, 100);
-      if (selected >= 0)
-        g_assert_cmpuint (seen_sel, >, 0);
+      g_autofree int *box = block_boxes (&d, 640, 480);
+      Picture pic = draw (spx_render_mask, &d, &style, 640, 480);
+      guint seen = 0, numbered = 0;
+      for (guint64 i = 0; i < n; i++)
+        {
+          const int *b = box + i * 4;
+          g_assert_cmpint (b[2] - b[0], >=, 20);
+          SpxRgb want = style.panel;
+          if (spx_mask_get_flat (mask, i))
+            want = style.tiles[rank[owners[i]]];
+          if (selected >= 0 && owners[i] == (guint32) selected)
+            want = style.highlight;
+          else if (selected >= 0 && spx_mask_get_flat (mask, i))
+            want = spx_rgb_mix (style.panel, want, 0.3);
+          g_assert_true (near (pixel (&pic, b[0] + 3, b[1] + 3), want, TOL));
+          g_assert_true (near (pixel (&pic, b[2] - 3, b[3] - 3), want, TOL));
+          /* the middle: ink of another colour for a number, or none */
+          int cx = (b[0] + b[2]) / 2, cy = (b[1] + b[3]) / 2;
+          guint same = count_near (&pic, cx - 5, cy - 4, cx + 5, cy + 4,
+                                   want, 0.25);
+          gboolean number = selected < 0 && spx_mask_get_flat (mask, i);
+          if (number)
+            g_assert_cmpuint (same, <, 11 * 9);
+          else
+            g_assert_cmpuint (same, ==, 11 * 9);
+          seen += spx_mask_get_flat (mask, i);
+          numbered += number;
+        }
+      g_assert_cmpuint (seen, >, 30);
+      g_assert_cmpuint (numbered, ==, selected < 0 ? seen : 0);
       cairo_surface_destroy (pic.surface);
+    }
+}
+
+/* Blocks just under 14 px, room enough for a small "15", have no
+ * number: each is one colour. */
+static void
+test_mask_no_numbers_small (void)
+{
+  g_autoptr (SpxMask) mask = NULL;
+  g_autoptr (SpxIpuProgram) p = static_plan ("teach16", 256, 16, 0.25, 64,
+                                             &mask);
+  SpxRenderMaskData d = { .mask = mask, .program = p, .colour_by_tile = TRUE,
+                          .selected_tile = -1 };
+  SpxRenderStyle style;
+  spx_render_style_init (&style, SPX_THEME_LIGHT);
+  g_autofree int *box = block_boxes (&d, 480, 280);
+  Picture pic = draw (spx_render_mask, &d, &style, 480, 280);
+  for (guint64 i = 0; i < spx_mask_n_blocks (mask); i++)
+    {
+      const int *b = box + i * 4;
+      g_assert_cmpint (b[2] - b[0], >=, 11);
+      g_assert_cmpint (b[2] - b[0], <, 13);
+      SpxRgb c = pixel (&pic, b[0] + 1, b[1] + 1);
+      g_assert_cmpuint (count_near (&pic, b[0] + 1, b[1] + 1, b[2] - 1,
+                                    b[3] - 1, c, TOL), ==,
+                        (b[2] - b[0] - 1) * (b[3] - b[1] - 1));
+    }
+  cairo_surface_destroy (pic.surface);
+}
+
+/* The 16 tiles' colours as drawn, in both themes: pairwise distinct,
+ * each with a legend swatch (a 10 px square of it) right of the plot,
+ * and the legend's labels in the text colour there; in the dark theme
+ * every one stands 3:1 or more off the background. */
+static void
+test_mask_tile_legend (void)
+{
+  g_autoptr (SpxMask) mask = NULL;
+  g_autoptr (SpxIpuProgram) p = static_plan ("teach16", 256, 16, 0.25, 64,
+                                             &mask);
+  guint64 n = spx_mask_n_blocks (mask);
+  g_autofree guint32 *owners = spx_ipu_program_block_owners (p, n);
+  SpxRenderMaskData d = { .mask = mask, .program = p, .colour_by_tile = TRUE,
+                          .selected_tile = 5 };
+  g_autofree int *box = block_boxes (&d, 800, 500);
+  int right = 0;
+  for (guint64 i = 0; i < n; i++)
+    right = MAX (right, box[i * 4 + 2]);
+  d.selected_tile = -1; /* the layout does not change with it */
+  for (SpxTheme theme = SPX_THEME_LIGHT; theme <= SPX_THEME_DARK; theme++)
+    {
+      SpxRenderStyle style;
+      spx_render_style_init (&style, theme);
+      Picture pic = draw (spx_render_mask, &d, &style, 800, 500);
+      SpxRgb drawn[16];
+      gboolean got[16] = { FALSE };
+      for (guint64 i = 0; i < n; i++)
+        if (owners[i] != G_MAXUINT32)
+          {
+            drawn[owners[i]] = pixel (&pic, box[i * 4] + 3, box[i * 4 + 1] + 3);
+            got[owners[i]] = TRUE;
+          }
+      for (guint a = 0; a < 16; a++)
+        {
+          g_assert_true (got[a]);
+          for (guint b = 0; b < a; b++)
+            g_assert_false (near (drawn[a], drawn[b], 0.1));
+          if (theme == SPX_THEME_DARK)
+            g_assert_cmpfloat (spx_rgb_contrast (drawn[a], style.background),
+                               >=, 3);
+          g_assert_cmpuint (count_near (&pic, right + 2, 0, pic.w - 1,
+                                        pic.h - 1, drawn[a], TOL), >=, 81);
+        }
+      g_assert_cmpuint (count_near (&pic, right + 2, 0, pic.w - 1, pic.h - 1,
+                                    style.foreground, 0.1), >, 16 * 10);
+      cairo_surface_destroy (pic.surface);
+    }
+}
+
+/* More than 16 tiles in use (bow): each block's colour is its tile's
+ * place on the ramp from the first tile used to the last, and the
+ * legend is a bar running from the one end to the other. */
+static void
+test_mask_tile_ramp (void)
+{
+  g_autoptr (SpxMask) mask = NULL;
+  g_autoptr (SpxIpuProgram) p = static_plan ("bow", 1024, 16, 0.3, 256,
+                                             &mask);
+  guint64 n = spx_mask_n_blocks (mask);
+  g_autofree guint32 *owners = spx_ipu_program_block_owners (p, n);
+  g_autofree guint *used = g_new (guint, p->n_tiles);
+  guint n_used = tiles_used (p, owners, n, used);
+  g_assert_cmpuint (n_used, >, 16);
+  double first = used[0], span = used[n_used - 1] - first;
+  SpxRenderMaskData d = { .mask = mask, .program = p, .colour_by_tile = TRUE,
+                          .selected_tile = -1 };
+  SpxRenderStyle style;
+  spx_render_style_init (&style, SPX_THEME_DARK);
+  g_autofree int *box = block_boxes (&d, 900, 600);
+  Picture pic = draw (spx_render_mask, &d, &style, 900, 600);
+  int right = 0;
+  guint checked = 0;
+  for (guint64 i = 0; i < n; i++)
+    {
+      const int *b = box + i * 4;
+      right = MAX (right, b[2]);
+      if (owners[i] == G_MAXUINT32)
+        continue;
+      SpxRgb want = spx_render_tile_ramp (&style, (owners[i] - first) / span);
+      g_assert_true (near (pixel (&pic, (b[0] + b[2]) / 2, (b[1] + b[3]) / 2),
+                           want, TOL));
+      checked++;
+    }
+  g_assert_cmpuint (checked, >, 1000);
+  for (double t = 0; t <= 1; t += 1)
+    g_assert_cmpuint (count_near (&pic, right + 2, 0, pic.w - 1, pic.h - 1,
+                                  spx_render_tile_ramp (&style, t), 0.03),
+                      >=, 5);
+  /* the middle of the ramp is there too, and no swatches of style.tiles */
+  g_assert_cmpuint (count_near (&pic, right + 2, 0, pic.w - 1, pic.h - 1,
+                                spx_render_tile_ramp (&style, 0.5), 0.03),
+                    >=, 5);
+  g_assert_cmpuint (count_near (&pic, right + 2, 0, pic.w - 1, pic.h - 1,
+                                style.tiles[1], TOL), ==, 0);
+  cairo_surface_destroy (pic.surface);
+}
+
+/* The style's tile colours stand off the panel (and the dark theme's
+ * off its background by WCAG's 3:1 for graphics); the contrast is the
+ * WCAG ratio. */
+static void
+test_tile_colour_contrast (void)
+{
+  SpxRgb black = { 0, 0, 0 }, white = { 1, 1, 1 };
+  g_assert_cmpfloat_with_epsilon (spx_rgb_contrast (black, white), 21, 1e-9);
+  g_assert_cmpfloat_with_epsilon (spx_rgb_contrast (white, black), 21, 1e-9);
+  g_assert_cmpfloat_with_epsilon (spx_rgb_contrast (white, white), 1, 1e-9);
+  /* mid grey 0x767676: about 4.54 on white */
+  SpxRgb grey = { 118 / 255.0, 118 / 255.0, 118 / 255.0 };
+  g_assert_cmpfloat_with_epsilon (spx_rgb_contrast (grey, white), 4.54, 0.01);
+  SpxRenderStyle dark, light;
+  spx_render_style_init (&dark, SPX_THEME_DARK);
+  spx_render_style_init (&light, SPX_THEME_LIGHT);
+  for (guint i = 0; i < SPX_N_TILE_COLOURS; i++)
+    {
+      g_assert_cmpfloat (spx_rgb_contrast (dark.tiles[i], dark.background),
+                         >=, 3);
+      g_assert_cmpfloat (spx_rgb_contrast (dark.tiles[i], dark.panel), >=, 3);
+      g_assert_cmpfloat (spx_rgb_contrast (light.tiles[i], light.panel), >=,
+                         2.5);
+    }
+  for (double t = 0; t <= 1.0001; t += 0.125)
+    {
+      g_assert_cmpfloat (spx_rgb_contrast (spx_render_tile_ramp (&dark, t),
+                                           dark.background), >=, 3);
+      g_assert_cmpfloat (spx_rgb_contrast (spx_render_tile_ramp (&light, t),
+                                           light.panel), >=, 2.5);
     }
 }
 
@@ -561,6 +825,56 @@ test_tiles_values (void)
   /* tile 3 sends 64·4 to tile 4 and receives 64·3 from tile 2 */
   g_assert_cmpfloat (spx_render_tiles_value (p, SPX_TILE_METRIC_EXCHANGE, 3),
                      ==, 64 * 4 + 64 * 3);
+}
+
+/* A tile for people, worked by hand on teach16 (64 KiB of SRAM): byte
+ * kinds it holds none of are left out, counts take the singular for one
+ * and group their thousands, dense plans have no block line. */
+static void
+test_tiles_describe (void)
+{
+  g_autoptr (SpxIpuMachine) machine = spx_ipu_machine_preset ("teach16");
+  g_autoptr (SpxIpuProgram) p = spx_ipu_program_new (
+    SPX_IPU_MODE_STATIC, machine, 256, 256, 64, 16, SPX_DTYPE_FP16, 0.25);
+  SpxIpuTile *t3 = &p->tiles[3], *t4 = &p->tiles[4];
+  t3->blocks = g_array_new (FALSE, FALSE, sizeof (guint64));
+  guint64 two[2] = { 5, 9 };
+  g_array_append_vals (t3->blocks, two, 2);
+  t3->bytes[SPX_BYTES_VALUES] = 2048;
+  t3->bytes[SPX_BYTES_INPUT] = 1536;
+  t3->bytes[SPX_BYTES_OUTPUT] = 512;
+  t3->compute_cycles = 12345;
+  t3->macs = 1;
+  g_autofree char *a = spx_render_tiles_describe (p, 3, "\n");
+  g_assert_cmpstr (a, ==, "Tile 3\n2 blocks\n4.0 KiB of 64.0 KiB\n"
+                   "W values: 2.0 KiB\nX slice: 1.5 KiB\nY slice: 512 B\n"
+                   "12,345 compute cycles\n1 MAC");
+  t4->blocks = g_array_new (FALSE, FALSE, sizeof (guint64));
+  g_array_append_val (t4->blocks, two[0]);
+  t4->bytes[SPX_BYTES_INDICES] = 100;
+  t4->bytes[SPX_BYTES_PARTIALS] = 2000;
+  t4->compute_cycles = 1;
+  t4->macs = 1234567;
+  g_autofree char *b = spx_render_tiles_describe (p, 4, ", ");
+  g_assert_cmpstr (b, ==, "Tile 4, 1 block, 2.1 KiB of 64.0 KiB, "
+                   "W indices: 100 B, partial sums: 2.0 KiB, "
+                   "1 compute cycle, 1,234,567 MACs");
+  /* an idle tile; no separator given is a new line */
+  g_autofree char *c = spx_render_tiles_describe (p, 0, NULL);
+  g_assert_cmpstr (c, ==, "Tile 0\n0 blocks\n0 B of 64.0 KiB\n"
+                   "0 compute cycles\n0 MACs");
+  g_assert_null (spx_render_tiles_describe (p, 16, "\n"));
+  g_assert_null (spx_render_tiles_describe (p, G_MAXUINT, "\n"));
+  g_assert_null (spx_render_tiles_describe (NULL, 0, "\n"));
+
+  g_autoptr (SpxIpuProgram) dense = spx_ipu_program_new (
+    SPX_IPU_MODE_DENSE, machine, 256, 256, 64, 16, SPX_DTYPE_FP16, 1);
+  dense->tiles[15].bytes[SPX_BYTES_VALUES] = 40 * 1024;
+  dense->tiles[15].compute_cycles = 1000;
+  dense->tiles[15].macs = 2;
+  g_autofree char *d = spx_render_tiles_describe (dense, 15, "\n");
+  g_assert_cmpstr (d, ==, "Tile 15\n40.0 KiB of 64.0 KiB\n"
+                   "W values: 40.0 KiB\n1,000 compute cycles\n2 MACs");
 }
 
 static void
@@ -661,12 +975,22 @@ main (int argc, char **argv)
   g_test_add_func ("/render/mask-tiles/mask/density", test_mask_density);
   g_test_add_func ("/render/mask-tiles/mask/zoom-hit", test_mask_zoom_hit);
   g_test_add_func ("/render/mask-tiles/mask/partitions", test_mask_partitions);
+  g_test_add_func ("/render/mask-tiles/mask/partition-vs-selection",
+                   test_mask_partition_vs_selection);
   g_test_add_func ("/render/mask-tiles/mask/colour-by-tile",
                    test_mask_colour_by_tile);
+  g_test_add_func ("/render/mask-tiles/mask/no-numbers-small",
+                   test_mask_no_numbers_small);
+  g_test_add_func ("/render/mask-tiles/mask/tile-legend",
+                   test_mask_tile_legend);
+  g_test_add_func ("/render/mask-tiles/mask/tile-ramp", test_mask_tile_ramp);
+  g_test_add_func ("/render/mask-tiles/tile-colour-contrast",
+                   test_tile_colour_contrast);
   g_test_add_func ("/render/mask-tiles/tiles/over-memory",
                    test_tiles_over_memory);
   g_test_add_func ("/render/mask-tiles/tiles/hit", test_tiles_hit);
   g_test_add_func ("/render/mask-tiles/tiles/values", test_tiles_values);
+  g_test_add_func ("/render/mask-tiles/tiles/describe", test_tiles_describe);
   g_test_add_func ("/render/mask-tiles/light-dark", test_light_dark);
   g_test_add_func ("/render/mask-tiles/block-owners", test_block_owners);
   return g_test_run ();

@@ -20,6 +20,14 @@
 #define MAX_TICKS 10u
 #define MAX_GROUP_LINES 256u /* more changes: not contiguous groups */
 #define STRIP_H   8.0
+#define SWATCH    10.0         /* a legend entry's square */
+#define LEGEND_GAP (FS * 1.2)  /* between the plot and its legend */
+#define LEGEND_ROW (FS * 1.3)
+#define MIN_ROW   10.0         /* legend rows any closer: no legend */
+/* Tile numbers: at most this size, and half the block, so blocks under
+ * twice the smallest (14 px) go without. */
+#define NUMBER_PX_MAX 11.0
+#define NUMBER_PX_MIN 7.0
 
 typedef struct {
   double x0, x1, y0, y1;     /* visible blocks */
@@ -28,6 +36,8 @@ typedef struct {
   double s;                  /* logical pixels per element */
   gboolean subtitle;
   gboolean strip;            /* the column groups as a strip below */
+  gboolean legend;           /* the tile colours, right of the plot */
+  double lx, ly, lw, lh;     /* the legend's box */
   double rt[MAX_TICKS + 2], ct[MAX_TICKS + 2]; /* row, column ticks */
   guint  n_rt, n_ct;
 } Layout;
@@ -81,6 +91,19 @@ shows_strip (const SpxRenderMaskData *d)
 {
   return d->grid && program_matches (d) &&
          groups_as_strip (d->program->col_group, d->mask->bcols);
+}
+
+/* Colouring by tile needs a plan that lists blocks (dense lists none). */
+static gboolean
+colours_by_tile (const SpxRenderMaskData *d)
+{
+  if (!d->colour_by_tile || !program_matches (d))
+    return FALSE;
+  for (guint t = 0; t < d->program->n_tiles; t++)
+    if (d->program->tiles[t].blocks != NULL &&
+        d->program->tiles[t].blocks->len > 0)
+      return TRUE;
+  return FALSE;
 }
 
 static gboolean
@@ -160,6 +183,16 @@ label_chars (double lo, double hi, guint block)
   return chars;
 }
 
+/* "tile N" for the highest tile number, at the legend's text size. */
+static double
+legend_width (const SpxIpuProgram *p)
+{
+  guint chars = 5, top = MAX (p->n_tiles, 1) - 1;
+  for (; top > 0; top /= 10)
+    chars++;
+  return SWATCH + 4 + chars * CHAR_W * 0.85;
+}
+
 /* Everything but the text depends on width, height and d only. */
 static void
 layout (double width, double height, const SpxRenderMaskData *d, Layout *l)
@@ -171,6 +204,12 @@ layout (double width, double height, const SpxRenderMaskData *d, Layout *l)
   double left = PAD + label_chars (l->ey0, l->ey1, block) * CHAR_W + TICK + 4;
   double right = PAD + CHAR_W * 2; /* room for the last column label */
   double top = PAD + TITLE_H + (l->subtitle ? SUB_H : 0) + COLLAB_H;
+  l->lw = colours_by_tile (d) ? legend_width (d->program) : 0;
+  /* a legend only where the plot keeps most of the width */
+  l->legend = l->lw > 0 &&
+              width - left - right - l->lw - LEGEND_GAP >= 3 * l->lw;
+  if (l->legend)
+    right += l->lw + LEGEND_GAP;
   double aw = MAX (1, width - left - right);
   double ah = MAX (1, height - top - PAD - (l->strip ? STRIP_H + 4 : 0));
   double ew = l->ex1 - l->ex0, eh = l->ey1 - l->ey0;
@@ -179,6 +218,9 @@ layout (double width, double height, const SpxRenderMaskData *d, Layout *l)
   l->ph = l->s * eh;
   l->px = left + (aw - l->pw) / 2;
   l->py = top;
+  l->lx = l->px + l->pw + LEGEND_GAP;
+  l->ly = top;
+  l->lh = MAX (0, height - PAD - top);
   l->n_rt = axis_ticks (l->ey0, l->ey1, block,
                         CLAMP ((guint) (l->ph / (FS * 2.5)), 2, MAX_TICKS),
                         l->rt);
@@ -277,6 +319,59 @@ reduced_init (Reduced *r, const Layout *l, double device_scale)
   r->count = g_new0 (guint64, (gsize) r->iw * r->ih);
 }
 
+/* Colour by tile: each tile that holds a block (is the first to list it)
+ * gets one of the style's distinct colours when they suffice, else its
+ * place on a ramp from the first such tile to the last. */
+typedef struct {
+  guint32 *owners;   /* per block: its tile, or G_MAXUINT32 */
+  SpxRgb  *colour;   /* per tile */
+  guint   *used;     /* the tiles holding blocks, ascending */
+  guint    n_used;
+} TileColours;
+
+static void
+tile_colours_init (TileColours *tc, const SpxIpuProgram *p, guint64 n_blocks,
+                   const SpxRenderStyle *style)
+{
+  tc->owners = spx_ipu_program_block_owners (p, n_blocks);
+  tc->colour = g_new (SpxRgb, p->n_tiles);
+  tc->used = g_new (guint, p->n_tiles);
+  tc->n_used = 0;
+  g_autofree guint8 *holds = g_new0 (guint8, p->n_tiles);
+  for (guint64 i = 0; i < n_blocks; i++)
+    if (tc->owners[i] < p->n_tiles)
+      holds[tc->owners[i]] = 1;
+  for (guint t = 0; t < p->n_tiles; t++)
+    if (holds[t])
+      tc->used[tc->n_used++] = t;
+  for (guint t = 0; t < p->n_tiles; t++)
+    tc->colour[t] = style->ink;
+  if (tc->n_used <= SPX_N_TILE_COLOURS)
+    for (guint i = 0; i < tc->n_used; i++)
+      tc->colour[tc->used[i]] = style->tiles[i];
+  else
+    {
+      double first = tc->used[0], span = tc->used[tc->n_used - 1] - first;
+      for (guint t = 0; t < p->n_tiles; t++)
+        tc->colour[t] = spx_render_tile_ramp (style, (t - first) / span);
+    }
+}
+
+static void
+tile_colours_clear (TileColours *tc)
+{
+  g_free (tc->owners);
+  g_free (tc->colour);
+  g_free (tc->used);
+}
+
+static inline SpxRgb
+block_colour (const TileColours *tc, guint64 flat, const SpxRenderStyle *style)
+{
+  guint32 t = tc->owners[flat];
+  return t == G_MAXUINT32 ? style->ink : tc->colour[t];
+}
+
 static void
 add_colour (Reduced *r, gsize pixel, SpxRgb c)
 {
@@ -287,7 +382,7 @@ add_colour (Reduced *r, gsize pixel, SpxRgb c)
 
 /* One pass over the visible words of every visible block-row. */
 static void
-reduce_bits (Reduced *r, const SpxMask *m, const guint32 *owners,
+reduce_bits (Reduced *r, const SpxMask *m, const TileColours *tc,
              const SpxRenderStyle *style)
 {
   for (guint64 row = 0; row < r->nby; row++)
@@ -306,11 +401,8 @@ reduce_bits (Reduced *r, const SpxMask *m, const guint32 *owners,
               guint64 flat = (w << 6) + (guint64) __builtin_ctzll (bits);
               gsize pixel = line + map_of (r->colmap, flat - lo, r->nbx, r->iw);
               r->count[pixel]++;
-              if (owners == NULL)
-                continue;
-              guint32 t = owners[flat];
-              add_colour (r, pixel, t == G_MAXUINT32
-                          ? style->ink : style->series[t % SPX_N_SERIES]);
+              if (tc != NULL)
+                add_colour (r, pixel, block_colour (tc, flat, style));
             }
         }
     }
@@ -561,8 +653,9 @@ subtitle_text (const SpxRenderMaskData *d, guint64 selected_visible)
   if (d->selected_tile >= 0 && (guint) d->selected_tile < p->n_tiles)
     {
       const GArray *b = p->tiles[d->selected_tile].blocks;
-      g_string_append_printf (s, "%stile %d: %u blocks", s->len ? " · " : "",
-                              d->selected_tile, b ? b->len : 0);
+      guint n = b ? b->len : 0;
+      g_string_append_printf (s, "%stile %d: %u block%s", s->len ? " · " : "",
+                              d->selected_tile, n, n == 1 ? "" : "s");
       if (b != NULL && selected_visible < b->len)
         g_string_append_printf (s, ", %" G_GUINT64_FORMAT " in view",
                                 selected_visible);
@@ -621,8 +714,12 @@ draw_partitions (cairo_t *cr, const Layout *l, const SpxRenderMaskData *d,
   cairo_clip (cr);
   group_lines (cr, l, p->row_group, m->brows, m->block, FALSE);
   group_lines (cr, l, p->col_group, m->bcols, m->block, TRUE);
+  /* a halo keeps the line apart from blocks of a colour like its own */
+  cairo_set_line_width (cr, 3.5);
+  spx_render_set_rgb (cr, style->background);
+  cairo_stroke_preserve (cr);
   cairo_set_line_width (cr, 1.5);
-  spx_render_set_rgba (cr, style->series[1], 0.9);
+  spx_render_set_rgb (cr, style->partition);
   cairo_stroke (cr);
   cairo_restore (cr);
 }
@@ -658,6 +755,129 @@ draw_strip (cairo_t *cr, const Layout *l, const SpxRenderMaskData *d,
   cairo_surface_destroy (img);
 }
 
+/* Black or white, whichever stands out more on c. */
+static SpxRgb
+text_on (SpxRgb c)
+{
+  static const SpxRgb black = { 0.06, 0.06, 0.06 }, white = { 1, 1, 1 };
+  return spx_rgb_contrast (c, black) >= spx_rgb_contrast (c, white)
+         ? black : white;
+}
+
+/* The font size (× the style's) that fits labels of `digits` digits in
+ * a cell, or 0 when even the smallest does not. */
+static double
+number_size (cairo_t *cr, const SpxRenderStyle *style, double cell,
+             guint digits)
+{
+  char widest[12] = "";
+  memset (widest, '0', MIN (digits, sizeof widest - 1));
+  for (double px = MIN (NUMBER_PX_MAX, cell * 0.5); px >= NUMBER_PX_MIN;
+       px -= 1)
+    {
+      double size = px / style->font_size;
+      if (spx_render_text_width (cr, style, size, widest, NULL) <= cell - 3)
+        return size;
+    }
+  return 0;
+}
+
+/* Each visible block's tile number, where blocks are big enough. */
+static void
+draw_numbers (cairo_t *cr, const Layout *l, const SpxMask *m,
+              const TileColours *tc, const SpxRenderStyle *style)
+{
+  double cell = l->s * m->block;
+  if (cell < 2 * NUMBER_PX_MIN || tc->n_used == 0)
+    return;
+  guint digits = 1;
+  for (guint t = tc->used[tc->n_used - 1]; t >= 10; t /= 10)
+    digits++;
+  SpxTextOpts t = { .size = number_size (cr, style, cell, digits),
+                    .ax = 0.5, .ay = 0.5, .use_colour = TRUE };
+  if (t.size <= 0)
+    return;
+  cairo_save (cr);
+  cairo_rectangle (cr, l->px, l->py, l->pw, l->ph);
+  cairo_clip (cr);
+  for (guint64 br = (guint64) floor (l->y0); br < l->y1 && br < m->brows; br++)
+    for (guint64 bc = (guint64) floor (l->x0); bc < l->x1 && bc < m->bcols;
+         bc++)
+      {
+        guint32 owner = tc->owners[br * m->bcols + bc];
+        if (owner == G_MAXUINT32)
+          continue;
+        char label[16];
+        g_snprintf (label, sizeof label, "%u", owner);
+        t.colour = text_on (tc->colour[owner]);
+        spx_render_text (cr, style,
+                         l->px + ((bc + 0.5) * m->block - l->ex0) * l->s,
+                         l->py + ((br + 0.5) * m->block - l->ey0) * l->s, &t,
+                         label);
+      }
+  cairo_restore (cr);
+}
+
+static void
+legend_swatches (cairo_t *cr, const Layout *l, const TileColours *tc,
+                 const SpxRenderStyle *style)
+{
+  double row = MIN (LEGEND_ROW, l->lh / tc->n_used);
+  if (row < MIN_ROW)
+    return;
+  SpxTextOpts t = { .size = 0.85, .ay = 0.5 };
+  for (guint i = 0; i < tc->n_used; i++)
+    {
+      double y = l->ly + i * row + row / 2;
+      spx_render_set_rgb (cr, tc->colour[tc->used[i]]);
+      cairo_rectangle (cr, l->lx, y - SWATCH / 2, SWATCH, SWATCH);
+      cairo_fill (cr);
+      g_autofree char *label = g_strdup_printf ("tile %u", tc->used[i]);
+      spx_render_text (cr, style, l->lx + SWATCH + 4, y, &t, label);
+    }
+}
+
+/* A vertical bar from the first tile's colour (top) to the last's. */
+static void
+legend_ramp (cairo_t *cr, const Layout *l, const TileColours *tc,
+             const SpxRenderStyle *style)
+{
+  double bar_y = l->ly + LEGEND_ROW, bar_h = MIN (l->lh - 2 * LEGEND_ROW, 200);
+  if (bar_h < 3 * MIN_ROW)
+    return;
+  cairo_pattern_t *grad = cairo_pattern_create_linear (0, bar_y, 0,
+                                                       bar_y + bar_h);
+  for (guint i = 0; i <= 8; i++)
+    {
+      SpxRgb c = spx_render_tile_ramp (style, i / 8.0);
+      cairo_pattern_add_color_stop_rgb (grad, i / 8.0, c.r, c.g, c.b);
+    }
+  cairo_rectangle (cr, l->lx, bar_y, SWATCH, bar_h);
+  cairo_set_source (cr, grad);
+  cairo_fill (cr);
+  cairo_pattern_destroy (grad);
+  SpxTextOpts t = { .size = 0.85, .ay = 0.5 };
+  g_autofree char *first = g_strdup_printf ("tile %u", tc->used[0]);
+  g_autofree char *last = g_strdup_printf ("tile %u",
+                                           tc->used[tc->n_used - 1]);
+  spx_render_text (cr, style, l->lx, l->ly + LEGEND_ROW / 2, &t, first);
+  spx_render_text (cr, style, l->lx, bar_y + bar_h + LEGEND_ROW / 2, &t, last);
+}
+
+static void
+draw_legend (cairo_t *cr, const Layout *l, const TileColours *tc,
+             const SpxRenderStyle *style)
+{
+  if (!l->legend || tc->n_used == 0)
+    return;
+  cairo_save (cr);
+  if (tc->n_used <= SPX_N_TILE_COLOURS)
+    legend_swatches (cr, l, tc, style);
+  else
+    legend_ramp (cr, l, tc, style);
+  cairo_restore (cr);
+}
+
 static void
 draw_plot (cairo_t *cr, const Layout *l, const SpxRenderMaskData *d,
            const SpxRenderStyle *style, guint64 *selected_visible)
@@ -667,13 +887,14 @@ draw_plot (cairo_t *cr, const Layout *l, const SpxRenderMaskData *d,
   double ds = device_scale (cr);
   Reduced r;
   reduced_init (&r, l, ds);
-  g_autofree guint32 *owners = NULL;
-  if (use_program && d->colour_by_tile)
+  TileColours tc = { 0 }, *colours = NULL;
+  if (colours_by_tile (d))
     {
-      owners = spx_ipu_program_block_owners (d->program, spx_mask_n_blocks (m));
+      colours = &tc;
+      tile_colours_init (colours, d->program, spx_mask_n_blocks (m), style);
       r.rgb = g_new0 (float, (gsize) r.iw * r.ih * 3);
     }
-  reduce_bits (&r, m, owners, style);
+  reduce_bits (&r, m, colours, style);
   const SpxIpuTile *selected = NULL;
   if (use_program && d->selected_tile >= 0 &&
       (guint) d->selected_tile < d->program->n_tiles)
@@ -693,6 +914,11 @@ draw_plot (cairo_t *cr, const Layout *l, const SpxRenderMaskData *d,
     draw_strip (cr, l, d, style);
   if (selected != NULL)
     ring_selected (cr, l, m, selected, style);
+  else if (colours != NULL) /* a selection speaks for itself */
+    draw_numbers (cr, l, m, colours, style);
+  if (colours != NULL)
+    draw_legend (cr, l, colours, style);
+  tile_colours_clear (&tc);
   cairo_save (cr);
   cairo_set_line_width (cr, 1);
   spx_render_set_rgb (cr, style->muted);

@@ -19,7 +19,11 @@ typedef struct {
   gboolean grid;
   const SpxIpuProgram *program;  /* optional; ignored unless m×k matches */
   gint     selected_tile;        /* -1: none; else its blocks highlighted */
-  gboolean colour_by_tile;       /* needs program */
+  /* Needs a program that lists blocks. Up to 16 tiles in use get
+   * distinct colours, more a ramp; a legend right of the plot when there
+   * is room, and with no tile selected each block of 14 px or more shows
+   * its tile's number. */
+  gboolean colour_by_tile;
 } SpxRenderMaskData;
 
 /* A SpxRenderFunc: data is a SpxRenderMaskData. Where a pixel covers

@@ -14,6 +14,27 @@ hex (guint32 v)
                     (v & 0xff) / 255.0 };
 }
 
+/* Sixteen hues 22.5° apart in OKLCH, every other one lighter (OKLab
+ * lightness 0.50 and 0.67 on light, 0.66 and 0.80 on dark, chroma as
+ * much as sRGB allows), taken in steps of 157.5° so that consecutive
+ * tiles differ most. Any two differ by at least 0.085 in OKLab. */
+static void
+init_tiles (SpxRenderStyle *s, gboolean dark)
+{
+  static const guint32 light[SPX_N_TILE_COLOURS] = {
+    0xba0035, 0x00ae92, 0xa60098, 0x6daa00, 0x672ce5, 0xbb8d00, 0x0069a2,
+    0xf85900, 0x007275, 0xff319b, 0x00773e, 0xc35bff, 0x6a6700, 0x618eff,
+    0x905200, 0x00a6c9,
+  };
+  static const guint32 dark_[SPX_N_TILE_COLOURS] = {
+    0xff3e4e, 0x00dcc0, 0xe93bc8, 0x77dc00, 0x9874ff, 0xe7b700, 0x0098f5,
+    0xffa47b, 0x00a6af, 0xff9bbb, 0x00ae6a, 0xe1a0ff, 0x959a00, 0xa4bbff,
+    0xcc7d00, 0x3bd0ff,
+  };
+  for (guint i = 0; i < SPX_N_TILE_COLOURS; i++)
+    s->tiles[i] = hex (dark ? dark_[i] : light[i]);
+}
+
 void
 spx_render_style_init (SpxRenderStyle *s, SpxTheme theme)
 {
@@ -27,6 +48,7 @@ spx_render_style_init (SpxRenderStyle *s, SpxTheme theme)
   s->ink = hex (dark ? 0xf2f2f2 : 0x1a1a1a);
   s->highlight = hex (0xe69f00); /* orange: not on the heat map */
   s->alert = hex (dark ? 0xff5c5c : 0xd01c1c);
+  s->partition = hex (dark ? 0xff5cc8 : 0xc2007a); /* magenta */
   /* Okabe & Ito's palette, darkest first on light, brightest on dark */
   static const guint32 light[SPX_N_SERIES] = {
     0x0072b2, 0xd55e00, 0x009e73, 0xcc79a7, 0xe69f00, 0x56b4e9, 0x000000,
@@ -38,6 +60,7 @@ spx_render_style_init (SpxRenderStyle *s, SpxTheme theme)
   };
   for (guint i = 0; i < SPX_N_SERIES; i++)
     s->series[i] = hex (dark ? dark_[i] : light[i]);
+  init_tiles (s, dark);
   s->font_family = "Sans";
   s->font_size = 12;
 }
@@ -73,16 +96,10 @@ spx_rgb_mix (SpxRgb a, SpxRgb b, double t)
                     a.b + (b.b - a.b) * t };
 }
 
-/* Five stops of a cividis-like ramp: blue to yellow, monotone in
- * lightness, so it reads the same to colour-blind eyes and in grey. */
-SpxRgb
-spx_render_heat (const SpxRenderStyle *style, double t)
+/* Five stops evenly spaced over t in [0, 1], mixed linearly between. */
+static SpxRgb
+five_stops (const SpxRgb stops[5], double t)
 {
-  static const SpxRgb stops[] = {
-    { 0.000, 0.135, 0.304 }, { 0.250, 0.306, 0.431 }, { 0.488, 0.485, 0.471 },
-    { 0.741, 0.679, 0.424 }, { 0.995, 0.909, 0.217 },
-  };
-  (void) style;
   if (!(t > 0))
     return stops[0];
   if (t >= 1)
@@ -90,6 +107,57 @@ spx_render_heat (const SpxRenderStyle *style, double t)
   double x = t * 4;
   guint i = (guint) x;
   return spx_rgb_mix (stops[i], stops[i + 1], x - i);
+}
+
+/* A cividis-like ramp: blue to yellow, monotone in lightness, so it
+ * reads the same to colour-blind eyes and in grey. */
+SpxRgb
+spx_render_heat (const SpxRenderStyle *style, double t)
+{
+  static const SpxRgb stops[5] = {
+    { 0.000, 0.135, 0.304 }, { 0.250, 0.306, 0.431 }, { 0.488, 0.485, 0.471 },
+    { 0.741, 0.679, 0.424 }, { 0.995, 0.909, 0.217 },
+  };
+  (void) style;
+  return five_stops (stops, t);
+}
+
+/* Blue through magenta and red to yellow, lighter at every stop: from
+ * dark to mid lightness on a light panel, mid to light on a dark one. */
+SpxRgb
+spx_render_tile_ramp (const SpxRenderStyle *style, double t)
+{
+  static const guint32 light[5] = {
+    0x072187, 0x6a1c86, 0xa82453, 0xb75d00, 0xa09600,
+  };
+  static const guint32 dark[5] = {
+    0x537feb, 0xc478e4, 0xff8ba8, 0xffbb8d, 0xf6ea4d,
+  };
+  const guint32 *v = style->theme == SPX_THEME_DARK ? dark : light;
+  SpxRgb stops[5];
+  for (guint i = 0; i < 5; i++)
+    stops[i] = hex (v[i]);
+  return five_stops (stops, t);
+}
+
+static double
+linear (double c)
+{
+  return c <= 0.04045 ? c / 12.92 : pow ((c + 0.055) / 1.055, 2.4);
+}
+
+static double
+luminance (SpxRgb c)
+{
+  return 0.2126 * linear (c.r) + 0.7152 * linear (c.g) +
+         0.0722 * linear (c.b);
+}
+
+double
+spx_rgb_contrast (SpxRgb a, SpxRgb b)
+{
+  double la = luminance (a), lb = luminance (b);
+  return (MAX (la, lb) + 0.05) / (MIN (la, lb) + 0.05);
 }
 
 void

@@ -27,6 +27,9 @@ typedef struct {
 } SpxRgb;
 
 #define SPX_N_SERIES 8
+/* Colours for telling tiles apart: as many as a plot can show as
+ * categories before a ramp reads better. */
+#define SPX_N_TILE_COLOURS 16
 
 typedef struct {
   SpxTheme theme;
@@ -37,7 +40,11 @@ typedef struct {
   SpxRgb   ink;         /* set blocks in a spy plot */
   SpxRgb   highlight;   /* the selected tile and its blocks */
   SpxRgb   alert;       /* over memory, overflow */
+  SpxRgb   partition;   /* a plan's partition lines: not the highlight */
   SpxRgb   series[SPX_N_SERIES]; /* Okabe–Ito, distinguishable by all */
+  /* colour by tile: pairwise distinct in hue or lightness, and at least
+   * 3:1 against the panel in the dark theme */
+  SpxRgb   tiles[SPX_N_TILE_COLOURS];
   const char *font_family;
   double   font_size;   /* logical pixels */
 } SpxRenderStyle;
@@ -52,6 +59,13 @@ SpxRgb   spx_rgb_mix           (SpxRgb a, SpxRgb b, double t);
  * panel colour's end of the scale to a saturated one, readable in both
  * themes. */
 SpxRgb   spx_render_heat       (const SpxRenderStyle *style, double t);
+/* Colour by tile when there are more tiles than style->tiles: a ramp
+ * (t in [0, 1], clamped) turning through hue as it gets lighter, readable
+ * on the panel in both themes. */
+SpxRgb   spx_render_tile_ramp  (const SpxRenderStyle *style, double t);
+/* The WCAG contrast ratio of two colours: 1 (the same lightness) to 21
+ * (black on white). */
+double   spx_rgb_contrast      (SpxRgb a, SpxRgb b);
 
 /* Fill the whole picture with the background. */
 void     spx_render_clear      (cairo_t *cr, const SpxRenderStyle *style,

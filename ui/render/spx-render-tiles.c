@@ -2,6 +2,8 @@
  * tile: 1,472 of them cost far less than a frame. */
 #include "spx-render-tiles.h"
 
+#include "spx-util.h"
+
 #include <math.h>
 
 /* A nominal font size for the layout, so the hit test needs no style. */
@@ -76,6 +78,52 @@ spx_render_tiles_value (const SpxIpuProgram *p, SpxTileMetric metric, guint t)
     default:
       return (double) tile_bytes (&p->tiles[t]);
     }
+}
+
+/* "1 block", "2,048 blocks" */
+static void
+append_count (GString *s, const char *sep, guint64 n, const char *noun)
+{
+  g_autofree char *count = spx_format_count (n);
+  g_string_append_printf (s, "%s%s %s%s", sep, count, noun,
+                          n == 1 ? "" : "s");
+}
+
+char *
+spx_render_tiles_describe (const SpxIpuProgram *p, guint t, const char *sep)
+{
+  static const char *const kinds[SPX_N_BYTE_KINDS] = {
+    [SPX_BYTES_VALUES] = "W values",
+    [SPX_BYTES_INDICES] = "W indices",
+    [SPX_BYTES_INPUT] = "X slice",
+    [SPX_BYTES_PARTIALS] = "partial sums",
+    [SPX_BYTES_OUTPUT] = "Y slice",
+  };
+  if (p == NULL || p->tiles == NULL || t >= p->n_tiles)
+    return NULL;
+  sep = sep != NULL ? sep : "\n";
+  const SpxIpuTile *tile = &p->tiles[t];
+  GString *s = g_string_new (NULL);
+  g_string_append_printf (s, "Tile %u", t);
+  if (p->mode != SPX_IPU_MODE_DENSE) /* an idle tile lists none */
+    append_count (s, sep, tile->blocks ? tile->blocks->len : 0, "block");
+  g_autofree char *total = spx_format_bytes ((double) tile_bytes (tile));
+  g_string_append_printf (s, "%s%s", sep, total);
+  if (p->machine != NULL)
+    {
+      g_autofree char *sram = spx_format_bytes (
+        (double) p->machine->sram_bytes);
+      g_string_append_printf (s, " of %s", sram);
+    }
+  for (guint k = 0; k < SPX_N_BYTE_KINDS; k++)
+    if (tile->bytes[k] > 0)
+      {
+        g_autofree char *size = spx_format_bytes ((double) tile->bytes[k]);
+        g_string_append_printf (s, "%s%s: %s", sep, kinds[k], size);
+      }
+  append_count (s, sep, tile->compute_cycles, "compute cycle");
+  append_count (s, sep, tile->macs, "MAC");
+  return g_string_free (s, FALSE);
 }
 
 static const char *

@@ -32,4 +32,13 @@ gint spx_render_tiles_hit (double width, double height,
 double spx_render_tiles_value (const SpxIpuProgram *p, SpxTileMetric metric,
                                guint t);
 
+/* Tile t of p for people, its parts joined by sep ("\n" for a tooltip,
+ * ", " for a label): "Tile 3", its blocks ("1 block"; none for dense
+ * plans), its bytes against SRAM ("250.0 KiB of 624.0 KiB"), those bytes
+ * by kind ("W values: 200.0 KiB"; kinds it holds none of left out), its
+ * compute cycles and MACs. NULL when p is NULL or t out of range. Free
+ * with g_free. */
+char  *spx_render_tiles_describe (const SpxIpuProgram *p, guint t,
+                                  const char *sep);
+
 G_END_DECLS
