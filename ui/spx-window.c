@@ -180,23 +180,6 @@ shown_program (SpxWindow *w)
   return w->study->programs[w->mode];
 }
 
-/* A tile's blocks, memory and cycles, for the label and the tooltip
- * (the figures the heat map shows). */
-static char *
-tile_summary (const SpxIpuProgram *p, gint t, const char *sep)
-{
-  GArray *blocks = p->tiles[t].blocks;
-  g_autofree char *size = g_format_size_full (
-    (guint64) spx_render_tiles_value (p, SPX_TILE_METRIC_BYTES, t),
-    G_FORMAT_SIZE_IEC_UNITS);
-  g_autofree char *sram = g_format_size_full (p->machine->sram_bytes,
-                                              G_FORMAT_SIZE_IEC_UNITS);
-  return g_strdup_printf ("Tile %d%s%u blocks%s%s of %s%s%.0f compute cycles",
-                          t, sep, blocks ? blocks->len : 0, sep, size, sram,
-                          sep, spx_render_tiles_value (
-                                 p, SPX_TILE_METRIC_CYCLES, t));
-}
-
 void
 spx_window_select_tile (SpxWindow *w, gint tile)
 {
@@ -212,7 +195,8 @@ spx_window_select_tile (SpxWindow *w, gint tile)
   g_autofree char *text = tile < 0 || p == NULL
                           ? g_strdup ("Click a tile to see its blocks in "
                                       "the mask.")
-                          : tile_summary (p, tile, ", ");
+                          : spx_render_tiles_describe (p, (guint) tile,
+                                                       ", ");
   gtk_label_set_text (GTK_LABEL (w->tile_label), text);
   spx_window_lesson_refresh (w);
 }
@@ -241,7 +225,7 @@ on_tiles_tooltip (GtkWidget *view, gint x, gint y, gboolean keyboard,
                                  &w->tiles_data, x, y);
   if (t < 0)
     return FALSE;
-  g_autofree char *text = tile_summary (p, t, "\n");
+  g_autofree char *text = spx_render_tiles_describe (p, (guint) t, "\n");
   gtk_tooltip_set_text (tooltip, text);
   return TRUE;
 }
