@@ -876,6 +876,115 @@ test_fit_size (void)
   window_close (w);
 }
 
+/* A point of the view's widget whose hover text holds needle (scanning
+ * every 2 px), or FALSE. */
+static gboolean
+find_hover (SpxWindow *w, const char *view, GtkWidget *widget,
+            const char *needle, double *x, double *y, char **text)
+{
+  int wd = gtk_widget_get_allocated_width (widget);
+  int ht = gtk_widget_get_allocated_height (widget);
+  for (int py = 0; py < ht; py += 2)
+    for (int px = 0; px < wd; px += 2)
+      {
+        char *t = spx_window_hover_text (w, view, px, py);
+        if (t != NULL && strstr (t, needle) != NULL)
+          {
+            *x = px;
+            *y = py;
+            *text = t;
+            return TRUE;
+          }
+        g_free (t);
+      }
+  return FALSE;
+}
+
+/* Whether step has a transfer src → dst whose piece text is in hover. */
+static gboolean
+transfer_told (const SpxIpuProgram *p, const SpxIpuStep *s, guint src,
+               guint dst, const char *hover)
+{
+  for (guint i = 0; i < s->transfers->len; i++)
+    {
+      const SpxIpuTransfer *t = &g_array_index (s->transfers, SpxIpuTransfer,
+                                                i);
+      if (t->src != src || t->dst != dst)
+        continue;
+      g_autofree char *piece = spx_ipu_piece_describe (
+        p, &g_array_index (s->pieces, SpxIpuPiece, i), t->bytes);
+      if (strstr (hover, piece) != NULL)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* Every view explains what is under the pointer: a tile, an arrow, a
+ * superstep, a point of the chart. */
+static void
+test_hover (void)
+{
+  SKIP_WITHOUT_DISPLAY ();
+  g_autofree char *dir = g_dir_make_tmp ("spx-ui-XXXXXX", NULL);
+  SpxWindow *w = small_window (dir);
+  const SpxIpuProgram *p = w->study->programs[w->mode];
+  double x = 0, y = 0;
+  char *text = NULL;
+
+  activate (w, "view", g_variant_new_string ("tiles"));
+  wait_drawn (w->tiles);
+  g_assert_true (find_hover (w, "tiles", w->tiles, "Tile 3\n", &x, &y,
+                             &text));
+  g_autofree char *tile3 = spx_render_tiles_describe (p, 3, "\n");
+  g_assert_cmpstr (text, ==, tile3);
+  g_clear_pointer (&text, g_free);
+
+  activate (w, "view", g_variant_new_string ("exchange"));
+  wait_drawn (w->exchange);
+  const SpxIpuStep *s = &g_array_index (p->steps, SpxIpuStep,
+                                        w->exchange_data.superstep);
+  g_assert_cmpint (s->kind, ==, SPX_STEP_EXCHANGE);
+  g_assert_true (find_hover (w, "exchange", w->exchange, " → tile ", &x, &y,
+                             &text));
+  g_test_message ("%s", text);
+  g_assert_true (g_str_has_prefix (text, "Tile "));
+  guint src = (guint) strtoul (text + strlen ("Tile "), NULL, 10);
+  guint dst = (guint) strtoul (strstr (text, " → tile ") +
+                               strlen (" → tile "), NULL, 10);
+  g_assert_true (transfer_told (p, s, src, dst, text));
+  g_clear_pointer (&text, g_free);
+  g_assert_true (find_hover (w, "exchange", w->exchange, "receives", &x, &y,
+                             &text));
+  g_clear_pointer (&text, g_free);
+
+  activate (w, "view", g_variant_new_string ("timeline"));
+  wait_drawn (w->timeline);
+  g_assert_true (timeline_point (w, w->mode, 0, &x, &y));
+  text = spx_window_hover_text (w, "timeline", x, y);
+  g_autofree char *first = spx_render_timeline_describe (&w->timeline_data,
+                                                         w->mode, 0);
+  g_assert_true (g_str_has_prefix (text, first));
+  g_assert_nonnull (strstr (text, "% of "));
+  g_assert_nonnull (strstr (text, "double-click to open it in Exchange"));
+  g_clear_pointer (&text, g_free);
+
+  activate (w, "run-sweep", NULL);
+  wait_idle (w);
+  activate (w, "view", g_variant_new_string ("speedup"));
+  wait_drawn (w->speedup);
+  g_assert_true (find_hover (w, "speedup", w->speedup, "over dense", &x, &y,
+                             &text));
+  g_test_message ("%s", text);
+  g_assert_nonnull (strstr (text, " blocks · "));
+  g_assert_nonnull (strstr (text, "density "));
+  g_clear_pointer (&text, g_free);
+  g_assert_null (spx_window_hover_text (w, "speedup", 1, 1));
+  window_close (w);
+  g_autofree char *spx = g_build_filename (dir, "small.spx", NULL);
+  g_unlink (spx);
+  g_rmdir (dir);
+}
+
 /* What the window shows, to compare two visits to a lesson step. */
 typedef struct {
   char      *view, *title, *text;
@@ -1259,6 +1368,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/window/panel", test_panel);
   g_test_add_func ("/ui/window/fit-size", test_fit_size);
   g_test_add_func ("/ui/window/lesson", test_lesson);
+  g_test_add_func ("/ui/window/hover", test_hover);
   g_test_add_func ("/ui/window/export", test_export);
   g_test_add_func ("/ui/window/sweep-cancel", test_sweep_cancel);
   g_test_add_func ("/ui/window/sweep-waits", test_sweep_waits);

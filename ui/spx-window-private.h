@@ -91,6 +91,10 @@ void       spx_window_select_superstep (SpxWindow *w, gint lane, gint step);
  * program becomes lane's). */
 void       spx_window_open_superstep (SpxWindow *w, guint lane, gint step);
 SpxTheme   spx_window_theme       (SpxWindow *w);
+/* What the tooltip of view (tiles, exchange, timeline, speedup) says at
+ * (x, y) of its widget, or NULL for nothing there. */
+char      *spx_window_hover_text  (SpxWindow *w, const char *view, double x,
+                                   double y);
 /* The densities, the verdict and the chart's marks (out of date,
  * partial, noisy) from the study. */
 void       spx_window_update_verdict (SpxWindow *w);

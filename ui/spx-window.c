@@ -213,21 +213,98 @@ on_tiles_press (GtkWidget *view, GdkEventButton *ev, SpxWindow *w)
   return TRUE;
 }
 
-static gboolean
-on_tiles_tooltip (GtkWidget *view, gint x, gint y, gboolean keyboard,
-                  GtkTooltip *tooltip, SpxWindow *w)
+
+/* ---- hover ------------------------------------------------------------ */
+
+static char *
+tiles_hover (SpxWindow *w, double width, double height, double x, double y)
 {
   const SpxIpuProgram *p = w->tiles_data.program;
-  if (p == NULL || keyboard)
+  gint t = p ? spx_render_tiles_hit (width, height, &w->tiles_data, x, y)
+             : -1;
+  return t < 0 ? NULL : spx_render_tiles_describe (p, (guint) t, "\n");
+}
+
+/* What moves, or what the tile does. */
+static char *
+exchange_hover (SpxWindow *w, double width, double height, double x,
+                double y)
+{
+  if (w->exchange_data.program == NULL)
+    return NULL;
+  return spx_render_exchange_describe (width, height, &w->exchange_data, x,
+                                       y);
+}
+
+/* A superstep explained without selecting it. */
+static char *
+timeline_hover (SpxWindow *w, double width, double height, double x,
+                double y)
+{
+  guint lane = 0;
+  gint step = spx_render_timeline_hit (width, height, &w->timeline_data, x,
+                                       y, &lane);
+  g_autofree char *text = step < 0 ? NULL : spx_render_timeline_describe (
+                                              &w->timeline_data, lane, step);
+  if (text == NULL)
+    return NULL;
+  return g_strdup_printf ("%s\n\nClick to select it, double-click to open "
+                          "it in Exchange.", text);
+}
+
+/* A point of the chart: what it is and how it was measured. */
+static char *
+speedup_hover (SpxWindow *w, double width, double height, double x,
+               double y)
+{
+  guint point = 0;
+  if (w->speedup_data.sweep == NULL ||
+      !spx_render_speedup_hit (width, height, &w->speedup_data,
+                               spx_view_get_style (SPX_VIEW (w->speedup)), x,
+                               y, &point))
+    return NULL;
+  return spx_render_speedup_describe (&w->speedup_data, point);
+}
+
+char *
+spx_window_hover_text (SpxWindow *w, const char *view, double x, double y)
+{
+  static const struct {
+    const char *name;
+    char *(*text) (SpxWindow *, double, double, double, double);
+  } table[] = {
+    { "tiles", tiles_hover }, { "exchange", exchange_hover },
+    { "timeline", timeline_hover }, { "speedup", speedup_hover },
+  };
+  GtkWidget *widgets[] = { w->tiles, w->exchange, w->timeline, w->speedup };
+  for (guint i = 0; i < G_N_ELEMENTS (table); i++)
+    if (g_str_equal (view, table[i].name))
+      return table[i].text (w, gtk_widget_get_allocated_width (widgets[i]),
+                            gtk_widget_get_allocated_height (widgets[i]),
+                            x, y);
+  return NULL;
+}
+
+static gboolean
+on_view_tooltip (GtkWidget *view, gint x, gint y, gboolean keyboard,
+                 GtkTooltip *tooltip, SpxWindow *w)
+{
+  const char *name = g_object_get_data (G_OBJECT (view), "spx-view-name");
+  g_autofree char *text = keyboard || name == NULL
+                            ? NULL : spx_window_hover_text (w, name, x, y);
+  if (text == NULL)
     return FALSE;
-  gint t = spx_render_tiles_hit (gtk_widget_get_allocated_width (view),
-                                 gtk_widget_get_allocated_height (view),
-                                 &w->tiles_data, x, y);
-  if (t < 0)
-    return FALSE;
-  g_autofree char *text = spx_render_tiles_describe (p, (guint) t, "\n");
   gtk_tooltip_set_text (tooltip, text);
   return TRUE;
+}
+
+/* The view explains what is under the pointer. */
+static void
+hover_explains (SpxWindow *w, GtkWidget *view, const char *name)
+{
+  g_object_set_data (G_OBJECT (view), "spx-view-name", (gpointer) name);
+  gtk_widget_set_has_tooltip (view, TRUE);
+  g_signal_connect (view, "query-tooltip", G_CALLBACK (on_view_tooltip), w);
 }
 
 void
@@ -291,46 +368,7 @@ on_timeline_press (GtkWidget *view, GdkEventButton *ev, SpxWindow *w)
   return TRUE;
 }
 
-/* Hovering a superstep explains it without selecting it. */
-static gboolean
-on_timeline_tooltip (GtkWidget *view, gint x, gint y, gboolean keyboard,
-                     GtkTooltip *tooltip, SpxWindow *w)
-{
-  if (keyboard)
-    return FALSE;
-  guint lane = 0;
-  gint step = spx_render_timeline_hit (gtk_widget_get_allocated_width (view),
-                                       gtk_widget_get_allocated_height (view),
-                                       &w->timeline_data, x, y, &lane);
-  g_autofree char *text = step < 0 ? NULL : spx_render_timeline_describe (
-                                              &w->timeline_data, lane, step);
-  if (text == NULL)
-    return FALSE;
-  g_autofree char *hint = g_strdup_printf ("%s\n\nClick to select it, "
-                                           "double-click to open it in "
-                                           "Exchange.", text);
-  gtk_tooltip_set_text (tooltip, hint);
-  return TRUE;
-}
 
-/* Hovering a point of the chart: what it is and how it was measured. */
-static gboolean
-on_speedup_tooltip (GtkWidget *view, gint x, gint y, gboolean keyboard,
-                    GtkTooltip *tooltip, SpxWindow *w)
-{
-  guint point = 0;
-  if (keyboard || w->speedup_data.sweep == NULL ||
-      !spx_render_speedup_hit (gtk_widget_get_allocated_width (view),
-                               gtk_widget_get_allocated_height (view),
-                               &w->speedup_data,
-                               spx_view_get_style (SPX_VIEW (view)), x, y,
-                               &point))
-    return FALSE;
-  g_autofree char *text = spx_render_speedup_describe (&w->speedup_data,
-                                                       point);
-  gtk_tooltip_set_text (tooltip, text);
-  return text != NULL;
-}
 
 /* A block clicked in the mask: select the tile that holds it. */
 static void
@@ -765,11 +803,9 @@ tiles_page (SpxWindow *w)
   spx_view_set_renderer (SPX_VIEW (w->tiles), spx_render_tiles,
                          &w->tiles_data);
   gtk_widget_add_events (w->tiles, GDK_BUTTON_PRESS_MASK);
-  gtk_widget_set_has_tooltip (w->tiles, TRUE);
   g_signal_connect (w->tiles, "button-press-event",
                     G_CALLBACK (on_tiles_press), w);
-  g_signal_connect (w->tiles, "query-tooltip",
-                    G_CALLBACK (on_tiles_tooltip), w);
+  hover_explains (w, w->tiles, "tiles");
   w->metric = combo_of (metrics, 0);
   g_signal_connect (w->metric, "changed", G_CALLBACK (on_metric_changed), w);
   w->tile_label = gtk_label_new (NULL);
@@ -794,21 +830,6 @@ on_exchange_press (GtkWidget *view, GdkEventButton *ev, SpxWindow *w)
   return TRUE;
 }
 
-/* Hovering an arrow or a tile says what moves, or what the tile does. */
-static gboolean
-on_exchange_tooltip (GtkWidget *view, gint x, gint y, gboolean keyboard,
-                     GtkTooltip *tooltip, SpxWindow *w)
-{
-  if (keyboard || w->exchange_data.program == NULL)
-    return FALSE;
-  g_autofree char *text = spx_render_exchange_describe (
-    gtk_widget_get_allocated_width (view),
-    gtk_widget_get_allocated_height (view), &w->exchange_data, x, y);
-  if (text == NULL)
-    return FALSE;
-  gtk_tooltip_set_text (tooltip, text);
-  return TRUE;
-}
 
 static GtkWidget *
 exchange_page (SpxWindow *w)
@@ -818,11 +839,9 @@ exchange_page (SpxWindow *w)
   spx_view_set_renderer (SPX_VIEW (w->exchange), spx_render_exchange,
                          &w->exchange_data);
   gtk_widget_add_events (w->exchange, GDK_BUTTON_PRESS_MASK);
-  gtk_widget_set_has_tooltip (w->exchange, TRUE);
   g_signal_connect (w->exchange, "button-press-event",
                     G_CALLBACK (on_exchange_press), w);
-  g_signal_connect (w->exchange, "query-tooltip",
-                    G_CALLBACK (on_exchange_tooltip), w);
+  hover_explains (w, w->exchange, "exchange");
   w->superstep = gtk_spin_button_new_with_range (1, 1, 1);
   g_signal_connect (w->superstep, "value-changed",
                     G_CALLBACK (on_superstep_changed), w);
@@ -839,9 +858,7 @@ speedup_page (SpxWindow *w)
   w->speedup_data.sweep = w->study->sweep;
   spx_view_set_renderer (SPX_VIEW (w->speedup), spx_render_speedup,
                          &w->speedup_data);
-  gtk_widget_set_has_tooltip (w->speedup, TRUE);
-  g_signal_connect (w->speedup, "query-tooltip",
-                    G_CALLBACK (on_speedup_tooltip), w);
+  hover_explains (w, w->speedup, "speedup");
   w->sweep_button = gtk_button_new_with_mnemonic ("_Run Sweep");
   gtk_actionable_set_action_name (GTK_ACTIONABLE (w->sweep_button),
                                   "win.run-sweep");
@@ -878,11 +895,9 @@ build_views (SpxWindow *w)
   spx_view_set_renderer (SPX_VIEW (w->timeline), spx_render_timeline,
                          &w->timeline_data);
   gtk_widget_add_events (w->timeline, GDK_BUTTON_PRESS_MASK);
-  gtk_widget_set_has_tooltip (w->timeline, TRUE);
   g_signal_connect (w->timeline, "button-press-event",
                     G_CALLBACK (on_timeline_press), w);
-  g_signal_connect (w->timeline, "query-tooltip",
-                    G_CALLBACK (on_timeline_tooltip), w);
+  hover_explains (w, w->timeline, "timeline");
   GtkWidget *pages[] = { mask_page (w), tiles_page (w), exchange_page (w),
                          view_page (w->timeline, NULL), speedup_page (w) };
   for (guint i = 0; i < G_N_ELEMENTS (pages); i++)
