@@ -21,7 +21,7 @@ for theme in light dark; do
     sleep 6
     i=1
     while [ \$i -le $steps ]; do
-      import -window root '$out/step-\$i-$theme.png'
+      import -window root \"$out/step-\$i-$theme.png\"
       xdotool key Next
       sleep 4
       i=\$((i + 1))
