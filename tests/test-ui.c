@@ -1148,6 +1148,41 @@ same_bits (const SpxMask *a, const SpxMask *b)
 /* A layer opened from a file is the subject: a panel change that would
  * generate a mask asks first; keeping it keeps it bit for bit; replacing
  * it is one undo step. The panel's numbers ignore the wheel. */
+/* A mask of the user's own is not replaced by the lesson without asking:
+ * kept, or replaced as one undo step. */
+static void
+test_lesson_asks (void)
+{
+  SKIP_WITHOUT_DISPLAY ();
+  SpxWindow *w = window_new ();
+  activate (w, "open-path", g_variant_new_string (g_test_get_filename (
+              G_TEST_DIST, "data", "small.mtx", NULL)));
+  wait_idle (w);
+  g_assert_cmpint (w->study->scenario->source, ==, SPX_MASK_SOURCE_FILE);
+  SpxMask *mine = spx_mask_copy (w->study->scenario->mask);
+  guint answered = dialogs_answered;
+  guint id = answer_next_dialog (GTK_RESPONSE_CANCEL);
+  activate (w, "lesson", NULL);
+  wait_idle (w);
+  forget_answer (id);
+  g_assert_cmpuint (dialogs_answered, ==, answered + 1);
+  g_assert_false (spx_window_lesson_active (w));
+  g_assert_true (same_bits (w->study->scenario->mask, mine));
+
+  id = answer_next_dialog (GTK_RESPONSE_ACCEPT);
+  activate (w, "lesson", NULL);
+  wait_idle (w);
+  forget_answer (id);
+  g_assert_true (spx_window_lesson_active (w));
+  g_assert_cmpint (w->study->scenario->source, ==,
+                   SPX_MASK_SOURCE_GENERATED);
+  activate (w, "undo", NULL);
+  wait_idle (w);
+  g_assert_true (same_bits (w->study->scenario->mask, mine));
+  spx_mask_free (mine);
+  window_close (w);
+}
+
 static void
 test_subject_kept (void)
 {
@@ -1369,6 +1404,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/window/fit-size", test_fit_size);
   g_test_add_func ("/ui/window/lesson", test_lesson);
   g_test_add_func ("/ui/window/hover", test_hover);
+  g_test_add_func ("/ui/window/lesson-asks", test_lesson_asks);
   g_test_add_func ("/ui/window/export", test_export);
   g_test_add_func ("/ui/window/sweep-cancel", test_sweep_cancel);
   g_test_add_func ("/ui/window/sweep-waits", test_sweep_waits);

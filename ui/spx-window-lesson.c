@@ -129,7 +129,9 @@ show_panel (SpxWindow *w, gboolean show)
 void
 spx_window_lesson_start (SpxWindow *w)
 {
-  if (!load (w))
+  if (!load (w) ||
+      !spx_window_may_replace_mask (w, "The lesson generates a problem of "
+                                    "its own at every step."))
     return;
   show_panel (w, TRUE);
   go (w, 0);

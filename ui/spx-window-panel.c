@@ -46,10 +46,8 @@ short_name (const char *path)
   return g_strconcat (head, "…", tail, NULL);
 }
 
-/* A generated mask is the scenario's; one from a file or drawn is the
- * user's own, and a generator setting would replace it: ask first. */
-static gboolean
-may_replace_mask (SpxWindow *w)
+gboolean
+spx_window_may_replace_mask (SpxWindow *w, const char *why)
 {
   const SpxScenario *sc = w->study->scenario;
   if (sc->source == SPX_MASK_SOURCE_GENERATED)
@@ -62,8 +60,7 @@ may_replace_mask (SpxWindow *w)
     GTK_WINDOW (w), GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
     GTK_MESSAGE_QUESTION, GTK_BUTTONS_NONE, "%s", question);
   gtk_message_dialog_format_secondary_text (
-    GTK_MESSAGE_DIALOG (d), "Changing the shape, density, pattern or seed "
-    "generates a new mask. Undo (Ctrl+Z) brings this one back.");
+    GTK_MESSAGE_DIALOG (d), "%s Undo (Ctrl+Z) brings this one back.", why);
   gtk_dialog_add_buttons (GTK_DIALOG (d), name ? "_Keep the File's Mask"
                                                : "_Keep the Drawing",
                           GTK_RESPONSE_CANCEL, "_Replace",
@@ -105,7 +102,8 @@ on_generator_changed (GtkWidget *widget, SpxWindow *w)
 {
   if (w->updating || panel_unchanged (w))
     return;
-  if (!may_replace_mask (w))
+  if (!spx_window_may_replace_mask (w, "Changing the shape, density, "
+                                    "pattern or seed generates a new mask."))
     {
       spx_window_panel_load (w); /* put the controls back */
       return;

@@ -103,6 +103,10 @@ void       spx_window_update_verdict (SpxWindow *w);
 GtkWidget *spx_window_panel_new   (SpxWindow *w);
 /* Fill the controls from the study. */
 void       spx_window_panel_load  (SpxWindow *w);
+/* A generated mask is the scenario's; one from a file or drawn is the
+ * user's own: before replacing it, ask (why says what replaces it).
+ * TRUE to go on. */
+gboolean   spx_window_may_replace_mask (SpxWindow *w, const char *why);
 
 /* spx-window-work.c */
 /* Plan the three programs for the study's mask. */
