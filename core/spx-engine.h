@@ -106,6 +106,44 @@ gboolean        spx_dynamic_plan_execute_coo (SpxDynamicPlan *plan,
                                               GError **error);
 void            spx_dynamic_plan_free    (SpxDynamicPlan *plan);
 
+/* Tile-wise sparsity (Guo et al.): A's non-empty columns (columns with
+ * no non-zero are dropped, so B's matching rows are never read) are cut
+ * into tiles of tile_width consecutive columns; a row of A is kept in a
+ * tile when any of its elements there is non-zero (a set block counts all
+ * its elements). Each tile is condensed once into a dense matrix of its
+ * kept rows, and a run is small sgemms on those, added into C in tile
+ * order (the same bits on any number of threads). Any mask is accepted,
+ * but one that is not tile-wise keeps more rows, and zeros in them are
+ * multiplied too: spx_tilewise_plan_fill says how much of the work is
+ * non-zero. values as for spx_static_plan_new (copied); refused with
+ * SPX_ENGINE_ERROR_INVALID (no mask, tile width 0, bad sizes, no values
+ * for a non-empty mask) or SPX_BUDGET_ERROR_TOO_LARGE before allocating. */
+typedef struct _SpxTilewisePlan SpxTilewisePlan;
+
+SpxTilewisePlan *spx_tilewise_plan_new     (const SpxMask *mask,
+                                            const float *values,
+                                            guint tile_width, guint64 n,
+                                            const SpxEngineOptions *options,
+                                            GError **error);
+/* C = A·B, or C += A·B when accumulate. */
+void             spx_tilewise_plan_execute (SpxTilewisePlan *plan,
+                                            const float *B, float *C,
+                                            gboolean accumulate);
+/* Bytes the plan holds (condensed values, indices, buffers). */
+gsize            spx_tilewise_plan_bytes   (const SpxTilewisePlan *plan);
+guint64          spx_tilewise_plan_n_tiles (const SpxTilewisePlan *plan);
+/* Rows kept in tile (0 past the last tile). */
+guint64          spx_tilewise_plan_tile_rows (const SpxTilewisePlan *plan,
+                                              guint64 tile);
+/* A's non-empty columns, the ones cut into tiles. */
+guint64          spx_tilewise_plan_kept_columns (const SpxTilewisePlan *plan);
+/* Floating-point operations a run does: 2 · condensed elements · n. */
+double           spx_tilewise_plan_flops   (const SpxTilewisePlan *plan);
+/* Non-zero elements / condensed elements computed (1 when both are 0):
+ * 1 for a tile-wise mask, less when zeros are computed. */
+double           spx_tilewise_plan_fill    (const SpxTilewisePlan *plan);
+void             spx_tilewise_plan_free    (SpxTilewisePlan *plan);
+
 /* SDDMM: for every non-zero block of pattern, out = the matching entries
  * of P·Qᵀ, P m×kd and Q k×kd row-major (so the result has A's shape),
  * written in the pattern's value order (b×b per block, row-major; entries
@@ -145,5 +183,6 @@ const char *spx_dense_core_requested (void);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SpxStaticPlan, spx_static_plan_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SpxDynamicPlan, spx_dynamic_plan_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SpxTilewisePlan, spx_tilewise_plan_free)
 
 G_END_DECLS
