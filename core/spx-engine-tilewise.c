@@ -359,10 +359,12 @@ spx_tilewise_plan_execute (SpxTilewisePlan *plan, const float *B, float *C,
   guint64 row_units = (brows + plan->chunk_brows - 1) / plan->chunk_brows;
   guint64 col_units = (plan->n + plan->nc - 1) / plan->nc;
   gsize scratch_len = (gsize) plan->chunk_brows * plan->b * plan->nc;
-  /* sgemm runs on one thread inside the parallel region (OpenBLAS's
-   * OpenMP build checks omp_in_parallel). */
 #pragma omp parallel num_threads (plan->threads)
   {
+    /* Each sgemm on its caller's thread: OpenBLAS follows the calling
+     * task's OpenMP setting, and a team of 1 is not "in parallel". This
+     * setting lasts only as long as the region. */
+    omp_set_num_threads (1);
     float *scratch = plan->scratch + omp_get_thread_num () * scratch_len;
 #pragma omp for schedule (dynamic, 1)
     for (guint64 u = 0; u < row_units * col_units; u++)

@@ -4,6 +4,7 @@
 #include "spx-util.h"
 
 #include <math.h>
+#include <omp.h>
 #include <string.h>
 
 /* A and B with random entries (A's only where the mask is set), and the
@@ -153,10 +154,11 @@ test_patterns (gconstpointer data)
 }
 
 /* Rows chunked and columns cut in more than one piece: 1 and 2 threads
- * give the same bits. */
+ * give the same bits, and the caller's OpenMP setting is left alone. */
 static void
 test_threads (void)
 {
+  int default_threads = omp_get_max_threads ();
   g_autoptr (SpxMask) mask = generate (SPX_PATTERN_TILEWISE, 700, 300, 1, 32,
                                        0.25);
   Problem p = problem_new (mask, 600, 3);
@@ -166,6 +168,7 @@ test_threads (void)
   g_autofree float *C2 = g_new (float, p.m * p.n);
   spx_tilewise_plan_execute (one, p.B, C1, FALSE);
   spx_tilewise_plan_execute (two, p.B, C2, FALSE);
+  g_assert_cmpint (omp_get_max_threads (), ==, default_threads);
   g_assert_cmpmem (C1, p.m * p.n * sizeof (float), C2,
                    p.m * p.n * sizeof (float));
   check_product (&p, NULL, C1);
