@@ -72,8 +72,25 @@ find_columns (const SpxMask *mask, gboolean *kept_bc, guint64 *pos)
   return k_kept;
 }
 
+/* Block-row br's part of a block (b×b values, its columns at kept
+ * positions first..first + w) inside tile t, at the tile's kept row
+ * index j (in block-rows). */
+static void
+copy_into_tile (SpxTilewisePlan *plan, guint64 t, guint64 j, guint64 br,
+                guint64 first, guint64 w, const float *block)
+{
+  guint64 g = tile_width (plan, t), start = t * plan->width;
+  guint64 lo = MAX (first, start), hi = MIN (first + w, start + g);
+  float *dst = plan->values + plan->value_offsets[t] + j * plan->b * g +
+               (lo - start);
+  for (guint64 r = 0; r < brow_height (plan, br); r++)
+    memcpy (dst + r * g, block + r * plan->b + (lo - first),
+            (hi - lo) * sizeof (float));
+}
+
 /* Visit every (block, tile) pair: count[t] gets each tile's kept
- * block-rows; with plan->values set, values are copied to their place. */
+ * block-rows and last[t] its last; with plan->values set, the block-rows
+ * are listed and values copied to their place. */
 static void
 walk_blocks (SpxTilewisePlan *plan, const SpxMask *mask, const guint64 *pos,
              const float *values, guint64 *count, guint64 *last)
@@ -84,7 +101,7 @@ walk_blocks (SpxTilewisePlan *plan, const SpxMask *mask, const guint64 *pos,
   for (guint64 t = 0; t < plan->n_tiles; t++)
     last[t] = G_MAXUINT64;
   spx_mask_iter_init (&it, mask);
-  while (spx_mask_iter_next (&it, &br, &bc))
+  for (; spx_mask_iter_next (&it, &br, &bc); i++)
     {
       guint64 w = spx_mask_block_width (mask, bc);
       for (guint64 t = pos[bc] / plan->width;
@@ -98,19 +115,10 @@ walk_blocks (SpxTilewisePlan *plan, const SpxMask *mask, const guint64 *pos,
               count[t]++;
               last[t] = br;
             }
-          if (plan->values == NULL)
-            continue;
-          /* the part of the block inside tile t */
-          guint64 lo = MAX (pos[bc], t * plan->width);
-          guint64 hi = MIN (pos[bc] + w, t * plan->width + tile_width (plan, t));
-          guint64 g = tile_width (plan, t);
-          float *dst = plan->values + plan->value_offsets[t] +
-                       (count[t] - 1) * plan->b * g + (lo - t * plan->width);
-          const float *src = values + i * bb + (lo - pos[bc]);
-          for (guint64 r = 0; r < brow_height (plan, br); r++)
-            memcpy (dst + r * g, src + r * plan->b, (hi - lo) * sizeof (float));
+          if (plan->values != NULL)
+            copy_into_tile (plan, t, count[t] - 1, br, pos[bc], w,
+                            values + i * bb);
         }
-      i++;
     }
 }
 
