@@ -56,5 +56,11 @@ tail_mask (guint rem)
 
 #include "spx-kernels-tile.h"
 
+/* SDDMM panel tiles: rows per tile for blocks 1, 2, 4 vectors wide
+ * (R·V accumulators, 8 of 16 ymm). */
+#define SDDMM_SHAPE_1V 8
+#define SDDMM_SHAPE_2V 4
+#define SDDMM_SHAPE_4V 2
 #define SDDMM_BLOCK spx_kernel_sddmm_avx2
+#define SDDMM_PANEL spx_kernel_sddmm_panel_avx2
 #include "spx-sddmm-block.h"

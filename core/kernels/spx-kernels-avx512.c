@@ -58,5 +58,11 @@ tail_mask (guint rem)
 
 #include "spx-kernels-tile.h"
 
+/* SDDMM panel tiles: rows per tile for blocks 1, 2, 4 vectors wide
+ * (R·V accumulators). */
+#define SDDMM_SHAPE_1V 16
+#define SDDMM_SHAPE_2V 8
+#define SDDMM_SHAPE_4V 4
 #define SDDMM_BLOCK spx_kernel_sddmm_avx512
+#define SDDMM_PANEL spx_kernel_sddmm_panel_avx512
 #include "spx-sddmm-block.h"

@@ -46,6 +46,16 @@ typedef void (*SpxSddmmBlock) (const float *P, const float *Q, guint64 kd,
 
 SpxSddmmBlock spx_kernel_sddmm (SpxIsa isa);
 
+/* SDDMM from packed operands: one b×b block of P·Qᵀ into out, from the
+ * panels of its block-row of P and block-column of Q (kd×b each, the
+ * matrix transposed: Pt[t·b + r] = P[r][t]). */
+typedef void (*SpxSddmmPanel) (const float *Pt, const float *Qt, guint64 kd,
+                               float *out);
+
+/* The packed kernel for an instruction set and block size, or NULL when
+ * that pair has none (then spx_kernel_sddmm). */
+SpxSddmmPanel spx_kernel_sddmm_panel (SpxIsa isa, guint b);
+
 /* One block-row as the plans hand it over: its task, where its rows of C
  * start, and its ragged last-column block if it has one. */
 typedef struct {
