@@ -6,65 +6,19 @@
 #include <omp.h>
 #include <string.h>
 
-/* How the blocks are computed: from the rows of P and Q (block) or,
- * when the instruction set has a kernel for b, from both packed into
- * kd×b panels, one per block-row of P (Pt) and block-column of Q (Qt). */
-typedef struct {
-  SpxSddmmBlock block;
-  SpxSddmmPanel panel;
-  float        *Pt, *Qt;
-} Kernel;
-
-/* Rows [i·b, i·b + b) of X (rows × kd) transposed into panel i, rows past
- * the end zeroed: the kernel then reads both panels front to back, whole
- * vectors at a time, and each is packed once for all its blocks. */
+/* Zero the columns of a ragged last block-column, whatever P holds (0 × ∞
+ * would not be 0). */
 static void
-pack_panel (const float *X, guint64 rows, guint64 kd, guint64 b, guint64 i,
-            float *panels)
-{
-  float *panel = panels + i * b * kd;
-  guint64 have = MIN (b, rows - i * b);
-  const float *x = X + i * b * kd;
-
-  for (guint64 t = 0; t < kd; t++)
-    for (guint64 r = 0; r < b; r++)
-      panel[t * b + r] = r < have ? x[r * kd + t] : 0.0f;
-}
-
-/* Zero what lies outside m×k in a ragged edge block, whatever P and Q
- * hold (0 × ∞ would not be 0). */
-static void
-zero_outside (float *out, guint b, guint rows, guint cols)
+zero_past (float *out, guint b, guint cols)
 {
   for (guint r = 0; r < b; r++)
-    {
-      guint from = r < rows ? cols : 0;
-      memset (out + r * b + from, 0, (b - from) * sizeof (float));
-    }
+    memset (out + r * b + cols, 0, (b - cols) * sizeof (float));
 }
 
+/* Blocks [first, last) of the pattern, in order, from the rows of P and
+ * Q. */
 static void
-run_block (const Kernel *kern, const SpxBlockCsr *pat, const float *P,
-           const float *Q, guint64 kd, guint64 br, guint64 bc, float *out)
-{
-  guint64 b = pat->b;
-  guint rows = (guint) MIN (b, pat->m - br * b);
-  guint cols = (guint) MIN (b, pat->k - bc * b);
-
-  if (kern->panel == NULL)
-    {
-      kern->block (P + br * b * kd, Q + bc * b * kd, kd, pat->b, rows, cols,
-                   out);
-      return;
-    }
-  kern->panel (kern->Pt + br * b * kd, kern->Qt + bc * b * kd, kd, out);
-  if (rows < b || cols < b)
-    zero_outside (out, pat->b, rows, cols);
-}
-
-/* Blocks [first, last) of the pattern, in order. */
-static void
-run_range (const Kernel *kern, const SpxBlockCsr *pat, const float *P,
+run_range (SpxSddmmBlock block_sddmm, const SpxBlockCsr *pat, const float *P,
            const float *Q, guint64 kd, float *out, guint64 first,
            guint64 last)
 {
@@ -86,53 +40,136 @@ run_range (const Kernel *kern, const SpxBlockCsr *pat, const float *P,
     {
       while (off[br + 1] <= i)
         br++;
-      run_block (kern, pat, P, Q, kd, br, pat->col_indices[i],
-                 out + i * b * b);
+      guint64 bc = pat->col_indices[i];
+      guint rows = (guint) MIN (b, pat->m - br * b);
+      guint cols = (guint) MIN (b, pat->k - bc * b);
+      block_sddmm (P + br * b * kd, Q + bc * b * kd, kd, pat->b, rows, cols,
+                   out + i * b * b);
     }
 }
 
-static float *
-try_panels (guint64 len, GError **error)
+/* The packed path visits the blocks column by column: each thread packs
+ * a block-column of Q once into its panel (kd×b, L1- or L2-sized) and
+ * runs all that column's blocks of its chunk against it. Chunks end at
+ * column boundaries unless a column alone is longer than a chunk. */
+typedef struct {
+  guint64 *order;  /* pattern index of each block, by block-column */
+  guint64 *brow;   /* its block-row */
+  guint64 *cuts;   /* chunk c is [cuts[c], cuts[c + 1]) of order */
+  guint64  n_chunks;
+} ByColumn;
+
+static void
+by_column_clear (ByColumn *bycol)
 {
-  float *p = len <= G_MAXSIZE / sizeof (float) ? g_try_new (float, len)
-                                                : NULL;
-  if (p == NULL)
-    g_set_error (error, SPX_ENGINE_ERROR, SPX_ENGINE_ERROR_NO_MEMORY,
-                 "no memory for P and Q packed in panels (%" G_GUINT64_FORMAT
-                 " floats)", len);
-  return p;
+  g_free (bycol->order);
+  g_free (bycol->brow);
+  g_free (bycol->cuts);
 }
 
-/* The kernel for the instruction set, with P and Q packed if it takes
- * panels; FALSE when they do not fit in memory. */
-static gboolean
-kernel_init (Kernel *kern, const SpxBlockCsr *pat, const float *P,
-             const float *Q, guint64 kd, SpxIsa isa, int threads,
-             GError **error)
+static void
+by_column_init (ByColumn *bycol, const SpxBlockCsr *pat, guint64 target)
 {
-  guint64 b = pat->b, brows = pat->brows, bcols = pat->bcols;
+  guint64 n = pat->n_blocks, bcols = pat->bcols, last = 0;
+  g_autofree guint64 *start = g_new0 (guint64, bcols + 1);
 
-  kern->block = spx_kernel_sddmm (isa);
-  kern->panel = spx_kernel_sddmm_panel (isa, pat->b);
-  kern->Pt = kern->Qt = NULL;
-  if (kern->panel == NULL)
-    return TRUE;
-  if (!(kern->Pt = try_panels (brows * b * kd, error)) ||
-      !(kern->Qt = try_panels (bcols * b * kd, error)))
+  for (guint64 i = 0; i < n; i++)
+    start[pat->col_indices[i] + 1]++;
+  for (guint64 bc = 0; bc < bcols; bc++)
+    start[bc + 1] += start[bc];
+  g_autofree guint64 *next = g_memdup2 (start, bcols * sizeof (guint64));
+  bycol->order = g_new (guint64, n);
+  bycol->brow = g_new (guint64, n);
+  for (guint64 br = 0; br < pat->brows; br++)
+    for (guint64 i = pat->row_offsets[br]; i < pat->row_offsets[br + 1]; i++)
+      {
+        guint64 j = next[pat->col_indices[i]]++;
+        bycol->order[j] = i;
+        bycol->brow[j] = br;
+      }
+  /* at most one cut per column and one per target blocks */
+  bycol->cuts = g_new (guint64, bcols + n / target + 2);
+  bycol->n_chunks = 0;
+  bycol->cuts[0] = 0;
+  for (guint64 bc = 0; bc < bcols; bc++)
     {
-      g_free (kern->Pt);
-      return FALSE;
+      if (start[bc + 1] - last > target && start[bc] > last)
+        bycol->cuts[++bycol->n_chunks] = last = start[bc];
+      while (start[bc + 1] - last > target)
+        bycol->cuts[++bycol->n_chunks] = last += target;
     }
+  if (last < n)
+    bycol->cuts[++bycol->n_chunks] = n;
+}
+
+/* Block-column bc of Q transposed into panel, columns past k zeroed. */
+static void
+pack_panel (const float *Q, guint64 k, guint64 kd, guint64 b, guint64 bc,
+            float *panel)
+{
+  guint64 cols = MIN (b, k - bc * b);
+  const float *q = Q + bc * b * kd;
+
+  for (guint64 t = 0; t < kd; t++)
+    for (guint64 c = 0; c < b; c++)
+      panel[t * b + c] = c < cols ? q[c * kd + t] : 0.0f;
+}
+
+/* One chunk of the by-column order; panel holds block-column *packed. */
+static void
+run_chunk (SpxSddmmPanel kernel, const SpxBlockCsr *pat, const ByColumn *bycol,
+           guint64 chunk, const float *P, const float *Q, guint64 kd,
+           float *out, float *panel, guint64 *packed)
+{
+  guint64 b = pat->b;
+
+  for (guint64 j = bycol->cuts[chunk]; j < bycol->cuts[chunk + 1]; j++)
+    {
+      guint64 i = bycol->order[j], br = bycol->brow[j];
+      guint64 bc = pat->col_indices[i];
+      if (bc != *packed)
+        pack_panel (Q, pat->k, kd, b, *packed = bc, panel);
+      kernel (P + br * b * kd, kd, panel, (guint) MIN (b, pat->m - br * b),
+              out + i * b * b);
+      if (pat->k - bc * b < b)
+        zero_past (out + i * b * b, pat->b, (guint) (pat->k - bc * b));
+    }
+}
+
+/* The packed path on threads threads: a panel each, chunks handed out
+ * dynamically. FALSE when the panels do not fit in memory. */
+static gboolean
+run_panels (SpxSddmmPanel kernel, const SpxBlockCsr *pat, const float *P,
+            const float *Q, guint64 kd, float *out, guint64 target,
+            int threads, GError **error)
+{
+  guint64 len = pat->b * kd;
+  g_autofree float **panels = g_new0 (float *, threads);
+  gboolean ok = len <= G_MAXSIZE / sizeof (float) / (guint64) threads;
+
+  for (int i = 0; ok && i < threads; i++)
+    ok = (panels[i] = g_try_new (float, len)) != NULL;
+  if (ok)
+    {
+      ByColumn bycol;
+      by_column_init (&bycol, pat, target);
 #pragma omp parallel num_threads (threads)
-  {
-#pragma omp for schedule (static) nowait
-    for (guint64 br = 0; br < brows; br++)
-      pack_panel (P, pat->m, kd, b, br, kern->Pt);
-#pragma omp for schedule (static)
-    for (guint64 bc = 0; bc < bcols; bc++)
-      pack_panel (Q, pat->k, kd, b, bc, kern->Qt);
-  }
-  return TRUE;
+      {
+        guint64 packed = G_MAXUINT64;
+        float *panel = panels[omp_get_thread_num ()];
+#pragma omp for schedule (dynamic, 1)
+        for (guint64 c = 0; c < bycol.n_chunks; c++)
+          run_chunk (kernel, pat, &bycol, c, P, Q, kd, out, panel, &packed);
+      }
+      by_column_clear (&bycol);
+    }
+  else
+    g_set_error (error, SPX_ENGINE_ERROR, SPX_ENGINE_ERROR_NO_MEMORY,
+                 "no memory for %d panels of Q (%" G_GUINT64_FORMAT
+                 " floats each)", threads, len);
+  for (int i = 0; i < threads; i++)
+    g_free (panels[i]);
+  return ok;
 }
 
 gboolean
@@ -157,31 +194,31 @@ spx_sddmm (const SpxBlockCsr *pattern, const float *P, const float *Q,
     return TRUE;
   g_return_val_if_fail (P != NULL && Q != NULL && out != NULL, FALSE);
 
-  /* Chunks of consecutive blocks (sharing P's rows) handed out
-   * dynamically: edge blocks cost less, and a core busy elsewhere should
-   * not hold the others up. A chunk is about 2^18 multiply-adds, and
-   * there are a few per thread at least. Each entry is computed whole by
-   * one thread, so the thread count never changes a bit of the result. */
+  /* Chunks of consecutive blocks (sharing rows of P, or a column of Q)
+   * handed out dynamically: edge blocks cost less, and a core busy
+   * elsewhere should not hold the others up. A chunk is about 2^18
+   * multiply-adds (2^22 for the packed path, so that a column's panel
+   * serves many blocks), and there are a few per thread at least. Each
+   * entry is computed whole by one thread, so the thread count never
+   * changes a bit of the result. */
   int threads = options != NULL && options->threads > 0
                 ? (int) MIN (options->threads, (guint) G_MAXINT)
                 : omp_get_max_threads ();
+  SpxIsa isa = options != NULL ? options->isa : spx_isa_best ();
+  SpxSddmmPanel panel = spx_kernel_sddmm_panel (isa, pattern->b);
   guint64 b = pattern->b;
-  guint64 chunk = MIN ((G_GUINT64_CONSTANT (1) << 18) / b / b / kd,
-                       n_blocks / (4 * (guint64) threads));
+  guint64 macs = G_GUINT64_CONSTANT (1) << (panel != NULL ? 22 : 18);
+  guint64 chunk = MIN (macs / b / b / kd, n_blocks / (4 * (guint64) threads));
   chunk = MAX (chunk, 1);
   guint64 n_chunks = (n_blocks + chunk - 1) / chunk;
   threads = (int) MIN ((guint64) threads, n_chunks);
 
-  Kernel kern;
-  if (!kernel_init (&kern, pattern, P, Q, kd,
-                    options != NULL ? options->isa : spx_isa_best (),
-                    threads, error))
-    return FALSE;
+  if (panel != NULL)
+    return run_panels (panel, pattern, P, Q, kd, out, chunk, threads, error);
+  SpxSddmmBlock kernel = spx_kernel_sddmm (isa);
 #pragma omp parallel for schedule (dynamic, 1) num_threads (threads)
   for (guint64 i = 0; i < n_chunks; i++)
-    run_range (&kern, pattern, P, Q, kd, out, i * chunk,
+    run_range (kernel, pattern, P, Q, kd, out, i * chunk,
                MIN (n_blocks, (i + 1) * chunk));
-  g_free (kern.Pt);
-  g_free (kern.Qt);
   return TRUE;
 }

@@ -46,11 +46,11 @@ typedef void (*SpxSddmmBlock) (const float *P, const float *Q, guint64 kd,
 
 SpxSddmmBlock spx_kernel_sddmm (SpxIsa isa);
 
-/* SDDMM from packed operands: one b×b block of P·Qᵀ into out, from the
- * panels of its block-row of P and block-column of Q (kd×b each, the
- * matrix transposed: Pt[t·b + r] = P[r][t]). */
-typedef void (*SpxSddmmPanel) (const float *Pt, const float *Qt, guint64 kd,
-                               float *out);
+/* SDDMM from a packed Q: one block of P·Qᵀ (rows ≤ b of P, row stride kd)
+ * against its block-column's panel Qt (kd×b, Q transposed: Qt[t·b + c] =
+ * Q[c][t]), into out (b×b; rows past rows zeroed). */
+typedef void (*SpxSddmmPanel) (const float *P, guint64 kd, const float *Qt,
+                               guint rows, float *out);
 
 /* The packed kernel for an instruction set and block size, or NULL when
  * that pair has none (then spx_kernel_sddmm). */

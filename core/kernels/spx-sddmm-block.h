@@ -128,12 +128,11 @@ SDDMM_BLOCK (const float *P, const float *Q, guint64 kd, guint b,
 
 /* The packed path, SpMM's register tile turned around: R rows of the
  * block × V vectors of its columns stay in registers over all of kd; per
- * step t the V vectors of Q's panel row t are loaded once and each row's
- * P value, from P's panel row t, is broadcast against them. Both panels
- * are read front to back. Every entry is one chain of fused
- * multiply-adds in t order. */
+ * step t the V vectors of the panel's row t (Q's column t) are loaded
+ * once and each row's P[r][t] is broadcast against them. Every entry is
+ * one chain of fused multiply-adds in t order. */
 INLINE void
-panel_tile (const float *Pt, const float *Qt, guint64 kd, guint b, guint R,
+panel_tile (const float *P, guint64 kd, const float *Qt, guint b, guint R,
             guint V, float *out)
 {
   Vec c[MAX_R][4];
@@ -143,7 +142,7 @@ panel_tile (const float *Pt, const float *Qt, guint64 kd, guint b, guint R,
 #pragma GCC unroll 4
     for (guint v = 0; v < V; v++)
       c[r][v] = VEC_ZERO ();
-  for (guint64 t = 0; t < kd; t++, Pt += b, Qt += b)
+  for (guint64 t = 0; t < kd; t++, Qt += b)
     {
       Vec x[4];
 #pragma GCC unroll 4
@@ -152,7 +151,7 @@ panel_tile (const float *Pt, const float *Qt, guint64 kd, guint b, guint R,
 #pragma GCC unroll 16
       for (guint r = 0; r < R; r++)
         {
-          Vec s = VEC_SET1 (Pt[r]);
+          Vec s = VEC_SET1 (P[r * kd + t]);
 #pragma GCC unroll 4
           for (guint v = 0; v < V; v++)
             c[r][v] = VEC_FMA (s, x[v], c[r][v]);
@@ -165,22 +164,28 @@ panel_tile (const float *Pt, const float *Qt, guint64 kd, guint b, guint R,
       VEC_STORE (out + r * b + VW * v, c[r][v]);
 }
 
-/* A whole block, R rows at a time (R divides b). */
+/* A block's rows, R at a time then one at a time; rows past the edge of
+ * P are zeroed. */
 INLINE void
-panel_block (const float *Pt, const float *Qt, guint64 kd, float *out,
-             guint V, guint R)
+panel_block (const float *P, guint64 kd, const float *Qt, guint rows,
+             float *out, guint V, guint R)
 {
   const guint b = VW * V;
+  guint r = 0;
 
-  for (guint r = 0; r < b; r += R)
-    panel_tile (Pt + r, Qt, kd, b, R, V, out + r * b);
+  for (; r + R <= rows; r += R)
+    panel_tile (P + r * kd, kd, Qt, b, R, V, out + r * b);
+  for (; r < rows; r++)
+    panel_tile (P + r * kd, kd, Qt, b, 1, V, out + r * b);
+  memset (out + (gsize) rows * b, 0, (gsize) (b - rows) * b * sizeof (float));
 }
 
 #define PANEL(N) \
   static void \
-  panel_##N##v (const float *Pt, const float *Qt, guint64 kd, float *out) \
+  panel_##N##v (const float *P, guint64 kd, const float *Qt, guint rows, \
+                float *out) \
   { \
-    panel_block (Pt, Qt, kd, out, N, SDDMM_SHAPE_##N##V); \
+    panel_block (P, kd, Qt, rows, out, N, SDDMM_SHAPE_##N##V); \
   }
 
 PANEL (1)
