@@ -6,15 +6,6 @@
 #include <omp.h>
 #include <string.h>
 
-/* Zero the columns of a ragged last block-column, whatever P holds (0 × ∞
- * would not be 0). */
-static void
-zero_past (float *out, guint b, guint cols)
-{
-  for (guint r = 0; r < b; r++)
-    memset (out + r * b + cols, 0, (b - cols) * sizeof (float));
-}
-
 /* Blocks [first, last) of the pattern, in order, from the rows of P and
  * Q. */
 static void
@@ -115,25 +106,62 @@ pack_panel (const float *Q, guint64 k, guint64 kd, guint64 b, guint64 bc,
       panel[t * b + c] = c < cols ? q[c * kd + t] : 0.0f;
 }
 
-/* One chunk of the by-column order; panel holds block-column *packed. */
+/* Rows waiting for the kernel, all of one block-column. */
+#define BATCH 64
+typedef struct {
+  const float *p[BATCH];
+  float       *o[BATCH];
+  guint        n;
+} Rows;
+
+/* Run the rows against the panel of block-column bc, then zero what lies
+ * past k in each (whatever P holds: 0 × ∞ would not be 0). */
+static void
+flush (SpxSddmmPanel kernel, const SpxBlockCsr *pat, Rows *rows, guint64 kd,
+       guint64 bc, const float *panel)
+{
+  guint64 b = pat->b, cols = MIN (b, pat->k - bc * b);
+
+  kernel (rows->p, rows->o, rows->n, kd, panel);
+  for (guint i = 0; cols < b && i < rows->n; i++)
+    memset (rows->o[i] + cols, 0, (b - cols) * sizeof (float));
+  rows->n = 0;
+}
+
+/* One chunk of the by-column order, a block-column's rows at a time (up
+ * to BATCH, so that narrow blocks fill the kernel's tiles); panel holds
+ * block-column *packed. Rows past m are zeroed. */
 static void
 run_chunk (SpxSddmmPanel kernel, const SpxBlockCsr *pat, const ByColumn *bycol,
            guint64 chunk, const float *P, const float *Q, guint64 kd,
            float *out, float *panel, guint64 *packed)
 {
   guint64 b = pat->b;
+  Rows rows;
 
+  rows.n = 0;
   for (guint64 j = bycol->cuts[chunk]; j < bycol->cuts[chunk + 1]; j++)
     {
       guint64 i = bycol->order[j], br = bycol->brow[j];
-      guint64 bc = pat->col_indices[i];
+      guint64 bc = pat->col_indices[i], have = MIN (b, pat->m - br * b);
+      float *o = out + i * b * b;
       if (bc != *packed)
-        pack_panel (Q, pat->k, kd, b, *packed = bc, panel);
-      kernel (P + br * b * kd, kd, panel, (guint) MIN (b, pat->m - br * b),
-              out + i * b * b);
-      if (pat->k - bc * b < b)
-        zero_past (out + i * b * b, pat->b, (guint) (pat->k - bc * b));
+        {
+          if (rows.n > 0)
+            flush (kernel, pat, &rows, kd, *packed, panel);
+          pack_panel (Q, pat->k, kd, b, *packed = bc, panel);
+        }
+      for (guint64 r = 0; r < have; r++)
+        {
+          if (rows.n == BATCH)
+            flush (kernel, pat, &rows, kd, bc, panel);
+          rows.p[rows.n] = P + (br * b + r) * kd;
+          rows.o[rows.n++] = o + r * b;
+        }
+      memset (o + have * b, 0, (b - have) * b * sizeof (float));
     }
+  if (rows.n > 0)
+    flush (kernel, pat, &rows, kd, *packed, panel);
 }
 
 /* The packed path on threads threads: a panel each, chunks handed out

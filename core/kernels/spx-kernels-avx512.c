@@ -58,11 +58,60 @@ tail_mask (guint rem)
 
 #include "spx-kernels-tile.h"
 
-/* SDDMM panel tiles: rows per tile for blocks 1, 2, 4 vectors wide
- * (R·V accumulators). */
-#define SDDMM_SHAPE_1V 16
-#define SDDMM_SHAPE_2V 8
-#define SDDMM_SHAPE_4V 4
 #define SDDMM_BLOCK spx_kernel_sddmm_avx512
-#define SDDMM_PANEL spx_kernel_sddmm_panel_avx512
 #include "spx-sddmm-block.h"
+
+/* SDDMM's packed kernels in zmm (b = 16, 32, 64), and in ymm and xmm
+ * (b = 8, 4): AVX-512VL gives those 32 registers and broadcasts folded
+ * into the multiply-adds. Rows per tile: R·V accumulators of 32. */
+#define PANEL_VEC __m512
+#define PANEL_VW 16
+#define PANEL_LOAD(p) _mm512_loadu_ps (p)
+#define PANEL_STORE(p, x) _mm512_storeu_ps (p, x)
+#define PANEL_ZERO() _mm512_setzero_ps ()
+#define PANEL_SET1(x) _mm512_set1_ps (x)
+#define PANEL_FMA(a, b, c) _mm512_fmadd_ps (a, b, c)
+#define PANEL_R1 16
+#define PANEL_R2 8
+#define PANEL_R4 4
+#define PANEL_NAME(x) zmm_##x
+#define PANEL_TABLE panel_zmm
+#include "spx-sddmm-panel.h"
+
+#define PANEL_VEC __m256
+#define PANEL_VW 8
+#define PANEL_LOAD(p) _mm256_loadu_ps (p)
+#define PANEL_STORE(p, x) _mm256_storeu_ps (p, x)
+#define PANEL_ZERO() _mm256_setzero_ps ()
+#define PANEL_SET1(x) _mm256_set1_ps (x)
+#define PANEL_FMA(a, b, c) _mm256_fmadd_ps (a, b, c)
+#define PANEL_R1 16
+#define PANEL_R2 8
+#define PANEL_R4 4
+#define PANEL_NAME(x) ymm_##x
+#define PANEL_TABLE panel_ymm
+#include "spx-sddmm-panel.h"
+
+#define PANEL_VEC __m128
+#define PANEL_VW 4
+#define PANEL_LOAD(p) _mm_loadu_ps (p)
+#define PANEL_STORE(p, x) _mm_storeu_ps (p, x)
+#define PANEL_ZERO() _mm_setzero_ps ()
+#define PANEL_SET1(x) _mm_set1_ps (x)
+#define PANEL_FMA(a, b, c) _mm_fmadd_ps (a, b, c)
+#define PANEL_R1 16
+#define PANEL_R2 8
+#define PANEL_R4 4
+#define PANEL_NAME(x) xmm_##x
+#define PANEL_TABLE panel_xmm
+#include "spx-sddmm-panel.h"
+
+/* The packed kernel for b, in the widest vectors it fills. */
+SpxSddmmPanel
+spx_kernel_sddmm_panel_avx512 (guint b)
+{
+  SpxSddmmPanel k = panel_zmm (b);
+  if (k == NULL)
+    k = panel_ymm (b);
+  return k != NULL ? k : panel_xmm (b);
+}

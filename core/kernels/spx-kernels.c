@@ -41,18 +41,13 @@ spx_kernel_sddmm (SpxIsa isa)
     }
 }
 
-/* AVX-512 takes AVX2's panels for blocks narrower than a zmm: a b = 8
- * row is one ymm, and both sum each entry in the same order. */
 SpxSddmmPanel
 spx_kernel_sddmm_panel (SpxIsa isa, guint b)
 {
   switch (isa)
     {
     case SPX_ISA_AVX512:
-      {
-        SpxSddmmPanel wide = spx_kernel_sddmm_panel_avx512 (b);
-        return wide != NULL ? wide : spx_kernel_sddmm_panel_avx2 (b);
-      }
+      return spx_kernel_sddmm_panel_avx512 (b);
     case SPX_ISA_AVX2:
       return spx_kernel_sddmm_panel_avx2 (b);
     case SPX_ISA_GENERIC:

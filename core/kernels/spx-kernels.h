@@ -46,11 +46,12 @@ typedef void (*SpxSddmmBlock) (const float *P, const float *Q, guint64 kd,
 
 SpxSddmmBlock spx_kernel_sddmm (SpxIsa isa);
 
-/* SDDMM from a packed Q: one block of P·Qᵀ (rows ≤ b of P, row stride kd)
- * against its block-column's panel Qt (kd×b, Q transposed: Qt[t·b + c] =
- * Q[c][t]), into out (b×b; rows past rows zeroed). */
-typedef void (*SpxSddmmPanel) (const float *P, guint64 kd, const float *Qt,
-                               guint rows, float *out);
+/* SDDMM from a packed Q: n rows of P (p[i], kd long) against one
+ * block-column's panel Qt (kd×b, Q transposed: Qt[t·b + c] = Q[c][t], 0
+ * past Q's last row), row i of the result into o[i] (b floats). The rows
+ * may come from any blocks of that column. */
+typedef void (*SpxSddmmPanel) (const float *const *p, float *const *o,
+                               guint n, guint64 kd, const float *Qt);
 
 /* The packed kernel for an instruction set and block size, or NULL when
  * that pair has none (then spx_kernel_sddmm). */

@@ -1,13 +1,10 @@
 /* spx-sddmm-block.h: one block of SDDMM (the entries of P·Qᵀ a pattern
  * keeps), written once and compiled per instruction set: each ISA file of
  * the kernels includes it after defining SDDMM_BLOCK, the name of its
- * dot-product entry point, and (AVX2, AVX-512, after spx-kernels-tile.h's
- * vector macros) SDDMM_PANEL, the name of its packed-panel table, with
- * SDDMM_SHAPE_1V … SDDMM_SHAPE_4V (rows per tile for blocks 1, 2 and 4
- * vectors wide). The dot-product path's vector width changes the order of
- * a dot product's sums, so its results differ in the last bits between
- * instruction sets; the panel path sums each entry in kd order whatever
- * the width. Neither ever depends on the thread count. */
+ * entry point. It serves the block sizes that have no packed kernel
+ * (spx-sddmm-panel.h). Vector width changes the order of a dot product's
+ * sums, so results differ in the last bits between instruction sets,
+ * never between thread counts. */
 
 #include <string.h>
 
@@ -122,87 +119,3 @@ SDDMM_BLOCK (const float *P, const float *Q, guint64 kd, guint b,
   if (r < rows)
     row_sddmm (P + r * kd, Q, kd, 0, cols, out + (gsize) r * b);
 }
-
-
-#ifdef SDDMM_PANEL
-
-/* The packed path, SpMM's register tile turned around: R rows of the
- * block × V vectors of its columns stay in registers over all of kd; per
- * step t the V vectors of the panel's row t (Q's column t) are loaded
- * once and each row's P[r][t] is broadcast against them. Every entry is
- * one chain of fused multiply-adds in t order. */
-INLINE void
-panel_tile (const float *P, guint64 kd, const float *Qt, guint b, guint R,
-            guint V, float *out)
-{
-  Vec c[MAX_R][4];
-
-#pragma GCC unroll 16
-  for (guint r = 0; r < R; r++)
-#pragma GCC unroll 4
-    for (guint v = 0; v < V; v++)
-      c[r][v] = VEC_ZERO ();
-  for (guint64 t = 0; t < kd; t++, Qt += b)
-    {
-      Vec x[4];
-#pragma GCC unroll 4
-      for (guint v = 0; v < V; v++)
-        x[v] = VEC_LOAD (Qt + VW * v);
-#pragma GCC unroll 16
-      for (guint r = 0; r < R; r++)
-        {
-          Vec s = VEC_SET1 (P[r * kd + t]);
-#pragma GCC unroll 4
-          for (guint v = 0; v < V; v++)
-            c[r][v] = VEC_FMA (s, x[v], c[r][v]);
-        }
-    }
-#pragma GCC unroll 16
-  for (guint r = 0; r < R; r++)
-#pragma GCC unroll 4
-    for (guint v = 0; v < V; v++)
-      VEC_STORE (out + r * b + VW * v, c[r][v]);
-}
-
-/* A block's rows, R at a time then one at a time; rows past the edge of
- * P are zeroed. */
-INLINE void
-panel_block (const float *P, guint64 kd, const float *Qt, guint rows,
-             float *out, guint V, guint R)
-{
-  const guint b = VW * V;
-  guint r = 0;
-
-  for (; r + R <= rows; r += R)
-    panel_tile (P + r * kd, kd, Qt, b, R, V, out + r * b);
-  for (; r < rows; r++)
-    panel_tile (P + r * kd, kd, Qt, b, 1, V, out + r * b);
-  memset (out + (gsize) rows * b, 0, (gsize) (b - rows) * b * sizeof (float));
-}
-
-#define PANEL(N) \
-  static void \
-  panel_##N##v (const float *P, guint64 kd, const float *Qt, guint rows, \
-                float *out) \
-  { \
-    panel_block (P, kd, Qt, rows, out, N, SDDMM_SHAPE_##N##V); \
-  }
-
-PANEL (1)
-PANEL (2)
-PANEL (4)
-#undef PANEL
-
-SpxSddmmPanel
-SDDMM_PANEL (guint b)
-{
-  switch (b)
-    {
-    case VW: return panel_1v;
-    case 2 * VW: return panel_2v;
-    case 4 * VW: return panel_4v;
-    default: return NULL;
-    }
-}
-
-#endif
