@@ -93,18 +93,11 @@ by_column_init (ByColumn *bycol, const SpxBlockCsr *pat, guint64 target)
     bycol->cuts[++bycol->n_chunks] = n;
 }
 
-/* Block-column bc of Q transposed into panel, columns past k zeroed. */
-static void
-pack_panel (const float *Q, guint64 k, guint64 kd, guint64 b, guint64 bc,
-            float *panel)
-{
-  guint64 cols = MIN (b, k - bc * b);
-  const float *q = Q + bc * b * kd;
-
-  for (guint64 t = 0; t < kd; t++)
-    for (guint64 c = 0; c < b; c++)
-      panel[t * b + c] = c < cols ? q[c * kd + t] : 0.0f;
-}
+/* The packed path's kernel and its packing of Q. */
+typedef struct {
+  SpxSddmmPanel panel;
+  SpxSddmmPack  pack;
+} Kernel;
 
 /* Rows waiting for the kernel, all of one block-column. */
 #define BATCH 64
@@ -132,10 +125,11 @@ flush (SpxSddmmPanel kernel, const SpxBlockCsr *pat, Rows *rows, guint64 kd,
  * to BATCH, so that narrow blocks fill the kernel's tiles); panel holds
  * block-column *packed. Rows past m are zeroed. */
 static void
-run_chunk (SpxSddmmPanel kernel, const SpxBlockCsr *pat, const ByColumn *bycol,
+run_chunk (const Kernel *kern, const SpxBlockCsr *pat, const ByColumn *bycol,
            guint64 chunk, const float *P, const float *Q, guint64 kd,
            float *out, float *panel, guint64 *packed)
 {
+  SpxSddmmPanel kernel = kern->panel;
   guint64 b = pat->b;
   Rows rows;
 
@@ -149,7 +143,9 @@ run_chunk (SpxSddmmPanel kernel, const SpxBlockCsr *pat, const ByColumn *bycol,
         {
           if (rows.n > 0)
             flush (kernel, pat, &rows, kd, *packed, panel);
-          pack_panel (Q, pat->k, kd, b, *packed = bc, panel);
+          *packed = bc;
+          kern->pack (Q + bc * b * kd, kd, pat->b,
+                      (guint) MIN (b, pat->k - bc * b), panel);
         }
       for (guint64 r = 0; r < have; r++)
         {
@@ -167,7 +163,7 @@ run_chunk (SpxSddmmPanel kernel, const SpxBlockCsr *pat, const ByColumn *bycol,
 /* The packed path on threads threads: a panel each, chunks handed out
  * dynamically. FALSE when the panels do not fit in memory. */
 static gboolean
-run_panels (SpxSddmmPanel kernel, const SpxBlockCsr *pat, const float *P,
+run_panels (const Kernel *kern, const SpxBlockCsr *pat, const float *P,
             const float *Q, guint64 kd, float *out, guint64 target,
             int threads, GError **error)
 {
@@ -187,7 +183,7 @@ run_panels (SpxSddmmPanel kernel, const SpxBlockCsr *pat, const float *P,
         float *panel = panels[omp_get_thread_num ()];
 #pragma omp for schedule (dynamic, 1)
         for (guint64 c = 0; c < bycol.n_chunks; c++)
-          run_chunk (kernel, pat, &bycol, c, P, Q, kd, out, panel, &packed);
+          run_chunk (kern, pat, &bycol, c, P, Q, kd, out, panel, &packed);
       }
       by_column_clear (&bycol);
     }
@@ -241,8 +237,9 @@ spx_sddmm (const SpxBlockCsr *pattern, const float *P, const float *Q,
   guint64 n_chunks = (n_blocks + chunk - 1) / chunk;
   threads = (int) MIN ((guint64) threads, n_chunks);
 
-  if (panel != NULL)
-    return run_panels (panel, pattern, P, Q, kd, out, chunk, threads, error);
+  Kernel kern = { panel, spx_kernel_sddmm_pack (isa) };
+  if (panel != NULL && kern.pack != NULL)
+    return run_panels (&kern, pattern, P, Q, kd, out, chunk, threads, error);
   SpxSddmmBlock kernel = spx_kernel_sddmm (isa);
 #pragma omp parallel for schedule (dynamic, 1) num_threads (threads)
   for (guint64 i = 0; i < n_chunks; i++)

@@ -57,6 +57,7 @@ tail_mask (guint rem)
 #include "spx-kernels-tile.h"
 
 #define SDDMM_BLOCK spx_kernel_sddmm_avx2
+#define SDDMM_PACK spx_kernel_sddmm_pack_avx2
 #include "spx-sddmm-block.h"
 
 /* SDDMM's packed kernels in ymm (b = 8, 16, 32) and xmm (b = 4). Rows

@@ -59,6 +59,7 @@ tail_mask (guint rem)
 #include "spx-kernels-tile.h"
 
 #define SDDMM_BLOCK spx_kernel_sddmm_avx512
+#define SDDMM_PACK spx_kernel_sddmm_pack_avx512
 #include "spx-sddmm-block.h"
 
 /* SDDMM's packed kernels in zmm (b = 16, 32, 64), and in ymm and xmm

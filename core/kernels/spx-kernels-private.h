@@ -41,6 +41,12 @@ void spx_kernel_sddmm_avx512  (const float *P, const float *Q, guint64 kd,
 /* Each instruction set's packed-panel SDDMM for block size b, or NULL. */
 SpxSddmmPanel spx_kernel_sddmm_panel_avx2   (guint b);
 SpxSddmmPanel spx_kernel_sddmm_panel_avx512 (guint b);
+void          spx_kernel_sddmm_pack_avx2    (const float *q, guint64 kd,
+                                             guint b, guint cols,
+                                             float *panel);
+void          spx_kernel_sddmm_pack_avx512  (const float *q, guint64 kd,
+                                             guint b, guint cols,
+                                             float *panel);
 
 /* The column-chunk width spx_kernel_run picks for these work items. */
 guint64       spx_kernel_chunk_width (const SpxRowWork *work, gsize n_work,

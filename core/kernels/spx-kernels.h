@@ -57,6 +57,14 @@ typedef void (*SpxSddmmPanel) (const float *const *p, float *const *o,
  * that pair has none (then spx_kernel_sddmm). */
 SpxSddmmPanel spx_kernel_sddmm_panel (SpxIsa isa, guint b);
 
+/* A block-column of Q (cols ≤ b rows of kd floats from q) transposed into
+ * its panel for the packed kernels, rows past cols as zeros; NULL when
+ * isa has no packed kernels. */
+typedef void (*SpxSddmmPack) (const float *q, guint64 kd, guint b,
+                              guint cols, float *panel);
+
+SpxSddmmPack  spx_kernel_sddmm_pack  (SpxIsa isa);
+
 /* One block-row as the plans hand it over: its task, where its rows of C
  * start, and its ragged last-column block if it has one. */
 typedef struct {
