@@ -167,9 +167,10 @@ run_panels (const Kernel *kern, const SpxBlockCsr *pat, const float *P,
             const float *Q, guint64 kd, float *out, guint64 target,
             int threads, GError **error)
 {
-  guint64 len = pat->b * kd;
+  guint64 len = pat->b * (kd + 3); /* as spx_kernel_sddmm_pack says */
   g_autofree float **panels = g_new0 (float *, threads);
-  gboolean ok = len <= G_MAXSIZE / sizeof (float) / (guint64) threads;
+  gboolean ok = kd <= G_MAXUINT64 / 2 / pat->b &&
+               len <= G_MAXSIZE / sizeof (float) / (guint64) threads;
 
   for (int i = 0; ok && i < threads; i++)
     ok = (panels[i] = g_try_new (float, len)) != NULL;
@@ -237,7 +238,7 @@ spx_sddmm (const SpxBlockCsr *pattern, const float *P, const float *Q,
   guint64 n_chunks = (n_blocks + chunk - 1) / chunk;
   threads = (int) MIN ((guint64) threads, n_chunks);
 
-  Kernel kern = { panel, spx_kernel_sddmm_pack (isa) };
+  Kernel kern = { panel, spx_kernel_sddmm_pack (isa, pattern->b) };
   if (panel != NULL && kern.pack != NULL)
     return run_panels (&kern, pattern, P, Q, kd, out, chunk, threads, error);
   SpxSddmmBlock kernel = spx_kernel_sddmm (isa);

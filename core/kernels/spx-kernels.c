@@ -57,12 +57,12 @@ spx_kernel_sddmm_panel (SpxIsa isa, guint b)
 }
 
 SpxSddmmPack
-spx_kernel_sddmm_pack (SpxIsa isa)
+spx_kernel_sddmm_pack (SpxIsa isa, guint b)
 {
   switch (isa)
     {
     case SPX_ISA_AVX512:
-      return spx_kernel_sddmm_pack_avx512;
+      return spx_kernel_sddmm_pack_avx512 (b);
     case SPX_ISA_AVX2:
       return spx_kernel_sddmm_pack_avx2;
     case SPX_ISA_GENERIC:
