@@ -241,7 +241,7 @@ print_table (const SpxBenchResult *r)
       print_row (names[i], rows[i], err);
     }
   if (sddmm)
-    printf ("\nstatic: spx_sddmm, packing P and Q inside each timed run; "
+    printf ("\nstatic: spx_sddmm, packing Q inside each timed run; "
             "dynamic: not applicable to SDDMM\n");
   else if (r->stat.ran)
     printf ("\nstatic plan built in %.2f ms, %.1f KiB\n", r->stat.plan_ms,
