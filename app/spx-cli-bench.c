@@ -15,7 +15,7 @@
 
 typedef struct {
   SpxCliStudyArgs study;
-  char *mode, *threads, *reps, *warmup;
+  char *mode, *threads, *reps, *warmup, *op;
   gboolean peers, json;
 } BenchArgs;
 
@@ -23,16 +23,26 @@ static void
 bench_args_clear (BenchArgs *a)
 {
   spx_cli_study_args_clear (&a->study);
-  char **fields[] = { &a->mode, &a->threads, &a->reps, &a->warmup };
+  char **fields[] = { &a->mode, &a->threads, &a->reps, &a->warmup, &a->op };
   for (guint i = 0; i < G_N_ELEMENTS (fields); i++)
     g_clear_pointer (fields[i], g_free);
 }
 
+/* SDDMM has one sparse contestant: both means static there. */
 static gboolean
 parse_mode (const char *text, SpxBenchOptions *options)
 {
+  gboolean sddmm = options->op == SPX_BENCH_OP_SDDMM;
+  if (sddmm)
+    options->run_dynamic = FALSE;
   if (text == NULL || g_str_equal (text, "both"))
     return TRUE;
+  if (sddmm && g_str_equal (text, "dynamic"))
+    {
+      spx_cli_usage_error (CMD, "--mode dynamic: SDDMM has no dynamic plan "
+                           "(use static or both)");
+      return FALSE;
+    }
   options->run_static = g_str_equal (text, "static");
   options->run_dynamic = g_str_equal (text, "dynamic");
   if (options->run_static || options->run_dynamic)
@@ -62,11 +72,22 @@ parse_threads (const char *text, guint *threads)
 }
 
 static gboolean
+parse_op (const char *text, SpxBenchOptions *options)
+{
+  if (text == NULL || spx_bench_op_parse (text, &options->op))
+    return TRUE;
+  spx_cli_usage_error (CMD, "--op: expected spmm or sddmm, got '%s'", text);
+  return FALSE;
+}
+
+static gboolean
 parse_options (const BenchArgs *a, guint threads, SpxBenchOptions *o)
 {
   guint64 v;
   g_autoptr (GError) error = NULL;
   spx_bench_options_init (o);
+  if (!parse_op (a->op, o))
+    return FALSE;
   o->engine.threads = threads; /* the scenario's, unless --threads */
   if (!spx_isa_from_env (&o->engine.isa, &error))
     {
@@ -74,6 +95,12 @@ parse_options (const BenchArgs *a, guint threads, SpxBenchOptions *o)
       return FALSE;
     }
   o->run_peers = a->peers;
+  if (a->peers && o->op == SPX_BENCH_OP_SDDMM)
+    {
+      spx_cli_usage_error (CMD, "--peers: librsb has no SDDMM (only --op "
+                           "spmm runs peers)");
+      return FALSE;
+    }
   if (a->peers && !spx_bench_have_librsb ())
     {
       spx_cli_usage_error (CMD, "--peers: built without librsb (install "
@@ -144,6 +171,7 @@ print_json (const SpxBenchResult *r)
   SpxJson json;
   spx_json_init (&json);
   spx_json_begin_object (&json, NULL);
+  spx_json_string (&json, "op", spx_bench_op_name (r->op));
   spx_json_uint (&json, "m", r->m);
   spx_json_uint (&json, "k", r->k);
   spx_json_uint (&json, "n", r->n);
@@ -192,6 +220,11 @@ print_row (const char *name, const SpxBenchTiming *t, const char *extra)
 static void
 print_table (const SpxBenchResult *r)
 {
+  gboolean sddmm = r->op == SPX_BENCH_OP_SDDMM;
+  if (sddmm)
+    printf ("SDDMM: the entries of P·Qᵀ the mask keeps (P %" G_GUINT64_FORMAT
+            " × kd, Q %" G_GUINT64_FORMAT " × kd, kd = n); dense is sgemm "
+            "of P·Qᵀ, then the kept blocks picked out\n", r->m, r->k);
   printf ("%" G_GUINT64_FORMAT " × %" G_GUINT64_FORMAT " · n = %" G_GUINT64_FORMAT
           " · %u × %u blocks · density %.4g (%" G_GUINT64_FORMAT " blocks) · "
           "%u threads · %s · median of %u\n\n", r->m, r->k, r->n, r->block,
@@ -207,7 +240,10 @@ print_table (const SpxBenchResult *r)
       g_autofree char *err = g_strdup_printf ("%.2e", rows[i]->max_rel_err);
       print_row (names[i], rows[i], err);
     }
-  if (r->stat.ran)
+  if (sddmm)
+    printf ("\nstatic: spx_sddmm, packing Q inside each timed run; "
+            "dynamic: not applicable to SDDMM\n");
+  else if (r->stat.ran)
     printf ("\nstatic plan built in %.2f ms, %.1f KiB\n", r->stat.plan_ms,
             r->stat.plan_bytes / 1024.0);
   printf ("dense: OpenBLAS %s kernel; sparse GFLOP/s count non-zeros only; "
@@ -299,6 +335,9 @@ spx_cli_bench (int argc, char **argv)
 {
   BenchArgs a = { 0 };
   GOptionEntry entries[] = {
+    { "op", 0, 0, G_OPTION_ARG_STRING, &a.op,
+      "spmm (A·B, the default) or sddmm (P·Qᵀ sampled by the mask, kd = n)",
+      "OP" },
     { "mode", 0, 0, G_OPTION_ARG_STRING, &a.mode,
       "static, dynamic or both (default both)", "MODE" },
     { "threads", 't', 0, G_OPTION_ARG_STRING, &a.threads,
@@ -314,7 +353,7 @@ spx_cli_bench (int argc, char **argv)
                                 "random dense B with static and dynamic plans "
                                 "and with dense OpenBLAS sgemm, alternately in "
                                 "one process; report medians, speedups and "
-                                "errors. SPX_ISA=avx512|avx2|generic forces "
+                                "errors. --op sddmm measures SDDMM instead. SPX_ISA=avx512|avx2|generic forces "
                                 "the kernels' instruction set.");
   g_option_context_add_main_entries (context, entries, NULL);
   spx_cli_study_args_add (&a.study, context, SPX_CLI_STUDY_SCENARIO |

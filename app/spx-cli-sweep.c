@@ -20,7 +20,7 @@ static const SpxCliPicture chart_defaults = { .width = 800, .height = 500,
 
 typedef struct {
   char *source, *densities, *blocks, *modes, *m, *k, *n, *dtype, *machine;
-  char *seed, *threads, *reps, *warmup, *out;
+  char *seed, *threads, *reps, *warmup, *out, *op;
   SpxCliPictureArgs picture;
   SpxCliStudyArgs   study; /* --scenario and --mask */
 } SweepArgs;
@@ -30,7 +30,7 @@ sweep_args_clear (SweepArgs *a)
 {
   char **fields[] = { &a->source, &a->densities, &a->blocks, &a->modes,
                       &a->m, &a->k, &a->n, &a->dtype, &a->machine, &a->seed,
-                      &a->threads, &a->reps, &a->warmup, &a->out };
+                      &a->threads, &a->reps, &a->warmup, &a->out, &a->op };
   for (guint i = 0; i < G_N_ELEMENTS (fields); i++)
     g_clear_pointer (fields[i], g_free);
   spx_cli_picture_args_clear (&a->picture);
@@ -119,6 +119,33 @@ parse_source (const char *text, SpxSweepOptions *o)
   spx_cli_usage_error (CMD, "--source: expected model, cpu or both, got "
                        "'%s'", text);
   return FALSE;
+}
+
+/* SDDMM is the CPU's alone, without dynamic: by default those are left
+ * out (and the user told); asked for by name, they are refused. */
+static gboolean
+parse_op (const SweepArgs *a, SpxSweepOptions *o)
+{
+  if (a->op == NULL)
+    return TRUE;
+  if (!spx_bench_op_parse (a->op, &o->op))
+    return spx_cli_usage_error (CMD, "--op: expected spmm or sddmm, got "
+                                "'%s'", a->op), FALSE;
+  if (o->op != SPX_BENCH_OP_SDDMM)
+    return TRUE;
+  if (a->source != NULL && o->run_model)
+    return spx_cli_usage_error (CMD, "--op sddmm: the IPU model covers SpMM "
+                                "only; use --source cpu"), FALSE;
+  if (a->modes != NULL && o->run_dynamic)
+    return spx_cli_usage_error (CMD, "--op sddmm: SDDMM has no dynamic "
+                                "mode; use --modes static"), FALSE;
+  if (o->run_model || o->run_dynamic)
+    fprintf (stderr, "sparse-explorer sweep: note: SDDMM is measured on the "
+             "CPU only, as dense and static (the IPU model and the dynamic "
+             "plan cover SpMM)\n");
+  o->run_model = o->run_dynamic = FALSE;
+  o->run_cpu = o->run_static = TRUE;
+  return TRUE;
 }
 
 /* --m, --k, --n set both sources; best is the model's alone. A subject
@@ -229,7 +256,7 @@ parse_all (const SweepArgs *a, SpxSweepOptions *o, SpxIpuMachine **own)
          (a->densities == NULL || parse_densities (a->densities, o)) &&
          (a->blocks == NULL || parse_blocks (a->blocks, o)) &&
          (a->modes == NULL || parse_modes (a->modes, o)) &&
-         parse_shape (a, o) && parse_cpu (a, o) && parse_model (a, o, own);
+         parse_op (a, o) && parse_shape (a, o) && parse_cpu (a, o) && parse_model (a, o, own);
 }
 
 /* Ctrl-C: finish the point under way, then write what is done. A second
@@ -390,6 +417,9 @@ spx_cli_sweep (int argc, char **argv)
 {
   SweepArgs a = { 0 };
   GOptionEntry entries[] = {
+    { "op", 0, 0, G_OPTION_ARG_STRING, &a.op,
+      "spmm (default) or sddmm (P·Qᵀ sampled by the mask, kd = n; the CPU "
+      "only, dense and static)", "OP" },
     { "source", 0, 0, G_OPTION_ARG_STRING, &a.source,
       "model, cpu or both (default both)", "S" },
     { "densities", 0, 0, G_OPTION_ARG_STRING, &a.densities,

@@ -4,9 +4,11 @@
 #include "spx-mask-gen.h"
 #include "spx-util.h"
 
+#include <cblas.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <limits.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -33,11 +35,14 @@ spx_bench_options_init (SpxBenchOptions *options)
 }
 
 /* The operands: A as blocks (values in mask order) and as a dense matrix
- * for sgemm, B, and the two outputs. */
+ * for sgemm, B, and the two outputs of out_len floats. SDDMM: P and Q
+ * (m×n, k×n) in A and B, D for dense's m×k product, outputs in mask
+ * order. */
 typedef struct {
   guint64     m, k, n;
   SpxBlockCsr csr;
-  float      *values, *A, *B, *C_ref, *C;
+  float      *values, *A, *B, *C_ref, *C, *D;
+  gsize       out_len;
 } Operands;
 
 static void
@@ -90,6 +95,7 @@ operands_clear (Operands *o)
   g_clear_pointer (&o->B, g_free);
   g_clear_pointer (&o->C_ref, g_free);
   g_clear_pointer (&o->C, g_free);
+  g_clear_pointer (&o->D, g_free);
 }
 
 /* All the operands at once, against the memory budget before any is
@@ -138,6 +144,7 @@ operands_init (Operands *o, const SpxMask *mask, guint64 n, guint64 seed,
   fill_random (o->values, o->csr.n_blocks * bb, &rng);
   fill_random (o->B, o->k * n, &rng);
   scatter_dense (o, mask->block);
+  o->out_len = o->m * n;
   return TRUE;
 }
 
@@ -272,7 +279,7 @@ run_rounds (Contestant *c, guint n_c, const Operands *o,
             const SpxBenchOptions *opt, SpxBenchResult *r, GError **error)
 {
   guint rounds = opt->warmup + opt->reps, done = 0;
-  gsize len = o->m * o->n;
+  gsize len = o->out_len;
   CpuClock before, after;
   for (guint round = 0; round < rounds; round++)
     for (guint i = 0; i < n_c; i++)
@@ -389,6 +396,7 @@ describe (SpxBenchResult *r, const SpxMask *mask, guint64 n,
           const SpxBenchOptions *options)
 {
   memset (r, 0, sizeof *r);
+  r->op = options->op;
   r->m = mask->rows;
   r->k = mask->cols;
   r->n = n;
@@ -410,6 +418,7 @@ typedef struct {
   SpxStaticPlan  *stat;
   DynamicCtx      dyn;
   SpxPeer        *peer;
+  SpxEngineOptions engine;    /* SDDMM's */
   Contestant      c[4];
   guint           n_c;
 } Race;
@@ -494,6 +503,128 @@ check_threads (guint threads, GError **error)
   return spx_budget_check (threads * OPENBLAS_THREAD_BYTES, what, error);
 }
 
+const char *
+spx_bench_op_name (SpxBenchOp op)
+{
+  switch (op)
+    {
+    case SPX_BENCH_OP_SPMM: return "spmm";
+    case SPX_BENCH_OP_SDDMM: return "sddmm";
+    default: return NULL;
+    }
+}
+
+gboolean
+spx_bench_op_parse (const char *name, SpxBenchOp *op)
+{
+  for (SpxBenchOp o = SPX_BENCH_OP_SPMM; o <= SPX_BENCH_OP_SDDMM; o++)
+    if (name != NULL && g_strcmp0 (name, spx_bench_op_name (o)) == 0)
+      {
+        *op = o;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+/* SDDMM's operands, against the memory budget first: the pattern, P, Q,
+ * dense's m×k product and two outputs of the kept blocks, as floats. */
+static gboolean
+sddmm_operands_init (Operands *o, const SpxMask *mask, guint64 kd,
+                     guint64 seed, GError **error)
+{
+  memset (o, 0, sizeof *o);
+  o->m = mask->rows;
+  o->k = mask->cols;
+  o->n = kd;
+  double bb = (double) mask->block * mask->block, f = sizeof (float);
+  double blocks = spx_mask_count (mask);
+  double bytes = blocks * (2 * bb * f + sizeof (guint32)) +
+                 (mask->brows + 1.0) * sizeof (guint64) +
+                 ((double) o->m * kd + (double) o->k * kd +
+                  (double) o->m * o->k) * f;
+  g_autofree char *what = g_strdup_printf (
+    "the operands (P %" G_GUINT64_FORMAT "×%" G_GUINT64_FORMAT ", Q %"
+    G_GUINT64_FORMAT "×%" G_GUINT64_FORMAT ", dense P·Qᵀ and the kept "
+    "blocks twice, as floats)", o->m, kd, o->k, kd);
+  if (!spx_engine_check_budget (bytes, what, error))
+    return FALSE;
+  spx_block_csr_from_mask (&o->csr, mask);
+  o->out_len = o->csr.n_blocks * (gsize) bb;
+  if (!(o->A = try_alloc (o->m * kd, "P", error)) ||
+      !(o->B = try_alloc (o->k * kd, "Q", error)) ||
+      !(o->D = try_alloc (o->m * o->k, "dense P·Qᵀ", error)) ||
+      !(o->C_ref = try_alloc (o->out_len, "the kept blocks", error)) ||
+      !(o->C = try_alloc (o->out_len, "the kept blocks", error)))
+    {
+      operands_clear (o);
+      return FALSE;
+    }
+  SpxRng rng;
+  spx_rng_init (&rng, seed);
+  fill_random (o->A, o->m * kd, &rng);
+  fill_random (o->B, o->k * kd, &rng);
+  return TRUE;
+}
+
+/* Dense's mask step: the kept blocks of D in mask order, as spx_sddmm
+ * writes them (0 outside m×k), on dense's threads. */
+static void
+gather_blocks (const Operands *o, float *out, int threads)
+{
+  const SpxBlockCsr *p = &o->csr;
+  guint64 b = p->b;
+
+#pragma omp parallel for schedule (static) num_threads (threads)
+  for (guint64 br = 0; br < p->brows; br++)
+    for (guint64 i = p->row_offsets[br]; i < p->row_offsets[br + 1]; i++)
+      for (guint64 r = 0; r < b; r++)
+        {
+          float *row = out + (i * b + r) * b;
+          guint64 y = br * b + r, x0 = p->col_indices[i] * b;
+          for (guint64 c = 0; c < b; c++)
+            row[c] = y < o->m && x0 + c < o->k ? o->D[y * o->k + x0 + c]
+                                               : 0.0f;
+        }
+}
+
+static void
+run_dense_sddmm (gpointer ctx, const Operands *o, float *C)
+{
+  int threads = (int) MAX (GPOINTER_TO_UINT (ctx), 1);
+
+  openblas_set_num_threads (threads);
+  cblas_sgemm (CblasRowMajor, CblasNoTrans, CblasTrans, (int) o->m,
+               (int) o->k, (int) o->n, 1.0f, o->A, (int) o->n, o->B,
+               (int) o->n, 0.0f, o->D, (int) o->k);
+  gather_blocks (o, C, threads);
+}
+
+static void
+run_sddmm (gpointer ctx, const Operands *o, float *C)
+{
+  spx_sddmm (&o->csr, o->A, o->B, o->n, C, ctx, NULL);
+}
+
+/* SDDMM's race: dense, then spx_sddmm when static is asked for. */
+static gboolean
+sddmm_enter_all (Race *race, SpxBenchResult *r, const SpxBenchOptions *opt,
+                 GError **error)
+{
+  if (r->m > INT_MAX || r->k > INT_MAX || r->n > INT_MAX)
+    {
+      g_set_error (error, SPX_ENGINE_ERROR, SPX_ENGINE_ERROR_INVALID,
+                   "SDDMM's dense sgemm takes sizes up to %d", INT_MAX);
+      return FALSE;
+    }
+  race->engine = opt->engine;
+  race->engine.threads = r->threads;
+  enter (race, &r->dense, run_dense_sddmm, GUINT_TO_POINTER (r->threads),
+         opt->reps);
+  if (opt->run_static)
+    enter (race, &r->stat, run_sddmm, &race->engine, opt->reps);
+  return !spx_cancelled (error);
+}
+
 gboolean
 spx_bench_run (const SpxMask *mask, guint64 n, const SpxBenchOptions *options,
                SpxBenchResult *result, GError **error)
@@ -511,8 +642,13 @@ spx_bench_run (const SpxMask *mask, guint64 n, const SpxBenchOptions *options,
     return FALSE;
   describe (result, mask, n, options);
   Race race = { 0 };
-  gboolean ok = operands_init (&race.o, mask, n, options->seed, error) &&
-                enter_all (&race, mask, result, options, error) &&
+  gboolean sddmm = options->op == SPX_BENCH_OP_SDDMM;
+  gboolean ok = (sddmm ? sddmm_operands_init (&race.o, mask, n,
+                                              options->seed, error) &&
+                         sddmm_enter_all (&race, result, options, error)
+                       : operands_init (&race.o, mask, n, options->seed,
+                                        error) &&
+                         enter_all (&race, mask, result, options, error)) &&
                 run_rounds (race.c, race.n_c, &race.o, options, result,
                             error);
   if (ok && race.dyn.failed)

@@ -10,8 +10,18 @@ G_BEGIN_DECLS
 typedef gboolean (*SpxBenchProgress) (guint done, guint total,
                                       gpointer user_data);
 
+/* What is measured: C = A·B (A sparse, B dense n wide), or SDDMM: the
+ * entries of P·Qᵀ that the mask keeps (P m×n, Q k×n: n is kd). */
+typedef enum {
+  SPX_BENCH_OP_SPMM,
+  SPX_BENCH_OP_SDDMM,
+} SpxBenchOp;
+
 typedef struct {
   guint            warmup, reps;
+  SpxBenchOp       op;          /* SDDMM: static is spx_sddmm, the only
+                                   contestant besides dense; dynamic and
+                                   peers do not apply and are not run */
   SpxEngineOptions engine;
   gboolean         run_static, run_dynamic, run_peers;
   guint64          seed;        /* values of A and B */
@@ -51,7 +61,8 @@ typedef struct {
 } SpxBenchTiming;
 
 typedef struct {
-  guint64        m, k, n;
+  SpxBenchOp     op;
+  guint64        m, k, n;       /* SDDMM: n is kd */
   guint          block;
   double         density;       /* non-zero elements of the blocked A / (m·k) */
   guint64        nonzero_blocks, nnz_elements;
@@ -77,7 +88,14 @@ gboolean spx_bench_have_librsb  (void);
 #define SPX_BENCH_THREADS_PER_CPU 4
 guint    spx_bench_max_threads  (void);
 
-/* Multiply mask (random values) by a random k×n B, every way asked for.
+/* "spmm" or "sddmm"; NULL for anything else. */
+const char *spx_bench_op_name  (SpxBenchOp op);
+/* Parse what spx_bench_op_name gives; FALSE for anything else. */
+gboolean    spx_bench_op_parse (const char *name, SpxBenchOp *op);
+
+/* Multiply mask (random values) by a random k×n B, every way asked for;
+ * or, with SPX_BENCH_OP_SDDMM, sample random P·Qᵀ by mask, against dense
+ * sgemm of P·Qᵀ followed by picking the mask's blocks out of it.
  * Refused before anything is allocated when the operands, the plans or
  * OpenBLAS's buffers would take more than the memory budget
  * (SPX_BUDGET_ERROR_TOO_LARGE) or the threads are more than

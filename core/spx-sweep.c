@@ -79,6 +79,13 @@ spx_sweep_options_validate (const SpxSweepOptions *o, GError **error)
   for (guint i = 0; i < o->n_blocks; i++)
     if (o->blocks[i] < 1 || o->blocks[i] > SPX_MASK_MAX_BLOCK)
       return invalid (error, "block sizes must be from 1 to 4096");
+  if (o->op == SPX_BENCH_OP_SDDMM && o->run_model)
+    return invalid (error, "SDDMM is measured on the CPU only: the IPU "
+                    "model covers SpMM");
+  if (o->op == SPX_BENCH_OP_SDDMM && o->run_dynamic)
+    return invalid (error, "SDDMM has no dynamic mode");
+  if (o->op != SPX_BENCH_OP_SPMM && o->op != SPX_BENCH_OP_SDDMM)
+    return invalid (error, "unknown operation");
   if (o->run_model && !dims_ok (o->model_m, o->model_k))
     return invalid (error, "bad model m or k");
   if (o->run_cpu && (!dims_ok (o->cpu_m, o->cpu_k) || o->cpu_n < 1))
@@ -267,6 +274,7 @@ bench (Runner *r, const SpxMask *mask, gboolean sparse, guint reps,
   spx_bench_options_init (&bo);
   if (!spx_engine_options_init (&bo.engine, error))
     return FALSE;
+  bo.op = o->op;
   bo.engine.threads = o->threads;
   bo.reps = reps;
   bo.warmup = o->warmup;
@@ -490,6 +498,7 @@ static void
 json_settings (SpxJson *json, const SpxSweepOptions *o, double best_dense)
 {
   spx_json_begin_object (json, "settings");
+  spx_json_string (json, "op", spx_bench_op_name (o->op));
   spx_json_begin_array (json, "sources");
   if (o->run_model)
     spx_json_string (json, NULL, "model");

@@ -59,6 +59,8 @@ typedef struct {
 #define SPX_SWEEP_MIN_REPS 5 /* a median and quartiles need a few runs */
 
 typedef struct {
+  SpxBenchOp     op;        /* SDDMM: the CPU alone (the model is SpMM's),
+                               and no dynamic mode */
   gboolean       run_model, run_cpu;
   double         densities[SPX_SWEEP_MAX_VALUES];
   guint          n_densities;

@@ -420,6 +420,69 @@ test_bench_mask_and_errors (void)
   assert_usage_error (&r, "SPX_ISA");
 }
 
+/* SDDMM: dense and static only, checked against dense's P·Qᵀ. */
+static void
+test_bench_sddmm (void)
+{
+  Run r = run_cli ("bench", "--op", "sddmm", "--m", "100", "--k", "90",
+                   "--n", "17", "--block", "8", "--density", "0.3", "--reps",
+                   "3", "--warmup", "1", "--threads", "2", "--json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  JsonObject *o = parse_object (parser, r.out);
+  g_assert_cmpstr (json_object_get_string_member (o, "op"), ==, "sddmm");
+  g_assert_cmpfloat (member (o, "n"), ==, 17);
+  /* 13 × 12 blocks of 8, round(0.3 · 156) kept */
+  g_assert_cmpfloat (member (o, "nonzero_blocks"), ==, 47);
+  g_assert_true (member (o, "static.ms") > 0);
+  g_assert_true (member (o, "static.nz_gflops") > 0);
+  g_assert_true (member (o, "static.max_rel_err") < 1e-5);
+  g_assert_false (json_object_has_member (o, "dynamic"));
+  run_clear (&r);
+
+  r = run_cli ("bench", "--op", "sddm", "--m", "64", "--k", "64", "--n", "8",
+               "--block", "4", NULL);
+  assert_usage_error (&r, "--op");
+  r = run_cli ("bench", "--op", "sddmm", "--m", "64", "--k", "64", "--n", "8",
+               "--block", "4", "--mode", "dynamic", NULL);
+  assert_usage_error (&r, "--mode dynamic");
+}
+
+/* SDDMM's sweep is the CPU's alone, and says so. */
+static void
+test_sweep_sddmm (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("spx-cli-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "s.json", NULL);
+  Run r = run_cli ("sweep", "--op", "sddmm", "--densities", "1/4", "--blocks",
+                   "4", "--m", "64", "--k", "48", "--n", "8", "--reps", "5",
+                   "--warmup", "0", "--out", path, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.err, "CPU only"));
+  run_clear (&r);
+  g_autofree char *text = NULL;
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  JsonObject *o = parse_object (parser, text);
+  JsonObject *settings = json_object_get_object_member (o, "settings");
+  g_assert_cmpstr (json_object_get_string_member (settings, "op"), ==,
+                   "sddmm");
+  g_assert_false (json_object_has_member (settings, "model"));
+  JsonArray *points = json_object_get_array_member (o, "points");
+  g_assert_cmpuint (json_array_get_length (points), ==, 2); /* dense, static */
+  JsonObject *p = json_array_get_object_element (points, 1);
+  g_assert_cmpstr (json_object_get_string_member (p, "source"), ==, "cpu");
+  g_assert_cmpstr (json_object_get_string_member (p, "mode"), ==, "static");
+  g_unlink (path);
+  g_rmdir (dir);
+
+  r = run_cli ("sweep", "--op", "spmv", "--out", "x.csv", NULL);
+  assert_usage_error (&r, "--op");
+  r = run_cli ("sweep", "--op", "sddmm", "--source", "model", "--out",
+               "x.csv", NULL);
+  assert_usage_error (&r, "--source cpu");
+}
+
 static void
 assert_mode_keys (JsonObject *o, const char *mode)
 {
@@ -1007,6 +1070,8 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/generate/errors", test_generate_errors);
   g_test_add_func ("/cli/bench/json", test_bench_json);
   g_test_add_func ("/cli/bench/mask-and-errors", test_bench_mask_and_errors);
+  g_test_add_func ("/cli/bench/sddmm", test_bench_sddmm);
+  g_test_add_func ("/cli/sweep/sddmm", test_sweep_sddmm);
   g_test_add_func ("/cli/model/json", test_model_json);
   g_test_add_func ("/cli/model/errors", test_model_errors);
   g_test_add_func ("/cli/model/explain", test_model_explain);

@@ -57,4 +57,43 @@ tail_mask (guint rem)
 #include "spx-kernels-tile.h"
 
 #define SDDMM_BLOCK spx_kernel_sddmm_avx2
+#define SDDMM_PACK spx_kernel_sddmm_pack_avx2
 #include "spx-sddmm-block.h"
+
+/* SDDMM's packed kernels in ymm (b = 8, 16, 32) and xmm (b = 4). Rows
+ * per tile: R·V accumulators, at most 8 of 16 registers (AVX2 broadcasts
+ * into a register of its own before each multiply-add). */
+#define PANEL_VEC __m256
+#define PANEL_VW 8
+#define PANEL_LOAD(p) _mm256_loadu_ps (p)
+#define PANEL_STORE(p, x) _mm256_storeu_ps (p, x)
+#define PANEL_ZERO() _mm256_setzero_ps ()
+#define PANEL_SET1(x) _mm256_set1_ps (x)
+#define PANEL_FMA(a, b, c) _mm256_fmadd_ps (a, b, c)
+#define PANEL_R1 8
+#define PANEL_R2 4
+#define PANEL_R4 2
+#define PANEL_NAME(x) ymm_##x
+#define PANEL_TABLE panel_ymm
+#include "spx-sddmm-panel.h"
+
+#define PANEL_VEC __m128
+#define PANEL_VW 4
+#define PANEL_LOAD(p) _mm_loadu_ps (p)
+#define PANEL_STORE(p, x) _mm_storeu_ps (p, x)
+#define PANEL_ZERO() _mm_setzero_ps ()
+#define PANEL_SET1(x) _mm_set1_ps (x)
+#define PANEL_FMA(a, b, c) _mm_fmadd_ps (a, b, c)
+#define PANEL_R1 8
+#define PANEL_R2 4
+#define PANEL_R4 2
+#define PANEL_NAME(x) xmm_##x
+#define PANEL_TABLE panel_xmm
+#include "spx-sddmm-panel.h"
+
+SpxSddmmPanel
+spx_kernel_sddmm_panel_avx2 (guint b)
+{
+  SpxSddmmPanel k = panel_ymm (b);
+  return k != NULL ? k : panel_xmm (b);
+}

@@ -59,4 +59,151 @@ tail_mask (guint rem)
 #include "spx-kernels-tile.h"
 
 #define SDDMM_BLOCK spx_kernel_sddmm_avx512
+#define SDDMM_PACK spx_kernel_sddmm_transpose_avx512
 #include "spx-sddmm-block.h"
+
+/* SDDMM's packed kernels in zmm (b = 16, 32, 64), and in ymm (b = 8):
+ * AVX-512VL gives those 32 registers and broadcasts folded into the
+ * multiply-adds. Rows per tile: R·V accumulators of 32. */
+#define PANEL_VEC __m512
+#define PANEL_VW 16
+#define PANEL_LOAD(p) _mm512_loadu_ps (p)
+#define PANEL_STORE(p, x) _mm512_storeu_ps (p, x)
+#define PANEL_ZERO() _mm512_setzero_ps ()
+#define PANEL_SET1(x) _mm512_set1_ps (x)
+#define PANEL_FMA(a, b, c) _mm512_fmadd_ps (a, b, c)
+#define PANEL_R1 16
+#define PANEL_R2 8
+#define PANEL_R4 4
+#define PANEL_NAME(x) zmm_##x
+#define PANEL_TABLE panel_zmm
+#include "spx-sddmm-panel.h"
+
+#define PANEL_VEC __m256
+#define PANEL_VW 8
+#define PANEL_LOAD(p) _mm256_loadu_ps (p)
+#define PANEL_STORE(p, x) _mm256_storeu_ps (p, x)
+#define PANEL_ZERO() _mm256_setzero_ps ()
+#define PANEL_SET1(x) _mm256_set1_ps (x)
+#define PANEL_FMA(a, b, c) _mm256_fmadd_ps (a, b, c)
+#define PANEL_R1 16
+#define PANEL_R2 8
+#define PANEL_R4 4
+#define PANEL_NAME(x) ymm_##x
+#define PANEL_TABLE panel_ymm
+#include "spx-sddmm-panel.h"
+
+/* b = 4 in zmm, four steps of kd at a time: the panel holds, per group
+ * of four steps, Q's four rows' four floats each (lane 4c + i: Q[c][t +
+ * i]), and each row of P is loaded as its four floats and repeated in
+ * every 128-bit lane (lane 4c + i: P[r][t + i]). Each lane sums one of
+ * four interleaved chains in t order; a column's four lanes are then
+ * added in pairs. Twice the throughput of xmm tiles, which fill a
+ * quarter of the vector. */
+INLINE __m512
+quad_p (const float *p, guint64 g, guint rem)
+{
+  __m128 x = rem == 0 ? _mm_loadu_ps (p + 4 * g)
+                      : _mm_maskz_loadu_ps ((__mmask8) ((1u << rem) - 1),
+                                            p + 4 * g);
+  return _mm512_broadcast_f32x4 (x);
+}
+
+/* Lanes 4c..4c+3 summed, c = 0..3, into o[0..3]. */
+INLINE void
+quad_store (float *o, __m512 x)
+{
+  x = _mm512_add_ps (x, _mm512_permute_ps (x, 0xb1)); /* pairs */
+  x = _mm512_add_ps (x, _mm512_permute_ps (x, 0x4e)); /* halves */
+  __m512i first = _mm512_setr_epi32 (0, 4, 8, 12, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                                     0, 0, 0);
+  _mm_storeu_ps (o, _mm512_castps512_ps128 (_mm512_permutexvar_ps (first,
+                                                                   x)));
+}
+
+INLINE void
+quad_tile (const float *const *p, float *const *o, guint64 kd,
+           const float *Qg, guint R)
+{
+  const float *pr[16];
+  __m512 c[16];
+  guint64 g = 0, groups = kd / 4;
+
+#pragma GCC unroll 16
+  for (guint r = 0; r < R; r++)
+    {
+      pr[r] = p[r];
+      c[r] = _mm512_setzero_ps ();
+    }
+  for (; g < groups; g++)
+    {
+      __m512 x = _mm512_loadu_ps (Qg + 16 * g);
+#pragma GCC unroll 16
+      for (guint r = 0; r < R; r++)
+        c[r] = _mm512_fmadd_ps (quad_p (pr[r], g, 0), x, c[r]);
+    }
+  if (kd % 4 != 0) /* the panel's last group is zero-padded */
+    {
+      __m512 x = _mm512_loadu_ps (Qg + 16 * g);
+#pragma GCC unroll 16
+      for (guint r = 0; r < R; r++)
+        c[r] = _mm512_fmadd_ps (quad_p (pr[r], g, (guint) (kd % 4)), x,
+                                c[r]);
+    }
+#pragma GCC unroll 16
+  for (guint r = 0; r < R; r++)
+    quad_store (o[r], c[r]);
+}
+
+static void
+quad_rows (const float *const *p, float *const *o, guint n, guint64 kd,
+           const float *Qg)
+{
+  guint r = 0;
+
+  for (; r + 16 <= n; r += 16)
+    quad_tile (p + r, o + r, kd, Qg, 16);
+  if (r + 8 <= n)
+    {
+      quad_tile (p + r, o + r, kd, Qg, 8);
+      r += 8;
+    }
+  for (; r < n; r++)
+    quad_tile (p + r, o + r, kd, Qg, 1);
+}
+
+/* quad_rows' panel: rows past cols and steps past kd zeroed. */
+static void
+quad_pack (const float *q, guint64 kd, guint b, guint cols, float *panel)
+{
+  guint64 groups = (kd + 3) / 4;
+
+  for (guint64 g = 0; g < groups; g++)
+    for (guint c = 0; c < 4; c++)
+      {
+        float *dst = panel + 16 * g + 4 * c;
+        if (c < cols && 4 * g + 4 <= kd)
+          _mm_storeu_ps (dst, _mm_loadu_ps (q + c * kd + 4 * g));
+        else
+          for (guint i = 0; i < 4; i++)
+            dst[i] = c < cols && 4 * g + i < kd ? q[c * kd + 4 * g + i]
+                                                : 0.0f;
+      }
+}
+
+/* The packed kernel for b, in the widest vectors it fills. */
+SpxSddmmPanel
+spx_kernel_sddmm_panel_avx512 (guint b)
+{
+  SpxSddmmPanel k = panel_zmm (b);
+  if (k == NULL)
+    k = panel_ymm (b);
+  return k != NULL || b != 4 ? k : quad_rows;
+}
+
+/* Its packing: quad_rows' own at b = 4. */
+SpxSddmmPack
+spx_kernel_sddmm_pack_avx512 (guint b)
+{
+  return b == 4 ? quad_pack : spx_kernel_sddmm_transpose_avx512;
+}

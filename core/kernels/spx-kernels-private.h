@@ -38,6 +38,18 @@ void spx_kernel_sddmm_avx2    (const float *P, const float *Q, guint64 kd,
                                guint b, guint rows, guint cols, float *out);
 void spx_kernel_sddmm_avx512  (const float *P, const float *Q, guint64 kd,
                                guint b, guint rows, guint cols, float *out);
+/* Each instruction set's packed-panel SDDMM for block size b, or NULL. */
+SpxSddmmPanel spx_kernel_sddmm_panel_avx2   (guint b);
+SpxSddmmPanel spx_kernel_sddmm_panel_avx512 (guint b);
+/* Their packing of Q: Q transposed (the AVX2 one, and AVX-512's for every
+ * b but 4), or AVX-512's for its panels at b. */
+void          spx_kernel_sddmm_pack_avx2      (const float *q, guint64 kd,
+                                               guint b, guint cols,
+                                               float *panel);
+void          spx_kernel_sddmm_transpose_avx512 (const float *q, guint64 kd,
+                                                 guint b, guint cols,
+                                                 float *panel);
+SpxSddmmPack  spx_kernel_sddmm_pack_avx512    (guint b);
 
 /* The column-chunk width spx_kernel_run picks for these work items. */
 guint64       spx_kernel_chunk_width (const SpxRowWork *work, gsize n_work,

@@ -41,6 +41,36 @@ spx_kernel_sddmm (SpxIsa isa)
     }
 }
 
+SpxSddmmPanel
+spx_kernel_sddmm_panel (SpxIsa isa, guint b)
+{
+  switch (isa)
+    {
+    case SPX_ISA_AVX512:
+      return spx_kernel_sddmm_panel_avx512 (b);
+    case SPX_ISA_AVX2:
+      return spx_kernel_sddmm_panel_avx2 (b);
+    case SPX_ISA_GENERIC:
+    default:
+      return NULL;
+    }
+}
+
+SpxSddmmPack
+spx_kernel_sddmm_pack (SpxIsa isa, guint b)
+{
+  switch (isa)
+    {
+    case SPX_ISA_AVX512:
+      return spx_kernel_sddmm_pack_avx512 (b);
+    case SPX_ISA_AVX2:
+      return spx_kernel_sddmm_pack_avx2;
+    case SPX_ISA_GENERIC:
+    default:
+      return NULL;
+    }
+}
+
 void
 spx_kernel_edge (guint b, guint rows, guint kw, const float *values,
                  const float *B, guint64 ldb, float *C, guint64 ldc,

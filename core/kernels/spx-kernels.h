@@ -46,6 +46,27 @@ typedef void (*SpxSddmmBlock) (const float *P, const float *Q, guint64 kd,
 
 SpxSddmmBlock spx_kernel_sddmm (SpxIsa isa);
 
+/* SDDMM from a packed Q: n rows of P (p[i], kd long) against one
+ * block-column's panel Qt (as spx_kernel_sddmm_pack leaves it: mostly
+ * kd×b, Q transposed, Qt[t·b + c] = Q[c][t], 0 past Q's last row), row i
+ * of the result into o[i] (b floats). The rows may come from any blocks
+ * of that column. */
+typedef void (*SpxSddmmPanel) (const float *const *p, float *const *o,
+                               guint n, guint64 kd, const float *Qt);
+
+/* The packed kernel for an instruction set and block size, or NULL when
+ * that pair has none (then spx_kernel_sddmm). */
+SpxSddmmPanel spx_kernel_sddmm_panel (SpxIsa isa, guint b);
+
+/* A block-column of Q (cols ≤ b rows of kd floats from q) packed into
+ * the panel the packed kernel for isa and b reads (at most b·(kd + 3)
+ * floats; Q transposed unless that kernel says otherwise), rows past cols
+ * as zeros; NULL when isa has no packed kernels. */
+typedef void (*SpxSddmmPack) (const float *q, guint64 kd, guint b,
+                              guint cols, float *panel);
+
+SpxSddmmPack  spx_kernel_sddmm_pack  (SpxIsa isa, guint b);
+
 /* One block-row as the plans hand it over: its task, where its rows of C
  * start, and its ragged last-column block if it has one. */
 typedef struct {
