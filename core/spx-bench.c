@@ -314,11 +314,15 @@ derive (SpxBenchResult *r)
   double nz_flop = 2.0 * r->nnz_elements * r->n;
   r->dense.gflops = dense_flop / (r->dense.ms * 1e6);
   r->dense.speedup = r->dense.efficiency = 1.0;
-  SpxBenchTiming *sparse[] = { &r->stat, &r->dyn, &r->librsb };
+  SpxBenchTiming *sparse[2 + SPX_N_PEERS] = { &r->stat, &r->dyn };
+  for (guint i = 0; i < SPX_N_PEERS; i++)
+    sparse[2 + i] = &r->peers[i].t;
   for (guint i = 0; i < G_N_ELEMENTS (sparse); i++)
     if (sparse[i]->ran)
       {
-        sparse[i]->gflops = nz_flop / (sparse[i]->ms * 1e6);
+        gboolean dense = sparse[i] == &r->peers[SPX_PEER_TORCH_DENSE].t;
+        sparse[i]->gflops = (dense ? dense_flop : nz_flop) /
+                            (sparse[i]->ms * 1e6);
         sparse[i]->speedup = r->dense.ms / sparse[i]->ms;
         sparse[i]->efficiency = sparse[i]->gflops / r->dense.gflops;
       }
@@ -338,12 +342,16 @@ spx_bench_judge (SpxBenchResult *r, double best_dense_gflops)
   r->dense.noise = shared;
   if (r->dense.gflops < (1 - SPX_NOISE_DENSE_DROP) * best_dense_gflops)
     r->dense.noise |= SPX_NOISE_DENSE_SLOW;
-  SpxBenchTiming *sparse[] = { &r->stat, &r->dyn, &r->librsb };
+  SpxBenchTiming *sparse[2 + SPX_N_PEERS] = { &r->stat, &r->dyn };
+  for (guint i = 0; i < SPX_N_PEERS; i++)
+    sparse[2 + i] = &r->peers[i].t;
   for (guint i = 0; i < G_N_ELEMENTS (sparse); i++)
     {
       SpxBenchTiming *t = sparse[i];
+      /* a dense peer may well beat our dense's GFLOP/s */
+      gboolean dense = t == &r->peers[SPX_PEER_TORCH_DENSE].t;
       t->noise = t->ran ? r->dense.noise : SPX_NOISE_NONE;
-      if (t->ran && t->efficiency > SPX_NOISE_MAX_EFFICIENCY)
+      if (t->ran && !dense && t->efficiency > SPX_NOISE_MAX_EFFICIENCY)
         t->noise |= SPX_NOISE_EFFICIENCY;
     }
 }
@@ -351,7 +359,10 @@ spx_bench_judge (SpxBenchResult *r, double best_dense_gflops)
 SpxNoise
 spx_bench_noise (const SpxBenchResult *r)
 {
-  return r->dense.noise | r->stat.noise | r->dyn.noise | r->librsb.noise;
+  SpxNoise noise = r->dense.noise | r->stat.noise | r->dyn.noise;
+  for (guint i = 0; i < SPX_N_PEERS; i++)
+    noise |= r->peers[i].t.noise;
+  return noise;
 }
 
 char *
@@ -434,6 +445,55 @@ enter (Race *race, SpxBenchTiming *out,
   race->c[race->n_c++] = (Contestant) { out, run, ctx, g_new (double, reps) };
 }
 
+/* librsb runs with ours when it can; else its note says why not. */
+static void
+enter_librsb (Race *race, SpxBenchResult *r, const SpxBenchOptions *opt)
+{
+  SpxBenchPeer *p = &r->peers[SPX_PEER_LIBRSB];
+  g_autoptr (GError) local = NULL;
+  race->peer = spx_peer_librsb_new (&race->o.csr, race->o.values, r->n,
+                                    r->threads, &local);
+  if (race->peer == NULL)
+    {
+      g_strlcpy (p->note, local->message, sizeof p->note);
+      return;
+    }
+  p->threads = r->threads;
+  g_strlcpy (p->version, spx_peer_librsb_version (), sizeof p->version);
+  enter (race, &p->t, run_peer, race->peer, opt->reps);
+}
+
+/* The runner's peers, one after another once ours are done; each times
+ * its own runs in its own process. */
+static gboolean
+run_external (const Operands *o, const SpxBenchOptions *opt,
+              SpxBenchResult *r, GError **error)
+{
+  g_autofree char *runner = spx_peers_runner ();
+  g_autoptr (GError) local = NULL;
+  g_autofree char *dir = runner ? g_dir_make_tmp ("spx-peers-XXXXXX", &local)
+                                : NULL;
+  gboolean written = dir != NULL &&
+                     spx_peers_write (dir, &o->csr, o->values, o->B, o->n,
+                                      &local);
+  gboolean ok = TRUE;
+  for (guint id = SPX_PEER_TORCH_CSR; ok && id < SPX_N_PEERS; id++)
+    {
+      SpxBenchPeer *p = &r->peers[id];
+      if (runner != NULL && !written)
+        g_snprintf (p->note, sizeof p->note, "could not write the operands "
+                    "for the runner: %s", local->message);
+      else
+        ok = spx_peer_run_external (runner, dir, id, r->threads, opt->warmup,
+                                    opt->reps, o->C, o->m, o->n, p, error);
+      if (p->t.ran)
+        p->t.max_rel_err = max_rel_err (o->C, o->C_ref, o->m * o->n);
+    }
+  if (dir != NULL)
+    spx_peers_remove_dir (dir);
+  return ok;
+}
+
 static gboolean
 enter_all (Race *race, const SpxMask *mask, SpxBenchResult *r,
            const SpxBenchOptions *opt, GError **error)
@@ -464,14 +524,8 @@ enter_all (Race *race, const SpxMask *mask, SpxBenchResult *r,
     }
   if (spx_cancelled (error))
     return FALSE;
-  if (opt->run_peers && spx_bench_have_librsb ())
-    {
-      race->peer = spx_peer_librsb_new (&race->o.csr, race->o.values, r->n,
-                                        r->threads, error);
-      if (race->peer == NULL)
-        return FALSE;
-      enter (race, &r->librsb, run_peer, race->peer, opt->reps);
-    }
+  if (opt->run_peers)
+    enter_librsb (race, r, opt);
   return TRUE;
 }
 
@@ -514,7 +568,9 @@ spx_bench_run (const SpxMask *mask, guint64 n, const SpxBenchOptions *options,
   gboolean ok = operands_init (&race.o, mask, n, options->seed, error) &&
                 enter_all (&race, mask, result, options, error) &&
                 run_rounds (race.c, race.n_c, &race.o, options, result,
-                            error);
+                            error) &&
+                (!options->run_peers ||
+                 run_external (&race.o, options, result, error));
   if (ok && race.dyn.failed)
     {
       g_set_error (error, SPX_ENGINE_ERROR, SPX_ENGINE_ERROR_INVALID,
