@@ -307,6 +307,17 @@ run_rounds (Contestant *c, guint n_c, const Operands *o,
   return TRUE;
 }
 
+/* Every contestant but dense: ours, then the peers. */
+#define SPARSE_TIMINGS (2 + SPX_N_PEERS)
+static void
+sparse_timings (SpxBenchResult *r, SpxBenchTiming **out)
+{
+  out[0] = &r->stat;
+  out[1] = &r->dyn;
+  for (guint i = 0; i < SPX_N_PEERS; i++)
+    out[2 + i] = &r->peers[i].t;
+}
+
 static void
 derive (SpxBenchResult *r)
 {
@@ -314,9 +325,8 @@ derive (SpxBenchResult *r)
   double nz_flop = 2.0 * r->nnz_elements * r->n;
   r->dense.gflops = dense_flop / (r->dense.ms * 1e6);
   r->dense.speedup = r->dense.efficiency = 1.0;
-  SpxBenchTiming *sparse[2 + SPX_N_PEERS] = { &r->stat, &r->dyn };
-  for (guint i = 0; i < SPX_N_PEERS; i++)
-    sparse[2 + i] = &r->peers[i].t;
+  SpxBenchTiming *sparse[SPARSE_TIMINGS];
+  sparse_timings (r, sparse);
   for (guint i = 0; i < G_N_ELEMENTS (sparse); i++)
     if (sparse[i]->ran)
       {
@@ -342,9 +352,8 @@ spx_bench_judge (SpxBenchResult *r, double best_dense_gflops)
   r->dense.noise = shared;
   if (r->dense.gflops < (1 - SPX_NOISE_DENSE_DROP) * best_dense_gflops)
     r->dense.noise |= SPX_NOISE_DENSE_SLOW;
-  SpxBenchTiming *sparse[2 + SPX_N_PEERS] = { &r->stat, &r->dyn };
-  for (guint i = 0; i < SPX_N_PEERS; i++)
-    sparse[2 + i] = &r->peers[i].t;
+  SpxBenchTiming *sparse[SPARSE_TIMINGS];
+  sparse_timings (r, sparse);
   for (guint i = 0; i < G_N_ELEMENTS (sparse); i++)
     {
       SpxBenchTiming *t = sparse[i];
@@ -459,6 +468,8 @@ enter_librsb (Race *race, SpxBenchResult *r, const SpxBenchOptions *opt)
       return;
     }
   p->threads = r->threads;
+  g_snprintf (p->note, sizeof p->note, "RSB_IO_WANT_EXECUTING_THREADS %u",
+              r->threads);
   g_strlcpy (p->version, spx_peer_librsb_version (), sizeof p->version);
   enter (race, &p->t, run_peer, race->peer, opt->reps);
 }
