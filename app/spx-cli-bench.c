@@ -163,6 +163,8 @@ json_peers (SpxJson *json, const SpxBenchResult *r)
           spx_json_uint (json, "threads", p->threads);
           spx_json_double (json, "max_rel_err", p->t.max_rel_err);
           spx_json_string (json, "version", p->version);
+          if (i != SPX_PEER_LIBRSB && p->busy_cores >= 0)
+            spx_json_double (json, "busy_cores", p->busy_cores);
           json_spread (json, &p->t);
         }
       spx_json_end_object (json);

@@ -69,6 +69,8 @@ typedef struct {
   char           note[256];   /* why it did not run, or how its threads
                                * were set ("" when not asked) */
   char           version[64]; /* "torch 1.13.0" */
+  double         busy_cores;  /* the runner's peers: cores others took
+                               * while it ran (as SpxBenchResult's) */
 } SpxBenchPeer;
 
 typedef struct {
