@@ -410,7 +410,11 @@ read_answer (const char *line, const char *dir, SpxPeerId id, float *C,
 {
   double ms, q1, q3, threads;
   if (json_text (line, "skip", out->note, sizeof out->note))
-    return;
+    {
+      if (out->note[0] == '\0')
+        set_note (out, "the runner skipped it without saying why");
+      return;
+    }
   if (!json_number (line, "ms", &ms) || !json_number (line, "q1", &q1) ||
       !json_number (line, "q3", &q3) ||
       !json_number (line, "threads", &threads) || !(ms > 0) || q1 > ms ||
