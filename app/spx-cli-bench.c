@@ -97,14 +97,8 @@ parse_options (const BenchArgs *a, guint threads, SpxBenchOptions *o)
   o->run_peers = a->peers;
   if (a->peers && o->op == SPX_BENCH_OP_SDDMM)
     {
-      spx_cli_usage_error (CMD, "--peers: librsb has no SDDMM (only --op "
-                           "spmm runs peers)");
-      return FALSE;
-    }
-  if (a->peers && !spx_bench_have_librsb ())
-    {
-      spx_cli_usage_error (CMD, "--peers: built without librsb (install "
-                           "librsb-dev and rebuild)");
+      spx_cli_usage_error (CMD, "--peers: the peers multiply sparse by "
+                           "dense; none runs SDDMM (use --op spmm)");
       return FALSE;
     }
   if (a->threads && !parse_threads (a->threads, &o->engine.threads))
@@ -165,6 +159,46 @@ json_dense (SpxJson *json, const SpxBenchResult *r)
   spx_json_end_object (json);
 }
 
+/* --peers was given: every peer ran or has a note. */
+static gboolean
+peers_asked (const SpxBenchResult *r)
+{
+  for (guint i = 0; i < SPX_N_PEERS; i++)
+    if (r->peers[i].t.ran || r->peers[i].note[0] != '\0')
+      return TRUE;
+  return FALSE;
+}
+
+/* "peers": one object per peer, keyed by its name ("peers.librsb" as
+ * before). */
+static void
+json_peers (SpxJson *json, const SpxBenchResult *r)
+{
+  spx_json_begin_object (json, "peers");
+  for (guint i = 0; i < SPX_N_PEERS; i++)
+    {
+      const SpxBenchPeer *p = &r->peers[i];
+      spx_json_begin_object (json, spx_peer_name (i));
+      spx_json_string (json, "name", spx_peer_name (i));
+      spx_json_bool (json, "ran", p->t.ran);
+      spx_json_string (json, "note", p->note);
+      if (p->t.ran)
+        {
+          spx_json_double (json, "ms", p->t.ms);
+          spx_json_double (json, "gflops", p->t.gflops);
+          spx_json_double (json, "speedup", p->t.speedup);
+          spx_json_uint (json, "threads", p->threads);
+          spx_json_double (json, "max_rel_err", p->t.max_rel_err);
+          spx_json_string (json, "version", p->version);
+          if (i != SPX_PEER_LIBRSB && p->busy_cores >= 0)
+            spx_json_double (json, "busy_cores", p->busy_cores);
+          json_spread (json, &p->t);
+        }
+      spx_json_end_object (json);
+    }
+  spx_json_end_object (json);
+}
+
 static void
 print_json (const SpxBenchResult *r)
 {
@@ -190,31 +224,44 @@ print_json (const SpxBenchResult *r)
     json_timing (&json, "static", &r->stat, TRUE);
   if (r->dyn.ran)
     json_timing (&json, "dynamic", &r->dyn, FALSE);
-  if (r->librsb.ran)
-    {
-      spx_json_begin_object (&json, "peers");
-      spx_json_begin_object (&json, "librsb");
-      spx_json_double (&json, "ms", r->librsb.ms);
-      spx_json_double (&json, "speedup", r->librsb.speedup);
-      spx_json_double (&json, "max_rel_err", r->librsb.max_rel_err);
-      json_spread (&json, &r->librsb);
-      spx_json_end_object (&json);
-      spx_json_end_object (&json);
-    }
+  if (peers_asked (r))
+    json_peers (&json, r);
   spx_json_end_object (&json);
   g_autofree char *text = spx_json_finish (&json);
   printf ("%s\n", text);
 }
 
+/* tail: after the table's columns ("" for none) */
 static void
-print_row (const char *name, const SpxBenchTiming *t, const char *extra)
+print_row (const char *name, const SpxBenchTiming *t, const char *extra,
+           const char *tail)
 {
   if (!t->ran)
     return;
   g_autofree char *spread = g_strdup_printf ("%.3f–%.3f", t->ms_q1, t->ms_q3);
-  printf ("%-8s %10.3f %17s %10.1f %9.2f× %10.2f %12s%s\n", name, t->ms,
-          spread, t->gflops, t->speedup, t->efficiency, extra,
+  printf ("%-11s %10.3f %17s %10.1f %9.2f× %10.2f %12s%s%s\n", name, t->ms,
+          spread, t->gflops, t->speedup, t->efficiency, extra, tail,
           t->noise ? "  noisy" : "");
+}
+
+/* A row per peer: its timing, threads and version, or why it did not
+ * run. */
+static void
+print_peers (const SpxBenchResult *r)
+{
+  for (guint i = 0; i < SPX_N_PEERS; i++)
+    {
+      const SpxBenchPeer *p = &r->peers[i];
+      g_autofree char *err = g_strdup_printf ("%.2e", p->t.max_rel_err);
+      g_autofree char *how = g_strdup_printf ("  %u thread%s, %s",
+                                              p->threads,
+                                              p->threads == 1 ? "" : "s",
+                                              p->version);
+      if (p->t.ran)
+        print_row (spx_peer_name (i), &p->t, err, how);
+      else if (p->note[0] != '\0')
+        printf ("%-11s not run: %s\n", spx_peer_name (i), p->note);
+    }
 }
 
 static void
@@ -230,16 +277,17 @@ print_table (const SpxBenchResult *r)
           "%u threads · %s · median of %u\n\n", r->m, r->k, r->n, r->block,
           r->block, r->density, r->nonzero_blocks, r->threads,
           spx_isa_to_string (r->isa), r->reps);
-  printf ("%-8s %10s %17s %10s %10s %10s %12s\n", "", "ms", "middle half",
+  printf ("%-11s %10s %17s %10s %10s %10s %12s\n", "", "ms", "middle half",
           "GFLOP/s", "speedup", "efficiency", "max rel err");
-  print_row ("dense", &r->dense, "(reference)");
-  const SpxBenchTiming *rows[] = { &r->stat, &r->dyn, &r->librsb };
-  const char *names[] = { "static", "dynamic", "librsb" };
+  print_row ("dense", &r->dense, "(reference)", "");
+  const SpxBenchTiming *rows[] = { &r->stat, &r->dyn };
+  const char *names[] = { "static", "dynamic" };
   for (guint i = 0; i < G_N_ELEMENTS (rows); i++)
     {
       g_autofree char *err = g_strdup_printf ("%.2e", rows[i]->max_rel_err);
-      print_row (names[i], rows[i], err);
+      print_row (names[i], rows[i], err, "");
     }
+  print_peers (r);
   if (sddmm)
     printf ("\nstatic: spx_sddmm, packing Q inside each timed run; "
             "dynamic: not applicable to SDDMM\n");
@@ -248,6 +296,9 @@ print_table (const SpxBenchResult *r)
             r->stat.plan_bytes / 1024.0);
   printf ("dense: OpenBLAS %s kernel; sparse GFLOP/s count non-zeros only; "
           "efficiency = sparse GFLOP/s ÷ dense GFLOP/s\n", r->dense_core);
+  if (peers_asked (r))
+    printf ("peers: librsb alternates with ours; the others run after, "
+            "each in a Python process timing its own runs\n");
 }
 
 /* Say when the baseline cannot be trusted (the README's "Measuring
@@ -344,7 +395,7 @@ spx_cli_bench (int argc, char **argv)
       "Threads for every contestant (default: all cores)", "T" },
     { "reps", 'r', 0, G_OPTION_ARG_STRING, &a.reps, "Timed runs each (default 7)", "R" },
     { "warmup", 'w', 0, G_OPTION_ARG_STRING, &a.warmup, "Untimed runs first (default 2)", "W" },
-    { "peers", 0, 0, G_OPTION_ARG_NONE, &a.peers, "Also run librsb", NULL },
+    { "peers", 0, 0, G_OPTION_ARG_NONE, &a.peers, "Also run librsb, PyTorch (CSR, dense) and SciPy (CSR, BSR)", NULL },
     { "json", 0, 0, G_OPTION_ARG_NONE, &a.json, "Print one JSON object", NULL },
     G_OPTION_ENTRY_NULL
   };

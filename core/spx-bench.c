@@ -198,7 +198,7 @@ static void
 cpu_clock_read (CpuClock *c)
 {
   unsigned long long v[5] = { 0 };
-  struct rusage ru;
+  struct rusage ru, kids;
   c->ok = FALSE;
   FILE *f = fopen ("/proc/stat", "r");
   if (f == NULL)
@@ -208,13 +208,17 @@ cpu_clock_read (CpuClock *c)
                     &v[3], &v[4]);
   fclose (f);
   long hz = sysconf (_SC_CLK_TCK);
-  if (got != 5 || hz <= 0 || getrusage (RUSAGE_SELF, &ru) != 0)
+  /* the runner's peers are ours too, once they have exited */
+  if (got != 5 || hz <= 0 || getrusage (RUSAGE_SELF, &ru) != 0 ||
+      getrusage (RUSAGE_CHILDREN, &kids) != 0)
     return;
   c->ok = TRUE;
   c->wall_s = spx_now_ms () / 1e3;
   c->idle_s = (double) (v[3] + v[4]) / hz;
   c->ours_s = ru.ru_utime.tv_sec + ru.ru_stime.tv_sec +
-              (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+              (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6 +
+              kids.ru_utime.tv_sec + kids.ru_stime.tv_sec +
+              (kids.ru_utime.tv_usec + kids.ru_stime.tv_usec) / 1e6;
 }
 
 /* Cores others used on average between a and b; < 0 when unknown. */
@@ -314,6 +318,17 @@ run_rounds (Contestant *c, guint n_c, const Operands *o,
   return TRUE;
 }
 
+/* Every contestant but dense: ours, then the peers. */
+#define SPARSE_TIMINGS (2 + SPX_N_PEERS)
+static void
+sparse_timings (SpxBenchResult *r, SpxBenchTiming **out)
+{
+  out[0] = &r->stat;
+  out[1] = &r->dyn;
+  for (guint i = 0; i < SPX_N_PEERS; i++)
+    out[2 + i] = &r->peers[i].t;
+}
+
 static void
 derive (SpxBenchResult *r)
 {
@@ -321,11 +336,14 @@ derive (SpxBenchResult *r)
   double nz_flop = 2.0 * r->nnz_elements * r->n;
   r->dense.gflops = dense_flop / (r->dense.ms * 1e6);
   r->dense.speedup = r->dense.efficiency = 1.0;
-  SpxBenchTiming *sparse[] = { &r->stat, &r->dyn, &r->librsb };
+  SpxBenchTiming *sparse[SPARSE_TIMINGS];
+  sparse_timings (r, sparse);
   for (guint i = 0; i < G_N_ELEMENTS (sparse); i++)
     if (sparse[i]->ran)
       {
-        sparse[i]->gflops = nz_flop / (sparse[i]->ms * 1e6);
+        gboolean dense = sparse[i] == &r->peers[SPX_PEER_TORCH_DENSE].t;
+        sparse[i]->gflops = (dense ? dense_flop : nz_flop) /
+                            (sparse[i]->ms * 1e6);
         sparse[i]->speedup = r->dense.ms / sparse[i]->ms;
         sparse[i]->efficiency = sparse[i]->gflops / r->dense.gflops;
       }
@@ -345,20 +363,34 @@ spx_bench_judge (SpxBenchResult *r, double best_dense_gflops)
   r->dense.noise = shared;
   if (r->dense.gflops < (1 - SPX_NOISE_DENSE_DROP) * best_dense_gflops)
     r->dense.noise |= SPX_NOISE_DENSE_SLOW;
-  SpxBenchTiming *sparse[] = { &r->stat, &r->dyn, &r->librsb };
+  SpxBenchTiming *sparse[SPARSE_TIMINGS];
+  sparse_timings (r, sparse);
   for (guint i = 0; i < G_N_ELEMENTS (sparse); i++)
     {
       SpxBenchTiming *t = sparse[i];
+      /* a dense peer may well beat our dense's GFLOP/s */
+      gboolean dense = t == &r->peers[SPX_PEER_TORCH_DENSE].t;
       t->noise = t->ran ? r->dense.noise : SPX_NOISE_NONE;
-      if (t->ran && t->efficiency > SPX_NOISE_MAX_EFFICIENCY)
+      if (t->ran && !dense && t->efficiency > SPX_NOISE_MAX_EFFICIENCY)
         t->noise |= SPX_NOISE_EFFICIENCY;
+    }
+  /* the runner's peers ran after ours: judged on their own window too */
+  for (guint i = SPX_PEER_TORCH_CSR; i < SPX_N_PEERS; i++)
+    {
+      SpxBenchPeer *p = &r->peers[i];
+      double free_cores = r->cpus > p->threads ? r->cpus - p->threads : 0;
+      if (p->t.ran && p->busy_cores - free_cores > SPX_NOISE_BUSY_CORES)
+        p->t.noise |= SPX_NOISE_BUSY;
     }
 }
 
 SpxNoise
 spx_bench_noise (const SpxBenchResult *r)
 {
-  return r->dense.noise | r->stat.noise | r->dyn.noise | r->librsb.noise;
+  SpxNoise noise = r->dense.noise | r->stat.noise | r->dyn.noise;
+  for (guint i = 0; i < SPX_N_PEERS; i++)
+    noise |= r->peers[i].t.noise;
+  return noise;
 }
 
 char *
@@ -443,6 +475,64 @@ enter (Race *race, SpxBenchTiming *out,
   race->c[race->n_c++] = (Contestant) { out, run, ctx, g_new (double, reps) };
 }
 
+/* librsb runs with ours when it can; else its note says why not. */
+static void
+enter_librsb (Race *race, SpxBenchResult *r, const SpxBenchOptions *opt)
+{
+  SpxBenchPeer *p = &r->peers[SPX_PEER_LIBRSB];
+  g_autoptr (GError) local = NULL;
+  race->peer = spx_peer_librsb_new (&race->o.csr, race->o.values, r->n,
+                                    r->threads, &local);
+  if (race->peer == NULL)
+    {
+      g_strlcpy (p->note, local->message, sizeof p->note);
+      return;
+    }
+  p->threads = r->threads;
+  g_snprintf (p->note, sizeof p->note, "RSB_IO_WANT_EXECUTING_THREADS %u",
+              r->threads);
+  g_strlcpy (p->version, spx_peer_librsb_version (), sizeof p->version);
+  enter (race, &p->t, run_peer, race->peer, opt->reps);
+}
+
+/* The runner's peers, one after another once ours are done; each times
+ * its own runs in its own process. */
+static gboolean
+run_external (const Operands *o, const SpxBenchOptions *opt,
+              SpxBenchResult *r, GError **error)
+{
+  g_autofree char *runner = spx_peers_runner ();
+  g_autoptr (GError) local = NULL;
+  g_autofree char *dir = runner ? g_dir_make_tmp ("spx-peers-XXXXXX", &local)
+                                : NULL;
+  gboolean written = dir != NULL &&
+                     spx_peers_write (dir, &o->csr, o->values, o->B, o->n,
+                                      &local);
+  gboolean ok = TRUE;
+  for (guint id = SPX_PEER_TORCH_CSR; ok && id < SPX_N_PEERS; id++)
+    {
+      SpxBenchPeer *p = &r->peers[id];
+      if (runner != NULL && !written)
+        g_snprintf (p->note, sizeof p->note, "could not write the operands "
+                    "for the runner: %s", local->message);
+      else
+        {
+          CpuClock before, after;
+          cpu_clock_read (&before);
+          ok = spx_peer_run_external (runner, dir, id, r->threads,
+                                      opt->warmup, opt->reps, o->C, o->m,
+                                      o->n, p, error);
+          cpu_clock_read (&after);
+          p->busy_cores = busy_cores (&before, &after, r->cpus);
+        }
+      if (p->t.ran)
+        p->t.max_rel_err = max_rel_err (o->C, o->C_ref, o->m * o->n);
+    }
+  if (dir != NULL)
+    spx_peers_remove_dir (dir);
+  return ok;
+}
+
 static gboolean
 enter_all (Race *race, const SpxMask *mask, SpxBenchResult *r,
            const SpxBenchOptions *opt, GError **error)
@@ -473,14 +563,8 @@ enter_all (Race *race, const SpxMask *mask, SpxBenchResult *r,
     }
   if (spx_cancelled (error))
     return FALSE;
-  if (opt->run_peers && spx_bench_have_librsb ())
-    {
-      race->peer = spx_peer_librsb_new (&race->o.csr, race->o.values, r->n,
-                                        r->threads, error);
-      if (race->peer == NULL)
-        return FALSE;
-      enter (race, &r->librsb, run_peer, race->peer, opt->reps);
-    }
+  if (opt->run_peers)
+    enter_librsb (race, r, opt);
   return TRUE;
 }
 
@@ -650,7 +734,9 @@ spx_bench_run (const SpxMask *mask, guint64 n, const SpxBenchOptions *options,
                                         error) &&
                          enter_all (&race, mask, result, options, error)) &&
                 run_rounds (race.c, race.n_c, &race.o, options, result,
-                            error);
+                            error) &&
+                (!options->run_peers ||
+                 run_external (&race.o, options, result, error));
   if (ok && race.dyn.failed)
     {
       g_set_error (error, SPX_ENGINE_ERROR, SPX_ENGINE_ERROR_INVALID,

@@ -60,6 +60,29 @@ typedef struct {
   SpxNoise noise;       /* from spx_bench_judge */
 } SpxBenchTiming;
 
+/* Other libraries' products of the same A and B (`bench --peers`):
+ * librsb in this process, alternating with ours; the rest through a
+ * Python runner (tests/peers/spx-peers.py) that times its own runs. */
+typedef enum {
+  SPX_PEER_LIBRSB,
+  SPX_PEER_TORCH_CSR,
+  SPX_PEER_TORCH_DENSE,
+  SPX_PEER_SCIPY_CSR,
+  SPX_PEER_SCIPY_BSR,
+  SPX_N_PEERS
+} SpxPeerId;
+
+typedef struct {
+  SpxBenchTiming t;           /* t.ran: it ran; GFLOP/s as dense for
+                               * torch-dense, else non-zeros */
+  guint          threads;     /* the threads it used */
+  char           note[256];   /* why it did not run, or how its threads
+                               * were set ("" when not asked) */
+  char           version[64]; /* "torch 1.13.0" */
+  double         busy_cores;  /* the runner's peers: cores others took
+                               * while it ran (as SpxBenchResult's) */
+} SpxBenchPeer;
+
 typedef struct {
   SpxBenchOp     op;
   guint64        m, k, n;       /* SDDMM: n is kd */
@@ -76,11 +99,19 @@ typedef struct {
    * unknown (no /proc/stat, or a window too short to tell). */
   guint          cpus;
   double         busy_cores;
-  SpxBenchTiming dense, stat, dyn, librsb;
+  SpxBenchTiming dense, stat, dyn;
+  SpxBenchPeer   peers[SPX_N_PEERS];
 } SpxBenchResult;
 
 void     spx_bench_options_init (SpxBenchOptions *options);
 gboolean spx_bench_have_librsb  (void);
+/* "librsb", "torch-csr", …; NULL out of range. */
+const char *spx_peer_name       (SpxPeerId id);
+/* The runner the peers other than librsb go through: $SPX_PEERS_RUNNER,
+ * else spx-peers.py next to the program, else the source tree's
+ * tests/peers/spx-peers.py seen from a build directory inside it. NULL
+ * when there is none. */
+char    *spx_peers_runner       (void);
 /* The most threads a measurement may ask for: more than this many per
  * processor online cannot run sensibly (OpenBLAS takes a buffer of about
  * 32 MiB per thread, and under a memory limit its allocator retries

@@ -893,6 +893,142 @@ test_render_errors (void)
   run_clear (&r);
 }
 
+static const char *const peer_names[] = {
+  "librsb", "torch-csr", "torch-dense", "scipy-csr", "scipy-bsr",
+};
+
+/* bench --peers --json on a 22×18 mask of 4×4 blocks (edge blocks cut),
+ * with env added; its JSON root. */
+static JsonObject *
+run_peers (JsonParser *parser, const char *name, const char *value,
+           const char *name2, const char *value2)
+{
+  char **env = g_environ_setenv (g_get_environ (), name, value, TRUE);
+  run_env = name2 ? g_environ_setenv (env, name2, value2, TRUE) : env;
+  Run r = run_cli ("bench", "--m", "22", "--k", "18", "--n", "5", "--block",
+                   "4", "--density", "0.5", "--reps", "3", "--warmup", "1",
+                   "--threads", "2", "--peers", "--json", NULL);
+  g_strfreev (run_env);
+  run_env = NULL;
+  g_assert_cmpint (r.status, ==, 0);
+  JsonObject *o = parse_object (parser, r.out);
+  json_object_ref (o);
+  run_clear (&r);
+  return o;
+}
+
+static JsonObject *
+peer (JsonObject *o, const char *name)
+{
+  return json_object_get_object_member (
+    json_object_get_object_member (o, "peers"), name);
+}
+
+static const char *
+peer_note (JsonObject *o, const char *name)
+{
+  g_assert_false (json_object_get_boolean_member (peer (o, name), "ran"));
+  g_assert_false (json_object_has_member (peer (o, name), "ms"));
+  return json_object_get_string_member (peer (o, name), "note");
+}
+
+/* A runner speaking the protocol with known answers: the bench reads its
+ * timings, checks its C against dense, and keeps going when it skips,
+ * fails, answers nonsense or is missing; the operands' directory goes. */
+static void
+test_bench_peers_protocol (void)
+{
+  if (g_find_program_in_path ("python3") == NULL)
+    {
+      g_test_skip ("needs python3");
+      return;
+    }
+  g_autofree char *fake = g_test_build_filename (G_TEST_DIST, "peers",
+                                                 "fake-peers.py", NULL);
+  g_autofree char *tmp = g_dir_make_tmp ("spx-test-peers-XXXXXX", NULL);
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_autoptr (JsonObject) o = run_peers (parser, "SPX_PEERS_RUNNER", fake,
+                                        "TMPDIR", tmp);
+  double dense_ms = member (o, "dense.ms");
+  /* density·m·k non-zeros, 2 flops each per column of B, in 2 ms */
+  double nz_gflops = 2 * member (o, "density") * 22 * 18 * 5 / 2e6;
+  JsonObject *csr = peer (o, "torch-csr");
+  g_assert_true (json_object_get_boolean_member (csr, "ran"));
+  g_assert_cmpfloat (member (o, "peers.torch-csr.ms"), ==, 2.0);
+  g_assert_cmpfloat (member (o, "peers.torch-csr.ms_q1"), ==, 1.5);
+  g_assert_cmpfloat (member (o, "peers.torch-csr.ms_q3"), ==, 3.0);
+  g_assert_cmpfloat (member (o, "peers.torch-csr.threads"), ==, 3);
+  g_assert_cmpfloat_with_epsilon (member (o, "peers.torch-csr.speedup"),
+                                  dense_ms / 2, 1e-9 * dense_ms);
+  g_assert_cmpfloat_with_epsilon (member (o, "peers.torch-csr.gflops"),
+                                  nz_gflops, 1e-9);
+  g_assert_true (member (o, "peers.torch-csr.max_rel_err") < 1e-5);
+  g_assert_cmpstr (json_object_get_string_member (csr, "version"), ==,
+                   "fake 1.0");
+  g_assert_cmpstr (json_object_get_string_member (csr, "note"), ==,
+                   "fake threads");
+  /* 2·A·B read from the block files: off by all of C; dense FLOPs */
+  g_assert_cmpfloat_with_epsilon (member (o, "peers.torch-dense.max_rel_err"),
+                                  1.0, 1e-6);
+  g_assert_cmpfloat_with_epsilon (member (o, "peers.torch-dense.gflops"),
+                                  2.0 * 22 * 18 * 5 / 2e6, 1e-9);
+  g_assert_cmpstr (peer_note (o, "scipy-csr"), ==, "fake: not installed");
+  const char *failed = peer_note (o, "scipy-bsr");
+  g_assert_nonnull (strstr (failed, "exit 1"));
+  g_assert_nonnull (strstr (failed, "fake failure"));
+  g_assert_true (g_rmdir (tmp) == 0); /* nothing left in it */
+
+  g_autoptr (JsonParser) parser2 = json_parser_new ();
+  g_autoptr (JsonObject) broken = run_peers (parser2, "SPX_PEERS_RUNNER",
+                                             fake, "FAKE_PEERS_MODE",
+                                             "broken");
+  g_assert_nonnull (strstr (peer_note (broken, "torch-csr"), "expected 440"));
+  g_assert_nonnull (strstr (peer_note (broken, "torch-dense"), "no sense"));
+  g_assert_nonnull (strstr (peer_note (broken, "scipy-csr"), "no sense"));
+  g_assert_nonnull (strstr (peer_note (broken, "scipy-bsr"), "killed"));
+
+  g_autoptr (JsonParser) parser3 = json_parser_new ();
+  g_autoptr (JsonObject) none = run_peers (parser3, "SPX_PEERS_RUNNER",
+                                           "/nonexistent/spx-peers.py", NULL,
+                                           NULL);
+  g_autoptr (JsonParser) parser4 = json_parser_new ();
+  g_autoptr (JsonObject) no_python = run_peers (parser4, "SPX_PEERS_RUNNER",
+                                                fake, "SPX_PYTHON",
+                                                "/nonexistent/python3");
+  for (guint i = 1; i < G_N_ELEMENTS (peer_names); i++)
+    {
+      g_assert_nonnull (strstr (peer_note (none, peer_names[i]),
+                                "spx-peers.py was not found"));
+      g_assert_nonnull (strstr (peer_note (no_python, peer_names[i]),
+                                "python3 was not found"));
+    }
+}
+
+/* The shipped runner, found from the program as users have it: every
+ * peer ran and agrees with dense, or says why it did not run. */
+static void
+test_bench_peers_listed (void)
+{
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_autoptr (JsonObject) o = run_peers (parser, "SPX_PEERS_RUNNER", "", NULL,
+                                        NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (peer_names); i++)
+    {
+      JsonObject *p = peer (o, peer_names[i]);
+      g_assert_nonnull (p);
+      g_assert_cmpstr (json_object_get_string_member (p, "name"), ==,
+                       peer_names[i]);
+      g_autofree char *err = g_strdup_printf ("peers.%s.max_rel_err",
+                                              peer_names[i]);
+      g_autofree char *threads = g_strdup_printf ("peers.%s.threads",
+                                                  peer_names[i]);
+      if (json_object_get_boolean_member (p, "ran"))
+        g_assert_true (member (o, err) < 1e-5 && member (o, threads) >= 1);
+      else
+        g_assert_cmpstr (json_object_get_string_member (p, "note"), !=, "");
+    }
+}
+
 /* A kernel forced through OPENBLAS_CORETYPE weaker than the processor's
  * is overridden (dense at full speed) and said so; SPX_KEEP_CORETYPE
  * keeps it, and the JSON says dense is not at full speed. */
@@ -1081,6 +1217,8 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/render/views", test_render_views);
   g_test_add_func ("/cli/render/errors", test_render_errors);
   g_test_add_func ("/cli/bench/dense-core", test_bench_dense_core);
+  g_test_add_func ("/cli/bench/peers-protocol", test_bench_peers_protocol);
+  g_test_add_func ("/cli/bench/peers-listed", test_bench_peers_listed);
   g_test_add_func ("/cli/scenario-files", test_scenario_files);
   g_test_add_func ("/cli/sweep/mask", test_sweep_mask);
   return g_test_run ();
