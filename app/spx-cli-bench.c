@@ -28,7 +28,8 @@ bench_args_clear (BenchArgs *a)
     g_clear_pointer (fields[i], g_free);
 }
 
-/* SDDMM has one sparse contestant: both means static there. */
+/* SDDMM has one sparse contestant: both means static there. Tile-wise
+ * runs when asked for by name, or with all. */
 static gboolean
 parse_mode (const char *text, SpxBenchOptions *options)
 {
@@ -37,18 +38,20 @@ parse_mode (const char *text, SpxBenchOptions *options)
     options->run_dynamic = FALSE;
   if (text == NULL || g_str_equal (text, "both"))
     return TRUE;
-  if (sddmm && g_str_equal (text, "dynamic"))
+  if (sddmm && !g_str_equal (text, "static"))
     {
-      spx_cli_usage_error (CMD, "--mode dynamic: SDDMM has no dynamic plan "
-                           "(use static or both)");
+      spx_cli_usage_error (CMD, "--mode %s: SDDMM has only a static plan "
+                           "(use static or both)", text);
       return FALSE;
     }
-  options->run_static = g_str_equal (text, "static");
-  options->run_dynamic = g_str_equal (text, "dynamic");
-  if (options->run_static || options->run_dynamic)
+  gboolean all = g_str_equal (text, "all");
+  options->run_static = all || g_str_equal (text, "static");
+  options->run_dynamic = all || g_str_equal (text, "dynamic");
+  options->run_tilewise = all || g_str_equal (text, "tilewise");
+  if (options->run_static || options->run_dynamic || options->run_tilewise)
     return TRUE;
-  spx_cli_usage_error (CMD, "--mode: expected static, dynamic or both, got "
-                       "'%s'", text);
+  spx_cli_usage_error (CMD, "--mode: expected static, dynamic, both, "
+                       "tilewise or all, got '%s'", text);
   return FALSE;
 }
 
@@ -224,6 +227,11 @@ print_json (const SpxBenchResult *r)
     json_timing (&json, "static", &r->stat, TRUE);
   if (r->dyn.ran)
     json_timing (&json, "dynamic", &r->dyn, FALSE);
+  if (r->tilewise.ran)
+    {
+      json_timing (&json, "tilewise", &r->tilewise, TRUE);
+      spx_json_double (&json, "tilewise_fill", r->tilewise_fill);
+    }
   if (peers_asked (r))
     json_peers (&json, r);
   spx_json_end_object (&json);
@@ -280,8 +288,8 @@ print_table (const SpxBenchResult *r)
   printf ("%-11s %10s %17s %10s %10s %10s %12s\n", "", "ms", "middle half",
           "GFLOP/s", "speedup", "efficiency", "max rel err");
   print_row ("dense", &r->dense, "(reference)", "");
-  const SpxBenchTiming *rows[] = { &r->stat, &r->dyn };
-  const char *names[] = { "static", "dynamic" };
+  const SpxBenchTiming *rows[] = { &r->stat, &r->dyn, &r->tilewise };
+  const char *names[] = { "static", "dynamic", "tile-wise" };
   for (guint i = 0; i < G_N_ELEMENTS (rows); i++)
     {
       g_autofree char *err = g_strdup_printf ("%.2e", rows[i]->max_rel_err);
@@ -294,6 +302,11 @@ print_table (const SpxBenchResult *r)
   else if (r->stat.ran)
     printf ("\nstatic plan built in %.2f ms, %.1f KiB\n", r->stat.plan_ms,
             r->stat.plan_bytes / 1024.0);
+  if (r->tilewise.ran)
+    printf ("tile-wise plan: a dense sgemm per tile of %u columns on its "
+            "kept rows, built in %.2f ms, %.1f KiB; %.0f%% of what it "
+            "computes is non-zero\n", r->tile_width, r->tilewise.plan_ms,
+            r->tilewise.plan_bytes / 1024.0, 100 * r->tilewise_fill);
   printf ("dense: OpenBLAS %s kernel; sparse GFLOP/s count non-zeros only; "
           "efficiency = sparse GFLOP/s ÷ dense GFLOP/s\n", r->dense_core);
   if (peers_asked (r))
@@ -362,6 +375,7 @@ run (gconstpointer data)
   const SpxScenario *sc = study->scenario;
   if (!parse_options (a, sc->threads, &options))
     return SPX_EXIT_USAGE;
+  options.tile_width = sc->gen.tile_width; /* --tile-width, both uses */
   if (isatty (STDERR_FILENO))
     options.progress = show_progress;
 
@@ -390,7 +404,7 @@ spx_cli_bench (int argc, char **argv)
       "spmm (A·B, the default) or sddmm (P·Qᵀ sampled by the mask, kd = n)",
       "OP" },
     { "mode", 0, 0, G_OPTION_ARG_STRING, &a.mode,
-      "static, dynamic or both (default both)", "MODE" },
+      "static, dynamic, both (default), tilewise (a dense sgemm per column tile of --tile-width) or all", "MODE" },
     { "threads", 't', 0, G_OPTION_ARG_STRING, &a.threads,
       "Threads for every contestant (default: all cores)", "T" },
     { "reps", 'r', 0, G_OPTION_ARG_STRING, &a.reps, "Timed runs each (default 7)", "R" },

@@ -32,6 +32,9 @@ spx_bench_options_init (SpxBenchOptions *options)
   options->engine.isa = spx_isa_best ();
   options->run_static = options->run_dynamic = TRUE;
   options->seed = 1;
+  SpxGenOptions gen; /* tiles as wide as the generator's */
+  spx_gen_options_init (&gen);
+  options->tile_width = gen.tile_width;
 }
 
 /* The operands: A as blocks (values in mask order) and as a dense matrix
@@ -259,6 +262,12 @@ run_static (gpointer ctx, const Operands *o, float *C)
 }
 
 static void
+run_tilewise (gpointer ctx, const Operands *o, float *C)
+{
+  spx_tilewise_plan_execute (ctx, o->B, C, FALSE);
+}
+
+static void
 run_dynamic (gpointer ctx, const Operands *o, float *C)
 {
   DynamicCtx *d = ctx;
@@ -319,14 +328,15 @@ run_rounds (Contestant *c, guint n_c, const Operands *o,
 }
 
 /* Every contestant but dense: ours, then the peers. */
-#define SPARSE_TIMINGS (2 + SPX_N_PEERS)
+#define SPARSE_TIMINGS (3 + SPX_N_PEERS)
 static void
 sparse_timings (SpxBenchResult *r, SpxBenchTiming **out)
 {
   out[0] = &r->stat;
   out[1] = &r->dyn;
+  out[2] = &r->tilewise;
   for (guint i = 0; i < SPX_N_PEERS; i++)
-    out[2 + i] = &r->peers[i].t;
+    out[3 + i] = &r->peers[i].t;
 }
 
 static void
@@ -387,7 +397,8 @@ spx_bench_judge (SpxBenchResult *r, double best_dense_gflops)
 SpxNoise
 spx_bench_noise (const SpxBenchResult *r)
 {
-  SpxNoise noise = r->dense.noise | r->stat.noise | r->dyn.noise;
+  SpxNoise noise = r->dense.noise | r->stat.noise | r->dyn.noise |
+                   r->tilewise.noise;
   for (guint i = 0; i < SPX_N_PEERS; i++)
     noise |= r->peers[i].t.noise;
   return noise;
@@ -442,16 +453,18 @@ describe (SpxBenchResult *r, const SpxMask *mask, guint64 n,
   r->cpus = (guint) MAX (1, sysconf (_SC_NPROCESSORS_ONLN));
   r->busy_cores = -1;
   r->dense_core = spx_dense_core ();
+  r->tile_width = options->tile_width;
   spx_dense_config (&r->dense_openmp);
 }
 
 typedef struct {
   Operands        o;
   SpxStaticPlan  *stat;
+  SpxTilewisePlan *tilewise;
   DynamicCtx      dyn;
   SpxPeer        *peer;
   SpxEngineOptions engine;    /* SDDMM's */
-  Contestant      c[4];
+  Contestant      c[5];
   guint           n_c;
 } Race;
 
@@ -459,6 +472,7 @@ static void
 race_clear (Race *race)
 {
   spx_static_plan_free (race->stat);
+  spx_tilewise_plan_free (race->tilewise);
   spx_dynamic_plan_free (race->dyn.plan);
   if (race->peer)
     spx_peer_free (race->peer);
@@ -552,6 +566,19 @@ enter_all (Race *race, const SpxMask *mask, SpxBenchResult *r,
       r->stat.plan_ms = spx_now_ms () - t0;
       r->stat.plan_bytes = spx_static_plan_bytes (race->stat);
       enter (race, &r->stat, run_static, race->stat, opt->reps);
+    }
+  if (opt->run_tilewise)
+    {
+      double t0 = spx_now_ms ();
+      race->tilewise = spx_tilewise_plan_new (mask, race->o.values,
+                                              opt->tile_width, r->n, &engine,
+                                              error);
+      if (race->tilewise == NULL)
+        return FALSE;
+      r->tilewise.plan_ms = spx_now_ms () - t0;
+      r->tilewise.plan_bytes = spx_tilewise_plan_bytes (race->tilewise);
+      r->tilewise_fill = spx_tilewise_plan_fill (race->tilewise);
+      enter (race, &r->tilewise, run_tilewise, race->tilewise, opt->reps);
     }
   if (opt->run_dynamic)
     {

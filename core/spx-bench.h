@@ -24,6 +24,8 @@ typedef struct {
                                    peers do not apply and are not run */
   SpxEngineOptions engine;
   gboolean         run_static, run_dynamic, run_peers;
+  gboolean         run_tilewise; /* SpMM only: dense sgemm per column tile */
+  guint            tile_width;  /* tile-wise: G columns per tile */
   guint64          seed;        /* values of A and B */
   SpxBenchProgress progress;
   gpointer         user_data;
@@ -100,6 +102,9 @@ typedef struct {
   guint          cpus;
   double         busy_cores;
   SpxBenchTiming dense, stat, dyn;
+  SpxBenchTiming tilewise;
+  guint          tile_width;    /* tile-wise: its tiles' columns */
+  double         tilewise_fill; /* non-zeros / elements it computes */
   SpxBenchPeer   peers[SPX_N_PEERS];
 } SpxBenchResult;
 

@@ -448,6 +448,44 @@ test_bench_sddmm (void)
   assert_usage_error (&r, "--mode dynamic");
 }
 
+/* Tile-wise runs beside static on a tile-wise mask, checked against
+ * dense, and says how much of its work is non-zero; SDDMM has no
+ * tile-wise plan. */
+static void
+test_bench_tilewise (void)
+{
+  Run r = run_cli ("bench", "--mode", "all", "--pattern", "tilewise",
+                   "--tile-width", "16", "--m", "96", "--k", "80", "--n", "9",
+                   "--block", "1", "--density", "0.25", "--reps", "3",
+                   "--warmup", "1", "--threads", "2", "--json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  JsonObject *o = parse_object (parser, r.out);
+  g_assert_true (json_object_has_member (o, "static"));
+  g_assert_true (json_object_has_member (o, "dynamic"));
+  g_assert_true (member (o, "tilewise.ms") > 0);
+  g_assert_true (member (o, "tilewise.max_rel_err") < 1e-5);
+  g_assert_true (member (o, "tilewise.plan_bytes") > 0);
+  /* the generator keeps whole rows of each tile: nothing but non-zeros */
+  g_assert_cmpfloat (member (o, "tilewise_fill"), ==, 1.0);
+  run_clear (&r);
+
+  r = run_cli ("bench", "--mode", "tilewise", "--m", "64", "--k", "64",
+               "--n", "8", "--block", "4", "--density", "0.5", "--reps", "2",
+               NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "tile-wise"));
+  g_assert_null (strstr (r.out, "dynamic "));
+  run_clear (&r);
+
+  r = run_cli ("bench", "--op", "sddmm", "--mode", "tilewise", "--m", "64",
+               "--k", "64", "--n", "8", "--block", "4", NULL);
+  assert_usage_error (&r, "--mode tilewise");
+  r = run_cli ("bench", "--mode", "tiles", "--m", "64", "--k", "64", "--n",
+               "8", "--block", "4", NULL);
+  assert_usage_error (&r, "--mode");
+}
+
 /* SDDMM's sweep is the CPU's alone, and says so. */
 static void
 test_sweep_sddmm (void)
@@ -1207,6 +1245,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/bench/json", test_bench_json);
   g_test_add_func ("/cli/bench/mask-and-errors", test_bench_mask_and_errors);
   g_test_add_func ("/cli/bench/sddmm", test_bench_sddmm);
+  g_test_add_func ("/cli/bench/tilewise", test_bench_tilewise);
   g_test_add_func ("/cli/sweep/sddmm", test_sweep_sddmm);
   g_test_add_func ("/cli/model/json", test_model_json);
   g_test_add_func ("/cli/model/errors", test_model_errors);
