@@ -143,8 +143,7 @@ parse_op (const SweepArgs *a, SpxSweepOptions *o)
     fprintf (stderr, "sparse-explorer sweep: note: SDDMM is measured on the "
              "CPU only, as dense and static (the IPU model and the dynamic "
              "plan cover SpMM)\n");
-  o->run_model = o->run_dynamic = FALSE;
-  o->run_cpu = o->run_static = TRUE;
+  spx_sweep_options_set_op (o, o->op);
   return TRUE;
 }
 

@@ -126,6 +126,16 @@ spx_sweep_free (SpxSweep *sweep)
   g_free (sweep);
 }
 
+void
+spx_sweep_options_set_op (SpxSweepOptions *o, SpxBenchOp op)
+{
+  o->op = op;
+  if (op != SPX_BENCH_OP_SDDMM)
+    return;
+  o->run_model = o->run_dynamic = FALSE;
+  o->run_cpu = o->run_static = TRUE;
+}
+
 guint
 spx_sweep_total (const SpxSweepOptions *o)
 {

@@ -105,6 +105,10 @@ typedef struct {
 
 SpxSweep *spx_sweep_new  (void);
 void      spx_sweep_free (SpxSweep *sweep);
+/* The operation to sweep. SDDMM is measured on the CPU only, as dense and
+ * static (the IPU model and the dynamic plan cover SpMM): it turns the
+ * others off. */
+void      spx_sweep_options_set_op (SpxSweepOptions *options, SpxBenchOp op);
 /* How many points a run of options makes (the total of its progress). */
 guint     spx_sweep_total (const SpxSweepOptions *options);
 

@@ -1148,6 +1148,33 @@ same_bits (const SpxMask *a, const SpxMask *b)
 /* A layer opened from a file is the subject: a panel change that would
  * generate a mask asks first; keeping it keeps it bit for bit; replacing
  * it is one undo step. The panel's numbers ignore the wheel. */
+/* The Speedup view's operation: SDDMM sweeps this CPU alone, dense and
+ * static. */
+static void
+test_sweep_sddmm (void)
+{
+  SKIP_WITHOUT_DISPLAY ();
+  g_autofree char *dir = g_dir_make_tmp ("spx-ui-XXXXXX", NULL);
+  SpxWindow *w = small_window (dir);
+  gtk_combo_box_set_active (GTK_COMBO_BOX (w->sweep_op), SPX_BENCH_OP_SDDMM);
+  activate (w, "run-sweep", NULL);
+  wait_idle (w);
+  const SpxSweep *sw = w->study->sweep;
+  g_assert_cmpint (sw->settings.op, ==, SPX_BENCH_OP_SDDMM);
+  g_assert_cmpuint (sw->points->len, >, 0);
+  g_assert_cmpuint (sw->points->len, ==, w->sweep_total);
+  for (guint i = 0; i < sw->points->len; i++)
+    {
+      const SpxSweepPoint *p = &g_array_index (sw->points, SpxSweepPoint, i);
+      g_assert_cmpint (p->source, ==, SPX_SWEEP_CPU);
+      g_assert_cmpint (p->mode, !=, SPX_IPU_MODE_DYNAMIC);
+    }
+  window_close (w);
+  g_autofree char *spx = g_build_filename (dir, "small.spx", NULL);
+  g_unlink (spx);
+  g_rmdir (dir);
+}
+
 /* A mask of the user's own is not replaced by the lesson without asking:
  * kept, or replaced as one undo step. */
 static void
@@ -1405,6 +1432,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/window/lesson", test_lesson);
   g_test_add_func ("/ui/window/hover", test_hover);
   g_test_add_func ("/ui/window/lesson-asks", test_lesson_asks);
+  g_test_add_func ("/ui/window/sweep-sddmm", test_sweep_sddmm);
   g_test_add_func ("/ui/window/export", test_export);
   g_test_add_func ("/ui/window/sweep-cancel", test_sweep_cancel);
   g_test_add_func ("/ui/window/sweep-waits", test_sweep_waits);

@@ -58,7 +58,7 @@ struct _SpxWindow {
   GtkWidget *lesson_back, *lesson_next;
   GtkWidget *stack, *editor, *tiles, *exchange, *timeline, *speedup;
   GtkWidget *metric, *superstep, *tile_label, *density_label, *sweep_button;
-  GtkWidget *throughput, *undo_button, *redo_button;
+  GtkWidget *throughput, *undo_button, *redo_button, *sweep_op;
   GtkWidget *verdict, *sweep_verdict, *sweep_note;
   SpxPanel   panel;
 

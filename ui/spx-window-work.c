@@ -480,6 +480,8 @@ spx_window_run_sweep (SpxWindow *w)
   j->revision = w->study->revision;
   j->study = spx_study_copy (w->study);
   spx_study_sweep_options (j->study, &j->options);
+  spx_sweep_options_set_op (&j->options, (SpxBenchOp) gtk_combo_box_get_active (
+                                           GTK_COMBO_BOX (w->sweep_op)));
   j->cancel = g_cancellable_new ();
   j->sweep = spx_sweep_new ();
   w->sweep_cancel = g_object_ref (j->cancel);

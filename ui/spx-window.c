@@ -872,7 +872,18 @@ speedup_page (SpxWindow *w)
   w->sweep_note = gtk_label_new (NULL);
   gtk_label_set_xalign (GTK_LABEL (w->sweep_note), 0);
   gtk_label_set_line_wrap (GTK_LABEL (w->sweep_note), TRUE);
-  GtkWidget *row = labelled_row (w->sweep_button, w->throughput);
+  /* in SpxBenchOp's order */
+  static const char *const ops[] = { "SpMM (W·X)", "SDDMM ((P·Qᵀ) ⊙ mask)",
+                                     NULL };
+  w->sweep_op = combo_of (ops, SPX_BENCH_OP_SPMM);
+  gtk_widget_set_tooltip_text (w->sweep_op, "What Run Sweep measures: the "
+                               "sparse × dense product (the IPU model and "
+                               "this CPU), or the sampled dense × dense "
+                               "product training needs (this CPU only, "
+                               "dense and static)");
+  GtkWidget *row = labelled_row (w->sweep_op, NULL);
+  gtk_box_pack_start (GTK_BOX (row), w->sweep_button, FALSE, FALSE, 0);
+  gtk_box_pack_start (GTK_BOX (row), w->throughput, FALSE, FALSE, 0);
   gtk_box_pack_start (GTK_BOX (row), w->sweep_note, TRUE, TRUE, 0);
   w->sweep_verdict = verdict_label ();
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);

@@ -507,6 +507,7 @@ static void
 title_parts (const Chart *c, const char **head, char **tail)
 {
   const SpxSweepOptions *o = &c->d->sweep->settings;
+  gboolean sddmm = o->op == SPX_BENCH_OP_SDDMM;
   *tail = g_strdup ("");
   if (c->d->title != NULL)
     *head = c->d->title;
@@ -518,11 +519,14 @@ title_parts (const Chart *c, const char **head, char **tail)
       *head = o->subject_name != NULL && *o->subject_name
                 ? o->subject_name : "The mask";
       g_free (*tail);
-      *tail = g_strdup_printf (" (%.3g%% non-zero): %s by block size",
-                               100 * d, c->d->throughput
-                                          ? "non-zero throughput"
-                                          : "speedup over dense");
+      *tail = g_strdup_printf (" (%.3g%% non-zero): %s%s by block size",
+                               100 * d, sddmm ? "SDDMM " : "",
+                               c->d->throughput ? "non-zero throughput"
+                                                : "speedup over dense");
     }
+  else if (sddmm)
+    *head = c->d->throughput ? "SDDMM non-zero throughput against density"
+                             : "Block-sparse SDDMM speedup over dense";
   else
     *head = c->d->throughput ? "Non-zero throughput against density"
                              : "Block-sparse speedup over dense";
