@@ -976,7 +976,8 @@ peer_note (JsonObject *o, const char *name)
 static void
 test_bench_peers_protocol (void)
 {
-  if (g_find_program_in_path ("python3") == NULL)
+  g_autofree char *python = g_find_program_in_path ("python3");
+  if (python == NULL)
     {
       g_test_skip ("needs python3");
       return;
