@@ -5,6 +5,7 @@
 #include "spx-ipu.h"
 #include "spx-ipu-cost.h"
 #include "spx-util.h"
+#include "spx-mask-gen.h"
 
 /* Every byte received came in a transfer; a broadcast counts out of its
  * source once, so a tile sends at most what its transfers carry and at
@@ -141,4 +142,24 @@ test_ipu_check_transfer (const SpxIpuStep *s, guint i, guint32 src,
   g_assert_cmpuint (w->row1, ==, row1);
   g_assert_cmpuint (w->col0, ==, col0);
   g_assert_cmpuint (w->col1, ==, col1);
+}
+
+/* Real plans of all three modes on teach16: 256², 16 × 16 blocks, a
+ * quarter of them, n 64. */
+static inline void
+test_ipu_real_programs (SpxIpuProgram *p[SPX_IPU_N_MODES])
+{
+  g_autoptr (SpxIpuMachine) m = spx_ipu_machine_preset ("teach16");
+  SpxGenOptions o;
+  spx_gen_options_init (&o);
+  o.density = 0.25;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (SpxMask) mask = spx_mask_generate (256, 256, 16, &o, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < SPX_IPU_N_MODES; i++)
+    {
+      p[i] = spx_ipu_plan (m, (SpxIpuMode) i, mask, 64, SPX_DTYPE_FP16,
+                           &error);
+      g_assert_no_error (error);
+    }
 }

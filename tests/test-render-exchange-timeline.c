@@ -665,31 +665,12 @@ test_timeline_out_of_range (void)
   cairo_surface_destroy (im.surface);
 }
 
-/* Real plans of all three modes on teach16, 256² at 16×16 blocks. */
-static void
-real_programs (SpxIpuProgram *p[SPX_IPU_N_MODES])
-{
-  g_autoptr (SpxIpuMachine) m = spx_ipu_machine_preset ("teach16");
-  SpxGenOptions o;
-  spx_gen_options_init (&o);
-  o.density = 0.25;
-  g_autoptr (GError) error = NULL;
-  g_autoptr (SpxMask) mask = spx_mask_generate (256, 256, 16, &o, &error);
-  g_assert_no_error (error);
-  for (guint i = 0; i < SPX_IPU_N_MODES; i++)
-    {
-      p[i] = spx_ipu_plan (m, (SpxIpuMode) i, mask, 64, SPX_DTYPE_FP16,
-                           &error);
-      g_assert_no_error (error);
-    }
-}
-
 /* Real plans of all three modes, several sizes: renders, nothing fails. */
 static void
 test_timeline_real (void)
 {
   SpxIpuProgram *p[SPX_IPU_N_MODES];
-  real_programs (p);
+  test_ipu_real_programs (p);
   SpxRenderTimelineData d = { { p[0], p[1], p[2] }, 2, -1 };
   SpxRenderStyle style;
   spx_render_style_init (&style, SPX_THEME_LIGHT);
@@ -739,7 +720,7 @@ static void
 test_timeline_explain (void)
 {
   SpxIpuProgram *p[SPX_IPU_N_MODES];
-  real_programs (p);
+  test_ipu_real_programs (p);
   SpxRenderTimelineData d = { { p[0], p[1], p[2] }, -1, -1 };
   g_autofree char *none = spx_render_timeline_explain (&d);
   g_assert_cmpstr (none, ==, HINT);
@@ -791,7 +772,7 @@ test_timeline_panel (void)
 {
   const double ph = 640;
   SpxIpuProgram *p[SPX_IPU_N_MODES];
-  real_programs (p);
+  test_ipu_real_programs (p);
   const SpxIpuProgram *st = p[SPX_IPU_MODE_STATIC];
   guint compute = 0;
   while (g_array_index (st->steps, SpxIpuStep, compute).kind !=

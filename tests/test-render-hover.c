@@ -3,6 +3,7 @@
  * too narrow to hold them */
 #include "spx-ipu.h"
 #include "spx-ipu-cost.h"
+#include "test-ipu-check.h"
 #include "spx-mask-gen.h"
 #include "spx-render-export.h"
 #include "spx-render-speedup.h"
@@ -61,26 +62,6 @@ long_compute (void)
   s->tile_cycles[0] = 300000;
   spx_ipu_program_finish (p);
   return p;
-}
-
-/* Real plans of all three modes on teach16: 256², 16 × 16 blocks, a
- * quarter of them, n 64. */
-static void
-real_programs (SpxIpuProgram *p[SPX_IPU_N_MODES])
-{
-  g_autoptr (SpxIpuMachine) m = spx_ipu_machine_preset ("teach16");
-  SpxGenOptions o;
-  spx_gen_options_init (&o);
-  o.density = 0.25;
-  g_autoptr (GError) error = NULL;
-  g_autoptr (SpxMask) mask = spx_mask_generate (256, 256, 16, &o, &error);
-  g_assert_no_error (error);
-  for (guint i = 0; i < SPX_IPU_N_MODES; i++)
-    {
-      p[i] = spx_ipu_plan (m, (SpxIpuMode) i, mask, 64, SPX_DTYPE_FP16,
-                           &error);
-      g_assert_no_error (error);
-    }
 }
 
 static void
@@ -220,7 +201,7 @@ test_timeline_names (void)
   /* real plans: two steps share a name only when they share phase and
    * kind (dense syncs twice), across all three programs */
   SpxIpuProgram *real[SPX_IPU_N_MODES];
-  real_programs (real);
+  test_ipu_real_programs (real);
   for (guint m = 0; m < SPX_IPU_N_MODES; m++)
     for (guint n = 0; n < SPX_IPU_N_MODES; n++)
       for (guint i = 0; i < real[m]->steps->len; i++)
@@ -364,7 +345,7 @@ test_timeline_narrow_labels (void)
 {
   const double w = 900, h = 500;
   SpxIpuProgram *p[SPX_IPU_N_MODES];
-  real_programs (p);
+  test_ipu_real_programs (p);
   SpxRenderTimelineData d = { { p[0], p[1], p[2] }, -1, -1 };
   const SpxIpuProgram *st = p[SPX_IPU_MODE_STATIC];
   g_assert_cmpuint (st->steps->len, ==, 7);
