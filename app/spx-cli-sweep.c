@@ -20,7 +20,7 @@ static const SpxCliPicture chart_defaults = { .width = 800, .height = 500,
 
 typedef struct {
   char *source, *densities, *blocks, *modes, *m, *k, *n, *dtype, *machine;
-  char *seed, *threads, *reps, *warmup, *out, *op;
+  char *seed, *threads, *reps, *warmup, *out, *op, *pattern, *tile_width;
   SpxCliPictureArgs picture;
   SpxCliStudyArgs   study; /* --scenario and --mask */
 } SweepArgs;
@@ -30,7 +30,8 @@ sweep_args_clear (SweepArgs *a)
 {
   char **fields[] = { &a->source, &a->densities, &a->blocks, &a->modes,
                       &a->m, &a->k, &a->n, &a->dtype, &a->machine, &a->seed,
-                      &a->threads, &a->reps, &a->warmup, &a->out, &a->op };
+                      &a->threads, &a->reps, &a->warmup, &a->out, &a->op,
+                      &a->pattern, &a->tile_width };
   for (guint i = 0; i < G_N_ELEMENTS (fields); i++)
     g_clear_pointer (fields[i], g_free);
   spx_cli_picture_args_clear (&a->picture);
@@ -95,15 +96,22 @@ parse_modes (const char *text, SpxSweepOptions *o)
   g_auto (GStrv) items = split_list ("--modes", text);
   if (items == NULL)
     return FALSE;
-  o->run_static = o->run_dynamic = FALSE;
+  o->run_static = o->run_dynamic = o->run_tilewise = FALSE;
   for (guint i = 0; items[i]; i++)
-    if (g_str_equal (items[i], "static"))
-      o->run_static = TRUE;
-    else if (g_str_equal (items[i], "dynamic"))
-      o->run_dynamic = TRUE;
-    else
-      return spx_cli_usage_error (CMD, "--modes: expected static, dynamic or "
-                                  "static,dynamic, got '%s'", text), FALSE;
+    {
+      SpxSweepMode mode;
+      if (!spx_sweep_mode_from_string (items[i], &mode) ||
+          mode == SPX_SWEEP_DENSE)
+        return spx_cli_usage_error (CMD, "--modes: expected static, dynamic "
+                                    "or tilewise, separated by commas, got "
+                                    "'%s'", text), FALSE;
+      o->run_static |= mode == SPX_SWEEP_STATIC;
+      o->run_dynamic |= mode == SPX_SWEEP_DYNAMIC;
+      o->run_tilewise |= mode == SPX_SWEEP_TILEWISE;
+    }
+  if (o->run_tilewise && !o->run_cpu)
+    return spx_cli_usage_error (CMD, "--modes: tilewise is measured on the "
+                                "CPU only; add --source cpu or both"), FALSE;
   return TRUE;
 }
 
@@ -136,14 +144,38 @@ parse_op (const SweepArgs *a, SpxSweepOptions *o)
   if (a->source != NULL && o->run_model)
     return spx_cli_usage_error (CMD, "--op sddmm: the IPU model covers SpMM "
                                 "only; use --source cpu"), FALSE;
-  if (a->modes != NULL && o->run_dynamic)
-    return spx_cli_usage_error (CMD, "--op sddmm: SDDMM has no dynamic "
-                                "mode; use --modes static"), FALSE;
-  if (o->run_model || o->run_dynamic)
+  if (a->modes != NULL && (o->run_dynamic || o->run_tilewise))
+    return spx_cli_usage_error (CMD, "--op sddmm: SDDMM has no dynamic or "
+                                "tile-wise mode; use --modes static"), FALSE;
+  if (o->run_model || o->run_dynamic || o->run_tilewise)
     fprintf (stderr, "sparse-explorer sweep: note: SDDMM is measured on the "
-             "CPU only, as dense and static (the IPU model and the dynamic "
-             "plan cover SpMM)\n");
+             "CPU only, as dense and static (the IPU model, the dynamic and "
+             "the tile-wise plans cover SpMM)\n");
   spx_sweep_options_set_op (o, o->op);
+  return TRUE;
+}
+
+/* Generated masks: uniform (the default) or tile-wise rows; a mask's
+ * sweep has its own pattern. */
+static gboolean
+parse_pattern (const SweepArgs *a, SpxSweepOptions *o)
+{
+  guint64 v;
+  if (o->subject != NULL && (a->pattern || a->tile_width))
+    return spx_cli_usage_error (CMD, "%s: a mask's sweep re-blocks the mask "
+                                "itself", a->pattern ? "--pattern"
+                                : "--tile-width"), FALSE;
+  if (a->pattern && (!spx_pattern_from_string (a->pattern, &o->pattern) ||
+                     (o->pattern != SPX_PATTERN_UNIFORM &&
+                      o->pattern != SPX_PATTERN_TILEWISE)))
+    return spx_cli_usage_error (CMD, "--pattern: expected uniform or "
+                                "tilewise, got '%s'", a->pattern), FALSE;
+  if (a->tile_width == NULL)
+    return TRUE;
+  if (!spx_cli_uint (CMD, "--tile-width", a->tile_width, 1, SPX_MASK_MAX_DIM,
+                     &v))
+    return FALSE;
+  o->tile_width = (guint) v;
   return TRUE;
 }
 
@@ -255,7 +287,8 @@ parse_all (const SweepArgs *a, SpxSweepOptions *o, SpxIpuMachine **own)
          (a->densities == NULL || parse_densities (a->densities, o)) &&
          (a->blocks == NULL || parse_blocks (a->blocks, o)) &&
          (a->modes == NULL || parse_modes (a->modes, o)) &&
-         parse_op (a, o) && parse_shape (a, o) && parse_cpu (a, o) && parse_model (a, o, own);
+         parse_op (a, o) && parse_pattern (a, o) && parse_shape (a, o) &&
+         parse_cpu (a, o) && parse_model (a, o, own);
 }
 
 /* Ctrl-C: finish the point under way, then write what is done. A second
@@ -294,7 +327,7 @@ progress (guint done, guint total, const SpxSweepPoint *p, gpointer tty)
       bar[BAR] = '\0';
       fprintf (stderr, "\r\033[K[%s] %u/%u  %s b=%u d=%.4g %s", bar, done,
                total, spx_sweep_source_to_string (p->source), p->block,
-               p->density, spx_ipu_mode_to_string (p->mode));
+               p->density, spx_sweep_mode_to_string (p->mode));
       if (done == total)
         fprintf (stderr, "\r\033[K");
       fflush (stderr);
@@ -426,8 +459,14 @@ spx_cli_sweep (int argc, char **argv)
     { "blocks", 0, 0, G_OPTION_ARG_STRING, &a.blocks,
       "Block sizes (default 1,4,8,16)", "LIST" },
     { "modes", 0, 0, G_OPTION_ARG_STRING, &a.modes,
-      "static, dynamic or both (default static,dynamic; dense always runs)",
-      "LIST" },
+      "Some of static, dynamic, tilewise (the CPU only: a dense sgemm per "
+      "column tile) (default all three; dense always runs)", "LIST" },
+    { "pattern", 'p', 0, G_OPTION_ARG_STRING, &a.pattern,
+      "Generated masks: uniform (default) or tilewise (whole rows of each "
+      "column tile kept)", "P" },
+    { "tile-width", 0, 0, G_OPTION_ARG_STRING, &a.tile_width,
+      "Columns per tile, of the tilewise pattern and the tile-wise plan "
+      "(default 128)", "G" },
     { "m", 'm', 0, G_OPTION_ARG_STRING, &a.m,
       "Rows of the sparse operand (default: model 4096, CPU 2048)", "M" },
     { "k", 'k', 0, G_OPTION_ARG_STRING, &a.k,
@@ -441,7 +480,7 @@ spx_cli_sweep (int argc, char **argv)
       "Model: gc200, bow, mk1, teach16 or a machine key file (default bow)",
       "NAME|FILE" },
     { "seed", 's', 0, G_OPTION_ARG_STRING, &a.seed,
-      "Seed of the uniform masks and the values (default 1)", "S" },
+      "Seed of the generated masks and the values (default 1)", "S" },
     { "threads", 't', 0, G_OPTION_ARG_STRING, &a.threads,
       "CPU: threads (default: all cores)", "T" },
     { "reps", 'r', 0, G_OPTION_ARG_STRING, &a.reps,
@@ -456,7 +495,7 @@ spx_cli_sweep (int argc, char **argv)
   g_autoptr (GOptionContext) context = g_option_context_new (NULL);
   g_option_context_set_summary (context, "For every block size and density, "
     "a seeded uniform mask, modelled on an IPU and/or measured on this CPU "
-    "as dense, static and dynamic; speedup is over dense of the same source "
+    "as dense, static, dynamic and (the CPU) tile-wise; speedup is over dense of the same source "
     "and point. With only --out: the PopSparse paper's scenario on the model "
     "(bow, fp16, m = k = 4096, best n) and the CPU at m = k = 2048, n = 256, "
     "densities 1/4 to 1/32, blocks 1, 4, 8, 16. With --mask FILE (or a "

@@ -588,6 +588,9 @@ spx_study_sweep_options (SpxStudy *s, SpxSweepOptions *o)
   o->machine = s->machine;
   o->threads = sc->threads;
   o->seed = sc->gen.seed;
+  o->tile_width = sc->gen.tile_width;
+  if (sc->gen.pattern == SPX_PATTERN_TILEWISE) /* else the paper's uniform */
+    o->pattern = SPX_PATTERN_TILEWISE;
   const SpxMask *elements = spx_study_elements (s);
   if (elements != NULL)
     spx_sweep_options_set_subject (o, elements, subject_name (s));
@@ -646,7 +649,7 @@ spx_study_describe_density (const SpxStudy *s)
  * subject, its own density); 0 when there is none. */
 static double
 best_at (const SpxSweep *sweep, SpxSweepSource source, guint block,
-         double density, SpxIpuMode *mode)
+         double density, SpxSweepMode *mode)
 {
   double best = 0;
   for (guint i = 0; i < sweep->points->len; i++)
@@ -656,7 +659,7 @@ best_at (const SpxSweep *sweep, SpxSweepSource source, guint block,
       gboolean here = sweep->settings.subject != NULL ||
                       fabs (p->density / density - 1) < 1e-9;
       if (p->source == source && p->block == block && here &&
-          p->mode != SPX_IPU_MODE_DENSE && p->noise == SPX_NOISE_NONE &&
+          p->mode != SPX_SWEEP_DENSE && p->noise == SPX_NOISE_NONE &&
           p->fits && isfinite (p->speedup) && p->speedup > best)
         {
           best = p->speedup;
@@ -680,7 +683,7 @@ source_verdict (const SpxSweep *sweep, SpxSweepSource source, double d,
   GString *faster = g_string_new (NULL);
   double top = 0;
   guint top_block = 0, noisy = 0, points = 0;
-  SpxIpuMode top_mode = SPX_IPU_MODE_STATIC;
+  SpxSweepMode top_mode = SPX_SWEEP_STATIC;
   for (guint i = 0; i < sweep->points->len; i++)
     {
       const SpxSweepPoint *p = &g_array_index (sweep->points, SpxSweepPoint,
@@ -690,7 +693,7 @@ source_verdict (const SpxSweep *sweep, SpxSweepSource source, double d,
     }
   for (guint b = 0; b < o->n_blocks; b++)
     {
-      SpxIpuMode mode = SPX_IPU_MODE_STATIC;
+      SpxSweepMode mode = SPX_SWEEP_STATIC;
       double v = best_at (sweep, source, o->blocks[b], d, &mode);
       if (v >= FASTER)
         g_string_append_printf (faster, "%s%u", faster->len ? ", " : "",
@@ -711,11 +714,11 @@ source_verdict (const SpxSweep *sweep, SpxSweepSource source, double d,
                             : "no point to judge");
   if (list[0] == '\0')
     return g_strdup_printf ("%s: no block size beats dense (best %s b = %u, "
-                            "%.2f×)", name, spx_ipu_mode_to_string (top_mode),
+                            "%.2f×)", name, spx_sweep_mode_to_string (top_mode),
                             top_block, top);
   return g_strdup_printf ("%s: faster than dense at b = %s (best %s b = %u, "
                           "%.2g×)", name, list,
-                          spx_ipu_mode_to_string (top_mode), top_block, top);
+                          spx_sweep_mode_to_string (top_mode), top_block, top);
 }
 
 /* Before a sweep: efficiency cannot exceed 1, so no block-sparse kernel

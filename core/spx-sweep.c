@@ -28,8 +28,10 @@ spx_sweep_options_init (SpxSweepOptions *o)
   o->n_densities = G_N_ELEMENTS (densities);
   memcpy (o->blocks, blocks, sizeof blocks);
   o->n_blocks = G_N_ELEMENTS (blocks);
-  o->run_static = o->run_dynamic = TRUE;
+  o->run_static = o->run_dynamic = o->run_tilewise = TRUE;
   o->seed = 1;
+  o->pattern = SPX_PATTERN_UNIFORM;
+  o->tile_width = 128;
   o->model_m = o->model_k = 4096;
   o->dtype = SPX_DTYPE_FP16;
   o->cpu_m = o->cpu_k = 2048;
@@ -82,8 +84,13 @@ spx_sweep_options_validate (const SpxSweepOptions *o, GError **error)
   if (o->op == SPX_BENCH_OP_SDDMM && o->run_model)
     return invalid (error, "SDDMM is measured on the CPU only: the IPU "
                     "model covers SpMM");
-  if (o->op == SPX_BENCH_OP_SDDMM && o->run_dynamic)
-    return invalid (error, "SDDMM has no dynamic mode");
+  if (o->op == SPX_BENCH_OP_SDDMM && (o->run_dynamic || o->run_tilewise))
+    return invalid (error, "SDDMM has no dynamic or tile-wise mode");
+  if (o->pattern != SPX_PATTERN_UNIFORM && o->pattern != SPX_PATTERN_TILEWISE)
+    return invalid (error, "generated masks are uniform or tilewise");
+  if (o->tile_width < 1 || o->tile_width > SPX_MASK_MAX_DIM)
+    return invalid (error, "the tile width must be from 1 to the mask's "
+                    "largest side");
   if (o->op != SPX_BENCH_OP_SPMM && o->op != SPX_BENCH_OP_SDDMM)
     return invalid (error, "unknown operation");
   if (o->run_model && !dims_ok (o->model_m, o->model_k))
@@ -132,7 +139,7 @@ spx_sweep_options_set_op (SpxSweepOptions *o, SpxBenchOp op)
   o->op = op;
   if (op != SPX_BENCH_OP_SDDMM)
     return;
-  o->run_model = o->run_dynamic = FALSE;
+  o->run_model = o->run_dynamic = o->run_tilewise = FALSE;
   o->run_cpu = o->run_static = TRUE;
 }
 
@@ -142,13 +149,36 @@ spx_sweep_total (const SpxSweepOptions *o)
   guint per_mask = 1 + (o->run_static != 0) + (o->run_dynamic != 0);
   guint sources = (o->run_model != 0) + (o->run_cpu != 0);
   guint masks = o->subject != NULL ? 1 : o->n_densities;
-  return sources * o->n_blocks * masks * per_mask;
+  guint tilewise = o->run_cpu && o->run_tilewise;
+  return o->n_blocks * masks * (sources * per_mask + tilewise);
 }
 
 const char *
 spx_sweep_source_to_string (SpxSweepSource source)
 {
   return source == SPX_SWEEP_CPU ? "cpu" : "model";
+}
+
+static const char *const mode_names[SPX_SWEEP_N_MODES] = {
+  "dense", "static", "dynamic", "tilewise"
+};
+
+const char *
+spx_sweep_mode_to_string (SpxSweepMode mode)
+{
+  return (guint) mode < SPX_SWEEP_N_MODES ? mode_names[mode] : "unknown";
+}
+
+gboolean
+spx_sweep_mode_from_string (const char *name, SpxSweepMode *mode)
+{
+  for (guint i = 0; i < SPX_SWEEP_N_MODES; i++)
+    if (g_str_equal (name, mode_names[i]))
+      {
+        *mode = (SpxSweepMode) i;
+        return TRUE;
+      }
+  return FALSE;
 }
 
 guint
@@ -193,33 +223,35 @@ append (Runner *r, const SpxSweepPoint *point, GError **error)
 }
 
 static gboolean
-want_mode (const SpxSweepOptions *o, SpxIpuMode mode)
+want_mode (const SpxSweepOptions *o, SpxSweepMode mode)
 {
-  return mode == SPX_IPU_MODE_DENSE ||
-         (mode == SPX_IPU_MODE_STATIC && o->run_static) ||
-         (mode == SPX_IPU_MODE_DYNAMIC && o->run_dynamic);
+  return mode == SPX_SWEEP_DENSE ||
+         (mode == SPX_SWEEP_STATIC && o->run_static) ||
+         (mode == SPX_SWEEP_DYNAMIC && o->run_dynamic) ||
+         (mode == SPX_SWEEP_TILEWISE && o->run_tilewise);
 }
 
 static SpxMask *
-uniform_mask (guint64 m, guint64 k, guint block, double density,
-              guint64 seed, GError **error)
+generated_mask (const SpxSweepOptions *o, guint64 m, guint64 k, guint block,
+                double density, GError **error)
 {
   SpxGenOptions gen;
   spx_gen_options_init (&gen);
-  gen.pattern = SPX_PATTERN_UNIFORM;
+  gen.pattern = o->pattern;
+  gen.tile_width = o->tile_width;
   gen.density = density;
-  gen.seed = seed;
+  gen.seed = o->seed;
   return spx_mask_generate (m, k, block, &gen, error);
 }
 
 /* The mask of a point: the subject re-blocked (*density becomes its own
- * block density) or a seeded uniform mask. */
+ * block density) or a seeded generated mask. */
 static SpxMask *
 point_mask (const SpxSweepOptions *o, guint64 m, guint64 k, guint block,
             double *density, GError **error)
 {
   if (o->subject == NULL)
-    return uniform_mask (m, k, block, *density, o->seed, error);
+    return generated_mask (o, m, k, block, *density, error);
   SpxMask *mask = spx_mask_to_blocks (o->subject, block, error);
   if (mask != NULL)
     *density = (double) spx_mask_count (mask) / spx_mask_n_blocks (mask);
@@ -239,7 +271,7 @@ run_model (Runner *r, guint block, double density, GError **error)
   double dense_nz = 0;
   for (SpxIpuMode mode = SPX_IPU_MODE_DENSE; mode < SPX_IPU_N_MODES; mode++)
     {
-      if (!want_mode (o, mode))
+      if (!want_mode (o, (SpxSweepMode) mode))
         continue;
       g_autoptr (SpxIpuProgram) p =
         o->model_n != 0
@@ -251,7 +283,8 @@ run_model (Runner *r, guint block, double density, GError **error)
       if (mode == SPX_IPU_MODE_DENSE)
         dense_nz = p->nz_tflops;
       SpxSweepPoint pt = {
-        .source = SPX_SWEEP_MODEL, .mode = mode, .block = block,
+        .source = SPX_SWEEP_MODEL, .mode = (SpxSweepMode) mode,
+        .block = block,
         .density = density, .m = p->m, .k = p->k, .n = p->n,
         .dtype = o->dtype, .ms = p->ms, .nz_throughput = p->nz_tflops,
         .speedup = dense_nz > 0 ? p->nz_tflops / dense_nz : NAN,
@@ -290,6 +323,8 @@ bench (Runner *r, const SpxMask *mask, gboolean sparse, guint reps,
   bo.warmup = o->warmup;
   bo.run_static = sparse && o->run_static;
   bo.run_dynamic = sparse && o->run_dynamic;
+  bo.run_tilewise = sparse && o->run_tilewise;
+  bo.tile_width = o->tile_width;
   bo.seed = o->seed;
   bo.progress = bench_alive;
   bo.user_data = r;
@@ -318,9 +353,11 @@ append_cpu (Runner *r, guint block, double density,
   /* dense on the non-zero scale: what its time buys of the sparse work */
   SpxBenchTiming dense = res->dense;
   dense.gflops *= res->density;
-  const SpxBenchTiming *timings[] = { &dense, &res->stat, &res->dyn };
+  const SpxBenchTiming *timings[SPX_SWEEP_N_MODES] = {
+    &dense, &res->stat, &res->dyn, &res->tilewise
+  };
   CpuRecord rec = { r->sweep->points->len, 0, *res };
-  for (SpxIpuMode mode = SPX_IPU_MODE_DENSE; mode < SPX_IPU_N_MODES; mode++)
+  for (SpxSweepMode mode = SPX_SWEEP_DENSE; mode < SPX_SWEEP_N_MODES; mode++)
     {
       const SpxBenchTiming *t = timings[mode];
       if (!want_mode (o, mode) || !t->ran)
@@ -383,9 +420,10 @@ judge_again (Runner *r)
     {
       CpuRecord *rec = &g_array_index (r->cpu_records, CpuRecord, i);
       spx_bench_judge (&rec->result, r->sweep->best_dense_gflops);
-      const SpxBenchTiming *timings[] = { &rec->result.dense,
-                                          &rec->result.stat,
-                                          &rec->result.dyn };
+      const SpxBenchTiming *timings[SPX_SWEEP_N_MODES] = {
+        &rec->result.dense, &rec->result.stat, &rec->result.dyn,
+        &rec->result.tilewise
+      };
       for (guint j = rec->first; j < rec->first + rec->count &&
                                  j < points->len; j++)
         {
@@ -489,7 +527,7 @@ spx_sweep_to_csv (const SpxSweep *sweep)
       g_string_append_printf (out, "%s,%s,%u,%s,%" G_GUINT64_FORMAT ",%"
                               G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%s,",
                               spx_sweep_source_to_string (p->source),
-                              spx_ipu_mode_to_string (p->mode), p->block,
+                              spx_sweep_mode_to_string (p->mode), p->block,
                               g_ascii_formatd (buf, sizeof buf, "%.6g",
                                                p->density),
                               p->m, p->k, p->n, spx_dtype_to_string (p->dtype));
@@ -524,13 +562,15 @@ json_settings (SpxJson *json, const SpxSweepOptions *o, double best_dense)
     spx_json_uint (json, NULL, o->blocks[i]);
   spx_json_end_array (json);
   spx_json_begin_array (json, "modes");
-  spx_json_string (json, NULL, "dense");
-  if (o->run_static)
-    spx_json_string (json, NULL, "static");
-  if (o->run_dynamic)
-    spx_json_string (json, NULL, "dynamic");
+  for (SpxSweepMode m = SPX_SWEEP_DENSE; m < SPX_SWEEP_N_MODES; m++)
+    if (want_mode (o, m) && (m != SPX_SWEEP_TILEWISE || o->run_cpu))
+      spx_json_string (json, NULL, spx_sweep_mode_to_string (m));
   spx_json_end_array (json);
   spx_json_uint (json, "seed", o->seed);
+  if (o->subject == NULL)
+    spx_json_string (json, "pattern", spx_pattern_to_string (o->pattern));
+  if ((o->run_cpu && o->run_tilewise) || o->pattern == SPX_PATTERN_TILEWISE)
+    spx_json_uint (json, "tile_width", o->tile_width);
   if (o->subject != NULL)
     {
       spx_json_begin_object (json, "subject");
@@ -578,7 +618,7 @@ json_point (SpxJson *json, const SpxSweepPoint *p)
 {
   spx_json_begin_object (json, NULL);
   spx_json_string (json, "source", spx_sweep_source_to_string (p->source));
-  spx_json_string (json, "mode", spx_ipu_mode_to_string (p->mode));
+  spx_json_string (json, "mode", spx_sweep_mode_to_string (p->mode));
   spx_json_uint (json, "block", p->block);
   spx_json_double (json, "density", p->density);
   spx_json_uint (json, "m", p->m);

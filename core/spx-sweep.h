@@ -5,6 +5,7 @@
 #include "spx-bench.h"
 #include "spx-ipu.h"
 #include "spx-mask.h"
+#include "spx-mask-gen.h"
 #include "spx-scenario.h"
 
 G_BEGIN_DECLS
@@ -22,13 +23,23 @@ typedef enum {
   SPX_SWEEP_CPU,   /* measured on this machine's CPU */
 } SpxSweepSource;
 
+/* What a point ran: the IPU's three plans (same values as SpxIpuMode), and
+ * on the CPU also tile-wise (one dense sgemm per column tile). */
+typedef enum {
+  SPX_SWEEP_DENSE    = SPX_IPU_MODE_DENSE,
+  SPX_SWEEP_STATIC   = SPX_IPU_MODE_STATIC,
+  SPX_SWEEP_DYNAMIC  = SPX_IPU_MODE_DYNAMIC,
+  SPX_SWEEP_TILEWISE,
+} SpxSweepMode;
+#define SPX_SWEEP_N_MODES 4
+
 #define SPX_SWEEP_MACHINE_LEN 64
 #define SPX_SWEEP_MAX_VALUES  32  /* densities, and block sizes, per sweep */
 
 /* One (source, block, density, mode). */
 typedef struct {
   SpxSweepSource source;
-  SpxIpuMode     mode;     /* dense is the reference of its source */
+  SpxSweepMode   mode;     /* dense is the reference of its source */
   guint          block;
   /* The fraction of non-zero blocks: as asked for a generated mask (it
    * has round(d·blocks)); a subject's own at this block size. */
@@ -60,14 +71,19 @@ typedef struct {
 
 typedef struct {
   SpxBenchOp     op;        /* SDDMM: the CPU alone (the model is SpMM's),
-                               and no dynamic mode */
+                               and no dynamic or tile-wise mode */
   gboolean       run_model, run_cpu;
   double         densities[SPX_SWEEP_MAX_VALUES];
   guint          n_densities;
   guint          blocks[SPX_SWEEP_MAX_VALUES];
   guint          n_blocks;
   gboolean       run_static, run_dynamic; /* dense always runs */
-  guint64        seed;                    /* masks (uniform pattern) */
+  gboolean       run_tilewise;            /* SpMM: the CPU's points only */
+  guint64        seed;                    /* masks, and the CPU's values */
+  /* Generated masks: uniform or tilewise (whole rows of tiles of
+   * tile_width columns); tile_width is also the tile-wise plan's. */
+  SpxPattern     pattern;
+  guint          tile_width;
   /* A subject (element mask, borrowed; copied by run): it is re-blocked
    * to each block size instead of generating masks, at its own m × k
    * (the densities are then unused). Its name for titles. */
@@ -84,7 +100,8 @@ typedef struct {
 } SpxSweepOptions;
 
 /* The paper's comparison: both sources, densities 1/4, 1/8, 1/16, 1/32,
- * blocks 1, 4, 8, 16, static and dynamic, seed 1; the model on bow in
+ * blocks 1, 4, 8, 16, static and dynamic (and tile-wise on the CPU),
+ * uniform masks (tile width 128 for tile-wise), seed 1; the model on bow in
  * fp16 at m = k = 4096 with the best n; the CPU at m = k = 2048, n = 256,
  * all cores, 7 reps after 2 warm-up rounds. */
 void     spx_sweep_options_init  (SpxSweepOptions *options);
@@ -106,8 +123,8 @@ typedef struct {
 SpxSweep *spx_sweep_new  (void);
 void      spx_sweep_free (SpxSweep *sweep);
 /* The operation to sweep. SDDMM is measured on the CPU only, as dense and
- * static (the IPU model and the dynamic plan cover SpMM): it turns the
- * others off. */
+ * static (the IPU model, the dynamic and the tile-wise plans cover SpMM):
+ * it turns the others off. */
 void      spx_sweep_options_set_op (SpxSweepOptions *options, SpxBenchOp op);
 /* How many points a run of options makes (the total of its progress). */
 guint     spx_sweep_total (const SpxSweepOptions *options);
@@ -126,8 +143,8 @@ gboolean  spx_sweep_reset (SpxSweep *sweep, const SpxSweepOptions *options,
                            GError **error);
 
 /* Clear sweep's points and run: for each source, block and density, a
- * seeded uniform mask (or the subject re-blocked), then dense, static and
- * dynamic on it. The CPU first calibrates dense once; a CPU point judged
+ * seeded generated mask (or the subject re-blocked), then dense and the
+ * sparse modes asked for on it. The CPU first calibrates dense once; a CPU point judged
  * noisy is measured again once; when the run ends every CPU point is
  * judged again against the best dense of the sweep. On cancel
  * (SPX_SWEEP_ERROR_CANCELLED) or a failure, returns FALSE and keeps the
@@ -137,6 +154,9 @@ gboolean  spx_sweep_run  (SpxSweep *sweep, const SpxSweepOptions *options,
                           GError **error);
 
 const char *spx_sweep_source_to_string (SpxSweepSource source);
+/* "dense", "static", "dynamic", "tilewise" (its files' spelling). */
+const char *spx_sweep_mode_to_string (SpxSweepMode mode);
+gboolean    spx_sweep_mode_from_string (const char *name, SpxSweepMode *mode);
 /* CPU points judged noisy. */
 guint       spx_sweep_count_noisy (const SpxSweep *sweep);
 

@@ -825,7 +825,42 @@ test_sweep_errors (void)
   r = run_cli ("sweep", "--source", "cpu", "--n", "best", "--out", "x.csv",
                NULL);
   assert_usage_error (&r, "--n");
+  r = run_cli ("sweep", "--source", "model", "--modes", "tilewise", "--out",
+               "x.csv", NULL);
+  assert_usage_error (&r, "CPU only");
+  r = run_cli ("sweep", "--op", "sddmm", "--modes", "static,tilewise",
+               "--out", "x.csv", NULL);
+  assert_usage_error (&r, "tile-wise");
+  r = run_cli ("sweep", "--pattern", "nm", "--out", "x.csv", NULL);
+  assert_usage_error (&r, "--pattern");
+  r = run_cli ("sweep", "--tile-width", "0", "--out", "x.csv", NULL);
+  assert_usage_error (&r, "--tile-width");
   g_assert_false (g_file_test ("x.csv", G_FILE_TEST_EXISTS));
+}
+
+/* Tile-wise beside static on the CPU, on masks of the tile-wise
+ * pattern. */
+static void
+test_sweep_tilewise (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("spx-cli-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "s.csv", NULL);
+  Run r = run_cli ("sweep", "--source", "cpu", "--modes", "static,tilewise",
+                   "--pattern", "tilewise", "--tile-width", "16",
+                   "--densities", "1/4", "--blocks", "1,4", "--m", "64",
+                   "--k", "64", "--n", "8", "--reps", "5", "--warmup", "0",
+                   "--out", path, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  run_clear (&r);
+  g_assert_cmpuint (assert_sweep_csv (path), ==, 2 * 3);
+  g_autofree char *text = NULL;
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  g_assert_nonnull (strstr (text, "\ncpu,static,1,0.25,64,64,8,fp32,"));
+  g_assert_nonnull (strstr (text, "\ncpu,tilewise,1,0.25,64,64,8,fp32,"));
+  g_assert_nonnull (strstr (text, "\ncpu,tilewise,4,0.25,64,64,8,fp32,"));
+  g_assert_null (strstr (text, "dynamic"));
+  g_unlink (path);
+  g_rmdir (dir);
 }
 
 /* Ctrl-C during a CPU sweep of some seconds: the points done are still
@@ -1196,7 +1231,8 @@ test_sweep_mask (void)
   g_assert_cmpint (r.status, ==, 0);
   g_assert_nonnull (strstr (r.out, "On this CPU:"));
   run_clear (&r);
-  g_assert_cmpuint (assert_sweep_csv (csv), ==, 2 * 5 * 3);
+  /* model: dense, static, dynamic; the CPU also tile-wise */
+  g_assert_cmpuint (assert_sweep_csv (csv), ==, 5 * (3 + 4));
   g_autofree char *text = read_text (csv);
   g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
   /* the file's block densities (info --block B) */
@@ -1248,6 +1284,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/bench/sddmm", test_bench_sddmm);
   g_test_add_func ("/cli/bench/tilewise", test_bench_tilewise);
   g_test_add_func ("/cli/sweep/sddmm", test_sweep_sddmm);
+  g_test_add_func ("/cli/sweep/tilewise", test_sweep_tilewise);
   g_test_add_func ("/cli/model/json", test_model_json);
   g_test_add_func ("/cli/model/errors", test_model_errors);
   g_test_add_func ("/cli/model/explain", test_model_explain);

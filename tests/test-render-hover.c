@@ -394,7 +394,7 @@ test_timeline_narrow_labels (void)
 /* ---- speedup ---- */
 
 static SpxSweepPoint
-model_point (SpxIpuMode mode, guint block, double density, double ms,
+model_point (SpxSweepMode mode, guint block, double density, double ms,
              guint64 n, double speedup, double tflops, gboolean fits)
 {
   SpxSweepPoint p = { .source = SPX_SWEEP_MODEL, .mode = mode,
@@ -407,7 +407,7 @@ model_point (SpxIpuMode mode, guint block, double density, double ms,
 }
 
 static SpxSweepPoint
-cpu_point (SpxIpuMode mode, guint block, double density, double ms,
+cpu_point (SpxSweepMode mode, guint block, double density, double ms,
            double q1, double q3, double speedup, double gflops,
            SpxNoise noise)
 {
@@ -424,7 +424,7 @@ cpu_point (SpxIpuMode mode, guint block, double density, double ms,
 /* Indices of the points of known_sweep. */
 enum {
   P_MODEL_DENSE, P_MODEL_STATIC, P_MODEL_DYNAMIC, P_MODEL_WIDE,
-  P_CPU_DENSE, P_CPU_STATIC, P_CPU_DYNAMIC, P_N
+  P_CPU_DENSE, P_CPU_STATIC, P_CPU_DYNAMIC, P_CPU_TILEWISE, P_N
 };
 
 static SpxSweep *
@@ -432,22 +432,24 @@ known_sweep (void)
 {
   SpxSweep *sw = spx_sweep_new ();
   SpxSweepPoint pts[P_N] = {
-    [P_MODEL_DENSE] = model_point (SPX_IPU_MODE_DENSE, 16, 1.0 / 16, 0.0716,
+    [P_MODEL_DENSE] = model_point (SPX_SWEEP_DENSE, 16, 1.0 / 16, 0.0716,
                                    2048, 1, 17.8, TRUE),
-    [P_MODEL_STATIC] = model_point (SPX_IPU_MODE_STATIC, 16, 1.0 / 16,
+    [P_MODEL_STATIC] = model_point (SPX_SWEEP_STATIC, 16, 1.0 / 16,
                                     0.031, 1024, 2.31, 41.2, TRUE),
-    [P_MODEL_DYNAMIC] = model_point (SPX_IPU_MODE_DYNAMIC, 16, 1.0 / 16,
+    [P_MODEL_DYNAMIC] = model_point (SPX_SWEEP_DYNAMIC, 16, 1.0 / 16,
                                      0.05, 512, 1.43, 25.5, FALSE),
     /* no dense at this density in the sweep */
-    [P_MODEL_WIDE] = model_point (SPX_IPU_MODE_STATIC, 16, 0.3, 0.2, 4096,
+    [P_MODEL_WIDE] = model_point (SPX_SWEEP_STATIC, 16, 0.3, 0.2, 4096,
                                   1.1, 19.6, TRUE),
-    [P_CPU_DENSE] = cpu_point (SPX_IPU_MODE_DENSE, 4, 1.0 / 8, 3.0, 2.9, 3.2,
+    [P_CPU_DENSE] = cpu_point (SPX_SWEEP_DENSE, 4, 1.0 / 8, 3.0, 2.9, 3.2,
                                1, 5.7, SPX_NOISE_NONE),
-    [P_CPU_STATIC] = cpu_point (SPX_IPU_MODE_STATIC, 4, 1.0 / 8, 2.0, 1.9,
+    [P_CPU_STATIC] = cpu_point (SPX_SWEEP_STATIC, 4, 1.0 / 8, 2.0, 1.9,
                                 2.1, 1.5, 12.5, SPX_NOISE_BUSY |
                                 SPX_NOISE_DENSE_SLOW),
-    [P_CPU_DYNAMIC] = cpu_point (SPX_IPU_MODE_DYNAMIC, 4, 1.0 / 8, 150, 0, 0,
+    [P_CPU_DYNAMIC] = cpu_point (SPX_SWEEP_DYNAMIC, 4, 1.0 / 8, 150, 0, 0,
                                  0.02, 0.1, SPX_NOISE_NONE),
+    [P_CPU_TILEWISE] = cpu_point (SPX_SWEEP_TILEWISE, 4, 1.0 / 8, 0.85, 0.8,
+                                  0.9, 3.53, 29.4, SPX_NOISE_NONE),
   };
   g_array_append_vals (sw->points, pts, P_N);
   return sw;
@@ -499,6 +501,12 @@ test_speedup_describe (void)
                 "0.02× over dense · 0.1 non-zero GFLOP/s\n"
                 "dynamic 150 ms at n 256; dense 3 ms at n 256\n"
                 "no quartiles measured");
+  assert_point (&d, P_CPU_TILEWISE,
+                "CPU measured (avx2-4t) · 4 × 4 blocks · tile-wise\n"
+                "density 1/8 (12.5%)\n"
+                "3.53× over dense · 29.4 non-zero GFLOP/s\n"
+                "tile-wise 0.85 ms at n 256; dense 3 ms at n 256\n"
+                "quartiles 0.8–0.9 ms");
   assert_point (&d, P_CPU_DENSE,
                 "CPU measured (avx2-4t) · 4 × 4 blocks · dense\n"
                 "density 1/8 (12.5%)\n"
@@ -539,7 +547,7 @@ check_hits (double w, double h, const SpxRenderSpeedupData *d,
 {
   static const guint markers[] = {
     P_MODEL_STATIC, P_MODEL_DYNAMIC, P_MODEL_WIDE, P_CPU_STATIC,
-    P_CPU_DYNAMIC,
+    P_CPU_DYNAMIC, P_CPU_TILEWISE,
   };
   for (guint k = 0; k < G_N_ELEMENTS (markers); k++)
     {

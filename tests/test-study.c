@@ -208,6 +208,17 @@ test_sweep_options (void)
   g_assert_cmpuint (o.n_densities, ==, G_N_ELEMENTS (want));
   for (guint i = 0; i < G_N_ELEMENTS (want); i++)
     g_assert_cmpfloat (o.densities[i], ==, want[i]);
+  /* every mode, on uniform masks unless the scenario's are tile-wise */
+  g_assert_true (o.run_static && o.run_dynamic && o.run_tilewise);
+  g_assert_cmpint (o.pattern, ==, SPX_PATTERN_UNIFORM);
+  s->scenario->gen.pattern = SPX_PATTERN_TILEWISE;
+  s->scenario->gen.tile_width = 64;
+  spx_study_sweep_options (s, &o);
+  g_assert_cmpint (o.pattern, ==, SPX_PATTERN_TILEWISE);
+  g_assert_cmpuint (o.tile_width, ==, 64);
+  s->scenario->gen.pattern = SPX_PATTERN_BANDED;
+  spx_study_sweep_options (s, &o);
+  g_assert_cmpint (o.pattern, ==, SPX_PATTERN_UNIFORM);
 
   /* a file: itself, re-blocked to 1 … 16, at its own shape */
   g_autofree char *path =
@@ -274,7 +285,7 @@ every_tenth (guint64 rows, guint64 cols)
 }
 
 static void
-add_point (SpxSweep *sweep, SpxSweepSource source, SpxIpuMode mode,
+add_point (SpxSweep *sweep, SpxSweepSource source, SpxSweepMode mode,
            guint block, double speedup, SpxNoise noise)
 {
   SpxSweepPoint p = { .source = source, .mode = mode, .block = block,
@@ -313,24 +324,24 @@ test_words (void)
   memcpy (o->blocks, blocks, sizeof blocks);
   o->n_blocks = G_N_ELEMENTS (blocks);
   o->subject = spx_mask_copy (elements); /* the sweep owns its settings' */
-  add_point (s->sweep, SPX_SWEEP_CPU, SPX_IPU_MODE_STATIC, 1, 3.1,
+  add_point (s->sweep, SPX_SWEEP_CPU, SPX_SWEEP_STATIC, 1, 3.1,
              SPX_NOISE_NONE);
-  add_point (s->sweep, SPX_SWEEP_CPU, SPX_IPU_MODE_DYNAMIC, 2, 1.2,
+  add_point (s->sweep, SPX_SWEEP_CPU, SPX_SWEEP_DYNAMIC, 2, 1.2,
              SPX_NOISE_NONE);
-  add_point (s->sweep, SPX_SWEEP_CPU, SPX_IPU_MODE_STATIC, 4, 5.0,
+  add_point (s->sweep, SPX_SWEEP_CPU, SPX_SWEEP_STATIC, 4, 5.0,
              SPX_NOISE_BUSY);
-  add_point (s->sweep, SPX_SWEEP_CPU, SPX_IPU_MODE_STATIC, 16, 0.4,
+  add_point (s->sweep, SPX_SWEEP_CPU, SPX_SWEEP_STATIC, 16, 0.4,
              SPX_NOISE_NONE);
-  add_point (s->sweep, SPX_SWEEP_MODEL, SPX_IPU_MODE_STATIC, 1, 1.5,
+  add_point (s->sweep, SPX_SWEEP_MODEL, SPX_SWEEP_STATIC, 1, 1.5,
              SPX_NOISE_NONE);
-  add_point (s->sweep, SPX_SWEEP_MODEL, SPX_IPU_MODE_STATIC, 16, 0.9,
+  add_point (s->sweep, SPX_SWEEP_MODEL, SPX_SWEEP_STATIC, 16, 0.9,
              SPX_NOISE_NONE);
   s->sweep_revision = s->revision;
   g_autofree char *verdict = spx_study_verdict (s);
   g_assert_cmpstr (verdict, ==, "On this CPU: faster than dense at b = 1, "
                    "2 (best static b = 1, 3.1×); on the IPU model (bow): "
                    "faster than dense at b = 1 (best static b = 1, 1.5×) "
-                   "(so far: 6 of 30 points).");
+                   "(so far: 6 of 35 points).");
   /* a change of machine makes the sweep out of date */
   g_assert_false (spx_study_sweep_stale (s));
   g_assert_true (spx_study_set_machine (s, "gc200", &error));

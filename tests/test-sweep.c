@@ -52,7 +52,7 @@ test_model_points (void)
   guint i = 0;
   for (guint b = 0; b < 2; b++)
     for (guint d = 0; d < 2; d++)
-      for (SpxIpuMode mode = SPX_IPU_MODE_DENSE; mode <= SPX_IPU_MODE_DYNAMIC;
+      for (SpxSweepMode mode = SPX_SWEEP_DENSE; mode <= SPX_SWEEP_DYNAMIC;
            mode++, i++)
         {
           const SpxSweepPoint *p = point (sweep, i);
@@ -69,7 +69,7 @@ test_model_points (void)
           g_assert_cmpfloat (p->nz_throughput, >, 0);
           g_assert_cmpfloat (p->speedup, >, 0);
           g_assert_true (p->fits);
-          if (mode == SPX_IPU_MODE_DENSE)
+          if (mode == SPX_SWEEP_DENSE)
             g_assert_cmpfloat (p->speedup, ==, 1);
           /* speedup is against dense of the same block and density */
           const SpxSweepPoint *dense = point (sweep, i - mode);
@@ -93,7 +93,7 @@ test_best_n_and_modes (void)
   g_assert_cmpuint (sweep->points->len, ==, 2 * 2);
   for (guint i = 0; i < sweep->points->len; i++)
     {
-      g_assert_cmpint (point (sweep, i)->mode, !=, SPX_IPU_MODE_DYNAMIC);
+      g_assert_cmpint (point (sweep, i)->mode, !=, SPX_SWEEP_DYNAMIC);
       g_assert_cmpuint (point (sweep, i)->n, >=, 1); /* the n it chose */
     }
 }
@@ -116,8 +116,9 @@ test_cpu_points (void)
   g_autoptr (SpxSweep) sweep = spx_sweep_new ();
   g_assert_true (spx_sweep_run (sweep, &o, NULL, NULL, &error));
   g_assert_no_error (error);
-  g_assert_cmpuint (sweep->points->len, ==, 3);
-  for (guint i = 0; i < 3; i++)
+  /* dense, static, dynamic and tile-wise */
+  g_assert_cmpuint (sweep->points->len, ==, SPX_SWEEP_N_MODES);
+  for (guint i = 0; i < SPX_SWEEP_N_MODES; i++)
     {
       const SpxSweepPoint *p = point (sweep, i);
       g_assert_cmpint (p->source, ==, SPX_SWEEP_CPU);
@@ -128,9 +129,91 @@ test_cpu_points (void)
       g_assert_cmpfloat (p->speedup, >, 0);
     }
   g_assert_cmpfloat (point (sweep, 0)->speedup, ==, 1);
-  g_assert_cmpfloat_with_epsilon (point (sweep, 1)->speedup,
-                                  point (sweep, 0)->ms / point (sweep, 1)->ms,
-                                  1e-9);
+  for (guint i = 1; i < SPX_SWEEP_N_MODES; i++)
+    g_assert_cmpfloat_with_epsilon (point (sweep, i)->speedup,
+                                    point (sweep, 0)->ms / point (sweep, i)->ms,
+                                    1e-9);
+}
+
+/* Tile-wise is the CPU's: after dense, static and dynamic of each CPU
+ * mask, never on the model's; it names itself in the files. */
+static void
+test_cpu_tilewise (void)
+{
+  SpxSweepOptions o;
+  small_model_options (&o);
+  o.run_cpu = TRUE;
+  o.run_dynamic = FALSE;
+  o.pattern = SPX_PATTERN_TILEWISE;
+  o.tile_width = 32;
+  o.cpu_m = o.cpu_k = 128;
+  o.cpu_n = 16;
+  o.reps = 5;
+  o.warmup = 0;
+  o.n_densities = 1;
+  g_assert_cmpuint (spx_sweep_total (&o), ==, 2 * (2 + 3));
+  g_autoptr (GError) error = NULL;
+  g_autoptr (SpxSweep) sweep = spx_sweep_new ();
+  g_assert_true (spx_sweep_run (sweep, &o, NULL, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (sweep->points->len, ==, spx_sweep_total (&o));
+  static const SpxSweepMode model[] = { SPX_SWEEP_DENSE, SPX_SWEEP_STATIC };
+  static const SpxSweepMode cpu[] = { SPX_SWEEP_DENSE, SPX_SWEEP_STATIC,
+                                      SPX_SWEEP_TILEWISE };
+  for (guint i = 0; i < sweep->points->len; i++)
+    {
+      const SpxSweepPoint *p = point (sweep, i);
+      gboolean on_cpu = i >= 4;
+      guint j = on_cpu ? (i - 4) % 3 : i % 2;
+      g_assert_cmpint (p->source, ==, on_cpu ? SPX_SWEEP_CPU
+                                             : SPX_SWEEP_MODEL);
+      g_assert_cmpint (p->mode, ==, on_cpu ? cpu[j] : model[j]);
+      const SpxSweepPoint *dense = point (sweep, i - j);
+      if (on_cpu)
+        g_assert_cmpfloat_with_epsilon (p->speedup, dense->ms / p->ms, 1e-9);
+    }
+  g_autofree char *csv = spx_sweep_to_csv (sweep);
+  g_assert_nonnull (strstr (csv, "\ncpu,tilewise,4,0.25,128,128,16,fp32,"));
+  g_autofree char *json = spx_sweep_to_json (sweep);
+  g_assert_nonnull (strstr (json, "\"modes\": [\"dense\", \"static\", "
+                                  "\"tilewise\"]"));
+  g_assert_nonnull (strstr (json, "\"pattern\": \"tilewise\", "
+                                  "\"tile_width\": 32"));
+  /* SDDMM has none; nor do the other patterns generate sweeps */
+  spx_sweep_options_set_op (&o, SPX_BENCH_OP_SDDMM);
+  g_assert_false (o.run_tilewise);
+  o.run_tilewise = TRUE;
+  g_assert_false (spx_sweep_options_validate (&o, &error));
+  g_assert_error (error, SPX_SWEEP_ERROR, SPX_SWEEP_ERROR_INVALID);
+  g_clear_error (&error);
+  spx_sweep_options_init (&o);
+  o.pattern = SPX_PATTERN_NM;
+  g_assert_false (spx_sweep_options_validate (&o, &error));
+  g_assert_error (error, SPX_SWEEP_ERROR, SPX_SWEEP_ERROR_INVALID);
+  g_clear_error (&error);
+  o.pattern = SPX_PATTERN_TILEWISE;
+  o.tile_width = 0;
+  g_assert_false (spx_sweep_options_validate (&o, &error));
+  g_assert_error (error, SPX_SWEEP_ERROR, SPX_SWEEP_ERROR_INVALID);
+}
+
+static void
+test_mode_names (void)
+{
+  for (SpxSweepMode m = SPX_SWEEP_DENSE; m < SPX_SWEEP_N_MODES; m++)
+    {
+      SpxSweepMode back = SPX_SWEEP_N_MODES;
+      g_assert_true (spx_sweep_mode_from_string (
+        spx_sweep_mode_to_string (m), &back));
+      g_assert_cmpint (back, ==, m);
+      if (m < SPX_IPU_N_MODES) /* the IPU's spelling of its own modes */
+        g_assert_cmpstr (spx_sweep_mode_to_string (m), ==,
+                         spx_ipu_mode_to_string ((SpxIpuMode) m));
+    }
+  SpxSweepMode m;
+  g_assert_false (spx_sweep_mode_from_string ("tile-wise", &m));
+  g_assert_cmpstr (spx_sweep_mode_to_string (SPX_SWEEP_N_MODES), ==,
+                   "unknown");
 }
 
 static void
@@ -196,7 +279,7 @@ test_csv (void)
                          g_ascii_strtod (f[9], NULL)); /* no spread */
       g_assert_cmpstr (f[14], ==, "0");
       g_assert_cmpstr (f[0], ==, "model");
-      g_assert_cmpstr (f[1], ==, spx_ipu_mode_to_string (p->mode));
+      g_assert_cmpstr (f[1], ==, spx_sweep_mode_to_string (p->mode));
       g_assert_cmpuint (atoi (f[2]), ==, p->block);
       g_assert_cmpfloat (g_ascii_strtod (f[3], NULL), ==, p->density);
       g_assert_cmpstr (f[7], ==, "fp16");
@@ -262,7 +345,7 @@ test_save (void)
 /* Charts */
 
 static void
-add_point (SpxSweep *sweep, SpxSweepSource source, SpxIpuMode mode,
+add_point (SpxSweep *sweep, SpxSweepSource source, SpxSweepMode mode,
            guint block, double density, double speedup)
 {
   SpxSweepPoint p = { .source = source, .mode = mode, .block = block,
@@ -280,14 +363,15 @@ static SpxSweep *
 synthetic_sweep (guint n_points)
 {
   SpxSweep *sweep = spx_sweep_new ();
+  sweep->settings.run_tilewise = FALSE;
   for (guint s = 0; s < 2; s++)
     for (guint b = 0; b < 4; b++)
       for (guint d = 0; d < 4; d++)
-        for (SpxIpuMode m = SPX_IPU_MODE_DENSE; m <= SPX_IPU_MODE_DYNAMIC; m++)
+        for (SpxSweepMode m = SPX_SWEEP_DENSE; m <= SPX_SWEEP_DYNAMIC; m++)
           if (sweep->points->len < n_points)
             add_point (sweep, s, m, sweep->settings.blocks[b],
                        sweep->settings.densities[d],
-                       m == SPX_IPU_MODE_DENSE ? 1 : 3 + b * 2 + d + m * 2);
+                       m == SPX_SWEEP_DENSE ? 1 : 3 + b * 2 + d + m * 2);
   return sweep;
 }
 
@@ -472,10 +556,10 @@ test_chart_error_bars (void)
 {
   g_autoptr (SpxSweep) sweep = spx_sweep_new ();
   const double v = 4.4; /* the bar's ends, 8.8 and 2.2, are not y ticks */
-  add_point (sweep, SPX_SWEEP_CPU, SPX_IPU_MODE_STATIC, 4, 1 / 4.0, v);
+  add_point (sweep, SPX_SWEEP_CPU, SPX_SWEEP_STATIC, 4, 1 / 4.0, v);
   last_point (sweep)->ms_q1 = 0.5 * last_point (sweep)->ms;
   last_point (sweep)->ms_q3 = 2 * last_point (sweep)->ms;
-  add_point (sweep, SPX_SWEEP_MODEL, SPX_IPU_MODE_STATIC, 4, 1 / 16.0, v);
+  add_point (sweep, SPX_SWEEP_MODEL, SPX_SWEEP_STATIC, 4, 1 / 16.0, v);
   last_point (sweep)->ms_q1 = last_point (sweep)->ms_q3 =
     last_point (sweep)->ms;
   last_point (sweep)->fits = TRUE;
@@ -513,8 +597,8 @@ static void
 test_chart_noisy (void)
 {
   g_autoptr (SpxSweep) sweep = spx_sweep_new ();
-  add_point (sweep, SPX_SWEEP_CPU, SPX_IPU_MODE_STATIC, 4, 1 / 4.0, 3);
-  add_point (sweep, SPX_SWEEP_CPU, SPX_IPU_MODE_STATIC, 4, 1 / 16.0, 6);
+  add_point (sweep, SPX_SWEEP_CPU, SPX_SWEEP_STATIC, 4, 1 / 4.0, 3);
+  add_point (sweep, SPX_SWEEP_CPU, SPX_SWEEP_STATIC, 4, 1 / 16.0, 6);
   last_point (sweep)->fits = TRUE; /* hollow only for its noise */
   SpxRenderSpeedupData data = { .sweep = sweep };
   SpxSpeedupAxes clean_ax, ax;
@@ -603,13 +687,13 @@ subject_sweep (void)
   spx_sweep_options_set_subject (&sweep->settings, mask, NULL);
   sweep->settings.subject = spx_mask_copy (mask);
   sweep->settings.subject_name = g_strdup ("layer.smtx");
-  sweep->settings.run_dynamic = FALSE;
+  sweep->settings.run_dynamic = sweep->settings.run_tilewise = FALSE;
   for (guint s = 0; s < 2; s++)
     for (guint b = 0; b < sweep->settings.n_blocks; b++)
-      for (SpxIpuMode m = SPX_IPU_MODE_DENSE; m <= SPX_IPU_MODE_STATIC; m++)
+      for (SpxSweepMode m = SPX_SWEEP_DENSE; m <= SPX_SWEEP_STATIC; m++)
         {
           add_point (sweep, s, m, sweep->settings.blocks[b], densities[b],
-                     m == SPX_IPU_MODE_DENSE ? 1 : (s ? 8.0 : 2.0) / (1 + b));
+                     m == SPX_SWEEP_DENSE ? 1 : (s ? 8.0 : 2.0) / (1 + b));
           last_point (sweep)->fits = TRUE;
         }
   g_assert_cmpuint (sweep->points->len, ==,
@@ -771,7 +855,7 @@ test_cpu_spread (void)
   g_autoptr (GError) error = NULL;
   g_autoptr (SpxSweep) sweep = spx_sweep_new ();
   g_assert_true (spx_sweep_run (sweep, &o, NULL, NULL, &error));
-  g_assert_cmpuint (sweep->points->len, ==, 2 * 3);
+  g_assert_cmpuint (sweep->points->len, ==, 2 * 4);
   g_assert_cmpfloat (sweep->best_dense_gflops, >, 0);
   for (guint i = 0; i < sweep->points->len; i++)
     {
@@ -779,7 +863,7 @@ test_cpu_spread (void)
       g_assert_cmpfloat (p->ms_q1, >, 0);
       g_assert_cmpfloat (p->ms_q1, <=, p->ms);
       g_assert_cmpfloat (p->ms, <=, p->ms_q3);
-      if (p->mode != SPX_IPU_MODE_DENSE && p->speedup * o.densities[i / 3] > 1)
+      if (p->mode != SPX_SWEEP_DENSE && p->speedup * o.densities[i / 4] > 1)
         g_assert_true (p->noise & SPX_NOISE_EFFICIENCY);
     }
   g_assert_cmpuint (spx_sweep_count_noisy (sweep), <=, sweep->points->len);
@@ -798,6 +882,8 @@ main (int argc, char **argv)
   g_test_add_func ("/sweep/model/points", test_model_points);
   g_test_add_func ("/sweep/model/best-n-and-modes", test_best_n_and_modes);
   g_test_add_func ("/sweep/cpu/points", test_cpu_points);
+  g_test_add_func ("/sweep/cpu/tilewise", test_cpu_tilewise);
+  g_test_add_func ("/sweep/mode-names", test_mode_names);
   g_test_add_func ("/sweep/invalid", test_invalid);
   g_test_add_func ("/sweep/cancel", test_cancel);
   g_test_add_func ("/sweep/csv", test_csv);

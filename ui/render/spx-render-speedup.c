@@ -23,7 +23,7 @@ typedef struct {
   const GArray               *points;
   gboolean                    gflops;     /* throughput unit: else TFLOP/s */
   gboolean                    has_source[2], has_unfit;
-  gboolean                    has_mode[SPX_IPU_N_MODES];
+  gboolean                    has_mode[SPX_SWEEP_N_MODES];
   gboolean                    subject;    /* one mask, re-blocked */
   guint                       n_noisy;    /* plotted points */
   double                      current;    /* density marked; 0: none */
@@ -73,7 +73,7 @@ point_spread (const SpxSweepPoint *p, double v, double *lo, double *hi)
 static gboolean
 point_on_y_range (const Chart *c, const SpxSweepPoint *p)
 {
-  return c->d->throughput || p->mode != SPX_IPU_MODE_DENSE;
+  return c->d->throughput || p->mode != SPX_SWEEP_DENSE;
 }
 
 static void
@@ -105,9 +105,9 @@ survey (Chart *c)
         c->has_source[p->source] = TRUE;
         c->has_mode[p->mode] = TRUE;
         c->has_unfit |= !p->fits && point_on_y_range (c, p);
-        if (p->mode != SPX_IPU_MODE_DENSE && b == 0)
+        if (p->mode != SPX_SWEEP_DENSE && b == 0)
           c->n_noisy += p->noise != 0;
-        if (p->mode != SPX_IPU_MODE_DENSE &&
+        if (p->mode != SPX_SWEEP_DENSE &&
             (b == o->n_blocks || p->block == o->blocks[b]))
           add_block (c, p->block);
       }
@@ -143,7 +143,7 @@ data_range (const Chart *c, double *xlo, double *xhi, double *ylo,
       if (!point_on_y_range (c, p))
         continue;
       double lo = v, hi = v;
-      if (p->mode != SPX_IPU_MODE_DENSE) /* its error bar, uncut */
+      if (p->mode != SPX_SWEEP_DENSE) /* its error bar, uncut */
         point_spread (p, v, &lo, &hi);
       *ylo = MIN (*ylo, lo);
       *yhi = MAX (*yhi, hi);
@@ -323,6 +323,14 @@ heading (GArray *rows, guint start, const char *text)
     g_free (row.text);
 }
 
+/* The legend's words: "tilewise" is the files' spelling. */
+static const char *
+mode_label (SpxSweepMode mode)
+{
+  return mode == SPX_SWEEP_TILEWISE ? "tile-wise"
+                                    : spx_sweep_mode_to_string (mode);
+}
+
 static GArray *
 legend_rows (const Chart *c)
 {
@@ -333,9 +341,9 @@ legend_rows (const Chart *c)
              g_strdup_printf ("%u × %u", c->blocks[i], c->blocks[i]));
   heading (rows, 0, "block size");
   guint start = rows->len;
-  for (guint m = SPX_IPU_MODE_STATIC; m <= SPX_IPU_MODE_DYNAMIC; m++)
+  for (guint m = SPX_SWEEP_STATIC; m < SPX_SWEEP_N_MODES; m++)
     if (c->has_mode[m])
-      row_add (rows, ROW_MODE, m, g_strdup (spx_ipu_mode_to_string (m)));
+      row_add (rows, ROW_MODE, m, g_strdup (mode_label (m)));
   if (c->has_unfit)
     row_add (rows, ROW_UNFIT, 0, g_strdup ("over memory"));
   if (c->n_noisy > 0)
@@ -348,7 +356,7 @@ legend_rows (const Chart *c)
     row_add (rows, ROW_SOURCE, SPX_SWEEP_MODEL, g_strdup ("modelled (IPU)"));
   if (!c->d->throughput)
     row_add (rows, ROW_DENSE, 0, g_strdup ("dense (1×)"));
-  else if (c->has_mode[SPX_IPU_MODE_DENSE])
+  else if (c->has_mode[SPX_SWEEP_DENSE])
     row_add (rows, ROW_DENSE, 0, g_strdup (
       c->has_source[SPX_SWEEP_MODEL] && c->has_source[SPX_SWEEP_CPU]
         ? "dense (each source)" : "dense"));
@@ -367,12 +375,14 @@ set_source_dash (cairo_t *cr, SpxSweepSource source)
 
 /* Hollow: a plan over the machine's memory, or a noisy measurement. */
 static void
-marker (cairo_t *cr, const Chart *c, SpxIpuMode mode, double x, double y,
+marker (cairo_t *cr, const Chart *c, SpxSweepMode mode, double x, double y,
         SpxRgb colour, gboolean hollow)
 {
   double r = 4;
   cairo_new_path (cr);
-  if (mode == SPX_IPU_MODE_DYNAMIC)
+  if (mode == SPX_SWEEP_TILEWISE)
+    cairo_rectangle (cr, x - r * 0.9, y - r * 0.9, r * 1.8, r * 1.8);
+  else if (mode == SPX_SWEEP_DYNAMIC)
     {
       r *= 1.3; /* a triangle looks smaller than a circle of its size */
       cairo_move_to (cr, x, y - r);
@@ -426,7 +436,7 @@ legend_swatch (cairo_t *cr, const Chart *c, const Row *row, double x,
     {
     case ROW_BLOCK: /* a subject's: only its markers take the colour */
       if (c->subject)
-        marker (cr, c, SPX_IPU_MODE_STATIC, x + SWATCH / 2, y,
+        marker (cr, c, SPX_SWEEP_STATIC, x + SWATCH / 2, y,
                 block_colour (c, row->arg), FALSE);
       else
         swatch_line (cr, x, y, block_colour (c, row->arg), 2.5,
@@ -437,7 +447,7 @@ legend_swatch (cairo_t *cr, const Chart *c, const Row *row, double x,
       break;
     case ROW_UNFIT:
     case ROW_NOISY:
-      marker (cr, c, SPX_IPU_MODE_STATIC, x + SWATCH / 2, y, s->foreground,
+      marker (cr, c, SPX_SWEEP_STATIC, x + SWATCH / 2, y, s->foreground,
               TRUE);
       break;
     case ROW_SOURCE:
@@ -530,6 +540,12 @@ title_parts (const Chart *c, const char **head, char **tail)
   else
     *head = c->d->throughput ? "Non-zero throughput against density"
                              : "Block-sparse speedup over dense";
+  if (o->subject == NULL && o->pattern == SPX_PATTERN_TILEWISE)
+    {
+      g_free (*tail);
+      *tail = g_strdup_printf (", tile-wise masks (tiles of %u columns)",
+                               o->tile_width);
+    }
 }
 
 /* The title is bold, wider than spx_render_text_width's regular face:
@@ -935,7 +951,7 @@ merge_same_x (GArray *xy)
  * block at one density. merge: the values at one density averaged
  * (dense's reference). */
 static GArray *
-series (const Chart *c, SpxSweepSource source, guint block, SpxIpuMode mode,
+series (const Chart *c, SpxSweepSource source, guint block, SpxSweepMode mode,
         gboolean merge)
 {
   GArray *xy = g_array_new (FALSE, FALSE, sizeof (Xy));
@@ -998,7 +1014,7 @@ draw_reference (cairo_t *cr, const Chart *c)
     }
   for (guint s = SPX_SWEEP_MODEL; s <= SPX_SWEEP_CPU; s++)
     {
-      g_autoptr (GArray) xy = series (c, s, 0, SPX_IPU_MODE_DENSE, TRUE);
+      g_autoptr (GArray) xy = series (c, s, 0, SPX_SWEEP_DENSE, TRUE);
       polyline (cr, c, xy, c->style->foreground, 1.5, s);
     }
 }
@@ -1049,7 +1065,7 @@ typedef enum {
 } Layer;
 
 static void
-draw_points (cairo_t *cr, const Chart *c, const GArray *xy, SpxIpuMode mode,
+draw_points (cairo_t *cr, const Chart *c, const GArray *xy, SpxSweepMode mode,
              SpxRgb colour, Layer layer)
 {
   for (guint i = 0; i < xy->len; i++)
@@ -1070,7 +1086,7 @@ static void
 draw_subject_lines (cairo_t *cr, const Chart *c)
 {
   for (guint s = SPX_SWEEP_MODEL; s <= SPX_SWEEP_CPU; s++)
-    for (guint m = SPX_IPU_MODE_STATIC; m <= SPX_IPU_MODE_DYNAMIC; m++)
+    for (guint m = SPX_SWEEP_STATIC; m < SPX_SWEEP_N_MODES; m++)
       {
         g_autoptr (GArray) xy = series (c, s, 0, m, FALSE);
         polyline (cr, c, xy, line_colour (c, 0), 1.5, s);
@@ -1089,7 +1105,7 @@ draw_series (cairo_t *cr, const Chart *c, Layer layer)
     }
   for (guint s = SPX_SWEEP_MODEL; s <= SPX_SWEEP_CPU; s++)
     for (guint b = 0; b < c->n_blocks; b++)
-      for (guint m = SPX_IPU_MODE_STATIC; m <= SPX_IPU_MODE_DYNAMIC; m++)
+      for (guint m = SPX_SWEEP_STATIC; m < SPX_SWEEP_N_MODES; m++)
         {
           g_autoptr (GArray) xy = series (c, s, c->blocks[b], m, TRUE);
           if (layer == LAYER_LINES)
@@ -1227,7 +1243,7 @@ spx_render_speedup_hit (double width, double height,
   if (layout (cr, &c, width, height, rows))
     for (guint s = SPX_SWEEP_MODEL; s <= SPX_SWEEP_CPU; s++)
       for (guint b = 0; b < c.n_blocks; b++)
-        for (guint m = SPX_IPU_MODE_STATIC; m <= SPX_IPU_MODE_DYNAMIC; m++)
+        for (guint m = SPX_SWEEP_STATIC; m < SPX_SWEEP_N_MODES; m++)
           {
             g_autoptr (GArray) xy = series (&c, s, c.blocks[b], m, TRUE);
             nearest_in (&c, xy, x, y, &best, &found);
@@ -1269,7 +1285,7 @@ dense_of (const SpxSweep *sweep, const SpxSweepPoint *p)
     {
       const SpxSweepPoint *q = &g_array_index (sweep->points, SpxSweepPoint,
                                                i);
-      if (q->mode == SPX_IPU_MODE_DENSE && q->source == p->source &&
+      if (q->mode == SPX_SWEEP_DENSE && q->source == p->source &&
           q->block == p->block &&
           fabs (q->density - p->density) <= 1e-9 * p->density)
         return q;
@@ -1290,7 +1306,7 @@ static void
 append_times (GString *out, const SpxSweep *sweep, const SpxSweepPoint *p)
 {
   g_autofree char *t = time_at_n (p);
-  g_string_append_printf (out, "\n%s %s", spx_ipu_mode_to_string (p->mode),
+  g_string_append_printf (out, "\n%s %s", mode_label (p->mode),
                           t);
   const SpxSweepPoint *dense = dense_of (sweep, p);
   if (dense != NULL && dense != p)
@@ -1344,7 +1360,7 @@ spx_render_speedup_describe (const SpxRenderSpeedupData *d, guint point)
   else
     g_string_append_printf (out, "IPU model (%s)", p->machine);
   g_string_append_printf (out, " · %u × %u blocks · %s", p->block, p->block,
-                          spx_ipu_mode_to_string (p->mode));
+                          mode_label (p->mode));
   g_autofree char *density = describe_density (p->density);
   g_string_append_printf (out, "\ndensity %s", density);
   const char *unit = p->source == SPX_SWEEP_CPU ? "GFLOP/s" : "TFLOP/s";
