@@ -1,110 +1,38 @@
-/* spx-application.c: the GtkApplication: windows, app actions,
- * preferences kept in a key file under the user's config folder */
+/* spx-application.c: the GtkApplication: windows, app actions, the
+ * preferences dialog (its values in GSettings, spx-settings.h) */
 #include "spx-application.h"
 #include "spx-config.h"
 #include "spx-ipu.h"
+#include "spx-settings.h"
 #include "spx-window.h"
-
-#include <errno.h>
-
-#define GROUP "preferences"
 
 struct _SpxApplication {
   GtkApplication parent;
   char          *view;     /* --view: the view new windows open on */
   gboolean       sweep;    /* --sweep: new windows start a sweep */
   gboolean       lesson;   /* --lesson: new windows open the lesson */
-  /* preferences */
-  gboolean       dark;
-  guint          threads;
-  char          *machine;
 };
 
 G_DEFINE_TYPE (SpxApplication, spx_application, GTK_TYPE_APPLICATION)
 
 /* ---- preferences --------------------------------------------------- */
 
-static char *
-prefs_path (void)
-{
-  return g_build_filename (g_get_user_config_dir (), "sparse-explorer",
-                           "preferences.ini", NULL);
-}
-
-/* A missing or damaged file gives the defaults; a bad value is ignored
- * with a warning on stderr, never a crash. */
+/* The theme follows the setting, also when changed from outside
+ * (gsettings set). */
 static void
-prefs_load (SpxApplication *app)
+apply_theme (GSettings *settings, const char *key, gpointer data)
 {
-  g_autofree char *path = prefs_path ();
-  g_autoptr (GKeyFile) kf = g_key_file_new ();
-  app->machine = g_strdup ("bow");
-  if (!g_key_file_load_from_file (kf, path, G_KEY_FILE_NONE, NULL))
-    return;
-  g_autofree char *theme = g_key_file_get_string (kf, GROUP, "theme", NULL);
-  app->dark = g_strcmp0 (theme, "dark") == 0;
-  g_autoptr (GError) error = NULL;
-  guint64 threads = g_key_file_get_uint64 (kf, GROUP, "threads", &error);
-  if (error == NULL && threads <= 1024)
-    app->threads = (guint) threads;
-  g_autofree char *machine = g_key_file_get_string (kf, GROUP, "machine",
-                                                    NULL);
-  g_autoptr (SpxIpuMachine) m = machine ? spx_ipu_machine_preset (machine)
-                                        : NULL;
-  if (m != NULL)
-    {
-      g_free (app->machine);
-      app->machine = g_strdup (machine);
-    }
-  else if (machine != NULL)
-    g_printerr ("%s: [%s] machine: '%s' is not a preset; using bow\n", path,
-                GROUP, machine);
-}
-
-static void
-prefs_save (SpxApplication *app)
-{
-  g_autofree char *path = prefs_path ();
-  g_autofree char *dir = g_path_get_dirname (path);
-  g_autoptr (GKeyFile) kf = g_key_file_new ();
-  g_key_file_set_string (kf, GROUP, "theme", app->dark ? "dark" : "light");
-  g_key_file_set_uint64 (kf, GROUP, "threads", app->threads);
-  g_key_file_set_string (kf, GROUP, "machine", app->machine);
-  g_autoptr (GError) error = NULL;
-  if (g_mkdir_with_parents (dir, 0700) != 0 ||
-      !g_key_file_save_to_file (kf, path, &error))
-    g_printerr ("sparse-explorer: cannot save preferences to %s: %s\n", path,
-                error ? error->message : g_strerror (errno));
-}
-
-static void
-apply_theme (SpxApplication *app)
-{
+  g_autofree char *theme = g_settings_get_string (settings, "theme");
   g_object_set (gtk_settings_get_default (),
-                "gtk-application-prefer-dark-theme", app->dark, NULL);
+                "gtk-application-prefer-dark-theme",
+                g_str_equal (theme, "dark"), NULL);
 }
 
 static void
-on_dark_toggled (GtkSwitch *sw, GParamSpec *pspec, SpxApplication *app)
+on_dark_toggled (GtkSwitch *sw, GParamSpec *pspec, gpointer data)
 {
-  app->dark = gtk_switch_get_active (sw);
-  apply_theme (app);
-  prefs_save (app);
-}
-
-static void
-on_threads_changed (GtkSpinButton *spin, SpxApplication *app)
-{
-  app->threads = (guint) gtk_spin_button_get_value_as_int (spin);
-  prefs_save (app);
-}
-
-static void
-on_machine_changed (GtkComboBox *combo, SpxApplication *app)
-{
-  g_free (app->machine);
-  app->machine = g_strdup (gtk_combo_box_get_active_id (combo));
-  prefs_save (app);
+  g_settings_set_string (spx_settings_get (), "theme",
+                         gtk_switch_get_active (sw) ? "dark" : "light");
 }
 
 static void
@@ -122,6 +50,8 @@ static void
 act_preferences (GSimpleAction *a, GVariant *p, gpointer data)
 {
   SpxApplication *app = data;
+  GSettings *settings = spx_settings_get ();
+  g_autofree char *theme = g_settings_get_string (settings, "theme");
   GtkWidget *dialog = gtk_dialog_new_with_buttons (
     "Preferences", gtk_application_get_active_window (GTK_APPLICATION (app)),
     GTK_DIALOG_DESTROY_WITH_PARENT | GTK_DIALOG_USE_HEADER_BAR, NULL, NULL);
@@ -130,17 +60,17 @@ act_preferences (GSimpleAction *a, GVariant *p, gpointer data)
   gtk_grid_set_column_spacing (GTK_GRID (grid), 12);
   gtk_container_set_border_width (GTK_CONTAINER (grid), 18);
   GtkWidget *dark = gtk_switch_new ();
-  gtk_switch_set_active (GTK_SWITCH (dark), app->dark);
-  g_signal_connect (dark, "notify::active", G_CALLBACK (on_dark_toggled), app);
+  gtk_switch_set_active (GTK_SWITCH (dark), g_str_equal (theme, "dark"));
+  g_signal_connect (dark, "notify::active", G_CALLBACK (on_dark_toggled),
+                    NULL);
   GtkWidget *threads = gtk_spin_button_new_with_range (0, 1024, 1);
-  gtk_spin_button_set_value (GTK_SPIN_BUTTON (threads), app->threads);
-  g_signal_connect (threads, "value-changed", G_CALLBACK (on_threads_changed),
-                    app);
+  g_settings_bind (settings, "threads", threads, "value",
+                   G_SETTINGS_BIND_DEFAULT);
   GtkWidget *machine = gtk_combo_box_text_new ();
   for (const char *const *n = spx_ipu_machine_presets (); *n; n++)
     gtk_combo_box_text_append (GTK_COMBO_BOX_TEXT (machine), *n, *n);
-  gtk_combo_box_set_active_id (GTK_COMBO_BOX (machine), app->machine);
-  g_signal_connect (machine, "changed", G_CALLBACK (on_machine_changed), app);
+  g_settings_bind (settings, "machine", machine, "active-id",
+                   G_SETTINGS_BIND_DEFAULT);
   grid_row (grid, 0, "_Dark theme", dark);
   grid_row (grid, 1, "CPU _threads (0: all)", threads);
   grid_row (grid, 2, "Default _machine", machine);
@@ -224,7 +154,10 @@ static SpxWindow *
 new_window (SpxApplication *app)
 {
   SpxWindow *w = spx_window_new (GTK_APPLICATION (app));
-  spx_window_use_defaults (w, app->machine, app->threads);
+  GSettings *settings = spx_settings_get ();
+  g_autofree char *machine = g_settings_get_string (settings, "machine");
+  spx_window_use_defaults (w, machine,
+                           g_settings_get_uint (settings, "threads"));
   if (app->view)
     spx_window_show_view (w, app->view);
   gtk_window_present (GTK_WINDOW (w));
@@ -243,8 +176,10 @@ spx_application_startup (GApplication *gapp)
   g_action_map_add_action_entries (G_ACTION_MAP (app), app_actions,
                                    G_N_ELEMENTS (app_actions), app);
   set_accels (GTK_APPLICATION (app));
-  prefs_load (app);
-  apply_theme (app);
+  GSettings *settings = spx_settings_get ();
+  g_signal_connect (settings, "changed::theme", G_CALLBACK (apply_theme),
+                    NULL);
+  apply_theme (settings, "theme", NULL);
 }
 
 static void
@@ -288,7 +223,6 @@ spx_application_finalize (GObject *object)
 {
   SpxApplication *app = SPX_APPLICATION (object);
   g_free (app->view);
-  g_free (app->machine);
   G_OBJECT_CLASS (spx_application_parent_class)->finalize (object);
 }
 

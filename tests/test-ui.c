@@ -4,6 +4,7 @@
  * files, a sweep can be cancelled, unsaved edits survive a save. */
 #include "spx-window-private.h"
 #include "spx-mask-io.h"
+#include "spx-settings.h"
 #include "spx-util.h"
 #include "test-ipu-check.h"
 #include "spx-render-png.h"
@@ -643,10 +644,49 @@ assert_file_starts (const char *path, const char *magic)
   g_assert_nonnull (g_strstr_len (text, MIN (len, 200), magic));
 }
 
+/* The bar confirms a save: the path, and Open Folder for its folder. */
+static void
+assert_saved (SpxWindow *w, const char *path)
+{
+  g_autofree char *msg = g_strdup_printf ("Saved %s", path);
+  g_autofree char *dir = g_path_get_dirname (path);
+  g_assert_cmpstr (spx_window_get_error (w), ==, msg);
+  g_assert_cmpint (gtk_info_bar_get_message_type (GTK_INFO_BAR (w->info_bar)),
+                   ==, GTK_MESSAGE_INFO);
+  g_assert_true (gtk_widget_get_visible (w->folder_button));
+  g_assert_cmpstr (w->saved_folder, ==, dir);
+}
+
+/* A PNG's size in pixels. */
+static void
+png_size (const char *path, int *width, int *height)
+{
+  cairo_surface_t *s = cairo_image_surface_create_from_png (path);
+  g_assert_cmpint (cairo_surface_status (s), ==, CAIRO_STATUS_SUCCESS);
+  *width = cairo_image_surface_get_width (s);
+  *height = cairo_image_surface_get_height (s);
+  cairo_surface_destroy (s);
+}
+
+/* The export choices back to their defaults (the settings are the
+ * process's, in memory). */
+static void
+reset_export_settings (void)
+{
+  GSettings *s = spx_settings_get ();
+  const char *keys[] = { "export-folder", "export-png-size",
+                         "export-png-width", "export-png-height",
+                         "export-page", "export-page-width",
+                         "export-page-height" };
+  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
+    g_settings_reset (s, keys[i]);
+}
+
 static void
 test_export (void)
 {
   SKIP_WITHOUT_DISPLAY ();
+  reset_export_settings ();
   SpxWindow *w = window_new ();
   g_autofree char *dir = g_dir_make_tmp ("spx-ui-XXXXXX", NULL);
   static const char *views[] = { "mask", "tiles", "timeline" };
@@ -660,6 +700,7 @@ test_export (void)
       g_autofree char *path = g_build_filename (dir, name, NULL);
       activate (w, "export-path", g_variant_new_string (path));
       assert_file_starts (path, magic[i]);
+      assert_saved (w, path);
       g_unlink (path);
     }
   /* a place that cannot be written: the info bar says where */
@@ -668,8 +709,196 @@ test_export (void)
   g_assert_nonnull (spx_window_get_error (w));
   g_assert_nonnull (strstr (spx_window_get_error (w),
                             "/nonexistent-dir/view.png"));
+  g_assert_false (gtk_widget_get_visible (w->folder_button));
   window_close (w);
   g_rmdir (dir);
+}
+
+/* The remembered size and page: 1× is the view's size, 2× twice its
+ * pixels, custom exactly what was asked; A4 is a landscape A4 page. */
+static void
+test_export_sizes (void)
+{
+  SKIP_WITHOUT_DISPLAY ();
+  reset_export_settings ();
+  GSettings *s = spx_settings_get ();
+  SpxWindow *w = window_new ();
+  activate (w, "view", g_variant_new_string ("tiles"));
+  wait_idle (w);
+  g_autofree char *dir = g_dir_make_tmp ("spx-ui-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "tiles.png", NULL);
+  int w1, h1, w2, h2, wc, hc;
+  activate (w, "export-path", g_variant_new_string (path));
+  png_size (path, &w1, &h1);
+  g_assert_cmpint (w1, ==, MAX (gtk_widget_get_allocated_width (w->tiles),
+                                640));
+  g_assert_cmpint (h1, ==, MAX (gtk_widget_get_allocated_height (w->tiles),
+                                400));
+  g_settings_set_string (s, "export-png-size", "2x");
+  activate (w, "export-path", g_variant_new_string (path));
+  png_size (path, &w2, &h2);
+  g_assert_cmpint (w2, ==, 2 * w1);
+  g_assert_cmpint (h2, ==, 2 * h1);
+  g_settings_set_string (s, "export-png-size", "custom");
+  g_settings_set_uint (s, "export-png-width", 300);
+  g_settings_set_uint (s, "export-png-height", 200);
+  activate (w, "export-path", g_variant_new_string (path));
+  png_size (path, &wc, &hc);
+  g_assert_cmpint (wc, ==, 300);
+  g_assert_cmpint (hc, ==, 200);
+  g_unlink (path);
+  /* A4 landscape: 297 × 210 mm in points */
+  g_settings_set_string (s, "export-page", "a4");
+  g_autofree char *pdf = g_build_filename (dir, "tiles.pdf", NULL);
+  activate (w, "export-path", g_variant_new_string (pdf));
+  g_autofree char *text = NULL;
+  gsize len;
+  g_assert_true (g_file_get_contents (pdf, &text, &len, NULL));
+  const char *box = "/MediaBox [ 0 0 841.889764 595.275591 ]";
+  g_assert_nonnull (memmem (text, len, box, strlen (box)));
+  g_unlink (pdf);
+  window_close (w);
+  g_rmdir (dir);
+  reset_export_settings ();
+}
+
+/* A write that fails at the end (the name is taken by a folder): the
+ * error names the user's path and no file, whole or partial, is left
+ * beside it. */
+static void
+test_export_fails (void)
+{
+  SKIP_WITHOUT_DISPLAY ();
+  reset_export_settings ();
+  SpxWindow *w = window_new ();
+  g_autofree char *dir = g_dir_make_tmp ("spx-ui-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "view.png", NULL);
+  g_assert_cmpint (g_mkdir (path, 0700), ==, 0);
+  activate (w, "export-path", g_variant_new_string (path));
+  g_assert_nonnull (spx_window_get_error (w));
+  g_assert_nonnull (strstr (spx_window_get_error (w), path));
+  g_assert_null (strstr (spx_window_get_error (w), "Saved"));
+  g_assert_false (gtk_widget_get_visible (w->folder_button));
+  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
+  g_assert_cmpstr (g_dir_read_name (d), ==, "view.png");
+  g_assert_null (g_dir_read_name (d));
+  g_assert_true (g_file_test (path, G_FILE_TEST_IS_DIR));
+  window_close (w);
+  g_rmdir (path);
+  g_rmdir (dir);
+}
+
+/* The dialog, driven as a user would: it starts in the remembered
+ * folder, 2× is chosen, a name without an extension gets the filter's;
+ * the file is written at twice the pixels and its folder remembered. */
+static GtkWidget *
+find_named (GtkWidget *root, const char *name)
+{
+  if (g_strcmp0 (gtk_widget_get_name (root), name) == 0)
+    return root;
+  GtkWidget *found = NULL;
+  if (GTK_IS_CONTAINER (root))
+    {
+      GList *children = gtk_container_get_children (GTK_CONTAINER (root));
+      for (GList *l = children; l != NULL && found == NULL; l = l->next)
+        found = find_named (l->data, name);
+      g_list_free (children);
+    }
+  return found;
+}
+
+typedef struct {
+  char *expect_folder; /* where the dialog must start */
+  char *go_to;         /* the folder chosen in it */
+  char *name;          /* typed into it */
+  gboolean answered;
+} DialogScript;
+
+static gboolean
+drive_export_dialog (gpointer data)
+{
+  DialogScript *script = data;
+  GList *tops = gtk_window_list_toplevels ();
+  GtkWidget *dialog = NULL;
+  for (GList *l = tops; l != NULL; l = l->next)
+    if (GTK_IS_FILE_CHOOSER_DIALOG (l->data) &&
+        gtk_widget_get_visible (l->data))
+      dialog = l->data;
+  g_list_free (tops);
+  if (dialog == NULL)
+    return G_SOURCE_CONTINUE;
+  GtkFileChooser *chooser = GTK_FILE_CHOOSER (dialog);
+  g_autofree char *folder = gtk_file_chooser_get_current_folder (chooser);
+  if (folder == NULL)
+    return G_SOURCE_CONTINUE; /* still loading it */
+  g_assert_cmpstr (folder, ==, script->expect_folder);
+  GtkWidget *png = find_named (gtk_file_chooser_get_extra_widget (chooser),
+                               "png-size");
+  g_assert_nonnull (png);
+  gtk_combo_box_set_active_id (GTK_COMBO_BOX (png), "2x");
+  gtk_file_chooser_set_current_folder (chooser, script->go_to);
+  gtk_file_chooser_set_current_name (chooser, script->name);
+  script->answered = TRUE;
+  gtk_dialog_response (GTK_DIALOG (dialog), GTK_RESPONSE_ACCEPT);
+  return G_SOURCE_REMOVE;
+}
+
+/* Run the dialog once with script; the path it wrote. */
+static char *
+export_with_dialog (SpxWindow *w, DialogScript *script)
+{
+  script->answered = FALSE;
+  guint id = g_timeout_add (50, drive_export_dialog, script);
+  activate (w, "export", NULL);
+  if (!script->answered)
+    g_source_remove (id);
+  g_assert_true (script->answered);
+  g_autofree char *with_ext = g_strconcat (script->name, ".png", NULL);
+  return g_build_filename (script->go_to, with_ext, NULL);
+}
+
+static void
+test_export_dialog (void)
+{
+  SKIP_WITHOUT_DISPLAY ();
+  reset_export_settings ();
+  GSettings *s = spx_settings_get ();
+  g_autofree char *first = g_dir_make_tmp ("spx-ui-XXXXXX", NULL);
+  g_autofree char *second = g_dir_make_tmp ("spx-ui-XXXXXX", NULL);
+  g_settings_set_string (s, "export-folder", first);
+  SpxWindow *w = window_new ();
+  activate (w, "view", g_variant_new_string ("tiles"));
+  wait_idle (w);
+  DialogScript script = { first, second, "tiles-2x", FALSE };
+  g_autofree char *path = export_with_dialog (w, &script);
+  int width, height;
+  png_size (path, &width, &height);
+  g_assert_cmpint (width, ==,
+                   2 * MAX (gtk_widget_get_allocated_width (w->tiles), 640));
+  g_assert_cmpint (height, ==,
+                   2 * MAX (gtk_widget_get_allocated_height (w->tiles), 400));
+  assert_saved (w, path);
+  g_assert_cmpint (g_settings_get_enum (s, "export-png-size"), ==,
+                   SPX_PNG_2X);
+  g_autofree char *remembered = g_settings_get_string (s, "export-folder");
+  g_assert_cmpstr (remembered, ==, second);
+  /* the next dialog starts where the last file went */
+  DialogScript again = { second, second, "again", FALSE };
+  g_autofree char *path2 = export_with_dialog (w, &again);
+  g_assert_true (g_file_test (path2, G_FILE_TEST_IS_REGULAR));
+  /* its folder gone, Open Folder says so in the bar (no file manager
+   * needed, nothing fatal) */
+  g_unlink (path);
+  g_unlink (path2);
+  g_rmdir (second);
+  gtk_button_clicked (GTK_BUTTON (w->folder_button));
+  g_assert_nonnull (spx_window_get_error (w));
+  g_assert_nonnull (strstr (spx_window_get_error (w), "Cannot open the "
+                                                      "folder"));
+  g_assert_nonnull (strstr (spx_window_get_error (w), second));
+  window_close (w);
+  g_rmdir (first);
+  reset_export_settings ();
 }
 
 static void
@@ -1434,6 +1663,9 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/window/lesson-asks", test_lesson_asks);
   g_test_add_func ("/ui/window/sweep-sddmm", test_sweep_sddmm);
   g_test_add_func ("/ui/window/export", test_export);
+  g_test_add_func ("/ui/window/export-sizes", test_export_sizes);
+  g_test_add_func ("/ui/window/export-fails", test_export_fails);
+  g_test_add_func ("/ui/window/export-dialog", test_export_dialog);
   g_test_add_func ("/ui/window/sweep-cancel", test_sweep_cancel);
   g_test_add_func ("/ui/window/sweep-waits", test_sweep_waits);
   g_test_add_func ("/ui/window/subject-kept", test_subject_kept);

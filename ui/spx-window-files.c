@@ -1,16 +1,12 @@
-/* spx-window-files.c: open masks and scenarios, save scenarios, export
- * the view shown or the sweep's data; never lose unsaved edits */
+/* spx-window-files.c: open masks and scenarios, save scenarios and
+ * masks; never lose unsaved edits */
 #include "spx-window-private.h"
 #include "spx-mask-io.h"
-#include "spx-render-export.h"
-#include "spx-render-mask.h"
-
-#include <string.h>
 
 /* ---- opening ------------------------------------------------------- */
 
-static gboolean
-has_suffix (const char *path, const char *suffix)
+gboolean
+spx_window_has_suffix (const char *path, const char *suffix)
 {
   g_autofree char *lower = g_ascii_strdown (path, -1);
   return g_str_has_suffix (lower, suffix);
@@ -30,7 +26,7 @@ spx_window_open_file (SpxWindow *w, GFile *file, gboolean force)
     }
   /* a mask file replaces only the subject, as one undo step; a scenario
    * replaces everything */
-  gboolean scenario = has_suffix (path, ".spx");
+  gboolean scenario = spx_window_has_suffix (path, ".spx");
   if (scenario && !force && !spx_window_confirm_discard (w))
     return;
   spx_window_cancel_work (w);
@@ -117,7 +113,7 @@ spx_window_save (SpxWindow *w, gboolean choose)
                                             "scenario.spx");
   if (path == NULL)
     return FALSE;
-  if (!has_suffix (path, ".spx"))
+  if (!spx_window_has_suffix (path, ".spx"))
     {
       char *with = g_strconcat (path, ".spx", NULL);
       g_free (path);
@@ -174,76 +170,4 @@ spx_window_save_mask_dialog (SpxWindow *w)
     w, "Save the Mask (.mtx, .smtx, .npy, .png)", "mask.smtx");
   if (path != NULL)
     spx_window_save_mask (w, path);
-}
-
-/* ---- export -------------------------------------------------------- */
-
-gboolean
-spx_window_export_sweep (SpxWindow *w, const char *path)
-{
-  g_autoptr (GError) error = NULL;
-  if (!spx_sweep_save (w->study->sweep, path, &error))
-    {
-      spx_window_show_error (w, error->message);
-      return FALSE;
-    }
-  return TRUE;
-}
-
-/* The visible view at its size on screen, drawn by the same renderer. */
-gboolean
-spx_window_export_view (SpxWindow *w, const char *path)
-{
-  g_autoptr (GError) error = NULL;
-  SpxExportFormat format;
-  if (has_suffix (path, ".csv") || has_suffix (path, ".json"))
-    return spx_window_export_sweep (w, path);
-  if (!spx_export_format_from_path (path, &format, &error))
-    {
-      spx_window_show_error (w, error->message);
-      return FALSE;
-    }
-  const char *view = gtk_stack_get_visible_child_name (GTK_STACK (w->stack));
-  SpxRenderMaskData mask = {
-    .mask = spx_mask_editor_get_mask (SPX_MASK_EDITOR (w->editor)),
-    .grid = TRUE, .program = w->study->programs[w->mode],
-    .selected_tile = w->selected_tile };
-  struct { const char *name; GtkWidget *widget; SpxRenderFunc func;
-           gconstpointer data; } views[] = {
-    { "mask", w->editor, spx_render_mask, &mask },
-    { "tiles", w->tiles, spx_render_tiles, &w->tiles_data },
-    { "exchange", w->exchange, spx_render_exchange, &w->exchange_data },
-    { "timeline", w->timeline, spx_render_timeline, &w->timeline_data },
-    { "speedup", w->speedup, spx_render_speedup, &w->speedup_data },
-  };
-  for (guint i = 0; i < G_N_ELEMENTS (views); i++)
-    if (g_strcmp0 (view, views[i].name) == 0)
-      {
-        SpxRenderStyle style;
-        spx_render_style_init (&style, spx_window_theme (w));
-        double width = MAX (gtk_widget_get_allocated_width (views[i].widget),
-                            640);
-        double height = MAX (gtk_widget_get_allocated_height (views[i].widget),
-                             400);
-        if (!spx_render_export (path, format, width, height,
-                                gtk_widget_get_scale_factor (GTK_WIDGET (w)),
-                                views[i].func, views[i].data, &style, &error))
-          {
-            spx_window_show_error (w, error->message);
-            return FALSE;
-          }
-        return TRUE;
-      }
-  return FALSE;
-}
-
-void
-spx_window_export_dialog (SpxWindow *w)
-{
-  const char *view = gtk_stack_get_visible_child_name (GTK_STACK (w->stack));
-  g_autofree char *name = g_strdup_printf ("%s.png", view);
-  g_autofree char *path = choose_save_path (
-    w, "Export the View (.png, .svg, .pdf) or the Sweep (.csv, .json)", name);
-  if (path != NULL)
-    spx_window_export_view (w, path);
 }

@@ -1,7 +1,7 @@
 /* spx-window-private.h: what the window's files share. spx-window.c
  * builds it and holds the actions; -panel.c the scenario controls;
- * -work.c planning, loading and sweeps on worker threads; -files.c open,
- * save, export. */
+ * -work.c planning, loading and sweeps on worker threads; -files.c open
+ * and save; -export.c the export dialog and what it remembers. */
 #pragma once
 
 #include "spx-window.h"
@@ -9,6 +9,7 @@
 #include "spx-lesson.h"
 #include "spx-mask-editor.h"
 #include "spx-render-exchange.h"
+#include "spx-render-export.h"
 #include "spx-render-speedup.h"
 #include "spx-render-tiles.h"
 #include "spx-render-timeline.h"
@@ -34,6 +35,7 @@ struct _SpxWindow {
   SpxIpuMode     mode;         /* the program the mask/tiles/exchange show */
   gint           selected_tile;
   char          *error;        /* the info bar's message */
+  char          *saved_folder; /* the bar's "Open Folder" opens it */
 
   /* planning: results of an older request are dropped */
   guint          plan_serial;
@@ -49,7 +51,7 @@ struct _SpxWindow {
 
   /* widgets */
   GtkWidget *header, *progress, *cancel, *info_bar, *info_label;
-  GtkWidget *fit_button, *colour;
+  GtkWidget *fit_button, *folder_button, *colour;
   /* the guided lesson (loaded when first asked for) */
   SpxLesson *lesson;
   guint      lesson_step;
@@ -80,6 +82,8 @@ void       spx_window_show_message (SpxWindow *w, GtkMessageType type,
 void       spx_window_clear_error (SpxWindow *w);
 /* The message shown says a plan does not fit: offer a size that does. */
 void       spx_window_offer_fit   (SpxWindow *w);
+/* The message shown says a file was saved in dir: offer to open it. */
+void       spx_window_offer_folder (SpxWindow *w, const char *dir);
 void       spx_window_update_busy (SpxWindow *w);
 void       spx_window_update_title (SpxWindow *w);
 void       spx_window_select_tile (SpxWindow *w, gint tile);
@@ -145,16 +149,55 @@ void       spx_window_lesson_refresh (SpxWindow *w);
 void       spx_window_lesson_plan_ready (SpxWindow *w);
 
 /* spx-window-files.c */
+/* path ends in suffix (".spx"), in any case. */
+gboolean   spx_window_has_suffix  (const char *path, const char *suffix);
 void       spx_window_open_dialog (SpxWindow *w);
 gboolean   spx_window_save        (SpxWindow *w, gboolean choose);
 gboolean   spx_window_save_to     (SpxWindow *w, const char *path);
-void       spx_window_export_dialog (SpxWindow *w);
 /* The mask alone, in the format of path's extension. */
 gboolean   spx_window_save_mask   (SpxWindow *w, const char *path);
 void       spx_window_save_mask_dialog (SpxWindow *w);
-gboolean   spx_window_export_view (SpxWindow *w, const char *path);
-gboolean   spx_window_export_sweep (SpxWindow *w, const char *path);
 /* Before losing edits: TRUE to go on (saved, discarded or clean). */
 gboolean   spx_window_confirm_discard (SpxWindow *w);
+
+/* spx-window-export.c */
+typedef enum { SPX_PNG_1X, SPX_PNG_2X, SPX_PNG_CUSTOM } SpxPngSize;
+typedef enum {
+  SPX_PAGE_VIEW, SPX_PAGE_A4, SPX_PAGE_LETTER, SPX_PAGE_CUSTOM
+} SpxPage;
+
+/* The export dialog's choices (remembered in the settings). */
+typedef struct {
+  SpxPngSize png;
+  guint      png_width, png_height;   /* custom: pixels */
+  SpxPage    page;                    /* A4 and Letter: landscape */
+  double     page_width, page_height; /* custom: millimetres */
+} SpxExportChoice;
+
+void       spx_export_choice_load (SpxExportChoice *choice,
+                                   GSettings *settings);
+void       spx_export_choice_save (const SpxExportChoice *choice,
+                                   GSettings *settings);
+/* What to draw for a view of view_width × view_height on screen:
+ * width × height (PNG: logical pixels, each scale × scale device
+ * pixels; SVG and PDF: points). */
+void       spx_export_geometry    (const SpxExportChoice *choice,
+                                   SpxExportFormat format,
+                                   double view_width, double view_height,
+                                   double *width, double *height,
+                                   double *scale);
+/* Where the dialog starts: remembered when it is still a folder, else
+ * the user's Pictures folder, else home. */
+char      *spx_export_start_folder (const char *remembered);
+/* name with its extension made ext (".svg"): "mask.png" -> "mask.svg";
+ * a name without one of ours gets ext added. */
+char      *spx_export_rename      (const char *name, const char *ext);
+/* The export dialog (Ctrl+E). */
+void       spx_window_export_dialog (SpxWindow *w);
+/* The view shown, with the remembered choices (.png, .svg, .pdf), or
+ * the sweep (.csv, .json); a saved file is confirmed in the info bar,
+ * an error shown there names path. */
+gboolean   spx_window_export_view (SpxWindow *w, const char *path);
+gboolean   spx_window_export_sweep (SpxWindow *w, const char *path);
 
 G_END_DECLS

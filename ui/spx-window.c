@@ -11,6 +11,7 @@ const char *const spx_window_views[] = {
 
 #define INFO_LINES 4 /* of the message bar, at most */
 #define FIT_RESPONSE 1 /* the bar's "Use a size that fits" */
+#define FOLDER_RESPONSE 2 /* the bar's "Open Folder" */
 
 static const char *const view_titles[] = {
   "Mask", "Tiles", "Exchange", "Timeline", "Speedup",
@@ -54,7 +55,9 @@ spx_window_show_message (SpxWindow *w, GtkMessageType type,
   w->error = g_strdup (message);
   gtk_info_bar_set_message_type (GTK_INFO_BAR (w->info_bar), type);
   gtk_label_set_text (GTK_LABEL (w->info_label), message);
-  gtk_widget_hide (w->fit_button); /* only a plan too big offers it */
+  /* only a plan too big, or a file saved, offers these */
+  gtk_widget_hide (w->fit_button);
+  gtk_widget_hide (w->folder_button);
   gtk_widget_show (w->info_bar);
 }
 
@@ -62,6 +65,32 @@ void
 spx_window_offer_fit (SpxWindow *w)
 {
   gtk_widget_show (w->fit_button);
+}
+
+void
+spx_window_offer_folder (SpxWindow *w, const char *dir)
+{
+  g_free (w->saved_folder);
+  w->saved_folder = g_strdup (dir);
+  gtk_widget_show (w->folder_button);
+}
+
+/* In the file manager; without one, the bar says so. */
+static void
+open_saved_folder (SpxWindow *w)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = g_strdup (w->saved_folder);
+  g_autofree char *uri = g_filename_to_uri (dir, NULL, &error);
+  g_autoptr (GdkAppLaunchContext) context = gdk_display_get_app_launch_context (
+    gtk_widget_get_display (GTK_WIDGET (w)));
+  if (uri != NULL && g_app_info_launch_default_for_uri (
+                       uri, G_APP_LAUNCH_CONTEXT (context), &error))
+    return;
+  g_autofree char *shown = g_filename_display_name (dir);
+  g_autofree char *msg = g_strdup_printf ("Cannot open the folder %s: %s",
+                                          shown, error->message);
+  spx_window_show_error (w, msg);
 }
 
 void
@@ -939,6 +968,8 @@ on_info_response (GtkInfoBar *bar, gint response, SpxWindow *w)
   spx_window_clear_error (w);
   if (response == FIT_RESPONSE)
     spx_window_fit_size (w);
+  else if (response == FOLDER_RESPONSE)
+    open_saved_folder (w);
 }
 
 static GtkWidget *
@@ -967,6 +998,12 @@ build_info_bar (SpxWindow *w)
   gtk_widget_set_tooltip_text (w->fit_button, "Set m = k to the largest "
                                "size at which every plan fits this machine");
   gtk_widget_set_no_show_all (w->fit_button, TRUE);
+  w->folder_button = gtk_info_bar_add_button (GTK_INFO_BAR (w->info_bar),
+                                              "_Open Folder", FOLDER_RESPONSE);
+  gtk_widget_set_tooltip_text (w->folder_button,
+                               "Show the saved file's folder in the file "
+                               "manager");
+  gtk_widget_set_no_show_all (w->folder_button, TRUE);
   g_signal_connect (w->info_bar, "response", G_CALLBACK (on_info_response),
                     w);
   gtk_widget_set_no_show_all (w->info_bar, TRUE);
@@ -1073,6 +1110,7 @@ spx_window_finalize (GObject *object)
   spx_subject_free (w->shown);
   spx_lesson_free (w->lesson);
   g_free (w->error);
+  g_free (w->saved_folder);
   G_OBJECT_CLASS (spx_window_parent_class)->finalize (object);
 }
 

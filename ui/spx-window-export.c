@@ -1,0 +1,364 @@
+/* spx-window-export.c: export the view shown (PNG at a size or scale,
+ * SVG or PDF on a page) or the sweep's data; the dialog remembers its
+ * choices and folder in the settings, and a save is confirmed in the
+ * window */
+#include "spx-window-private.h"
+#include "spx-render-mask.h"
+#include "spx-settings.h"
+
+#include <string.h>
+
+#define MM_TO_PT (72.0 / 25.4)
+
+/* ---- what to draw -------------------------------------------------- */
+
+void
+spx_export_choice_load (SpxExportChoice *c, GSettings *s)
+{
+  c->png = (SpxPngSize) g_settings_get_enum (s, "export-png-size");
+  c->png_width = g_settings_get_uint (s, "export-png-width");
+  c->png_height = g_settings_get_uint (s, "export-png-height");
+  c->page = (SpxPage) g_settings_get_enum (s, "export-page");
+  c->page_width = g_settings_get_double (s, "export-page-width");
+  c->page_height = g_settings_get_double (s, "export-page-height");
+}
+
+void
+spx_export_choice_save (const SpxExportChoice *c, GSettings *s)
+{
+  g_settings_set_enum (s, "export-png-size", c->png);
+  g_settings_set_uint (s, "export-png-width", c->png_width);
+  g_settings_set_uint (s, "export-png-height", c->png_height);
+  g_settings_set_enum (s, "export-page", c->page);
+  g_settings_set_double (s, "export-page-width", c->page_width);
+  g_settings_set_double (s, "export-page-height", c->page_height);
+}
+
+void
+spx_export_geometry (const SpxExportChoice *c, SpxExportFormat format,
+                     double view_width, double view_height, double *width,
+                     double *height, double *scale)
+{
+  /* landscape, in millimetres */
+  static const double pages[][2] = {
+    [SPX_PAGE_A4] = { 297, 210 }, [SPX_PAGE_LETTER] = { 279.4, 215.9 },
+  };
+  *width = view_width;
+  *height = view_height;
+  *scale = 1;
+  if (format == SPX_EXPORT_PNG)
+    {
+      if (c->png == SPX_PNG_2X)
+        *scale = 2;
+      else if (c->png == SPX_PNG_CUSTOM)
+        *width = c->png_width, *height = c->png_height;
+      return;
+    }
+  if (c->page == SPX_PAGE_A4 || c->page == SPX_PAGE_LETTER)
+    {
+      *width = pages[c->page][0] * MM_TO_PT;
+      *height = pages[c->page][1] * MM_TO_PT;
+    }
+  else if (c->page == SPX_PAGE_CUSTOM)
+    {
+      *width = c->page_width * MM_TO_PT;
+      *height = c->page_height * MM_TO_PT;
+    }
+}
+
+char *
+spx_export_start_folder (const char *remembered)
+{
+  const char *pictures = g_get_user_special_dir (G_USER_DIRECTORY_PICTURES);
+  if (remembered != NULL && *remembered != '\0' &&
+      g_file_test (remembered, G_FILE_TEST_IS_DIR))
+    return g_strdup (remembered);
+  if (pictures != NULL && g_file_test (pictures, G_FILE_TEST_IS_DIR))
+    return g_strdup (pictures);
+  return g_strdup (g_get_home_dir ());
+}
+
+/* The kinds of file, in the dialog's order. */
+static const struct { const char *name, *ext; } kinds[] = {
+  { "PNG image (.png)", ".png" },
+  { "SVG drawing (.svg)", ".svg" },
+  { "PDF document (.pdf)", ".pdf" },
+  { "The sweep as CSV (.csv)", ".csv" },
+  { "The sweep as JSON (.json)", ".json" },
+};
+
+/* The kind path's extension names, or -1. */
+static gint
+kind_of (const char *path)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (kinds); i++)
+    if (spx_window_has_suffix (path, kinds[i].ext))
+      return (gint) i;
+  return -1;
+}
+
+char *
+spx_export_rename (const char *name, const char *ext)
+{
+  gint kind = kind_of (name);
+  gsize keep = strlen (name) - (kind < 0 ? 0 : strlen (kinds[kind].ext));
+  g_autofree char *stem = g_strndup (name, keep);
+  return g_strconcat (stem, ext, NULL);
+}
+
+/* ---- writing ------------------------------------------------------- */
+
+static void
+confirm_saved (SpxWindow *w, const char *path)
+{
+  g_autofree char *dir = g_path_get_dirname (path);
+  g_autofree char *shown = g_filename_display_name (path);
+  g_autofree char *msg = g_strdup_printf ("Saved %s", shown);
+  spx_window_show_message (w, GTK_MESSAGE_INFO, msg);
+  spx_window_offer_folder (w, dir);
+}
+
+gboolean
+spx_window_export_sweep (SpxWindow *w, const char *path)
+{
+  g_autoptr (GError) error = NULL;
+  if (!spx_sweep_save (w->study->sweep, path, &error))
+    {
+      spx_window_show_error (w, error->message);
+      return FALSE;
+    }
+  confirm_saved (w, path);
+  return TRUE;
+}
+
+/* The shown view's widget, renderer and data. */
+static GtkWidget *
+shown_view (SpxWindow *w, SpxRenderMaskData *mask, SpxRenderFunc *func,
+            gconstpointer *data)
+{
+  const char *view = gtk_stack_get_visible_child_name (GTK_STACK (w->stack));
+  *mask = (SpxRenderMaskData) {
+    .mask = spx_mask_editor_get_mask (SPX_MASK_EDITOR (w->editor)),
+    .grid = TRUE, .program = w->study->programs[w->mode],
+    .selected_tile = w->selected_tile };
+  const struct { const char *name; GtkWidget *widget; SpxRenderFunc func;
+                 gconstpointer data; } views[] = {
+    { "mask", w->editor, spx_render_mask, mask },
+    { "tiles", w->tiles, spx_render_tiles, &w->tiles_data },
+    { "exchange", w->exchange, spx_render_exchange, &w->exchange_data },
+    { "timeline", w->timeline, spx_render_timeline, &w->timeline_data },
+    { "speedup", w->speedup, spx_render_speedup, &w->speedup_data },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (views); i++)
+    if (g_strcmp0 (view, views[i].name) == 0)
+      {
+        *func = views[i].func;
+        *data = views[i].data;
+        return views[i].widget;
+      }
+  return NULL;
+}
+
+/* Drawn by the same renderer as on screen, at the remembered size. */
+gboolean
+spx_window_export_view (SpxWindow *w, const char *path)
+{
+  g_autoptr (GError) error = NULL;
+  SpxExportFormat format;
+  if (spx_window_has_suffix (path, ".csv") ||
+      spx_window_has_suffix (path, ".json"))
+    return spx_window_export_sweep (w, path);
+  SpxRenderMaskData mask;
+  SpxRenderFunc func;
+  gconstpointer data;
+  GtkWidget *widget = shown_view (w, &mask, &func, &data);
+  if (widget == NULL)
+    return FALSE;
+  SpxExportChoice choice;
+  spx_export_choice_load (&choice, spx_settings_get ());
+  double width, height, scale;
+  SpxRenderStyle style;
+  spx_render_style_init (&style, spx_window_theme (w));
+  gboolean ok = spx_export_format_from_path (path, &format, &error);
+  if (ok)
+    {
+      spx_export_geometry (&choice, format,
+                           MAX (gtk_widget_get_allocated_width (widget), 640),
+                           MAX (gtk_widget_get_allocated_height (widget), 400),
+                           &width, &height, &scale);
+      ok = spx_render_export (path, format, width, height, scale, func, data,
+                              &style, &error);
+    }
+  if (!ok)
+    spx_window_show_error (w, error->message);
+  else
+    confirm_saved (w, path);
+  return ok;
+}
+
+/* ---- the dialog ---------------------------------------------------- */
+
+/* A row of the options: a choice of size (its ids: the settings'
+ * names), and the custom width × height, usable only for "custom". */
+typedef struct {
+  const char *label, *name, *key, *width_key, *height_key, *unit;
+  double min, max; /* the schema's range */
+  const char *const *items; /* id, text, id, text, …, NULL */
+} RowSpec;
+
+typedef struct {
+  GtkWidget *combo, *width, *height;
+} SizeRow;
+
+static void
+on_size_changed (GtkComboBox *combo, SizeRow *row)
+{
+  gboolean custom = g_strcmp0 (gtk_combo_box_get_active_id (combo),
+                               "custom") == 0;
+  gtk_widget_set_sensitive (row->width, custom);
+  gtk_widget_set_sensitive (row->height, custom);
+}
+
+static GtkWidget *
+spin_for (const char *key, const RowSpec *spec, const char *tooltip)
+{
+  GtkWidget *spin = gtk_spin_button_new_with_range (spec->min, spec->max, 1);
+  gtk_widget_set_tooltip_text (spin, tooltip);
+  g_settings_bind (spx_settings_get (), key, spin, "value",
+                   G_SETTINGS_BIND_DEFAULT);
+  return spin;
+}
+
+/* The widgets are bound to the settings: what was chosen last shows. */
+static void
+size_row (GtkGrid *grid, gint y, const RowSpec *spec)
+{
+  SizeRow *row = g_new0 (SizeRow, 1);
+  row->combo = gtk_combo_box_text_new ();
+  gtk_widget_set_name (row->combo, spec->name);
+  for (guint i = 0; spec->items[i] != NULL; i += 2)
+    gtk_combo_box_text_append (GTK_COMBO_BOX_TEXT (row->combo),
+                               spec->items[i], spec->items[i + 1]);
+  row->width = spin_for (spec->width_key, spec, "Width");
+  row->height = spin_for (spec->height_key, spec, "Height");
+  g_signal_connect_data (row->combo, "changed", G_CALLBACK (on_size_changed),
+                         row, (GClosureNotify) (void (*) (void)) g_free, 0);
+  g_settings_bind (spx_settings_get (), spec->key, row->combo, "active-id",
+                   G_SETTINGS_BIND_DEFAULT);
+  on_size_changed (GTK_COMBO_BOX (row->combo), row);
+  GtkWidget *l = gtk_label_new_with_mnemonic (spec->label);
+  gtk_label_set_mnemonic_widget (GTK_LABEL (l), row->combo);
+  gtk_label_set_xalign (GTK_LABEL (l), 1);
+  GtkWidget *cells[] = { l, row->combo, row->width, gtk_label_new ("×"),
+                         row->height, gtk_label_new (spec->unit) };
+  for (guint x = 0; x < G_N_ELEMENTS (cells); x++)
+    gtk_grid_attach (grid, cells[x], (gint) x, y, 1, 1);
+}
+
+static GtkWidget *
+options_new (void)
+{
+  static const char *const png[] = {
+    "1x", "The view's size (1×)", "2x", "Twice the pixels (2×)",
+    "custom", "Custom", NULL };
+  static const char *const page[] = {
+    "view", "The view's size", "a4", "A4 landscape",
+    "letter", "Letter landscape", "custom", "Custom", NULL };
+  static const RowSpec rows[] = {
+    { "_PNG size", "png-size", "export-png-size", "export-png-width",
+      "export-png-height", "pixels", 1, 32767, png },
+    { "SVG/PDF pa_ge", "page", "export-page", "export-page-width",
+      "export-page-height", "mm", 10, 5000, page },
+  };
+  GtkWidget *grid = gtk_grid_new ();
+  gtk_grid_set_row_spacing (GTK_GRID (grid), 6);
+  gtk_grid_set_column_spacing (GTK_GRID (grid), 6);
+  for (guint i = 0; i < G_N_ELEMENTS (rows); i++)
+    size_row (GTK_GRID (grid), (gint) i, &rows[i]);
+  gtk_widget_show_all (grid);
+  return grid;
+}
+
+/* A new kind of file chosen: the name's extension follows it. */
+static void
+on_filter_changed (GtkFileChooser *chooser, GParamSpec *pspec, gpointer p)
+{
+  GtkFileFilter *filter = gtk_file_chooser_get_filter (chooser);
+  const char *ext = filter ? g_object_get_data (G_OBJECT (filter), "ext")
+                           : NULL;
+  g_autofree char *name = gtk_file_chooser_get_current_name (chooser);
+  if (ext == NULL || name == NULL || *name == '\0' ||
+      spx_window_has_suffix (name, ext))
+    return;
+  g_autofree char *renamed = spx_export_rename (name, ext);
+  gtk_file_chooser_set_current_name (chooser, renamed);
+}
+
+static GtkWidget *
+dialog_new (SpxWindow *w)
+{
+  GtkWidget *d = gtk_file_chooser_dialog_new (
+    "Export the View or the Sweep", GTK_WINDOW (w),
+    GTK_FILE_CHOOSER_ACTION_SAVE, "_Cancel", GTK_RESPONSE_CANCEL, "_Export",
+    GTK_RESPONSE_ACCEPT, NULL);
+  GtkFileChooser *chooser = GTK_FILE_CHOOSER (d);
+  gtk_dialog_set_default_response (GTK_DIALOG (d), GTK_RESPONSE_ACCEPT);
+  gtk_file_chooser_set_do_overwrite_confirmation (chooser, TRUE);
+  for (guint i = 0; i < G_N_ELEMENTS (kinds); i++)
+    {
+      GtkFileFilter *f = gtk_file_filter_new ();
+      g_autofree char *pattern = g_strconcat ("*", kinds[i].ext, NULL);
+      gtk_file_filter_set_name (f, kinds[i].name);
+      gtk_file_filter_add_pattern (f, pattern);
+      g_object_set_data (G_OBJECT (f), "ext", (gpointer) kinds[i].ext);
+      gtk_file_chooser_add_filter (chooser, f);
+    }
+  gtk_file_chooser_set_extra_widget (chooser, options_new ());
+  g_autofree char *remembered = g_settings_get_string (spx_settings_get (),
+                                                       "export-folder");
+  g_autofree char *folder = spx_export_start_folder (remembered);
+  gtk_file_chooser_set_current_folder (chooser, folder);
+  const char *view = gtk_stack_get_visible_child_name (GTK_STACK (w->stack));
+  g_autofree char *name = g_strdup_printf ("%s.png", view);
+  gtk_file_chooser_set_current_name (chooser, name);
+  g_signal_connect (d, "notify::filter", G_CALLBACK (on_filter_changed),
+                    NULL);
+  return d;
+}
+
+/* The path chosen, with the filter's extension when it has none of
+ * ours; NULL when that names a file already there (the dialog shows the
+ * new name and asks again, so that it can confirm the overwrite). */
+static char *
+chosen_path (GtkFileChooser *chooser)
+{
+  g_autofree char *path = gtk_file_chooser_get_filename (chooser);
+  GtkFileFilter *filter = gtk_file_chooser_get_filter (chooser);
+  const char *ext = filter ? g_object_get_data (G_OBJECT (filter), "ext")
+                           : ".png";
+  if (path == NULL || kind_of (path) >= 0)
+    return g_steal_pointer (&path);
+  g_autofree char *with = g_strconcat (path, ext, NULL);
+  if (!g_file_test (with, G_FILE_TEST_EXISTS))
+    return g_steal_pointer (&with);
+  g_autofree char *base = g_path_get_basename (with);
+  gtk_file_chooser_set_current_name (chooser, base);
+  return NULL;
+}
+
+void
+spx_window_export_dialog (SpxWindow *w)
+{
+  GtkWidget *d = dialog_new (w);
+  char *path = NULL;
+  while (path == NULL && gtk_dialog_run (GTK_DIALOG (d)) ==
+                           GTK_RESPONSE_ACCEPT)
+    path = chosen_path (GTK_FILE_CHOOSER (d));
+  gtk_widget_destroy (d);
+  if (path != NULL && spx_window_export_view (w, path))
+    {
+      g_autofree char *dir = g_path_get_dirname (path);
+      g_settings_set_string (spx_settings_get (), "export-folder", dir);
+    }
+  g_free (path);
+}
