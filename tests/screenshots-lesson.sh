@@ -12,11 +12,12 @@ mkdir -p "$out"
 steps=$(grep -c '^title=' data/lesson/ipu-model.lesson)
 steps=$((steps - 1)) # the [lesson] group's own title
 for theme in light dark; do
+  # the preferences in a key file of their own, not the user's settings
   config=$(mktemp -d)
-  mkdir -p "$config/sparse-explorer"
-  printf '[preferences]\ntheme=%s\n' "$theme" \
-    > "$config/sparse-explorer/preferences.ini"
-  XDG_CONFIG_HOME=$config xvfb-run -a -s "-screen 0 1280x800x24" sh -c "
+  mkdir -p "$config/glib-2.0/settings"
+  printf "[org/sparseexplorer/SparseExplorer]\ntheme='%s'\n" "$theme" \
+    > "$config/glib-2.0/settings/keyfile"
+  XDG_CONFIG_HOME=$config GSETTINGS_BACKEND=keyfile xvfb-run -a -s "-screen 0 1280x800x24" sh -c "
     '$build/app/sparse-explorer' --lesson & pid=\$!
     sleep 6
     i=1

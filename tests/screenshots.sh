@@ -8,12 +8,12 @@ set -eu
 build=${1:-build}
 out=${2:-data/screenshots}
 mkdir -p "$out"
-config=$(mktemp -d) # fresh preferences: light theme, bow
+config=$(mktemp -d) # fresh preferences (light theme, bow), not the user's
 for view in mask tiles exchange timeline speedup; do
   extra=""
   wait=6
   if [ "$view" = speedup ]; then extra="--sweep"; wait=60; fi
-  XDG_CONFIG_HOME=$config xvfb-run -a -s "-screen 0 1200x800x24" sh -c "
+  XDG_CONFIG_HOME=$config GSETTINGS_BACKEND=keyfile xvfb-run -a -s "-screen 0 1200x800x24" sh -c "
     '$build/app/sparse-explorer' --view $view $extra \
       data/samples/transformer-attention-q-0.9.smtx & pid=\$!
     sleep $wait
