@@ -202,7 +202,6 @@ spx_window_export_view (SpxWindow *w, const char *path)
  * names), and the custom width × height, usable only for "custom". */
 typedef struct {
   const char *label, *name, *key, *width_key, *height_key, *unit;
-  double min, max; /* the schema's range */
   const char *const *items; /* id, text, id, text, …, NULL */
 } RowSpec;
 
@@ -219,10 +218,32 @@ on_size_changed (GtkComboBox *combo, SizeRow *row)
   gtk_widget_set_sensitive (row->height, custom);
 }
 
-static GtkWidget *
-spin_for (const char *key, const RowSpec *spec, const char *tooltip)
+/* The range the schema allows key (a uint or a double). */
+static void
+key_range (const char *key, double *min, double *max)
 {
-  GtkWidget *spin = gtk_spin_button_new_with_range (spec->min, spec->max, 1);
+  g_autoptr (GSettingsSchema) schema = NULL;
+  g_object_get (spx_settings_get (), "settings-schema", &schema, NULL);
+  g_autoptr (GSettingsSchemaKey) k = g_settings_schema_get_key (schema, key);
+  g_autoptr (GVariant) range = g_settings_schema_key_get_range (k);
+  g_autoptr (GVariant) bounds = NULL;
+  g_variant_get (range, "(&sv)", NULL, &bounds);
+  if (g_variant_is_of_type (bounds, G_VARIANT_TYPE ("(uu)")))
+    {
+      guint32 lo, hi;
+      g_variant_get (bounds, "(uu)", &lo, &hi);
+      *min = lo, *max = hi;
+    }
+  else
+    g_variant_get (bounds, "(dd)", min, max);
+}
+
+static GtkWidget *
+spin_for (const char *key, const char *tooltip)
+{
+  double min, max;
+  key_range (key, &min, &max);
+  GtkWidget *spin = gtk_spin_button_new_with_range (min, max, 1);
   gtk_widget_set_tooltip_text (spin, tooltip);
   g_settings_bind (spx_settings_get (), key, spin, "value",
                    G_SETTINGS_BIND_DEFAULT);
@@ -239,8 +260,8 @@ size_row (GtkGrid *grid, gint y, const RowSpec *spec)
   for (guint i = 0; spec->items[i] != NULL; i += 2)
     gtk_combo_box_text_append (GTK_COMBO_BOX_TEXT (row->combo),
                                spec->items[i], spec->items[i + 1]);
-  row->width = spin_for (spec->width_key, spec, "Width");
-  row->height = spin_for (spec->height_key, spec, "Height");
+  row->width = spin_for (spec->width_key, "Width");
+  row->height = spin_for (spec->height_key, "Height");
   g_signal_connect_data (row->combo, "changed", G_CALLBACK (on_size_changed),
                          row, (GClosureNotify) (void (*) (void)) g_free, 0);
   g_settings_bind (spx_settings_get (), spec->key, row->combo, "active-id",
@@ -266,9 +287,9 @@ options_new (void)
     "letter", "Letter landscape", "custom", "Custom", NULL };
   static const RowSpec rows[] = {
     { "_PNG size", "png-size", "export-png-size", "export-png-width",
-      "export-png-height", "pixels", 1, 32767, png },
+      "export-png-height", "pixels", png },
     { "SVG/PDF pa_ge", "page", "export-page", "export-page-width",
-      "export-page-height", "mm", 10, 5000, page },
+      "export-page-height", "mm", page },
   };
   GtkWidget *grid = gtk_grid_new ();
   gtk_grid_set_row_spacing (GTK_GRID (grid), 6);
@@ -338,7 +359,7 @@ chosen_path (GtkFileChooser *chooser)
                            : ".png";
   if (path == NULL || kind_of (path) >= 0)
     return g_steal_pointer (&path);
-  g_autofree char *with = g_strconcat (path, ext, NULL);
+  g_autofree char *with = spx_export_rename (path, ext);
   if (!g_file_test (with, G_FILE_TEST_EXISTS))
     return g_steal_pointer (&with);
   g_autofree char *base = g_path_get_basename (with);
