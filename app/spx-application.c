@@ -94,7 +94,7 @@ act_about (GSimpleAction *a, GVariant *p, gpointer data)
     "comments", "Will a pruned weight matrix run faster than dense? "
     "Block-sparse matrix multiplication on this CPU and on a model of a "
     "Graphcore IPU.", "license-type", GTK_LICENSE_MIT_X11,
-    "authors", authors, "logo-icon-name", "applications-science", NULL);
+    "authors", authors, "logo-icon-name", SPX_APPLICATION_ID, NULL);
 }
 
 static void
@@ -176,6 +176,8 @@ spx_application_startup (GApplication *gapp)
   g_action_map_add_action_entries (G_ACTION_MAP (app), app_actions,
                                    G_N_ELEMENTS (app_actions), app);
   set_accels (GTK_APPLICATION (app));
+  /* our icon, from the theme or else from our resources' icons/ */
+  gtk_window_set_default_icon_name (SPX_APPLICATION_ID);
   GSettings *settings = spx_settings_get ();
   g_signal_connect (settings, "changed::theme", G_CALLBACK (apply_theme),
                     NULL);

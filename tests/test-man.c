@@ -1,0 +1,358 @@
+/* test-man.c: the man page against the built program's own help, so the
+ * page cannot drift from it. Every option a command's --help lists must be
+ * an option entry (.TP) of that command's section (or of a common section
+ * the command's text names), with its short form in the same entry; and
+ * every entry there must be an option the command has. */
+#include "spx-config.h"
+#include "test-run.h"
+
+#include <string.h>
+
+typedef struct {
+  char      *title;  /* .SS title, or "OPTIONS" for the program's own */
+  char      *parent; /* the .SH it is under */
+  GString   *text;
+  GPtrArray *tags;   /* char ** per .TP: the options its tag names */
+} Section;
+
+typedef struct {
+  char *lng, *shrt; /* shrt NULL when there is none */
+} Opt;
+
+static GPtrArray *sections;
+
+static void
+section_free (gpointer data)
+{
+  Section *s = data;
+  g_free (s->title);
+  g_free (s->parent);
+  g_string_free (s->text, TRUE);
+  g_ptr_array_unref (s->tags);
+  g_free (s);
+}
+
+static void
+opt_free (gpointer data)
+{
+  Opt *o = data;
+  g_free (o->lng);
+  g_free (o->shrt);
+  g_free (o);
+}
+
+/* A line of troff as plain text: no macro name, font changes, quotes or
+ * escaped hyphens. */
+static char *
+plain (const char *line)
+{
+  if (line[0] == '.')
+    line += strcspn (line, " ") + (line[strcspn (line, " ")] == ' ');
+  g_autoptr (GRegex) re = g_regex_new ("\\\\f[BIRP]|\"", 0, 0, NULL);
+  g_autofree char *text = g_regex_replace_literal (re, line, -1, 0, "", 0,
+                                                   NULL);
+  g_autoptr (GRegex) dash = g_regex_new ("\\\\-", 0, 0, NULL);
+  return g_regex_replace_literal (dash, text, -1, 0, "-", 0, NULL);
+}
+
+/* The options (-x, --name) a tag names. */
+static char **
+tag_options (const char *tag)
+{
+  g_autoptr (GRegex) re = g_regex_new (
+    "(?:^|[\\s,\\[|(])(--?[A-Za-z0-9][A-Za-z0-9-]*)", 0, 0, NULL);
+  GPtrArray *found = g_ptr_array_new ();
+  g_autoptr (GMatchInfo) m = NULL;
+  for (g_regex_match (re, tag, 0, &m); g_match_info_matches (m);
+       g_match_info_next (m, NULL))
+    g_ptr_array_add (found, g_match_info_fetch (m, 1));
+  g_ptr_array_add (found, NULL);
+  return (char **) g_ptr_array_free (found, FALSE);
+}
+
+static void
+load_page (void)
+{
+  const char *path = g_getenv ("SPX_MAN_PAGE");
+  g_assert_nonnull (path);
+  g_autofree char *page = NULL;
+  g_autoptr (GError) error = NULL;
+  g_file_get_contents (path, &page, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (strstr (page, "\"Sparse Explorer " SPX_VERSION "\""));
+
+  sections = g_ptr_array_new_with_free_func (section_free);
+  g_auto (GStrv) lines = g_strsplit (page, "\n", -1);
+  g_autofree char *sh = NULL;
+  Section *cur = NULL;
+  for (char **l = lines; *l != NULL; l++)
+    {
+      gboolean is_sh = g_str_has_prefix (*l, ".SH ");
+      if (is_sh || g_str_has_prefix (*l, ".SS "))
+        {
+          g_autofree char *title = plain (*l);
+          if (is_sh)
+            {
+              g_free (sh);
+              sh = g_strdup (title);
+            }
+          cur = NULL;
+          if (is_sh && !g_str_equal (title, "OPTIONS"))
+            continue;
+          cur = g_new0 (Section, 1);
+          cur->title = g_strdup (title);
+          cur->parent = g_strdup (sh);
+          cur->text = g_string_new (NULL);
+          cur->tags = g_ptr_array_new_with_free_func (
+            (GDestroyNotify) g_strfreev);
+          g_ptr_array_add (sections, cur);
+        }
+      else if (cur != NULL && g_str_equal (*l, ".TP") && l[1] != NULL)
+        {
+          g_autofree char *tag = plain (*++l);
+          g_ptr_array_add (cur->tags, tag_options (tag));
+        }
+      else if (cur != NULL)
+        g_string_append_printf (cur->text, "%s\n", *l);
+    }
+}
+
+static Section *
+find_section (const char *parent, const char *title)
+{
+  for (guint i = 0; i < sections->len; i++)
+    {
+      Section *s = sections->pdata[i];
+      if (g_str_equal (s->parent, parent) && g_str_equal (s->title, title))
+        return s;
+    }
+  return NULL;
+}
+
+/* The options of help text (only under heading `only`, when given). */
+static GPtrArray *
+help_options (const char *help, const char *only)
+{
+  g_autoptr (GRegex) re = g_regex_new (
+    "^\\s+(?:(-[A-Za-z0-9]), )?(--[a-z][a-z0-9-]*)", 0, 0, NULL);
+  GPtrArray *opts = g_ptr_array_new_with_free_func (opt_free);
+  g_auto (GStrv) lines = g_strsplit (help, "\n", -1);
+  const char *heading = "";
+  for (char **l = lines; *l != NULL; l++)
+    {
+      g_autoptr (GMatchInfo) m = NULL;
+      if (**l != ' ' && **l != '\0')
+        heading = *l;
+      else if ((only == NULL || g_str_equal (heading, only)) &&
+               g_regex_match (re, *l, 0, &m))
+        {
+          Opt *o = g_new0 (Opt, 1);
+          o->shrt = g_match_info_fetch (m, 1);
+          o->lng = g_match_info_fetch (m, 2);
+          if (*o->shrt == '\0')
+            g_clear_pointer (&o->shrt, g_free);
+          g_ptr_array_add (opts, o);
+        }
+    }
+  return opts;
+}
+
+/* The program's output for one or two arguments (b may be NULL). */
+static char *
+help_of (const char *a, const char *b, int *status)
+{
+  const char *argv[] = { test_binary (), a, b, NULL };
+  return test_run (argv, NULL, status, NULL);
+}
+
+/* The commands `sparse-explorer --help` lists. */
+static char **
+program_commands (void)
+{
+  int status;
+  g_autofree char *help = help_of ("--help", NULL, &status);
+  g_assert_cmpint (status, ==, 0);
+  const char *list = strstr (help, "\nCommands:\n");
+  g_assert_nonnull (list);
+  g_autoptr (GRegex) re = g_regex_new ("^  ([a-z]+)  ", G_REGEX_MULTILINE,
+                                       0, NULL);
+  g_autoptr (GMatchInfo) m = NULL;
+  GPtrArray *found = g_ptr_array_new ();
+  for (g_regex_match (re, list, 0, &m); g_match_info_matches (m);
+       g_match_info_next (m, NULL))
+    g_ptr_array_add (found, g_match_info_fetch (m, 1));
+  g_ptr_array_add (found, NULL);
+  return (char **) g_ptr_array_free (found, FALSE);
+}
+
+/* The tag of `sec` naming `option`, or NULL. */
+static char **
+find_tag (Section *sec, const char *option)
+{
+  for (guint i = 0; i < sec->tags->len; i++)
+    if (g_strv_contains (sec->tags->pdata[i], option))
+      return sec->tags->pdata[i];
+  return NULL;
+}
+
+static gboolean
+has_option (GPtrArray *opts, const char *option)
+{
+  for (guint i = 0; i < opts->len; i++)
+    {
+      Opt *o = opts->pdata[i];
+      if (g_str_equal (o->lng, option) || g_strcmp0 (o->shrt, option) == 0)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* Says what disagrees and goes on, so one run lists every difference. */
+G_GNUC_PRINTF (1, 2) static void
+disagree (const char *format, ...)
+{
+  va_list args;
+  va_start (args, format);
+  g_autofree char *text = g_strdup_vprintf (format, args);
+  va_end (args);
+  g_test_message ("%s", text);
+  g_test_fail ();
+}
+
+/* Every option of `opts` has an entry in `docs` (with its short form),
+ * and every entry of `docs` is one of `opts`. */
+static void
+check_agree (GPtrArray *opts, GPtrArray *docs, const char *who)
+{
+  for (guint i = 0; i < opts->len; i++)
+    {
+      Opt *o = opts->pdata[i];
+      char **tag = NULL;
+      for (guint j = 0; j < docs->len && tag == NULL; j++)
+        tag = find_tag (docs->pdata[j], o->lng);
+      if (tag == NULL)
+        disagree ("%s: %s is not in the man page", who, o->lng);
+      else if (o->shrt != NULL && !g_strv_contains ((const char *const *) tag,
+                                                    o->shrt))
+        disagree ("%s: the man page's %s lacks %s", who, o->lng, o->shrt);
+    }
+  for (guint j = 0; j < docs->len; j++)
+    {
+      Section *sec = docs->pdata[j];
+      for (guint i = 0; i < sec->tags->len; i++)
+        for (char **t = sec->tags->pdata[i]; *t != NULL; t++)
+          if (!has_option (opts, *t))
+            disagree ("%s: the man page's \"%s\" has %s, which the "
+                      "program does not", who, sec->title, *t);
+    }
+}
+
+/* One section per command, and a command for each section. */
+static void
+test_commands (void)
+{
+  g_auto (GStrv) commands = program_commands ();
+  guint n = g_strv_length (commands);
+  g_assert_cmpuint (n, >=, 6);
+  for (char **c = commands; *c != NULL; c++)
+    if (find_section ("COMMANDS", *c) == NULL)
+      disagree ("%s has no section in the man page", *c);
+  guint documented = 0;
+  for (guint i = 0; i < sections->len; i++)
+    documented += g_str_equal (((Section *) sections->pdata[i])->parent,
+                               "COMMANDS");
+  g_assert_cmpuint (documented, ==, n);
+}
+
+static void
+test_command (gconstpointer data)
+{
+  const char *command = data;
+  int status;
+  g_autofree char *help = help_of (command, "--help", &status);
+  g_assert_cmpint (status, ==, 0);
+  g_autoptr (GPtrArray) opts = help_options (help, NULL);
+  g_assert_cmpuint (opts->len, >=, 2);
+  g_ptr_array_remove_index (opts, 0); /* -h, --help: under OPTIONS */
+
+  Section *own = find_section ("COMMANDS", command);
+  if (own == NULL)
+    {
+      disagree ("%s has no section in the man page", command);
+      return;
+    }
+  g_autoptr (GPtrArray) docs = g_ptr_array_new ();
+  g_ptr_array_add (docs, own);
+  for (guint i = 0; i < sections->len; i++)
+    {
+      Section *s = sections->pdata[i];
+      if (g_str_equal (s->parent, "COMMON OPTIONS") &&
+          strstr (own->text->str, s->title) != NULL)
+        g_ptr_array_add (docs, s);
+    }
+  check_agree (opts, docs, command);
+}
+
+/* The program's own options: --help, --version and the window's. */
+static void
+test_program (void)
+{
+  if (!SPX_HAVE_GUI)
+    {
+      g_test_skip ("no window in this build to list its options");
+      return;
+    }
+  int status;
+  g_autofree char *help = help_of ("--help", NULL, &status);
+  g_assert_cmpint (status, ==, 0);
+  g_autofree char *all = help_of ("--help-all", NULL, &status);
+  g_assert_cmpint (status, ==, 0);
+  g_autoptr (GPtrArray) opts = help_options (help, NULL);
+  g_assert_cmpuint (opts->len, ==, 2);
+  GPtrArray *window = help_options (all, "Application Options:");
+  g_assert_cmpuint (window->len, >=, 3);
+  g_ptr_array_extend_and_steal (opts, window);
+
+  g_autoptr (GPtrArray) docs = g_ptr_array_new ();
+  g_ptr_array_add (docs, find_section ("OPTIONS", "OPTIONS"));
+  g_assert_nonnull (docs->pdata[0]);
+  check_agree (opts, docs, "sparse-explorer");
+}
+
+/* groff reads it without a warning. */
+static void
+test_groff (void)
+{
+  g_autofree char *groff = g_find_program_in_path ("groff");
+  if (groff == NULL)
+    {
+      g_test_skip ("needs groff");
+      return;
+    }
+  const char *argv[] = { groff, "-man", "-ww", "-z", "-Tutf8",
+                         g_getenv ("SPX_MAN_PAGE"), NULL };
+  int status;
+  g_autofree char *err = NULL;
+  g_autofree char *out = test_run (argv, NULL, &status, &err);
+  g_assert_cmpstr (err, ==, "");
+  g_assert_cmpint (status, ==, 0);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  load_page ();
+  g_test_add_func ("/man/commands", test_commands);
+  g_auto (GStrv) commands = program_commands ();
+  for (char **c = commands; *c != NULL; c++)
+    {
+      g_autofree char *path = g_strdup_printf ("/man/command/%s", *c);
+      g_test_add_data_func (path, *c, test_command);
+    }
+  g_test_add_func ("/man/program", test_program);
+  g_test_add_func ("/man/groff", test_groff);
+  int status = g_test_run ();
+  g_ptr_array_unref (sections);
+  return status;
+}
