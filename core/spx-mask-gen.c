@@ -402,12 +402,20 @@ fill_tiles (SpxMask *mask, const guint64 *colset, guint64 *rowset,
  * into tiles of tile_width elements, and give each tile its own random
  * sqrt(d) of the block-rows. A uniform random column subset has the same
  * law as "top k of i.i.d. random scores", without float ties. */
+static void
+tilewise_counts (double density, guint64 brows, guint64 bcols, guint64 *kr,
+                 guint64 *kc)
+{
+  double keep = sqrt (density);
+  *kc = count_for_density (keep, bcols);
+  *kr = count_for_density (keep, brows);
+}
+
 static gboolean
 gen_tilewise (SpxMask *mask, const SpxGenOptions *o, Gen *g)
 {
-  double keep = sqrt (o->density);
-  guint64 kc = count_for_density (keep, mask->bcols);
-  guint64 kr = count_for_density (keep, mask->brows);
+  guint64 kc, kr;
+  tilewise_counts (o->density, mask->brows, mask->bcols, &kr, &kc);
   guint64 per_tile = MAX (1u, o->tile_width / mask->block);
   per_tile = MIN (per_tile, mask->bcols);
 
@@ -425,17 +433,25 @@ gen_tilewise (SpxMask *mask, const SpxGenOptions *o, Gen *g)
          fill_tiles (mask, colset, rowset, tile, per_tile, kr, g);
 }
 
-/* Groups start at block-column 0 of every row; a final group of len < M
- * keeps round(N·len/M), in integers (len < bcols < 2^31, so no overflow). */
+/* What a group of len ≤ M blocks keeps: N, or round(N·len/M) for a
+ * final short one, in integers (len < bcols < 2^31, so no overflow). */
+static guint64
+nm_group_keeps (const SpxGenOptions *o, guint64 len)
+{
+  guint64 n = o->nm_n, m = o->nm_m;
+  return len == m ? n : (2 * n * len + m) / (2 * m);
+}
+
+/* Groups start at block-column 0 of every row. */
 static gboolean
 gen_nm (SpxMask *mask, const SpxGenOptions *o, Gen *g)
 {
-  guint64 n = o->nm_n, m = o->nm_m;
+  guint64 m = o->nm_m;
   for (guint64 r = 0; r < mask->brows; r++)
     for (guint64 c = 0; c < mask->bcols; c += m)
       {
         guint64 len = MIN (m, mask->bcols - c);
-        guint64 k = len == m ? n : (2 * n * len + m) / (2 * m);
+        guint64 k = nm_group_keeps (o, len);
         if (!sample_range (mask->bits, spx_mask_index (mask, r, c), len, k,
                            g))
           return FALSE;
@@ -884,6 +900,27 @@ run_pattern (SpxMask *mask, const SpxGenOptions *o, Gen *g)
     case SPX_PATTERN_MAGNITUDE:
     default:
       return gen_magnitude (mask, o, g);
+    }
+}
+
+gboolean
+spx_gen_keeps_any (guint64 brows, guint64 bcols, const SpxGenOptions *o)
+{
+  guint64 kr, kc;
+  switch (o->pattern)
+    {
+    case SPX_PATTERN_TILEWISE:
+      tilewise_counts (o->density, brows, bcols, &kr, &kc);
+      return kr > 0 && kc > 0;
+    case SPX_PATTERN_NM: /* the first group is the longest */
+      return brows > 0 && nm_group_keeps (o, MIN (o->nm_m, bcols)) > 0;
+    case SPX_PATTERN_BANDED: /* a band is at least one block wide */
+      return brows > 0 && bcols > 0;
+    case SPX_PATTERN_UNIFORM:
+    case SPX_PATTERN_SKEWED:
+    case SPX_PATTERN_MAGNITUDE:
+    default:
+      return count_for_density (o->density, brows * bcols) > 0;
     }
 }
 

@@ -423,8 +423,9 @@ load_data (const char *name, const char *data, gsize len, const char *dir,
    * ours must not be shown */
   if (!g_key_file_load_from_data (kf, data, len, G_KEY_FILE_NONE, NULL))
     {
+      g_autofree char *where = spx_key_file_where (name, data, len);
       invalid (error, "%s: not a scenario key file (expected [scenario] and "
-               "[mask] groups of key = value lines)", name);
+               "[mask] groups of key = value lines)", where);
       return NULL;
     }
   return load_key_file (name, kf, dir, error);
