@@ -318,6 +318,11 @@ test_load_good (void)
   g_assert_error (error, SPX_IPU_ERROR, SPX_IPU_ERROR_UNKNOWN);
   g_assert_nonnull (strstr (error->message, "no-such-machine"));
   g_assert_nonnull (strstr (error->message, "bow"));
+  g_clear_error (&error);
+  /* a path is a file, missing or not: its own error */
+  g_assert_null (spx_ipu_machine_resolve ("/nonexistent/m.machine", &error));
+  g_assert_error (error, SPX_IPU_ERROR, SPX_IPU_ERROR_INVALID);
+  g_assert_nonnull (strstr (error->message, "/nonexistent/m.machine"));
 
   g_unlink (path);
   g_unlink (small);

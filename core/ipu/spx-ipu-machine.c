@@ -464,7 +464,10 @@ spx_ipu_machine_resolve (const char *name_or_path, GError **error)
   SpxIpuMachine *m = spx_ipu_machine_preset (name_or_path);
   if (m != NULL)
     return m;
-  if (name_or_path == NULL || !g_file_test (name_or_path, G_FILE_TEST_EXISTS))
+  /* a path names a file even when it is missing: that file's error */
+  if (name_or_path == NULL ||
+      (!g_file_test (name_or_path, G_FILE_TEST_EXISTS) &&
+       strpbrk (name_or_path, "/.") == NULL))
     {
       g_autofree char *names = g_strjoinv (", ",
                                             (char **) spx_ipu_machine_presets ());
