@@ -5,22 +5,11 @@
 #include "spx-mask-io.h"
 #include "spx-util.h"
 
-char *
-spx_cli_pattern_words (guint only)
-{
-  const char *words[32] = { NULL };
-  guint n = 0;
-  for (guint p = 0; p < 32 && spx_pattern_to_string (p) != NULL; p++)
-    if (only == 0 || (only & (1u << p)))
-      words[n++] = spx_pattern_to_string (p);
-  return spx_join_choices (words, n);
-}
-
 void
 spx_cli_gen_args_add (SpxCliGenArgs *a, GOptionContext *context,
                       const SpxGenOptions *d)
 {
-  g_autofree char *patterns = spx_cli_pattern_words (0);
+  g_autofree char *patterns = spx_pattern_list (0);
   g_autofree char *density = spx_cli_density_text (d->density);
   GOptionEntry entries[] = {
     { "pattern", 'p', 0, G_OPTION_ARG_STRING, &a->pattern,
@@ -85,7 +74,7 @@ spx_cli_gen_args_parse (const SpxCliGenArgs *a, const char *command,
   guint64 v;
   if (a->pattern && !spx_pattern_from_string (a->pattern, &gen->pattern))
     {
-      g_autofree char *patterns = spx_cli_pattern_words (0);
+      g_autofree char *patterns = spx_pattern_list (0);
       spx_cli_usage_error (command, "--pattern: expected %s, got '%s'",
                            patterns, a->pattern);
       return FALSE;

@@ -12,9 +12,6 @@ typedef struct {
   char *pattern, *density, *seed, *tile_width, *nm, *band, *exponent;
 } SpxCliGenArgs;
 
-/* The pattern names, "uniform, tilewise, … or magnitude"; only: a bit
- * per SpxPattern to name (0: all). */
-char    *spx_cli_pattern_words  (guint only);
 /* Adds --pattern, --density, --seed, --tile-width, --nm, --band,
  * --exponent to context's main entries, their help stating defaults. */
 void     spx_cli_gen_args_add   (SpxCliGenArgs *args, GOptionContext *context,

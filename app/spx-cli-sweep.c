@@ -164,7 +164,7 @@ parse_pattern (const SweepArgs *a, SpxSweepOptions *o)
   if (a->pattern && (!spx_pattern_from_string (a->pattern, &o->pattern) ||
                      !(SWEEP_PATTERNS & (1u << o->pattern))))
     {
-      g_autofree char *patterns = spx_cli_pattern_words (SWEEP_PATTERNS);
+      g_autofree char *patterns = spx_pattern_list (SWEEP_PATTERNS);
       return spx_cli_usage_error (CMD, "--pattern: expected %s, got '%s'",
                                   patterns, a->pattern), FALSE;
     }
@@ -524,7 +524,7 @@ add_entries (SweepArgs *a, GOptionContext *context)
   g_autofree char *densities = list_text (&d, TRUE);
   g_autofree char *blocks = list_text (&d, FALSE);
   g_autofree char *modes = spx_cli_modes_words (SPX_CLI_MODES_CPU, TRUE);
-  g_autofree char *patterns = spx_cli_pattern_words (SWEEP_PATTERNS);
+  g_autofree char *patterns = spx_pattern_list (SWEEP_PATTERNS);
   const char *mode_help = spx_cli_keep (g_strdup_printf (
     "%s; several separated by commas; tilewise is the CPU's alone, a dense "
     "sgemm per column tile (default all; dense always runs)", modes));

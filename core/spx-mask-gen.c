@@ -144,6 +144,17 @@ spx_pattern_to_string (SpxPattern pattern)
   return pattern_names[pattern];
 }
 
+char *
+spx_pattern_list (guint only)
+{
+  const char *names[G_N_ELEMENTS (pattern_names) + 1] = { NULL };
+  guint n = 0;
+  for (guint p = 0; p < G_N_ELEMENTS (pattern_names); p++)
+    if (only == 0 || (only & (1u << p)))
+      names[n++] = pattern_names[p];
+  return spx_join_choices (names, n);
+}
+
 gboolean
 spx_pattern_from_string (const char *name, SpxPattern *pattern)
 {
@@ -175,9 +186,9 @@ check_options (const SpxGenOptions *o, GError **error)
   const char *name = spx_pattern_to_string (o->pattern);
   if (name == NULL)
     {
+      g_autofree char *names = spx_pattern_list (0);
       g_set_error (error, SPX_MASK_ERROR, SPX_MASK_ERROR_INVALID,
-                   "pattern %d: expected one of uniform, tilewise, nm, "
-                   "banded, skewed, magnitude", (int) o->pattern);
+                   "pattern %d: expected %s", (int) o->pattern, names);
       return FALSE;
     }
   if (o->pattern != SPX_PATTERN_NM && !check_density (o->density, error))

@@ -28,6 +28,9 @@ void         spx_gen_options_init (SpxGenOptions *options);
 
 const char  *spx_pattern_to_string   (SpxPattern pattern);
 gboolean     spx_pattern_from_string (const char *name, SpxPattern *pattern);
+/* The names, for messages and help: "uniform, tilewise, nm, banded,
+ * skewed or magnitude"; only: a bit per SpxPattern to name (0: all). */
+char        *spx_pattern_list        (guint only);
 
 /* Whether the options keep at least one block of a brows × bcols block
  * grid, known before any draw: uniform, skewed and magnitude keep

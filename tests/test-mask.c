@@ -1566,6 +1566,13 @@ test_join_choices (void)
     }
   g_autofree char *all = spx_join_choices (items, -1);
   g_assert_cmpstr (all, ==, "a, b or c");
+  /* the pattern names, as every message and help lists them */
+  g_autofree char *patterns = spx_pattern_list (0);
+  g_assert_cmpstr (patterns, ==, "uniform, tilewise, nm, banded, skewed or "
+                                 "magnitude");
+  g_autofree char *two = spx_pattern_list ((1u << SPX_PATTERN_UNIFORM) |
+                                           (1u << SPX_PATTERN_TILEWISE));
+  g_assert_cmpstr (two, ==, "uniform or tilewise");
 }
 
 /* A failed write names the path the caller gave, never the temporary
