@@ -1330,7 +1330,7 @@ test_global_options (void)
   r = run_cli ("--view", NULL);
   assert_usage_error (&r, "--view");
   r = run_cli ("--view", "bogus", NULL);
-  assert_usage_error (&r, "bogus");
+  assert_usage_error (&r, "--view");
   g_strfreev (run_env);
   run_env = NULL;
   r = run_cli ("info", "--frobnicate", NULL);
@@ -1826,9 +1826,10 @@ test_help_defaults (void)
   g_rmdir (dir);
 }
 
-/* Defaults in words: bench's threads are every processor's. */
+/* Defaults in words: bench's and sweep's threads are every processor's;
+ * a band is round(d·block-columns) wide. */
 static void
-test_default_threads (void)
+test_default_words (void)
 {
   Run r = run_cli ("bench", "--m", "32", "--k", "32", "--n", "4", "--block",
                    "4", "--reps", "1", "--warmup", "0", "--json", NULL);
@@ -1838,6 +1839,37 @@ test_default_threads (void)
   g_assert_cmpint (json_object_get_int_member (o, "threads"), ==,
                    g_get_num_processors ());
   run_clear (&r);
+
+  g_autofree char *dir = g_dir_make_tmp ("spx-cli-XXXXXX", NULL);
+  g_autofree char *csv = g_build_filename (dir, "s.csv", NULL);
+  r = run_cli ("sweep", "--source", "cpu", "--densities", "1/4", "--blocks",
+               "4", "--m", "32", "--k", "32", "--n", "4", "--reps", "5",
+               "--warmup", "0", "--out", csv, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  run_clear (&r);
+  g_autofree char *text = read_text (csv);
+  g_autofree char *threads = g_strdup_printf ("-%ut,", g_get_num_processors ());
+  g_assert_nonnull (strstr (text, threads));
+  g_unlink (csv);
+
+  /* 96 columns of 4: 24 block-columns, a quarter of them */
+  char *files[2];
+  for (guint i = 0; i < 2; i++)
+    {
+      g_autofree char *out = g_build_filename (dir, "b.mtx", NULL);
+      /* the band given last, or left out */
+      r = run_cli ("generate", "--pattern", "banded", "--rows", "64",
+                   "--cols", "96", "--block", "4", "--density", "1/4",
+                   "--out", out, i ? "--band" : NULL, "6", NULL);
+      g_assert_cmpint (r.status, ==, 0);
+      run_clear (&r);
+      files[i] = read_text (out);
+      g_unlink (out);
+    }
+  g_assert_cmpstr (files[0], ==, files[1]);
+  g_free (files[0]);
+  g_free (files[1]);
+  g_rmdir (dir);
 }
 
 /* The members of a JSON object that are objects: the modes a run has. */
@@ -2079,7 +2111,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/grammar/no-display", test_no_display);
   g_test_add_func ("/cli/grammar/exit-codes", test_exit_codes);
   g_test_add_func ("/cli/grammar/help-defaults", test_help_defaults);
-  g_test_add_func ("/cli/grammar/default-threads", test_default_threads);
+  g_test_add_func ("/cli/grammar/default-words", test_default_words);
   g_test_add_func ("/cli/grammar/mode-words", test_mode_words);
   g_test_add_func ("/cli/grammar/sweep-mode-words", test_sweep_mode_words);
   g_test_add_func ("/cli/grammar/impossible", test_impossible);
