@@ -38,13 +38,13 @@ main (int argc, char **argv)
       }
 #if SPX_HAVE_GUI
   /* no command: the window, opening any files given */
-  g_autoptr (SpxApplication) app = spx_application_new ();
-  return g_application_run (G_APPLICATION (app), argc, argv);
+  return spx_application_main (argc, argv);
 #else
   if (argc >= 2)
     {
-      fprintf (stderr, "sparse-explorer: unknown command '%s' (try --help; "
-               "this build has no window)\n", argv[1]);
+      fprintf (stderr, "sparse-explorer: unknown %s '%s' (try --help; "
+               "this build has no window)\n",
+               argv[1][0] == '-' ? "option" : "command", argv[1]);
       return SPX_EXIT_USAGE;
     }
   spx_cli_print_usage (stdout);

@@ -1,10 +1,14 @@
 /* spx-application.c: the GtkApplication: windows, app actions, the
  * preferences dialog (its values in GSettings, spx-settings.h) */
 #include "spx-application.h"
+#include "spx-cli.h"
 #include "spx-config.h"
 #include "spx-ipu.h"
 #include "spx-settings.h"
 #include "spx-window.h"
+
+#include <stdio.h>
+#include <string.h>
 
 struct _SpxApplication {
   GtkApplication parent;
@@ -199,25 +203,15 @@ spx_application_open (GApplication *gapp, GFile **files, gint n_files,
                           TRUE);
 }
 
+/* The options were checked before the run (spx_application_main). */
 static gint
 spx_application_local_options (GApplication *gapp, GVariantDict *options)
 {
   SpxApplication *app = SPX_APPLICATION (gapp);
-  const char *view = NULL;
   app->sweep = g_variant_dict_contains (options, "sweep");
   app->lesson = g_variant_dict_contains (options, "lesson");
-  if (!g_variant_dict_lookup (options, "view", "&s", &view))
-    return -1;
-  for (guint i = 0; spx_window_views[i]; i++)
-    if (g_str_equal (view, spx_window_views[i]))
-      {
-        app->view = g_strdup (view);
-        return -1;
-      }
-  g_autofree char *names = g_strjoinv (", ", (char **) spx_window_views);
-  g_printerr ("sparse-explorer: --view: expected one of %s, got '%s'\n",
-              names, view);
-  return 2;
+  g_variant_dict_lookup (options, "view", "s", &app->view);
+  return -1;
 }
 
 static void
@@ -228,21 +222,25 @@ spx_application_finalize (GObject *object)
   G_OBJECT_CLASS (spx_application_parent_class)->finalize (object);
 }
 
+/* The window's options; GApplication keeps their values (no arg_data). */
+enum { OPTION_VIEW, OPTION_SWEEP, OPTION_LESSON, N_OPTIONS };
+static const GOptionEntry window_options[N_OPTIONS + 1] = {
+  [OPTION_VIEW] = { "view", 0, 0, G_OPTION_ARG_STRING, NULL,
+    "Open on this view: mask, tiles, exchange, timeline or speedup",
+    "VIEW" },
+  [OPTION_SWEEP] = { "sweep", 0, 0, G_OPTION_ARG_NONE, NULL,
+    "Start the speedup sweep (model and CPU) on opening", NULL },
+  [OPTION_LESSON] = { "lesson", 0, 0, G_OPTION_ARG_NONE, NULL,
+    "Open the guided lesson \"Learn the IPU model\" beside the views",
+    NULL },
+  G_OPTION_ENTRY_NULL
+};
+
 static void
 spx_application_init (SpxApplication *app)
 {
-  static const GOptionEntry options[] = {
-    { "view", 0, 0, G_OPTION_ARG_STRING, NULL,
-      "Open on this view: mask, tiles, exchange, timeline or speedup",
-      "VIEW" },
-    { "sweep", 0, 0, G_OPTION_ARG_NONE, NULL,
-      "Start the speedup sweep (model and CPU) on opening", NULL },
-    { "lesson", 0, 0, G_OPTION_ARG_NONE, NULL,
-      "Open the guided lesson \"Learn the IPU model\" beside the views",
-      NULL },
-    G_OPTION_ENTRY_NULL
-  };
-  g_application_add_main_option_entries (G_APPLICATION (app), options);
+  g_application_add_main_option_entries (G_APPLICATION (app),
+                                         window_options);
 }
 
 static void
@@ -264,4 +262,81 @@ spx_application_new (void)
                        G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE,
                        "resource-base-path", "/org/sparseexplorer/SparseExplorer",
                        NULL);
+}
+
+/* ---- before the run ------------------------------------------------ */
+
+static gboolean
+known_view (const char *view)
+{
+  for (guint i = 0; spx_window_views[i]; i++)
+    if (g_str_equal (view, spx_window_views[i]))
+      return TRUE;
+  return FALSE;
+}
+
+/* The window's options read as GApplication will, but a mistake is
+ * reported the program's way (GApplication prints it bare and exits
+ * 1): one line, exit 2. */
+static gboolean
+check_options (int argc, char **argv, int *status)
+{
+  char *view = NULL;
+  gboolean flag = FALSE;
+  GOptionEntry entries[N_OPTIONS + 1];
+  memcpy (entries, window_options, sizeof entries);
+  entries[OPTION_VIEW].arg_data = &view;
+  entries[OPTION_SWEEP].arg_data = entries[OPTION_LESSON].arg_data = &flag;
+  g_autoptr (GOptionContext) context = g_option_context_new (NULL);
+  g_option_context_set_help_enabled (context, FALSE);
+  g_option_context_add_main_entries (context, entries, NULL);
+  /* GtkApplication takes GTK's (--display, --class, …) too */
+  g_option_context_add_group (context, gtk_get_option_group (FALSE));
+  g_auto (GStrv) args = g_new0 (char *, argc + 1);
+  for (int i = 0; i < argc; i++)
+    args[i] = g_strdup (argv[i]);
+  g_autoptr (GError) error = NULL;
+  gboolean ok = g_option_context_parse_strv (context, &args, &error);
+  if (!ok)
+    fprintf (stderr, "sparse-explorer: %s (try --help)\n", error->message);
+  else if (view != NULL && !known_view (view))
+    {
+      g_autofree char *views = g_strjoinv (", ", (char **) spx_window_views);
+      fprintf (stderr, "sparse-explorer: --view: expected one of %s, got "
+               "'%s'\n", views, view);
+      ok = FALSE;
+    }
+  g_free (view);
+  *status = SPX_EXIT_USAGE;
+  return ok;
+}
+
+/* Asking for GApplication's help needs neither check. */
+static gboolean
+asks_help (int argc, char **argv)
+{
+  for (int i = 1; i < argc && !g_str_equal (argv[i], "--"); i++)
+    if (g_str_has_prefix (argv[i], "--help") || g_str_equal (argv[i], "-h"))
+      return TRUE;
+  return FALSE;
+}
+
+int
+spx_application_main (int argc, char **argv)
+{
+  int status;
+  gboolean help = asks_help (argc, argv);
+  if (!help && !check_options (argc, argv, &status))
+    return status;
+  /* GTK's own message would be a bare warning: say what works instead */
+  if (!help && !gtk_init_check (NULL, NULL))
+    {
+      g_autofree char *commands = spx_cli_command_list ();
+      fprintf (stderr, "sparse-explorer: no display for the window (neither "
+               "DISPLAY nor WAYLAND_DISPLAY opens one); without a display "
+               "use the commands %s (sparse-explorer --help)\n", commands);
+      return SPX_EXIT_INPUT;
+    }
+  g_autoptr (SpxApplication) app = spx_application_new ();
+  return g_application_run (G_APPLICATION (app), argc, argv);
 }

@@ -28,31 +28,35 @@ bench_args_clear (BenchArgs *a)
     g_clear_pointer (fields[i], g_free);
 }
 
-/* SDDMM has one sparse contestant: both means static there. Tile-wise
- * runs when asked for by name, or with all. */
+/* The modes run when --mode is not given. */
+#define DEFAULT_MODES (SPX_CLI_MODE (SPX_SWEEP_STATIC) | \
+                       SPX_CLI_MODE (SPX_SWEEP_DYNAMIC))
+
+/* Dense always runs, the reference. SDDMM has one sparse plan, static:
+ * "all" (and the default) leave the others out; naming them is
+ * refused. */
 static gboolean
 parse_mode (const char *text, SpxBenchOptions *options)
 {
-  gboolean sddmm = options->op == SPX_BENCH_OP_SDDMM;
-  if (sddmm)
-    options->run_dynamic = FALSE;
-  if (text == NULL || g_str_equal (text, "both"))
-    return TRUE;
-  if (sddmm && !g_str_equal (text, "static"))
+  guint modes = DEFAULT_MODES, named = 0;
+  guint other = SPX_CLI_MODE (SPX_SWEEP_DYNAMIC) |
+                SPX_CLI_MODE (SPX_SWEEP_TILEWISE);
+  if (text != NULL && !spx_cli_modes_parse (CMD, "--mode", text,
+                                            SPX_CLI_MODES_CPU, TRUE, &modes,
+                                            &named))
+    return FALSE;
+  if (options->op == SPX_BENCH_OP_SDDMM)
     {
-      spx_cli_usage_error (CMD, "--mode %s: SDDMM has only a static plan "
-                           "(use static or both)", text);
-      return FALSE;
+      if (named & other)
+        return spx_cli_usage_error (CMD, "--mode %s: SDDMM has only a "
+                                    "static plan (use static or all)", text),
+               FALSE;
+      modes &= ~other;
     }
-  gboolean all = g_str_equal (text, "all");
-  options->run_static = all || g_str_equal (text, "static");
-  options->run_dynamic = all || g_str_equal (text, "dynamic");
-  options->run_tilewise = all || g_str_equal (text, "tilewise");
-  if (options->run_static || options->run_dynamic || options->run_tilewise)
-    return TRUE;
-  spx_cli_usage_error (CMD, "--mode: expected static, dynamic, both, "
-                       "tilewise or all, got '%s'", text);
-  return FALSE;
+  options->run_static = (modes & SPX_CLI_MODE (SPX_SWEEP_STATIC)) != 0;
+  options->run_dynamic = (modes & SPX_CLI_MODE (SPX_SWEEP_DYNAMIC)) != 0;
+  options->run_tilewise = (modes & SPX_CLI_MODE (SPX_SWEEP_TILEWISE)) != 0;
+  return TRUE;
 }
 
 /* More threads than the processors can run are refused here, before
@@ -218,6 +222,7 @@ print_json (const SpxBenchResult *r)
   spx_json_uint (&json, "threads", r->threads);
   spx_json_string (&json, "isa", spx_isa_to_string (r->isa));
   spx_json_uint (&json, "reps", r->reps);
+  spx_json_uint (&json, "warmup", r->warmup);
   g_autofree char *noise = spx_noise_to_string (spx_bench_noise (r));
   spx_json_string (&json, "noise", noise);
   if (r->busy_cores >= 0)
@@ -239,17 +244,20 @@ print_json (const SpxBenchResult *r)
   printf ("%s\n", text);
 }
 
-/* tail: after the table's columns ("" for none) */
+/* Both rates of every row, from its time: the whole 2·m·k·n as if A
+ * were dense, and the non-zeros' share of it. tail: after the table's
+ * columns ("" for none). */
 static void
-print_row (const char *name, const SpxBenchTiming *t, const char *extra,
-           const char *tail)
+print_row (const SpxBenchResult *r, const char *name, const SpxBenchTiming *t,
+           const char *extra, const char *tail)
 {
   if (!t->ran)
     return;
   g_autofree char *spread = g_strdup_printf ("%.3f–%.3f", t->ms_q1, t->ms_q3);
-  printf ("%-11s %10.3f %17s %10.1f %9.2f× %10.2f %12s%s%s\n", name, t->ms,
-          spread, t->gflops, t->speedup, t->efficiency, extra, tail,
-          t->noise ? "  noisy" : "");
+  double dense_eq = 2.0 * r->m * r->k * r->n / (t->ms * 1e6);
+  printf ("%-11s %10.3f %17s %10.1f %10.1f %9.2f× %10.2f %12s%s%s\n", name,
+          t->ms, spread, dense_eq, dense_eq * r->density, t->speedup,
+          t->efficiency, extra, tail, t->noise ? "  noisy" : "");
 }
 
 /* A row per peer: its timing, threads and version, or why it did not
@@ -266,7 +274,7 @@ print_peers (const SpxBenchResult *r)
                                               p->threads == 1 ? "" : "s",
                                               p->version);
       if (p->t.ran)
-        print_row (spx_peer_name (i), &p->t, err, how);
+        print_row (r, spx_peer_name (i), &p->t, err, how);
       else if (p->note[0] != '\0')
         printf ("%-11s not run: %s\n", spx_peer_name (i), p->note);
     }
@@ -285,15 +293,17 @@ print_table (const SpxBenchResult *r)
           "%u threads · %s · median of %u\n\n", r->m, r->k, r->n, r->block,
           r->block, r->density, r->nonzero_blocks, r->threads,
           spx_isa_to_string (r->isa), r->reps);
-  printf ("%-11s %10s %17s %10s %10s %10s %12s\n", "", "ms", "middle half",
-          "GFLOP/s", "speedup", "efficiency", "max rel err");
-  print_row ("dense", &r->dense, "(reference)", "");
+  printf ("%-11s %10s %17s %10s %10s\n", "", "", "", "GFLOP/s", "GFLOP/s");
+  printf ("%-11s %10s %17s %10s %10s %10s %10s %12s\n", "", "ms",
+          "middle half", "dense-eq.", "non-zero", "speedup", "efficiency",
+          "max rel err");
+  print_row (r, "dense", &r->dense, "(reference)", "");
   const SpxBenchTiming *rows[] = { &r->stat, &r->dyn, &r->tilewise };
   const char *names[] = { "static", "dynamic", "tile-wise" };
   for (guint i = 0; i < G_N_ELEMENTS (rows); i++)
     {
       g_autofree char *err = g_strdup_printf ("%.2e", rows[i]->max_rel_err);
-      print_row (names[i], rows[i], err, "");
+      print_row (r, names[i], rows[i], err, "");
     }
   print_peers (r);
   if (sddmm)
@@ -307,8 +317,10 @@ print_table (const SpxBenchResult *r)
             "kept rows, built in %.2f ms, %.1f KiB; %.0f%% of what it "
             "computes is non-zero\n", r->tile_width, r->tilewise.plan_ms,
             r->tilewise.plan_bytes / 1024.0, 100 * r->tilewise_fill);
-  printf ("dense: OpenBLAS %s kernel; sparse GFLOP/s count non-zeros only; "
-          "efficiency = sparse GFLOP/s ÷ dense GFLOP/s\n", r->dense_core);
+  printf ("dense: OpenBLAS %s kernel; dense-eq. GFLOP/s: 2·m·k·n per "
+          "second, as if A were dense; non-zero GFLOP/s: the non-zeros' "
+          "2·nnz·n; efficiency: non-zero GFLOP/s ÷ dense's dense-eq.\n",
+          r->dense_core);
   if (peers_asked (r))
     printf ("peers: librsb alternates with ours; the others run after, "
             "each in a Python process timing its own runs\n");
@@ -399,16 +411,28 @@ int
 spx_cli_bench (int argc, char **argv)
 {
   BenchArgs a = { 0 };
+  SpxBenchOptions defaults;
+  spx_bench_options_init (&defaults);
+  g_autofree char *modes = spx_cli_modes_words (SPX_CLI_MODES_CPU, TRUE);
+  g_autofree char *default_modes = spx_cli_modes_text (DEFAULT_MODES);
+  g_autofree char *mode_help = g_strdup_printf (
+    "The plans measured against dense: %s; several separated by commas; "
+    "tilewise is a dense sgemm per column tile of --tile-width (default "
+    "%s; dense always runs)", modes, default_modes);
+  g_autofree char *reps_help = g_strdup_printf ("Timed runs each (default "
+                                                "%u)", defaults.reps);
+  g_autofree char *warmup_help = g_strdup_printf ("Untimed runs first "
+                                                  "(default %u)",
+                                                  defaults.warmup);
   GOptionEntry entries[] = {
     { "op", 0, 0, G_OPTION_ARG_STRING, &a.op,
-      "spmm (A·B, the default) or sddmm (P·Qᵀ sampled by the mask, kd = n)",
-      "OP" },
-    { "mode", 0, 0, G_OPTION_ARG_STRING, &a.mode,
-      "static, dynamic, both (default), tilewise (a dense sgemm per column tile of --tile-width) or all", "MODE" },
+      "spmm (A·B) or sddmm (P·Qᵀ sampled by the mask, kd = n) (default "
+      "spmm)", "OP" },
+    { "mode", 0, 0, G_OPTION_ARG_STRING, &a.mode, mode_help, "MODE" },
     { "threads", 't', 0, G_OPTION_ARG_STRING, &a.threads,
       "Threads for every contestant (default: all cores)", "T" },
-    { "reps", 'r', 0, G_OPTION_ARG_STRING, &a.reps, "Timed runs each (default 7)", "R" },
-    { "warmup", 'w', 0, G_OPTION_ARG_STRING, &a.warmup, "Untimed runs first (default 2)", "W" },
+    { "reps", 'r', 0, G_OPTION_ARG_STRING, &a.reps, reps_help, "R" },
+    { "warmup", 'w', 0, G_OPTION_ARG_STRING, &a.warmup, warmup_help, "W" },
     { "peers", 0, 0, G_OPTION_ARG_NONE, &a.peers, "Also run librsb, PyTorch (CSR, dense) and SciPy (CSR, BSR)", NULL },
     { "json", 0, 0, G_OPTION_ARG_NONE, &a.json, "Print one JSON object", NULL },
     G_OPTION_ENTRY_NULL

@@ -1,4 +1,4 @@
-/* spx-cli-generate.c: `sparse-explorer generate --pattern P … --out FILE` */
+/* spx-cli-generate.c: `sparse-explorer generate [--pattern P] … --out FILE` */
 #include "spx-cli.h"
 #include "spx-cli-study.h"
 #include "spx-mask-io.h"
@@ -26,8 +26,8 @@ generate_args_clear (GenerateArgs *a)
 static gboolean
 check_required (const GenerateArgs *a)
 {
-  const char *missing = !a->gen.pattern ? "--pattern" : !a->rows ? "--rows"
-                        : !a->cols ? "--cols" : !a->out ? "--out" : NULL;
+  const char *missing = !a->rows ? "--rows" : !a->cols ? "--cols"
+                        : !a->out ? "--out" : NULL;
   if (missing != NULL)
     {
       spx_cli_usage_error (CMD, "%s is required", missing);
@@ -35,8 +35,9 @@ check_required (const GenerateArgs *a)
     }
   if (spx_format_from_path (a->out) == SPX_FORMAT_UNKNOWN)
     {
-      spx_cli_usage_error (CMD, "--out: expected a file ending in .mtx, .smtx, "
-                           ".npy or .png, got '%s'", a->out);
+      g_autofree char *formats = spx_format_list (FALSE);
+      spx_cli_usage_error (CMD, "--out: expected a file ending in %s, got "
+                           "'%s'", formats, a->out);
       return FALSE;
     }
   return TRUE;
@@ -53,7 +54,10 @@ run (gconstpointer data)
       !spx_cli_uint (CMD, "--rows", a->rows, 1, SPX_MASK_MAX_DIM, &rows) ||
       !spx_cli_uint (CMD, "--cols", a->cols, 1, SPX_MASK_MAX_DIM, &cols) ||
       (a->block && !spx_cli_uint (CMD, "--block", a->block, 1,
-                                  SPX_MASK_MAX_BLOCK, &block)))
+                                  SPX_MASK_MAX_BLOCK, &block)) ||
+      !spx_cli_check_block (CMD, "--block", (guint) block, rows, cols) ||
+      !spx_cli_check_keeps (CMD, "--density", &gen, rows, cols,
+                            (guint) block))
     return SPX_EXIT_USAGE;
 
   g_autoptr (GError) error = NULL;
@@ -83,12 +87,18 @@ int
 spx_cli_generate (int argc, char **argv)
 {
   GenerateArgs a = { 0 };
+  g_autofree char *formats = spx_format_list (FALSE);
+  g_autofree char *out = g_strdup_printf ("Output file: %s (required)",
+                                          formats);
+  SpxGenOptions defaults;
+  spx_gen_options_init (&defaults);
   GOptionEntry entries[] = {
-    { "rows", 'r', 0, G_OPTION_ARG_STRING, &a.rows, "Rows (elements)", "R" },
-    { "cols", 'c', 0, G_OPTION_ARG_STRING, &a.cols, "Columns (elements)", "C" },
+    { "rows", 'r', 0, G_OPTION_ARG_STRING, &a.rows, "Rows (elements; "
+      "required)", "R" },
+    { "cols", 'c', 0, G_OPTION_ARG_STRING, &a.cols, "Columns (elements; "
+      "required)", "C" },
     { "block", 'b', 0, G_OPTION_ARG_STRING, &a.block, "Block size (default 1)", "B" },
-    { "out", 'o', 0, G_OPTION_ARG_FILENAME, &a.out,
-      "Output file: .mtx, .smtx, .npy or .png", "FILE" },
+    { "out", 'o', 0, G_OPTION_ARG_FILENAME, &a.out, out, "FILE" },
     G_OPTION_ENTRY_NULL
   };
   g_autoptr (GOptionContext) context = g_option_context_new (NULL);
@@ -96,7 +106,7 @@ spx_cli_generate (int argc, char **argv)
                                 "options and seed give the same mask on every "
                                 "machine.");
   g_option_context_add_main_entries (context, entries, NULL);
-  spx_cli_gen_args_add (&a.gen, context);
+  spx_cli_gen_args_add (&a.gen, context, &defaults);
   int status = spx_cli_parse_and_run (CMD, context, argc, argv, run, &a);
   generate_args_clear (&a);
   return status;

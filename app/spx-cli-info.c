@@ -96,8 +96,11 @@ spx_cli_info (int argc, char **argv)
     G_OPTION_ENTRY_NULL
   };
   g_autoptr (GOptionContext) context = g_option_context_new ("FILE");
-  g_option_context_set_summary (context, "Shape, non-zeros and block "
-                                "statistics of a mask file (.mtx, .smtx, .npy, .png).");
+  g_autofree char *formats = spx_format_list (TRUE);
+  g_autofree char *summary = g_strdup_printf ("Shape, non-zeros and block "
+                                              "statistics of a mask file: "
+                                              "%s.", formats);
+  g_option_context_set_summary (context, summary);
   g_option_context_add_main_entries (context, entries, NULL);
   int status = SPX_EXIT_OK;
   if (!spx_cli_parse_options (CMD, context, &argc, &argv, &status))

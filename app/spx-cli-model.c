@@ -147,8 +147,11 @@ print_table (const ModelRequest *r, SpxIpuProgram *const *programs)
           spx_dtype_to_string (r->dtype), r->mask->rows, r->mask->cols,
           r->mask->block, r->mask->block, r->density,
           r->n ? "fixed" : "best of 1 … 65536");
+  /* two rates: the work of W as if dense, and of its non-zeros only */
+  printf ("%-8s %6s %12s %10s %10s %10s\n", "", "", "", "", "TFLOP/s",
+          "TFLOP/s");
   printf ("%-8s %6s %12s %10s %10s %10s %8s %6s %12s %s\n", "", "n", "cycles",
-          "ms", "TFLOP/s", "nz TFLOP/s", "speedup", "tiles", "max bytes",
+          "ms", "dense-eq.", "non-zero", "speedup", "tiles", "max bytes",
           "fits");
   const SpxIpuProgram *dense = programs[SPX_IPU_MODE_DENSE];
   for (guint mode = 0; mode < SPX_IPU_N_MODES; mode++)
@@ -165,6 +168,10 @@ print_table (const ModelRequest *r, SpxIpuProgram *const *programs)
               p->tiles_used, p->max_tile_bytes, p->fits ? "yes" : "NO",
               p->overflow ? " (overflow)" : "");
     }
+  printf ("\ndense-eq. TFLOP/s: 2·m·k·n per second, as if W were dense (a "
+          "sparse plan can exceed the peak)\nnon-zero TFLOP/s: the work of "
+          "W's non-zeros only (dense's at the same density); speedup: their "
+          "ratio to dense's\n");
 }
 
 /* ---- --explain: every superstep's cycles, term by term ------------- */
@@ -275,14 +282,14 @@ print_explain (const SpxIpuProgram *p)
 static gboolean
 parse_modes (const char *text, gboolean *want)
 {
-  const char *mode = text ? text : "all";
-  gboolean all = g_str_equal (mode, "all"), any = FALSE;
+  guint modes = SPX_CLI_MODES_IPU, named;
+  if (text != NULL && !spx_cli_modes_parse (CMD, "--mode", text,
+                                            SPX_CLI_MODES_IPU, TRUE, &modes,
+                                            &named))
+    return FALSE;
   for (guint m = 0; m < SPX_IPU_N_MODES; m++)
-    any |= want[m] = all || g_str_equal (mode, spx_ipu_mode_to_string (m));
-  if (!any)
-    spx_cli_usage_error (CMD, "--mode: expected dense, static, dynamic or "
-                         "all, got '%s'", mode);
-  return any;
+    want[m] = (modes & SPX_CLI_MODE (m)) != 0;
+  return TRUE;
 }
 
 static int
@@ -332,9 +339,12 @@ int
 spx_cli_model (int argc, char **argv)
 {
   ModelArgs a = { 0 };
+  g_autofree char *modes = spx_cli_modes_words (SPX_CLI_MODES_IPU, TRUE);
+  g_autofree char *mode_help = g_strdup_printf ("The programs planned: %s; "
+                                                "several separated by commas "
+                                                "(default all)", modes);
   GOptionEntry entries[] = {
-    { "mode", 0, 0, G_OPTION_ARG_STRING, &a.mode,
-      "dense, static, dynamic or all (default all)", "MODE" },
+    { "mode", 0, 0, G_OPTION_ARG_STRING, &a.mode, mode_help, "MODE" },
     { "json", 0, 0, G_OPTION_ARG_NONE, &a.json, "Print one JSON object", NULL },
     { "explain", 0, 0, G_OPTION_ARG_NONE, &a.explain,
       "Also print where each mode's cycles go, term by term", NULL },

@@ -14,6 +14,7 @@
 #include "spx-sweep.h"
 
 #define CMD "render"
+#define DEFAULT_MODE SPX_IPU_MODE_STATIC
 
 typedef enum {
   VIEW_MASK,
@@ -234,16 +235,16 @@ run (gconstpointer data)
   const RenderArgs *a = data;
   Render r = { 0 };
   int status = SPX_EXIT_USAGE;
-  guint mode = SPX_IPU_MODE_STATIC;
+  guint modes = SPX_CLI_MODE (DEFAULT_MODE), named;
   g_autoptr (GError) error = NULL;
-  static const char *const modes[] = { "dense", "static", "dynamic", NULL };
   if (!parse_picture (a, &r) ||
-      (a->mode && !parse_choice ("--mode", a->mode, modes, SPX_IPU_N_MODES,
-                                 &mode)) ||
+      (a->mode && !spx_cli_modes_parse (CMD, "--mode", a->mode,
+                                        SPX_CLI_MODES_IPU, FALSE, &modes,
+                                        &named)) ||
       !(r.study = spx_cli_study_args_build (&a->study, CMD, NULL, &status)))
     goto out;
   status = SPX_EXIT_USAGE;
-  r.mode = mode;
+  r.mode = (SpxIpuMode) g_bit_nth_lsf (modes, -1);
   if (r.view == VIEW_SPEEDUP)
     {
       if (!draw_speedup (&r, a->out, &status))
@@ -266,14 +267,16 @@ int
 spx_cli_render (int argc, char **argv)
 {
   RenderArgs a = { 0 };
+  g_autofree char *modes = spx_cli_modes_words (SPX_CLI_MODES_IPU, FALSE);
+  g_autofree char *mode_help = g_strdup_printf (
+    "The program shown by mask, tiles and exchange: %s (default %s)", modes,
+    spx_ipu_mode_to_string (DEFAULT_MODE));
   GOptionEntry entries[] = {
     { "view", 0, 0, G_OPTION_ARG_STRING, &a.view,
       "mask, tiles, exchange, timeline or speedup (required)", "VIEW" },
     { "out", 'o', 0, G_OPTION_ARG_FILENAME, &a.out,
       "Output file: .png, .svg or .pdf (required)", "FILE" },
-    { "mode", 0, 0, G_OPTION_ARG_STRING, &a.mode,
-      "The program shown by mask, tiles and exchange: dense, static or "
-      "dynamic (default static)", "MODE" },
+    { "mode", 0, 0, G_OPTION_ARG_STRING, &a.mode, mode_help, "MODE" },
     { "superstep", 0, 0, G_OPTION_ARG_STRING, &a.superstep,
       "exchange: the superstep shown, from 1 (default the first "
       "exchange); timeline: the one highlighted in --mode's lane", "I" },
@@ -287,8 +290,7 @@ spx_cli_render (int argc, char **argv)
   g_autoptr (GOptionContext) context = g_option_context_new (NULL);
   g_option_context_set_summary (context, "Draw one view of a scenario to "
                                 "PNG, SVG or PDF, exactly as the window "
-                                "shows it. Without --scenario: bow, fp16, "
-                                "4096², n 1024, b 16, density 1/16.");
+                                "shows it.");
   g_option_context_add_main_entries (context, entries, NULL);
   spx_cli_study_args_add (&a.study, context, SPX_CLI_STUDY_ALL);
   spx_cli_picture_args_add (&a.picture, context, &picture_defaults);

@@ -1,24 +1,40 @@
-/* spx-cli-mask.c: options describing a generated mask */
+/* spx-cli-study.c: the options describing what a command studies: a
+ * generated mask, a mask file or a scenario, the problem and the machine */
 #include "spx-cli.h"
 #include "spx-cli-study.h"
 #include "spx-mask-io.h"
+#include "spx-util.h"
 
 void
-spx_cli_gen_args_add (SpxCliGenArgs *a, GOptionContext *context)
+spx_cli_gen_args_add (SpxCliGenArgs *a, GOptionContext *context,
+                      const SpxGenOptions *d)
 {
+  g_autofree char *patterns = spx_pattern_list (0);
+  g_autofree char *density = spx_cli_density_text (d->density);
   GOptionEntry entries[] = {
     { "pattern", 'p', 0, G_OPTION_ARG_STRING, &a->pattern,
-      "uniform, tilewise, nm, banded, skewed or magnitude (default uniform)", "P" },
+      spx_cli_keep (g_strdup_printf ("%s (default %s)", patterns,
+                                     spx_pattern_to_string (d->pattern))),
+      "P" },
     { "density", 'd', 0, G_OPTION_ARG_STRING, &a->density,
-      "Fraction of non-zero blocks, like 0.1 or 1/16 (default 0.1)", "D" },
-    { "seed", 's', 0, G_OPTION_ARG_STRING, &a->seed, "Random seed (default 1)", "S" },
+      spx_cli_keep (g_strdup_printf ("Fraction of non-zero blocks, like 0.1 "
+                                     "or 1/16 (default %s)", density)),
+      "D" },
+    { "seed", 's', 0, G_OPTION_ARG_STRING, &a->seed,
+      spx_cli_keep (g_strdup_printf ("Random seed (default %" G_GUINT64_FORMAT
+                                     ")", d->seed)), "S" },
     { "tile-width", 0, 0, G_OPTION_ARG_STRING, &a->tile_width,
-      "tilewise: tile width G in elements (default 128)", "G" },
-    { "nm", 0, 0, G_OPTION_ARG_STRING, &a->nm, "nm: keep N of every M (default 2:4)", "N:M" },
+      spx_cli_keep (g_strdup_printf ("tilewise: tile width G in elements "
+                                     "(default %u)", d->tile_width)), "G" },
+    { "nm", 0, 0, G_OPTION_ARG_STRING, &a->nm,
+      spx_cli_keep (g_strdup_printf ("nm: keep N of every M (default %u:%u)",
+                                     d->nm_n, d->nm_m)), "N:M" },
     { "band", 0, 0, G_OPTION_ARG_STRING, &a->band,
-      "banded: band width in blocks (default from the density)", "W" },
+      "banded: band width in blocks (default: from the density)", "W" },
     { "exponent", 0, 0, G_OPTION_ARG_STRING, &a->exponent,
-      "skewed: power-law exponent of per-row counts (default 1)", "E" },
+      spx_cli_keep (g_strdup_printf ("skewed: power-law exponent of per-row "
+                                     "counts (default %g)", d->exponent)),
+      "E" },
     G_OPTION_ENTRY_NULL
   };
   g_option_context_add_main_entries (context, entries, NULL);
@@ -58,9 +74,9 @@ spx_cli_gen_args_parse (const SpxCliGenArgs *a, const char *command,
   guint64 v;
   if (a->pattern && !spx_pattern_from_string (a->pattern, &gen->pattern))
     {
-      spx_cli_usage_error (command, "--pattern: expected uniform, tilewise, "
-                           "nm, banded, skewed or magnitude, got '%s'",
-                           a->pattern);
+      g_autofree char *patterns = spx_pattern_list (0);
+      spx_cli_usage_error (command, "--pattern: expected %s, got '%s'",
+                           patterns, a->pattern);
       return FALSE;
     }
   if ((a->seed && !spx_cli_uint (command, "--seed", a->seed, 0, G_MAXUINT64,
@@ -83,36 +99,68 @@ spx_cli_gen_args_parse (const SpxCliGenArgs *a, const char *command,
   return TRUE;
 }
 
+/* "WHAT (default V)", or, for a command without a default scenario,
+ * what it needs instead. */
+static const char *
+study_help (const SpxCliStudyArgs *a, const char *what, gboolean from_mask,
+            guint64 value)
+{
+  if (a->which & SPX_CLI_STUDY_REQUIRED)
+    return spx_cli_keep (g_strdup_printf ("%s (required without --scenario%s)",
+                                          what, from_mask ? " or --mask"
+                                                          : ""));
+  return spx_cli_keep (g_strdup_printf ("%s (default %" G_GUINT64_FORMAT ")",
+                                        what, value));
+}
+
+const char *
+spx_cli_machine_help (const char *preset)
+{
+  g_autofree char *presets = g_strjoinv (", ",
+                                         (char **) spx_ipu_machine_presets ());
+  return spx_cli_keep (g_strdup_printf ("%s or a machine key file (default "
+                                        "%s)", presets, preset));
+}
+
 void
 spx_cli_study_args_add (SpxCliStudyArgs *a, GOptionContext *context,
                         SpxCliStudyOptions which)
 {
+  g_autoptr (SpxScenario) d = spx_scenario_new (); /* the defaults */
+  g_autofree char *formats = spx_format_list (FALSE);
   a->which = which;
   GOptionEntry scenario[] = {
     { "scenario", 0, 0, G_OPTION_ARG_FILENAME, &a->scenario,
-      "A .spx scenario (its machine file is looked for beside it)",
-      "FILE.spx" },
+      "A .spx scenario: its values replace the defaults stated here (its "
+      "machine file is looked for beside it)", "FILE.spx" },
     G_OPTION_ENTRY_NULL
   };
   GOptionEntry mask[] = {
     { "mask", 0, 0, G_OPTION_ARG_FILENAME, &a->mask,
-      "A mask file (.mtx, .smtx, .npy, .png), blocked to B", "FILE" },
+      spx_cli_keep (g_strdup_printf ("A mask file (%s), blocked to B",
+                                     formats)), "FILE" },
     G_OPTION_ENTRY_NULL
   };
   GOptionEntry shape[] = {
-    { "m", 'm', 0, G_OPTION_ARG_STRING, &a->m, "Rows of W (generated mask)", "M" },
-    { "k", 'k', 0, G_OPTION_ARG_STRING, &a->k, "Columns of W (generated mask)", "K" },
+    { "m", 'm', 0, G_OPTION_ARG_STRING, &a->m,
+      study_help (a, "Rows of W (generated mask)", TRUE, d->m), "M" },
+    { "k", 'k', 0, G_OPTION_ARG_STRING, &a->k,
+      study_help (a, "Columns of W (generated mask)", TRUE, d->k), "K" },
     G_OPTION_ENTRY_NULL
   };
   GOptionEntry problem[] = {
-    { "n", 'n', 0, G_OPTION_ARG_STRING, &a->n, "Columns of X (and C)", "N" },
-    { "block", 'b', 0, G_OPTION_ARG_STRING, &a->block, "Block size", "B" },
+    { "n", 'n', 0, G_OPTION_ARG_STRING, &a->n,
+      study_help (a, "Columns of X (and C)", FALSE, d->n), "N" },
+    { "block", 'b', 0, G_OPTION_ARG_STRING, &a->block,
+      study_help (a, "Block size", FALSE, d->block), "B" },
     G_OPTION_ENTRY_NULL
   };
   GOptionEntry ipu[] = {
-    { "dtype", 0, 0, G_OPTION_ARG_STRING, &a->dtype, "fp16 or fp32", "T" },
+    { "dtype", 0, 0, G_OPTION_ARG_STRING, &a->dtype,
+      spx_cli_keep (g_strdup_printf ("fp16 or fp32 (default %s)",
+                                     spx_dtype_to_string (d->dtype))), "T" },
     { "machine", 0, 0, G_OPTION_ARG_STRING, &a->machine,
-      "gc200, bow, mk1, teach16 or a machine key file", "NAME|FILE" },
+      spx_cli_machine_help (d->machine), "NAME|FILE" },
     G_OPTION_ENTRY_NULL
   };
   if (which & SPX_CLI_STUDY_SCENARIO)
@@ -121,7 +169,7 @@ spx_cli_study_args_add (SpxCliStudyArgs *a, GOptionContext *context,
   if (which & SPX_CLI_STUDY_SHAPE)
     {
       g_option_context_add_main_entries (context, shape, NULL);
-      spx_cli_gen_args_add (&a->gen, context);
+      spx_cli_gen_args_add (&a->gen, context, &d->gen);
     }
   if (which & SPX_CLI_STUDY_PROBLEM)
     g_option_context_add_main_entries (context, problem, NULL);
@@ -151,6 +199,47 @@ gboolean
 spx_cli_study_args_subject_given (const SpxCliStudyArgs *a)
 {
   return a->scenario || a->mask || generator_given (a);
+}
+
+gboolean
+spx_cli_check_block (const char *command, const char *option, guint block,
+                     guint64 rows, guint64 cols)
+{
+  if (block <= rows && block <= cols)
+    return TRUE;
+  spx_cli_usage_error (command, "%s %u: larger than the %" G_GUINT64_FORMAT
+                       " × %" G_GUINT64_FORMAT " matrix (expected at most %"
+                       G_GUINT64_FORMAT ")", option, block, rows, cols,
+                       MIN (rows, cols));
+  return FALSE;
+}
+
+gboolean
+spx_cli_check_keeps (const char *command, const char *option,
+                     const SpxGenOptions *gen, guint64 rows, guint64 cols,
+                     guint block)
+{
+  guint64 brows = (rows + block - 1) / block, bcols = (cols + block - 1) / block;
+  if (spx_gen_keeps_any (brows, bcols, gen))
+    return TRUE;
+  g_autofree char *density = spx_cli_density_text (gen->density);
+  g_autofree char *what = gen->pattern == SPX_PATTERN_NM
+    ? g_strdup_printf ("--nm %u:%u", gen->nm_n, gen->nm_m)
+    : g_strdup_printf ("%s %s", option, density);
+  spx_cli_usage_error (command, "%s keeps none of the %" G_GUINT64_FORMAT
+                       " × %" G_GUINT64_FORMAT " blocks of %u × %u (%s): "
+                       "expected more non-zeros, or a smaller block", what,
+                       brows, bcols, block, block,
+                       spx_pattern_to_string (gen->pattern));
+  return FALSE;
+}
+
+int
+spx_cli_machine_error (const char *command, const GError *error)
+{
+  if (g_error_matches (error, SPX_IPU_ERROR, SPX_IPU_ERROR_UNKNOWN))
+    return spx_cli_usage_error (command, "--machine: %s", error->message);
+  return spx_cli_input_error (command, error);
 }
 
 /* --m, --k and the generator over the scenario's: a new generated mask. */
@@ -246,11 +335,16 @@ spx_cli_study_args_build (const SpxCliStudyArgs *a, const char *command,
       (generator_given (a) && !apply_generator (a, command, sc)))
     return NULL;
   if (a->machine && !spx_study_set_machine (s, a->machine, &error))
-    return spx_cli_usage_error (command, "--machine: %s", error->message),
-           NULL;
+    return (*status = spx_cli_machine_error (command, error)), NULL;
   if (a->mask && !spx_study_open_mask (s, a->mask, &error))
     return (*status = spx_cli_input_error (command, error)), NULL;
+  /* a file gives the shape; a generator's is m × k */
   gboolean build = sc->mask == NULL || sc->block != block;
+  if (!spx_cli_check_block (command, "--block", sc->block, sc->m, sc->k) ||
+      (build && sc->source == SPX_MASK_SOURCE_GENERATED &&
+       !spx_cli_check_keeps (command, "--density", &sc->gen, sc->m, sc->k,
+                             sc->block)))
+    return NULL;
   if (build && !spx_study_build_mask (s, &error))
     {
       /* a generator's options that only clash once combined are usage;

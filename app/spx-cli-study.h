@@ -13,8 +13,9 @@ typedef struct {
 } SpxCliGenArgs;
 
 /* Adds --pattern, --density, --seed, --tile-width, --nm, --band,
- * --exponent to context's main entries. */
-void     spx_cli_gen_args_add   (SpxCliGenArgs *args, GOptionContext *context);
+ * --exponent to context's main entries, their help stating defaults. */
+void     spx_cli_gen_args_add   (SpxCliGenArgs *args, GOptionContext *context,
+                                 const SpxGenOptions *defaults);
 void     spx_cli_gen_args_clear (SpxCliGenArgs *args);
 /* Checks them (one line naming the option on failure) over the defaults
  * already in gen. */
@@ -56,5 +57,21 @@ gboolean  spx_cli_study_args_subject_given (const SpxCliStudyArgs *args);
 SpxStudy *spx_cli_study_args_build (const SpxCliStudyArgs *args,
                                     const char *command, gboolean *n_best,
                                     int *status);
+
+/* --machine's help: the presets, or a key file, and the default. */
+const char *spx_cli_machine_help (const char *preset);
+/* --machine's error: a name that is neither a preset nor a file is bad
+ * usage (2); a file that cannot be read or parsed a bad input (1).
+ * Prints one line; returns the status. */
+int       spx_cli_machine_error (const char *command, const GError *error);
+
+/* Impossible shapes, refused with one line naming option (status 2): a
+ * block larger than the rows × cols matrix it cuts, and generator
+ * options (option: the density's) that keep no block at all. */
+gboolean  spx_cli_check_block (const char *command, const char *option,
+                               guint block, guint64 rows, guint64 cols);
+gboolean  spx_cli_check_keeps (const char *command, const char *option,
+                               const SpxGenOptions *gen, guint64 rows,
+                               guint64 cols, guint block);
 
 G_END_DECLS

@@ -13,7 +13,9 @@
 #include <unistd.h>
 
 #define CMD "sweep"
-#define EXIT_INTERRUPTED 130 /* 128 + SIGINT, as a shell reports it */
+/* the generated masks a sweep takes */
+#define SWEEP_PATTERNS ((1u << SPX_PATTERN_UNIFORM) | \
+                        (1u << SPX_PATTERN_TILEWISE))
 /* PNG at 2×: crisp on slides and in papers */
 static const SpxCliPicture chart_defaults = { .width = 800, .height = 500,
                                               .scale = 2 };
@@ -90,26 +92,19 @@ parse_blocks (const char *text, SpxSweepOptions *o)
   return TRUE;
 }
 
+/* *named: the modes named word by word, which a source or operation
+ * without them refuses ("all" just leaves them out). */
 static gboolean
-parse_modes (const char *text, SpxSweepOptions *o)
+parse_modes (const char *text, SpxSweepOptions *o, guint *named)
 {
-  g_auto (GStrv) items = split_list ("--modes", text);
-  if (items == NULL)
+  guint modes;
+  if (!spx_cli_modes_parse (CMD, "--modes", text, SPX_CLI_MODES_CPU, TRUE,
+                            &modes, named))
     return FALSE;
-  o->run_static = o->run_dynamic = o->run_tilewise = FALSE;
-  for (guint i = 0; items[i]; i++)
-    {
-      SpxSweepMode mode;
-      if (!spx_sweep_mode_from_string (items[i], &mode) ||
-          mode == SPX_SWEEP_DENSE)
-        return spx_cli_usage_error (CMD, "--modes: expected static, dynamic "
-                                    "or tilewise, separated by commas, got "
-                                    "'%s'", text), FALSE;
-      o->run_static |= mode == SPX_SWEEP_STATIC;
-      o->run_dynamic |= mode == SPX_SWEEP_DYNAMIC;
-      o->run_tilewise |= mode == SPX_SWEEP_TILEWISE;
-    }
-  if (o->run_tilewise && !o->run_cpu)
+  o->run_static = (modes & SPX_CLI_MODE (SPX_SWEEP_STATIC)) != 0;
+  o->run_dynamic = (modes & SPX_CLI_MODE (SPX_SWEEP_DYNAMIC)) != 0;
+  o->run_tilewise = (modes & SPX_CLI_MODE (SPX_SWEEP_TILEWISE)) != 0;
+  if ((*named & SPX_CLI_MODE (SPX_SWEEP_TILEWISE)) && !o->run_cpu)
     return spx_cli_usage_error (CMD, "--modes: tilewise is measured on the "
                                 "CPU only; add --source cpu or both"), FALSE;
   return TRUE;
@@ -132,7 +127,7 @@ parse_source (const char *text, SpxSweepOptions *o)
 /* SDDMM is the CPU's alone, without dynamic: by default those are left
  * out (and the user told); asked for by name, they are refused. */
 static gboolean
-parse_op (const SweepArgs *a, SpxSweepOptions *o)
+parse_op (const SweepArgs *a, SpxSweepOptions *o, guint named)
 {
   if (a->op == NULL)
     return TRUE;
@@ -144,7 +139,8 @@ parse_op (const SweepArgs *a, SpxSweepOptions *o)
   if (a->source != NULL && o->run_model)
     return spx_cli_usage_error (CMD, "--op sddmm: the IPU model covers SpMM "
                                 "only; use --source cpu"), FALSE;
-  if (a->modes != NULL && (o->run_dynamic || o->run_tilewise))
+  if (named & (SPX_CLI_MODE (SPX_SWEEP_DYNAMIC) |
+               SPX_CLI_MODE (SPX_SWEEP_TILEWISE)))
     return spx_cli_usage_error (CMD, "--op sddmm: SDDMM has no dynamic or "
                                 "tile-wise mode; use --modes static"), FALSE;
   if (o->run_model || o->run_dynamic || o->run_tilewise)
@@ -166,10 +162,12 @@ parse_pattern (const SweepArgs *a, SpxSweepOptions *o)
                                 "itself", a->pattern ? "--pattern"
                                 : "--tile-width"), FALSE;
   if (a->pattern && (!spx_pattern_from_string (a->pattern, &o->pattern) ||
-                     (o->pattern != SPX_PATTERN_UNIFORM &&
-                      o->pattern != SPX_PATTERN_TILEWISE)))
-    return spx_cli_usage_error (CMD, "--pattern: expected uniform or "
-                                "tilewise, got '%s'", a->pattern), FALSE;
+                     !(SWEEP_PATTERNS & (1u << o->pattern))))
+    {
+      g_autofree char *patterns = spx_pattern_list (SWEEP_PATTERNS);
+      return spx_cli_usage_error (CMD, "--pattern: expected %s, got '%s'",
+                                  patterns, a->pattern), FALSE;
+    }
   if (a->tile_width == NULL)
     return TRUE;
   if (!spx_cli_uint (CMD, "--tile-width", a->tile_width, 1, SPX_MASK_MAX_DIM,
@@ -238,10 +236,13 @@ parse_cpu (const SweepArgs *a, SpxSweepOptions *o)
           spx_cli_uint (CMD, "--seed", a->seed, 0, G_MAXUINT64, &o->seed));
 }
 
+/* --machine: a preset, or a file (a bad one is the input's, status 1). */
 static gboolean
-parse_model (const SweepArgs *a, SpxSweepOptions *o, SpxIpuMachine **own)
+parse_model (const SweepArgs *a, SpxSweepOptions *o, SpxIpuMachine **own,
+             int *status)
 {
   g_autoptr (GError) error = NULL;
+  *status = SPX_EXIT_USAGE;
   if (a->dtype && !spx_dtype_from_string (a->dtype, &o->dtype))
     return spx_cli_usage_error (CMD, "--dtype: expected fp16 or fp32, got "
                                 "'%s'", a->dtype), FALSE;
@@ -249,8 +250,37 @@ parse_model (const SweepArgs *a, SpxSweepOptions *o, SpxIpuMachine **own)
     return TRUE;
   *own = spx_ipu_machine_resolve (a->machine, &error);
   if (*own == NULL)
-    return spx_cli_usage_error (CMD, "--machine: %s", error->message), FALSE;
+    return (*status = spx_cli_machine_error (CMD, error)), FALSE;
   o->machine = *own;
+  return TRUE;
+}
+
+/* Every block fits the shapes swept, and every density keeps a block of
+ * each generated mask. */
+static gboolean
+check_points (const SpxSweepOptions *o)
+{
+  const guint64 shapes[2][2] = { { o->model_m, o->model_k },
+                                 { o->cpu_m, o->cpu_k } };
+  SpxGenOptions gen;
+  spx_gen_options_init (&gen);
+  gen.pattern = o->pattern;
+  gen.tile_width = o->tile_width;
+  for (guint s = 0; s < 2; s++)
+    for (guint b = 0; (s == 0 ? o->run_model : o->run_cpu) &&
+                      b < o->n_blocks; b++)
+      {
+        if (!spx_cli_check_block (CMD, "--blocks", o->blocks[b],
+                                  shapes[s][0], shapes[s][1]))
+          return FALSE;
+        for (guint d = 0; o->subject == NULL && d < o->n_densities; d++)
+          {
+            gen.density = o->densities[d];
+            if (!spx_cli_check_keeps (CMD, "--densities", &gen, shapes[s][0],
+                                      shapes[s][1], o->blocks[b]))
+              return FALSE;
+          }
+      }
   return TRUE;
 }
 
@@ -281,14 +311,18 @@ parse_out (const char *path, OutKind *kind, SpxExportFormat *format)
 /* The options over the defaults: the paper's comparison, or a study's
  * own sweep when --scenario or --mask names one. */
 static gboolean
-parse_all (const SweepArgs *a, SpxSweepOptions *o, SpxIpuMachine **own)
+parse_all (const SweepArgs *a, SpxSweepOptions *o, SpxIpuMachine **own,
+           int *status)
 {
+  guint named = 0;
+  *status = SPX_EXIT_USAGE;
   return parse_source (a->source, o) &&
          (a->densities == NULL || parse_densities (a->densities, o)) &&
          (a->blocks == NULL || parse_blocks (a->blocks, o)) &&
-         (a->modes == NULL || parse_modes (a->modes, o)) &&
-         parse_op (a, o) && parse_pattern (a, o) && parse_shape (a, o) &&
-         parse_cpu (a, o) && parse_model (a, o, own);
+         (a->modes == NULL || parse_modes (a->modes, o, &named)) &&
+         parse_op (a, o, named) && parse_pattern (a, o) &&
+         parse_shape (a, o) && parse_cpu (a, o) && check_points (o) &&
+         parse_model (a, o, own, status);
 }
 
 /* Ctrl-C: finish the point under way, then write what is done. A second
@@ -416,8 +450,8 @@ run (gconstpointer data)
     }
   else
     spx_sweep_options_init (&o);
-  if (!parse_all (a, &o, &machine))
-    return SPX_EXIT_USAGE;
+  if (!parse_all (a, &o, &machine, &status))
+    return status;
   SpxSweep *sweep = study ? study->sweep : NULL;
   g_autoptr (SpxSweep) own = study ? NULL : spx_sweep_new ();
   sweep = sweep ? sweep : own;
@@ -441,67 +475,136 @@ run (gconstpointer data)
            "points written to %s\n", cancelled ? "interrupted: " : "",
            sweep->points->len, spx_sweep_total (&o), a->out);
   report (study, sweep);
-  return cancelled ? EXIT_INTERRUPTED : SPX_EXIT_OK;
+  return cancelled ? SPX_EXIT_INTERRUPTED : SPX_EXIT_OK;
+}
+
+/* "1/4,1/8" and "1,4": lists as the options read them. */
+static char *
+list_text (const SpxSweepOptions *o, gboolean densities)
+{
+  GString *s = g_string_new (NULL);
+  guint n = densities ? o->n_densities : o->n_blocks;
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *item = densities
+        ? spx_cli_density_text (o->densities[i])
+        : g_strdup_printf ("%u", o->blocks[i]);
+      g_string_append_printf (s, "%s%s", i ? "," : "", item);
+    }
+  return g_string_free (s, FALSE);
+}
+
+/* What a sweep does, with the re-blocking of a mask's sweep as it is. */
+static char *
+sweep_summary (void)
+{
+  static const guint subject_blocks[] = SPX_SWEEP_SUBJECT_BLOCKS;
+  g_autoptr (SpxScenario) scenario = spx_scenario_new (); /* its n */
+  SpxSweepOptions o = { .n_blocks = G_N_ELEMENTS (subject_blocks) };
+  memcpy (o.blocks, subject_blocks, sizeof subject_blocks);
+  g_autofree char *blocks = list_text (&o, FALSE);
+  return g_strdup_printf (
+    "For every block size and density, a seeded generated mask, modelled "
+    "on an IPU and/or measured on this CPU as dense, static, dynamic and "
+    "(the CPU) tile-wise; speedup is over dense of the same source and "
+    "point. The defaults below are the PopSparse paper's comparison. With "
+    "--mask FILE (or a --scenario whose mask is a file or drawn): that "
+    "mask, re-blocked to %s unless --blocks, at its own shape and the "
+    "scenario's n (%" G_GUINT64_FORMAT " unless --n), each point at its own "
+    "block density.", blocks, scenario->n);
+}
+
+/* The options, each help stating the default it really has. */
+static void
+add_entries (SweepArgs *a, GOptionContext *context)
+{
+  SpxSweepOptions d;
+  spx_sweep_options_init (&d);
+  g_autoptr (SpxScenario) scenario = spx_scenario_new (); /* its machine */
+  g_autofree char *densities = list_text (&d, TRUE);
+  g_autofree char *blocks = list_text (&d, FALSE);
+  g_autofree char *modes = spx_cli_modes_words (SPX_CLI_MODES_CPU, TRUE);
+  g_autofree char *patterns = spx_pattern_list (SWEEP_PATTERNS);
+  const char *mode_help = spx_cli_keep (g_strdup_printf (
+    "%s; several separated by commas; tilewise is the CPU's alone, a dense "
+    "sgemm per column tile (default all; dense always runs)", modes));
+  GOptionEntry entries[] = {
+    { "op", 0, 0, G_OPTION_ARG_STRING, &a->op,
+      "spmm or sddmm (P·Qᵀ sampled by the mask, kd = n; the CPU only, dense "
+      "and static) (default spmm)", "OP" },
+    { "source", 0, 0, G_OPTION_ARG_STRING, &a->source,
+      "model, cpu or both (default both)", "S" },
+    { "densities", 0, 0, G_OPTION_ARG_STRING, &a->densities,
+      spx_cli_keep (g_strdup_printf ("Densities, like 1/4,1/8 or 0.1,0.05 "
+                                     "(default %s)", densities)), "LIST" },
+    { "blocks", 0, 0, G_OPTION_ARG_STRING, &a->blocks,
+      spx_cli_keep (g_strdup_printf ("Block sizes (default %s)", blocks)),
+      "LIST" },
+    { "modes", 0, 0, G_OPTION_ARG_STRING, &a->modes, mode_help, "LIST" },
+    /* the word the other commands use */
+    { "mode", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_STRING, &a->modes,
+      mode_help, "LIST" },
+    { "pattern", 'p', 0, G_OPTION_ARG_STRING, &a->pattern,
+      spx_cli_keep (g_strdup_printf ("Generated masks: %s (whole rows of "
+                                     "each column tile kept) (default %s)",
+                                     patterns,
+                                     spx_pattern_to_string (d.pattern))),
+      "P" },
+    { "tile-width", 0, 0, G_OPTION_ARG_STRING, &a->tile_width,
+      spx_cli_keep (g_strdup_printf ("Columns per tile, of the tilewise "
+                                     "pattern and the tile-wise plan "
+                                     "(default %u)", d.tile_width)), "G" },
+    { "m", 'm', 0, G_OPTION_ARG_STRING, &a->m,
+      spx_cli_keep (g_strdup_printf ("Rows of the sparse operand (default: "
+                                     "model %" G_GUINT64_FORMAT ", CPU %"
+                                     G_GUINT64_FORMAT ")", d.model_m,
+                                     d.cpu_m)), "M" },
+    { "k", 'k', 0, G_OPTION_ARG_STRING, &a->k,
+      spx_cli_keep (g_strdup_printf ("Its columns (default: model %"
+                                     G_GUINT64_FORMAT ", CPU %"
+                                     G_GUINT64_FORMAT ")", d.model_k,
+                                     d.cpu_k)), "K" },
+    { "n", 'n', 0, G_OPTION_ARG_STRING, &a->n,
+      spx_cli_keep (g_strdup_printf ("Columns of the dense operand, or best "
+                                     "(the model tries 1, 2, 4, …, 65536; "
+                                     "default: model best, CPU %"
+                                     G_GUINT64_FORMAT ")", d.cpu_n)),
+      "N|best" },
+    { "dtype", 0, 0, G_OPTION_ARG_STRING, &a->dtype,
+      spx_cli_keep (g_strdup_printf ("Model: fp16 or fp32 (default %s; the "
+                                     "CPU computes in fp32)",
+                                     spx_dtype_to_string (d.dtype))), "T" },
+    { "machine", 0, 0, G_OPTION_ARG_STRING, &a->machine,
+      spx_cli_machine_help (scenario->machine), "NAME|FILE" },
+    { "seed", 's', 0, G_OPTION_ARG_STRING, &a->seed,
+      spx_cli_keep (g_strdup_printf ("Seed of the generated masks and the "
+                                     "values (default %" G_GUINT64_FORMAT
+                                     ")", d.seed)), "S" },
+    { "threads", 't', 0, G_OPTION_ARG_STRING, &a->threads,
+      "CPU: threads (default: all cores)", "T" },
+    { "reps", 'r', 0, G_OPTION_ARG_STRING, &a->reps,
+      spx_cli_keep (g_strdup_printf ("CPU: timed runs per point (default "
+                                     "%u)", d.reps)), "R" },
+    { "warmup", 'w', 0, G_OPTION_ARG_STRING, &a->warmup,
+      spx_cli_keep (g_strdup_printf ("CPU: untimed runs first (default %u)",
+                                     d.warmup)), "W" },
+    { "out", 'o', 0, G_OPTION_ARG_FILENAME, &a->out,
+      "Output: .csv, .json, or a chart in .png, .svg or .pdf (required)",
+      "FILE" },
+    G_OPTION_ENTRY_NULL
+  };
+  g_option_context_add_main_entries (context, entries, NULL);
+  spx_cli_picture_args_add (&a->picture, context, &chart_defaults);
+  spx_cli_study_args_add (&a->study, context, SPX_CLI_STUDY_SCENARIO);
 }
 
 int
 spx_cli_sweep (int argc, char **argv)
 {
   SweepArgs a = { 0 };
-  GOptionEntry entries[] = {
-    { "op", 0, 0, G_OPTION_ARG_STRING, &a.op,
-      "spmm (default) or sddmm (P·Qᵀ sampled by the mask, kd = n; the CPU "
-      "only, dense and static)", "OP" },
-    { "source", 0, 0, G_OPTION_ARG_STRING, &a.source,
-      "model, cpu or both (default both)", "S" },
-    { "densities", 0, 0, G_OPTION_ARG_STRING, &a.densities,
-      "Densities, like 1/4,1/8 or 0.1,0.05 (default 1/4,1/8,1/16,1/32)", "LIST" },
-    { "blocks", 0, 0, G_OPTION_ARG_STRING, &a.blocks,
-      "Block sizes (default 1,4,8,16)", "LIST" },
-    { "modes", 0, 0, G_OPTION_ARG_STRING, &a.modes,
-      "Some of static, dynamic, tilewise (the CPU only: a dense sgemm per "
-      "column tile) (default all three; dense always runs)", "LIST" },
-    { "pattern", 'p', 0, G_OPTION_ARG_STRING, &a.pattern,
-      "Generated masks: uniform (default) or tilewise (whole rows of each "
-      "column tile kept)", "P" },
-    { "tile-width", 0, 0, G_OPTION_ARG_STRING, &a.tile_width,
-      "Columns per tile, of the tilewise pattern and the tile-wise plan "
-      "(default 128)", "G" },
-    { "m", 'm', 0, G_OPTION_ARG_STRING, &a.m,
-      "Rows of the sparse operand (default: model 4096, CPU 2048)", "M" },
-    { "k", 'k', 0, G_OPTION_ARG_STRING, &a.k,
-      "Its columns (default: model 4096, CPU 2048)", "K" },
-    { "n", 'n', 0, G_OPTION_ARG_STRING, &a.n,
-      "Columns of the dense operand, or best (the model tries 1, 2, 4, …, "
-      "65536; default: model best, CPU 256)", "N|best" },
-    { "dtype", 0, 0, G_OPTION_ARG_STRING, &a.dtype,
-      "Model: fp16 or fp32 (default fp16; the CPU computes in fp32)", "T" },
-    { "machine", 0, 0, G_OPTION_ARG_STRING, &a.machine,
-      "Model: gc200, bow, mk1, teach16 or a machine key file (default bow)",
-      "NAME|FILE" },
-    { "seed", 's', 0, G_OPTION_ARG_STRING, &a.seed,
-      "Seed of the generated masks and the values (default 1)", "S" },
-    { "threads", 't', 0, G_OPTION_ARG_STRING, &a.threads,
-      "CPU: threads (default: all cores)", "T" },
-    { "reps", 'r', 0, G_OPTION_ARG_STRING, &a.reps,
-      "CPU: timed runs per point (default 7)", "R" },
-    { "warmup", 'w', 0, G_OPTION_ARG_STRING, &a.warmup,
-      "CPU: untimed runs first (default 2)", "W" },
-    { "out", 'o', 0, G_OPTION_ARG_FILENAME, &a.out,
-      "Output: .csv, .json, or a chart in .png, .svg or .pdf (required)",
-      "FILE" },
-    G_OPTION_ENTRY_NULL
-  };
   g_autoptr (GOptionContext) context = g_option_context_new (NULL);
-  g_option_context_set_summary (context, "For every block size and density, "
-    "a seeded uniform mask, modelled on an IPU and/or measured on this CPU "
-    "as dense, static, dynamic and (the CPU) tile-wise; speedup is over dense of the same source "
-    "and point. With only --out: the PopSparse paper's scenario on the model "
-    "(bow, fp16, m = k = 4096, best n) and the CPU at m = k = 2048, n = 256, "
-    "densities 1/4 to 1/32, blocks 1, 4, 8, 16. With --mask FILE (or a "
-    "--scenario whose mask is a file or drawn): that mask, re-blocked to "
-    "1, 2, 4, 8, 16, at its own shape and the scenario's n (1024 unless "
-    "--n), each point at its own block density.");
+  g_autofree char *summary = sweep_summary ();
+  g_option_context_set_summary (context, summary);
   g_option_context_set_description (context, "CSV columns: source, mode, "
     "block, density, m, k, n, dtype, machine, ms, nz_throughput (non-zero "
     "TFLOP/s for the model, GFLOP/s for the CPU), speedup, ms_q1, ms_q3 "
@@ -509,9 +612,7 @@ spx_cli_sweep (int argc, char **argv)
     "programs ran, or against a slowed dense; measured twice).\n"
     "Ctrl-C stops after the point under way, writes the points done to "
     "--out and exits with status 130.");
-  g_option_context_add_main_entries (context, entries, NULL);
-  spx_cli_picture_args_add (&a.picture, context, &chart_defaults);
-  spx_cli_study_args_add (&a.study, context, SPX_CLI_STUDY_SCENARIO);
+  add_entries (&a, context);
   int status = spx_cli_parse_and_run (CMD, context, argc, argv, run, &a);
   sweep_args_clear (&a);
   return status;

@@ -1,6 +1,7 @@
 /* spx-cli.c: subcommand dispatch and shared option helpers */
 #include "spx-config.h"
 #include "spx-cli.h"
+#include "spx-util.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -11,6 +12,9 @@ typedef struct {
   int       (*run) (int argc, char **argv);
   const char *summary;
 } Command;
+
+/* Help texts made at run time, until the command returns. */
+static GPtrArray *kept;
 
 static const Command commands[] = {
   { "info", spx_cli_info, "shape, non-zeros and block statistics of a mask file" },
@@ -45,6 +49,15 @@ spx_cli_is_command (const char *word)
   return FALSE;
 }
 
+char *
+spx_cli_command_list (void)
+{
+  const char *names[G_N_ELEMENTS (commands) + 1] = { NULL };
+  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+    names[i] = commands[i].name;
+  return spx_join_choices (names, -1);
+}
+
 int
 spx_cli_main (int argc, char **argv)
 {
@@ -61,9 +74,121 @@ spx_cli_main (int argc, char **argv)
     }
   for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
     if (g_strcmp0 (word, commands[i].name) == 0)
-      return commands[i].run (argc - 1, argv + 1);
+      {
+        int status = commands[i].run (argc - 1, argv + 1);
+        g_clear_pointer (&kept, g_ptr_array_unref);
+        return status;
+      }
   fprintf (stderr, "sparse-explorer: unknown command '%s' (try --help)\n", word);
   return SPX_EXIT_USAGE;
+}
+
+char *
+spx_cli_density_text (double density)
+{
+  int exponent;
+  /* a power of two: 0.5 exactly, and nothing after it */
+  if (density > 0 && density < 1 && frexp (density, &exponent) == 0.5)
+    return g_strdup_printf ("1/%.0f", ldexp (1, 1 - exponent));
+  return g_strdup_printf ("%g", density);
+}
+
+const char *
+spx_cli_keep (char *text)
+{
+  if (kept == NULL)
+    kept = g_ptr_array_new_with_free_func (g_free);
+  g_ptr_array_add (kept, text);
+  return text;
+}
+
+/* ---- modes --------------------------------------------------------- */
+
+/* Spellings from before the words were the same everywhere. */
+static const struct {
+  const char *word;
+  guint       modes;
+} old_modes[] = {
+  { "both", SPX_CLI_MODE (SPX_SWEEP_STATIC) | SPX_CLI_MODE (SPX_SWEEP_DYNAMIC) },
+};
+
+/* The names of modes into words (room for SPX_SWEEP_N_MODES + 2). */
+static guint
+mode_names (guint modes, const char **words)
+{
+  guint n = 0;
+  for (guint m = 0; m < SPX_SWEEP_N_MODES; m++)
+    if (modes & SPX_CLI_MODE (m))
+      words[n++] = spx_sweep_mode_to_string (m);
+  words[n] = NULL;
+  return n;
+}
+
+char *
+spx_cli_modes_words (guint known, gboolean list)
+{
+  const char *words[SPX_SWEEP_N_MODES + 2];
+  guint n = mode_names (known, words);
+  if (list)
+    words[n++] = "all";
+  words[n] = NULL;
+  return spx_join_choices (words, -1);
+}
+
+char *
+spx_cli_modes_text (guint modes)
+{
+  const char *words[SPX_SWEEP_N_MODES + 2];
+  mode_names (modes, words);
+  return g_strjoinv (",", (char **) words);
+}
+
+/* One word's modes, 0 when it is none of the words. */
+static guint
+mode_word (const char *word, guint known, gboolean list)
+{
+  SpxSweepMode mode;
+  if (spx_sweep_mode_from_string (word, &mode))
+    return SPX_CLI_MODE (mode);
+  if (list && g_str_equal (word, "all"))
+    return known;
+  for (guint i = 0; i < G_N_ELEMENTS (old_modes); i++)
+    if (g_str_equal (word, old_modes[i].word))
+      return old_modes[i].modes;
+  return 0;
+}
+
+gboolean
+spx_cli_modes_parse (const char *command, const char *option,
+                     const char *text, guint known, gboolean list,
+                     guint *modes, guint *named)
+{
+  /* max_tokens 1: the whole text is one word */
+  g_auto (GStrv) words = g_strsplit (text, ",", list ? -1 : 1);
+  *modes = *named = 0;
+  for (guint i = 0; words[i] != NULL; i++)
+    {
+      const char *word = g_strstrip (words[i]);
+      guint these = mode_word (word, known, list);
+      SpxSweepMode mode;
+      /* one word stands for one mode where only one can be shown */
+      if (these == 0 || (these & ~known) != 0 ||
+          (!list && (these & (these - 1)) != 0))
+        {
+          *modes = 0;
+          break;
+        }
+      *modes |= these;
+      if (spx_sweep_mode_from_string (word, &mode))
+        *named |= these;
+    }
+  if (*modes != 0)
+    return TRUE;
+  g_autofree char *expected = spx_cli_modes_words (known, list);
+  spx_cli_usage_error (command, "%s: expected %s%s, got '%s'", option,
+                       expected, list ? " (several separated by commas)"
+                                      : "", text);
+  return FALSE;
 }
 
 int
@@ -91,7 +216,8 @@ spx_cli_parse_options (const char *command, GOptionContext *context,
   g_autoptr (GError) error = NULL;
   if (!g_option_context_parse (context, argc, argv, &error))
     {
-      *status = spx_cli_usage_error (command, "%s", error->message);
+      *status = spx_cli_usage_error (command, "%s (try 'sparse-explorer %s "
+                                     "--help')", error->message, command);
       return FALSE;
     }
   /* "--" ends the options (a file may start with "-"): GLib leaves it */

@@ -4,18 +4,25 @@
 #include <glib.h>
 #include <stdio.h>
 
+#include "spx-sweep.h"
+
 G_BEGIN_DECLS
 
-/* Exit statuses: 0 success, 1 a bad input file, 2 bad usage. */
+/* Exit statuses, the same for every command and the window: 0 success,
+ * 1 a bad input file or a failed write (or no display for the window),
+ * 2 bad usage, 130 interrupted (128 + SIGINT, as a shell reports it). */
 enum {
   SPX_EXIT_OK = 0,
   SPX_EXIT_INPUT = 1,
   SPX_EXIT_USAGE = 2,
+  SPX_EXIT_INTERRUPTED = 130,
 };
 
 int      spx_cli_main     (int argc, char **argv);
 void     spx_cli_print_usage (FILE *stream);
 gboolean spx_cli_is_command (const char *word);
+/* The commands in words: "info, generate, … or sweep". */
+char    *spx_cli_command_list (void);
 
 int      spx_cli_info     (int argc, char **argv);
 int      spx_cli_generate (int argc, char **argv);
@@ -49,5 +56,36 @@ gboolean spx_cli_uint   (const char *command, const char *option,
 gboolean spx_cli_double (const char *command, const char *option,
                          const char *text, double min, double max,
                          double *value);
+
+/* A density as people write it, and as --density reads it: "1/16" when
+ * it is one over a power of two, else "0.1". */
+char       *spx_cli_density_text (double density);
+
+/* A text made for an option's help (GOptionEntry keeps the pointer):
+ * freed once the command has returned. Returns text. */
+const char *spx_cli_keep (char *text);
+
+/* Modes, one vocabulary for every command: a bit per SpxSweepMode
+ * (dense, static, dynamic, tilewise). */
+#define SPX_CLI_MODE(mode) (1u << (mode))
+#define SPX_CLI_MODES_IPU  (SPX_CLI_MODE (SPX_SWEEP_DENSE) | \
+                            SPX_CLI_MODE (SPX_SWEEP_STATIC) | \
+                            SPX_CLI_MODE (SPX_SWEEP_DYNAMIC))
+#define SPX_CLI_MODES_CPU  (SPX_CLI_MODES_IPU | \
+                            SPX_CLI_MODE (SPX_SWEEP_TILEWISE))
+
+/* The words an option takes among known: "dense, static, dynamic or
+ * all" (list: several separated by commas, "all" for every one). */
+char     *spx_cli_modes_words (guint known, gboolean list);
+/* Modes as --mode reads them: "static,dynamic". */
+char     *spx_cli_modes_text  (guint modes);
+/* Reads text: one word, or with list words separated by commas; "all"
+ * is every known mode; the old "both" is static,dynamic. *named gets the
+ * modes named word by word (a command may refuse those it cannot run
+ * here, while "all" just leaves them out). On failure prints one line
+ * naming the option and returns FALSE. */
+gboolean  spx_cli_modes_parse (const char *command, const char *option,
+                               const char *text, guint known, gboolean list,
+                               guint *modes, guint *named);
 
 G_END_DECLS

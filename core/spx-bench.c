@@ -450,6 +450,7 @@ describe (SpxBenchResult *r, const SpxMask *mask, guint64 n,
   r->threads = spx_engine_threads (&options->engine);
   r->isa = options->engine.isa;
   r->reps = options->reps;
+  r->warmup = options->warmup;
   r->cpus = (guint) MAX (1, sysconf (_SC_NPROCESSORS_ONLN));
   r->busy_cores = -1;
   r->dense_core = spx_dense_core ();

@@ -93,7 +93,7 @@ typedef struct {
   guint64        nonzero_blocks, nnz_elements;
   guint          threads;
   SpxIsa         isa;
-  guint          reps;
+  guint          reps, warmup;
   gboolean       dense_openmp;  /* OpenBLAS shares OpenMP's threads */
   const char    *dense_core;    /* OpenBLAS's kernel ("Haswell") */
   /* Whether another process was running: the cores it took, on average,

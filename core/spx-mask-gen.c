@@ -144,6 +144,17 @@ spx_pattern_to_string (SpxPattern pattern)
   return pattern_names[pattern];
 }
 
+char *
+spx_pattern_list (guint only)
+{
+  const char *names[G_N_ELEMENTS (pattern_names) + 1] = { NULL };
+  guint n = 0;
+  for (guint p = 0; p < G_N_ELEMENTS (pattern_names); p++)
+    if (only == 0 || (only & (1u << p)))
+      names[n++] = pattern_names[p];
+  return spx_join_choices (names, n);
+}
+
 gboolean
 spx_pattern_from_string (const char *name, SpxPattern *pattern)
 {
@@ -175,9 +186,9 @@ check_options (const SpxGenOptions *o, GError **error)
   const char *name = spx_pattern_to_string (o->pattern);
   if (name == NULL)
     {
+      g_autofree char *names = spx_pattern_list (0);
       g_set_error (error, SPX_MASK_ERROR, SPX_MASK_ERROR_INVALID,
-                   "pattern %d: expected one of uniform, tilewise, nm, "
-                   "banded, skewed, magnitude", (int) o->pattern);
+                   "pattern %d: expected %s", (int) o->pattern, names);
       return FALSE;
     }
   if (o->pattern != SPX_PATTERN_NM && !check_density (o->density, error))
@@ -402,12 +413,20 @@ fill_tiles (SpxMask *mask, const guint64 *colset, guint64 *rowset,
  * into tiles of tile_width elements, and give each tile its own random
  * sqrt(d) of the block-rows. A uniform random column subset has the same
  * law as "top k of i.i.d. random scores", without float ties. */
+static void
+tilewise_counts (double density, guint64 brows, guint64 bcols, guint64 *kr,
+                 guint64 *kc)
+{
+  double keep = sqrt (density);
+  *kc = count_for_density (keep, bcols);
+  *kr = count_for_density (keep, brows);
+}
+
 static gboolean
 gen_tilewise (SpxMask *mask, const SpxGenOptions *o, Gen *g)
 {
-  double keep = sqrt (o->density);
-  guint64 kc = count_for_density (keep, mask->bcols);
-  guint64 kr = count_for_density (keep, mask->brows);
+  guint64 kc, kr;
+  tilewise_counts (o->density, mask->brows, mask->bcols, &kr, &kc);
   guint64 per_tile = MAX (1u, o->tile_width / mask->block);
   per_tile = MIN (per_tile, mask->bcols);
 
@@ -425,17 +444,25 @@ gen_tilewise (SpxMask *mask, const SpxGenOptions *o, Gen *g)
          fill_tiles (mask, colset, rowset, tile, per_tile, kr, g);
 }
 
-/* Groups start at block-column 0 of every row; a final group of len < M
- * keeps round(N·len/M), in integers (len < bcols < 2^31, so no overflow). */
+/* What a group of len ≤ M blocks keeps: N, or round(N·len/M) for a
+ * final short one, in integers (len < bcols < 2^31, so no overflow). */
+static guint64
+nm_group_keeps (const SpxGenOptions *o, guint64 len)
+{
+  guint64 n = o->nm_n, m = o->nm_m;
+  return len == m ? n : (2 * n * len + m) / (2 * m);
+}
+
+/* Groups start at block-column 0 of every row. */
 static gboolean
 gen_nm (SpxMask *mask, const SpxGenOptions *o, Gen *g)
 {
-  guint64 n = o->nm_n, m = o->nm_m;
+  guint64 m = o->nm_m;
   for (guint64 r = 0; r < mask->brows; r++)
     for (guint64 c = 0; c < mask->bcols; c += m)
       {
         guint64 len = MIN (m, mask->bcols - c);
-        guint64 k = len == m ? n : (2 * n * len + m) / (2 * m);
+        guint64 k = nm_group_keeps (o, len);
         if (!sample_range (mask->bits, spx_mask_index (mask, r, c), len, k,
                            g))
           return FALSE;
@@ -884,6 +911,27 @@ run_pattern (SpxMask *mask, const SpxGenOptions *o, Gen *g)
     case SPX_PATTERN_MAGNITUDE:
     default:
       return gen_magnitude (mask, o, g);
+    }
+}
+
+gboolean
+spx_gen_keeps_any (guint64 brows, guint64 bcols, const SpxGenOptions *o)
+{
+  guint64 kr, kc;
+  switch (o->pattern)
+    {
+    case SPX_PATTERN_TILEWISE:
+      tilewise_counts (o->density, brows, bcols, &kr, &kc);
+      return kr > 0 && kc > 0;
+    case SPX_PATTERN_NM: /* the first group is the longest */
+      return brows > 0 && nm_group_keeps (o, MIN (o->nm_m, bcols)) > 0;
+    case SPX_PATTERN_BANDED: /* a band is at least one block wide */
+      return brows > 0 && bcols > 0;
+    case SPX_PATTERN_UNIFORM:
+    case SPX_PATTERN_SKEWED:
+    case SPX_PATTERN_MAGNITUDE:
+    default:
+      return count_for_density (o->density, brows * bcols) > 0;
     }
 }
 

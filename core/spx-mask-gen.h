@@ -28,6 +28,16 @@ void         spx_gen_options_init (SpxGenOptions *options);
 
 const char  *spx_pattern_to_string   (SpxPattern pattern);
 gboolean     spx_pattern_from_string (const char *name, SpxPattern *pattern);
+/* The names, for messages and help: "uniform, tilewise, nm, banded,
+ * skewed or magnitude"; only: a bit per SpxPattern to name (0: all). */
+char        *spx_pattern_list        (guint only);
+
+/* Whether the options keep at least one block of a brows × bcols block
+ * grid, known before any draw: uniform, skewed and magnitude keep
+ * round(d·blocks), tilewise round(√d·…) of the block-rows and -columns,
+ * nm N of M per group, banded a band of at least one block. */
+gboolean     spx_gen_keeps_any (guint64 brows, guint64 bcols,
+                                const SpxGenOptions *options);
 
 /* Generate a rows×cols mask with blocks of size block. Same options, same
  * mask on every machine. Magnitude needs values: it prunes random normal

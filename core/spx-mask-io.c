@@ -20,23 +20,25 @@ has_prefix (const guint8 *data, gsize len, const void *prefix, gsize n)
   return len >= n && memcmp (data, prefix, n) == 0;
 }
 
+/* Every format, in the order messages list them: the one place that
+ * names them. */
+static const struct {
+  SpxFormat   format;
+  const char *ext, *name;
+} formats[] = {
+  { SPX_FORMAT_MTX, "mtx", "Matrix Market" },
+  { SPX_FORMAT_SMTX, "smtx", "DLMC" },
+  { SPX_FORMAT_NPY, "npy", "NumPy" },
+  { SPX_FORMAT_PNG, "png", "PNG" },
+};
+
 const char *
 spx_format_to_string (SpxFormat format)
 {
-  switch (format)
-    {
-    case SPX_FORMAT_MTX:
-      return "mtx";
-    case SPX_FORMAT_SMTX:
-      return "smtx";
-    case SPX_FORMAT_NPY:
-      return "npy";
-    case SPX_FORMAT_PNG:
-      return "png";
-    case SPX_FORMAT_UNKNOWN:
-    default:
-      return "unknown";
-    }
+  for (guint i = 0; i < G_N_ELEMENTS (formats); i++)
+    if (formats[i].format == format)
+      return formats[i].ext;
+  return "unknown";
 }
 
 /* The extension of the last path component, or NULL. */
@@ -61,14 +63,10 @@ format_from_name (const char *path, gsize len)
   if (ext == NULL)
     return SPX_FORMAT_UNKNOWN;
   gsize n = len - (gsize) (ext - path);
-  static const struct { const char *ext; SpxFormat format; } table[] = {
-    { "mtx", SPX_FORMAT_MTX }, { "smtx", SPX_FORMAT_SMTX },
-    { "npy", SPX_FORMAT_NPY }, { "png", SPX_FORMAT_PNG },
-  };
-  for (guint i = 0; i < G_N_ELEMENTS (table); i++)
-    if (n == strlen (table[i].ext) &&
-        g_ascii_strncasecmp (ext, table[i].ext, n) == 0)
-      return table[i].format;
+  for (guint i = 0; i < G_N_ELEMENTS (formats); i++)
+    if (n == strlen (formats[i].ext) &&
+        g_ascii_strncasecmp (ext, formats[i].ext, n) == 0)
+      return formats[i].format;
   return SPX_FORMAT_UNKNOWN;
 }
 
@@ -159,6 +157,32 @@ spx_mask_io_register (SpxFormat format, SpxMaskLoadFunc load,
   registered[format].save = save;
 }
 
+/* Core's own formats, and those a higher layer registered. */
+static gboolean
+format_available (SpxFormat format)
+{
+  return format != SPX_FORMAT_PNG || registered[format].load != NULL;
+}
+
+char *
+spx_format_list (gboolean named)
+{
+  const char *items[G_N_ELEMENTS (formats) + 1];
+  g_autoptr (GPtrArray) owned = g_ptr_array_new_with_free_func (g_free);
+  guint n = 0;
+  for (guint i = 0; i < G_N_ELEMENTS (formats); i++)
+    if (format_available (formats[i].format))
+      {
+        char *item = named ? g_strdup_printf ("%s (.%s)", formats[i].name,
+                                              formats[i].ext)
+                           : g_strconcat (".", formats[i].ext, NULL);
+        g_ptr_array_add (owned, item);
+        items[n++] = item;
+      }
+  items[n] = NULL;
+  return spx_join_choices (items, -1);
+}
+
 /* message without its leading "PATH: ", when it has one: messages from
  * helpers that name the raw path are named again with the shown one. */
 static const char *
@@ -229,10 +253,12 @@ load_data (SpxFormat format, const char *name, const guint8 *data, gsize len,
       return NULL;
     case SPX_FORMAT_UNKNOWN:
     default:
-      g_set_error (error, SPX_MASK_ERROR, SPX_MASK_ERROR_FORMAT,
-                   "%s: unknown format: expected a Matrix Market (.mtx), "
-                   "DLMC (.smtx), NumPy (.npy) or PNG (.png) file", name);
-      return NULL;
+      {
+        g_autofree char *list = spx_format_list (TRUE);
+        g_set_error (error, SPX_MASK_ERROR, SPX_MASK_ERROR_FORMAT,
+                     "%s: unknown format: expected a %s file", name, list);
+        return NULL;
+      }
     }
 }
 
@@ -277,10 +303,12 @@ spx_mask_save (const SpxMask *mask, const char *path, GError **error)
       return FALSE;
     case SPX_FORMAT_UNKNOWN:
     default:
-      g_set_error (error, SPX_MASK_ERROR, SPX_MASK_ERROR_FORMAT,
-                   "%s: unknown extension: expected .mtx, .smtx, .npy or "
-                   ".png", path);
-      return FALSE;
+      {
+        g_autofree char *list = spx_format_list (FALSE);
+        g_set_error (error, SPX_MASK_ERROR, SPX_MASK_ERROR_FORMAT,
+                     "%s: unknown extension: expected %s", path, list);
+        return FALSE;
+      }
     }
 }
 

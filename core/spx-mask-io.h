@@ -15,6 +15,10 @@ typedef enum {
 } SpxFormat;
 
 const char *spx_format_to_string (SpxFormat format); /* "mtx", "smtx", ... */
+/* The formats this program reads and writes (PNG once registered), for
+ * messages and help: ".mtx, .smtx, .npy or .png", or named: "Matrix
+ * Market (.mtx), DLMC (.smtx), NumPy (.npy) or PNG (.png)". */
+char       *spx_format_list      (gboolean named);
 /* By extension only (for saving): NULL-safe, case-insensitive. */
 SpxFormat   spx_format_from_path (const char *path);
 /* By content: magic bytes and banners; the name breaks ties only. */

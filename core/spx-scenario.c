@@ -298,9 +298,11 @@ read_generator (Reader *r, SpxGenOptions *gen)
   g_autofree char *pattern = g_key_file_get_value (r->kf, GROUP_MASK,
                                                    "pattern", NULL);
   if (pattern != NULL && !spx_pattern_from_string (pattern, &gen->pattern))
-    return read_fail (r, GROUP_MASK, "pattern",
-                      "expected uniform, tilewise, nm, banded, skewed or "
-                      "magnitude");
+    {
+      g_autofree char *names = spx_pattern_list (0);
+      g_autofree char *what = g_strconcat ("expected ", names, NULL);
+      return read_fail (r, GROUP_MASK, "pattern", what);
+    }
   return read_double (r, GROUP_MASK, "density", 0, 1, &gen->density) &&
          read_uint (r, GROUP_MASK, "seed", FALSE, 0, G_MAXUINT64, &gen->seed) &&
          read_uint32 (r, GROUP_MASK, "tile-width", FALSE, 1, SPX_MASK_MAX_DIM,
@@ -423,8 +425,9 @@ load_data (const char *name, const char *data, gsize len, const char *dir,
    * ours must not be shown */
   if (!g_key_file_load_from_data (kf, data, len, G_KEY_FILE_NONE, NULL))
     {
+      g_autofree char *where = spx_key_file_where (name, data, len);
       invalid (error, "%s: not a scenario key file (expected [scenario] and "
-               "[mask] groups of key = value lines)", name);
+               "[mask] groups of key = value lines)", where);
       return NULL;
     }
   return load_key_file (name, kf, dir, error);

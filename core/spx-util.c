@@ -297,6 +297,49 @@ spx_format_bytes (double bytes)
 }
 
 char *
+spx_join_choices (const char *const *items, gssize n)
+{
+  guint count = 0;
+  while ((n < 0 || count < (guint) n) && items[count] != NULL)
+    count++;
+  GString *s = g_string_new (NULL);
+  for (guint i = 0; i < count; i++)
+    g_string_append_printf (s, "%s%s", i == 0 ? ""
+                            : i + 1 == count ? " or " : ", ", items[i]);
+  return g_string_free (s, FALSE);
+}
+
+/* One line of a key file as GKeyFile reads it: a key only once a group
+ * has begun. */
+static gboolean
+key_file_line_ok (const char *p, const char *end, gboolean *in_group)
+{
+  while (p < end && g_ascii_isspace (*p))
+    p++;
+  if (p == end || *p == '#')
+    return TRUE;
+  if (*p == '[')
+    return (*in_group = memchr (p, ']', (gsize) (end - p)) != NULL);
+  return *in_group && *p != '=' &&
+         memchr (p, '=', (gsize) (end - p)) != NULL;
+}
+
+char *
+spx_key_file_where (const char *name, const char *data, gsize len)
+{
+  const char *p = data, *end = data + len;
+  gboolean in_group = FALSE;
+  for (guint line = 1; p < end; line++)
+    {
+      const char *eol = memchr (p, '\n', (gsize) (end - p));
+      if (!key_file_line_ok (p, eol ? eol : end, &in_group))
+        return g_strdup_printf ("%s:%u", name, line);
+      p = eol ? eol + 1 : end;
+    }
+  return g_strdup (name);
+}
+
+char *
 spx_excerpt (const char *text)
 {
   g_autofree char *inner = spx_short (text);

@@ -38,6 +38,13 @@ char    *spx_short   (const char *text);
 char    *spx_format_count (guint64 value);
 /* A size for people: "512 B", "4.0 KiB", "3.1 MiB". */
 char    *spx_format_bytes (double bytes);
+/* The first n of items (n < 0: up to NULL) as a choice in words: "a",
+ * "a or b", "a, b or c". */
+char    *spx_join_choices (const char *const *items, gssize n);
+/* Where a key file that GKeyFile refused goes wrong, for a message that
+ * must not quote it: "NAME:LINE" at the first line that is neither
+ * blank, a comment, a [group] nor a key = value, else "NAME". */
+char    *spx_key_file_where (const char *name, const char *data, gsize len);
 
 /* ---- what input may ask of the machine ---------------------------- */
 

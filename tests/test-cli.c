@@ -24,18 +24,10 @@ run_clear (Run *r)
 /* Extra environment for the next runs (NULL: inherit as is). */
 static char **run_env;
 
-/* Run the binary in cwd (NULL: this one) with the arguments given. */
+/* Run the binary in cwd (NULL: this one); argv ends in NULL. */
 static Run
-run_cli_va (const char *cwd, const char *first, va_list args)
+run_argv (const char *cwd, GPtrArray *argv)
 {
-  const char *binary = g_getenv ("SPX_BINARY");
-  g_assert_nonnull (binary);
-  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
-  g_ptr_array_add (argv, (char *) binary);
-  for (const char *a = first; a != NULL; a = va_arg (args, const char *))
-    g_ptr_array_add (argv, (char *) a);
-  g_ptr_array_add (argv, NULL);
-
   Run r = { 0 };
   int wait_status = 0;
   g_autoptr (GError) error = NULL;
@@ -45,6 +37,38 @@ run_cli_va (const char *cwd, const char *first, va_list args)
   g_assert_true (WIFEXITED (wait_status));
   r.status = WEXITSTATUS (wait_status);
   return r;
+}
+
+static GPtrArray *
+new_argv (void)
+{
+  const char *binary = g_getenv ("SPX_BINARY");
+  g_assert_nonnull (binary);
+  GPtrArray *argv = g_ptr_array_new ();
+  g_ptr_array_add (argv, (char *) binary);
+  return argv;
+}
+
+/* Run the binary in cwd (NULL: this one) with the arguments given. */
+static Run
+run_cli_va (const char *cwd, const char *first, va_list args)
+{
+  g_autoptr (GPtrArray) argv = new_argv ();
+  for (const char *a = first; a != NULL; a = va_arg (args, const char *))
+    g_ptr_array_add (argv, (char *) a);
+  g_ptr_array_add (argv, NULL);
+  return run_argv (cwd, argv);
+}
+
+/* The same with the arguments in a NULL-terminated array. */
+static Run
+run_cli_strv (const char *const *args)
+{
+  g_autoptr (GPtrArray) argv = new_argv ();
+  for (guint i = 0; args[i] != NULL; i++)
+    g_ptr_array_add (argv, (char *) args[i]);
+  g_ptr_array_add (argv, NULL);
+  return run_argv (NULL, argv);
 }
 
 /* Run the binary with the given arguments (NULL-terminated). */
@@ -90,6 +114,17 @@ assert_usage_error (Run *r, const char *needle)
   g_assert_cmpint (r->status, ==, 2);
   g_assert_cmpuint (count_lines (r->err), ==, 1);
   g_assert_nonnull (strstr (r->err, needle));
+  run_clear (r);
+}
+
+/* A bad input file or a failed write: exit 1, one line naming it. */
+static void
+assert_input_error (Run *r, const char *needle)
+{
+  g_assert_cmpint (r->status, ==, 1);
+  g_assert_cmpuint (count_lines (r->err), ==, 1);
+  if (strstr (r->err, needle) == NULL)
+    g_error ("'%s' lacks '%s'", r->err, needle);
   run_clear (r);
 }
 
@@ -594,7 +629,8 @@ test_model_errors (void)
                "--dtype", "fp8", NULL);
   assert_usage_error (&r, "--dtype");
 
-  /* A machine key file with a bad value names the file and the key. */
+  /* A machine key file with a bad value is a bad input file: exit 1,
+   * naming the file and the key. */
   g_autofree char *dir = g_dir_make_tmp ("spx-cli-XXXXXX", NULL);
   g_autofree char *path = g_build_filename (dir, "m.ini", NULL);
   g_assert_true (g_file_set_contents (
@@ -602,7 +638,10 @@ test_model_errors (void)
     "flop-per-cycle-fp16=128\nflop-per-cycle-fp32=32\n", -1, NULL));
   r = run_cli ("model", "--m", "64", "--k", "64", "--n", "8", "--block", "4",
                "--machine", path, NULL);
-  assert_usage_error (&r, "tiles");
+  assert_input_error (&r, path);
+  r = run_cli ("model", "--m", "64", "--k", "64", "--n", "8", "--block", "4",
+               "--machine", path, NULL);
+  assert_input_error (&r, "tiles");
   g_unlink (path);
   g_rmdir (dir);
 }
@@ -820,7 +859,7 @@ test_sweep_errors (void)
   assert_usage_error (&r, "--out");
   r = run_cli ("sweep", "--source", "gpu", "--out", "x.csv", NULL);
   assert_usage_error (&r, "--source");
-  r = run_cli ("sweep", "--modes", "static,dense", "--out", "x.csv", NULL);
+  r = run_cli ("sweep", "--modes", "static,sparse", "--out", "x.csv", NULL);
   assert_usage_error (&r, "--modes");
   r = run_cli ("sweep", "--source", "cpu", "--n", "best", "--out", "x.csv",
                NULL);
@@ -1268,6 +1307,776 @@ test_sweep_mask (void)
   g_rmdir (dir);
 }
 
+/* ---- one grammar: exit codes, stated defaults, modes, refusals ------ */
+
+/* The environment of a machine without a display. */
+static char **
+headless_env (void)
+{
+  char **env = g_environ_unsetenv (g_get_environ (), "DISPLAY");
+  return g_environ_unsetenv (env, "WAYLAND_DISPLAY");
+}
+
+/* The window's options fail as a command's do: one line, exit 2. Run
+ * without a display, a check that let them through ends in exit 1. */
+static void
+test_global_options (void)
+{
+  run_env = headless_env ();
+  Run r = run_cli ("--frobnicate", NULL);
+  g_assert_true (g_str_has_prefix (r.err, "sparse-explorer: "));
+  g_assert_nonnull (strstr (r.err, "--help"));
+  assert_usage_error (&r, "--frobnicate");
+  r = run_cli ("--view", NULL);
+  assert_usage_error (&r, "--view");
+  r = run_cli ("--view", "bogus", NULL);
+  assert_usage_error (&r, "--view");
+  g_strfreev (run_env);
+  run_env = NULL;
+  r = run_cli ("info", "--frobnicate", NULL);
+  g_assert_nonnull (strstr (r.err, "sparse-explorer info --help"));
+  assert_usage_error (&r, "--frobnicate");
+}
+
+/* No display: the window's path is one line saying so, naming the
+ * commands that work without one, and nothing from GTK. */
+static void
+test_no_display (void)
+{
+  if (g_strcmp0 (g_getenv ("SPX_HAVE_GUI"), "1") != 0)
+    {
+      g_test_skip ("this build has no window");
+      return;
+    }
+  g_autofree char *tiny = data_path ("cli-tiny.mtx");
+  const char *const commands[] = { "info", "generate", "bench", "model",
+                                   "render", "sweep", "--help" };
+  run_env = headless_env ();
+  for (guint i = 0; i < 2; i++)
+    {
+      Run r = i == 0 ? run_cli (NULL) : run_cli (tiny, NULL);
+      g_assert_cmpint (r.status, ==, 1);
+      g_assert_cmpuint (count_lines (r.err), ==, 1);
+      g_assert_true (g_str_has_prefix (r.err, "sparse-explorer: no display"));
+      for (guint c = 0; c < G_N_ELEMENTS (commands); c++)
+        g_assert_nonnull (strstr (r.err, commands[c]));
+      g_assert_null (strstr (r.err, "Gtk"));
+      g_assert_cmpstr (r.out, ==, "");
+      run_clear (&r);
+    }
+  g_strfreev (run_env);
+  run_env = NULL;
+}
+
+/* "@DIR/…" and "@TINY" in a case's arguments, made real. */
+#define ARGS_MAX 32
+typedef struct {
+  const char *dir, *tiny;
+  char       *args[ARGS_MAX + 1];
+} Args;
+
+static const char *const *
+args_expand (Args *a, const char *const *in)
+{
+  guint i = 0;
+  for (; in[i] != NULL; i++)
+    {
+      g_assert_cmpuint (i + 1, <, G_N_ELEMENTS (a->args));
+      a->args[i] = g_str_has_prefix (in[i], "@DIR/")
+                     ? g_build_filename (a->dir, in[i] + 5, NULL)
+                   : g_str_equal (in[i], "@TINY") ? g_strdup (a->tiny)
+                   : g_strdup (in[i]);
+    }
+  a->args[i] = NULL;
+  return (const char *const *) a->args;
+}
+
+static void
+args_clear (Args *a)
+{
+  for (guint i = 0; a->args[i] != NULL; i++)
+    g_clear_pointer (&a->args[i], g_free);
+}
+
+/* A case's arguments, NULL-terminated, in a table. */
+#define ARGS(...) { __VA_ARGS__, NULL }
+
+/* Every command, every class of outcome: 0 success, 1 a bad input file
+ * or a failed write (naming the path the user gave), 2 bad usage. */
+static void
+test_exit_codes (void)
+{
+  static const struct {
+    int status;
+    const char *needle;
+    const char *args[ARGS_MAX];
+  } cases[] = {
+    { 0, NULL, ARGS ("info", "@TINY") },
+    { 2, "--block", ARGS ("info", "@TINY", "--block", "0") },
+    { 1, "/nonexistent/m.mtx", ARGS ("info", "/nonexistent/m.mtx") },
+    { 0, NULL, ARGS ("generate", "--rows", "8", "--cols", "8", "--out",
+                     "@DIR/g.mtx") },
+    { 2, "--rows", ARGS ("generate", "--rows", "0", "--cols", "8", "--out",
+                         "@DIR/g.mtx") },
+    { 1, "/nonexistent/dir/x.mtx: could not be written (",
+      ARGS ("generate", "--rows", "8", "--cols", "8", "--out",
+            "/nonexistent/dir/x.mtx") },
+    { 0, NULL, ARGS ("bench", "--m", "32", "--k", "32", "--n", "4",
+                     "--block", "4", "--reps", "1", "--warmup", "0") },
+    { 2, "--mode", ARGS ("bench", "--m", "32", "--k", "32", "--n", "4",
+                         "--block", "4", "--mode", "nope") },
+    { 1, "/nonexistent/m.smtx", ARGS ("bench", "--mask", "/nonexistent/m.smtx",
+                                      "--n", "4", "--block", "4") },
+    { 0, NULL, ARGS ("model", "--m", "32", "--k", "32", "--n", "4",
+                     "--block", "4", "--machine", "teach16") },
+    { 2, "--machine", ARGS ("model", "--m", "32", "--k", "32", "--n", "4",
+                            "--block", "4", "--machine", "nosuch") },
+    { 1, "bad.machine:3: not a machine key file",
+      ARGS ("model", "--m", "32", "--k", "32", "--n", "4", "--block", "4",
+            "--machine", "@DIR/bad.machine") },
+    { 1, "/nonexistent/m.machine",
+      ARGS ("model", "--m", "32", "--k", "32", "--n", "4", "--block", "4",
+            "--machine", "/nonexistent/m.machine") },
+    { 0, NULL, ARGS ("render", "--view", "tiles", "--machine", "teach16",
+                     "--m", "32", "--k", "32", "--n", "4", "--block", "4",
+                     "--out", "@DIR/r.svg") },
+    { 2, "--view", ARGS ("render", "--view", "nope", "--out", "@DIR/r.svg") },
+    { 1, "/nonexistent/m.mtx", ARGS ("render", "--view", "mask", "--mask",
+                                     "/nonexistent/m.mtx", "--out",
+                                     "@DIR/r.svg") },
+    { 1, "bad.machine:3:", ARGS ("render", "--view", "tiles", "--machine",
+                                 "@DIR/bad.machine", "--out", "@DIR/r.svg") },
+    { 1, "/nonexistent/dir/x.svg: could not be written (",
+      ARGS ("render", "--view", "tiles", "--machine", "teach16", "--m", "32",
+            "--k", "32", "--n", "4", "--block", "4", "--out",
+            "/nonexistent/dir/x.svg") },
+    { 0, NULL, ARGS ("sweep", "--source", "model", "--densities", "1/4",
+                     "--blocks", "4", "--m", "32", "--k", "32", "--n", "4",
+                     "--out", "@DIR/s.csv") },
+    { 2, "--source", ARGS ("sweep", "--source", "gpu", "--out", "@DIR/s.csv") },
+    { 1, "/nonexistent/m.mtx", ARGS ("sweep", "--mask", "/nonexistent/m.mtx",
+                                     "--out", "@DIR/s.csv") },
+    { 1, "bad.machine:3:", ARGS ("sweep", "--source", "model", "--machine",
+                                 "@DIR/bad.machine", "--out", "@DIR/s.csv") },
+    { 1, "/nonexistent/dir/x.csv: could not be written (",
+      ARGS ("sweep", "--source", "model", "--densities", "1/4", "--blocks",
+            "4", "--m", "32", "--k", "32", "--n", "4", "--out",
+            "/nonexistent/dir/x.csv") },
+  };
+  g_autofree char *dir = g_dir_make_tmp ("spx-cli-XXXXXX", NULL);
+  g_autofree char *tiny = data_path ("cli-tiny.mtx");
+  g_autofree char *machine = g_build_filename (dir, "bad.machine", NULL);
+  g_assert_true (g_file_set_contents (machine, "[machine]\ntiles=16\n"
+                                      "secret words\n", -1, NULL));
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      Args a = { dir, tiny, { NULL } };
+      Run r = run_cli_strv (args_expand (&a, cases[i].args));
+      g_test_message ("%s %s: %d %s", a.args[0], a.args[1], r.status, r.err);
+      g_autofree char *prefix = g_strdup_printf ("sparse-explorer %s: ",
+                                                 a.args[0]);
+      if (cases[i].status == 0)
+        g_assert_cmpint (r.status, ==, 0);
+      else
+        g_assert_true (g_str_has_prefix (r.err, prefix));
+      /* the user's path, never the temporary file beside it */
+      g_assert_null (strstr (r.err, ".csv."));
+      g_assert_null (strstr (r.err, "secret"));
+      if (cases[i].status == 1)
+        assert_input_error (&r, cases[i].needle);
+      else if (cases[i].status == 2)
+        assert_usage_error (&r, cases[i].needle);
+      else
+        run_clear (&r);
+      args_clear (&a);
+    }
+  const char *files[] = { "bad.machine", "g.mtx", "r.svg", "s.csv" };
+  for (guint i = 0; i < G_N_ELEMENTS (files); i++)
+    {
+      g_autofree char *path = g_build_filename (dir, files[i], NULL);
+      g_unlink (path);
+    }
+  g_rmdir (dir);
+}
+
+/* ---- the defaults --help states are the behaviour ------------------- */
+
+/* Every "--option=V" a command's --help states "(default V)" of; a
+ * default in words ("(default: all cores)") is not a value to give. */
+static GPtrArray *
+help_defaults (const char *command)
+{
+  Run r = run_cli (command, "--help", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  GPtrArray *found = g_ptr_array_new_with_free_func (g_free);
+  g_auto (GStrv) lines = g_strsplit (r.out, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      const char *opt = strstr (lines[i], "--");
+      if (opt == NULL || strspn (lines[i], " ") < 2)
+        continue;
+      g_autofree char *name = g_strndup (opt, strcspn (opt, "= "));
+      for (const char *p = opt; (p = strstr (p, "(default ")) != NULL;)
+        {
+          p += strlen ("(default ");
+          gsize n = strcspn (p, ") ;");
+          if (n > 0 && (p[n] == ')' || p[n] == ';'))
+            g_ptr_array_add (found, g_strdup_printf ("%s=%.*s", name, (int) n,
+                                                     p));
+        }
+    }
+  run_clear (&r);
+  return found;
+}
+
+/* How two runs are compared: their output files' bytes, or their JSON
+ * (stdout or the output file) without what timing varies. */
+typedef enum { SAME_FILE, SAME_JSON_OUT, SAME_JSON_FILE } Same;
+
+static void
+json_canon (JsonNode *node, GString *out)
+{
+  static const char *const varies[] = {
+    "ms", "ms_q1", "ms_q3", "gflops", "nz_gflops", "speedup", "efficiency",
+    "max_rel_err", "plan_ms", "noisy", "noise", "busy_cores", "load_ms",
+    "nz_throughput", "best_gflops", "full_speed", NULL };
+  if (JSON_NODE_HOLDS_OBJECT (node))
+    {
+      JsonObject *o = json_node_get_object (node);
+      g_autoptr (GList) members = json_object_get_members (o);
+      g_string_append_c (out, '{');
+      for (GList *m = members; m != NULL; m = m->next)
+        if (!g_strv_contains (varies, m->data))
+          {
+            g_string_append_printf (out, "%s:", (const char *) m->data);
+            json_canon (json_object_get_member (o, m->data), out);
+            g_string_append_c (out, ',');
+          }
+      g_string_append_c (out, '}');
+    }
+  else if (JSON_NODE_HOLDS_ARRAY (node))
+    {
+      JsonArray *a = json_node_get_array (node);
+      g_string_append_c (out, '[');
+      for (guint i = 0; i < json_array_get_length (a); i++)
+        {
+          json_canon (json_array_get_element (a, i), out);
+          g_string_append_c (out, ',');
+        }
+      g_string_append_c (out, ']');
+    }
+  else
+    {
+      g_autofree char *text = json_to_string (node, FALSE);
+      g_string_append (out, text);
+    }
+}
+
+/* What a run produced, to compare: a file's bytes or canonical JSON. */
+static char *
+run_result (Same same, const char *const *args, const char *out)
+{
+  Run r = run_cli_strv (args);
+  if (r.status != 0)
+    g_error ("%s %s: exit %d: %s", args[0], args[1], r.status, r.err);
+  char *text = NULL;
+  if (same != SAME_JSON_OUT)
+    g_assert_true (g_file_get_contents (out, &text, NULL, NULL));
+  if (same == SAME_FILE)
+    {
+      run_clear (&r);
+      return text;
+    }
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_assert_true (json_parser_load_from_data (
+    parser, same == SAME_JSON_OUT ? r.out : text, -1, NULL));
+  GString *canon = g_string_new (NULL);
+  json_canon (json_parser_get_root (parser), canon);
+  g_free (text);
+  run_clear (&r);
+  return g_string_free (canon, FALSE);
+}
+
+typedef struct {
+  const char *command, *option; /* option: "--name=VALUE" as stated */
+  Same same;
+  const char *args[ARGS_MAX];   /* "@OUT.ext": the output file */
+} StatedDefault;
+
+#define GEN "--rows", "64", "--cols", "96", "--block", "4", "--density", "1/4"
+#define BENCH "bench", "--m", "64", "--k", "96", "--n", "8", "--block", "4", \
+              "--threads", "1", "--json"
+#define MODEL "--m", "64", "--k", "64", "--n", "16", "--block", "4", "--json"
+#define RENDER "render", "--out", "@OUT.svg"
+#define TEACH "--machine", "teach16"
+#define SMALL "--m", "64", "--k", "64", "--n", "16", "--block", "4"
+#define SWEEP_MODEL "sweep", "--source", "model", "--out", "@OUT.csv", \
+                    "--n", "16"
+#define SWEEP_CPU "sweep", "--out", "@OUT.json", "--densities", "1/4", \
+                  "--blocks", "4", "--m", "32", "--k", "32", "--n", "4"
+
+static const StatedDefault stated[] = {
+  { "info", "--block=1", SAME_JSON_OUT, ARGS ("info", "@TINY", "--json") },
+
+  { "generate", "--pattern=uniform", SAME_FILE,
+    ARGS ("generate", GEN, "--out", "@OUT.mtx") },
+  { "generate", "--block=1", SAME_FILE,
+    ARGS ("generate", "--rows", "64", "--cols", "96", "--out", "@OUT.mtx") },
+  { "generate", "--density=0.1", SAME_FILE,
+    ARGS ("generate", "--rows", "64", "--cols", "96", "--out", "@OUT.mtx") },
+  { "generate", "--seed=1", SAME_FILE, ARGS ("generate", GEN, "--out",
+                                             "@OUT.mtx") },
+  { "generate", "--tile-width=128", SAME_FILE,
+    ARGS ("generate", "--pattern", "tilewise", "--rows", "64", "--cols", "512",
+          "--block", "4", "--out", "@OUT.mtx") },
+  { "generate", "--nm=2:4", SAME_FILE,
+    ARGS ("generate", GEN, "--pattern", "nm", "--out", "@OUT.mtx") },
+  { "generate", "--exponent=1", SAME_FILE,
+    ARGS ("generate", GEN, "--pattern", "skewed", "--out", "@OUT.mtx") },
+
+  { "bench", "--op=spmm", SAME_JSON_OUT, ARGS (BENCH, "--reps", "1") },
+  { "bench", "--mode=static,dynamic", SAME_JSON_OUT,
+    ARGS (BENCH, "--reps", "1") },
+  { "bench", "--reps=7", SAME_JSON_OUT, ARGS (BENCH, "--warmup", "0") },
+  { "bench", "--warmup=2", SAME_JSON_OUT, ARGS (BENCH, "--reps", "1") },
+  { "bench", "--pattern=uniform", SAME_JSON_OUT,
+    ARGS (BENCH, "--reps", "1", "--mode", "tilewise") },
+  { "bench", "--density=1/16", SAME_JSON_OUT, ARGS (BENCH, "--reps", "1") },
+  { "bench", "--seed=1", SAME_JSON_OUT,
+    ARGS (BENCH, "--reps", "1", "--mode", "tilewise") },
+  { "bench", "--tile-width=128", SAME_JSON_OUT,
+    ARGS ("bench", "--m", "64", "--k", "512", "--n", "8", "--block", "4",
+          "--threads", "1", "--json", "--reps", "1", "--pattern", "tilewise",
+          "--density", "1/4", "--mode", "tilewise") },
+  { "bench", "--nm=2:4", SAME_JSON_OUT,
+    ARGS (BENCH, "--reps", "1", "--pattern", "nm") },
+  { "bench", "--exponent=1", SAME_JSON_OUT,
+    ARGS (BENCH, "--reps", "1", "--pattern", "skewed", "--density", "1/4",
+          "--mode", "tilewise") },
+
+  { "model", "--mode=all", SAME_JSON_OUT, ARGS ("model", MODEL, TEACH) },
+  { "model", "--pattern=uniform", SAME_JSON_OUT, ARGS ("model", MODEL, TEACH) },
+  { "model", "--density=1/16", SAME_JSON_OUT, ARGS ("model", MODEL, TEACH) },
+  { "model", "--seed=1", SAME_JSON_OUT, ARGS ("model", MODEL, TEACH) },
+  { "model", "--tile-width=128", SAME_JSON_OUT,
+    ARGS ("model", "--m", "64", "--k", "512", "--n", "16", "--block", "4",
+          "--json", TEACH, "--pattern", "tilewise") },
+  { "model", "--nm=2:4", SAME_JSON_OUT,
+    ARGS ("model", MODEL, TEACH, "--pattern", "nm") },
+  { "model", "--exponent=1", SAME_JSON_OUT,
+    ARGS ("model", MODEL, TEACH, "--pattern", "skewed", "--density", "1/4") },
+  { "model", "--dtype=fp16", SAME_JSON_OUT, ARGS ("model", MODEL, TEACH) },
+  { "model", "--machine=bow", SAME_JSON_OUT, ARGS ("model", MODEL) },
+
+  { "render", "--mode=static", SAME_FILE,
+    ARGS (RENDER, "--view", "tiles", TEACH, SMALL) },
+  { "render", "--metric=bytes", SAME_FILE,
+    ARGS (RENDER, "--view", "tiles", TEACH, SMALL) },
+  { "render", "--metric=speedup", SAME_FILE,
+    ARGS (RENDER, "--view", "speedup", TEACH, SMALL) },
+  { "render", "--width=960", SAME_FILE,
+    ARGS (RENDER, "--view", "tiles", TEACH, SMALL) },
+  { "render", "--height=600", SAME_FILE,
+    ARGS (RENDER, "--view", "tiles", TEACH, SMALL) },
+  { "render", "--scale=1", SAME_FILE,
+    ARGS ("render", "--out", "@OUT.png", "--view", "tiles", TEACH, SMALL) },
+  { "render", "--theme=light", SAME_FILE,
+    ARGS (RENDER, "--view", "tiles", TEACH, SMALL) },
+  { "render", "--pattern=uniform", SAME_FILE,
+    ARGS (RENDER, "--view", "mask", TEACH, SMALL) },
+  { "render", "--density=1/16", SAME_FILE,
+    ARGS (RENDER, "--view", "mask", TEACH, SMALL) },
+  { "render", "--seed=1", SAME_FILE,
+    ARGS (RENDER, "--view", "mask", TEACH, SMALL) },
+  { "render", "--tile-width=128", SAME_FILE,
+    ARGS (RENDER, "--view", "mask", TEACH, "--m", "64", "--k", "512",
+          "--block", "4", "--pattern", "tilewise") },
+  { "render", "--nm=2:4", SAME_FILE,
+    ARGS (RENDER, "--view", "mask", TEACH, SMALL, "--pattern", "nm") },
+  { "render", "--exponent=1", SAME_FILE,
+    ARGS (RENDER, "--view", "mask", TEACH, SMALL, "--pattern", "skewed",
+          "--density", "1/4") },
+  { "render", "--m=4096", SAME_FILE,
+    ARGS (RENDER, "--view", "mask", "--k", "64", "--block", "16") },
+  { "render", "--k=4096", SAME_FILE,
+    ARGS (RENDER, "--view", "mask", "--m", "64", "--block", "16") },
+  { "render", "--n=1024", SAME_FILE,
+    ARGS (RENDER, "--view", "tiles", TEACH, "--m", "64", "--k", "64",
+          "--block", "4") },
+  { "render", "--block=16", SAME_FILE,
+    ARGS (RENDER, "--view", "mask", TEACH, "--m", "64", "--k", "64") },
+  { "render", "--dtype=fp16", SAME_FILE,
+    ARGS (RENDER, "--view", "tiles", TEACH, SMALL) },
+  { "render", "--machine=bow", SAME_FILE,
+    ARGS (RENDER, "--view", "tiles", SMALL) },
+
+  { "sweep", "--densities=1/4,1/8,1/16,1/32", SAME_FILE,
+    ARGS (SWEEP_MODEL, "--blocks", "4", "--m", "64", "--k", "64", TEACH) },
+  { "sweep", "--blocks=1,4,8,16", SAME_FILE,
+    ARGS (SWEEP_MODEL, "--densities", "1/4", "--m", "64", "--k", "64",
+          TEACH) },
+  { "sweep", "--pattern=uniform", SAME_FILE,
+    ARGS (SWEEP_MODEL, "--densities", "1/4", "--blocks", "4", "--m", "64",
+          "--k", "64", TEACH) },
+  { "sweep", "--tile-width=128", SAME_FILE,
+    ARGS (SWEEP_MODEL, "--densities", "1/4", "--blocks", "4", "--m", "64",
+          "--k", "512", TEACH, "--pattern", "tilewise") },
+  { "sweep", "--dtype=fp16", SAME_FILE,
+    ARGS (SWEEP_MODEL, "--densities", "1/4", "--blocks", "4", "--m", "64",
+          "--k", "64", TEACH) },
+  { "sweep", "--machine=bow", SAME_FILE,
+    ARGS (SWEEP_MODEL, "--densities", "1/4", "--blocks", "4", "--m", "64",
+          "--k", "64") },
+  { "sweep", "--seed=1", SAME_FILE,
+    ARGS (SWEEP_MODEL, "--densities", "1/16", "--blocks", "4", "--m", "64",
+          "--k", "64", TEACH) },
+  { "sweep", "--width=800", SAME_FILE,
+    ARGS ("sweep", "--source", "model", "--out", "@OUT.png", "--densities",
+          "1/4", "--blocks", "4", "--m", "64", "--k", "64", TEACH) },
+  { "sweep", "--height=500", SAME_FILE,
+    ARGS ("sweep", "--source", "model", "--out", "@OUT.png", "--densities",
+          "1/4", "--blocks", "4", "--m", "64", "--k", "64", TEACH) },
+  { "sweep", "--scale=2", SAME_FILE,
+    ARGS ("sweep", "--source", "model", "--out", "@OUT.png", "--densities",
+          "1/4", "--blocks", "4", "--m", "64", "--k", "64", TEACH) },
+  { "sweep", "--theme=light", SAME_FILE,
+    ARGS ("sweep", "--source", "model", "--out", "@OUT.svg", "--densities",
+          "1/4", "--blocks", "4", "--m", "64", "--k", "64", TEACH) },
+  { "sweep", "--op=spmm", SAME_JSON_FILE,
+    ARGS (SWEEP_CPU, "--source", "cpu", "--reps", "5", "--warmup", "0") },
+  { "sweep", "--source=both", SAME_JSON_FILE,
+    ARGS (SWEEP_CPU, TEACH, "--reps", "5", "--warmup", "0") },
+  { "sweep", "--modes=all", SAME_JSON_FILE,
+    ARGS (SWEEP_CPU, TEACH, "--reps", "5", "--warmup", "0") },
+  { "sweep", "--reps=7", SAME_JSON_FILE,
+    ARGS (SWEEP_CPU, "--source", "cpu", "--warmup", "0") },
+  { "sweep", "--warmup=2", SAME_JSON_FILE,
+    ARGS (SWEEP_CPU, "--source", "cpu", "--reps", "5") },
+};
+
+/* One stated default: the run without the option and the run with it
+ * give the same result. */
+static void
+assert_default (const StatedDefault *d, const char *dir, const char *tiny)
+{
+  char *results[2];
+  for (guint with = 0; with < 2; with++)
+    {
+      Args a = { dir, tiny, { NULL } };
+      args_expand (&a, d->args);
+      g_autofree char *out = NULL;
+      guint n = 0;
+      for (; a.args[n] != NULL; n++)
+        if (g_str_has_prefix (d->args[n], "@OUT."))
+          {
+            g_free (a.args[n]);
+            a.args[n] = g_strdup_printf ("%s/%u%s", dir, with,
+                                         d->args[n] + 4);
+            out = g_strdup (a.args[n]);
+          }
+      if (with)
+        a.args[n++] = g_strdup (d->option);
+      a.args[n] = NULL;
+      results[with] = run_result (d->same, (const char *const *) a.args, out);
+      if (out != NULL)
+        g_unlink (out);
+      args_clear (&a);
+    }
+  if (g_strcmp0 (results[0], results[1]) != 0)
+    g_error ("%s: leaving out %s is not the same as giving it",
+             d->command, d->option);
+  g_free (results[0]);
+  g_free (results[1]);
+}
+
+static void
+test_help_defaults (void)
+{
+  const char *const commands[] = { "info", "generate", "bench", "model",
+                                   "render", "sweep" };
+  g_autofree char *dir = g_dir_make_tmp ("spx-cli-XXXXXX", NULL);
+  g_autofree char *tiny = data_path ("cli-tiny.mtx");
+  for (guint c = 0; c < G_N_ELEMENTS (commands); c++)
+    {
+      /* every default a help states is one checked here, and back */
+      g_autoptr (GPtrArray) found = help_defaults (commands[c]);
+      guint checked = 0;
+      for (guint i = 0; i < G_N_ELEMENTS (stated); i++)
+        if (g_str_equal (stated[i].command, commands[c]))
+          {
+            checked++;
+            if (!g_ptr_array_find_with_equal_func (found, stated[i].option,
+                                                   g_str_equal, NULL))
+              g_error ("%s --help does not state %s", commands[c],
+                       stated[i].option);
+            assert_default (&stated[i], dir, tiny);
+          }
+      for (guint i = 0; i < found->len; i++)
+        {
+          gboolean listed = FALSE;
+          for (guint s = 0; s < G_N_ELEMENTS (stated); s++)
+            listed |= g_str_equal (stated[s].command, commands[c]) &&
+                      g_str_equal (stated[s].option, found->pdata[i]);
+          if (!listed)
+            g_error ("%s --help states %s, which no case checks", commands[c],
+                     (const char *) found->pdata[i]);
+        }
+      g_assert_cmpuint (checked, ==, found->len);
+    }
+  g_rmdir (dir);
+}
+
+/* Defaults in words: bench's and sweep's threads are every processor's;
+ * a band is round(d·block-columns) wide. */
+static void
+test_default_words (void)
+{
+  Run r = run_cli ("bench", "--m", "32", "--k", "32", "--n", "4", "--block",
+                   "4", "--reps", "1", "--warmup", "0", "--json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  JsonObject *o = parse_object (parser, r.out);
+  g_assert_cmpint (json_object_get_int_member (o, "threads"), ==,
+                   g_get_num_processors ());
+  run_clear (&r);
+
+  g_autofree char *dir = g_dir_make_tmp ("spx-cli-XXXXXX", NULL);
+  g_autofree char *csv = g_build_filename (dir, "s.csv", NULL);
+  r = run_cli ("sweep", "--source", "cpu", "--densities", "1/4", "--blocks",
+               "4", "--m", "32", "--k", "32", "--n", "4", "--reps", "5",
+               "--warmup", "0", "--out", csv, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  run_clear (&r);
+  g_autofree char *text = read_text (csv);
+  g_autofree char *threads = g_strdup_printf ("-%ut,", g_get_num_processors ());
+  g_assert_nonnull (strstr (text, threads));
+  g_unlink (csv);
+
+  /* 96 columns of 4: 24 block-columns, a quarter of them */
+  char *files[2];
+  for (guint i = 0; i < 2; i++)
+    {
+      g_autofree char *out = g_build_filename (dir, "b.mtx", NULL);
+      /* the band given last, or left out */
+      r = run_cli ("generate", "--pattern", "banded", "--rows", "64",
+                   "--cols", "96", "--block", "4", "--density", "1/4",
+                   "--out", out, i ? "--band" : NULL, "6", NULL);
+      g_assert_cmpint (r.status, ==, 0);
+      run_clear (&r);
+      files[i] = read_text (out);
+      g_unlink (out);
+    }
+  g_assert_cmpstr (files[0], ==, files[1]);
+  g_free (files[0]);
+  g_free (files[1]);
+  g_rmdir (dir);
+}
+
+/* The members of a JSON object that are objects: the modes a run has. */
+static char *
+modes_run (const char *json)
+{
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  JsonObject *o = parse_object (parser, json);
+  const char *const all[] = { "dense", "static", "dynamic", "tilewise" };
+  GString *s = g_string_new (NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (all); i++)
+    if (json_object_has_member (o, all[i]))
+      g_string_append_printf (s, "%s%s", s->len ? "," : "", all[i]);
+  return g_string_free (s, FALSE);
+}
+
+/* One vocabulary: dense, static, dynamic, (tilewise,) all, in lists;
+ * the old "both" still read; the help naming only the new words. */
+static void
+test_mode_words (void)
+{
+  static const struct {
+    const char *command, *mode, *runs;
+  } cases[] = {
+    { "bench", "both", "dense,static,dynamic" },
+    { "bench", "static,dynamic", "dense,static,dynamic" },
+    { "bench", "dense", "dense" },
+    { "bench", "static, tilewise", "dense,static,tilewise" },
+    { "bench", "all", "dense,static,dynamic,tilewise" },
+    { "model", "all", "dense,static,dynamic" },
+    { "model", "static,dynamic", "static,dynamic" },
+    { "model", "dense", "dense" },
+    { "model", "both", "static,dynamic" },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      const char *machine = g_str_equal (cases[i].command, "model")
+                              ? "--machine" : "--reps";
+      const char *value = g_str_equal (cases[i].command, "model")
+                            ? "teach16" : "1";
+      Run r = run_cli (cases[i].command, "--m", "32", "--k", "32", "--n", "4",
+                       "--block", "4", "--mode", cases[i].mode, machine,
+                       value, "--json", NULL);
+      g_assert_cmpint (r.status, ==, 0);
+      g_autofree char *runs = modes_run (r.out);
+      g_assert_cmpstr (runs, ==, cases[i].runs);
+      run_clear (&r);
+    }
+  static const struct { const char *command, *words; } help[] = {
+    { "bench", "dense, static, dynamic, tilewise or all" },
+    { "model", "dense, static, dynamic or all" },
+    { "render", "dense, static or dynamic" },
+    { "sweep", "dense, static, dynamic, tilewise or all" },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (help); i++)
+    {
+      Run r = run_cli (help[i].command, "--help", NULL);
+      const char *line = strstr (r.out, "  --mode");
+      g_assert_nonnull (line);
+      g_autofree char *mode = g_strndup (line, strcspn (line, "\n"));
+      g_assert_nonnull (strstr (mode, help[i].words));
+      g_assert_null (strstr (mode, "both"));
+      run_clear (&r);
+    }
+
+  Run r = run_cli ("model", "--m", "32", "--k", "32", "--n", "4", "--block",
+                   "4", "--mode", "tilewise", NULL);
+  assert_usage_error (&r, "--mode");
+  r = run_cli ("model", "--m", "32", "--k", "32", "--n", "4", "--block",
+               "4", "--mode", "static,,dense", NULL);
+  assert_usage_error (&r, "--mode");
+  r = run_cli ("render", "--view", "tiles", "--mode", "all", "--out",
+               "x.svg", NULL);
+  assert_usage_error (&r, "--mode");
+  r = run_cli ("render", "--view", "tiles", "--mode", "static,dense",
+               "--out", "x.svg", NULL);
+  assert_usage_error (&r, "--mode");
+  r = run_cli ("bench", "--m", "32", "--k", "32", "--n", "4", "--block", "4",
+               "--mode", "", NULL);
+  assert_usage_error (&r, "--mode");
+  g_assert_false (g_file_test ("x.svg", G_FILE_TEST_EXISTS));
+}
+
+/* sweep --modes takes the same words (and --mode, as the others). */
+static void
+test_sweep_mode_words (void)
+{
+  static const struct { const char *option, *modes, *rows; } cases[] = {
+    { "--modes", "dense", "dense" },
+    { "--modes", "both", "dense,static,dynamic" },
+    { "--mode", "static", "dense,static" },
+    { "--modes", "all", "dense,static,dynamic" }, /* the model's all */
+  };
+  g_autofree char *dir = g_dir_make_tmp ("spx-cli-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "s.csv", NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      Run r = run_cli ("sweep", "--source", "model", "--densities", "1/4",
+                       "--blocks", "4", "--m", "32", "--k", "32", "--n", "4",
+                       "--machine", "teach16", cases[i].option,
+                       cases[i].modes, "--out", path, NULL);
+      g_assert_cmpint (r.status, ==, 0);
+      run_clear (&r);
+      g_autofree char *text = read_text (path);
+      g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
+      GString *rows = g_string_new (NULL);
+      for (guint l = 1; lines[l] != NULL && lines[l][0] != '\0'; l++)
+        {
+          g_auto (GStrv) f = g_strsplit (lines[l], ",", 3);
+          g_string_append_printf (rows, "%s%s", rows->len ? "," : "", f[1]);
+        }
+      g_autofree char *got = g_string_free (rows, FALSE);
+      g_assert_cmpstr (got, ==, cases[i].rows);
+    }
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+/* Shapes that leave nothing to multiply are refused, and nothing is
+ * written. */
+static void
+test_impossible (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("spx-cli-XXXXXX", NULL);
+  g_autofree char *out = g_build_filename (dir, "x.mtx", NULL);
+  g_autofree char *svg = g_build_filename (dir, "x.svg", NULL);
+  g_autofree char *csv = g_build_filename (dir, "x.csv", NULL);
+  g_autofree char *tiny = data_path ("cli-tiny.mtx");
+  Run r = run_cli ("generate", "--rows", "100", "--cols", "100", "--block",
+                   "200", "--out", out, NULL);
+  assert_usage_error (&r, "--block 200: larger than the 100 × 100 matrix");
+  r = run_cli ("generate", "--rows", "100", "--cols", "100", "--block", "10",
+               "--density", "0.001", "--out", out, NULL);
+  assert_usage_error (&r, "--density 0.001 keeps none of the 10 × 10 blocks");
+  r = run_cli ("generate", "--rows", "100", "--cols", "100", "--pattern",
+               "nm", "--nm", "0:4", "--out", out, NULL);
+  assert_usage_error (&r, "--nm 0:4 keeps none");
+  /* √d of 16 block-rows and -columns: round(0.35) */
+  r = run_cli ("generate", "--rows", "64", "--cols", "64", "--pattern",
+               "tilewise", "--block", "4", "--density", "0.0005", "--out",
+               out, NULL);
+  assert_usage_error (&r, "--density 0.0005 keeps none");
+  g_assert_false (g_file_test (out, G_FILE_TEST_EXISTS));
+  /* the least density that keeps one: round(0.005 · 100) = 1 */
+  r = run_cli ("generate", "--rows", "100", "--cols", "100", "--block", "10",
+               "--density", "0.005", "--out", out, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  run_clear (&r);
+  g_unlink (out);
+
+  r = run_cli ("bench", "--m", "64", "--k", "64", "--n", "8", "--block",
+               "128", NULL);
+  assert_usage_error (&r, "--block 128");
+  r = run_cli ("model", "--m", "64", "--k", "64", "--n", "8", "--block",
+               "16", "--density", "0.001", NULL);
+  assert_usage_error (&r, "--density 0.001 keeps none");
+  r = run_cli ("render", "--view", "mask", "--mask", tiny, "--block", "8",
+               "--out", svg, NULL);
+  assert_usage_error (&r, "--block 8: larger than the 6 × 5 matrix");
+  r = run_cli ("sweep", "--source", "model", "--blocks", "4,64", "--m", "32",
+               "--k", "32", "--out", csv, NULL);
+  assert_usage_error (&r, "--blocks 64");
+  r = run_cli ("sweep", "--source", "model", "--densities", "1/2,1/4",
+               "--blocks", "16", "--m", "16", "--k", "16", "--out", csv,
+               NULL);
+  assert_usage_error (&r, "--densities 1/4 keeps none");
+  g_assert_false (g_file_test (svg, G_FILE_TEST_EXISTS));
+  g_assert_false (g_file_test (csv, G_FILE_TEST_EXISTS));
+  g_rmdir (dir);
+}
+
+/* info lists every format it reads, PNG among them. */
+static void
+test_info_formats (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("spx-cli-XXXXXX", NULL);
+  g_autofree char *notes = g_build_filename (dir, "notes.txt", NULL);
+  g_assert_true (g_file_set_contents (notes, "hello\n", -1, NULL));
+  Run r = run_cli ("info", notes, NULL);
+  assert_input_error (&r, "expected a Matrix Market (.mtx), DLMC (.smtx), "
+                          "NumPy (.npy) or PNG (.png) file");
+  r = run_cli ("info", "--help", NULL);
+  g_assert_nonnull (strstr (r.out, "PNG (.png)"));
+  run_clear (&r);
+  g_unlink (notes);
+  g_rmdir (dir);
+}
+
+/* Tables say which rate each column is. */
+static void
+test_rate_labels (void)
+{
+  Run r = run_cli ("model", "--m", "64", "--k", "64", "--n", "16", "--block",
+                   "4", "--machine", "teach16", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "dense-eq."));
+  g_assert_nonnull (strstr (r.out, "non-zero"));
+  g_assert_null (strstr (r.out, " nz TFLOP/s"));
+  run_clear (&r);
+  r = run_cli ("bench", "--m", "32", "--k", "32", "--n", "4", "--block", "4",
+               "--reps", "1", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "dense-eq."));
+  g_assert_nonnull (strstr (r.out, "non-zero"));
+  run_clear (&r);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1298,5 +2107,15 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/bench/peers-listed", test_bench_peers_listed);
   g_test_add_func ("/cli/scenario-files", test_scenario_files);
   g_test_add_func ("/cli/sweep/mask", test_sweep_mask);
+  g_test_add_func ("/cli/grammar/global-options", test_global_options);
+  g_test_add_func ("/cli/grammar/no-display", test_no_display);
+  g_test_add_func ("/cli/grammar/exit-codes", test_exit_codes);
+  g_test_add_func ("/cli/grammar/help-defaults", test_help_defaults);
+  g_test_add_func ("/cli/grammar/default-words", test_default_words);
+  g_test_add_func ("/cli/grammar/mode-words", test_mode_words);
+  g_test_add_func ("/cli/grammar/sweep-mode-words", test_sweep_mode_words);
+  g_test_add_func ("/cli/grammar/impossible", test_impossible);
+  g_test_add_func ("/cli/grammar/info-formats", test_info_formats);
+  g_test_add_func ("/cli/grammar/rate-labels", test_rate_labels);
   return g_test_run ();
 }

@@ -103,7 +103,7 @@ test_presets (void)
   /* the error for an unknown name lists every preset */
   g_autoptr (GError) error = NULL;
   g_assert_null (spx_ipu_machine_resolve ("gc300", &error));
-  g_assert_error (error, SPX_IPU_ERROR, SPX_IPU_ERROR_INVALID);
+  g_assert_error (error, SPX_IPU_ERROR, SPX_IPU_ERROR_UNKNOWN);
   for (guint i = 0; names[i] != NULL; i++)
     g_assert_nonnull (strstr (error->message, names[i]));
 
@@ -315,9 +315,14 @@ test_load_good (void)
   g_assert_no_error (error);
   g_assert_cmpuint (by_path->tiles, ==, 736);
   g_assert_null (spx_ipu_machine_resolve ("no-such-machine", &error));
-  g_assert_error (error, SPX_IPU_ERROR, SPX_IPU_ERROR_INVALID);
+  g_assert_error (error, SPX_IPU_ERROR, SPX_IPU_ERROR_UNKNOWN);
   g_assert_nonnull (strstr (error->message, "no-such-machine"));
   g_assert_nonnull (strstr (error->message, "bow"));
+  g_clear_error (&error);
+  /* a path is a file, missing or not: its own error */
+  g_assert_null (spx_ipu_machine_resolve ("/nonexistent/m.machine", &error));
+  g_assert_error (error, SPX_IPU_ERROR, SPX_IPU_ERROR_INVALID);
+  g_assert_nonnull (strstr (error->message, "/nonexistent/m.machine"));
 
   g_unlink (path);
   g_unlink (small);
@@ -395,7 +400,10 @@ test_load_bad (void)
   g_autofree char *group = g_strconcat (good_machine, "[extra]\na = 1\n", NULL);
   assert_refused (dir, group, "extra");
   assert_refused (dir, "[ipu]\ntiles = 4\n", "machine");
-  assert_refused (dir, "tiles = 4\n", "bad.machine");
+  /* not a key file: the line that is not, and nothing of it quoted */
+  assert_refused (dir, "tiles = 4\n", "bad.machine:1: not a machine key");
+  assert_refused (dir, "# a machine\n\n[machine]\ntiles = 4\nsecret\n",
+                  "bad.machine:5: not a machine key");
 
   g_autofree char *missing = g_build_filename (dir, "missing.machine", NULL);
   g_autoptr (GError) error = NULL;

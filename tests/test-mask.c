@@ -3,6 +3,7 @@
 #include "spx-mask-gen.h"
 #include "spx-util.h"
 
+#include <glib/gstdio.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1553,11 +1554,110 @@ test_format_count (void)
     }
 }
 
+static void
+test_join_choices (void)
+{
+  const char *const items[] = { "a", "b", "c", NULL };
+  const char *const want[] = { "", "a", "a or b", "a, b or c" };
+  for (guint n = 0; n <= 3; n++)
+    {
+      g_autofree char *got = spx_join_choices (items, n);
+      g_assert_cmpstr (got, ==, want[n]);
+    }
+  g_autofree char *all = spx_join_choices (items, -1);
+  g_assert_cmpstr (all, ==, "a, b or c");
+  /* the pattern names, as every message and help lists them */
+  g_autofree char *patterns = spx_pattern_list (0);
+  g_assert_cmpstr (patterns, ==, "uniform, tilewise, nm, banded, skewed or "
+                                 "magnitude");
+  g_autofree char *two = spx_pattern_list ((1u << SPX_PATTERN_UNIFORM) |
+                                           (1u << SPX_PATTERN_TILEWISE));
+  g_assert_cmpstr (two, ==, "uniform or tilewise");
+}
+
+/* A failed write names the path the caller gave, never the temporary
+ * file beside it ("x.csv.LANAZ3"). */
+static void
+test_write_atomic_error (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("spx-util-XXXXXX", NULL);
+  g_autofree char *file = g_build_filename (dir, "plain", NULL);
+  g_assert_true (g_file_set_contents (file, "x", 1, NULL));
+  /* under a missing folder, and under a file (root writes anywhere
+   * else) */
+  g_autofree char *missing = g_build_filename (dir, "none", "x.csv", NULL);
+  g_autofree char *under = g_build_filename (file, "x.csv", NULL);
+  const char *paths[] = { missing, under };
+  for (guint i = 0; i < G_N_ELEMENTS (paths); i++)
+    {
+      g_autoptr (GError) error = NULL;
+      g_assert_false (spx_write_file_atomic (paths[i], "data", 4, &error));
+      g_assert_nonnull (error);
+      g_autofree char *prefix = g_strconcat (paths[i], ": could not be "
+                                             "written (", NULL);
+      if (!g_str_has_prefix (error->message, prefix))
+        g_error ("'%s' does not start with '%s'", error->message, prefix);
+      g_autofree char *temp = g_strconcat (paths[i], ".", NULL);
+      g_assert_null (strstr (error->message, temp));
+    }
+  g_unlink (file);
+  g_rmdir (dir);
+}
+
+/* Whether options keep a block, against what the generators make. */
+static void
+test_keeps_any (void)
+{
+  static const struct {
+    SpxPattern pattern;
+    double density;
+    guint nm_n, nm_m, rows, cols, block;
+  } cases[] = {
+    { SPX_PATTERN_UNIFORM, 0.001, 0, 0, 100, 100, 10 },  /* round(0.1) */
+    { SPX_PATTERN_UNIFORM, 0.005, 0, 0, 100, 100, 10 },  /* round(0.5) */
+    { SPX_PATTERN_UNIFORM, 0.1, 0, 0, 100, 100, 200 },   /* one block */
+    { SPX_PATTERN_UNIFORM, 0, 0, 0, 64, 64, 1 },
+    { SPX_PATTERN_TILEWISE, 0.01, 0, 0, 64, 64, 4 },     /* √d · 16 */
+    { SPX_PATTERN_TILEWISE, 0.001, 0, 0, 64, 64, 4 },
+    { SPX_PATTERN_NM, 0, 0, 4, 64, 64, 4 },
+    { SPX_PATTERN_NM, 0, 1, 4, 8, 4, 4 },                /* a short group */
+    { SPX_PATTERN_NM, 0, 2, 4, 8, 4, 4 },
+    { SPX_PATTERN_BANDED, 0, 0, 0, 64, 64, 8 },
+    { SPX_PATTERN_SKEWED, 0.001, 0, 0, 64, 64, 8 },
+    { SPX_PATTERN_SKEWED, 0.02, 0, 0, 64, 64, 8 },
+    { SPX_PATTERN_MAGNITUDE, 0.001, 0, 0, 64, 64, 8 },
+    { SPX_PATTERN_MAGNITUDE, 0.02, 0, 0, 64, 64, 8 },
+  };
+  guint kept = 0, empty = 0;
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      SpxGenOptions o;
+      spx_gen_options_init (&o);
+      o.pattern = cases[i].pattern;
+      o.density = cases[i].density;
+      o.nm_n = cases[i].nm_n;
+      o.nm_m = cases[i].nm_m ? cases[i].nm_m : o.nm_m;
+      g_autoptr (GError) error = NULL;
+      g_autoptr (SpxMask) m = spx_mask_generate (cases[i].rows, cases[i].cols,
+                                                 cases[i].block, &o, &error);
+      g_assert_no_error (error);
+      gboolean any = spx_mask_count (m) > 0;
+      g_assert_cmpint (spx_gen_keeps_any (m->brows, m->bcols, &o), ==, any);
+      kept += any;
+      empty += !any;
+    }
+  g_assert_cmpuint (kept, >=, 6);
+  g_assert_cmpuint (empty, >=, 6);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/util/format-count", test_format_count);
+  g_test_add_func ("/util/join-choices", test_join_choices);
+  g_test_add_func ("/util/write-atomic-error", test_write_atomic_error);
+  g_test_add_func ("/gen/keeps-any", test_keeps_any);
 
   g_test_add_func ("/mask/new", test_new);
   g_test_add_func ("/mask/new-refusals", test_new_refusals);

@@ -119,7 +119,11 @@ static void
 test_refusals (void)
 {
   const BadFile bad[] = {
-    { "not a key file at all", SPX_SCENARIO_ERROR_INVALID, "not a scenario" },
+    /* where, without quoting the line */
+    { "not a key file at all", SPX_SCENARIO_ERROR_INVALID,
+      "bad.spx:1: not a scenario" },
+    { "# ok\n[scenario]\nversion=1\n\nno value here\n",
+      SPX_SCENARIO_ERROR_INVALID, "bad.spx:5: not a scenario key file (" },
     { "[mask]\nsource=generated\n", SPX_SCENARIO_ERROR_INVALID, "[scenario]" },
     { "[scenario]\nversion=2\nm=1\nk=1\nn=1\nblock=1\n",
       SPX_SCENARIO_ERROR_VERSION, "newer" },
@@ -146,7 +150,8 @@ test_refusals (void)
                                 &error);
       g_assert_null (s);
       g_assert_error (error, SPX_SCENARIO_ERROR, bad[i].code);
-      g_assert_true (g_str_has_prefix (error->message, "bad.spx: "));
+      g_assert_true (g_str_has_prefix (error->message, "bad.spx:"));
+      g_assert_null (strstr (error->message, "no value"));
       if (strstr (error->message, bad[i].needle) == NULL)
         g_error ("case %u: '%s' lacks '%s'", i, error->message, bad[i].needle);
     }

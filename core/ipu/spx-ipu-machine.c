@@ -421,8 +421,9 @@ spx_ipu_machine_load_data (const char *name, const char *data, gsize len,
    * /etc/shadow) must not be shown */
   if (!g_key_file_load_from_data (kf, data, len, G_KEY_FILE_NONE, NULL))
     {
+      g_autofree char *where = spx_key_file_where (name, data, len);
       invalid (error, "%s: not a machine key file (expected a [%s] group "
-               "of key = value lines)", name, GROUP_MACHINE);
+               "of key = value lines)", where, GROUP_MACHINE);
       return NULL;
     }
   Reader r = { name, kf, error };
@@ -463,13 +464,17 @@ spx_ipu_machine_resolve (const char *name_or_path, GError **error)
   SpxIpuMachine *m = spx_ipu_machine_preset (name_or_path);
   if (m != NULL)
     return m;
-  if (name_or_path == NULL || !g_file_test (name_or_path, G_FILE_TEST_EXISTS))
+  /* a path names a file even when it is missing: that file's error */
+  if (name_or_path == NULL ||
+      (!g_file_test (name_or_path, G_FILE_TEST_EXISTS) &&
+       strpbrk (name_or_path, "/.") == NULL))
     {
       g_autofree char *names = g_strjoinv (", ",
                                             (char **) spx_ipu_machine_presets ());
       g_autofree char *given = spx_excerpt (name_or_path ? name_or_path : "");
-      invalid (error, "machine %s: neither a preset (%s) nor a file", given,
-               names);
+      g_set_error (error, SPX_IPU_ERROR, SPX_IPU_ERROR_UNKNOWN,
+                   "machine %s: neither a preset (%s) nor a file", given,
+                   names);
       return NULL;
     }
   return spx_ipu_machine_load (name_or_path, error);

@@ -12,6 +12,7 @@ GQuark spx_ipu_error_quark (void);
 typedef enum {
   SPX_IPU_ERROR_INVALID,   /* a bad machine, file or scenario */
   SPX_IPU_ERROR_NO_PLAN,   /* nothing fits the machine's memory */
+  SPX_IPU_ERROR_UNKNOWN,   /* a name neither a preset nor a file */
 } SpxIpuError;
 
 /* One IPU: every figure is per tile unless it says otherwise. */
@@ -51,7 +52,9 @@ SpxIpuMachine *spx_ipu_machine_load     (const char *path, GError **error);
  * machine's name when the data gives none. */
 SpxIpuMachine *spx_ipu_machine_load_data (const char *name, const char *data,
                                           gsize len, GError **error);
-/* A preset name, or else a key file. */
+/* A preset name, or else a key file; SPX_IPU_ERROR_UNKNOWN for a name
+ * that is neither (no such file, and no '/' or '.' to make it a path);
+ * a file that cannot be read or parsed: _INVALID, naming it. */
 SpxIpuMachine *spx_ipu_machine_resolve  (const char *name_or_path,
                                          GError **error);
 /* The same key file, every key written; atomic. */
