@@ -326,6 +326,7 @@ spx_application_main (int argc, char **argv)
 {
   int status;
   gboolean help = asks_help (argc, argv);
+  spx_settings_keep_saving ();
   if (!help && !check_options (argc, argv, &status))
     return status;
   /* GTK's own message would be a bare warning: say what works instead */

@@ -10,6 +10,7 @@
 #include <gio/gsettingsbackend.h>
 #include <glib/gstdio.h>
 #include <math.h>
+#include <string.h>
 
 static char *home; /* XDG_CONFIG_HOME, a throw-away folder */
 
@@ -247,6 +248,61 @@ test_old_schema (void)
   g_rmdir (dir);
 }
 
+/* dconf with no session bus to save through (or no backend at all): the
+ * preferences go to a key file instead of being lost. */
+static void
+test_no_session_bus (void)
+{
+  if (g_test_subprocess ())
+    {
+      g_autofree char *runtime = g_build_filename (home, "runtime", NULL);
+      g_assert_cmpint (g_mkdir_with_parents (runtime, 0700), ==, 0);
+      g_setenv ("XDG_RUNTIME_DIR", runtime, TRUE);
+      g_unsetenv ("DBUS_SESSION_BUS_ADDRESS");
+      g_setenv ("GSETTINGS_BACKEND", "dconf", TRUE);
+      g_autoptr (GSettingsSchema) schema = spx_settings_find_schema ();
+      g_autoptr (GSettings) s = spx_settings_new_for (schema);
+      g_assert_true (g_settings_set_uint (s, "threads", 3));
+      g_settings_sync ();
+      g_autofree char *file = spx_settings_keyfile_path ();
+      g_autofree char *text = NULL;
+      g_assert_true (g_file_get_contents (file, &text, NULL, NULL));
+      g_assert_nonnull (strstr (text, "threads=3"));
+      g_unlink (file);
+      return;
+    }
+  g_test_trap_subprocess (NULL, 20 * G_USEC_PER_SEC,
+                          G_TEST_SUBPROCESS_INHERIT_STDERR);
+  g_test_trap_assert_passed ();
+}
+
+/* The whole process (GTK's file chooser too) saves to a key file when
+ * there is no bus; a bus, or a backend asked for, is left alone. */
+static void
+test_keep_saving (void)
+{
+  g_autofree char *runtime = g_build_filename (home, "runtime-k", NULL);
+  g_autofree char *before = g_strdup (g_getenv ("GSETTINGS_BACKEND"));
+  g_assert_cmpint (g_mkdir_with_parents (runtime, 0700), ==, 0);
+  g_setenv ("XDG_RUNTIME_DIR", runtime, TRUE);
+  g_unsetenv ("DBUS_SESSION_BUS_ADDRESS");
+  g_unsetenv ("GSETTINGS_BACKEND");
+  spx_settings_keep_saving ();
+  g_assert_cmpstr (g_getenv ("GSETTINGS_BACKEND"), ==, "keyfile");
+  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
+  spx_settings_keep_saving ();
+  g_assert_cmpstr (g_getenv ("GSETTINGS_BACKEND"), ==, "memory");
+  g_unsetenv ("GSETTINGS_BACKEND");
+  g_setenv ("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nowhere", TRUE);
+  spx_settings_keep_saving ();
+  g_assert_null (g_getenv ("GSETTINGS_BACKEND"));
+  g_unsetenv ("DBUS_SESSION_BUS_ADDRESS");
+  if (before != NULL)
+    g_setenv ("GSETTINGS_BACKEND", before, TRUE);
+  else
+    g_unsetenv ("GSETTINGS_BACKEND");
+}
+
 /* ---- the export dialog's logic ------------------------------------- */
 
 #define A4_W (297 * 72 / 25.4)
@@ -358,6 +414,8 @@ main (int argc, char **argv)
   g_test_add_func ("/settings/missing-schema", test_missing_schema);
   g_test_add_func ("/settings/round-trip", test_round_trip);
   g_test_add_func ("/settings/old-schema", test_old_schema);
+  g_test_add_func ("/settings/no-session-bus", test_no_session_bus);
+  g_test_add_func ("/settings/keep-saving", test_keep_saving);
   g_test_add_func ("/settings/export-geometry", test_export_geometry);
   g_test_add_func ("/settings/export-start-folder",
                    test_export_start_folder);

@@ -87,11 +87,60 @@ spx_settings_find_schema (void)
   return schema;
 }
 
+char *
+spx_settings_keyfile_path (void)
+{
+  return g_build_filename (g_get_user_config_dir (), "sparse-explorer",
+                           "settings.keyfile", NULL);
+}
+
+static gboolean
+session_bus_reachable (void)
+{
+  if (g_getenv ("DBUS_SESSION_BUS_ADDRESS") != NULL)
+    return TRUE;
+  g_autofree char *socket = g_build_filename (g_get_user_runtime_dir (),
+                                             "bus", NULL);
+  return g_file_test (socket, G_FILE_TEST_EXISTS);
+}
+
+void
+spx_settings_keep_saving (void)
+{
+  if (g_getenv ("GSETTINGS_BACKEND") == NULL && !session_bus_reachable ())
+    g_setenv ("GSETTINGS_BACKEND", "keyfile", TRUE);
+}
+
+/* dconf saves through the session bus: without one (a bare X server, a
+ * remote shell) every write fails with a warning and is lost. Memory is
+ * what GLib falls back to when no backend is installed. Either way a key
+ * file keeps the preferences; memory asked for by name (tests) stays. */
+static GSettingsBackend *
+backend_for (GSettingsSchema *schema)
+{
+  GSettingsBackend *backend = g_settings_backend_get_default ();
+  const char *type = G_OBJECT_TYPE_NAME (backend);
+  gboolean lost =
+    (g_str_equal (type, "DConfSettingsBackend") && !session_bus_reachable ())
+    || (g_str_equal (type, "GMemorySettingsBackend") &&
+        g_strcmp0 (g_getenv ("GSETTINGS_BACKEND"), "memory") != 0);
+  if (!lost)
+    return backend;
+  g_object_unref (backend);
+  g_autofree char *file = spx_settings_keyfile_path ();
+  return g_keyfile_settings_backend_new (file,
+                                         g_settings_schema_get_path (schema),
+                                         GROUP);
+}
+
 GSettings *
 spx_settings_new_for (GSettingsSchema *schema)
 {
   if (schema != NULL)
-    return g_settings_new_full (schema, NULL, NULL);
+    {
+      g_autoptr (GSettingsBackend) backend = backend_for (schema);
+      return g_settings_new_full (schema, backend, NULL);
+    }
   g_warning ("the settings schema %s is not installed: preferences are "
              "kept for this run only (install the program, or set "
              "GSETTINGS_SCHEMA_DIR)", SPX_APPLICATION_ID);

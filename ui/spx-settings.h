@@ -16,12 +16,23 @@ G_BEGIN_DECLS
  * process. */
 GSettings       *spx_settings_get         (void);
 
+/* Before any settings are made (GTK's too): without a session bus, dconf
+ * would lose every write with a warning, so GLib's key file backend is
+ * chosen for the process, unless GSETTINGS_BACKEND already says. */
+void             spx_settings_keep_saving (void);
+
 /* That schema, or NULL when none is found. */
 GSettingsSchema *spx_settings_find_schema (void);
 
-/* Settings of schema on the default backend; NULL schema: the built-in
- * one, in memory, with a warning. */
+/* Settings of schema on the default backend, or in the key file below
+ * when that backend would lose them (dconf without a session bus, or no
+ * backend installed); NULL schema: the built-in one, in memory, with a
+ * warning. */
 GSettings       *spx_settings_new_for     (GSettingsSchema *schema);
+
+/* The key file the preferences fall back to, under the user's config
+ * folder. */
+char            *spx_settings_keyfile_path (void);
 
 /* The old preferences file, under the user's config folder. */
 char            *spx_settings_ini_path    (void);
