@@ -1396,8 +1396,28 @@ test_sweep_sddmm (void)
     {
       const SpxSweepPoint *p = &g_array_index (sw->points, SpxSweepPoint, i);
       g_assert_cmpint (p->source, ==, SPX_SWEEP_CPU);
-      g_assert_cmpint (p->mode, !=, SPX_IPU_MODE_DYNAMIC);
+      g_assert_cmpint (p->mode, ==, i % 2 ? SPX_SWEEP_STATIC
+                                           : SPX_SWEEP_DENSE);
     }
+  /* a long note beside the button (four lines) leaves the controls at
+   * their own height */
+  activate (w, "view", g_variant_new_string ("speedup"));
+  gtk_label_set_text (GTK_LABEL (w->sweep_note),
+                      "a note long enough to wrap over several lines, "
+                      "a note long enough to wrap over several lines, "
+                      "a note long enough to wrap over several lines, "
+                      "a note long enough to wrap over several lines");
+  gtk_widget_set_size_request (w->sweep_note, 120, -1);
+  gint64 end = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
+  while (gtk_widget_get_allocated_height (w->sweep_note) <= 1 &&
+         g_get_monotonic_time () < end) /* laid out on the next frame */
+    g_main_context_iteration (NULL, FALSE);
+  gint natural;
+  gtk_widget_get_preferred_height (w->sweep_button, NULL, &natural);
+  g_assert_cmpint (gtk_widget_get_allocated_height (w->sweep_note), >,
+                   natural);
+  g_assert_cmpint (gtk_widget_get_allocated_height (w->sweep_button), ==,
+                   natural);
   window_close (w);
   g_autofree char *spx = g_build_filename (dir, "small.spx", NULL);
   g_unlink (spx);

@@ -911,6 +911,9 @@ speedup_page (SpxWindow *w)
                                "product training needs (this CPU only, "
                                "dense and static)");
   GtkWidget *row = labelled_row (w->sweep_op, NULL);
+  /* a note wrapped over lines must not stretch the controls beside it */
+  gtk_widget_set_valign (w->sweep_op, GTK_ALIGN_CENTER);
+  gtk_widget_set_valign (w->sweep_button, GTK_ALIGN_CENTER);
   gtk_box_pack_start (GTK_BOX (row), w->sweep_button, FALSE, FALSE, 0);
   gtk_box_pack_start (GTK_BOX (row), w->throughput, FALSE, FALSE, 0);
   gtk_box_pack_start (GTK_BOX (row), w->sweep_note, TRUE, TRUE, 0);
