@@ -812,6 +812,7 @@ typedef struct {
   char *go_to;         /* the folder chosen in it */
   char *name;          /* typed into it */
   gboolean answered;
+  gboolean cancel;     /* Cancel instead of Export */
 } DialogScript;
 
 static gboolean
@@ -839,7 +840,9 @@ drive_export_dialog (gpointer data)
   gtk_file_chooser_set_current_folder (chooser, script->go_to);
   gtk_file_chooser_set_current_name (chooser, script->name);
   script->answered = TRUE;
-  gtk_dialog_response (GTK_DIALOG (dialog), GTK_RESPONSE_ACCEPT);
+  gtk_dialog_response (GTK_DIALOG (dialog), script->cancel
+                                              ? GTK_RESPONSE_CANCEL
+                                              : GTK_RESPONSE_ACCEPT);
   return G_SOURCE_REMOVE;
 }
 
@@ -869,7 +872,15 @@ test_export_dialog (void)
   SpxWindow *w = window_new ();
   activate (w, "view", g_variant_new_string ("tiles"));
   wait_idle (w);
-  DialogScript script = { first, second, "tiles-2x", FALSE };
+  /* 2× chosen, then Cancel: nothing written, nothing remembered */
+  DialogScript cancelled = { first, second, "cancelled", FALSE, TRUE };
+  g_autofree char *not_written = export_with_dialog (w, &cancelled);
+  g_assert_false (g_file_test (not_written, G_FILE_TEST_EXISTS));
+  g_assert_cmpint (g_settings_get_enum (s, "export-png-size"), ==,
+                   SPX_PNG_1X);
+  g_autofree char *kept = g_settings_get_string (s, "export-folder");
+  g_assert_cmpstr (kept, ==, first);
+  DialogScript script = { first, second, "tiles-2x", FALSE, FALSE };
   g_autofree char *path = export_with_dialog (w, &script);
   int width, height;
   png_size (path, &width, &height);
@@ -883,7 +894,7 @@ test_export_dialog (void)
   g_autofree char *remembered = g_settings_get_string (s, "export-folder");
   g_assert_cmpstr (remembered, ==, second);
   /* the next dialog starts where the last file went */
-  DialogScript again = { second, second, "again", FALSE };
+  DialogScript again = { second, second, "again", FALSE, FALSE };
   g_autofree char *path2 = export_with_dialog (w, &again);
   g_assert_true (g_file_test (path2, G_FILE_TEST_IS_REGULAR));
   /* its folder gone, Open Folder says so in the bar (no file manager

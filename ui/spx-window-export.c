@@ -6,6 +6,9 @@
 #include "spx-render-mask.h"
 #include "spx-settings.h"
 
+#define G_SETTINGS_ENABLE_BACKEND /* the backend property */
+#include <gio/gsettingsbackend.h>
+
 #include <string.h>
 
 #define MM_TO_PT (72.0 / 25.4)
@@ -239,20 +242,20 @@ key_range (const char *key, double *min, double *max)
 }
 
 static GtkWidget *
-spin_for (const char *key, const char *tooltip)
+spin_for (GSettings *pending, const char *key, const char *tooltip)
 {
   double min, max;
   key_range (key, &min, &max);
   GtkWidget *spin = gtk_spin_button_new_with_range (min, max, 1);
   gtk_widget_set_tooltip_text (spin, tooltip);
-  g_settings_bind (spx_settings_get (), key, spin, "value",
+  g_settings_bind (pending, key, spin, "value",
                    G_SETTINGS_BIND_DEFAULT);
   return spin;
 }
 
 /* The widgets are bound to the settings: what was chosen last shows. */
 static void
-size_row (GtkGrid *grid, gint y, const RowSpec *spec)
+size_row (GtkGrid *grid, gint y, const RowSpec *spec, GSettings *pending)
 {
   SizeRow *row = g_new0 (SizeRow, 1);
   row->combo = gtk_combo_box_text_new ();
@@ -260,11 +263,11 @@ size_row (GtkGrid *grid, gint y, const RowSpec *spec)
   for (guint i = 0; spec->items[i] != NULL; i += 2)
     gtk_combo_box_text_append (GTK_COMBO_BOX_TEXT (row->combo),
                                spec->items[i], spec->items[i + 1]);
-  row->width = spin_for (spec->width_key, "Width");
-  row->height = spin_for (spec->height_key, "Height");
+  row->width = spin_for (pending, spec->width_key, "Width");
+  row->height = spin_for (pending, spec->height_key, "Height");
   g_signal_connect_data (row->combo, "changed", G_CALLBACK (on_size_changed),
                          row, (GClosureNotify) (void (*) (void)) g_free, 0);
-  g_settings_bind (spx_settings_get (), spec->key, row->combo, "active-id",
+  g_settings_bind (pending, spec->key, row->combo, "active-id",
                    G_SETTINGS_BIND_DEFAULT);
   on_size_changed (GTK_COMBO_BOX (row->combo), row);
   GtkWidget *l = gtk_label_new_with_mnemonic (spec->label);
@@ -276,8 +279,10 @@ size_row (GtkGrid *grid, gint y, const RowSpec *spec)
     gtk_grid_attach (grid, cells[x], (gint) x, y, 1, 1);
 }
 
+/* The choices are bound to pending, the settings in delay-apply mode:
+ * kept only when the dialog exports. */
 static GtkWidget *
-options_new (void)
+options_new (GSettings *pending)
 {
   static const char *const png[] = {
     "1x", "The view's size (1×)", "2x", "Twice the pixels (2×)",
@@ -295,7 +300,7 @@ options_new (void)
   gtk_grid_set_row_spacing (GTK_GRID (grid), 6);
   gtk_grid_set_column_spacing (GTK_GRID (grid), 6);
   for (guint i = 0; i < G_N_ELEMENTS (rows); i++)
-    size_row (GTK_GRID (grid), (gint) i, &rows[i]);
+    size_row (GTK_GRID (grid), (gint) i, &rows[i], pending);
   gtk_widget_show_all (grid);
   return grid;
 }
@@ -316,7 +321,7 @@ on_filter_changed (GtkFileChooser *chooser, GParamSpec *pspec, gpointer p)
 }
 
 static GtkWidget *
-dialog_new (SpxWindow *w)
+dialog_new (SpxWindow *w, GSettings *pending)
 {
   GtkWidget *d = gtk_file_chooser_dialog_new (
     "Export the View or the Sweep", GTK_WINDOW (w),
@@ -334,7 +339,7 @@ dialog_new (SpxWindow *w)
       g_object_set_data (G_OBJECT (f), "ext", (gpointer) kinds[i].ext);
       gtk_file_chooser_add_filter (chooser, f);
     }
-  gtk_file_chooser_set_extra_widget (chooser, options_new ());
+  gtk_file_chooser_set_extra_widget (chooser, options_new (pending));
   g_autofree char *remembered = g_settings_get_string (spx_settings_get (),
                                                        "export-folder");
   g_autofree char *folder = spx_export_start_folder (remembered);
@@ -367,15 +372,32 @@ chosen_path (GtkFileChooser *chooser)
   return NULL;
 }
 
+/* Settings on the same schema and backend as the program's, whose
+ * changes wait for g_settings_apply. */
+static GSettings *
+pending_settings (void)
+{
+  g_autoptr (GSettingsSchema) schema = NULL;
+  g_autoptr (GSettingsBackend) backend = NULL;
+  g_object_get (spx_settings_get (), "settings-schema", &schema, "backend",
+                &backend, NULL);
+  GSettings *pending = g_settings_new_full (schema, backend, NULL);
+  g_settings_delay (pending);
+  return pending;
+}
+
 void
 spx_window_export_dialog (SpxWindow *w)
 {
-  GtkWidget *d = dialog_new (w);
+  g_autoptr (GSettings) pending = pending_settings ();
+  GtkWidget *d = dialog_new (w, pending);
   char *path = NULL;
   while (path == NULL && gtk_dialog_run (GTK_DIALOG (d)) ==
                            GTK_RESPONSE_ACCEPT)
     path = chosen_path (GTK_FILE_CHOOSER (d));
   gtk_widget_destroy (d);
+  if (path != NULL) /* Cancel forgets the size choices */
+    g_settings_apply (pending);
   if (path != NULL && spx_window_export_view (w, path))
     {
       g_autofree char *dir = g_path_get_dirname (path);
