@@ -1,6 +1,7 @@
 /* spx-cli-bench.c: `sparse-explorer bench`: the CPU engine against dense
  * OpenBLAS, measured in one process */
 #include "spx-cli.h"
+#include "spx-cli-signal.h"
 #include "spx-cli-study.h"
 #include "spx-bench.h"
 #include "spx-json.h"
@@ -409,9 +410,17 @@ run (gconstpointer data)
 
   SpxBenchResult result;
   g_autoptr (GError) error = NULL;
+  /* Ctrl-C stops it cleanly: no runner or operands of --peers left */
+  SpxCliSignals *signals = spx_cli_signals_catch ();
+  gboolean ok = spx_bench_run (sc->mask, sc->n, &options, &result, &error);
+  int signum = spx_cli_signals_release (signals);
+  if (signum != 0 && options.progress != NULL)
+    fprintf (stderr, "\r\033[K"); /* the progress line */
+  if (signum != 0)
+    return spx_cli_interrupted (CMD, signum);
   /* bad sizes or threads are usage; memory over the budget is the
    * input's (the budget error's codes overlap the engine's) */
-  if (!spx_bench_run (sc->mask, sc->n, &options, &result, &error))
+  if (!ok)
     return g_error_matches (error, SPX_ENGINE_ERROR, SPX_ENGINE_ERROR_INVALID)
              ? spx_cli_usage_error (CMD, "%s", error->message)
              : spx_cli_input_error (CMD, error);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 typedef struct {
   int   status;
@@ -1304,6 +1305,63 @@ test_bench_peers_not_finite (void)
   g_assert_cmpint (g_rmdir (tmp), ==, 0);
 }
 
+static char *
+read_all (int fd)
+{
+  GString *text = g_string_new (NULL);
+  char buf[4096];
+  for (gssize got; (got = read (fd, buf, sizeof buf)) > 0;)
+    g_string_append_len (text, buf, got);
+  close (fd);
+  return g_string_free (text, FALSE);
+}
+
+/* SIGINT (Ctrl-C) or SIGTERM while a runner works: the bench stops it and
+ * its child, removes its operands and exits 128 + the signal with one
+ * line. */
+static void
+test_bench_peers_signal (gconstpointer data)
+{
+  int signum = GPOINTER_TO_INT (data);
+  if (!have_python ())
+    return;
+  g_autofree char *tmp = g_dir_make_tmp ("spx-test-peers-XXXXXX", NULL);
+  g_autofree char *pids = g_dir_make_tmp ("spx-test-pids-XXXXXX", NULL);
+  g_auto (GStrv) env = hostile_env ("sleep", tmp, pids);
+  const char *args[] = { PEERS_ARGS, NULL };
+  g_autoptr (GPtrArray) argv = new_argv ();
+  for (guint i = 0; args[i] != NULL; i++)
+    g_ptr_array_add (argv, (char *) args[i]);
+  g_ptr_array_add (argv, NULL);
+  GPid pid;
+  int out_fd, err_fd;
+  g_autoptr (GError) error = NULL;
+  g_spawn_async_with_pipes (NULL, (char **) argv->pdata, env,
+                            G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL, &pid,
+                            NULL, &out_fd, &err_fd, &error);
+  g_assert_no_error (error);
+  /* the first runner has started (and its child) */
+  g_autofree char *first = g_build_filename (pids, "torch-csr.pid", NULL);
+  for (guint tries = 0; !g_file_test (first, G_FILE_TEST_EXISTS); tries++)
+    {
+      g_assert_cmpuint (tries, <, 1200);
+      g_usleep (100000);
+    }
+  g_assert_cmpint (kill (pid, signum), ==, 0);
+  int status = 0;
+  g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
+  g_autofree char *out = read_all (out_fd);
+  g_autofree char *err = read_all (err_fd);
+  g_assert_true (WIFEXITED (status));
+  g_assert_cmpint (WEXITSTATUS (status), ==, 128 + signum);
+  g_assert_cmpstr (out, ==, "");
+  g_assert_cmpuint (count_lines (err), ==, 1);
+  g_assert_nonnull (strstr (err, signum == SIGINT ? "interrupted by SIGINT"
+                                                  : "interrupted by SIGTERM"));
+  g_assert_cmpint (g_rmdir (tmp), ==, 0); /* no spx-peers-* left */
+  assert_runners_gone (pids, 1);
+}
+
 /* A kernel forced through OPENBLAS_CORETYPE weaker than the processor's
  * is overridden (dense at full speed) and said so; SPX_KEEP_CORETYPE
  * keeps it, and the JSON says dense is not at full speed. */
@@ -2273,6 +2331,10 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/bench/peers-timeout", test_bench_peers_timeout);
   g_test_add_func ("/cli/bench/peers-not-finite",
                    test_bench_peers_not_finite);
+  g_test_add_data_func ("/cli/bench/peers-sigint", GINT_TO_POINTER (SIGINT),
+                        test_bench_peers_signal);
+  g_test_add_data_func ("/cli/bench/peers-sigterm",
+                        GINT_TO_POINTER (SIGTERM), test_bench_peers_signal);
   g_test_add_func ("/cli/scenario-files", test_scenario_files);
   g_test_add_func ("/cli/sweep/mask", test_sweep_mask);
   g_test_add_func ("/cli/grammar/global-options", test_global_options);
