@@ -1,21 +1,25 @@
 /* spx-cli-bench.c: `sparse-explorer bench`: the CPU engine against dense
  * OpenBLAS, measured in one process */
 #include "spx-cli.h"
+#include "spx-cli-signal.h"
 #include "spx-cli-study.h"
 #include "spx-bench.h"
 #include "spx-json.h"
+#include "spx-util.h"
 
 #include <stdio.h>
 #include <unistd.h>
 
 #define CMD "bench"
+/* --peer-timeout: up to a day */
+#define PEER_TIMEOUT_MAX (24 * 3600)
 /* Below this per thread, dense sgemm is not at full speed on a modern
  * core and the comparison says more about the harness than the kernels. */
 #define DENSE_GFLOPS_PER_THREAD_FLOOR 50.0
 
 typedef struct {
   SpxCliStudyArgs study;
-  char *mode, *threads, *reps, *warmup, *op;
+  char *mode, *threads, *reps, *warmup, *op, *peer_timeout;
   gboolean peers, json;
 } BenchArgs;
 
@@ -23,7 +27,8 @@ static void
 bench_args_clear (BenchArgs *a)
 {
   spx_cli_study_args_clear (&a->study);
-  char **fields[] = { &a->mode, &a->threads, &a->reps, &a->warmup, &a->op };
+  char **fields[] = { &a->mode, &a->threads, &a->reps, &a->warmup, &a->op,
+                      &a->peer_timeout };
   for (guint i = 0; i < G_N_ELEMENTS (fields); i++)
     g_clear_pointer (fields[i], g_free);
 }
@@ -108,6 +113,16 @@ parse_options (const BenchArgs *a, guint threads, SpxBenchOptions *o)
                            "dense; none runs SDDMM (use --op spmm)");
       return FALSE;
     }
+  if (a->peer_timeout && !a->peers)
+    return spx_cli_usage_error (CMD, "--peer-timeout: only with --peers"),
+           FALSE;
+  if (a->peer_timeout)
+    {
+      if (!spx_cli_uint (CMD, "--peer-timeout", a->peer_timeout, 1,
+                         PEER_TIMEOUT_MAX, &v))
+        return FALSE;
+      o->peer_timeout_s = (guint) v;
+    }
   if (a->threads && !parse_threads (a->threads, &o->engine.threads))
     return FALSE;
   if (a->reps)
@@ -188,6 +203,7 @@ json_peers (SpxJson *json, const SpxBenchResult *r)
       spx_json_begin_object (json, spx_peer_name (i));
       spx_json_string (json, "name", spx_peer_name (i));
       spx_json_bool (json, "ran", p->t.ran);
+      spx_json_bool (json, "failed", p->failed);
       spx_json_string (json, "note", p->note);
       if (p->t.ran)
         {
@@ -276,7 +292,8 @@ print_peers (const SpxBenchResult *r)
       if (p->t.ran)
         print_row (r, spx_peer_name (i), &p->t, err, how);
       else if (p->note[0] != '\0')
-        printf ("%-11s not run: %s\n", spx_peer_name (i), p->note);
+        printf ("%-11s %s: %s\n", spx_peer_name (i),
+                p->failed ? "failed" : "not run", p->note);
     }
 }
 
@@ -393,9 +410,17 @@ run (gconstpointer data)
 
   SpxBenchResult result;
   g_autoptr (GError) error = NULL;
+  /* Ctrl-C stops it cleanly: no runner or operands of --peers left */
+  SpxCliSignals *signals = spx_cli_signals_catch ();
+  gboolean ok = spx_bench_run (sc->mask, sc->n, &options, &result, &error);
+  int signum = spx_cli_signals_release (signals);
+  if (signum != 0 && options.progress != NULL)
+    fprintf (stderr, "\r\033[K"); /* the progress line */
+  if (signum != 0)
+    return spx_cli_interrupted (CMD, signum);
   /* bad sizes or threads are usage; memory over the budget is the
    * input's (the budget error's codes overlap the engine's) */
-  if (!spx_bench_run (sc->mask, sc->n, &options, &result, &error))
+  if (!ok)
     return g_error_matches (error, SPX_ENGINE_ERROR, SPX_ENGINE_ERROR_INVALID)
              ? spx_cli_usage_error (CMD, "%s", error->message)
              : spx_cli_input_error (CMD, error);
@@ -424,6 +449,13 @@ spx_cli_bench (int argc, char **argv)
   g_autofree char *warmup_help = g_strdup_printf ("Untimed runs first "
                                                   "(default %u)",
                                                   defaults.warmup);
+  g_autofree char *output_max = spx_format_bytes (
+    SPX_PEERS_OUTPUT_MAX_DEFAULT);
+  g_autofree char *peer_timeout_help = g_strdup_printf (
+    "With --peers: stop a Python peer still running after S seconds and "
+    "report it failed (default %u); one printing more than "
+    SPX_PEERS_OUTPUT_MAX_ENV " bytes (default %s) is stopped too",
+    defaults.peer_timeout_s, output_max);
   GOptionEntry entries[] = {
     { "op", 0, 0, G_OPTION_ARG_STRING, &a.op,
       "spmm (A·B) or sddmm (P·Qᵀ sampled by the mask, kd = n) (default "
@@ -434,6 +466,8 @@ spx_cli_bench (int argc, char **argv)
     { "reps", 'r', 0, G_OPTION_ARG_STRING, &a.reps, reps_help, "R" },
     { "warmup", 'w', 0, G_OPTION_ARG_STRING, &a.warmup, warmup_help, "W" },
     { "peers", 0, 0, G_OPTION_ARG_NONE, &a.peers, "Also run librsb, PyTorch (CSR, dense) and SciPy (CSR, BSR)", NULL },
+    { "peer-timeout", 0, 0, G_OPTION_ARG_STRING, &a.peer_timeout,
+      peer_timeout_help, "S" },
     { "json", 0, 0, G_OPTION_ARG_NONE, &a.json, "Print one JSON object", NULL },
     G_OPTION_ENTRY_NULL
   };

@@ -4,9 +4,13 @@
 #include "spx-json.h"
 #include "spx-util.h"
 
+#include <errno.h>
 #include <glib/gstdio.h>
 #include <math.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #if SPX_HAVE_LIBRSB
 #include <rsb.h>
@@ -309,21 +313,45 @@ spx_peers_remove_dir (const char *dir)
   g_rmdir (dir);
 }
 
+static void note_v (SpxBenchPeer *out, gboolean failed, const char *format,
+                    va_list args) G_GNUC_PRINTF (3, 0);
+
+/* The note, cut to fit on a character boundary; failed: the peer ran
+ * and its answer cannot be used. */
+static void
+note_v (SpxBenchPeer *out, gboolean failed, const char *format, va_list args)
+{
+  g_autofree char *text = g_strdup_vprintf (format, args);
+  out->failed = failed;
+  g_strlcpy (out->note, text, sizeof out->note);
+  const char *end;
+  g_utf8_validate (out->note, -1, &end);
+  out->note[end - out->note] = '\0';
+}
+
 static void set_note (SpxBenchPeer *out, const char *format, ...)
   G_GNUC_PRINTF (2, 3);
+static void set_failed (SpxBenchPeer *out, const char *format, ...)
+  G_GNUC_PRINTF (2, 3);
 
-/* The note, cut to fit on a character boundary. */
+/* Why it did not run. */
 static void
 set_note (SpxBenchPeer *out, const char *format, ...)
 {
   va_list args;
   va_start (args, format);
-  g_autofree char *text = g_strdup_vprintf (format, args);
+  note_v (out, FALSE, format, args);
   va_end (args);
-  g_strlcpy (out->note, text, sizeof out->note);
-  const char *end;
-  g_utf8_validate (out->note, -1, &end);
-  out->note[end - out->note] = '\0';
+}
+
+/* Why what it ran is not a result. */
+static void
+set_failed (SpxBenchPeer *out, const char *format, ...)
+{
+  va_list args;
+  va_start (args, format);
+  note_v (out, TRUE, format, args);
+  va_end (args);
 }
 
 /* The last line of text with something on it, or NULL. */
@@ -351,6 +379,7 @@ json_value (const char *line, const char *key)
   return p;
 }
 
+/* A number, NaN and Infinity (as Python writes them) included. */
 static gboolean
 json_number (const char *line, const char *key, double *out)
 {
@@ -359,7 +388,7 @@ json_number (const char *line, const char *key, double *out)
   if (p == NULL)
     return FALSE;
   *out = g_ascii_strtod (p, &end);
-  return end != p && isfinite (*out);
+  return end != p;
 }
 
 static gboolean
@@ -380,7 +409,7 @@ json_text (const char *line, const char *key, char *out, gsize size)
   return *p == '"';
 }
 
-/* C from the runner's c-NAME.f32, exactly m·n floats. */
+/* C from the runner's c-NAME.f32, exactly m·n finite floats. */
 static gboolean
 read_product (const char *dir, SpxPeerId id, float *C, guint64 len,
               SpxBenchPeer *out)
@@ -394,13 +423,23 @@ read_product (const char *dir, SpxPeerId id, float *C, guint64 len,
                                   &data, &bytes, &error);
   g_unlink (path);
   if (!ok)
-    set_note (out, "%s", error->message);
+    set_failed (out, "%s", error->message);
   else if (bytes != len * sizeof (float))
-    set_note (out, "the runner's C has %" G_GSIZE_FORMAT " bytes, expected %"
-              G_GUINT64_FORMAT, bytes, len * sizeof (float));
-  else
-    memcpy (C, data, bytes);
-  return ok && bytes == len * sizeof (float);
+    set_failed (out, "the runner's C has %" G_GSIZE_FORMAT " bytes, expected %"
+                G_GUINT64_FORMAT, bytes, len * sizeof (float));
+  if (!ok || bytes != len * sizeof (float))
+    return FALSE;
+  memcpy (C, data, bytes);
+  guint64 bad = 0;
+  for (guint64 i = 0; i < len; i++)
+    bad += !isfinite (C[i]);
+  if (bad == 0)
+    return TRUE;
+  g_autofree char *count = spx_format_count (bad);
+  g_autofree char *all = spx_format_count (len);
+  set_failed (out, "the runner's C is not finite (NaN or infinite) in %s "
+              "of its %s values", count, all);
+  return FALSE;
 }
 
 /* Fill out from the runner's last line (and C from its file). */
@@ -417,10 +456,21 @@ read_answer (const char *line, const char *dir, SpxPeerId id, float *C,
     }
   if (!json_number (line, "ms", &ms) || !json_number (line, "q1", &q1) ||
       !json_number (line, "q3", &q3) ||
-      !json_number (line, "threads", &threads) || !(ms > 0) || q1 > ms ||
-      ms > q3 || threads < 1 || threads > G_MAXUINT)
+      !json_number (line, "threads", &threads))
     {
-      set_note (out, "the runner's answer makes no sense: %.120s", line);
+      set_failed (out, "the runner's answer makes no sense: %.120s", line);
+      return;
+    }
+  if (!isfinite (ms) || !isfinite (q1) || !isfinite (q3) ||
+      !isfinite (threads))
+    {
+      set_failed (out, "the runner's times are not finite numbers: %.120s",
+                  line);
+      return;
+    }
+  if (!(ms > 0) || q1 > ms || ms > q3 || threads < 1 || threads > G_MAXUINT)
+    {
+      set_failed (out, "the runner's answer makes no sense: %.120s", line);
       return;
     }
   if (!read_product (dir, id, C, len, out))
@@ -442,38 +492,181 @@ find_python (void)
                                                              : "python3");
 }
 
-/* Run argv to the end, its threads capped; FALSE with an error when it
- * could not start or the wait was cancelled (then it is killed). */
-static gboolean
-spawn (const char *const *argv, guint threads, char **out, char **err,
-       int *status, GError **error)
+/* ---- the runner's process, bounded in time and output ------------------ */
+
+typedef enum {
+  RUNNER_NOT_STARTED,
+  RUNNER_EXITED,
+  RUNNER_TIMED_OUT,
+  RUNNER_FLOODED,
+  RUNNER_CANCELLED,
+} RunnerEnd;
+
+typedef struct {
+  GPid     pid;
+  int      fd[2];   /* its stdout and stderr; -1 once at their end */
+  GString *text[2];
+  gsize    max;     /* the most both may hold together */
+} Runner;
+
+static gsize
+output_max (void)
 {
-  g_autoptr (GSubprocessLauncher) launcher = g_subprocess_launcher_new (
-    G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  const char *env = g_getenv (SPX_PEERS_OUTPUT_MAX_ENV);
+  guint64 v;
+  return env != NULL && g_ascii_string_to_unsigned (env, 10, 1, G_MAXSIZE,
+                                                    &v, NULL)
+           ? (gsize) v : SPX_PEERS_OUTPUT_MAX_DEFAULT;
+}
+
+/* In the child, before exec: a process group of its own, so that stopping
+ * it stops whatever it started too, and a terminal's Ctrl-C reaches only
+ * us (we stop it). */
+static void
+own_group (gpointer data)
+{
+  setpgid (0, 0);
+}
+
+static gboolean
+runner_start (Runner *r, const char *const *argv, guint threads,
+              GError **error)
+{
   g_autofree char *t = g_strdup_printf ("%u", threads);
+  char **env = g_get_environ ();
   /* read by the libraries' thread pools as they start */
-  g_subprocess_launcher_setenv (launcher, "OMP_NUM_THREADS", t, TRUE);
-  g_subprocess_launcher_setenv (launcher, "OPENBLAS_NUM_THREADS", t, TRUE);
-  g_autoptr (GSubprocess) proc = g_subprocess_launcher_spawnv (launcher,
-                                                               argv, error);
-  if (proc == NULL)
-    return FALSE;
-  if (!g_subprocess_communicate_utf8 (proc, NULL, g_cancellable_get_current (),
-                                      out, err, error))
+  env = g_environ_setenv (env, "OMP_NUM_THREADS", t, TRUE);
+  env = g_environ_setenv (env, "OPENBLAS_NUM_THREADS", t, TRUE);
+  r->fd[0] = r->fd[1] = -1;
+  r->text[0] = g_string_new (NULL);
+  r->text[1] = g_string_new (NULL);
+  r->max = output_max ();
+  gboolean ok = g_spawn_async_with_pipes (NULL, (char **) argv, env,
+                                          G_SPAWN_DO_NOT_REAP_CHILD,
+                                          own_group, NULL, &r->pid, NULL,
+                                          &r->fd[0], &r->fd[1], error);
+  g_strfreev (env);
+  return ok;
+}
+
+/* What pipe i holds now, kept; FALSE when that goes over the cap. */
+static gboolean
+runner_read (Runner *r, guint i)
+{
+  char buf[16384];
+  gsize room = r->max - r->text[0]->len - r->text[1]->len;
+  /* one byte past the room tells that it is over */
+  gssize got = read (r->fd[i], buf, room < sizeof buf ? room + 1
+                                                      : sizeof buf);
+  if (got < 0 && (errno == EINTR || errno == EAGAIN))
+    return TRUE;
+  if (got <= 0)
     {
-      g_subprocess_force_exit (proc);
-      return FALSE;
+      close (r->fd[i]);
+      r->fd[i] = -1;
+      return TRUE;
     }
-  *status = g_subprocess_get_if_exited (proc)
-              ? g_subprocess_get_exit_status (proc) : -1;
+  if ((gsize) got > room)
+    return FALSE;
+  g_string_append_len (r->text[i], buf, got);
   return TRUE;
+}
+
+/* Whether it has exited, left unreaped so that its process group stays
+ * ours until it is stopped. */
+static gboolean
+runner_exited (const Runner *r)
+{
+  siginfo_t info;
+  memset (&info, 0, sizeof info);
+  int rc = waitid (P_PID, r->pid, &info, WEXITED | WNOHANG | WNOWAIT);
+  return rc == 0 ? info.si_pid == r->pid : errno == ECHILD;
+}
+
+/* Read its output until it has exited and said all it had to say, or the
+ * deadline, the cap or a cancellation comes first. cancel: the
+ * cancellable's descriptor, or fd -1. Looks every 100 ms whether it
+ * exited, in case what it started keeps its pipes open. */
+static RunnerEnd
+runner_watch (Runner *r, gint64 deadline, GCancellable *cancellable,
+              GPollFD cancel)
+{
+  for (;;)
+    {
+      if (g_cancellable_is_cancelled (cancellable))
+        return RUNNER_CANCELLED;
+      gboolean gone = runner_exited (r);
+      gint64 left = deadline - g_get_monotonic_time ();
+      if (left <= 0)
+        return gone ? RUNNER_EXITED : RUNNER_TIMED_OUT;
+      GPollFD fds[3];
+      guint n = 0;
+      for (guint i = 0; i < 2; i++)
+        if (r->fd[i] >= 0)
+          fds[n++] = (GPollFD) { r->fd[i], G_IO_IN, 0 };
+      if (n == 0 && gone)
+        return RUNNER_EXITED;
+      fds[n] = cancel;
+      int ready = g_poll (fds, n + (cancel.fd >= 0),
+                          gone ? 0 : (int) MIN ((left + 999) / 1000, 100));
+      if (ready == 0 && gone)
+        return RUNNER_EXITED; /* nothing more waiting */
+      for (guint i = 0; i < n; i++)
+        if (fds[i].revents != 0 &&
+            !runner_read (r, fds[i].fd == r->fd[0] ? 0 : 1))
+          return RUNNER_FLOODED;
+    }
+}
+
+/* Stop its process group (its leader may be a zombie: the group is still
+ * ours), then reap it: its exit status, or -1 when a signal ended it. */
+static int
+runner_stop (Runner *r)
+{
+  int status = 0;
+  pid_t got;
+  kill (-r->pid, SIGKILL);
+  while ((got = waitpid (r->pid, &status, 0)) < 0 && errno == EINTR)
+    ;
+  for (guint i = 0; i < 2; i++)
+    if (r->fd[i] >= 0)
+      close (r->fd[i]);
+  return got == r->pid && WIFEXITED (status) ? WEXITSTATUS (status) : -1;
+}
+
+/* Run argv within timeout_s seconds and the output cap: how it ended
+ * (error set when it did not start), its exit status and output. */
+static RunnerEnd
+runner_run (const char *const *argv, guint threads, guint timeout_s,
+            int *status, char **out, char **err, GError **error)
+{
+  Runner r;
+  if (!runner_start (&r, argv, threads, error))
+    {
+      g_string_free (r.text[0], TRUE);
+      g_string_free (r.text[1], TRUE);
+      return RUNNER_NOT_STARTED;
+    }
+  GCancellable *cancellable = g_cancellable_get_current ();
+  GPollFD cancel = { -1, G_IO_IN, 0 };
+  gboolean polled = cancellable != NULL &&
+                    g_cancellable_make_pollfd (cancellable, &cancel);
+  gint64 deadline = g_get_monotonic_time () +
+                    (gint64) timeout_s * G_USEC_PER_SEC;
+  RunnerEnd end = runner_watch (&r, deadline, cancellable, cancel);
+  if (polled)
+    g_cancellable_release_fd (cancellable);
+  *status = runner_stop (&r);
+  *out = g_string_free (r.text[0], FALSE);
+  *err = g_string_free (r.text[1], FALSE);
+  return end;
 }
 
 gboolean
 spx_peer_run_external (const char *runner, const char *dir, SpxPeerId id,
-                       guint threads, guint warmup, guint reps, float *C,
-                       guint64 m, guint64 n, SpxBenchPeer *out,
-                       GError **error)
+                       guint threads, guint warmup, guint reps,
+                       guint timeout_s, float *C, guint64 m, guint64 n,
+                       SpxBenchPeer *out, GError **error)
 {
   g_autofree char *python = find_python ();
   if (runner == NULL || python == NULL)
@@ -485,6 +678,8 @@ spx_peer_run_external (const char *runner, const char *dir, SpxPeerId id,
                          "SPX_PYTHON)");
       return TRUE;
     }
+  if (spx_cancelled (error))
+    return FALSE;
   g_autofree char *t = g_strdup_printf ("%u", threads);
   g_autofree char *r = g_strdup_printf ("%u", reps);
   g_autofree char *w = g_strdup_printf ("%u", warmup);
@@ -494,21 +689,33 @@ spx_peer_run_external (const char *runner, const char *dir, SpxPeerId id,
   g_autofree char *so = NULL, *se = NULL;
   g_autoptr (GError) local = NULL;
   int status = 0;
-  if (!spawn (argv, threads, &so, &se, &status, &local))
+  switch (runner_run (argv, threads, timeout_s, &status, &so, &se, &local))
     {
-      if (g_error_matches (local, G_IO_ERROR, G_IO_ERROR_CANCELLED) &&
-          spx_cancelled (error))
-        return FALSE;
-      set_note (out, "the runner did not run: %s", local->message);
+    case RUNNER_NOT_STARTED:
+      set_failed (out, "the runner did not start: %s", local->message);
       return TRUE;
+    case RUNNER_CANCELLED:
+      return !spx_cancelled (error);
+    case RUNNER_TIMED_OUT:
+      set_failed (out, "stopped after %u s (the limit per peer)", timeout_s);
+      return TRUE;
+    case RUNNER_FLOODED:
+      {
+        g_autofree char *max = spx_format_bytes (output_max ());
+        set_failed (out, "stopped: it printed more than %s (the limit, "
+                    SPX_PEERS_OUTPUT_MAX_ENV ")", max);
+        return TRUE;
+      }
+    case RUNNER_EXITED:
+      break;
     }
   g_autofree char *line = last_line (so);
   g_autofree char *why = last_line (se);
   g_autofree char *how = status < 0 ? g_strdup ("killed")
                                      : g_strdup_printf ("exit %d", status);
   if (status != 0 || line == NULL)
-    set_note (out, "the runner failed (%s): %s", how,
-              why ? why : "it said nothing");
+    set_failed (out, "the runner failed (%s): %s", how,
+                why ? why : "it said nothing");
   else
     read_answer (line, dir, id, C, m * n, out);
   return TRUE;

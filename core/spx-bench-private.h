@@ -21,12 +21,15 @@ gboolean spx_peers_write (const char *dir, const SpxBlockCsr *csr,
                           GError **error);
 /* Remove dir and the files in it. */
 void     spx_peers_remove_dir (const char *dir);
-/* Run peer id on the operands in dir: out gets its quartiles, threads and
- * version, and C (m·n floats) its product; or out->note says why it did
- * not run. FALSE only when cancelled (the thread's GCancellable). */
+/* Run peer id on the operands in dir, for at most timeout_s seconds:
+ * out gets its quartiles, threads and version, and C (m·n floats) its
+ * product; or out->note says why it did not run (out->failed when it
+ * ran and failed). FALSE only when cancelled (the thread's
+ * GCancellable): the runner and what it started are stopped first. */
 gboolean spx_peer_run_external (const char *runner, const char *dir,
                                 SpxPeerId id, guint threads, guint warmup,
-                                guint reps, float *C, guint64 m, guint64 n,
-                                SpxBenchPeer *out, GError **error);
+                                guint reps, guint timeout_s, float *C,
+                                guint64 m, guint64 n, SpxBenchPeer *out,
+                                GError **error);
 
 G_END_DECLS

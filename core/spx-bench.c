@@ -35,6 +35,7 @@ spx_bench_options_init (SpxBenchOptions *options)
   SpxGenOptions gen; /* tiles as wide as the generator's */
   spx_gen_options_init (&gen);
   options->tile_width = gen.tile_width;
+  options->peer_timeout_s = SPX_PEER_TIMEOUT_DEFAULT;
 }
 
 /* The operands: A as blocks (values in mask order) and as a dense matrix
@@ -535,7 +536,8 @@ run_external (const Operands *o, const SpxBenchOptions *opt,
           CpuClock before, after;
           cpu_clock_read (&before);
           ok = spx_peer_run_external (runner, dir, id, r->threads,
-                                      opt->warmup, opt->reps, o->C, o->m,
+                                      opt->warmup, opt->reps,
+                                      opt->peer_timeout_s, o->C, o->m,
                                       o->n, p, error);
           cpu_clock_read (&after);
           p->busy_cores = busy_cores (&before, &after, r->cpus);

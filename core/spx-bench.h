@@ -26,6 +26,7 @@ typedef struct {
   gboolean         run_static, run_dynamic, run_peers;
   gboolean         run_tilewise; /* SpMM only: dense sgemm per column tile */
   guint            tile_width;  /* tile-wise: G columns per tile */
+  guint            peer_timeout_s; /* each runner peer stopped after this */
   guint64          seed;        /* values of A and B */
   SpxBenchProgress progress;
   gpointer         user_data;
@@ -74,9 +75,20 @@ typedef enum {
   SPX_N_PEERS
 } SpxPeerId;
 
+/* Each runner peer is one process, stopped (with whatever it started)
+ * when it runs longer than SpxBenchOptions.peer_timeout_s or prints more
+ * than SPX_PEERS_OUTPUT_MAX bytes (stdout and stderr together): its
+ * answer is one line, so more is a runaway. */
+#define SPX_PEER_TIMEOUT_DEFAULT     300
+#define SPX_PEERS_OUTPUT_MAX_ENV     "SPX_PEERS_OUTPUT_MAX"
+#define SPX_PEERS_OUTPUT_MAX_DEFAULT (1024 * 1024)
+
 typedef struct {
   SpxBenchTiming t;           /* t.ran: it ran; GFLOP/s as dense for
                                * torch-dense, else non-zeros */
+  gboolean       failed;      /* it ran but its answer is unusable
+                               * (note says why): stopped, crashed, not
+                               * finite, … */
   guint          threads;     /* the threads it used */
   char           note[256];   /* why it did not run, or how its threads
                                * were set ("" when not asked) */

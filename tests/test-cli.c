@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 typedef struct {
   int   status;
@@ -1010,16 +1011,20 @@ static const char *const peer_names[] = {
 };
 
 /* bench --peers --json on a 22×18 mask of 4×4 blocks (edge blocks cut),
- * with env added; its JSON root. */
+ * the options after it NULL-terminated (room for two more). */
+#define PEERS_ARGS "bench", "--m", "22", "--k", "18", "--n", "5", "--block", \
+  "4", "--density", "0.5", "--reps", "3", "--warmup", "1", "--threads", \
+  "2", "--peers", "--json"
+
+/* That in env (taken), with --peer-timeout timeout unless NULL: its JSON
+ * root. */
 static JsonObject *
-run_peers (JsonParser *parser, const char *name, const char *value,
-           const char *name2, const char *value2)
+run_peers_env (JsonParser *parser, char **env, const char *timeout)
 {
-  char **env = g_environ_setenv (g_get_environ (), name, value, TRUE);
-  run_env = name2 ? g_environ_setenv (env, name2, value2, TRUE) : env;
-  Run r = run_cli ("bench", "--m", "22", "--k", "18", "--n", "5", "--block",
-                   "4", "--density", "0.5", "--reps", "3", "--warmup", "1",
-                   "--threads", "2", "--peers", "--json", NULL);
+  const char *args[] = { PEERS_ARGS, timeout ? "--peer-timeout" : NULL,
+                         timeout, NULL };
+  run_env = env;
+  Run r = run_cli_strv (args);
   g_strfreev (run_env);
   run_env = NULL;
   g_assert_cmpint (r.status, ==, 0);
@@ -1027,6 +1032,16 @@ run_peers (JsonParser *parser, const char *name, const char *value,
   json_object_ref (o);
   run_clear (&r);
   return o;
+}
+
+/* The same with env added. */
+static JsonObject *
+run_peers (JsonParser *parser, const char *name, const char *value,
+           const char *name2, const char *value2)
+{
+  char **env = g_environ_setenv (g_get_environ (), name, value, TRUE);
+  env = name2 ? g_environ_setenv (env, name2, value2, TRUE) : env;
+  return run_peers_env (parser, env, NULL);
 }
 
 static JsonObject *
@@ -1086,9 +1101,13 @@ test_bench_peers_protocol (void)
   g_assert_cmpfloat_with_epsilon (member (o, "peers.torch-dense.gflops"),
                                   2.0 * 22 * 18 * 5 / 2e6, 1e-9);
   g_assert_cmpstr (peer_note (o, "scipy-csr"), ==, "fake: not installed");
+  g_assert_false (json_object_get_boolean_member (peer (o, "scipy-csr"),
+                                                  "failed"));
   const char *failed = peer_note (o, "scipy-bsr");
   g_assert_nonnull (strstr (failed, "exit 1"));
   g_assert_nonnull (strstr (failed, "fake failure"));
+  g_assert_true (json_object_get_boolean_member (peer (o, "scipy-bsr"),
+                                                 "failed"));
   g_assert_true (g_rmdir (tmp) == 0); /* nothing left in it */
 
   g_autoptr (JsonParser) parser2 = json_parser_new ();
@@ -1140,6 +1159,207 @@ test_bench_peers_listed (void)
       else
         g_assert_cmpstr (json_object_get_string_member (p, "note"), !=, "");
     }
+}
+
+/* ---- bench --peers against runners that misbehave ------------------- */
+
+static gboolean
+have_python (void)
+{
+  g_autofree char *python = g_find_program_in_path ("python3");
+  if (python == NULL)
+    g_test_skip ("needs python3");
+  return python != NULL;
+}
+
+/* tests/peers/fake-peers.py misbehaving as mode says for every peer,
+ * with TMPDIR tmp and, unless NULL, its process ids written into pids. */
+static char **
+hostile_env (const char *mode, const char *tmp, const char *pids)
+{
+  g_autofree char *runner = g_test_build_filename (G_TEST_DIST, "peers",
+                                                   "fake-peers.py", NULL);
+  char **env = g_environ_setenv (g_get_environ (), "SPX_PEERS_RUNNER",
+                                 runner, TRUE);
+  env = g_environ_setenv (env, "FAKE_PEERS_MODE", mode, TRUE);
+  env = g_environ_setenv (env, "TMPDIR", tmp, TRUE);
+  return pids ? g_environ_setenv (env, "FAKE_PEERS_PIDS", pids, TRUE)
+              : env;
+}
+
+/* Every runner peer failed (not ran), its note holding needle. */
+static void
+assert_peers_failed (JsonObject *o, const char *needle)
+{
+  for (guint i = 1; i < G_N_ELEMENTS (peer_names); i++)
+    {
+      const char *note = peer_note (o, peer_names[i]);
+      if (strstr (note, needle) == NULL)
+        g_error ("%s: '%s' lacks '%s'", peer_names[i], note, needle);
+      g_assert_true (json_object_get_boolean_member (peer (o, peer_names[i]),
+                                                     "failed"));
+    }
+}
+
+/* A process that is gone or a zombie (a container's init may never reap
+ * what was reparented to it); given a few seconds to die. */
+static gboolean
+process_gone (const char *pid)
+{
+  g_autofree char *path = g_strdup_printf ("/proc/%s/stat", pid);
+  for (guint tries = 0; tries < 50; tries++, g_usleep (100000))
+    {
+      g_autofree char *stat = NULL;
+      if (!g_file_get_contents (path, &stat, NULL, NULL))
+        return TRUE;
+      const char *state = strrchr (stat, ')'); /* after the name */
+      if (state != NULL && state[1] == ' ' && state[2] == 'Z')
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* pids holds n PEER.pid files, each naming a runner and the child it
+ * started: all gone. Removes pids. */
+static void
+assert_runners_gone (const char *pids, guint n)
+{
+  g_autoptr (GDir) dir = g_dir_open (pids, 0, NULL);
+  guint files = 0;
+  for (const char *name; dir != NULL && (name = g_dir_read_name (dir));)
+    {
+      g_autofree char *path = g_build_filename (pids, name, NULL);
+      g_autofree char *text = NULL;
+      g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+      g_auto (GStrv) ids = g_strsplit (g_strstrip (text), " ", -1);
+      g_assert_cmpuint (g_strv_length (ids), ==, 2);
+      for (guint i = 0; ids[i] != NULL; i++)
+        if (!process_gone (ids[i]))
+          g_error ("%s: process %s still runs", name, ids[i]);
+      g_unlink (path);
+      files++;
+    }
+  g_assert_cmpuint (files, ==, n);
+  g_assert_cmpint (g_rmdir (pids), ==, 0);
+}
+
+/* A runner printing without end is stopped at SPX_PEERS_OUTPUT_MAX (or
+ * 1 MiB), on stdout or stderr, and fails; the bench goes on. */
+static void
+test_bench_peers_flood (void)
+{
+  if (!have_python ())
+    return;
+  g_autofree char *tmp = g_dir_make_tmp ("spx-test-peers-XXXXXX", NULL);
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  char **env = g_environ_setenv (hostile_env ("flood", tmp, NULL),
+                                 "SPX_PEERS_OUTPUT_MAX", "65536", TRUE);
+  g_autoptr (JsonObject) o = run_peers_env (parser, env, NULL);
+  assert_peers_failed (o, "stopped: it printed more than 64.0 KiB (the "
+                       "limit, SPX_PEERS_OUTPUT_MAX)");
+  g_autoptr (JsonParser) parser2 = json_parser_new ();
+  g_autoptr (JsonObject) o2 = run_peers_env (parser2, hostile_env ("flood",
+                                                                   tmp, NULL),
+                                             NULL);
+  assert_peers_failed (o2, "more than 1.0 MiB");
+  g_assert_cmpint (g_rmdir (tmp), ==, 0); /* nothing left in it */
+}
+
+/* A runner that sleeps (and started a child that sleeps) is stopped after
+ * --peer-timeout with its child, and fails saying so. */
+static void
+test_bench_peers_timeout (void)
+{
+  if (!have_python ())
+    return;
+  g_autofree char *tmp = g_dir_make_tmp ("spx-test-peers-XXXXXX", NULL);
+  g_autofree char *pids = g_dir_make_tmp ("spx-test-pids-XXXXXX", NULL);
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  gint64 start = g_get_monotonic_time ();
+  g_autoptr (JsonObject) o = run_peers_env (parser, hostile_env ("sleep", tmp,
+                                                                 pids), "1");
+  /* four peers of 1 s, not their hour of sleep */
+  g_assert_cmpint (g_get_monotonic_time () - start, <, 60 * G_USEC_PER_SEC);
+  assert_peers_failed (o, "stopped after 1 s (the limit per peer)");
+  assert_runners_gone (pids, 4);
+  g_assert_cmpint (g_rmdir (tmp), ==, 0);
+}
+
+/* An answer of NaN or Infinity, in its times or its C, is a failure with
+ * the reason, not a peer that ran. */
+static void
+test_bench_peers_not_finite (void)
+{
+  if (!have_python ())
+    return;
+  g_autofree char *tmp = g_dir_make_tmp ("spx-test-peers-XXXXXX", NULL);
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_autoptr (JsonObject) o = run_peers_env (parser, hostile_env ("nan", tmp,
+                                                                 NULL), NULL);
+  assert_peers_failed (o, "not finite");
+  g_assert_cmpstr (peer_note (o, "torch-csr"), ==, "the runner's C is not "
+                   "finite (NaN or infinite) in 110 of its 110 values");
+  g_assert_nonnull (strstr (peer_note (o, "torch-dense"), "\"ms\": NaN"));
+  g_assert_nonnull (strstr (peer_note (o, "scipy-csr"), "Infinity"));
+  g_assert_nonnull (strstr (peer_note (o, "scipy-bsr"), "in 1 of its 110"));
+  g_assert_cmpint (g_rmdir (tmp), ==, 0);
+}
+
+static char *
+read_all (int fd)
+{
+  GString *text = g_string_new (NULL);
+  char buf[4096];
+  for (gssize got; (got = read (fd, buf, sizeof buf)) > 0;)
+    g_string_append_len (text, buf, got);
+  close (fd);
+  return g_string_free (text, FALSE);
+}
+
+/* SIGINT (Ctrl-C) or SIGTERM while a runner works: the bench stops it and
+ * its child, removes its operands and exits 128 + the signal with one
+ * line. */
+static void
+test_bench_peers_signal (gconstpointer data)
+{
+  int signum = GPOINTER_TO_INT (data);
+  if (!have_python ())
+    return;
+  g_autofree char *tmp = g_dir_make_tmp ("spx-test-peers-XXXXXX", NULL);
+  g_autofree char *pids = g_dir_make_tmp ("spx-test-pids-XXXXXX", NULL);
+  g_auto (GStrv) env = hostile_env ("sleep", tmp, pids);
+  const char *args[] = { PEERS_ARGS, NULL };
+  g_autoptr (GPtrArray) argv = new_argv ();
+  for (guint i = 0; args[i] != NULL; i++)
+    g_ptr_array_add (argv, (char *) args[i]);
+  g_ptr_array_add (argv, NULL);
+  GPid pid;
+  int out_fd, err_fd;
+  g_autoptr (GError) error = NULL;
+  g_spawn_async_with_pipes (NULL, (char **) argv->pdata, env,
+                            G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL, &pid,
+                            NULL, &out_fd, &err_fd, &error);
+  g_assert_no_error (error);
+  /* the first runner has started (and its child) */
+  g_autofree char *first = g_build_filename (pids, "torch-csr.pid", NULL);
+  for (guint tries = 0; !g_file_test (first, G_FILE_TEST_EXISTS); tries++)
+    {
+      g_assert_cmpuint (tries, <, 1200);
+      g_usleep (100000);
+    }
+  g_assert_cmpint (kill (pid, signum), ==, 0);
+  int status = 0;
+  g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
+  g_autofree char *out = read_all (out_fd);
+  g_autofree char *err = read_all (err_fd);
+  g_assert_true (WIFEXITED (status));
+  g_assert_cmpint (WEXITSTATUS (status), ==, 128 + signum);
+  g_assert_cmpstr (out, ==, "");
+  g_assert_cmpuint (count_lines (err), ==, 1);
+  g_assert_nonnull (strstr (err, signum == SIGINT ? "interrupted by SIGINT"
+                                                  : "interrupted by SIGTERM"));
+  g_assert_cmpint (g_rmdir (tmp), ==, 0); /* no spx-peers-* left */
+  assert_runners_gone (pids, 1);
 }
 
 /* A kernel forced through OPENBLAS_CORETYPE weaker than the processor's
@@ -1639,6 +1859,8 @@ static const StatedDefault stated[] = {
     ARGS (BENCH, "--reps", "1") },
   { "bench", "--reps=7", SAME_JSON_OUT, ARGS (BENCH, "--warmup", "0") },
   { "bench", "--warmup=2", SAME_JSON_OUT, ARGS (BENCH, "--reps", "1") },
+  { "bench", "--peer-timeout=300", SAME_JSON_OUT,
+    ARGS (BENCH, "--reps", "1", "--peers") },
   { "bench", "--pattern=uniform", SAME_JSON_OUT,
     ARGS (BENCH, "--reps", "1", "--mode", "tilewise") },
   { "bench", "--density=1/16", SAME_JSON_OUT, ARGS (BENCH, "--reps", "1") },
@@ -2105,6 +2327,14 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/bench/dense-core", test_bench_dense_core);
   g_test_add_func ("/cli/bench/peers-protocol", test_bench_peers_protocol);
   g_test_add_func ("/cli/bench/peers-listed", test_bench_peers_listed);
+  g_test_add_func ("/cli/bench/peers-flood", test_bench_peers_flood);
+  g_test_add_func ("/cli/bench/peers-timeout", test_bench_peers_timeout);
+  g_test_add_func ("/cli/bench/peers-not-finite",
+                   test_bench_peers_not_finite);
+  g_test_add_data_func ("/cli/bench/peers-sigint", GINT_TO_POINTER (SIGINT),
+                        test_bench_peers_signal);
+  g_test_add_data_func ("/cli/bench/peers-sigterm",
+                        GINT_TO_POINTER (SIGTERM), test_bench_peers_signal);
   g_test_add_func ("/cli/scenario-files", test_scenario_files);
   g_test_add_func ("/cli/sweep/mask", test_sweep_mask);
   g_test_add_func ("/cli/grammar/global-options", test_global_options);

@@ -11,7 +11,15 @@ answers without torch or scipy:
 
 With FAKE_PEERS_MODE=broken every answer is wrong in another way: a C one
 float short, a line that is not JSON, JSON without "ms", death by a
-signal.
+signal. Other modes do the same for every peer:
+
+  flood   print without end (torch-csr and scipy-csr on stdout, the
+          others on stderr)
+  sleep   start a child that sleeps, write "RUNNER CHILD" (their process
+          ids) to $FAKE_PEERS_PIDS/PEER.pid, then sleep
+  nan     answer with numbers that are not finite: torch-csr a C of NaN,
+          torch-dense a median of NaN, scipy-csr a third quartile of
+          Infinity, scipy-bsr a C with one infinite value
 """
 
 import argparse
@@ -19,7 +27,9 @@ import array
 import json
 import os
 import signal
+import subprocess
 import sys
+import time
 
 
 def read(d, name, code):
@@ -62,6 +72,37 @@ def write_c(d, peer, C):
         array.array("f", C).tofile(f)
 
 
+def flood(stream):
+    line = "x" * 1023 + "\n"
+    while True:
+        stream.write(line)
+
+
+def sleep(peer):
+    child = subprocess.Popen([sys.executable, "-c",
+                              "import time; time.sleep(3600)"])
+    pids = os.environ.get("FAKE_PEERS_PIDS")
+    if pids:
+        path = os.path.join(pids, peer + ".pid")
+        with open(path + ".part", "w") as f:
+            f.write("%d %d\n" % (os.getpid(), child.pid))
+        os.rename(path + ".part", path)
+    time.sleep(3600)
+
+
+def not_finite(d, peer, p, answer):
+    c = [0.5] * (p["m"] * p["n"])
+    if peer == "torch-csr":
+        c = [float("nan")] * len(c)
+    elif peer == "torch-dense":
+        answer["ms"] = float("nan")
+    elif peer == "scipy-csr":
+        answer["q3"] = float("inf")
+    else:
+        c[len(c) // 2] = float("inf")
+    write_c(d, peer, c)
+
+
 def main():
     ap = argparse.ArgumentParser()
     for opt in ("--peer", "--threads", "--reps", "--warmup"):
@@ -72,7 +113,15 @@ def main():
         p = json.load(f)
     answer = {"peer": a.peer, "ms": 2.0, "q1": 1.5, "q3": 3.0, "threads": 3,
               "note": "fake threads", "version": "fake 1.0"}
-    if os.environ.get("FAKE_PEERS_MODE") == "broken":
+    mode = os.environ.get("FAKE_PEERS_MODE")
+    if mode == "flood":
+        flood(sys.stdout if a.peer in ("torch-csr", "scipy-csr")
+              else sys.stderr)
+    elif mode == "sleep":
+        sleep(a.peer)
+    elif mode == "nan":
+        not_finite(a.dir, a.peer, p, answer)
+    elif mode == "broken":
         if a.peer == "torch-csr":
             write_c(a.dir, a.peer, product_csr(a.dir, p)[:-1])
         elif a.peer == "torch-dense":
@@ -92,7 +141,7 @@ def main():
         print("Traceback (most recent call last):\nfake failure",
               file=sys.stderr)
         return 1
-    print(json.dumps(answer))
+    print(json.dumps(answer))  # NaN and Infinity as Python writes them
     return 0
 
 
