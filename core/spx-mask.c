@@ -3,9 +3,40 @@
 #include "spx-util.h"
 
 #include <math.h>
+#include <stdatomic.h>
 #include <string.h>
 
 G_DEFINE_QUARK (spx-mask-error-quark, spx_mask_error)
+
+/* Every mask is made here, as one of these. A mask that does not change
+ * (a file as read, a study's subject, an undo step) is shared rather
+ * than copied, and the bits of all masks alive are counted, so that the
+ * copies a program holds at once (the window's subject, editor, undo
+ * steps and work in progress) fit the budget together. */
+typedef struct {
+  SpxMask         mask; /* first: a mask's address is its holder's */
+  gatomicrefcount refs;
+} Held;
+
+static _Atomic guint64 held_bytes;
+
+/* Takes bytes from what the budget leaves; FALSE with its error. */
+static gboolean
+reserve (guint64 bytes, const char *what, GError **error)
+{
+  guint64 held = atomic_load (&held_bytes);
+  do
+    if (!spx_budget_check_held (bytes, held, what, error))
+      return FALSE;
+  while (!atomic_compare_exchange_weak (&held_bytes, &held, held + bytes));
+  return TRUE;
+}
+
+guint64
+spx_mask_held_bytes (void)
+{
+  return atomic_load (&held_bytes);
+}
 
 static inline guint64
 div_up (guint64 a, guint64 b)
@@ -72,10 +103,17 @@ spx_mask_new (guint64 rows, guint64 cols, guint block, GError **error)
    * declare gigabytes of bits. */
   guint64 n_words = div_up (brows * bcols, 64);
   g_autofree char *what = describe_shape (rows, cols, block);
+  if (!reserve (n_words * sizeof (guint64), what, error))
+    return NULL;
   guint64 *bits = spx_budget_alloc0 (n_words, sizeof (guint64), what, error);
   if (bits == NULL)
-    return NULL;
-  SpxMask *mask = g_new0 (SpxMask, 1);
+    {
+      atomic_fetch_sub (&held_bytes, n_words * sizeof (guint64));
+      return NULL;
+    }
+  Held *held = g_new0 (Held, 1);
+  g_atomic_ref_count_init (&held->refs);
+  SpxMask *mask = &held->mask;
   mask->rows = rows;
   mask->cols = cols;
   mask->block = block;
@@ -89,18 +127,43 @@ spx_mask_new (guint64 rows, guint64 cols, guint block, GError **error)
 void
 spx_mask_free (SpxMask *mask)
 {
-  if (mask == NULL)
+  Held *held = (Held *) mask;
+  if (mask == NULL || !g_atomic_ref_count_dec (&held->refs))
     return;
+  atomic_fetch_sub (&held_bytes, mask->n_words * sizeof (guint64));
   g_free (mask->bits);
-  g_free (mask);
+  g_free (held);
 }
 
 SpxMask *
-spx_mask_copy (const SpxMask *mask)
+spx_mask_copy (const SpxMask *mask, GError **error)
 {
-  SpxMask *copy = g_memdup2 (mask, sizeof *mask);
-  copy->bits = g_memdup2 (mask->bits, mask->n_words * sizeof (guint64));
+  SpxMask *copy = spx_mask_new (mask->rows, mask->cols, mask->block, error);
+  if (copy != NULL)
+    memcpy (copy->bits, mask->bits, mask->n_words * sizeof (guint64));
   return copy;
+}
+
+SpxMask *
+spx_mask_ref (const SpxMask *mask)
+{
+  Held *held = (Held *) mask;
+  g_atomic_ref_count_inc (&held->refs);
+  return &held->mask;
+}
+
+gboolean
+spx_mask_unshare (SpxMask **mask, GError **error)
+{
+  Held *held = (Held *) *mask;
+  if (g_atomic_ref_count_compare (&held->refs, 1))
+    return TRUE;
+  SpxMask *copy = spx_mask_copy (*mask, error);
+  if (copy == NULL)
+    return FALSE;
+  spx_mask_free (*mask);
+  *mask = copy;
+  return TRUE;
 }
 
 gboolean
@@ -335,15 +398,12 @@ build_row (SpxMask *out, const SpxMask *mask, guint64 r, guint64 *acc,
 SpxMask *
 spx_mask_to_blocks (const SpxMask *mask, guint block, GError **error)
 {
+  if (block == mask->block)
+    return spx_mask_copy (mask, error);
   g_autoptr (SpxMask) out = spx_mask_new (mask->rows, mask->cols, block,
                                           error);
   if (out == NULL)
     return NULL;
-  if (block == mask->block)
-    {
-      memcpy (out->bits, mask->bits, mask->n_words * sizeof (guint64));
-      return g_steal_pointer (&out);
-    }
   /* One row of out at a time, from the union of the rows of mask it
    * overlaps: the work goes with the words of both, not with the set
    * bits, and rows holding nothing are passed over a word at a time. */
@@ -375,6 +435,13 @@ spx_mask_to_blocks (const SpxMask *mask, guint block, GError **error)
       i = MAX (i / mask->bcols, next_r * block / mask->block) * mask->bcols;
     }
   return g_steal_pointer (&out);
+}
+
+SpxMask *
+spx_mask_at_block (const SpxMask *mask, guint block, GError **error)
+{
+  return block == mask->block ? spx_mask_ref (mask)
+                              : spx_mask_to_blocks (mask, block, error);
 }
 
 /* Statistics, in memory that does not grow with the mask: the mean is

@@ -34,13 +34,25 @@ typedef struct {
 } SpxMask;
 
 /* NULL with SPX_MASK_ERROR_INVALID or _TOO_LARGE (a documented limit), or
- * SPX_BUDGET_ERROR_TOO_LARGE: the message gives the shape and the size. */
+ * SPX_BUDGET_ERROR_TOO_LARGE: the message gives the shape and the size.
+ * The budget counts the bits of every mask alive with the new one's:
+ * several copies of one file's mask must fit together. */
 SpxMask  *spx_mask_new        (guint64 rows, guint64 cols, guint block,
                                GError **error);
+/* Drops one reference; the last frees the mask. */
 void      spx_mask_free       (SpxMask *mask);
-/* Aborts when memory runs out; spx_mask_to_blocks (mask, mask->block,
- * error) is the copy that fails cleanly, for masks read from input. */
-SpxMask  *spx_mask_copy       (const SpxMask *mask);
+/* A copy of its own, or NULL with the error of spx_mask_new. */
+SpxMask  *spx_mask_copy       (const SpxMask *mask, GError **error);
+/* Another reference to mask, for holders that keep it as it is (a
+ * study and its copies, undo steps): a mask that may be shared is never
+ * changed; spx_mask_unshare first. Costs no memory. */
+SpxMask  *spx_mask_ref        (const SpxMask *mask);
+/* Before changing *mask: when another holder shares it, *mask becomes a
+ * copy (one reference given up). FALSE with the copy's error, *mask as
+ * it was. */
+gboolean  spx_mask_unshare    (SpxMask **mask, GError **error);
+/* The bytes the bits of all masks alive take now. */
+guint64   spx_mask_held_bytes (void);
 gboolean  spx_mask_equal      (const SpxMask *a, const SpxMask *b);
 void      spx_mask_clear_all  (SpxMask *mask);
 void      spx_mask_fill       (SpxMask *mask);
@@ -123,6 +135,10 @@ gboolean  spx_mask_iter_next (SpxMaskIter *iter, guint64 *br, guint64 *bc);
  * one gives a copy). Polls spx_cancelled: NULL with
  * SPX_BUDGET_ERROR_CANCELLED when the caller gave up. */
 SpxMask  *spx_mask_to_blocks (const SpxMask *mask, guint block, GError **error);
+/* mask at block, to be kept as it is: mask itself (spx_mask_ref) when it
+ * has that block already, else spx_mask_to_blocks. */
+SpxMask  *spx_mask_at_block  (const SpxMask *mask, guint block,
+                              GError **error);
 
 /* Statistics */
 typedef struct {

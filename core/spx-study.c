@@ -45,7 +45,7 @@ spx_study_copy (const SpxStudy *s)
 {
   SpxStudy *copy = g_new0 (SpxStudy, 1);
   copy->scenario = spx_scenario_copy (s->scenario);
-  copy->elements = s->elements ? spx_mask_copy (s->elements) : NULL;
+  copy->elements = s->elements ? spx_mask_ref (s->elements) : NULL;
   copy->path = g_strdup (s->path);
   copy->machine = spx_ipu_machine_copy (s->machine);
   copy->sweep = spx_sweep_new ();
@@ -141,7 +141,7 @@ spx_study_elements (SpxStudy *s)
     return NULL;
   if (s->elements == NULL && sc->source == SPX_MASK_SOURCE_DRAWN &&
       sc->mask != NULL)
-    s->elements = spx_mask_to_blocks (sc->mask, 1, NULL);
+    s->elements = spx_mask_at_block (sc->mask, 1, NULL);
   return s->elements;
 }
 
@@ -178,7 +178,7 @@ make_mask (SpxStudy *s, GError **error)
         return NULL;
       break;
     }
-  return spx_mask_to_blocks (spx_study_elements (s), sc->block, error);
+  return spx_mask_at_block (spx_study_elements (s), sc->block, error);
 }
 
 gboolean
@@ -209,8 +209,8 @@ gboolean
 spx_study_open_mask (SpxStudy *s, const char *path, GError **error)
 {
   SpxMask *elements = spx_mask_load (path, NULL, error);
-  SpxMask *mask = elements ? spx_mask_to_blocks (elements,
-                                                 s->scenario->block, error)
+  SpxMask *mask = elements ? spx_mask_at_block (elements,
+                                                s->scenario->block, error)
                            : NULL;
   if (mask == NULL)
     {
@@ -256,7 +256,7 @@ spx_study_save_subject (const SpxStudy *s)
   *subject = (SpxSubject) { sc->source, sc->gen, g_strdup (sc->mask_path),
                             sc->m, sc->k, sc->block, NULL };
   if (sc->source == SPX_MASK_SOURCE_FILE && s->elements != NULL)
-    subject->elements = spx_mask_copy (s->elements);
+    subject->elements = spx_mask_ref (s->elements);
   return subject;
 }
 
@@ -275,7 +275,7 @@ spx_study_restore_subject (SpxStudy *s, const SpxSubject *subject,
   spx_mask_free (sc->mask);
   sc->mask = mask;
   spx_mask_free (s->elements);
-  s->elements = subject->elements ? spx_mask_copy (subject->elements) : NULL;
+  s->elements = subject->elements ? spx_mask_ref (subject->elements) : NULL;
   spx_study_changed (s);
 }
 
@@ -513,7 +513,7 @@ static double block_density (const SpxMask *mask);
 static double
 density_at (const SpxMask *elements, guint b)
 {
-  g_autoptr (SpxMask) blocked = spx_mask_to_blocks (elements, b, NULL);
+  g_autoptr (SpxMask) blocked = spx_mask_at_block (elements, b, NULL);
   return blocked ? block_density (blocked) : 1;
 }
 

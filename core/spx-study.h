@@ -11,6 +11,8 @@
 
 G_BEGIN_DECLS
 
+/* Its masks are shared (spx_mask_ref) with its copies, the window's
+ * editor and undo steps, so they are never changed in place. */
 typedef struct {
   SpxScenario   *scenario;  /* scenario->mask: the subject, at its block */
   /* The subject at element resolution when it came from a file (the file

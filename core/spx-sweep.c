@@ -447,7 +447,7 @@ spx_sweep_reset (SpxSweep *sweep, const SpxSweepOptions *options,
   *s = *options;
   s->machine = options->machine ? spx_ipu_machine_copy (options->machine)
                                 : spx_ipu_machine_preset ("bow");
-  s->subject = options->subject ? spx_mask_copy (options->subject) : NULL;
+  s->subject = options->subject ? spx_mask_ref (options->subject) : NULL;
   s->subject_name = g_strdup (options->subject_name);
   sweep->best_dense_gflops = 0;
   return spx_sweep_options_validate (options, error);

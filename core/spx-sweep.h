@@ -84,7 +84,7 @@ typedef struct {
    * tile_width columns); tile_width is also the tile-wise plan's. */
   SpxPattern     pattern;
   guint          tile_width;
-  /* A subject (element mask, borrowed; copied by run): it is re-blocked
+  /* A subject (element mask, borrowed; held by run): it is re-blocked
    * to each block size instead of generating masks, at its own m × k
    * (the densities are then unused). Its name for titles. */
   const SpxMask *subject;

@@ -136,15 +136,26 @@ spx_memory_budget (void)
 gboolean
 spx_budget_check (guint64 bytes, const char *what, GError **error)
 {
+  return spx_budget_check_held (bytes, 0, what, error);
+}
+
+gboolean
+spx_budget_check_held (guint64 bytes, guint64 held, const char *what,
+                       GError **error)
+{
   guint64 budget = spx_memory_budget ();
-  if (bytes <= budget)
+  guint64 total = bytes > G_MAXUINT64 - held ? G_MAXUINT64 : bytes + held;
+  if (total <= budget)
     return TRUE;
   g_autofree char *need = g_format_size_full (bytes, G_FORMAT_SIZE_IEC_UNITS);
   g_autofree char *have = g_format_size_full (budget,
                                               G_FORMAT_SIZE_IEC_UNITS);
+  g_autofree char *with = g_format_size_full (total, G_FORMAT_SIZE_IEC_UNITS);
+  g_autofree char *sum = held == 0 ? g_strdup ("")
+    : g_strdup_printf (" (%s with the masks already held)", with);
   g_set_error (error, SPX_BUDGET_ERROR, SPX_BUDGET_ERROR_TOO_LARGE,
-               "%s: would need %s of memory, more than the budget of %s "
-               "(%s sets it)", what, need, have, SPX_MEMORY_BUDGET_ENV);
+               "%s: would need %s of memory%s, more than the budget of %s "
+               "(%s sets it)", what, need, sum, have, SPX_MEMORY_BUDGET_ENV);
   return FALSE;
 }
 

@@ -66,6 +66,10 @@ guint64  spx_memory_budget (void);
 /* TRUE when bytes fit the budget; else an error naming what ("FILE",
  * "--n 2147483647", "the static plan"), the size and the budget. */
 gboolean spx_budget_check (guint64 bytes, const char *what, GError **error);
+/* The same for bytes more when held bytes are taken already by what
+ * lives on (other masks): the sum must fit, and the error says both. */
+gboolean spx_budget_check_held (guint64 bytes, guint64 held,
+                                const char *what, GError **error);
 /* count × size bytes, zeroed, after spx_budget_check (the product
  * checked for overflow); NULL with an error when refused or when the
  * allocation fails. Free with g_free. */

@@ -190,6 +190,26 @@ test_planner_bombs (void)
   assert_refused (&r, 1, "memory");
 }
 
+/* 87 bytes declaring 92681² elements, three of them set: at block 1 the
+ * mask is 1 GiB and the plan lists three blocks. Drawn coloured by tile
+ * (the picture the window shows), one copy of the mask is all it takes,
+ * and the colours need memory for the three listed blocks, not 4 bytes
+ * for each of the 8.6 billion. */
+static void
+test_declared_size_render (void)
+{
+  g_autofree char *three = g_test_build_filename (
+    G_TEST_DIST, "data", "hostile", "win-92681-three.mtx", NULL);
+  g_autofree char *png = g_build_filename (dir, "three.png", NULL);
+  Run r = RUN ("render", "--view", "mask", "--mask", three, "--block", "1",
+               "--n", "16", "--out", png);
+  if (r.signal != 0 || r.status != 0)
+    g_error ("status %d signal %d; stderr: %s", r.status, r.signal, r.err);
+  run_clear (&r);
+  g_assert_true (g_file_test (png, G_FILE_TEST_IS_REGULAR));
+  g_unlink (png);
+}
+
 /* ---- files that are not files ----------------------------------------- */
 
 static void
@@ -310,6 +330,8 @@ main (int argc, char **argv)
   g_test_add_func ("/hostile/bench-operands", test_bench_operands);
   g_test_add_func ("/hostile/mask-stats-bomb", test_mask_stats_bomb);
   g_test_add_func ("/hostile/planner-bombs", test_planner_bombs);
+  g_test_add_func ("/hostile/declared-size-render",
+                   test_declared_size_render);
   g_test_add_func ("/hostile/not-regular", test_not_regular);
   g_test_add_func ("/hostile/messages", test_messages);
   g_test_add_func ("/hostile/names", test_names);

@@ -216,7 +216,7 @@ test_copy_equal (void)
   g_autoptr(SpxMask) a = new_mask (20, 30, 3);
   spx_mask_set (a, 1, 2);
   spx_mask_set (a, 6, 9);
-  g_autoptr(SpxMask) b = spx_mask_copy (a);
+  g_autoptr(SpxMask) b = spx_mask_copy (a, NULL);
   g_assert_true (b->bits != a->bits);
   g_assert_true (spx_mask_equal (a, b));
   spx_mask_toggle (b, 0, 0);
@@ -230,9 +230,43 @@ test_copy_equal (void)
   spx_mask_set (c, 1, 2);
   spx_mask_set (c, 6, 9);
   g_assert_false (spx_mask_equal (a, c));
-  g_autoptr(SpxMask) d = spx_mask_copy (c);
+  g_autoptr(SpxMask) d = spx_mask_copy (c, NULL);
   d->block = 4; /* a hand-edited header, same bits and sizes */
   g_assert_false (spx_mask_equal (c, d));
+}
+
+/* A shared mask costs no memory and is copied before it changes; the
+ * bits of every mask alive are counted. */
+static void
+test_share (void)
+{
+  guint64 held = spx_mask_held_bytes ();
+  SpxMask *a = new_mask (64, 64, 1);
+  g_assert_cmpuint (spx_mask_held_bytes () - held, ==, 64 * 64 / 8);
+  spx_mask_set (a, 3, 4);
+  SpxMask *b = spx_mask_ref (a);
+  g_assert_true (b == a);
+  g_assert_cmpuint (spx_mask_held_bytes () - held, ==, 64 * 64 / 8);
+  /* alone, a mask is changed where it is */
+  SpxMask *c = spx_mask_copy (a, NULL);
+  SpxMask *was = c;
+  g_assert_true (spx_mask_unshare (&c, NULL));
+  g_assert_true (c == was);
+  /* shared, it becomes a copy: the other holder keeps its bits */
+  g_assert_true (spx_mask_unshare (&b, NULL));
+  g_assert_true (b != a);
+  g_assert_true (spx_mask_equal (a, b));
+  spx_mask_toggle (b, 0, 0);
+  g_assert_false (spx_mask_get (a, 0, 0));
+  g_assert_cmpuint (spx_mask_held_bytes () - held, ==, 3 * 64 * 64 / 8);
+  /* the same block is the mask itself */
+  SpxMask *same = spx_mask_at_block (a, 1, NULL);
+  g_assert_true (same == a);
+  spx_mask_free (same);
+  spx_mask_free (a);
+  spx_mask_free (b);
+  spx_mask_free (c);
+  g_assert_cmpuint (spx_mask_held_bytes (), ==, held);
 }
 
 static void
@@ -1667,6 +1701,7 @@ main (int argc, char **argv)
   g_test_add_func ("/mask/iter", test_iter);
   g_test_add_func ("/mask/copy-equal", test_copy_equal);
   g_test_add_func ("/mask/fill", test_fill);
+  g_test_add_func ("/mask/share", test_share);
   g_test_add_func ("/mask/to-blocks", test_to_blocks);
   g_test_add_func ("/mask/to-blocks-reference", test_to_blocks_reference);
   g_test_add_func ("/mask/stats", test_stats);

@@ -89,7 +89,7 @@ test_round_trip_drawn (void)
   spx_mask_set (mask, 8, 5);
   spx_mask_set (mask, 4, 2);
   spx_mask_set (mask, 3, 5);
-  g_autoptr (SpxMask) expected = spx_mask_copy (mask);
+  g_autoptr (SpxMask) expected = spx_mask_copy (mask, NULL);
   spx_scenario_set_drawn_mask (s, mask);
   g_assert_cmpuint (s->m, ==, 70);
   g_assert_cmpuint (s->k, ==, 45);

@@ -11,6 +11,8 @@
 #include <glib/gstdio.h>
 #include <math.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static char *home; /* XDG_CONFIG_HOME, a throw-away folder */
 
@@ -303,6 +305,168 @@ test_keep_saving (void)
     g_unsetenv ("GSETTINGS_BACKEND");
 }
 
+/* ---- settings files that are not ones -------------------------------- */
+
+/* What may sit where a settings file is looked for, and what the warning
+ * then says. */
+typedef enum { HOSTILE_ZERO, HOSTILE_FIFO, HOSTILE_HUGE, HOSTILE_FOLDER }
+  Hostile;
+
+static const struct { const char *name, *says; } hostile[] = {
+  [HOSTILE_ZERO] = { "zero", "is not a regular file (a device)" },
+  [HOSTILE_FIFO] = { "fifo", "is not a regular file (a FIFO)" },
+  [HOSTILE_HUGE] = { "huge", "longer than 1048576 bytes" },
+  [HOSTILE_FOLDER] = { "folder", "is a directory" },
+};
+
+static void
+make_hostile (const char *path, Hostile kind)
+{
+  g_autofree char *dir = g_path_get_dirname (path);
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
+  switch (kind)
+    {
+    case HOSTILE_ZERO:
+      g_assert_cmpint (symlink ("/dev/zero", path), ==, 0);
+      break;
+    case HOSTILE_FIFO:
+      g_assert_cmpint (mkfifo (path, 0600), ==, 0);
+      break;
+    case HOSTILE_HUGE:
+      {
+        g_autofree char *text = g_strnfill (1024 * 1024 + 1, '#');
+        text[0] = '[';
+        g_assert_true (g_file_set_contents (path, text, -1, NULL));
+      }
+      break;
+    case HOSTILE_FOLDER:
+    default:
+      g_assert_cmpint (g_mkdir (path, 0700), ==, 0);
+      break;
+    }
+}
+
+static void
+remove_hostile (const char *path)
+{
+  if (g_file_test (path, G_FILE_TEST_IS_DIR))
+    g_rmdir (path);
+  else
+    g_unlink (path);
+}
+
+/* No session bus: a key file is wanted, but not one that would block
+ * or fill the memory. */
+static void
+without_bus (void)
+{
+  g_autofree char *runtime = g_build_filename (home, "runtime-h", NULL);
+  g_assert_cmpint (g_mkdir_with_parents (runtime, 0700), ==, 0);
+  g_setenv ("XDG_RUNTIME_DIR", runtime, TRUE);
+  g_unsetenv ("DBUS_SESSION_BUS_ADDRESS");
+}
+
+/* Each case in a process of its own, so a hang or an abort fails it. */
+static gboolean
+in_child (void)
+{
+  if (g_test_subprocess ())
+    return TRUE;
+  g_test_trap_subprocess (NULL, 20 * G_USEC_PER_SEC,
+                          G_TEST_SUBPROCESS_INHERIT_STDERR);
+  g_test_trap_assert_passed ();
+  return FALSE;
+}
+
+/* Settings of the build's schema on the backend chosen for them, made
+ * with one warning matching pattern. */
+static GSettings *
+settings_warning (const char *pattern)
+{
+  g_autoptr (GSettingsSchema) schema = spx_settings_find_schema ();
+  g_test_expect_message ("Spx", G_LOG_LEVEL_WARNING, pattern);
+  GSettings *s = spx_settings_new_for (schema);
+  g_test_assert_expected_messages ();
+  return s;
+}
+
+/* GLib's key file, which GLib reads whole itself: passed over before it
+ * is read (the process keeps its settings in memory), ours saved in our
+ * own key file; one warning names the file and why. */
+static void
+test_hostile_glib_file (gconstpointer data)
+{
+  Hostile kind = GPOINTER_TO_INT (data);
+  if (!in_child ())
+    return;
+  without_bus ();
+  g_unsetenv ("GSETTINGS_BACKEND");
+  g_autofree char *glib_file = g_build_filename (
+    g_get_user_config_dir (), "glib-2.0", "settings", "keyfile", NULL);
+  g_autofree char *ours = spx_settings_keyfile_path ();
+  make_hostile (glib_file, kind);
+  spx_settings_keep_saving ();
+  g_assert_cmpstr (g_getenv ("GSETTINGS_BACKEND"), ==, "memory");
+  g_autofree char *pattern = g_strdup_printf (
+    "%s: %s*; the preferences are saved in %s instead", glib_file,
+    hostile[kind].says, ours);
+  g_autoptr (GSettings) s = settings_warning (pattern);
+  g_assert_true (g_settings_set_uint (s, "threads", 3));
+  g_settings_sync ();
+  g_autofree char *text = NULL;
+  g_assert_true (g_file_get_contents (ours, &text, NULL, NULL));
+  g_assert_nonnull (strstr (text, "threads=3"));
+  remove_hostile (glib_file);
+  g_unlink (ours);
+}
+
+/* Our own key file (dconf without a bus to save through): unusable too,
+ * the preferences are kept in memory for the run, with one warning. */
+static void
+test_hostile_own_file (gconstpointer data)
+{
+  Hostile kind = GPOINTER_TO_INT (data);
+  if (!in_child ())
+    return;
+  without_bus ();
+  g_setenv ("GSETTINGS_BACKEND", "dconf", TRUE);
+  g_autofree char *ours = spx_settings_keyfile_path ();
+  make_hostile (ours, kind);
+  g_autofree char *pattern = g_strdup_printf (
+    "%s: %s*; the preferences are kept for this run only", ours,
+    hostile[kind].says);
+  g_autoptr (GSettings) s = settings_warning (pattern);
+  assert_defaults (s);
+  g_assert_true (g_settings_set_uint (s, "threads", 5));
+  g_assert_cmpuint (g_settings_get_uint (s, "threads"), ==, 5);
+  remove_hostile (ours);
+}
+
+/* The old preferences.ini: read without waiting or filling the memory,
+ * one warning, the defaults kept; what is not a file is left in place. */
+static void
+test_hostile_ini (gconstpointer data)
+{
+  Hostile kind = GPOINTER_TO_INT (data);
+  if (!in_child ())
+    return;
+  g_autofree char *path = spx_settings_ini_path ();
+  make_hostile (path, kind);
+  g_autofree char *pattern = g_strdup_printf (
+    "%s: %s*; the preferences keep their defaults", path, hostile[kind].says);
+  g_test_expect_message ("Spx", G_LOG_LEVEL_WARNING, pattern);
+  GSettings *s = spx_settings_get ();
+  g_test_assert_expected_messages ();
+  assert_defaults (s);
+  g_assert_true (g_settings_set_uint (s, "threads", 6));
+  g_assert_cmpuint (g_settings_get_uint (s, "threads"), ==, 6);
+  g_autofree char *done = g_strconcat (path, ".migrated", NULL);
+  struct stat st;
+  g_assert_cmpint (lstat (kind == HOSTILE_HUGE ? done : path, &st), ==, 0);
+  remove_hostile (path);
+  g_unlink (done);
+}
+
 /* ---- the export dialog's logic ------------------------------------- */
 
 #define A4_W (297 * 72 / 25.4)
@@ -416,6 +580,20 @@ main (int argc, char **argv)
   g_test_add_func ("/settings/old-schema", test_old_schema);
   g_test_add_func ("/settings/no-session-bus", test_no_session_bus);
   g_test_add_func ("/settings/keep-saving", test_keep_saving);
+  for (guint i = 0; i < G_N_ELEMENTS (hostile); i++)
+    {
+      static const struct { const char *path; GTestDataFunc func; } cases[] = {
+        { "/settings/hostile-glib-file/", test_hostile_glib_file },
+        { "/settings/hostile-own-file/", test_hostile_own_file },
+        { "/settings/hostile-ini/", test_hostile_ini },
+      };
+      for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
+        {
+          g_autofree char *name = g_strconcat (cases[c].path,
+                                               hostile[i].name, NULL);
+          g_test_add_data_func (name, GINT_TO_POINTER (i), cases[c].func);
+        }
+    }
   g_test_add_func ("/settings/export-geometry", test_export_geometry);
   g_test_add_func ("/settings/export-start-folder",
                    test_export_start_folder);

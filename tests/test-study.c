@@ -3,6 +3,7 @@
 #include "spx-mask-io.h"
 #include "spx-render-png.h"
 #include "spx-study.h"
+#include "spx-util.h"
 
 #include <glib/gstdio.h>
 #include <string.h>
@@ -166,7 +167,7 @@ test_drawn (void)
   g_autoptr (SpxStudy) s = spx_study_new ();
   SpxMask *mask = spx_mask_new (32, 32, 8, NULL);
   spx_mask_set (mask, 1, 2);
-  g_autoptr (SpxMask) drawn = spx_mask_copy (mask);
+  g_autoptr (SpxMask) drawn = spx_mask_copy (mask, NULL);
   guint revision = s->revision;
   spx_study_set_drawn (s, mask);
   g_assert_cmpuint (s->revision, >, revision);
@@ -323,7 +324,8 @@ test_words (void)
   const guint blocks[] = SPX_SWEEP_SUBJECT_BLOCKS;
   memcpy (o->blocks, blocks, sizeof blocks);
   o->n_blocks = G_N_ELEMENTS (blocks);
-  o->subject = spx_mask_copy (elements); /* the sweep owns its settings' */
+  /* the sweep owns its settings' */
+  o->subject = spx_mask_copy (elements, NULL);
   add_point (s->sweep, SPX_SWEEP_CPU, SPX_SWEEP_STATIC, 1, 3.1,
              SPX_NOISE_NONE);
   add_point (s->sweep, SPX_SWEEP_CPU, SPX_SWEEP_DYNAMIC, 2, 1.2,
@@ -424,7 +426,7 @@ test_fit_size_refused (void)
   s->scenario->n = 16;
   s->scenario->m = s->scenario->k = 64;
   g_assert_true (spx_study_build_mask (s, NULL));
-  spx_study_set_drawn (s, spx_mask_copy (s->scenario->mask));
+  spx_study_set_drawn (s, spx_mask_copy (s->scenario->mask, NULL));
   g_assert_false (spx_study_fit_size (s, &error));
   g_assert_nonnull (strstr (error->message, "only a generated mask"));
 }
@@ -583,6 +585,62 @@ test_foreign_files (void)
   remove_dir (dir);
 }
 
+/* Copies of a mask count against the budget together: with the file's
+ * 1 GiB mask held, a second copy is refused, while what the window keeps
+ * of the study (a copy for a worker, the subject for undo, the mask at
+ * the file's own block) shares it. */
+static void
+test_copies_budgeted (void)
+{
+  g_setenv (SPX_MEMORY_BUDGET_ENV, "1536M", TRUE);
+  guint64 before = spx_mask_held_bytes ();
+  g_autofree char *path = g_test_build_filename (
+    G_TEST_DIST, "data", "hostile", "win-92681.mtx", NULL);
+  g_autoptr (GError) error = NULL;
+  SpxStudy *s = spx_study_load (path, &error);
+  g_assert_no_error (error);
+  const SpxMask *elements = spx_study_elements (s);
+  guint64 bits = elements->n_words * sizeof (guint64);
+  g_assert_cmpuint (bits, ==, 1073720976);
+  guint64 held = spx_mask_held_bytes ();
+  g_assert_cmpuint (held - before, >=, bits);
+
+  g_assert_null (spx_mask_copy (elements, &error));
+  g_assert_error (error, SPX_BUDGET_ERROR, SPX_BUDGET_ERROR_TOO_LARGE);
+  /* g_format_size puts a no-break space before the unit */
+  const char *parts[] = { "a mask of 92681×92681 elements: would need 1024.0",
+                          "MiB of memory (2.0",
+                          "GiB with the masks already held), more than the "
+                          "budget of 1.5", "(SPX_MEMORY_BUDGET sets it)" };
+  for (guint i = 0; i < G_N_ELEMENTS (parts); i++)
+    g_assert_nonnull (strstr (error->message, parts[i]));
+  g_clear_error (&error);
+  g_assert_cmpuint (spx_mask_held_bytes (), ==, held);
+  SpxMask *by2 = spx_mask_to_blocks (elements, 2, &error); /* 256 MiB fit */
+  g_assert_no_error (error);
+  spx_mask_free (by2);
+
+  SpxStudy *copy = spx_study_copy (s);
+  SpxSubject *subject = spx_study_save_subject (s);
+  spx_study_restore_subject (copy, subject, spx_mask_ref (s->scenario->mask));
+  spx_subject_free (subject);
+  s->scenario->block = 1;
+  g_assert_true (spx_study_build_mask (s, &error));
+  g_assert_true (s->scenario->mask == spx_study_elements (s));
+  g_assert_cmpuint (spx_mask_held_bytes () - before, <, bits + bits / 64);
+
+  /* changing a shared mask needs a copy: refused, the mask as it was */
+  SpxMask *mine = spx_mask_ref (s->scenario->mask), *was = mine;
+  g_assert_false (spx_mask_unshare (&mine, &error));
+  g_assert_error (error, SPX_BUDGET_ERROR, SPX_BUDGET_ERROR_TOO_LARGE);
+  g_assert_true (mine == was);
+  spx_mask_free (mine);
+  spx_study_free (copy);
+  spx_study_free (s);
+  g_assert_cmpuint (spx_mask_held_bytes (), ==, before);
+  g_unsetenv (SPX_MEMORY_BUDGET_ENV);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -602,6 +660,7 @@ main (int argc, char **argv)
   g_test_add_func ("/study/save-spares-files", test_save_spares_files);
   g_test_add_func ("/study/save-keeps-links", test_save_keeps_links);
   g_test_add_func ("/study/foreign-files", test_foreign_files);
+  g_test_add_func ("/study/copies-budgeted", test_copies_budgeted);
   int status = g_test_run ();
   g_rmdir (tmp_dir);
   g_free (tmp_dir);

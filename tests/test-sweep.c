@@ -685,7 +685,7 @@ subject_sweep (void)
     spx_mask_set (mask, i, (i * 5) % 64);
   SpxSweep *sweep = spx_sweep_new ();
   spx_sweep_options_set_subject (&sweep->settings, mask, NULL);
-  sweep->settings.subject = spx_mask_copy (mask);
+  sweep->settings.subject = spx_mask_copy (mask, NULL);
   sweep->settings.subject_name = g_strdup ("layer.smtx");
   sweep->settings.run_dynamic = sweep->settings.run_tilewise = FALSE;
   for (guint s = 0; s < 2; s++)

@@ -478,7 +478,7 @@ test_history (Fixture *f, gconstpointer data)
   spx_mask_editor_redo (f->editor);
   g_assert_true (spx_mask_editor_can_undo (f->editor));
   guint history = f->history;
-  spx_mask_editor_set_mask (f->editor, spx_mask_copy (m));
+  spx_mask_editor_set_mask (f->editor, spx_mask_copy (m, NULL));
   g_assert_false (spx_mask_editor_can_undo (f->editor));
   g_assert_false (spx_mask_editor_can_redo (f->editor));
   g_assert_cmpuint (f->history, ==, history + 1);

@@ -12,8 +12,15 @@
 #include <glib/gstdio.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <math.h>
+#include <signal.h>
 #include <string.h>
+#include <unistd.h>
+#ifdef SPX_TEST_X11
+#include <X11/Xlib.h>
+#include <gdk/gdkx.h>
+#endif
 
 static gboolean have_display;
 static GtkApplication *app;
@@ -383,7 +390,7 @@ test_drag_undo (void)
   guint64 n = spx_mask_n_blocks (mask);
   g_autofree double *cx = g_new (double, n), *cy = g_new (double, n);
   block_centres (e, mask, cx, cy);
-  g_autoptr (SpxMask) before = spx_mask_copy (mask);
+  g_autoptr (SpxMask) before = spx_mask_copy (mask, NULL);
   /* drag along block-row 3 from column 1 to column 6 */
   send_button (w->editor, GDK_BUTTON_PRESS, cx[3 * 8 + 1], cy[3 * 8 + 1]);
   for (guint c = 2; c <= 6; c++)
@@ -427,7 +434,7 @@ test_drag_undo (void)
   g_autofree char *saved = g_build_filename (dir, "drawn.spx", NULL);
   g_assert_true (spx_window_save_to (w, saved));
   g_assert_false (spx_window_is_dirty (w));
-  g_autoptr (SpxMask) drawn = spx_mask_copy (mask);
+  g_autoptr (SpxMask) drawn = spx_mask_copy (mask, NULL);
   window_close (w);
   SpxWindow *again = window_new ();
   activate (again, "open-path", g_variant_new_string (saved));
@@ -1446,7 +1453,7 @@ test_lesson_asks (void)
               G_TEST_DIST, "data", "small.mtx", NULL)));
   wait_idle (w);
   g_assert_cmpint (w->study->scenario->source, ==, SPX_MASK_SOURCE_FILE);
-  SpxMask *mine = spx_mask_copy (w->study->scenario->mask);
+  SpxMask *mine = spx_mask_copy (w->study->scenario->mask, NULL);
   guint answered = dialogs_answered;
   guint id = answer_next_dialog (GTK_RESPONSE_CANCEL);
   activate (w, "lesson", NULL);
@@ -1476,7 +1483,8 @@ test_subject_kept (void)
   SKIP_WITHOUT_DISPLAY ();
   SpxWindow *w = dlmc_window ();
   SpxMaskEditor *e = SPX_MASK_EDITOR (w->editor);
-  g_autoptr (SpxMask) file = spx_mask_copy (spx_mask_editor_get_mask (e));
+  g_autoptr (SpxMask) file = spx_mask_copy (spx_mask_editor_get_mask (e),
+                                            NULL);
   /* the panel shows what the file has: 73% of its 16 × 16 blocks */
   g_assert_cmpfloat_with_epsilon (
     gtk_spin_button_get_value (GTK_SPIN_BUTTON (w->panel.density)),
@@ -1659,6 +1667,195 @@ test_hostile_files (void)
 #define UNDER_ASAN 1
 #endif
 
+/* 63 bytes declaring 92681 × 92681 elements: 1 GiB of bits. */
+static char *
+declared_path (void)
+{
+  return g_test_build_filename (G_TEST_DIST, "data", "hostile",
+                                "win-92681.mtx", NULL);
+}
+
+static void
+assert_says (const char *message, const char *const *parts, guint n)
+{
+  g_assert_nonnull (message);
+  for (guint i = 0; i < n; i++)
+    if (strstr (message, parts[i]) == NULL)
+      g_error ("'%s' lacks '%s'", message, parts[i]);
+}
+
+/* The file in the window, under its memory budget: when even one copy
+ * of its mask does not fit, refused with a message naming the file, the
+ * size and the budget, the scenario kept; when one does, opened, that
+ * one copy shared by the study, the editor and the undo steps (at block
+ * 1 too); drawing on it, which needs a second, refused. */
+static void
+test_declared_size (void)
+{
+  SKIP_WITHOUT_DISPLAY ();
+  g_autofree char *path = declared_path ();
+  SpxWindow *w = window_new ();
+  SpxMaskEditor *e = SPX_MASK_EDITOR (w->editor);
+  SpxMask *before = spx_mask_editor_get_mask (e);
+  g_setenv (SPX_MEMORY_BUDGET_ENV, "512M", TRUE);
+  activate (w, "open-path", g_variant_new_string (path));
+  wait_idle (w);
+  /* g_format_size puts a no-break space before the unit */
+  const char *refused[] = { path, "a mask of 92681×92681 elements",
+                            "would need 1024.0", "budget of 512.0" };
+  assert_says (spx_window_get_error (w), refused, G_N_ELEMENTS (refused));
+  g_assert_true (spx_mask_editor_get_mask (e) == before);
+  g_assert_true (w->study->scenario->mask == before);
+  g_assert_cmpint (w->study->scenario->source, ==, SPX_MASK_SOURCE_GENERATED);
+  g_assert_false (spx_mask_editor_can_undo (e));
+
+  g_setenv (SPX_MEMORY_BUDGET_ENV, "1536M", TRUE);
+  activate (w, "open-path", g_variant_new_string (path));
+  wait_idle (w);
+  g_assert_null (spx_window_get_error (w));
+  SpxMask *mask = spx_mask_editor_get_mask (e);
+  g_assert_cmpuint (mask->rows, ==, 92681);
+  g_assert_true (mask == w->study->scenario->mask);
+  g_assert_nonnull (strstr (gtk_window_get_title (GTK_WINDOW (w)),
+                            "win-92681.mtx"));
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (w->panel.block), 1);
+  wait_idle (w);
+  g_assert_null (spx_window_get_error (w));
+  mask = spx_mask_editor_get_mask (e);
+  g_assert_cmpuint (mask->block, ==, 1);
+  g_assert_true (mask == w->study->elements);
+  g_assert_cmpuint (spx_mask_held_bytes (), <,
+                    mask->n_words * sizeof (guint64) + (64 << 20));
+
+  double x = gtk_widget_get_allocated_width (w->editor) / 2.0;
+  double y = gtk_widget_get_allocated_height (w->editor) / 2.0;
+  send_button (w->editor, GDK_BUTTON_PRESS, x, y);
+  send_button (w->editor, GDK_BUTTON_RELEASE, x, y);
+  wait_idle (w);
+  const char *copy[] = { "Drawing on the mask needs a copy of it",
+                         "with the masks already held" };
+  assert_says (spx_window_get_error (w), copy, G_N_ELEMENTS (copy));
+  g_assert_true (spx_mask_editor_get_mask (e) == mask);
+  g_assert_cmpuint (spx_mask_count (mask), ==, 0);
+  g_assert_cmpint (w->study->scenario->source, ==, SPX_MASK_SOURCE_FILE);
+
+  /* back through the block change and the file to the scenario */
+  activate (w, "undo", NULL);
+  wait_idle (w);
+  activate (w, "undo", NULL);
+  wait_idle (w);
+  g_assert_true (spx_mask_editor_get_mask (e) == before);
+  g_assert_cmpint (w->study->scenario->source, ==, SPX_MASK_SOURCE_GENERATED);
+  g_unsetenv (SPX_MEMORY_BUDGET_ENV);
+  window_close (w);
+}
+
+#ifdef SPX_TEST_X11
+/* Whether a top-level window on the display has a title holding text. */
+static gboolean
+window_titled (const char *text)
+{
+  GdkDisplay *display = gdk_display_get_default ();
+  Display *dpy = GDK_DISPLAY_XDISPLAY (display);
+  Window root = DefaultRootWindow (dpy), parent, *children = NULL;
+  unsigned int n = 0;
+  Atom name = XInternAtom (dpy, "_NET_WM_NAME", False);
+  Atom utf8 = XInternAtom (dpy, "UTF8_STRING", False);
+  gboolean found = FALSE;
+  gdk_x11_display_error_trap_push (display); /* windows come and go */
+  if (XQueryTree (dpy, root, &root, &parent, &children, &n))
+    for (unsigned int i = 0; i < n && !found; i++)
+      {
+        Atom type;
+        int format;
+        unsigned long count, after;
+        unsigned char *data = NULL;
+        if (XGetWindowProperty (dpy, children[i], name, 0, 1024, False, utf8,
+                                &type, &format, &count, &after,
+                                &data) == Success && data != NULL)
+          found = strstr ((const char *) data, text) != NULL;
+        if (data != NULL)
+          XFree (data);
+      }
+  if (children != NULL)
+    XFree (children);
+  gdk_x11_display_error_trap_pop_ignored (display);
+  return found;
+}
+
+/* As the report ran it: ulimit -v 3000000 (the budget half of it). */
+static void
+limit_like_report (gpointer data)
+{
+#ifndef UNDER_ASAN
+  struct rlimit rl = { 3000000 * G_GUINT64_CONSTANT (1024),
+                       3000000 * G_GUINT64_CONSTANT (1024) };
+  setrlimit (RLIMIT_AS, &rl);
+#endif
+}
+
+/* The program itself, the file given on its command line, under the
+ * address-space limit of the report: its window comes up titled with the
+ * file (the subject taken, where it aborted) and is still running a
+ * second later, ended by us. */
+static void
+test_declared_size_program (void)
+{
+  SKIP_WITHOUT_DISPLAY ();
+  const char *binary = g_getenv ("SPX_BINARY");
+  if (binary == NULL)
+    {
+      g_test_skip ("SPX_BINARY is not set");
+      return;
+    }
+  g_autofree char *path = declared_path ();
+  const char *argv[] = { binary, path, NULL };
+  g_auto (GStrv) env = g_get_environ ();
+  env = g_environ_unsetenv (env, SPX_MEMORY_BUDGET_ENV);
+#ifdef UNDER_ASAN
+  env = g_environ_setenv (env, SPX_MEMORY_BUDGET_ENV, "1464M", TRUE);
+#endif
+  GPid pid = 0;
+  gint err_fd = -1;
+  g_autoptr (GError) error = NULL;
+  g_spawn_async_with_pipes (NULL, (char **) argv, env,
+                            G_SPAWN_DO_NOT_REAP_CHILD, limit_like_report,
+                            NULL, &pid, NULL, NULL, &err_fd, &error);
+  g_assert_no_error (error);
+  int status = 0;
+  gboolean titled = FALSE, ended = FALSE;
+  gint64 end = g_get_monotonic_time () + WAIT_S * G_USEC_PER_SEC;
+  gint64 seen = 0;
+  while (!ended && g_get_monotonic_time () < end &&
+         (!titled || g_get_monotonic_time () < seen + G_USEC_PER_SEC))
+    {
+      g_usleep (100000);
+      ended = waitpid (pid, &status, WNOHANG) == pid;
+      if (!titled && window_titled ("win-92681.mtx"))
+        {
+          titled = TRUE;
+          seen = g_get_monotonic_time ();
+        }
+    }
+  if (!ended)
+    {
+      kill (pid, SIGTERM);
+      waitpid (pid, &status, 0);
+    }
+  char buf[4096];
+  gssize got = read (err_fd, buf, sizeof buf - 1);
+  buf[MAX (got, 0)] = '\0';
+  close (err_fd);
+  g_spawn_close_pid (pid);
+  if (ended || !titled)
+    g_error ("the window %s (status %d); stderr: %s",
+             ended ? "ended by itself" : "never showed the file", status, buf);
+  g_assert_true (WIFSIGNALED (status) && WTERMSIG (status) == SIGTERM);
+  g_assert_null (strstr (buf, "ERROR"));
+  g_assert_null (strstr (buf, "CRITICAL"));
+}
+#endif
+
 int
 main (int argc, char **argv)
 {
@@ -1704,6 +1901,11 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/window/png-scenario", test_png_scenario);
   g_test_add_func ("/ui/window/hostile-files", test_hostile_files);
   g_test_add_func ("/ui/window/cancel-making", test_cancel_making);
+  g_test_add_func ("/ui/window/declared-size", test_declared_size);
+#ifdef SPX_TEST_X11
+  g_test_add_func ("/ui/window/declared-size-program",
+                   test_declared_size_program);
+#endif
   int status = g_test_run ();
   g_clear_object (&app);
   g_rmdir (home);

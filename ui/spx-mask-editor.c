@@ -14,8 +14,12 @@
  *
  * Each press … release is one undo step: the flat index and old bit of
  * every block it changed, in order. A mask replaced whole (a new subject)
- * is one step too: it keeps the other mask and swaps the two. */
+ * is one step too: it keeps the other mask and swaps the two.
+ *
+ * The mask shown may be shared with the window's study: it is copied
+ * (within the memory budget) when drawing first changes it. */
 #include "spx-mask-editor.h"
+#include "spx-util.h"
 #include "spx-widget-private.h"
 
 #include <math.h>
@@ -107,6 +111,7 @@ enum {
   SIGNAL_HISTORY_CHANGED,
   SIGNAL_BLOCK_ACTIVATED,
   SIGNAL_MASK_REPLACED,
+  SIGNAL_EDIT_REFUSED,
   N_SIGNALS
 };
 
@@ -325,11 +330,34 @@ change_block (SpxMaskEditor *self, guint64 i, gboolean value)
   return TRUE;
 }
 
-static void
+/* Says why an edit did not happen; FALSE. */
+static gboolean
+refuse (SpxMaskEditor *self, GError *error)
+{
+  g_signal_emit (self, signals[SIGNAL_EDIT_REFUSED], 0, error);
+  g_error_free (error);
+  return FALSE;
+}
+
+/* Before the mask changes: a copy of its own when it is shared. */
+static gboolean
+own_mask (SpxMaskEditor *self)
+{
+  GError *error = NULL;
+  if (spx_mask_unshare (&self->mask, &error))
+    return TRUE;
+  g_prefix_error (&error, "Drawing on the mask needs a copy of it: ");
+  return refuse (self, error);
+}
+
+static gboolean
 begin_stroke (SpxMaskEditor *self)
 {
+  if (!own_mask (self))
+    return FALSE;
   if (self->stroke == NULL)
     self->stroke = g_array_new (FALSE, FALSE, sizeof (Change));
+  return TRUE;
 }
 
 static void
@@ -411,6 +439,25 @@ paint_segment (SpxMaskEditor *self, double x0, double y0, double x1,
     }
   if (n == 0)
     paint_at (self, x1, y1);
+}
+
+/* Its undo step may list every block of the rectangle. */
+static gboolean
+rectangle_fits (SpxMaskEditor *self)
+{
+  guint64 rows = MAX (self->anchor_br, self->cur_br) -
+                 MIN (self->anchor_br, self->cur_br) + 1;
+  guint64 cols = MAX (self->anchor_bc, self->cur_bc) -
+                 MIN (self->anchor_bc, self->cur_bc) + 1;
+  g_autofree char *what = g_strdup_printf (
+    "Filling a rectangle of %" G_GUINT64_FORMAT " × %" G_GUINT64_FORMAT
+    " blocks", rows, cols);
+  GError *error = NULL;
+  /* both sides are below 2^32: the product fits */
+  if (spx_budget_check_held (rows * cols * sizeof (Change),
+                             spx_mask_held_bytes (), what, &error))
+    return TRUE;
+  return refuse (self, error);
 }
 
 static void
@@ -596,7 +643,11 @@ spx_mask_editor_button_press (GtkWidget *widget, GdkEventButton *event)
       self->drag = DRAG_PAINT;
       self->drag_value = (self->tool == SPX_EDIT_DRAW) != secondary;
       self->have_last_block = FALSE;
-      begin_stroke (self);
+      if (!begin_stroke (self))
+        {
+          self->drag = DRAG_NONE;
+          break;
+        }
       paint_at (self, event->x, event->y);
       break;
     case SPX_EDIT_RECTANGLE_DRAW:
@@ -674,8 +725,8 @@ spx_mask_editor_button_release (GtkWidget *widget, GdkEventButton *event)
             self->cur_br = br;
             self->cur_bc = bc;
           }
-        begin_stroke (self);
-        apply_rectangle (self);
+        if (rectangle_fits (self) && begin_stroke (self))
+          apply_rectangle (self);
         end_stroke (self);
         gtk_widget_queue_draw (widget); /* the band goes */
       }
@@ -917,6 +968,10 @@ spx_mask_editor_class_init (SpxMaskEditorClass *klass)
     g_signal_new ("mask-replaced", G_TYPE_FROM_CLASS (klass),
                   G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE, 1,
                   G_TYPE_POINTER);
+  signals[SIGNAL_EDIT_REFUSED] =
+    g_signal_new ("edit-refused", G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE, 1,
+                  G_TYPE_ERROR);
   signals[SIGNAL_BLOCK_ACTIVATED] =
     g_signal_new ("block-activated", G_TYPE_FROM_CLASS (klass),
                   G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE, 2,
@@ -952,9 +1007,9 @@ spx_mask_editor_set_mask (SpxMaskEditor *e, SpxMask *mask)
   g_return_if_fail (SPX_IS_MASK_EDITOR (e));
   cancel_drag (e);
   clear_history (e);
-  if (e->mask != mask)
-    g_clear_pointer (&e->mask, spx_mask_free);
+  SpxMask *old = e->mask;
   e->mask = mask;
+  spx_mask_free (old); /* the same mask again came with a reference too */
   e->vx0 = e->vy0 = 0;
   e->vx1 = mask != NULL ? (double) mask->bcols : 0;
   e->vy1 = mask != NULL ? (double) mask->brows : 0;
@@ -1051,9 +1106,11 @@ swap_masks (SpxMaskEditor *e, Step *step)
   relayout (e);
 }
 
-static void
+static gboolean
 apply_changes (SpxMaskEditor *e, const GArray *changes, gboolean undo)
 {
+  if (!own_mask (e))
+    return FALSE;
   for (guint n = 0; n < changes->len; n++)
     {
       guint i = undo ? changes->len - 1 - n : n;
@@ -1062,20 +1119,24 @@ apply_changes (SpxMaskEditor *e, const GArray *changes, gboolean undo)
     }
   repaint (e);
   g_signal_emit (e, signals[SIGNAL_MASK_EDITED], 0);
+  return TRUE;
 }
 
-static void
+/* FALSE when the mask could not be changed (the step stays where it
+ * is). */
+static gboolean
 apply_step (SpxMaskEditor *e, Step *step, gboolean undo)
 {
-  if (step->changes != NULL)
-    apply_changes (e, step->changes, undo);
-  else
+  if (step->changes != NULL && !apply_changes (e, step->changes, undo))
+    return FALSE;
+  if (step->changes == NULL)
     {
       swap_masks (e, step);
       g_signal_emit (e, signals[SIGNAL_MASK_REPLACED], 0,
                      undo ? step->before : step->after);
     }
   g_signal_emit (e, signals[SIGNAL_HISTORY_CHANGED], 0);
+  return TRUE;
 }
 
 void
@@ -1085,7 +1146,9 @@ spx_mask_editor_undo (SpxMaskEditor *e)
   cancel_drag (e); /* a running stroke becomes the step undone */
   if (e->history_pos == 0 || e->mask == NULL)
     return;
-  apply_step (e, g_ptr_array_index (e->history, --e->history_pos), TRUE);
+  e->history_pos--;
+  if (!apply_step (e, g_ptr_array_index (e->history, e->history_pos), TRUE))
+    e->history_pos++;
 }
 
 void
@@ -1095,7 +1158,10 @@ spx_mask_editor_redo (SpxMaskEditor *e)
   cancel_drag (e);
   if (e->history_pos >= e->history->len || e->mask == NULL)
     return;
-  apply_step (e, g_ptr_array_index (e->history, e->history_pos++), FALSE);
+  e->history_pos++;
+  if (!apply_step (e, g_ptr_array_index (e->history, e->history_pos - 1),
+                   FALSE))
+    e->history_pos--;
 }
 
 void

@@ -28,6 +28,9 @@ typedef enum {
  *                     mask; state is the before or after given to
  *                     spx_mask_editor_replace_mask;
  *   "history-changed" (void): can_undo / can_redo may have changed;
+ *   "edit-refused"    (GError *error): a stroke, rectangle, undo or redo
+ *                     left the mask as it was, as the memory budget
+ *                     refused what it needed (a copy of a shared mask);
  *   "block-activated" (guint64 br, guint64 bc): a click with the select
  *                     tool, or with any tool while Ctrl is held.
  * Mouse: left button edits with the tool, right button with its
@@ -37,8 +40,9 @@ typedef enum {
  * pointer and counts its block-row. */
 
 GtkWidget *spx_mask_editor_new (void);
-/* Takes ownership of mask (may be NULL); clears the undo history and
- * resets the zoom. */
+/* Takes a reference to mask (may be NULL; it may be shared, see
+ * spx_mask_ref: it is copied when first drawn on); clears the undo
+ * history and resets the zoom. */
 void       spx_mask_editor_set_mask (SpxMaskEditor *e, SpxMask *mask);
 SpxMask   *spx_mask_editor_get_mask (SpxMaskEditor *e);   /* borrowed */
 /* Show mask (taken) as one undo step, the history kept: undo brings the

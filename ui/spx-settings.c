@@ -2,6 +2,7 @@
  * abort when it is missing), and migrate the old key file */
 #include "spx-settings.h"
 #include "spx-ipu.h"
+#include "spx-util.h"
 
 #define G_SETTINGS_ENABLE_BACKEND /* the memory backend */
 #include <gio/gsettingsbackend.h>
@@ -10,6 +11,8 @@
 
 #define GROUP "preferences"
 #define BUILT_IN "/org/sparseexplorer/SparseExplorer/schema/gschemas.compiled"
+/* Preferences take a few hundred bytes: a longer file is not one. */
+#define MAX_FILE_BYTES (1024 * 1024)
 
 /* The schema compiled into the program. GSettings reads schemas only
  * from a folder, so it goes through a temporary one (mapped, then
@@ -94,6 +97,52 @@ spx_settings_keyfile_path (void)
                            "settings.keyfile", NULL);
 }
 
+/* GLib reads a settings key file whole and without a limit when it
+ * makes a backend for it: a FIFO there blocks it, a link to /dev/zero
+ * fills the memory. A file is usable missing (made on the first write)
+ * or regular and at most MAX_FILE_BYTES; else FALSE with why not. */
+static gboolean
+file_usable (const char *path, GError **error)
+{
+  g_autofree char *data = NULL;
+  gsize len = 0;
+  GError *local = NULL;
+  if (spx_read_regular (path, "a settings key file", MAX_FILE_BYTES, &data,
+                        &len, &local))
+    return TRUE;
+  if (g_error_matches (local, G_FILE_ERROR, G_FILE_ERROR_NOENT))
+    {
+      g_error_free (local);
+      return TRUE;
+    }
+  g_propagate_error (error, local);
+  return FALSE;
+}
+
+/* Why GLib's own key file was passed over, said once the settings are
+ * made (the commands never make them: they stay quiet). */
+static char *glib_file_refused;
+
+/* GSETTINGS_BACKEND=keyfile reads GLib's file in the user's config
+ * folder when the first settings are made (GTK's too): an unusable one
+ * makes the process keep settings in memory instead, ours in our own
+ * key file (backend_for). */
+static void
+avoid_unusable_glib_file (void)
+{
+  if (g_strcmp0 (g_getenv ("GSETTINGS_BACKEND"), "keyfile") != 0)
+    return;
+  g_autofree char *path = g_build_filename (g_get_user_config_dir (),
+                                            "glib-2.0", "settings",
+                                            "keyfile", NULL);
+  g_autoptr (GError) error = NULL;
+  if (file_usable (path, &error))
+    return;
+  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
+  g_free (glib_file_refused);
+  glib_file_refused = g_strdup (error->message);
+}
+
 static gboolean
 session_bus_reachable (void)
 {
@@ -109,28 +158,50 @@ spx_settings_keep_saving (void)
 {
   if (g_getenv ("GSETTINGS_BACKEND") == NULL && !session_bus_reachable ())
     g_setenv ("GSETTINGS_BACKEND", "keyfile", TRUE);
+  avoid_unusable_glib_file ();
+}
+
+/* Our own key file, or memory when it is unusable too; one warning says
+ * which file was passed over and why. */
+static GSettingsBackend *
+own_key_file (GSettingsSchema *schema)
+{
+  g_autofree char *file = spx_settings_keyfile_path ();
+  g_autoptr (GError) error = NULL;
+  if (file_usable (file, &error))
+    {
+      if (glib_file_refused != NULL)
+        g_warning ("%s; the preferences are saved in %s instead",
+                   glib_file_refused, file);
+      return g_keyfile_settings_backend_new (
+        file, g_settings_schema_get_path (schema), GROUP);
+    }
+  g_warning ("%s%s%s; the preferences are kept for this run only",
+             glib_file_refused ? glib_file_refused : "",
+             glib_file_refused ? "; " : "", error->message);
+  return g_memory_settings_backend_new ();
 }
 
 /* dconf saves through the session bus: without one (a bare X server, a
  * remote shell) every write fails with a warning and is lost. Memory is
- * what GLib falls back to when no backend is installed. Either way a key
- * file keeps the preferences; memory asked for by name (tests) stays. */
+ * what GLib falls back to when no backend is installed, and what an
+ * unusable GLib key file gives. Either way a key file keeps the
+ * preferences; memory asked for by name (tests) stays. */
 static GSettingsBackend *
 backend_for (GSettingsSchema *schema)
 {
+  avoid_unusable_glib_file ();
   GSettingsBackend *backend = g_settings_backend_get_default ();
   const char *type = G_OBJECT_TYPE_NAME (backend);
   gboolean lost =
     (g_str_equal (type, "DConfSettingsBackend") && !session_bus_reachable ())
     || (g_str_equal (type, "GMemorySettingsBackend") &&
-        g_strcmp0 (g_getenv ("GSETTINGS_BACKEND"), "memory") != 0);
+        (g_strcmp0 (g_getenv ("GSETTINGS_BACKEND"), "memory") != 0 ||
+         glib_file_refused != NULL));
   if (!lost)
     return backend;
   g_object_unref (backend);
-  g_autofree char *file = spx_settings_keyfile_path ();
-  return g_keyfile_settings_backend_new (file,
-                                         g_settings_schema_get_path (schema),
-                                         GROUP);
+  return own_key_file (schema);
 }
 
 GSettings *
@@ -219,14 +290,23 @@ spx_settings_migrate_ini (GSettings *settings, const char *path,
 {
   g_autoptr (GKeyFile) kf = g_key_file_new ();
   g_autoptr (GError) error = NULL;
-  if (!g_file_test (path, G_FILE_TEST_EXISTS))
-    return FALSE;
-  if (g_key_file_load_from_file (kf, path, G_KEY_FILE_NONE, &error))
+  g_autofree char *data = NULL;
+  gsize len = 0;
+  /* never blocks on a FIFO, never reads a device or a huge file */
+  if (!spx_read_regular (path, "a preferences file", MAX_FILE_BYTES, &data,
+                         &len, &error))
+    {
+      if (g_error_matches (error, G_FILE_ERROR, G_FILE_ERROR_NOENT))
+        return FALSE;
+      g_warning ("%s; the preferences keep their defaults", error->message);
+    }
+  else if (g_key_file_load_from_data (kf, data, len, G_KEY_FILE_NONE, &error))
     migrate_keys (settings, kf, path);
   else
     g_warning ("%s: not read (%s); the preferences keep their defaults",
                path, error->message);
-  if (!retire)
+  /* what is not a file (a FIFO, a folder) is the user's: left where it is */
+  if (!retire || !g_file_test (path, G_FILE_TEST_IS_REGULAR))
     return TRUE;
   g_settings_sync ();
   g_autofree char *done = g_strconcat (path, ".migrated", NULL);

@@ -154,7 +154,7 @@ spx_window_save_mask (SpxWindow *w, const char *path)
   if (mask == NULL)
     return FALSE;
   /* files hold elements: a block mask is written at element resolution */
-  g_autoptr (SpxMask) elements = spx_mask_to_blocks (mask, 1, &error);
+  g_autoptr (SpxMask) elements = spx_mask_at_block (mask, 1, &error);
   if (elements == NULL || !spx_mask_save (elements, path, &error))
     {
       spx_window_show_error (w, error->message);

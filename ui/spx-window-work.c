@@ -173,17 +173,18 @@ take_programs (SpxWindow *w, SpxStudy *from)
 }
 
 /* A new subject made on the worker replaces the shown one as one undo
- * step; the rest of the study (n, machine, sweep) stays. */
+ * step; the rest of the study (n, machine, sweep) stays. Its masks are
+ * shared, not copied: the editor copies the mask when it is drawn on. */
 static void
 take_subject (SpxWindow *w, PlanJob *j)
 {
   SpxStudy *s = w->study;
   SpxSubject *after = spx_study_save_subject (j->study);
   spx_study_restore_subject (s, after,
-                             spx_mask_copy (j->study->scenario->mask));
+                             spx_mask_ref (j->study->scenario->mask));
   spx_mask_editor_set_program (SPX_MASK_EDITOR (w->editor), NULL);
   spx_mask_editor_replace_mask (SPX_MASK_EDITOR (w->editor),
-                                spx_mask_copy (s->scenario->mask),
+                                spx_mask_ref (s->scenario->mask),
                                 g_steal_pointer (&w->shown), after,
                                 (GDestroyNotify) spx_subject_free);
   w->shown = spx_study_save_subject (s);
@@ -211,7 +212,7 @@ take_study (SpxWindow *w, PlanJob *j)
   w->shown = spx_study_save_subject (w->study);
   spx_mask_editor_set_program (SPX_MASK_EDITOR (w->editor), NULL);
   spx_mask_editor_set_mask (SPX_MASK_EDITOR (w->editor),
-                            spx_mask_copy (w->study->scenario->mask));
+                            spx_mask_ref (w->study->scenario->mask));
   spx_window_panel_load (w);
   spx_window_set_dirty (w, FALSE);
 }
@@ -346,7 +347,7 @@ spx_window_subject_restored (SpxWindow *w, const SpxSubject *subject)
 {
   SpxMask *mask = spx_mask_editor_get_mask (SPX_MASK_EDITOR (w->editor));
   spx_mask_editor_set_program (SPX_MASK_EDITOR (w->editor), NULL);
-  spx_study_restore_subject (w->study, subject, spx_mask_copy (mask));
+  spx_study_restore_subject (w->study, subject, spx_mask_ref (mask));
   spx_subject_free (w->shown);
   w->shown = spx_study_save_subject (w->study);
   spx_window_panel_load (w);

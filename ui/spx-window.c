@@ -427,7 +427,7 @@ static void
 on_mask_edited (SpxMaskEditor *editor, SpxWindow *w)
 {
   spx_study_set_drawn (w->study,
-                       spx_mask_copy (spx_mask_editor_get_mask (editor)));
+                       spx_mask_ref (spx_mask_editor_get_mask (editor)));
   spx_subject_free (w->shown);
   w->shown = spx_study_save_subject (w->study);
   spx_window_panel_load (w);
@@ -439,6 +439,12 @@ static void
 on_mask_replaced (SpxMaskEditor *editor, gpointer subject, SpxWindow *w)
 {
   spx_window_subject_restored (w, subject);
+}
+
+static void
+on_edit_refused (SpxMaskEditor *editor, const GError *error, SpxWindow *w)
+{
+  spx_window_show_error (w, error->message);
 }
 
 static void
@@ -791,6 +797,8 @@ mask_page (SpxWindow *w)
                     G_CALLBACK (on_history_changed), w);
   g_signal_connect (w->editor, "block-activated",
                     G_CALLBACK (on_block_activated), w);
+  g_signal_connect (w->editor, "edit-refused", G_CALLBACK (on_edit_refused),
+                    w);
   g_signal_connect (w->editor, "mask-replaced",
                     G_CALLBACK (on_mask_replaced), w);
   GtkWidget *tool = combo_of (tools, 0);

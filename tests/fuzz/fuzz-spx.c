@@ -30,7 +30,7 @@ plan_small (SpxScenario *s)
       s->n > MAX_FUZZ_N)
     return;
   g_autoptr (GError) error = NULL;
-  g_autoptr (SpxMask) mask = s->mask ? spx_mask_copy (s->mask)
+  g_autoptr (SpxMask) mask = s->mask ? spx_mask_copy (s->mask, NULL)
     : spx_mask_generate (s->m, s->k, s->block, &s->gen, &error);
   if (mask == NULL)
     return; /* options that clash once combined: refused, fine */

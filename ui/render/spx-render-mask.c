@@ -4,8 +4,10 @@
  * with nearest-neighbour filtering: the cost follows the visible set bits,
  * not the number of rectangles. */
 #include "spx-render-mask.h"
+#include "spx-util.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The layout uses a nominal font size, not the style's, so that the hit
@@ -323,24 +325,71 @@ reduced_init (Reduced *r, const Layout *l, double device_scale)
  * gets one of the style's distinct colours when they suffice, else its
  * place on a ramp from the first such tile to the last. */
 typedef struct {
-  guint32 *owners;   /* per block: its tile, or G_MAXUINT32 */
+  guint64 flat;  /* a listed block */
+  guint32 tile;  /* the first tile listing it */
+} Owner;
+
+/* The owners are kept as a sorted list of the blocks the plan lists, not
+ * as a value per block: a mask of 92681² blocks with three set would
+ * need 32 GiB for the latter. */
+typedef struct {
+  Owner   *owners;   /* by flat index, each block once */
+  gsize    n_owners;
   SpxRgb  *colour;   /* per tile */
   guint   *used;     /* the tiles holding blocks, ascending */
   guint    n_used;
 } TileColours;
 
-static void
+static int
+owner_cmp (gconstpointer a, gconstpointer b)
+{
+  const Owner *x = a, *y = b;
+  if (x->flat != y->flat)
+    return x->flat < y->flat ? -1 : 1;
+  return x->tile < y->tile ? -1 : x->tile > y->tile;
+}
+
+/* Every listed block once, with the lowest tile that lists it; FALSE when
+ * the budget refuses the list. */
+static gboolean
+list_owners (TileColours *tc, const SpxIpuProgram *p, guint64 n_blocks)
+{
+  guint64 n = 0;
+  for (guint t = 0; t < p->n_tiles; t++)
+    n += p->tiles[t].blocks != NULL ? p->tiles[t].blocks->len : 0;
+  tc->owners = spx_budget_alloc0 (n, sizeof (Owner), "the tile colours",
+                                  NULL);
+  if (tc->owners == NULL)
+    return FALSE;
+  for (guint t = 0; t < p->n_tiles; t++)
+    for (guint i = 0; p->tiles[t].blocks != NULL &&
+                      i < p->tiles[t].blocks->len; i++)
+      {
+        guint64 flat = g_array_index (p->tiles[t].blocks, guint64, i);
+        if (flat < n_blocks)
+          tc->owners[tc->n_owners++] = (Owner) { flat, t };
+      }
+  qsort (tc->owners, tc->n_owners, sizeof (Owner), owner_cmp);
+  gsize kept = 0;
+  for (gsize i = 0; i < tc->n_owners; i++)
+    if (kept == 0 || tc->owners[kept - 1].flat != tc->owners[i].flat)
+      tc->owners[kept++] = tc->owners[i];
+  tc->n_owners = kept;
+  return TRUE;
+}
+
+static gboolean
 tile_colours_init (TileColours *tc, const SpxIpuProgram *p, guint64 n_blocks,
                    const SpxRenderStyle *style)
 {
-  tc->owners = spx_ipu_program_block_owners (p, n_blocks);
+  if (!list_owners (tc, p, n_blocks))
+    return FALSE;
   tc->colour = g_new (SpxRgb, p->n_tiles);
   tc->used = g_new (guint, p->n_tiles);
   tc->n_used = 0;
   g_autofree guint8 *holds = g_new0 (guint8, p->n_tiles);
-  for (guint64 i = 0; i < n_blocks; i++)
-    if (tc->owners[i] < p->n_tiles)
-      holds[tc->owners[i]] = 1;
+  for (gsize i = 0; i < tc->n_owners; i++)
+    holds[tc->owners[i].tile] = 1;
   for (guint t = 0; t < p->n_tiles; t++)
     if (holds[t])
       tc->used[tc->n_used++] = t;
@@ -355,6 +404,7 @@ tile_colours_init (TileColours *tc, const SpxIpuProgram *p, guint64 n_blocks,
       for (guint t = 0; t < p->n_tiles; t++)
         tc->colour[t] = spx_render_tile_ramp (style, (t - first) / span);
     }
+  return TRUE;
 }
 
 static void
@@ -365,10 +415,37 @@ tile_colours_clear (TileColours *tc)
   g_free (tc->used);
 }
 
-static inline SpxRgb
-block_colour (const TileColours *tc, guint64 flat, const SpxRenderStyle *style)
+/* The tile of block flat, or G_MAXUINT32 for none. */
+static guint32
+owner_of (const TileColours *tc, guint64 flat)
 {
-  guint32 t = tc->owners[flat];
+  Owner key = { flat, 0 };
+  gsize lo = 0, hi = tc->n_owners;
+  while (lo < hi)
+    {
+      gsize mid = lo + (hi - lo) / 2;
+      if (owner_cmp (&tc->owners[mid], &key) < 0)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo < tc->n_owners && tc->owners[lo].flat == flat
+           ? tc->owners[lo].tile : G_MAXUINT32;
+}
+
+/* The same for blocks asked for in increasing order: *next moves on. */
+static inline guint32
+owner_from (const TileColours *tc, gsize *next, guint64 flat)
+{
+  while (*next < tc->n_owners && tc->owners[*next].flat < flat)
+    (*next)++;
+  return *next < tc->n_owners && tc->owners[*next].flat == flat
+           ? tc->owners[*next].tile : G_MAXUINT32;
+}
+
+static inline SpxRgb
+tile_colour (const TileColours *tc, guint32 t, const SpxRenderStyle *style)
+{
   return t == G_MAXUINT32 ? style->ink : tc->colour[t];
 }
 
@@ -380,11 +457,13 @@ add_colour (Reduced *r, gsize pixel, SpxRgb c)
   r->rgb[pixel * 3 + 2] += (float) c.b;
 }
 
-/* One pass over the visible words of every visible block-row. */
+/* One pass over the visible words of every visible block-row: blocks in
+ * increasing order. */
 static void
 reduce_bits (Reduced *r, const SpxMask *m, const TileColours *tc,
              const SpxRenderStyle *style)
 {
+  gsize next = 0;
   for (guint64 row = 0; row < r->nby; row++)
     {
       guint64 lo = (r->by0 + row) * m->bcols + r->bx0, hi = lo + r->nbx;
@@ -402,7 +481,8 @@ reduce_bits (Reduced *r, const SpxMask *m, const TileColours *tc,
               gsize pixel = line + map_of (r->colmap, flat - lo, r->nbx, r->iw);
               r->count[pixel]++;
               if (tc != NULL)
-                add_colour (r, pixel, block_colour (tc, flat, style));
+                add_colour (r, pixel, tile_colour (
+                              tc, owner_from (tc, &next, flat), style));
             }
         }
     }
@@ -804,7 +884,7 @@ draw_numbers (cairo_t *cr, const Layout *l, const SpxMask *m,
     for (guint64 bc = (guint64) floor (l->x0); bc < l->x1 && bc < m->bcols;
          bc++)
       {
-        guint32 owner = tc->owners[br * m->bcols + bc];
+        guint32 owner = owner_of (tc, br * m->bcols + bc);
         if (owner == G_MAXUINT32)
           continue;
         char label[16];
@@ -888,10 +968,10 @@ draw_plot (cairo_t *cr, const Layout *l, const SpxRenderMaskData *d,
   Reduced r;
   reduced_init (&r, l, ds);
   TileColours tc = { 0 }, *colours = NULL;
-  if (colours_by_tile (d))
+  if (colours_by_tile (d) &&
+      tile_colours_init (&tc, d->program, spx_mask_n_blocks (m), style))
     {
       colours = &tc;
-      tile_colours_init (colours, d->program, spx_mask_n_blocks (m), style);
       r.rgb = g_new0 (float, (gsize) r.iw * r.ih * 3);
     }
   reduce_bits (&r, m, colours, style);
