@@ -502,8 +502,10 @@ spx_study_save (SpxStudy *s, const char *path, GError **error)
     return FALSE;
   g_free (s->scenario->machine);
   s->scenario->machine = g_strdup (copy->machine);
+  /* copied before the old one goes: path is often s->path itself */
+  char *saved = g_strdup (path);
   g_free (s->path);
-  s->path = g_strdup (path);
+  s->path = saved;
   return TRUE;
 }
 

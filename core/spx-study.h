@@ -107,7 +107,7 @@ gboolean    spx_study_use_scenario (SpxStudy *study,
                                     const SpxScenario *scenario,
                                     GError **error);
 /* The .spx, and beside it NAME.machine for a machine that is not a
- * preset (the scenario then names that file). */
+ * preset (the scenario then names that file). path may be study->path. */
 gboolean    spx_study_save (SpxStudy *study, const char *path,
                             GError **error);
 

@@ -531,6 +531,38 @@ test_save_keeps_links (void)
   remove_dir (dir);
 }
 
+/* Ctrl+S saves to the study's own path, s->path itself: twice, it is
+ * still the same name (a freed path would read as garbage, and write to
+ * a garbage name), and the file holds each save. */
+static void
+test_save_to_own_path (void)
+{
+  g_autofree char *dir = tmp_path ("own-path");
+  g_mkdir (dir, 0700);
+  g_autofree char *spx = g_build_filename (dir, "scenario-saved-twice.spx",
+                                           NULL);
+  g_autoptr (SpxStudy) first = spx_study_new ();
+  g_autoptr (GError) error = NULL;
+  g_assert_true (spx_study_build_mask (first, &error));
+  g_assert_true (spx_study_save (first, spx, &error));
+  g_autoptr (SpxStudy) s = spx_study_load (spx, &error);
+  g_assert_no_error (error);
+  for (guint n = 40; n <= 41; n++)
+    {
+      s->scenario->n = n;
+      g_assert_true (spx_study_save (s, s->path, &error));
+      g_assert_no_error (error);
+      g_assert_cmpstr (s->path, ==, spx);
+      g_autoptr (SpxStudy) back = spx_study_load (spx, &error);
+      g_assert_no_error (error);
+      g_assert_cmpuint (back->scenario->n, ==, n);
+    }
+  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
+  g_assert_cmpstr (g_dir_read_name (d), ==, "scenario-saved-twice.spx");
+  g_assert_null (g_dir_read_name (d));
+  remove_dir (dir);
+}
+
 /* A machine or scenario that is not one of ours: refused without
  * quoting it; a FIFO at once, not waited on. */
 static void
@@ -659,6 +691,7 @@ main (int argc, char **argv)
   g_test_add_func ("/study/words", test_words);
   g_test_add_func ("/study/save-spares-files", test_save_spares_files);
   g_test_add_func ("/study/save-keeps-links", test_save_keeps_links);
+  g_test_add_func ("/study/save-to-own-path", test_save_to_own_path);
   g_test_add_func ("/study/foreign-files", test_foreign_files);
   g_test_add_func ("/study/copies-budgeted", test_copies_budgeted);
   int status = g_test_run ();

@@ -1663,6 +1663,37 @@ test_hostile_files (void)
   g_rmdir (dir);
 }
 
+/* Ctrl+S twice on an opened .spx: the same file each time, and the
+ * title keeps its name (the save used to free the path it was given). */
+static void
+test_save_twice (void)
+{
+  SKIP_WITHOUT_DISPLAY ();
+  g_autofree char *dir = g_dir_make_tmp ("spx-ui-XXXXXX", NULL);
+  SpxWindow *w = small_window (dir);
+  g_autofree char *spx = g_build_filename (dir, "small.spx", NULL);
+  for (guint n = 24; n <= 32; n += 8)
+    {
+      gtk_spin_button_set_value (GTK_SPIN_BUTTON (w->panel.n), n);
+      wait_idle (w);
+      g_assert_true (spx_window_is_dirty (w));
+      activate (w, "save", NULL);
+      g_assert_null (spx_window_get_error (w));
+      g_assert_false (spx_window_is_dirty (w));
+      g_assert_cmpstr (w->study->path, ==, spx);
+      g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (w)), ==,
+                       "Sparse Explorer — small.spx");
+      g_autoptr (SpxScenario) back = spx_scenario_load (spx, NULL);
+      g_assert_cmpuint (back->n, ==, n);
+    }
+  window_close (w);
+  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
+  g_assert_cmpstr (g_dir_read_name (d), ==, "small.spx");
+  g_assert_null (g_dir_read_name (d));
+  g_unlink (spx);
+  g_rmdir (dir);
+}
+
 #if defined(__SANITIZE_ADDRESS__)
 #define UNDER_ASAN 1
 #endif
@@ -1906,6 +1937,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/window/declared-size-program",
                    test_declared_size_program);
 #endif
+  g_test_add_func ("/ui/window/save-twice", test_save_twice);
   int status = g_test_run ();
   g_clear_object (&app);
   g_rmdir (home);
