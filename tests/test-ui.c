@@ -215,7 +215,7 @@ small_scenario (const char *dir)
   sc->machine = g_strdup ("teach16");
   char *path = g_build_filename (dir, "small.spx", NULL);
   g_autoptr (GError) error = NULL;
-  g_assert_true (spx_scenario_save (sc, path, &error));
+  g_assert_true (spx_scenario_save (sc, path, SPX_SAVE_DEFAULT, &error));
   return path;
 }
 
@@ -1585,7 +1585,7 @@ test_png_scenario (void)
   for (guint i = 0; i < 40; i += 3)
     spx_mask_set (elements, i, i);
   g_autofree char *png = g_build_filename (dir, "m.png", NULL);
-  g_assert_true (spx_mask_save (elements, png, NULL));
+  g_assert_true (spx_mask_save (elements, png, SPX_SAVE_DEFAULT, NULL));
   g_autoptr (SpxScenario) sc = spx_scenario_new ();
   sc->source = SPX_MASK_SOURCE_FILE;
   sc->mask_path = g_strdup (png);
@@ -1594,7 +1594,7 @@ test_png_scenario (void)
   g_free (sc->machine);
   sc->machine = g_strdup ("teach16");
   g_autofree char *spx = g_build_filename (dir, "png.spx", NULL);
-  g_assert_true (spx_scenario_save (sc, spx, NULL));
+  g_assert_true (spx_scenario_save (sc, spx, SPX_SAVE_DEFAULT, NULL));
   SpxWindow *w = window_new ();
   activate (w, "open-path", g_variant_new_string (spx));
   wait_idle (w);

@@ -125,7 +125,7 @@ gboolean
 spx_window_export_sweep (SpxWindow *w, const char *path)
 {
   g_autoptr (GError) error = NULL;
-  if (!spx_sweep_save (w->study->sweep, path, &error))
+  if (!spx_sweep_save (w->study->sweep, path, SPX_SAVE_DEFAULT, &error))
     {
       spx_window_show_error (w, error->message);
       return FALSE;
@@ -190,7 +190,7 @@ spx_window_export_view (SpxWindow *w, const char *path)
                            MAX (gtk_widget_get_allocated_height (widget), 400),
                            &width, &height, &scale);
       ok = spx_render_export (path, format, width, height, scale, func, data,
-                              &style, &error);
+                              &style, SPX_SAVE_DEFAULT, &error);
     }
   if (!ok)
     spx_window_show_error (w, error->message);

@@ -79,7 +79,7 @@ spx_window_save_to (SpxWindow *w, const char *path)
 {
   g_autoptr (GError) error = NULL;
   /* a what-if machine is written beside it by the study */
-  if (!spx_study_save (w->study, path, &error))
+  if (!spx_study_save (w->study, path, SPX_SAVE_DEFAULT, &error))
     {
       spx_window_show_error (w, error->message);
       return FALSE;
@@ -155,7 +155,8 @@ spx_window_save_mask (SpxWindow *w, const char *path)
     return FALSE;
   /* files hold elements: a block mask is written at element resolution */
   g_autoptr (SpxMask) elements = spx_mask_at_block (mask, 1, &error);
-  if (elements == NULL || !spx_mask_save (elements, path, &error))
+  if (elements == NULL ||
+      !spx_mask_save (elements, path, SPX_SAVE_DEFAULT, &error))
     {
       spx_window_show_error (w, error->message);
       return FALSE;
