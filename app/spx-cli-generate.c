@@ -71,7 +71,7 @@ run (gconstpointer data)
                                 ": %s", rows, cols, block, error->message);
   if (mask == NULL)
     return spx_cli_usage_error (CMD, "%s", error->message);
-  if (!spx_mask_save (mask, a->out, &error))
+  if (!spx_mask_save (mask, a->out, SPX_SAVE_DEFAULT, &error))
     return spx_cli_input_error (CMD, error);
   guint64 nz = spx_mask_count (mask);
   printf ("wrote %s: %" G_GUINT64_FORMAT " × %" G_GUINT64_FORMAT " %s mask, %"

@@ -153,7 +153,8 @@ export (const Render *r, const char *path, SpxRenderFunc func,
 {
   g_autoptr (GError) error = NULL;
   if (spx_render_export (path, r->format, r->pic.width, r->pic.height,
-                         r->pic.scale, func, data, &r->pic.style, &error))
+                         r->pic.scale, func, data, &r->pic.style,
+                         SPX_SAVE_DEFAULT, &error))
     return TRUE;
   *status = spx_cli_input_error (CMD, error);
   return FALSE;

@@ -374,11 +374,11 @@ write_out (const SpxSweep *sweep, const char *path, OutKind kind,
            SpxExportFormat format, const SpxCliPicture *pic, GError **error)
 {
   if (kind == OUT_TABLE)
-    return spx_sweep_save (sweep, path, error);
+    return spx_sweep_save (sweep, path, SPX_SAVE_DEFAULT, error);
   SpxRenderSpeedupData chart = { .sweep = sweep };
   return spx_render_export (path, format, pic->width, pic->height,
                             pic->scale, spx_render_speedup, &chart,
-                            &pic->style, error);
+                            &pic->style, SPX_SAVE_DEFAULT, error);
 }
 
 /* Run with Ctrl-C caught; *cancelled when it stopped the sweep. */

@@ -2,6 +2,7 @@
 #include "spx-config.h"
 #include "spx-bench-private.h"
 #include "spx-json.h"
+#include "spx-save.h"
 #include "spx-util.h"
 
 #include <errno.h>
@@ -205,8 +206,7 @@ write_raw (const char *dir, const char *name, gconstpointer data,
            gsize bytes, GError **error)
 {
   g_autofree char *path = g_build_filename (dir, name, NULL);
-  return g_file_set_contents_full (path, data, (gssize) bytes,
-                                   G_FILE_SET_CONTENTS_NONE, 0600, error);
+  return spx_save_file (path, data, bytes, SPX_SAVE_DEFAULT, error);
 }
 
 /* Elements of A inside m×k, edge blocks cut. */

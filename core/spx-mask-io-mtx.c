@@ -526,7 +526,8 @@ put_row_entries (char *out, const SpxMask *mask, guint64 br, guint64 row)
 }
 
 gboolean
-spx_mask_save_mtx (const SpxMask *mask, const char *path, GError **error)
+spx_mask_save_mtx (const SpxMask *mask, const char *path,
+                   SpxSaveFlags flags, GError **error)
 {
   static const char banner[] =
     "%%MatrixMarket matrix coordinate pattern general\n";
@@ -552,5 +553,5 @@ spx_mask_save_mtx (const SpxMask *mask, const char *path, GError **error)
   for (guint64 br = 0; br < mask->brows; br++)
     for (guint r = 0; r < spx_mask_block_height (mask, br); r++)
       out = put_row_entries (out, mask, br, br * mask->block + r);
-  return spx_io_write (path, buf, (gsize) (out - buf), error);
+  return spx_save_file (path, buf, (gsize) (out - buf), flags, error);
 }

@@ -458,7 +458,8 @@ put_header (char *out, const SpxMask *mask)
 }
 
 gboolean
-spx_mask_save_npy (const SpxMask *mask, const char *path, GError **error)
+spx_mask_save_npy (const SpxMask *mask, const char *path,
+                   SpxSaveFlags flags, GError **error)
 {
   guint64 size;
   if (!g_uint64_checked_mul (&size, mask->rows, mask->cols) ||
@@ -485,5 +486,5 @@ spx_mask_save_npy (const SpxMask *mask, const char *path, GError **error)
           row += mask->cols;
         }
     }
-  return spx_io_write (path, buf, (gsize) (row - buf), error);
+  return spx_save_file (path, buf, (gsize) (row - buf), flags, error);
 }

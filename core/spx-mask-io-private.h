@@ -145,8 +145,4 @@ guint64  spx_io_next_in_row (const SpxMask *mask, guint64 br, guint64 from);
 /* Allocates size bytes for a file's content, or fails naming path. */
 char    *spx_io_alloc_output (const char *path, guint64 size, GError **error);
 
-/* Writes atomically; errors are SPX_MASK_ERROR_IO and name path. */
-gboolean spx_io_write (const char *path, const char *data, gsize len,
-                       GError **error);
-
 G_END_DECLS

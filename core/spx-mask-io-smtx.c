@@ -321,7 +321,8 @@ put_columns (char *out, const SpxMask *mask, guint64 br)
 }
 
 gboolean
-spx_mask_save_smtx (const SpxMask *mask, const char *path, GError **error)
+spx_mask_save_smtx (const SpxMask *mask, const char *path,
+                    SpxSaveFlags flags, GError **error)
 {
   guint64 nnz = spx_mask_count_elements (mask);
   guint64 size, cols_size;
@@ -349,5 +350,5 @@ spx_mask_save_smtx (const SpxMask *mask, const char *path, GError **error)
   if (nnz > 0)
     out--; /* the last index's space becomes the line end */
   *out++ = '\n';
-  return spx_io_write (path, buf, (gsize) (out - buf), error);
+  return spx_save_file (path, buf, (gsize) (out - buf), flags, error);
 }

@@ -284,19 +284,21 @@ spx_mask_load (const char *path, SpxFormat *format, GError **error)
 }
 
 gboolean
-spx_mask_save (const SpxMask *mask, const char *path, GError **error)
+spx_mask_save (const SpxMask *mask, const char *path, SpxSaveFlags flags,
+               GError **error)
 {
   switch (spx_format_from_path (path))
     {
     case SPX_FORMAT_MTX:
-      return spx_mask_save_mtx (mask, path, error);
+      return spx_mask_save_mtx (mask, path, flags, error);
     case SPX_FORMAT_SMTX:
-      return spx_mask_save_smtx (mask, path, error);
+      return spx_mask_save_smtx (mask, path, flags, error);
     case SPX_FORMAT_NPY:
-      return spx_mask_save_npy (mask, path, error);
+      return spx_mask_save_npy (mask, path, flags, error);
     case SPX_FORMAT_PNG:
       if (registered[SPX_FORMAT_PNG].save != NULL)
-        return registered[SPX_FORMAT_PNG].save (mask, path, error);
+        return registered[SPX_FORMAT_PNG].save (mask, path, flags,
+                                                 error);
       g_set_error (error, SPX_MASK_ERROR, SPX_MASK_ERROR_FORMAT,
                    "%s: PNG images are written by the graphics layer, which "
                    "this program did not load", path);
@@ -397,13 +399,3 @@ spx_io_alloc_output (const char *path, guint64 size, GError **error)
   return buf;
 }
 
-gboolean
-spx_io_write (const char *path, const char *data, gsize len, GError **error)
-{
-  g_autoptr (GError) local = NULL;
-  if (spx_write_file_atomic (path, data, len, &local))
-    return TRUE;
-  g_set_error (error, SPX_MASK_ERROR, SPX_MASK_ERROR_IO, "%s: %s",
-               path, without_path (local->message, path));
-  return FALSE;
-}

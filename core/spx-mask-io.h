@@ -3,6 +3,7 @@
 #pragma once
 
 #include "spx-mask.h"
+#include "spx-save.h"
 
 G_BEGIN_DECLS
 
@@ -43,7 +44,7 @@ SpxMask *spx_mask_load_npy_data  (const char *name, const guint8 *data,
 typedef SpxMask *(*SpxMaskLoadFunc) (const char *name, const guint8 *data,
                                      gsize len, GError **error);
 typedef gboolean (*SpxMaskSaveFunc) (const SpxMask *mask, const char *path,
-                                     GError **error);
+                                     SpxSaveFlags flags, GError **error);
 void     spx_mask_io_register (SpxFormat format, SpxMaskLoadFunc load,
                                SpxMaskSaveFunc save);
 
@@ -56,16 +57,17 @@ void     spx_mask_io_register (SpxFormat format, SpxMaskLoadFunc load,
 SpxMask *spx_mask_load (const char *path, SpxFormat *format, GError **error);
 
 /* Writers expand blocks to elements (a block mask is saved as the element
- * mask it stands for) and write atomically. Text over the memory budget
- * is refused before it is made: SPX_BUDGET_ERROR_TOO_LARGE naming path. */
+ * mask it stands for) and write with spx_save_file (its errors are
+ * SPX_SAVE_ERROR). Text over the memory budget is refused before it is
+ * made: SPX_BUDGET_ERROR_TOO_LARGE naming path. */
 gboolean spx_mask_save_mtx  (const SpxMask *mask, const char *path,
-                             GError **error);
+                             SpxSaveFlags flags, GError **error);
 gboolean spx_mask_save_smtx (const SpxMask *mask, const char *path,
-                             GError **error);
+                             SpxSaveFlags flags, GError **error);
 gboolean spx_mask_save_npy  (const SpxMask *mask, const char *path,
-                             GError **error);
+                             SpxSaveFlags flags, GError **error);
 /* By extension: .mtx, .smtx, .npy, and any format registered. */
 gboolean spx_mask_save (const SpxMask *mask, const char *path,
-                        GError **error);
+                        SpxSaveFlags flags, GError **error);
 
 G_END_DECLS

@@ -521,7 +521,8 @@ spx_scenario_to_data (const SpxScenario *s, gsize *len)
 }
 
 gboolean
-spx_scenario_save (const SpxScenario *s, const char *path, GError **error)
+spx_scenario_save (const SpxScenario *s, const char *path,
+                   SpxSaveFlags flags, GError **error)
 {
   if (!spx_scenario_validate (s, error))
     return FALSE;
@@ -533,5 +534,5 @@ spx_scenario_save (const SpxScenario *s, const char *path, GError **error)
   g_autoptr (GKeyFile) kf = to_key_file (s, abs_dir);
   gsize len = 0;
   g_autofree char *data = g_key_file_to_data (kf, &len, NULL);
-  return spx_write_file_atomic (path, data, len, error);
+  return spx_save_file (path, data, len, flags, error);
 }

@@ -3,6 +3,7 @@
 
 #include "spx-mask.h"
 #include "spx-mask-gen.h"
+#include "spx-save.h"
 
 G_BEGIN_DECLS
 
@@ -64,13 +65,14 @@ void         spx_scenario_set_drawn_mask (SpxScenario *scenario,
 
 /* .spx key files. Loading refuses unknown groups and keys, missing
  * required keys, bad values and newer versions, naming the file and key.
- * Saving is atomic. A drawn mask is stored inside the file. */
+ * Saving goes through spx_save_file. A drawn mask is stored inside the
+ * file. */
 SpxScenario *spx_scenario_load (const char *path, GError **error);
 SpxScenario *spx_scenario_load_data (const char *name, const char *data,
                                      gsize len, GError **error);
 char        *spx_scenario_to_data (const SpxScenario *scenario, gsize *len);
 gboolean     spx_scenario_save (const SpxScenario *scenario, const char *path,
-                                GError **error);
+                                SpxSaveFlags flags, GError **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SpxScenario, spx_scenario_free)
 

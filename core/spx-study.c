@@ -438,11 +438,13 @@ is_unedited_preset (const SpxStudy *s)
 }
 
 /* NAME.machine beside path, else NAME-2.machine, …: the first whose file
- * is free or already holds exactly this machine. Never another file. */
+ * is free or already holds exactly this machine (*held), never another
+ * file. */
 #define MAX_MACHINE_NAMES 100
 
 static char *
-free_machine_name (const char *path, const char *data, gsize len)
+free_machine_name (const char *path, const char *data, gsize len,
+                   gboolean *held)
 {
   g_autofree char *base = g_path_get_basename (path);
   gsize stem = strlen (base) - (is_scenario_file (base) ? 4 : 0);
@@ -455,10 +457,10 @@ free_machine_name (const char *path, const char *data, gsize len)
       g_autofree char *full = g_build_filename (dir, name, NULL);
       g_autofree char *old = NULL;
       gsize old_len = 0;
-      if (!g_file_test (full, G_FILE_TEST_EXISTS) ||
-          (spx_read_regular (full, "a machine file", len, &old, &old_len,
-                             NULL) &&
-           old_len == len && memcmp (old, data, len) == 0))
+      *held = spx_read_regular (full, "a machine file", len, &old, &old_len,
+                                NULL) &&
+              old_len == len && memcmp (old, data, len) == 0;
+      if (*held || !g_file_test (full, G_FILE_TEST_EXISTS))
         return name;
       g_free (name);
     }
@@ -476,7 +478,8 @@ save_machine (SpxStudy *s, SpxScenario *copy, const char *path,
     return TRUE;
   gsize len = 0;
   g_autofree char *data = spx_ipu_machine_to_data (s->machine, &len);
-  g_autofree char *name = free_machine_name (path, data, len);
+  gboolean held = FALSE;
+  g_autofree char *name = free_machine_name (path, data, len, &held);
   if (name == NULL)
     {
       g_set_error (error, SPX_SCENARIO_ERROR, SPX_SCENARIO_ERROR_IO,
@@ -486,7 +489,9 @@ save_machine (SpxStudy *s, SpxScenario *copy, const char *path,
     }
   g_autofree char *dir = g_path_get_dirname (path);
   g_autofree char *machine_path = g_build_filename (dir, name, NULL);
-  if (!spx_ipu_machine_save (s->machine, machine_path, error))
+  /* one that holds it already is left alone: a read-only copy too */
+  if (!held && !spx_ipu_machine_save (s->machine, machine_path,
+                                      SPX_SAVE_DEFAULT, error))
     return FALSE;
   g_free (copy->machine);
   copy->machine = g_steal_pointer (&name);
@@ -494,16 +499,19 @@ save_machine (SpxStudy *s, SpxScenario *copy, const char *path,
 }
 
 gboolean
-spx_study_save (SpxStudy *s, const char *path, GError **error)
+spx_study_save (SpxStudy *s, const char *path, SpxSaveFlags flags,
+                GError **error)
 {
   g_autoptr (SpxScenario) copy = spx_scenario_copy (s->scenario);
   if (!save_machine (s, copy, path, error) ||
-      !spx_scenario_save (copy, path, error))
+      !spx_scenario_save (copy, path, flags, error))
     return FALSE;
   g_free (s->scenario->machine);
   s->scenario->machine = g_strdup (copy->machine);
+  /* copied before the old one goes: path is often s->path itself */
+  char *saved = g_strdup (path);
   g_free (s->path);
-  s->path = g_strdup (path);
+  s->path = saved;
   return TRUE;
 }
 

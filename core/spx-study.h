@@ -107,9 +107,11 @@ gboolean    spx_study_use_scenario (SpxStudy *study,
                                     const SpxScenario *scenario,
                                     GError **error);
 /* The .spx, and beside it NAME.machine for a machine that is not a
- * preset (the scenario then names that file). */
+ * preset (the scenario then names that file). path may be study->path.
+ * flags apply to the .spx (the machine file is new, or already holds
+ * this machine). */
 gboolean    spx_study_save (SpxStudy *study, const char *path,
-                            GError **error);
+                            SpxSaveFlags flags, GError **error);
 
 /* The sweep that answers "is this subject faster?": a subject from a
  * file or drawn is re-blocked to SPX_SWEEP_SUBJECT_BLOCKS at its own

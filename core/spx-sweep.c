@@ -4,7 +4,6 @@
 #include "spx-bench.h"
 #include "spx-json.h"
 #include "spx-mask-gen.h"
-#include "spx-util.h"
 
 #include <math.h>
 #include <string.h>
@@ -662,7 +661,8 @@ spx_sweep_to_json (const SpxSweep *sweep)
 }
 
 gboolean
-spx_sweep_save (const SpxSweep *sweep, const char *path, GError **error)
+spx_sweep_save (const SpxSweep *sweep, const char *path, SpxSaveFlags flags,
+                GError **error)
 {
   g_autofree char *lower = g_ascii_strdown (path, -1);
   g_autofree char *text = NULL;
@@ -676,5 +676,5 @@ spx_sweep_save (const SpxSweep *sweep, const char *path, GError **error)
                    "%s: expected a file name ending in .csv or .json", path);
       return FALSE;
     }
-  return spx_write_file_atomic (path, text, strlen (text), error);
+  return spx_save_file (path, text, strlen (text), flags, error);
 }

@@ -167,9 +167,9 @@ guint       spx_sweep_count_noisy (const SpxSweep *sweep);
  * the same keys per point (noisy a boolean) and "noise", its reasons. */
 char     *spx_sweep_to_csv  (const SpxSweep *sweep);
 char     *spx_sweep_to_json (const SpxSweep *sweep);
-/* By the extension of path: .csv or .json; atomic. */
+/* By the extension of path: .csv or .json; through spx_save_file. */
 gboolean  spx_sweep_save    (const SpxSweep *sweep, const char *path,
-                             GError **error);
+                             SpxSaveFlags flags, GError **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SpxSweep, spx_sweep_free)
 

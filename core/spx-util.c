@@ -12,67 +12,6 @@
 
 G_DEFINE_QUARK (spx-budget-error-quark, spx_budget_error)
 
-/* The errno behind a GFileError, for a message in our words. */
-static int
-error_errno (gint code)
-{
-  static const struct { GFileError code; int err; } table[] = {
-    { G_FILE_ERROR_EXIST, EEXIST }, { G_FILE_ERROR_ISDIR, EISDIR },
-    { G_FILE_ERROR_ACCES, EACCES }, { G_FILE_ERROR_NAMETOOLONG, ENAMETOOLONG },
-    { G_FILE_ERROR_NOENT, ENOENT }, { G_FILE_ERROR_NOTDIR, ENOTDIR },
-    { G_FILE_ERROR_ROFS, EROFS }, { G_FILE_ERROR_NOSPC, ENOSPC },
-    { G_FILE_ERROR_PERM, EPERM }, { G_FILE_ERROR_LOOP, ELOOP },
-    { G_FILE_ERROR_NOMEM, ENOMEM },
-  };
-  for (guint i = 0; i < G_N_ELEMENTS (table); i++)
-    if ((gint) table[i].code == code)
-      return table[i].err;
-  return EIO;
-}
-
-/* Where a write to path lands: a link's target (the link stays a link),
- * followed as far as it goes. */
-static char *
-follow_links (const char *path)
-{
-  char *cur = g_strdup (path);
-  for (guint hops = 0; hops < 40; hops++)
-    {
-      g_autofree char *target = g_file_read_link (cur, NULL);
-      if (target == NULL)
-        break;
-      g_autofree char *dir = g_path_get_dirname (cur);
-      char *next = g_path_is_absolute (target)
-                     ? g_steal_pointer (&target)
-                     : g_build_filename (dir, target, NULL);
-      g_free (cur);
-      cur = next;
-    }
-  return cur;
-}
-
-gboolean
-spx_write_file_atomic (const char *path, const char *data, gsize len,
-                       GError **error)
-{
-  g_autofree char *target = follow_links (path);
-  /* a file replaced keeps its permissions (a new one: 0666 less umask) */
-  struct stat st;
-  int mode = stat (target, &st) == 0 ? (int) (st.st_mode & 07777) : 0666;
-  GError *local = NULL;
-  /* CONSISTENT: write a temporary file and rename it over the target, so
-   * a failed or interrupted save leaves the old file whole. */
-  if (g_file_set_contents_full (target, data, (gssize) len,
-                                G_FILE_SET_CONTENTS_CONSISTENT, mode, &local))
-    return TRUE;
-  /* GLib names its temporary file; the user knows the path they gave */
-  g_set_error (error, local->domain, local->code, "%s: could not be written "
-               "(%s)", path, g_strerror (local->domain == G_FILE_ERROR
-                                         ? error_errno (local->code) : EIO));
-  g_error_free (local);
-  return FALSE;
-}
-
 /* Nanoseconds: small products finish within a microsecond, and
  * g_get_monotonic_time's microseconds would time them as 0. */
 double

@@ -1,14 +1,21 @@
 /* test-cli.c: the built sparse-explorer binary, run as a user would */
+#include <errno.h>
+#include <fcntl.h>
 #include <glib.h>
 #include <glib/gstdio.h>
+#include <grp.h>
 #include <json-glib/json-glib.h>
 #include <math.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include "test-files.h"
 
 typedef struct {
   int   status;
@@ -25,6 +32,20 @@ run_clear (Run *r)
 /* Extra environment for the next runs (NULL: inherit as is). */
 static char **run_env;
 
+#define NOBODY 65534
+
+/* Whether the next runs are an ordinary user's: nobody when the tests
+ * run as root (as in CI), since root may write any file. */
+static gboolean run_ordinary;
+
+static void
+become_nobody (gpointer data)
+{
+  if (geteuid () == 0 && (setgroups (0, NULL) != 0 || setgid (NOBODY) != 0 ||
+                          setuid (NOBODY) != 0))
+    _exit (126);
+}
+
 /* Run the binary in cwd (NULL: this one); argv ends in NULL. */
 static Run
 run_argv (const char *cwd, GPtrArray *argv)
@@ -32,8 +53,9 @@ run_argv (const char *cwd, GPtrArray *argv)
   Run r = { 0 };
   int wait_status = 0;
   g_autoptr (GError) error = NULL;
-  g_spawn_sync (cwd, (char **) argv->pdata, run_env, G_SPAWN_DEFAULT, NULL,
-                NULL, &r.out, &r.err, &wait_status, &error);
+  g_spawn_sync (cwd, (char **) argv->pdata, run_env, G_SPAWN_DEFAULT,
+                run_ordinary ? become_nobody : NULL, NULL, &r.out, &r.err,
+                &wait_status, &error);
   g_assert_no_error (error);
   g_assert_true (WIFEXITED (wait_status));
   r.status = WEXITSTATUS (wait_status);
@@ -1006,6 +1028,138 @@ test_render_errors (void)
   run_clear (&r);
 }
 
+/* A folder, or a file in it with text and mode, of the user the next
+ * runs are (run_ordinary). */
+static char *
+ordinary_folder (void)
+{
+  char *dir = g_dir_make_tmp ("spx-cli-XXXXXX", NULL);
+  g_assert_nonnull (dir);
+  g_assert_true (geteuid () != 0 || chown (dir, NOBODY, NOBODY) == 0);
+  return dir;
+}
+
+static char *
+ordinary_file (const char *dir, const char *name, const char *text,
+               mode_t mode)
+{
+  char *path = g_build_filename (dir, name, NULL);
+  g_assert_true (g_file_set_contents (path, text, -1, NULL));
+  g_assert_true (geteuid () != 0 || chown (path, NOBODY, NOBODY) == 0);
+  g_assert_cmpint (g_chmod (path, mode), ==, 0);
+  return path;
+}
+
+/* --out naming a file of the user's own that is read-only (mode 0444):
+ * every command refuses, says how to go on, and the file stays. */
+static void
+test_out_read_only (void)
+{
+  g_autofree char *dir = ordinary_folder ();
+  g_autofree char *mtx = ordinary_file (dir, "kept.mtx", "old", 0444);
+  g_autofree char *png = ordinary_file (dir, "kept.png", "old", 0444);
+  g_autofree char *csv = ordinary_file (dir, "kept.csv", "old", 0444);
+  const char *const generate[] = { "generate", "--rows", "8", "--cols", "8",
+                                   "--out", mtx, NULL };
+  const char *const render[] = { "render", "--view", "tiles", "--machine",
+                                 "teach16", "--m", "64", "--k", "64",
+                                 "--block", "4", "--out", png, NULL };
+  const char *const sweep[] = { "sweep", "--source", "model", "--densities",
+                                "1/4", "--blocks", "16", "--m", "64", "--k",
+                                "64", "--out", csv, NULL };
+  const char *const *const commands[] = { generate, render, sweep };
+  const char *const paths[] = { mtx, png, csv };
+  run_ordinary = TRUE;
+  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+    {
+      Run r = run_cli_strv (commands[i]);
+      g_test_message ("%s", r.err);
+      g_assert_cmpint (r.status, ==, 1);
+      g_autofree char *said = g_strdup_printf ("%s: is read-only, so it was "
+                                               "not replaced", paths[i]);
+      g_assert_nonnull (strstr (r.err, said));
+      g_assert_nonnull (strstr (r.err, "chmod u+w"));
+      g_autofree char *text = NULL;
+      g_assert_true (g_file_get_contents (paths[i], &text, NULL, NULL));
+      g_assert_cmpstr (text, ==, "old");
+      run_clear (&r);
+    }
+  run_ordinary = FALSE;
+  test_remove_folder (dir);
+}
+
+/* The read end of a FIFO, drained on a thread until its writer closes;
+ * a FIFO that never had a writer polls as nothing to read. */
+typedef struct {
+  int      fd;
+  GString *got;
+} Drain;
+
+static gpointer
+drain (gpointer data)
+{
+  Drain *d = data;
+  char buf[4096];
+  struct pollfd p = { d->fd, POLLIN, 0 };
+  for (ssize_t n; poll (&p, 1, 60000) > 0;)
+    if ((n = read (d->fd, buf, sizeof buf)) > 0)
+      g_string_append_len (d->got, buf, n);
+    else if (n == 0 || errno != EAGAIN)
+      break;
+  close (d->fd);
+  return NULL;
+}
+
+static const char *const render_png[] = {
+  "render", "--view", "timeline", "--machine", "teach16", "--m", "64",
+  "--k", "64", "--block", "4", "--out", NULL, NULL };
+
+/* --out a FIFO, or a link to /dev/null: written into as a stream, never
+ * replaced; a FIFO nobody reads is refused at once. */
+static void
+test_out_stream (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("spx-cli-XXXXXX", NULL);
+  g_autofree char *fifo = g_build_filename (dir, "out.png", NULL);
+  g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
+  const char *args[G_N_ELEMENTS (render_png)];
+  memcpy (args, render_png, sizeof args);
+  args[G_N_ELEMENTS (args) - 2] = fifo;
+  gint64 t0 = g_get_monotonic_time ();
+  Run r = run_cli_strv (args);
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_nonnull (strstr (r.err, "no program is reading"));
+  g_assert_nonnull (strstr (r.err, fifo));
+  g_assert_cmpint (g_get_monotonic_time () - t0, <, 60 * G_USEC_PER_SEC);
+  run_clear (&r);
+
+  Drain d = { open (fifo, O_RDONLY | O_NONBLOCK), g_string_new (NULL) };
+  g_assert_cmpint (d.fd, >=, 0);
+  GThread *reader = g_thread_new ("drain", drain, &d);
+  r = run_cli_strv (args);
+  g_thread_join (reader);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_cmpuint (d.got->len, >, 8);
+  g_assert_true (memcmp (d.got->str, "\x89PNG\r\n\x1a\n", 8) == 0);
+  g_string_free (d.got, TRUE);
+  run_clear (&r);
+  GStatBuf st;
+  g_assert_cmpint (lstat (fifo, &st), ==, 0);
+  g_assert_true (S_ISFIFO (st.st_mode));
+
+  g_autofree char *null = g_build_filename (dir, "null.png", NULL);
+  g_assert_cmpint (symlink ("/dev/null", null), ==, 0);
+  args[G_N_ELEMENTS (args) - 2] = null;
+  r = run_cli_strv (args);
+  g_assert_cmpint (r.status, ==, 0);
+  run_clear (&r);
+  g_autofree char *target = g_file_read_link (null, NULL);
+  g_assert_cmpstr (target, ==, "/dev/null");
+  g_assert_cmpint (stat ("/dev/null", &st), ==, 0);
+  g_assert_true (S_ISCHR (st.st_mode));
+  test_remove_folder (dir);
+}
+
 static const char *const peer_names[] = {
   "librsb", "torch-csr", "torch-dense", "scipy-csr", "scipy-bsr",
 };
@@ -1407,14 +1561,6 @@ test_bench_dense_core (void)
   run_clear (&r);
 }
 
-static char *
-read_text (const char *path)
-{
-  char *text = NULL;
-  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
-  return text;
-}
-
 /* A scenario whose mask is a PNG and whose machine is a file beside it:
  * the commands read both, and the picture does not depend on the folder
  * they run in. */
@@ -1460,7 +1606,7 @@ test_scenario_files (void)
                   "--out", there, NULL);
   g_assert_cmpint (r.status, ==, 0);
   run_clear (&r);
-  g_autofree char *a = read_text (here), *b = read_text (there);
+  g_autofree char *a = test_read_all (here), *b = test_read_all (there);
   g_assert_cmpstr (a, ==, b);
 
   /* the machine file gone: the error names it */
@@ -1492,7 +1638,7 @@ test_sweep_mask (void)
   run_clear (&r);
   /* model: dense, static, dynamic; the CPU also tile-wise */
   g_assert_cmpuint (assert_sweep_csv (csv), ==, 5 * (3 + 4));
-  g_autofree char *text = read_text (csv);
+  g_autofree char *text = test_read_all (csv);
   g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
   /* the file's block densities (info --block B) */
   const struct { guint block; double density; } want[] = {
@@ -2069,7 +2215,7 @@ test_default_words (void)
                "--warmup", "0", "--out", csv, NULL);
   g_assert_cmpint (r.status, ==, 0);
   run_clear (&r);
-  g_autofree char *text = read_text (csv);
+  g_autofree char *text = test_read_all (csv);
   g_autofree char *threads = g_strdup_printf ("-%ut,", g_get_num_processors ());
   g_assert_nonnull (strstr (text, threads));
   g_unlink (csv);
@@ -2085,7 +2231,7 @@ test_default_words (void)
                    "--out", out, i ? "--band" : NULL, "6", NULL);
       g_assert_cmpint (r.status, ==, 0);
       run_clear (&r);
-      files[i] = read_text (out);
+      files[i] = test_read_all (out);
       g_unlink (out);
     }
   g_assert_cmpstr (files[0], ==, files[1]);
@@ -2195,7 +2341,7 @@ test_sweep_mode_words (void)
                        cases[i].modes, "--out", path, NULL);
       g_assert_cmpint (r.status, ==, 0);
       run_clear (&r);
-      g_autofree char *text = read_text (path);
+      g_autofree char *text = test_read_all (path);
       g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
       GString *rows = g_string_new (NULL);
       for (guint l = 1; lines[l] != NULL && lines[l][0] != '\0'; l++)
@@ -2324,6 +2470,8 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/sweep/interrupted", test_sweep_interrupted);
   g_test_add_func ("/cli/render/views", test_render_views);
   g_test_add_func ("/cli/render/errors", test_render_errors);
+  g_test_add_func ("/cli/out/read-only", test_out_read_only);
+  g_test_add_func ("/cli/out/stream", test_out_stream);
   g_test_add_func ("/cli/bench/dense-core", test_bench_dense_core);
   g_test_add_func ("/cli/bench/peers-protocol", test_bench_peers_protocol);
   g_test_add_func ("/cli/bench/peers-listed", test_bench_peers_listed);

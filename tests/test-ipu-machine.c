@@ -248,7 +248,7 @@ test_save_round_trip (void)
   m->exchange_bytes_per_cycle = 5.5;
   m->available_memory = 0.45;
   g_autoptr (GError) error = NULL;
-  g_assert_true (spx_ipu_machine_save (m, path, &error));
+  g_assert_true (spx_ipu_machine_save (m, path, SPX_SAVE_DEFAULT, &error));
   g_assert_no_error (error);
   g_autoptr (SpxIpuMachine) back = spx_ipu_machine_load (path, &error);
   g_assert_no_error (error);
@@ -268,7 +268,8 @@ test_save_round_trip (void)
   g_unlink (path);
   g_rmdir (dir);
   /* an unwritable place: an error naming it */
-  g_assert_false (spx_ipu_machine_save (m, "/nonexistent-dir/m.ini", &error));
+  g_assert_false (spx_ipu_machine_save (m, "/nonexistent-dir/m.ini",
+                                        SPX_SAVE_DEFAULT, &error));
   g_assert_nonnull (error);
   g_assert_nonnull (strstr (error->message, "/nonexistent-dir/m.ini"));
 }

@@ -1609,35 +1609,6 @@ test_join_choices (void)
   g_assert_cmpstr (two, ==, "uniform or tilewise");
 }
 
-/* A failed write names the path the caller gave, never the temporary
- * file beside it ("x.csv.LANAZ3"). */
-static void
-test_write_atomic_error (void)
-{
-  g_autofree char *dir = g_dir_make_tmp ("spx-util-XXXXXX", NULL);
-  g_autofree char *file = g_build_filename (dir, "plain", NULL);
-  g_assert_true (g_file_set_contents (file, "x", 1, NULL));
-  /* under a missing folder, and under a file (root writes anywhere
-   * else) */
-  g_autofree char *missing = g_build_filename (dir, "none", "x.csv", NULL);
-  g_autofree char *under = g_build_filename (file, "x.csv", NULL);
-  const char *paths[] = { missing, under };
-  for (guint i = 0; i < G_N_ELEMENTS (paths); i++)
-    {
-      g_autoptr (GError) error = NULL;
-      g_assert_false (spx_write_file_atomic (paths[i], "data", 4, &error));
-      g_assert_nonnull (error);
-      g_autofree char *prefix = g_strconcat (paths[i], ": could not be "
-                                             "written (", NULL);
-      if (!g_str_has_prefix (error->message, prefix))
-        g_error ("'%s' does not start with '%s'", error->message, prefix);
-      g_autofree char *temp = g_strconcat (paths[i], ".", NULL);
-      g_assert_null (strstr (error->message, temp));
-    }
-  g_unlink (file);
-  g_rmdir (dir);
-}
-
 /* Whether options keep a block, against what the generators make. */
 static void
 test_keeps_any (void)
@@ -1690,7 +1661,6 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/util/format-count", test_format_count);
   g_test_add_func ("/util/join-choices", test_join_choices);
-  g_test_add_func ("/util/write-atomic-error", test_write_atomic_error);
   g_test_add_func ("/gen/keeps-any", test_keeps_any);
 
   g_test_add_func ("/mask/new", test_new);

@@ -77,7 +77,7 @@ test_round_trip_blocks (void)
   spx_mask_set (mask, 0, 0);
   spx_mask_set (mask, 2, 1); /* rows 8-9, cols 4-6: a ragged corner */
   g_autoptr (GError) error = NULL;
-  g_assert_true (spx_mask_save (mask, path, &error));
+  g_assert_true (spx_mask_save (mask, path, SPX_SAVE_DEFAULT, &error));
   g_assert_no_error (error);
   g_autoptr (SpxMask) back = spx_mask_load (path, NULL, &error);
   g_assert_no_error (error);
@@ -259,12 +259,14 @@ test_save_errors (void)
 {
   g_autoptr (SpxMask) mask = spx_mask_new (4, 4, 1, NULL);
   g_autoptr (GError) error = NULL;
-  g_assert_false (spx_mask_save (mask, "/nonexistent-dir/m.png", &error));
+  g_assert_false (spx_mask_save (mask, "/nonexistent-dir/m.png",
+                                 SPX_SAVE_DEFAULT, &error));
   g_assert_nonnull (error);
   g_assert_nonnull (strstr (error->message, "/nonexistent-dir/m.png"));
   g_clear_error (&error);
   g_autoptr (SpxMask) wide = spx_mask_new (1, 40000, 1, NULL);
-  g_assert_false (spx_mask_save_png (wide, "/tmp/never-written.png", &error));
+  g_assert_false (spx_mask_save_png (wide, "/tmp/never-written.png",
+                                     SPX_SAVE_DEFAULT, &error));
   g_assert_error (error, SPX_MASK_ERROR, SPX_MASK_ERROR_TOO_LARGE);
   g_assert_false (g_file_test ("/tmp/never-written.png", G_FILE_TEST_EXISTS));
 }

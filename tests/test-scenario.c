@@ -71,7 +71,7 @@ test_round_trip_generated (void)
   s->gen.exponent = 1.5;
   g_autofree char *path = tmp_path ("gen.spx");
   g_autoptr (GError) error = NULL;
-  g_assert_true (spx_scenario_save (s, path, &error));
+  g_assert_true (spx_scenario_save (s, path, SPX_SAVE_DEFAULT, &error));
   g_assert_no_error (error);
   g_autoptr (SpxScenario) back = spx_scenario_load (path, &error);
   g_assert_no_error (error);
@@ -96,7 +96,7 @@ test_round_trip_drawn (void)
   g_assert_cmpuint (s->block, ==, 8);
   g_autofree char *path = tmp_path ("drawn.spx");
   g_autoptr (GError) error = NULL;
-  g_assert_true (spx_scenario_save (s, path, &error));
+  g_assert_true (spx_scenario_save (s, path, SPX_SAVE_DEFAULT, &error));
   g_assert_no_error (error);
   g_autoptr (SpxScenario) back = spx_scenario_load (path, &error);
   g_assert_no_error (error);
@@ -198,7 +198,7 @@ test_atomic_save (void)
   g_assert_true (g_file_set_contents (path, "old contents", -1, NULL));
   g_autoptr (SpxScenario) s = spx_scenario_new ();
   g_autoptr (GError) error = NULL;
-  g_assert_true (spx_scenario_save (s, path, &error));
+  g_assert_true (spx_scenario_save (s, path, SPX_SAVE_DEFAULT, &error));
   g_autoptr (GDir) dir = g_dir_open (sub, 0, NULL);
   guint files = 0;
   while (g_dir_read_name (dir) != NULL)
@@ -209,7 +209,7 @@ test_atomic_save (void)
   assert_same (s, back);
 
   s->m = 0; /* invalid: refused before anything is written */
-  g_assert_false (spx_scenario_save (s, path, &error));
+  g_assert_false (spx_scenario_save (s, path, SPX_SAVE_DEFAULT, &error));
   g_assert_error (error, SPX_SCENARIO_ERROR, SPX_SCENARIO_ERROR_INVALID);
   g_clear_error (&error);
   g_autoptr (SpxScenario) still = spx_scenario_load (path, &error);
@@ -217,7 +217,8 @@ test_atomic_save (void)
   g_assert_cmpuint (still->m, ==, 4096);
 
   s->m = 4096;
-  g_assert_false (spx_scenario_save (s, "/nonexistent-dir/s.spx", &error));
+  g_assert_false (spx_scenario_save (s, "/nonexistent-dir/s.spx",
+                                     SPX_SAVE_DEFAULT, &error));
   g_assert_nonnull (strstr (error->message, "/nonexistent-dir/s.spx"));
   g_unlink (path);
   g_rmdir (sub);

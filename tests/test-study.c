@@ -4,6 +4,7 @@
 #include "spx-render-png.h"
 #include "spx-study.h"
 #include "spx-util.h"
+#include "test-files.h"
 
 #include <glib/gstdio.h>
 #include <string.h>
@@ -52,7 +53,8 @@ test_file_source (void)
   spx_mask_set (elements, 17, 9);
   g_autofree char *mask_path = tmp_path ("m.smtx");
   g_autoptr (GError) error = NULL;
-  g_assert_true (spx_mask_save_smtx (elements, mask_path, &error));
+  g_assert_true (spx_mask_save_smtx (elements, mask_path, SPX_SAVE_DEFAULT,
+                                     &error));
 
   g_autoptr (SpxStudy) s = spx_study_new ();
   s->scenario->block = 8;
@@ -67,7 +69,7 @@ test_file_source (void)
   g_assert_true (spx_mask_equal (spx_study_elements (s), elements));
 
   g_autofree char *path = tmp_path ("file.spx");
-  g_assert_true (spx_study_save (s, path, &error));
+  g_assert_true (spx_study_save (s, path, SPX_SAVE_DEFAULT, &error));
   g_autofree char *text = NULL;
   g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
   g_assert_nonnull (strstr (text, "path=m.smtx\n"));
@@ -102,13 +104,13 @@ test_png_scenario (void)
     spx_mask_set (elements, i, i);
   g_autofree char *png = tmp_path ("diag.png");
   g_autoptr (GError) error = NULL;
-  g_assert_true (spx_mask_save (elements, png, &error));
+  g_assert_true (spx_mask_save (elements, png, SPX_SAVE_DEFAULT, &error));
   g_autoptr (SpxScenario) sc = spx_scenario_new ();
   sc->source = SPX_MASK_SOURCE_FILE;
   sc->mask_path = g_strdup (png);
   sc->block = 4;
   g_autofree char *spx = tmp_path ("png.spx");
-  g_assert_true (spx_scenario_save (sc, spx, &error));
+  g_assert_true (spx_scenario_save (sc, spx, SPX_SAVE_DEFAULT, &error));
 
   g_autoptr (SpxStudy) s = spx_study_load (spx, &error);
   g_assert_no_error (error);
@@ -140,7 +142,7 @@ test_machine_beside (void)
   g_autofree char *sub = tmp_path ("what-if");
   g_mkdir (sub, 0700);
   g_autofree char *spx = g_build_filename (sub, "four.spx", NULL);
-  g_assert_true (spx_study_save (s, spx, &error));
+  g_assert_true (spx_study_save (s, spx, SPX_SAVE_DEFAULT, &error));
   g_assert_no_error (error);
   g_assert_cmpstr (s->scenario->machine, ==, "four.machine");
   g_autofree char *machine = g_build_filename (sub, "four.machine", NULL);
@@ -302,7 +304,7 @@ test_words (void)
   g_autoptr (GError) error = NULL;
   g_autofree char *path = tmp_path ("tenth.npy");
   g_autoptr (SpxMask) elements = every_tenth (320, 320);
-  g_assert_true (spx_mask_save (elements, path, &error));
+  g_assert_true (spx_mask_save (elements, path, SPX_SAVE_DEFAULT, &error));
   g_assert_true (spx_study_open_mask (s, path, &error));
   g_autofree char *density = spx_study_describe_density (s);
   g_assert_cmpstr (density, ==, "10.0% of elements, 100.0% of 16 × 16 "
@@ -351,20 +353,6 @@ test_words (void)
   g_autofree char *stale = spx_study_verdict (s);
   g_assert_nonnull (strstr (stale, "Run Sweep"));
   g_unlink (path);
-}
-
-/* A test's folder and everything in it. */
-static void
-remove_dir (const char *path)
-{
-  g_autoptr (GDir) d = g_dir_open (path, 0, NULL);
-  const char *name;
-  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-      g_unlink (child);
-    }
-  g_rmdir (path);
 }
 
 /* Whether all three plans of s fit at m = k = size. */
@@ -448,14 +436,6 @@ what_if_study (void)
   return s;
 }
 
-static char *
-read_all (const char *path)
-{
-  char *text = NULL;
-  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
-  return text;
-}
-
 /* Saving never touches a file it did not make: an unrelated NAME.machine
  * stays, the machine gets a free name; saving again reuses it. */
 static void
@@ -468,11 +448,12 @@ test_save_spares_files (void)
   g_assert_true (g_file_set_contents (mine, "my own notes\n", -1, NULL));
   g_autoptr (SpxStudy) s = what_if_study ();
   g_autoptr (GError) error = NULL;
-  g_assert_true (spx_study_save (s, spx, &error));
-  g_autofree char *notes = read_all (mine);
+  g_assert_true (spx_study_save (s, spx, SPX_SAVE_DEFAULT, &error));
+  g_autofree char *notes = test_read_all (mine);
   g_assert_cmpstr (notes, ==, "my own notes\n");
   g_assert_cmpstr (s->scenario->machine, ==, "s-2.machine");
-  g_assert_true (spx_study_save (s, spx, &error)); /* the same machine */
+  /* the same machine */
+  g_assert_true (spx_study_save (s, spx, SPX_SAVE_DEFAULT, &error));
   g_assert_cmpstr (s->scenario->machine, ==, "s-2.machine");
   g_autofree char *third = g_build_filename (dir, "s-3.machine", NULL);
   g_assert_false (g_file_test (third, G_FILE_TEST_EXISTS));
@@ -485,7 +466,7 @@ test_save_spares_files (void)
   s->machine->name = g_strdup ("bow");
   g_free (s->scenario->machine);
   s->scenario->machine = g_strdup ("bow");
-  g_assert_true (spx_study_save (s, spx, &error));
+  g_assert_true (spx_study_save (s, spx, SPX_SAVE_DEFAULT, &error));
   g_assert_cmpstr (s->scenario->machine, ==, "s-3.machine");
   g_autoptr (SpxStudy) bow = spx_study_load (spx, &error);
   g_assert_no_error (error);
@@ -495,12 +476,12 @@ test_save_spares_files (void)
   /* a changed machine never overwrites the pair's old machine file */
   s->machine->tiles = 2;
   s->machine->grid_width = 1;
-  g_autofree char *old3 = read_all (third);
-  g_assert_true (spx_study_save (s, spx, &error));
-  g_autofree char *still3 = read_all (third);
+  g_autofree char *old3 = test_read_all (third);
+  g_assert_true (spx_study_save (s, spx, SPX_SAVE_DEFAULT, &error));
+  g_autofree char *still3 = test_read_all (third);
   g_assert_cmpstr (old3, ==, still3);
   g_assert_cmpstr (s->scenario->machine, ==, "s-4.machine");
-  remove_dir (dir);
+  test_remove_folder (dir);
 }
 
 /* A save through a link replaces what it points to and keeps the link;
@@ -515,11 +496,11 @@ test_save_keeps_links (void)
   g_autoptr (SpxStudy) s = spx_study_new ();
   g_autoptr (GError) error = NULL;
   g_assert_true (spx_study_build_mask (s, &error));
-  g_assert_true (spx_study_save (s, real, &error));
+  g_assert_true (spx_study_save (s, real, SPX_SAVE_DEFAULT, &error));
   g_assert_cmpint (g_chmod (real, 0600), ==, 0);
   g_assert_cmpint (symlink ("real.spx", link), ==, 0);
   s->scenario->n = 77;
-  g_assert_true (spx_study_save (s, link, &error));
+  g_assert_true (spx_study_save (s, link, SPX_SAVE_DEFAULT, &error));
   g_assert_no_error (error);
   g_assert_true (g_file_test (link, G_FILE_TEST_IS_SYMLINK));
   GStatBuf st;
@@ -528,7 +509,39 @@ test_save_keeps_links (void)
   g_autoptr (SpxStudy) back = spx_study_load (real, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (back->scenario->n, ==, 77);
-  remove_dir (dir);
+  test_remove_folder (dir);
+}
+
+/* Ctrl+S saves to the study's own path, s->path itself: twice, it is
+ * still the same name (a freed path would read as garbage, and write to
+ * a garbage name), and the file holds each save. */
+static void
+test_save_to_own_path (void)
+{
+  g_autofree char *dir = tmp_path ("own-path");
+  g_mkdir (dir, 0700);
+  g_autofree char *spx = g_build_filename (dir, "scenario-saved-twice.spx",
+                                           NULL);
+  g_autoptr (SpxStudy) first = spx_study_new ();
+  g_autoptr (GError) error = NULL;
+  g_assert_true (spx_study_build_mask (first, &error));
+  g_assert_true (spx_study_save (first, spx, SPX_SAVE_DEFAULT, &error));
+  g_autoptr (SpxStudy) s = spx_study_load (spx, &error);
+  g_assert_no_error (error);
+  for (guint n = 40; n <= 41; n++)
+    {
+      s->scenario->n = n;
+      g_assert_true (spx_study_save (s, s->path, SPX_SAVE_DEFAULT, &error));
+      g_assert_no_error (error);
+      g_assert_cmpstr (s->path, ==, spx);
+      g_autoptr (SpxStudy) back = spx_study_load (spx, &error);
+      g_assert_no_error (error);
+      g_assert_cmpuint (back->scenario->n, ==, n);
+    }
+  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
+  g_assert_cmpstr (g_dir_read_name (d), ==, "scenario-saved-twice.spx");
+  g_assert_null (g_dir_read_name (d));
+  test_remove_folder (dir);
 }
 
 /* A machine or scenario that is not one of ours: refused without
@@ -582,7 +595,7 @@ test_foreign_files (void)
   g_assert_null (spx_study_load_scenario (dir, &error));
   g_assert_nonnull (strstr (error->message, "is a directory"));
   g_clear_error (&error);
-  remove_dir (dir);
+  test_remove_folder (dir);
 }
 
 /* Copies of a mask count against the budget together: with the file's
@@ -659,6 +672,7 @@ main (int argc, char **argv)
   g_test_add_func ("/study/words", test_words);
   g_test_add_func ("/study/save-spares-files", test_save_spares_files);
   g_test_add_func ("/study/save-keeps-links", test_save_keeps_links);
+  g_test_add_func ("/study/save-to-own-path", test_save_to_own_path);
   g_test_add_func ("/study/foreign-files", test_foreign_files);
   g_test_add_func ("/study/copies-budgeted", test_copies_budgeted);
   int status = g_test_run ();

@@ -328,14 +328,14 @@ test_save (void)
     {
       g_autofree char *path = g_build_filename (dir, names[i], NULL);
       g_autoptr (GError) error = NULL;
-      g_assert_true (spx_sweep_save (sweep, path, &error));
+      g_assert_true (spx_sweep_save (sweep, path, SPX_SAVE_DEFAULT, &error));
       g_assert_no_error (error);
       g_assert_true (g_file_test (path, G_FILE_TEST_EXISTS));
       g_unlink (path);
     }
   g_autofree char *bad = g_build_filename (dir, "s.txt", NULL);
   GError *error = NULL;
-  g_assert_false (spx_sweep_save (sweep, bad, &error));
+  g_assert_false (spx_sweep_save (sweep, bad, SPX_SAVE_DEFAULT, &error));
   g_assert_error (error, SPX_SWEEP_ERROR, SPX_SWEEP_ERROR_INVALID);
   g_assert_nonnull (strstr (error->message, bad));
   g_clear_error (&error);

@@ -6,10 +6,13 @@
 #include "spx-mask-io.h"
 #include "spx-settings.h"
 #include "spx-util.h"
+#include "test-files.h"
 #include "test-ipu-check.h"
 #include "spx-render-png.h"
 
+#include <ftw.h>
 #include <glib/gstdio.h>
+#include <grp.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -215,7 +218,7 @@ small_scenario (const char *dir)
   sc->machine = g_strdup ("teach16");
   char *path = g_build_filename (dir, "small.spx", NULL);
   g_autoptr (GError) error = NULL;
-  g_assert_true (spx_scenario_save (sc, path, &error));
+  g_assert_true (spx_scenario_save (sc, path, SPX_SAVE_DEFAULT, &error));
   return path;
 }
 
@@ -1585,7 +1588,7 @@ test_png_scenario (void)
   for (guint i = 0; i < 40; i += 3)
     spx_mask_set (elements, i, i);
   g_autofree char *png = g_build_filename (dir, "m.png", NULL);
-  g_assert_true (spx_mask_save (elements, png, NULL));
+  g_assert_true (spx_mask_save (elements, png, SPX_SAVE_DEFAULT, NULL));
   g_autoptr (SpxScenario) sc = spx_scenario_new ();
   sc->source = SPX_MASK_SOURCE_FILE;
   sc->mask_path = g_strdup (png);
@@ -1594,7 +1597,7 @@ test_png_scenario (void)
   g_free (sc->machine);
   sc->machine = g_strdup ("teach16");
   g_autofree char *spx = g_build_filename (dir, "png.spx", NULL);
-  g_assert_true (spx_scenario_save (sc, spx, NULL));
+  g_assert_true (spx_scenario_save (sc, spx, SPX_SAVE_DEFAULT, NULL));
   SpxWindow *w = window_new ();
   activate (w, "open-path", g_variant_new_string (spx));
   wait_idle (w);
@@ -1660,6 +1663,132 @@ test_hostile_files (void)
       g_autofree char *path = g_build_filename (dir, names[i], NULL);
       g_unlink (path);
     }
+  g_rmdir (dir);
+}
+
+/* Ctrl+S twice on an opened .spx: the same file each time, and the
+ * title keeps its name (the save used to free the path it was given). */
+static void
+test_save_twice (void)
+{
+  SKIP_WITHOUT_DISPLAY ();
+  g_autofree char *dir = g_dir_make_tmp ("spx-ui-XXXXXX", NULL);
+  SpxWindow *w = small_window (dir);
+  g_autofree char *spx = g_build_filename (dir, "small.spx", NULL);
+  for (guint n = 24; n <= 32; n += 8)
+    {
+      gtk_spin_button_set_value (GTK_SPIN_BUTTON (w->panel.n), n);
+      wait_idle (w);
+      g_assert_true (spx_window_is_dirty (w));
+      activate (w, "save", NULL);
+      g_assert_null (spx_window_get_error (w));
+      g_assert_false (spx_window_is_dirty (w));
+      g_assert_cmpstr (w->study->path, ==, spx);
+      g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (w)), ==,
+                       "Sparse Explorer — small.spx");
+      g_autoptr (SpxScenario) back = spx_scenario_load (spx, NULL);
+      g_assert_cmpuint (back->n, ==, n);
+    }
+  window_close (w);
+  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
+  g_assert_cmpstr (g_dir_read_name (d), ==, "small.spx");
+  g_assert_null (g_dir_read_name (d));
+  g_unlink (spx);
+  g_rmdir (dir);
+}
+
+#define NOBODY 65534
+
+static int
+give_to_nobody (const char *path, const struct stat *st, int flag,
+                struct FTW *ftw)
+{
+  return lchown (path, NOBODY, NOBODY);
+}
+
+/* From here on an ordinary user (nobody when root, as in CI: root may
+ * write any file) owning dir and the preferences; the display stays
+ * connected. For a subprocess of the test only. */
+static void
+become_ordinary (const char *dir)
+{
+  if (geteuid () != 0)
+    return;
+  g_assert_cmpint (nftw (g_getenv ("XDG_CONFIG_HOME"), give_to_nobody, 16,
+                         FTW_PHYS), ==, 0);
+  g_assert_cmpint (chown (dir, NOBODY, NOBODY), ==, 0);
+  g_assert_cmpint (setgroups (0, NULL), ==, 0);
+  g_assert_cmpint (setgid (NOBODY), ==, 0);
+  g_assert_cmpint (setuid (NOBODY), ==, 0);
+}
+
+/* Save action (with param) over a read-only file, answering the question
+ * with response: whether it asked, and the file's contents after. */
+static char *
+save_answering (SpxWindow *w, const char *action, const char *path,
+                GtkResponseType response)
+{
+  guint asked = dialogs_answered;
+  guint id = answer_next_dialog (response);
+  activate (w, action, path ? g_variant_new_string (path) : NULL);
+  wait_idle (w);
+  forget_answer (id);
+  g_assert_cmpuint (dialogs_answered, ==, asked + 1);
+  GStatBuf st;
+  g_assert_cmpint (g_stat (path ? path : w->study->path, &st), ==, 0);
+  g_assert_cmpint (st.st_mode & 0777, ==, 0444);
+  return test_read_all (path ? path : w->study->path);
+}
+
+/* A read-only file in the user's own folder, as that user: Ctrl+S, Save
+ * Mask and Export ask as editors do; Cancel leaves the file, Replace
+ * saves it and it stays read-only. */
+static void
+test_save_read_only (void)
+{
+  SKIP_WITHOUT_DISPLAY ();
+  if (!g_test_subprocess ())
+    {
+      g_test_trap_subprocess (NULL, WAIT_S * G_USEC_PER_SEC,
+                              G_TEST_SUBPROCESS_INHERIT_STDERR);
+      g_test_trap_assert_passed ();
+      return;
+    }
+  g_autofree char *dir = g_dir_make_tmp ("spx-ui-XXXXXX", NULL);
+  become_ordinary (dir);
+  SpxWindow *w = small_window (dir);
+  g_autofree char *spx = g_build_filename (dir, "small.spx", NULL);
+  g_autofree char *old = test_read_all (spx);
+  g_assert_cmpint (g_chmod (spx, 0444), ==, 0);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (w->panel.n), 40);
+  wait_idle (w);
+  g_autofree char *kept = save_answering (w, "save", NULL,
+                                          GTK_RESPONSE_CANCEL);
+  g_assert_cmpstr (kept, ==, old);
+  g_assert_null (spx_window_get_error (w));
+  g_assert_true (spx_window_is_dirty (w));
+  g_autofree char *saved = save_answering (w, "save", NULL,
+                                           GTK_RESPONSE_ACCEPT);
+  g_assert_nonnull (strstr (saved, "n=40"));
+  g_assert_false (spx_window_is_dirty (w));
+
+  const char *names[] = { "mask.mtx", "view.png" };
+  const char *actions[] = { "save-mask-path", "export-path" };
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *path = g_build_filename (dir, names[i], NULL);
+      g_assert_true (g_file_set_contents (path, "old", -1, NULL));
+      g_assert_cmpint (g_chmod (path, 0444), ==, 0);
+      g_autofree char *same = save_answering (w, actions[i], path,
+                                              GTK_RESPONSE_CANCEL);
+      g_assert_cmpstr (same, ==, "old");
+      g_autofree char *now = save_answering (w, actions[i], path,
+                                             GTK_RESPONSE_ACCEPT);
+      g_assert_cmpstr (now, !=, "old");
+      g_unlink (path);
+    }
+  window_close (w);
+  g_unlink (spx);
   g_rmdir (dir);
 }
 
@@ -1906,6 +2035,8 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/window/declared-size-program",
                    test_declared_size_program);
 #endif
+  g_test_add_func ("/ui/window/save-twice", test_save_twice);
+  g_test_add_func ("/ui/window/save-read-only", test_save_read_only);
   int status = g_test_run ();
   g_clear_object (&app);
   g_rmdir (home);

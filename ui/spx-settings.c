@@ -2,6 +2,7 @@
  * abort when it is missing), and migrate the old key file */
 #include "spx-settings.h"
 #include "spx-ipu.h"
+#include "spx-save.h"
 #include "spx-util.h"
 
 #define G_SETTINGS_ENABLE_BACKEND /* the memory backend */
@@ -30,7 +31,7 @@ built_in_source (void)
   g_autofree char *file = g_build_filename (dir, "gschemas.compiled", NULL);
   gsize len;
   const char *data = g_bytes_get_data (bytes, &len);
-  if (g_file_set_contents (file, data, (gssize) len, NULL))
+  if (spx_save_file (file, data, len, SPX_SAVE_DEFAULT, NULL))
     source = g_settings_schema_source_new_from_directory (dir, NULL, TRUE,
                                                           NULL);
   g_unlink (file);

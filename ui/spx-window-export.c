@@ -121,15 +121,18 @@ confirm_saved (SpxWindow *w, const char *path)
   spx_window_offer_folder (w, dir);
 }
 
+static gboolean
+write_sweep (SpxWindow *w, const char *path, SpxSaveFlags flags,
+             gpointer data, GError **error)
+{
+  return spx_sweep_save (w->study->sweep, path, flags, error);
+}
+
 gboolean
 spx_window_export_sweep (SpxWindow *w, const char *path)
 {
-  g_autoptr (GError) error = NULL;
-  if (!spx_sweep_save (w->study->sweep, path, &error))
-    {
-      spx_window_show_error (w, error->message);
-      return FALSE;
-    }
+  if (!spx_window_write (w, path, write_sweep, NULL))
+    return FALSE;
   confirm_saved (w, path);
   return TRUE;
 }
@@ -162,41 +165,53 @@ shown_view (SpxWindow *w, SpxRenderMaskData *mask, SpxRenderFunc *func,
   return NULL;
 }
 
+/* What spx_render_export needs besides the path. */
+typedef struct {
+  SpxExportFormat format;
+  double          width, height, scale;
+  SpxRenderFunc   func;
+  gconstpointer   data;
+  SpxRenderStyle  style;
+} Picture;
+
+static gboolean
+write_picture (SpxWindow *w, const char *path, SpxSaveFlags flags,
+               gpointer data, GError **error)
+{
+  const Picture *p = data;
+  return spx_render_export (path, p->format, p->width, p->height, p->scale,
+                            p->func, p->data, &p->style, flags, error);
+}
+
 /* Drawn by the same renderer as on screen, at the remembered size. */
 gboolean
 spx_window_export_view (SpxWindow *w, const char *path)
 {
   g_autoptr (GError) error = NULL;
-  SpxExportFormat format;
   if (spx_window_has_suffix (path, ".csv") ||
       spx_window_has_suffix (path, ".json"))
     return spx_window_export_sweep (w, path);
   SpxRenderMaskData mask;
-  SpxRenderFunc func;
-  gconstpointer data;
-  GtkWidget *widget = shown_view (w, &mask, &func, &data);
+  Picture p;
+  GtkWidget *widget = shown_view (w, &mask, &p.func, &p.data);
   if (widget == NULL)
     return FALSE;
+  if (!spx_export_format_from_path (path, &p.format, &error))
+    {
+      spx_window_show_error (w, error->message);
+      return FALSE;
+    }
   SpxExportChoice choice;
   spx_export_choice_load (&choice, spx_settings_get ());
-  double width, height, scale;
-  SpxRenderStyle style;
-  spx_render_style_init (&style, spx_window_theme (w));
-  gboolean ok = spx_export_format_from_path (path, &format, &error);
-  if (ok)
-    {
-      spx_export_geometry (&choice, format,
-                           MAX (gtk_widget_get_allocated_width (widget), 640),
-                           MAX (gtk_widget_get_allocated_height (widget), 400),
-                           &width, &height, &scale);
-      ok = spx_render_export (path, format, width, height, scale, func, data,
-                              &style, &error);
-    }
-  if (!ok)
-    spx_window_show_error (w, error->message);
-  else
-    confirm_saved (w, path);
-  return ok;
+  spx_render_style_init (&p.style, spx_window_theme (w));
+  spx_export_geometry (&choice, p.format,
+                       MAX (gtk_widget_get_allocated_width (widget), 640),
+                       MAX (gtk_widget_get_allocated_height (widget), 400),
+                       &p.width, &p.height, &p.scale);
+  if (!spx_window_write (w, path, write_picture, &p))
+    return FALSE;
+  confirm_saved (w, path);
+  return TRUE;
 }
 
 /* ---- the dialog ---------------------------------------------------- */

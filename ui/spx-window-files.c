@@ -74,16 +74,61 @@ spx_window_open_dialog (SpxWindow *w)
 
 /* ---- saving -------------------------------------------------------- */
 
+/* After a save refused as read-only: TRUE when the user says to replace
+ * it (*flags then allow it). *error is cleared once asked, so only
+ * another failure is left to show. */
+static gboolean
+ask_replace (SpxWindow *w, const char *path, SpxSaveFlags *flags,
+             GError **error)
+{
+  if (!g_error_matches (*error, SPX_SAVE_ERROR, SPX_SAVE_ERROR_READ_ONLY) ||
+      (*flags & SPX_SAVE_REPLACE_READ_ONLY))
+    return FALSE;
+  g_clear_error (error);
+  g_autofree char *shown = g_filename_display_name (path);
+  GtkWidget *d = gtk_message_dialog_new (
+    GTK_WINDOW (w), GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
+    GTK_MESSAGE_QUESTION, GTK_BUTTONS_NONE, "%s is read-only. Replace it "
+    "anyway?", shown);
+  gtk_message_dialog_format_secondary_text (
+    GTK_MESSAGE_DIALOG (d), "It keeps its permissions after the save.");
+  gtk_dialog_add_buttons (GTK_DIALOG (d), "_Cancel", GTK_RESPONSE_CANCEL,
+                          "_Replace", GTK_RESPONSE_ACCEPT, NULL);
+  gtk_dialog_set_default_response (GTK_DIALOG (d), GTK_RESPONSE_CANCEL);
+  gint r = gtk_dialog_run (GTK_DIALOG (d));
+  gtk_widget_destroy (d);
+  if (r == GTK_RESPONSE_ACCEPT)
+    *flags |= SPX_SAVE_REPLACE_READ_ONLY;
+  return r == GTK_RESPONSE_ACCEPT;
+}
+
+gboolean
+spx_window_write (SpxWindow *w, const char *path, SpxWindowWriteFunc write,
+                  gpointer data)
+{
+  g_autoptr (GError) error = NULL;
+  SpxSaveFlags flags = SPX_SAVE_DEFAULT;
+  gboolean ok = TRUE;
+  while (ok && !write (w, path, flags, data, &error))
+    ok = ask_replace (w, path, &flags, &error);
+  if (error != NULL)
+    spx_window_show_error (w, error->message);
+  return ok;
+}
+
+/* a what-if machine is written beside it by the study */
+static gboolean
+write_study (SpxWindow *w, const char *path, SpxSaveFlags flags,
+             gpointer data, GError **error)
+{
+  return spx_study_save (w->study, path, flags, error);
+}
+
 gboolean
 spx_window_save_to (SpxWindow *w, const char *path)
 {
-  g_autoptr (GError) error = NULL;
-  /* a what-if machine is written beside it by the study */
-  if (!spx_study_save (w->study, path, &error))
-    {
-      spx_window_show_error (w, error->message);
-      return FALSE;
-    }
+  if (!spx_window_write (w, path, write_study, NULL))
+    return FALSE;
   spx_window_set_dirty (w, FALSE);
   return TRUE;
 }
@@ -146,6 +191,13 @@ spx_window_confirm_discard (SpxWindow *w)
 
 /* ---- the mask on its own ------------------------------------------- */
 
+static gboolean
+write_mask (SpxWindow *w, const char *path, SpxSaveFlags flags,
+            gpointer mask, GError **error)
+{
+  return spx_mask_save (mask, path, flags, error);
+}
+
 gboolean
 spx_window_save_mask (SpxWindow *w, const char *path)
 {
@@ -155,12 +207,12 @@ spx_window_save_mask (SpxWindow *w, const char *path)
     return FALSE;
   /* files hold elements: a block mask is written at element resolution */
   g_autoptr (SpxMask) elements = spx_mask_at_block (mask, 1, &error);
-  if (elements == NULL || !spx_mask_save (elements, path, &error))
+  if (elements == NULL)
     {
       spx_window_show_error (w, error->message);
       return FALSE;
     }
-  return TRUE;
+  return spx_window_write (w, path, write_mask, elements);
 }
 
 void

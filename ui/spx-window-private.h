@@ -159,6 +159,15 @@ gboolean   spx_window_save_mask   (SpxWindow *w, const char *path);
 void       spx_window_save_mask_dialog (SpxWindow *w);
 /* Before losing edits: TRUE to go on (saved, discarded or clean). */
 gboolean   spx_window_confirm_discard (SpxWindow *w);
+/* Writes path (spx_save_file's flags passed on); data is the caller's. */
+typedef gboolean (*SpxWindowWriteFunc) (SpxWindow *w, const char *path,
+                                        SpxSaveFlags flags, gpointer data,
+                                        GError **error);
+/* Every save of the window: a read-only file is asked about as editors
+ * do ("… is read-only. Replace it anyway?", Cancel / Replace) and written
+ * on Replace; a failure is shown in the bar. TRUE once written. */
+gboolean   spx_window_write       (SpxWindow *w, const char *path,
+                                   SpxWindowWriteFunc write, gpointer data);
 
 /* spx-window-export.c */
 typedef enum { SPX_PNG_1X, SPX_PNG_2X, SPX_PNG_CUSTOM } SpxPngSize;

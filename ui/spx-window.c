@@ -51,8 +51,9 @@ void
 spx_window_show_message (SpxWindow *w, GtkMessageType type,
                          const char *message)
 {
+  char *copy = g_strdup (message); /* message may be w->error */
   g_free (w->error);
-  w->error = g_strdup (message);
+  w->error = copy;
   gtk_info_bar_set_message_type (GTK_INFO_BAR (w->info_bar), type);
   gtk_label_set_text (GTK_LABEL (w->info_label), message);
   /* only a plan too big, or a file saved, offers these */
@@ -70,8 +71,9 @@ spx_window_offer_fit (SpxWindow *w)
 void
 spx_window_offer_folder (SpxWindow *w, const char *dir)
 {
+  char *copy = g_strdup (dir); /* dir may be w->saved_folder */
   g_free (w->saved_folder);
-  w->saved_folder = g_strdup (dir);
+  w->saved_folder = copy;
   gtk_widget_show (w->folder_button);
 }
 

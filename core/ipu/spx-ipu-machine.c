@@ -530,9 +530,9 @@ spx_ipu_machine_to_data (const SpxIpuMachine *m, gsize *len)
 
 gboolean
 spx_ipu_machine_save (const SpxIpuMachine *machine, const char *path,
-                      GError **error)
+                      SpxSaveFlags flags, GError **error)
 {
   gsize len;
   g_autofree char *data = spx_ipu_machine_to_data (machine, &len);
-  return spx_write_file_atomic (path, data, len, error);
+  return spx_save_file (path, data, len, flags, error);
 }

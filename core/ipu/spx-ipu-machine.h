@@ -57,11 +57,12 @@ SpxIpuMachine *spx_ipu_machine_load_data (const char *name, const char *data,
  * a file that cannot be read or parsed: _INVALID, naming it. */
 SpxIpuMachine *spx_ipu_machine_resolve  (const char *name_or_path,
                                          GError **error);
-/* The same key file, every key written; atomic. */
+/* The same key file, every key written; saved through spx_save_file. */
 char          *spx_ipu_machine_to_data  (const SpxIpuMachine *machine,
                                          gsize *len);
 gboolean       spx_ipu_machine_save     (const SpxIpuMachine *machine,
-                                         const char *path, GError **error);
+                                         const char *path,
+                                         SpxSaveFlags flags, GError **error);
 gboolean       spx_ipu_machine_validate (const SpxIpuMachine *machine,
                                          GError **error);
 SpxIpuMachine *spx_ipu_machine_copy     (const SpxIpuMachine *machine);

@@ -2,7 +2,6 @@
  * drawn into memory first, so a cairo failure never reaches the disk and
  * the file is written in one atomic step. */
 #include "spx-render-export.h"
-#include "spx-util.h"
 
 #include <cairo-pdf.h>
 #include <cairo-svg.h>
@@ -99,7 +98,7 @@ gboolean
 spx_render_export (const char *path, SpxExportFormat format, double width,
                    double height, double scale, SpxRenderFunc func,
                    gconstpointer data, const SpxRenderStyle *style,
-                   GError **error)
+                   SpxSaveFlags flags, GError **error)
 {
   GError *local = NULL;
   g_autoptr (GBytes) bytes = spx_render_export_bytes (format, width, height,
@@ -114,12 +113,5 @@ spx_render_export (const char *path, SpxExportFormat format, double width,
     }
   gsize len;
   const char *p = g_bytes_get_data (bytes, &len);
-  if (!spx_write_file_atomic (path, p, len, &local))
-    {
-      g_set_error_literal (error, SPX_RENDER_ERROR, SPX_RENDER_ERROR_WRITE,
-                           local->message); /* it names the path */
-      g_error_free (local);
-      return FALSE;
-    }
-  return TRUE;
+  return spx_save_file (path, p, len, flags, error);
 }

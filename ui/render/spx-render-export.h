@@ -2,6 +2,7 @@
 #pragma once
 
 #include "spx-render-style.h"
+#include "spx-save.h"
 
 G_BEGIN_DECLS
 
@@ -23,13 +24,14 @@ gboolean spx_export_format_from_path (const char *path,
                                       GError **error);
 
 /* Draw with func at width × height logical pixels (PNG: × scale device
- * pixels; SVG and PDF: points) and write path atomically: on any error
- * (cairo's, or the disk's) the error names path and no partial file is
- * left behind. */
+ * pixels; SVG and PDF: points) and write path with spx_save_file: on any
+ * error the error names path (the disk's are SPX_SAVE_ERROR, cairo's
+ * SPX_RENDER_ERROR) and no partial file is left behind. */
 gboolean spx_render_export (const char *path, SpxExportFormat format,
                             double width, double height, double scale,
                             SpxRenderFunc func, gconstpointer data,
-                            const SpxRenderStyle *style, GError **error);
+                            const SpxRenderStyle *style, SpxSaveFlags flags,
+                            GError **error);
 
 /* The same into memory (tests, the clipboard). */
 GBytes  *spx_render_export_bytes (SpxExportFormat format, double width,

@@ -295,7 +295,8 @@ append_chunk (void *closure, const unsigned char *data, unsigned int length)
 }
 
 gboolean
-spx_mask_save_png (const SpxMask *mask, const char *path, GError **error)
+spx_mask_save_png (const SpxMask *mask, const char *path, SpxSaveFlags flags,
+                   GError **error)
 {
   if (mask->rows > SPX_PNG_MAX_SIDE || mask->cols > SPX_PNG_MAX_SIDE ||
       mask->rows * mask->cols > SPX_PNG_MAX_PIXELS)
@@ -321,8 +322,7 @@ spx_mask_save_png (const SpxMask *mask, const char *path, GError **error)
   if (status != CAIRO_STATUS_SUCCESS)
     return fail (error, SPX_MASK_ERROR_IO, path, "could not encode PNG: %s",
                  cairo_status_to_string (status));
-  return spx_write_file_atomic (path, (const char *) bytes->data, bytes->len,
-                                error);
+  return spx_save_file (path, bytes->data, bytes->len, flags, error);
 }
 
 void

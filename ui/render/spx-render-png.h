@@ -2,6 +2,7 @@
 #pragma once
 
 #include "spx-mask.h"
+#include "spx-save.h"
 
 G_BEGIN_DECLS
 
@@ -22,10 +23,10 @@ G_BEGIN_DECLS
 SpxMask  *spx_mask_load_png_data (const char *name, const guint8 *data,
                                   gsize len, GError **error);
 
-/* Black set elements on white, one pixel per element, written atomically;
- * the image is checked against the memory budget first. */
+/* Black set elements on white, one pixel per element, written with
+ * spx_save_file; the image is checked against the memory budget first. */
 gboolean  spx_mask_save_png (const SpxMask *mask, const char *path,
-                             GError **error);
+                             SpxSaveFlags flags, GError **error);
 
 /* Register both with core's loader table (spx_mask_io_register): call
  * once at start, before any thread, in every program that reads PNG. */
