@@ -110,6 +110,72 @@ spx_rng_normal (SpxRng *rng)
   return u * sqrt (-2.0 * log (s) / s);
 }
 
+/* A tail ends where its weights fall below 2^-64 of the mode's. */
+#define TAIL_EPSILON 0x1p-64
+
+/* x of the k chosen among len in a sample of the first n: the support
+ * [lo, hi] and a start x0 at the mode. */
+typedef struct {
+  guint64 len, k, n, lo, hi, x0;
+} Hyper;
+
+static double
+hyper_up (const Hyper *h, guint64 x) /* weight of x + 1 over x's */
+{
+  return (double) (h->k - x) / (double) (x + 1) * (double) (h->n - x) /
+         (double) ((h->len - h->k) - (h->n - x) + 1);
+}
+
+static double
+hyper_down (const Hyper *h, guint64 x) /* weight of x − 1 over x's */
+{
+  return (double) x / (double) (h->k - x + 1) *
+         (double) ((h->len - h->k) - (h->n - x)) / (double) (h->n - x + 1);
+}
+
+/* Adds the weights (x0's is 1) in one fixed order, x0, then up, then down,
+ * until the running sum passes target: returns the sum, *at the last x
+ * added. The sum (target ∞) and the draw walk the same terms. A product
+ * and a sum are never one expression, where a compiler could fuse them. */
+static double
+hyper_walk (const Hyper *h, double target, guint64 *at)
+{
+  double acc = 1.0, w = 1.0;
+  *at = h->x0;
+  for (guint64 x = h->x0; acc <= target && x < h->hi && w >= TAIL_EPSILON;
+       x++, *at = x)
+    {
+      w *= hyper_up (h, x);
+      acc += w;
+    }
+  w = 1.0;
+  for (guint64 x = h->x0; acc <= target && x > h->lo && w >= TAIL_EPSILON;
+       x--, *at = x)
+    {
+      w *= hyper_down (h, x);
+      acc += w;
+    }
+  return acc;
+}
+
+/* By inversion: only IEEE-exact operations in a fixed order, so every
+ * machine draws the same count. */
+guint64
+spx_rng_hypergeometric (SpxRng *rng, guint64 len, guint64 k, guint64 n)
+{
+  g_return_val_if_fail (k <= len && n <= len, 0);
+  Hyper h = { len, k, n, n > len - k ? n - (len - k) : 0, MIN (n, k), 0 };
+  if (h.lo == h.hi)
+    return h.lo;
+  double mode = ((double) n + 1) * ((double) k + 1) / ((double) len + 2);
+  h.x0 = CLAMP ((guint64) mode, h.lo, h.hi);
+  double u = spx_rng_uniform (rng);
+  guint64 x;
+  double total = hyper_walk (&h, INFINITY, &x);
+  hyper_walk (&h, u * total, &x);
+  return x;
+}
+
 /* ------------------------------------------------------------------ */
 /* Options                                                             */
 
@@ -321,7 +387,7 @@ bitset_words (guint64 n_bits)
  * the len-k bits to leave clear are sampled instead (fewer draws); then
  * "in the set" means "bit clear". Toggling adds to the set either way. */
 static gboolean
-sample_range (guint64 *bits, guint64 start, guint64 len, guint64 k, Gen *g)
+floyd_range (guint64 *bits, guint64 start, guint64 len, guint64 k, Gen *g)
 {
   gboolean invert = k > len / 2;
   if (invert)
@@ -338,6 +404,94 @@ sample_range (guint64 *bits, guint64 start, guint64 len, guint64 k, Gen *g)
       bit_toggle (bits, start + (taken ? j : t));
       if (gen_stop (g, 1))
         return FALSE;
+    }
+  return TRUE;
+}
+
+/* Floyd's draws land anywhere in the range: past the caches each one is a
+ * miss, and 2^31 of them over a 512 MiB mask took minutes. Longer ranges
+ * are drawn a piece of SPAN bits (2 MiB) at a time. */
+#define SPAN (G_GUINT64_CONSTANT (1) << 24)
+
+/* A word whose bits are each set with probability q/256 (0 < q < 256):
+ * each binary digit of q, lowest first, ORs (1) or ANDs (0) a fresh
+ * random word in; the low zero digits would AND into an all-clear word. */
+static guint64
+bernoulli_word (SpxRng *rng, guint q)
+{
+  gint i = g_bit_nth_lsf (q, -1);
+  guint64 w = spx_rng_next (rng);
+  while (++i < 8)
+    w = (q >> i) & 1 ? w | spx_rng_next (rng) : w & spx_rng_next (rng);
+  return w;
+}
+
+/* Sets each of the len (all clear) bits from start with probability q/256,
+ * a word at a time; returns how many it set. */
+static guint64
+bernoulli_range (guint64 *bits, guint64 start, guint64 len, guint q, Gen *g)
+{
+  guint64 end = start + len, count = 0;
+  for (guint64 w = start / 64; w * 64 < end; w++)
+    {
+      guint64 in = ~G_GUINT64_CONSTANT (0);
+      if (w == start / 64)
+        in <<= start & 63;
+      if ((w + 1) * 64 > end)
+        in &= ~G_GUINT64_CONSTANT (0) >> (64 - (end & 63));
+      guint64 r = bernoulli_word (&g->rng, q) & in;
+      bits[w] |= r;
+      count += (guint64) __builtin_popcountll (r);
+    }
+  return count;
+}
+
+/* For a piece with at least 1/16 of its bits set and at least 1/16 clear,
+ * Floyd's one draw per bit costs more than words of bits set with about
+ * the right probability, then random bits cleared (or set) until k are
+ * set. Given how many it holds, a set of independent bits is a uniform
+ * subset of that size, and so is what the corrections leave of it. */
+static gboolean
+dense_range (guint64 *bits, guint64 start, guint64 len, guint64 k, Gen *g)
+{
+  guint q = (guint) ((k * 256 + len / 2) / len); /* 16 ≤ q ≤ 240 */
+  guint64 count = bernoulli_range (bits, start, len, q, g);
+  if (gen_stop (g, len / 64))
+    return FALSE;
+  while (count != k)
+    {
+      guint64 i = start + spx_rng_below (&g->rng, len);
+      gboolean over = count > k;
+      if (bit_get (bits, i) == over)
+        {
+          bit_toggle (bits, i);
+          count = over ? count - 1 : count + 1;
+        }
+      if (gen_stop (g, 1))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* Sets k of the len (all clear) bits from start, every k-subset equally
+ * likely. A range of up to SPAN bits is drawn by floyd_range, as it always
+ * was. A longer one is drawn a piece at a time, each piece getting as many
+ * of the k as a uniform k-subset puts in it (hypergeometric), so the whole
+ * is still uniform. */
+static gboolean
+sample_range (guint64 *bits, guint64 start, guint64 len, guint64 k, Gen *g)
+{
+  if (len <= SPAN)
+    return floyd_range (bits, start, len, k, g);
+  for (guint64 at = 0; at < len; at += SPAN)
+    {
+      guint64 piece = MIN (SPAN, len - at);
+      guint64 here = spx_rng_hypergeometric (&g->rng, len - at, k, piece);
+      gboolean dense = here * 16 >= piece && (piece - here) * 16 >= piece;
+      if (!(dense ? dense_range : floyd_range) (bits, start + at, piece, here,
+                                                g))
+        return FALSE;
+      k -= here;
     }
   return TRUE;
 }
@@ -368,17 +522,22 @@ gen_uniform (SpxMask *mask, const SpxGenOptions *o, Gen *g)
                        g);
 }
 
-/* Set rows × the listed block-columns of one tile. */
+/* Set the kept block-rows × the listed block-columns of one tile. */
 static gboolean
 fill_tile (SpxMask *mask, const guint64 *rows, const guint64 *cols,
            guint64 n_cols, Gen *g)
 {
-  for (guint64 r = 0; r < mask->brows; r++)
+  for (guint64 w = 0; w < bitset_words (mask->brows); w++)
     {
-      gboolean kept = bit_get (rows, r);
-      for (guint64 i = 0; kept && i < n_cols; i++)
-        spx_mask_set (mask, r, cols[i]);
-      if (gen_stop (g, 1 + (kept ? n_cols : 0)))
+      for (guint64 word = rows[w]; word != 0; word &= word - 1)
+        {
+          guint64 r = w * 64 + (guint64) __builtin_ctzll (word);
+          for (guint64 i = 0; i < n_cols; i++)
+            spx_mask_set (mask, r, cols[i]);
+          if (gen_stop (g, n_cols))
+            return FALSE;
+        }
+      if (gen_stop (g, 1))
         return FALSE;
     }
   return TRUE;
@@ -453,18 +612,49 @@ nm_group_keeps (const SpxGenOptions *o, guint64 len)
   return len == m ? n : (2 * n * len + m) / (2 * m);
 }
 
+/* floyd_range's draws for k of len ≤ 64 bits, in a word: nm's groups are
+ * a few blocks each, too short for the costs of a call per group. */
+static guint64
+floyd_word (guint64 len, guint64 k, SpxRng *rng)
+{
+  gboolean invert = k > len / 2;
+  guint64 set = 0, one = 1;
+  for (guint64 j = invert ? k : len - k; j < len; j++)
+    {
+      guint64 t = spx_rng_below (rng, j + 1);
+      set |= one << ((set >> t) & 1 ? j : t);
+    }
+  guint64 all = len == 64 ? ~G_GUINT64_CONSTANT (0) : (one << len) - 1;
+  return invert ? ~set & all : set;
+}
+
+/* ORs the len low bits of word into bits from start on. */
+static void
+or_bits (guint64 *bits, guint64 start, guint64 word, guint64 len)
+{
+  guint shift = start & 63;
+  bits[start >> 6] |= word << shift;
+  if (shift + len > 64)
+    bits[(start >> 6) + 1] |= word >> (64 - shift);
+}
+
 /* Groups start at block-column 0 of every row. */
 static gboolean
 gen_nm (SpxMask *mask, const SpxGenOptions *o, Gen *g)
 {
   guint64 m = o->nm_m;
+  if (o->nm_n == 0) /* keeps nothing and draws nothing */
+    return TRUE;
   for (guint64 r = 0; r < mask->brows; r++)
     for (guint64 c = 0; c < mask->bcols; c += m)
       {
         guint64 len = MIN (m, mask->bcols - c);
-        guint64 k = nm_group_keeps (o, len);
-        if (!sample_range (mask->bits, spx_mask_index (mask, r, c), len, k,
-                           g))
+        guint64 k = nm_group_keeps (o, len), at = spx_mask_index (mask, r, c);
+        if (len <= 64)
+          or_bits (mask->bits, at, floyd_word (len, k, &g->rng), len);
+        else if (!sample_range (mask->bits, at, len, k, g))
+          return FALSE;
+        if (gen_stop (g, 1 + k))
           return FALSE;
       }
   return TRUE;
