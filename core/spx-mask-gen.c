@@ -512,6 +512,113 @@ shuffle (guint64 *v, guint64 n, Gen *g)
 }
 
 /* ------------------------------------------------------------------ */
+/* Selecting the largest keys                                          */
+
+/* What a selection ranks: magnitude's block norms, or for block 1 the
+ * values themselves (a float squares exactly in a double, so |v| orders
+ * exactly like v², and the largest case needs no 8-byte-per-element norm
+ * array); or keys made by the caller (raw). */
+typedef struct {
+  const double  *norms;
+  const float   *values;
+  const guint64 *raw;
+  guint64        n;
+} Keys;
+
+/* |x| as bits: non-negative floats and doubles order like their bit
+ * patterns; NaNs sort above infinity. */
+static inline guint64
+key_at (const Keys *keys, guint64 i)
+{
+  if (keys->raw != NULL)
+    return keys->raw[i];
+  if (keys->values != NULL)
+    {
+      guint32 k;
+      memcpy (&k, &keys->values[i], sizeof k);
+      return k & 0x7fffffffu;
+    }
+  guint64 k;
+  memcpy (&k, &keys->norms[i], sizeof k);
+  return k & ~(G_GUINT64_CONSTANT (1) << 63);
+}
+
+static guint
+key_bits (const Keys *keys)
+{
+  return keys->values != NULL ? 32 : 64;
+}
+
+/* Index of the first NaN key, or n; *at is untouched when cancelled. */
+static gboolean
+find_nan (const Keys *keys, guint64 *at, Gen *g)
+{
+  guint64 inf = keys->values != NULL ? G_GUINT64_CONSTANT (0x7f800000)
+                                     : G_GUINT64_CONSTANT (0x7ff0000000000000);
+  guint64 found = 0;
+  for (guint64 i0 = 0; i0 < keys->n; i0 += POLL_WORK)
+    {
+      guint64 end = MIN (i0 + POLL_WORK, keys->n);
+      for (guint64 i = i0; i < end; i++)
+        found |= key_at (keys, i) > inf;
+      if (gen_stop (g, end - i0))
+        return FALSE;
+    }
+  guint64 i = 0;
+  while (found && key_at (keys, i) <= inf)
+    i++;
+  *at = found ? i : keys->n;
+  return TRUE;
+}
+
+/* One radix pass: how many keys with the given high bits (prefix) have
+ * each 16-bit digit at shift. */
+static gboolean
+histogram (const Keys *keys, int shift, guint64 prefix, guint64 *hist,
+           Gen *g)
+{
+  guint64 high = shift + 16 >= 64 ? 0 : ~G_GUINT64_CONSTANT (0) << (shift + 16);
+  memset (hist, 0, 0x10000 * sizeof (guint64));
+  for (guint64 i0 = 0; i0 < keys->n; i0 += POLL_WORK)
+    {
+      guint64 end = MIN (i0 + POLL_WORK, keys->n);
+      for (guint64 i = i0; i < end; i++)
+        {
+          guint64 key = key_at (keys, i);
+          hist[(key >> shift) & 0xffff] += (key & high) == prefix;
+        }
+      if (gen_stop (g, end - i0))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* The k-th largest key (k ≥ 1), by MSD radix selection on 16-bit digits:
+ * one linear pass per digit, no copy, and no quickselect worst case on the
+ * many equal norms of an already sparse matrix. Keys outside the current
+ * prefix add 0 rather than branch (the branch mispredicts half the time).
+ * *ties gets how many keys equal to the result belong to the top k. */
+static gboolean
+kth_largest_key (const Keys *keys, guint64 k, guint64 *key, guint64 *ties,
+                 Gen *g)
+{
+  g_autofree guint64 *hist = g_new (guint64, 0x10000); /* 512 KiB, fixed */
+  guint64 prefix = 0, want = k;
+  for (int shift = (int) key_bits (keys) - 16; shift >= 0; shift -= 16)
+    {
+      if (!histogram (keys, shift, prefix, hist, g))
+        return FALSE;
+      guint digit = 0xffff;
+      for (; hist[digit] < want; digit--)
+        want -= hist[digit];
+      prefix |= (guint64) digit << shift;
+    }
+  *key = prefix;
+  *ties = want;
+  return TRUE;
+}
+
+/* ------------------------------------------------------------------ */
 /* Patterns                                                            */
 
 static gboolean
@@ -684,45 +791,56 @@ gen_banded (SpxMask *mask, const SpxGenOptions *o, Gen *g)
   return TRUE;
 }
 
+/* Scratch of skewed_counts: four arrays of 8 bytes per block-row. */
 typedef struct {
-  double  frac;
-  guint64 rank;
-} Remainder;
+  double  *w, *suffix;
+  guint64 *counts, *keys;
+} Skew;
 
-static int
-remainder_cmp (const void *pa, const void *pb)
+/* A row's fraction as a selection key above every row that may not take
+ * one more block (key 0): a non-negative double orders like its bits. */
+static guint64
+fraction_key (double frac)
 {
-  const Remainder *a = pa, *b = pb;
-  if (a->frac != b->frac)
-    return a->frac > b->frac ? -1 : 1;
-  return a->rank < b->rank ? -1 : a->rank > b->rank;
+  guint64 bits;
+  memcpy (&bits, &frac, sizeof bits);
+  return bits + 1;
 }
 
 /* Largest-remainder rounding of rem·w[r]/wsum over ranks [p, n): floors,
- * then +1 to the largest fractions (ties: heavier rank). Keeps counts
- * non-increasing in rank when w is. Returns rem − Σ counts. rems has room
- * for n − p. */
-static gint64
-apportion (guint64 *counts, Remainder *rems, const double *w, double wsum,
-           guint64 p, guint64 n, guint64 rem, guint64 cap)
+ * then +1 to the largest fractions (ties: heavier rank), none past cap.
+ * Keeps counts non-increasing in rank when w is. The fractions are ranked
+ * by radix selection, not sorted: linear, polled, and no sort's scratch.
+ * *left gets rem − Σ counts. */
+static gboolean
+apportion (Skew *s, double wsum, guint64 p, guint64 n, guint64 rem,
+           guint64 cap, gint64 *left, Gen *g)
 {
-  gint64 left = (gint64) rem;
+  guint64 *counts = s->counts, *keys = s->keys, open = 0, top = 0, ties = 0;
+  gint64 l = (gint64) rem;
   for (guint64 r = p; r < n; r++)
     {
-      double ideal = wsum > 0 ? (double) rem * w[r] / wsum : 0.0;
+      double ideal = wsum > 0 ? (double) rem * s->w[r] / wsum : 0.0;
       ideal = MIN (ideal, (double) cap);
       counts[r] = (guint64) floor (ideal);
-      left -= (gint64) counts[r];
-      rems[r - p] = (Remainder) { ideal - floor (ideal), r };
+      l -= (gint64) counts[r];
+      keys[r - p] = counts[r] < cap ? fraction_key (ideal - floor (ideal)) : 0;
+      open += counts[r] < cap;
+      if (gen_stop (g, 1))
+        return FALSE;
     }
-  qsort (rems, n - p, sizeof *rems, remainder_cmp);
-  for (guint64 i = 0; i < n - p && left > 0; i++)
-    if (counts[rems[i].rank] < cap)
-      {
-        counts[rems[i].rank]++;
-        left--;
-      }
-  return left;
+  guint64 k = l > 0 ? MIN ((guint64) l, open) : 0;
+  Keys fractions = { .raw = keys, .n = n - p };
+  if (k > 0 && !kth_largest_key (&fractions, k, &top, &ties, g))
+    return FALSE;
+  for (guint64 i = 0; k > 0 && i < n - p; i++)
+    {
+      gboolean tie = keys[i] == top && ties > 0;
+      counts[p + i] += keys[i] > top || tie;
+      ties -= tie;
+    }
+  *left = l - (gint64) k;
+  return TRUE;
 }
 
 /* Rounding slack (only from float error or underflowed weights): fill
@@ -744,14 +862,6 @@ fix_total (guint64 *counts, guint64 n, gint64 left, guint64 cap)
       left += (gint64) sub;
     }
 }
-
-/* Scratch of skewed_counts: three arrays of 8 bytes and one of 16 per
- * block-row. */
-typedef struct {
-  double    *w, *suffix;
-  guint64   *counts;
-  Remainder *rems;
-} Skew;
 
 /* Blocks per rank r ∝ (r+1)^−exponent, total exactly `total`, none over
  * cap, into s->counts. Rows whose share would exceed cap form a prefix
@@ -778,11 +888,10 @@ skewed_counts (Skew *s, guint64 n, guint64 cap, guint64 total,
       counts[p++] = cap;
       rem -= cap;
     }
-  if (gen_stop (g, n))
+  gint64 left = (gint64) rem;
+  if (gen_stop (g, n) ||
+      (p < n && !apportion (s, suffix[p], p, n, rem, cap, &left, g)))
     return FALSE;
-  gint64 left = p < n ? apportion (counts, s->rems, w, suffix[p], p, n, rem,
-                                   cap)
-                      : (gint64) rem;
   fix_total (counts, n, left, cap);
   return !gen_stop (g, n);
 }
@@ -792,15 +901,15 @@ gen_skewed (SpxMask *mask, const SpxGenOptions *o, Gen *g)
 {
   guint64 n = mask->brows;
   guint64 total = count_for_density (o->density, spx_mask_n_blocks (mask));
-  guint64 per_row = 3 * sizeof (double) + sizeof (Remainder);
+  guint64 per_row = 4 * sizeof (guint64);
   if (!gen_budget (g, n < G_MAXUINT64 / per_row ? (n + 1) * per_row
                                                 : G_MAXUINT64))
     return FALSE;
   g_autofree double *w = gen_alloc0 (g, n, sizeof (double));
   g_autofree double *suffix = gen_alloc0 (g, n + 1, sizeof (double));
   g_autofree guint64 *counts = gen_alloc0 (g, n, sizeof (guint64));
-  g_autofree Remainder *rems = gen_alloc0 (g, n, sizeof (Remainder));
-  Skew s = { w, suffix, counts, rems };
+  g_autofree guint64 *keys = gen_alloc0 (g, n, sizeof (guint64));
+  Skew s = { w, suffix, counts, keys };
   if (g->failed || !skewed_counts (&s, n, mask->bcols, total, o->exponent, g)
       || !shuffle (counts, n, g)) /* row r now gets counts[r] */
     return FALSE;
@@ -828,106 +937,6 @@ add_row_norms (double *norms, const float *row, guint64 cols, guint block)
         s += (double) row[c] * (double) row[c];
       norms[bc] += s;
     }
-}
-
-/* What the selection ranks: block norms, or for block 1 the values
- * themselves. A float squares exactly in a double, so |v| orders exactly
- * like v², and the largest case needs no 8-byte-per-element norm array. */
-typedef struct {
-  const double *norms;
-  const float  *values;
-  guint64       n;
-} Keys;
-
-/* |x| as bits: non-negative floats and doubles order like their bit
- * patterns; NaNs sort above infinity. */
-static inline guint64
-key_at (const Keys *keys, guint64 i)
-{
-  if (keys->values != NULL)
-    {
-      guint32 k;
-      memcpy (&k, &keys->values[i], sizeof k);
-      return k & 0x7fffffffu;
-    }
-  guint64 k;
-  memcpy (&k, &keys->norms[i], sizeof k);
-  return k & ~(G_GUINT64_CONSTANT (1) << 63);
-}
-
-static guint
-key_bits (const Keys *keys)
-{
-  return keys->values != NULL ? 32 : 64;
-}
-
-/* Index of the first NaN key, or n; *at is untouched when cancelled. */
-static gboolean
-find_nan (const Keys *keys, guint64 *at, Gen *g)
-{
-  guint64 inf = keys->values != NULL ? G_GUINT64_CONSTANT (0x7f800000)
-                                     : G_GUINT64_CONSTANT (0x7ff0000000000000);
-  guint64 found = 0;
-  for (guint64 i0 = 0; i0 < keys->n; i0 += POLL_WORK)
-    {
-      guint64 end = MIN (i0 + POLL_WORK, keys->n);
-      for (guint64 i = i0; i < end; i++)
-        found |= key_at (keys, i) > inf;
-      if (gen_stop (g, end - i0))
-        return FALSE;
-    }
-  guint64 i = 0;
-  while (found && key_at (keys, i) <= inf)
-    i++;
-  *at = found ? i : keys->n;
-  return TRUE;
-}
-
-/* One radix pass: how many keys with the given high bits (prefix) have
- * each 16-bit digit at shift. */
-static gboolean
-histogram (const Keys *keys, int shift, guint64 prefix, guint64 *hist,
-           Gen *g)
-{
-  guint64 high = shift + 16 >= 64 ? 0 : ~G_GUINT64_CONSTANT (0) << (shift + 16);
-  memset (hist, 0, 0x10000 * sizeof (guint64));
-  for (guint64 i0 = 0; i0 < keys->n; i0 += POLL_WORK)
-    {
-      guint64 end = MIN (i0 + POLL_WORK, keys->n);
-      for (guint64 i = i0; i < end; i++)
-        {
-          guint64 key = key_at (keys, i);
-          hist[(key >> shift) & 0xffff] += (key & high) == prefix;
-        }
-      if (gen_stop (g, end - i0))
-        return FALSE;
-    }
-  return TRUE;
-}
-
-/* The k-th largest key (k ≥ 1), by MSD radix selection on 16-bit digits:
- * one linear pass per digit, no copy, and no quickselect worst case on the
- * many equal norms of an already sparse matrix. Keys outside the current
- * prefix add 0 rather than branch (the branch mispredicts half the time).
- * *ties gets how many keys equal to the result belong to the top k. */
-static gboolean
-kth_largest_key (const Keys *keys, guint64 k, guint64 *key, guint64 *ties,
-                 Gen *g)
-{
-  g_autofree guint64 *hist = g_new (guint64, 0x10000); /* 512 KiB, fixed */
-  guint64 prefix = 0, want = k;
-  for (int shift = (int) key_bits (keys) - 16; shift >= 0; shift -= 16)
-    {
-      if (!histogram (keys, shift, prefix, hist, g))
-        return FALSE;
-      guint digit = 0xffff;
-      for (; hist[digit] < want; digit--)
-        want -= hist[digit];
-      prefix |= (guint64) digit << shift;
-    }
-  *key = prefix;
-  *ties = want;
-  return TRUE;
 }
 
 /* Whole words without branches first, then the ties in index order. */
@@ -991,7 +1000,7 @@ norms_new (Gen *g)
 static gboolean
 prune_into (SpxMask *mask, const float *values, double density, Gen *g)
 {
-  Keys keys = { NULL, values, spx_mask_n_blocks (mask) };
+  Keys keys = { .values = values, .n = spx_mask_n_blocks (mask) };
   if (mask->block == 1)
     return keep_largest (mask, &keys, density, g);
   g_autofree double *norms = norms_new (g);
@@ -1004,7 +1013,7 @@ prune_into (SpxMask *mask, const float *values, double density, Gen *g)
       if (gen_stop (g, mask->cols / 64 + 1))
         return FALSE;
     }
-  keys = (Keys) { norms, NULL, keys.n };
+  keys = (Keys) { .norms = norms, .n = keys.n };
   return keep_largest (mask, &keys, density, g);
 }
 
@@ -1079,7 +1088,7 @@ gen_magnitude (SpxMask *mask, const SpxGenOptions *o, Gen *g)
       if (gen_stop (g, mask->cols))
         return FALSE;
     }
-  Keys keys = { norms, NULL, spx_mask_n_blocks (mask) };
+  Keys keys = { .norms = norms, .n = spx_mask_n_blocks (mask) };
   return keep_largest (mask, &keys, o->density, g);
 }
 

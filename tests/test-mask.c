@@ -627,7 +627,7 @@ generate_budget_subprocess (void)
   assert_budget_refusal (error, "131072×131072", "2.0");
   g_clear_error (&error);
 
-  /* skewed: 40 bytes per block-row, 2.5 GiB for 2^26 rows (mask 64 MiB) */
+  /* skewed: 32 bytes per block-row, 2 GiB for 2^26 rows (mask 64 MiB) */
   o.pattern = SPX_PATTERN_SKEWED;
   g_assert_null (spx_mask_generate (1u << 26, 8, 1, &o, &error));
   assert_budget_refusal (error, "skewed", NULL);
@@ -1162,10 +1162,11 @@ test_uniform_pieces (void)
     }
 }
 
-/* Patterns that draw many short ranges (nm's groups, tilewise's tiles,
- * skewed's rows) have fast paths that must draw what the plain loops
- * drew: these were recorded before them. A change here changes every
- * saved scenario with such a mask. */
+/* Patterns that draw many short ranges (nm's groups, tilewise's tiles)
+ * or rank many rows (skewed's rounding) have fast paths that must make
+ * what the plain loops and the sort made: these were recorded before
+ * them (skewed with ties, capped rows, exponent 0). A change here changes
+ * every saved scenario with such a mask. */
 static void
 test_pinned_patterns (void)
 {
@@ -1175,19 +1176,30 @@ test_pinned_patterns (void)
     guint      block, tile_width, nm_n, nm_m;
     double     density;
     guint64    seed, count, hash;
+    double     exponent;
   } cases[] = {
     { SPX_PATTERN_NM, 16, 22, 1, 0, 2, 4, 0, 5, 176,
-      G_GUINT64_CONSTANT (0x4f54da3dd8de65a5) },
+      G_GUINT64_CONSTANT (0x4f54da3dd8de65a5), 0 },
     { SPX_PATTERN_NM, 40, 200, 1, 0, 3, 4, 0, 6, 6000,
-      G_GUINT64_CONSTANT (0x4ca74000efd0e735) },
+      G_GUINT64_CONSTANT (0x4ca74000efd0e735), 0 },
     { SPX_PATTERN_NM, 9, 300, 2, 0, 5, 64, 0, 7, 60,
-      G_GUINT64_CONSTANT (0xa40e298f636418ef) },
+      G_GUINT64_CONSTANT (0xa40e298f636418ef), 0 },
     { SPX_PATTERN_NM, 9, 300, 1, 0, 40, 100, 0, 8, 1080,
-      G_GUINT64_CONSTANT (0xa710bd91bf72ce79) },
+      G_GUINT64_CONSTANT (0xa710bd91bf72ce79), 0 },
     { SPX_PATTERN_TILEWISE, 64, 64, 1, 8, 0, 0, 0.3, 3, 1225,
-      G_GUINT64_CONSTANT (0xda97a9c15c807fc0) },
+      G_GUINT64_CONSTANT (0xda97a9c15c807fc0), 0 },
     { SPX_PATTERN_TILEWISE, 200, 300, 2, 3, 0, 0, 0.2, 4, 3015,
-      G_GUINT64_CONSTANT (0xee69c2af90fa08a6) },
+      G_GUINT64_CONSTANT (0xee69c2af90fa08a6), 0 },
+    { SPX_PATTERN_SKEWED, 100, 100, 1, 0, 0, 0, 0.3, 9, 3000,
+      G_GUINT64_CONSTANT (0x9d88d1676f364181), 1.5 },
+    { SPX_PATTERN_SKEWED, 1000, 50, 1, 0, 0, 0, 0.6, 10, 30000,
+      G_GUINT64_CONSTANT (0xa7c424765ef424af), 2 },
+    { SPX_PATTERN_SKEWED, 300, 7, 1, 0, 0, 0, 0.9, 12, 1890,
+      G_GUINT64_CONSTANT (0x3c38d6c2db18a99d), 3 },
+    { SPX_PATTERN_SKEWED, 97, 13, 1, 0, 0, 0, 0.41, 16, 517,
+      G_GUINT64_CONSTANT (0x628c12fea3ed0cfa), 0 },
+    { SPX_PATTERN_SKEWED, 2000, 40, 2, 0, 0, 0, 0.33, 15, 6600,
+      G_GUINT64_CONSTANT (0x3ea67ca7de7c2064), 1.2 },
   };
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
@@ -1203,6 +1215,8 @@ test_pinned_patterns (void)
           o.nm_n = cases[i].nm_n;
           o.nm_m = cases[i].nm_m;
         }
+      if (o.pattern == SPX_PATTERN_SKEWED)
+        o.exponent = cases[i].exponent;
       g_autoptr(SpxMask) m = generate (cases[i].rows, cases[i].cols,
                                        cases[i].block, &o);
       g_assert_cmpuint (spx_mask_count (m), ==, cases[i].count);
