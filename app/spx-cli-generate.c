@@ -54,10 +54,14 @@ run (gconstpointer data)
       !spx_cli_uint (CMD, "--rows", a->rows, 1, SPX_MASK_MAX_DIM, &rows) ||
       !spx_cli_uint (CMD, "--cols", a->cols, 1, SPX_MASK_MAX_DIM, &cols) ||
       (a->block && !spx_cli_uint (CMD, "--block", a->block, 1,
-                                  SPX_MASK_MAX_BLOCK, &block)) ||
-      !spx_cli_check_block (CMD, "--block", (guint) block, rows, cols) ||
-      !spx_cli_check_keeps (CMD, "--density", &gen, rows, cols,
-                            (guint) block))
+                                  SPX_MASK_MAX_BLOCK, &block)))
+    return SPX_EXIT_USAGE;
+  g_autofree char *block_what = g_strdup_printf ("--block %" G_GUINT64_FORMAT,
+                                                 block);
+  if (!spx_cli_check_block (CMD, block_what, (guint) block, rows, cols) ||
+      !spx_cli_check_keeps (CMD, a->gen.density ? "--density"
+                                                : "the default density",
+                            &gen, rows, cols, (guint) block))
     return SPX_EXIT_USAGE;
 
   g_autoptr (GError) error = NULL;

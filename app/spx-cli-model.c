@@ -316,6 +316,8 @@ run (gconstpointer data)
   for (guint mode = 0; mode < SPX_IPU_N_MODES; mode++)
     if (r.want[mode] && !(programs[mode] = plan_mode (&r, mode, &error)))
       {
+        if (study->path != NULL)
+          g_prefix_error (&error, "%s: ", study->path);
         status = spx_cli_input_error (CMD, error);
         goto out;
       }

@@ -202,14 +202,14 @@ spx_cli_study_args_subject_given (const SpxCliStudyArgs *a)
 }
 
 gboolean
-spx_cli_check_block (const char *command, const char *option, guint block,
+spx_cli_check_block (const char *command, const char *what, guint block,
                      guint64 rows, guint64 cols)
 {
   if (block <= rows && block <= cols)
     return TRUE;
-  spx_cli_usage_error (command, "%s %u: larger than the %" G_GUINT64_FORMAT
+  spx_cli_usage_error (command, "%s: larger than the %" G_GUINT64_FORMAT
                        " × %" G_GUINT64_FORMAT " matrix (expected at most %"
-                       G_GUINT64_FORMAT ")", option, block, rows, cols,
+                       G_GUINT64_FORMAT ")", what, rows, cols,
                        MIN (rows, cols));
   return FALSE;
 }
@@ -282,6 +282,40 @@ apply_problem (const SpxCliStudyArgs *a, const char *command,
   return TRUE;
 }
 
+/* How the study's block size and density were given, for messages:
+ * the option, the scenario's key, or the default. */
+static char *
+given_as (const SpxCliStudyArgs *a, const char *option, gboolean given,
+          const char *key, const char *name)
+{
+  if (given)
+    return g_strdup (option);
+  if (a->scenario)
+    return g_strdup_printf ("%s: %s", a->scenario, key);
+  return g_strdup_printf ("the default %s", name);
+}
+
+/* The study's own block fits its shape, and its generator keeps a block.
+ * A command without --block (sweep) sweeps block sizes of its own: the
+ * default one does not refuse there. */
+static gboolean
+check_study (const SpxCliStudyArgs *a, const char *command,
+             const SpxScenario *sc, gboolean generate)
+{
+  g_autofree char *block = given_as (a, "--block", a->block != NULL, "block",
+                                     "block size");
+  g_autofree char *block_what = g_strdup_printf ("%s %u", block, sc->block);
+  g_autofree char *density = given_as (a, "--density",
+                                       a->gen.density != NULL, "density",
+                                       "density");
+  gboolean uses_block = a->scenario || (a->which & SPX_CLI_STUDY_PROBLEM);
+  return (!uses_block ||
+          spx_cli_check_block (command, block_what, sc->block, sc->m,
+                               sc->k)) &&
+         (!generate || spx_cli_check_keeps (command, density, &sc->gen,
+                                            sc->m, sc->k, sc->block));
+}
+
 /* The options a command without a scenario cannot do without. */
 static gboolean
 check_required (const SpxCliStudyArgs *a, const char *command)
@@ -340,10 +374,8 @@ spx_cli_study_args_build (const SpxCliStudyArgs *a, const char *command,
     return (*status = spx_cli_input_error (command, error)), NULL;
   /* a file gives the shape; a generator's is m × k */
   gboolean build = sc->mask == NULL || sc->block != block;
-  if (!spx_cli_check_block (command, "--block", sc->block, sc->m, sc->k) ||
-      (build && sc->source == SPX_MASK_SOURCE_GENERATED &&
-       !spx_cli_check_keeps (command, "--density", &sc->gen, sc->m, sc->k,
-                             sc->block)))
+  if (!check_study (a, command, sc,
+                    build && sc->source == SPX_MASK_SOURCE_GENERATED))
     return NULL;
   if (build && !spx_study_build_mask (s, &error))
     {

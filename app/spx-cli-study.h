@@ -65,10 +65,12 @@ const char *spx_cli_machine_help (const char *preset);
  * Prints one line; returns the status. */
 int       spx_cli_machine_error (const char *command, const GError *error);
 
-/* Impossible shapes, refused with one line naming option (status 2): a
- * block larger than the rows × cols matrix it cuts, and generator
- * options (option: the density's) that keep no block at all. */
-gboolean  spx_cli_check_block (const char *command, const char *option,
+/* Impossible shapes, refused with one line (status 2): a block larger
+ * than the rows × cols matrix it cuts, named by what ("--block 16",
+ * "s.spx: block 16", "block size 16 of the default …"), and generator
+ * options that keep no block at all (option: how the density was given,
+ * "--density" or "the default density"). */
+gboolean  spx_cli_check_block (const char *command, const char *what,
                                guint block, guint64 rows, guint64 cols);
 gboolean  spx_cli_check_keeps (const char *command, const char *option,
                                const SpxGenOptions *gen, guint64 rows,

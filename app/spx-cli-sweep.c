@@ -255,13 +255,28 @@ parse_model (const SweepArgs *a, SpxSweepOptions *o, SpxIpuMachine **own,
   return TRUE;
 }
 
+static char *list_text (const SpxSweepOptions *o, gboolean densities);
+
+/* A block size in messages: "--blocks 16", or one of the defaults. */
+static char *
+block_what (const SweepArgs *a, const SpxSweepOptions *o, guint block)
+{
+  if (a->blocks != NULL)
+    return g_strdup_printf ("--blocks %u", block);
+  g_autofree char *defaults = list_text (o, FALSE);
+  return g_strdup_printf ("block size %u (of the default %s; give --blocks)",
+                          block, defaults);
+}
+
 /* Every block fits the shapes swept, and every density keeps a block of
  * each generated mask. */
 static gboolean
-check_points (const SpxSweepOptions *o)
+check_points (const SweepArgs *a, const SpxSweepOptions *o)
 {
   const guint64 shapes[2][2] = { { o->model_m, o->model_k },
                                  { o->cpu_m, o->cpu_k } };
+  const char *densities = a->densities ? "--densities"
+                                       : "the default density";
   SpxGenOptions gen;
   spx_gen_options_init (&gen);
   gen.pattern = o->pattern;
@@ -270,13 +285,14 @@ check_points (const SpxSweepOptions *o)
     for (guint b = 0; (s == 0 ? o->run_model : o->run_cpu) &&
                       b < o->n_blocks; b++)
       {
-        if (!spx_cli_check_block (CMD, "--blocks", o->blocks[b],
-                                  shapes[s][0], shapes[s][1]))
+        g_autofree char *what = block_what (a, o, o->blocks[b]);
+        if (!spx_cli_check_block (CMD, what, o->blocks[b], shapes[s][0],
+                                  shapes[s][1]))
           return FALSE;
         for (guint d = 0; o->subject == NULL && d < o->n_densities; d++)
           {
             gen.density = o->densities[d];
-            if (!spx_cli_check_keeps (CMD, "--densities", &gen, shapes[s][0],
+            if (!spx_cli_check_keeps (CMD, densities, &gen, shapes[s][0],
                                       shapes[s][1], o->blocks[b]))
               return FALSE;
           }
@@ -321,7 +337,7 @@ parse_all (const SweepArgs *a, SpxSweepOptions *o, SpxIpuMachine **own,
          (a->blocks == NULL || parse_blocks (a->blocks, o)) &&
          (a->modes == NULL || parse_modes (a->modes, o, &named)) &&
          parse_op (a, o, named) && parse_pattern (a, o) &&
-         parse_shape (a, o) && parse_cpu (a, o) && check_points (o) &&
+         parse_shape (a, o) && parse_cpu (a, o) && check_points (a, o) &&
          parse_model (a, o, own, status);
 }
 

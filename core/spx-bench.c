@@ -103,23 +103,41 @@ operands_clear (Operands *o)
 }
 
 /* All the operands at once, against the memory budget before any is
- * allocated: A's blocks and their pattern, dense A (m·k), B (k·n) and
- * two of C (m·n), as floats. */
+ * allocated. SpMM: A's blocks and their pattern, dense A (m·k), B (k·n)
+ * and two of C (m·n); SDDMM: the pattern, P (m·n), Q (k·n), dense's m×k
+ * product and two outputs of the kept blocks; as floats. mask NULL: the
+ * dense matrices alone, what any mask of that shape needs. */
 static gboolean
-operands_check (const SpxMask *mask, guint64 n, GError **error)
+operands_check (SpxBenchOp op, guint64 m, guint64 k, guint64 n,
+                const SpxMask *mask, GError **error)
 {
-  double m = mask->rows, k = mask->cols, f = sizeof (float);
-  double blocks = spx_mask_count (mask);
-  double bytes = blocks * ((double) mask->block * mask->block * f +
-                           sizeof (guint32)) +
-                 (mask->brows + 1.0) * sizeof (guint64) +
-                 (m * k + k * n + 2 * m * n) * f;
-  g_autofree char *what = g_strdup_printf (
-    "the operands (dense A %" G_GUINT64_FORMAT "×%" G_GUINT64_FORMAT
-    ", B %" G_GUINT64_FORMAT "×%" G_GUINT64_FORMAT ", C %" G_GUINT64_FORMAT
-    "×%" G_GUINT64_FORMAT " twice, as floats)", mask->rows, mask->cols,
-    mask->cols, n, mask->rows, n);
+  double f = sizeof (float), bb = mask ? (double) mask->block * mask->block
+                                       : 0;
+  double blocks = mask ? spx_mask_count (mask) : 0;
+  double rows = mask ? mask->brows + 1.0 : 0;
+  gboolean sddmm = op == SPX_BENCH_OP_SDDMM;
+  double dense = sddmm ? (double) m * n + (double) k * n + (double) m * k
+                       : (double) m * k + (double) k * n + 2.0 * m * n;
+  double bytes = blocks * ((sddmm ? 2 : 1) * bb * f + sizeof (guint32)) +
+                 rows * sizeof (guint64) + dense * f;
+  g_autofree char *what = sddmm
+    ? g_strdup_printf ("the operands (P %" G_GUINT64_FORMAT "×%"
+                       G_GUINT64_FORMAT ", Q %" G_GUINT64_FORMAT "×%"
+                       G_GUINT64_FORMAT ", dense P·Qᵀ and the kept blocks "
+                       "twice, as floats)", m, n, k, n)
+    : g_strdup_printf ("the operands (dense A %" G_GUINT64_FORMAT "×%"
+                       G_GUINT64_FORMAT ", B %" G_GUINT64_FORMAT "×%"
+                       G_GUINT64_FORMAT ", C %" G_GUINT64_FORMAT "×%"
+                       G_GUINT64_FORMAT " twice, as floats)", m, k, k, n, m,
+                       n);
   return spx_engine_check_budget (bytes, what, error);
+}
+
+gboolean
+spx_bench_check_operands (SpxBenchOp op, guint64 m, guint64 k, guint64 n,
+                          GError **error)
+{
+  return operands_check (op, m, k, n, NULL, error);
 }
 
 static gboolean
@@ -130,7 +148,7 @@ operands_init (Operands *o, const SpxMask *mask, guint64 n, guint64 seed,
   o->m = mask->rows;
   o->k = mask->cols;
   o->n = n;
-  if (!operands_check (mask, n, error))
+  if (!operands_check (SPX_BENCH_OP_SPMM, o->m, o->k, n, mask, error))
     return FALSE;
   spx_block_csr_from_mask (&o->csr, mask);
   gsize bb = (gsize) mask->block * mask->block;
@@ -640,8 +658,7 @@ spx_bench_op_parse (const char *name, SpxBenchOp *op)
   return FALSE;
 }
 
-/* SDDMM's operands, against the memory budget first: the pattern, P, Q,
- * dense's m×k product and two outputs of the kept blocks, as floats. */
+/* SDDMM's operands, against the memory budget first (operands_check). */
 static gboolean
 sddmm_operands_init (Operands *o, const SpxMask *mask, guint64 kd,
                      guint64 seed, GError **error)
@@ -650,20 +667,10 @@ sddmm_operands_init (Operands *o, const SpxMask *mask, guint64 kd,
   o->m = mask->rows;
   o->k = mask->cols;
   o->n = kd;
-  double bb = (double) mask->block * mask->block, f = sizeof (float);
-  double blocks = spx_mask_count (mask);
-  double bytes = blocks * (2 * bb * f + sizeof (guint32)) +
-                 (mask->brows + 1.0) * sizeof (guint64) +
-                 ((double) o->m * kd + (double) o->k * kd +
-                  (double) o->m * o->k) * f;
-  g_autofree char *what = g_strdup_printf (
-    "the operands (P %" G_GUINT64_FORMAT "×%" G_GUINT64_FORMAT ", Q %"
-    G_GUINT64_FORMAT "×%" G_GUINT64_FORMAT ", dense P·Qᵀ and the kept "
-    "blocks twice, as floats)", o->m, kd, o->k, kd);
-  if (!spx_engine_check_budget (bytes, what, error))
+  if (!operands_check (SPX_BENCH_OP_SDDMM, o->m, o->k, kd, mask, error))
     return FALSE;
   spx_block_csr_from_mask (&o->csr, mask);
-  o->out_len = o->csr.n_blocks * (gsize) bb;
+  o->out_len = o->csr.n_blocks * (gsize) mask->block * mask->block;
   if (!(o->A = try_alloc (o->m * kd, "P", error)) ||
       !(o->B = try_alloc (o->k * kd, "Q", error)) ||
       !(o->D = try_alloc (o->m * o->k, "dense P·Qᵀ", error)) ||

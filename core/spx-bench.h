@@ -154,6 +154,13 @@ gboolean spx_bench_run (const SpxMask *mask, guint64 n,
                         const SpxBenchOptions *options,
                         SpxBenchResult *result, GError **error);
 
+/* What the dense operands of op at m × k × n take (A or P·Qᵀ, B or P
+ * and Q, the outputs) against the memory budget: spx_bench_run's first
+ * check without a mask, for callers that can refuse before making one;
+ * SPX_BUDGET_ERROR_TOO_LARGE names them. */
+gboolean spx_bench_check_operands (SpxBenchOp op, guint64 m, guint64 k,
+                                   guint64 n, GError **error);
+
 /* The noise rule: set every contestant's noise from r alone, judging dense
  * against best_dense_gflops (the best dense of a sweep; 0: r's own fastest
  * dense run). A sparse contestant also carries dense's noise, since its

@@ -45,7 +45,9 @@ gboolean     spx_gen_keeps_any (guint64 brows, guint64 bcols,
  * weights. The mask and the generator's scratch count together against
  * the memory budget (SPX_BUDGET_ERROR_TOO_LARGE, "the generated skewed
  * mask of R×C blocks: would need …"); the loops poll spx_cancelled
- * (SPX_BUDGET_ERROR_CANCELLED). Both errors are in spx-util.h. */
+ * (SPX_BUDGET_ERROR_CANCELLED). Both errors are in spx-util.h. Time goes
+ * with the blocks kept (uniform: with the fewer of kept and left out;
+ * magnitude: with the elements drawn, at most 2^28). */
 SpxMask     *spx_mask_generate (guint64 rows, guint64 cols, guint block,
                                 const SpxGenOptions *options, GError **error);
 
@@ -67,5 +69,9 @@ guint64      spx_rng_next    (SpxRng *rng);
 guint64      spx_rng_below   (SpxRng *rng, guint64 bound); /* unbiased */
 double       spx_rng_uniform (SpxRng *rng);                /* [0, 1) */
 double       spx_rng_normal  (SpxRng *rng);
+/* How many of the k marked among len fall in a uniform sample of n of
+ * them (hypergeometric); O(√variance) steps. */
+guint64      spx_rng_hypergeometric (SpxRng *rng, guint64 len, guint64 k,
+                                     guint64 n);
 
 G_END_DECLS

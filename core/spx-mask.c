@@ -276,6 +276,7 @@ spx_mask_iter_init (SpxMaskIter *iter, const SpxMask *mask)
 {
   iter->mask = mask;
   iter->next = 0;
+  iter->row = iter->row_start = 0;
 }
 
 gboolean
@@ -298,8 +299,14 @@ spx_mask_iter_next (SpxMaskIter *iter, guint64 *br, guint64 *bc)
       iter->next = total;
       return FALSE;
     }
-  *br = i / mask->bcols;
-  *bc = i % mask->bcols;
+  /* one division per row, not per block: planners walk billions */
+  if (i - iter->row_start >= mask->bcols)
+    {
+      iter->row = i / mask->bcols;
+      iter->row_start = iter->row * mask->bcols;
+    }
+  *br = iter->row;
+  *bc = i - iter->row_start;
   iter->next = i + 1;
   return TRUE;
 }

@@ -125,6 +125,7 @@ guint     spx_mask_block_width    (const SpxMask *mask, guint64 bc);
 typedef struct {
   const SpxMask *mask;
   guint64        next;
+  guint64        row, row_start; /* the last block's row, and its index */
 } SpxMaskIter;
 
 void      spx_mask_iter_init (SpxMaskIter *iter, const SpxMask *mask);

@@ -94,7 +94,11 @@ spx_study_load_scenario (const char *path, GError **error)
       g_prefix_error (error, "%s: ", path);
       return NULL;
     }
-  return spx_study_build_mask (s, error) ? g_steal_pointer (&s) : NULL;
+  if (spx_study_build_mask (s, error))
+    return g_steal_pointer (&s);
+  if (sc->source == SPX_MASK_SOURCE_GENERATED) /* a file's names itself */
+    g_prefix_error (error, "%s: ", path);
+  return NULL;
 }
 
 /* A relative file name is looked for beside the .spx first. */

@@ -244,14 +244,15 @@ generated_mask (const SpxSweepOptions *o, guint64 m, guint64 k, guint block,
 }
 
 /* The mask of a point: the subject re-blocked (*density becomes its own
- * block density) or a seeded generated mask. */
+ * block density; at its own block, the subject itself, not a copy of what
+ * may be gigabytes) or a seeded generated mask. */
 static SpxMask *
 point_mask (const SpxSweepOptions *o, guint64 m, guint64 k, guint block,
             double *density, GError **error)
 {
   if (o->subject == NULL)
     return generated_mask (o, m, k, block, *density, error);
-  SpxMask *mask = spx_mask_to_blocks (o->subject, block, error);
+  SpxMask *mask = spx_mask_at_block (o->subject, block, error);
   if (mask != NULL)
     *density = (double) spx_mask_count (mask) / spx_mask_n_blocks (mask);
   return mask;
@@ -467,12 +468,51 @@ run_source (Runner *r, gboolean cpu, GError **error)
   return TRUE;
 }
 
+/* Bytes of the bits of an m × k mask at block b. */
+static double
+mask_bytes (guint64 m, guint64 k, guint b)
+{
+  double blocks = (double) ((m + b - 1) / b) * (double) ((k + b - 1) / b);
+  return ceil (blocks / 64) * sizeof (guint64);
+}
+
+/* The largest mask of a source's points, at its smallest block (a
+ * subject at its own block is not copied), with the masks held. */
+static gboolean
+check_masks (const SpxSweepOptions *o, guint64 m, guint64 k, GError **error)
+{
+  guint b = 0;
+  for (guint i = 0; i < o->n_blocks; i++)
+    if (o->subject == NULL || o->blocks[i] != o->subject->block)
+      b = b == 0 ? o->blocks[i] : MIN (b, o->blocks[i]);
+  g_autofree char *what = g_strdup_printf (
+    "the sweep's mask of %" G_GUINT64_FORMAT "×%" G_GUINT64_FORMAT
+    " elements at block %u", m, k, b);
+  return b == 0 || spx_budget_check_held ((guint64) mask_bytes (m, k, b),
+                                          spx_mask_held_bytes (), what,
+                                          error);
+}
+
+/* What a sweep cannot run without, known from its options: refused
+ * before the first point, not after minutes of others. */
+static gboolean
+check_needs (const SpxSweepOptions *o, GError **error)
+{
+  return (!o->run_model || check_masks (o, o->model_m, o->model_k, error)) &&
+         (!o->run_cpu || (check_masks (o, o->cpu_m, o->cpu_k, error) &&
+                          spx_bench_check_operands (o->op, o->cpu_m, o->cpu_k,
+                                                    o->cpu_n, error)));
+}
+
 gboolean
 spx_sweep_run (SpxSweep *sweep, const SpxSweepOptions *options,
                SpxSweepProgress progress, gpointer user_data, GError **error)
 {
   g_return_val_if_fail (sweep != NULL && options != NULL, FALSE);
-  if (!spx_sweep_reset (sweep, options, error))
+  /* a sweep refused this way is left as it was */
+  if (!spx_sweep_options_validate (options, error) ||
+      !check_needs (options, error) ||
+      !spx_sweep_reset (sweep, options, error))
     return FALSE;
   Runner r = { sweep, progress, user_data, spx_sweep_total (options),
                g_array_new (FALSE, FALSE, sizeof (CpuRecord)), FALSE };

@@ -144,7 +144,9 @@ gboolean  spx_sweep_reset (SpxSweep *sweep, const SpxSweepOptions *options,
 
 /* Clear sweep's points and run: for each source, block and density, a
  * seeded generated mask (or the subject re-blocked), then dense and the
- * sparse modes asked for on it. The CPU first calibrates dense once; a CPU point judged
+ * sparse modes asked for on it. Options that are invalid, or whose
+ * largest mask or CPU operands are over the memory budget, are refused
+ * before anything runs or is copied (the sweep left as it was). The CPU first calibrates dense once; a CPU point judged
  * noisy is measured again once; when the run ends every CPU point is
  * judged again against the best dense of the sweep. On cancel
  * (SPX_SWEEP_ERROR_CANCELLED) or a failure, returns FALSE and keeps the

@@ -2409,6 +2409,51 @@ test_impossible (void)
   g_rmdir (dir);
 }
 
+/* A size that does not fit is named as it was given: an option, the
+ * scenario's key or a default; a mask's sweep takes any block sizes that
+ * fit the mask, whatever the block a command with --block would take. */
+static void
+test_given_as (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("spx-cli-XXXXXX", NULL);
+  g_autofree char *csv = g_build_filename (dir, "x.csv", NULL);
+  g_autofree char *svg = g_build_filename (dir, "x.svg", NULL);
+  g_autofree char *tiny = data_path ("cli-tiny.mtx"); /* 6 × 5 */
+  Run r = run_cli ("sweep", "--mask", tiny, "--source", "model", "--blocks",
+                   "1", "--out", csv, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  run_clear (&r);
+  g_autofree char *text = NULL;
+  g_assert_true (g_file_get_contents (csv, &text, NULL, NULL));
+  g_assert_cmpuint (count_lines (text), ==, 4); /* header, 3 modes at b 1 */
+  g_assert_nonnull (strstr (text, "\nmodel,static,1,"));
+  g_unlink (csv);
+  r = run_cli ("sweep", "--mask", tiny, "--source", "model", "--blocks",
+               "1,8", "--out", csv, NULL);
+  assert_usage_error (&r, "--blocks 8: larger than the 6 × 5 matrix");
+  r = run_cli ("sweep", "--mask", tiny, "--source", "model", "--out", csv,
+               NULL);
+  assert_usage_error (&r, "block size 8 (of the default 1,2,4,8,16; give "
+                      "--blocks): larger than the 6 × 5 matrix");
+  r = run_cli ("render", "--view", "mask", "--mask", tiny, "--out", svg,
+               NULL);
+  assert_usage_error (&r, "the default block size 16: larger than the "
+                      "6 × 5 matrix");
+  g_autofree char *spx = g_build_filename (dir, "small.spx", NULL);
+  g_assert_true (g_file_set_contents (spx, "[scenario]\nversion=1\nm=8\n"
+                                      "k=8\nn=1\nblock=16\n", -1, NULL));
+  r = run_cli ("model", "--scenario", spx, NULL);
+  assert_usage_error (&r, "small.spx: block 16: larger than the 8 × 8 "
+                      "matrix");
+  r = run_cli ("model", "--m", "8", "--k", "8", "--block", "8", "--n", "1",
+               NULL);
+  assert_usage_error (&r, "the default density 1/16 keeps none");
+  g_assert_false (g_file_test (csv, G_FILE_TEST_EXISTS));
+  g_assert_false (g_file_test (svg, G_FILE_TEST_EXISTS));
+  g_unlink (spx);
+  g_rmdir (dir);
+}
+
 /* info lists every format it reads, PNG among them. */
 static void
 test_info_formats (void)
@@ -2493,6 +2538,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/grammar/mode-words", test_mode_words);
   g_test_add_func ("/cli/grammar/sweep-mode-words", test_sweep_mode_words);
   g_test_add_func ("/cli/grammar/impossible", test_impossible);
+  g_test_add_func ("/cli/grammar/given-as", test_given_as);
   g_test_add_func ("/cli/grammar/info-formats", test_info_formats);
   g_test_add_func ("/cli/grammar/rate-labels", test_rate_labels);
   return g_test_run ();

@@ -210,6 +210,81 @@ test_declared_size_render (void)
   g_unlink (png);
 }
 
+/* ---- bounded in time as in memory ------------------------------------ */
+
+static char *
+fixture (const char *name)
+{
+  return g_test_build_filename (G_TEST_DIST, "data", "hostile", name, NULL);
+}
+
+/* 102 bytes asking for a 65536² uniform mask at density 1/2: drawn in
+ * seconds (it took minutes), then refused by the static planner, which
+ * takes at most 2^28 non-zero blocks, naming the scenario. */
+static void
+test_bounds_generate (void)
+{
+  g_autofree char *spx = fixture ("bounds-uniform-65536.spx");
+  gint64 t0 = g_get_monotonic_time ();
+  Run r = run_limited (30, (const char *const[]) { "model", "--scenario",
+                                                   spx, NULL });
+  g_test_message ("refused after %.1f s",
+                  (g_get_monotonic_time () - t0) / 1e6);
+  g_assert_cmpuint (lines (r.err), ==, 1);
+  assert_refused (&r, 1, "bounds-uniform-65536.spx: the static plan "
+                  "(65536×65536 in blocks of 1, n = 16, 1472 tiles): "
+                  "2,147,483,648 non-zero blocks, more than the "
+                  "268,435,456");
+}
+
+/* Sweeps of masks declared huge in a few bytes: refused at once when
+ * they cannot run, before any point is written (131072²: the element
+ * mask over the budget; 32768²: the CPU's 4 GiB dense A), or run in
+ * little memory when they can. */
+static void
+test_bounds_sweep (void)
+{
+  g_autofree char *square = fixture ("bounds-square-131072.mtx");
+  g_autofree char *wide = fixture ("bounds-square-32768.mtx");
+  g_autofree char *csv = g_build_filename (dir, "bounds.csv", NULL);
+  Run r = run_limited (10, (const char *const[]) {
+                         "sweep", "--mask", square, "--out", csv, NULL });
+  assert_refused (&r, 1, "bounds-square-131072.mtx");
+  r = run_limited (10, (const char *const[]) {
+                     "sweep", "--mask", wide, "--out", csv, NULL });
+  g_assert_cmpuint (lines (r.err), ==, 1);
+  assert_refused (&r, 1, "the operands (dense A 32768×32768");
+  g_assert_false (g_file_test (csv, G_FILE_TEST_EXISTS));
+  r = run_limited (30, (const char *const[]) {
+                     "sweep", "--mask", wide, "--source", "model",
+                     "--blocks", "16", "--out", csv, NULL });
+  g_assert_cmpint (r.status, ==, 0);
+  run_clear (&r);
+  g_assert_true (g_file_test (csv, G_FILE_TEST_EXISTS));
+  g_unlink (csv);
+}
+
+/* A mask smaller than the default block sizes: swept at the ones asked
+ * for; the defaults that do not fit are named as defaults. */
+static void
+test_bounds_small_sweep (void)
+{
+  g_autofree char *tiny = fixture ("bounds-tiny-8.mtx");
+  g_autofree char *csv = g_build_filename (dir, "tiny.csv", NULL);
+  Run r = RUN ("sweep", "--mask", tiny, "--blocks", "1", "--source", "model",
+               "--out", csv);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "3 of 3 points"));
+  run_clear (&r);
+  g_autofree char *text = NULL;
+  g_assert_true (g_file_get_contents (csv, &text, NULL, NULL));
+  g_assert_nonnull (strstr (text, "\nmodel,dense,1,0.046875,8,8,"));
+  g_unlink (csv);
+  r = RUN ("sweep", "--mask", tiny, "--source", "model", "--out", csv);
+  assert_refused (&r, 2, "block size 16 (of the default 1,2,4,8,16; give "
+                  "--blocks): larger than the 8 × 8 matrix");
+}
+
 /* ---- files that are not files ----------------------------------------- */
 
 static void
@@ -332,6 +407,9 @@ main (int argc, char **argv)
   g_test_add_func ("/hostile/planner-bombs", test_planner_bombs);
   g_test_add_func ("/hostile/declared-size-render",
                    test_declared_size_render);
+  g_test_add_func ("/hostile/bounds/generate", test_bounds_generate);
+  g_test_add_func ("/hostile/bounds/sweep", test_bounds_sweep);
+  g_test_add_func ("/hostile/bounds/small-sweep", test_bounds_small_sweep);
   g_test_add_func ("/hostile/not-regular", test_not_regular);
   g_test_add_func ("/hostile/messages", test_messages);
   g_test_add_func ("/hostile/names", test_names);

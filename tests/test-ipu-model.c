@@ -268,6 +268,72 @@ test_dense_cancelled (void)
   g_assert_error (error, SPX_BUDGET_ERROR, SPX_BUDGET_ERROR_CANCELLED);
 }
 
+/* ---- hostile input: masks too large to plan ------------------------ */
+
+/* One block over the limit: refused by both sparse planners, by the
+ * entry point and at the first n of best-over-n, naming the plan, the
+ * count and the limit; dense (which never walks the blocks) still plans. */
+static void
+test_too_many_blocks (void)
+{
+  g_autoptr (SpxIpuMachine) bow = spx_ipu_machine_preset ("bow");
+  guint64 side = 1u << 14;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (SpxMask) mask = spx_mask_new (side + 1, side, 1, &error);
+  g_assert_no_error (error);
+  spx_mask_fill (mask); /* 2^28 + 2^14 blocks */
+  for (SpxIpuMode mode = SPX_IPU_MODE_STATIC; mode < SPX_IPU_N_MODES; mode++)
+    {
+      gint64 t0 = g_get_monotonic_time ();
+      SpxIpuProgram *p = spx_ipu_plan (bow, mode, mask, 16, SPX_DTYPE_FP16,
+                                       &error);
+      g_assert_null (p);
+      g_assert_error (error, SPX_IPU_ERROR, SPX_IPU_ERROR_TOO_LARGE);
+      g_test_message ("%s (%.0f ms)", error->message,
+                      (g_get_monotonic_time () - t0) / 1000.0);
+      g_assert_nonnull (strstr (error->message, "16385×16384 in blocks of 1"));
+      g_assert_nonnull (strstr (error->message, "268,451,840 non-zero blocks, "
+                                "more than the 268,435,456"));
+      g_clear_error (&error);
+      p = spx_ipu_plan_best_n (bow, mode, mask, N_MAX, SPX_DTYPE_FP16,
+                               &error);
+      g_assert_null (p);
+      g_assert_error (error, SPX_IPU_ERROR, SPX_IPU_ERROR_TOO_LARGE);
+      g_clear_error (&error);
+    }
+  g_autoptr (SpxIpuProgram) dense = spx_ipu_plan (bow, SPX_IPU_MODE_DENSE,
+                                                  mask, 16, SPX_DTYPE_FP16,
+                                                  &error);
+  g_assert_no_error (error);
+  g_assert_cmpfloat (dense->density, ==, 1.0);
+}
+
+/* What a plan must list, every block, is known from the count alone:
+ * a mask whose lists alone exceed the budget is refused by both. */
+static void
+test_lists_over_budget (void)
+{
+  g_autoptr (SpxIpuMachine) bow = spx_ipu_machine_preset ("bow");
+  g_autoptr (GError) error = NULL;
+  g_autoptr (SpxMask) mask = spx_mask_new (8192, 8192, 1, &error);
+  g_assert_no_error (error);
+  spx_mask_fill (mask); /* 2^26 blocks: 512 MiB per list of them */
+  g_setenv (SPX_MEMORY_BUDGET_ENV, "256M", TRUE);
+  for (SpxIpuMode mode = SPX_IPU_MODE_STATIC; mode < SPX_IPU_N_MODES; mode++)
+    {
+      SpxIpuProgram *p = spx_ipu_plan (bow, mode, mask, 16, SPX_DTYPE_FP16,
+                                       &error);
+      g_assert_null (p);
+      g_assert_error (error, SPX_BUDGET_ERROR, SPX_BUDGET_ERROR_TOO_LARGE);
+      g_test_message ("%s", error->message);
+      g_assert_nonnull (strstr (error->message, mode == SPX_IPU_MODE_STATIC
+                                                  ? "the static plan"
+                                                  : "the dynamic plan"));
+      g_clear_error (&error);
+    }
+  g_unsetenv (SPX_MEMORY_BUDGET_ENV);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -275,6 +341,8 @@ main (int argc, char **argv)
   g_test_add_func ("/ipu/model/estimate-is-build", test_estimate_is_build);
   g_test_add_func ("/ipu/model/dense-budget", test_dense_budget);
   g_test_add_func ("/ipu/model/dense-cancelled", test_dense_cancelled);
+  g_test_add_func ("/ipu/model/too-many-blocks", test_too_many_blocks);
+  g_test_add_func ("/ipu/model/lists-over-budget", test_lists_over_budget);
   for (guint i = 0; i < G_N_ELEMENTS (paper); i++)
     {
       g_autofree char *path = g_strdup_printf ("/ipu/model/paper/density-1-%u",

@@ -627,7 +627,7 @@ generate_budget_subprocess (void)
   assert_budget_refusal (error, "131072×131072", "2.0");
   g_clear_error (&error);
 
-  /* skewed: 40 bytes per block-row, 2.5 GiB for 2^26 rows (mask 64 MiB) */
+  /* skewed: 32 bytes per block-row, 2 GiB for 2^26 rows (mask 64 MiB) */
   o.pattern = SPX_PATTERN_SKEWED;
   g_assert_null (spx_mask_generate (1u << 26, 8, 1, &o, &error));
   assert_budget_refusal (error, "skewed", NULL);
@@ -797,6 +797,69 @@ test_rng_uniform_normal (void)
   spx_rng_init (&b, 99);
   for (int i = 0; i < 100; i++)
     g_assert_cmpfloat (spx_rng_normal (&a), ==, spx_rng_normal (&b));
+}
+
+/* P(x) of the hypergeometric law, through lgamma: a reference that
+ * shares nothing with the sampler's walk over ratios. */
+static double
+hyper_pmf (double len, double k, double n, double x)
+{
+  double lc = lgamma (k + 1) - lgamma (x + 1) - lgamma (k - x + 1) +
+              lgamma (len - k + 1) - lgamma (n - x + 1) -
+              lgamma (len - k - n + x + 1) - lgamma (len + 1) +
+              lgamma (n + 1) + lgamma (len - n + 1);
+  return exp (lc);
+}
+
+static void
+test_rng_hypergeometric (void)
+{
+  SpxRng rng;
+  spx_rng_init (&rng, 1);
+  /* recorded once: the same on every machine (basic IEEE operations) */
+  const guint64 golden[] = { 28, 39, 29, 35, 28, 31 };
+  for (guint i = 0; i < G_N_ELEMENTS (golden); i++)
+    g_assert_cmpuint (spx_rng_hypergeometric (&rng, 1000, 300, 100), ==,
+                      golden[i]);
+
+  /* no choice: none or all marked, none or all sampled */
+  g_assert_cmpuint (spx_rng_hypergeometric (&rng, 50, 0, 20), ==, 0);
+  g_assert_cmpuint (spx_rng_hypergeometric (&rng, 50, 50, 20), ==, 20);
+  g_assert_cmpuint (spx_rng_hypergeometric (&rng, 50, 30, 0), ==, 0);
+  g_assert_cmpuint (spx_rng_hypergeometric (&rng, 50, 30, 50), ==, 30);
+  /* 45 marked of 50, 10 sampled: at least 5 are marked */
+  for (int i = 0; i < 1000; i++)
+    g_assert_cmpuint (spx_rng_hypergeometric (&rng, 50, 45, 10), >=, 5);
+
+  /* chi-square against the law, 40000 draws of (60, 25, 20) in bins
+   * ≤ 4, 5, …, 12, ≥ 13: 9 degrees of freedom, 99.9 % quantile 27.88 */
+  double bins[10] = { 0 }, expect[10] = { 0 };
+  for (int i = 0; i < 40000; i++)
+    {
+      guint64 x = spx_rng_hypergeometric (&rng, 60, 25, 20);
+      bins[CLAMP ((gint64) x, 4, 13) - 4]++;
+    }
+  for (int x = 0; x <= 20; x++)
+    expect[CLAMP (x, 4, 13) - 4] += 40000 * hyper_pmf (60, 25, 20, x);
+  double chi2 = 0;
+  for (int b = 0; b < 10; b++)
+    chi2 += (bins[b] - expect[b]) * (bins[b] - expect[b]) / expect[b];
+  g_assert_cmpfloat (chi2, <, 27.88);
+
+  /* a piece of 2^24 of a 2^34-block mask at density 1/2: mean 2^23,
+   * variance 2^22 (1 − 2^-10) */
+  double n = 2000, sum = 0, sum_sq = 0;
+  for (int i = 0; i < n; i++)
+    {
+      double x = (double) spx_rng_hypergeometric (
+        &rng, G_GUINT64_CONSTANT (1) << 34, G_GUINT64_CONSTANT (1) << 33,
+        1u << 24) - 8388608.0;
+      sum += x;
+      sum_sq += x * x;
+    }
+  double var = 4194304.0 * (1 - 1.0 / 1024);
+  g_assert_cmpfloat (fabs (sum / n), <, 5 * sqrt (var / n));
+  g_assert_cmpfloat (fabs (sum_sq / n / var - 1), <, 0.15);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1049,6 +1112,130 @@ test_uniform_large (void)
   o.density = 0.9;
   g_autoptr(SpxMask) m9 = generate (4096, 4096, 1, &o);
   g_assert_cmpuint (spx_mask_count (m9), ==, 15099494);
+}
+
+/* FNV-1a over a mask's words: a whole mask in one pinned number. */
+static guint64
+mask_hash (const SpxMask *m)
+{
+  guint64 h = G_GUINT64_CONSTANT (0xcbf29ce484222325);
+  for (guint64 w = 0; w < m->n_words; w++)
+    h = (h ^ m->bits[w]) * G_GUINT64_CONSTANT (0x100000001b3);
+  return h;
+}
+
+/* Past 2^24 blocks a uniform mask is drawn a piece at a time (Floyd's
+ * draws spread over a whole mask miss the caches): exact counts on both
+ * sides of 1/2 and through the denser pieces' word-wise path, each piece
+ * near its share, and the same mask on every machine (recorded once). */
+static void
+test_uniform_pieces (void)
+{
+  const struct {
+    double  density;
+    guint64 count, hash;
+  } cases[] = {
+    { 0.3, 5035623, G_GUINT64_CONSTANT (0xdf113504bc987e8e) },
+    { 0.01, 167854, G_GUINT64_CONSTANT (0xe57dc39e088f3aad) },
+    { 0.9, 15106868, G_GUINT64_CONSTANT (0x7fd9de5db6dfe552) },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      SpxGenOptions o;
+      spx_gen_options_init (&o);
+      o.density = cases[i].density;
+      o.seed = 2;
+      g_autoptr(SpxMask) m = generate (4097, 4097, 1, &o); /* 2^24 + 8193 */
+      g_assert_cmpuint (spx_mask_count (m), ==, cases[i].count);
+      g_assert_cmphex (mask_hash (m), ==, cases[i].hash);
+      /* the first piece: 2^24 of the blocks, hypergeometric count */
+      guint64 first = 0, piece = G_GUINT64_CONSTANT (1) << 24;
+      for (guint64 w = 0; w < piece / 64; w++)
+        first += (guint64) __builtin_popcountll (m->bits[w]);
+      double p = o.density, n = (double) spx_mask_n_blocks (m);
+      double sd = sqrt (piece * p * (1 - p) * (n - piece) / (n - 1));
+      g_assert_cmpfloat (fabs (first - piece * p), <, 6 * sd + 1);
+      o.seed = 3;
+      g_autoptr(SpxMask) other = generate (4097, 4097, 1, &o);
+      g_assert_cmpuint (spx_mask_count (other), ==, cases[i].count);
+      g_assert_false (spx_mask_equal (m, other));
+    }
+}
+
+/* Patterns that draw many short ranges (nm's groups, tilewise's tiles)
+ * or rank many rows (skewed's rounding) have fast paths that must make
+ * what the plain loops and the sort made: these were recorded before
+ * them (skewed with ties, capped rows, exponent 0). A change here changes
+ * every saved scenario with such a mask. */
+static void
+test_pinned_patterns (void)
+{
+  const struct {
+    SpxPattern pattern;
+    guint64    rows, cols;
+    guint      block, tile_width, nm_n, nm_m;
+    double     density;
+    guint64    seed, count, hash;
+    double     exponent;
+  } cases[] = {
+    { SPX_PATTERN_NM, 16, 22, 1, 0, 2, 4, 0, 5, 176,
+      G_GUINT64_CONSTANT (0x4f54da3dd8de65a5), 0 },
+    { SPX_PATTERN_NM, 40, 200, 1, 0, 3, 4, 0, 6, 6000,
+      G_GUINT64_CONSTANT (0x4ca74000efd0e735), 0 },
+    { SPX_PATTERN_NM, 9, 300, 2, 0, 5, 64, 0, 7, 60,
+      G_GUINT64_CONSTANT (0xa40e298f636418ef), 0 },
+    { SPX_PATTERN_NM, 9, 300, 1, 0, 40, 100, 0, 8, 1080,
+      G_GUINT64_CONSTANT (0xa710bd91bf72ce79), 0 },
+    { SPX_PATTERN_TILEWISE, 64, 64, 1, 8, 0, 0, 0.3, 3, 1225,
+      G_GUINT64_CONSTANT (0xda97a9c15c807fc0), 0 },
+    { SPX_PATTERN_TILEWISE, 200, 300, 2, 3, 0, 0, 0.2, 4, 3015,
+      G_GUINT64_CONSTANT (0xee69c2af90fa08a6), 0 },
+    { SPX_PATTERN_SKEWED, 100, 100, 1, 0, 0, 0, 0.3, 9, 3000,
+      G_GUINT64_CONSTANT (0x9d88d1676f364181), 1.5 },
+    { SPX_PATTERN_SKEWED, 1000, 50, 1, 0, 0, 0, 0.6, 10, 30000,
+      G_GUINT64_CONSTANT (0xa7c424765ef424af), 2 },
+    { SPX_PATTERN_SKEWED, 300, 7, 1, 0, 0, 0, 0.9, 12, 1890,
+      G_GUINT64_CONSTANT (0x3c38d6c2db18a99d), 3 },
+    { SPX_PATTERN_SKEWED, 97, 13, 1, 0, 0, 0, 0.41, 16, 517,
+      G_GUINT64_CONSTANT (0x628c12fea3ed0cfa), 0 },
+    { SPX_PATTERN_SKEWED, 2000, 40, 2, 0, 0, 0, 0.33, 15, 6600,
+      G_GUINT64_CONSTANT (0x3ea67ca7de7c2064), 1.2 },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      SpxGenOptions o;
+      spx_gen_options_init (&o);
+      o.pattern = cases[i].pattern;
+      o.density = cases[i].density;
+      o.seed = cases[i].seed;
+      if (cases[i].tile_width)
+        o.tile_width = cases[i].tile_width;
+      if (cases[i].nm_m)
+        {
+          o.nm_n = cases[i].nm_n;
+          o.nm_m = cases[i].nm_m;
+        }
+      if (o.pattern == SPX_PATTERN_SKEWED)
+        o.exponent = cases[i].exponent;
+      g_autoptr(SpxMask) m = generate (cases[i].rows, cases[i].cols,
+                                       cases[i].block, &o);
+      g_assert_cmpuint (spx_mask_count (m), ==, cases[i].count);
+      g_assert_cmphex (mask_hash (m), ==, cases[i].hash);
+    }
+}
+
+/* An N:M group longer than a piece, in rows that start mid-word. */
+static void
+test_nm_long_groups (void)
+{
+  SpxGenOptions o;
+  spx_gen_options_init (&o);
+  o.pattern = SPX_PATTERN_NM;
+  o.nm_m = (1u << 24) + 100;
+  o.nm_n = 1u << 23;
+  g_autoptr(SpxMask) m = generate (3, o.nm_m, 1, &o);
+  for (guint64 r = 0; r < 3; r++)
+    g_assert_cmpuint (spx_mask_count_row (m, r), ==, o.nm_n);
 }
 
 /* Block-column c's row set as a bitmask (brows ≤ 64 here). */
@@ -1682,6 +1869,7 @@ main (int argc, char **argv)
   g_test_add_func ("/rng/reference", test_rng_reference);
   g_test_add_func ("/rng/below", test_rng_below);
   g_test_add_func ("/rng/uniform-normal", test_rng_uniform_normal);
+  g_test_add_func ("/rng/hypergeometric", test_rng_hypergeometric);
 
   g_test_add_func ("/gen/options", test_options);
   g_test_add_func ("/gen/invalid-options", test_invalid_options);
@@ -1690,6 +1878,9 @@ main (int argc, char **argv)
   g_test_add_func ("/gen/uniform/unbiased", test_uniform_unbiased);
   g_test_add_func ("/gen/uniform/golden", test_uniform_golden);
   g_test_add_func ("/gen/uniform/large", test_uniform_large);
+  g_test_add_func ("/gen/uniform/pieces", test_uniform_pieces);
+  g_test_add_func ("/gen/pinned", test_pinned_patterns);
+  g_test_add_func ("/gen/nm/long-groups", test_nm_long_groups);
   g_test_add_func ("/gen/tilewise/exact", test_tilewise_exact);
   g_test_add_func ("/gen/tilewise/density", test_tilewise_density);
   g_test_add_func ("/gen/nm", test_nm);

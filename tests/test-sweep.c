@@ -3,6 +3,7 @@
 #include "spx-render-export.h"
 #include "spx-render-speedup.h"
 #include "spx-sweep.h"
+#include "spx-util.h"
 
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
@@ -232,6 +233,66 @@ test_invalid (void)
   g_assert_false (spx_sweep_options_validate (&o, &error));
   g_assert_error (error, SPX_SWEEP_ERROR, SPX_SWEEP_ERROR_INVALID);
   g_clear_error (&error);
+}
+
+/* What a sweep cannot run without is refused before its first point,
+ * leaving the sweep as it was: the CPU's operands (here 64 GiB), or the
+ * largest mask of its points, whichever block comes first. */
+static void
+test_refused_first (void)
+{
+  g_autoptr (SpxSweep) sweep = run_small_model ();
+  SpxSweepOptions o;
+  small_model_options (&o);
+  o.run_cpu = TRUE;
+  o.cpu_m = o.cpu_k = 131072;
+  g_autoptr (GError) error = NULL;
+  g_assert_false (spx_sweep_run (sweep, &o, NULL, NULL, &error));
+  g_assert_error (error, SPX_BUDGET_ERROR, SPX_BUDGET_ERROR_TOO_LARGE);
+  g_assert_nonnull (strstr (error->message, "the operands (dense A "
+                                            "131072×131072"));
+  g_clear_error (&error);
+  g_assert_cmpuint (sweep->points->len, ==, 12);
+  g_assert_cmpuint (sweep->settings.model_m, ==, 256);
+
+  g_setenv (SPX_MEMORY_BUDGET_ENV, "64M", TRUE);
+  small_model_options (&o);
+  o.model_m = o.model_k = 32768; /* 128 MiB at block 1 */
+  o.blocks[0] = 16;
+  o.blocks[1] = 1;
+  g_assert_false (spx_sweep_run (sweep, &o, NULL, NULL, &error));
+  g_unsetenv (SPX_MEMORY_BUDGET_ENV);
+  g_assert_error (error, SPX_BUDGET_ERROR, SPX_BUDGET_ERROR_TOO_LARGE);
+  g_assert_nonnull (strstr (error->message, "32768×32768 elements at "
+                                            "block 1"));
+  g_assert_cmpuint (sweep->points->len, ==, 12);
+}
+
+/* A subject is swept at its own block as it is, not copied: here within
+ * a budget smaller than the subject itself. */
+static void
+test_subject_not_copied (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (SpxMask) subject = spx_mask_new (8192, 8192, 1, &error);
+  g_assert_no_error (error);
+  for (guint64 i = 0; i < 8192; i += 7)
+    spx_mask_set (subject, i, (i * 13) % 8192);
+  SpxSweepOptions o;
+  spx_sweep_options_init (&o);
+  spx_sweep_options_set_subject (&o, subject, "diagonal");
+  o.run_cpu = FALSE;
+  o.model_n = 16;
+  o.n_blocks = 1;
+  o.blocks[0] = 1;
+  g_autoptr (SpxSweep) sweep = spx_sweep_new ();
+  g_setenv (SPX_MEMORY_BUDGET_ENV, "6M", TRUE); /* the subject is 8 MiB */
+  gboolean ok = spx_sweep_run (sweep, &o, NULL, NULL, &error);
+  g_unsetenv (SPX_MEMORY_BUDGET_ENV);
+  g_assert_no_error (error);
+  g_assert_true (ok);
+  g_assert_cmpuint (sweep->points->len, ==, 3);
+  g_assert_cmpfloat (point (sweep, 1)->density, ==, 1171.0 / (8192.0 * 8192));
 }
 
 static gboolean
@@ -886,6 +947,8 @@ main (int argc, char **argv)
   g_test_add_func ("/sweep/mode-names", test_mode_names);
   g_test_add_func ("/sweep/invalid", test_invalid);
   g_test_add_func ("/sweep/cancel", test_cancel);
+  g_test_add_func ("/sweep/refused-first", test_refused_first);
+  g_test_add_func ("/sweep/subject-not-copied", test_subject_not_copied);
   g_test_add_func ("/sweep/csv", test_csv);
   g_test_add_func ("/sweep/json", test_json);
   g_test_add_func ("/sweep/save", test_save);

@@ -192,6 +192,7 @@ typedef struct {
 typedef struct {
   Problem  pr;
   Cand     c;
+  guint64  nnz;          /* the mask's non-zero blocks */
   guint    groups;
   guint64  group_cap;    /* blocks the pz buckets of a group hold */
   guint   *row_x, *col_y;
@@ -341,14 +342,19 @@ fill_groups (Layout *l, const SpxMask *mask, GError **error)
 }
 
 /* What the plan is called in errors: what makes it large. */
+static char *
+plan_what (const Problem *pr)
+{
+  return g_strdup_printf ("the dynamic plan (%" G_GUINT64_FORMAT "×%"
+                          G_GUINT64_FORMAT " in blocks of %u, n = %"
+                          G_GUINT64_FORMAT ", %u tiles)", pr->m, pr->k, pr->b,
+                          pr->n, pr->mc->tiles);
+}
+
 static gboolean
 check_budget (const Layout *l, double bytes, GError **error)
 {
-  const Problem *pr = &l->pr;
-  g_autofree char *what = g_strdup_printf (
-    "the dynamic plan (%" G_GUINT64_FORMAT "×%" G_GUINT64_FORMAT " in blocks "
-    "of %u, n = %" G_GUINT64_FORMAT ", %u tiles)", pr->m, pr->k, pr->b, pr->n,
-    pr->mc->tiles);
+  g_autofree char *what = plan_what (&l->pr);
   return spx_ipu_check_budget (bytes, what, error);
 }
 
@@ -395,7 +401,9 @@ layout_build (Layout *l, const SpxMask *mask, GError **error)
   l->groups = l->c.px * l->c.py;
   l->group_cap = l->c.cap * l->c.pz;
   double held = layout_bytes (l);
-  if (!check_budget (l, held, error))
+  /* the groups' lists hold every block: refused before counting them */
+  double lists = (double) l->nnz * sizeof (guint64);
+  if (!check_budget (l, held + lists, error))
     return FALSE;
   l->row_x = part_map (mask->brows, l->c.px);
   l->col_y = part_map (mask->bcols, l->c.py);
@@ -749,10 +757,13 @@ spx_ipu_plan_dynamic (const SpxIpuMachine *machine, const SpxMask *mask,
       return NULL;
     }
   Layout l = { 0 };
+  l.nnz = spx_mask_count (mask);
   l.pr = (Problem) { machine, mask->rows, mask->cols, n, mask->block, dtype,
-                     mask->brows, mask->bcols,
-                     max_blocks ? max_blocks : spx_mask_count (mask) };
+                     mask->brows, mask->bcols, max_blocks ? max_blocks : l.nnz };
   l.pr.budget = MAX (l.pr.budget, 1);
+  g_autofree char *what = plan_what (&l.pr);
+  if (!spx_ipu_check_blocks (l.nnz, what, error))
+    return NULL;
   GError *local = NULL;
   if (!search (&l.pr, &l.c, &local))
     {

@@ -13,6 +13,7 @@ typedef enum {
   SPX_IPU_ERROR_INVALID,   /* a bad machine, file or scenario */
   SPX_IPU_ERROR_NO_PLAN,   /* nothing fits the machine's memory */
   SPX_IPU_ERROR_UNKNOWN,   /* a name neither a preset nor a file */
+  SPX_IPU_ERROR_TOO_LARGE, /* more blocks than the model plans */
 } SpxIpuError;
 
 /* One IPU: every figure is per tile unless it says otherwise. */

@@ -423,6 +423,20 @@ spx_ipu_check_budget (double bytes, const char *what, GError **error)
                            what, error);
 }
 
+gboolean
+spx_ipu_check_blocks (guint64 blocks, const char *what, GError **error)
+{
+  if (blocks <= SPX_IPU_MAX_BLOCKS)
+    return TRUE;
+  g_autofree char *count = spx_format_count (blocks);
+  g_autofree char *most = spx_format_count (SPX_IPU_MAX_BLOCKS);
+  g_set_error (error, SPX_IPU_ERROR, SPX_IPU_ERROR_TOO_LARGE,
+               "%s: %s non-zero blocks, more than the %s the model plans "
+               "(a larger block size or a lower density has fewer)", what,
+               count, most);
+  return FALSE;
+}
+
 guint
 spx_ipu_program_first_exchange (const SpxIpuProgram *p)
 {

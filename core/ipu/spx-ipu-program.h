@@ -211,6 +211,14 @@ double   spx_ipu_transfers_bytes (guint n_tiles, double transfers);
  * budget, else an error naming what and the size. */
 gboolean spx_ipu_check_budget    (double bytes, const char *what,
                                   GError **error);
+/* The most non-zero blocks a sparse plan takes. Planning goes over each
+ * block several times (about 10 s of CPU at this count), and W's fp16
+ * values alone would fill what a GC200 leaves plans of its SRAM. */
+#define SPX_IPU_MAX_BLOCKS (G_GUINT64_CONSTANT (1) << 28)
+/* TRUE when blocks ≤ SPX_IPU_MAX_BLOCKS; else SPX_IPU_ERROR_TOO_LARGE
+ * naming what, the count and the limit. */
+gboolean spx_ipu_check_blocks    (guint64 blocks, const char *what,
+                                  GError **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SpxIpuProgram, spx_ipu_program_free)
 

@@ -73,16 +73,23 @@ typedef struct {
 
 /* ---- pre-processing ---------------------------------------------------- */
 
-/* Every stage checks what it is about to hold against the memory budget,
- * naming the plan by what makes it large. */
+/* The plan in errors, by what makes it large. */
+static char *
+plan_what (const Ctx *c)
+{
+  const SpxMask *mask = c->mask;
+  return g_strdup_printf ("the static plan (%" G_GUINT64_FORMAT "×%"
+                          G_GUINT64_FORMAT " in blocks of %u, n = %"
+                          G_GUINT64_FORMAT ", %u tiles)", mask->rows,
+                          mask->cols, mask->block, c->n, c->machine->tiles);
+}
+
+/* Every stage checks what it is about to hold against the memory
+ * budget. */
 static gboolean
 check_budget (const Ctx *c, double bytes, GError **error)
 {
-  const SpxMask *mask = c->mask;
-  g_autofree char *what = g_strdup_printf (
-    "the static plan (%" G_GUINT64_FORMAT "×%" G_GUINT64_FORMAT " in blocks "
-    "of %u, n = %" G_GUINT64_FORMAT ", %u tiles)", mask->rows, mask->cols,
-    mask->block, c->n, c->machine->tiles);
+  g_autofree char *what = plan_what (c);
   return spx_ipu_check_budget (bytes, what, error);
 }
 
@@ -95,25 +102,37 @@ ctx_bytes (const SpxMask *mask)
          (double) mask->bcols * (4 + 8 + 8 + 2 * 8) + 64;
 }
 
-/* Count blocks per block-row and block-column in one pass over the words. */
+/* Count blocks per block-row and block-column. */
 static gboolean
 count_blocks (Ctx *c, GError **error)
 {
   const SpxMask *mask = c->mask;
   c->row_count = g_new0 (guint32, mask->brows);
   c->col_count = g_new0 (guint32, mask->bcols);
-  for (guint64 w = 0; w < mask->n_words; w++)
+  SpxMaskIter it;
+  guint64 br, bc, seen = 0;
+  spx_mask_iter_init (&it, mask);
+  while (spx_mask_iter_next (&it, &br, &bc))
     {
-      if (w % (64 * POLL_EVERY) == 0 && spx_cancelled (error))
+      if (++seen % (64 * POLL_EVERY) == 0 && spx_cancelled (error))
         return FALSE;
-      for (guint64 word = mask->bits[w]; word != 0; word &= word - 1)
-        {
-          guint64 i = w * 64 + (guint64) __builtin_ctzll (word);
-          c->row_count[i / mask->bcols]++;
-          c->col_count[i % mask->bcols]++;
-        }
+      c->row_count[br]++;
+      c->col_count[bc]++;
     }
   return TRUE;
+}
+
+/* A mask too large to plan is refused before the seconds its counting
+ * takes: by its count of blocks, and because whatever the partition, a
+ * build lists every block twice, dealt and per tile (build_bytes). */
+static gboolean
+check_size (const Ctx *c, GError **error)
+{
+  guint64 nnz = spx_mask_count (c->mask);
+  g_autofree char *what = plan_what (c);
+  return spx_ipu_check_blocks (nnz, what, error) &&
+         check_budget (c, c->footprint + 2.0 * (double) nnz *
+                          sizeof (guint64), error);
 }
 
 /* A stable counting sort, most blocks first: O(n + max count). */
@@ -167,7 +186,7 @@ ctx_init (Ctx *c, const SpxIpuMachine *machine, const SpxMask *mask,
   c->grain = spx_ipu_cost_grain (dtype);
   c->b = mask->block;
   c->footprint = ctx_bytes (mask);
-  if (!check_budget (c, c->footprint, error) || !count_blocks (c, error))
+  if (!check_size (c, error) || !count_blocks (c, error))
     return FALSE;
   c->row_order = order_by_count (c->row_count, mask->brows, mask->bcols);
   c->col_order = order_by_count (c->col_count, mask->bcols, mask->brows);
