@@ -4,6 +4,7 @@
 #include "spx-bench.h"
 #include "spx-json.h"
 #include "spx-mask-gen.h"
+#include "spx-util.h"
 
 #include <math.h>
 #include <string.h>
