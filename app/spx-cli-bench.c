@@ -64,25 +64,6 @@ parse_mode (const char *text, SpxBenchOptions *options)
   return TRUE;
 }
 
-/* More threads than the processors can run are refused here, before
- * OpenBLAS would try to start them. */
-static gboolean
-parse_threads (const char *text, guint *threads)
-{
-  guint64 v, most = spx_bench_max_threads ();
-  if (g_ascii_string_to_unsigned (text, 10, 1, most, &v, NULL))
-    {
-      *threads = (guint) v;
-      return TRUE;
-    }
-  spx_cli_usage_error (CMD, "--threads: expected a whole number from 1 to %"
-                       G_GUINT64_FORMAT " (%u × the %" G_GUINT64_FORMAT
-                       " processors online), got '%s'", most,
-                       SPX_BENCH_THREADS_PER_CPU,
-                       most / SPX_BENCH_THREADS_PER_CPU, text);
-  return FALSE;
-}
-
 static gboolean
 parse_op (const char *text, SpxBenchOptions *options)
 {
@@ -123,7 +104,9 @@ parse_options (const BenchArgs *a, guint threads, SpxBenchOptions *o)
         return FALSE;
       o->peer_timeout_s = (guint) v;
     }
-  if (a->threads && !parse_threads (a->threads, &o->engine.threads))
+  /* more than the processors can run are refused before OpenBLAS would
+   * try to start them */
+  if (a->threads && !spx_cli_threads (CMD, a->threads, &o->engine.threads))
     return FALSE;
   if (a->reps)
     {

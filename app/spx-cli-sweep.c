@@ -229,8 +229,10 @@ parse_uint_opt (const char *option, const char *text, guint64 min,
 static gboolean
 parse_cpu (const SweepArgs *a, SpxSweepOptions *o)
 {
-  return parse_uint_opt ("--threads", a->threads, 1, 1024, &o->threads) &&
-         parse_uint_opt ("--reps", a->reps, 1, 100000, &o->reps) &&
+  return (a->threads == NULL || spx_cli_threads (CMD, a->threads,
+                                                  &o->threads)) &&
+         parse_uint_opt ("--reps", a->reps, SPX_SWEEP_MIN_REPS, 100000,
+                         &o->reps) &&
          parse_uint_opt ("--warmup", a->warmup, 0, 100000, &o->warmup) &&
          (a->seed == NULL ||
           spx_cli_uint (CMD, "--seed", a->seed, 0, G_MAXUINT64, &o->seed));

@@ -257,6 +257,21 @@ spx_cli_uint (const char *command, const char *option, const char *text,
 }
 
 gboolean
+spx_cli_threads (const char *command, const char *text, guint *threads)
+{
+  guint64 v;
+  if (g_ascii_string_to_unsigned (text, 10, 1, spx_max_threads (), &v, NULL))
+    {
+      *threads = (guint) v;
+      return TRUE;
+    }
+  g_autofree char *most = spx_max_threads_text ();
+  spx_cli_usage_error (command, "--threads: expected a whole number from 1 "
+                       "to %s, got '%s'", most, text);
+  return FALSE;
+}
+
+gboolean
 spx_cli_double (const char *command, const char *option, const char *text,
                 double min, double max, double *value)
 {

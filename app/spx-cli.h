@@ -56,6 +56,9 @@ gboolean spx_cli_uint   (const char *command, const char *option,
 gboolean spx_cli_double (const char *command, const char *option,
                          const char *text, double min, double max,
                          double *value);
+/* --threads: 1 to spx_max_threads, the limit stated on failure. */
+gboolean spx_cli_threads (const char *command, const char *text,
+                          guint *threads);
 
 /* A density as people write it, and as --density reads it: "1/16" when
  * it is one over a power of two, else "0.1". */

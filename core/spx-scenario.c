@@ -9,7 +9,7 @@ G_DEFINE_QUARK (spx-scenario-error-quark, spx_scenario_error)
 
 #define GROUP_SCENARIO "scenario"
 #define GROUP_MASK     "mask"
-#define MAX_THREADS    1024
+#define MAX_THREADS    1024 /* what the format holds */
 
 static const char *const scenario_keys[] = {
   "version", "m", "k", "n", "block", "dtype", "machine", "threads", NULL
@@ -126,9 +126,12 @@ spx_scenario_validate (const SpxScenario *s, GError **error)
   if (s->machine == NULL || s->machine[0] == '\0' ||
       strpbrk (s->machine, "\n\r") != NULL)
     return invalid (error, "machine: expected a preset name or a file");
-  if (s->threads > MAX_THREADS)
-    return invalid (error, "threads %u: expected 0 (all cores) to %d",
-                    s->threads, MAX_THREADS);
+  if (s->threads > spx_max_threads ())
+    {
+      g_autofree char *most = spx_max_threads_text ();
+      return invalid (error, "threads %u: expected 0 (all cores) to %s",
+                      s->threads, most);
+    }
   if (s->source == SPX_MASK_SOURCE_FILE && s->mask_path == NULL)
     return invalid (error, "mask source is a file but no path is given");
   if (s->mask != NULL &&
@@ -257,6 +260,16 @@ read_scenario_group (Reader *r, SpxScenario *s)
       !read_uint32 (r, GROUP_SCENARIO, "threads", FALSE, 0, MAX_THREADS,
                     &s->threads))
     return FALSE;
+  /* more than the processors can run sensibly: refused here, the one
+   * place that says what a scenario may ask */
+  if (s->threads > spx_max_threads ())
+    {
+      g_autofree char *most = spx_max_threads_text ();
+      g_autofree char *what = g_strdup_printf ("%u is more than this machine "
+                                               "runs: expected 0 (all cores) "
+                                               "to %s", s->threads, most);
+      return read_fail (r, GROUP_SCENARIO, "threads", what);
+    }
 
   g_autofree char *dtype = g_key_file_get_value (r->kf, GROUP_SCENARIO,
                                                  "dtype", NULL);

@@ -178,6 +178,20 @@ spx_budget_alloc0 (guint64 count, gsize size, const char *what,
   return p;
 }
 
+guint
+spx_max_threads (void)
+{
+  return SPX_THREADS_PER_CPU * (guint) MAX (1, sysconf (_SC_NPROCESSORS_ONLN));
+}
+
+char *
+spx_max_threads_text (void)
+{
+  guint most = spx_max_threads ();
+  return g_strdup_printf ("%u (%u × the %u processors online)", most,
+                          SPX_THREADS_PER_CPU, most / SPX_THREADS_PER_CPU);
+}
+
 gboolean
 spx_cancelled (GError **error)
 {

@@ -76,6 +76,15 @@ gboolean spx_budget_check_held (guint64 bytes, guint64 held,
 gpointer spx_budget_alloc0 (guint64 count, gsize size, const char *what,
                             GError **error);
 
+/* The most threads a measurement may ask for: more than this many per
+ * processor online cannot run sensibly (OpenBLAS takes a buffer of about
+ * 32 MiB per thread, and under a memory limit its allocator retries
+ * forever). Scenarios, options and the engine hold to it. */
+#define SPX_THREADS_PER_CPU 4
+guint    spx_max_threads      (void);
+/* It in words: "8 (4 × the 2 processors online)". */
+char    *spx_max_threads_text (void);
+
 /* Long work polls this between steps: TRUE (and a CANCELLED error) once
  * the thread's current GCancellable (g_cancellable_push_current) is
  * cancelled. Cheap enough for every few thousand iterations. */

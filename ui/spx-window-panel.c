@@ -2,6 +2,7 @@
  * generator, number type, machine (presets and what-if edits), the
  * program shown and CPU threads. Every change re-plans at once. */
 #include "spx-window-private.h"
+#include "spx-util.h"
 
 #include <math.h>
 
@@ -355,7 +356,7 @@ build_machine (SpxWindow *w, GtkGrid *g, gint *row)
   p->clock = spin (0.1, 10, 0.05, 3);
   p->exchange = spin (0.25, 1024, 0.25, 2);
   p->mode = id_combo (modes);
-  p->threads = spin (0, 1024, 1, 0);
+  p->threads = spin (0, spx_max_threads (), 1, 0);
   add_heading (g, row, "IPU");
   add_row (g, row, "_Machine", p->machine, "A preset, or your edits of one");
   add_row (g, row, "_Tiles", p->tiles, "Tiles (what if there were more?)");

@@ -1,5 +1,6 @@
 /* spx-window.c: the main window: header bar, views, actions, title */
 #include "spx-window-private.h"
+#include "spx-util.h"
 
 #include <string.h>
 
@@ -632,7 +633,8 @@ spx_window_use_defaults (SpxWindow *w, const char *machine, guint threads)
       spx_study_set_machine (w->study, machine, NULL);
       spx_window_replan (w);
     }
-  w->study->scenario->threads = threads;
+  /* preferences may ask more than this machine runs (a scenario may not) */
+  w->study->scenario->threads = MIN (threads, spx_max_threads ());
   spx_window_panel_load (w);
 }
 
