@@ -31,6 +31,15 @@ int      spx_cli_model    (int argc, char **argv);
 int      spx_cli_render   (int argc, char **argv);
 int      spx_cli_sweep    (int argc, char **argv);
 
+/* Every line the program prints to a terminal goes through these: the
+ * text formatted, then escaped (spx_escape), then a newline, so that
+ * nothing from a file or the command line (a name with ESC, CR or a
+ * newline in it) drives the terminal or breaks a line in two. */
+void     spx_cli_line  (FILE *stream, const char *fmt, ...)
+  G_GNUC_PRINTF (2, 3);
+/* Each of the NULL-terminated lines so. */
+void     spx_cli_lines (FILE *stream, const char *const *lines);
+
 /* Shared helpers. The usage error prints one line and returns 2. */
 int      spx_cli_usage_error (const char *command, const char *fmt, ...)
   G_GNUC_PRINTF (2, 3);

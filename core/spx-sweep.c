@@ -488,10 +488,13 @@ spx_sweep_run (SpxSweep *sweep, const SpxSweepOptions *options,
 
 /* Writers */
 
+/* A text field, escaped (spx_escape) so that no control character
+ * reaches the file, quoted when it holds a comma or a quote. */
 static void
-csv_field (GString *out, const char *text)
+csv_field (GString *out, const char *raw)
 {
-  if (strpbrk (text, ",\"\r\n") == NULL)
+  g_autofree char *text = spx_escape (raw);
+  if (strpbrk (text, ",\"") == NULL)
     {
       g_string_append (out, text);
       return;

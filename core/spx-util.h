@@ -28,8 +28,19 @@ gboolean spx_read_regular (const char *path, const char *kind,
                            gsize max_bytes, char **contents, gsize *len,
                            GError **error);
 
+/* The character at *p (before end), moving *p past it; (gunichar) -1,
+ * moving one byte, where no UTF-8 character starts. */
+gunichar spx_utf8_take (const char **p, const char *end);
+/* Text from a file or the command line, fit to print on a terminal or
+ * show in a label: control characters (C0, DEL) and bytes that are not
+ * UTF-8 as \xNN, C1 controls (U+0080 to U+009F) as \u00NN, everything
+ * else as it is. len < 0: up to the NUL. max_chars 0: all of it, else at
+ * most that many characters, then "…". Escaping twice changes nothing. */
+char    *spx_escape_len (const char *text, gssize len, guint max_chars);
+/* All of a NUL-terminated text so. */
+char    *spx_escape  (const char *text);
 /* A value from a file, fit to quote in a message: at most 32
- * characters, anything unprintable escaped, quoted ('…'). */
+ * characters, escaped, quoted ('…'). */
 char    *spx_excerpt (const char *text);
 /* The same unquoted, for a key or group name. */
 char    *spx_short   (const char *text);

@@ -38,7 +38,8 @@ set_value (GtkWidget *s, double v)
 static char *
 short_name (const char *path)
 {
-  g_autofree char *base = g_filename_display_basename (path);
+  g_autofree char *raw = g_filename_display_basename (path);
+  g_autofree char *base = spx_escape (raw);
   glong n = g_utf8_strlen (base, -1);
   if (n <= NAME_CHARS)
     return g_steal_pointer (&base);

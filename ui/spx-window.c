@@ -27,7 +27,8 @@ spx_window_update_title (SpxWindow *w)
   const char *file = w->study->path;
   if (file == NULL && sc->source == SPX_MASK_SOURCE_FILE)
     file = sc->mask_path; /* a mask opened on its own */
-  g_autofree char *name = file ? g_filename_display_basename (file) : NULL;
+  g_autofree char *base = file ? g_filename_display_basename (file) : NULL;
+  g_autofree char *name = base ? spx_escape (base) : NULL;
   g_autofree char *title = NULL;
   if (name != NULL || w->dirty)
     title = g_strdup_printf ("Sparse Explorer — %s%s", w->dirty ? "•" : "",
@@ -53,9 +54,10 @@ spx_window_show_message (SpxWindow *w, GtkMessageType type,
                          const char *message)
 {
   g_free (w->error);
-  w->error = g_strdup (message);
+  /* messages quote names and values from files: shown escaped */
+  w->error = spx_escape (message);
   gtk_info_bar_set_message_type (GTK_INFO_BAR (w->info_bar), type);
-  gtk_label_set_text (GTK_LABEL (w->info_label), message);
+  gtk_label_set_text (GTK_LABEL (w->info_label), w->error);
   /* only a plan too big, or a file saved, offers these */
   gtk_widget_hide (w->fit_button);
   gtk_widget_hide (w->folder_button);
