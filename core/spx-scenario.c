@@ -235,6 +235,24 @@ read_double (Reader *r, const char *group, const char *key, double min,
   return TRUE;
 }
 
+/* A text key (*value NULL when missing): GKeyFile's strings are UTF-8
+ * with its escapes, and one that is not is refused rather than taken for
+ * missing. */
+static gboolean
+read_string (Reader *r, const char *group, const char *key, char **value)
+{
+  g_autoptr (GError) local = NULL;
+  *value = g_key_file_get_string (r->kf, group, key, &local);
+  if (*value != NULL || g_error_matches (local, G_KEY_FILE_ERROR,
+                                         G_KEY_FILE_ERROR_KEY_NOT_FOUND))
+    return TRUE;
+  g_autofree char *raw = g_key_file_get_value (r->kf, group, key, NULL);
+  g_autofree char *got = spx_excerpt (raw != NULL ? raw : "");
+  g_autofree char *what = g_strdup_printf (
+    "expected UTF-8 text (escapes \\s \\t \\n \\r \\\\), got %s", got);
+  return read_fail (r, group, key, what);
+}
+
 static gboolean
 read_scenario_group (Reader *r, SpxScenario *s)
 {
@@ -275,8 +293,9 @@ read_scenario_group (Reader *r, SpxScenario *s)
                                                  "dtype", NULL);
   if (dtype != NULL && !spx_dtype_from_string (dtype, &s->dtype))
     return read_fail (r, GROUP_SCENARIO, "dtype", "expected fp16 or fp32");
-  g_autofree char *machine = g_key_file_get_string (r->kf, GROUP_SCENARIO,
-                                                    "machine", NULL);
+  g_autofree char *machine = NULL;
+  if (!read_string (r, GROUP_SCENARIO, "machine", &machine))
+    return FALSE;
   if (machine != NULL)
     {
       if (machine[0] == '\0')
@@ -390,8 +409,9 @@ read_mask_group (Reader *r, SpxScenario *s, const char *dir)
     return FALSE;
   if (s->source == SPX_MASK_SOURCE_FILE)
     {
-      g_autofree char *path = g_key_file_get_string (r->kf, GROUP_MASK, "path",
-                                                     NULL);
+      g_autofree char *path = NULL;
+      if (!read_string (r, GROUP_MASK, "path", &path))
+        return FALSE;
       if (path == NULL || path[0] == '\0')
         return read_fail (r, GROUP_MASK, "path", "missing (mask source is a file)");
       s->mask_path = g_path_is_absolute (path) || dir == NULL

@@ -141,6 +141,13 @@ test_refusals (void)
       SPX_SCENARIO_ERROR_INVALID, "dtype" },
     { "[scenario]\nversion=1\nm=1\nk=1\nn=1\nblock=1\n[extra]\na=1\n",
       SPX_SCENARIO_ERROR_INVALID, "[extra]" },
+    /* more threads than the format holds, or than this machine runs */
+    { "[scenario]\nversion=1\nm=1\nk=1\nn=1\nblock=1\nthreads=1025\n",
+      SPX_SCENARIO_ERROR_INVALID, "[scenario] threads: expected a whole "
+      "number from 0 to 1024, got '1025'" },
+    { "[scenario]\nversion=1\nm=1\nk=1\nn=1\nblock=1\nmachine=\xff\n",
+      SPX_SCENARIO_ERROR_INVALID, "[scenario] machine: expected UTF-8 text "
+      "(escapes \\s \\t \\n \\r \\\\), got '\\xff'" },
   };
   for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
     {
@@ -167,6 +174,9 @@ test_mask_refusals (void)
     { "[mask]\npattern=zigzag\n", SPX_SCENARIO_ERROR_INVALID, "pattern" },
     { "[mask]\nnm=5:4\n", SPX_SCENARIO_ERROR_INVALID, "nm" },
     { "[mask]\nsource=file\n", SPX_SCENARIO_ERROR_INVALID, "path" },
+    { "[mask]\nsource=file\npath=a\xc3" "b\n", SPX_SCENARIO_ERROR_INVALID,
+      "[mask] path: expected UTF-8 text (escapes \\s \\t \\n \\r \\\\), got "
+      "'a\\xc3b'" },
     { "[mask]\nsource=drawn\n", SPX_SCENARIO_ERROR_INVALID, "bits" },
     /* 16 × 8 blocks = 128 bits = 16 bytes = 24 base64 characters */
     { "[mask]\nsource=drawn\ncount=1\nbits=AAAA\n", SPX_SCENARIO_ERROR_INVALID,
