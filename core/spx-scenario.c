@@ -453,6 +453,9 @@ load_data (const char *name, const char *data, gsize len, const char *dir,
            GError **error)
 {
   g_autoptr (GKeyFile) kf = g_key_file_new ();
+  g_autofree char *lf = NULL;
+  if (!spx_text_cr_lines (name, &data, len, &lf, error))
+    return NULL;
   /* GLib's message would quote the offending line: a file that is not
    * ours must not be shown */
   if (!g_key_file_load_from_data (kf, data, len, G_KEY_FILE_NONE, NULL))

@@ -326,6 +326,36 @@ spx_short (const char *text)
   return spx_escape_len (text, -1, 32);
 }
 
+/* The first line end within the first 64 KiB is a CR alone. */
+static gboolean
+ends_lines_in_cr (const char *data, gsize len)
+{
+  gsize n = MIN (len, 65536);
+  for (gsize i = 0; i < n; i++)
+    if (data[i] == '\n' || data[i] == '\r')
+      return data[i] == '\r' && (i + 1 == len || data[i + 1] != '\n');
+  return FALSE;
+}
+
+gboolean
+spx_text_cr_lines (const char *name, const char **data, gsize len,
+                   char **copy, GError **error)
+{
+  *copy = NULL;
+  if (!ends_lines_in_cr (*data, len))
+    return TRUE;
+  g_autofree char *what = g_strdup_printf ("%s: a copy with LF line ends",
+                                           name);
+  char *out = spx_budget_alloc0 ((guint64) len + 1, 1, what, error);
+  if (out == NULL)
+    return FALSE;
+  for (gsize i = 0; i < len; i++)
+    out[i] = (*data)[i] == '\r' && (i + 1 == len || (*data)[i + 1] != '\n')
+               ? '\n' : (*data)[i];
+  *data = *copy = out;
+  return TRUE;
+}
+
 char *
 spx_format_count (guint64 value)
 {

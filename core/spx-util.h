@@ -44,6 +44,13 @@ char    *spx_escape  (const char *text);
 char    *spx_excerpt (const char *text);
 /* The same unquoted, for a key or group name. */
 char    *spx_short   (const char *text);
+/* Text whose lines end in CR alone (old Mac files; the first line end
+ * decides) is read as if they ended in LF: *data then points to a copy
+ * (*copy, to free; NUL-terminated) with LF line ends. Other text is left
+ * as it is (*copy NULL). FALSE, with an error naming name, when the copy
+ * is over the memory budget. */
+gboolean spx_text_cr_lines (const char *name, const char **data, gsize len,
+                            char **copy, GError **error);
 /* A count with its thousands grouped, "66,944", for figures people add
  * up by eye. */
 char    *spx_format_count (guint64 value);

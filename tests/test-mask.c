@@ -1619,6 +1619,38 @@ test_escape (void)
   g_assert_cmpstr (quoted, ==, "'\\x0d'");
 }
 
+/* Lines that end in CR alone are read as lines; CRLF and LF text is left
+ * as it is, without a copy. */
+static void
+test_cr_lines (void)
+{
+  const char *text = "a\rb\r\nc\r";
+  g_autofree char *copy = NULL;
+  g_assert_true (spx_text_cr_lines ("t", &text, 7, &copy, NULL));
+  g_assert_nonnull (copy);
+  g_assert_cmpmem (text, 7, "a\nb\r\nc\n", 7);
+  g_assert_cmpint (text[7], ==, '\0');
+  const char *const others[] = { "a\r\nb\r", "a\nb\r", "no line end\r\n",
+                                 "" };
+  for (guint i = 0; i < G_N_ELEMENTS (others); i++)
+    {
+      const char *t = others[i];
+      g_autofree char *none = NULL;
+      g_assert_true (spx_text_cr_lines ("t", &t, strlen (t), &none, NULL));
+      g_assert_null (none);
+      g_assert_true (t == others[i]);
+    }
+  /* the copy is within the budget like any other memory */
+  set_budget ("4");
+  const char *big = "0123456789\r";
+  g_autofree char *none = NULL;
+  g_autoptr (GError) error = NULL;
+  g_assert_false (spx_text_cr_lines ("big.mtx", &big, 11, &none, &error));
+  g_assert_error (error, SPX_BUDGET_ERROR, SPX_BUDGET_ERROR_TOO_LARGE);
+  g_assert_true (g_str_has_prefix (error->message, "big.mtx: "));
+  set_budget (NULL);
+}
+
 /* The thread limit in words says what it is made of. */
 static void
 test_max_threads (void)
@@ -1736,6 +1768,7 @@ main (int argc, char **argv)
   g_test_add_func ("/util/format-count", test_format_count);
   g_test_add_func ("/util/join-choices", test_join_choices);
   g_test_add_func ("/util/escape", test_escape);
+  g_test_add_func ("/util/cr-lines", test_cr_lines);
   g_test_add_func ("/util/max-threads", test_max_threads);
   g_test_add_func ("/util/write-atomic-error", test_write_atomic_error);
   g_test_add_func ("/gen/keeps-any", test_keeps_any);
