@@ -32,8 +32,8 @@ main (int argc, char **argv)
     if (argv[i][0] != '-' && !g_file_test (argv[i], G_FILE_TEST_EXISTS) &&
         !(i > 1 && g_str_equal (argv[i - 1], "--view")))
       {
-        fprintf (stderr, "sparse-explorer: '%s' is neither a command nor a "
-                 "file (try --help)\n", argv[i]);
+        spx_cli_line (stderr, "sparse-explorer: '%s' is neither a command "
+                      "nor a file (try --help)", argv[i]);
         return SPX_EXIT_USAGE;
       }
 #if SPX_HAVE_GUI
@@ -42,9 +42,9 @@ main (int argc, char **argv)
 #else
   if (argc >= 2)
     {
-      fprintf (stderr, "sparse-explorer: unknown %s '%s' (try --help; "
-               "this build has no window)\n",
-               argv[1][0] == '-' ? "option" : "command", argv[1]);
+      spx_cli_line (stderr, "sparse-explorer: unknown %s '%s' (try --help; "
+                    "this build has no window)",
+                    argv[1][0] == '-' ? "option" : "command", argv[1]);
       return SPX_EXIT_USAGE;
     }
   spx_cli_print_usage (stdout);

@@ -298,12 +298,12 @@ check_options (int argc, char **argv, int *status)
   g_autoptr (GError) error = NULL;
   gboolean ok = g_option_context_parse_strv (context, &args, &error);
   if (!ok)
-    fprintf (stderr, "sparse-explorer: %s (try --help)\n", error->message);
+    spx_cli_line (stderr, "sparse-explorer: %s (try --help)", error->message);
   else if (view != NULL && !known_view (view))
     {
       g_autofree char *views = g_strjoinv (", ", (char **) spx_window_views);
-      fprintf (stderr, "sparse-explorer: --view: expected one of %s, got "
-               "'%s'\n", views, view);
+      spx_cli_line (stderr, "sparse-explorer: --view: expected one of %s, "
+                    "got '%s'", views, view);
       ok = FALSE;
     }
   g_free (view);
@@ -333,9 +333,10 @@ spx_application_main (int argc, char **argv)
   if (!help && !gtk_init_check (NULL, NULL))
     {
       g_autofree char *commands = spx_cli_command_list ();
-      fprintf (stderr, "sparse-explorer: no display for the window (neither "
-               "DISPLAY nor WAYLAND_DISPLAY opens one); without a display "
-               "use the commands %s (sparse-explorer --help)\n", commands);
+      spx_cli_line (stderr, "sparse-explorer: no display for the window "
+                    "(neither DISPLAY nor WAYLAND_DISPLAY opens one); without "
+                    "a display use the commands %s (sparse-explorer --help)",
+                    commands);
       return SPX_EXIT_INPUT;
     }
   g_autoptr (SpxApplication) app = spx_application_new ();

@@ -64,25 +64,6 @@ parse_mode (const char *text, SpxBenchOptions *options)
   return TRUE;
 }
 
-/* More threads than the processors can run are refused here, before
- * OpenBLAS would try to start them. */
-static gboolean
-parse_threads (const char *text, guint *threads)
-{
-  guint64 v, most = spx_bench_max_threads ();
-  if (g_ascii_string_to_unsigned (text, 10, 1, most, &v, NULL))
-    {
-      *threads = (guint) v;
-      return TRUE;
-    }
-  spx_cli_usage_error (CMD, "--threads: expected a whole number from 1 to %"
-                       G_GUINT64_FORMAT " (%u × the %" G_GUINT64_FORMAT
-                       " processors online), got '%s'", most,
-                       SPX_BENCH_THREADS_PER_CPU,
-                       most / SPX_BENCH_THREADS_PER_CPU, text);
-  return FALSE;
-}
-
 static gboolean
 parse_op (const char *text, SpxBenchOptions *options)
 {
@@ -123,7 +104,9 @@ parse_options (const BenchArgs *a, guint threads, SpxBenchOptions *o)
         return FALSE;
       o->peer_timeout_s = (guint) v;
     }
-  if (a->threads && !parse_threads (a->threads, &o->engine.threads))
+  /* more than the processors can run are refused before OpenBLAS would
+   * try to start them */
+  if (a->threads && !spx_cli_threads (CMD, a->threads, &o->engine.threads))
     return FALSE;
   if (a->reps)
     {
@@ -257,7 +240,7 @@ print_json (const SpxBenchResult *r)
     json_peers (&json, r);
   spx_json_end_object (&json);
   g_autofree char *text = spx_json_finish (&json);
-  printf ("%s\n", text);
+  spx_cli_line (stdout, "%s", text);
 }
 
 /* Both rates of every row, from its time: the whole 2·m·k·n as if A
@@ -271,7 +254,8 @@ print_row (const SpxBenchResult *r, const char *name, const SpxBenchTiming *t,
     return;
   g_autofree char *spread = g_strdup_printf ("%.3f–%.3f", t->ms_q1, t->ms_q3);
   double dense_eq = 2.0 * r->m * r->k * r->n / (t->ms * 1e6);
-  printf ("%-11s %10.3f %17s %10.1f %10.1f %9.2f× %10.2f %12s%s%s\n", name,
+  spx_cli_line (stdout, "%-11s %10.3f %17s %10.1f %10.1f %9.2f× %10.2f "
+                "%12s%s%s", name,
           t->ms, spread, dense_eq, dense_eq * r->density, t->speedup,
           t->efficiency, extra, tail, t->noise ? "  noisy" : "");
 }
@@ -292,8 +276,8 @@ print_peers (const SpxBenchResult *r)
       if (p->t.ran)
         print_row (r, spx_peer_name (i), &p->t, err, how);
       else if (p->note[0] != '\0')
-        printf ("%-11s %s: %s\n", spx_peer_name (i),
-                p->failed ? "failed" : "not run", p->note);
+        spx_cli_line (stdout, "%-11s %s: %s", spx_peer_name (i),
+                      p->failed ? "failed" : "not run", p->note);
     }
 }
 
@@ -302,18 +286,22 @@ print_table (const SpxBenchResult *r)
 {
   gboolean sddmm = r->op == SPX_BENCH_OP_SDDMM;
   if (sddmm)
-    printf ("SDDMM: the entries of P·Qᵀ the mask keeps (P %" G_GUINT64_FORMAT
-            " × kd, Q %" G_GUINT64_FORMAT " × kd, kd = n); dense is sgemm "
-            "of P·Qᵀ, then the kept blocks picked out\n", r->m, r->k);
-  printf ("%" G_GUINT64_FORMAT " × %" G_GUINT64_FORMAT " · n = %" G_GUINT64_FORMAT
-          " · %u × %u blocks · density %.4g (%" G_GUINT64_FORMAT " blocks) · "
-          "%u threads · %s · median of %u\n\n", r->m, r->k, r->n, r->block,
-          r->block, r->density, r->nonzero_blocks, r->threads,
-          spx_isa_to_string (r->isa), r->reps);
-  printf ("%-11s %10s %17s %10s %10s\n", "", "", "", "GFLOP/s", "GFLOP/s");
-  printf ("%-11s %10s %17s %10s %10s %10s %10s %12s\n", "", "ms",
-          "middle half", "dense-eq.", "non-zero", "speedup", "efficiency",
-          "max rel err");
+    spx_cli_line (stdout, "SDDMM: the entries of P·Qᵀ the mask keeps (P %"
+                  G_GUINT64_FORMAT " × kd, Q %" G_GUINT64_FORMAT " × kd, kd "
+                  "= n); dense is sgemm of P·Qᵀ, then the kept blocks picked "
+                  "out", r->m, r->k);
+  spx_cli_line (stdout, "%" G_GUINT64_FORMAT " × %" G_GUINT64_FORMAT " · n "
+                "= %" G_GUINT64_FORMAT " · %u × %u blocks · density %.4g (%"
+                G_GUINT64_FORMAT " blocks) · %u threads · %s · median of %u",
+                r->m, r->k, r->n, r->block, r->block, r->density,
+                r->nonzero_blocks, r->threads, spx_isa_to_string (r->isa),
+                r->reps);
+  fputc ('\n', stdout);
+  spx_cli_line (stdout, "%-11s %10s %17s %10s %10s", "", "", "", "GFLOP/s",
+                "GFLOP/s");
+  spx_cli_line (stdout, "%-11s %10s %17s %10s %10s %10s %10s %12s", "", "ms",
+                "middle half", "dense-eq.", "non-zero", "speedup",
+                "efficiency", "max rel err");
   print_row (r, "dense", &r->dense, "(reference)", "");
   const SpxBenchTiming *rows[] = { &r->stat, &r->dyn, &r->tilewise };
   const char *names[] = { "static", "dynamic", "tile-wise" };
@@ -323,24 +311,27 @@ print_table (const SpxBenchResult *r)
       print_row (r, names[i], rows[i], err, "");
     }
   print_peers (r);
+  if (sddmm || r->stat.ran)
+    fputc ('\n', stdout);
   if (sddmm)
-    printf ("\nstatic: spx_sddmm, packing Q inside each timed run; "
-            "dynamic: not applicable to SDDMM\n");
+    spx_cli_line (stdout, "static: spx_sddmm, packing Q inside each timed "
+                  "run; dynamic: not applicable to SDDMM");
   else if (r->stat.ran)
-    printf ("\nstatic plan built in %.2f ms, %.1f KiB\n", r->stat.plan_ms,
-            r->stat.plan_bytes / 1024.0);
+    spx_cli_line (stdout, "static plan built in %.2f ms, %.1f KiB",
+                  r->stat.plan_ms, r->stat.plan_bytes / 1024.0);
   if (r->tilewise.ran)
-    printf ("tile-wise plan: a dense sgemm per tile of %u columns on its "
-            "kept rows, built in %.2f ms, %.1f KiB; %.0f%% of what it "
-            "computes is non-zero\n", r->tile_width, r->tilewise.plan_ms,
-            r->tilewise.plan_bytes / 1024.0, 100 * r->tilewise_fill);
-  printf ("dense: OpenBLAS %s kernel; dense-eq. GFLOP/s: 2·m·k·n per "
-          "second, as if A were dense; non-zero GFLOP/s: the non-zeros' "
-          "2·nnz·n; efficiency: non-zero GFLOP/s ÷ dense's dense-eq.\n",
-          r->dense_core);
+    spx_cli_line (stdout, "tile-wise plan: a dense sgemm per tile of %u "
+                  "columns on its kept rows, built in %.2f ms, %.1f KiB; "
+                  "%.0f%% of what it computes is non-zero", r->tile_width,
+                  r->tilewise.plan_ms, r->tilewise.plan_bytes / 1024.0,
+                  100 * r->tilewise_fill);
+  spx_cli_line (stdout, "dense: OpenBLAS %s kernel; dense-eq. GFLOP/s: "
+                "2·m·k·n per second, as if A were dense; non-zero GFLOP/s: "
+                "the non-zeros' 2·nnz·n; efficiency: non-zero GFLOP/s ÷ "
+                "dense's dense-eq.", r->dense_core);
   if (peers_asked (r))
-    printf ("peers: librsb alternates with ours; the others run after, "
-            "each in a Python process timing its own runs\n");
+    spx_cli_line (stdout, "peers: librsb alternates with ours; the others "
+                  "run after, each in a Python process timing its own runs");
 }
 
 /* Say when the baseline cannot be trusted (the README's "Measuring
@@ -349,26 +340,28 @@ static void
 warn_unfair (const SpxBenchResult *r)
 {
   if (!r->dense_openmp)
-    fprintf (stderr, "sparse-explorer bench: warning: OpenBLAS is not its "
-             "OpenMP build; its spinning threads slow the sparse kernels\n");
+    spx_cli_line (stderr, "sparse-explorer bench: warning: OpenBLAS is not "
+                  "its OpenMP build; its spinning threads slow the sparse "
+                  "kernels");
   const char *better = spx_dense_better_coretype ();
   if (better != NULL)
-    fprintf (stderr, "sparse-explorer bench: warning: OpenBLAS runs its %s "
-             "kernel, weaker than this processor's %s (OPENBLAS_CORETYPE); "
-             "dense is slowed and every speedup inflated\n", r->dense_core,
-             better);
+    spx_cli_line (stderr, "sparse-explorer bench: warning: OpenBLAS runs its "
+                  "%s kernel, weaker than this processor's %s "
+                  "(OPENBLAS_CORETYPE); dense is slowed and every speedup "
+                  "inflated", r->dense_core, better);
   else if (spx_dense_core_requested () != NULL)
-    fprintf (stderr, "sparse-explorer bench: note: OPENBLAS_CORETYPE=%s asks "
-             "for a weaker kernel than this processor runs; dense was "
-             "measured with %s (set %s=1 to keep yours)\n",
-             spx_dense_core_requested (), r->dense_core,
-             SPX_KEEP_CORETYPE_ENV);
+    spx_cli_line (stderr, "sparse-explorer bench: note: OPENBLAS_CORETYPE=%s "
+                  "asks for a weaker kernel than this processor runs; dense "
+                  "was measured with %s (set %s=1 to keep yours)",
+                  spx_dense_core_requested (), r->dense_core,
+                  SPX_KEEP_CORETYPE_ENV);
   /* Small products never reach full speed: judge only real work. */
   double flop = 2.0 * r->m * r->k * r->n;
   if (flop >= 1e9 && r->dense.gflops / r->threads < DENSE_GFLOPS_PER_THREAD_FLOOR)
-    fprintf (stderr, "sparse-explorer bench: warning: dense sgemm ran at only "
-             "%.0f GFLOP/s per thread: the machine is busy or the harness is "
-             "unfair; ratios are unreliable\n", r->dense.gflops / r->threads);
+    spx_cli_line (stderr, "sparse-explorer bench: warning: dense sgemm ran "
+                  "at only %.0f GFLOP/s per thread: the machine is busy or "
+                  "the harness is unfair; ratios are unreliable",
+                  r->dense.gflops / r->threads);
   SpxNoise noise = spx_bench_noise (r);
   if (noise != SPX_NOISE_NONE)
     {
@@ -377,8 +370,8 @@ warn_unfair (const SpxBenchResult *r)
         ? g_strdup_printf (" (others used %.2f of %u cores)", r->busy_cores,
                            r->cpus)
         : g_strdup ("");
-      fprintf (stderr, "sparse-explorer bench: warning: noisy%s: %s\n", busy,
-               advice);
+      spx_cli_line (stderr, "sparse-explorer bench: warning: noisy%s: %s",
+                    busy, advice);
     }
 }
 

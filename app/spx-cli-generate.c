@@ -78,10 +78,11 @@ run (gconstpointer data)
   if (!spx_mask_save (mask, a->out, SPX_SAVE_DEFAULT, &error))
     return spx_cli_input_error (CMD, error);
   guint64 nz = spx_mask_count (mask);
-  printf ("wrote %s: %" G_GUINT64_FORMAT " × %" G_GUINT64_FORMAT " %s mask, %"
-          G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " blocks of %" G_GUINT64_FORMAT
-          " × %" G_GUINT64_FORMAT " non-zero (density %.4g)\n", a->out, rows,
-          cols, spx_pattern_to_string (gen.pattern), nz,
+  spx_cli_line (stdout, "wrote %s: %" G_GUINT64_FORMAT " × %"
+                G_GUINT64_FORMAT " %s mask, %" G_GUINT64_FORMAT " of %"
+                G_GUINT64_FORMAT " blocks of %" G_GUINT64_FORMAT " × %"
+                G_GUINT64_FORMAT " non-zero (density %.4g)", a->out, rows,
+                cols, spx_pattern_to_string (gen.pattern), nz,
           spx_mask_n_blocks (mask), block, block,
           (double) nz / (double) spx_mask_n_blocks (mask));
   return SPX_EXIT_OK;

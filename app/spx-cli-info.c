@@ -50,14 +50,14 @@ print_json (const InfoResult *r)
   spx_json_double (&json, "load_ms", r->load_ms);
   spx_json_end_object (&json);
   g_autofree char *text = spx_json_finish (&json);
-  printf ("%s\n", text);
+  spx_cli_line (stdout, "%s", text);
 }
 
 static void
 print_summary (const char *label, const SpxSummary *s)
 {
-  printf ("%-16s min %.0f  mean %.2f  max %.0f  stddev %.2f\n", label, s->min,
-          s->mean, s->max, s->stddev);
+  spx_cli_line (stdout, "%-16s min %.0f  mean %.2f  max %.0f  stddev %.2f",
+                label, s->min, s->mean, s->max, s->stddev);
 }
 
 static void
@@ -66,22 +66,24 @@ print_table (const InfoResult *r)
   const SpxMask *e = r->elements;
   guint64 nnz = r->nnz;
   guint b = r->blocks->block;
-  printf ("%-16s %s\n", "file", r->file);
-  printf ("%-16s %s\n", "format", spx_format_to_string (r->format));
-  printf ("%-16s %" G_GUINT64_FORMAT " × %" G_GUINT64_FORMAT "\n", "shape",
-          e->rows, e->cols);
-  printf ("%-16s %" G_GUINT64_FORMAT " (density %.4g, sparsity %.2f%%)\n",
-          "non-zeros", nnz, (double) nnz / ((double) e->rows * e->cols),
-          100.0 * (1.0 - (double) nnz / ((double) e->rows * e->cols)));
-  printf ("%-16s %u × %u (%" G_GUINT64_FORMAT " × %" G_GUINT64_FORMAT
-          " blocks)\n", "block", b, b, r->blocks->brows, r->blocks->bcols);
-  printf ("%-16s %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT
-          " (block density %.4g)\n", "non-zero blocks",
-          r->stats.nonzero_blocks, r->stats.total_blocks,
-          r->stats.block_density);
+  spx_cli_line (stdout, "%-16s %s", "file", r->file);
+  spx_cli_line (stdout, "%-16s %s", "format", spx_format_to_string (r->format));
+  spx_cli_line (stdout, "%-16s %" G_GUINT64_FORMAT " × %" G_GUINT64_FORMAT,
+                "shape", e->rows, e->cols);
+  spx_cli_line (stdout, "%-16s %" G_GUINT64_FORMAT " (density %.4g, sparsity "
+                "%.2f%%)", "non-zeros", nnz,
+                (double) nnz / ((double) e->rows * e->cols),
+                100.0 * (1.0 - (double) nnz / ((double) e->rows * e->cols)));
+  spx_cli_line (stdout, "%-16s %u × %u (%" G_GUINT64_FORMAT " × %"
+                G_GUINT64_FORMAT " blocks)", "block", b, b, r->blocks->brows,
+                r->blocks->bcols);
+  spx_cli_line (stdout, "%-16s %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT
+                " (block density %.4g)", "non-zero blocks",
+                r->stats.nonzero_blocks, r->stats.total_blocks,
+                r->stats.block_density);
   print_summary ("per block-row", &r->stats.blocks_per_row);
   print_summary ("per block-col", &r->stats.blocks_per_col);
-  printf ("%-16s %.1f ms\n", "load time", r->load_ms);
+  spx_cli_line (stdout, "%-16s %.1f ms", "load time", r->load_ms);
 }
 
 int

@@ -136,42 +136,45 @@ print_json (const ModelRequest *r, SpxIpuProgram *const *programs)
       json_mode (&json, programs[mode], programs[SPX_IPU_MODE_DENSE]);
   spx_json_end_object (&json);
   g_autofree char *text = spx_json_finish (&json);
-  printf ("%s\n", text);
+  spx_cli_line (stdout, "%s", text);
 }
 
 static void
 print_table (const ModelRequest *r, SpxIpuProgram *const *programs)
 {
-  printf ("%s · %s · %" G_GUINT64_FORMAT " × %" G_GUINT64_FORMAT " · %u × %u "
-          "blocks · density %.4g · n %s\n\n", r->machine->name,
-          spx_dtype_to_string (r->dtype), r->mask->rows, r->mask->cols,
-          r->mask->block, r->mask->block, r->density,
-          r->n ? "fixed" : "best of 1 … 65536");
+  spx_cli_line (stdout, "%s · %s · %" G_GUINT64_FORMAT " × %" G_GUINT64_FORMAT
+                " · %u × %u blocks · density %.4g · n %s", r->machine->name,
+                spx_dtype_to_string (r->dtype), r->mask->rows, r->mask->cols,
+                r->mask->block, r->mask->block, r->density,
+                r->n ? "fixed" : "best of 1 … 65536");
+  fputc ('\n', stdout);
   /* two rates: the work of W as if dense, and of its non-zeros only */
-  printf ("%-8s %6s %12s %10s %10s %10s\n", "", "", "", "", "TFLOP/s",
-          "TFLOP/s");
-  printf ("%-8s %6s %12s %10s %10s %10s %8s %6s %12s %s\n", "", "n", "cycles",
-          "ms", "dense-eq.", "non-zero", "speedup", "tiles", "max bytes",
-          "fits");
+  spx_cli_line (stdout, "%-8s %6s %12s %10s %10s %10s", "", "", "", "",
+                "TFLOP/s", "TFLOP/s");
+  spx_cli_line (stdout, "%-8s %6s %12s %10s %10s %10s %8s %6s %12s %s", "",
+                "n", "cycles", "ms", "dense-eq.", "non-zero", "speedup",
+                "tiles", "max bytes", "fits");
   const SpxIpuProgram *dense = programs[SPX_IPU_MODE_DENSE];
   for (guint mode = 0; mode < SPX_IPU_N_MODES; mode++)
     {
       const SpxIpuProgram *p = programs[mode];
       if (p == NULL)
         continue;
-      printf ("%-8s %6" G_GUINT64_FORMAT " %12" G_GUINT64_FORMAT " %10.4f "
-              "%10.2f %10.2f %7.2f× %6u %12" G_GUINT64_FORMAT " %s%s\n",
-              spx_ipu_mode_to_string (p->mode), p->n, p->cycles, p->ms,
-              p->tflops, p->nz_tflops,
-              dense && dense->nz_tflops > 0 ? p->nz_tflops / dense->nz_tflops
-                                            : 1.0,
-              p->tiles_used, p->max_tile_bytes, p->fits ? "yes" : "NO",
-              p->overflow ? " (overflow)" : "");
+      spx_cli_line (stdout, "%-8s %6" G_GUINT64_FORMAT " %12" G_GUINT64_FORMAT
+                    " %10.4f %10.2f %10.2f %7.2f× %6u %12" G_GUINT64_FORMAT
+                    " %s%s", spx_ipu_mode_to_string (p->mode), p->n,
+                    p->cycles, p->ms, p->tflops, p->nz_tflops,
+                    dense && dense->nz_tflops > 0
+                      ? p->nz_tflops / dense->nz_tflops : 1.0,
+                    p->tiles_used, p->max_tile_bytes, p->fits ? "yes" : "NO",
+                    p->overflow ? " (overflow)" : "");
     }
-  printf ("\ndense-eq. TFLOP/s: 2·m·k·n per second, as if W were dense (a "
-          "sparse plan can exceed the peak)\nnon-zero TFLOP/s: the work of "
-          "W's non-zeros only (dense's at the same density); speedup: their "
-          "ratio to dense's\n");
+  fputc ('\n', stdout);
+  spx_cli_line (stdout, "dense-eq. TFLOP/s: 2·m·k·n per second, as if W were "
+                "dense (a sparse plan can exceed the peak)");
+  spx_cli_line (stdout, "non-zero TFLOP/s: the work of W's non-zeros only "
+                "(dense's at the same density); speedup: their ratio to "
+                "dense's");
 }
 
 /* ---- --explain: every superstep's cycles, term by term ------------- */
@@ -276,7 +279,10 @@ print_explain (const SpxIpuProgram *p)
   pad (out, "total", rest + c.formula - c.cycles);
   g_string_append_printf (out, "%*" G_GUINT64_FORMAT "\n", (int) c.cycles,
                           p->cycles);
-  fputs (out->str, stdout);
+  /* the model's own text, printed line by line like any other */
+  g_string_truncate (out, out->len - 1); /* the last line's end */
+  g_auto (GStrv) lines = g_strsplit (out->str, "\n", -1);
+  spx_cli_lines (stdout, (const char *const *) lines);
 }
 
 static gboolean

@@ -1,5 +1,6 @@
 /* spx-cli-signal.c: Ctrl-C and SIGTERM while a command works */
 #include "spx-cli-signal.h"
+#include "spx-cli.h"
 
 #include <gio/gio.h>
 #include <glib-unix.h>
@@ -82,7 +83,7 @@ spx_cli_signals_release (SpxCliSignals *s)
 int
 spx_cli_interrupted (const char *command, int signum)
 {
-  fprintf (stderr, "sparse-explorer %s: interrupted by %s\n", command,
-           signum == SIGINT ? "SIGINT (Ctrl-C)" : "SIGTERM");
+  spx_cli_line (stderr, "sparse-explorer %s: interrupted by %s", command,
+                signum == SIGINT ? "SIGINT (Ctrl-C)" : "SIGTERM");
   return 128 + signum;
 }

@@ -144,9 +144,9 @@ parse_op (const SweepArgs *a, SpxSweepOptions *o, guint named)
     return spx_cli_usage_error (CMD, "--op sddmm: SDDMM has no dynamic or "
                                 "tile-wise mode; use --modes static"), FALSE;
   if (o->run_model || o->run_dynamic || o->run_tilewise)
-    fprintf (stderr, "sparse-explorer sweep: note: SDDMM is measured on the "
-             "CPU only, as dense and static (the IPU model, the dynamic and "
-             "the tile-wise plans cover SpMM)\n");
+    spx_cli_line (stderr, "sparse-explorer sweep: note: SDDMM is measured "
+                  "on the CPU only, as dense and static (the IPU model, the "
+                  "dynamic and the tile-wise plans cover SpMM)");
   spx_sweep_options_set_op (o, o->op);
   return TRUE;
 }
@@ -229,8 +229,10 @@ parse_uint_opt (const char *option, const char *text, guint64 min,
 static gboolean
 parse_cpu (const SweepArgs *a, SpxSweepOptions *o)
 {
-  return parse_uint_opt ("--threads", a->threads, 1, 1024, &o->threads) &&
-         parse_uint_opt ("--reps", a->reps, 1, 100000, &o->reps) &&
+  return (a->threads == NULL || spx_cli_threads (CMD, a->threads,
+                                                  &o->threads)) &&
+         parse_uint_opt ("--reps", a->reps, SPX_SWEEP_MIN_REPS, 100000,
+                         &o->reps) &&
          parse_uint_opt ("--warmup", a->warmup, 0, 100000, &o->warmup) &&
          (a->seed == NULL ||
           spx_cli_uint (CMD, "--seed", a->seed, 0, G_MAXUINT64, &o->seed));
@@ -424,19 +426,19 @@ report (const SpxStudy *study, const SpxSweep *sweep)
     {
       g_autofree char *advice = spx_noise_advice (SPX_NOISE_BUSY,
                                                   sweep->settings.threads);
-      fprintf (stderr, "sparse-explorer sweep: warning: %u of %u points "
-               "noisy (drawn hollow): %s\n", noisy, sweep->points->len,
-               advice);
+      spx_cli_line (stderr, "sparse-explorer sweep: warning: %u of %u "
+                    "points noisy (drawn hollow): %s", noisy,
+                    sweep->points->len, advice);
     }
   if (sweep->settings.run_cpu && spx_dense_better_coretype () != NULL)
-    fprintf (stderr, "sparse-explorer sweep: warning: OpenBLAS runs its %s "
-             "kernel, weaker than this processor's %s: dense is slowed and "
-             "every CPU speedup inflated\n", spx_dense_core (),
-             spx_dense_better_coretype ());
+    spx_cli_line (stderr, "sparse-explorer sweep: warning: OpenBLAS runs its "
+                  "%s kernel, weaker than this processor's %s: dense is "
+                  "slowed and every CPU speedup inflated", spx_dense_core (),
+                  spx_dense_better_coretype ());
   if (study != NULL)
     {
       g_autofree char *verdict = spx_study_verdict (study);
-      printf ("%s\n", verdict);
+      spx_cli_line (stdout, "%s", verdict);
     }
 }
 
@@ -480,16 +482,17 @@ run (gconstpointer data)
   if ((failed == NULL || cancelled || sweep->points->len > 0) &&
       !write_out (sweep, a->out, kind, format, &pic, &error))
     return spx_cli_input_error (CMD, error);
+  if (failed != NULL && !cancelled && sweep->points->len == 0)
+    return spx_cli_input_error (CMD, failed);
   if (failed != NULL && !cancelled)
     {
-      fprintf (stderr, "sparse-explorer sweep: %s (%u points written to "
-               "%s)\n", failed->message, sweep->points->len,
-               sweep->points->len ? a->out : "nothing");
+      spx_cli_line (stderr, "sparse-explorer sweep: %s (%u points written to "
+                    "%s)", failed->message, sweep->points->len, a->out);
       return SPX_EXIT_INPUT;
     }
-  fprintf (cancelled ? stderr : stdout, "sparse-explorer sweep: %s%u of %u "
-           "points written to %s\n", cancelled ? "interrupted: " : "",
-           sweep->points->len, spx_sweep_total (&o), a->out);
+  spx_cli_line (cancelled ? stderr : stdout, "sparse-explorer sweep: %s%u of "
+                "%u points written to %s", cancelled ? "interrupted: " : "",
+                sweep->points->len, spx_sweep_total (&o), a->out);
   report (study, sweep);
   return cancelled ? SPX_EXIT_INTERRUPTED : SPX_EXIT_OK;
 }

@@ -79,7 +79,8 @@ spx_cli_main (int argc, char **argv)
         g_clear_pointer (&kept, g_ptr_array_unref);
         return status;
       }
-  fprintf (stderr, "sparse-explorer: unknown command '%s' (try --help)\n", word);
+  spx_cli_line (stderr, "sparse-explorer: unknown command '%s' (try --help)",
+                word);
   return SPX_EXIT_USAGE;
 }
 
@@ -191,6 +192,26 @@ spx_cli_modes_parse (const char *command, const char *option,
   return FALSE;
 }
 
+/* ---- output --------------------------------------------------------- */
+
+void
+spx_cli_line (FILE *stream, const char *fmt, ...)
+{
+  va_list args;
+  va_start (args, fmt);
+  g_autofree char *text = g_strdup_vprintf (fmt, args);
+  va_end (args);
+  g_autofree char *shown = spx_escape (text);
+  fprintf (stream, "%s\n", shown);
+}
+
+void
+spx_cli_lines (FILE *stream, const char *const *lines)
+{
+  for (guint i = 0; lines[i] != NULL; i++)
+    spx_cli_line (stream, "%s", lines[i]);
+}
+
 int
 spx_cli_usage_error (const char *command, const char *fmt, ...)
 {
@@ -198,15 +219,30 @@ spx_cli_usage_error (const char *command, const char *fmt, ...)
   va_start (args, fmt);
   g_autofree char *msg = g_strdup_vprintf (fmt, args);
   va_end (args);
-  fprintf (stderr, "sparse-explorer %s: %s\n", command, msg);
+  spx_cli_line (stderr, "sparse-explorer %s: %s", command, msg);
   return SPX_EXIT_USAGE;
 }
 
 int
 spx_cli_input_error (const char *command, const GError *error)
 {
-  fprintf (stderr, "sparse-explorer %s: %s\n", command, error->message);
+  spx_cli_line (stderr, "sparse-explorer %s: %s", command, error->message);
   return SPX_EXIT_INPUT;
+}
+
+/* GLib's message for an option value that is not UTF-8 names neither:
+ * "--machine: expected UTF-8 text, got 'a\xffb'" for the first such
+ * argument, or NULL. */
+static char *
+not_utf8 (int argc, char **argv)
+{
+  for (int i = 1; i < argc; i++)
+    if (!g_utf8_validate (argv[i], -1, NULL))
+      return i > 1 && argv[i - 1][0] == '-'
+               ? g_strdup_printf ("%s: expected UTF-8 text, got '%s'",
+                                  argv[i - 1], argv[i])
+               : g_strdup_printf ("expected UTF-8 text, got '%s'", argv[i]);
+  return NULL;
 }
 
 gboolean
@@ -214,10 +250,16 @@ spx_cli_parse_options (const char *command, GOptionContext *context,
                        int *argc, char ***argv, int *status)
 {
   g_autoptr (GError) error = NULL;
+  g_autofree char *not_text = not_utf8 (*argc, *argv); /* before parsing */
   if (!g_option_context_parse (context, argc, argv, &error))
     {
-      *status = spx_cli_usage_error (command, "%s (try 'sparse-explorer %s "
-                                     "--help')", error->message, command);
+      if (g_error_matches (error, G_CONVERT_ERROR,
+                           G_CONVERT_ERROR_ILLEGAL_SEQUENCE) && not_text)
+        *status = spx_cli_usage_error (command, "%s", not_text);
+      else
+        *status = spx_cli_usage_error (command, "%s (try 'sparse-explorer "
+                                       "%s --help')", error->message,
+                                       command);
       return FALSE;
     }
   /* "--" ends the options (a file may start with "-"): GLib leaves it */
@@ -253,6 +295,21 @@ spx_cli_uint (const char *command, const char *option, const char *text,
   spx_cli_usage_error (command, "%s: expected a whole number from %"
                        G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT ", got '%s'",
                        option, min, max, text);
+  return FALSE;
+}
+
+gboolean
+spx_cli_threads (const char *command, const char *text, guint *threads)
+{
+  guint64 v;
+  if (g_ascii_string_to_unsigned (text, 10, 1, spx_max_threads (), &v, NULL))
+    {
+      *threads = (guint) v;
+      return TRUE;
+    }
+  g_autofree char *most = spx_max_threads_text ();
+  spx_cli_usage_error (command, "--threads: expected a whole number from 1 "
+                       "to %s, got '%s'", most, text);
   return FALSE;
 }
 

@@ -31,6 +31,15 @@ int      spx_cli_model    (int argc, char **argv);
 int      spx_cli_render   (int argc, char **argv);
 int      spx_cli_sweep    (int argc, char **argv);
 
+/* Every line the program prints to a terminal goes through these: the
+ * text formatted, then escaped (spx_escape), then a newline, so that
+ * nothing from a file or the command line (a name with ESC, CR or a
+ * newline in it) drives the terminal or breaks a line in two. */
+void     spx_cli_line  (FILE *stream, const char *fmt, ...)
+  G_GNUC_PRINTF (2, 3);
+/* Each of the NULL-terminated lines so. */
+void     spx_cli_lines (FILE *stream, const char *const *lines);
+
 /* Shared helpers. The usage error prints one line and returns 2. */
 int      spx_cli_usage_error (const char *command, const char *fmt, ...)
   G_GNUC_PRINTF (2, 3);
@@ -56,6 +65,9 @@ gboolean spx_cli_uint   (const char *command, const char *option,
 gboolean spx_cli_double (const char *command, const char *option,
                          const char *text, double min, double max,
                          double *value);
+/* --threads: 1 to spx_max_threads, the limit stated on failure. */
+gboolean spx_cli_threads (const char *command, const char *text,
+                          guint *threads);
 
 /* A density as people write it, and as --density reads it: "1/16" when
  * it is one over a power of two, else "0.1". */

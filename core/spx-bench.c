@@ -16,13 +16,6 @@
 /* What OpenBLAS allocates per thread it runs, about. */
 #define OPENBLAS_THREAD_BYTES (G_GUINT64_CONSTANT (32) << 20)
 
-guint
-spx_bench_max_threads (void)
-{
-  return SPX_BENCH_THREADS_PER_CPU *
-         (guint) MAX (1, sysconf (_SC_NPROCESSORS_ONLN));
-}
-
 void
 spx_bench_options_init (SpxBenchOptions *options)
 {
@@ -616,18 +609,16 @@ enter_all (Race *race, const SpxMask *mask, SpxBenchResult *r,
   return TRUE;
 }
 
-/* Threads OpenBLAS can run: not more than spx_bench_max_threads, and
- * their buffers within the memory budget. */
+/* Threads OpenBLAS can run: not more than spx_max_threads, and their
+ * buffers within the memory budget. */
 static gboolean
 check_threads (guint threads, GError **error)
 {
-  guint most = spx_bench_max_threads ();
-  if (threads > most)
+  if (threads > spx_max_threads ())
     {
+      g_autofree char *most = spx_max_threads_text ();
       g_set_error (error, SPX_ENGINE_ERROR, SPX_ENGINE_ERROR_INVALID,
-                   "%u threads: expected at most %u (%u × the %u processors "
-                   "online)", threads, most, SPX_BENCH_THREADS_PER_CPU,
-                   most / SPX_BENCH_THREADS_PER_CPU);
+                   "%u threads: expected at most %s", threads, most);
       return FALSE;
     }
   g_autofree char *what = g_strdup_printf ("OpenBLAS's buffers for %u "

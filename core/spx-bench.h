@@ -129,12 +129,6 @@ const char *spx_peer_name       (SpxPeerId id);
  * tests/peers/spx-peers.py seen from a build directory inside it. NULL
  * when there is none. */
 char    *spx_peers_runner       (void);
-/* The most threads a measurement may ask for: more than this many per
- * processor online cannot run sensibly (OpenBLAS takes a buffer of about
- * 32 MiB per thread, and under a memory limit its allocator retries
- * forever). */
-#define SPX_BENCH_THREADS_PER_CPU 4
-guint    spx_bench_max_threads  (void);
 
 /* "spmm" or "sddmm"; NULL for anything else. */
 const char *spx_bench_op_name  (SpxBenchOp op);
@@ -147,7 +141,7 @@ gboolean    spx_bench_op_parse (const char *name, SpxBenchOp *op);
  * Refused before anything is allocated when the operands, the plans or
  * OpenBLAS's buffers would take more than the memory budget
  * (SPX_BUDGET_ERROR_TOO_LARGE) or the threads are more than
- * spx_bench_max_threads (SPX_ENGINE_ERROR_INVALID). Stops with
+ * spx_max_threads (SPX_ENGINE_ERROR_INVALID). Stops with
  * SPX_BUDGET_ERROR_CANCELLED once the thread's current GCancellable is
  * cancelled, or SPX_ENGINE_ERROR_CANCELLED when progress says so. */
 gboolean spx_bench_run (const SpxMask *mask, guint64 n,

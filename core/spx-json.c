@@ -1,7 +1,9 @@
 /* spx-json.c: a small streaming JSON writer for --json output */
 #include "spx-json.h"
+#include "spx-util.h"
 
 #include <math.h>
+#include <string.h>
 
 void
 spx_json_init (SpxJson *json)
@@ -19,18 +21,26 @@ spx_json_finish (SpxJson *json)
   return text;
 }
 
+/* Control characters (C0, DEL, C1) as \u escapes, so that the text is
+ * safe on a terminal as well as valid JSON; bytes that are not UTF-8 as
+ * U+FFFD, since JSON holds characters only. */
 static void
 write_string (GString *out, const char *s)
 {
   g_string_append_c (out, '"');
-  for (const guchar *p = (const guchar *) s; *p; p++)
+  const char *p = s, *end = s + strlen (s);
+  while (p < end)
     {
-      if (*p == '"' || *p == '\\')
-        g_string_append_printf (out, "\\%c", *p);
-      else if (*p < 0x20)
-        g_string_append_printf (out, "\\u%04x", *p);
+      const char *start = p;
+      gunichar c = spx_utf8_take (&p, end);
+      if (c == (gunichar) -1)
+        g_string_append (out, "\\ufffd");
+      else if (c == '"' || c == '\\')
+        g_string_append_printf (out, "\\%c", (char) c);
+      else if (c < 0x20 || (c >= 0x7f && c <= 0x9f))
+        g_string_append_printf (out, "\\u%04x", c);
       else
-        g_string_append_c (out, (char) *p);
+        g_string_append_len (out, start, p - start);
     }
   g_string_append_c (out, '"');
 }

@@ -478,7 +478,11 @@ spx_mask_load_mtx_data (const char *name, const guint8 *data, gsize len,
 
   SpxText t;
   Header h = { 0 };
-  spx_text_init (&t, name, data, len);
+  const char *text = (const char *) data;
+  g_autofree char *lf = NULL;
+  if (!spx_text_cr_lines (name, &text, len, &lf, error))
+    return NULL;
+  spx_text_init (&t, name, (const guint8 *) text, len);
   if (!parse_banner (&t, &h, error))
     return NULL;
   t.line = 2;

@@ -85,8 +85,8 @@ spx_text_end_line (SpxText *t)
 void     spx_text_error (const SpxText *t, GError **error, SpxMaskError code,
                          const char *fmt, ...) G_GNUC_PRINTF (4, 5);
 
-/* Up to 32 bytes of p, quoted, with non-printable bytes escaped; the token
- * stops at a blank or a line end. */
+/* Up to 32 characters of p, quoted and escaped (spx_escape_len); the
+ * token stops at a blank or a line end. */
 char    *spx_io_excerpt (const char *p, const char *end);
 
 /* Refuses gzip and zip data with a clear message; TRUE if refused. */

@@ -246,7 +246,11 @@ spx_mask_load_smtx_data (const char *name, const guint8 *data, gsize len,
 
   SpxText t;
   guint64 v[3];
-  spx_text_init (&t, name, data, len);
+  const char *text = (const char *) data;
+  g_autofree char *lf = NULL;
+  if (!spx_text_cr_lines (name, &text, len, &lf, error))
+    return NULL;
+  spx_text_init (&t, name, (const guint8 *) text, len);
   if (!read_header (&t, v, error))
     return NULL;
   g_autofree guint64 *off = read_offsets (&t, v[0], v[2], error);

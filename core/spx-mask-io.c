@@ -319,23 +319,14 @@ spx_mask_save (const SpxMask *mask, const char *path, SpxSaveFlags flags,
 char *
 spx_io_excerpt (const char *p, const char *end)
 {
-  GString *s = g_string_new ("'");
-  guint n = 0;
-  for (; p < end && !g_ascii_isspace (*p); p++)
-    {
-      guchar c = (guchar) *p;
-      if (n++ == 32)
-        {
-          g_string_append (s, "…");
-          break;
-        }
-      if (c > 0x20 && c < 0x7f)
-        g_string_append_c (s, (char) c);
-      else /* hostile bytes are shown, never printed raw */
-        g_string_append_printf (s, "\\x%02x", c);
-    }
-  g_string_append_c (s, '\'');
-  return g_string_free (s, FALSE);
+  enum { MAX_CHARS = 32 };
+  /* enough bytes for one character past the limit, so the cut shows */
+  const char *stop = p + MIN ((gsize) (end - p), 4 * (MAX_CHARS + 1));
+  const char *q = p;
+  while (q < stop && !g_ascii_isspace (*q))
+    q++;
+  g_autofree char *inner = spx_escape_len (p, q - p, MAX_CHARS);
+  return g_strdup_printf ("'%s'", inner);
 }
 
 static char *

@@ -9,7 +9,7 @@ G_DEFINE_QUARK (spx-scenario-error-quark, spx_scenario_error)
 
 #define GROUP_SCENARIO "scenario"
 #define GROUP_MASK     "mask"
-#define MAX_THREADS    1024
+#define MAX_THREADS    1024 /* what the format holds */
 
 static const char *const scenario_keys[] = {
   "version", "m", "k", "n", "block", "dtype", "machine", "threads", NULL
@@ -126,9 +126,12 @@ spx_scenario_validate (const SpxScenario *s, GError **error)
   if (s->machine == NULL || s->machine[0] == '\0' ||
       strpbrk (s->machine, "\n\r") != NULL)
     return invalid (error, "machine: expected a preset name or a file");
-  if (s->threads > MAX_THREADS)
-    return invalid (error, "threads %u: expected 0 (all cores) to %d",
-                    s->threads, MAX_THREADS);
+  if (s->threads > spx_max_threads ())
+    {
+      g_autofree char *most = spx_max_threads_text ();
+      return invalid (error, "threads %u: expected 0 (all cores) to %s",
+                      s->threads, most);
+    }
   if (s->source == SPX_MASK_SOURCE_FILE && s->mask_path == NULL)
     return invalid (error, "mask source is a file but no path is given");
   if (s->mask != NULL &&
@@ -232,6 +235,24 @@ read_double (Reader *r, const char *group, const char *key, double min,
   return TRUE;
 }
 
+/* A text key (*value NULL when missing): GKeyFile's strings are UTF-8
+ * with its escapes, and one that is not is refused rather than taken for
+ * missing. */
+static gboolean
+read_string (Reader *r, const char *group, const char *key, char **value)
+{
+  g_autoptr (GError) local = NULL;
+  *value = g_key_file_get_string (r->kf, group, key, &local);
+  if (*value != NULL || g_error_matches (local, G_KEY_FILE_ERROR,
+                                         G_KEY_FILE_ERROR_KEY_NOT_FOUND))
+    return TRUE;
+  g_autofree char *raw = g_key_file_get_value (r->kf, group, key, NULL);
+  g_autofree char *got = spx_excerpt (raw != NULL ? raw : "");
+  g_autofree char *what = g_strdup_printf (
+    "expected UTF-8 text (escapes \\s \\t \\n \\r \\\\), got %s", got);
+  return read_fail (r, group, key, what);
+}
+
 static gboolean
 read_scenario_group (Reader *r, SpxScenario *s)
 {
@@ -257,13 +278,24 @@ read_scenario_group (Reader *r, SpxScenario *s)
       !read_uint32 (r, GROUP_SCENARIO, "threads", FALSE, 0, MAX_THREADS,
                     &s->threads))
     return FALSE;
+  /* more than the processors can run sensibly: refused here, the one
+   * place that says what a scenario may ask */
+  if (s->threads > spx_max_threads ())
+    {
+      g_autofree char *most = spx_max_threads_text ();
+      g_autofree char *what = g_strdup_printf ("%u is more than this machine "
+                                               "runs: expected 0 (all cores) "
+                                               "to %s", s->threads, most);
+      return read_fail (r, GROUP_SCENARIO, "threads", what);
+    }
 
   g_autofree char *dtype = g_key_file_get_value (r->kf, GROUP_SCENARIO,
                                                  "dtype", NULL);
   if (dtype != NULL && !spx_dtype_from_string (dtype, &s->dtype))
     return read_fail (r, GROUP_SCENARIO, "dtype", "expected fp16 or fp32");
-  g_autofree char *machine = g_key_file_get_string (r->kf, GROUP_SCENARIO,
-                                                    "machine", NULL);
+  g_autofree char *machine = NULL;
+  if (!read_string (r, GROUP_SCENARIO, "machine", &machine))
+    return FALSE;
   if (machine != NULL)
     {
       if (machine[0] == '\0')
@@ -377,8 +409,9 @@ read_mask_group (Reader *r, SpxScenario *s, const char *dir)
     return FALSE;
   if (s->source == SPX_MASK_SOURCE_FILE)
     {
-      g_autofree char *path = g_key_file_get_string (r->kf, GROUP_MASK, "path",
-                                                     NULL);
+      g_autofree char *path = NULL;
+      if (!read_string (r, GROUP_MASK, "path", &path))
+        return FALSE;
       if (path == NULL || path[0] == '\0')
         return read_fail (r, GROUP_MASK, "path", "missing (mask source is a file)");
       s->mask_path = g_path_is_absolute (path) || dir == NULL
@@ -420,6 +453,9 @@ load_data (const char *name, const char *data, gsize len, const char *dir,
            GError **error)
 {
   g_autoptr (GKeyFile) kf = g_key_file_new ();
+  g_autofree char *lf = NULL;
+  if (!spx_text_cr_lines (name, &data, len, &lf, error))
+    return NULL;
   /* GLib's message would quote the offending line: a file that is not
    * ours must not be shown */
   if (!g_key_file_load_from_data (kf, data, len, G_KEY_FILE_NONE, NULL))

@@ -557,14 +557,18 @@ spx_study_survey_blocks (SpxStudy *s)
 /* ---- sweeps --------------------------------------------------------- */
 
 /* A file's name as people read it (whatever bytes the file system
- * holds), kept with the study for the options that borrow it. */
+ * holds, control characters escaped), kept with the study for the
+ * options that borrow it. */
 static const char *
 subject_name (SpxStudy *s)
 {
   const SpxScenario *sc = s->scenario;
   g_free (s->label);
-  s->label = sc->source == SPX_MASK_SOURCE_FILE && sc->mask_path != NULL
-               ? g_filename_display_basename (sc->mask_path)
+  g_autofree char *base = sc->source == SPX_MASK_SOURCE_FILE &&
+                          sc->mask_path != NULL
+                            ? g_filename_display_basename (sc->mask_path)
+                            : NULL;
+  s->label = base != NULL ? spx_escape (base)
              : sc->source == SPX_MASK_SOURCE_DRAWN ? g_strdup ("drawn mask")
                                                    : NULL;
   return s->label;

@@ -57,7 +57,7 @@ static gboolean
 invalid (GError **error, const char *what)
 {
   g_set_error (error, SPX_SWEEP_ERROR, SPX_SWEEP_ERROR_INVALID,
-               "sweep: %s", what);
+               "%s", what);
   return FALSE;
 }
 
@@ -217,7 +217,7 @@ append (Runner *r, const SpxSweepPoint *point, GError **error)
       r->progress (points->len, r->total, last, r->user_data))
     return TRUE;
   g_set_error (error, SPX_SWEEP_ERROR, SPX_SWEEP_ERROR_CANCELLED,
-               "sweep: cancelled after %u of %u points", points->len,
+               "cancelled after %u of %u points", points->len,
                r->total);
   return FALSE;
 }
@@ -340,7 +340,7 @@ bench (Runner *r, const SpxMask *mask, gboolean sparse, guint reps,
     {
       g_clear_error (error);
       g_set_error (error, SPX_SWEEP_ERROR, SPX_SWEEP_ERROR_CANCELLED,
-                   "sweep: cancelled after %u of %u points",
+                   "cancelled after %u of %u points",
                    r->sweep->points->len, r->total);
     }
   return FALSE;
@@ -528,10 +528,13 @@ spx_sweep_run (SpxSweep *sweep, const SpxSweepOptions *options,
 
 /* Writers */
 
+/* A text field, escaped (spx_escape) so that no control character
+ * reaches the file, quoted when it holds a comma or a quote. */
 static void
-csv_field (GString *out, const char *text)
+csv_field (GString *out, const char *raw)
 {
-  if (strpbrk (text, ",\"\r\n") == NULL)
+  g_autofree char *text = spx_escape (raw);
+  if (strpbrk (text, ",\"") == NULL)
     {
       g_string_append (out, text);
       return;

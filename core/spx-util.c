@@ -117,6 +117,20 @@ spx_budget_alloc0 (guint64 count, gsize size, const char *what,
   return p;
 }
 
+guint
+spx_max_threads (void)
+{
+  return SPX_THREADS_PER_CPU * (guint) MAX (1, sysconf (_SC_NPROCESSORS_ONLN));
+}
+
+char *
+spx_max_threads_text (void)
+{
+  guint most = spx_max_threads ();
+  return g_strdup_printf ("%u (%u × the %u processors online)", most,
+                          SPX_THREADS_PER_CPU, most / SPX_THREADS_PER_CPU);
+}
+
 gboolean
 spx_cancelled (GError **error)
 {
@@ -200,25 +214,85 @@ spx_read_regular (const char *path, const char *kind, gsize max_bytes,
   return TRUE;
 }
 
-char *
-spx_short (const char *text)
+gunichar
+spx_utf8_take (const char **p, const char *end)
 {
-  enum { MAX_CHARS = 32 };
-  GString *out = g_string_new (NULL);
-  guint n = 0;
-  for (const guchar *p = (const guchar *) text; *p; p++)
+  gunichar c = g_utf8_get_char_validated (*p, end - *p);
+  if (c == (gunichar) -1 || c == (gunichar) -2 || c == 0)
     {
-      if (n++ == MAX_CHARS)
+      /* NUL too: GLib calls it incomplete in some versions */
+      c = (guchar) **p == 0 ? 0 : (gunichar) -1;
+      (*p)++;
+      return c;
+    }
+  *p = g_utf8_next_char (*p);
+  return c;
+}
+
+char *
+spx_escape_len (const char *text, gssize len, guint max_chars)
+{
+  const char *p = text, *end = text + (len < 0 ? strlen (text) : (gsize) len);
+  GString *out = g_string_sized_new ((gsize) (end - p));
+  for (guint n = 0; p < end; n++)
+    {
+      if (max_chars != 0 && n == max_chars)
         {
           g_string_append (out, "…");
           break;
         }
-      if (*p >= 0x20 && *p < 0x7f && *p != '\\')
-        g_string_append_c (out, (char) *p);
+      const char *start = p;
+      gunichar c = spx_utf8_take (&p, end);
+      if (c == (gunichar) -1 || c < 0x20 || c == 0x7f)
+        g_string_append_printf (out, "\\x%02x", (guchar) *start);
+      else if (c >= 0x80 && c <= 0x9f)
+        g_string_append_printf (out, "\\u%04x", c);
       else
-        g_string_append_printf (out, "\\x%02x", *p);
+        g_string_append_len (out, start, p - start);
     }
   return g_string_free (out, FALSE);
+}
+
+char *
+spx_escape (const char *text)
+{
+  return spx_escape_len (text, -1, 0);
+}
+
+char *
+spx_short (const char *text)
+{
+  return spx_escape_len (text, -1, 32);
+}
+
+/* The first line end within the first 64 KiB is a CR alone. */
+static gboolean
+ends_lines_in_cr (const char *data, gsize len)
+{
+  gsize n = MIN (len, 65536);
+  for (gsize i = 0; i < n; i++)
+    if (data[i] == '\n' || data[i] == '\r')
+      return data[i] == '\r' && (i + 1 == len || data[i + 1] != '\n');
+  return FALSE;
+}
+
+gboolean
+spx_text_cr_lines (const char *name, const char **data, gsize len,
+                   char **copy, GError **error)
+{
+  *copy = NULL;
+  if (!ends_lines_in_cr (*data, len))
+    return TRUE;
+  g_autofree char *what = g_strdup_printf ("%s: a copy with LF line ends",
+                                           name);
+  char *out = spx_budget_alloc0 ((guint64) len + 1, 1, what, error);
+  if (out == NULL)
+    return FALSE;
+  for (gsize i = 0; i < len; i++)
+    out[i] = (*data)[i] == '\r' && (i + 1 == len || (*data)[i + 1] != '\n')
+               ? '\n' : (*data)[i];
+  *data = *copy = out;
+  return TRUE;
 }
 
 char *

@@ -23,11 +23,29 @@ gboolean spx_read_regular (const char *path, const char *kind,
                            gsize max_bytes, char **contents, gsize *len,
                            GError **error);
 
+/* The character at *p (before end), moving *p past it; (gunichar) -1,
+ * moving one byte, where no UTF-8 character starts. */
+gunichar spx_utf8_take (const char **p, const char *end);
+/* Text from a file or the command line, fit to print on a terminal or
+ * show in a label: control characters (C0, DEL) and bytes that are not
+ * UTF-8 as \xNN, C1 controls (U+0080 to U+009F) as \u00NN, everything
+ * else as it is. len < 0: up to the NUL. max_chars 0: all of it, else at
+ * most that many characters, then "…". Escaping twice changes nothing. */
+char    *spx_escape_len (const char *text, gssize len, guint max_chars);
+/* All of a NUL-terminated text so. */
+char    *spx_escape  (const char *text);
 /* A value from a file, fit to quote in a message: at most 32
- * characters, anything unprintable escaped, quoted ('…'). */
+ * characters, escaped, quoted ('…'). */
 char    *spx_excerpt (const char *text);
 /* The same unquoted, for a key or group name. */
 char    *spx_short   (const char *text);
+/* Text whose lines end in CR alone (old Mac files; the first line end
+ * decides) is read as if they ended in LF: *data then points to a copy
+ * (*copy, to free; NUL-terminated) with LF line ends. Other text is left
+ * as it is (*copy NULL). FALSE, with an error naming name, when the copy
+ * is over the memory budget. */
+gboolean spx_text_cr_lines (const char *name, const char **data, gsize len,
+                            char **copy, GError **error);
 /* A count with its thousands grouped, "66,944", for figures people add
  * up by eye. */
 char    *spx_format_count (guint64 value);
@@ -70,6 +88,15 @@ gboolean spx_budget_check_held (guint64 bytes, guint64 held,
  * allocation fails. Free with g_free. */
 gpointer spx_budget_alloc0 (guint64 count, gsize size, const char *what,
                             GError **error);
+
+/* The most threads a measurement may ask for: more than this many per
+ * processor online cannot run sensibly (OpenBLAS takes a buffer of about
+ * 32 MiB per thread, and under a memory limit its allocator retries
+ * forever). Scenarios, options and the engine hold to it. */
+#define SPX_THREADS_PER_CPU 4
+guint    spx_max_threads      (void);
+/* It in words: "8 (4 × the 2 processors online)". */
+char    *spx_max_threads_text (void);
 
 /* Long work polls this between steps: TRUE (and a CANCELLED error) once
  * the thread's current GCancellable (g_cancellable_push_current) is

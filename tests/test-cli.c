@@ -1668,9 +1668,117 @@ test_sweep_mask (void)
   r = run_cli ("sweep", "--mask", mask, "--m", "64", "--out", csv, NULL);
   assert_usage_error (&r, "--m");
   r = run_cli ("sweep", "--mask", mask, "--reps", "3", "--out", csv, NULL);
-  assert_usage_error (&r, "5 timed runs");
+  assert_usage_error (&r, "sparse-explorer sweep: --reps: expected a whole "
+                      "number from 5 to");
   g_unlink (csv);
   g_rmdir (dir);
+}
+
+/* ---- what messages say ------------------------------------------------ */
+
+static char *
+hostile_path (const char *name)
+{
+  return g_test_build_filename (G_TEST_DIST, "data", "hostile", name, NULL);
+}
+
+/* threads=1024 in a .spx is the file's fault, named with its key, the
+ * same for every command; nothing claims points were written. */
+static void
+test_scenario_threads (void)
+{
+  if (4 * sysconf (_SC_NPROCESSORS_ONLN) >= 1024)
+    {
+      g_test_skip ("this machine runs 1024 threads");
+      return;
+    }
+  g_autofree char *spx = hostile_path ("msg-threads-1024.spx");
+  g_autofree char *dir = g_dir_make_tmp ("spx-cli-XXXXXX", NULL);
+  g_autofree char *csv = g_build_filename (dir, "out.csv", NULL);
+  const char *const commands[][8] = {
+    { "bench", "--scenario", spx, NULL },
+    { "sweep", "--scenario", spx, "--source", "cpu", "--out", csv, NULL },
+    { "model", "--scenario", spx, NULL },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+    {
+      Run r = run_cli_strv (commands[i]);
+      g_assert_null (strstr (r.err, "written"));
+      g_assert_null (strstr (r.err, "nothing"));
+      g_assert_nonnull (strstr (r.err, "processors online"));
+      assert_input_error (&r, "msg-threads-1024.spx: [scenario] threads: "
+                          "1024 is more than this machine runs: expected 0 "
+                          "(all cores) to ");
+    }
+  g_assert_false (g_file_test (csv, G_FILE_TEST_EXISTS));
+  /* --threads says the same limit, as usage */
+  Run r = run_cli ("sweep", "--threads", "100000", "--out", csv, NULL);
+  assert_usage_error (&r, "sparse-explorer sweep: --threads: expected a "
+                      "whole number from 1 to ");
+  r = run_cli ("bench", "--threads", "100000", "--m", "64", "--k", "64",
+               "--n", "8", "--block", "8", NULL);
+  assert_usage_error (&r, "sparse-explorer bench: --threads: expected a "
+                      "whole number from 1 to ");
+  g_rmdir (dir);
+}
+
+/* A prefix is said once: the command's, never the core's as well. */
+static void
+test_message_prefixes (void)
+{
+  Run r = run_cli ("sweep", "--reps", "1", "--source", "cpu", "--out",
+                   "x.csv", NULL);
+  g_assert_null (strstr (r.err, "sweep: sweep:"));
+  assert_usage_error (&r, "sparse-explorer sweep: --reps: expected a whole "
+                      "number from 5 to 100000, got '1'");
+  const char *const commands[][12] = {
+    { "info", "/nonexistent.mtx", NULL },
+    { "model", "--scenario", "/nonexistent.spx", NULL },
+    { "bench", "--scenario", "/nonexistent.spx", NULL },
+    { "sweep", "--scenario", "/nonexistent.spx", "--out", "x.csv", NULL },
+    { "render", "--view", "tiles", "--scenario", "/nonexistent.spx", "--out",
+      "x.png", NULL },
+    { "generate", "--rows", "8", "--cols", "8", "--out", "/nonexistent/x.mtx",
+      NULL },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+    {
+      r = run_cli_strv (commands[i]);
+      g_autofree char *once = g_strdup_printf ("sparse-explorer %s: /",
+                                               commands[i][0]);
+      g_autofree char *twice = g_strdup_printf ("%s: %s:", commands[i][0],
+                                                commands[i][0]);
+      g_assert_true (g_str_has_prefix (r.err, once));
+      g_assert_null (strstr (r.err, twice));
+      assert_input_error (&r, "/nonexist");
+    }
+}
+
+/* Files with lines ending in CR alone read as any other; a path= that
+ * is not text and a PNG header out of the format say what is wrong. */
+static void
+test_loader_messages (void)
+{
+  g_autofree char *mtx = hostile_path ("msg-cr-lines.mtx");
+  Run r = run_cli ("info", mtx, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "4 × 4"));
+  run_clear (&r);
+  g_autofree char *spx = hostile_path ("msg-cr-lines.spx");
+  r = run_cli ("model", "--scenario", spx, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_true (g_str_has_prefix (r.out, "teach16 · fp16 · 64 × 64"));
+  run_clear (&r);
+  g_autofree char *bad_path = hostile_path ("msg-bad-utf8-path.spx");
+  r = run_cli ("model", "--scenario", bad_path, NULL);
+  assert_input_error (&r, "msg-bad-utf8-path.spx: [mask] path: expected "
+                      "UTF-8 text");
+  g_autofree char *png = hostile_path ("msg-png-depth3.png");
+  r = run_cli ("info", png, NULL);
+  g_assert_null (strstr (r.err, "checksum"));
+  assert_input_error (&r, "msg-png-depth3.png: byte 24: expected an IHDR "
+                      "bit depth of 1, 2, 4, 8 or 16 for colour type 0 "
+                      "(greyscale), got 3");
 }
 
 /* ---- one grammar: exit codes, stated defaults, modes, refusals ------ */
@@ -2530,6 +2638,9 @@ main (int argc, char **argv)
                         GINT_TO_POINTER (SIGTERM), test_bench_peers_signal);
   g_test_add_func ("/cli/scenario-files", test_scenario_files);
   g_test_add_func ("/cli/sweep/mask", test_sweep_mask);
+  g_test_add_func ("/cli/messages/scenario-threads", test_scenario_threads);
+  g_test_add_func ("/cli/messages/prefixes", test_message_prefixes);
+  g_test_add_func ("/cli/messages/loaders", test_loader_messages);
   g_test_add_func ("/cli/grammar/global-options", test_global_options);
   g_test_add_func ("/cli/grammar/no-display", test_no_display);
   g_test_add_func ("/cli/grammar/exit-codes", test_exit_codes);

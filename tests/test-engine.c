@@ -515,13 +515,12 @@ test_bench_threads (void)
   SpxBenchOptions options;
   SpxBenchResult result;
   spx_bench_options_init (&options);
-  options.engine.threads = spx_bench_max_threads () + 1;
+  options.engine.threads = spx_max_threads () + 1;
   g_autoptr (SpxMask) mask = bench_mask (64, 64, 16);
   g_autoptr (GError) error = NULL;
   g_assert_false (spx_bench_run (mask, 8, &options, &result, &error));
   g_assert_error (error, SPX_ENGINE_ERROR, SPX_ENGINE_ERROR_INVALID);
-  g_autofree char *most = g_strdup_printf ("at most %u",
-                                           spx_bench_max_threads ());
+  g_autofree char *most = g_strdup_printf ("at most %u", spx_max_threads ());
   g_assert_nonnull (strstr (error->message, most));
 }
 

@@ -1237,6 +1237,35 @@ test_fixtures (void)
     }
 }
 
+/* Old Mac files, every line ending in CR alone, read as lines: the
+ * fixtures through spx_mask_load, and line numbers in messages as in
+ * the LF file. */
+static void
+test_cr_lines (void)
+{
+  g_autoptr (SpxMask) mtx = load_fixture ("hostile/msg-cr-lines.mtx",
+                                          SPX_FORMAT_MTX);
+  assert_bits (mtx, 4, 4, 0, 0, 2, 1, -1);
+  g_autoptr (SpxMask) smtx = load_fixture ("hostile/msg-cr-lines.smtx",
+                                           SPX_FORMAT_SMTX);
+  assert_bits (smtx, 4, 4, 0, 0, 2, 1, -1);
+  /* no line end after the last entry */
+  g_autoptr (SpxMask) last = load_text (spx_mask_load_mtx_data,
+    "%%MatrixMarket matrix coordinate pattern general\r2 2 1\r2 1");
+  assert_bits (last, 2, 2, 1, 0, -1);
+  g_autoptr (GError) error = NULL;
+  const char *bad = "%%MatrixMarket matrix coordinate pattern general\r"
+                    "% comment\r4 4 2\r1 1\r9 2\r";
+  g_assert_null (load_bytes (spx_mask_load_mtx_data, "cr.mtx", bad,
+                             strlen (bad), &error));
+  assert_message_starts (error, "cr.mtx:5: expected a row index from 1 to 4, "
+                         "got '9'");
+  g_clear_error (&error);
+  g_assert_null (load_bytes (spx_mask_load_smtx_data, "cr.smtx",
+                             "2, 2, 1\r0 1\r0\r", 13, &error));
+  assert_message_starts (error, "cr.smtx:2: expected");
+}
+
 /* Every DLMC matrix beside the repository, checked against dlmc.csv */
 
 typedef struct {
@@ -1378,6 +1407,7 @@ main (int argc, char **argv)
   g_test_add_func ("/formats/hostile/sparse-zeros", test_sparse_zeros);
   g_test_add_func ("/formats/hostile/cancelled", test_load_cancelled);
   g_test_add_func ("/formats/fixtures", test_fixtures);
+  g_test_add_func ("/formats/cr-lines", test_cr_lines);
   g_test_add_func ("/formats/dlmc", test_dlmc);
 
   return g_test_run ();

@@ -357,14 +357,22 @@ test_messages (void)
   assert_refused (&r, 1, "broken.png");
 }
 
+/* A file of tests/data, whole. */
+static char *
+read_data (const char *name, gsize *len)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", name,
+                                                 NULL);
+  char *text = NULL;
+  g_assert_true (g_file_get_contents (path, &text, len, NULL));
+  return text;
+}
+
 static void
 test_names (void)
 {
-  g_autofree char *small = g_test_build_filename (G_TEST_DIST, "data",
-                                                  "small.smtx", NULL);
-  g_autofree char *text = NULL;
   gsize len = 0;
-  g_assert_true (g_file_get_contents (small, &text, &len, NULL));
+  g_autofree char *text = read_data ("small.smtx", &len);
   /* a name that is not UTF-8: the JSON stays valid */
   g_autofree char *latin1 = g_build_filename (dir, "caf\xe9.smtx", NULL);
   g_assert_true (g_file_set_contents (latin1, text, len, NULL));
@@ -382,6 +390,126 @@ test_names (void)
   run_clear (&r);
   g_unlink (latin1);
   g_unlink (dashed);
+}
+
+/* ---- names and values printed ------------------------------------------ */
+
+/* Nothing in text can drive a terminal: UTF-8 without C0 controls (but
+ * the newlines ending lines), DEL or C1 controls. */
+static void
+assert_printable (const char *what, const char *text)
+{
+  if (!g_utf8_validate (text, -1, NULL))
+    g_error ("%s is not UTF-8: %s", what, text);
+  for (const char *p = text; *p; p = g_utf8_next_char (p))
+    {
+      gunichar c = g_utf8_get_char (p);
+      if ((c < 0x20 && c != '\n') || (c >= 0x7f && c <= 0x9f))
+        g_error ("%s holds U+%04X raw: %s", what, c, text);
+    }
+}
+
+static void
+assert_shown (Run *r, int status, const char *where, const char *needle)
+{
+  if (r->signal != 0 || r->status != status)
+    g_error ("expected exit %d, got status %d signal %d; stderr: %s", status,
+             r->status, r->signal, r->err);
+  assert_printable ("stdout", r->out);
+  assert_printable ("stderr", r->err);
+  const char *text = g_str_equal (where, "stdout") ? r->out : r->err;
+  if (strstr (text, needle) == NULL)
+    g_error ("%s '%s' lacks '%s'", where, text, needle);
+  run_clear (r);
+}
+
+/* The ESC sequences that clear a screen and set a title, CR, newline,
+ * DEL, a C1 control and bytes that are not UTF-8, in file names and in
+ * values read from files, on every path the program prints them: stdout
+ * tables, stderr errors, warnings and the window's startup errors. */
+#define NASTY_TEXT "\033]0;owned\a\033[2J\r\n\x7f\xc2\x9b" /* UTF-8 */
+#define NASTY NASTY_TEXT "\xff"
+/* its last byte is shown \\xff, or U+FFFD where a file name is made
+ * valid UTF-8 first (g_filename_display_name) */
+#define NASTY_SHOWN "\\x1b]0;owned\\x07\\x1b[2J\\x0d\\x0a\\x7f\\u009b"
+
+static void
+test_escaped (void)
+{
+  gsize len = 0;
+  g_autofree char *text = read_data ("small.mtx", &len);
+  g_autofree char *mtx = write_file (NASTY ".mtx", text, len);
+
+  /* info's table names the file (g_filename_display_name makes the byte
+   * that is not UTF-8 U+FFFD); its JSON carries it as JSON escapes */
+  Run r = RUN ("info", mtx);
+  assert_shown (&r, 0, "stdout", "\\x1b]0;owned\\x07\\x1b[2J\\x0d\\x0a");
+  r = RUN ("info", mtx, "--json");
+  assert_shown (&r, 0, "stdout", "\\u001b]0;owned\\u0007\\u001b[2J\\u000d\\u000a"
+                "\\u007f\\u009b");
+  /* errors name it escaped, on one line */
+  g_autofree char *missing = g_build_filename (dir, NASTY "missing.mtx", NULL);
+  r = RUN ("info", missing);
+  g_assert_cmpuint (lines (r.err), ==, 1);
+  assert_shown (&r, 1, "stderr", NASTY_SHOWN "\xef\xbf\xbdmissing.mtx");
+  /* a scenario's path= and machine= (the hostile fixtures) */
+  g_autofree char *path_spx = g_test_build_filename (
+    G_TEST_DIST, "data", "hostile", "msg-esc-path.spx", NULL);
+  const char *const commands[] = { "model", "bench", "sweep" };
+  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+    {
+      r = RUN (commands[i], "--scenario", path_spx, "--out", "x.csv");
+      if (i < 2) /* model and bench take no --out */
+        {
+          run_clear (&r);
+          r = RUN (commands[i], "--scenario", path_spx);
+        }
+      g_assert_cmpuint (lines (r.err), ==, 1);
+      assert_shown (&r, 1, "stderr", "\\x1b]0;PWNED\\x07\\x1b[2J\\x0dmissing"
+                    "\\u009b.mtx");
+    }
+  g_autofree char *machine_spx = g_test_build_filename (
+    G_TEST_DIST, "data", "hostile", "msg-esc-machine.spx", NULL);
+  r = RUN ("model", "--scenario", machine_spx);
+  assert_shown (&r, 1, "stderr", "machine '\\x1b]0;PWNED\\x07\\x1b[2Jbow'");
+  /* a machine file whose name is hostile, refused for its contents (a
+   * name that is not UTF-8 is not an option's text) */
+  g_autofree char *machine = write_file (NASTY_TEXT ".machine", "[machine]\n"
+                                         "tiles=0\n", -1);
+  r = RUN ("model", "--m", "64", "--k", "64", "--n", "8", "--block", "8",
+           "--machine", machine);
+  assert_shown (&r, 1, "stderr", NASTY_SHOWN ".machine");
+  r = RUN ("model", "--m", "64", "--k", "64", "--n", "8", "--block", "8",
+           "--machine", NASTY);
+  assert_shown (&r, 2, "stderr", "--machine: expected UTF-8 text, got '"
+                NASTY_SHOWN "\\xff'");
+  /* what generate and sweep wrote, on stdout */
+  g_autofree char *out = g_build_filename (dir, NASTY ".smtx", NULL);
+  r = RUN ("generate", "--rows", "16", "--cols", "16", "--out", out);
+  assert_shown (&r, 0, "stdout", NASTY_SHOWN "\\xff.smtx: 16 × 16");
+  g_unlink (out);
+  g_autofree char *csv = g_build_filename (dir, NASTY ".csv", NULL);
+  r = RUN ("sweep", "--source", "model", "--densities", "1/4", "--blocks",
+           "4", "--m", "64", "--k", "64", "--n", "8", "--machine", "teach16",
+           "--out", csv);
+  assert_shown (&r, 0, "stdout", NASTY_SHOWN "\\xff.csv");
+  g_unlink (csv);
+  /* option values and words: usage errors, and the window's own */
+  r = RUN ("info", "--block", NASTY_TEXT, mtx);
+  assert_shown (&r, 2, "stderr", "--block: expected a whole number from 1 to "
+                "4096, got '" NASTY_SHOWN "'");
+  r = RUN ("model", "--m", "64", "--k", "64", "--n", "8", "--block", "8",
+           "--machine", NASTY_TEXT "preset");
+  assert_shown (&r, 2, "stderr", NASTY_SHOWN "preset");
+  r = RUN (NASTY "word");
+  assert_shown (&r, 2, "stderr", "'" NASTY_SHOWN "\\xffword' is neither a "
+                "command");
+  r = RUN ("--view", NASTY_TEXT, mtx);
+  if (r.status == 2) /* a build without the window says another line */
+    assert_shown (&r, 2, "stderr", "got '" NASTY_SHOWN "'");
+  else
+    run_clear (&r);
+  g_unlink (mtx);
 }
 
 static void
@@ -413,6 +541,7 @@ main (int argc, char **argv)
   g_test_add_func ("/hostile/not-regular", test_not_regular);
   g_test_add_func ("/hostile/messages", test_messages);
   g_test_add_func ("/hostile/names", test_names);
+  g_test_add_func ("/hostile/escaped", test_escaped);
   int status = g_test_run ();
   remove_dir (dir);
   g_free (dir);

@@ -308,6 +308,14 @@ test_load_good (void)
   g_assert_cmpuint (s->sync_cycles, ==, 90);
   g_assert_cmpfloat (s->available_memory, ==, 0.6);
 
+  /* lines that end in CR alone (old Mac files) are lines too */
+  g_autofree char *cr = g_strdelimit (g_strdup (good_machine), "\n", '\r');
+  g_autoptr (SpxIpuMachine) from_cr = spx_ipu_machine_load_data (
+    "cr.ini", cr, strlen (cr), &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (from_cr->name, ==, "half-bow");
+  g_assert_cmpuint (from_cr->tiles, ==, 736);
+
   /* resolve: a preset by name, else a file */
   g_autoptr (SpxIpuMachine) by_name = spx_ipu_machine_resolve ("mk1", &error);
   g_assert_no_error (error);

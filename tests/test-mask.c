@@ -1775,6 +1775,83 @@ test_format_count (void)
     }
 }
 
+/* Control characters (C0, DEL, C1) and bytes that are not UTF-8 are
+ * escaped, other characters kept; escaping twice changes nothing, and
+ * the short forms cut at 32 characters. */
+static void
+test_escape (void)
+{
+  static const struct { const char *in, *out; } cases[] = {
+    { "plain × text…", "plain × text…" },
+    { "\033]0;title\a\033[2J", "\\x1b]0;title\\x07\\x1b[2J" },
+    { "a\rb\nc\td\x7f", "a\\x0db\\x0ac\\x09d\\x7f" },
+    { "csi \xc2\x9b nel \xc2\x85 nbsp \xc2\xa0", "csi \\u009b nel \\u0085 "
+      "nbsp \xc2\xa0" },
+    { "bad \xff \xc3 \xe2\x82", "bad \\xff \\xc3 \\xe2\\x82" },
+    { "C:\\dir", "C:\\dir" },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *got = spx_escape (cases[i].in);
+      g_assert_cmpstr (got, ==, cases[i].out);
+      g_autofree char *again = spx_escape (got);
+      g_assert_cmpstr (again, ==, got);
+    }
+  /* a NUL inside a counted text, and the cut */
+  g_autofree char *nul = spx_escape_len ("a\0b", 3, 0);
+  g_assert_cmpstr (nul, ==, "a\\x00b");
+  g_autofree char *cut = spx_short ("\033123456789012345678901234567890123");
+  g_assert_cmpstr (cut, ==, "\\x1b1234567890123456789012345678901…");
+  g_autofree char *quoted = spx_excerpt ("\r");
+  g_assert_cmpstr (quoted, ==, "'\\x0d'");
+}
+
+/* Lines that end in CR alone are read as lines; CRLF and LF text is left
+ * as it is, without a copy. */
+static void
+test_cr_lines (void)
+{
+  const char *text = "a\rb\r\nc\r";
+  g_autofree char *copy = NULL;
+  g_assert_true (spx_text_cr_lines ("t", &text, 7, &copy, NULL));
+  g_assert_nonnull (copy);
+  g_assert_cmpmem (text, 7, "a\nb\r\nc\n", 7);
+  g_assert_cmpint (text[7], ==, '\0');
+  const char *const others[] = { "a\r\nb\r", "a\nb\r", "no line end\r\n",
+                                 "" };
+  for (guint i = 0; i < G_N_ELEMENTS (others); i++)
+    {
+      const char *t = others[i];
+      g_autofree char *none = NULL;
+      g_assert_true (spx_text_cr_lines ("t", &t, strlen (t), &none, NULL));
+      g_assert_null (none);
+      g_assert_true (t == others[i]);
+    }
+  /* the copy is within the budget like any other memory */
+  set_budget ("4");
+  const char *big = "0123456789\r";
+  g_autofree char *none = NULL;
+  g_autoptr (GError) error = NULL;
+  g_assert_false (spx_text_cr_lines ("big.mtx", &big, 11, &none, &error));
+  g_assert_error (error, SPX_BUDGET_ERROR, SPX_BUDGET_ERROR_TOO_LARGE);
+  g_assert_true (g_str_has_prefix (error->message, "big.mtx: "));
+  set_budget (NULL);
+}
+
+/* The thread limit in words says what it is made of. */
+static void
+test_max_threads (void)
+{
+  g_autofree char *text = spx_max_threads_text ();
+  g_autofree char *want = g_strdup_printf ("%u (%d × the %u processors "
+                                           "online)", spx_max_threads (),
+                                           SPX_THREADS_PER_CPU,
+                                           spx_max_threads ()
+                                             / SPX_THREADS_PER_CPU);
+  g_assert_cmpstr (text, ==, want);
+  g_assert_cmpuint (spx_max_threads () % SPX_THREADS_PER_CPU, ==, 0);
+}
+
 static void
 test_join_choices (void)
 {
@@ -1848,6 +1925,9 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/util/format-count", test_format_count);
   g_test_add_func ("/util/join-choices", test_join_choices);
+  g_test_add_func ("/util/escape", test_escape);
+  g_test_add_func ("/util/cr-lines", test_cr_lines);
+  g_test_add_func ("/util/max-threads", test_max_threads);
   g_test_add_func ("/gen/keeps-any", test_keeps_any);
 
   g_test_add_func ("/mask/new", test_new);

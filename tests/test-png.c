@@ -6,6 +6,7 @@
 #include <glib/gstdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <zlib.h>
 
 /* tests/data/png-*.png all hold this 8×6 picture in different encodings
  * (made with ImageMagick from one PBM): black pixels are set bits. */
@@ -136,6 +137,24 @@ read_fixture (const char *name, gsize *len)
   return data;
 }
 
+static guint32
+be32 (const guint8 *p)
+{
+  return (guint32) p[0] << 24 | (guint32) p[1] << 16 | (guint32) p[2] << 8 |
+         p[3];
+}
+
+/* The chunk at pos given the CRC its contents call for, as an encoder
+ * would write it. */
+static void
+seal_chunk (guint8 *data, gsize pos)
+{
+  guint32 n = be32 (data + pos);
+  guint32 crc = (guint32) crc32 (0, data + pos + 4, 4 + n);
+  guint8 *at = data + pos + 8 + n;
+  at[0] = crc >> 24, at[1] = crc >> 16, at[2] = crc >> 8, at[3] = crc;
+}
+
 /* A small file whose header claims 16384² pixels (2^28, within the side
  * and pixel limits): decoding would take a gigabyte, so a budget of
  * 256 MiB refuses it before cairo runs, naming the file and the size. */
@@ -146,6 +165,7 @@ test_budget (void)
   g_autofree guint8 *data = read_fixture ("png-grey8.png", &len);
   const guint8 side[8] = { 0, 0, 0x40, 0, 0, 0, 0x40, 0 }; /* 16384 */
   memcpy (data + 16, side, 8);
+  seal_chunk (data, 8);
   g_setenv (SPX_MEMORY_BUDGET_ENV, "256M", TRUE);
   g_autoptr (GError) error = NULL;
   g_autoptr (SpxMask) mask = spx_mask_load_png_data ("x.png", data, len,
@@ -159,13 +179,6 @@ test_budget (void)
   g_unsetenv (SPX_MEMORY_BUDGET_ENV);
 }
 
-static guint32
-be32 (const guint8 *p)
-{
-  return (guint32) p[0] << 24 | (guint32) p[1] << 16 | (guint32) p[2] << 8 |
-         p[3];
-}
-
 /* Byte offset of the first chunk of that type. */
 static gsize
 find_chunk (const guint8 *data, gsize len, const char *type)
@@ -177,21 +190,32 @@ find_chunk (const guint8 *data, gsize len, const char *type)
 }
 
 /* Data the decoder chokes on is called corrupt, not "out of memory"
- * (cairo's status for any libpng error). */
+ * (cairo's status for any libpng error); a chunk whose CRC does not
+ * match is called damaged, where it is, before decoding. */
 static void
 test_corrupt (void)
 {
   gsize len = 0;
   g_autofree guint8 *data = read_fixture ("png-grey8.png", &len);
-  /* the compressed pixels are damaged, and their checksum with them */
   gsize idat = find_chunk (data, len, "IDAT");
-  for (gsize i = idat + 8; i < idat + 12 + be32 (data + idat); i++)
+  guint32 n = be32 (data + idat);
+  for (gsize i = idat + 8; i < idat + 8 + n; i++)
     data[i] ^= 0x5a;
+  g_autofree char *where = g_strdup_printf ("byte %" G_GSIZE_FORMAT ": "
+                                            "expected the CRC of the IDAT "
+                                            "chunk's %u bytes", idat + 8 + n,
+                                            n);
+  assert_refused (data, len, SPX_MASK_ERROR_INVALID, where);
+  assert_refused (data, len, SPX_MASK_ERROR_INVALID, "the file is damaged");
+  /* sealed again: the pixels' own stream is what is wrong */
+  seal_chunk (data, idat);
   assert_refused (data, len, SPX_MASK_ERROR_INVALID, "not a readable PNG");
+  assert_refused (data, len, SPX_MASK_ERROR_INVALID, "corrupt pixel data");
   g_autoptr (GError) error = NULL;
   g_assert_null (spx_mask_load_png_data ("x.png", data, len, &error));
   g_test_message ("%s", error->message);
   g_assert_null (strstr (error->message, "out of memory"));
+  g_assert_null (strstr (error->message, "checksum"));
 
   /* cut inside the pixels: says so before decoding */
   assert_refused (data, idat + 20, SPX_MASK_ERROR_INVALID,
@@ -199,6 +223,70 @@ test_corrupt (void)
   /* zeros where a chunk should be: no chunk type, stops there */
   memset (data + idat, 0, len - idat);
   assert_refused (data, len, SPX_MASK_ERROR_INVALID, "four letters");
+}
+
+/* A bad IHDR says which field, where and what it may be: the
+ * tests/data/hostile/msg-png-* files, then every field edited here, with
+ * its CRC sealed and without. */
+static void
+test_ihdr (void)
+{
+  static const struct {
+    const char *file, *needle;
+  } files[] = {
+    { "msg-png-width0.png", "byte 16: expected an IHDR width from 1" },
+    { "msg-png-depth3.png", "byte 24: expected an IHDR bit depth of 1, 2, 4, "
+      "8 or 16 for colour type 0 (greyscale), got 3" },
+    { "msg-png-colour5.png", "byte 25: expected an IHDR colour type of 0" },
+    { "msg-png-interlace2.png", "byte 28: expected IHDR interlace method 0 "
+      "(none) or 1 (Adam7), got 2" },
+    { "msg-png-interlace2-bad-crc.png", "got 2 (the chunk's CRC does not "
+      "match either: the file is damaged)" },
+    { "msg-png-ihdr-bad-crc.png", "byte 29: expected the CRC of the IHDR "
+      "chunk's 13 bytes, DB6E8027, got DEADBEEF: the file is damaged" },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (files); i++)
+    {
+      g_autofree char *name = g_build_filename ("hostile", files[i].file,
+                                                NULL);
+      gsize len = 0;
+      g_autofree guint8 *data = read_fixture (name, &len);
+      assert_refused (data, len, SPX_MASK_ERROR_INVALID, files[i].needle);
+    }
+  static const struct {
+    guint byte, value;
+    const char *needle;
+  } fields[] = { /* png-grey8.png is greyscale at 8 bits */
+    { 23, 0, "byte 20: expected an IHDR height from 1" }, /* 6 → 0 */
+    { 16, 0x80, "byte 16: expected an IHDR width from 1 to 2^31-1" },
+    { 24, 5, "bit depth of 1, 2, 4, 8 or 16" },
+    { 26, 1, "byte 26: expected IHDR compression method 0" },
+    { 27, 1, "byte 27: expected IHDR filter method 0, got 1" },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (fields); i++)
+    for (guint sealed = 0; sealed < 2; sealed++)
+      {
+        gsize len = 0;
+        g_autofree guint8 *data = read_fixture ("png-grey8.png", &len);
+        data[fields[i].byte] = (guint8) fields[i].value;
+        if (sealed)
+          seal_chunk (data, 8);
+        g_autoptr (GError) error = NULL;
+        g_assert_null (spx_mask_load_png_data ("x.png", data, len, &error));
+        g_assert_error (error, SPX_MASK_ERROR, SPX_MASK_ERROR_INVALID);
+        g_test_message ("%s", error->message);
+        g_assert_nonnull (strstr (error->message, fields[i].needle));
+        g_assert_true (sealed == (strstr (error->message, "damaged") == NULL));
+      }
+  /* the depths allowed depend on the colour type */
+  gsize len = 0;
+  g_autofree guint8 *data = read_fixture ("png-grey8.png", &len);
+  data[24] = 16;
+  data[25] = 3;
+  seal_chunk (data, 8);
+  assert_refused (data, len, SPX_MASK_ERROR_INVALID, "byte 24: expected an "
+                  "IHDR bit depth of 1, 2, 4 or 8 for colour type 3 "
+                  "(palette), got 16");
 }
 
 static void
@@ -283,6 +371,7 @@ main (int argc, char **argv)
   g_test_add_func ("/png/save-errors", test_save_errors);
   g_test_add_func ("/png/budget", test_budget);
   g_test_add_func ("/png/corrupt", test_corrupt);
+  g_test_add_func ("/png/ihdr", test_ihdr);
   g_test_add_func ("/png/not-regular", test_not_regular);
   g_test_add_func ("/png/cancelled", test_cancelled);
   return g_test_run ();

@@ -1,6 +1,7 @@
 /* test-scenario.c: scenarios and their .spx key files */
 #include "spx-mask-io.h"
 #include "spx-scenario.h"
+#include "spx-util.h"
 
 #include <glib/gstdio.h>
 #include <string.h>
@@ -141,6 +142,13 @@ test_refusals (void)
       SPX_SCENARIO_ERROR_INVALID, "dtype" },
     { "[scenario]\nversion=1\nm=1\nk=1\nn=1\nblock=1\n[extra]\na=1\n",
       SPX_SCENARIO_ERROR_INVALID, "[extra]" },
+    /* more threads than the format holds, or than this machine runs */
+    { "[scenario]\nversion=1\nm=1\nk=1\nn=1\nblock=1\nthreads=1025\n",
+      SPX_SCENARIO_ERROR_INVALID, "[scenario] threads: expected a whole "
+      "number from 0 to 1024, got '1025'" },
+    { "[scenario]\nversion=1\nm=1\nk=1\nn=1\nblock=1\nmachine=\xff\n",
+      SPX_SCENARIO_ERROR_INVALID, "[scenario] machine: expected UTF-8 text "
+      "(escapes \\s \\t \\n \\r \\\\), got '\\xff'" },
   };
   for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
     {
@@ -167,6 +175,9 @@ test_mask_refusals (void)
     { "[mask]\npattern=zigzag\n", SPX_SCENARIO_ERROR_INVALID, "pattern" },
     { "[mask]\nnm=5:4\n", SPX_SCENARIO_ERROR_INVALID, "nm" },
     { "[mask]\nsource=file\n", SPX_SCENARIO_ERROR_INVALID, "path" },
+    { "[mask]\nsource=file\npath=a\xc3" "b\n", SPX_SCENARIO_ERROR_INVALID,
+      "[mask] path: expected UTF-8 text (escapes \\s \\t \\n \\r \\\\), got "
+      "'a\\xc3b'" },
     { "[mask]\nsource=drawn\n", SPX_SCENARIO_ERROR_INVALID, "bits" },
     /* 16 × 8 blocks = 128 bits = 16 bytes = 24 base64 characters */
     { "[mask]\nsource=drawn\ncount=1\nbits=AAAA\n", SPX_SCENARIO_ERROR_INVALID,
@@ -185,6 +196,62 @@ test_mask_refusals (void)
       if (strstr (error->message, bad[i].needle) == NULL)
         g_error ("case %u: '%s' lacks '%s'", i, error->message, bad[i].needle);
     }
+}
+
+/* threads: at most spx_max_threads, loaded or saved, the message naming
+ * the file, the key and the limit. */
+static void
+test_threads (void)
+{
+  guint most = spx_max_threads ();
+  g_autofree char *text = g_strdup_printf ("[scenario]\nversion=1\nm=1\nk=1"
+                                           "\nn=1\nblock=1\nthreads=%u\n",
+                                           most);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (SpxScenario) ok = spx_scenario_load_data ("t.spx", text,
+                                                       strlen (text), &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (ok->threads, ==, most);
+  if (most >= 1024)
+    {
+      g_test_skip ("this machine runs 1024 threads and more");
+      return;
+    }
+  g_free (text);
+  text = g_strdup_printf ("[scenario]\nversion=1\nm=1\nk=1\nn=1\nblock=1\n"
+                          "threads=%u\n", most + 1);
+  g_autoptr (SpxScenario) s = spx_scenario_load_data ("t.spx", text,
+                                                      strlen (text), &error);
+  g_assert_null (s);
+  g_assert_error (error, SPX_SCENARIO_ERROR, SPX_SCENARIO_ERROR_INVALID);
+  g_autofree char *limit = spx_max_threads_text ();
+  g_autofree char *want = g_strdup_printf ("t.spx: [scenario] threads: %u is "
+                                           "more than this machine runs: "
+                                           "expected 0 (all cores) to %s",
+                                           most + 1, limit);
+  g_assert_cmpstr (error->message, ==, want);
+  g_clear_error (&error);
+  ok->threads = most + 1;
+  g_autofree char *path = tmp_path ("threads.spx");
+  g_assert_false (spx_scenario_save (ok, path, SPX_SAVE_DEFAULT, &error));
+  g_assert_error (error, SPX_SCENARIO_ERROR, SPX_SCENARIO_ERROR_INVALID);
+  g_assert_nonnull (strstr (error->message, limit));
+  g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
+}
+
+/* Lines ending in CR alone (old Mac files) are lines. */
+static void
+test_cr_lines (void)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data",
+                                                 "hostile", "msg-cr-lines.spx",
+                                                 NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (SpxScenario) s = spx_scenario_load (path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (s->m, ==, 64);
+  g_assert_cmpuint (s->block, ==, 4);
+  g_assert_cmpstr (s->machine, ==, "teach16");
 }
 
 /* A save replaces the file whole and leaves no temporary files; a failed
@@ -234,6 +301,8 @@ main (int argc, char **argv)
   g_test_add_func ("/scenario/round-trip/drawn", test_round_trip_drawn);
   g_test_add_func ("/scenario/refusals", test_refusals);
   g_test_add_func ("/scenario/mask-refusals", test_mask_refusals);
+  g_test_add_func ("/scenario/threads", test_threads);
+  g_test_add_func ("/scenario/cr-lines", test_cr_lines);
   g_test_add_func ("/scenario/atomic-save", test_atomic_save);
   int status = g_test_run ();
   g_rmdir (tmp_dir);

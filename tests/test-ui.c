@@ -1792,6 +1792,50 @@ test_save_read_only (void)
   g_rmdir (dir);
 }
 
+/* No control character (C0, DEL, C1) in text shown. */
+static void
+assert_no_controls (const char *text)
+{
+  for (const char *p = text; *p; p = g_utf8_next_char (p))
+    {
+      gunichar c = g_utf8_get_char (p);
+      if (c < 0x20 || (c >= 0x7f && c <= 0x9f))
+        g_error ("'%s' shows U+%04X raw", text, c);
+    }
+}
+
+/* A file name with ESC, CR, newline and a C1 control: the title and the
+ * message bar show it escaped, on one line. */
+static void
+test_escaped_names (void)
+{
+  SKIP_WITHOUT_DISPLAY ();
+  g_autofree char *dir = g_dir_make_tmp ("spx-ui-XXXXXX", NULL);
+  g_autofree char *small = data_path ("small.smtx");
+  g_autofree char *text = NULL;
+  gsize len = 0;
+  g_assert_true (g_file_get_contents (small, &text, &len, NULL));
+  g_autofree char *nasty = g_build_filename (dir, "a\033[2J\rb\nc\xc2\x9b.smtx",
+                                             NULL);
+  g_assert_true (g_file_set_contents (nasty, text, len, NULL));
+  SpxWindow *w = window_new ();
+  activate (w, "open-path", g_variant_new_string (nasty));
+  wait_idle (w);
+  const char *title = gtk_window_get_title (GTK_WINDOW (w));
+  assert_no_controls (title);
+  g_assert_nonnull (strstr (title, "a\\x1b[2J\\x0db\\x0ac\\u009b.smtx"));
+  g_autofree char *missing = g_strconcat (nasty, ".missing", NULL);
+  activate (w, "open-path", g_variant_new_string (missing));
+  wait_idle (w);
+  const char *bar = gtk_label_get_text (GTK_LABEL (w->info_label));
+  assert_no_controls (bar);
+  g_assert_nonnull (strstr (bar, "a\\x1b[2J\\x0db\\x0ac\\u009b.smtx.missing"));
+  g_assert_cmpstr (spx_window_get_error (w), ==, bar);
+  window_close (w);
+  g_unlink (nasty);
+  g_rmdir (dir);
+}
+
 #if defined(__SANITIZE_ADDRESS__)
 #define UNDER_ASAN 1
 #endif
@@ -2029,6 +2073,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/window/first-run", test_first_run);
   g_test_add_func ("/ui/window/png-scenario", test_png_scenario);
   g_test_add_func ("/ui/window/hostile-files", test_hostile_files);
+  g_test_add_func ("/ui/window/escaped-names", test_escaped_names);
   g_test_add_func ("/ui/window/cancel-making", test_cancel_making);
   g_test_add_func ("/ui/window/declared-size", test_declared_size);
 #ifdef SPX_TEST_X11

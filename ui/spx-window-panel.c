@@ -2,6 +2,7 @@
  * generator, number type, machine (presets and what-if edits), the
  * program shown and CPU threads. Every change re-plans at once. */
 #include "spx-window-private.h"
+#include "spx-util.h"
 
 #include <math.h>
 
@@ -37,7 +38,8 @@ set_value (GtkWidget *s, double v)
 static char *
 short_name (const char *path)
 {
-  g_autofree char *base = g_filename_display_basename (path);
+  g_autofree char *raw = g_filename_display_basename (path);
+  g_autofree char *base = spx_escape (raw);
   glong n = g_utf8_strlen (base, -1);
   if (n <= NAME_CHARS)
     return g_steal_pointer (&base);
@@ -355,7 +357,7 @@ build_machine (SpxWindow *w, GtkGrid *g, gint *row)
   p->clock = spin (0.1, 10, 0.05, 3);
   p->exchange = spin (0.25, 1024, 0.25, 2);
   p->mode = id_combo (modes);
-  p->threads = spin (0, 1024, 1, 0);
+  p->threads = spin (0, spx_max_threads (), 1, 0);
   add_heading (g, row, "IPU");
   add_row (g, row, "_Machine", p->machine, "A preset, or your edits of one");
   add_row (g, row, "_Tiles", p->tiles, "Tiles (what if there were more?)");

@@ -1,5 +1,6 @@
 /* spx-window.c: the main window: header bar, views, actions, title */
 #include "spx-window-private.h"
+#include "spx-util.h"
 
 #include <string.h>
 
@@ -26,7 +27,8 @@ spx_window_update_title (SpxWindow *w)
   const char *file = w->study->path;
   if (file == NULL && sc->source == SPX_MASK_SOURCE_FILE)
     file = sc->mask_path; /* a mask opened on its own */
-  g_autofree char *name = file ? g_filename_display_basename (file) : NULL;
+  g_autofree char *base = file ? g_filename_display_basename (file) : NULL;
+  g_autofree char *name = base ? spx_escape (base) : NULL;
   g_autofree char *title = NULL;
   if (name != NULL || w->dirty)
     title = g_strdup_printf ("Sparse Explorer — %s%s", w->dirty ? "•" : "",
@@ -51,11 +53,13 @@ void
 spx_window_show_message (SpxWindow *w, GtkMessageType type,
                          const char *message)
 {
-  char *copy = g_strdup (message); /* message may be w->error */
+  /* messages quote names and values from files: shown escaped (and
+   * message may be w->error itself) */
+  char *escaped = spx_escape (message);
   g_free (w->error);
-  w->error = copy;
+  w->error = escaped;
   gtk_info_bar_set_message_type (GTK_INFO_BAR (w->info_bar), type);
-  gtk_label_set_text (GTK_LABEL (w->info_label), message);
+  gtk_label_set_text (GTK_LABEL (w->info_label), w->error);
   /* only a plan too big, or a file saved, offers these */
   gtk_widget_hide (w->fit_button);
   gtk_widget_hide (w->folder_button);
@@ -634,7 +638,8 @@ spx_window_use_defaults (SpxWindow *w, const char *machine, guint threads)
       spx_study_set_machine (w->study, machine, NULL);
       spx_window_replan (w);
     }
-  w->study->scenario->threads = threads;
+  /* preferences may ask more than this machine runs (a scenario may not) */
+  w->study->scenario->threads = MIN (threads, spx_max_threads ());
   spx_window_panel_load (w);
 }
 

@@ -417,6 +417,9 @@ spx_ipu_machine_load_data (const char *name, const char *data, gsize len,
                            GError **error)
 {
   g_autoptr (GKeyFile) kf = g_key_file_new ();
+  g_autofree char *lf = NULL;
+  if (!spx_text_cr_lines (name, &data, len, &lf, error))
+    return NULL;
   /* GLib's message would quote the line: a file that is not ours (say
    * /etc/shadow) must not be shown */
   if (!g_key_file_load_from_data (kf, data, len, G_KEY_FILE_NONE, NULL))

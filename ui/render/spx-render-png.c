@@ -5,6 +5,7 @@
 
 #include <cairo.h>
 #include <string.h>
+#include <zlib.h>
 
 static const guint8 png_signature[8] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n' };
 
@@ -37,6 +38,77 @@ typedef struct {
   guint   depth; /* bits per channel */
 } Header;
 
+/* The IHDR fields, by their byte in the file. */
+enum {
+  IHDR_WIDTH = 16, IHDR_HEIGHT = 20, IHDR_DEPTH = 24, IHDR_COLOUR = 25,
+  IHDR_COMPRESSION = 26, IHDR_FILTER = 27, IHDR_INTERLACE = 28, IHDR_CRC = 29,
+};
+
+/* The CRC a chunk of n data bytes at pos should carry, and the one it
+ * does. */
+static gboolean
+chunk_crc_ok (const guint8 *data, gsize pos, guint32 n, guint32 *want,
+              guint32 *got)
+{
+  *want = (guint32) crc32 (0, data + pos + 4, 4 + n);
+  *got = read_be32 (data + pos + 8 + n);
+  return *want == *got;
+}
+
+/* The colour types and the bit depths each allows (a bit per depth). */
+static const struct {
+  guint type, depths;
+  const char *name, *depth_list;
+} colour_types[] = {
+  { 0, 1 << 1 | 1 << 2 | 1 << 4 | 1 << 8 | 1 << 16, "greyscale",
+    "1, 2, 4, 8 or 16" },
+  { 2, 1 << 8 | 1 << 16, "RGB", "8 or 16" },
+  { 3, 1 << 1 | 1 << 2 | 1 << 4 | 1 << 8, "palette", "1, 2, 4 or 8" },
+  { 4, 1 << 8 | 1 << 16, "greyscale with alpha", "8 or 16" },
+  { 6, 1 << 8 | 1 << 16, "RGBA", "8 or 16" },
+};
+
+/* What is wrong with IHDR's fields ("byte N: expected …, got …"), or
+ * NULL. */
+static char *
+ihdr_fault (const guint8 *data)
+{
+  guint32 width = read_be32 (data + IHDR_WIDTH);
+  guint32 height = read_be32 (data + IHDR_HEIGHT);
+  guint depth = data[IHDR_DEPTH], type = data[IHDR_COLOUR];
+  if (width == 0 || width > G_MAXINT32)
+    return g_strdup_printf ("byte %d: expected an IHDR width from 1 to "
+                            "2^31-1 (non-zero), got %u", IHDR_WIDTH, width);
+  if (height == 0 || height > G_MAXINT32)
+    return g_strdup_printf ("byte %d: expected an IHDR height from 1 to "
+                            "2^31-1 (non-zero), got %u", IHDR_HEIGHT, height);
+  guint c = 0;
+  while (c < G_N_ELEMENTS (colour_types) && colour_types[c].type != type)
+    c++;
+  if (c == G_N_ELEMENTS (colour_types))
+    return g_strdup_printf ("byte %d: expected an IHDR colour type of 0 "
+                            "(greyscale), 2 (RGB), 3 (palette), 4 "
+                            "(greyscale with alpha) or 6 (RGBA), got %u",
+                            IHDR_COLOUR, type);
+  if (depth > 16 || !(colour_types[c].depths & (1u << depth)))
+    return g_strdup_printf ("byte %d: expected an IHDR bit depth of %s for "
+                            "colour type %u (%s), got %u", IHDR_DEPTH,
+                            colour_types[c].depth_list, type,
+                            colour_types[c].name, depth);
+  if (data[IHDR_COMPRESSION] != 0)
+    return g_strdup_printf ("byte %d: expected IHDR compression method 0 "
+                            "(deflate), got %u", IHDR_COMPRESSION,
+                            data[IHDR_COMPRESSION]);
+  if (data[IHDR_FILTER] != 0)
+    return g_strdup_printf ("byte %d: expected IHDR filter method 0, got %u",
+                            IHDR_FILTER, data[IHDR_FILTER]);
+  if (data[IHDR_INTERLACE] > 1)
+    return g_strdup_printf ("byte %d: expected IHDR interlace method 0 "
+                            "(none) or 1 (Adam7), got %u", IHDR_INTERLACE,
+                            data[IHDR_INTERLACE]);
+  return NULL;
+}
+
 static gboolean
 check_header (const char *name, const guint8 *data, gsize len, Header *h,
               GError **error)
@@ -44,16 +116,21 @@ check_header (const char *name, const guint8 *data, gsize len, Header *h,
   if (len < 8 || memcmp (data, png_signature, 8) != 0)
     return fail (error, SPX_MASK_ERROR_FORMAT, name,
                  "byte 0: expected the PNG signature 89 50 4E 47 0D 0A 1A 0A");
-  if (len < 8 + 8 + 13 || memcmp (data + 12, "IHDR", 4) != 0 ||
+  if (len < 8 + 8 + 13 + 4 || memcmp (data + 12, "IHDR", 4) != 0 ||
       read_be32 (data + 8) != 13)
     return fail (error, SPX_MASK_ERROR_INVALID, name,
                  "byte 8: expected an IHDR chunk of 13 bytes (file truncated?)");
-  h->width = read_be32 (data + 16);
-  h->height = read_be32 (data + 20);
-  h->depth = data[24];
-  if (h->width == 0 || h->height == 0)
-    return fail (error, SPX_MASK_ERROR_INVALID, name,
-                 "byte 16: expected a non-zero width and height");
+  g_autofree char *fault = ihdr_fault (data);
+  guint32 want, got;
+  if (fault != NULL)
+    /* a field out of range under a CRC that does not match: damage */
+    return fail (error, SPX_MASK_ERROR_INVALID, name, "%s%s", fault,
+                 chunk_crc_ok (data, 8, 13, &want, &got)
+                   ? "" : " (the chunk's CRC does not match either: the "
+                          "file is damaged)");
+  h->width = read_be32 (data + IHDR_WIDTH);
+  h->height = read_be32 (data + IHDR_HEIGHT);
+  h->depth = data[IHDR_DEPTH];
   if (h->width > SPX_PNG_MAX_SIDE || h->height > SPX_PNG_MAX_SIDE ||
       (guint64) h->width * h->height > SPX_PNG_MAX_PIXELS)
     return fail (error, SPX_MASK_ERROR_TOO_LARGE, name,
@@ -73,9 +150,9 @@ chunk_type_valid (const guint8 *type)
 }
 
 /* Walks the chunks (length, type, data, CRC) up to IEND, so that a
- * truncated file is called that before the decoder, whose own errors say
- * little, runs. A type is four letters: anything else (a file of zeros)
- * stops the walk at once. */
+ * truncated or damaged file is called that before the decoder, whose own
+ * errors say little, runs. A type is four letters: anything else (a file
+ * of zeros) stops the walk at once. */
 static gboolean
 check_chunks (const char *name, const guint8 *data, gsize len, GError **error)
 {
@@ -106,6 +183,15 @@ check_chunks (const char *name, const guint8 *data, gsize len, GError **error)
                      G_GSIZE_FORMAT ": expected a complete PNG image, but "
                      "the %.4s chunk of %u bytes runs past the end of the "
                      "file (truncated?)", pos, (const char *) type, n);
+      guint32 want, got;
+      /* critical chunks (an upper-case first letter) must be whole, as
+       * libpng requires; it skips damaged ancillary ones */
+      if (g_ascii_isupper (type[0]) && !chunk_crc_ok (data, pos, n, &want,
+                                                      &got))
+        return fail (error, SPX_MASK_ERROR_INVALID, name, "byte %"
+                     G_GSIZE_FORMAT ": expected the CRC of the %.4s chunk's "
+                     "%u bytes, %08X, got %08X: the file is damaged",
+                     pos + 8 + n, (const char *) type, n, want, got);
       if (memcmp (type, "IEND", 4) == 0)
         return TRUE;
       pos += 12 + (gsize) n;
@@ -208,8 +294,8 @@ decode_error (const char *name, const Reader *r, cairo_status_t status,
   const char *why = status == CAIRO_STATUS_NO_MEMORY ||
                     status == CAIRO_STATUS_PNG_ERROR ||
                     status == CAIRO_STATUS_READ_ERROR
-                    ? "corrupt data: a bad checksum, compressed stream or "
-                      "filter before this byte"
+                    ? "corrupt pixel data: a damaged compressed stream or "
+                      "row filter before this byte"
                     : cairo_status_to_string (status);
   fail (error, SPX_MASK_ERROR_INVALID, name, "byte %" G_GSIZE_FORMAT
         ": not a readable PNG image (%s)", r->pos, why);
