@@ -184,18 +184,44 @@ keep_attributes (int fd, const struct stat *old)
   return fchmod (fd, old->st_mode & 07777) == 0;
 }
 
+/* The old file opened for writing in place. A read-only file of the
+ * user's own that they confirmed replacing is made writable for the
+ * moment, as editors do (*unlocked: its mode is to be put back). */
+static int
+open_in_place (const char *target, const struct stat *old,
+               SpxSaveFlags flags, gboolean *unlocked)
+{
+  const int how = O_WRONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC;
+  int fd = open (target, how);
+  *unlocked = FALSE;
+  if (fd >= 0 || errno != EACCES || !(flags & SPX_SAVE_REPLACE_READ_ONLY) ||
+      old->st_uid != geteuid () ||
+      chmod (target, (old->st_mode & 07777) | S_IWUSR) < 0)
+    return fd;
+  fd = open (target, how);
+  int err = errno;
+  if (fd < 0)
+    chmod (target, old->st_mode & 07777);
+  *unlocked = fd >= 0;
+  errno = err;
+  return fd;
+}
+
 /* The new contents over the old file itself: its inode, so its links,
  * owner and group, stay. 0 or an errno. */
 static int
 overwrite (const char *target, const struct stat *old, const char *data,
-           gsize len)
+           gsize len, SpxSaveFlags flags)
 {
-  int fd = open (target, O_WRONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
+  gboolean unlocked;
+  int fd = open_in_place (target, old, flags, &unlocked);
   if (fd < 0)
     return errno;
   gsize done;
   int err = !same_file (fd, old) ? EAGAIN : write_all (fd, data, len, &done);
   if (err == 0 && ftruncate (fd, (off_t) len) < 0)
+    err = errno;
+  if (unlocked && fchmod (fd, old->st_mode & 07777) < 0 && err == 0)
     err = errno;
   if (err == 0 && fsync (fd) < 0)
     err = errno;
@@ -206,9 +232,10 @@ overwrite (const char *target, const struct stat *old, const char *data,
 
 static gboolean
 save_in_place (const char *path, const char *target, const struct stat *old,
-               const char *data, gsize len, const char *temp, GError **error)
+               const char *data, gsize len, SpxSaveFlags flags,
+               const char *temp, GError **error)
 {
-  int err = overwrite (target, old, data, len);
+  int err = overwrite (target, old, data, len, flags);
   if (err == 0)
     {
       g_unlink (temp);
@@ -227,7 +254,7 @@ save_in_place (const char *path, const char *target, const struct stat *old,
  * can be given all the old one's attributes, else in place. */
 static gboolean
 save_regular (const char *path, const char *target, const struct stat *old,
-              const char *data, gsize len, GError **error)
+              const char *data, gsize len, SpxSaveFlags flags, GError **error)
 {
   g_autofree char *temp = NULL;
   int fd = write_temp (target, data, len, old != NULL ? 0600 : 0666,
@@ -238,7 +265,8 @@ save_regular (const char *path, const char *target, const struct stat *old,
     old != NULL && (old->st_nlink > 1 || !keep_attributes (fd, old));
   int err = close (fd) < 0 && errno != EINTR ? errno : 0;
   if (err == 0 && in_place)
-    return save_in_place (path, target, old, data, len, temp, error);
+    return save_in_place (path, target, old, data, len, flags, temp,
+                          error);
   if (err == 0 && g_rename (temp, target) < 0)
     err = errno;
   if (err == 0)
@@ -293,10 +321,10 @@ spx_save_file (const char *path, const void *data, gsize len,
   g_autofree char *target = follow_links (path);
   if (lstat (target, &st) < 0)
     return errno == ENOENT
-             ? save_regular (path, target, NULL, data, len, error)
+             ? save_regular (path, target, NULL, data, len, flags, error)
              : fail (error, SPX_SAVE_ERROR_FAILED, path, errno);
   if (!S_ISREG (st.st_mode))
     return refuse_kind (path, &st, error);
   return may_replace (path, target, flags, error) &&
-         save_regular (path, target, &st, data, len, error);
+         save_regular (path, target, &st, data, len, flags, error);
 }

@@ -32,7 +32,8 @@ typedef enum {
  *   are first written beside it, then over the file in place (the error
  *   then says where the new contents were kept). One its user may not
  *   write is refused (SPX_SAVE_ERROR_READ_ONLY) unless flags say the
- *   user confirmed.
+ *   user confirmed; then, written in place, their own file is made
+ *   writable for the moment, as editors do.
  * - A FIFO or character device is written into as a stream, never
  *   replaced; a FIFO without a reader is refused at once.
  * - A folder, block device or socket is refused.

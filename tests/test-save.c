@@ -489,20 +489,67 @@ test_failed_keeps_old (void)
   test_remove_folder (dir);
 }
 
-/* Written beside, then in place: when the second step fails (a linked
- * read-only file, confirmed), the error says where the new contents are
- * and they are there whole; the old file is untouched. */
+/* The user's own read-only file, confirmed, where a rename would lose
+ * something (a hard link; a group they are not in): made writable for
+ * the moment and written in place, then read-only again. */
 static void
-test_in_place_fails (void)
+test_read_only_in_place (void)
 {
+  if (geteuid () != 0)
+    {
+      g_test_skip ("needs a group the user is not in: run as root");
+      return;
+    }
   if (!in_subprocess ())
     return;
   g_autofree char *dir = new_folder ();
+  g_autofree char *a = g_build_filename (dir, "a.spx", NULL);
+  g_autofree char *b = g_build_filename (dir, "b.spx", NULL);
+  g_autofree char *grouped = g_build_filename (dir, "grouped.spx", NULL);
+  write_file (a, "old", 0444);
+  g_assert_cmpint (link (a, b), ==, 0);
+  write_file (grouped, "old", 0440);
+  g_assert_cmpint (chown (a, NOBODY, NOBODY), ==, 0);
+  g_assert_cmpint (chown (grouped, NOBODY, 0), ==, 0); /* group root */
   become_ordinary (dir);
+  const char *paths[] = { a, grouped };
+  for (guint i = 0; i < G_N_ELEMENTS (paths); i++)
+    {
+      struct stat before = stat_of (paths[i]);
+      assert_saves (paths[i], "new", SPX_SAVE_REPLACE_READ_ONLY);
+      struct stat after = stat_of (paths[i]);
+      g_assert_cmpuint (after.st_ino, ==, before.st_ino);
+      g_assert_cmpuint (after.st_uid, ==, before.st_uid);
+      g_assert_cmpuint (after.st_gid, ==, before.st_gid);
+      g_assert_cmpuint (after.st_mode, ==, before.st_mode);
+      g_autofree char *text = test_read_all (paths[i]);
+      g_assert_cmpstr (text, ==, "new");
+    }
+  g_autofree char *via_b = test_read_all (b);
+  g_assert_cmpstr (via_b, ==, "new");
+  g_assert_cmpuint (count_files (dir), ==, 3);
+  test_remove_folder (dir);
+}
+
+/* Written beside, then in place: when the second step fails (another
+ * user's linked read-only file, confirmed), the error says where the new
+ * contents are and they are there whole; the old file is untouched. */
+static void
+test_in_place_fails (void)
+{
+  if (geteuid () != 0)
+    {
+      g_test_skip ("needs a file of another user: run as root");
+      return;
+    }
+  if (!in_subprocess ())
+    return;
+  g_autofree char *dir = new_folder ();
   g_autofree char *a = g_build_filename (dir, "a.spx", NULL);
   g_autofree char *b = g_build_filename (dir, "b.spx", NULL);
   write_file (a, "old", 0444);
   g_assert_cmpint (link (a, b), ==, 0);
+  become_ordinary (dir);
   g_autoptr (GError) error = NULL;
   g_assert_false (spx_save_file (a, "new", 3, SPX_SAVE_REPLACE_READ_ONLY,
                                  &error));
@@ -515,6 +562,7 @@ test_in_place_fails (void)
   g_assert_cmpstr (temp_text, ==, "new");
   g_autofree char *old = test_read_all (b);
   g_assert_cmpstr (old, ==, "old");
+  g_assert_cmpuint (stat_of (a).st_mode & 07777, ==, 0444);
   g_assert_cmpuint (count_files (dir), ==, 3);
   test_remove_folder (dir);
 }
@@ -537,6 +585,7 @@ main (int argc, char **argv)
   g_test_add_func ("/save/owner-in-place", test_owner_in_place);
   g_test_add_func ("/save/hard-link", test_hard_link);
   g_test_add_func ("/save/failed-keeps-old", test_failed_keeps_old);
+  g_test_add_func ("/save/read-only-in-place", test_read_only_in_place);
   g_test_add_func ("/save/in-place-fails", test_in_place_fails);
   return g_test_run ();
 }
