@@ -395,6 +395,9 @@ run (gconstpointer data)
   if (study == NULL)
     return status;
   const SpxScenario *sc = study->scenario;
+  if (a->threads == NULL && !spx_cli_study_check_threads (&a->study, study,
+                                                         CMD))
+    return SPX_EXIT_INPUT;
   if (!parse_options (a, sc->threads, &options))
     return SPX_EXIT_USAGE;
   options.tile_width = sc->gen.tile_width; /* --tile-width, both uses */

@@ -202,6 +202,18 @@ spx_cli_study_args_subject_given (const SpxCliStudyArgs *a)
 }
 
 gboolean
+spx_cli_study_check_threads (const SpxCliStudyArgs *a, const SpxStudy *study,
+                             const char *command)
+{
+  g_autoptr (GError) error = NULL;
+  if (a->scenario == NULL ||
+      spx_scenario_check_threads (study->scenario, a->scenario, &error))
+    return TRUE;
+  spx_cli_input_error (command, error);
+  return FALSE;
+}
+
+gboolean
 spx_cli_check_block (const char *command, const char *what, guint block,
                      guint64 rows, guint64 cols)
 {

@@ -58,6 +58,13 @@ SpxStudy *spx_cli_study_args_build (const SpxCliStudyArgs *args,
                                     const char *command, gboolean *n_best,
                                     int *status);
 
+/* The threads a --scenario asks for, when the CPU measures with them:
+ * more than this machine runs is the file's fault (one line; status 1).
+ * Other commands open such a file as it is. */
+gboolean  spx_cli_study_check_threads (const SpxCliStudyArgs *args,
+                                       const SpxStudy *study,
+                                       const char *command);
+
 /* --machine's help: the presets, or a key file, and the default. */
 const char *spx_cli_machine_help (const char *preset);
 /* --machine's error: a name that is neither a preset nor a file is bad

@@ -470,6 +470,9 @@ run (gconstpointer data)
     spx_sweep_options_init (&o);
   if (!parse_all (a, &o, &machine, &status))
     return status;
+  if (study != NULL && o.run_cpu && a->threads == NULL &&
+      !spx_cli_study_check_threads (&a->study, study, CMD))
+    return SPX_EXIT_INPUT;
   SpxSweep *sweep = study ? study->sweep : NULL;
   g_autoptr (SpxSweep) own = study ? NULL : spx_sweep_new ();
   sweep = sweep ? sweep : own;

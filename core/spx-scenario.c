@@ -126,12 +126,9 @@ spx_scenario_validate (const SpxScenario *s, GError **error)
   if (s->machine == NULL || s->machine[0] == '\0' ||
       strpbrk (s->machine, "\n\r") != NULL)
     return invalid (error, "machine: expected a preset name or a file");
-  if (s->threads > spx_max_threads ())
-    {
-      g_autofree char *most = spx_max_threads_text ();
-      return invalid (error, "threads %u: expected 0 (all cores) to %s",
-                      s->threads, most);
-    }
+  if (s->threads > MAX_THREADS)
+    return invalid (error, "threads %u: expected 0 (all cores) to %d",
+                    s->threads, MAX_THREADS);
   if (s->source == SPX_MASK_SOURCE_FILE && s->mask_path == NULL)
     return invalid (error, "mask source is a file but no path is given");
   if (s->mask != NULL &&
@@ -278,16 +275,6 @@ read_scenario_group (Reader *r, SpxScenario *s)
       !read_uint32 (r, GROUP_SCENARIO, "threads", FALSE, 0, MAX_THREADS,
                     &s->threads))
     return FALSE;
-  /* more than the processors can run sensibly: refused here, the one
-   * place that says what a scenario may ask */
-  if (s->threads > spx_max_threads ())
-    {
-      g_autofree char *most = spx_max_threads_text ();
-      g_autofree char *what = g_strdup_printf ("%u is more than this machine "
-                                               "runs: expected 0 (all cores) "
-                                               "to %s", s->threads, most);
-      return read_fail (r, GROUP_SCENARIO, "threads", what);
-    }
 
   g_autofree char *dtype = g_key_file_get_value (r->kf, GROUP_SCENARIO,
                                                  "dtype", NULL);
@@ -554,6 +541,18 @@ spx_scenario_to_data (const SpxScenario *s, gsize *len)
 {
   g_autoptr (GKeyFile) kf = to_key_file (s, NULL);
   return g_key_file_to_data (kf, len, NULL);
+}
+
+gboolean
+spx_scenario_check_threads (const SpxScenario *s, const char *path,
+                            GError **error)
+{
+  if (s->threads <= spx_max_threads ())
+    return TRUE;
+  g_autofree char *most = spx_max_threads_text ();
+  return invalid (error, "%s: [%s] threads: %u is more than this machine "
+                  "runs: expected 0 (all cores) to %s", path, GROUP_SCENARIO,
+                  s->threads, most);
 }
 
 gboolean

@@ -71,6 +71,12 @@ SpxScenario *spx_scenario_load (const char *path, GError **error);
 SpxScenario *spx_scenario_load_data (const char *name, const char *data,
                                      gsize len, GError **error);
 char        *spx_scenario_to_data (const SpxScenario *scenario, gsize *len);
+/* Whether this machine runs the threads the scenario asks for (up to
+ * spx_max_threads). A file from a bigger machine still opens and plans;
+ * what measures on the CPU asks this first. The error names path and the
+ * key. */
+gboolean     spx_scenario_check_threads (const SpxScenario *scenario,
+                                         const char *path, GError **error);
 gboolean     spx_scenario_save (const SpxScenario *scenario, const char *path,
                                 SpxSaveFlags flags, GError **error);
 

@@ -234,6 +234,37 @@ small_window (const char *dir)
   return w;
 }
 
+/* A .spx from a bigger machine (threads=1024) opens; the bar says its
+ * sweep runs here on what this machine has, and the panel shows that. */
+static void
+test_threads_from_bigger_machine (void)
+{
+  SKIP_WITHOUT_DISPLAY ();
+  guint most = spx_max_threads ();
+  if (most >= 1024)
+    {
+      g_test_skip ("this machine runs 1024 threads");
+      return;
+    }
+  g_autofree char *path = g_test_build_filename (
+    G_TEST_DIST, "data", "hostile", "msg-threads-1024.spx", NULL);
+  SpxWindow *w = window_new ();
+  activate (w, "open-path", g_variant_new_string (path));
+  wait_idle (w);
+  g_assert_cmpstr (w->study->path, ==, path);
+  g_assert_cmpuint (w->study->scenario->threads, ==, most);
+  g_assert_cmpuint (gtk_spin_button_get_value_as_int (
+                      GTK_SPIN_BUTTON (w->panel.threads)), ==, most);
+  const char *bar = spx_window_get_error (w);
+  g_assert_nonnull (bar);
+  g_assert_nonnull (strstr (bar, "msg-threads-1024.spx: [scenario] threads: "
+                                 "1024 is more than this machine runs"));
+  g_autofree char *uses = g_strdup_printf ("the sweep here uses %u.", most);
+  g_assert_true (g_str_has_suffix (bar, uses));
+  g_assert_false (spx_window_is_dirty (w));
+  window_close (w);
+}
+
 /* Draw the editor as it is on screen. */
 static cairo_surface_t *
 snapshot (GtkWidget *widget)
@@ -2080,6 +2111,8 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/window/declared-size-program",
                    test_declared_size_program);
 #endif
+  g_test_add_func ("/ui/window/threads-from-bigger-machine",
+                   test_threads_from_bigger_machine);
   g_test_add_func ("/ui/window/save-twice", test_save_twice);
   g_test_add_func ("/ui/window/save-read-only", test_save_read_only);
   int status = g_test_run ();

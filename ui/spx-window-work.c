@@ -4,6 +4,7 @@
  * dropped. A sweep runs on another and sends each point to the main loop
  * as it is done, so the chart grows while it runs. */
 #include "spx-window-private.h"
+#include "spx-util.h"
 
 #include <string.h>
 
@@ -201,6 +202,21 @@ take_survey (SpxWindow *w, const SpxStudy *from)
   s->survey_revision = s->revision;
 }
 
+/* A .spx from a bigger machine opens as it is; its sweep here runs on
+ * the threads this machine has, and the bar says so. */
+static void
+fit_threads (SpxWindow *w)
+{
+  g_autoptr (GError) many = NULL;
+  SpxScenario *sc = w->study->scenario;
+  if (spx_scenario_check_threads (sc, w->study->path, &many))
+    return;
+  sc->threads = spx_max_threads ();
+  g_autofree char *msg = g_strdup_printf ("%s; the sweep here uses %u.",
+                                          many->message, sc->threads);
+  spx_window_show_message (w, GTK_MESSAGE_INFO, msg);
+}
+
 /* A .spx read on the worker: everything is its. */
 static void
 take_study (SpxWindow *w, PlanJob *j)
@@ -213,6 +229,7 @@ take_study (SpxWindow *w, PlanJob *j)
   spx_mask_editor_set_program (SPX_MASK_EDITOR (w->editor), NULL);
   spx_mask_editor_set_mask (SPX_MASK_EDITOR (w->editor),
                             spx_mask_ref (w->study->scenario->mask));
+  fit_threads (w);
   spx_window_panel_load (w);
   spx_window_set_dirty (w, FALSE);
 }

@@ -638,7 +638,7 @@ spx_window_use_defaults (SpxWindow *w, const char *machine, guint threads)
       spx_study_set_machine (w->study, machine, NULL);
       spx_window_replan (w);
     }
-  /* preferences may ask more than this machine runs (a scenario may not) */
+  /* preferences may ask more than this machine runs */
   w->study->scenario->threads = MIN (threads, spx_max_threads ());
   spx_window_panel_load (w);
 }
