@@ -2,12 +2,13 @@
  * modelled on an IPU and measured on this CPU, to CSV, JSON or a chart */
 #include "spx-cli.h"
 #include "spx-cli-picture.h"
+#include "spx-cli-signal.h"
 #include "spx-cli-study.h"
 #include "spx-render-export.h"
 #include "spx-render-speedup.h"
 #include "spx-sweep.h"
 
-#include <signal.h>
+#include <gio/gio.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -343,32 +344,13 @@ parse_all (const SweepArgs *a, SpxSweepOptions *o, SpxIpuMachine **own,
          parse_model (a, o, own, status);
 }
 
-/* Ctrl-C: finish the point under way, then write what is done. A second
- * Ctrl-C ends the program at once (SA_RESETHAND). */
-static volatile sig_atomic_t interrupted;
-
-static void
-on_sigint (int signum)
-{
-  (void) signum;
-  interrupted = 1;
-}
-
-static void
-catch_sigint (struct sigaction *old)
-{
-  struct sigaction sa;
-  memset (&sa, 0, sizeof sa);
-  sa.sa_handler = on_sigint;
-  sa.sa_flags = SA_RESETHAND | SA_RESTART;
-  sigemptyset (&sa.sa_mask);
-  interrupted = 0;
-  sigaction (SIGINT, &sa, old);
-}
-
 static gboolean
 progress (guint done, guint total, const SpxSweepPoint *p, gpointer tty)
 {
+  /* Ctrl-C or SIGTERM cancelled the current GCancellable: stop, then
+   * write what is done */
+  gboolean interrupted = g_cancellable_is_cancelled (
+    g_cancellable_get_current ());
   if (tty != NULL && !interrupted && p != NULL)
     {
       enum { BAR = 24 };
@@ -399,21 +381,19 @@ write_out (const SpxSweep *sweep, const char *path, OutKind kind,
                             &pic->style, SPX_SAVE_DEFAULT, error);
 }
 
-/* Run with Ctrl-C caught; *cancelled when it stopped the sweep. */
+/* Run with Ctrl-C and SIGTERM caught; *signum is the one that stopped
+ * the sweep, or 0. A second one ends the program at once. */
 static gboolean
-run_sweep (SpxSweep *sweep, const SpxSweepOptions *o, gboolean *cancelled,
+run_sweep (SpxSweep *sweep, const SpxSweepOptions *o, int *signum,
            GError **error)
 {
-  struct sigaction old;
-  catch_sigint (&old);
+  SpxCliSignals *signals = spx_cli_signals_catch ();
   gboolean tty = isatty (STDERR_FILENO);
   gboolean ok = spx_sweep_run (sweep, o, progress, tty ? stderr : NULL,
                                error);
-  sigaction (SIGINT, &old, NULL);
+  *signum = spx_cli_signals_release (signals);
   if (tty)
     fprintf (stderr, "\r\033[K");
-  *cancelled = !ok && g_error_matches (*error, SPX_SWEEP_ERROR,
-                                       SPX_SWEEP_ERROR_CANCELLED);
   return ok;
 }
 
@@ -453,7 +433,7 @@ run (gconstpointer data)
   g_autoptr (SpxIpuMachine) machine = NULL;
   g_autoptr (GError) error = NULL;
   g_autoptr (GError) failed = NULL;
-  gboolean cancelled = FALSE;
+  int signum = 0;
   int status = SPX_EXIT_USAGE;
   SpxCliPicture pic = chart_defaults;
   if (!parse_out (a->out, &kind, &format) ||
@@ -476,7 +456,8 @@ run (gconstpointer data)
   SpxSweep *sweep = study ? study->sweep : NULL;
   g_autoptr (SpxSweep) own = study ? NULL : spx_sweep_new ();
   sweep = sweep ? sweep : own;
-  if (!run_sweep (sweep, &o, &cancelled, &failed) && !cancelled &&
+  gboolean cancelled = !run_sweep (sweep, &o, &signum, &failed) && signum;
+  if (failed != NULL && !cancelled &&
       failed->domain == SPX_SWEEP_ERROR)
     return spx_cli_usage_error (CMD, "%s", failed->message);
   if (study != NULL)
@@ -497,7 +478,7 @@ run (gconstpointer data)
                 "%u points written to %s", cancelled ? "interrupted: " : "",
                 sweep->points->len, spx_sweep_total (&o), a->out);
   report (study, sweep);
-  return cancelled ? SPX_EXIT_INTERRUPTED : SPX_EXIT_OK;
+  return cancelled ? 128 + signum : SPX_EXIT_OK;
 }
 
 /* "1/4,1/8" and "1,4": lists as the options read them. */
@@ -632,8 +613,8 @@ spx_cli_sweep (int argc, char **argv)
     "TFLOP/s for the model, GFLOP/s for the CPU), speedup, ms_q1, ms_q3 "
     "(the middle half of the timed runs), noisy (1: measured while other "
     "programs ran, or against a slowed dense; measured twice).\n"
-    "Ctrl-C stops after the point under way, writes the points done to "
-    "--out and exits with status 130.");
+    "Ctrl-C (SIGTERM) stops the sweep, writes the points done to --out "
+    "and exits with status 130 (143).");
   add_entries (&a, context);
   int status = spx_cli_parse_and_run (CMD, context, argc, argv, run, &a);
   sweep_args_clear (&a);

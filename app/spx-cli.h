@@ -10,12 +10,12 @@ G_BEGIN_DECLS
 
 /* Exit statuses, the same for every command and the window: 0 success,
  * 1 a bad input file or a failed write (or no display for the window),
- * 2 bad usage, 130 interrupted (128 + SIGINT, as a shell reports it). */
+ * 2 bad usage; interrupted, 128 + the signal as a shell reports it (130
+ * for SIGINT, 143 for SIGTERM: spx_cli_interrupted). */
 enum {
   SPX_EXIT_OK = 0,
   SPX_EXIT_INPUT = 1,
   SPX_EXIT_USAGE = 2,
-  SPX_EXIT_INTERRUPTED = 130,
 };
 
 int      spx_cli_main     (int argc, char **argv);

@@ -925,11 +925,13 @@ test_sweep_tilewise (void)
   g_rmdir (dir);
 }
 
-/* Ctrl-C during a CPU sweep of some seconds: the points done are still
- * written as a whole CSV, and the exit status is 130. */
+/* Ctrl-C (or SIGTERM) during a CPU sweep of some seconds: the points
+ * done are still written as a whole CSV, and the exit status is 130
+ * (143), as a shell reports the signal. */
 static void
-test_sweep_interrupted (void)
+test_sweep_interrupted (gconstpointer data)
 {
+  int signum = GPOINTER_TO_INT (data);
   g_autofree char *dir = g_dir_make_tmp ("spx-cli-XXXXXX", NULL);
   g_autofree char *path = g_build_filename (dir, "s.csv", NULL);
   const char *argv[] = { g_getenv ("SPX_BINARY"), "sweep", "--source", "cpu",
@@ -942,12 +944,12 @@ test_sweep_interrupted (void)
                  G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &pid, &error);
   g_assert_no_error (error);
   g_usleep (G_USEC_PER_SEC);
-  g_assert_cmpint (kill (pid, SIGINT), ==, 0);
+  g_assert_cmpint (kill (pid, signum), ==, 0);
   int wait_status = 0;
   g_assert_cmpint (waitpid (pid, &wait_status, 0), ==, pid);
   g_spawn_close_pid (pid);
   g_assert_true (WIFEXITED (wait_status));
-  g_assert_cmpint (WEXITSTATUS (wait_status), ==, 130);
+  g_assert_cmpint (WEXITSTATUS (wait_status), ==, 128 + signum);
   g_assert_cmpuint (assert_sweep_csv (path), <, 16 * 3);
   g_unlink (path);
   g_rmdir (dir);
@@ -2629,7 +2631,10 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/model/explain", test_model_explain);
   g_test_add_func ("/cli/sweep/csv", test_sweep_csv);
   g_test_add_func ("/cli/sweep/errors", test_sweep_errors);
-  g_test_add_func ("/cli/sweep/interrupted", test_sweep_interrupted);
+  g_test_add_data_func ("/cli/sweep/interrupted", GINT_TO_POINTER (SIGINT),
+                        test_sweep_interrupted);
+  g_test_add_data_func ("/cli/sweep/terminated", GINT_TO_POINTER (SIGTERM),
+                        test_sweep_interrupted);
   g_test_add_func ("/cli/render/views", test_render_views);
   g_test_add_func ("/cli/render/errors", test_render_errors);
   g_test_add_func ("/cli/out/read-only", test_out_read_only);
