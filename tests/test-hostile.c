@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #if defined(__SANITIZE_ADDRESS__)
 #define UNDER_ASAN 1
@@ -39,20 +40,28 @@ run_clear (Run *r)
   g_free (r->err);
 }
 
+typedef struct {
+  guint   seconds;
+  guint64 address; /* bytes of address space */
+} Limits;
+
 /* In the child, before exec: the limits (the address space is shared by
  * ASan's shadow, so a sanitized build keeps only the budget below). */
 static void
 limit_child (gpointer data)
 {
+  const Limits *limits = data;
 #ifndef UNDER_ASAN
-  struct rlimit rl = { ADDRESS_LIMIT, ADDRESS_LIMIT };
+  struct rlimit rl = { limits->address, limits->address };
   setrlimit (RLIMIT_AS, &rl);
 #endif
-  alarm (GPOINTER_TO_UINT (data)); /* kept across exec: a hang dies */
+  alarm (limits->seconds); /* kept across exec: a hang dies */
 }
 
+/* The program on args within limits; budget, unless NULL, is its
+ * SPX_MEMORY_BUDGET. */
 static Run
-run_limited (guint seconds, const char *const *args)
+run_within (Limits limits, const char *budget, const char *const *args)
 {
   g_autoptr (GPtrArray) argv = g_ptr_array_new ();
   g_ptr_array_add (argv, (char *) g_getenv ("SPX_BINARY"));
@@ -63,16 +72,23 @@ run_limited (guint seconds, const char *const *args)
 #ifdef UNDER_ASAN
   env = g_environ_setenv (env, "SPX_MEMORY_BUDGET", "1536M", TRUE);
 #endif
+  if (budget != NULL)
+    env = g_environ_setenv (env, "SPX_MEMORY_BUDGET", budget, TRUE);
   Run r = { 0 };
   int wait_status = 0;
   g_autoptr (GError) error = NULL;
   g_spawn_sync (dir, (char **) argv->pdata, env, G_SPAWN_DEFAULT,
-                limit_child, GUINT_TO_POINTER (seconds), &r.out, &r.err,
-                &wait_status, &error);
+                limit_child, &limits, &r.out, &r.err, &wait_status, &error);
   g_assert_no_error (error);
   r.status = WIFEXITED (wait_status) ? WEXITSTATUS (wait_status) : -1;
   r.signal = WIFSIGNALED (wait_status) ? WTERMSIG (wait_status) : 0;
   return r;
+}
+
+static Run
+run_limited (guint seconds, const char *const *args)
+{
+  return run_within ((Limits) { seconds, ADDRESS_LIMIT }, NULL, args);
 }
 
 #define RUN(...) run_limited (SECONDS, (const char *const[]) { __VA_ARGS__, \
@@ -283,6 +299,92 @@ test_bounds_small_sweep (void)
   r = RUN ("sweep", "--mask", tiny, "--source", "model", "--out", csv);
   assert_refused (&r, 2, "block size 16 (of the default 1,2,4,8,16; give "
                   "--blocks): larger than the 8 × 8 matrix");
+}
+
+/* ---- PNG decoded a row at a time -------------------------------------- */
+
+static void
+put_chunk (GByteArray *png, const char *type, const guint8 *data,
+           guint32 n)
+{
+  const guint8 length[4] = { n >> 24, n >> 16, n >> 8, n };
+  g_byte_array_append (png, length, 4);
+  gsize start = png->len;
+  g_byte_array_append (png, (const guint8 *) type, 4);
+  if (n > 0)
+    g_byte_array_append (png, data, n);
+  guint32 crc = (guint32) crc32 (0, png->data + start, 4 + n);
+  const guint8 sum[4] = { crc >> 24, crc >> 16, crc >> 8, crc };
+  g_byte_array_append (png, sum, 4);
+}
+
+/* A side² 1-bit grey PNG, white but for its diagonal (side set pixels),
+ * deflated here a row at a time: about 50 KB for 16000². */
+static char *
+write_diagonal_png (const char *name, guint32 side)
+{
+  gsize row_len = 1 + (side + 7) / 8;
+  g_autofree guint8 *row = g_malloc (row_len);
+  g_autoptr (GByteArray) idat = g_byte_array_new ();
+  guint8 out[65536];
+  z_stream z = { 0 };
+  g_assert_cmpint (deflateInit (&z, 9), ==, Z_OK);
+  for (guint32 y = 0; y < side; y++)
+    {
+      memset (row, 0xff, row_len);
+      row[0] = 0; /* filter: none */
+      row[1 + y / 8] &= (guint8) ~(0x80u >> (y % 8));
+      z.next_in = row;
+      z.avail_in = (uInt) row_len;
+      int flush = y + 1 == side ? Z_FINISH : Z_NO_FLUSH, ret;
+      do
+        {
+          z.next_out = out;
+          z.avail_out = sizeof out;
+          ret = deflate (&z, flush);
+          g_assert_cmpint (ret, !=, Z_STREAM_ERROR);
+          g_byte_array_append (idat, out, sizeof out - z.avail_out);
+        }
+      while (z.avail_out == 0 || (flush == Z_FINISH && ret != Z_STREAM_END));
+    }
+  deflateEnd (&z);
+  g_autoptr (GByteArray) png = g_byte_array_new ();
+  g_byte_array_append (png, (const guint8 *) "\x89PNG\r\n\x1a\n", 8);
+  const guint8 ihdr[13] = { side >> 24, side >> 16, side >> 8, side,
+                            side >> 24, side >> 16, side >> 8, side,
+                            1, 0, 0, 0, 0 };
+  put_chunk (png, "IHDR", ihdr, 13);
+  put_chunk (png, "IDAT", idat->data, idat->len);
+  put_chunk (png, "IEND", NULL, 0);
+  return write_file (name, (const char *) png->data, png->len);
+}
+
+/* 16000² pixels in about 50 KB: decoded whole at 4 bytes a pixel it took
+ * 1 GB, and a budget of 256 MiB refused it; a row at a time it needs the
+ * mask's 32 MB, within a 512 MiB address space. */
+static void
+test_png_rows (void)
+{
+  g_autofree char *png = write_diagonal_png ("png-diagonal-16000.png",
+                                             16000);
+  g_autofree char *csv = g_build_filename (dir, "png-rows.csv", NULL);
+  Limits small = { SECONDS, G_GUINT64_CONSTANT (512) << 20 };
+  Run r = run_within (small, "256M", (const char *const[]) { "info", png,
+                                                              NULL });
+  if (r.signal != 0 || r.status != 0)
+    g_error ("status %d signal %d; stderr: %s", r.status, r.signal, r.err);
+  g_assert_nonnull (strstr (r.out, "16000 × 16000"));
+  g_assert_nonnull (strstr (r.out, "non-zeros        16000 "));
+  run_clear (&r);
+  r = run_within (small, "256M", (const char *const[]) {
+                    "sweep", "--mask", png, "--source", "model", "--blocks",
+                    "16", "--out", csv, NULL });
+  if (r.signal != 0 || r.status != 0)
+    g_error ("status %d signal %d; stderr: %s", r.status, r.signal, r.err);
+  run_clear (&r);
+  g_assert_true (g_file_test (csv, G_FILE_TEST_IS_REGULAR));
+  g_unlink (csv);
+  g_unlink (png);
 }
 
 /* ---- files that are not files ----------------------------------------- */
@@ -538,6 +640,7 @@ main (int argc, char **argv)
   g_test_add_func ("/hostile/bounds/generate", test_bounds_generate);
   g_test_add_func ("/hostile/bounds/sweep", test_bounds_sweep);
   g_test_add_func ("/hostile/bounds/small-sweep", test_bounds_small_sweep);
+  g_test_add_func ("/hostile/png-rows", test_png_rows);
   g_test_add_func ("/hostile/not-regular", test_not_regular);
   g_test_add_func ("/hostile/messages", test_messages);
   g_test_add_func ("/hostile/names", test_names);

@@ -156,8 +156,10 @@ seal_chunk (guint8 *data, gsize pos)
 }
 
 /* A small file whose header claims 16384² pixels (2^28, within the side
- * and pixel limits): decoding would take a gigabyte, so a budget of
- * 256 MiB refuses it before cairo runs, naming the file and the size. */
+ * and pixel limits): decoding a row at a time takes the mask's 32 MiB
+ * of bits and a row, so a budget of 16 MiB refuses it before libpng
+ * runs, naming the file and the size; 256 MiB lets it be decoded (and
+ * found short of pixels: the data is for 8×6). */
 static void
 test_budget (void)
 {
@@ -166,7 +168,7 @@ test_budget (void)
   const guint8 side[8] = { 0, 0, 0x40, 0, 0, 0, 0x40, 0 }; /* 16384 */
   memcpy (data + 16, side, 8);
   seal_chunk (data, 8);
-  g_setenv (SPX_MEMORY_BUDGET_ENV, "256M", TRUE);
+  g_setenv (SPX_MEMORY_BUDGET_ENV, "16M", TRUE);
   g_autoptr (GError) error = NULL;
   g_autoptr (SpxMask) mask = spx_mask_load_png_data ("x.png", data, len,
                                                      &error);
@@ -175,7 +177,13 @@ test_budget (void)
   g_test_message ("%s", error->message);
   g_assert_true (g_str_has_prefix (error->message, "x.png: "));
   g_assert_nonnull (strstr (error->message, "16384×16384"));
-  g_assert_nonnull (strstr (error->message, "1.0"));
+  g_assert_nonnull (strstr (error->message, "32.1"));
+  g_clear_error (&error);
+  g_setenv (SPX_MEMORY_BUDGET_ENV, "256M", TRUE);
+  g_assert_null (spx_mask_load_png_data ("x.png", data, len, &error));
+  g_test_message ("%s", error->message);
+  g_assert_error (error, SPX_MASK_ERROR, SPX_MASK_ERROR_INVALID);
+  g_assert_nonnull (strstr (error->message, "corrupt pixel data"));
   g_unsetenv (SPX_MEMORY_BUDGET_ENV);
 }
 
@@ -190,7 +198,7 @@ find_chunk (const guint8 *data, gsize len, const char *type)
 }
 
 /* Data the decoder chokes on is called corrupt, not "out of memory"
- * (cairo's status for any libpng error); a chunk whose CRC does not
+ * (what cairo, the decoder before libpng, said); a chunk whose CRC does not
  * match is called damaged, where it is, before decoding. */
 static void
 test_corrupt (void)
@@ -342,6 +350,168 @@ test_cancelled (void)
   g_cancellable_pop_current (cancel);
 }
 
+/* ---- images made here ------------------------------------------------ */
+
+static void
+append_chunk (GByteArray *png, const char *type, const guint8 *data,
+              guint32 n)
+{
+  gsize pos = png->len;
+  const guint8 length[4] = { n >> 24, n >> 16, n >> 8, n };
+  const guint8 crc[4] = { 0 };
+  g_byte_array_append (png, length, 4);
+  g_byte_array_append (png, (const guint8 *) type, 4);
+  if (n > 0)
+    g_byte_array_append (png, data, n);
+  g_byte_array_append (png, crc, 4);
+  seal_chunk (png->data, pos);
+}
+
+/* A PNG around scanlines (each with its filter byte), deflated here. */
+static GByteArray *
+make_png (guint32 width, guint32 height, guint8 depth, guint8 colour,
+          guint8 interlace, const GByteArray *scanlines)
+{
+  GByteArray *png = g_byte_array_new ();
+  g_byte_array_append (png, (const guint8 *) "\x89PNG\r\n\x1a\n", 8);
+  const guint8 ihdr[13] = { width >> 24, width >> 16, width >> 8, width,
+                            height >> 24, height >> 16, height >> 8, height,
+                            depth, colour, 0, 0, interlace };
+  append_chunk (png, "IHDR", ihdr, 13);
+  uLongf zlen = compressBound (scanlines->len);
+  g_autofree guint8 *z = g_malloc (zlen);
+  g_assert_cmpint (compress2 (z, &zlen, scanlines->data, scanlines->len, 9),
+                   ==, Z_OK);
+  append_chunk (png, "IDAT", z, (guint32) zlen);
+  append_chunk (png, "IEND", NULL, 0);
+  return png;
+}
+
+/* Adam7's passes: first column and row, column and row steps. */
+static const guint adam7[7][4] = {
+  { 0, 0, 8, 8 }, { 4, 0, 8, 8 }, { 0, 4, 4, 8 }, { 2, 0, 4, 4 },
+  { 0, 2, 2, 4 }, { 1, 0, 2, 2 }, { 0, 1, 1, 2 },
+};
+
+/* 8-bit RGBA pixels as unfiltered scanlines, in rows or in Adam7's passes
+ * (a pass with no pixels has no scanlines). */
+static GByteArray *
+rgba_scanlines (const guint8 *rgba, guint w, guint h, gboolean interlaced)
+{
+  GByteArray *raw = g_byte_array_new ();
+  const guint8 filter = 0;
+  for (guint p = 0; p < (interlaced ? 7u : 1u); p++)
+    {
+      guint x0 = interlaced ? adam7[p][0] : 0, y0 = interlaced ? adam7[p][1] : 0;
+      guint dx = interlaced ? adam7[p][2] : 1, dy = interlaced ? adam7[p][3] : 1;
+      for (guint y = y0; x0 < w && y < h; y += dy)
+        {
+          g_byte_array_append (raw, &filter, 1);
+          for (guint x = x0; x < w; x += dx)
+            g_byte_array_append (raw, rgba + 4 * (y * w + x), 4);
+        }
+    }
+  return raw;
+}
+
+static SpxMask *
+load_bytes (const GByteArray *png)
+{
+  g_autoptr (GError) error = NULL;
+  SpxMask *mask = spx_mask_load_png_data ("made.png", png->data, png->len,
+                                          &error);
+  g_assert_no_error (error);
+  return mask;
+}
+
+/* The rule on straight (not premultiplied) alpha: grey 128 at alpha 128
+ * is not dark (premultiplied, it was counted set), grey 127 is; alpha
+ * 127 is not opaque enough. */
+static void
+test_straight_alpha (void)
+{
+  /* grey and alpha, 8 bits each */
+  const guint8 row[] = { 0, 128, 128, 127, 128, 0, 127, 0, 128 };
+  g_autoptr (GByteArray) raw = g_byte_array_new ();
+  g_byte_array_append (raw, row, sizeof row);
+  g_autoptr (GByteArray) png = make_png (4, 1, 8, 4, 0, raw);
+  g_autoptr (SpxMask) mask = load_bytes (png);
+  const gboolean want[4] = { FALSE, TRUE, FALSE, TRUE };
+  for (guint x = 0; x < 4; x++)
+    g_assert_cmpint (spx_mask_get (mask, 0, x), ==, want[x]);
+}
+
+/* Random pixels near both thresholds, in rows and interlaced (sizes with
+ * empty passes too): both load to the mask the rule gives pixel by
+ * pixel, so each interlaced pixel is read in its own pass. */
+static void
+test_interlaced_pixels (void)
+{
+  const guint sizes[][2] = { { 1, 1 }, { 3, 2 }, { 5, 9 }, { 13, 11 },
+                             { 64, 33 } };
+  const guint8 levels[] = { 0, 100, 127, 128, 129, 255 };
+  for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
+    {
+      guint w = sizes[s][0], h = sizes[s][1];
+      g_autofree guint8 *rgba = g_malloc (4 * w * h);
+      for (guint i = 0; i < 4 * w * h; i++)
+        rgba[i] = g_test_rand_bit () ? levels[g_test_rand_int_range (0, 6)]
+                                     : (guint8) g_test_rand_int_range (0, 256);
+      for (gboolean interlaced = 0; interlaced <= 1; interlaced++)
+        {
+          g_autoptr (GByteArray) raw = rgba_scanlines (rgba, w, h, interlaced);
+          g_autoptr (GByteArray) png = make_png (w, h, 8, 6, interlaced, raw);
+          g_autoptr (SpxMask) mask = load_bytes (png);
+          for (guint y = 0; y < h; y++)
+            for (guint x = 0; x < w; x++)
+              {
+                const guint8 *p = rgba + 4 * (y * w + x);
+                gboolean set = p[3] >= 128 &&
+                               299 * p[0] + 587 * p[1] + 114 * p[2] < 128000;
+                g_assert_cmpint (spx_mask_get (mask, y, x), ==, set);
+              }
+        }
+    }
+}
+
+/* Random masks of awkward shapes and blocks go through a PNG file and
+ * come back element for element; the file is 1-bit greyscale. */
+static void
+test_round_trip_generated (void)
+{
+  const guint shapes[][3] = { { 1, 1, 1 }, { 1, 9, 1 }, { 7, 8, 1 },
+                              { 65, 130, 1 }, { 10, 7, 4 }, { 33, 100, 3 },
+                              { 200, 17, 16 }, { 1000, 777, 1 } };
+  g_autofree char *dir = g_dir_make_tmp ("spx-png-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "m.png", NULL);
+  for (guint s = 0; s < G_N_ELEMENTS (shapes); s++)
+    {
+      guint rows = shapes[s][0], cols = shapes[s][1], block = shapes[s][2];
+      g_autoptr (SpxMask) mask = spx_mask_new (rows, cols, block, NULL);
+      for (guint64 br = 0; br < mask->brows; br++)
+        for (guint64 bc = 0; bc < mask->bcols; bc++)
+          if (g_test_rand_int_range (0, 3) == 0)
+            spx_mask_set (mask, br, bc);
+      g_autoptr (GError) error = NULL;
+      g_assert_true (spx_mask_save (mask, path, SPX_SAVE_DEFAULT, &error));
+      gsize len = 0;
+      g_autofree guint8 *data = NULL;
+      g_assert_true (g_file_get_contents (path, (char **) &data, &len, NULL));
+      g_assert_cmpuint (data[24], ==, 1); /* bit depth */
+      g_assert_cmpuint (data[25], ==, 0); /* greyscale */
+      g_autoptr (SpxMask) back = spx_mask_load (path, NULL, &error);
+      g_assert_no_error (error);
+      g_assert_cmpuint (back->rows, ==, rows);
+      g_assert_cmpuint (back->cols, ==, cols);
+      for (guint64 r = 0; r < rows; r++)
+        for (guint64 c = 0; c < cols; c++)
+          g_assert_cmpint (spx_mask_get (back, r, c), ==,
+                           spx_mask_get (mask, r / block, c / block));
+    }
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 static void
 test_save_errors (void)
 {
@@ -367,6 +537,9 @@ main (int argc, char **argv)
   g_test_add_func ("/png/encodings", test_encodings);
   g_test_add_func ("/png/alpha-rule", test_alpha_rule);
   g_test_add_func ("/png/round-trip-blocks", test_round_trip_blocks);
+  g_test_add_func ("/png/round-trip-generated", test_round_trip_generated);
+  g_test_add_func ("/png/straight-alpha", test_straight_alpha);
+  g_test_add_func ("/png/interlaced-pixels", test_interlaced_pixels);
   g_test_add_func ("/png/refusals", test_refusals);
   g_test_add_func ("/png/save-errors", test_save_errors);
   g_test_add_func ("/png/budget", test_budget);

@@ -1,9 +1,11 @@
-/* spx-render-png.c: masks as PNG images, through cairo */
+/* spx-render-png.c: masks as PNG images, read and written a row at a
+ * time with libpng. Nothing here uses cairo (it would decode a whole
+ * image at 4 bytes a pixel). */
 #include "spx-render-png.h"
 #include "spx-mask-io.h"
 #include "spx-util.h"
 
-#include <cairo.h>
+#include <png.h>
 #include <string.h>
 #include <zlib.h>
 
@@ -31,11 +33,10 @@ read_be32 (const guint8 *p)
          ((guint32) p[2] << 8) | p[3];
 }
 
-/* What the IHDR chunk right after the signature says; read before cairo
- * allocates anything. */
+/* What the IHDR chunk right after the signature says; read before
+ * anything is allocated. */
 typedef struct {
   guint32 width, height;
-  guint   depth; /* bits per channel */
 } Header;
 
 /* The IHDR fields, by their byte in the file. */
@@ -130,7 +131,6 @@ check_header (const char *name, const guint8 *data, gsize len, Header *h,
                           "file is damaged)");
   h->width = read_be32 (data + IHDR_WIDTH);
   h->height = read_be32 (data + IHDR_HEIGHT);
-  h->depth = data[IHDR_DEPTH];
   if (h->width > SPX_PNG_MAX_SIDE || h->height > SPX_PNG_MAX_SIDE ||
       (guint64) h->width * h->height > SPX_PNG_MAX_PIXELS)
     return fail (error, SPX_MASK_ERROR_TOO_LARGE, name,
@@ -198,136 +198,152 @@ check_chunks (const char *name, const guint8 *data, gsize len, GError **error)
     }
 }
 
-/* Bytes the decoding takes at most: cairo's image of 4 bytes a pixel (16
- * bits a channel may come back as 16-byte float pixels in newer cairo,
- * then painted onto 4 bytes) and the mask's bits. */
-static guint64
-decode_bytes (const Header *h)
+/* ---- decoding, one row at a time -------------------------------------- */
+
+/* libpng's last error message, kept by on_error (its error pointer). */
+typedef struct {
+  char text[160];
+} Complaint;
+
+static void
+on_error (png_structp png, png_const_charp message)
 {
-  guint64 pixels = (guint64) h->width * h->height;
-  return pixels * (h->depth == 16 ? 16 + 4 : 4) + pixels / 8;
+  Complaint *why = png_get_error_ptr (png);
+  g_strlcpy (why->text, message, sizeof why->text);
+  png_longjmp (png, 1);
 }
 
+/* damaged ancillary chunks are skipped: nothing to tell */
+static void
+on_warning (png_structp png, png_const_charp message)
+{
+  (void) png;
+  (void) message;
+}
+
+/* What the reading callbacks reach. The function that calls setjmp keeps
+ * no state in its own locals: libpng's errors longjmp back into it. */
 typedef struct {
+  const char   *name;
   const guint8 *data;
   gsize         len, pos;
-  gboolean      cancelled;
-} Reader;
+  png_structp   png;
+  png_infop     info;
+  guint8       *row;   /* one row of 8-bit RGBA pixels */
+  SpxMask      *mask;
+  enum { AT_HEADER, AT_ROWS, AT_END } stage;
+  Complaint     why;
+} Decoder;
 
-static cairo_status_t
-read_chunk (void *closure, unsigned char *out, unsigned int length)
+static void
+read_bytes (png_structp png, png_bytep out, size_t n)
 {
-  Reader *r = closure;
-  /* cairo reads a chunk at a time: a cancelled load stops here */
-  r->cancelled = spx_cancelled (NULL);
-  if (r->cancelled || length > r->len - r->pos)
-    return CAIRO_STATUS_READ_ERROR;
-  memcpy (out, r->data + r->pos, length);
-  r->pos += length;
-  return CAIRO_STATUS_SUCCESS;
+  Decoder *d = png_get_io_ptr (png);
+  if (n > d->len - d->pos)
+    png_error (png, "the file ends before the image does");
+  memcpy (out, d->data + d->pos, n);
+  d->pos += n;
 }
 
-/* Pixels as ARGB32 or RGB24, which share a layout; cairo may hand back
- * other formats (16-bit images in newer versions): paint those onto
- * ARGB32. A new reference, whose status tells whether that worked. */
-static cairo_surface_t *
-to_32bit (cairo_surface_t *image)
+/* Any colour type and depth as 8-bit RGBA, straight alpha; the number of
+ * passes to read (7 when interlaced). */
+static int
+set_transforms (png_structp png, png_infop info)
 {
-  cairo_format_t format = cairo_image_surface_get_format (image);
-  if (format == CAIRO_FORMAT_ARGB32 || format == CAIRO_FORMAT_RGB24)
-    return cairo_surface_reference (image);
-  int w = cairo_image_surface_get_width (image);
-  int h = cairo_image_surface_get_height (image);
-  cairo_surface_t *out = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h);
-  cairo_t *cr = cairo_create (out);
-  cairo_set_source_surface (cr, image, 0, 0);
-  cairo_set_operator (cr, CAIRO_OPERATOR_SOURCE);
-  cairo_paint (cr);
-  cairo_destroy (cr);
-  return out;
+  int type = png_get_color_type (png, info);
+  int depth = png_get_bit_depth (png, info);
+  if (type == PNG_COLOR_TYPE_PALETTE)
+    png_set_palette_to_rgb (png);
+  if (type == PNG_COLOR_TYPE_GRAY && depth < 8)
+    png_set_expand_gray_1_2_4_to_8 (png);
+  if (png_get_valid (png, info, PNG_INFO_tRNS))
+    png_set_tRNS_to_alpha (png);
+  if (depth == 16) /* the high byte, as cairo took it: masks stay the same */
+    png_set_strip_16 (png);
+  if (!(type & PNG_COLOR_MASK_COLOR))
+    png_set_gray_to_rgb (png);
+  png_set_filler (png, 0xff, PNG_FILLER_AFTER);
+  int passes = png_set_interlace_handling (png);
+  png_read_update_info (png, info);
+  if (png_get_rowbytes (png, info) != 4 * (gsize) png_get_image_width (png,
+                                                                      info))
+    png_error (png, "pixels not converted to 8-bit RGBA");
+  return passes;
 }
 
-/* Premultiplied ARGB: un-premultiply before judging luminance. */
+/* The README's rule, on straight alpha: opaque enough, and dark. */
+static inline gboolean
+pixel_is_set (const guint8 *p)
+{
+  return p[3] >= 128 && 299u * p[0] + 587u * p[1] + 114u * p[2] < 128000u;
+}
+
+/* Row by row, pass by pass. An interlaced pass writes only its own pixels
+ * into the row ("sparkle"), so only those are judged: each pixel is in
+ * one pass. Cancellation is polled first and every 64 Ki pixels. */
 static gboolean
-pixel_is_set (guint32 argb)
+read_rows (Decoder *d, int passes, GError **error)
 {
-  guint a = argb >> 24;
-  if (a < 128)
-    return FALSE;
-  guint r = (argb >> 16) & 0xff, g = (argb >> 8) & 0xff, b = argb & 0xff;
-  guint lum = (299 * r + 587 * g + 114 * b) / 1000; /* premultiplied */
-  return lum * 255 < 128 * a;
-}
-
-static gboolean
-pixels_to_mask (cairo_surface_t *image, SpxMask *mask, GError **error)
-{
-  const guint8 *pixels = cairo_image_surface_get_data (image);
-  int stride = cairo_image_surface_get_stride (image);
-  /* RGB24 leaves the top byte undefined: those pixels are opaque */
-  guint32 opaque = cairo_image_surface_get_format (image) ==
-                   CAIRO_FORMAT_RGB24 ? 0xff000000u : 0;
-  guint64 work = 0;
-  for (guint64 y = 0; y < mask->rows; y++)
-    {
-      const guint32 *row = (const guint32 *) (pixels + y * (guint64) stride);
-      for (guint64 x = 0; x < mask->cols; x++)
-        if (pixel_is_set (row[x] | opaque))
-          spx_mask_set (mask, y, x);
-      work += mask->cols;
-      if (work < 65536)
-        continue;
-      work = 0;
-      if (spx_cancelled (error))
-        return FALSE;
-    }
+  SpxMask *mask = d->mask;
+  guint64 work = 65536;
+  for (int pass = 0; pass < passes; pass++)
+    for (guint64 y = 0; y < mask->rows; y++)
+      {
+        if (work >= 65536)
+          {
+            work = 0;
+            if (spx_cancelled (error))
+              return FALSE;
+          }
+        png_read_row (d->png, d->row, NULL);
+        guint64 x0 = 0, dx = 1;
+        if (passes > 1)
+          {
+            if (!PNG_ROW_IN_INTERLACE_PASS (y, pass))
+              continue;
+            x0 = PNG_PASS_START_COL (pass);
+            dx = PNG_PASS_COL_OFFSET (pass);
+          }
+        for (guint64 x = x0; x < mask->cols; x += dx)
+          if (pixel_is_set (d->row + 4 * x))
+            spx_mask_set (mask, y, x);
+        work += mask->cols / dx + 1;
+      }
   return TRUE;
 }
 
-/* cairo reports libpng's errors as NO_MEMORY (1.16) or PNG_ERROR; the
- * memory was checked against the budget before, so the data is to blame
- * and "out of memory" would mislead. */
-static void
-decode_error (const char *name, const Reader *r, cairo_status_t status,
-              GError **error)
+/* What libpng refused, in its words, and where its reading had got to:
+ * the chunks are whole (checked before), so while it reads rows the
+ * compressed stream or a row filter is to blame. */
+static gboolean
+decode_error (const Decoder *d, GError **error)
 {
-  const char *why = status == CAIRO_STATUS_NO_MEMORY ||
-                    status == CAIRO_STATUS_PNG_ERROR ||
-                    status == CAIRO_STATUS_READ_ERROR
-                    ? "corrupt pixel data: a damaged compressed stream or "
-                      "row filter before this byte"
-                    : cairo_status_to_string (status);
-  fail (error, SPX_MASK_ERROR_INVALID, name, "byte %" G_GSIZE_FORMAT
-        ": not a readable PNG image (%s)", r->pos, why);
+  return fail (error, SPX_MASK_ERROR_INVALID, d->name, "byte %"
+               G_GSIZE_FORMAT ": not a readable PNG image (%s%s)", d->pos,
+               d->stage == AT_ROWS ? "corrupt pixel data before this "
+                                     "byte: " : "", d->why.text);
 }
 
-/* The decoded pixels, 32 bits each, or NULL with an error. */
-static cairo_surface_t *
-decode (const char *name, const guint8 *data, gsize len, GError **error)
+static gboolean
+decode (Decoder *d, GError **error)
 {
-  Reader reader = { data, len, 0, FALSE };
-  cairo_surface_t *image =
-    cairo_image_surface_create_from_png_stream (read_chunk, &reader);
-  cairo_status_t status = cairo_surface_status (image);
-  cairo_surface_t *out = status == CAIRO_STATUS_SUCCESS ? to_32bit (image)
-                                                        : NULL;
-  cairo_surface_destroy (image);
-  if (reader.cancelled)
-    spx_cancelled (error);
-  else if (status != CAIRO_STATUS_SUCCESS)
-    decode_error (name, &reader, status, error);
-  else if (cairo_surface_status (out) != CAIRO_STATUS_SUCCESS)
-    fail (error, SPX_MASK_ERROR_TOO_LARGE, name, "could not convert the "
-          "image's pixels (%s)", cairo_status_to_string (
-            cairo_surface_status (out)));
-  else
-    {
-      cairo_surface_flush (out);
-      return out;
-    }
-  if (out != NULL)
-    cairo_surface_destroy (out);
-  return NULL;
+  if (setjmp (png_jmpbuf (d->png)))
+    return decode_error (d, error);
+  png_set_read_fn (d->png, d, read_bytes);
+  png_set_user_limits (d->png, SPX_PNG_MAX_SIDE, SPX_PNG_MAX_SIDE);
+#ifdef PNG_HANDLE_AS_UNKNOWN_SUPPORTED
+  /* every ancillary chunk but tRNS is skipped unread: they change nothing
+   * here, and some would be inflated */
+  png_set_keep_unknown_chunks (d->png, PNG_HANDLE_CHUNK_NEVER, NULL, -1);
+#endif
+  png_read_info (d->png, d->info);
+  int passes = set_transforms (d->png, d->info);
+  d->stage = AT_ROWS;
+  if (!read_rows (d, passes, error))
+    return FALSE;
+  d->stage = AT_END;
+  png_read_end (d->png, NULL);
+  return TRUE;
 }
 
 SpxMask *
@@ -338,10 +354,14 @@ spx_mask_load_png_data (const char *name, const guint8 *data, gsize len,
   if (!check_header (name, data, len, &h, error) ||
       !check_chunks (name, data, len, error))
     return NULL;
-  /* A few hundred kilobytes may declare a gigabyte of pixels. */
+  /* A few hundred kilobytes may declare a gigabyte of pixels: decoding
+   * holds the mask's bits and one row of RGBA pixels. */
+  guint64 bits = ((guint64) h.width * h.height + 63) / 64 * 8;
+  gsize row_bytes = 4 * (gsize) h.width;
   g_autofree char *what = g_strdup_printf ("%s: an image of %u×%u pixels",
                                            name, h.width, h.height);
-  if (!spx_budget_check (decode_bytes (&h), what, error))
+  if (!spx_budget_check_held (bits + row_bytes, spx_mask_held_bytes (), what,
+                              error))
     return NULL;
   g_autoptr (SpxMask) mask = spx_mask_new (h.height, h.width, 1, error);
   if (mask == NULL)
@@ -349,35 +369,74 @@ spx_mask_load_png_data (const char *name, const guint8 *data, gsize len,
       g_prefix_error (error, "%s: ", name);
       return NULL;
     }
-  cairo_surface_t *image = decode (name, data, len, error);
-  if (image == NULL)
-    return NULL;
-  gboolean ok = pixels_to_mask (image, mask, error);
-  cairo_surface_destroy (image);
+  Decoder d = { .name = name, .data = data, .len = len, .mask = mask };
+  d.row = g_malloc0 (row_bytes);
+  d.png = png_create_read_struct (PNG_LIBPNG_VER_STRING, &d.why, on_error,
+                                  on_warning);
+  d.info = d.png != NULL ? png_create_info_struct (d.png) : NULL;
+  gboolean ok = d.info != NULL
+    ? decode (&d, error)
+    : fail (error, SPX_MASK_ERROR_TOO_LARGE, name, "out of memory");
+  png_destroy_read_struct (&d.png, &d.info, NULL);
+  g_free (d.row);
   return ok ? g_steal_pointer (&mask) : NULL;
 }
 
+/* ---- encoding: 1-bit grey, one row at a time ------------------------- */
+
+typedef struct {
+  const SpxMask *mask;
+  png_structp    png;
+  png_infop      info;
+  guint8        *row;
+  GByteArray    *bytes;
+  Complaint      why;
+} Encoder;
+
 static void
-mask_to_pixels (const SpxMask *mask, cairo_surface_t *surface)
+append_bytes (png_structp png, png_bytep data, size_t n)
 {
-  guint8 *pixels = cairo_image_surface_get_data (surface);
-  int stride = cairo_image_surface_get_stride (surface);
-  for (guint64 y = 0; y < mask->rows; y++)
-    {
-      guint32 *row = (guint32 *) (pixels + y * (guint64) stride);
-      guint64 br = y / mask->block;
-      for (guint64 x = 0; x < mask->cols; x++)
-        row[x] = spx_mask_get (mask, br, x / mask->block) ? 0xff000000u
-                                                          : 0xffffffffu;
-    }
-  cairo_surface_mark_dirty (surface);
+  g_byte_array_append (png_get_io_ptr (png), data, n);
 }
 
-static cairo_status_t
-append_chunk (void *closure, const unsigned char *data, unsigned int length)
+static void
+flush_nothing (png_structp png)
 {
-  g_byte_array_append (closure, data, length);
-  return CAIRO_STATUS_SUCCESS;
+  (void) png;
+}
+
+/* Block-row br's elements, most significant bit first: set black (0),
+ * unset white (1). */
+static void
+pack_row (const SpxMask *mask, guint64 br, guint8 *row)
+{
+  memset (row, 0xff, (mask->cols + 7) / 8);
+  for (guint64 x = 0; x < mask->cols; x++)
+    if (spx_mask_get (mask, br, x / mask->block))
+      row[x / 8] &= (guint8) ~(0x80u >> (x % 8));
+}
+
+static gboolean
+encode (Encoder *e)
+{
+  const SpxMask *mask = e->mask;
+  if (setjmp (png_jmpbuf (e->png)))
+    return FALSE;
+  png_set_write_fn (e->png, e->bytes, append_bytes, flush_nothing);
+  png_set_IHDR (e->png, e->info, (png_uint_32) mask->cols,
+                (png_uint_32) mask->rows, 1, PNG_COLOR_TYPE_GRAY,
+                PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
+                PNG_FILTER_TYPE_DEFAULT);
+  png_write_info (e->png, e->info);
+  /* the rows of one block-row are the same */
+  for (guint64 y = 0; y < mask->rows; y++)
+    {
+      if (y % mask->block == 0)
+        pack_row (mask, y / mask->block, e->row);
+      png_write_row (e->png, e->row);
+    }
+  png_write_end (e->png, NULL);
+  return TRUE;
 }
 
 gboolean
@@ -390,24 +449,27 @@ spx_mask_save_png (const SpxMask *mask, const char *path, SpxSaveFlags flags,
                  "a %" G_GUINT64_FORMAT "×%" G_GUINT64_FORMAT " mask is too "
                  "large for a PNG of one pixel per element (at most %u per "
                  "side)", mask->rows, mask->cols, SPX_PNG_MAX_SIDE);
-  /* the image, and its encoding which is smaller */
-  if (!spx_budget_check (2 * 4 * mask->rows * mask->cols, path, error))
+  /* the file: at most its raw rows and a little (deflate's stored blocks,
+   * chunk headers), held twice while the buffer grows; and one row */
+  gsize row_bytes = (mask->cols + 7) / 8;
+  guint64 raw = mask->rows * (1 + row_bytes);
+  if (!spx_budget_check (2 * (raw + raw / 256 + 4096) + row_bytes, path,
+                         error))
     return FALSE;
-  cairo_surface_t *surface = cairo_image_surface_create (
-    CAIRO_FORMAT_RGB24, (int) mask->cols, (int) mask->rows);
-  if (cairo_surface_status (surface) != CAIRO_STATUS_SUCCESS)
-    {
-      cairo_surface_destroy (surface);
-      return fail (error, SPX_MASK_ERROR_TOO_LARGE, path, "out of memory");
-    }
-  mask_to_pixels (mask, surface);
   g_autoptr (GByteArray) bytes = g_byte_array_new ();
-  cairo_status_t status =
-    cairo_surface_write_to_png_stream (surface, append_chunk, bytes);
-  cairo_surface_destroy (surface);
-  if (status != CAIRO_STATUS_SUCCESS)
+  Encoder e = { .mask = mask, .bytes = bytes };
+  e.row = g_malloc (row_bytes);
+  e.png = png_create_write_struct (PNG_LIBPNG_VER_STRING, &e.why, on_error,
+                                   on_warning);
+  e.info = e.png != NULL ? png_create_info_struct (e.png) : NULL;
+  if (e.info == NULL)
+    g_strlcpy (e.why.text, "out of memory", sizeof e.why.text);
+  gboolean ok = e.info != NULL && encode (&e);
+  png_destroy_write_struct (&e.png, &e.info);
+  g_free (e.row);
+  if (!ok)
     return fail (error, SPX_MASK_ERROR_IO, path, "could not encode PNG: %s",
-                 cairo_status_to_string (status));
+                 e.why.text);
   return spx_save_file (path, bytes->data, bytes->len, flags, error);
 }
 

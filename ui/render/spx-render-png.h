@@ -1,4 +1,4 @@
-/* spx-render-png.h: masks as PNG images, through cairo */
+/* spx-render-png.h: masks as PNG images, through libpng */
 #pragma once
 
 #include "spx-mask.h"
@@ -6,25 +6,28 @@
 
 G_BEGIN_DECLS
 
-/* Refused before decoding (decompression bombs); cairo's own side limit
- * is 32767 pixels. */
+/* Refused before decoding (decompression bombs). */
 #define SPX_PNG_MAX_SIDE   32767u
 #define SPX_PNG_MAX_PIXELS (G_GUINT64_CONSTANT (1) << 28)
 
 /* One pixel is one element. A pixel is a set bit when it is opaque enough
- * and dark: alpha ≥ 128 and luminance (0.299 R + 0.587 G + 0.114 B) < 128.
+ * and dark: alpha ≥ 128 and luminance (0.299 R + 0.587 G + 0.114 B) < 128,
+ * on 8-bit samples (16-bit ones by their high byte), not premultiplied.
  * Any PNG colour type, bit depth or interlacing is accepted. The chunks
  * are walked to IEND first (a truncated file is called that), and the
- * decoding's memory, from the header, is checked against the budget before
- * cairo runs: SPX_BUDGET_ERROR_TOO_LARGE "NAME: an image of W×H pixels:
- * would need …". Data the decoder refuses is "NAME: byte N: not a
- * readable PNG image (…)". A cancelled load (spx_cancelled) stops in the
- * decoder's reads. */
+ * decoding's memory, from the header (the mask's bits and one row: the
+ * image is decoded a row at a time), is checked against the budget
+ * before libpng runs: SPX_BUDGET_ERROR_TOO_LARGE "NAME: an image of W×H
+ * pixels: would need …". Data the decoder refuses is "NAME: byte N: not
+ * a readable PNG image (…)". A cancelled load (spx_cancelled) stops
+ * between rows. */
 SpxMask  *spx_mask_load_png_data (const char *name, const guint8 *data,
                                   gsize len, GError **error);
 
-/* Black set elements on white, one pixel per element, written with
- * spx_save_file; the image is checked against the memory budget first. */
+/* A 1-bit greyscale image, one pixel per element, set elements black
+ * (0) on white (1), encoded a row at a time and written with
+ * spx_save_file; the encoding is checked against the memory budget
+ * first. */
 gboolean  spx_mask_save_png (const SpxMask *mask, const char *path,
                              SpxSaveFlags flags, GError **error);
 
