@@ -2550,10 +2550,31 @@ test_given_as (void)
   r = run_cli ("sweep", "--mask", tiny, "--source", "model", "--blocks",
                "1,8", "--out", csv, NULL);
   assert_usage_error (&r, "--blocks 8: larger than the 6 × 5 matrix");
+  /* the defaults that fit are swept, the others left out */
   r = run_cli ("sweep", "--mask", tiny, "--source", "model", "--out", csv,
                NULL);
-  assert_usage_error (&r, "block size 8 (of the default 1,2,4,8,16; give "
-                      "--blocks): larger than the 6 × 5 matrix");
+  g_assert_cmpint (r.status, ==, 0);
+  run_clear (&r);
+  g_clear_pointer (&text, g_free);
+  g_assert_true (g_file_get_contents (csv, &text, NULL, NULL));
+  g_assert_cmpuint (count_lines (text), ==, 1 + 3 * 3); /* b 1, 2, 4 */
+  g_assert_nonnull (strstr (text, "\nmodel,static,4,"));
+  g_assert_null (strstr (text, "\nmodel,static,8,"));
+  g_unlink (csv);
+  /* and a generated mask's default densities likewise */
+  r = run_cli ("sweep", "--m", "8", "--k", "8", "--source", "model",
+               "--out", csv, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  run_clear (&r);
+  g_clear_pointer (&text, g_free);
+  g_assert_true (g_file_get_contents (csv, &text, NULL, NULL));
+  g_assert_cmpuint (count_lines (text), ==, 1 + 3 * 2 * 2); /* b 1, 4 */
+  g_assert_nonnull (strstr (text, "\nmodel,static,4,0.125,"));
+  g_unlink (csv);
+  r = run_cli ("sweep", "--m", "8", "--k", "8", "--blocks", "8", "--source",
+               "model", "--out", csv, NULL);
+  assert_usage_error (&r, "the default density 1/4 keeps none of the 1 × 1 "
+                      "blocks of 8 × 8");
   r = run_cli ("render", "--view", "mask", "--mask", tiny, "--out", svg,
                NULL);
   assert_usage_error (&r, "the default block size 16: larger than the "
