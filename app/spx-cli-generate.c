@@ -33,9 +33,11 @@ check_required (const GenerateArgs *a)
       spx_cli_usage_error (CMD, "%s is required", missing);
       return FALSE;
     }
-  if (spx_format_from_path (a->out) == SPX_FORMAT_UNKNOWN)
+  if (!spx_format_can (spx_format_from_path (a->out),
+                       SPX_FORMAT_WRITES_MASK))
     {
-      g_autofree char *formats = spx_format_list (FALSE);
+      g_autofree char *formats = spx_format_list (SPX_FORMAT_WRITES_MASK,
+                                                  FALSE);
       spx_cli_usage_error (CMD, "--out: expected a file ending in %s, got "
                            "'%s'", formats, a->out);
       return FALSE;
@@ -92,7 +94,7 @@ int
 spx_cli_generate (int argc, char **argv)
 {
   GenerateArgs a = { 0 };
-  g_autofree char *formats = spx_format_list (FALSE);
+  g_autofree char *formats = spx_format_list (SPX_FORMAT_WRITES_MASK, FALSE);
   g_autofree char *out = g_strdup_printf ("Output file: %s (required)",
                                           formats);
   SpxGenOptions defaults;

@@ -10,7 +10,7 @@
 
 typedef struct {
   const char  *file;   /* as shown: valid UTF-8 whatever the name's bytes */
-  SpxFormat    format;
+  const SpxFormat *format;
   const SpxMask *elements, *blocks;
   guint64      nnz;    /* of elements */
   SpxMaskStats stats;
@@ -98,7 +98,7 @@ spx_cli_info (int argc, char **argv)
     G_OPTION_ENTRY_NULL
   };
   g_autoptr (GOptionContext) context = g_option_context_new ("FILE");
-  g_autofree char *formats = spx_format_list (TRUE);
+  g_autofree char *formats = spx_format_list (SPX_FORMAT_READS_MASK, TRUE);
   g_autofree char *summary = g_strdup_printf ("Shape, non-zeros and block "
                                               "statistics of a mask file: "
                                               "%s.", formats);

@@ -127,7 +127,7 @@ spx_cli_study_args_add (SpxCliStudyArgs *a, GOptionContext *context,
                         SpxCliStudyOptions which)
 {
   g_autoptr (SpxScenario) d = spx_scenario_new (); /* the defaults */
-  g_autofree char *formats = spx_format_list (FALSE);
+  g_autofree char *formats = spx_format_list (SPX_FORMAT_READS_MASK, FALSE);
   a->which = which;
   GOptionEntry scenario[] = {
     { "scenario", 0, 0, G_OPTION_ARG_FILENAME, &a->scenario,

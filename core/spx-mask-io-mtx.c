@@ -462,9 +462,8 @@ check_no_more (SpxText *t, const Header *h, GError **error)
   return FALSE;
 }
 
-SpxMask *
-spx_mask_load_mtx_data (const char *name, const guint8 *data, gsize len,
-                        GError **error)
+static SpxMask *
+load_mtx (const char *name, const guint8 *data, gsize len, GError **error)
 {
   if (spx_io_refuse_compressed (name, data, len, error))
     return NULL;
@@ -529,9 +528,9 @@ put_row_entries (char *out, const SpxMask *mask, guint64 br, guint64 row)
   return out;
 }
 
-gboolean
-spx_mask_save_mtx (const SpxMask *mask, const char *path,
-                   SpxSaveFlags flags, GError **error)
+static gboolean
+save_mtx (const SpxMask *mask, const char *path, SpxSaveFlags flags,
+          GError **error)
 {
   static const char banner[] =
     "%%MatrixMarket matrix coordinate pattern general\n";
@@ -559,3 +558,19 @@ spx_mask_save_mtx (const SpxMask *mask, const char *path,
       out = put_row_entries (out, mask, br, br * mask->block + r);
   return spx_save_file (path, buf, (gsize) (out - buf), flags, error);
 }
+
+static gboolean
+detect_mtx (const guint8 *data, gsize len)
+{
+  static const char banner[] = "%%MatrixMarket";
+  return spx_io_has_prefix (data, len, banner, strlen (banner));
+}
+
+const SpxFormat spx_format_mtx = {
+  .name = "mtx",
+  .title = "Matrix Market",
+  .extensions = (const char *const[]) { "mtx", NULL },
+  .detect = detect_mtx,
+  .load = load_mtx,
+  .save = save_mtx,
+};

@@ -395,9 +395,8 @@ fill_mask (const Npy *n, const guint8 *item, SpxMask *mask, GError **error)
   return TRUE;
 }
 
-SpxMask *
-spx_mask_load_npy_data (const char *name, const guint8 *data, gsize len,
-                        GError **error)
+static SpxMask *
+load_npy (const char *name, const guint8 *data, gsize len, GError **error)
 {
   if (spx_io_refuse_compressed (name, data, len, error))
     return NULL;
@@ -457,9 +456,9 @@ put_header (char *out, const SpxMask *mask)
   return total;
 }
 
-gboolean
-spx_mask_save_npy (const SpxMask *mask, const char *path,
-                   SpxSaveFlags flags, GError **error)
+static gboolean
+save_npy (const SpxMask *mask, const char *path, SpxSaveFlags flags,
+          GError **error)
 {
   guint64 size;
   if (!g_uint64_checked_mul (&size, mask->rows, mask->cols) ||
@@ -488,3 +487,21 @@ spx_mask_save_npy (const SpxMask *mask, const char *path,
     }
   return spx_save_file (path, buf, (gsize) (row - buf), flags, error);
 }
+
+/* Zip data too: an .npz archive is a zip of .npy files, which the loader
+ * refuses by name. */
+static gboolean
+detect_npy (const guint8 *data, gsize len)
+{
+  return spx_io_has_prefix (data, len, magic, sizeof magic) ||
+         spx_io_is_zip (data, len);
+}
+
+const SpxFormat spx_format_npy = {
+  .name = "npy",
+  .title = "NumPy",
+  .extensions = (const char *const[]) { "npy", NULL },
+  .detect = detect_npy,
+  .load = load_npy,
+  .save = save_npy,
+};

@@ -89,14 +89,15 @@ void     spx_text_error (const SpxText *t, GError **error, SpxMaskError code,
  * token stops at a blank or a line end. */
 char    *spx_io_excerpt (const char *p, const char *end);
 
+/* For the rows' detect functions: data starts with the n bytes of
+ * prefix; data is a zip archive. */
+gboolean spx_io_has_prefix (const guint8 *data, gsize len,
+                            const void *prefix, gsize n);
+gboolean spx_io_is_zip     (const guint8 *data, gsize len);
+
 /* Refuses gzip and zip data with a clear message; TRUE if refused. */
 gboolean spx_io_refuse_compressed (const char *name, const guint8 *data,
                                    gsize len, GError **error);
-
-/* The .smtx first line "NROWS, NCOLS, NNZ" (commas optional). Reads the
- * numbers into v and counts them in *n_read; FALSE with t->p at the
- * offending token. Shared with format detection. */
-gboolean spx_smtx_parse_header (SpxText *t, guint64 v[3], guint *n_read);
 
 /* Loaders poll spx_cancelled every this many entries (a power of two):
  * a file of gigabytes can be given up on. */

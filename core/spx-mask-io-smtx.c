@@ -11,8 +11,11 @@
 
 #include <string.h>
 
-gboolean
-spx_smtx_parse_header (SpxText *t, guint64 v[3], guint *n_read)
+/* The first line "NROWS, NCOLS, NNZ" (commas optional). Reads the
+ * numbers into v and counts them in *n_read; FALSE with t->p at the
+ * offending token. */
+static gboolean
+parse_header (SpxText *t, guint64 v[3], guint *n_read)
 {
   *n_read = 0;
   spx_text_skip_blanks (t);
@@ -42,7 +45,7 @@ read_header (SpxText *t, guint64 v[3], GError **error)
     "the number of non-zeros", "the end of the line",
   };
   guint n;
-  if (!spx_smtx_parse_header (t, v, &n))
+  if (!parse_header (t, v, &n))
     {
       spx_text_error (t, error, SPX_MASK_ERROR_INVALID,
                       "a header 'NROWS, NCOLS, NNZ': %s", what[n]);
@@ -237,9 +240,8 @@ check_trailing (SpxText *t, GError **error)
   return TRUE;
 }
 
-SpxMask *
-spx_mask_load_smtx_data (const char *name, const guint8 *data, gsize len,
-                         GError **error)
+static SpxMask *
+load_smtx (const char *name, const guint8 *data, gsize len, GError **error)
 {
   if (spx_io_refuse_compressed (name, data, len, error))
     return NULL;
@@ -324,9 +326,9 @@ put_columns (char *out, const SpxMask *mask, guint64 br)
   return out;
 }
 
-gboolean
-spx_mask_save_smtx (const SpxMask *mask, const char *path,
-                    SpxSaveFlags flags, GError **error)
+static gboolean
+save_smtx (const SpxMask *mask, const char *path, SpxSaveFlags flags,
+           GError **error)
 {
   guint64 nnz = spx_mask_count_elements (mask);
   guint64 size, cols_size;
@@ -356,3 +358,24 @@ spx_mask_save_smtx (const SpxMask *mask, const char *path,
   *out++ = '\n';
   return spx_save_file (path, buf, (gsize) (out - buf), flags, error);
 }
+
+/* A header line is all it takes: no other format starts with a digit or
+ * a blank. */
+static gboolean
+detect_smtx (const guint8 *data, gsize len)
+{
+  SpxText t;
+  guint64 v[3];
+  guint n;
+  spx_text_init (&t, "", data, len);
+  return parse_header (&t, v, &n);
+}
+
+const SpxFormat spx_format_smtx = {
+  .name = "smtx",
+  .title = "DLMC",
+  .extensions = (const char *const[]) { "smtx", NULL },
+  .detect = detect_smtx,
+  .load = load_smtx,
+  .save = save_smtx,
+};

@@ -1,5 +1,5 @@
-/* spx-mask-io.c: format names and detection, load and save dispatch, and
- * the helpers the format files share */
+/* spx-mask-io.c: the table of formats, detection, load and save through
+ * it, and the helpers the format files share */
 #include "spx-mask-io.h"
 #include "spx-mask-io-private.h"
 #include "spx-util.h"
@@ -8,37 +8,110 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static const guint8 npy_magic[] = { 0x93, 'N', 'U', 'M', 'P', 'Y' };
-static const guint8 png_magic[] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n' };
 static const guint8 gzip_magic[] = { 0x1f, 0x8b };
 static const guint8 zip_magic[] = { 'P', 'K', 0x03, 0x04 };
-static const char mtx_banner[] = "%%MatrixMarket";
 
-static gboolean
-has_prefix (const guint8 *data, gsize len, const void *prefix, gsize n)
+gboolean
+spx_io_has_prefix (const guint8 *data, gsize len, const void *prefix,
+                   gsize n)
 {
   return len >= n && memcmp (data, prefix, n) == 0;
 }
 
-/* Every format, in the order messages list them: the one place that
- * names them. */
-static const struct {
-  SpxFormat   format;
-  const char *ext, *name;
-} formats[] = {
-  { SPX_FORMAT_MTX, "mtx", "Matrix Market" },
-  { SPX_FORMAT_SMTX, "smtx", "DLMC" },
-  { SPX_FORMAT_NPY, "npy", "NumPy" },
-  { SPX_FORMAT_PNG, "png", "PNG" },
+gboolean
+spx_io_is_zip (const guint8 *data, gsize len)
+{
+  return spx_io_has_prefix (data, len, zip_magic, sizeof zip_magic);
+}
+
+/* The table: core's rows, then those registered, in the order messages
+ * list them; NULL-terminated. */
+enum { MAX_FORMATS = 16 };
+static const SpxFormat *table[MAX_FORMATS + 1] = {
+  &spx_format_mtx, &spx_format_smtx, &spx_format_npy,
 };
 
-const char *
-spx_format_to_string (SpxFormat format)
+void
+spx_format_register (const SpxFormat *format)
 {
-  for (guint i = 0; i < G_N_ELEMENTS (formats); i++)
-    if (formats[i].format == format)
-      return formats[i].ext;
-  return "unknown";
+  guint n = 0;
+  while (table[n] != NULL && table[n] != format)
+    n++;
+  g_return_if_fail (n < MAX_FORMATS);
+  g_return_if_fail (table[n] == format ||
+                    spx_format_lookup (format->name) == NULL);
+  table[n] = format;
+}
+
+const SpxFormat *const *
+spx_formats (void)
+{
+  return table;
+}
+
+const SpxFormat *
+spx_format_lookup (const char *name)
+{
+  for (const SpxFormat *const *f = table; *f != NULL; f++)
+    if (g_strcmp0 ((*f)->name, name) == 0)
+      return *f;
+  return NULL;
+}
+
+gboolean
+spx_format_can (const SpxFormat *format, SpxFormatCaps caps)
+{
+  if (format == NULL)
+    return FALSE;
+  SpxFormatCaps has = (format->load != NULL ? SPX_FORMAT_READS_MASK : 0) |
+                      (format->save != NULL ? SPX_FORMAT_WRITES_MASK : 0);
+  return (has & caps) == caps;
+}
+
+const char *
+spx_format_to_string (const SpxFormat *format)
+{
+  return format != NULL ? format->name : "unknown";
+}
+
+char **
+spx_format_extensions (SpxFormatCaps caps, const char *prefix)
+{
+  GPtrArray *out = g_ptr_array_new ();
+  for (const SpxFormat *const *f = table; *f != NULL; f++)
+    if (spx_format_can (*f, caps))
+      for (const char *const *ext = (*f)->extensions; *ext != NULL; ext++)
+        g_ptr_array_add (out, g_strconcat (prefix, *ext, NULL));
+  g_ptr_array_add (out, NULL);
+  return (char **) g_ptr_array_free (out, FALSE);
+}
+
+/* "Matrix Market (.mtx)" */
+static char *
+named_item (const SpxFormat *format)
+{
+  g_autoptr (GString) s = g_string_new (format->title);
+  for (const char *const *ext = format->extensions; *ext != NULL; ext++)
+    g_string_append_printf (s, "%s.%s", ext == format->extensions ? " ("
+                            : ", ", *ext);
+  g_string_append_c (s, ')');
+  return g_string_free (g_steal_pointer (&s), FALSE);
+}
+
+char *
+spx_format_list (SpxFormatCaps caps, gboolean named)
+{
+  if (!named)
+    {
+      g_auto (GStrv) exts = spx_format_extensions (caps, ".");
+      return spx_join_choices ((const char *const *) exts, -1);
+    }
+  g_autoptr (GPtrArray) items = g_ptr_array_new_with_free_func (g_free);
+  for (const SpxFormat *const *f = table; *f != NULL; f++)
+    if (spx_format_can (*f, caps))
+      g_ptr_array_add (items, named_item (*f));
+  g_ptr_array_add (items, NULL);
+  return spx_join_choices ((const char *const *) items->pdata, -1);
 }
 
 /* The extension of the last path component, or NULL. */
@@ -56,30 +129,30 @@ extension (const char *path, gsize len)
   return NULL;
 }
 
-static SpxFormat
+static const SpxFormat *
 format_from_name (const char *path, gsize len)
 {
   const char *ext = extension (path, len);
   if (ext == NULL)
-    return SPX_FORMAT_UNKNOWN;
+    return NULL;
   gsize n = len - (gsize) (ext - path);
-  for (guint i = 0; i < G_N_ELEMENTS (formats); i++)
-    if (n == strlen (formats[i].ext) &&
-        g_ascii_strncasecmp (ext, formats[i].ext, n) == 0)
-      return formats[i].format;
-  return SPX_FORMAT_UNKNOWN;
+  for (const SpxFormat *const *f = table; *f != NULL; f++)
+    for (const char *const *e = (*f)->extensions; *e != NULL; e++)
+      if (n == strlen (*e) && g_ascii_strncasecmp (ext, *e, n) == 0)
+        return *f;
+  return NULL;
 }
 
-SpxFormat
+const SpxFormat *
 spx_format_from_path (const char *path)
 {
   if (path == NULL)
-    return SPX_FORMAT_UNKNOWN;
+    return NULL;
   return format_from_name (path, strlen (path));
 }
 
 /* "x.mtx.gz" names a gzip-compressed .mtx: look behind the ".gz". */
-static SpxFormat
+static const SpxFormat *
 format_from_gz_name (const char *name)
 {
   gsize len = strlen (name);
@@ -88,51 +161,32 @@ format_from_gz_name (const char *name)
   return format_from_name (name, len);
 }
 
-static gboolean
-looks_like_smtx (const guint8 *data, gsize len)
-{
-  SpxText t;
-  guint64 v[3];
-  guint n;
-  spx_text_init (&t, "", data, len);
-  return spx_smtx_parse_header (&t, v, &n);
-}
-
-SpxFormat
+const SpxFormat *
 spx_format_detect (const guint8 *data, gsize len, const char *name)
 {
-  SpxFormat by_name = spx_format_from_path (name);
-
-  if (has_prefix (data, len, npy_magic, sizeof npy_magic))
-    return SPX_FORMAT_NPY;
-  if (has_prefix (data, len, png_magic, sizeof png_magic))
-    return SPX_FORMAT_PNG;
-  if (has_prefix (data, len, mtx_banner, strlen (mtx_banner)))
-    return SPX_FORMAT_MTX;
+  for (const SpxFormat *const *f = table; *f != NULL; f++)
+    if ((*f)->detect != NULL && (*f)->detect (data, len))
+      return *f;
   /* Compressed data: the loader for the inner format refuses it with a
-   * clear message. .npz archives are zip files of .npy. */
-  if (has_prefix (data, len, gzip_magic, sizeof gzip_magic))
-    return name != NULL ? format_from_gz_name (name) : SPX_FORMAT_UNKNOWN;
-  if (has_prefix (data, len, zip_magic, sizeof zip_magic))
-    return SPX_FORMAT_NPY;
-  if (looks_like_smtx (data, len))
-    return SPX_FORMAT_SMTX;
+   * clear message. */
+  if (spx_io_has_prefix (data, len, gzip_magic, sizeof gzip_magic))
+    return name != NULL ? format_from_gz_name (name) : NULL;
   /* Unrecognised content: the extension picks the loader, whose error
    * then says precisely what is wrong. */
-  return by_name;
+  return spx_format_from_path (name);
 }
 
 gboolean
 spx_io_refuse_compressed (const char *name, const guint8 *data, gsize len,
                           GError **error)
 {
-  if (has_prefix (data, len, gzip_magic, sizeof gzip_magic))
+  if (spx_io_has_prefix (data, len, gzip_magic, sizeof gzip_magic))
     {
       g_set_error (error, SPX_MASK_ERROR, SPX_MASK_ERROR_FORMAT,
                    "%s: gzip-compressed: decompress it first", name);
       return TRUE;
     }
-  if (has_prefix (data, len, zip_magic, sizeof zip_magic))
+  if (spx_io_is_zip (data, len))
     {
       g_set_error (error, SPX_MASK_ERROR, SPX_MASK_ERROR_FORMAT,
                    "%s: a zip archive: .npz archives are not supported, "
@@ -140,47 +194,6 @@ spx_io_refuse_compressed (const char *name, const guint8 *data, gsize len,
       return TRUE;
     }
   return FALSE;
-}
-
-/* Formats registered by higher layers, by SpxFormat. */
-static struct {
-  SpxMaskLoadFunc load;
-  SpxMaskSaveFunc save;
-} registered[SPX_FORMAT_PNG + 1];
-
-void
-spx_mask_io_register (SpxFormat format, SpxMaskLoadFunc load,
-                      SpxMaskSaveFunc save)
-{
-  g_return_if_fail (format > SPX_FORMAT_UNKNOWN && format <= SPX_FORMAT_PNG);
-  registered[format].load = load;
-  registered[format].save = save;
-}
-
-/* Core's own formats, and those a higher layer registered. */
-static gboolean
-format_available (SpxFormat format)
-{
-  return format != SPX_FORMAT_PNG || registered[format].load != NULL;
-}
-
-char *
-spx_format_list (gboolean named)
-{
-  const char *items[G_N_ELEMENTS (formats) + 1];
-  g_autoptr (GPtrArray) owned = g_ptr_array_new_with_free_func (g_free);
-  guint n = 0;
-  for (guint i = 0; i < G_N_ELEMENTS (formats); i++)
-    if (format_available (formats[i].format))
-      {
-        char *item = named ? g_strdup_printf ("%s (.%s)", formats[i].name,
-                                              formats[i].ext)
-                           : g_strconcat (".", formats[i].ext, NULL);
-        g_ptr_array_add (owned, item);
-        items[n++] = item;
-      }
-  items[n] = NULL;
-  return spx_join_choices (items, -1);
 }
 
 /* message without its leading "PATH: ", when it has one: messages from
@@ -232,38 +245,8 @@ map_regular (const char *path, const char *shown, GError **error)
   return file;
 }
 
-static SpxMask *
-load_data (SpxFormat format, const char *name, const guint8 *data, gsize len,
-           GError **error)
-{
-  switch (format)
-    {
-    case SPX_FORMAT_MTX:
-      return spx_mask_load_mtx_data (name, data, len, error);
-    case SPX_FORMAT_SMTX:
-      return spx_mask_load_smtx_data (name, data, len, error);
-    case SPX_FORMAT_NPY:
-      return spx_mask_load_npy_data (name, data, len, error);
-    case SPX_FORMAT_PNG:
-      if (registered[format].load != NULL)
-        return registered[format].load (name, data, len, error);
-      g_set_error (error, SPX_MASK_ERROR, SPX_MASK_ERROR_FORMAT,
-                   "%s: PNG images are read by the graphics layer, which "
-                   "this program did not load", name);
-      return NULL;
-    case SPX_FORMAT_UNKNOWN:
-    default:
-      {
-        g_autofree char *list = spx_format_list (TRUE);
-        g_set_error (error, SPX_MASK_ERROR, SPX_MASK_ERROR_FORMAT,
-                     "%s: unknown format: expected a %s file", name, list);
-        return NULL;
-      }
-    }
-}
-
 SpxMask *
-spx_mask_load (const char *path, SpxFormat *format, GError **error)
+spx_mask_load (const char *path, const SpxFormat **format, GError **error)
 {
   /* Messages may reach a window: the name in them is valid UTF-8. */
   g_autofree char *shown = g_filename_display_name (path);
@@ -275,43 +258,34 @@ spx_mask_load (const char *path, SpxFormat *format, GError **error)
   if (data == NULL) /* empty files are not mapped */
     data = (const guint8 *) "";
 
-  SpxFormat detected = spx_format_detect (data, len, path);
+  const SpxFormat *detected = spx_format_detect (data, len, path);
   if (format != NULL)
     *format = detected;
   if (spx_io_refuse_compressed (shown, data, len, error))
     return NULL;
-  return load_data (detected, shown, data, len, error);
+  if (!spx_format_can (detected, SPX_FORMAT_READS_MASK))
+    {
+      g_autofree char *list = spx_format_list (SPX_FORMAT_READS_MASK, TRUE);
+      g_set_error (error, SPX_MASK_ERROR, SPX_MASK_ERROR_FORMAT,
+                   "%s: unknown format: expected a %s file", shown, list);
+      return NULL;
+    }
+  return detected->load (shown, data, len, error);
 }
 
 gboolean
 spx_mask_save (const SpxMask *mask, const char *path, SpxSaveFlags flags,
                GError **error)
 {
-  switch (spx_format_from_path (path))
+  const SpxFormat *format = spx_format_from_path (path);
+  if (!spx_format_can (format, SPX_FORMAT_WRITES_MASK))
     {
-    case SPX_FORMAT_MTX:
-      return spx_mask_save_mtx (mask, path, flags, error);
-    case SPX_FORMAT_SMTX:
-      return spx_mask_save_smtx (mask, path, flags, error);
-    case SPX_FORMAT_NPY:
-      return spx_mask_save_npy (mask, path, flags, error);
-    case SPX_FORMAT_PNG:
-      if (registered[SPX_FORMAT_PNG].save != NULL)
-        return registered[SPX_FORMAT_PNG].save (mask, path, flags,
-                                                 error);
+      g_autofree char *list = spx_format_list (SPX_FORMAT_WRITES_MASK, FALSE);
       g_set_error (error, SPX_MASK_ERROR, SPX_MASK_ERROR_FORMAT,
-                   "%s: PNG images are written by the graphics layer, which "
-                   "this program did not load", path);
+                   "%s: unknown extension: expected %s", path, list);
       return FALSE;
-    case SPX_FORMAT_UNKNOWN:
-    default:
-      {
-        g_autofree char *list = spx_format_list (FALSE);
-        g_set_error (error, SPX_MASK_ERROR, SPX_MASK_ERROR_FORMAT,
-                     "%s: unknown extension: expected %s", path, list);
-        return FALSE;
-      }
     }
+  return format->save (mask, path, flags, error);
 }
 
 /* Shared helpers */

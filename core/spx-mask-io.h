@@ -1,5 +1,14 @@
-/* spx-mask-io.h: reading and writing mask files (.mtx, .smtx, .npy);
- * PNG lives in ui/render so that core stays free of graphics. */
+/* spx-mask-io.h: mask files through one table of formats, a row per
+ * format. Core's rows (.mtx, .smtx, .npy) are defined in their files
+ * (spx-mask-io-NAME.c); PNG's lives in ui/render, so that core stays
+ * free of graphics, and is registered from there.
+ *
+ * Adding a format to core: its file (loader, writer, detect, and the row
+ * spx_format_NAME at its end); the row in the table (spx-mask-io.c) and
+ * its declaration below; its name in core_mask_formats (core/meson.build,
+ * which builds it and its fuzz harness). The window, the command line's
+ * help and messages follow the table; test-format-table asks for its row
+ * in the README's table of formats. */
 #pragma once
 
 #include "spx-mask.h"
@@ -7,66 +16,83 @@
 
 G_BEGIN_DECLS
 
+/* What a row can do. Callers pick rows by it (the window's filters, the
+ * lists in help and messages), so a new kind of file (a network holding
+ * many layers) is a new flag and a new function in the row, not a
+ * switch in each caller. */
 typedef enum {
-  SPX_FORMAT_UNKNOWN,
-  SPX_FORMAT_MTX,
-  SPX_FORMAT_SMTX,
-  SPX_FORMAT_NPY,
-  SPX_FORMAT_PNG,
-} SpxFormat;
-
-const char *spx_format_to_string (SpxFormat format); /* "mtx", "smtx", ... */
-/* The formats this program reads and writes (PNG once registered), for
- * messages and help: ".mtx, .smtx, .npy or .png", or named: "Matrix
- * Market (.mtx), DLMC (.smtx), NumPy (.npy) or PNG (.png)". */
-char       *spx_format_list      (gboolean named);
-/* By extension only (for saving): NULL-safe, case-insensitive. */
-SpxFormat   spx_format_from_path (const char *path);
-/* By content: magic bytes and banners; the name breaks ties only. */
-SpxFormat   spx_format_detect    (const guint8 *data, gsize len,
-                                  const char *name);
+  SPX_FORMAT_READS_MASK  = 1 << 0,
+  SPX_FORMAT_WRITES_MASK = 1 << 1,
+} SpxFormatCaps;
 
 /* Loaders parse a buffer; name is used in error messages ("FILE:LINE: ...",
  * or "FILE: byte N: ..."). All return an element mask (block 1). Besides
  * SPX_MASK_ERROR, a mask over the memory budget fails with
  * SPX_BUDGET_ERROR_TOO_LARGE (spx-util.h), and they poll spx_cancelled:
  * SPX_BUDGET_ERROR_CANCELLED. */
-SpxMask *spx_mask_load_mtx_data  (const char *name, const guint8 *data,
-                                  gsize len, GError **error);
-SpxMask *spx_mask_load_smtx_data (const char *name, const guint8 *data,
-                                  gsize len, GError **error);
-SpxMask *spx_mask_load_npy_data  (const char *name, const guint8 *data,
-                                  gsize len, GError **error);
-
-/* A format whose code lives in a higher layer (PNG, through cairo)
- * registers its loader and writer here, once, before any thread starts;
- * spx_mask_load and spx_mask_save then handle it like the others. */
 typedef SpxMask *(*SpxMaskLoadFunc) (const char *name, const guint8 *data,
                                      gsize len, GError **error);
+/* Writers expand blocks to elements (a block mask is saved as the element
+ * mask it stands for) and write with spx_save_file (its errors are
+ * SPX_SAVE_ERROR). What is over the memory budget is refused before it
+ * is made: SPX_BUDGET_ERROR_TOO_LARGE naming path. */
 typedef gboolean (*SpxMaskSaveFunc) (const SpxMask *mask, const char *path,
                                      SpxSaveFlags flags, GError **error);
-void     spx_mask_io_register (SpxFormat format, SpxMaskLoadFunc load,
-                               SpxMaskSaveFunc save);
+
+typedef struct {
+  const char *name;  /* "mtx": `info` prints it and scripts read it */
+  const char *title; /* "Matrix Market": messages and file filters */
+  const char *const *extensions; /* lower case, no dot; NULL-terminated */
+  /* TRUE when data is this format's by its content (magic bytes, a
+   * banner). Rows are asked in table order, so it must say FALSE to any
+   * other format's content. NULL: known by its extension only. */
+  gboolean (*detect) (const guint8 *data, gsize len);
+  SpxMaskLoadFunc load; /* NULL: holds no mask */
+  SpxMaskSaveFunc save; /* NULL: not written */
+} SpxFormat;
+
+/* Core's rows, in the table in this order. */
+extern const SpxFormat spx_format_mtx, spx_format_smtx, spx_format_npy;
+
+/* A format whose code lives in a higher layer (PNG, through libpng)
+ * registers its row here, once, before any thread starts; it comes
+ * after core's rows and is then handled like them. Registering a row
+ * again does nothing. */
+void        spx_format_register  (const SpxFormat *format);
+
+/* Every row, in the order messages list them; NULL-terminated. */
+const SpxFormat *const *spx_formats (void);
+/* By name ("mtx"), or NULL. */
+const SpxFormat *spx_format_lookup (const char *name);
+/* NULL-safe: FALSE for no format. */
+gboolean    spx_format_can       (const SpxFormat *format, SpxFormatCaps caps);
+const char *spx_format_to_string (const SpxFormat *format); /* or "unknown" */
+
+/* The formats that can do caps, for messages and help: ".mtx, .smtx,
+ * .npy or .png", or named: "Matrix Market (.mtx), DLMC (.smtx), NumPy
+ * (.npy) or PNG (.png)". */
+char       *spx_format_list       (SpxFormatCaps caps, gboolean named);
+/* Their extensions, each after prefix ("*." for file patterns, "." to
+ * show): a NULL-terminated array to g_strfreev. */
+char      **spx_format_extensions (SpxFormatCaps caps, const char *prefix);
+
+/* By extension only (for saving): NULL-safe, case-insensitive; NULL for
+ * none. */
+const SpxFormat *spx_format_from_path (const char *path);
+/* By content: magic bytes and banners; the name breaks ties only. */
+const SpxFormat *spx_format_detect (const guint8 *data, gsize len,
+                                    const char *name);
 
 /* Map the file, detect the format from its content, parse. Only a regular
  * file (or a link to one) is opened: a directory, FIFO or device is
  * refused at once with SPX_MASK_ERROR_IO ("FILE: is a directory, expected
  * a mask file"). Messages name the file as g_filename_display_name shows
- * it (valid UTF-8). A format no layer registered (PNG in a program
- * without graphics) is refused with SPX_MASK_ERROR_FORMAT. */
-SpxMask *spx_mask_load (const char *path, SpxFormat *format, GError **error);
+ * it (valid UTF-8). A format no row reads (PNG in a program that did not
+ * register it) is refused with SPX_MASK_ERROR_FORMAT. */
+SpxMask *spx_mask_load (const char *path, const SpxFormat **format,
+                        GError **error);
 
-/* Writers expand blocks to elements (a block mask is saved as the element
- * mask it stands for) and write with spx_save_file (its errors are
- * SPX_SAVE_ERROR). Text over the memory budget is refused before it is
- * made: SPX_BUDGET_ERROR_TOO_LARGE naming path. */
-gboolean spx_mask_save_mtx  (const SpxMask *mask, const char *path,
-                             SpxSaveFlags flags, GError **error);
-gboolean spx_mask_save_smtx (const SpxMask *mask, const char *path,
-                             SpxSaveFlags flags, GError **error);
-gboolean spx_mask_save_npy  (const SpxMask *mask, const char *path,
-                             SpxSaveFlags flags, GError **error);
-/* By extension: .mtx, .smtx, .npy, and any format registered. */
+/* By extension, through the row that writes it. */
 gboolean spx_mask_save (const SpxMask *mask, const char *path,
                         SpxSaveFlags flags, GError **error);
 

@@ -279,13 +279,13 @@ check_text_refusal (Loader loader, const char *name, gconstpointer data)
 static void
 test_mtx_refusal (gconstpointer data)
 {
-  check_text_refusal (spx_mask_load_mtx_data, "bad.mtx", data);
+  check_text_refusal (spx_format_mtx.load, "bad.mtx", data);
 }
 
 static void
 test_smtx_refusal (gconstpointer data)
 {
-  check_text_refusal (spx_mask_load_smtx_data, "bad.smtx", data);
+  check_text_refusal (spx_format_smtx.load, "bad.smtx", data);
 }
 
 /* NumPy: files built in memory */
@@ -407,7 +407,7 @@ test_npy_refusal (gconstpointer data)
   const NpyRefusal *r = data;
   g_autoptr (GByteArray) b = build_npy (1, r->dict, 0, r->data_len);
   g_autoptr (GError) error = NULL;
-  g_autoptr (SpxMask) mask = load_bytes (spx_mask_load_npy_data, "bad.npy",
+  g_autoptr (SpxMask) mask = load_bytes (spx_format_npy.load, "bad.npy",
                                          b->data, b->len, &error);
   g_assert_null (mask);
   g_assert_error (error, SPX_MASK_ERROR, (gint) r->code);
@@ -468,7 +468,7 @@ test_npy_raw_refusal (gconstpointer data)
 {
   const NpyRawRefusal *r = data;
   g_autoptr (GError) error = NULL;
-  g_autoptr (SpxMask) mask = load_bytes (spx_mask_load_npy_data, "bad.npy",
+  g_autoptr (SpxMask) mask = load_bytes (spx_format_npy.load, "bad.npy",
                                          r->bytes, r->len, &error);
   g_assert_null (mask);
   g_assert_error (error, SPX_MASK_ERROR, (gint) r->code);
@@ -486,7 +486,7 @@ test_npy_raw_refusal (gconstpointer data)
 static void
 test_mtx_pattern (void)
 {
-  g_autoptr (SpxMask) m = load_text (spx_mask_load_mtx_data,
+  g_autoptr (SpxMask) m = load_text (spx_format_mtx.load,
     BANNER "% a comment\n3 4 3\n1 1\n3 4\n2 2\n");
   assert_bits (m, 3, 4, 0, 0, 2, 3, 1, 1, -1);
 }
@@ -495,7 +495,7 @@ static void
 test_mtx_real_values (void)
 {
   /* Every stored coordinate entry is a set bit, an explicit 0 included. */
-  g_autoptr (SpxMask) m = load_text (spx_mask_load_mtx_data,
+  g_autoptr (SpxMask) m = load_text (spx_format_mtx.load,
     REAL "3 3 6\n1 1 0.5\n1 2 -1.25e-3\n2 1 0\n2 2 +7.\n3 1 .5E+10\n"
     "3 3 -0.0\n");
   assert_bits (m, 3, 3, 0, 0, 0, 1, 1, 0, 1, 1, 2, 0, 2, 2, -1);
@@ -504,7 +504,7 @@ test_mtx_real_values (void)
 static void
 test_mtx_integer (void)
 {
-  g_autoptr (SpxMask) m = load_text (spx_mask_load_mtx_data,
+  g_autoptr (SpxMask) m = load_text (spx_format_mtx.load,
     INTEGER "2 2 2\n1 2 -17\n2 1 0\n");
   assert_bits (m, 2, 2, 0, 1, 1, 0, -1);
 }
@@ -512,10 +512,10 @@ test_mtx_integer (void)
 static void
 test_mtx_symmetric (void)
 {
-  g_autoptr (SpxMask) m = load_text (spx_mask_load_mtx_data,
+  g_autoptr (SpxMask) m = load_text (spx_format_mtx.load,
     SYM "3 3 3\n1 1\n2 1\n3 2\n");
   assert_bits (m, 3, 3, 0, 0, 1, 0, 0, 1, 2, 1, 1, 2, -1);
-  g_autoptr (SpxMask) r = load_text (spx_mask_load_mtx_data,
+  g_autoptr (SpxMask) r = load_text (spx_format_mtx.load,
     "%%MatrixMarket matrix coordinate real symmetric\n2 2 1\n2 1 3.5\n");
   assert_bits (r, 2, 2, 1, 0, 0, 1, -1);
 }
@@ -524,10 +524,10 @@ static void
 test_mtx_array (void)
 {
   /* Column-major; the non-zero values are the set bits. */
-  g_autoptr (SpxMask) m = load_text (spx_mask_load_mtx_data,
+  g_autoptr (SpxMask) m = load_text (spx_format_mtx.load,
     ARRAY "2 3\n1.5\n0\n0.0\n-2e3\n0e10\n7\n");
   assert_bits (m, 2, 3, 0, 0, 1, 1, 1, 2, -1);
-  g_autoptr (SpxMask) s = load_text (spx_mask_load_mtx_data,
+  g_autoptr (SpxMask) s = load_text (spx_format_mtx.load,
     "%%MatrixMarket matrix array integer symmetric\n3 3\n1\n0\n2\n0\n0\n3\n");
   assert_bits (s, 3, 3, 0, 0, 2, 0, 0, 2, 2, 2, -1);
 }
@@ -537,7 +537,7 @@ test_mtx_layout (void)
 {
   /* CRLF, blank lines, comments between entries, tabs, trailing blanks,
    * duplicates, banner words in any case, no final newline. */
-  g_autoptr (SpxMask) m = load_text (spx_mask_load_mtx_data,
+  g_autoptr (SpxMask) m = load_text (spx_format_mtx.load,
     "%%MatrixMarket MATRIX Coordinate Pattern GENERAL\r\n"
     "%comment\r\n\r\n  \r\n3 3 4 \r\n"
     "1\t2\r\n\r\n% between\r\n  3 3  \t\r\n1 2\r\n2 1");
@@ -549,7 +549,7 @@ static void
 test_null_buffer (void)
 {
   Loader loaders[] = {
-    spx_mask_load_mtx_data, spx_mask_load_smtx_data, spx_mask_load_npy_data,
+    spx_format_mtx.load, spx_format_smtx.load, spx_format_npy.load,
   };
   for (guint i = 0; i < G_N_ELEMENTS (loaders); i++)
     {
@@ -558,13 +558,13 @@ test_null_buffer (void)
       g_assert_error (error, SPX_MASK_ERROR, SPX_MASK_ERROR_INVALID);
       g_assert_true (g_str_has_prefix (error->message, "null"));
     }
-  g_assert_cmpint (spx_format_detect (NULL, 0, NULL), ==, SPX_FORMAT_UNKNOWN);
+  g_assert_cmpstr (spx_format_to_string (spx_format_detect (NULL, 0, NULL)), ==, "unknown");
 }
 
 static void
 test_mtx_empty_mask (void)
 {
-  g_autoptr (SpxMask) m = load_text (spx_mask_load_mtx_data,
+  g_autoptr (SpxMask) m = load_text (spx_format_mtx.load,
                                      BANNER "5 7 0\n");
   assert_bits (m, 5, 7, -1);
 }
@@ -575,7 +575,7 @@ static void
 test_smtx_basic (void)
 {
   /* rows 0: {3, 0} (unsorted), 1: {}, 2: {3, 1, 2, 1} (a repeat) */
-  g_autoptr (SpxMask) m = load_text (spx_mask_load_smtx_data,
+  g_autoptr (SpxMask) m = load_text (spx_format_smtx.load,
     "3, 4, 6\n0 2 2 6\n3 0 3 1 2 1\n");
   assert_bits (m, 3, 4, 0, 3, 0, 0, 2, 3, 2, 1, 2, 2, -1);
 }
@@ -592,7 +592,7 @@ test_smtx_layout (void)
   };
   for (guint i = 0; i < G_N_ELEMENTS (variants); i++)
     {
-      g_autoptr (SpxMask) m = load_text (spx_mask_load_smtx_data,
+      g_autoptr (SpxMask) m = load_text (spx_format_smtx.load,
                                          variants[i]);
       assert_bits (m, 2, 3, 0, 2, 0, 0, 1, 1, -1);
     }
@@ -607,7 +607,7 @@ test_smtx_nnz_zero (void)
   };
   for (guint i = 0; i < G_N_ELEMENTS (variants); i++)
     {
-      g_autoptr (SpxMask) m = load_text (spx_mask_load_smtx_data,
+      g_autoptr (SpxMask) m = load_text (spx_format_smtx.load,
                                          variants[i]);
       assert_bits (m, 2, 3, -1);
     }
@@ -674,7 +674,7 @@ test_npy_descr (void)
           put_item (items + k * size, kind, size, big, kind == 'b' ?
                     (v[k] != 0) : v[k]);
         g_autoptr (GError) error = NULL;
-        g_autoptr (SpxMask) m = load_bytes (spx_mask_load_npy_data, dict,
+        g_autoptr (SpxMask) m = load_bytes (spx_format_npy.load, dict,
                                             b->data, b->len, &error);
         g_assert_no_error (error);
         assert_bits (m, 2, 3, 0, 1, 1, 0, 1, 1, -1);
@@ -694,7 +694,7 @@ test_npy_versions (void)
       g_assert_cmpuint (b->len - 4, ==, 128);
       b->data[b->len - 4] = 0; /* (0,0) clear, the others set */
       g_autoptr (GError) error = NULL;
-      g_autoptr (SpxMask) m = load_bytes (spx_mask_load_npy_data, "v.npy",
+      g_autoptr (SpxMask) m = load_bytes (spx_format_npy.load, "v.npy",
                                           b->data, b->len, &error);
       g_assert_no_error (error);
       assert_bits (m, 2, 2, 0, 1, 1, 0, 1, 1, -1);
@@ -709,7 +709,7 @@ test_npy_fortran (void)
                                         0, 6);
   const guint8 data[6] = { 0, 1, 0, 0, 5, 0 };
   memcpy (b->data + b->len - 6, data, 6);
-  g_autoptr (SpxMask) m = load_bytes (spx_mask_load_npy_data, "f.npy",
+  g_autoptr (SpxMask) m = load_bytes (spx_format_npy.load, "f.npy",
                                       b->data, b->len, NULL);
   assert_bits (m, 2, 3, 1, 0, 0, 2, -1);
 }
@@ -728,7 +728,7 @@ test_npy_dict_forms (void)
       g_autoptr (GByteArray) b = build_npy (1, dicts[i], 7, 4);
       b->data[b->len - 1] = 0;
       g_autoptr (GError) error = NULL;
-      g_autoptr (SpxMask) m = load_bytes (spx_mask_load_npy_data, "d.npy",
+      g_autoptr (SpxMask) m = load_bytes (spx_format_npy.load, "d.npy",
                                           b->data, b->len, &error);
       g_assert_no_error (error);
       assert_bits (m, 2, 2, 0, 0, 0, 1, 1, 0, -1);
@@ -778,7 +778,7 @@ round_trip (const SpxMask *mask, const char *dir, const char *ext)
   g_autoptr (GError) error = NULL;
   g_assert_true (spx_mask_save (mask, path, SPX_SAVE_DEFAULT, &error));
   g_assert_no_error (error);
-  SpxFormat format = SPX_FORMAT_UNKNOWN;
+  const SpxFormat *format = NULL;
   g_autoptr (SpxMask) back = spx_mask_load (path, &format, &error);
   g_assert_no_error (error);
   g_assert_cmpstr (spx_format_to_string (format), ==, ext);
@@ -863,7 +863,7 @@ test_save_errors (void)
     "/nonexistent-dir/x.npy",
   };
   SpxMaskSaveFunc savers[] = {
-    spx_mask_save_mtx, spx_mask_save_smtx, spx_mask_save_npy,
+    spx_format_mtx.save, spx_format_smtx.save, spx_format_npy.save,
   };
   for (guint i = 0; i < G_N_ELEMENTS (paths); i++)
     for (guint through_save = 0; through_save < 2; through_save++)
@@ -897,73 +897,72 @@ test_save_errors (void)
   g_assert_false (spx_mask_save (m, "/tmp/x.txt", SPX_SAVE_DEFAULT, &unknown));
   g_assert_error (unknown, SPX_MASK_ERROR, SPX_MASK_ERROR_FORMAT);
   assert_message_has (unknown, "/tmp/x.txt");
+  /* PNG's row lives in ui/render: core alone does not know it */
   g_autoptr (GError) png = NULL;
   g_assert_false (spx_mask_save (m, "/tmp/x.png", SPX_SAVE_DEFAULT, &png));
   g_assert_error (png, SPX_MASK_ERROR, SPX_MASK_ERROR_FORMAT);
-  assert_message_has (png, "graphics layer");
+  assert_message_has (png, "unknown extension: expected .mtx, .smtx or .npy");
 }
 
 /* Detection and spx_mask_load */
 
+static const char *
+from_path (const char *path)
+{
+  return spx_format_to_string (spx_format_from_path (path));
+}
+
 static void
 test_format_from_path (void)
 {
-  g_assert_cmpint (spx_format_from_path ("a/b.mtx"), ==, SPX_FORMAT_MTX);
-  g_assert_cmpint (spx_format_from_path ("B.MTX"), ==, SPX_FORMAT_MTX);
-  g_assert_cmpint (spx_format_from_path ("x.SMtx"), ==, SPX_FORMAT_SMTX);
-  g_assert_cmpint (spx_format_from_path ("x.npy"), ==, SPX_FORMAT_NPY);
-  g_assert_cmpint (spx_format_from_path ("x.png"), ==, SPX_FORMAT_PNG);
-  g_assert_cmpint (spx_format_from_path ("x.mtx.gz"), ==, SPX_FORMAT_UNKNOWN);
-  g_assert_cmpint (spx_format_from_path ("dir.mtx/x"), ==,
-                   SPX_FORMAT_UNKNOWN);
-  g_assert_cmpint (spx_format_from_path ("mtx"), ==, SPX_FORMAT_UNKNOWN);
-  g_assert_cmpint (spx_format_from_path (""), ==, SPX_FORMAT_UNKNOWN);
-  g_assert_cmpint (spx_format_from_path (NULL), ==, SPX_FORMAT_UNKNOWN);
-  g_assert_cmpstr (spx_format_to_string (SPX_FORMAT_SMTX), ==, "smtx");
-  g_assert_cmpstr (spx_format_to_string (SPX_FORMAT_UNKNOWN), ==, "unknown");
+  g_assert_cmpstr (from_path ("a/b.mtx"), ==, "mtx");
+  g_assert_cmpstr (from_path ("B.MTX"), ==, "mtx");
+  g_assert_cmpstr (from_path ("x.SMtx"), ==, "smtx");
+  g_assert_cmpstr (from_path ("x.npy"), ==, "npy");
+  g_assert_cmpstr (from_path ("x.png"), ==, "unknown"); /* not registered */
+  g_assert_cmpstr (from_path ("x.mtx.gz"), ==, "unknown");
+  g_assert_cmpstr (from_path ("dir.mtx/x"), ==, "unknown");
+  g_assert_cmpstr (from_path ("mtx"), ==, "unknown");
+  g_assert_cmpstr (from_path (""), ==, "unknown");
+  g_assert_cmpstr (from_path (NULL), ==, "unknown");
+  g_assert_cmpstr (spx_format_to_string (&spx_format_smtx), ==, "smtx");
+  g_assert_cmpstr (spx_format_to_string (NULL), ==, "unknown");
 }
 
-static SpxFormat
+/* The format's name, "unknown" for none */
+static const char *
 detect (const char *data, gsize len, const char *name)
 {
   guint8 *copy = g_malloc (MAX (len, 1));
   memcpy (copy, data, len);
-  SpxFormat f = spx_format_detect (copy, len, name);
+  const SpxFormat *f = spx_format_detect (copy, len, name);
   g_free (copy);
-  return f;
+  return spx_format_to_string (f);
 }
 
 static void
 test_format_detect (void)
 {
   /* content wins over the name */
-  g_assert_cmpint (detect ("\x93NUMPY\x01\x00", 8, "x.mtx"), ==,
-                   SPX_FORMAT_NPY);
-  g_assert_cmpint (detect ("\x89PNG\r\n\x1a\n\0\0", 10, "x.npy"), ==,
-                   SPX_FORMAT_PNG);
-  g_assert_cmpint (detect (BANNER, strlen (BANNER), "x.smtx"), ==,
-                   SPX_FORMAT_MTX);
-  g_assert_cmpint (detect ("64, 147, 940\n0 3", 16, "x.npy"), ==,
-                   SPX_FORMAT_SMTX);
-  g_assert_cmpint (detect ("64 147 940\r\n", 12, NULL), ==, SPX_FORMAT_SMTX);
-  g_assert_cmpint (detect ("64,147,940", 10, NULL), ==, SPX_FORMAT_SMTX);
+  g_assert_cmpstr (detect ("\x93NUMPY\x01\x00", 8, "x.mtx"), ==, "npy");
+  g_assert_cmpstr (detect (BANNER, strlen (BANNER), "x.smtx"), ==, "mtx");
+  g_assert_cmpstr (detect ("64, 147, 940\n0 3", 16, "x.npy"), ==, "smtx");
+  g_assert_cmpstr (detect ("64 147 940\r\n", 12, NULL), ==, "smtx");
+  g_assert_cmpstr (detect ("64,147,940", 10, NULL), ==, "smtx");
   /* not three integers: not .smtx */
-  g_assert_cmpint (detect ("64, 147\n", 8, NULL), ==, SPX_FORMAT_UNKNOWN);
-  g_assert_cmpint (detect ("1 2 3 4\n", 8, NULL), ==, SPX_FORMAT_UNKNOWN);
-  g_assert_cmpint (detect ("1 2 x\n", 6, NULL), ==, SPX_FORMAT_UNKNOWN);
+  g_assert_cmpstr (detect ("64, 147\n", 8, NULL), ==, "unknown");
+  g_assert_cmpstr (detect ("1 2 3 4\n", 8, NULL), ==, "unknown");
+  g_assert_cmpstr (detect ("1 2 x\n", 6, NULL), ==, "unknown");
   /* compressed: the loader for the inner format explains */
-  g_assert_cmpint (detect ("\x1f\x8b\x08", 3, "a.mtx.gz"), ==,
-                   SPX_FORMAT_MTX);
-  g_assert_cmpint (detect ("\x1f\x8b\x08", 3, "a.smtx.GZ"), ==,
-                   SPX_FORMAT_SMTX);
-  g_assert_cmpint (detect ("\x1f\x8b\x08", 3, "a.gz"), ==,
-                   SPX_FORMAT_UNKNOWN);
-  g_assert_cmpint (detect ("PK\x03\x04", 4, "a.npz"), ==, SPX_FORMAT_NPY);
+  g_assert_cmpstr (detect ("\x1f\x8b\x08", 3, "a.mtx.gz"), ==, "mtx");
+  g_assert_cmpstr (detect ("\x1f\x8b\x08", 3, "a.smtx.GZ"), ==, "smtx");
+  g_assert_cmpstr (detect ("\x1f\x8b\x08", 3, "a.gz"), ==, "unknown");
+  g_assert_cmpstr (detect ("PK\x03\x04", 4, "a.npz"), ==, "npy");
   /* unrecognised content: the name breaks the tie */
-  g_assert_cmpint (detect ("garbage", 7, "x.smtx"), ==, SPX_FORMAT_SMTX);
-  g_assert_cmpint (detect ("", 0, "x.mtx"), ==, SPX_FORMAT_MTX);
-  g_assert_cmpint (detect ("garbage", 7, "x.txt"), ==, SPX_FORMAT_UNKNOWN);
-  g_assert_cmpint (detect ("\x93NUMP", 5, NULL), ==, SPX_FORMAT_UNKNOWN);
+  g_assert_cmpstr (detect ("garbage", 7, "x.smtx"), ==, "smtx");
+  g_assert_cmpstr (detect ("", 0, "x.mtx"), ==, "mtx");
+  g_assert_cmpstr (detect ("garbage", 7, "x.txt"), ==, "unknown");
+  g_assert_cmpstr (detect ("\x93NUMP", 5, NULL), ==, "unknown");
 }
 
 static char *
@@ -992,16 +991,17 @@ test_load (void)
   g_autofree char *dir = g_dir_make_tmp ("spx-formats-XXXXXX", NULL);
   g_autofree char *mtx = write_tmp (dir, "mtx.txt", BANNER "2 2 1\n2 2\n",
                                     strlen (BANNER) + 10);
-  SpxFormat format = SPX_FORMAT_UNKNOWN;
+  const SpxFormat *format = NULL;
   g_autoptr (GError) error = NULL;
   g_autoptr (SpxMask) m = spx_mask_load (mtx, &format, &error);
   g_assert_no_error (error);
-  g_assert_cmpint (format, ==, SPX_FORMAT_MTX);
+  g_assert_cmpstr (spx_format_to_string (format), ==, "mtx");
   assert_bits (m, 2, 2, 1, 1, -1);
 
   g_autofree char *png = write_tmp (dir, "p.png", "\x89PNG\r\n\x1a\n\0\0", 10);
-  assert_load_fails (png, SPX_MASK_ERROR_FORMAT,
-                     "PNG images are read by the graphics layer");
+  assert_load_fails (png, SPX_MASK_ERROR_FORMAT, "unknown format: expected "
+                     "a Matrix Market (.mtx), DLMC (.smtx) or NumPy (.npy) "
+                     "file");
   g_autofree char *gz = write_tmp (dir, "g.mtx.gz", "\x1f\x8b\x08\0", 4);
   assert_load_fails (gz, SPX_MASK_ERROR_FORMAT, "decompress it first");
   g_autofree char *npz = write_tmp (dir, "z.npz", "PK\x03\x04\0\0", 6);
@@ -1136,7 +1136,7 @@ test_sparse_zeros (void)
     g_string_append_c (text, ' ');
   g_string_append (text, "\n1 1 0\n");
   g_autoptr (GError) error = NULL;
-  g_assert_null (load_bytes (spx_mask_load_mtx_data, "long.mtx", text->str,
+  g_assert_null (load_bytes (spx_format_mtx.load, "long.mtx", text->str,
                              text->len, &error));
   g_assert_error (error, SPX_MASK_ERROR, SPX_MASK_ERROR_INVALID);
   assert_message_starts (error, "long.mtx:1: ");
@@ -1165,10 +1165,10 @@ test_name_not_utf8 (void)
 static void
 test_load_cancelled (void)
 {
-  static const struct { Loader loader; const char *text; } files[] = {
-    { spx_mask_load_mtx_data, BANNER "2 2 1\n1 1\n" },
-    { spx_mask_load_mtx_data, ARRAY "1 2\n1\n0\n" },
-    { spx_mask_load_smtx_data, "2, 2, 1\n0 1 1\n0\n" },
+  const struct { Loader loader; const char *text; } files[] = {
+    { spx_format_mtx.load, BANNER "2 2 1\n1 1\n" },
+    { spx_format_mtx.load, ARRAY "1 2\n1\n0\n" },
+    { spx_format_smtx.load, "2, 2, 1\n0 1 1\n0\n" },
   };
   g_autoptr (GCancellable) cancel = g_cancellable_new ();
   g_cancellable_cancel (cancel);
@@ -1183,7 +1183,7 @@ test_load_cancelled (void)
   GByteArray *npy = build_npy (1, "{'descr': '|u1', 'fortran_order': False, "
                                "'shape': (2, 3), }", 0, 6);
   g_autoptr (GError) error = NULL;
-  g_assert_null (load_bytes (spx_mask_load_npy_data, "c.npy", npy->data,
+  g_assert_null (load_bytes (spx_format_npy.load, "c.npy", npy->data,
                              npy->len, &error));
   g_assert_error (error, SPX_BUDGET_ERROR, SPX_BUDGET_ERROR_CANCELLED);
   g_byte_array_unref (npy);
@@ -1193,34 +1193,35 @@ test_load_cancelled (void)
 /* Fixtures in tests/data */
 
 static SpxMask *
-load_fixture (const char *file, SpxFormat expected)
+load_fixture (const char *file, const SpxFormat *expected)
 {
   g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", file,
                                                  NULL);
   g_autoptr (GError) error = NULL;
-  SpxFormat format = SPX_FORMAT_UNKNOWN;
+  const SpxFormat *format = NULL;
   SpxMask *m = spx_mask_load (path, &format, &error);
   g_assert_no_error (error);
-  g_assert_cmpint (format, ==, expected);
+  g_assert_cmpstr (spx_format_to_string (format), ==,
+                   spx_format_to_string (expected));
   return m;
 }
 
 static void
 test_fixtures (void)
 {
-  g_autoptr (SpxMask) mtx = load_fixture ("small.mtx", SPX_FORMAT_MTX);
+  g_autoptr (SpxMask) mtx = load_fixture ("small.mtx", &spx_format_mtx);
   assert_bits (mtx, 4, 5, 0, 0, 3, 4, 1, 2, 2, 1, 0, 4, -1);
   g_autoptr (SpxMask) sym = load_fixture ("small-symmetric.mtx",
-                                          SPX_FORMAT_MTX);
+                                          &spx_format_mtx);
   assert_bits (sym, 3, 3, 0, 0, 1, 0, 0, 1, 2, 1, 1, 2, -1);
-  g_autoptr (SpxMask) arr = load_fixture ("small-array.mtx", SPX_FORMAT_MTX);
+  g_autoptr (SpxMask) arr = load_fixture ("small-array.mtx", &spx_format_mtx);
   assert_bits (arr, 2, 3, 0, 0, 1, 1, 1, 2, -1);
-  g_autoptr (SpxMask) smtx = load_fixture ("small.smtx", SPX_FORMAT_SMTX);
+  g_autoptr (SpxMask) smtx = load_fixture ("small.smtx", &spx_format_smtx);
   assert_bits (smtx, 3, 4, 0, 3, 0, 0, 2, 3, 2, 1, 2, 2, -1);
-  g_autoptr (SpxMask) b1 = load_fixture ("small-bool.npy", SPX_FORMAT_NPY);
+  g_autoptr (SpxMask) b1 = load_fixture ("small-bool.npy", &spx_format_npy);
   assert_bits (b1, 3, 4, 0, 0, 0, 3, 2, 1, 2, 2, -1);
   g_autoptr (SpxMask) f4 = load_fixture ("small-f4-fortran.npy",
-                                         SPX_FORMAT_NPY);
+                                         &spx_format_npy);
   g_assert_true (spx_mask_equal (b1, f4));
 
   /* DLMC copies; sizes from dlmc.csv */
@@ -1230,7 +1231,7 @@ test_fixtures (void)
   };
   for (guint i = 0; i < G_N_ELEMENTS (dlmc); i++)
     {
-      g_autoptr (SpxMask) m = load_fixture (dlmc[i].file, SPX_FORMAT_SMTX);
+      g_autoptr (SpxMask) m = load_fixture (dlmc[i].file, &spx_format_smtx);
       g_assert_cmpuint (m->rows, ==, dlmc[i].rows);
       g_assert_cmpuint (m->cols, ==, dlmc[i].cols);
       g_assert_cmpuint (spx_mask_count (m), ==, dlmc[i].nnz);
@@ -1244,24 +1245,24 @@ static void
 test_cr_lines (void)
 {
   g_autoptr (SpxMask) mtx = load_fixture ("hostile/msg-cr-lines.mtx",
-                                          SPX_FORMAT_MTX);
+                                          &spx_format_mtx);
   assert_bits (mtx, 4, 4, 0, 0, 2, 1, -1);
   g_autoptr (SpxMask) smtx = load_fixture ("hostile/msg-cr-lines.smtx",
-                                           SPX_FORMAT_SMTX);
+                                           &spx_format_smtx);
   assert_bits (smtx, 4, 4, 0, 0, 2, 1, -1);
   /* no line end after the last entry */
-  g_autoptr (SpxMask) last = load_text (spx_mask_load_mtx_data,
+  g_autoptr (SpxMask) last = load_text (spx_format_mtx.load,
     "%%MatrixMarket matrix coordinate pattern general\r2 2 1\r2 1");
   assert_bits (last, 2, 2, 1, 0, -1);
   g_autoptr (GError) error = NULL;
   const char *bad = "%%MatrixMarket matrix coordinate pattern general\r"
                     "% comment\r4 4 2\r1 1\r9 2\r";
-  g_assert_null (load_bytes (spx_mask_load_mtx_data, "cr.mtx", bad,
+  g_assert_null (load_bytes (spx_format_mtx.load, "cr.mtx", bad,
                              strlen (bad), &error));
   assert_message_starts (error, "cr.mtx:5: expected a row index from 1 to 4, "
                          "got '9'");
   g_clear_error (&error);
-  g_assert_null (load_bytes (spx_mask_load_smtx_data, "cr.smtx",
+  g_assert_null (load_bytes (spx_format_smtx.load, "cr.smtx",
                              "2, 2, 1\r0 1\r0\r", 13, &error));
   assert_message_starts (error, "cr.smtx:2: expected");
 }
@@ -1340,10 +1341,10 @@ test_dlmc (void)
       if (row == NULL)
         g_error ("%s has no row in dlmc.csv", key);
       g_autoptr (GError) error = NULL;
-      SpxFormat format = SPX_FORMAT_UNKNOWN;
+      const SpxFormat *format = NULL;
       g_autoptr (SpxMask) m = spx_mask_load (path, &format, &error);
       g_assert_no_error (error);
-      g_assert_cmpint (format, ==, SPX_FORMAT_SMTX);
+      g_assert_cmpstr (spx_format_to_string (format), ==, "smtx");
       g_assert_cmpuint (m->rows, ==, row->rows);
       g_assert_cmpuint (m->cols, ==, row->cols);
       g_assert_cmpuint (spx_mask_count (m), ==, row->nnz);

@@ -34,10 +34,10 @@ static SpxMask *
 load_fixture (const char *name, GError **error)
 {
   g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", name, NULL);
-  SpxFormat format = SPX_FORMAT_UNKNOWN;
+  const SpxFormat *format = NULL;
   SpxMask *mask = spx_mask_load (path, &format, error);
   if (mask != NULL)
-    g_assert_cmpint (format, ==, SPX_FORMAT_PNG);
+    g_assert_cmpstr (spx_format_to_string (format), ==, "png");
   return mask;
 }
 
@@ -95,7 +95,7 @@ static void
 assert_refused (const guint8 *data, gsize len, int code, const char *needle)
 {
   g_autoptr (GError) error = NULL;
-  g_autoptr (SpxMask) mask = spx_mask_load_png_data ("x.png", data, len, &error);
+  g_autoptr (SpxMask) mask = spx_format_png.load ("x.png", data, len, &error);
   g_assert_null (mask);
   g_assert_error (error, SPX_MASK_ERROR, code);
   g_assert_true (g_str_has_prefix (error->message, "x.png: byte "));
@@ -170,8 +170,8 @@ test_budget (void)
   seal_chunk (data, 8);
   g_setenv (SPX_MEMORY_BUDGET_ENV, "16M", TRUE);
   g_autoptr (GError) error = NULL;
-  g_autoptr (SpxMask) mask = spx_mask_load_png_data ("x.png", data, len,
-                                                     &error);
+  g_autoptr (SpxMask) mask = spx_format_png.load ("x.png", data, len,
+                                                  &error);
   g_assert_null (mask);
   g_assert_error (error, SPX_BUDGET_ERROR, SPX_BUDGET_ERROR_TOO_LARGE);
   g_test_message ("%s", error->message);
@@ -180,7 +180,7 @@ test_budget (void)
   g_assert_nonnull (strstr (error->message, "32.1"));
   g_clear_error (&error);
   g_setenv (SPX_MEMORY_BUDGET_ENV, "256M", TRUE);
-  g_assert_null (spx_mask_load_png_data ("x.png", data, len, &error));
+  g_assert_null (spx_format_png.load ("x.png", data, len, &error));
   g_test_message ("%s", error->message);
   g_assert_error (error, SPX_MASK_ERROR, SPX_MASK_ERROR_INVALID);
   g_assert_nonnull (strstr (error->message, "corrupt pixel data"));
@@ -220,7 +220,7 @@ test_corrupt (void)
   assert_refused (data, len, SPX_MASK_ERROR_INVALID, "not a readable PNG");
   assert_refused (data, len, SPX_MASK_ERROR_INVALID, "corrupt pixel data");
   g_autoptr (GError) error = NULL;
-  g_assert_null (spx_mask_load_png_data ("x.png", data, len, &error));
+  g_assert_null (spx_format_png.load ("x.png", data, len, &error));
   g_test_message ("%s", error->message);
   g_assert_null (strstr (error->message, "out of memory"));
   g_assert_null (strstr (error->message, "checksum"));
@@ -280,7 +280,7 @@ test_ihdr (void)
         if (sealed)
           seal_chunk (data, 8);
         g_autoptr (GError) error = NULL;
-        g_assert_null (spx_mask_load_png_data ("x.png", data, len, &error));
+        g_assert_null (spx_format_png.load ("x.png", data, len, &error));
         g_assert_error (error, SPX_MASK_ERROR, SPX_MASK_ERROR_INVALID);
         g_test_message ("%s", error->message);
         g_assert_nonnull (strstr (error->message, fields[i].needle));
@@ -345,7 +345,7 @@ test_cancelled (void)
   g_cancellable_cancel (cancel);
   g_cancellable_push_current (cancel);
   g_autoptr (GError) error = NULL;
-  g_assert_null (spx_mask_load_png_data ("x.png", data, len, &error));
+  g_assert_null (spx_format_png.load ("x.png", data, len, &error));
   g_assert_error (error, SPX_BUDGET_ERROR, SPX_BUDGET_ERROR_CANCELLED);
   g_cancellable_pop_current (cancel);
 }
@@ -418,8 +418,8 @@ static SpxMask *
 load_bytes (const GByteArray *png)
 {
   g_autoptr (GError) error = NULL;
-  SpxMask *mask = spx_mask_load_png_data ("made.png", png->data, png->len,
-                                          &error);
+  SpxMask *mask = spx_format_png.load ("made.png", png->data, png->len,
+                                       &error);
   g_assert_no_error (error);
   return mask;
 }
@@ -523,10 +523,33 @@ test_save_errors (void)
   g_assert_nonnull (strstr (error->message, "/nonexistent-dir/m.png"));
   g_clear_error (&error);
   g_autoptr (SpxMask) wide = spx_mask_new (1, 40000, 1, NULL);
-  g_assert_false (spx_mask_save_png (wide, "/tmp/never-written.png",
-                                     SPX_SAVE_DEFAULT, &error));
+  g_assert_false (spx_format_png.save (wide, "/tmp/never-written.png",
+                                       SPX_SAVE_DEFAULT, &error));
   g_assert_error (error, SPX_MASK_ERROR, SPX_MASK_ERROR_TOO_LARGE);
   g_assert_false (g_file_test ("/tmp/never-written.png", G_FILE_TEST_EXISTS));
+}
+
+/* Once registered, PNG is a row like core's: found by its signature
+ * whatever the name, and by its extension, after core's rows. */
+static void
+test_registered (void)
+{
+  static const guint8 head[] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n',
+                                 0, 0 };
+  g_assert_true (spx_format_detect (head, sizeof head, "x.npy") ==
+                 &spx_format_png);
+  g_assert_true (spx_format_from_path ("X.PNG") == &spx_format_png);
+  g_assert_true (spx_format_lookup ("png") == &spx_format_png);
+  spx_mask_png_register (); /* again: nothing changes */
+  const SpxFormat *const *all = spx_formats ();
+  guint n = 0;
+  while (all[n] != NULL)
+    n++;
+  g_assert_cmpuint (n, ==, 4);
+  g_assert_true (all[3] == &spx_format_png);
+  g_autofree char *named = spx_format_list (SPX_FORMAT_READS_MASK, TRUE);
+  g_assert_cmpstr (named, ==, "Matrix Market (.mtx), DLMC (.smtx), NumPy "
+                   "(.npy) or PNG (.png)");
 }
 
 int
@@ -534,6 +557,7 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   spx_mask_png_register ();
+  g_test_add_func ("/png/registered", test_registered);
   g_test_add_func ("/png/encodings", test_encodings);
   g_test_add_func ("/png/alpha-rule", test_alpha_rule);
   g_test_add_func ("/png/round-trip-blocks", test_round_trip_blocks);

@@ -53,7 +53,7 @@ test_file_source (void)
   spx_mask_set (elements, 17, 9);
   g_autofree char *mask_path = tmp_path ("m.smtx");
   g_autoptr (GError) error = NULL;
-  g_assert_true (spx_mask_save_smtx (elements, mask_path, SPX_SAVE_DEFAULT,
+  g_assert_true (spx_format_smtx.save (elements, mask_path, SPX_SAVE_DEFAULT,
                                      &error));
 
   g_autoptr (SpxStudy) s = spx_study_new ();

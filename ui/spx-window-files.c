@@ -39,30 +39,41 @@ spx_window_open_file (SpxWindow *w, GFile *file, gboolean force)
 
 static void
 add_filter (GtkFileChooser *chooser, const char *name,
-            const char *const *patterns)
+            const char *const *patterns, const char *const *more)
 {
   GtkFileFilter *f = gtk_file_filter_new ();
   gtk_file_filter_set_name (f, name);
   for (guint i = 0; patterns[i]; i++)
     gtk_file_filter_add_pattern (f, patterns[i]);
+  for (guint i = 0; more != NULL && more[i]; i++)
+    gtk_file_filter_add_pattern (f, more[i]);
   gtk_file_chooser_add_filter (chooser, f);
+}
+
+/* "(.mtx, .smtx, …)": the extensions of the formats that can do caps */
+static char *
+shown_extensions (SpxFormatCaps caps)
+{
+  g_auto (GStrv) exts = spx_format_extensions (caps, ".");
+  g_autofree char *list = g_strjoinv (", ", exts);
+  return g_strdup_printf ("(%s)", list);
 }
 
 void
 spx_window_open_dialog (SpxWindow *w)
 {
-  static const char *const all[] = { "*.spx", "*.mtx", "*.smtx", "*.npy",
-                                     "*.png", NULL };
   static const char *const spx[] = { "*.spx", NULL };
-  static const char *const masks[] = { "*.mtx", "*.smtx", "*.npy", "*.png",
-                                       NULL };
+  g_auto (GStrv) masks = spx_format_extensions (SPX_FORMAT_READS_MASK, "*.");
+  g_autofree char *exts = shown_extensions (SPX_FORMAT_READS_MASK);
+  g_autofree char *masks_name = g_strdup_printf ("Masks %s", exts);
   GtkFileChooserNative *dialog = gtk_file_chooser_native_new (
     "Open a Scenario or Mask", GTK_WINDOW (w), GTK_FILE_CHOOSER_ACTION_OPEN,
     "_Open", "_Cancel");
   GtkFileChooser *chooser = GTK_FILE_CHOOSER (dialog);
-  add_filter (chooser, "Scenarios and masks", all);
-  add_filter (chooser, "Scenarios (.spx)", spx);
-  add_filter (chooser, "Masks (.mtx, .smtx, .npy, .png)", masks);
+  add_filter (chooser, "Scenarios and masks", spx,
+              (const char *const *) masks);
+  add_filter (chooser, "Scenarios (.spx)", spx, NULL);
+  add_filter (chooser, masks_name, (const char *const *) masks, NULL);
   if (gtk_native_dialog_run (GTK_NATIVE_DIALOG (dialog)) ==
       GTK_RESPONSE_ACCEPT)
     {
@@ -218,8 +229,9 @@ spx_window_save_mask (SpxWindow *w, const char *path)
 void
 spx_window_save_mask_dialog (SpxWindow *w)
 {
-  g_autofree char *path = choose_save_path (
-    w, "Save the Mask (.mtx, .smtx, .npy, .png)", "mask.smtx");
+  g_autofree char *exts = shown_extensions (SPX_FORMAT_WRITES_MASK);
+  g_autofree char *title = g_strdup_printf ("Save the Mask %s", exts);
+  g_autofree char *path = choose_save_path (w, title, "mask.smtx");
   if (path != NULL)
     spx_window_save_mask (w, path);
 }

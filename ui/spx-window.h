@@ -14,9 +14,9 @@ G_DECLARE_FINAL_TYPE (SpxWindow, spx_window, SPX, WINDOW,
 extern const char *const spx_window_views[];
 
 SpxWindow *spx_window_new       (GtkApplication *app);
-/* Open a mask (.mtx, .smtx, .npy, .png: the new subject, one undo step)
- * or a scenario (.spx: asks first when there are unsaved edits, unless
- * force); errors go to the info bar. */
+/* Open a mask (in any format of spx-mask-io's table: the new subject, one
+ * undo step) or a scenario (.spx: asks first when there are unsaved
+ * edits, unless force); errors go to the info bar. */
 void       spx_window_open_file (SpxWindow *window, GFile *file,
                                  gboolean force);
 /* The preferences' default machine (a preset) and CPU threads. */

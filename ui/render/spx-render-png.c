@@ -2,7 +2,6 @@
  * time with libpng. Nothing here uses cairo (it would decode a whole
  * image at 4 bytes a pixel). */
 #include "spx-render-png.h"
-#include "spx-mask-io.h"
 #include "spx-util.h"
 
 #include <png.h>
@@ -10,6 +9,13 @@
 #include <zlib.h>
 
 static const guint8 png_signature[8] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n' };
+
+static gboolean
+detect_png (const guint8 *data, gsize len)
+{
+  return len >= sizeof png_signature &&
+         memcmp (data, png_signature, sizeof png_signature) == 0;
+}
 
 static gboolean
 fail (GError **error, SpxMaskError code, const char *name, const char *fmt, ...)
@@ -114,7 +120,7 @@ static gboolean
 check_header (const char *name, const guint8 *data, gsize len, Header *h,
               GError **error)
 {
-  if (len < 8 || memcmp (data, png_signature, 8) != 0)
+  if (!detect_png (data, len))
     return fail (error, SPX_MASK_ERROR_FORMAT, name,
                  "byte 0: expected the PNG signature 89 50 4E 47 0D 0A 1A 0A");
   if (len < 8 + 8 + 13 + 4 || memcmp (data + 12, "IHDR", 4) != 0 ||
@@ -346,9 +352,8 @@ decode (Decoder *d, GError **error)
   return TRUE;
 }
 
-SpxMask *
-spx_mask_load_png_data (const char *name, const guint8 *data, gsize len,
-                        GError **error)
+static SpxMask *
+load_png (const char *name, const guint8 *data, gsize len, GError **error)
 {
   Header h = { 0 };
   if (!check_header (name, data, len, &h, error) ||
@@ -439,9 +444,9 @@ encode (Encoder *e)
   return TRUE;
 }
 
-gboolean
-spx_mask_save_png (const SpxMask *mask, const char *path, SpxSaveFlags flags,
-                   GError **error)
+static gboolean
+save_png (const SpxMask *mask, const char *path, SpxSaveFlags flags,
+          GError **error)
 {
   if (mask->rows > SPX_PNG_MAX_SIDE || mask->cols > SPX_PNG_MAX_SIDE ||
       mask->rows * mask->cols > SPX_PNG_MAX_PIXELS)
@@ -473,9 +478,17 @@ spx_mask_save_png (const SpxMask *mask, const char *path, SpxSaveFlags flags,
   return spx_save_file (path, bytes->data, bytes->len, flags, error);
 }
 
+const SpxFormat spx_format_png = {
+  .name = "png",
+  .title = "PNG",
+  .extensions = (const char *const[]) { "png", NULL },
+  .detect = detect_png,
+  .load = load_png,
+  .save = save_png,
+};
+
 void
 spx_mask_png_register (void)
 {
-  spx_mask_io_register (SPX_FORMAT_PNG, spx_mask_load_png_data,
-                        spx_mask_save_png);
+  spx_format_register (&spx_format_png);
 }
