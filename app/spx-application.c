@@ -4,6 +4,7 @@
 #include "spx-cli.h"
 #include "spx-config.h"
 #include "spx-ipu.h"
+#include "spx-render-views.h"
 #include "spx-settings.h"
 #include "spx-window.h"
 
@@ -139,17 +140,22 @@ set_accels (GtkApplication *app)
     { "win.run-sweep", { "<Primary>r", NULL } },
     { "win.cancel", { "Escape", NULL } },
     { "win.show-help-overlay", { "<Primary>question", NULL } },
-    { "win.view::mask", { "<Alt>1", NULL } },
-    { "win.view::tiles", { "<Alt>2", NULL } },
-    { "win.view::exchange", { "<Alt>3", NULL } },
-    { "win.view::timeline", { "<Alt>4", NULL } },
-    { "win.view::speedup", { "<Alt>5", NULL } },
     { "win.lesson-next", { "Page_Down", NULL } },
     { "win.lesson-back", { "Page_Up", NULL } },
   };
   for (guint i = 0; i < G_N_ELEMENTS (table); i++)
     gtk_application_set_accels_for_action (app, table[i].action,
                                            table[i].accels);
+  /* Alt+1, Alt+2, … in the views' order (the shortcuts window says so) */
+  G_STATIC_ASSERT (SPX_RENDER_N_VIEWS <= 9);
+  for (guint i = 0; i < SPX_RENDER_N_VIEWS; i++)
+    {
+      g_autofree char *action = g_strdup_printf ("win.view::%s",
+                                                 spx_render_views[i].name);
+      g_autofree char *key = g_strdup_printf ("<Alt>%u", i + 1);
+      const char *accels[] = { key, NULL };
+      gtk_application_set_accels_for_action (app, action, accels);
+    }
 }
 
 /* ---- lifetime ------------------------------------------------------ */
@@ -222,12 +228,11 @@ spx_application_finalize (GObject *object)
   G_OBJECT_CLASS (spx_application_parent_class)->finalize (object);
 }
 
-/* The window's options; GApplication keeps their values (no arg_data). */
+/* The window's options; GApplication keeps their values (no arg_data).
+ * --view's text, naming the views, is made at the first use. */
 enum { OPTION_VIEW, OPTION_SWEEP, OPTION_LESSON, N_OPTIONS };
-static const GOptionEntry window_options[N_OPTIONS + 1] = {
-  [OPTION_VIEW] = { "view", 0, 0, G_OPTION_ARG_STRING, NULL,
-    "Open on this view: mask, tiles, exchange, timeline or speedup",
-    "VIEW" },
+static GOptionEntry window_options[N_OPTIONS + 1] = {
+  [OPTION_VIEW] = { "view", 0, 0, G_OPTION_ARG_STRING, NULL, NULL, "VIEW" },
   [OPTION_SWEEP] = { "sweep", 0, 0, G_OPTION_ARG_NONE, NULL,
     "Start the speedup sweep (model and CPU) on opening", NULL },
   [OPTION_LESSON] = { "lesson", 0, 0, G_OPTION_ARG_NONE, NULL,
@@ -236,11 +241,26 @@ static const GOptionEntry window_options[N_OPTIONS + 1] = {
   G_OPTION_ENTRY_NULL
 };
 
+static const GOptionEntry *
+get_window_options (void)
+{
+  static gsize once = 0;
+  if (g_once_init_enter (&once))
+    {
+      g_autofree char *views = spx_render_view_words ();
+      /* kept for the program's life, as GOption keeps the pointer */
+      window_options[OPTION_VIEW].description =
+        g_strdup_printf ("Open on this view: %s", views);
+      g_once_init_leave (&once, 1);
+    }
+  return window_options;
+}
+
 static void
 spx_application_init (SpxApplication *app)
 {
   g_application_add_main_option_entries (G_APPLICATION (app),
-                                         window_options);
+                                         get_window_options ());
 }
 
 static void
@@ -266,15 +286,6 @@ spx_application_new (void)
 
 /* ---- before the run ------------------------------------------------ */
 
-static gboolean
-known_view (const char *view)
-{
-  for (guint i = 0; spx_window_views[i]; i++)
-    if (g_str_equal (view, spx_window_views[i]))
-      return TRUE;
-  return FALSE;
-}
-
 /* The window's options read as GApplication will, but a mistake is
  * reported the program's way (GApplication prints it bare and exits
  * 1): one line, exit 2. */
@@ -284,7 +295,7 @@ check_options (int argc, char **argv, int *status)
   char *view = NULL;
   gboolean flag = FALSE;
   GOptionEntry entries[N_OPTIONS + 1];
-  memcpy (entries, window_options, sizeof entries);
+  memcpy (entries, get_window_options (), sizeof entries);
   entries[OPTION_VIEW].arg_data = &view;
   entries[OPTION_SWEEP].arg_data = entries[OPTION_LESSON].arg_data = &flag;
   g_autoptr (GOptionContext) context = g_option_context_new (NULL);
@@ -299,9 +310,10 @@ check_options (int argc, char **argv, int *status)
   gboolean ok = g_option_context_parse_strv (context, &args, &error);
   if (!ok)
     spx_cli_line (stderr, "sparse-explorer: %s (try --help)", error->message);
-  else if (view != NULL && !known_view (view))
+  else if (view != NULL && spx_render_view_find (view) == NULL)
     {
-      g_autofree char *views = g_strjoinv (", ", (char **) spx_window_views);
+      g_autofree char *views = g_strjoinv (", ",
+                                           (char **) spx_render_view_names ());
       spx_cli_line (stderr, "sparse-explorer: --view: expected one of %s, "
                     "got '%s'", views, view);
       ok = FALSE;

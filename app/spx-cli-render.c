@@ -4,25 +4,14 @@
 #include "spx-cli-study.h"
 #include "spx-cli-picture.h"
 #include "spx-ipu.h"
-#include "spx-render-exchange.h"
 #include "spx-render-export.h"
-#include "spx-render-mask.h"
-#include "spx-render-speedup.h"
-#include "spx-render-tiles.h"
-#include "spx-render-timeline.h"
+#include "spx-render-views.h"
 #include "spx-scenario.h"
 #include "spx-sweep.h"
+#include "spx-util.h"
 
 #define CMD "render"
 #define DEFAULT_MODE SPX_IPU_MODE_STATIC
-
-typedef enum {
-  VIEW_MASK,
-  VIEW_TILES,
-  VIEW_EXCHANGE,
-  VIEW_TIMELINE,
-  VIEW_SPEEDUP,
-} View;
 
 typedef struct {
   SpxCliStudyArgs   study;
@@ -43,12 +32,11 @@ render_args_clear (RenderArgs *a)
 
 /* Everything the views need, resolved from the options. */
 typedef struct {
-  View            view;
+  const SpxRenderView *view;
   SpxExportFormat format;
   SpxCliPicture   pic;
   SpxIpuMode      mode;
-  SpxTileMetric   metric;
-  gboolean        throughput;        /* speedup view: TFLOP/s, not ×dense */
+  guint           metric;            /* into the view's metrics */
   gint64          superstep, tile;   /* -1: not given */
   SpxStudy       *study;
 } Render;
@@ -62,9 +50,9 @@ render_clear (Render *r)
 
 static gboolean
 parse_choice (const char *option, const char *text,
-              const char *const *names, guint n_names, guint *value)
+              const char *const *names, guint *value)
 {
-  for (guint i = 0; i < n_names; i++)
+  for (guint i = 0; names[i] != NULL; i++)
     if (g_strcmp0 (text, names[i]) == 0)
       {
         *value = i;
@@ -79,31 +67,69 @@ parse_choice (const char *option, const char *text,
 static const SpxCliPicture picture_defaults = { .width = 960, .height = 600,
                                                 .scale = 1 };
 
+/* Every view's --metric words, in the table's order. */
+static GPtrArray *
+all_metrics (void)
+{
+  GPtrArray *words = g_ptr_array_new ();
+  for (guint i = 0; i < SPX_RENDER_N_VIEWS; i++)
+    for (const char *const *m = spx_render_views[i].metrics; m && *m; m++)
+      g_ptr_array_add (words, (gpointer) *m);
+  g_ptr_array_add (words, NULL);
+  return words;
+}
+
+/* The view's own words; a view without any ignores --metric, which must
+ * still be one of another view's. */
+static gboolean
+parse_metric (const char *text, const SpxRenderView *view, guint *metric)
+{
+  if (view->metrics != NULL)
+    return parse_choice ("--metric", text, view->metrics, metric);
+  g_autoptr (GPtrArray) words = all_metrics ();
+  guint ignored;
+  return parse_choice ("--metric", text, (const char *const *) words->pdata,
+                       &ignored);
+}
+
+/* What the metrics of each view are, for --help: "tiles: bytes, cycles
+ * or exchange (default bytes); …". */
+static char *
+metric_help (void)
+{
+  GString *help = g_string_new (NULL);
+  for (guint i = 0; i < SPX_RENDER_N_VIEWS; i++)
+    {
+      const SpxRenderView *v = &spx_render_views[i];
+      if (v->metrics == NULL)
+        continue;
+      g_autofree char *words = spx_join_choices (v->metrics, -1);
+      g_string_append_printf (help, "%s%s: %s (default %s)",
+                              help->len ? "; " : "", v->name, words,
+                              v->metrics[0]);
+    }
+  return g_string_free (help, FALSE);
+}
+
 static gboolean
 parse_picture (const RenderArgs *a, Render *r)
 {
-  static const char *const views[] = { "mask", "tiles", "exchange",
-                                       "timeline", "speedup", NULL };
-  static const char *const metrics[] = { "bytes", "cycles", "exchange",
-                                         NULL };
-  static const char *const charts[] = { "speedup", "throughput", NULL };
-  guint v = 0, metric = 0;
+  guint v = 0;
   guint64 index;
   g_autoptr (GError) error = NULL;
   r->superstep = r->tile = -1;
   if (!a->view)
-    return spx_cli_usage_error (CMD, "--view is required (mask, tiles, "
-                                "exchange, timeline or speedup)"), FALSE;
+    {
+      g_autofree char *views = spx_render_view_words ();
+      return spx_cli_usage_error (CMD, "--view is required (%s)", views),
+             FALSE;
+    }
   if (!a->out)
     return spx_cli_usage_error (CMD, "--out is required"), FALSE;
-  if (!parse_choice ("--view", a->view, views, G_N_ELEMENTS (views) - 1, &v))
+  if (!parse_choice ("--view", a->view, spx_render_view_names (), &v))
     return FALSE;
-  /* the speedup chart's own metrics: over dense, or non-zero TFLOP/s */
-  if (a->metric && (v == VIEW_SPEEDUP
-                      ? !parse_choice ("--metric", a->metric, charts,
-                                       G_N_ELEMENTS (charts) - 1, &metric)
-                      : !parse_choice ("--metric", a->metric, metrics,
-                                       G_N_ELEMENTS (metrics) - 1, &metric)))
+  r->view = &spx_render_views[v];
+  if (a->metric && !parse_metric (a->metric, r->view, &r->metric))
     return FALSE;
   if (!spx_export_format_from_path (a->out, &r->format, &error))
     return spx_cli_usage_error (CMD, "--out: %s", error->message), FALSE;
@@ -124,9 +150,6 @@ parse_picture (const RenderArgs *a, Render *r)
         return FALSE;
       r->tile = (gint64) index;
     }
-  r->view = v;
-  r->metric = v == VIEW_SPEEDUP ? SPX_TILE_METRIC_BYTES : metric;
-  r->throughput = v == VIEW_SPEEDUP && metric == 1;
   return TRUE;
 }
 
@@ -147,68 +170,10 @@ check_indices (const Render *r, const SpxIpuProgram *p)
   return TRUE;
 }
 
-static gboolean
-export (const Render *r, const char *path, SpxRenderFunc func,
-        gconstpointer data, int *status)
-{
-  g_autoptr (GError) error = NULL;
-  if (spx_render_export (path, r->format, r->pic.width, r->pic.height,
-                         r->pic.scale, func, data, &r->pic.style,
-                         SPX_SAVE_DEFAULT, &error))
-    return TRUE;
-  *status = spx_cli_input_error (CMD, error);
-  return FALSE;
-}
-
-static gboolean
-draw_program_view (const Render *r, const char *path, int *status)
-{
-  SpxIpuProgram *const *programs = r->study->programs;
-  const SpxIpuProgram *p = programs[r->mode];
-  gint tile = (gint) r->tile;
-  if (!check_indices (r, p))
-    return FALSE;
-  switch (r->view)
-    {
-    case VIEW_MASK:
-      {
-        SpxRenderMaskData d = { .mask = r->study->scenario->mask, .grid = TRUE,
-                                .program = p, .selected_tile = tile,
-                                .colour_by_tile = r->mode != SPX_IPU_MODE_DENSE
-                                                  && tile < 0 };
-        return export (r, path, spx_render_mask, &d, status);
-      }
-    case VIEW_TILES:
-      {
-        SpxRenderTilesData d = { .program = p, .metric = r->metric,
-                                 .selected_tile = tile };
-        return export (r, path, spx_render_tiles, &d, status);
-      }
-    case VIEW_EXCHANGE:
-      {
-        SpxRenderExchangeData d = {
-          .program = p, .selected_tile = tile,
-          .superstep = r->superstep >= 0
-                         ? (guint) r->superstep
-                         : spx_ipu_program_first_exchange (p) };
-        return export (r, path, spx_render_exchange, &d, status);
-      }
-    case VIEW_TIMELINE:
-    default:
-      {
-        SpxRenderTimelineData d = {
-          .programs = { programs[0], programs[1], programs[2] },
-          .selected_superstep = (gint) r->superstep,
-          .selected_lane = (gint) r->mode };
-        return export (r, path, spx_render_timeline, &d, status);
-      }
-    }
-}
-
 /* The model's curves for the study (the scenario's block among them),
  * as the window's sweep would draw them without the CPU. */
-static gboolean
-draw_speedup (const Render *r, const char *path, int *status)
+static SpxSweep *
+model_sweep (const Render *r, int *status)
 {
   const SpxScenario *sc = r->study->scenario;
   g_autoptr (GError) error = NULL;
@@ -222,12 +187,58 @@ draw_speedup (const Render *r, const char *path, int *status)
     o.blocks[o.n_blocks++] = sc->block;
   g_autoptr (SpxSweep) sweep = spx_sweep_new ();
   if (!spx_sweep_run (sweep, &o, NULL, NULL, &error))
-    return (*status = spx_cli_input_error (CMD, error)), FALSE;
-  SpxRenderSpeedupData d = {
-    .sweep = sweep, .throughput = r->throughput,
-    .current_density = (double) spx_mask_count_elements (sc->mask) /
-                       ((double) sc->mask->rows * (double) sc->mask->cols) };
-  return export (r, path, spx_render_speedup, &d, status);
+    return (*status = spx_cli_input_error (CMD, error)), NULL;
+  return g_steal_pointer (&sweep);
+}
+
+/* What the options show of the study (and of sweep, when there is one). */
+static void
+shown_state (const Render *r, const SpxSweep *sweep, SpxRenderViewState *st)
+{
+  const SpxMask *mask = r->study->scenario->mask;
+  SpxIpuProgram *const *programs = r->study->programs;
+  const SpxIpuProgram *p = programs[r->mode];
+  gint tile = (gint) r->tile;
+  *st = (SpxRenderViewState) {
+    .mask = mask, .programs = programs, .mode = r->mode, .tile = tile,
+    .colour_by_tile = r->mode != SPX_IPU_MODE_DENSE && tile < 0,
+    .superstep = r->superstep >= 0 ? (guint) r->superstep
+                 : p != NULL ? spx_ipu_program_first_exchange (p) : 0,
+    .step = (gint) r->superstep, .lane = (gint) r->mode,
+    .metric = r->metric, .sweep = sweep,
+    .density = sweep == NULL ? 0
+               : (double) spx_mask_count_elements (mask) /
+                 ((double) mask->rows * (double) mask->cols) };
+}
+
+/* The study made as far as the view needs (a plan is checked against
+ * --tile and --superstep), then drawn to path. */
+static gboolean
+draw (const Render *r, const char *path, int *status)
+{
+  const SpxRenderView *v = r->view;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (SpxSweep) sweep = NULL;
+  if (v->needs & SPX_RENDER_VIEW_NEEDS_PLAN)
+    {
+      if (!spx_study_plan (r->study, &error))
+        return (*status = spx_cli_input_error (CMD, error)), FALSE;
+      if (!check_indices (r, r->study->programs[r->mode]))
+        return FALSE;
+    }
+  if ((v->needs & SPX_RENDER_VIEW_NEEDS_SWEEP) &&
+      (sweep = model_sweep (r, status)) == NULL)
+    return FALSE;
+  SpxRenderViewState st;
+  shown_state (r, sweep, &st);
+  g_autofree gpointer data = g_malloc0 (v->data_size);
+  spx_render_view_fill (v, &st, data);
+  if (spx_render_export (path, r->format, r->pic.width, r->pic.height,
+                         r->pic.scale, v->draw, data, &r->pic.style,
+                         SPX_SAVE_DEFAULT, &error))
+    return TRUE;
+  *status = spx_cli_input_error (CMD, error);
+  return FALSE;
 }
 
 static int
@@ -237,7 +248,6 @@ run (gconstpointer data)
   Render r = { 0 };
   int status = SPX_EXIT_USAGE;
   guint modes = SPX_CLI_MODE (DEFAULT_MODE), named;
-  g_autoptr (GError) error = NULL;
   if (!parse_picture (a, &r) ||
       (a->mode && !spx_cli_modes_parse (CMD, "--mode", a->mode,
                                         SPX_CLI_MODES_IPU, FALSE, &modes,
@@ -246,17 +256,7 @@ run (gconstpointer data)
     goto out;
   status = SPX_EXIT_USAGE;
   r.mode = (SpxIpuMode) g_bit_nth_lsf (modes, -1);
-  if (r.view == VIEW_SPEEDUP)
-    {
-      if (!draw_speedup (&r, a->out, &status))
-        goto out;
-    }
-  else if (!spx_study_plan (r.study, &error))
-    {
-      status = spx_cli_input_error (CMD, error);
-      goto out;
-    }
-  else if (!draw_program_view (&r, a->out, &status))
+  if (!draw (&r, a->out, &status))
     goto out;
   status = SPX_EXIT_OK;
 out:
@@ -272,9 +272,11 @@ spx_cli_render (int argc, char **argv)
   g_autofree char *mode_help = g_strdup_printf (
     "The program shown by mask, tiles and exchange: %s (default %s)", modes,
     spx_ipu_mode_to_string (DEFAULT_MODE));
+  g_autofree char *views = spx_render_view_words ();
+  g_autofree char *view_help = g_strdup_printf ("%s (required)", views);
+  g_autofree char *metrics = metric_help ();
   GOptionEntry entries[] = {
-    { "view", 0, 0, G_OPTION_ARG_STRING, &a.view,
-      "mask, tiles, exchange, timeline or speedup (required)", "VIEW" },
+    { "view", 0, 0, G_OPTION_ARG_STRING, &a.view, view_help, "VIEW" },
     { "out", 'o', 0, G_OPTION_ARG_FILENAME, &a.out,
       "Output file: .png, .svg or .pdf (required)", "FILE" },
     { "mode", 0, 0, G_OPTION_ARG_STRING, &a.mode, mode_help, "MODE" },
@@ -283,9 +285,7 @@ spx_cli_render (int argc, char **argv)
       "exchange); timeline: the one highlighted in --mode's lane", "I" },
     { "tile", 0, 0, G_OPTION_ARG_STRING, &a.tile,
       "The tile selected (its blocks highlighted)", "T" },
-    { "metric", 0, 0, G_OPTION_ARG_STRING, &a.metric,
-      "tiles: bytes, cycles or exchange (default bytes); speedup: speedup "
-      "or throughput (default speedup)", "M" },
+    { "metric", 0, 0, G_OPTION_ARG_STRING, &a.metric, metrics, "M" },
     G_OPTION_ENTRY_NULL
   };
   g_autoptr (GOptionContext) context = g_option_context_new (NULL);

@@ -1,6 +1,7 @@
 /* spx-cli.c: subcommand dispatch and shared option helpers */
 #include "spx-config.h"
 #include "spx-cli.h"
+#include "spx-render-views.h"
 #include "spx-util.h"
 
 #include <math.h>
@@ -10,7 +11,7 @@
 typedef struct {
   const char *name;
   int       (*run) (int argc, char **argv);
-  const char *summary;
+  const char *summary; /* a format: %s is the views' names */
 } Command;
 
 /* Help texts made at run time, until the command returns. */
@@ -21,7 +22,7 @@ static const Command commands[] = {
   { "generate", spx_cli_generate, "write a generated mask to a file" },
   { "bench", spx_cli_bench, "measure sparse × dense on this CPU against dense sgemm" },
   { "model", spx_cli_model, "plan and cost the product on a model of a Graphcore IPU" },
-  { "render", spx_cli_render, "draw a view (mask, tiles, exchange, timeline, speedup) to PNG, SVG or PDF" },
+  { "render", spx_cli_render, "draw a view (%s) to PNG, SVG or PDF" },
   { "sweep", spx_cli_sweep, "speedup over dense across densities and block sizes (CSV, JSON, chart)" },
 };
 
@@ -33,8 +34,14 @@ spx_cli_print_usage (FILE *stream)
            "       sparse-explorer COMMAND [OPTION…]\n\n"
            "Explore block-sparse matrix multiplication: masks, a CPU engine "
            "and an IPU model.\n\nCommands:\n");
+  g_autofree char *views = g_strjoinv (", ",
+                                      (char **) spx_render_view_names ());
   for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
-    fprintf (stream, "  %-10s %s\n", commands[i].name, commands[i].summary);
+    {
+      g_autofree char *summary = g_strdup_printf (commands[i].summary,
+                                                  views);
+      fprintf (stream, "  %-10s %s\n", commands[i].name, summary);
+    }
   fprintf (stream, "\nRun 'sparse-explorer COMMAND --help' for a command's "
            "options.\n  --help     show this help\n  --version  show the "
            "version\n");

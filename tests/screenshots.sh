@@ -9,7 +9,10 @@ build=${1:-build}
 out=${2:-data/screenshots}
 mkdir -p "$out"
 config=$(mktemp -d) # fresh preferences (light theme, bow), not the user's
-for view in mask tiles exchange timeline speedup; do
+# the views, as the program lists them ("mask, tiles, … or speedup")
+views=$("$build/app/sparse-explorer" render --help |
+  sed -n 's/^ *--view=VIEW *\(.*\) (required)$/\1/p' | sed 's/,//g; s/ or / /')
+for view in $views; do
   extra=""
   wait=6
   if [ "$view" = speedup ]; then extra="--sweep"; wait=60; fi

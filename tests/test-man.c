@@ -319,6 +319,76 @@ test_program (void)
   check_agree (opts, docs, "sparse-explorer");
 }
 
+/* The views as `render --help` lists them ("mask, tiles … or speedup"). */
+static char *
+program_views (char ***names)
+{
+  int status;
+  g_autofree char *help = help_of ("render", "--help", &status);
+  g_assert_cmpint (status, ==, 0);
+  g_autoptr (GRegex) re = g_regex_new (
+    "--view=VIEW +((?:[a-z]+, )+[a-z]+ or [a-z]+) \\(required\\)", 0, 0,
+    NULL);
+  g_autoptr (GMatchInfo) m = NULL;
+  g_assert_true (g_regex_match (re, help, 0, &m));
+  char *list = g_match_info_fetch (m, 1);
+  g_autoptr (GRegex) sep = g_regex_new (", | or ", 0, 0, NULL);
+  *names = g_regex_split (sep, list, 0);
+  return list;
+}
+
+/* Every list of the views in the page is the program's: the window's
+ * and render's --view, and the description's "The window has N views:
+ * Mask (…), Tiles (…), …" (titles, in the program's order). */
+static void
+test_views (void)
+{
+  g_auto (GStrv) names = NULL;
+  g_autofree char *list = program_views (&names);
+  g_autofree char *page = NULL;
+  g_assert_true (g_file_get_contents (g_getenv ("SPX_MAN_PAGE"), &page,
+                                      NULL, NULL));
+  g_auto (GStrv) lines = g_strsplit (page, "\n", -1);
+  guint entries = 0;
+  for (char **l = lines; *l != NULL; l++)
+    {
+      if (!g_str_equal (*l, ".TP") || l[1] == NULL ||
+          strstr (l[1], "\\-\\-view") == NULL)
+        continue;
+      GString *text = g_string_new (NULL);
+      for (char **t = l + 2; *t != NULL && !g_str_has_prefix (*t, ".TP") &&
+           !g_str_has_prefix (*t, ".S") && !g_str_has_prefix (*t, ".PP");
+           t++)
+        {
+          g_autofree char *words = plain (*t);
+          g_string_append_printf (text, "%s ", words);
+        }
+      if (strstr (text->str, list) == NULL)
+        disagree ("the man page's --view says \"%s\", the program \"%s\"",
+                  text->str, list);
+      g_string_free (text, TRUE);
+      entries++;
+    }
+  g_assert_cmpuint (entries, ==, SPX_HAVE_GUI ? 2 : 1);
+
+  const char *has = strstr (page, "The window has ");
+  g_assert_nonnull (has);
+  g_autofree char *paragraph = g_strndup (has, strstr (has, ".PP") - has);
+  g_autoptr (GRegex) title = g_regex_new ("(?:: |, |and )([A-Z][a-z]+) \\(",
+                                          0, 0, NULL);
+  g_autoptr (GMatchInfo) m = NULL;
+  guint n = 0;
+  for (g_regex_match (title, paragraph, 0, &m); g_match_info_matches (m);
+       g_match_info_next (m, NULL), n++)
+    {
+      g_autofree char *t = g_match_info_fetch (m, 1);
+      g_autofree char *lower = g_ascii_strdown (t, -1);
+      if (n >= g_strv_length (names) || !g_str_equal (lower, names[n]))
+        disagree ("the description's view %u is %s", n + 1, t);
+    }
+  g_assert_cmpuint (n, ==, g_strv_length (names));
+}
+
 /* groff reads it without a warning. */
 static void
 test_groff (void)
@@ -351,6 +421,7 @@ main (int argc, char **argv)
       g_test_add_data_func (path, *c, test_command);
     }
   g_test_add_func ("/man/program", test_program);
+  g_test_add_func ("/man/views", test_views);
   g_test_add_func ("/man/groff", test_groff);
   int status = g_test_run ();
   g_ptr_array_unref (sections);

@@ -8,7 +8,11 @@
 #include "spx-util.h"
 #include "test-files.h"
 #include "test-ipu-check.h"
+#include "spx-render-exchange.h"
 #include "spx-render-png.h"
+#include "spx-render-speedup.h"
+#include "spx-render-tiles.h"
+#include "spx-render-timeline.h"
 
 #include <ftw.h>
 #include <glib/gstdio.h>
@@ -27,6 +31,14 @@
 
 static gboolean have_display;
 static GtkApplication *app;
+
+/* A view's widget by its id in the table, and what the views draw. */
+#define VIEW(w, id) ((w)->views[SPX_RENDER_VIEW_##id])
+#define DATA(w, id) ((w)->view_data[SPX_RENDER_VIEW_##id])
+#define TILES_DATA(w) ((const SpxRenderTilesData *) DATA (w, TILES))
+#define EXCHANGE_DATA(w) ((const SpxRenderExchangeData *) DATA (w, EXCHANGE))
+#define TIMELINE_DATA(w) ((const SpxRenderTimelineData *) DATA (w, TIMELINE))
+#define SPEEDUP_DATA(w) ((const SpxRenderSpeedupData *) DATA (w, SPEEDUP))
 
 #define WAIT_S 120
 
@@ -99,10 +111,10 @@ assert_filled (SpxWindow *w, const SpxMask *mask)
       g_assert_nonnull (p);
       g_assert_cmpuint (p->m, ==, mask->rows);
       g_assert_cmpuint (p->k, ==, mask->cols);
-      g_assert_true (w->timeline_data.programs[mode] == p);
+      g_assert_true (TIMELINE_DATA (w)->programs[mode] == p);
     }
-  g_assert_true (w->tiles_data.program == w->study->programs[w->mode]);
-  g_assert_true (w->exchange_data.program == w->study->programs[w->mode]);
+  g_assert_true (TILES_DATA (w)->program == w->study->programs[w->mode]);
+  g_assert_true (EXCHANGE_DATA (w)->program == w->study->programs[w->mode]);
   g_assert_cmpuint (w->study->programs[SPX_IPU_MODE_STATIC]->block, ==, mask->block);
 }
 
@@ -342,7 +354,7 @@ test_select_tile (void)
   activate (w, "select-tile", g_variant_new_int32 (tile));
   wait_idle (w);
   g_assert_cmpint (w->selected_tile, ==, tile);
-  g_assert_cmpint (w->tiles_data.selected_tile, ==, tile);
+  g_assert_cmpint (TILES_DATA (w)->selected_tile, ==, tile);
 
   SpxMaskEditor *e = SPX_MASK_EDITOR (w->editor);
   SpxMask *mask = spx_mask_editor_get_mask (e);
@@ -510,7 +522,7 @@ wait_drawn (GtkWidget *widget)
 static gboolean
 timeline_point (SpxWindow *w, guint lane, guint step, double *x, double *y)
 {
-  GtkWidget *v = w->timeline;
+  GtkWidget *v = VIEW (w, TIMELINE);
   int wd = gtk_widget_get_allocated_width (v);
   int ht = gtk_widget_get_allocated_height (v);
   double sx = 0, sy = 0;
@@ -519,7 +531,7 @@ timeline_point (SpxWindow *w, guint lane, guint step, double *x, double *y)
     for (int px = 0; px < wd; px++)
       {
         guint l = G_MAXUINT;
-        if (spx_render_timeline_hit (wd, ht, &w->timeline_data, px + 0.5,
+        if (spx_render_timeline_hit (wd, ht, TIMELINE_DATA (w), px + 0.5,
                                      py + 0.5, &l) == (gint) step &&
             l == lane)
           {
@@ -541,7 +553,7 @@ static void
 assert_explained (SpxWindow *w, const SpxIpuProgram *p, guint step)
 {
   const SpxIpuStep *s = &g_array_index (p->steps, SpxIpuStep, step);
-  g_autofree char *text = spx_render_timeline_explain (&w->timeline_data);
+  g_autofree char *text = spx_render_timeline_explain (TIMELINE_DATA (w));
   g_autofree char *c = spx_format_count (s->cycles);
   g_autofree char *name = spx_ipu_step_name (s);
   g_autofree char *head = g_strdup_printf ("Superstep %u: %s, %s cycles",
@@ -585,11 +597,11 @@ test_timeline_explain (void)
   SpxWindow *w = small_window (dir);
   activate (w, "view", g_variant_new_string ("timeline"));
   wait_idle (w);
-  wait_drawn (w->timeline);
-  g_assert_cmpint (w->timeline_data.selected_superstep, ==, -1);
-  g_autofree char *hint = spx_render_timeline_explain (&w->timeline_data);
+  wait_drawn (VIEW (w, TIMELINE));
+  g_assert_cmpint (TIMELINE_DATA (w)->selected_superstep, ==, -1);
+  g_autofree char *hint = spx_render_timeline_explain (TIMELINE_DATA (w));
   g_assert_cmpstr (hint, ==, "Click a superstep to see its cycles explained.");
-  cairo_surface_t *before = snapshot (w->timeline);
+  cairo_surface_t *before = snapshot (VIEW (w, TIMELINE));
 
   /* the shown program's compute superstep, clicked */
   guint mode = w->mode;
@@ -601,30 +613,30 @@ test_timeline_explain (void)
   g_assert_cmpuint (compute, <, p->steps->len);
   double x = 0, y = 0;
   g_assert_true (timeline_point (w, mode, compute, &x, &y));
-  send_button (w->timeline, GDK_BUTTON_PRESS, x, y);
-  send_button (w->timeline, GDK_BUTTON_RELEASE, x, y);
+  send_button (VIEW (w, TIMELINE), GDK_BUTTON_PRESS, x, y);
+  send_button (VIEW (w, TIMELINE), GDK_BUTTON_RELEASE, x, y);
   wait_idle (w);
-  g_assert_cmpint (w->timeline_data.selected_superstep, ==, (gint) compute);
-  g_assert_cmpint (w->timeline_data.selected_lane, ==, (gint) mode);
+  g_assert_cmpint (TIMELINE_DATA (w)->selected_superstep, ==, (gint) compute);
+  g_assert_cmpint (TIMELINE_DATA (w)->selected_lane, ==, (gint) mode);
   assert_explained (w, p, compute);
-  g_autofree char *shown = spx_render_timeline_explain (&w->timeline_data);
+  g_autofree char *shown = spx_render_timeline_explain (TIMELINE_DATA (w));
   g_test_message ("%s", shown);
   /* drawn: the picture changed, not only the data */
-  cairo_surface_t *after = snapshot (w->timeline);
+  cairo_surface_t *after = snapshot (VIEW (w, TIMELINE));
   g_assert_true (surfaces_differ (before, after));
   cairo_surface_destroy (after);
   /* shared with the Exchange view */
   g_assert_cmpint (gtk_spin_button_get_value_as_int (
                      GTK_SPIN_BUTTON (w->superstep)), ==, compute + 1);
-  g_assert_cmpuint (w->exchange_data.superstep, ==, compute);
+  g_assert_cmpuint (EXCHANGE_DATA (w)->superstep, ==, compute);
 
   /* the Exchange view's step chosen: the Timeline follows */
   guint exchange = spx_ipu_program_first_exchange (p);
   g_assert_cmpuint (g_array_index (p->steps, SpxIpuStep, exchange).kind, ==,
                     SPX_STEP_EXCHANGE);
   gtk_spin_button_set_value (GTK_SPIN_BUTTON (w->superstep), exchange + 1);
-  g_assert_cmpint (w->timeline_data.selected_superstep, ==, (gint) exchange);
-  g_assert_cmpint (w->timeline_data.selected_lane, ==, (gint) mode);
+  g_assert_cmpint (TIMELINE_DATA (w)->selected_superstep, ==, (gint) exchange);
+  g_assert_cmpint (TIMELINE_DATA (w)->selected_lane, ==, (gint) mode);
   assert_explained (w, p, exchange);
 
   /* another program's step: the Exchange view keeps its own */
@@ -632,9 +644,9 @@ test_timeline_explain (void)
   const SpxIpuProgram *q = w->study->programs[other];
   guint last = q->steps->len - 1;
   activate (w, "select-superstep", g_variant_new ("(ii)", other, last));
-  g_assert_cmpint (w->timeline_data.selected_lane, ==, (gint) other);
+  g_assert_cmpint (TIMELINE_DATA (w)->selected_lane, ==, (gint) other);
   assert_explained (w, q, last);
-  g_assert_cmpuint (w->exchange_data.superstep, ==, exchange);
+  g_assert_cmpuint (EXCHANGE_DATA (w)->superstep, ==, exchange);
   /* every step of every program adds up */
   for (guint m = 0; m < SPX_IPU_N_MODES; m++)
     for (guint i = 0; i < w->study->programs[m]->steps->len; i++)
@@ -644,13 +656,13 @@ test_timeline_explain (void)
       }
 
   /* a click beside the bars clears it, and the hint is back */
-  send_button (w->timeline, GDK_BUTTON_PRESS, 2, 2);
-  send_button (w->timeline, GDK_BUTTON_RELEASE, 2, 2);
+  send_button (VIEW (w, TIMELINE), GDK_BUTTON_PRESS, 2, 2);
+  send_button (VIEW (w, TIMELINE), GDK_BUTTON_RELEASE, 2, 2);
   wait_idle (w);
-  g_assert_cmpint (w->timeline_data.selected_superstep, ==, -1);
-  g_autofree char *again = spx_render_timeline_explain (&w->timeline_data);
+  g_assert_cmpint (TIMELINE_DATA (w)->selected_superstep, ==, -1);
+  g_autofree char *again = spx_render_timeline_explain (TIMELINE_DATA (w));
   g_assert_cmpstr (again, ==, hint);
-  after = snapshot (w->timeline);
+  after = snapshot (VIEW (w, TIMELINE));
   g_assert_false (surfaces_differ (before, after));
   cairo_surface_destroy (after);
   cairo_surface_destroy (before);
@@ -658,21 +670,21 @@ test_timeline_explain (void)
   /* a double click on another program's step opens it in Exchange,
    * that program shown */
   activate (w, "view", g_variant_new_string ("timeline"));
-  wait_drawn (w->timeline);
+  wait_drawn (VIEW (w, TIMELINE));
   guint dense_exchange = spx_ipu_program_first_exchange (
     w->study->programs[SPX_IPU_MODE_DENSE]);
   g_assert_true (timeline_point (w, SPX_IPU_MODE_DENSE, dense_exchange, &x,
                                  &y));
-  send_button (w->timeline, GDK_BUTTON_PRESS, x, y);
-  send_button (w->timeline, GDK_2BUTTON_PRESS, x, y);
-  send_button (w->timeline, GDK_BUTTON_RELEASE, x, y);
+  send_button (VIEW (w, TIMELINE), GDK_BUTTON_PRESS, x, y);
+  send_button (VIEW (w, TIMELINE), GDK_2BUTTON_PRESS, x, y);
+  send_button (VIEW (w, TIMELINE), GDK_BUTTON_RELEASE, x, y);
   wait_idle (w);
   g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (w->stack)),
                    ==, "exchange");
   g_assert_cmpint (w->mode, ==, SPX_IPU_MODE_DENSE);
-  g_assert_true (w->exchange_data.program ==
+  g_assert_true (EXCHANGE_DATA (w)->program ==
                  w->study->programs[SPX_IPU_MODE_DENSE]);
-  g_assert_cmpuint (w->exchange_data.superstep, ==, dense_exchange);
+  g_assert_cmpuint (EXCHANGE_DATA (w)->superstep, ==, dense_exchange);
   window_close (w);
   g_autofree char *spx = g_build_filename (dir, "small.spx", NULL);
   g_unlink (spx);
@@ -775,9 +787,9 @@ test_export_sizes (void)
   int w1, h1, w2, h2, wc, hc;
   activate (w, "export-path", g_variant_new_string (path));
   png_size (path, &w1, &h1);
-  g_assert_cmpint (w1, ==, MAX (gtk_widget_get_allocated_width (w->tiles),
-                                640));
-  g_assert_cmpint (h1, ==, MAX (gtk_widget_get_allocated_height (w->tiles),
+  GtkWidget *tiles = VIEW (w, TILES);
+  g_assert_cmpint (w1, ==, MAX (gtk_widget_get_allocated_width (tiles), 640));
+  g_assert_cmpint (h1, ==, MAX (gtk_widget_get_allocated_height (tiles),
                                 400));
   g_settings_set_string (s, "export-png-size", "2x");
   activate (w, "export-path", g_variant_new_string (path));
@@ -929,10 +941,11 @@ test_export_dialog (void)
   g_autofree char *path = export_with_dialog (w, &script);
   int width, height;
   png_size (path, &width, &height);
+  GtkWidget *tiles = VIEW (w, TILES);
   g_assert_cmpint (width, ==,
-                   2 * MAX (gtk_widget_get_allocated_width (w->tiles), 640));
+                   2 * MAX (gtk_widget_get_allocated_width (tiles), 640));
   g_assert_cmpint (height, ==,
-                   2 * MAX (gtk_widget_get_allocated_height (w->tiles), 400));
+                   2 * MAX (gtk_widget_get_allocated_height (tiles), 400));
   assert_saved (w, path);
   g_assert_cmpint (g_settings_get_enum (s, "export-png-size"), ==,
                    SPX_PNG_2X);
@@ -978,8 +991,8 @@ test_sweep_cancel (void)
   g_assert_cmpuint (got, <, w->sweep_total);
   g_assert_false (gtk_widget_get_visible (w->cancel));
   /* the chart knows it is partial (not running) and up to date */
-  g_assert_false (w->speedup_data.running);
-  g_assert_false (w->speedup_data.stale);
+  g_assert_false (SPEEDUP_DATA (w)->running);
+  g_assert_false (SPEEDUP_DATA (w)->stale);
   g_assert_cmpuint (spx_sweep_total (&w->study->sweep->settings), ==,
                     w->sweep_total);
   /* the points done are on the chart and export as CSV */
@@ -992,7 +1005,7 @@ test_sweep_cancel (void)
   /* a new n: the points no longer describe the problem */
   gtk_spin_button_set_value (GTK_SPIN_BUTTON (w->panel.n), 512);
   wait_idle (w);
-  g_assert_true (w->speedup_data.stale);
+  g_assert_true (SPEEDUP_DATA (w)->stale);
   g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (w->verdict)),
                             "Run Sweep"));
   window_close (w);
@@ -1161,6 +1174,62 @@ test_fit_size (void)
   window_close (w);
 }
 
+/* The window's stack holds the table's views in its order, titled as
+ * the table says, each shown by win.view::NAME; the shortcuts window's
+ * Alt+1…N line names them in that order (the application binds Alt+i to
+ * the i-th). */
+static void
+test_views (void)
+{
+  SKIP_WITHOUT_DISPLAY ();
+  SpxWindow *w = window_new ();
+  GList *pages = gtk_container_get_children (GTK_CONTAINER (w->stack));
+  g_assert_cmpuint (g_list_length (pages), ==, SPX_RENDER_N_VIEWS);
+  g_autoptr (GPtrArray) titles = g_ptr_array_new_with_free_func (g_free);
+  guint i = 0;
+  for (GList *l = pages; l != NULL; l = l->next, i++)
+    {
+      const SpxRenderView *v = &spx_render_views[i];
+      g_autofree char *name = NULL;
+      char *title = NULL;
+      gtk_container_child_get (GTK_CONTAINER (w->stack), l->data, "name",
+                               &name, "title", &title, NULL);
+      g_ptr_array_add (titles, title);
+      g_assert_cmpstr (name, ==, v->name);
+      g_assert_cmpstr (title, ==, v->title);
+      g_assert_nonnull (w->views[i]);
+      activate (w, "view", g_variant_new_string (v->name));
+      g_assert_cmpstr (gtk_stack_get_visible_child_name (
+                         GTK_STACK (w->stack)), ==, v->name);
+    }
+  g_list_free (pages);
+  g_ptr_array_add (titles, NULL);
+  window_close (w);
+
+  g_autofree char *keys = g_strdup_printf ("<Alt>1...%u",
+                                           SPX_RENDER_N_VIEWS);
+  g_autofree char *names = g_strjoinv (", ", (char **) titles->pdata);
+  g_autoptr (GtkBuilder) b = gtk_builder_new_from_resource (
+    "/org/sparseexplorer/SparseExplorer/gtk/help-overlay.ui");
+  g_autoptr (GSList) objects = gtk_builder_get_objects (b);
+  guint found = 0;
+  for (GSList *o = objects; o != NULL; o = o->next)
+    {
+      if (!GTK_IS_SHORTCUTS_SHORTCUT (o->data))
+        continue;
+      g_autofree char *accel = NULL, *title = NULL;
+      g_object_get (o->data, "accelerator", &accel, "title", &title, NULL);
+      if (!g_str_has_prefix (accel, "<Alt>"))
+        continue;
+      g_assert_cmpstr (accel, ==, keys);
+      g_assert_cmpstr (title, ==, names);
+      found++;
+    }
+  g_assert_cmpuint (found, ==, 1);
+  gtk_widget_destroy (GTK_WIDGET (gtk_builder_get_object (b,
+                                                          "help_overlay")));
+}
+
 /* A point of the view's widget whose hover text holds needle (scanning
  * every 2 px), or FALSE. */
 static gboolean
@@ -1217,20 +1286,20 @@ test_hover (void)
   char *text = NULL;
 
   activate (w, "view", g_variant_new_string ("tiles"));
-  wait_drawn (w->tiles);
-  g_assert_true (find_hover (w, "tiles", w->tiles, "Tile 3\n", &x, &y,
+  wait_drawn (VIEW (w, TILES));
+  g_assert_true (find_hover (w, "tiles", VIEW (w, TILES), "Tile 3\n", &x, &y,
                              &text));
   g_autofree char *tile3 = spx_render_tiles_describe (p, 3, "\n");
   g_assert_cmpstr (text, ==, tile3);
   g_clear_pointer (&text, g_free);
 
   activate (w, "view", g_variant_new_string ("exchange"));
-  wait_drawn (w->exchange);
+  wait_drawn (VIEW (w, EXCHANGE));
   const SpxIpuStep *s = &g_array_index (p->steps, SpxIpuStep,
-                                        w->exchange_data.superstep);
+                                        EXCHANGE_DATA (w)->superstep);
   g_assert_cmpint (s->kind, ==, SPX_STEP_EXCHANGE);
-  g_assert_true (find_hover (w, "exchange", w->exchange, " → tile ", &x, &y,
-                             &text));
+  g_assert_true (find_hover (w, "exchange", VIEW (w, EXCHANGE), " → tile ",
+                             &x, &y, &text));
   g_test_message ("%s", text);
   g_assert_true (g_str_has_prefix (text, "Tile "));
   guint src = (guint) strtoul (text + strlen ("Tile "), NULL, 10);
@@ -1238,15 +1307,15 @@ test_hover (void)
                                strlen (" → tile "), NULL, 10);
   g_assert_true (transfer_told (p, s, src, dst, text));
   g_clear_pointer (&text, g_free);
-  g_assert_true (find_hover (w, "exchange", w->exchange, "receives", &x, &y,
-                             &text));
+  g_assert_true (find_hover (w, "exchange", VIEW (w, EXCHANGE), "receives",
+                             &x, &y, &text));
   g_clear_pointer (&text, g_free);
 
   activate (w, "view", g_variant_new_string ("timeline"));
-  wait_drawn (w->timeline);
+  wait_drawn (VIEW (w, TIMELINE));
   g_assert_true (timeline_point (w, w->mode, 0, &x, &y));
   text = spx_window_hover_text (w, "timeline", x, y);
-  g_autofree char *first = spx_render_timeline_describe (&w->timeline_data,
+  g_autofree char *first = spx_render_timeline_describe (TIMELINE_DATA (w),
                                                          w->mode, 0);
   g_assert_true (g_str_has_prefix (text, first));
   g_assert_nonnull (strstr (text, "% of "));
@@ -1256,9 +1325,9 @@ test_hover (void)
   activate (w, "run-sweep", NULL);
   wait_idle (w);
   activate (w, "view", g_variant_new_string ("speedup"));
-  wait_drawn (w->speedup);
-  g_assert_true (find_hover (w, "speedup", w->speedup, "over dense", &x, &y,
-                             &text));
+  wait_drawn (VIEW (w, SPEEDUP));
+  g_assert_true (find_hover (w, "speedup", VIEW (w, SPEEDUP), "over dense",
+                             &x, &y, &text));
   g_test_message ("%s", text);
   g_assert_nonnull (strstr (text, " blocks · "));
   g_assert_nonnull (strstr (text, "density "));
@@ -1296,8 +1365,8 @@ shown_now (SpxWindow *w)
     g_strdup (gtk_stack_get_visible_child_name (GTK_STACK (w->stack))),
     g_strdup (gtk_label_get_text (GTK_LABEL (w->lesson_title))),
     g_strdup (gtk_label_get_text (GTK_LABEL (w->lesson_text))),
-    w->mode, w->selected_tile, w->timeline_data.selected_superstep,
-    w->timeline_data.selected_lane,
+    w->mode, w->selected_tile, TIMELINE_DATA (w)->selected_superstep,
+    TIMELINE_DATA (w)->selected_lane,
     gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (w->colour)),
     w->study->scenario->m, w->study->scenario->n,
     g_strdup (w->study->machine->name),
@@ -1323,7 +1392,7 @@ assert_step_shown (SpxWindow *w, const SpxLessonStep *s, const Shown *now)
   if (want >= 0)
     {
       g_assert_cmpint (now->lane, ==, (gint) w->mode);
-      g_assert_cmpuint (w->exchange_data.superstep, ==, (guint) want);
+      g_assert_cmpuint (EXCHANGE_DATA (w)->superstep, ==, (guint) want);
     }
   g_assert_null (strchr (now->text, '{'));
   g_assert_null (strstr (now->text, "—")); /* every figure was there */
@@ -2095,6 +2164,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/window/panel", test_panel);
   g_test_add_func ("/ui/window/fit-size", test_fit_size);
   g_test_add_func ("/ui/window/lesson", test_lesson);
+  g_test_add_func ("/ui/window/views", test_views);
   g_test_add_func ("/ui/window/hover", test_hover);
   g_test_add_func ("/ui/window/lesson-asks", test_lesson_asks);
   g_test_add_func ("/ui/window/sweep-sddmm", test_sweep_sddmm);

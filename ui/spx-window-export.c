@@ -3,7 +3,6 @@
  * choices and folder in the settings, and a save is confirmed in the
  * window */
 #include "spx-window-private.h"
-#include "spx-render-mask.h"
 #include "spx-settings.h"
 
 #define G_SETTINGS_ENABLE_BACKEND /* the backend property */
@@ -137,42 +136,33 @@ spx_window_export_sweep (SpxWindow *w, const char *path)
   return TRUE;
 }
 
-/* The shown view's widget, renderer and data. */
-static GtkWidget *
-shown_view (SpxWindow *w, SpxRenderMaskData *mask, SpxRenderFunc *func,
-            gconstpointer *data)
-{
-  const char *view = gtk_stack_get_visible_child_name (GTK_STACK (w->stack));
-  *mask = (SpxRenderMaskData) {
-    .mask = spx_mask_editor_get_mask (SPX_MASK_EDITOR (w->editor)),
-    .grid = TRUE, .program = w->study->programs[w->mode],
-    .selected_tile = w->selected_tile };
-  const struct { const char *name; GtkWidget *widget; SpxRenderFunc func;
-                 gconstpointer data; } views[] = {
-    { "mask", w->editor, spx_render_mask, mask },
-    { "tiles", w->tiles, spx_render_tiles, &w->tiles_data },
-    { "exchange", w->exchange, spx_render_exchange, &w->exchange_data },
-    { "timeline", w->timeline, spx_render_timeline, &w->timeline_data },
-    { "speedup", w->speedup, spx_render_speedup, &w->speedup_data },
-  };
-  for (guint i = 0; i < G_N_ELEMENTS (views); i++)
-    if (g_strcmp0 (view, views[i].name) == 0)
-      {
-        *func = views[i].func;
-        *data = views[i].data;
-        return views[i].widget;
-      }
-  return NULL;
-}
-
 /* What spx_render_export needs besides the path. */
 typedef struct {
   SpxExportFormat format;
   double          width, height, scale;
   SpxRenderFunc   func;
-  gconstpointer   data;
+  gpointer        data;
   SpxRenderStyle  style;
 } Picture;
+
+/* The shown view's widget, and its renderer and data in p (data made as
+ * the table's row makes it: the mask whole, not as zoomed in the
+ * editor, and not coloured by tile). */
+static GtkWidget *
+shown_view (SpxWindow *w, Picture *p)
+{
+  const SpxRenderView *v = spx_render_view_find (
+    gtk_stack_get_visible_child_name (GTK_STACK (w->stack)));
+  if (v == NULL)
+    return NULL;
+  guint i = (guint) (v - spx_render_views);
+  SpxRenderViewState st;
+  spx_window_view_state (w, i, &st);
+  p->func = v->draw;
+  p->data = g_malloc0 (v->data_size);
+  spx_render_view_fill (v, &st, p->data);
+  return w->views[i];
+}
 
 static gboolean
 write_picture (SpxWindow *w, const char *path, SpxSaveFlags flags,
@@ -191,9 +181,9 @@ spx_window_export_view (SpxWindow *w, const char *path)
   if (spx_window_has_suffix (path, ".csv") ||
       spx_window_has_suffix (path, ".json"))
     return spx_window_export_sweep (w, path);
-  SpxRenderMaskData mask;
-  Picture p;
-  GtkWidget *widget = shown_view (w, &mask, &p.func, &p.data);
+  Picture p = { 0 };
+  GtkWidget *widget = shown_view (w, &p);
+  g_autofree gpointer data = p.data;
   if (widget == NULL)
     return FALSE;
   if (!spx_export_format_from_path (path, &p.format, &error))

@@ -32,7 +32,7 @@ load (SpxWindow *w)
       gsize len = 0;
       const char *data = g_bytes_get_data (bytes, &len);
       w->lesson = spx_lesson_load_data ("ipu-model.lesson", data, len,
-                                        spx_window_views, &error);
+                                        spx_render_view_names (), &error);
     }
   if (w->lesson == NULL)
     spx_window_show_error (w, error->message);
@@ -55,8 +55,7 @@ spx_window_lesson_refresh (SpxWindow *w)
   const SpxLessonStep *s = current (w);
   if (s == NULL || !spx_window_lesson_active (w))
     return;
-  gint step = w->timeline_data.selected_lane == (gint) w->mode
-              ? w->timeline_data.selected_superstep : -1;
+  gint step = w->view_state.lane == (gint) w->mode ? w->view_state.step : -1;
   SpxLessonView v = { w->study, w->mode, w->selected_tile, step };
   g_autofree char *text = spx_lesson_expand (s->text, &v);
   gtk_label_set_text (GTK_LABEL (w->lesson_text), text);

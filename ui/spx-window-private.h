@@ -8,11 +8,8 @@
 #include "spx-ipu.h"
 #include "spx-lesson.h"
 #include "spx-mask-editor.h"
-#include "spx-render-exchange.h"
 #include "spx-render-export.h"
-#include "spx-render-speedup.h"
-#include "spx-render-tiles.h"
-#include "spx-render-timeline.h"
+#include "spx-render-views.h"
 #include "spx-study.h"
 #include "spx-view.h"
 
@@ -58,17 +55,22 @@ struct _SpxWindow {
   gboolean   lesson_pending; /* its selection waits for its plan */
   GtkWidget *lesson_panel, *lesson_count, *lesson_title, *lesson_text;
   GtkWidget *lesson_back, *lesson_next;
-  GtkWidget *stack, *editor, *tiles, *exchange, *timeline, *speedup;
+  GtkWidget *stack, *editor;
+  GtkWidget *views[SPX_RENDER_N_VIEWS]; /* the pictures (the mask's: the
+                                           editor), in the table's order */
   GtkWidget *metric, *superstep, *tile_label, *density_label, *sweep_button;
   GtkWidget *throughput, *undo_button, *redo_button, *sweep_op;
   GtkWidget *verdict, *sweep_verdict, *sweep_note;
   SpxPanel   panel;
 
-  /* what the views draw (borrowed by them) */
-  SpxRenderTilesData    tiles_data;
-  SpxRenderExchangeData exchange_data;
-  SpxRenderTimelineData timeline_data;
-  SpxRenderSpeedupData  speedup_data;
+  /* What the views show: the Exchange view's step, the Timeline's
+   * selection, the chart's sweep and marks (its mask, programs, mode,
+   * tile and metric are the window's own, set at each refresh), and the
+   * metric each view shows. Each SpxView draws its view_data, made from
+   * them by its row of the table. */
+  SpxRenderViewState view_state;
+  guint              metrics[SPX_RENDER_N_VIEWS];
+  gpointer           view_data[SPX_RENDER_N_VIEWS];
 };
 
 /* spx-window.c */
@@ -95,8 +97,16 @@ void       spx_window_select_superstep (SpxWindow *w, gint lane, gint step);
  * program becomes lane's). */
 void       spx_window_open_superstep (SpxWindow *w, guint lane, gint step);
 SpxTheme   spx_window_theme       (SpxWindow *w);
-/* What the tooltip of view (tiles, exchange, timeline, speedup) says at
- * (x, y) of its widget, or NULL for nothing there. */
+/* What the views show, as the table's rows take it. */
+void       spx_window_view_state  (SpxWindow *w, guint view,
+                                   SpxRenderViewState *state);
+/* Each view's data made again from what is shown; a view is drawn again
+ * when its data changed, or when it needs what changed in place (new
+ * programs, points added to the sweep). */
+void       spx_window_views_changed (SpxWindow *w,
+                                     SpxRenderViewNeeds changed);
+/* What the tooltip of the view called view says at (x, y) of its
+ * widget, or NULL for nothing there (or a view without hover text). */
 char      *spx_window_hover_text  (SpxWindow *w, const char *view, double x,
                                    double y);
 /* The densities, the verdict and the chart's marks (out of date,

@@ -134,10 +134,6 @@ spx_window_programs_changed (SpxWindow *w)
   SpxIpuProgram *const *programs = w->study->programs;
   const SpxIpuProgram *p = programs[w->mode];
   spx_mask_editor_set_program (SPX_MASK_EDITOR (w->editor), p);
-  w->tiles_data.program = p;
-  w->exchange_data.program = p;
-  for (guint i = 0; i < SPX_IPU_N_MODES; i++)
-    w->timeline_data.programs[i] = programs[i];
   if (p != NULL)
     {
       w->updating = TRUE;
@@ -146,17 +142,14 @@ spx_window_programs_changed (SpxWindow *w)
       gtk_spin_button_set_value (GTK_SPIN_BUTTON (w->superstep),
                                  spx_ipu_program_first_exchange (p) + 1);
       w->updating = FALSE;
-      w->exchange_data.superstep = spx_ipu_program_first_exchange (p);
+      w->view_state.superstep = spx_ipu_program_first_exchange (p);
     }
   spx_window_select_tile (w, w->selected_tile);
   /* the Timeline keeps its step while the new plan still has it */
-  spx_window_select_superstep (w, w->timeline_data.selected_lane,
-                               w->timeline_data.selected_superstep);
+  spx_window_select_superstep (w, w->view_state.lane, w->view_state.step);
   show_density (w);
   spx_window_update_verdict (w);
-  GtkWidget *views[] = { w->tiles, w->exchange, w->timeline, w->speedup };
-  for (guint i = 0; i < G_N_ELEMENTS (views); i++)
-    spx_view_changed (SPX_VIEW (views[i]));
+  spx_window_views_changed (w, SPX_RENDER_VIEW_NEEDS_PLAN);
   report_fit (w);
   spx_window_lesson_plan_ready (w);
 }
@@ -223,7 +216,8 @@ take_study (SpxWindow *w, PlanJob *j)
 {
   spx_study_free (w->study);
   w->study = g_steal_pointer (&j->study);
-  w->speedup_data.sweep = w->study->sweep;
+  w->view_state.sweep = w->study->sweep;
+  spx_window_views_changed (w, 0); /* none holds the old study's */
   spx_subject_free (w->shown);
   w->shown = spx_study_save_subject (w->study);
   spx_mask_editor_set_program (SPX_MASK_EDITOR (w->editor), NULL);
@@ -412,7 +406,7 @@ deliver_point (gpointer data)
       g_array_append_val (w->study->sweep->points, m->point);
       w->sweep_done = m->done;
       w->sweep_total = m->total;
-      spx_view_changed (SPX_VIEW (w->speedup));
+      spx_window_views_changed (w, SPX_RENDER_VIEW_NEEDS_SWEEP);
       spx_window_update_busy (w);
     }
   g_object_unref (w);

@@ -1,22 +1,15 @@
 /* spx-window.c: the main window: header bar, views, actions, title */
 #include "spx-window-private.h"
+#include "spx-render-tiles.h"
 #include "spx-util.h"
 
 #include <string.h>
 
 G_DEFINE_TYPE (SpxWindow, spx_window, GTK_TYPE_APPLICATION_WINDOW)
 
-const char *const spx_window_views[] = {
-  "mask", "tiles", "exchange", "timeline", "speedup", NULL,
-};
-
 #define INFO_LINES 4 /* of the message bar, at most */
 #define FIT_RESPONSE 1 /* the bar's "Use a size that fits" */
 #define FOLDER_RESPONSE 2 /* the bar's "Open Folder" */
-
-static const char *const view_titles[] = {
-  "Mask", "Tiles", "Exchange", "Timeline", "Speedup",
-};
 
 /* ---- state shown in the chrome --------------------------------------- */
 
@@ -191,11 +184,11 @@ spx_window_update_verdict (SpxWindow *w)
   gtk_label_set_markup (GTK_LABEL (w->sweep_verdict), markup);
   g_autofree char *note = sweep_note (w);
   gtk_label_set_text (GTK_LABEL (w->sweep_note), note);
-  w->speedup_data.sweep = s->sweep;
-  w->speedup_data.stale = spx_study_sweep_stale (s);
-  w->speedup_data.running = w->sweep_cancel != NULL;
-  w->speedup_data.current_density = subject_density (s);
-  spx_view_changed (SPX_VIEW (w->speedup));
+  w->view_state.sweep = s->sweep;
+  w->view_state.stale = spx_study_sweep_stale (s);
+  w->view_state.running = w->sweep_cancel != NULL;
+  w->view_state.density = subject_density (s);
+  spx_window_views_changed (w, SPX_RENDER_VIEW_NEEDS_SWEEP);
 }
 
 SpxTheme
@@ -207,7 +200,7 @@ spx_window_theme (SpxWindow *w)
   return dark ? SPX_THEME_DARK : SPX_THEME_LIGHT;
 }
 
-/* ---- tiles and blocks: the link between the two pictures -------------- */
+/* ---- what the views show ------------------------------------------ */
 
 static const SpxIpuProgram *
 shown_program (SpxWindow *w)
@@ -216,17 +209,54 @@ shown_program (SpxWindow *w)
 }
 
 void
+spx_window_view_state (SpxWindow *w, guint view, SpxRenderViewState *st)
+{
+  *st = w->view_state;
+  st->mask = spx_mask_editor_get_mask (SPX_MASK_EDITOR (w->editor));
+  st->programs = w->study->programs;
+  st->mode = w->mode;
+  st->tile = w->selected_tile;
+  st->metric = w->metrics[view];
+}
+
+void
+spx_window_views_changed (SpxWindow *w, SpxRenderViewNeeds changed)
+{
+  for (guint i = 0; i < SPX_RENDER_N_VIEWS; i++)
+    {
+      if (!SPX_IS_VIEW (w->views[i])) /* the mask's editor draws itself */
+        continue;
+      SpxRenderViewState st;
+      spx_window_view_state (w, i, &st);
+      if (spx_render_view_fill (&spx_render_views[i], &st, w->view_data[i]) ||
+          (spx_render_views[i].needs & changed))
+        spx_view_changed (SPX_VIEW (w->views[i]));
+    }
+}
+
+/* What is under (x, y) of view i's picture. */
+static void
+view_hit (SpxWindow *w, guint i, double x, double y, SpxRenderViewHit *hit)
+{
+  GtkWidget *view = w->views[i];
+  spx_render_view_hit (&spx_render_views[i],
+                       gtk_widget_get_allocated_width (view),
+                       gtk_widget_get_allocated_height (view),
+                       w->view_data[i], spx_view_get_style (SPX_VIEW (view)),
+                       x, y, hit);
+}
+
+/* ---- tiles and blocks: the link between the two pictures -------------- */
+
+void
 spx_window_select_tile (SpxWindow *w, gint tile)
 {
   const SpxIpuProgram *p = shown_program (w);
   if (p == NULL || tile >= (gint) p->n_tiles)
     tile = -1;
   w->selected_tile = tile;
-  w->tiles_data.selected_tile = tile;
-  w->exchange_data.selected_tile = tile;
   spx_mask_editor_set_selected_tile (SPX_MASK_EDITOR (w->editor), tile);
-  spx_view_changed (SPX_VIEW (w->tiles));
-  spx_view_changed (SPX_VIEW (w->exchange));
+  spx_window_views_changed (w, 0);
   g_autofree char *text = tile < 0 || p == NULL
                           ? g_strdup ("Click a tile to see its blocks in "
                                       "the mask.")
@@ -239,85 +269,29 @@ spx_window_select_tile (SpxWindow *w, gint tile)
 static gboolean
 on_tiles_press (GtkWidget *view, GdkEventButton *ev, SpxWindow *w)
 {
-  if (ev->button != GDK_BUTTON_PRIMARY || w->tiles_data.program == NULL)
+  SpxRenderViewHit hit;
+  if (ev->button != GDK_BUTTON_PRIMARY || shown_program (w) == NULL)
     return FALSE;
-  gint t = spx_render_tiles_hit (gtk_widget_get_allocated_width (view),
-                                 gtk_widget_get_allocated_height (view),
-                                 &w->tiles_data, ev->x, ev->y);
-  spx_window_select_tile (w, t);
+  view_hit (w, SPX_RENDER_VIEW_TILES, ev->x, ev->y, &hit);
+  spx_window_select_tile (w, hit.tile);
   return TRUE;
 }
 
 
 /* ---- hover ------------------------------------------------------------ */
 
-static char *
-tiles_hover (SpxWindow *w, double width, double height, double x, double y)
-{
-  const SpxIpuProgram *p = w->tiles_data.program;
-  gint t = p ? spx_render_tiles_hit (width, height, &w->tiles_data, x, y)
-             : -1;
-  return t < 0 ? NULL : spx_render_tiles_describe (p, (guint) t, "\n");
-}
-
-/* What moves, or what the tile does. */
-static char *
-exchange_hover (SpxWindow *w, double width, double height, double x,
-                double y)
-{
-  if (w->exchange_data.program == NULL)
-    return NULL;
-  return spx_render_exchange_describe (width, height, &w->exchange_data, x,
-                                       y);
-}
-
-/* A superstep explained without selecting it. */
-static char *
-timeline_hover (SpxWindow *w, double width, double height, double x,
-                double y)
-{
-  guint lane = 0;
-  gint step = spx_render_timeline_hit (width, height, &w->timeline_data, x,
-                                       y, &lane);
-  g_autofree char *text = step < 0 ? NULL : spx_render_timeline_describe (
-                                              &w->timeline_data, lane, step);
-  if (text == NULL)
-    return NULL;
-  return g_strdup_printf ("%s\n\nClick to select it, double-click to open "
-                          "it in Exchange.", text);
-}
-
-/* A point of the chart: what it is and how it was measured. */
-static char *
-speedup_hover (SpxWindow *w, double width, double height, double x,
-               double y)
-{
-  guint point = 0;
-  if (w->speedup_data.sweep == NULL ||
-      !spx_render_speedup_hit (width, height, &w->speedup_data,
-                               spx_view_get_style (SPX_VIEW (w->speedup)), x,
-                               y, &point))
-    return NULL;
-  return spx_render_speedup_describe (&w->speedup_data, point);
-}
-
 char *
-spx_window_hover_text (SpxWindow *w, const char *view, double x, double y)
+spx_window_hover_text (SpxWindow *w, const char *name, double x, double y)
 {
-  static const struct {
-    const char *name;
-    char *(*text) (SpxWindow *, double, double, double, double);
-  } table[] = {
-    { "tiles", tiles_hover }, { "exchange", exchange_hover },
-    { "timeline", timeline_hover }, { "speedup", speedup_hover },
-  };
-  GtkWidget *widgets[] = { w->tiles, w->exchange, w->timeline, w->speedup };
-  for (guint i = 0; i < G_N_ELEMENTS (table); i++)
-    if (g_str_equal (view, table[i].name))
-      return table[i].text (w, gtk_widget_get_allocated_width (widgets[i]),
-                            gtk_widget_get_allocated_height (widgets[i]),
-                            x, y);
-  return NULL;
+  const SpxRenderView *v = spx_render_view_find (name);
+  GtkWidget *view = v ? w->views[v - spx_render_views] : NULL;
+  if (view == NULL || !SPX_IS_VIEW (view))
+    return NULL;
+  return spx_render_view_describe (v, gtk_widget_get_allocated_width (view),
+                                   gtk_widget_get_allocated_height (view),
+                                   w->view_data[v - spx_render_views],
+                                   spx_view_get_style (SPX_VIEW (view)), x,
+                                   y);
 }
 
 static gboolean
@@ -347,12 +321,11 @@ spx_window_select_superstep (SpxWindow *w, gint lane, gint step)
 {
   if (lane < 0 || lane >= SPX_IPU_N_MODES)
     lane = (gint) w->mode;
-  const SpxIpuProgram *p = w->timeline_data.programs[lane];
+  const SpxIpuProgram *p = w->study->programs[lane];
   if (p == NULL || step < 0 || (guint) step >= p->steps->len)
     step = lane = -1;
-  w->timeline_data.selected_superstep = step;
-  w->timeline_data.selected_lane = lane;
-  spx_view_changed (SPX_VIEW (w->timeline));
+  w->view_state.step = step;
+  w->view_state.lane = lane;
   /* a step of the program the Exchange view shows is its step too */
   if (step >= 0 && lane == (gint) w->mode)
     {
@@ -360,9 +333,9 @@ spx_window_select_superstep (SpxWindow *w, gint lane, gint step)
       w->updating = TRUE;
       gtk_spin_button_set_value (GTK_SPIN_BUTTON (w->superstep), step + 1);
       w->updating = was;
-      w->exchange_data.superstep = (guint) step;
-      spx_view_changed (SPX_VIEW (w->exchange));
+      w->view_state.superstep = (guint) step;
     }
+  spx_window_views_changed (w, 0);
   spx_window_lesson_refresh (w);
 }
 
@@ -380,7 +353,7 @@ spx_window_open_superstep (SpxWindow *w, guint lane, gint step)
       spx_window_programs_changed (w);
     }
   spx_window_select_superstep (w, (gint) lane, step);
-  spx_window_show_view (w, "exchange");
+  spx_window_show_view (w, spx_render_views[SPX_RENDER_VIEW_EXCHANGE].name);
 }
 
 /* A click selects a superstep (beside the bars: none); a double click
@@ -388,18 +361,15 @@ spx_window_open_superstep (SpxWindow *w, guint lane, gint step)
 static gboolean
 on_timeline_press (GtkWidget *view, GdkEventButton *ev, SpxWindow *w)
 {
+  SpxRenderViewHit hit;
   if (ev->button != GDK_BUTTON_PRIMARY ||
       (ev->type != GDK_BUTTON_PRESS && ev->type != GDK_2BUTTON_PRESS))
     return FALSE;
-  guint lane = 0;
-  gint step = spx_render_timeline_hit (gtk_widget_get_allocated_width (view),
-                                       gtk_widget_get_allocated_height (view),
-                                       &w->timeline_data, ev->x, ev->y,
-                                       &lane);
-  if (ev->type == GDK_2BUTTON_PRESS && step >= 0)
-    spx_window_open_superstep (w, lane, step);
+  view_hit (w, SPX_RENDER_VIEW_TIMELINE, ev->x, ev->y, &hit);
+  if (ev->type == GDK_2BUTTON_PRESS && hit.step >= 0)
+    spx_window_open_superstep (w, (guint) hit.lane, hit.step);
   else if (ev->type == GDK_BUTTON_PRESS)
-    spx_window_select_superstep (w, step >= 0 ? (gint) lane : -1, step);
+    spx_window_select_superstep (w, hit.lane, hit.step);
   return TRUE;
 }
 
@@ -729,28 +699,29 @@ labelled_row (GtkWidget *child, GtkWidget *extra)
 static void
 on_metric_changed (GtkComboBox *combo, SpxWindow *w)
 {
-  w->tiles_data.metric = gtk_combo_box_get_active (combo);
-  spx_view_changed (SPX_VIEW (w->tiles));
+  w->metrics[SPX_RENDER_VIEW_TILES] = (guint) gtk_combo_box_get_active (combo);
+  spx_window_views_changed (w, 0);
 }
 
 static void
 on_superstep_changed (GtkSpinButton *spin, SpxWindow *w)
 {
-  w->exchange_data.superstep =
+  w->view_state.superstep =
     (guint) gtk_spin_button_get_value_as_int (spin) - 1;
-  spx_view_changed (SPX_VIEW (w->exchange));
+  spx_window_views_changed (w, 0);
   /* the step chosen here is the Timeline's selection too (not the one
    * a new plan starts the Exchange view on) */
   if (!w->updating)
     spx_window_select_superstep (w, (gint) w->mode,
-                                 (gint) w->exchange_data.superstep);
+                                 (gint) w->view_state.superstep);
 }
 
 static void
 on_throughput_toggled (GtkToggleButton *b, SpxWindow *w)
 {
-  w->speedup_data.throughput = gtk_toggle_button_get_active (b);
-  spx_view_changed (SPX_VIEW (w->speedup));
+  /* the chart's second metric */
+  w->metrics[SPX_RENDER_VIEW_SPEEDUP] = gtk_toggle_button_get_active (b);
+  spx_window_views_changed (w, 0);
 }
 
 static void
@@ -798,7 +769,7 @@ mask_page (SpxWindow *w)
                                        "Draw a rectangle",
                                        "Erase a rectangle",
                                        "Select (show its tile)", NULL };
-  w->editor = spx_mask_editor_new ();
+  w->editor = w->views[SPX_RENDER_VIEW_MASK] = spx_mask_editor_new ();
   g_signal_connect (w->editor, "mask-edited", G_CALLBACK (on_mask_edited), w);
   g_signal_connect (w->editor, "history-changed",
                     G_CALLBACK (on_history_changed), w);
@@ -836,27 +807,29 @@ view_page (GtkWidget *view, GtkWidget *bar)
   return box;
 }
 
+/* Clicks on view go to on_press. */
+static void
+view_clicks (GtkWidget *view, GCallback on_press, SpxWindow *w)
+{
+  gtk_widget_add_events (view, GDK_BUTTON_PRESS_MASK);
+  g_signal_connect (view, "button-press-event", on_press, w);
+}
+
+/* The Tiles view's metric (in its metrics' order) and selected tile. */
 static GtkWidget *
-tiles_page (SpxWindow *w)
+tiles_bar (SpxWindow *w, GtkWidget *view)
 {
   static const char *const metrics[] = { "Memory per tile",
                                          "Compute cycles",
                                          "Bytes exchanged", NULL };
-  w->tiles = spx_view_new ();
-  w->tiles_data.selected_tile = -1;
-  spx_view_set_renderer (SPX_VIEW (w->tiles), spx_render_tiles,
-                         &w->tiles_data);
-  gtk_widget_add_events (w->tiles, GDK_BUTTON_PRESS_MASK);
-  g_signal_connect (w->tiles, "button-press-event",
-                    G_CALLBACK (on_tiles_press), w);
-  hover_explains (w, w->tiles, "tiles");
+  view_clicks (view, G_CALLBACK (on_tiles_press), w);
   w->metric = combo_of (metrics, 0);
   g_signal_connect (w->metric, "changed", G_CALLBACK (on_metric_changed), w);
   w->tile_label = gtk_label_new (NULL);
   gtk_label_set_xalign (GTK_LABEL (w->tile_label), 0);
   /* long lines give way to the lesson beside the views */
   gtk_label_set_ellipsize (GTK_LABEL (w->tile_label), PANGO_ELLIPSIZE_END);
-  return view_page (w->tiles, labelled_row (w->metric, w->tile_label));
+  return labelled_row (w->metric, w->tile_label);
 }
 
 /* A click on a tile keeps only its traffic (and selects it everywhere);
@@ -864,45 +837,41 @@ tiles_page (SpxWindow *w)
 static gboolean
 on_exchange_press (GtkWidget *view, GdkEventButton *ev, SpxWindow *w)
 {
+  SpxRenderViewHit hit;
   if (ev->button != GDK_BUTTON_PRIMARY || ev->type != GDK_BUTTON_PRESS ||
-      w->exchange_data.program == NULL)
+      shown_program (w) == NULL)
     return FALSE;
-  gint t = spx_render_exchange_hit (gtk_widget_get_allocated_width (view),
-                                    gtk_widget_get_allocated_height (view),
-                                    &w->exchange_data, ev->x, ev->y);
-  spx_window_select_tile (w, t == w->selected_tile ? -1 : t);
+  view_hit (w, SPX_RENDER_VIEW_EXCHANGE, ev->x, ev->y, &hit);
+  spx_window_select_tile (w, hit.tile == w->selected_tile ? -1 : hit.tile);
   return TRUE;
 }
 
-
+/* The Exchange view's superstep. */
 static GtkWidget *
-exchange_page (SpxWindow *w)
+exchange_bar (SpxWindow *w, GtkWidget *view)
 {
-  w->exchange = spx_view_new ();
-  w->exchange_data.selected_tile = -1;
-  spx_view_set_renderer (SPX_VIEW (w->exchange), spx_render_exchange,
-                         &w->exchange_data);
-  gtk_widget_add_events (w->exchange, GDK_BUTTON_PRESS_MASK);
-  g_signal_connect (w->exchange, "button-press-event",
-                    G_CALLBACK (on_exchange_press), w);
-  hover_explains (w, w->exchange, "exchange");
+  view_clicks (view, G_CALLBACK (on_exchange_press), w);
   w->superstep = gtk_spin_button_new_with_range (1, 1, 1);
   g_signal_connect (w->superstep, "value-changed",
                     G_CALLBACK (on_superstep_changed), w);
   GtkWidget *label = gtk_label_new ("Superstep");
   GtkWidget *row = labelled_row (label, NULL);
   gtk_box_pack_start (GTK_BOX (row), w->superstep, FALSE, FALSE, 0);
-  return view_page (w->exchange, row);
+  return row;
 }
 
+/* The Timeline has only clicks. */
 static GtkWidget *
-speedup_page (SpxWindow *w)
+timeline_bar (SpxWindow *w, GtkWidget *view)
 {
-  w->speedup = spx_view_new ();
-  w->speedup_data.sweep = w->study->sweep;
-  spx_view_set_renderer (SPX_VIEW (w->speedup), spx_render_speedup,
-                         &w->speedup_data);
-  hover_explains (w, w->speedup, "speedup");
+  view_clicks (view, G_CALLBACK (on_timeline_press), w);
+  return NULL;
+}
+
+/* The sweep: what it measures, run it, the chart's metric, its notes. */
+static GtkWidget *
+speedup_bar (SpxWindow *w, GtkWidget *view)
+{
   w->sweep_button = gtk_button_new_with_mnemonic ("_Run Sweep");
   gtk_actionable_set_action_name (GTK_ACTIONABLE (w->sweep_button),
                                   "win.run-sweep");
@@ -936,7 +905,42 @@ speedup_page (SpxWindow *w)
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
   gtk_box_pack_start (GTK_BOX (box), row, FALSE, FALSE, 0);
   gtk_box_pack_start (GTK_BOX (box), w->sweep_verdict, FALSE, FALSE, 0);
-  return view_page (w->speedup, box);
+  return box;
+}
+
+/* What the window adds above a view's picture (NULL: nothing), with
+ * the clicks it takes; a view without an entry is its picture alone. */
+static GtkWidget *(*const view_bars[SPX_RENDER_N_VIEWS]) (SpxWindow *,
+                                                         GtkWidget *) = {
+  [SPX_RENDER_VIEW_TILES] = tiles_bar,
+  [SPX_RENDER_VIEW_EXCHANGE] = exchange_bar,
+  [SPX_RENDER_VIEW_TIMELINE] = timeline_bar,
+  [SPX_RENDER_VIEW_SPEEDUP] = speedup_bar,
+};
+
+/* View i drawn by its row's renderer from the data its row makes, and
+ * explaining what is under the pointer when its row can. */
+static GtkWidget *
+picture_new (SpxWindow *w, guint i)
+{
+  const SpxRenderView *v = &spx_render_views[i];
+  GtkWidget *view = spx_view_new ();
+  w->view_data[i] = g_malloc0 (v->data_size);
+  spx_view_set_renderer (SPX_VIEW (view), v->draw, w->view_data[i]);
+  if (v->describe != NULL)
+    hover_explains (w, view, v->name);
+  return view;
+}
+
+/* The page of view i: the mask's is the editor and its tools. */
+static GtkWidget *
+view_page_new (SpxWindow *w, guint i)
+{
+  if (i == SPX_RENDER_VIEW_MASK)
+    return mask_page (w);
+  w->views[i] = picture_new (w, i);
+  return view_page (w->views[i],
+                    view_bars[i] ? view_bars[i] (w, w->views[i]) : NULL);
 }
 
 static GtkWidget *build_info_bar (SpxWindow *w);
@@ -947,20 +951,9 @@ build_views (SpxWindow *w)
   w->stack = gtk_stack_new ();
   gtk_stack_set_transition_type (GTK_STACK (w->stack),
                                  GTK_STACK_TRANSITION_TYPE_CROSSFADE);
-  w->timeline = spx_view_new ();
-  w->timeline_data.selected_superstep = -1;
-  w->timeline_data.selected_lane = -1;
-  spx_view_set_renderer (SPX_VIEW (w->timeline), spx_render_timeline,
-                         &w->timeline_data);
-  gtk_widget_add_events (w->timeline, GDK_BUTTON_PRESS_MASK);
-  g_signal_connect (w->timeline, "button-press-event",
-                    G_CALLBACK (on_timeline_press), w);
-  hover_explains (w, w->timeline, "timeline");
-  GtkWidget *pages[] = { mask_page (w), tiles_page (w), exchange_page (w),
-                         view_page (w->timeline, NULL), speedup_page (w) };
-  for (guint i = 0; i < G_N_ELEMENTS (pages); i++)
-    gtk_stack_add_titled (GTK_STACK (w->stack), pages[i],
-                          spx_window_views[i], view_titles[i]);
+  for (guint i = 0; i < SPX_RENDER_N_VIEWS; i++)
+    gtk_stack_add_titled (GTK_STACK (w->stack), view_page_new (w, i),
+                          spx_render_views[i].name, spx_render_views[i].title);
   GtkWidget *switcher = gtk_stack_switcher_new ();
   gtk_stack_switcher_set_stack (GTK_STACK_SWITCHER (switcher),
                                 GTK_STACK (w->stack));
@@ -1065,9 +1058,9 @@ on_theme_changed (GObject *settings, GParamSpec *pspec, SpxWindow *w)
 {
   SpxTheme theme = spx_window_theme (w);
   spx_mask_editor_set_theme (SPX_MASK_EDITOR (w->editor), theme);
-  GtkWidget *views[] = { w->tiles, w->exchange, w->timeline, w->speedup };
-  for (guint i = 0; i < G_N_ELEMENTS (views); i++)
-    spx_view_set_theme (SPX_VIEW (views[i]), theme);
+  for (guint i = 0; i < SPX_RENDER_N_VIEWS; i++)
+    if (SPX_IS_VIEW (w->views[i]))
+      spx_view_set_theme (SPX_VIEW (w->views[i]), theme);
 }
 
 static void
@@ -1076,6 +1069,8 @@ spx_window_init (SpxWindow *w)
   w->study = spx_study_new ();
   w->mode = SPX_IPU_MODE_STATIC;
   w->selected_tile = -1;
+  w->view_state.step = w->view_state.lane = -1;
+  w->view_state.sweep = w->study->sweep;
   g_action_map_add_action_entries (G_ACTION_MAP (w), win_actions,
                                    G_N_ELEMENTS (win_actions), w);
   gtk_window_set_default_size (GTK_WINDOW (w), 1120, 720);
@@ -1129,6 +1124,8 @@ spx_window_finalize (GObject *object)
   spx_lesson_free (w->lesson);
   g_free (w->error);
   g_free (w->saved_folder);
+  for (guint i = 0; i < SPX_RENDER_N_VIEWS; i++)
+    g_free (w->view_data[i]);
   G_OBJECT_CLASS (spx_window_parent_class)->finalize (object);
 }
 

@@ -10,9 +10,6 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (SpxWindow, spx_window, SPX, WINDOW,
                       GtkApplicationWindow)
 
-/* The view names of the stack, in order. */
-extern const char *const spx_window_views[];
-
 SpxWindow *spx_window_new       (GtkApplication *app);
 /* Open a mask (in any format of spx-mask-io's table: the new subject, one
  * undo step) or a scenario (.spx: asks first when there are unsaved
@@ -22,6 +19,7 @@ void       spx_window_open_file (SpxWindow *window, GFile *file,
 /* The preferences' default machine (a preset) and CPU threads. */
 void       spx_window_use_defaults (SpxWindow *window, const char *machine,
                                     guint threads);
+/* One of the views' names (spx-render-views.h); others are ignored. */
 void       spx_window_show_view (SpxWindow *window, const char *name);
 /* TRUE while planning or a sweep runs (tests wait on it). */
 gboolean   spx_window_is_busy   (SpxWindow *window);

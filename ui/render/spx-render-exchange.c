@@ -37,14 +37,6 @@ typedef struct {
   double   sx, sw, caption_y, in_y, out_y, sh;
 } Layout;
 
-static double
-default_font_size (void)
-{
-  SpxRenderStyle s;
-  spx_render_style_init (&s, SPX_THEME_LIGHT);
-  return s.font_size;
-}
-
 static void
 layout_grid (Layout *l, const SpxIpuProgram *p, double w, double h)
 {
@@ -150,7 +142,7 @@ spx_render_exchange_tile_box (double width, double height,
   if (s == NULL || tile >= d->program->n_tiles)
     return FALSE;
   Layout l;
-  layout_compute (&l, d->program, s, width, height, default_font_size ());
+  layout_compute (&l, d->program, s, width, height, SPX_RENDER_FONT_SIZE);
   if (!l.grid)
     return FALSE;
   double cx, cy;
@@ -197,7 +189,7 @@ spx_render_exchange_hit (double width, double height,
   if (s == NULL)
     return -1;
   Layout l;
-  layout_compute (&l, d->program, s, width, height, default_font_size ());
+  layout_compute (&l, d->program, s, width, height, SPX_RENDER_FONT_SIZE);
   return tile_at (&l, d->program->n_tiles, x, y);
 }
 
@@ -1448,7 +1440,7 @@ spx_render_exchange_describe (double width, double height,
   if (s == NULL)
     return NULL;
   Layout l;
-  layout_compute (&l, d->program, s, width, height, default_font_size ());
+  layout_compute (&l, d->program, s, width, height, SPX_RENDER_FONT_SIZE);
   if (s->kind == SPX_STEP_EXCHANGE)
     return describe_exchange (&l, d, s, x, y);
   gint tile = tile_at (&l, d->program->n_tiles, x, y);

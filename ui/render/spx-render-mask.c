@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The layout uses a nominal font size, not the style's, so that the hit
- * test (which has no style) finds the same plot rectangle. */
-#define FS        12.0
+/* The layout uses the default font size, not the style's, so that the
+ * hit test (which has no style) finds the same plot rectangle. */
+#define FS        SPX_RENDER_FONT_SIZE
 #define PAD       8.0
 #define TITLE_H   (FS * 1.6)
 #define SUB_H     (FS * 1.4)

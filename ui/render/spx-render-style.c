@@ -62,7 +62,7 @@ spx_render_style_init (SpxRenderStyle *s, SpxTheme theme)
     s->series[i] = hex (dark ? dark_[i] : light[i]);
   init_tiles (s, dark);
   s->font_family = "Sans";
-  s->font_size = 12;
+  s->font_size = SPX_RENDER_FONT_SIZE;
 }
 
 gboolean

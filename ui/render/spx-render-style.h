@@ -31,6 +31,10 @@ typedef struct {
  * categories before a ramp reads better. */
 #define SPX_N_TILE_COLOURS 16
 
+/* A new style's font size, in logical pixels: the layouts that a hit
+ * test (which has no style) must find again are made at it. */
+#define SPX_RENDER_FONT_SIZE 12.0
+
 typedef struct {
   SpxTheme theme;
   SpxRgb   background;

@@ -6,8 +6,8 @@
 
 #include <math.h>
 
-/* A nominal font size for the layout, so the hit test needs no style. */
-#define FS       12.0
+/* The layout's font size, so the hit test needs no style. */
+#define FS       SPX_RENDER_FONT_SIZE
 #define PAD      8.0
 #define TITLE_H  (FS * 1.6)
 #define LEGEND_H 46.0

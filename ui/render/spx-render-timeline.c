@@ -42,14 +42,6 @@ typedef struct {
 } Layout;
 
 static double
-default_font_size (void)
-{
-  SpxRenderStyle s;
-  spx_render_style_init (&s, SPX_THEME_LIGHT);
-  return s.font_size;
-}
-
-static double
 lanes_top (double line)
 {
   return 6 + 1.15 * line + line + 4;
@@ -423,7 +415,7 @@ spx_render_timeline_label_box (double width, double height,
 {
   Layout l;
   if (box == NULL || !layout_compute (&l, d, width, height,
-                                      default_font_size ()))
+                                      SPX_RENDER_FONT_SIZE))
     return FALSE;
   for (guint i = 0; i < l.n; i++)
     {
@@ -465,7 +457,7 @@ spx_render_timeline_hit (double width, double height,
                          guint *lane)
 {
   Layout l;
-  if (!layout_compute (&l, d, width, height, default_font_size ()))
+  if (!layout_compute (&l, d, width, height, SPX_RENDER_FONT_SIZE))
     return -1;
   for (guint i = 0; i < l.n; i++)
     {
