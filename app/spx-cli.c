@@ -14,9 +14,6 @@ typedef struct {
   const char *summary; /* a format: %s is the views' names */
 } Command;
 
-/* Help texts made at run time, until the command returns. */
-static GPtrArray *kept;
-
 static const Command commands[] = {
   { "info", spx_cli_info, "shape, non-zeros and block statistics of a mask file" },
   { "generate", spx_cli_generate, "write a generated mask to a file" },
@@ -81,11 +78,7 @@ spx_cli_main (int argc, char **argv)
     }
   for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
     if (g_strcmp0 (word, commands[i].name) == 0)
-      {
-        int status = commands[i].run (argc - 1, argv + 1);
-        g_clear_pointer (&kept, g_ptr_array_unref);
-        return status;
-      }
+      return commands[i].run (argc - 1, argv + 1);
   spx_cli_line (stderr, "sparse-explorer: unknown command '%s' (try --help)",
                 word);
   return SPX_EXIT_USAGE;
@@ -99,15 +92,6 @@ spx_cli_density_text (double density)
   if (density > 0 && density < 1 && frexp (density, &exponent) == 0.5)
     return g_strdup_printf ("1/%.0f", ldexp (1, 1 - exponent));
   return g_strdup_printf ("%g", density);
-}
-
-const char *
-spx_cli_keep (char *text)
-{
-  if (kept == NULL)
-    kept = g_ptr_array_new_with_free_func (g_free);
-  g_ptr_array_add (kept, text);
-  return text;
 }
 
 /* ---- modes --------------------------------------------------------- */

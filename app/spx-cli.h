@@ -4,6 +4,7 @@
 #include <glib.h>
 #include <stdio.h>
 
+#include "spx-cli-options.h"
 #include "spx-sweep.h"
 
 G_BEGIN_DECLS
@@ -72,10 +73,6 @@ gboolean spx_cli_threads (const char *command, const char *text,
 /* A density as people write it, and as --density reads it: "1/16" when
  * it is one over a power of two, else "0.1". */
 char       *spx_cli_density_text (double density);
-
-/* A text made for an option's help (GOptionEntry keeps the pointer):
- * freed once the command has returned. Returns text. */
-const char *spx_cli_keep (char *text);
 
 /* Modes, one vocabulary for every command: a bit per SpxSweepMode
  * (dense, static, dynamic, tilewise). */
