@@ -26,6 +26,8 @@ gboolean spx_cli_is_command (const char *word);
 char    *spx_cli_command_list (void);
 
 int      spx_cli_info     (int argc, char **argv);
+/* A command's options (its args zeroed), as it parses them. */
+SpxCliOptions *spx_cli_info_options (void);
 int      spx_cli_generate (int argc, char **argv);
 int      spx_cli_bench    (int argc, char **argv);
 int      spx_cli_model    (int argc, char **argv);
