@@ -29,6 +29,7 @@ int      spx_cli_info     (int argc, char **argv);
 /* A command's options (its args zeroed), as it parses them. */
 SpxCliOptions *spx_cli_info_options (void);
 int      spx_cli_generate (int argc, char **argv);
+SpxCliOptions *spx_cli_generate_options (void);
 int      spx_cli_bench    (int argc, char **argv);
 int      spx_cli_model    (int argc, char **argv);
 int      spx_cli_render   (int argc, char **argv);
