@@ -33,6 +33,7 @@ SpxCliOptions *spx_cli_generate_options (void);
 int      spx_cli_bench    (int argc, char **argv);
 SpxCliOptions *spx_cli_bench_options (void);
 int      spx_cli_model    (int argc, char **argv);
+SpxCliOptions *spx_cli_model_options (void);
 int      spx_cli_render   (int argc, char **argv);
 int      spx_cli_sweep    (int argc, char **argv);
 
