@@ -35,6 +35,7 @@ SpxCliOptions *spx_cli_bench_options (void);
 int      spx_cli_model    (int argc, char **argv);
 SpxCliOptions *spx_cli_model_options (void);
 int      spx_cli_render   (int argc, char **argv);
+SpxCliOptions *spx_cli_render_options (void);
 int      spx_cli_sweep    (int argc, char **argv);
 
 /* Every line the program prints to a terminal goes through these: the
