@@ -37,6 +37,7 @@ SpxCliOptions *spx_cli_model_options (void);
 int      spx_cli_render   (int argc, char **argv);
 SpxCliOptions *spx_cli_render_options (void);
 int      spx_cli_sweep    (int argc, char **argv);
+SpxCliOptions *spx_cli_sweep_options (void);
 
 /* Every line the program prints to a terminal goes through these: the
  * text formatted, then escaped (spx_escape), then a newline, so that
