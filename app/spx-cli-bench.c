@@ -461,7 +461,7 @@ spx_cli_bench_options (void)
                                 "errors. --op sddmm measures SDDMM instead. SPX_ISA=avx512|avx2|generic forces "
                                 "the kernels' instruction set.");
   SPX_CLI_ADD (o, BENCH_OPTIONS, NULL);
-  spx_cli_study_args_add (&args->study, context, SPX_CLI_STUDY_SCENARIO |
+  spx_cli_study_args_add (&args->study, o, SPX_CLI_STUDY_SCENARIO |
                           SPX_CLI_STUDY_SHAPE | SPX_CLI_STUDY_PROBLEM |
                           SPX_CLI_STUDY_REQUIRED);
   return o;
@@ -471,9 +471,5 @@ int
 spx_cli_bench (int argc, char **argv)
 {
   g_autoptr (SpxCliOptions) options = spx_cli_bench_options ();
-  BenchArgs *a = spx_cli_options_args (options);
-  int status = spx_cli_parse_and_run (CMD, spx_cli_options_context (options),
-                                      argc, argv, run, a);
-  spx_cli_study_args_clear (&a->study);
-  return status;
+  return spx_cli_parse_and_run (CMD, options, argc, argv, run);
 }

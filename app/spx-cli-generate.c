@@ -101,7 +101,7 @@ spx_cli_generate_options (void)
                                 "options and seed give the same mask on every "
                                 "machine.");
   SPX_CLI_ADD (o, GENERATE_OPTIONS, NULL);
-  spx_cli_gen_args_add (&args->gen, context, &defaults);
+  spx_cli_gen_args_add (&args->gen, o, &defaults);
   return o;
 }
 
@@ -109,9 +109,5 @@ int
 spx_cli_generate (int argc, char **argv)
 {
   g_autoptr (SpxCliOptions) options = spx_cli_generate_options ();
-  GenerateArgs *a = spx_cli_options_args (options);
-  int status = spx_cli_parse_and_run (CMD, spx_cli_options_context (options),
-                                      argc, argv, run, a);
-  spx_cli_gen_args_clear (&a->gen);
-  return status;
+  return spx_cli_parse_and_run (CMD, options, argc, argv, run);
 }

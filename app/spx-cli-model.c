@@ -354,7 +354,7 @@ spx_cli_model_options (void)
                                 "Graphcore IPU as dense, static and dynamic "
                                 "block-sparse BSP programs, and cost them.");
   SPX_CLI_ADD (o, MODEL_OPTIONS, NULL);
-  spx_cli_study_args_add (&args->study, context, SPX_CLI_STUDY_ALL |
+  spx_cli_study_args_add (&args->study, o, SPX_CLI_STUDY_ALL |
                           SPX_CLI_STUDY_REQUIRED);
   g_option_context_set_description (context, "--n best tries n = 1, 2, 4, "
                                     "…, 65536 and keeps each mode's "
@@ -366,9 +366,5 @@ int
 spx_cli_model (int argc, char **argv)
 {
   g_autoptr (SpxCliOptions) options = spx_cli_model_options ();
-  ModelArgs *a = spx_cli_options_args (options);
-  int status = spx_cli_parse_and_run (CMD, spx_cli_options_context (options),
-                                      argc, argv, run, a);
-  spx_cli_study_args_clear (&a->study);
-  return status;
+  return spx_cli_parse_and_run (CMD, options, argc, argv, run);
 }

@@ -281,8 +281,8 @@ spx_cli_render_options (void)
                                 "PNG, SVG or PDF, exactly as the window "
                                 "shows it.");
   SPX_CLI_ADD (o, RENDER_OPTIONS, NULL);
-  spx_cli_study_args_add (&args->study, context, SPX_CLI_STUDY_ALL);
-  spx_cli_picture_args_add (&args->picture, context, &picture_defaults);
+  spx_cli_study_args_add (&args->study, o, SPX_CLI_STUDY_ALL);
+  spx_cli_picture_args_add (&args->picture, o, &picture_defaults);
   return o;
 }
 
@@ -290,10 +290,5 @@ int
 spx_cli_render (int argc, char **argv)
 {
   g_autoptr (SpxCliOptions) options = spx_cli_render_options ();
-  RenderArgs *a = spx_cli_options_args (options);
-  int status = spx_cli_parse_and_run (CMD, spx_cli_options_context (options),
-                                      argc, argv, run, a);
-  spx_cli_study_args_clear (&a->study);
-  spx_cli_picture_args_clear (&a->picture);
-  return status;
+  return spx_cli_parse_and_run (CMD, options, argc, argv, run);
 }

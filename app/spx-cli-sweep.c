@@ -647,8 +647,8 @@ spx_cli_sweep_options (void)
   SPX_CLI_ADD (o, SWEEP_OPTIONS, NULL);
   /* the word the other commands use */
   spx_cli_options_alias (o, "mode", "modes");
-  spx_cli_picture_args_add (&args->picture, context, &chart_defaults);
-  spx_cli_study_args_add (&args->study, context, SPX_CLI_STUDY_SCENARIO);
+  spx_cli_picture_args_add (&args->picture, o, &chart_defaults);
+  spx_cli_study_args_add (&args->study, o, SPX_CLI_STUDY_SCENARIO);
   return o;
 }
 
@@ -656,10 +656,5 @@ int
 spx_cli_sweep (int argc, char **argv)
 {
   g_autoptr (SpxCliOptions) options = spx_cli_sweep_options ();
-  SweepArgs *a = spx_cli_options_args (options);
-  int status = spx_cli_parse_and_run (CMD, spx_cli_options_context (options),
-                                      argc, argv, run, a);
-  spx_cli_picture_args_clear (&a->picture);
-  spx_cli_study_args_clear (&a->study);
-  return status;
+  return spx_cli_parse_and_run (CMD, options, argc, argv, run);
 }

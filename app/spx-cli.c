@@ -265,16 +265,16 @@ spx_cli_parse_options (const char *command, GOptionContext *context,
 }
 
 int
-spx_cli_parse_and_run (const char *command, GOptionContext *context,
-                       int argc, char **argv, int (*run) (gconstpointer args),
-                       gconstpointer args)
+spx_cli_parse_and_run (const char *command, SpxCliOptions *options,
+                       int argc, char **argv, int (*run) (gconstpointer args))
 {
   int status = SPX_EXIT_OK;
-  if (!spx_cli_parse_options (command, context, &argc, &argv, &status))
+  if (!spx_cli_parse_options (command, spx_cli_options_context (options),
+                              &argc, &argv, &status))
     return status;
   if (argc > 1)
     return spx_cli_usage_error (command, "unexpected argument '%s'", argv[1]);
-  return run (args);
+  return run (spx_cli_options_args (options));
 }
 
 gboolean

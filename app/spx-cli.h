@@ -58,12 +58,11 @@ int      spx_cli_input_error (const char *command, const GError *error);
 gboolean spx_cli_parse_options (const char *command, GOptionContext *context,
                                 int *argc, char ***argv, int *status);
 
-/* Parse options, refuse stray arguments, then run (args): the shape of
- * every command that takes no positional argument. */
-int      spx_cli_parse_and_run (const char *command, GOptionContext *context,
+/* Parse options, refuse stray arguments, then run (their args): the
+ * shape of every command that takes no positional argument. */
+int      spx_cli_parse_and_run (const char *command, SpxCliOptions *options,
                                 int argc, char **argv,
-                                int (*run) (gconstpointer args),
-                                gconstpointer args);
+                                int (*run) (gconstpointer args));
 
 /* Option values given as strings, checked with ranges; on failure they
  * print one line naming the option and return FALSE. */
