@@ -25,7 +25,8 @@
   O (mode, 0, TEXT, "MODE", spx_cli_keep_printf ( \
      "The plans measured against dense: %s; several separated by commas; " \
      "tilewise is a dense sgemm per column tile of --tile-width (default " \
-     "%s; dense always runs)", modes, default_modes), NULL) \
+     "%s; dense always runs)", modes, default_modes), \
+     "both is read as static,dynamic.") \
   O (threads, 't', TEXT, "T", \
      "Threads for every contestant (default: all cores)", NULL) \
   O (reps, 'r', TEXT, "R", \
@@ -34,12 +35,16 @@
      spx_cli_keep_printf ("Untimed runs first (default %u)", d.warmup), \
      NULL) \
   O (peers, 0, FLAG, NULL, \
-     "Also run librsb, PyTorch (CSR, dense) and SciPy (CSR, BSR)", NULL) \
+     "Also run librsb, PyTorch (CSR, dense) and SciPy (CSR, BSR)", \
+     "One not installed is reported with a note, not as an error.") \
   O (peer_timeout, 0, TEXT, "S", spx_cli_keep_printf ( \
      "With --peers: stop a Python peer still running after S seconds and " \
      "report it failed (default %u); one printing more than " \
      SPX_PEERS_OUTPUT_MAX_ENV " bytes (default %s) is stopped too", \
-     d.peer_timeout_s, output_max), NULL) \
+     d.peer_timeout_s, output_max), \
+     "One answering NaN or infinity fails. Ctrl-C (or SIGTERM) stops the " \
+     "peer under way and removes its files; the command then exits 130 " \
+     "(143).") \
   O (json, 0, FLAG, NULL, "Print one JSON object", NULL)
 
 typedef struct {

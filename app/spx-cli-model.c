@@ -18,7 +18,8 @@
      modes), NULL) \
   O (json, 0, FLAG, NULL, "Print one JSON object", NULL) \
   O (explain, 0, FLAG, NULL, \
-     "Also print where each mode's cycles go, term by term", NULL)
+     "Also print where each mode's cycles go, term by term", \
+     "One row per term of every superstep, with its formula.")
 
 typedef struct {
   SpxCliStudyArgs study;

@@ -11,7 +11,7 @@ spx_cli_gen_args_add (SpxCliGenArgs *args, SpxCliOptions *options,
 {
   g_autofree char *patterns = spx_pattern_list (0);
   g_autofree char *density = spx_cli_density_text (d->density);
-  SPX_CLI_ADD (options, SPX_CLI_GEN_OPTIONS, NULL);
+  SPX_CLI_ADD (options, SPX_CLI_GEN_OPTIONS, "pattern");
 }
 
 static gboolean
@@ -87,23 +87,28 @@ spx_cli_machine_help (const char *preset)
                                         "%s)", presets, preset));
 }
 
+#define PROBLEM (SPX_CLI_STUDY_SCENARIO | SPX_CLI_STUDY_SHAPE | \
+                 SPX_CLI_STUDY_PROBLEM)
+
 void
 spx_cli_study_args_add (SpxCliStudyArgs *args, SpxCliOptions *options,
                         SpxCliStudyOptions which)
 {
   g_autoptr (SpxScenario) d = spx_scenario_new (); /* the defaults */
   g_autofree char *formats = spx_format_list (SPX_FORMAT_READS_MASK, FALSE);
+  /* the man page's Problem options: those of a command taking them all */
+  const char *problem = (which & PROBLEM) == PROBLEM ? "problem" : NULL;
   args->which = which;
   if (which & SPX_CLI_STUDY_SCENARIO)
-    SPX_CLI_ADD (options, SPX_CLI_SCENARIO_OPTIONS, NULL);
-  SPX_CLI_ADD (options, SPX_CLI_MASK_OPTIONS, NULL);
+    SPX_CLI_ADD (options, SPX_CLI_SCENARIO_OPTIONS, problem);
+  SPX_CLI_ADD (options, SPX_CLI_MASK_OPTIONS, problem);
   if (which & SPX_CLI_STUDY_SHAPE)
     {
-      SPX_CLI_ADD (options, SPX_CLI_SHAPE_OPTIONS, NULL);
+      SPX_CLI_ADD (options, SPX_CLI_SHAPE_OPTIONS, problem);
       spx_cli_gen_args_add (&args->gen, options, &d->gen);
     }
   if (which & SPX_CLI_STUDY_PROBLEM)
-    SPX_CLI_ADD (options, SPX_CLI_PROBLEM_OPTIONS, NULL);
+    SPX_CLI_ADD (options, SPX_CLI_PROBLEM_OPTIONS, problem);
   if (which & SPX_CLI_STUDY_IPU)
     SPX_CLI_ADD (options, SPX_CLI_IPU_OPTIONS, NULL);
 }

@@ -15,7 +15,11 @@ G_BEGIN_DECLS
 #define SPX_CLI_GEN_OPTIONS(O) \
   O (pattern, 'p', TEXT, "P", spx_cli_keep_printf ( \
      "%s (default %s)", patterns, spx_pattern_to_string (d->pattern)), \
-     NULL) \
+     "uniform: exactly round(d × blocks) blocks, uniformly at random; " \
+     "tilewise: whole block-columns pruned, then whole block-rows in each " \
+     "tile; nm: N of every M blocks along each block-row; banded: a " \
+     "diagonal band; skewed: per-row counts following a power law; " \
+     "magnitude: the blocks of largest norm of a random normal matrix.") \
   O (density, 'd', TEXT, "D", spx_cli_keep_printf ( \
      "Fraction of non-zero blocks, like 0.1 or 1/16 (default %s)", \
      density), NULL) \
@@ -54,7 +58,9 @@ gboolean spx_cli_gen_args_parse (const SpxCliGenArgs *args,
 #define SPX_CLI_SCENARIO_OPTIONS(O) \
   O (scenario, 0, FILE, "FILE.spx", \
      "A .spx scenario: its values replace the defaults stated here (its " \
-     "machine file is looked for beside it)", NULL)
+     "machine file is looked for beside it)", \
+     "Not with --mask, nor with the options of a generated mask; the " \
+     "others given beside it override its values.")
 #define SPX_CLI_MASK_OPTIONS(O) \
   O (mask, 0, FILE, "FILE", \
      spx_cli_keep_printf ("A mask file (%s), blocked to B", formats), NULL)
@@ -65,14 +71,15 @@ gboolean spx_cli_gen_args_parse (const SpxCliGenArgs *args,
      study_help (args, "Columns of W (generated mask)", TRUE, d->k), NULL)
 #define SPX_CLI_PROBLEM_OPTIONS(O) \
   O (n, 'n', TEXT, "N", \
-     study_help (args, "Columns of X (and C)", FALSE, d->n), NULL) \
+     study_help (args, "Columns of X (and C)", FALSE, d->n), \
+     "model also takes best.") \
   O (block, 'b', TEXT, "B", \
      study_help (args, "Block size", FALSE, d->block), NULL)
 #define SPX_CLI_IPU_OPTIONS(O) \
   O (dtype, 0, TEXT, "T", spx_cli_keep_printf ( \
      "fp16 or fp32 (default %s)", spx_dtype_to_string (d->dtype)), NULL) \
   O (machine, 0, TEXT, "NAME|FILE", spx_cli_machine_help (d->machine), \
-     NULL)
+     "A machine key file has a [machine] group.")
 
 typedef struct {
   SpxCliGenArgs gen;

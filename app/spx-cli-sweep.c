@@ -35,7 +35,7 @@ static const SpxCliPicture chart_defaults = { .width = 800, .height = 500,
   O (modes, 0, TEXT, "LIST", spx_cli_keep_printf ( \
      "%s; several separated by commas; tilewise is the CPU's alone, a " \
      "dense sgemm per column tile (default all; dense always runs)", \
-     modes), NULL) \
+     modes), "both is read as static,dynamic.") \
   O (pattern, 'p', TEXT, "P", spx_cli_keep_printf ( \
      "Generated masks: %s (whole rows of each column tile kept) (default " \
      "%s)", patterns, spx_pattern_to_string (d.pattern)), NULL) \
@@ -62,7 +62,8 @@ static const SpxCliPicture chart_defaults = { .width = 800, .height = 500,
      G_GUINT64_FORMAT ")", d.seed), NULL) \
   O (threads, 't', TEXT, "T", "CPU: threads (default: all cores)", NULL) \
   O (reps, 'r', TEXT, "R", spx_cli_keep_printf ( \
-     "CPU: timed runs per point (default %u)", d.reps), NULL) \
+     "CPU: timed runs per point (default %u)", d.reps), \
+     spx_cli_keep_printf ("At least %d.", SPX_SWEEP_MIN_REPS)) \
   O (warmup, 'w', TEXT, "W", spx_cli_keep_printf ( \
      "CPU: untimed runs first (default %u)", d.warmup), NULL) \
   O (out, 'o', FILE, "FILE", \

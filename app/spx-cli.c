@@ -8,20 +8,21 @@
 #include <stdio.h>
 #include <string.h>
 
-typedef struct {
-  const char *name;
-  int       (*run) (int argc, char **argv);
-  const char *summary; /* a format: %s is the views' names */
-} Command;
-
-static const Command commands[] = {
-  { "info", spx_cli_info, "shape, non-zeros and block statistics of a mask file" },
-  { "generate", spx_cli_generate, "write a generated mask to a file" },
-  { "bench", spx_cli_bench, "measure sparse × dense on this CPU against dense sgemm" },
-  { "model", spx_cli_model, "plan and cost the product on a model of a Graphcore IPU" },
-  { "render", spx_cli_render, "draw a view (%s) to PNG, SVG or PDF" },
-  { "sweep", spx_cli_sweep, "speedup over dense across densities and block sizes (CSV, JSON, chart)" },
+static const SpxCliCommand commands[] = {
+  { "info", spx_cli_info, "shape, non-zeros and block statistics of a mask file", spx_cli_info_options },
+  { "generate", spx_cli_generate, "write a generated mask to a file", spx_cli_generate_options },
+  { "bench", spx_cli_bench, "measure sparse × dense on this CPU against dense sgemm", spx_cli_bench_options },
+  { "model", spx_cli_model, "plan and cost the product on a model of a Graphcore IPU", spx_cli_model_options },
+  { "render", spx_cli_render, "draw a view (%s) to PNG, SVG or PDF", spx_cli_render_options },
+  { "sweep", spx_cli_sweep, "speedup over dense across densities and block sizes (CSV, JSON, chart)", spx_cli_sweep_options },
 };
+
+const SpxCliCommand *
+spx_cli_commands (guint *n)
+{
+  *n = G_N_ELEMENTS (commands);
+  return commands;
+}
 
 void
 spx_cli_print_usage (FILE *stream)

@@ -19,6 +19,17 @@ enum {
   SPX_EXIT_USAGE = 2,
 };
 
+/* A command: what runs it, its options and its line in --help. */
+typedef struct {
+  const char     *name;
+  int           (*run) (int argc, char **argv);
+  const char     *summary; /* a format: %s is the views' names */
+  SpxCliOptions *(*options) (void);
+} SpxCliCommand;
+
+/* The commands, in the order --help lists them. */
+const SpxCliCommand *spx_cli_commands (guint *n);
+
 int      spx_cli_main     (int argc, char **argv);
 void     spx_cli_print_usage (FILE *stream);
 gboolean spx_cli_is_command (const char *word);
