@@ -17,21 +17,40 @@
  * core and the comparison says more about the harness than the kernels. */
 #define DENSE_GFLOPS_PER_THREAD_FLOOR 50.0
 
+/* bench's options: see spx-cli-options.h */
+#define BENCH_OPTIONS(O) \
+  O (op, 0, TEXT, "OP", \
+     "spmm (A·B) or sddmm (P·Qᵀ sampled by the mask, kd = n) (default " \
+     "spmm)", NULL) \
+  O (mode, 0, TEXT, "MODE", spx_cli_keep_printf ( \
+     "The plans measured against dense: %s; several separated by commas; " \
+     "tilewise is a dense sgemm per column tile of --tile-width (default " \
+     "%s; dense always runs)", modes, default_modes), \
+     "both is read as static,dynamic.") \
+  O (threads, 't', TEXT, "T", \
+     "Threads for every contestant (default: all cores)", NULL) \
+  O (reps, 'r', TEXT, "R", \
+     spx_cli_keep_printf ("Timed runs each (default %u)", d.reps), NULL) \
+  O (warmup, 'w', TEXT, "W", \
+     spx_cli_keep_printf ("Untimed runs first (default %u)", d.warmup), \
+     NULL) \
+  O (peers, 0, FLAG, NULL, \
+     "Also run librsb, PyTorch (CSR, dense) and SciPy (CSR, BSR)", \
+     "One not installed is reported with a note, not as an error.") \
+  O (peer_timeout, 0, TEXT, "S", spx_cli_keep_printf ( \
+     "With --peers: stop a Python peer still running after S seconds and " \
+     "report it failed (default %u); one printing more than " \
+     SPX_PEERS_OUTPUT_MAX_ENV " bytes (default %s) is stopped too", \
+     d.peer_timeout_s, output_max), \
+     "One answering NaN or infinity fails. Ctrl-C (or SIGTERM) stops the " \
+     "peer under way and removes its files; the command then exits 130 " \
+     "(143).") \
+  O (json, 0, FLAG, NULL, "Print one JSON object", NULL)
+
 typedef struct {
   SpxCliStudyArgs study;
-  char *mode, *threads, *reps, *warmup, *op, *peer_timeout;
-  gboolean peers, json;
+  SPX_CLI_FIELDS (BENCH_OPTIONS)
 } BenchArgs;
-
-static void
-bench_args_clear (BenchArgs *a)
-{
-  spx_cli_study_args_clear (&a->study);
-  char **fields[] = { &a->mode, &a->threads, &a->reps, &a->warmup, &a->op,
-                      &a->peer_timeout };
-  for (guint i = 0; i < G_N_ELEMENTS (fields); i++)
-    g_clear_pointer (fields[i], g_free);
-}
 
 /* The modes run when --mode is not given. */
 #define DEFAULT_MODES (SPX_CLI_MODE (SPX_SWEEP_STATIC) | \
@@ -428,57 +447,34 @@ run (gconstpointer data)
   return SPX_EXIT_OK;
 }
 
-int
-spx_cli_bench (int argc, char **argv)
+SpxCliOptions *
+spx_cli_bench_options (void)
 {
-  BenchArgs a = { 0 };
-  SpxBenchOptions defaults;
-  spx_bench_options_init (&defaults);
+  SpxCliOptions *o = spx_cli_options_new (NULL, sizeof (BenchArgs));
+  BenchArgs *args = spx_cli_options_args (o);
+  GOptionContext *context = spx_cli_options_context (o);
+  SpxBenchOptions d;
+  spx_bench_options_init (&d);
   g_autofree char *modes = spx_cli_modes_words (SPX_CLI_MODES_CPU, TRUE);
   g_autofree char *default_modes = spx_cli_modes_text (DEFAULT_MODES);
-  g_autofree char *mode_help = g_strdup_printf (
-    "The plans measured against dense: %s; several separated by commas; "
-    "tilewise is a dense sgemm per column tile of --tile-width (default "
-    "%s; dense always runs)", modes, default_modes);
-  g_autofree char *reps_help = g_strdup_printf ("Timed runs each (default "
-                                                "%u)", defaults.reps);
-  g_autofree char *warmup_help = g_strdup_printf ("Untimed runs first "
-                                                  "(default %u)",
-                                                  defaults.warmup);
   g_autofree char *output_max = spx_format_bytes (
     SPX_PEERS_OUTPUT_MAX_DEFAULT);
-  g_autofree char *peer_timeout_help = g_strdup_printf (
-    "With --peers: stop a Python peer still running after S seconds and "
-    "report it failed (default %u); one printing more than "
-    SPX_PEERS_OUTPUT_MAX_ENV " bytes (default %s) is stopped too",
-    defaults.peer_timeout_s, output_max);
-  GOptionEntry entries[] = {
-    { "op", 0, 0, G_OPTION_ARG_STRING, &a.op,
-      "spmm (A·B) or sddmm (P·Qᵀ sampled by the mask, kd = n) (default "
-      "spmm)", "OP" },
-    { "mode", 0, 0, G_OPTION_ARG_STRING, &a.mode, mode_help, "MODE" },
-    { "threads", 't', 0, G_OPTION_ARG_STRING, &a.threads,
-      "Threads for every contestant (default: all cores)", "T" },
-    { "reps", 'r', 0, G_OPTION_ARG_STRING, &a.reps, reps_help, "R" },
-    { "warmup", 'w', 0, G_OPTION_ARG_STRING, &a.warmup, warmup_help, "W" },
-    { "peers", 0, 0, G_OPTION_ARG_NONE, &a.peers, "Also run librsb, PyTorch (CSR, dense) and SciPy (CSR, BSR)", NULL },
-    { "peer-timeout", 0, 0, G_OPTION_ARG_STRING, &a.peer_timeout,
-      peer_timeout_help, "S" },
-    { "json", 0, 0, G_OPTION_ARG_NONE, &a.json, "Print one JSON object", NULL },
-    G_OPTION_ENTRY_NULL
-  };
-  g_autoptr (GOptionContext) context = g_option_context_new (NULL);
   g_option_context_set_summary (context, "Multiply a block-sparse A by a "
                                 "random dense B with static and dynamic plans "
                                 "and with dense OpenBLAS sgemm, alternately in "
                                 "one process; report medians, speedups and "
                                 "errors. --op sddmm measures SDDMM instead. SPX_ISA=avx512|avx2|generic forces "
                                 "the kernels' instruction set.");
-  g_option_context_add_main_entries (context, entries, NULL);
-  spx_cli_study_args_add (&a.study, context, SPX_CLI_STUDY_SCENARIO |
+  SPX_CLI_ADD (o, BENCH_OPTIONS, NULL);
+  spx_cli_study_args_add (&args->study, o, SPX_CLI_STUDY_SCENARIO |
                           SPX_CLI_STUDY_SHAPE | SPX_CLI_STUDY_PROBLEM |
                           SPX_CLI_STUDY_REQUIRED);
-  int status = spx_cli_parse_and_run (CMD, context, argc, argv, run, &a);
-  bench_args_clear (&a);
-  return status;
+  return o;
+}
+
+int
+spx_cli_bench (int argc, char **argv)
+{
+  g_autoptr (SpxCliOptions) options = spx_cli_bench_options ();
+  return spx_cli_parse_and_run (CMD, options, argc, argv, run);
 }

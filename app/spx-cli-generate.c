@@ -8,20 +8,18 @@
 
 #define CMD "generate"
 
+/* generate's options: see spx-cli-options.h */
+#define GENERATE_OPTIONS(O) \
+  O (rows, 'r', TEXT, "R", "Rows (elements; required)", NULL) \
+  O (cols, 'c', TEXT, "C", "Columns (elements; required)", NULL) \
+  O (block, 'b', TEXT, "B", "Block size (default 1)", NULL) \
+  O (out, 'o', FILE, "FILE", \
+     spx_cli_keep_printf ("Output file: %s (required)", formats), NULL)
+
 typedef struct {
   SpxCliGenArgs gen;
-  char *rows, *cols, *block, *out;
+  SPX_CLI_FIELDS (GENERATE_OPTIONS)
 } GenerateArgs;
-
-static void
-generate_args_clear (GenerateArgs *a)
-{
-  spx_cli_gen_args_clear (&a->gen);
-  g_free (a->rows);
-  g_free (a->cols);
-  g_free (a->block);
-  g_free (a->out);
-}
 
 static gboolean
 check_required (const GenerateArgs *a)
@@ -90,31 +88,26 @@ run (gconstpointer data)
   return SPX_EXIT_OK;
 }
 
-int
-spx_cli_generate (int argc, char **argv)
+SpxCliOptions *
+spx_cli_generate_options (void)
 {
-  GenerateArgs a = { 0 };
+  SpxCliOptions *o = spx_cli_options_new (NULL, sizeof (GenerateArgs));
+  GenerateArgs *args = spx_cli_options_args (o);
+  GOptionContext *context = spx_cli_options_context (o);
   g_autofree char *formats = spx_format_list (SPX_FORMAT_WRITES_MASK, FALSE);
-  g_autofree char *out = g_strdup_printf ("Output file: %s (required)",
-                                          formats);
   SpxGenOptions defaults;
   spx_gen_options_init (&defaults);
-  GOptionEntry entries[] = {
-    { "rows", 'r', 0, G_OPTION_ARG_STRING, &a.rows, "Rows (elements; "
-      "required)", "R" },
-    { "cols", 'c', 0, G_OPTION_ARG_STRING, &a.cols, "Columns (elements; "
-      "required)", "C" },
-    { "block", 'b', 0, G_OPTION_ARG_STRING, &a.block, "Block size (default 1)", "B" },
-    { "out", 'o', 0, G_OPTION_ARG_FILENAME, &a.out, out, "FILE" },
-    G_OPTION_ENTRY_NULL
-  };
-  g_autoptr (GOptionContext) context = g_option_context_new (NULL);
   g_option_context_set_summary (context, "Write a generated mask; the same "
                                 "options and seed give the same mask on every "
                                 "machine.");
-  g_option_context_add_main_entries (context, entries, NULL);
-  spx_cli_gen_args_add (&a.gen, context, &defaults);
-  int status = spx_cli_parse_and_run (CMD, context, argc, argv, run, &a);
-  generate_args_clear (&a);
-  return status;
+  SPX_CLI_ADD (o, GENERATE_OPTIONS, NULL);
+  spx_cli_gen_args_add (&args->gen, o, &defaults);
+  return o;
+}
+
+int
+spx_cli_generate (int argc, char **argv)
+{
+  g_autoptr (SpxCliOptions) options = spx_cli_generate_options ();
+  return spx_cli_parse_and_run (CMD, options, argc, argv, run);
 }

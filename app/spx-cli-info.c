@@ -86,26 +86,38 @@ print_table (const InfoResult *r)
   spx_cli_line (stdout, "%-16s %.1f ms", "load time", r->load_ms);
 }
 
-int
-spx_cli_info (int argc, char **argv)
+/* info's options: see spx-cli-options.h */
+#define INFO_OPTIONS(O) \
+  O (block, 'b', TEXT, "B", \
+     "Block size for the block statistics (default 1)", NULL) \
+  O (json, 0, FLAG, NULL, "Print one JSON object", NULL)
+
+typedef struct {
+  SPX_CLI_FIELDS (INFO_OPTIONS)
+} InfoArgs;
+
+SpxCliOptions *
+spx_cli_info_options (void)
 {
-  g_autofree char *block_text = NULL;
-  gboolean json = FALSE;
-  GOptionEntry entries[] = {
-    { "block", 'b', 0, G_OPTION_ARG_STRING, &block_text,
-      "Block size for the block statistics (default 1)", "B" },
-    { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print one JSON object", NULL },
-    G_OPTION_ENTRY_NULL
-  };
-  g_autoptr (GOptionContext) context = g_option_context_new ("FILE");
+  SpxCliOptions *o = spx_cli_options_new ("FILE", sizeof (InfoArgs));
+  InfoArgs *args = spx_cli_options_args (o);
   g_autofree char *formats = spx_format_list (SPX_FORMAT_READS_MASK, TRUE);
   g_autofree char *summary = g_strdup_printf ("Shape, non-zeros and block "
                                               "statistics of a mask file: "
                                               "%s.", formats);
-  g_option_context_set_summary (context, summary);
-  g_option_context_add_main_entries (context, entries, NULL);
+  g_option_context_set_summary (spx_cli_options_context (o), summary);
+  SPX_CLI_ADD (o, INFO_OPTIONS, NULL);
+  return o;
+}
+
+int
+spx_cli_info (int argc, char **argv)
+{
+  g_autoptr (SpxCliOptions) options = spx_cli_info_options ();
+  const InfoArgs *a = spx_cli_options_args (options);
   int status = SPX_EXIT_OK;
-  if (!spx_cli_parse_options (CMD, context, &argc, &argv, &status))
+  if (!spx_cli_parse_options (CMD, spx_cli_options_context (options), &argc,
+                              &argv, &status))
     return status;
   if (argc < 2)
     return spx_cli_usage_error (CMD, "expected a FILE");
@@ -113,8 +125,8 @@ spx_cli_info (int argc, char **argv)
     return spx_cli_usage_error (CMD, "expected one FILE, got '%s' as well",
                                 argv[2]);
   guint64 block = 1;
-  if (block_text != NULL &&
-      !spx_cli_uint (CMD, "--block", block_text, 1, SPX_MASK_MAX_BLOCK, &block))
+  if (a->block != NULL &&
+      !spx_cli_uint (CMD, "--block", a->block, 1, SPX_MASK_MAX_BLOCK, &block))
     return SPX_EXIT_USAGE;
 
   g_autofree char *shown = g_filename_display_name (argv[1]);
@@ -136,7 +148,7 @@ spx_cli_info (int argc, char **argv)
   /* counting takes a pass over every word: once is enough */
   r.nnz = blocks != NULL ? spx_mask_count (elements)
                          : r.stats.nonzero_blocks;
-  if (json)
+  if (a->json)
     print_json (&r);
   else
     print_table (&r);

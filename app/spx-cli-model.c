@@ -11,19 +11,20 @@
 #define CMD "model"
 #define N_BEST_MAX 65536
 
+/* model's options: see spx-cli-options.h */
+#define MODEL_OPTIONS(O) \
+  O (mode, 0, TEXT, "MODE", spx_cli_keep_printf ( \
+     "The programs planned: %s; several separated by commas (default all)", \
+     modes), NULL) \
+  O (json, 0, FLAG, NULL, "Print one JSON object", NULL) \
+  O (explain, 0, FLAG, NULL, \
+     "Also print where each mode's cycles go, term by term", \
+     "One row per term of every superstep, with its formula.")
+
 typedef struct {
   SpxCliStudyArgs study;
-  char *mode;
-  gboolean json;
-  gboolean explain;
+  SPX_CLI_FIELDS (MODEL_OPTIONS)
 } ModelArgs;
-
-static void
-model_args_clear (ModelArgs *a)
-{
-  spx_cli_study_args_clear (&a->study);
-  g_clear_pointer (&a->mode, g_free);
-}
 
 /* What to plan: modes wanted, and the fixed n (0: best over n). */
 typedef struct {
@@ -343,32 +344,28 @@ out:
   return status;
 }
 
-int
-spx_cli_model (int argc, char **argv)
+SpxCliOptions *
+spx_cli_model_options (void)
 {
-  ModelArgs a = { 0 };
+  SpxCliOptions *o = spx_cli_options_new (NULL, sizeof (ModelArgs));
+  ModelArgs *args = spx_cli_options_args (o);
+  GOptionContext *context = spx_cli_options_context (o);
   g_autofree char *modes = spx_cli_modes_words (SPX_CLI_MODES_IPU, TRUE);
-  g_autofree char *mode_help = g_strdup_printf ("The programs planned: %s; "
-                                                "several separated by commas "
-                                                "(default all)", modes);
-  GOptionEntry entries[] = {
-    { "mode", 0, 0, G_OPTION_ARG_STRING, &a.mode, mode_help, "MODE" },
-    { "json", 0, 0, G_OPTION_ARG_NONE, &a.json, "Print one JSON object", NULL },
-    { "explain", 0, 0, G_OPTION_ARG_NONE, &a.explain,
-      "Also print where each mode's cycles go, term by term", NULL },
-    G_OPTION_ENTRY_NULL
-  };
-  g_autoptr (GOptionContext) context = g_option_context_new (NULL);
   g_option_context_set_summary (context, "Plan Y = W·X on a model of a "
                                 "Graphcore IPU as dense, static and dynamic "
                                 "block-sparse BSP programs, and cost them.");
-  g_option_context_add_main_entries (context, entries, NULL);
-  spx_cli_study_args_add (&a.study, context, SPX_CLI_STUDY_ALL |
+  SPX_CLI_ADD (o, MODEL_OPTIONS, NULL);
+  spx_cli_study_args_add (&args->study, o, SPX_CLI_STUDY_ALL |
                           SPX_CLI_STUDY_REQUIRED);
   g_option_context_set_description (context, "--n best tries n = 1, 2, 4, "
                                     "…, 65536 and keeps each mode's "
                                     "fastest.");
-  int status = spx_cli_parse_and_run (CMD, context, argc, argv, run, &a);
-  model_args_clear (&a);
-  return status;
+  return o;
+}
+
+int
+spx_cli_model (int argc, char **argv)
+{
+  g_autoptr (SpxCliOptions) options = spx_cli_model_options ();
+  return spx_cli_parse_and_run (CMD, options, argc, argv, run);
 }

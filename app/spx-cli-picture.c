@@ -3,34 +3,10 @@
 #include "spx-cli-picture.h"
 
 void
-spx_cli_picture_args_add (SpxCliPictureArgs *a, GOptionContext *context,
+spx_cli_picture_args_add (SpxCliPictureArgs *args, SpxCliOptions *options,
                           const SpxCliPicture *d)
 {
-  char **help = a->help;
-  help[0] = g_strdup_printf ("Width in logical pixels (default %.0f)",
-                             d->width);
-  help[1] = g_strdup_printf ("Height in logical pixels (default %.0f)",
-                             d->height);
-  help[2] = g_strdup_printf ("Device pixels per logical pixel, PNG only "
-                             "(default %g)", d->scale);
-  GOptionEntry entries[] = {
-    { "width", 0, 0, G_OPTION_ARG_STRING, &a->width, help[0], "W" },
-    { "height", 0, 0, G_OPTION_ARG_STRING, &a->height, help[1], "H" },
-    { "scale", 0, 0, G_OPTION_ARG_STRING, &a->scale, help[2], "S" },
-    { "theme", 0, 0, G_OPTION_ARG_STRING, &a->theme,
-      "light or dark (default light)", "THEME" },
-    G_OPTION_ENTRY_NULL
-  };
-  g_option_context_add_main_entries (context, entries, NULL);
-}
-
-void
-spx_cli_picture_args_clear (SpxCliPictureArgs *a)
-{
-  char **fields[] = { &a->width, &a->height, &a->scale, &a->theme,
-                      &a->help[0], &a->help[1], &a->help[2] };
-  for (guint i = 0; i < G_N_ELEMENTS (fields); i++)
-    g_clear_pointer (fields[i], g_free);
+  SPX_CLI_ADD (options, SPX_CLI_PICTURE_OPTIONS, NULL);
 }
 
 gboolean

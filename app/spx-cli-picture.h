@@ -2,13 +2,25 @@
 #pragma once
 
 #include <glib.h>
+#include "spx-cli-options.h"
 #include "spx-render-style.h"
 
 G_BEGIN_DECLS
 
+/* The options (see spx-cli-options.h), their help stating the defaults
+ * d that spx_cli_picture_args_add is given. */
+#define SPX_CLI_PICTURE_OPTIONS(O) \
+  O (width, 0, TEXT, "W", spx_cli_keep_printf ( \
+     "Width in logical pixels (default %.0f)", d->width), NULL) \
+  O (height, 0, TEXT, "H", spx_cli_keep_printf ( \
+     "Height in logical pixels (default %.0f)", d->height), NULL) \
+  O (scale, 0, TEXT, "S", spx_cli_keep_printf ( \
+     "Device pixels per logical pixel, PNG only (default %g)", d->scale), \
+     NULL) \
+  O (theme, 0, TEXT, "THEME", "light or dark (default light)", NULL)
+
 typedef struct {
-  char *width, *height, *scale, *theme;
-  char *help[3]; /* the option texts: GOption keeps pointers to them */
+  SPX_CLI_FIELDS (SPX_CLI_PICTURE_OPTIONS)
 } SpxCliPictureArgs;
 
 /* The size in logical pixels, PNG's device scale and the style. */
@@ -20,9 +32,8 @@ typedef struct {
 /* Adds --width, --height, --scale, --theme, saying the defaults held in
  * defaults (its width, height and scale; the theme is light). */
 void     spx_cli_picture_args_add   (SpxCliPictureArgs *args,
-                                     GOptionContext *context,
+                                     SpxCliOptions *options,
                                      const SpxCliPicture *defaults);
-void     spx_cli_picture_args_clear (SpxCliPictureArgs *args);
 /* Checks them over the defaults already in picture (one line naming the
  * option on failure). */
 gboolean spx_cli_picture_args_parse (const SpxCliPictureArgs *args,

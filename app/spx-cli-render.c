@@ -13,22 +13,27 @@
 #define CMD "render"
 #define DEFAULT_MODE SPX_IPU_MODE_STATIC
 
+/* render's options: see spx-cli-options.h (views: their names) */
+#define RENDER_OPTIONS(O) \
+  O (view, 0, TEXT, "VIEW", spx_cli_keep_printf ("%s (required)", views), \
+     NULL) \
+  O (out, 'o', FILE, "FILE", "Output file: .png, .svg or .pdf (required)", \
+     NULL) \
+  O (mode, 0, TEXT, "MODE", spx_cli_keep_printf ( \
+     "The program shown by mask, tiles and exchange: %s (default %s)", \
+     modes, spx_ipu_mode_to_string (DEFAULT_MODE)), NULL) \
+  O (superstep, 0, TEXT, "I", \
+     "exchange: the superstep shown, from 1 (default the first " \
+     "exchange); timeline: the one highlighted in --mode's lane", NULL) \
+  O (tile, 0, TEXT, "T", "The tile selected (its blocks highlighted)", \
+     NULL) \
+  O (metric, 0, TEXT, "M", spx_cli_keep (metric_help ()), NULL)
+
 typedef struct {
   SpxCliStudyArgs   study;
   SpxCliPictureArgs picture;
-  char *mode, *view, *out, *superstep, *tile, *metric;
+  SPX_CLI_FIELDS (RENDER_OPTIONS)
 } RenderArgs;
-
-static void
-render_args_clear (RenderArgs *a)
-{
-  spx_cli_study_args_clear (&a->study);
-  spx_cli_picture_args_clear (&a->picture);
-  char **fields[] = { &a->mode, &a->view, &a->out, &a->superstep, &a->tile,
-                      &a->metric };
-  for (guint i = 0; i < G_N_ELEMENTS (fields); i++)
-    g_clear_pointer (fields[i], g_free);
-}
 
 /* Everything the views need, resolved from the options. */
 typedef struct {
@@ -264,38 +269,26 @@ out:
   return status;
 }
 
-int
-spx_cli_render (int argc, char **argv)
+SpxCliOptions *
+spx_cli_render_options (void)
 {
-  RenderArgs a = { 0 };
+  SpxCliOptions *o = spx_cli_options_new (NULL, sizeof (RenderArgs));
+  RenderArgs *args = spx_cli_options_args (o);
+  GOptionContext *context = spx_cli_options_context (o);
   g_autofree char *modes = spx_cli_modes_words (SPX_CLI_MODES_IPU, FALSE);
-  g_autofree char *mode_help = g_strdup_printf (
-    "The program shown by mask, tiles and exchange: %s (default %s)", modes,
-    spx_ipu_mode_to_string (DEFAULT_MODE));
   g_autofree char *views = spx_render_view_words ();
-  g_autofree char *view_help = g_strdup_printf ("%s (required)", views);
-  g_autofree char *metrics = metric_help ();
-  GOptionEntry entries[] = {
-    { "view", 0, 0, G_OPTION_ARG_STRING, &a.view, view_help, "VIEW" },
-    { "out", 'o', 0, G_OPTION_ARG_FILENAME, &a.out,
-      "Output file: .png, .svg or .pdf (required)", "FILE" },
-    { "mode", 0, 0, G_OPTION_ARG_STRING, &a.mode, mode_help, "MODE" },
-    { "superstep", 0, 0, G_OPTION_ARG_STRING, &a.superstep,
-      "exchange: the superstep shown, from 1 (default the first "
-      "exchange); timeline: the one highlighted in --mode's lane", "I" },
-    { "tile", 0, 0, G_OPTION_ARG_STRING, &a.tile,
-      "The tile selected (its blocks highlighted)", "T" },
-    { "metric", 0, 0, G_OPTION_ARG_STRING, &a.metric, metrics, "M" },
-    G_OPTION_ENTRY_NULL
-  };
-  g_autoptr (GOptionContext) context = g_option_context_new (NULL);
   g_option_context_set_summary (context, "Draw one view of a scenario to "
                                 "PNG, SVG or PDF, exactly as the window "
                                 "shows it.");
-  g_option_context_add_main_entries (context, entries, NULL);
-  spx_cli_study_args_add (&a.study, context, SPX_CLI_STUDY_ALL);
-  spx_cli_picture_args_add (&a.picture, context, &picture_defaults);
-  int status = spx_cli_parse_and_run (CMD, context, argc, argv, run, &a);
-  render_args_clear (&a);
-  return status;
+  SPX_CLI_ADD (o, RENDER_OPTIONS, NULL);
+  spx_cli_study_args_add (&args->study, o, SPX_CLI_STUDY_ALL);
+  spx_cli_picture_args_add (&args->picture, o, &picture_defaults);
+  return o;
+}
+
+int
+spx_cli_render (int argc, char **argv)
+{
+  g_autoptr (SpxCliOptions) options = spx_cli_render_options ();
+  return spx_cli_parse_and_run (CMD, options, argc, argv, run);
 }

@@ -6,47 +6,12 @@
 #include "spx-util.h"
 
 void
-spx_cli_gen_args_add (SpxCliGenArgs *a, GOptionContext *context,
+spx_cli_gen_args_add (SpxCliGenArgs *args, SpxCliOptions *options,
                       const SpxGenOptions *d)
 {
   g_autofree char *patterns = spx_pattern_list (0);
   g_autofree char *density = spx_cli_density_text (d->density);
-  GOptionEntry entries[] = {
-    { "pattern", 'p', 0, G_OPTION_ARG_STRING, &a->pattern,
-      spx_cli_keep (g_strdup_printf ("%s (default %s)", patterns,
-                                     spx_pattern_to_string (d->pattern))),
-      "P" },
-    { "density", 'd', 0, G_OPTION_ARG_STRING, &a->density,
-      spx_cli_keep (g_strdup_printf ("Fraction of non-zero blocks, like 0.1 "
-                                     "or 1/16 (default %s)", density)),
-      "D" },
-    { "seed", 's', 0, G_OPTION_ARG_STRING, &a->seed,
-      spx_cli_keep (g_strdup_printf ("Random seed (default %" G_GUINT64_FORMAT
-                                     ")", d->seed)), "S" },
-    { "tile-width", 0, 0, G_OPTION_ARG_STRING, &a->tile_width,
-      spx_cli_keep (g_strdup_printf ("tilewise: tile width G in elements "
-                                     "(default %u)", d->tile_width)), "G" },
-    { "nm", 0, 0, G_OPTION_ARG_STRING, &a->nm,
-      spx_cli_keep (g_strdup_printf ("nm: keep N of every M (default %u:%u)",
-                                     d->nm_n, d->nm_m)), "N:M" },
-    { "band", 0, 0, G_OPTION_ARG_STRING, &a->band,
-      "banded: band width in blocks (default: from the density)", "W" },
-    { "exponent", 0, 0, G_OPTION_ARG_STRING, &a->exponent,
-      spx_cli_keep (g_strdup_printf ("skewed: power-law exponent of per-row "
-                                     "counts (default %g)", d->exponent)),
-      "E" },
-    G_OPTION_ENTRY_NULL
-  };
-  g_option_context_add_main_entries (context, entries, NULL);
-}
-
-void
-spx_cli_gen_args_clear (SpxCliGenArgs *a)
-{
-  char **fields[] = { &a->pattern, &a->density, &a->seed, &a->tile_width,
-                      &a->nm, &a->band, &a->exponent };
-  for (guint i = 0; i < G_N_ELEMENTS (fields); i++)
-    g_clear_pointer (fields[i], g_free);
+  SPX_CLI_ADD (options, SPX_CLI_GEN_OPTIONS, "pattern");
 }
 
 static gboolean
@@ -122,69 +87,30 @@ spx_cli_machine_help (const char *preset)
                                         "%s)", presets, preset));
 }
 
+#define PROBLEM (SPX_CLI_STUDY_SCENARIO | SPX_CLI_STUDY_SHAPE | \
+                 SPX_CLI_STUDY_PROBLEM)
+
 void
-spx_cli_study_args_add (SpxCliStudyArgs *a, GOptionContext *context,
+spx_cli_study_args_add (SpxCliStudyArgs *args, SpxCliOptions *options,
                         SpxCliStudyOptions which)
 {
   g_autoptr (SpxScenario) d = spx_scenario_new (); /* the defaults */
   g_autofree char *formats = spx_format_list (SPX_FORMAT_READS_MASK, FALSE);
-  a->which = which;
-  GOptionEntry scenario[] = {
-    { "scenario", 0, 0, G_OPTION_ARG_FILENAME, &a->scenario,
-      "A .spx scenario: its values replace the defaults stated here (its "
-      "machine file is looked for beside it)", "FILE.spx" },
-    G_OPTION_ENTRY_NULL
-  };
-  GOptionEntry mask[] = {
-    { "mask", 0, 0, G_OPTION_ARG_FILENAME, &a->mask,
-      spx_cli_keep (g_strdup_printf ("A mask file (%s), blocked to B",
-                                     formats)), "FILE" },
-    G_OPTION_ENTRY_NULL
-  };
-  GOptionEntry shape[] = {
-    { "m", 'm', 0, G_OPTION_ARG_STRING, &a->m,
-      study_help (a, "Rows of W (generated mask)", TRUE, d->m), "M" },
-    { "k", 'k', 0, G_OPTION_ARG_STRING, &a->k,
-      study_help (a, "Columns of W (generated mask)", TRUE, d->k), "K" },
-    G_OPTION_ENTRY_NULL
-  };
-  GOptionEntry problem[] = {
-    { "n", 'n', 0, G_OPTION_ARG_STRING, &a->n,
-      study_help (a, "Columns of X (and C)", FALSE, d->n), "N" },
-    { "block", 'b', 0, G_OPTION_ARG_STRING, &a->block,
-      study_help (a, "Block size", FALSE, d->block), "B" },
-    G_OPTION_ENTRY_NULL
-  };
-  GOptionEntry ipu[] = {
-    { "dtype", 0, 0, G_OPTION_ARG_STRING, &a->dtype,
-      spx_cli_keep (g_strdup_printf ("fp16 or fp32 (default %s)",
-                                     spx_dtype_to_string (d->dtype))), "T" },
-    { "machine", 0, 0, G_OPTION_ARG_STRING, &a->machine,
-      spx_cli_machine_help (d->machine), "NAME|FILE" },
-    G_OPTION_ENTRY_NULL
-  };
+  /* the man page's Problem options: those of a command taking them all */
+  const char *problem = (which & PROBLEM) == PROBLEM ? "problem" : NULL;
+  args->which = which;
   if (which & SPX_CLI_STUDY_SCENARIO)
-    g_option_context_add_main_entries (context, scenario, NULL);
-  g_option_context_add_main_entries (context, mask, NULL);
+    SPX_CLI_ADD (options, SPX_CLI_SCENARIO_OPTIONS, problem);
+  SPX_CLI_ADD (options, SPX_CLI_MASK_OPTIONS, problem);
   if (which & SPX_CLI_STUDY_SHAPE)
     {
-      g_option_context_add_main_entries (context, shape, NULL);
-      spx_cli_gen_args_add (&a->gen, context, &d->gen);
+      SPX_CLI_ADD (options, SPX_CLI_SHAPE_OPTIONS, problem);
+      spx_cli_gen_args_add (&args->gen, options, &d->gen);
     }
   if (which & SPX_CLI_STUDY_PROBLEM)
-    g_option_context_add_main_entries (context, problem, NULL);
+    SPX_CLI_ADD (options, SPX_CLI_PROBLEM_OPTIONS, problem);
   if (which & SPX_CLI_STUDY_IPU)
-    g_option_context_add_main_entries (context, ipu, NULL);
-}
-
-void
-spx_cli_study_args_clear (SpxCliStudyArgs *a)
-{
-  spx_cli_gen_args_clear (&a->gen);
-  char **fields[] = { &a->scenario, &a->mask, &a->m, &a->k, &a->n, &a->block,
-                      &a->dtype, &a->machine };
-  for (guint i = 0; i < G_N_ELEMENTS (fields); i++)
-    g_clear_pointer (fields[i], g_free);
+    SPX_CLI_ADD (options, SPX_CLI_IPU_OPTIONS, NULL);
 }
 
 static gboolean

@@ -3,20 +3,45 @@
 #pragma once
 
 #include <glib.h>
+#include "spx-cli-options.h"
 #include "spx-mask-gen.h"
 #include "spx-study.h"
 
 G_BEGIN_DECLS
 
+/* The generator's options (see spx-cli-options.h), their help stating
+ * the defaults d that spx_cli_gen_args_add is given (patterns: their
+ * names; density: d's, as --density reads it). */
+#define SPX_CLI_GEN_OPTIONS(O) \
+  O (pattern, 'p', TEXT, "P", spx_cli_keep_printf ( \
+     "%s (default %s)", patterns, spx_pattern_to_string (d->pattern)), \
+     "uniform: exactly round(d × blocks) blocks, uniformly at random; " \
+     "tilewise: whole block-columns pruned, then whole block-rows in each " \
+     "tile; nm: N of every M blocks along each block-row; banded: a " \
+     "diagonal band; skewed: per-row counts following a power law; " \
+     "magnitude: the blocks of largest norm of a random normal matrix.") \
+  O (density, 'd', TEXT, "D", spx_cli_keep_printf ( \
+     "Fraction of non-zero blocks, like 0.1 or 1/16 (default %s)", \
+     density), NULL) \
+  O (seed, 's', TEXT, "S", spx_cli_keep_printf ( \
+     "Random seed (default %" G_GUINT64_FORMAT ")", d->seed), NULL) \
+  O (tile_width, 0, TEXT, "G", spx_cli_keep_printf ( \
+     "tilewise: tile width G in elements (default %u)", d->tile_width), \
+     NULL) \
+  O (nm, 0, TEXT, "N:M", spx_cli_keep_printf ( \
+     "nm: keep N of every M (default %u:%u)", d->nm_n, d->nm_m), NULL) \
+  O (band, 0, TEXT, "W", \
+     "banded: band width in blocks (default: from the density)", NULL) \
+  O (exponent, 0, TEXT, "E", spx_cli_keep_printf ( \
+     "skewed: power-law exponent of per-row counts (default %g)", \
+     d->exponent), NULL)
+
 typedef struct {
-  char *pattern, *density, *seed, *tile_width, *nm, *band, *exponent;
+  SPX_CLI_FIELDS (SPX_CLI_GEN_OPTIONS)
 } SpxCliGenArgs;
 
-/* Adds --pattern, --density, --seed, --tile-width, --nm, --band,
- * --exponent to context's main entries, their help stating defaults. */
-void     spx_cli_gen_args_add   (SpxCliGenArgs *args, GOptionContext *context,
+void     spx_cli_gen_args_add   (SpxCliGenArgs *args, SpxCliOptions *options,
                                  const SpxGenOptions *defaults);
-void     spx_cli_gen_args_clear (SpxCliGenArgs *args);
 /* Checks them (one line naming the option on failure) over the defaults
  * already in gen. */
 gboolean spx_cli_gen_args_parse (const SpxCliGenArgs *args,
@@ -25,10 +50,44 @@ gboolean spx_cli_gen_args_parse (const SpxCliGenArgs *args,
 /* What a command studies: a .spx scenario (--scenario) or the default
  * one, with a mask file (--mask, blocked to B) or a generator at --m ×
  * --k over it, then --block, --n, --dtype and --machine. Every command
- * that needs a mask and a machine builds its study here. */
+ * that needs a mask and a machine builds its study here.
+ * The options, a list per SpxCliStudyOptions (see spx-cli-options.h),
+ * their help made by spx_cli_study_args_add from d, the default
+ * scenario (formats: the mask formats' names; study_help says "(default
+ * V)" or what a command without a default needs instead). */
+#define SPX_CLI_SCENARIO_OPTIONS(O) \
+  O (scenario, 0, FILE, "FILE.spx", \
+     "A .spx scenario: its values replace the defaults stated here (its " \
+     "machine file is looked for beside it)", \
+     "Not with --mask, nor with the options of a generated mask; the " \
+     "others given beside it override its values.")
+#define SPX_CLI_MASK_OPTIONS(O) \
+  O (mask, 0, FILE, "FILE", \
+     spx_cli_keep_printf ("A mask file (%s), blocked to B", formats), NULL)
+#define SPX_CLI_SHAPE_OPTIONS(O) \
+  O (m, 'm', TEXT, "M", \
+     study_help (args, "Rows of W (generated mask)", TRUE, d->m), NULL) \
+  O (k, 'k', TEXT, "K", \
+     study_help (args, "Columns of W (generated mask)", TRUE, d->k), NULL)
+#define SPX_CLI_PROBLEM_OPTIONS(O) \
+  O (n, 'n', TEXT, "N", \
+     study_help (args, "Columns of X (and C)", FALSE, d->n), \
+     "model also takes best.") \
+  O (block, 'b', TEXT, "B", \
+     study_help (args, "Block size", FALSE, d->block), NULL)
+#define SPX_CLI_IPU_OPTIONS(O) \
+  O (dtype, 0, TEXT, "T", spx_cli_keep_printf ( \
+     "fp16 or fp32 (default %s)", spx_dtype_to_string (d->dtype)), NULL) \
+  O (machine, 0, TEXT, "NAME|FILE", spx_cli_machine_help (d->machine), \
+     "A machine key file has a [machine] group.")
+
 typedef struct {
   SpxCliGenArgs gen;
-  char *scenario, *mask, *m, *k, *n, *block, *dtype, *machine;
+  SPX_CLI_FIELDS (SPX_CLI_SCENARIO_OPTIONS)
+  SPX_CLI_FIELDS (SPX_CLI_MASK_OPTIONS)
+  SPX_CLI_FIELDS (SPX_CLI_SHAPE_OPTIONS)
+  SPX_CLI_FIELDS (SPX_CLI_PROBLEM_OPTIONS)
+  SPX_CLI_FIELDS (SPX_CLI_IPU_OPTIONS)
   guint which;  /* SpxCliStudyOptions, from spx_cli_study_args_add */
 } SpxCliStudyArgs;
 
@@ -45,9 +104,8 @@ typedef enum {
 
 /* --mask is always added; the others as asked. */
 void      spx_cli_study_args_add   (SpxCliStudyArgs *args,
-                                    GOptionContext *context,
+                                    SpxCliOptions *options,
                                     SpxCliStudyOptions which);
-void      spx_cli_study_args_clear (SpxCliStudyArgs *args);
 /* Whether any option names the subject (--scenario, --mask, --m, --k or
  * a generator option). */
 gboolean  spx_cli_study_args_subject_given (const SpxCliStudyArgs *args);

@@ -21,25 +21,60 @@
 static const SpxCliPicture chart_defaults = { .width = 800, .height = 500,
                                               .scale = 2 };
 
+/* sweep's options (see spx-cli-options.h), each help stating the default
+ * it really has: d, the sweep's defaults; scenario, the default one. */
+#define SWEEP_OPTIONS(O) \
+  O (op, 0, TEXT, "OP", \
+     "spmm or sddmm (P·Qᵀ sampled by the mask, kd = n; the CPU only, dense " \
+     "and static) (default spmm)", NULL) \
+  O (source, 0, TEXT, "S", "model, cpu or both (default both)", NULL) \
+  O (densities, 0, TEXT, "LIST", spx_cli_keep_printf ( \
+     "Densities, like 1/4,1/8 or 0.1,0.05 (default %s)", densities), NULL) \
+  O (blocks, 0, TEXT, "LIST", \
+     spx_cli_keep_printf ("Block sizes (default %s)", blocks), NULL) \
+  O (modes, 0, TEXT, "LIST", spx_cli_keep_printf ( \
+     "%s; several separated by commas; tilewise is the CPU's alone, a " \
+     "dense sgemm per column tile (default all; dense always runs)", \
+     modes), "both is read as static,dynamic.") \
+  O (pattern, 'p', TEXT, "P", spx_cli_keep_printf ( \
+     "Generated masks: %s (whole rows of each column tile kept) (default " \
+     "%s)", patterns, spx_pattern_to_string (d.pattern)), NULL) \
+  O (tile_width, 0, TEXT, "G", spx_cli_keep_printf ( \
+     "Columns per tile, of the tilewise pattern and the tile-wise plan " \
+     "(default %u)", d.tile_width), NULL) \
+  O (m, 'm', TEXT, "M", spx_cli_keep_printf ( \
+     "Rows of the sparse operand (default: model %" G_GUINT64_FORMAT \
+     ", CPU %" G_GUINT64_FORMAT ")", d.model_m, d.cpu_m), NULL) \
+  O (k, 'k', TEXT, "K", spx_cli_keep_printf ( \
+     "Its columns (default: model %" G_GUINT64_FORMAT ", CPU %" \
+     G_GUINT64_FORMAT ")", d.model_k, d.cpu_k), NULL) \
+  O (n, 'n', TEXT, "N|best", spx_cli_keep_printf ( \
+     "Columns of the dense operand, or best (the model tries 1, 2, 4, …, " \
+     "65536; default: model best, CPU %" G_GUINT64_FORMAT ")", d.cpu_n), \
+     NULL) \
+  O (dtype, 0, TEXT, "T", spx_cli_keep_printf ( \
+     "Model: fp16 or fp32 (default %s; the CPU computes in fp32)", \
+     spx_dtype_to_string (d.dtype)), NULL) \
+  O (machine, 0, TEXT, "NAME|FILE", \
+     spx_cli_machine_help (scenario->machine), NULL) \
+  O (seed, 's', TEXT, "S", spx_cli_keep_printf ( \
+     "Seed of the generated masks and the values (default %" \
+     G_GUINT64_FORMAT ")", d.seed), NULL) \
+  O (threads, 't', TEXT, "T", "CPU: threads (default: all cores)", NULL) \
+  O (reps, 'r', TEXT, "R", spx_cli_keep_printf ( \
+     "CPU: timed runs per point (default %u)", d.reps), \
+     spx_cli_keep_printf ("At least %d.", SPX_SWEEP_MIN_REPS)) \
+  O (warmup, 'w', TEXT, "W", spx_cli_keep_printf ( \
+     "CPU: untimed runs first (default %u)", d.warmup), NULL) \
+  O (out, 'o', FILE, "FILE", \
+     "Output: .csv, .json, or a chart in .png, .svg or .pdf (required)", \
+     NULL)
+
 typedef struct {
-  char *source, *densities, *blocks, *modes, *m, *k, *n, *dtype, *machine;
-  char *seed, *threads, *reps, *warmup, *out, *op, *pattern, *tile_width;
+  SPX_CLI_FIELDS (SWEEP_OPTIONS)
   SpxCliPictureArgs picture;
   SpxCliStudyArgs   study; /* --scenario and --mask */
 } SweepArgs;
-
-static void
-sweep_args_clear (SweepArgs *a)
-{
-  char **fields[] = { &a->source, &a->densities, &a->blocks, &a->modes,
-                      &a->m, &a->k, &a->n, &a->dtype, &a->machine, &a->seed,
-                      &a->threads, &a->reps, &a->warmup, &a->out, &a->op,
-                      &a->pattern, &a->tile_width };
-  for (guint i = 0; i < G_N_ELEMENTS (fields); i++)
-    g_clear_pointer (fields[i], g_free);
-  spx_cli_picture_args_clear (&a->picture);
-  spx_cli_study_args_clear (&a->study);
-}
 
 /* A comma-separated list: 1 to SPX_SWEEP_MAX_VALUES non-empty items. */
 static GStrv
@@ -588,10 +623,12 @@ sweep_summary (void)
     "block density.", blocks, scenario->n);
 }
 
-/* The options, each help stating the default it really has. */
-static void
-add_entries (SweepArgs *a, GOptionContext *context)
+SpxCliOptions *
+spx_cli_sweep_options (void)
 {
+  SpxCliOptions *o = spx_cli_options_new (NULL, sizeof (SweepArgs));
+  SweepArgs *args = spx_cli_options_args (o);
+  GOptionContext *context = spx_cli_options_context (o);
   SpxSweepOptions d;
   spx_sweep_options_init (&d);
   g_autoptr (SpxScenario) scenario = spx_scenario_new (); /* its machine */
@@ -599,84 +636,6 @@ add_entries (SweepArgs *a, GOptionContext *context)
   g_autofree char *blocks = list_text (&d, FALSE);
   g_autofree char *modes = spx_cli_modes_words (SPX_CLI_MODES_CPU, TRUE);
   g_autofree char *patterns = spx_pattern_list (SWEEP_PATTERNS);
-  const char *mode_help = spx_cli_keep (g_strdup_printf (
-    "%s; several separated by commas; tilewise is the CPU's alone, a dense "
-    "sgemm per column tile (default all; dense always runs)", modes));
-  GOptionEntry entries[] = {
-    { "op", 0, 0, G_OPTION_ARG_STRING, &a->op,
-      "spmm or sddmm (P·Qᵀ sampled by the mask, kd = n; the CPU only, dense "
-      "and static) (default spmm)", "OP" },
-    { "source", 0, 0, G_OPTION_ARG_STRING, &a->source,
-      "model, cpu or both (default both)", "S" },
-    { "densities", 0, 0, G_OPTION_ARG_STRING, &a->densities,
-      spx_cli_keep (g_strdup_printf ("Densities, like 1/4,1/8 or 0.1,0.05 "
-                                     "(default %s)", densities)), "LIST" },
-    { "blocks", 0, 0, G_OPTION_ARG_STRING, &a->blocks,
-      spx_cli_keep (g_strdup_printf ("Block sizes (default %s)", blocks)),
-      "LIST" },
-    { "modes", 0, 0, G_OPTION_ARG_STRING, &a->modes, mode_help, "LIST" },
-    /* the word the other commands use */
-    { "mode", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_STRING, &a->modes,
-      mode_help, "LIST" },
-    { "pattern", 'p', 0, G_OPTION_ARG_STRING, &a->pattern,
-      spx_cli_keep (g_strdup_printf ("Generated masks: %s (whole rows of "
-                                     "each column tile kept) (default %s)",
-                                     patterns,
-                                     spx_pattern_to_string (d.pattern))),
-      "P" },
-    { "tile-width", 0, 0, G_OPTION_ARG_STRING, &a->tile_width,
-      spx_cli_keep (g_strdup_printf ("Columns per tile, of the tilewise "
-                                     "pattern and the tile-wise plan "
-                                     "(default %u)", d.tile_width)), "G" },
-    { "m", 'm', 0, G_OPTION_ARG_STRING, &a->m,
-      spx_cli_keep (g_strdup_printf ("Rows of the sparse operand (default: "
-                                     "model %" G_GUINT64_FORMAT ", CPU %"
-                                     G_GUINT64_FORMAT ")", d.model_m,
-                                     d.cpu_m)), "M" },
-    { "k", 'k', 0, G_OPTION_ARG_STRING, &a->k,
-      spx_cli_keep (g_strdup_printf ("Its columns (default: model %"
-                                     G_GUINT64_FORMAT ", CPU %"
-                                     G_GUINT64_FORMAT ")", d.model_k,
-                                     d.cpu_k)), "K" },
-    { "n", 'n', 0, G_OPTION_ARG_STRING, &a->n,
-      spx_cli_keep (g_strdup_printf ("Columns of the dense operand, or best "
-                                     "(the model tries 1, 2, 4, …, 65536; "
-                                     "default: model best, CPU %"
-                                     G_GUINT64_FORMAT ")", d.cpu_n)),
-      "N|best" },
-    { "dtype", 0, 0, G_OPTION_ARG_STRING, &a->dtype,
-      spx_cli_keep (g_strdup_printf ("Model: fp16 or fp32 (default %s; the "
-                                     "CPU computes in fp32)",
-                                     spx_dtype_to_string (d.dtype))), "T" },
-    { "machine", 0, 0, G_OPTION_ARG_STRING, &a->machine,
-      spx_cli_machine_help (scenario->machine), "NAME|FILE" },
-    { "seed", 's', 0, G_OPTION_ARG_STRING, &a->seed,
-      spx_cli_keep (g_strdup_printf ("Seed of the generated masks and the "
-                                     "values (default %" G_GUINT64_FORMAT
-                                     ")", d.seed)), "S" },
-    { "threads", 't', 0, G_OPTION_ARG_STRING, &a->threads,
-      "CPU: threads (default: all cores)", "T" },
-    { "reps", 'r', 0, G_OPTION_ARG_STRING, &a->reps,
-      spx_cli_keep (g_strdup_printf ("CPU: timed runs per point (default "
-                                     "%u)", d.reps)), "R" },
-    { "warmup", 'w', 0, G_OPTION_ARG_STRING, &a->warmup,
-      spx_cli_keep (g_strdup_printf ("CPU: untimed runs first (default %u)",
-                                     d.warmup)), "W" },
-    { "out", 'o', 0, G_OPTION_ARG_FILENAME, &a->out,
-      "Output: .csv, .json, or a chart in .png, .svg or .pdf (required)",
-      "FILE" },
-    G_OPTION_ENTRY_NULL
-  };
-  g_option_context_add_main_entries (context, entries, NULL);
-  spx_cli_picture_args_add (&a->picture, context, &chart_defaults);
-  spx_cli_study_args_add (&a->study, context, SPX_CLI_STUDY_SCENARIO);
-}
-
-int
-spx_cli_sweep (int argc, char **argv)
-{
-  SweepArgs a = { 0 };
-  g_autoptr (GOptionContext) context = g_option_context_new (NULL);
   g_autofree char *summary = sweep_summary ();
   g_option_context_set_summary (context, summary);
   g_option_context_set_description (context, "CSV columns: source, mode, "
@@ -686,8 +645,17 @@ spx_cli_sweep (int argc, char **argv)
     "programs ran, or against a slowed dense; measured twice).\n"
     "Ctrl-C (SIGTERM) stops the sweep, writes the points done to --out "
     "and exits with status 130 (143).");
-  add_entries (&a, context);
-  int status = spx_cli_parse_and_run (CMD, context, argc, argv, run, &a);
-  sweep_args_clear (&a);
-  return status;
+  SPX_CLI_ADD (o, SWEEP_OPTIONS, NULL);
+  /* the word the other commands use */
+  spx_cli_options_alias (o, "mode", "modes");
+  spx_cli_picture_args_add (&args->picture, o, &chart_defaults);
+  spx_cli_study_args_add (&args->study, o, SPX_CLI_STUDY_SCENARIO);
+  return o;
+}
+
+int
+spx_cli_sweep (int argc, char **argv)
+{
+  g_autoptr (SpxCliOptions) options = spx_cli_sweep_options ();
+  return spx_cli_parse_and_run (CMD, options, argc, argv, run);
 }

@@ -8,23 +8,21 @@
 #include <stdio.h>
 #include <string.h>
 
-typedef struct {
-  const char *name;
-  int       (*run) (int argc, char **argv);
-  const char *summary; /* a format: %s is the views' names */
-} Command;
-
-/* Help texts made at run time, until the command returns. */
-static GPtrArray *kept;
-
-static const Command commands[] = {
-  { "info", spx_cli_info, "shape, non-zeros and block statistics of a mask file" },
-  { "generate", spx_cli_generate, "write a generated mask to a file" },
-  { "bench", spx_cli_bench, "measure sparse × dense on this CPU against dense sgemm" },
-  { "model", spx_cli_model, "plan and cost the product on a model of a Graphcore IPU" },
-  { "render", spx_cli_render, "draw a view (%s) to PNG, SVG or PDF" },
-  { "sweep", spx_cli_sweep, "speedup over dense across densities and block sizes (CSV, JSON, chart)" },
+static const SpxCliCommand commands[] = {
+  { "info", spx_cli_info, "shape, non-zeros and block statistics of a mask file", spx_cli_info_options },
+  { "generate", spx_cli_generate, "write a generated mask to a file", spx_cli_generate_options },
+  { "bench", spx_cli_bench, "measure sparse × dense on this CPU against dense sgemm", spx_cli_bench_options },
+  { "model", spx_cli_model, "plan and cost the product on a model of a Graphcore IPU", spx_cli_model_options },
+  { "render", spx_cli_render, "draw a view (%s) to PNG, SVG or PDF", spx_cli_render_options },
+  { "sweep", spx_cli_sweep, "speedup over dense across densities and block sizes (CSV, JSON, chart)", spx_cli_sweep_options },
 };
+
+const SpxCliCommand *
+spx_cli_commands (guint *n)
+{
+  *n = G_N_ELEMENTS (commands);
+  return commands;
+}
 
 void
 spx_cli_print_usage (FILE *stream)
@@ -81,11 +79,7 @@ spx_cli_main (int argc, char **argv)
     }
   for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
     if (g_strcmp0 (word, commands[i].name) == 0)
-      {
-        int status = commands[i].run (argc - 1, argv + 1);
-        g_clear_pointer (&kept, g_ptr_array_unref);
-        return status;
-      }
+      return commands[i].run (argc - 1, argv + 1);
   spx_cli_line (stderr, "sparse-explorer: unknown command '%s' (try --help)",
                 word);
   return SPX_EXIT_USAGE;
@@ -99,15 +93,6 @@ spx_cli_density_text (double density)
   if (density > 0 && density < 1 && frexp (density, &exponent) == 0.5)
     return g_strdup_printf ("1/%.0f", ldexp (1, 1 - exponent));
   return g_strdup_printf ("%g", density);
-}
-
-const char *
-spx_cli_keep (char *text)
-{
-  if (kept == NULL)
-    kept = g_ptr_array_new_with_free_func (g_free);
-  g_ptr_array_add (kept, text);
-  return text;
 }
 
 /* ---- modes --------------------------------------------------------- */
@@ -281,16 +266,16 @@ spx_cli_parse_options (const char *command, GOptionContext *context,
 }
 
 int
-spx_cli_parse_and_run (const char *command, GOptionContext *context,
-                       int argc, char **argv, int (*run) (gconstpointer args),
-                       gconstpointer args)
+spx_cli_parse_and_run (const char *command, SpxCliOptions *options,
+                       int argc, char **argv, int (*run) (gconstpointer args))
 {
   int status = SPX_EXIT_OK;
-  if (!spx_cli_parse_options (command, context, &argc, &argv, &status))
+  if (!spx_cli_parse_options (command, spx_cli_options_context (options),
+                              &argc, &argv, &status))
     return status;
   if (argc > 1)
     return spx_cli_usage_error (command, "unexpected argument '%s'", argv[1]);
-  return run (args);
+  return run (spx_cli_options_args (options));
 }
 
 gboolean

@@ -4,6 +4,7 @@
 #include <glib.h>
 #include <stdio.h>
 
+#include "spx-cli-options.h"
 #include "spx-sweep.h"
 
 G_BEGIN_DECLS
@@ -18,6 +19,17 @@ enum {
   SPX_EXIT_USAGE = 2,
 };
 
+/* A command: what runs it, its options and its line in --help. */
+typedef struct {
+  const char     *name;
+  int           (*run) (int argc, char **argv);
+  const char     *summary; /* a format: %s is the views' names */
+  SpxCliOptions *(*options) (void);
+} SpxCliCommand;
+
+/* The commands, in the order --help lists them. */
+const SpxCliCommand *spx_cli_commands (guint *n);
+
 int      spx_cli_main     (int argc, char **argv);
 void     spx_cli_print_usage (FILE *stream);
 gboolean spx_cli_is_command (const char *word);
@@ -25,11 +37,18 @@ gboolean spx_cli_is_command (const char *word);
 char    *spx_cli_command_list (void);
 
 int      spx_cli_info     (int argc, char **argv);
+/* A command's options (its args zeroed), as it parses them. */
+SpxCliOptions *spx_cli_info_options (void);
 int      spx_cli_generate (int argc, char **argv);
+SpxCliOptions *spx_cli_generate_options (void);
 int      spx_cli_bench    (int argc, char **argv);
+SpxCliOptions *spx_cli_bench_options (void);
 int      spx_cli_model    (int argc, char **argv);
+SpxCliOptions *spx_cli_model_options (void);
 int      spx_cli_render   (int argc, char **argv);
+SpxCliOptions *spx_cli_render_options (void);
 int      spx_cli_sweep    (int argc, char **argv);
+SpxCliOptions *spx_cli_sweep_options (void);
 
 /* Every line the program prints to a terminal goes through these: the
  * text formatted, then escaped (spx_escape), then a newline, so that
@@ -50,12 +69,11 @@ int      spx_cli_input_error (const char *command, const GError *error);
 gboolean spx_cli_parse_options (const char *command, GOptionContext *context,
                                 int *argc, char ***argv, int *status);
 
-/* Parse options, refuse stray arguments, then run (args): the shape of
- * every command that takes no positional argument. */
-int      spx_cli_parse_and_run (const char *command, GOptionContext *context,
+/* Parse options, refuse stray arguments, then run (their args): the
+ * shape of every command that takes no positional argument. */
+int      spx_cli_parse_and_run (const char *command, SpxCliOptions *options,
                                 int argc, char **argv,
-                                int (*run) (gconstpointer args),
-                                gconstpointer args);
+                                int (*run) (gconstpointer args));
 
 /* Option values given as strings, checked with ranges; on failure they
  * print one line naming the option and return FALSE. */
@@ -72,10 +90,6 @@ gboolean spx_cli_threads (const char *command, const char *text,
 /* A density as people write it, and as --density reads it: "1/16" when
  * it is one over a power of two, else "0.1". */
 char       *spx_cli_density_text (double density);
-
-/* A text made for an option's help (GOptionEntry keeps the pointer):
- * freed once the command has returned. Returns text. */
-const char *spx_cli_keep (char *text);
 
 /* Modes, one vocabulary for every command: a bit per SpxSweepMode
  * (dense, static, dynamic, tilewise). */

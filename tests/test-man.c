@@ -1,8 +1,9 @@
 /* test-man.c: the man page against the built program's own help, so the
  * page cannot drift from it. Every option a command's --help lists must be
  * an option entry (.TP) of that command's section (or of a common section
- * the command's text names), with its short form in the same entry; and
- * every entry there must be an option the command has. */
+ * the command's text names), with its short form in the same entry and its
+ * help in the entry's text; and every entry there must be an option the
+ * command has. */
 #include "spx-config.h"
 #include "test-run.h"
 
@@ -13,10 +14,12 @@ typedef struct {
   char      *parent; /* the .SH it is under */
   GString   *text;
   GPtrArray *tags;   /* char ** per .TP: the options its tag names */
+  GPtrArray *bodies; /* GString per .TP: its text, as plain text */
 } Section;
 
 typedef struct {
   char *lng, *shrt; /* shrt NULL when there is none */
+  char *help;       /* its line in --help */
 } Opt;
 
 static GPtrArray *sections;
@@ -29,7 +32,14 @@ section_free (gpointer data)
   g_free (s->parent);
   g_string_free (s->text, TRUE);
   g_ptr_array_unref (s->tags);
+  g_ptr_array_unref (s->bodies);
   g_free (s);
+}
+
+static void
+string_free (gpointer data)
+{
+  g_string_free (data, TRUE);
 }
 
 static void
@@ -38,6 +48,7 @@ opt_free (gpointer data)
   Opt *o = data;
   g_free (o->lng);
   g_free (o->shrt);
+  g_free (o->help);
   g_free (o);
 }
 
@@ -53,6 +64,30 @@ plain (const char *line)
                                                    NULL);
   g_autoptr (GRegex) dash = g_regex_new ("\\\\-", 0, 0, NULL);
   return g_regex_replace_literal (dash, text, -1, 0, "-", 0, NULL);
+}
+
+/* Appends a line of an entry's text as the reader sees it: plain, with
+ * \e, \& and \[uXXXX] read. */
+static void
+append_text (GString *body, const char *line)
+{
+  g_autofree char *text = plain (line);
+  if (body->len > 0)
+    g_string_append_c (body, ' ');
+  for (const char *p = text; *p != '\0'; p++)
+    {
+      guint64 c;
+      char *end;
+      if (g_str_has_prefix (p, "\\e"))
+        g_string_append_c (body, '\\'), p++;
+      else if (g_str_has_prefix (p, "\\&"))
+        p++;
+      else if (g_str_has_prefix (p, "\\[u") &&
+               (c = g_ascii_strtoull (p + 3, &end, 16)) != 0 && *end == ']')
+        g_string_append_unichar (body, (gunichar) c), p = end;
+      else
+        g_string_append_c (body, *p);
+    }
 }
 
 /* The options (-x, --name) a tag names. */
@@ -105,15 +140,22 @@ load_page (void)
           cur->text = g_string_new (NULL);
           cur->tags = g_ptr_array_new_with_free_func (
             (GDestroyNotify) g_strfreev);
+          cur->bodies = g_ptr_array_new_with_free_func (string_free);
           g_ptr_array_add (sections, cur);
         }
       else if (cur != NULL && g_str_equal (*l, ".TP") && l[1] != NULL)
         {
           g_autofree char *tag = plain (*++l);
           g_ptr_array_add (cur->tags, tag_options (tag));
+          g_ptr_array_add (cur->bodies, g_string_new (NULL));
         }
       else if (cur != NULL)
-        g_string_append_printf (cur->text, "%s\n", *l);
+        {
+          g_string_append_printf (cur->text, "%s\n", *l);
+          if (cur->bodies->len > 0)
+            append_text (g_ptr_array_index (cur->bodies,
+                                            cur->bodies->len - 1), *l);
+        }
     }
 }
 
@@ -134,7 +176,8 @@ static GPtrArray *
 help_options (const char *help, const char *only)
 {
   g_autoptr (GRegex) re = g_regex_new (
-    "^\\s+(?:(-[A-Za-z0-9]), )?(--[a-z][a-z0-9-]*)", 0, 0, NULL);
+    "^\\s+(?:(-[A-Za-z0-9]), )?(--[a-z][a-z0-9-]*)\\S*\\s+(.*)", 0, 0,
+    NULL);
   GPtrArray *opts = g_ptr_array_new_with_free_func (opt_free);
   g_auto (GStrv) lines = g_strsplit (help, "\n", -1);
   const char *heading = "";
@@ -149,6 +192,7 @@ help_options (const char *help, const char *only)
           Opt *o = g_new0 (Opt, 1);
           o->shrt = g_match_info_fetch (m, 1);
           o->lng = g_match_info_fetch (m, 2);
+          o->help = g_match_info_fetch (m, 3);
           if (*o->shrt == '\0')
             g_clear_pointer (&o->shrt, g_free);
           g_ptr_array_add (opts, o);
@@ -247,6 +291,68 @@ check_agree (GPtrArray *opts, GPtrArray *docs, const char *who)
     }
 }
 
+/* The text of the entry in docs that names option, or NULL. */
+static const char *
+find_body (GPtrArray *docs, const char *option)
+{
+  for (guint j = 0; j < docs->len; j++)
+    {
+      Section *sec = docs->pdata[j];
+      for (guint i = 0; i < sec->tags->len; i++)
+        if (g_strv_contains (sec->tags->pdata[i], option))
+          return ((GString *) sec->bodies->pdata[i])->str;
+    }
+  return NULL;
+}
+
+/* text with each character beyond ASCII as ?, as --help shows them in
+ * the C locale. */
+static char *
+ascii (const char *text)
+{
+  GString *out = g_string_new (NULL);
+  for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p))
+    g_string_append_c (out, *p & 0x80 ? '?' : *p);
+  return g_string_free (out, FALSE);
+}
+
+/* Whether body says help: all of it, or, in an entry several commands
+ * share, the words before its last parenthesis and those inside it. */
+static gboolean
+says (const char *page, const char *shown)
+{
+  int depth = 0;
+  g_autofree char *body = ascii (page);
+  g_autofree char *help = ascii (shown);
+  if (strstr (body, help) != NULL)
+    return TRUE;
+  if (!g_str_has_suffix (help, ")"))
+    return FALSE;
+  for (const char *p = help + strlen (help) - 1; p > help; p--)
+    if ((depth += *p == ')' ? 1 : *p == '(' ? -1 : 0) == 0)
+      {
+        g_autofree char *head = g_strndup (help, p - help);
+        g_autofree char *aside = g_strndup (p + 1, strlen (p) - 2);
+        return strstr (body, head) != NULL && strstr (body, aside) != NULL;
+      }
+  return FALSE;
+}
+
+/* Every option's entry says what its --help line says: the page is made
+ * from the same rows. */
+static void
+check_help (GPtrArray *opts, GPtrArray *docs, const char *who)
+{
+  for (guint i = 0; i < opts->len; i++)
+    {
+      Opt *o = opts->pdata[i];
+      const char *body = find_body (docs, o->lng);
+      if (body != NULL && !says (body, o->help))
+        disagree ("%s: the man page's %s says \"%s\", not \"%s\"", who,
+                  o->lng, body, o->help);
+    }
+}
+
 /* One section per command, and a command for each section. */
 static void
 test_commands (void)
@@ -291,6 +397,7 @@ test_command (gconstpointer data)
         g_ptr_array_add (docs, s);
     }
   check_agree (opts, docs, command);
+  check_help (opts, docs, command);
 }
 
 /* The program's own options: --help, --version and the window's. */
