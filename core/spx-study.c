@@ -50,8 +50,7 @@ spx_study_copy (const SpxStudy *s)
   copy->machine = spx_ipu_machine_copy (s->machine);
   copy->sweep = spx_sweep_new ();
   copy->revision = copy->sweep_revision = s->revision;
-  memcpy (copy->block_densities, s->block_densities,
-          sizeof s->block_densities);
+  copy->survey = s->survey;
   copy->surveyed = s->surveyed;
   copy->survey_revision = s->survey_revision;
   return copy;
@@ -546,12 +545,20 @@ spx_study_readable_block (SpxStudy *s, guint block)
 void
 spx_study_survey_blocks (SpxStudy *s)
 {
-  static const guint blocks[] = SPX_SWEEP_SUBJECT_BLOCKS;
   const SpxMask *elements = spx_study_elements (s);
   s->surveyed = elements != NULL;
   s->survey_revision = s->revision;
-  for (guint i = 0; elements != NULL && i < G_N_ELEMENTS (blocks); i++)
-    s->block_densities[i] = density_at (elements, blocks[i]);
+  s->survey.n = 0;
+  if (elements == NULL)
+    return;
+  SpxSweepOptions o;
+  spx_study_sweep_options (s, &o);
+  for (guint i = 0; i < o.n_blocks; i++)
+    {
+      s->survey.blocks[i] = o.blocks[i];
+      s->survey.densities[i] = density_at (elements, o.blocks[i]);
+    }
+  s->survey.n = o.n_blocks;
 }
 
 /* ---- sweeps --------------------------------------------------------- */
@@ -592,6 +599,18 @@ add_density (SpxSweepOptions *o, double d)
   o->n_densities++;
 }
 
+/* The scenario's own block size joins the sweep's, last (the chart's
+ * colours of the others stay as they are). */
+static void
+add_block (SpxSweepOptions *o, guint block)
+{
+  for (guint i = 0; i < o->n_blocks; i++)
+    if (o->blocks[i] == block)
+      return;
+  if (o->n_blocks < SPX_SWEEP_MAX_VALUES)
+    o->blocks[o->n_blocks++] = block;
+}
+
 void
 spx_study_sweep_options (SpxStudy *s, SpxSweepOptions *o)
 {
@@ -612,6 +631,8 @@ spx_study_sweep_options (SpxStudy *s, SpxSweepOptions *o)
     spx_sweep_options_set_subject (o, elements, subject_name (s));
   else
     add_density (o, sc->gen.density);
+  add_block (o, sc->block);
+  spx_sweep_options_fit (o, FALSE, FALSE);
 }
 
 gboolean
@@ -760,25 +781,28 @@ bound_at_block (const SpxMask *mask)
 static char *
 bound_verdict (const SpxStudy *s)
 {
-  static const guint blocks[] = SPX_SWEEP_SUBJECT_BLOCKS;
   if (!s->surveyed || s->survey_revision != s->revision)
     return bound_at_block (s->scenario->mask);
   GString *yes = g_string_new (NULL), *no = g_string_new (NULL);
-  for (guint i = 0; i < G_N_ELEMENTS (blocks); i++)
+  guint lo = G_MAXUINT, hi = 0;
+  for (guint i = 0; i < s->survey.n; i++)
     {
-      double bound = 1 / s->block_densities[i];
+      guint block = s->survey.blocks[i];
+      double bound = 1 / s->survey.densities[i];
+      lo = MIN (lo, block);
+      hi = MAX (hi, block);
       if (bound >= WORTH_TRYING)
         g_string_append_printf (yes, "%s%u (%.3g×)", yes->len ? ", " : "",
-                                blocks[i], bound);
+                                block, bound);
       else
-        g_string_append_printf (no, "%s%u", no->len ? ", " : "", blocks[i]);
+        g_string_append_printf (no, "%s%u", no->len ? ", " : "", block);
     }
   g_autofree char *y = g_string_free (yes, FALSE);
   g_autofree char *n = g_string_free (no, FALSE);
   if (y[0] == '\0')
-    return g_strdup ("Nearly every block holds a non-zero at every block "
-                     "size from 1 to 16: no block-sparse speedup is "
-                     "possible.");
+    return g_strdup_printf ("Nearly every block holds a non-zero at every "
+                            "block size from %u to %u: no block-sparse "
+                            "speedup is possible.", lo, hi);
   return g_strdup_printf ("A speedup is possible at most at b = %s%s%s%s. "
                           "Run Sweep to measure it.", y,
                           n[0] ? "; not at b = " : "", n,

@@ -11,6 +11,14 @@
 
 G_BEGIN_DECLS
 
+/* A file's or drawing's block density at each block size its sweep
+ * takes (spx_study_sweep_options), for the verdict before a sweep. */
+typedef struct {
+  guint  n;
+  guint  blocks[SPX_SWEEP_MAX_VALUES];
+  double densities[SPX_SWEEP_MAX_VALUES];
+} SpxBlockSurvey;
+
 /* Its masks are shared (spx_mask_ref) with its copies, the window's
  * editor and undo steps, so they are never changed in place. */
 typedef struct {
@@ -28,9 +36,8 @@ typedef struct {
   /* Bumped by every change of subject, machine or problem: the sweep is
    * out of date when it ran at another revision. */
   guint          revision, sweep_revision;
-  /* A file's or drawing's block density at each SPX_SWEEP_SUBJECT_BLOCKS
-   * size, from spx_study_survey_blocks at survey_revision. */
-  double         block_densities[SPX_SWEEP_N_SUBJECT_BLOCKS];
+  /* From spx_study_survey_blocks at survey_revision. */
+  SpxBlockSurvey survey;
   guint          survey_revision;
   gboolean       surveyed;
   char          *label;     /* the subject's name for titles (UTF-8) */
@@ -83,8 +90,9 @@ void        spx_subject_free          (SpxSubject *subject);
 #define SPX_STUDY_READABLE 0.75
 guint       spx_study_readable_block (SpxStudy *study, guint block);
 
-/* Re-block the subject to every sweep block size and keep the block
- * densities, for the verdict (a few re-blockings: off the main loop). */
+/* Re-block the subject to every block size of its sweep and keep the
+ * block densities, for the verdict (a few re-blockings: off the main
+ * loop). */
 void        spx_study_survey_blocks (SpxStudy *study);
 
 /* Something about the problem changed (the caller changed the scenario
@@ -113,11 +121,14 @@ gboolean    spx_study_use_scenario (SpxStudy *study,
 gboolean    spx_study_save (SpxStudy *study, const char *path,
                             SpxSaveFlags flags, GError **error);
 
-/* The sweep that answers "is this subject faster?": a subject from a
- * file or drawn is re-blocked to SPX_SWEEP_SUBJECT_BLOCKS at its own
- * shape; a generated one sweeps densities (its own among them) and block
- * sizes; both at the scenario's n, dtype, machine and threads. The
- * options borrow from the study. */
+/* The sweep that answers "is this subject faster?", the same for the
+ * window and every command: a subject from a file or drawn is re-blocked
+ * to SPX_SWEEP_SUBJECT_BLOCKS at its own shape; a generated one sweeps
+ * the default densities and block sizes, its own density among them;
+ * both also at the scenario's own block size (last), leaving out those
+ * that cannot apply to its shape (spx_sweep_options_fit); at the
+ * scenario's n, dtype, machine and threads. The options borrow from the
+ * study. */
 void        spx_study_sweep_options (SpxStudy *study, SpxSweepOptions *o);
 /* Whether a sweep with points ran at another revision. */
 gboolean    spx_study_sweep_stale   (const SpxStudy *study);

@@ -241,6 +241,59 @@ test_sweep_options (void)
   g_assert_true (spx_sweep_options_validate (&o, &error));
 }
 
+static void
+assert_blocks (const SpxSweepOptions *o, const guint *want, guint n)
+{
+  g_assert_cmpuint (o->n_blocks, ==, n);
+  for (guint i = 0; i < n; i++)
+    g_assert_cmpuint (o->blocks[i], ==, want[i]);
+}
+
+/* One rule for the window, `sweep` and `render --view speedup`: the
+ * scenario's own block size is swept too, and the defaults that cannot
+ * apply to a small matrix are left out. */
+static void
+test_sweep_points (void)
+{
+  g_autoptr (SpxStudy) s = spx_study_new ();
+  g_autoptr (GError) error = NULL;
+  SpxSweepOptions o;
+  /* generated at b = 2: the paper's blocks, then its own */
+  s->scenario->block = 2;
+  g_assert_true (spx_study_build_mask (s, &error));
+  spx_study_sweep_options (s, &o);
+  assert_blocks (&o, (const guint[]) { 1, 4, 8, 16, 2 }, 5);
+  g_assert_cmpuint (o.n_densities, ==, 4);
+
+  /* a file at b = 32: re-blocked to 1 … 16 and 32; the survey for the
+   * verdict takes the same sizes */
+  g_autofree char *path =
+    data_path ("transformer-magnitude_pruning-0.98-attention_q.smtx");
+  s->scenario->block = 32;
+  g_assert_true (spx_study_open_mask (s, path, &error));
+  spx_study_sweep_options (s, &o);
+  assert_blocks (&o, (const guint[]) { 1, 2, 4, 8, 16, 32 }, 6);
+  spx_study_survey_blocks (s);
+  g_assert_cmpuint (s->survey.n, ==, 6);
+  g_assert_cmpuint (s->survey.blocks[5], ==, 32);
+  g_assert_cmpfloat (s->survey.densities[5], >, s->survey.densities[4]);
+
+  /* 8 × 8 at b = 1 and density 1/4: 16 is larger than the matrix, and at
+   * 8 no density keeps the one block; 1/16 and 1/32 keep none of the
+   * four blocks at 4 */
+  g_autoptr (SpxStudy) small = spx_study_new ();
+  small->scenario->m = small->scenario->k = 8;
+  small->scenario->block = 1;
+  small->scenario->gen.density = 0.25;
+  g_assert_true (spx_study_build_mask (small, &error));
+  spx_study_sweep_options (small, &o);
+  assert_blocks (&o, (const guint[]) { 1, 4 }, 2);
+  g_assert_cmpuint (o.n_densities, ==, 2);
+  g_assert_cmpfloat (o.densities[0], ==, 1 / 4.0);
+  g_assert_cmpfloat (o.densities[1], ==, 1 / 8.0);
+  g_assert_true (spx_sweep_options_validate (&o, &error));
+}
+
 /* The model's sweep of a real layer: one point per block size and mode,
  * each at the block density of the layer re-blocked. */
 static void
@@ -668,6 +721,7 @@ main (int argc, char **argv)
   g_test_add_func ("/study/fit-size", test_fit_size);
   g_test_add_func ("/study/fit-size-refused", test_fit_size_refused);
   g_test_add_func ("/study/sweep-options", test_sweep_options);
+  g_test_add_func ("/study/sweep-points", test_sweep_points);
   g_test_add_func ("/study/subject-sweep", test_subject_sweep);
   g_test_add_func ("/study/words", test_words);
   g_test_add_func ("/study/save-spares-files", test_save_spares_files);
