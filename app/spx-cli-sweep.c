@@ -6,6 +6,7 @@
 #include "spx-cli-study.h"
 #include "spx-render-export.h"
 #include "spx-render-speedup.h"
+#include "spx-render-verdict.h"
 #include "spx-sweep.h"
 
 #include <gio/gio.h>
@@ -418,8 +419,11 @@ report (const SpxStudy *study, const SpxSweep *sweep)
                   spx_dense_better_coretype ());
   if (study != NULL)
     {
-      g_autofree char *verdict = spx_study_verdict (study);
-      spx_cli_line (stdout, "%s", verdict);
+      SpxVerdict verdict;
+      spx_study_judge (study, &verdict);
+      g_autofree char *text = spx_render_verdict_text (
+        &verdict, "run sparse-explorer sweep again");
+      spx_cli_line (stdout, "%s", text);
     }
 }
 

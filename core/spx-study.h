@@ -135,12 +135,57 @@ gboolean    spx_study_sweep_stale   (const SpxStudy *study);
 
 /* "10.0% of elements, 99.9% of 16 × 16 blocks non-empty". */
 char       *spx_study_describe_density (const SpxStudy *study);
-/* One line naming the block sizes at which the subject can beat dense:
- * from the sweep's measured and modelled points once one has run for
- * this revision, else the bound block densities set (at most
- * 1 / block density: at every sweep block size once surveyed, else at
- * the scenario's). */
-char       *spx_study_verdict (const SpxStudy *study);
+/* What the study says about beating dense; the window and the commands
+ * put it into words, each naming its own way to run a sweep. */
+typedef enum {
+  SPX_VERDICT_EMPTY,  /* no mask yet, or no block in it */
+  SPX_VERDICT_BOUND,  /* no sweep of this revision, no survey: the bound
+                         at the scenario's block (bounds[0]) */
+  SPX_VERDICT_BOUNDS, /* no sweep of this revision: the bound at every
+                         surveyed block size */
+  SPX_VERDICT_SWEPT,  /* the sweep's points, of this revision */
+} SpxVerdictKind;
+
+/* No block-sparse kernel beats dense by more than 1 / block density
+ * (efficiency cannot exceed 1); below SPX_VERDICT_WORTH it is not worth a
+ * kernel. */
+#define SPX_VERDICT_WORTH  1.1
+/* Beating dense by less is not a speedup worth a sparse format: within a
+ * quiet machine's spread, and the model's error. */
+#define SPX_VERDICT_FASTER 1.05
+
+typedef struct {
+  guint    block;
+  double   bound;     /* at most this speedup: 1 / block density */
+  gboolean possible;  /* bound >= SPX_VERDICT_WORTH */
+} SpxVerdictBound;
+
+/* One source's points: at the scenario's density for a generated
+ * subject; noisy ones, plans that do not fit and dense are not judged. */
+typedef struct {
+  guint        points;  /* of this source, dense and noisy ones included */
+  guint        noisy;
+  /* The block sizes whose best point beats dense by SPX_VERDICT_FASTER,
+   * in the sweep's order. */
+  guint        faster[SPX_SWEEP_MAX_VALUES];
+  guint        n_faster;
+  double       best;    /* the best point's speedup; 0: no point judged */
+  guint        best_block;
+  SpxSweepMode best_mode;
+} SpxVerdictSource;
+
+typedef struct {
+  SpxVerdictKind   kind;
+  SpxVerdictBound  bounds[SPX_SWEEP_MAX_VALUES]; /* BOUND, BOUNDS */
+  guint            n_bounds;
+  /* SWEPT: by SpxSweepSource; machine is the model's (borrowed from the
+   * study), done of total points so far. */
+  SpxVerdictSource sources[SPX_SWEEP_N_SOURCES];
+  const char      *machine;
+  guint            done, total;
+} SpxVerdict;
+
+void        spx_study_judge (const SpxStudy *study, SpxVerdict *verdict);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SpxStudy, spx_study_free)
 

@@ -22,6 +22,7 @@ typedef enum {
   SPX_SWEEP_MODEL, /* the IPU model */
   SPX_SWEEP_CPU,   /* measured on this machine's CPU */
 } SpxSweepSource;
+#define SPX_SWEEP_N_SOURCES 2
 
 /* What a point ran: the IPU's three plans (same values as SpxIpuMode), and
  * on the CPU also tile-wise (one dense sgemm per column tile). */

@@ -2,6 +2,7 @@
  * beside the .spx, its sweep options, its words (densities, verdict) */
 #include "spx-mask-io.h"
 #include "spx-render-png.h"
+#include "spx-render-verdict.h"
 #include "spx-study.h"
 #include "spx-util.h"
 #include "test-files.h"
@@ -350,6 +351,14 @@ add_point (SpxSweep *sweep, SpxSweepSource source, SpxSweepMode mode,
   g_array_append_val (sweep->points, p);
 }
 
+/* The verdict in the window's words. */
+static char *
+verdict_text (const SpxStudy *s, SpxVerdict *v)
+{
+  spx_study_judge (s, v);
+  return spx_render_verdict_text (v, "Run Sweep");
+}
+
 static void
 test_words (void)
 {
@@ -363,12 +372,36 @@ test_words (void)
   g_assert_cmpstr (density, ==, "10.0% of elements, 100.0% of 16 × 16 "
                                 "blocks non-empty");
   /* before a sweep: the bound a full block grid sets */
-  g_autofree char *bound = spx_study_verdict (s);
-  g_assert_nonnull (strstr (bound, "no block-sparse speedup is possible"));
+  SpxVerdict v;
+  g_autofree char *bound = verdict_text (s, &v);
+  g_assert_cmpint (v.kind, ==, SPX_VERDICT_BOUND);
+  g_assert_cmpuint (v.n_bounds, ==, 1);
+  g_assert_cmpuint (v.bounds[0].block, ==, 16);
+  g_assert_cmpfloat (v.bounds[0].bound, ==, 1.0);
+  g_assert_false (v.bounds[0].possible);
+  g_assert_cmpstr (bound, ==, "At 16 × 16 blocks nearly every block holds a "
+                   "non-zero: no block-sparse speedup is possible (at most "
+                   "1.00×). Try a smaller block size, or Run Sweep.");
+  /* the command's words name the command instead */
+  g_autofree char *cli = spx_render_verdict_text (&v, "run sparse-explorer "
+                                                      "sweep again");
+  g_assert_nonnull (strstr (cli, "Try a smaller block size, or run "
+                                 "sparse-explorer sweep again."));
   /* surveyed: columns 0, 10, 20, … are set, so 10%, 20%, 40%, 80% and
    * 100% of the 1, 2, 4, 8 and 16 blocks */
   spx_study_survey_blocks (s);
-  g_autofree char *bounds = spx_study_verdict (s);
+  g_autofree char *bounds = verdict_text (s, &v);
+  g_assert_cmpint (v.kind, ==, SPX_VERDICT_BOUNDS);
+  g_assert_cmpuint (v.n_bounds, ==, 5);
+  g_assert_cmpuint (v.bounds[3].block, ==, 8);
+  g_assert_cmpfloat_with_epsilon (v.bounds[3].bound, 1.25, 1e-12);
+  g_assert_true (v.bounds[3].possible);
+  g_assert_false (v.bounds[4].possible);
+  g_autofree char *cli_bounds = spx_render_verdict_text (
+    &v, "run sparse-explorer sweep again");
+  g_assert_true (g_str_has_suffix (cli_bounds, "(blocks nearly full). Run "
+                                   "sparse-explorer sweep again to measure "
+                                   "it."));
   g_assert_cmpstr (bounds, ==, "A speedup is possible at most at b = 1 "
                    "(10×), 2 (5×), 4 (2.5×), 8 (1.25×); not at b = 16 "
                    "(blocks nearly full). Run Sweep to measure it.");
@@ -394,7 +427,24 @@ test_words (void)
   add_point (s->sweep, SPX_SWEEP_MODEL, SPX_SWEEP_STATIC, 16, 0.9,
              SPX_NOISE_NONE);
   s->sweep_revision = s->revision;
-  g_autofree char *verdict = spx_study_verdict (s);
+  g_autofree char *verdict = verdict_text (s, &v);
+  /* the CPU: noise at b = 4 is left out, b = 16 is slower */
+  const SpxVerdictSource *cpu = &v.sources[SPX_SWEEP_CPU];
+  g_assert_cmpint (v.kind, ==, SPX_VERDICT_SWEPT);
+  g_assert_cmpuint (cpu->points, ==, 4);
+  g_assert_cmpuint (cpu->noisy, ==, 1);
+  g_assert_cmpuint (cpu->n_faster, ==, 2);
+  g_assert_cmpuint (cpu->faster[1], ==, 2);
+  g_assert_cmpfloat (cpu->best, ==, 3.1);
+  g_assert_cmpuint (cpu->best_block, ==, 1);
+  g_assert_cmpint (cpu->best_mode, ==, SPX_SWEEP_STATIC);
+  g_assert_cmpuint (v.sources[SPX_SWEEP_MODEL].n_faster, ==, 1);
+  g_assert_cmpstr (v.machine, ==, "bow");
+  g_assert_cmpuint (v.done, ==, 6);
+  g_assert_cmpuint (v.total, ==, 35);
+  /* no sweep to suggest: the window's and the command's words agree */
+  g_autofree char *cli_verdict = spx_render_verdict_text (&v, "run it");
+  g_assert_cmpstr (cli_verdict, ==, verdict);
   g_assert_cmpstr (verdict, ==, "On this CPU: faster than dense at b = 1, "
                    "2 (best static b = 1, 3.1×); on the IPU model (bow): "
                    "faster than dense at b = 1 (best static b = 1, 1.5×) "
@@ -403,7 +453,7 @@ test_words (void)
   g_assert_false (spx_study_sweep_stale (s));
   g_assert_true (spx_study_set_machine (s, "gc200", &error));
   g_assert_true (spx_study_sweep_stale (s));
-  g_autofree char *stale = spx_study_verdict (s);
+  g_autofree char *stale = verdict_text (s, &v);
   g_assert_nonnull (strstr (stale, "Run Sweep"));
   g_unlink (path);
 }
