@@ -175,21 +175,15 @@ check_indices (const Render *r, const SpxIpuProgram *p)
   return TRUE;
 }
 
-/* The model's curves for the study (the scenario's block among them),
- * as the window's sweep would draw them without the CPU. */
+/* The model's curves for the study, as the window's sweep would draw
+ * them without the CPU. */
 static SpxSweep *
 model_sweep (const Render *r, int *status)
 {
-  const SpxScenario *sc = r->study->scenario;
   g_autoptr (GError) error = NULL;
   SpxSweepOptions o;
   spx_study_sweep_options (r->study, &o);
   o.run_cpu = FALSE;
-  gboolean listed = FALSE;
-  for (guint i = 0; i < o.n_blocks; i++)
-    listed |= o.blocks[i] == sc->block;
-  if (!listed && o.n_blocks < SPX_SWEEP_MAX_VALUES)
-    o.blocks[o.n_blocks++] = sc->block;
   g_autoptr (SpxSweep) sweep = spx_sweep_new ();
   if (!spx_sweep_run (sweep, &o, NULL, NULL, &error))
     return (*status = spx_cli_input_error (CMD, error)), NULL;

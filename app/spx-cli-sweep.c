@@ -6,6 +6,7 @@
 #include "spx-cli-study.h"
 #include "spx-render-export.h"
 #include "spx-render-speedup.h"
+#include "spx-render-verdict.h"
 #include "spx-sweep.h"
 
 #include <gio/gio.h>
@@ -306,82 +307,12 @@ block_what (const SweepArgs *a, const SpxSweepOptions *o, guint block)
                           block, defaults);
 }
 
-/* Whether block b fits every shape swept, and (d >= 0) density d keeps a
- * block of each generated mask at it. */
-static gboolean
-point_fits (const SpxSweepOptions *o, guint b, gint d)
-{
-  const guint64 shapes[2][2] = { { o->model_m, o->model_k },
-                                 { o->cpu_m, o->cpu_k } };
-  SpxGenOptions gen;
-  spx_gen_options_init (&gen);
-  gen.pattern = o->pattern;
-  gen.tile_width = o->tile_width;
-  gen.density = d >= 0 ? o->densities[d] : 1;
-  guint block = o->blocks[b];
-  for (guint s = 0; s < 2; s++)
-    {
-      guint64 rows = shapes[s][0], cols = shapes[s][1];
-      if (!(s == 0 ? o->run_model : o->run_cpu))
-        continue;
-      if (block > rows || block > cols ||
-          (d >= 0 && o->subject == NULL &&
-           !spx_gen_keeps_any ((rows + block - 1) / block,
-                               (cols + block - 1) / block, &gen)))
-        return FALSE;
-    }
-  return TRUE;
-}
-
-/* Whether block b can be swept at the densities: all of those the user
- * gave, or any of the defaults. */
-static gboolean
-block_fits (const SweepArgs *a, const SpxSweepOptions *o, guint b)
-{
-  if (!point_fits (o, b, -1))
-    return FALSE;
-  gboolean all = TRUE, any = FALSE;
-  for (guint d = 0; d < o->n_densities; d++)
-    {
-      gboolean fits = point_fits (o, b, (gint) d);
-      all = all && fits;
-      any = any || fits;
-    }
-  return a->densities != NULL ? all : any;
-}
-
-/* The defaults the user did not choose are swept where they apply: a
- * block size larger than the matrix, or a density that keeps no block
- * at some block size, is left out (while one of each remains; else
- * check_points says why). */
-static void
-drop_unfit_defaults (const SweepArgs *a, SpxSweepOptions *o)
-{
-  guint kept = 0;
-  for (guint b = 0; a->blocks == NULL && b < o->n_blocks; b++)
-    if (block_fits (a, o, b))
-      o->blocks[kept++] = o->blocks[b];
-  if (a->blocks == NULL && kept > 0)
-    o->n_blocks = kept;
-  kept = 0;
-  for (guint d = 0; a->densities == NULL && d < o->n_densities; d++)
-    {
-      gboolean all = TRUE;
-      for (guint b = 0; all && b < o->n_blocks; b++)
-        all = point_fits (o, b, (gint) d);
-      if (all)
-        o->densities[kept++] = o->densities[d];
-    }
-  if (a->densities == NULL && kept > 0)
-    o->n_densities = kept;
-}
-
 /* Every block fits the shapes swept, and every density keeps a block of
  * each generated mask. */
 static gboolean
 check_points (const SweepArgs *a, SpxSweepOptions *o)
 {
-  drop_unfit_defaults (a, o);
+  spx_sweep_options_fit (o, a->blocks != NULL, a->densities != NULL);
   const guint64 shapes[2][2] = { { o->model_m, o->model_k },
                                  { o->cpu_m, o->cpu_k } };
   const char *densities = a->densities ? "--densities"
@@ -523,8 +454,11 @@ report (const SpxStudy *study, const SpxSweep *sweep)
                   spx_dense_better_coretype ());
   if (study != NULL)
     {
-      g_autofree char *verdict = spx_study_verdict (study);
-      spx_cli_line (stdout, "%s", verdict);
+      SpxVerdict verdict;
+      spx_study_judge (study, &verdict);
+      g_autofree char *text = spx_render_verdict_text (
+        &verdict, "run sparse-explorer sweep again");
+      spx_cli_line (stdout, "%s", text);
     }
 }
 
@@ -618,7 +552,8 @@ sweep_summary (void)
     "(the CPU) tile-wise; speedup is over dense of the same source and "
     "point. The defaults below are the PopSparse paper's comparison. With "
     "--mask FILE (or a --scenario whose mask is a file or drawn): that "
-    "mask, re-blocked to %s unless --blocks, at its own shape and the "
+    "mask, re-blocked to %s (and the scenario's own block size) unless "
+    "--blocks, at its own shape and the "
     "scenario's n (%" G_GUINT64_FORMAT " unless --n), each point at its own "
     "block density.", blocks, scenario->n);
 }

@@ -50,8 +50,7 @@ spx_study_copy (const SpxStudy *s)
   copy->machine = spx_ipu_machine_copy (s->machine);
   copy->sweep = spx_sweep_new ();
   copy->revision = copy->sweep_revision = s->revision;
-  memcpy (copy->block_densities, s->block_densities,
-          sizeof s->block_densities);
+  copy->survey = s->survey;
   copy->surveyed = s->surveyed;
   copy->survey_revision = s->survey_revision;
   return copy;
@@ -546,12 +545,20 @@ spx_study_readable_block (SpxStudy *s, guint block)
 void
 spx_study_survey_blocks (SpxStudy *s)
 {
-  static const guint blocks[] = SPX_SWEEP_SUBJECT_BLOCKS;
   const SpxMask *elements = spx_study_elements (s);
   s->surveyed = elements != NULL;
   s->survey_revision = s->revision;
-  for (guint i = 0; elements != NULL && i < G_N_ELEMENTS (blocks); i++)
-    s->block_densities[i] = density_at (elements, blocks[i]);
+  s->survey.n = 0;
+  if (elements == NULL)
+    return;
+  SpxSweepOptions o;
+  spx_study_sweep_options (s, &o);
+  for (guint i = 0; i < o.n_blocks; i++)
+    {
+      s->survey.blocks[i] = o.blocks[i];
+      s->survey.densities[i] = density_at (elements, o.blocks[i]);
+    }
+  s->survey.n = o.n_blocks;
 }
 
 /* ---- sweeps --------------------------------------------------------- */
@@ -592,6 +599,18 @@ add_density (SpxSweepOptions *o, double d)
   o->n_densities++;
 }
 
+/* The scenario's own block size joins the sweep's, last (the chart's
+ * colours of the others stay as they are). */
+static void
+add_block (SpxSweepOptions *o, guint block)
+{
+  for (guint i = 0; i < o->n_blocks; i++)
+    if (o->blocks[i] == block)
+      return;
+  if (o->n_blocks < SPX_SWEEP_MAX_VALUES)
+    o->blocks[o->n_blocks++] = block;
+}
+
 void
 spx_study_sweep_options (SpxStudy *s, SpxSweepOptions *o)
 {
@@ -612,6 +631,8 @@ spx_study_sweep_options (SpxStudy *s, SpxSweepOptions *o)
     spx_sweep_options_set_subject (o, elements, subject_name (s));
   else
     add_density (o, sc->gen.density);
+  add_block (o, sc->block);
+  spx_sweep_options_fit (o, FALSE, FALSE);
 }
 
 gboolean
@@ -661,6 +682,8 @@ spx_study_describe_density (const SpxStudy *s)
                           elements, blocks, mask->block, mask->block);
 }
 
+/* ---- verdict -------------------------------------------------------- */
+
 /* The best speedup of a source at one block size (and, for a generated
  * subject, its own density); 0 when there is none. */
 static double
@@ -685,128 +708,78 @@ best_at (const SpxSweep *sweep, SpxSweepSource source, guint block,
   return best;
 }
 
-/* Beating dense by less is not a speedup worth a sparse format: within a
- * quiet machine's spread, and the model's error. */
-#define FASTER 1.05
-
-/* "on this CPU: faster than dense at b = 1, 2 (best static b = 1,
- * 3.1×)"; NULL when the sweep has no point of source. */
-static char *
-source_verdict (const SpxSweep *sweep, SpxSweepSource source, double d,
-                const char *name)
+static void
+judge_source (const SpxSweep *sweep, SpxSweepSource source, double d,
+              SpxVerdictSource *v)
 {
   const SpxSweepOptions *o = &sweep->settings;
-  GString *faster = g_string_new (NULL);
-  double top = 0;
-  guint top_block = 0, noisy = 0, points = 0;
-  SpxSweepMode top_mode = SPX_SWEEP_STATIC;
+  memset (v, 0, sizeof *v);
+  v->best_mode = SPX_SWEEP_STATIC;
   for (guint i = 0; i < sweep->points->len; i++)
     {
       const SpxSweepPoint *p = &g_array_index (sweep->points, SpxSweepPoint,
                                                i);
-      points += p->source == source;
-      noisy += p->source == source && p->noise != SPX_NOISE_NONE;
+      v->points += p->source == source;
+      v->noisy += p->source == source && p->noise != SPX_NOISE_NONE;
     }
   for (guint b = 0; b < o->n_blocks; b++)
     {
       SpxSweepMode mode = SPX_SWEEP_STATIC;
-      double v = best_at (sweep, source, o->blocks[b], d, &mode);
-      if (v >= FASTER)
-        g_string_append_printf (faster, "%s%u", faster->len ? ", " : "",
-                                o->blocks[b]);
-      if (v > top)
+      double speedup = best_at (sweep, source, o->blocks[b], d, &mode);
+      if (speedup >= SPX_VERDICT_FASTER)
+        v->faster[v->n_faster++] = o->blocks[b];
+      if (speedup > v->best)
         {
-          top = v;
-          top_block = o->blocks[b];
-          top_mode = mode;
+          v->best = speedup;
+          v->best_block = o->blocks[b];
+          v->best_mode = mode;
         }
     }
-  g_autofree char *list = g_string_free (faster, FALSE);
-  if (points == 0)
-    return NULL;
-  if (top == 0)
-    return g_strdup_printf ("%s: %s", name, noisy ? "every point noisy, "
-                            "measure again on a quieter machine"
-                            : "no point to judge");
-  if (list[0] == '\0')
-    return g_strdup_printf ("%s: no block size beats dense (best %s b = %u, "
-                            "%.2f×)", name, spx_sweep_mode_to_string (top_mode),
-                            top_block, top);
-  return g_strdup_printf ("%s: faster than dense at b = %s (best %s b = %u, "
-                          "%.2g×)", name, list,
-                          spx_sweep_mode_to_string (top_mode), top_block, top);
 }
 
-/* Before a sweep: efficiency cannot exceed 1, so no block-sparse kernel
- * beats dense by more than 1 / block density. Below 1.1× it is not worth
- * a kernel. */
-#define WORTH_TRYING 1.1
-
-static char *
-bound_at_block (const SpxMask *mask)
+static void
+add_bound (SpxVerdict *v, guint block, double block_density)
 {
-  double bound = 1 / block_density (mask);
-  if (bound < WORTH_TRYING)
-    return g_strdup_printf ("At %u × %u blocks nearly every block holds a "
-                            "non-zero: no block-sparse speedup is possible "
-                            "(at most %.2f×). Try a smaller block size, or "
-                            "Run Sweep.", mask->block, mask->block, bound);
-  return g_strdup_printf ("At %u × %u blocks a speedup of at most %.3g× is "
-                          "possible; Run Sweep to measure which block sizes "
-                          "beat dense.", mask->block, mask->block, bound);
+  SpxVerdictBound *b = &v->bounds[v->n_bounds++];
+  b->block = block;
+  b->bound = 1 / block_density;
+  b->possible = b->bound >= SPX_VERDICT_WORTH;
 }
 
-/* Every sweep block size's bound, from the survey. */
-static char *
-bound_verdict (const SpxStudy *s)
+/* Before a sweep: every surveyed block size's bound, else the
+ * scenario's. */
+static void
+judge_bounds (const SpxStudy *s, SpxVerdict *v)
 {
-  static const guint blocks[] = SPX_SWEEP_SUBJECT_BLOCKS;
   if (!s->surveyed || s->survey_revision != s->revision)
-    return bound_at_block (s->scenario->mask);
-  GString *yes = g_string_new (NULL), *no = g_string_new (NULL);
-  for (guint i = 0; i < G_N_ELEMENTS (blocks); i++)
     {
-      double bound = 1 / s->block_densities[i];
-      if (bound >= WORTH_TRYING)
-        g_string_append_printf (yes, "%s%u (%.3g×)", yes->len ? ", " : "",
-                                blocks[i], bound);
-      else
-        g_string_append_printf (no, "%s%u", no->len ? ", " : "", blocks[i]);
+      v->kind = SPX_VERDICT_BOUND;
+      add_bound (v, s->scenario->mask->block,
+                 block_density (s->scenario->mask));
+      return;
     }
-  g_autofree char *y = g_string_free (yes, FALSE);
-  g_autofree char *n = g_string_free (no, FALSE);
-  if (y[0] == '\0')
-    return g_strdup ("Nearly every block holds a non-zero at every block "
-                     "size from 1 to 16: no block-sparse speedup is "
-                     "possible.");
-  return g_strdup_printf ("A speedup is possible at most at b = %s%s%s%s. "
-                          "Run Sweep to measure it.", y,
-                          n[0] ? "; not at b = " : "", n,
-                          n[0] ? " (blocks nearly full)" : "");
+  v->kind = SPX_VERDICT_BOUNDS;
+  for (guint i = 0; i < s->survey.n; i++)
+    add_bound (v, s->survey.blocks[i], s->survey.densities[i]);
 }
 
-char *
-spx_study_verdict (const SpxStudy *s)
+void
+spx_study_judge (const SpxStudy *s, SpxVerdict *v)
 {
+  memset (v, 0, sizeof *v);
+  v->kind = SPX_VERDICT_EMPTY;
   if (s->scenario->mask == NULL || spx_mask_count (s->scenario->mask) == 0)
-    return g_strdup ("The mask is empty.");
+    return;
   if (s->sweep->points->len == 0 || spx_study_sweep_stale (s))
-    return bound_verdict (s);
-  double d = s->scenario->gen.density;
-  g_autofree char *machine = g_strdup_printf ("on the IPU model (%s)",
-                                              s->machine->name);
-  g_autofree char *cpu = source_verdict (s->sweep, SPX_SWEEP_CPU, d,
-                                         "on this CPU");
-  g_autofree char *ipu = source_verdict (s->sweep, SPX_SWEEP_MODEL, d,
-                                         machine);
-  guint done = s->sweep->points->len;
-  guint total = spx_sweep_total (&s->sweep->settings);
-  g_autofree char *partial = done < total
-    ? g_strdup_printf (" (so far: %u of %u points)", done, total)
-    : g_strdup ("");
-  char *line = g_strdup_printf ("%s%s%s%s.", cpu ? cpu : "",
-                                cpu && ipu ? "; " : "", ipu ? ipu : "",
-                                partial);
-  line[0] = g_ascii_toupper (line[0]);
-  return line;
+    {
+      judge_bounds (s, v);
+      return;
+    }
+  v->kind = SPX_VERDICT_SWEPT;
+  for (guint i = 0; i < SPX_SWEEP_N_SOURCES; i++)
+    judge_source (s->sweep, (SpxSweepSource) i, s->scenario->gen.density,
+                  &v->sources[i]);
+  v->machine = s->machine->name;
+  v->done = s->sweep->points->len;
+  v->total = spx_sweep_total (&s->sweep->settings);
 }

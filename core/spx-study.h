@@ -11,6 +11,14 @@
 
 G_BEGIN_DECLS
 
+/* A file's or drawing's block density at each block size its sweep
+ * takes (spx_study_sweep_options), for the verdict before a sweep. */
+typedef struct {
+  guint  n;
+  guint  blocks[SPX_SWEEP_MAX_VALUES];
+  double densities[SPX_SWEEP_MAX_VALUES];
+} SpxBlockSurvey;
+
 /* Its masks are shared (spx_mask_ref) with its copies, the window's
  * editor and undo steps, so they are never changed in place. */
 typedef struct {
@@ -28,9 +36,8 @@ typedef struct {
   /* Bumped by every change of subject, machine or problem: the sweep is
    * out of date when it ran at another revision. */
   guint          revision, sweep_revision;
-  /* A file's or drawing's block density at each SPX_SWEEP_SUBJECT_BLOCKS
-   * size, from spx_study_survey_blocks at survey_revision. */
-  double         block_densities[SPX_SWEEP_N_SUBJECT_BLOCKS];
+  /* From spx_study_survey_blocks at survey_revision. */
+  SpxBlockSurvey survey;
   guint          survey_revision;
   gboolean       surveyed;
   char          *label;     /* the subject's name for titles (UTF-8) */
@@ -83,8 +90,9 @@ void        spx_subject_free          (SpxSubject *subject);
 #define SPX_STUDY_READABLE 0.75
 guint       spx_study_readable_block (SpxStudy *study, guint block);
 
-/* Re-block the subject to every sweep block size and keep the block
- * densities, for the verdict (a few re-blockings: off the main loop). */
+/* Re-block the subject to every block size of its sweep and keep the
+ * block densities, for the verdict (a few re-blockings: off the main
+ * loop). */
 void        spx_study_survey_blocks (SpxStudy *study);
 
 /* Something about the problem changed (the caller changed the scenario
@@ -113,23 +121,71 @@ gboolean    spx_study_use_scenario (SpxStudy *study,
 gboolean    spx_study_save (SpxStudy *study, const char *path,
                             SpxSaveFlags flags, GError **error);
 
-/* The sweep that answers "is this subject faster?": a subject from a
- * file or drawn is re-blocked to SPX_SWEEP_SUBJECT_BLOCKS at its own
- * shape; a generated one sweeps densities (its own among them) and block
- * sizes; both at the scenario's n, dtype, machine and threads. The
- * options borrow from the study. */
+/* The sweep that answers "is this subject faster?", the same for the
+ * window and every command: a subject from a file or drawn is re-blocked
+ * to SPX_SWEEP_SUBJECT_BLOCKS at its own shape; a generated one sweeps
+ * the default densities and block sizes, its own density among them;
+ * both also at the scenario's own block size (last), leaving out those
+ * that cannot apply to its shape (spx_sweep_options_fit); at the
+ * scenario's n, dtype, machine and threads. The options borrow from the
+ * study. */
 void        spx_study_sweep_options (SpxStudy *study, SpxSweepOptions *o);
 /* Whether a sweep with points ran at another revision. */
 gboolean    spx_study_sweep_stale   (const SpxStudy *study);
 
 /* "10.0% of elements, 99.9% of 16 × 16 blocks non-empty". */
 char       *spx_study_describe_density (const SpxStudy *study);
-/* One line naming the block sizes at which the subject can beat dense:
- * from the sweep's measured and modelled points once one has run for
- * this revision, else the bound block densities set (at most
- * 1 / block density: at every sweep block size once surveyed, else at
- * the scenario's). */
-char       *spx_study_verdict (const SpxStudy *study);
+/* What the study says about beating dense; the window and the commands
+ * put it into words, each naming its own way to run a sweep. */
+typedef enum {
+  SPX_VERDICT_EMPTY,  /* no mask yet, or no block in it */
+  SPX_VERDICT_BOUND,  /* no sweep of this revision, no survey: the bound
+                         at the scenario's block (bounds[0]) */
+  SPX_VERDICT_BOUNDS, /* no sweep of this revision: the bound at every
+                         surveyed block size */
+  SPX_VERDICT_SWEPT,  /* the sweep's points, of this revision */
+} SpxVerdictKind;
+
+/* No block-sparse kernel beats dense by more than 1 / block density
+ * (efficiency cannot exceed 1); below SPX_VERDICT_WORTH it is not worth a
+ * kernel. */
+#define SPX_VERDICT_WORTH  1.1
+/* Beating dense by less is not a speedup worth a sparse format: within a
+ * quiet machine's spread, and the model's error. */
+#define SPX_VERDICT_FASTER 1.05
+
+typedef struct {
+  guint    block;
+  double   bound;     /* at most this speedup: 1 / block density */
+  gboolean possible;  /* bound >= SPX_VERDICT_WORTH */
+} SpxVerdictBound;
+
+/* One source's points: at the scenario's density for a generated
+ * subject; noisy ones, plans that do not fit and dense are not judged. */
+typedef struct {
+  guint        points;  /* of this source, dense and noisy ones included */
+  guint        noisy;
+  /* The block sizes whose best point beats dense by SPX_VERDICT_FASTER,
+   * in the sweep's order. */
+  guint        faster[SPX_SWEEP_MAX_VALUES];
+  guint        n_faster;
+  double       best;    /* the best point's speedup; 0: no point judged */
+  guint        best_block;
+  SpxSweepMode best_mode;
+} SpxVerdictSource;
+
+typedef struct {
+  SpxVerdictKind   kind;
+  SpxVerdictBound  bounds[SPX_SWEEP_MAX_VALUES]; /* BOUND, BOUNDS */
+  guint            n_bounds;
+  /* SWEPT: by SpxSweepSource; machine is the model's (borrowed from the
+   * study), done of total points so far. */
+  SpxVerdictSource sources[SPX_SWEEP_N_SOURCES];
+  const char      *machine;
+  guint            done, total;
+} SpxVerdict;
+
+void        spx_study_judge (const SpxStudy *study, SpxVerdict *verdict);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SpxStudy, spx_study_free)
 

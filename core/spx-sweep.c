@@ -53,6 +53,73 @@ spx_sweep_options_set_subject (SpxSweepOptions *o, const SpxMask *subject,
   o->model_k = o->cpu_k = subject->cols;
 }
 
+/* Whether block b fits every shape swept, and (d >= 0) density d keeps a
+ * block of each generated mask at it. */
+static gboolean
+point_fits (const SpxSweepOptions *o, guint b, gint d)
+{
+  const guint64 shapes[2][2] = { { o->model_m, o->model_k },
+                                 { o->cpu_m, o->cpu_k } };
+  SpxGenOptions gen;
+  spx_gen_options_init (&gen);
+  gen.pattern = o->pattern;
+  gen.tile_width = o->tile_width;
+  gen.density = d >= 0 ? o->densities[d] : 1;
+  guint block = o->blocks[b];
+  for (guint s = 0; s < 2; s++)
+    {
+      guint64 rows = shapes[s][0], cols = shapes[s][1];
+      if (!(s == 0 ? o->run_model : o->run_cpu))
+        continue;
+      if (block > rows || block > cols ||
+          (d >= 0 && o->subject == NULL &&
+           !spx_gen_keeps_any ((rows + block - 1) / block,
+                               (cols + block - 1) / block, &gen)))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* Whether block b can be swept at the densities: all of them when they
+ * were chosen, else any. */
+static gboolean
+block_fits (const SpxSweepOptions *o, guint b, gboolean densities_chosen)
+{
+  if (!point_fits (o, b, -1))
+    return FALSE;
+  gboolean all = TRUE, any = FALSE;
+  for (guint d = 0; d < o->n_densities; d++)
+    {
+      gboolean fits = point_fits (o, b, (gint) d);
+      all = all && fits;
+      any = any || fits;
+    }
+  return densities_chosen ? all : any;
+}
+
+void
+spx_sweep_options_fit (SpxSweepOptions *o, gboolean blocks_chosen,
+                       gboolean densities_chosen)
+{
+  guint kept = 0;
+  for (guint b = 0; !blocks_chosen && b < o->n_blocks; b++)
+    if (block_fits (o, b, densities_chosen))
+      o->blocks[kept++] = o->blocks[b];
+  if (!blocks_chosen && kept > 0)
+    o->n_blocks = kept;
+  kept = 0;
+  for (guint d = 0; !densities_chosen && d < o->n_densities; d++)
+    {
+      gboolean all = TRUE;
+      for (guint b = 0; all && b < o->n_blocks; b++)
+        all = point_fits (o, b, (gint) d);
+      if (all)
+        o->densities[kept++] = o->densities[d];
+    }
+  if (!densities_chosen && kept > 0)
+    o->n_densities = kept;
+}
+
 static gboolean
 invalid (GError **error, const char *what)
 {

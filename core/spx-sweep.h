@@ -22,6 +22,7 @@ typedef enum {
   SPX_SWEEP_MODEL, /* the IPU model */
   SPX_SWEEP_CPU,   /* measured on this machine's CPU */
 } SpxSweepSource;
+#define SPX_SWEEP_N_SOURCES 2
 
 /* What a point ran: the IPU's three plans (same values as SpxIpuMode), and
  * on the CPU also tile-wise (one dense sgemm per column tile). */
@@ -66,7 +67,6 @@ typedef struct {
 
 /* The block sizes a subject is re-blocked to by default. */
 #define SPX_SWEEP_SUBJECT_BLOCKS { 1, 2, 4, 8, 16 }
-#define SPX_SWEEP_N_SUBJECT_BLOCKS 5
 #define SPX_SWEEP_MIN_REPS 5 /* a median and quartiles need a few runs */
 
 typedef struct {
@@ -110,6 +110,14 @@ void     spx_sweep_options_init  (SpxSweepOptions *options);
 void     spx_sweep_options_set_subject (SpxSweepOptions *options,
                                         const SpxMask *subject,
                                         const char *name);
+/* The defaults swept where they apply: of the block sizes and densities
+ * not chosen (by the user), a block size larger than an m × k swept, or a
+ * density that keeps no block of a generated mask at some block size, is
+ * left out, unless none would remain (a caller's own check then names
+ * what does not apply). */
+void     spx_sweep_options_fit (SpxSweepOptions *options,
+                                gboolean blocks_chosen,
+                                gboolean densities_chosen);
 gboolean spx_sweep_options_validate (const SpxSweepOptions *options,
                                      GError **error);
 

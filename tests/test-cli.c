@@ -1676,6 +1676,46 @@ test_sweep_mask (void)
   g_rmdir (dir);
 }
 
+/* sweep --scenario takes the points the window's sweep and render --view
+ * speedup take: the scenario's own block size among the defaults, last;
+ * --blocks replaces them all. */
+static void
+test_sweep_scenario_block (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("spx-cli-XXXXXX", NULL);
+  g_autofree char *csv = g_build_filename (dir, "b2.csv", NULL);
+  g_autofree char *spx = g_build_filename (dir, "b2.spx", NULL);
+  g_assert_true (g_file_set_contents (spx, "[scenario]\nversion=1\nm=64\n"
+                                      "k=64\nn=16\nblock=2\n"
+                                      "machine=teach16\n[mask]\n"
+                                      "source=generated\ndensity=0.25\n",
+                                      -1, NULL));
+  Run r = run_cli ("sweep", "--scenario", spx, "--source", "model", "--out",
+                   csv, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "On the IPU model (teach16):"));
+  run_clear (&r);
+  g_autofree char *text = test_read_all (csv);
+  /* blocks 1, 4, 8, 16, 2 × densities 1/4 … 1/32 × 3 modes */
+  g_assert_cmpuint (count_lines (text), ==, 1 + 5 * 4 * 3);
+  g_assert_nonnull (strstr (text, "\nmodel,static,16,0.25,"));
+  g_assert_nonnull (strstr (text, "\nmodel,dynamic,2,0.03125,"));
+  g_auto (GStrv) lines = g_strsplit (g_strstrip (text), "\n", -1);
+  g_assert_true (g_str_has_prefix (lines[g_strv_length (lines) - 1],
+                                   "model,dynamic,2,"));
+  g_clear_pointer (&text, g_free);
+  r = run_cli ("sweep", "--scenario", spx, "--source", "model", "--blocks",
+               "4", "--out", csv, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  run_clear (&r);
+  text = test_read_all (csv);
+  g_assert_cmpuint (count_lines (text), ==, 1 + 4 * 3);
+  g_assert_null (strstr (text, "\nmodel,static,2,"));
+  g_unlink (csv);
+  g_unlink (spx);
+  g_rmdir (dir);
+}
+
 /* ---- what messages say ------------------------------------------------ */
 
 static char *
@@ -2673,6 +2713,7 @@ main (int argc, char **argv)
                         GINT_TO_POINTER (SIGTERM), test_bench_peers_signal);
   g_test_add_func ("/cli/scenario-files", test_scenario_files);
   g_test_add_func ("/cli/sweep/mask", test_sweep_mask);
+  g_test_add_func ("/cli/sweep/scenario-block", test_sweep_scenario_block);
   g_test_add_func ("/cli/messages/scenario-threads", test_scenario_threads);
   g_test_add_func ("/cli/messages/prefixes", test_message_prefixes);
   g_test_add_func ("/cli/messages/loaders", test_loader_messages);

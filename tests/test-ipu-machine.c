@@ -178,6 +178,56 @@ test_published (void)
   g_assert_cmpuint (spx_ipu_dtype_bytes (SPX_DTYPE_FP32), ==, 4);
 }
 
+/* Whether a paragraph of text names every preset, each as a word:
+ * paragraphs end at a blank line, or where a line starts a troff request
+ * or an XML element. */
+static gboolean
+lists_every_preset (const char *text)
+{
+  g_autoptr (GRegex) breaks = g_regex_new ("\n\\s*\n|\n[ \t]*[.<]", 0, 0,
+                                           NULL);
+  g_auto (GStrv) paragraphs = g_regex_split (breaks, text, 0);
+  for (char **p = paragraphs; *p != NULL; p++)
+    {
+      guint named = 0;
+      for (const char *const *n = spx_ipu_machine_presets (); *n; n++)
+        {
+          g_autofree char *word = g_strdup_printf ("\\b%s\\b", *n);
+          named += g_regex_match_simple (word, *p, 0, 0);
+        }
+      if (named == spx_ipu_machine_n_presets ())
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* The table is the one list of presets: the settings schema, the README,
+ * the man page and the header point to the program's lists (--help, the
+ * Preferences) instead of keeping one by hand, so a new preset is one
+ * row of the table. */
+static void
+test_presets_listed_once (void)
+{
+  static const char *const files[] = {
+    "data/org.sparseexplorer.SparseExplorer.gschema.xml", "README.md",
+    "data/sparse-explorer.1.in", "core/ipu/spx-ipu-machine.h" };
+  /* what it catches: a list in a paragraph of its own */
+  g_autofree char *names = g_strjoinv (", ",
+                                       (char **) spx_ipu_machine_presets ());
+  g_autofree char *listed = g_strdup_printf ("Intro.\n\nThe presets:\n%s.",
+                                             names);
+  g_assert_true (lists_every_preset (listed));
+  for (guint i = 0; i < G_N_ELEMENTS (files); i++)
+    {
+      g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..",
+                                                     files[i], NULL);
+      g_autofree char *text = NULL;
+      g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+      g_test_message ("%s", files[i]);
+      g_assert_false (lists_every_preset (text));
+    }
+}
+
 static void
 test_teach16 (void)
 {
@@ -670,6 +720,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ipu/machine/presets", test_presets);
   g_test_add_func ("/ipu/machine/published", test_published);
   g_test_add_func ("/ipu/machine/teach16", test_teach16);
+  g_test_add_func ("/ipu/machine/listed-once", test_presets_listed_once);
   g_test_add_func ("/ipu/piece/describe", test_piece_describe);
   g_test_add_func ("/ipu/machine/load-good", test_load_good);
   g_test_add_func ("/ipu/machine/load-bad", test_load_bad);

@@ -2,6 +2,7 @@
  * beside the .spx, its sweep options, its words (densities, verdict) */
 #include "spx-mask-io.h"
 #include "spx-render-png.h"
+#include "spx-render-verdict.h"
 #include "spx-study.h"
 #include "spx-util.h"
 #include "test-files.h"
@@ -241,6 +242,59 @@ test_sweep_options (void)
   g_assert_true (spx_sweep_options_validate (&o, &error));
 }
 
+static void
+assert_blocks (const SpxSweepOptions *o, const guint *want, guint n)
+{
+  g_assert_cmpuint (o->n_blocks, ==, n);
+  for (guint i = 0; i < n; i++)
+    g_assert_cmpuint (o->blocks[i], ==, want[i]);
+}
+
+/* One rule for the window, `sweep` and `render --view speedup`: the
+ * scenario's own block size is swept too, and the defaults that cannot
+ * apply to a small matrix are left out. */
+static void
+test_sweep_points (void)
+{
+  g_autoptr (SpxStudy) s = spx_study_new ();
+  g_autoptr (GError) error = NULL;
+  SpxSweepOptions o;
+  /* generated at b = 2: the paper's blocks, then its own */
+  s->scenario->block = 2;
+  g_assert_true (spx_study_build_mask (s, &error));
+  spx_study_sweep_options (s, &o);
+  assert_blocks (&o, (const guint[]) { 1, 4, 8, 16, 2 }, 5);
+  g_assert_cmpuint (o.n_densities, ==, 4);
+
+  /* a file at b = 32: re-blocked to 1 … 16 and 32; the survey for the
+   * verdict takes the same sizes */
+  g_autofree char *path =
+    data_path ("transformer-magnitude_pruning-0.98-attention_q.smtx");
+  s->scenario->block = 32;
+  g_assert_true (spx_study_open_mask (s, path, &error));
+  spx_study_sweep_options (s, &o);
+  assert_blocks (&o, (const guint[]) { 1, 2, 4, 8, 16, 32 }, 6);
+  spx_study_survey_blocks (s);
+  g_assert_cmpuint (s->survey.n, ==, 6);
+  g_assert_cmpuint (s->survey.blocks[5], ==, 32);
+  g_assert_cmpfloat (s->survey.densities[5], >, s->survey.densities[4]);
+
+  /* 8 × 8 at b = 1 and density 1/4: 16 is larger than the matrix, and at
+   * 8 no density keeps the one block; 1/16 and 1/32 keep none of the
+   * four blocks at 4 */
+  g_autoptr (SpxStudy) small = spx_study_new ();
+  small->scenario->m = small->scenario->k = 8;
+  small->scenario->block = 1;
+  small->scenario->gen.density = 0.25;
+  g_assert_true (spx_study_build_mask (small, &error));
+  spx_study_sweep_options (small, &o);
+  assert_blocks (&o, (const guint[]) { 1, 4 }, 2);
+  g_assert_cmpuint (o.n_densities, ==, 2);
+  g_assert_cmpfloat (o.densities[0], ==, 1 / 4.0);
+  g_assert_cmpfloat (o.densities[1], ==, 1 / 8.0);
+  g_assert_true (spx_sweep_options_validate (&o, &error));
+}
+
 /* The model's sweep of a real layer: one point per block size and mode,
  * each at the block density of the layer re-blocked. */
 static void
@@ -297,6 +351,14 @@ add_point (SpxSweep *sweep, SpxSweepSource source, SpxSweepMode mode,
   g_array_append_val (sweep->points, p);
 }
 
+/* The verdict in the window's words. */
+static char *
+verdict_text (const SpxStudy *s, SpxVerdict *v)
+{
+  spx_study_judge (s, v);
+  return spx_render_verdict_text (v, "Run Sweep");
+}
+
 static void
 test_words (void)
 {
@@ -310,12 +372,36 @@ test_words (void)
   g_assert_cmpstr (density, ==, "10.0% of elements, 100.0% of 16 × 16 "
                                 "blocks non-empty");
   /* before a sweep: the bound a full block grid sets */
-  g_autofree char *bound = spx_study_verdict (s);
-  g_assert_nonnull (strstr (bound, "no block-sparse speedup is possible"));
+  SpxVerdict v;
+  g_autofree char *bound = verdict_text (s, &v);
+  g_assert_cmpint (v.kind, ==, SPX_VERDICT_BOUND);
+  g_assert_cmpuint (v.n_bounds, ==, 1);
+  g_assert_cmpuint (v.bounds[0].block, ==, 16);
+  g_assert_cmpfloat (v.bounds[0].bound, ==, 1.0);
+  g_assert_false (v.bounds[0].possible);
+  g_assert_cmpstr (bound, ==, "At 16 × 16 blocks nearly every block holds a "
+                   "non-zero: no block-sparse speedup is possible (at most "
+                   "1.00×). Try a smaller block size, or Run Sweep.");
+  /* the command's words name the command instead */
+  g_autofree char *cli = spx_render_verdict_text (&v, "run sparse-explorer "
+                                                      "sweep again");
+  g_assert_nonnull (strstr (cli, "Try a smaller block size, or run "
+                                 "sparse-explorer sweep again."));
   /* surveyed: columns 0, 10, 20, … are set, so 10%, 20%, 40%, 80% and
    * 100% of the 1, 2, 4, 8 and 16 blocks */
   spx_study_survey_blocks (s);
-  g_autofree char *bounds = spx_study_verdict (s);
+  g_autofree char *bounds = verdict_text (s, &v);
+  g_assert_cmpint (v.kind, ==, SPX_VERDICT_BOUNDS);
+  g_assert_cmpuint (v.n_bounds, ==, 5);
+  g_assert_cmpuint (v.bounds[3].block, ==, 8);
+  g_assert_cmpfloat_with_epsilon (v.bounds[3].bound, 1.25, 1e-12);
+  g_assert_true (v.bounds[3].possible);
+  g_assert_false (v.bounds[4].possible);
+  g_autofree char *cli_bounds = spx_render_verdict_text (
+    &v, "run sparse-explorer sweep again");
+  g_assert_true (g_str_has_suffix (cli_bounds, "(blocks nearly full). Run "
+                                   "sparse-explorer sweep again to measure "
+                                   "it."));
   g_assert_cmpstr (bounds, ==, "A speedup is possible at most at b = 1 "
                    "(10×), 2 (5×), 4 (2.5×), 8 (1.25×); not at b = 16 "
                    "(blocks nearly full). Run Sweep to measure it.");
@@ -341,7 +427,24 @@ test_words (void)
   add_point (s->sweep, SPX_SWEEP_MODEL, SPX_SWEEP_STATIC, 16, 0.9,
              SPX_NOISE_NONE);
   s->sweep_revision = s->revision;
-  g_autofree char *verdict = spx_study_verdict (s);
+  g_autofree char *verdict = verdict_text (s, &v);
+  /* the CPU: noise at b = 4 is left out, b = 16 is slower */
+  const SpxVerdictSource *cpu = &v.sources[SPX_SWEEP_CPU];
+  g_assert_cmpint (v.kind, ==, SPX_VERDICT_SWEPT);
+  g_assert_cmpuint (cpu->points, ==, 4);
+  g_assert_cmpuint (cpu->noisy, ==, 1);
+  g_assert_cmpuint (cpu->n_faster, ==, 2);
+  g_assert_cmpuint (cpu->faster[1], ==, 2);
+  g_assert_cmpfloat (cpu->best, ==, 3.1);
+  g_assert_cmpuint (cpu->best_block, ==, 1);
+  g_assert_cmpint (cpu->best_mode, ==, SPX_SWEEP_STATIC);
+  g_assert_cmpuint (v.sources[SPX_SWEEP_MODEL].n_faster, ==, 1);
+  g_assert_cmpstr (v.machine, ==, "bow");
+  g_assert_cmpuint (v.done, ==, 6);
+  g_assert_cmpuint (v.total, ==, 35);
+  /* no sweep to suggest: the window's and the command's words agree */
+  g_autofree char *cli_verdict = spx_render_verdict_text (&v, "run it");
+  g_assert_cmpstr (cli_verdict, ==, verdict);
   g_assert_cmpstr (verdict, ==, "On this CPU: faster than dense at b = 1, "
                    "2 (best static b = 1, 3.1×); on the IPU model (bow): "
                    "faster than dense at b = 1 (best static b = 1, 1.5×) "
@@ -350,7 +453,7 @@ test_words (void)
   g_assert_false (spx_study_sweep_stale (s));
   g_assert_true (spx_study_set_machine (s, "gc200", &error));
   g_assert_true (spx_study_sweep_stale (s));
-  g_autofree char *stale = spx_study_verdict (s);
+  g_autofree char *stale = verdict_text (s, &v);
   g_assert_nonnull (strstr (stale, "Run Sweep"));
   g_unlink (path);
 }
@@ -668,6 +771,7 @@ main (int argc, char **argv)
   g_test_add_func ("/study/fit-size", test_fit_size);
   g_test_add_func ("/study/fit-size-refused", test_fit_size_refused);
   g_test_add_func ("/study/sweep-options", test_sweep_options);
+  g_test_add_func ("/study/sweep-points", test_sweep_points);
   g_test_add_func ("/study/subject-sweep", test_subject_sweep);
   g_test_add_func ("/study/words", test_words);
   g_test_add_func ("/study/save-spares-files", test_save_spares_files);

@@ -189,8 +189,7 @@ static void
 take_survey (SpxWindow *w, const SpxStudy *from)
 {
   SpxStudy *s = w->study;
-  memcpy (s->block_densities, from->block_densities,
-          sizeof s->block_densities);
+  s->survey = from->survey;
   s->surveyed = from->surveyed;
   s->survey_revision = s->revision;
 }

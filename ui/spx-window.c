@@ -1,9 +1,13 @@
 /* spx-window.c: the main window: header bar, views, actions, title */
 #include "spx-window-private.h"
 #include "spx-render-tiles.h"
+#include "spx-render-verdict.h"
 #include "spx-util.h"
 
 #include <string.h>
+
+/* The button (and menu item) that runs a sweep, as the verdict names it. */
+#define RUN_SWEEP "Run Sweep"
 
 G_DEFINE_TYPE (SpxWindow, spx_window, GTK_TYPE_APPLICATION_WINDOW)
 
@@ -176,7 +180,9 @@ spx_window_update_verdict (SpxWindow *w)
 {
   SpxStudy *s = w->study;
   g_autofree char *density = spx_study_describe_density (s);
-  g_autofree char *verdict = spx_study_verdict (s);
+  SpxVerdict v;
+  spx_study_judge (s, &v);
+  g_autofree char *verdict = spx_render_verdict_text (&v, RUN_SWEEP);
   g_autofree char *markup = s->scenario->mask == NULL
     ? g_strdup ("") /* nothing to say until the mask is made */
     : g_markup_printf_escaped ("<b>%s.</b> %s", density, verdict);
@@ -632,7 +638,7 @@ primary_menu (void)
   g_menu_append (file, "Save _As…", "win.save-as");
   g_menu_append (file, "Save _Mask As…", "win.save-mask");
   g_menu_append (file, "_Export View…", "win.export");
-  g_menu_append (file, "_Run Sweep", "win.run-sweep");
+  g_menu_append (file, "_" RUN_SWEEP, "win.run-sweep");
   g_menu_append_section (menu, NULL, G_MENU_MODEL (file));
   GMenu *app = g_menu_new ();
   g_menu_append (app, "_Preferences", "app.preferences");
@@ -872,7 +878,7 @@ timeline_bar (SpxWindow *w, GtkWidget *view)
 static GtkWidget *
 speedup_bar (SpxWindow *w, GtkWidget *view)
 {
-  w->sweep_button = gtk_button_new_with_mnemonic ("_Run Sweep");
+  w->sweep_button = gtk_button_new_with_mnemonic ("_" RUN_SWEEP);
   gtk_actionable_set_action_name (GTK_ACTIONABLE (w->sweep_button),
                                   "win.run-sweep");
   gtk_widget_set_tooltip_text (w->sweep_button, "Model the IPU and measure "

@@ -46,6 +46,15 @@
 #define DYN_INNER_B4_FP32  14
 #define DYN_INNER_B8       23
 #define DYN_INNER_B16      24
+/* Static block vertex: worker cycles of a block times its first column of
+ * X, PopLibs' published figures at b = 4, 8 and 16 (linear in b between
+ * them); each further column costs the AMP's width (per_column). */
+#define BLOCK_FIRST_B4_FP16   13
+#define BLOCK_FIRST_B8_FP16   14
+#define BLOCK_FIRST_B16_FP16  19
+#define BLOCK_FIRST_B4_FP32   12
+#define BLOCK_FIRST_B8_FP32   19
+#define BLOCK_FIRST_B16_FP32  74
 /* Dense vertex (the accumulating matrix product unit): GRAIN × GRAIN
  * pieces of W at the tile's full MAC rate once the pipeline is full; each
  * piece pays FILL worker cycles, each row of pieces ROW. Fitted to the
@@ -217,10 +226,6 @@ lerp_b (guint b, guint b0, double y0, guint b1, double y1)
   return y0 + (y1 - y0) * ((double) b - b0) / (double) (b1 - b0);
 }
 
-/* Worker cycles of one block times nw columns of X: the published
- * constants for b = 4, 8, 16, interpolated linearly in b between them;
- * the per-column part follows the AMP width: fp16 does min(4b, 64) MACs
- * per worker step, fp32 min(b, 16). */
 /* Worker cycles per column of X of one b×b block on the AMP: fp16 does
  * min(4b, 64) MACs per worker step, fp32 min(b, 16). */
 static double
@@ -242,17 +247,16 @@ dynamic_y (guint b, SpxDtype dtype, double nw)
   return loads * (inner + nw * per_column (b, dtype));
 }
 
+/* The static vertex's worker cycles of one block times nw columns. */
 static double
 block_y (guint b, SpxDtype dtype, double nw)
 {
-  if (dtype == SPX_DTYPE_FP16)
-    {
-      double c0 = b <= 4 ? 13 : b <= 8 ? lerp_b (b, 4, 13, 8, 14)
-                                       : lerp_b (b, 8, 14, 16, 19);
-      return c0 + per_column (b, dtype) * (nw - 1);
-    }
-  double c0 = b <= 4 ? 12 : b <= 8 ? lerp_b (b, 4, 12, 8, 19)
-                                   : lerp_b (b, 8, 19, 16, 74);
+  gboolean half = dtype == SPX_DTYPE_FP16;
+  double at4 = half ? BLOCK_FIRST_B4_FP16 : BLOCK_FIRST_B4_FP32;
+  double at8 = half ? BLOCK_FIRST_B8_FP16 : BLOCK_FIRST_B8_FP32;
+  double at16 = half ? BLOCK_FIRST_B16_FP16 : BLOCK_FIRST_B16_FP32;
+  double c0 = b <= 4 ? at4 : b <= 8 ? lerp_b (b, 4, at4, 8, at8)
+                                    : lerp_b (b, 8, at8, 16, at16);
   return c0 + per_column (b, dtype) * (nw - 1);
 }
 

@@ -26,6 +26,10 @@ G_BEGIN_DECLS
 /* Share of every dynamic bucket kept free for an uneven pattern
  * (PopSparse's "bucket oversize proportion", its default). */
 #define SPX_IPU_BUCKET_OVERSIZE 0.3
+/* The reducers' share of incoming partials is uneven (holders of a row sit
+ * at the same place in every band): the static planner plans for this
+ * much above the mean. */
+#define SPX_IPU_REDUCE_IMBALANCE 1.5
 
 /* Bytes of one element of a kind: partial sums are fp32, the rest the
  * dtype. Index bytes are counted per block, not per element: 0. */

@@ -32,8 +32,8 @@ typedef struct {
   guint   workers;              /* worker threads per tile, 6 */
 } SpxIpuMachine;
 
-/* gc200, bow, mk1 (Graphcore's published figures) and teach16 (16 tiles
- * in a 4×4 grid, 64 KiB each, Bow's per-tile rates). A new copy; NULL
+/* A preset of the table in spx-ipu-machine.c (Graphcore's IPUs with their
+ * published figures, and a 16-tile teaching machine). A new copy; NULL
  * for another name. */
 SpxIpuMachine *spx_ipu_machine_preset   (const char *name);
 /* The preset names in menu order, NULL-terminated; static, never freed. */

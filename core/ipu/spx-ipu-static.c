@@ -368,11 +368,6 @@ heavier (const SpxIpuMachine *m, SpxIpuTraffic a, SpxIpuTraffic b)
          spx_ipu_cost_exchange (m, &a, NULL) ? b : a;
 }
 
-/* The reducers' share of incoming partials is uneven (holders of a row sit
- * at the same place in every band); plan memory for this much above the
- * mean. */
-#define REDUCE_IMBALANCE 1.5
-
 static void
 shape_estimate (const Ctx *c, Shape *sh, const double *rows_band)
 {
@@ -418,7 +413,7 @@ shape_estimate (const Ctx *c, Shape *sh, const double *rows_band)
     m, c->b, c->dtype, max_per, (guint64) max_rows, sh->n_part, NULL);
   /* partial blocks that must move to a reducer, spread over the tiles */
   double moved = MAX (pieces - nonempty, 0);
-  double red_in = ceil (REDUCE_IMBALANCE * moved / used) * b * np *
+  double red_in = ceil (SPX_IPU_REDUCE_IMBALANCE * moved / used) * b * np *
                   SPX_IPU_PARTIAL_BYTES;
   double outs = ceil ((nonempty + c->empty_rows) / used) * b * np;
   double outs_red = ceil (nonempty / used) * b * np;
