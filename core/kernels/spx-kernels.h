@@ -4,7 +4,7 @@
 #pragma once
 
 #include <glib.h>
-#include "spx-engine.h"
+#include "spx-isa.h"
 
 G_BEGIN_DECLS
 
