@@ -44,7 +44,6 @@ typedef __m256i Mask;
 #define VEC_ZERO() _mm256_setzero_ps ()
 #define VEC_SET1(x) _mm256_set1_ps (x)
 #define VEC_FMA(a, b, c) _mm256_fmadd_ps (a, b, c)
-#define KERNEL_TABLE spx_kernel_spmm_avx2
 #define KERNEL_TABLE_ANY spx_kernel_spmm_avx2_any
 
 INLINE Mask
@@ -56,8 +55,8 @@ tail_mask (guint rem)
 
 #include "spx-kernels-tile.h"
 
-#define SDDMM_BLOCK spx_kernel_sddmm_avx2
-#define SDDMM_PACK spx_kernel_sddmm_pack_avx2
+#define SDDMM_BLOCK sddmm_block
+#define SDDMM_PACK sddmm_transpose
 #include "spx-sddmm-block.h"
 
 /* SDDMM's packed kernels in ymm (b = 8, 16, 32) and xmm (b = 4). Rows
@@ -91,9 +90,23 @@ tail_mask (guint rem)
 #define PANEL_TABLE panel_xmm
 #include "spx-sddmm-panel.h"
 
-SpxSddmmPanel
-spx_kernel_sddmm_panel_avx2 (guint b)
+static SpxSddmmPanel
+sddmm_panel (guint b)
 {
   SpxSddmmPanel k = panel_ymm (b);
   return k != NULL ? k : panel_xmm (b);
 }
+
+/* Every packed kernel here reads Q transposed. */
+static SpxSddmmPack
+sddmm_pack (guint b)
+{
+  return sddmm_transpose;
+}
+
+const SpxKernelSet spx_kernels_avx2_fp32 = {
+  .spmm = spmm_kernel,
+  .sddmm = sddmm_block,
+  .sddmm_panel = sddmm_panel,
+  .sddmm_pack = sddmm_pack,
+};
