@@ -79,6 +79,14 @@ spx_budget_check (guint64 bytes, const char *what, GError **error)
 }
 
 gboolean
+spx_budget_check_estimate (double bytes, const char *what, GError **error)
+{
+  double most = (double) (G_GUINT64_CONSTANT (1) << 62);
+  return spx_budget_check (bytes < most ? (guint64) bytes : (guint64) most,
+                           what, error);
+}
+
+gboolean
 spx_budget_check_held (guint64 bytes, guint64 held, const char *what,
                        GError **error)
 {

@@ -83,6 +83,10 @@ gboolean spx_budget_check (guint64 bytes, const char *what, GError **error);
  * lives on (other masks): the sum must fit, and the error says both. */
 gboolean spx_budget_check_held (guint64 bytes, guint64 held,
                                 const char *what, GError **error);
+/* spx_budget_check for an estimate: a double, so that products of sizes
+ * from input cannot wrap (past 2^62 bytes it counts as 2^62). */
+gboolean spx_budget_check_estimate (double bytes, const char *what,
+                                    GError **error);
 /* count × size bytes, zeroed, after spx_budget_check (the product
  * checked for overflow); NULL with an error when refused or when the
  * allocation fails. Free with g_free. */
