@@ -12,6 +12,20 @@
 
 G_DEFINE_QUARK (spx-budget-error-quark, spx_budget_error)
 
+gboolean
+spx_invalid (GError **error, GQuark domain, gint code, const char *format,
+             ...)
+{
+  va_list args;
+
+  if (error == NULL)
+    return FALSE;
+  va_start (args, format);
+  g_propagate_error (error, g_error_new_valist (domain, code, format, args));
+  va_end (args);
+  return FALSE;
+}
+
 /* Nanoseconds: small products finish within a microsecond, and
  * g_get_monotonic_time's microseconds would time them as 0. */
 double

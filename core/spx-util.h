@@ -9,6 +9,11 @@ G_BEGIN_DECLS
 /* Monotonic time in milliseconds, for timings reported to users. */
 double   spx_now_ms (void);
 
+/* Set error (domain, code, a printf-style message) and return FALSE: the
+ * one line a check of input ends with when it refuses. */
+gboolean spx_invalid (GError **error, GQuark domain, gint code,
+                      const char *format, ...) G_GNUC_PRINTF (4, 5);
+
 /* ---- files input comes from --------------------------------------- */
 
 /* Open path for reading if it is a regular file (or a link to one),
