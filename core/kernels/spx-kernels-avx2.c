@@ -62,13 +62,7 @@ tail_mask (guint rem)
 /* SDDMM's packed kernels in ymm (b = 8, 16, 32) and xmm (b = 4). Rows
  * per tile: R·V accumulators, at most 8 of 16 registers (AVX2 broadcasts
  * into a register of its own before each multiply-add). */
-#define PANEL_VEC __m256
-#define PANEL_VW 8
-#define PANEL_LOAD(p) _mm256_loadu_ps (p)
-#define PANEL_STORE(p, x) _mm256_storeu_ps (p, x)
-#define PANEL_ZERO() _mm256_setzero_ps ()
-#define PANEL_SET1(x) _mm256_set1_ps (x)
-#define PANEL_FMA(a, b, c) _mm256_fmadd_ps (a, b, c)
+#define PANEL_BITS 256
 #define PANEL_R1 8
 #define PANEL_R2 4
 #define PANEL_R4 2
@@ -76,13 +70,7 @@ tail_mask (guint rem)
 #define PANEL_TABLE panel_ymm
 #include "spx-sddmm-panel.h"
 
-#define PANEL_VEC __m128
-#define PANEL_VW 4
-#define PANEL_LOAD(p) _mm_loadu_ps (p)
-#define PANEL_STORE(p, x) _mm_storeu_ps (p, x)
-#define PANEL_ZERO() _mm_setzero_ps ()
-#define PANEL_SET1(x) _mm_set1_ps (x)
-#define PANEL_FMA(a, b, c) _mm_fmadd_ps (a, b, c)
+#define PANEL_BITS 128
 #define PANEL_R1 8
 #define PANEL_R2 4
 #define PANEL_R4 2
@@ -105,8 +93,5 @@ sddmm_pack (guint b)
 }
 
 const SpxKernelSet spx_kernels_avx2_fp32 = {
-  .spmm = spmm_kernel,
-  .sddmm = sddmm_block,
-  .sddmm_panel = sddmm_panel,
-  .sddmm_pack = sddmm_pack,
+  spmm_kernel, sddmm_block, sddmm_panel, sddmm_pack
 };

@@ -64,13 +64,7 @@ tail_mask (guint rem)
 /* SDDMM's packed kernels in zmm (b = 16, 32, 64), and in ymm (b = 8):
  * AVX-512VL gives those 32 registers and broadcasts folded into the
  * multiply-adds. Rows per tile: R·V accumulators of 32. */
-#define PANEL_VEC __m512
-#define PANEL_VW 16
-#define PANEL_LOAD(p) _mm512_loadu_ps (p)
-#define PANEL_STORE(p, x) _mm512_storeu_ps (p, x)
-#define PANEL_ZERO() _mm512_setzero_ps ()
-#define PANEL_SET1(x) _mm512_set1_ps (x)
-#define PANEL_FMA(a, b, c) _mm512_fmadd_ps (a, b, c)
+#define PANEL_BITS 512
 #define PANEL_R1 16
 #define PANEL_R2 8
 #define PANEL_R4 4
@@ -78,13 +72,7 @@ tail_mask (guint rem)
 #define PANEL_TABLE panel_zmm
 #include "spx-sddmm-panel.h"
 
-#define PANEL_VEC __m256
-#define PANEL_VW 8
-#define PANEL_LOAD(p) _mm256_loadu_ps (p)
-#define PANEL_STORE(p, x) _mm256_storeu_ps (p, x)
-#define PANEL_ZERO() _mm256_setzero_ps ()
-#define PANEL_SET1(x) _mm256_set1_ps (x)
-#define PANEL_FMA(a, b, c) _mm256_fmadd_ps (a, b, c)
+#define PANEL_BITS 256
 #define PANEL_R1 16
 #define PANEL_R2 8
 #define PANEL_R4 4
@@ -208,8 +196,5 @@ sddmm_pack (guint b)
 }
 
 const SpxKernelSet spx_kernels_avx512_fp32 = {
-  .spmm = spmm_kernel,
-  .sddmm = sddmm_block,
-  .sddmm_panel = sddmm_panel,
-  .sddmm_pack = sddmm_pack,
+  spmm_kernel, sddmm_block, sddmm_panel, sddmm_pack
 };

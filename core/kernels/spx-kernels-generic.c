@@ -143,8 +143,5 @@ no_pack (guint b)
 }
 
 const SpxKernelSet spx_kernels_generic_fp32 = {
-  .spmm = spmm_kernel,
-  .sddmm = sddmm_block,
-  .sddmm_panel = no_panel,
-  .sddmm_pack = no_pack,
+  spmm_kernel, sddmm_block, no_panel, no_pack
 };
