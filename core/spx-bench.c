@@ -123,7 +123,7 @@ operands_check (SpxBenchOp op, guint64 m, guint64 k, guint64 n,
                        G_GUINT64_FORMAT ", C %" G_GUINT64_FORMAT "×%"
                        G_GUINT64_FORMAT " twice, as floats)", m, k, k, n, m,
                        n);
-  return spx_engine_check_budget (bytes, what, error);
+  return spx_budget_check_estimate (bytes, what, error);
 }
 
 gboolean

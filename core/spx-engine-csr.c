@@ -1,6 +1,7 @@
 /* spx-engine-csr.c: block CSR patterns: built from masks, freed, and
  * checked before any kernel trusts them */
 #include "spx-engine.h"
+#include "spx-util.h"
 
 #include <string.h>
 
@@ -56,46 +57,36 @@ spx_block_csr_clear (SpxBlockCsr *csr)
 }
 
 static gboolean
-invalid (GError **error, const char *format, ...) G_GNUC_PRINTF (2, 3);
-
-static gboolean
-invalid (GError **error, const char *format, ...)
-{
-  va_list args;
-
-  va_start (args, format);
-  if (error != NULL)
-    *error = g_error_new_valist (SPX_ENGINE_ERROR, SPX_ENGINE_ERROR_INVALID,
-                                 format, args);
-  va_end (args);
-  return FALSE;
-}
-
-static gboolean
 validate_shape (const SpxBlockCsr *csr, GError **error)
 {
   if (csr->b == 0)
-    return invalid (error, "block size 0: expected at least 1");
+    return spx_invalid (error, SPX_ENGINE_ERROR, SPX_ENGINE_ERROR_INVALID,
+                        "block size 0: expected at least 1");
   if (csr->m == 0 || csr->k == 0)
-    return invalid (error, "pattern size %" G_GUINT64_FORMAT "×%"
-                    G_GUINT64_FORMAT ": expected at least one row and one "
-                    "column", csr->m, csr->k);
+    return spx_invalid (error, SPX_ENGINE_ERROR, SPX_ENGINE_ERROR_INVALID,
+                        "pattern size %" G_GUINT64_FORMAT "×%"
+                        G_GUINT64_FORMAT ": expected at least one row and one "
+                        "column", csr->m, csr->k);
 
   guint64 brows = div_up (csr->m, csr->b), bcols = div_up (csr->k, csr->b);
   if (csr->brows != brows)
-    return invalid (error, "%" G_GUINT64_FORMAT " rows in blocks of %u make %"
-                    G_GUINT64_FORMAT " block-rows, but the pattern says %"
-                    G_GUINT64_FORMAT, csr->m, csr->b, brows, csr->brows);
+    return spx_invalid (error, SPX_ENGINE_ERROR, SPX_ENGINE_ERROR_INVALID,
+                        "%" G_GUINT64_FORMAT " rows in blocks of %u make %"
+                        G_GUINT64_FORMAT " block-rows, but the pattern says %"
+                        G_GUINT64_FORMAT, csr->m, csr->b, brows, csr->brows);
   if (csr->bcols != bcols)
-    return invalid (error, "%" G_GUINT64_FORMAT " columns in blocks of %u "
-                    "make %" G_GUINT64_FORMAT " block-columns, but the "
-                    "pattern says %" G_GUINT64_FORMAT,
-                    csr->k, csr->b, bcols, csr->bcols);
+    return spx_invalid (error, SPX_ENGINE_ERROR, SPX_ENGINE_ERROR_INVALID,
+                        "%" G_GUINT64_FORMAT " columns in blocks of %u "
+                        "make %" G_GUINT64_FORMAT " block-columns, but the "
+                        "pattern says %" G_GUINT64_FORMAT,
+                        csr->k, csr->b, bcols, csr->bcols);
   if (csr->row_offsets == NULL)
-    return invalid (error, "no row_offsets");
+    return spx_invalid (error, SPX_ENGINE_ERROR, SPX_ENGINE_ERROR_INVALID,
+                        "no row_offsets");
   if (csr->n_blocks > 0 && csr->col_indices == NULL)
-    return invalid (error, "%" G_GUINT64_FORMAT " blocks but no col_indices",
-                    csr->n_blocks);
+    return spx_invalid (error, SPX_ENGINE_ERROR, SPX_ENGINE_ERROR_INVALID,
+                        "%" G_GUINT64_FORMAT " blocks but no col_indices",
+                        csr->n_blocks);
   return TRUE;
 }
 
@@ -106,18 +97,21 @@ validate_offsets (const SpxBlockCsr *csr, GError **error)
   const guint64 *off = csr->row_offsets;
 
   if (off[0] != 0)
-    return invalid (error, "row_offsets[0] is %" G_GUINT64_FORMAT
-                    ": expected 0", off[0]);
+    return spx_invalid (error, SPX_ENGINE_ERROR, SPX_ENGINE_ERROR_INVALID,
+                        "row_offsets[0] is %" G_GUINT64_FORMAT
+                        ": expected 0", off[0]);
   for (guint64 br = 0; br < csr->brows; br++)
     if (off[br + 1] < off[br])
-      return invalid (error, "block-row %" G_GUINT64_FORMAT ": row_offsets "
-                      "go down from %" G_GUINT64_FORMAT " to %"
-                      G_GUINT64_FORMAT ": they must not decrease",
-                      br, off[br], off[br + 1]);
+      return spx_invalid (error, SPX_ENGINE_ERROR, SPX_ENGINE_ERROR_INVALID,
+                          "block-row %" G_GUINT64_FORMAT ": row_offsets "
+                          "go down from %" G_GUINT64_FORMAT " to %"
+                          G_GUINT64_FORMAT ": they must not decrease",
+                          br, off[br], off[br + 1]);
   if (off[csr->brows] != csr->n_blocks)
-    return invalid (error, "row_offsets end at %" G_GUINT64_FORMAT
-                    ", but there are %" G_GUINT64_FORMAT " blocks",
-                    off[csr->brows], csr->n_blocks);
+    return spx_invalid (error, SPX_ENGINE_ERROR, SPX_ENGINE_ERROR_INVALID,
+                        "row_offsets end at %" G_GUINT64_FORMAT
+                        ", but there are %" G_GUINT64_FORMAT " blocks",
+                        off[csr->brows], csr->n_blocks);
   return TRUE;
 }
 
@@ -129,13 +123,18 @@ validate_columns (const SpxBlockCsr *csr, GError **error)
       {
         guint32 col = csr->col_indices[i];
         if (col >= csr->bcols)
-          return invalid (error, "block-row %" G_GUINT64_FORMAT ": column %u "
-                          "is past the last block-column (%" G_GUINT64_FORMAT
-                          " block-columns)", br, col, csr->bcols);
+          return spx_invalid (error,
+                              SPX_ENGINE_ERROR, SPX_ENGINE_ERROR_INVALID,
+                              "block-row %" G_GUINT64_FORMAT ": column %u "
+                              "is past the last block-column (%"
+                              G_GUINT64_FORMAT " block-columns)", br, col,
+                              csr->bcols);
         if (i > csr->row_offsets[br] && col <= csr->col_indices[i - 1])
-          return invalid (error, "block-row %" G_GUINT64_FORMAT ": column %u "
-                          "after %u: columns must increase",
-                          br, col, csr->col_indices[i - 1]);
+          return spx_invalid (error,
+                              SPX_ENGINE_ERROR, SPX_ENGINE_ERROR_INVALID,
+                              "block-row %" G_GUINT64_FORMAT ": column %u "
+                              "after %u: columns must increase",
+                              br, col, csr->col_indices[i - 1]);
       }
   return TRUE;
 }

@@ -1,6 +1,7 @@
 /* spx-engine-dynamic.c: dynamic sparsity, a new pattern every run within
  * a budget of non-zero blocks fixed at plan time */
 #include "spx-engine-private.h"
+#include "spx-util.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -28,7 +29,7 @@ check_plan_budget (const SpxDynamicPlan *plan, guint threads, GError **error)
     "the CPU dynamic plan (%" G_GUINT64_FORMAT "×%" G_GUINT64_FORMAT " in "
     "blocks of %u, a budget of %" G_GUINT64_FORMAT " blocks)", plan->m,
     plan->k, plan->b, plan->max_blocks);
-  return spx_engine_check_budget (bytes, what, error);
+  return spx_budget_check_estimate (bytes, what, error);
 }
 
 SpxDynamicPlan *
@@ -125,7 +126,7 @@ coo_alloc (SpxDynamicPlan *plan, GError **error)
                  (plan->brows + 1.0) * sizeof (guint64);
   g_autofree char *what = g_strdup_printf (
     "sorting %" G_GUINT64_FORMAT " COO blocks", plan->max_blocks);
-  if (!spx_engine_check_budget (bytes, what, error))
+  if (!spx_budget_check_estimate (bytes, what, error))
     return FALSE;
   plan->coo_values = g_try_new (float, nb * bb);
   plan->coo_offsets = g_try_new (guint64, plan->brows + 1);

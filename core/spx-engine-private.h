@@ -55,11 +55,6 @@ void     spx_schedule_run   (SpxSchedule *s, SpxIsa isa,
  * onto huge pages (fewer TLB misses). NULL when out of memory; free(). */
 void    *spx_engine_alloc (gsize bytes);
 
-/* spx_budget_check for an estimate in bytes (a double: products of
- * sizes from input must not wrap). */
-gboolean spx_engine_check_budget (double bytes, const char *what,
-                                  GError **error);
-
 /* Threads to use: the option, or OpenMP's default. */
 guint    spx_engine_threads (const SpxEngineOptions *options);
 /* The checks both plans make on sizes (B's offsets must fit 32 bits). */

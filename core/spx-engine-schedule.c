@@ -311,14 +311,6 @@ spx_engine_threads (const SpxEngineOptions *options)
 }
 
 gboolean
-spx_engine_check_budget (double bytes, const char *what, GError **error)
-{
-  double most = (double) (G_GUINT64_CONSTANT (1) << 62);
-  return spx_budget_check (bytes < most ? (guint64) bytes : (guint64) most,
-                           what, error);
-}
-
-gboolean
 spx_engine_check_sizes (guint64 m, guint64 k, guint64 n, guint b,
                         GError **error)
 {

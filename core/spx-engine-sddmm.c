@@ -167,7 +167,7 @@ run_panels (const Kernel *kern, const SpxBlockCsr *pat, const float *P,
             const float *Q, guint64 kd, float *out, guint64 target,
             int threads, GError **error)
 {
-  guint64 len = pat->b * (kd + 3); /* as spx_kernel_sddmm_pack says */
+  guint64 len = pat->b * (kd + 3); /* as SpxSddmmPack says */
   g_autofree float **panels = g_new0 (float *, threads);
   gboolean ok = kd <= G_MAXUINT64 / 2 / pat->b &&
                len <= G_MAXSIZE / sizeof (float) / (guint64) threads;
@@ -229,8 +229,9 @@ spx_sddmm (const SpxBlockCsr *pattern, const float *P, const float *Q,
   int threads = options != NULL && options->threads > 0
                 ? (int) MIN (options->threads, (guint) G_MAXINT)
                 : omp_get_max_threads ();
-  SpxIsa isa = options != NULL ? options->isa : spx_isa_best ();
-  SpxSddmmPanel panel = spx_kernel_sddmm_panel (isa, pattern->b);
+  const SpxKernelSet *set =
+    spx_kernel_set (options != NULL ? options->isa : spx_isa_best ());
+  SpxSddmmPanel panel = set->sddmm_panel (pattern->b);
   guint64 b = pattern->b;
   guint64 macs = G_GUINT64_CONSTANT (1) << (panel != NULL ? 22 : 18);
   guint64 chunk = MIN (macs / b / b / kd, n_blocks / (4 * (guint64) threads));
@@ -238,10 +239,10 @@ spx_sddmm (const SpxBlockCsr *pattern, const float *P, const float *Q,
   guint64 n_chunks = (n_blocks + chunk - 1) / chunk;
   threads = (int) MIN ((guint64) threads, n_chunks);
 
-  Kernel kern = { panel, spx_kernel_sddmm_pack (isa, pattern->b) };
+  Kernel kern = { panel, set->sddmm_pack (pattern->b) };
   if (panel != NULL && kern.pack != NULL)
     return run_panels (&kern, pattern, P, Q, kd, out, chunk, threads, error);
-  SpxSddmmBlock kernel = spx_kernel_sddmm (isa);
+  SpxSddmmBlock kernel = set->sddmm;
 #pragma omp parallel for schedule (dynamic, 1) num_threads (threads)
   for (guint64 i = 0; i < n_chunks; i++)
     run_range (kernel, pattern, P, Q, kd, out, i * chunk,

@@ -1,5 +1,6 @@
 /* spx-engine-static.c: static sparsity, the pattern fixed at plan time */
 #include "spx-engine-private.h"
+#include "spx-util.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -28,7 +29,7 @@ check_budget (const SpxMask *mask, guint64 n, guint64 n_blocks,
     "the CPU static plan (%" G_GUINT64_FORMAT "×%" G_GUINT64_FORMAT " in "
     "blocks of %u, %" G_GUINT64_FORMAT " non-zero blocks)", mask->rows,
     mask->cols, mask->block, n_blocks);
-  return spx_engine_check_budget (bytes, what, error);
+  return spx_budget_check_estimate (bytes, what, error);
 }
 
 SpxStaticPlan *

@@ -189,7 +189,7 @@ check_budget (const SpxTilewisePlan *plan, guint64 pairs, guint64 elements,
     "the CPU tile-wise plan (%" G_GUINT64_FORMAT "×%" G_GUINT64_FORMAT
     " in tiles of %u columns, %s condensed values)", plan->m, plan->k,
     plan->width, count);
-  return spx_engine_check_budget (bytes, what, error);
+  return spx_budget_check_estimate (bytes, what, error);
 }
 
 /* Offsets from counts and each tile's last kept block-row; returns the
@@ -268,8 +268,8 @@ spx_tilewise_plan_new (const SpxMask *mask, const float *values,
   /* the small arrays condensing needs, before any is allocated */
   double small = (mask->bcols * 2.0 + mask->cols) * sizeof (guint64) +
                  (mask->cols / tile_width + 1.0) * 2 * sizeof (guint64);
-  if (!spx_engine_check_budget (small, "the CPU tile-wise plan's columns",
-                                error))
+  if (!spx_budget_check_estimate (small,
+                                  "the CPU tile-wise plan's columns", error))
     return NULL;
   SpxTilewisePlan *plan = g_new0 (SpxTilewisePlan, 1);
   plan->m = mask->rows;

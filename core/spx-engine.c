@@ -1,4 +1,5 @@
-/* spx-engine.c: instruction sets, engine options and the dense reference */
+/* spx-engine.c: the instruction set SPX_ISA asks for, engine options and
+ * the dense reference */
 #include "spx-engine.h"
 
 #include <cblas.h>
@@ -13,53 +14,6 @@ extern void  openblas_set_num_threads (int num_threads);
 extern char *openblas_get_config (void);
 extern int   openblas_get_parallel (void);
 extern char *openblas_get_corename (void);
-
-static const char *const isa_names[] = { "generic", "avx2", "avx512" };
-
-const char *
-spx_isa_to_string (SpxIsa isa)
-{
-  return isa_names[isa];
-}
-
-gboolean
-spx_isa_from_string (const char *name, SpxIsa *isa)
-{
-  for (guint i = 0; i < G_N_ELEMENTS (isa_names); i++)
-    if (g_strcmp0 (name, isa_names[i]) == 0)
-      {
-        *isa = (SpxIsa) i;
-        return TRUE;
-      }
-  return FALSE;
-}
-
-gboolean
-spx_isa_supported (SpxIsa isa)
-{
-  __builtin_cpu_init ();
-  switch (isa)
-    {
-    case SPX_ISA_AVX512:
-      return __builtin_cpu_supports ("avx512f") &&
-             __builtin_cpu_supports ("avx512vl") &&
-             __builtin_cpu_supports ("avx512bw") &&
-             __builtin_cpu_supports ("avx512dq");
-    case SPX_ISA_AVX2:
-      return __builtin_cpu_supports ("avx2") && __builtin_cpu_supports ("fma");
-    case SPX_ISA_GENERIC:
-    default:
-      return TRUE;
-    }
-}
-
-SpxIsa
-spx_isa_best (void)
-{
-  if (spx_isa_supported (SPX_ISA_AVX512))
-    return SPX_ISA_AVX512;
-  return spx_isa_supported (SPX_ISA_AVX2) ? SPX_ISA_AVX2 : SPX_ISA_GENERIC;
-}
 
 gboolean
 spx_isa_from_env (SpxIsa *isa, GError **error)

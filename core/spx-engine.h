@@ -3,6 +3,7 @@
  * m×n, all row-major fp32. */
 #pragma once
 
+#include "spx-isa.h"
 #include "spx-mask.h"
 
 G_BEGIN_DECLS
@@ -18,17 +19,6 @@ typedef enum {
   SPX_ENGINE_ERROR_CANCELLED,
 } SpxEngineError;
 
-typedef enum {
-  SPX_ISA_GENERIC,
-  SPX_ISA_AVX2,   /* AVX2 + FMA */
-  SPX_ISA_AVX512, /* AVX-512 F */
-} SpxIsa;
-
-const char *spx_isa_to_string   (SpxIsa isa);
-gboolean    spx_isa_from_string (const char *name, SpxIsa *isa);
-/* The best instruction set this processor runs. */
-SpxIsa      spx_isa_best        (void);
-gboolean    spx_isa_supported   (SpxIsa isa);
 /* SPX_ISA=avx512|avx2|generic forces one (refused if unsupported);
  * otherwise the best. */
 gboolean    spx_isa_from_env    (SpxIsa *isa, GError **error);

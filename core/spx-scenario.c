@@ -94,51 +94,42 @@ mask_source_from_string (const char *name, SpxMaskSource *source)
   return FALSE;
 }
 
-static gboolean
-invalid (GError **error, const char *fmt, ...) G_GNUC_PRINTF (2, 3);
-
-static gboolean
-invalid (GError **error, const char *fmt, ...)
-{
-  va_list args;
-  va_start (args, fmt);
-  char *msg = g_strdup_vprintf (fmt, args);
-  va_end (args);
-  g_set_error_literal (error, SPX_SCENARIO_ERROR, SPX_SCENARIO_ERROR_INVALID,
-                       msg);
-  g_free (msg);
-  return FALSE;
-}
-
 gboolean
 spx_scenario_validate (const SpxScenario *s, GError **error)
 {
   if (s->m == 0 || s->k == 0 || s->n == 0 || s->m > SPX_MASK_MAX_DIM ||
       s->k > SPX_MASK_MAX_DIM || s->n > SPX_MASK_MAX_DIM)
-    return invalid (error, "m, k and n must be between 1 and %" G_GUINT64_FORMAT,
-                    SPX_MASK_MAX_DIM);
+    return spx_invalid (error, SPX_SCENARIO_ERROR, SPX_SCENARIO_ERROR_INVALID,
+                        "m, k and n must be between 1 and %" G_GUINT64_FORMAT,
+                        SPX_MASK_MAX_DIM);
   if (s->block == 0 || s->block > SPX_MASK_MAX_BLOCK)
-    return invalid (error, "block size %u: expected 1 to %u", s->block,
-                    SPX_MASK_MAX_BLOCK);
+    return spx_invalid (error, SPX_SCENARIO_ERROR, SPX_SCENARIO_ERROR_INVALID,
+                        "block size %u: expected 1 to %u", s->block,
+                        SPX_MASK_MAX_BLOCK);
   if (!isfinite (s->gen.density) || s->gen.density < 0 || s->gen.density > 1)
-    return invalid (error, "density %g: expected a number from 0 to 1",
-                    s->gen.density);
+    return spx_invalid (error, SPX_SCENARIO_ERROR, SPX_SCENARIO_ERROR_INVALID,
+                        "density %g: expected a number from 0 to 1",
+                        s->gen.density);
   if (s->machine == NULL || s->machine[0] == '\0' ||
       strpbrk (s->machine, "\n\r") != NULL)
-    return invalid (error, "machine: expected a preset name or a file");
+    return spx_invalid (error, SPX_SCENARIO_ERROR, SPX_SCENARIO_ERROR_INVALID,
+                        "machine: expected a preset name or a file");
   if (s->threads > MAX_THREADS)
-    return invalid (error, "threads %u: expected 0 (all cores) to %d",
-                    s->threads, MAX_THREADS);
+    return spx_invalid (error, SPX_SCENARIO_ERROR, SPX_SCENARIO_ERROR_INVALID,
+                        "threads %u: expected 0 (all cores) to %d",
+                        s->threads, MAX_THREADS);
   if (s->source == SPX_MASK_SOURCE_FILE && s->mask_path == NULL)
-    return invalid (error, "mask source is a file but no path is given");
+    return spx_invalid (error, SPX_SCENARIO_ERROR, SPX_SCENARIO_ERROR_INVALID,
+                        "mask source is a file but no path is given");
   if (s->mask != NULL &&
       (s->mask->rows != s->m || s->mask->cols != s->k ||
        s->mask->block != s->block))
-    return invalid (error, "the mask is %" G_GUINT64_FORMAT "×%"
-                    G_GUINT64_FORMAT " with block %u, but the scenario is m×k = %"
-                    G_GUINT64_FORMAT "×%" G_GUINT64_FORMAT " with block %u",
-                    s->mask->rows, s->mask->cols, s->mask->block, s->m, s->k,
-                    s->block);
+    return spx_invalid (error, SPX_SCENARIO_ERROR, SPX_SCENARIO_ERROR_INVALID,
+                        "the mask is %" G_GUINT64_FORMAT "×%"
+                        G_GUINT64_FORMAT " with block %u, but the scenario "
+                        "is m×k = %" G_GUINT64_FORMAT "×%" G_GUINT64_FORMAT
+                        " with block %u", s->mask->rows, s->mask->cols,
+                        s->mask->block, s->m, s->k, s->block);
   return TRUE;
 }
 
@@ -165,7 +156,8 @@ typedef struct {
 static gboolean
 read_fail (Reader *r, const char *group, const char *key, const char *what)
 {
-  return invalid (r->error, "%s: [%s] %s: %s", r->name, group, key, what);
+  return spx_invalid (r->error, SPX_SCENARIO_ERROR, SPX_SCENARIO_ERROR_INVALID,
+                      "%s: [%s] %s: %s", r->name, group, key, what);
 }
 
 static gboolean
@@ -255,7 +247,9 @@ read_scenario_group (Reader *r, SpxScenario *s)
 {
   guint64 version = 0;
   if (!g_key_file_has_group (r->kf, GROUP_SCENARIO))
-    return invalid (r->error, "%s: expected a [scenario] group", r->name);
+    return spx_invalid (r->error,
+                        SPX_SCENARIO_ERROR, SPX_SCENARIO_ERROR_INVALID,
+                        "%s: expected a [scenario] group", r->name);
   if (!read_uint (r, GROUP_SCENARIO, "version", TRUE, 1, G_MAXUINT32, &version))
     return FALSE;
   if (version > SPX_SCENARIO_VERSION)
@@ -421,8 +415,9 @@ load_key_file (const char *name, GKeyFile *kf, const char *dir, GError **error)
         g_strcmp0 (groups[i], GROUP_MASK) != 0)
       {
         g_autofree char *group = spx_short (groups[i]);
-        invalid (error, "%s: [%s]: unknown group (expected [scenario] and "
-                 "[mask])", name, group);
+        spx_invalid (error, SPX_SCENARIO_ERROR, SPX_SCENARIO_ERROR_INVALID,
+                     "%s: [%s]: unknown group (expected [scenario] and "
+                     "[mask])", name, group);
         return NULL;
       }
   if (!read_scenario_group (&r, s) || !read_mask_group (&r, s, dir))
@@ -448,8 +443,9 @@ load_data (const char *name, const char *data, gsize len, const char *dir,
   if (!g_key_file_load_from_data (kf, data, len, G_KEY_FILE_NONE, NULL))
     {
       g_autofree char *where = spx_key_file_where (name, data, len);
-      invalid (error, "%s: not a scenario key file (expected [scenario] and "
-               "[mask] groups of key = value lines)", where);
+      spx_invalid (error, SPX_SCENARIO_ERROR, SPX_SCENARIO_ERROR_INVALID,
+                   "%s: not a scenario key file (expected [scenario] and "
+                   "[mask] groups of key = value lines)", where);
       return NULL;
     }
   return load_key_file (name, kf, dir, error);
@@ -550,9 +546,10 @@ spx_scenario_check_threads (const SpxScenario *s, const char *path,
   if (s->threads <= spx_max_threads ())
     return TRUE;
   g_autofree char *most = spx_max_threads_text ();
-  return invalid (error, "%s: [%s] threads: %u is more than this machine "
-                  "runs: expected 0 (all cores) to %s", path, GROUP_SCENARIO,
-                  s->threads, most);
+  return spx_invalid (error, SPX_SCENARIO_ERROR, SPX_SCENARIO_ERROR_INVALID,
+                      "%s: [%s] threads: %u is more than this machine "
+                      "runs: expected 0 (all cores) to %s", path,
+                      GROUP_SCENARIO, s->threads, most);
 }
 
 gboolean
@@ -562,8 +559,9 @@ spx_scenario_save (const SpxScenario *s, const char *path,
   if (!spx_scenario_validate (s, error))
     return FALSE;
   if (s->source == SPX_MASK_SOURCE_DRAWN && s->mask == NULL)
-    return invalid (error, "%s: a drawn scenario needs its mask to be saved",
-                    path);
+    return spx_invalid (error, SPX_SCENARIO_ERROR, SPX_SCENARIO_ERROR_INVALID,
+                        "%s: a drawn scenario needs its mask to be saved",
+                        path);
   g_autofree char *dir = g_path_get_dirname (path);
   g_autofree char *abs_dir = g_canonicalize_filename (dir, NULL);
   g_autoptr (GKeyFile) kf = to_key_file (s, abs_dir);

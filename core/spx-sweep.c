@@ -121,14 +121,6 @@ spx_sweep_options_fit (SpxSweepOptions *o, gboolean blocks_chosen,
 }
 
 static gboolean
-invalid (GError **error, const char *what)
-{
-  g_set_error (error, SPX_SWEEP_ERROR, SPX_SWEEP_ERROR_INVALID,
-               "%s", what);
-  return FALSE;
-}
-
-static gboolean
 dims_ok (guint64 m, guint64 k)
 {
   return m >= 1 && k >= 1 && m <= SPX_MASK_MAX_DIM && k <= SPX_MASK_MAX_DIM;
@@ -138,42 +130,55 @@ gboolean
 spx_sweep_options_validate (const SpxSweepOptions *o, GError **error)
 {
   if (!o->run_model && !o->run_cpu)
-    return invalid (error, "no source: expected the model, the CPU or both");
+    return spx_invalid (error, SPX_SWEEP_ERROR, SPX_SWEEP_ERROR_INVALID,
+                        "no source: expected the model, the CPU or both");
   if (o->n_densities < 1 || o->n_densities > SPX_SWEEP_MAX_VALUES ||
       o->n_blocks < 1 || o->n_blocks > SPX_SWEEP_MAX_VALUES)
-    return invalid (error, "expected 1 to 32 densities and block sizes");
+    return spx_invalid (error, SPX_SWEEP_ERROR, SPX_SWEEP_ERROR_INVALID,
+                        "expected 1 to 32 densities and block sizes");
   for (guint i = 0; i < o->n_densities; i++)
     if (!(o->densities[i] > 0 && o->densities[i] <= 1))
-      return invalid (error, "densities must be above 0 and at most 1");
+      return spx_invalid (error, SPX_SWEEP_ERROR, SPX_SWEEP_ERROR_INVALID,
+                          "densities must be above 0 and at most 1");
   for (guint i = 0; i < o->n_blocks; i++)
     if (o->blocks[i] < 1 || o->blocks[i] > SPX_MASK_MAX_BLOCK)
-      return invalid (error, "block sizes must be from 1 to 4096");
+      return spx_invalid (error, SPX_SWEEP_ERROR, SPX_SWEEP_ERROR_INVALID,
+                          "block sizes must be from 1 to 4096");
   if (o->op == SPX_BENCH_OP_SDDMM && o->run_model)
-    return invalid (error, "SDDMM is measured on the CPU only: the IPU "
-                    "model covers SpMM");
+    return spx_invalid (error, SPX_SWEEP_ERROR, SPX_SWEEP_ERROR_INVALID,
+                        "SDDMM is measured on the CPU only: the IPU "
+                        "model covers SpMM");
   if (o->op == SPX_BENCH_OP_SDDMM && (o->run_dynamic || o->run_tilewise))
-    return invalid (error, "SDDMM has no dynamic or tile-wise mode");
+    return spx_invalid (error, SPX_SWEEP_ERROR, SPX_SWEEP_ERROR_INVALID,
+                        "SDDMM has no dynamic or tile-wise mode");
   if (o->pattern != SPX_PATTERN_UNIFORM && o->pattern != SPX_PATTERN_TILEWISE)
-    return invalid (error, "generated masks are uniform or tilewise");
+    return spx_invalid (error, SPX_SWEEP_ERROR, SPX_SWEEP_ERROR_INVALID,
+                        "generated masks are uniform or tilewise");
   if (o->tile_width < 1 || o->tile_width > SPX_MASK_MAX_DIM)
-    return invalid (error, "the tile width must be from 1 to the mask's "
-                    "largest side");
+    return spx_invalid (error, SPX_SWEEP_ERROR, SPX_SWEEP_ERROR_INVALID,
+                        "the tile width must be from 1 to the mask's "
+                        "largest side");
   if (o->op != SPX_BENCH_OP_SPMM && o->op != SPX_BENCH_OP_SDDMM)
-    return invalid (error, "unknown operation");
+    return spx_invalid (error, SPX_SWEEP_ERROR, SPX_SWEEP_ERROR_INVALID,
+                        "unknown operation");
   if (o->run_model && !dims_ok (o->model_m, o->model_k))
-    return invalid (error, "bad model m or k");
+    return spx_invalid (error, SPX_SWEEP_ERROR, SPX_SWEEP_ERROR_INVALID,
+                        "bad model m or k");
   if (o->run_cpu && (!dims_ok (o->cpu_m, o->cpu_k) || o->cpu_n < 1))
-    return invalid (error, "bad CPU m, k or n");
+    return spx_invalid (error, SPX_SWEEP_ERROR, SPX_SWEEP_ERROR_INVALID,
+                        "bad CPU m, k or n");
   if (o->run_cpu && o->reps < SPX_SWEEP_MIN_REPS)
-    return invalid (error, "at least 5 timed runs per point are needed for "
-                    "a median and its spread");
+    return spx_invalid (error, SPX_SWEEP_ERROR, SPX_SWEEP_ERROR_INVALID,
+                        "at least 5 timed runs per point are needed for "
+                        "a median and its spread");
   if (o->subject != NULL && (o->subject->block != 1 ||
                              o->subject->rows != o->model_m ||
                              o->subject->cols != o->model_k ||
                              o->subject->rows != o->cpu_m ||
                              o->subject->cols != o->cpu_k))
-    return invalid (error, "the subject must be an element mask of the "
-                    "sweep's m × k");
+    return spx_invalid (error, SPX_SWEEP_ERROR, SPX_SWEEP_ERROR_INVALID,
+                        "the subject must be an element mask of the "
+                        "sweep's m × k");
   if (o->run_model && o->machine != NULL)
     return spx_ipu_machine_validate (o->machine, error);
   return TRUE;

@@ -12,6 +12,20 @@
 
 G_DEFINE_QUARK (spx-budget-error-quark, spx_budget_error)
 
+gboolean
+spx_invalid (GError **error, GQuark domain, gint code, const char *format,
+             ...)
+{
+  va_list args;
+
+  if (error == NULL)
+    return FALSE;
+  va_start (args, format);
+  g_propagate_error (error, g_error_new_valist (domain, code, format, args));
+  va_end (args);
+  return FALSE;
+}
+
 /* Nanoseconds: small products finish within a microsecond, and
  * g_get_monotonic_time's microseconds would time them as 0. */
 double
@@ -76,6 +90,14 @@ gboolean
 spx_budget_check (guint64 bytes, const char *what, GError **error)
 {
   return spx_budget_check_held (bytes, 0, what, error);
+}
+
+gboolean
+spx_budget_check_estimate (double bytes, const char *what, GError **error)
+{
+  double most = (double) (G_GUINT64_CONSTANT (1) << 62);
+  return spx_budget_check (bytes < most ? (guint64) bytes : (guint64) most,
+                           what, error);
 }
 
 gboolean

@@ -9,6 +9,11 @@ G_BEGIN_DECLS
 /* Monotonic time in milliseconds, for timings reported to users. */
 double   spx_now_ms (void);
 
+/* Set error (domain, code, a printf-style message) and return FALSE: the
+ * one line a check of input ends with when it refuses. */
+gboolean spx_invalid (GError **error, GQuark domain, gint code,
+                      const char *format, ...) G_GNUC_PRINTF (4, 5);
+
 /* ---- files input comes from --------------------------------------- */
 
 /* Open path for reading if it is a regular file (or a link to one),
@@ -83,6 +88,10 @@ gboolean spx_budget_check (guint64 bytes, const char *what, GError **error);
  * lives on (other masks): the sum must fit, and the error says both. */
 gboolean spx_budget_check_held (guint64 bytes, guint64 held,
                                 const char *what, GError **error);
+/* spx_budget_check for an estimate: a double, so that products of sizes
+ * from input cannot wrap (past 2^62 bytes it counts as 2^62). */
+gboolean spx_budget_check_estimate (double bytes, const char *what,
+                                    GError **error);
 /* count × size bytes, zeroed, after spx_budget_check (the product
  * checked for overflow); NULL with an error when refused or when the
  * allocation fails. Free with g_free. */

@@ -20,6 +20,7 @@
  * --huge puts B and C (shared by both sides) on transparent huge pages:
  * the kernels read B's rows at random, and with 4 KiB pages address
  * translation, not bandwidth, costs them most (see the report). */
+#include "spx-engine.h"
 #include "spx-kernels-private.h"
 #include "spx-mask-gen.h"
 #include "spx-mask-io.h"

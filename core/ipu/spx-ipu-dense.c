@@ -641,7 +641,7 @@ check_budget (const Problem *pb, Split s, GError **error)
   g_autofree char *what = g_strdup_printf (
     "the dense plan (%" G_GUINT64_FORMAT "×%" G_GUINT64_FORMAT "×%"
     G_GUINT64_FORMAT ", %u tiles)", pb->m, pb->k, pb->n, tiles);
-  return spx_ipu_check_budget (bytes, what, error);
+  return spx_budget_check_estimate (bytes, what, error);
 }
 
 /* Created with density 1: callers reporting a sparse problem against it

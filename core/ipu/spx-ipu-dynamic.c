@@ -355,7 +355,7 @@ static gboolean
 check_budget (const Layout *l, double bytes, GError **error)
 {
   g_autofree char *what = plan_what (&l->pr);
-  return spx_ipu_check_budget (bytes, what, error);
+  return spx_budget_check_estimate (bytes, what, error);
 }
 
 /* The maps, the per-group arrays (counts, spill indices, pass scratch)

@@ -163,20 +163,6 @@ spx_ipu_machine_preset (const char *name)
 
 /* ---- validation ------------------------------------------------------- */
 
-static gboolean
-invalid (GError **error, const char *format, ...) G_GNUC_PRINTF (2, 3);
-
-static gboolean
-invalid (GError **error, const char *format, ...)
-{
-  va_list args;
-  va_start (args, format);
-  g_autofree char *message = g_strdup_vprintf (format, args);
-  va_end (args);
-  g_set_error_literal (error, SPX_IPU_ERROR, SPX_IPU_ERROR_INVALID, message);
-  return FALSE;
-}
-
 /* The limits a key file may reach; validate and the loader share them. */
 typedef struct {
   const char *key;
@@ -212,8 +198,9 @@ check (const char *key, double value, GError **error)
   const Limit *l = limit_of (key);
   if (isfinite (value) && value >= l->min && value <= l->max)
     return TRUE;
-  return invalid (error, "machine %s: %g: expected %g to %g", key, value,
-                  l->min, l->max);
+  return spx_invalid (error, SPX_IPU_ERROR, SPX_IPU_ERROR_INVALID,
+                      "machine %s: %g: expected %g to %g", key, value,
+                      l->min, l->max);
 }
 
 /* Names go into titles, lists and file names: short and printable. */
@@ -233,8 +220,9 @@ gboolean
 spx_ipu_machine_validate (const SpxIpuMachine *m, GError **error)
 {
   if (m->name == NULL || !name_ok (m->name))
-    return invalid (error, "machine name: expected up to %u printable "
-                    "characters", MAX_NAME_CHARS);
+    return spx_invalid (error, SPX_IPU_ERROR, SPX_IPU_ERROR_INVALID,
+                        "machine name: expected up to %u printable "
+                        "characters", MAX_NAME_CHARS);
   if (!check ("tiles", m->tiles, error) ||
       !check ("grid-width", m->grid_width, error) ||
       !check ("sram-bytes", (double) m->sram_bytes, error) ||
@@ -248,8 +236,9 @@ spx_ipu_machine_validate (const SpxIpuMachine *m, GError **error)
       !check ("workers", m->workers, error))
     return FALSE;
   if (m->grid_width > m->tiles)
-    return invalid (error, "machine grid-width %u: more than its %u tiles",
-                    m->grid_width, m->tiles);
+    return spx_invalid (error, SPX_IPU_ERROR, SPX_IPU_ERROR_INVALID,
+                        "machine grid-width %u: more than its %u tiles",
+                        m->grid_width, m->tiles);
   return TRUE;
 }
 
@@ -264,8 +253,8 @@ typedef struct {
 static gboolean
 read_fail (Reader *r, const char *key, const char *what)
 {
-  return invalid (r->error, "%s: [%s] %s: %s", r->path, GROUP_MACHINE, key,
-                  what);
+  return spx_invalid (r->error, SPX_IPU_ERROR, SPX_IPU_ERROR_INVALID,
+                      "%s: [%s] %s: %s", r->path, GROUP_MACHINE, key, what);
 }
 
 /* A whole number within the key's limits; missing keys keep *value. */
@@ -329,11 +318,13 @@ check_structure (Reader *r)
     if (!g_str_equal (groups[i], GROUP_MACHINE))
       {
         g_autofree char *group = spx_short (groups[i]);
-        return invalid (r->error, "%s: [%s]: unknown group (expected [%s])",
-                        r->path, group, GROUP_MACHINE);
+        return spx_invalid (r->error, SPX_IPU_ERROR, SPX_IPU_ERROR_INVALID,
+                            "%s: [%s]: unknown group (expected [%s])",
+                            r->path, group, GROUP_MACHINE);
       }
   if (!g_key_file_has_group (r->kf, GROUP_MACHINE))
-    return invalid (r->error, "%s: no [%s] group", r->path, GROUP_MACHINE);
+    return spx_invalid (r->error, SPX_IPU_ERROR, SPX_IPU_ERROR_INVALID,
+                        "%s: no [%s] group", r->path, GROUP_MACHINE);
   g_auto (GStrv) keys = g_key_file_get_keys (r->kf, GROUP_MACHINE, NULL, NULL);
   for (guint i = 0; keys != NULL && keys[i] != NULL; i++)
     if (!g_strv_contains (machine_keys, keys[i]))
@@ -425,8 +416,9 @@ spx_ipu_machine_load_data (const char *name, const char *data, gsize len,
   if (!g_key_file_load_from_data (kf, data, len, G_KEY_FILE_NONE, NULL))
     {
       g_autofree char *where = spx_key_file_where (name, data, len);
-      invalid (error, "%s: not a machine key file (expected a [%s] group "
-               "of key = value lines)", where, GROUP_MACHINE);
+      spx_invalid (error, SPX_IPU_ERROR, SPX_IPU_ERROR_INVALID,
+                   "%s: not a machine key file (expected a [%s] group "
+                   "of key = value lines)", where, GROUP_MACHINE);
       return NULL;
     }
   Reader r = { name, kf, error };
@@ -454,7 +446,8 @@ spx_ipu_machine_load (const char *path, GError **error)
   if (!spx_read_regular (path, "a machine file", MAX_FILE_BYTES, &data, &len,
                          &err))
     {
-      invalid (error, "%s", err->message);
+      spx_invalid (error, SPX_IPU_ERROR, SPX_IPU_ERROR_INVALID,
+                   "%s", err->message);
       g_error_free (err);
       return NULL;
     }

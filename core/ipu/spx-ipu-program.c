@@ -416,14 +416,6 @@ spx_ipu_transfers_bytes (guint n_tiles, double transfers)
 }
 
 gboolean
-spx_ipu_check_budget (double bytes, const char *what, GError **error)
-{
-  double most = (double) (G_GUINT64_CONSTANT (1) << 62);
-  return spx_budget_check (bytes < most ? (guint64) bytes : (guint64) most,
-                           what, error);
-}
-
-gboolean
 spx_ipu_check_blocks (guint64 blocks, const char *what, GError **error)
 {
   if (blocks <= SPX_IPU_MAX_BLOCKS)

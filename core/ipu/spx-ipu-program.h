@@ -207,10 +207,6 @@ double   spx_ipu_program_bytes   (guint n_tiles, double computes,
 /* Bytes of one exchange step's list of transfers on n_tiles tiles, with
  * what each carries where the machine keeps that. */
 double   spx_ipu_transfers_bytes (guint n_tiles, double transfers);
-/* spx_budget_check for an estimate: TRUE when bytes fit the memory
- * budget, else an error naming what and the size. */
-gboolean spx_ipu_check_budget    (double bytes, const char *what,
-                                  GError **error);
 /* The most non-zero blocks a sparse plan takes. Planning goes over each
  * block several times (about 10 s of CPU at this count), and W's fp16
  * values alone would fill what a GC200 leaves plans of its SRAM. */

@@ -90,7 +90,7 @@ static gboolean
 check_budget (const Ctx *c, double bytes, GError **error)
 {
   g_autofree char *what = plan_what (c);
-  return spx_ipu_check_budget (bytes, what, error);
+  return spx_budget_check_estimate (bytes, what, error);
 }
 
 /* Counts (u32) and orders (u64) per row and column, the counting sort's

@@ -44,7 +44,6 @@ typedef __m256i Mask;
 #define VEC_ZERO() _mm256_setzero_ps ()
 #define VEC_SET1(x) _mm256_set1_ps (x)
 #define VEC_FMA(a, b, c) _mm256_fmadd_ps (a, b, c)
-#define KERNEL_TABLE spx_kernel_spmm_avx2
 #define KERNEL_TABLE_ANY spx_kernel_spmm_avx2_any
 
 INLINE Mask
@@ -56,20 +55,14 @@ tail_mask (guint rem)
 
 #include "spx-kernels-tile.h"
 
-#define SDDMM_BLOCK spx_kernel_sddmm_avx2
-#define SDDMM_PACK spx_kernel_sddmm_pack_avx2
+#define SDDMM_BLOCK sddmm_block
+#define SDDMM_PACK sddmm_transpose
 #include "spx-sddmm-block.h"
 
 /* SDDMM's packed kernels in ymm (b = 8, 16, 32) and xmm (b = 4). Rows
  * per tile: R·V accumulators, at most 8 of 16 registers (AVX2 broadcasts
  * into a register of its own before each multiply-add). */
-#define PANEL_VEC __m256
-#define PANEL_VW 8
-#define PANEL_LOAD(p) _mm256_loadu_ps (p)
-#define PANEL_STORE(p, x) _mm256_storeu_ps (p, x)
-#define PANEL_ZERO() _mm256_setzero_ps ()
-#define PANEL_SET1(x) _mm256_set1_ps (x)
-#define PANEL_FMA(a, b, c) _mm256_fmadd_ps (a, b, c)
+#define PANEL_BITS 256
 #define PANEL_R1 8
 #define PANEL_R2 4
 #define PANEL_R4 2
@@ -77,13 +70,7 @@ tail_mask (guint rem)
 #define PANEL_TABLE panel_ymm
 #include "spx-sddmm-panel.h"
 
-#define PANEL_VEC __m128
-#define PANEL_VW 4
-#define PANEL_LOAD(p) _mm_loadu_ps (p)
-#define PANEL_STORE(p, x) _mm_storeu_ps (p, x)
-#define PANEL_ZERO() _mm_setzero_ps ()
-#define PANEL_SET1(x) _mm_set1_ps (x)
-#define PANEL_FMA(a, b, c) _mm_fmadd_ps (a, b, c)
+#define PANEL_BITS 128
 #define PANEL_R1 8
 #define PANEL_R2 4
 #define PANEL_R4 2
@@ -91,9 +78,20 @@ tail_mask (guint rem)
 #define PANEL_TABLE panel_xmm
 #include "spx-sddmm-panel.h"
 
-SpxSddmmPanel
-spx_kernel_sddmm_panel_avx2 (guint b)
+static SpxSddmmPanel
+sddmm_panel (guint b)
 {
   SpxSddmmPanel k = panel_ymm (b);
   return k != NULL ? k : panel_xmm (b);
 }
+
+/* Every packed kernel here reads Q transposed. */
+static SpxSddmmPack
+sddmm_pack (guint b)
+{
+  return sddmm_transpose;
+}
+
+const SpxKernelSet spx_kernels_avx2_fp32 = {
+  spmm_kernel, sddmm_block, sddmm_panel, sddmm_pack
+};

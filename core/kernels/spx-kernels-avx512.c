@@ -47,7 +47,6 @@ typedef __mmask16 Mask;
 #define VEC_ZERO() _mm512_setzero_ps ()
 #define VEC_SET1(x) _mm512_set1_ps (x)
 #define VEC_FMA(a, b, c) _mm512_fmadd_ps (a, b, c)
-#define KERNEL_TABLE spx_kernel_spmm_avx512
 #define KERNEL_TABLE_ANY spx_kernel_spmm_avx512_any
 
 INLINE Mask
@@ -58,20 +57,14 @@ tail_mask (guint rem)
 
 #include "spx-kernels-tile.h"
 
-#define SDDMM_BLOCK spx_kernel_sddmm_avx512
-#define SDDMM_PACK spx_kernel_sddmm_transpose_avx512
+#define SDDMM_BLOCK sddmm_block
+#define SDDMM_PACK sddmm_transpose
 #include "spx-sddmm-block.h"
 
 /* SDDMM's packed kernels in zmm (b = 16, 32, 64), and in ymm (b = 8):
  * AVX-512VL gives those 32 registers and broadcasts folded into the
  * multiply-adds. Rows per tile: R·V accumulators of 32. */
-#define PANEL_VEC __m512
-#define PANEL_VW 16
-#define PANEL_LOAD(p) _mm512_loadu_ps (p)
-#define PANEL_STORE(p, x) _mm512_storeu_ps (p, x)
-#define PANEL_ZERO() _mm512_setzero_ps ()
-#define PANEL_SET1(x) _mm512_set1_ps (x)
-#define PANEL_FMA(a, b, c) _mm512_fmadd_ps (a, b, c)
+#define PANEL_BITS 512
 #define PANEL_R1 16
 #define PANEL_R2 8
 #define PANEL_R4 4
@@ -79,13 +72,7 @@ tail_mask (guint rem)
 #define PANEL_TABLE panel_zmm
 #include "spx-sddmm-panel.h"
 
-#define PANEL_VEC __m256
-#define PANEL_VW 8
-#define PANEL_LOAD(p) _mm256_loadu_ps (p)
-#define PANEL_STORE(p, x) _mm256_storeu_ps (p, x)
-#define PANEL_ZERO() _mm256_setzero_ps ()
-#define PANEL_SET1(x) _mm256_set1_ps (x)
-#define PANEL_FMA(a, b, c) _mm256_fmadd_ps (a, b, c)
+#define PANEL_BITS 256
 #define PANEL_R1 16
 #define PANEL_R2 8
 #define PANEL_R4 4
@@ -192,8 +179,8 @@ quad_pack (const float *q, guint64 kd, guint b, guint cols, float *panel)
 }
 
 /* The packed kernel for b, in the widest vectors it fills. */
-SpxSddmmPanel
-spx_kernel_sddmm_panel_avx512 (guint b)
+static SpxSddmmPanel
+sddmm_panel (guint b)
 {
   SpxSddmmPanel k = panel_zmm (b);
   if (k == NULL)
@@ -202,8 +189,12 @@ spx_kernel_sddmm_panel_avx512 (guint b)
 }
 
 /* Its packing: quad_rows' own at b = 4. */
-SpxSddmmPack
-spx_kernel_sddmm_pack_avx512 (guint b)
+static SpxSddmmPack
+sddmm_pack (guint b)
 {
-  return b == 4 ? quad_pack : spx_kernel_sddmm_transpose_avx512;
+  return b == 4 ? quad_pack : sddmm_transpose;
 }
+
+const SpxKernelSet spx_kernels_avx512_fp32 = {
+  spmm_kernel, sddmm_block, sddmm_panel, sddmm_pack
+};

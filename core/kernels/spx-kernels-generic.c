@@ -123,9 +123,25 @@ block_row (const SpxRowTask *task, const float *B, guint64 ldb, float *C,
 #define SHAPE_16 ROWS_N
 #define SHAPE_32 ROWS_N
 #define SHAPE_ANY ROWS_N
-#define KERNEL_TABLE spx_kernel_spmm_generic
 #define KERNEL_TABLE_ANY spx_kernel_spmm_generic_any
 #include "spx-kernels-table.h"
 
-#define SDDMM_BLOCK spx_kernel_sddmm_generic
+#define SDDMM_BLOCK sddmm_block
 #include "spx-sddmm-block.h"
+
+/* No packed SDDMM kernels: every block goes through sddmm_block. */
+static SpxSddmmPanel
+no_panel (guint b)
+{
+  return NULL;
+}
+
+static SpxSddmmPack
+no_pack (guint b)
+{
+  return NULL;
+}
+
+const SpxKernelSet spx_kernels_generic_fp32 = {
+  spmm_kernel, sddmm_block, no_panel, no_pack
+};

@@ -1,8 +1,8 @@
-/* spx-kernels-table.h: one kernel per block size and the table that picks
- * them, for an instruction set's file that has defined block_row (task, B,
- * ldb, C, ldc, n, accumulate, b, SHAPE…), SHAPE_1 … SHAPE_32, SHAPE_ANY
- * (its tile parameters) and KERNEL_TABLE, KERNEL_TABLE_ANY (the names of
- * its two entry points). */
+/* spx-kernels-table.h: one kernel per block size and spmm_kernel (b),
+ * which picks them (its set's spmm), for an instruction set's file that
+ * has defined block_row (task, B, ldb, C, ldc, n, accumulate, b, SHAPE…),
+ * SHAPE_1 … SHAPE_32, SHAPE_ANY (its tile parameters) and
+ * KERNEL_TABLE_ANY (the name of its generic-b kernel's getter). */
 
 #define KERNEL(NAME, B_, SHAPE) \
   static void \
@@ -20,8 +20,8 @@ KERNEL (spmm_b16, 16, SHAPE_16)
 KERNEL (spmm_b32, 32, SHAPE_32)
 KERNEL (spmm_any, task->b, SHAPE_ANY)
 
-SpxSpmmKernel
-KERNEL_TABLE (guint b)
+static SpxSpmmKernel
+spmm_kernel (guint b)
 {
   switch (b)
     {

@@ -5,7 +5,7 @@
  *   VEC_LOAD, VEC_MASKLOAD, VEC_STORE, VEC_MASKSTORE, VEC_ZERO, VEC_SET1,
  *   VEC_FMA, tail_mask (rem) (the first rem lanes),
  *   SHAPE_1 … SHAPE_32, SHAPE_ANY (R, V, U, D per block size),
- *   KERNEL_TABLE, KERNEL_TABLE_ANY (the names of the two entry points).
+ *   KERNEL_TABLE_ANY (spx-kernels-table.h).
  * A tile of R rows × V vectors of C stays in registers while the
  * block-row's blocks stream through it: per k-step the V vectors of one
  * row of B are loaded once and each row's A value is broadcast against

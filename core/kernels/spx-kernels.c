@@ -10,65 +10,31 @@
 #define L2_FALLBACK (1024 * 1024)
 #define CHUNK_ALIGN 64 /* floats: a multiple of every kernel's tile width */
 
+/* fp32's kernel sets, one per instruction set. Adding an ISA: its value,
+ * name and processor check (spx-isa.[ch]), its file and flags
+ * (meson.build) and a row here. */
+static const SpxKernelSet *const fp32_sets[SPX_ISA_COUNT] = {
+  [SPX_ISA_GENERIC] = &spx_kernels_generic_fp32,
+  [SPX_ISA_AVX2] = &spx_kernels_avx2_fp32,
+  [SPX_ISA_AVX512] = &spx_kernels_avx512_fp32,
+};
+
+static inline const SpxKernelSet *
+fp32_set (SpxIsa isa)
+{
+  return fp32_sets[(guint) isa < SPX_ISA_COUNT ? isa : SPX_ISA_GENERIC];
+}
+
+const SpxKernelSet *
+spx_kernel_set (SpxIsa isa)
+{
+  return fp32_set (isa);
+}
+
 SpxSpmmKernel
 spx_kernel_spmm (SpxIsa isa, guint b)
 {
-  switch (isa)
-    {
-    case SPX_ISA_AVX512:
-      return spx_kernel_spmm_avx512 (b);
-    case SPX_ISA_AVX2:
-      return spx_kernel_spmm_avx2 (b);
-    case SPX_ISA_GENERIC:
-    default:
-      return spx_kernel_spmm_generic (b);
-    }
-}
-
-/* Off the hot path (one block per block-row at most), so plain C. */
-SpxSddmmBlock
-spx_kernel_sddmm (SpxIsa isa)
-{
-  switch (isa)
-    {
-    case SPX_ISA_AVX512:
-      return spx_kernel_sddmm_avx512;
-    case SPX_ISA_AVX2:
-      return spx_kernel_sddmm_avx2;
-    case SPX_ISA_GENERIC:
-    default:
-      return spx_kernel_sddmm_generic;
-    }
-}
-
-SpxSddmmPanel
-spx_kernel_sddmm_panel (SpxIsa isa, guint b)
-{
-  switch (isa)
-    {
-    case SPX_ISA_AVX512:
-      return spx_kernel_sddmm_panel_avx512 (b);
-    case SPX_ISA_AVX2:
-      return spx_kernel_sddmm_panel_avx2 (b);
-    case SPX_ISA_GENERIC:
-    default:
-      return NULL;
-    }
-}
-
-SpxSddmmPack
-spx_kernel_sddmm_pack (SpxIsa isa, guint b)
-{
-  switch (isa)
-    {
-    case SPX_ISA_AVX512:
-      return spx_kernel_sddmm_pack_avx512 (b);
-    case SPX_ISA_AVX2:
-      return spx_kernel_sddmm_pack_avx2;
-    case SPX_ISA_GENERIC:
-    default:
-      return NULL;
-    }
+  return fp32_set (isa)->spmm (b);
 }
 
 void

@@ -4,7 +4,7 @@
 #pragma once
 
 #include <glib.h>
-#include "spx-engine.h"
+#include "spx-isa.h"
 
 G_BEGIN_DECLS
 
@@ -29,10 +29,6 @@ typedef void (*SpxSpmmKernel) (const SpxRowTask *task, const float *B,
                                guint64 ldb, float *C, guint64 ldc, guint64 n,
                                gboolean accumulate);
 
-/* The kernel for an instruction set and block size: specialised for
- * b ∈ {1, 2, 4, 8, 16, 32}, a generic one for any other b. */
-SpxSpmmKernel spx_kernel_spmm (SpxIsa isa, guint b);
-
 /* C += one block of width kw < b (the ragged last block-column) · B. */
 void          spx_kernel_edge (guint b, guint rows, guint kw,
                                const float *values, const float *B,
@@ -44,28 +40,38 @@ void          spx_kernel_edge (guint b, guint rows, guint kw,
 typedef void (*SpxSddmmBlock) (const float *P, const float *Q, guint64 kd,
                                guint b, guint rows, guint cols, float *out);
 
-SpxSddmmBlock spx_kernel_sddmm (SpxIsa isa);
-
 /* SDDMM from a packed Q: n rows of P (p[i], kd long) against one
- * block-column's panel Qt (as spx_kernel_sddmm_pack leaves it: mostly
+ * block-column's panel Qt (as the set's sddmm_pack leaves it: mostly
  * kd×b, Q transposed, Qt[t·b + c] = Q[c][t], 0 past Q's last row), row i
  * of the result into o[i] (b floats). The rows may come from any blocks
  * of that column. */
 typedef void (*SpxSddmmPanel) (const float *const *p, float *const *o,
                                guint n, guint64 kd, const float *Qt);
 
-/* The packed kernel for an instruction set and block size, or NULL when
- * that pair has none (then spx_kernel_sddmm). */
-SpxSddmmPanel spx_kernel_sddmm_panel (SpxIsa isa, guint b);
-
 /* A block-column of Q (cols ≤ b rows of kd floats from q) packed into
- * the panel the packed kernel for isa and b reads (at most b·(kd + 3)
+ * the panel the packed kernel for the same b reads (at most b·(kd + 3)
  * floats; Q transposed unless that kernel says otherwise), rows past cols
- * as zeros; NULL when isa has no packed kernels. */
+ * as zeros. */
 typedef void (*SpxSddmmPack) (const float *q, guint64 kd, guint b,
                               guint cols, float *panel);
 
-SpxSddmmPack  spx_kernel_sddmm_pack  (SpxIsa isa, guint b);
+/* One instruction set's fp32 kernels, each chosen once per plan or run,
+ * never per block. A second dtype is a second table of sets (its own
+ * kernel types) beside fp32's in spx-kernels.c, not more switches. */
+typedef struct {
+  /* specialised for b ∈ {1, 2, 4, 8, 16, 32}, a generic one otherwise */
+  SpxSpmmKernel (*spmm)        (guint b);
+  SpxSddmmBlock   sddmm;
+  /* the packed kernel for b, or NULL (then sddmm) */
+  SpxSddmmPanel (*sddmm_panel) (guint b);
+  /* its packing of Q, or NULL when the set has no packed kernels */
+  SpxSddmmPack  (*sddmm_pack)  (guint b);
+} SpxKernelSet;
+
+/* The set for isa (the generic one for a value out of range). */
+const SpxKernelSet *spx_kernel_set  (SpxIsa isa);
+/* spx_kernel_set (isa)->spmm (b). */
+SpxSpmmKernel       spx_kernel_spmm (SpxIsa isa, guint b);
 
 /* One block-row as the plans hand it over: its task, where its rows of C
  * start, and its ragged last-column block if it has one. */

@@ -1,7 +1,7 @@
 /* spx-sddmm-block.h: one block of SDDMM (the entries of P·Qᵀ a pattern
  * keeps), written once and compiled per instruction set: each ISA file of
  * the kernels includes it after defining SDDMM_BLOCK, the name of its
- * entry point. It serves the block sizes that have no packed kernel
+ * (static) kernel. It serves the block sizes that have no packed kernel
  * (spx-sddmm-panel.h); with SDDMM_PACK defined (x86, SSE at least) it
  * also gives the packed kernels' packing, under that name. Vector width changes the order of a dot product's
  * sums, so results differ in the last bits between instruction sets,
@@ -99,7 +99,7 @@ row_sddmm (const float *p, const float *Q, guint64 kd, guint from,
 /* One rows×cols block (rows, cols ≤ b; fewer on the ragged edges) of
  * P·Qᵀ, P and Q pointing at the block's first rows: 2×4 tiles, then the
  * leftover columns and the leftover row. */
-void
+static void
 SDDMM_BLOCK (const float *P, const float *Q, guint64 kd, guint b,
              guint rows, guint cols, float *out)
 {
@@ -133,7 +133,7 @@ pack_row (const float *q, guint64 kd, guint c, guint cols, guint64 t)
 /* 4×4 transposes in SSE registers: a quarter of the loads and stores of
  * copying floats one at a time, which took a sixth of SDDMM's time at
  * b = 16. */
-void
+static void
 SDDMM_PACK (const float *q, guint64 kd, guint b, guint cols, float *panel)
 {
   guint64 t = 0;

@@ -2,8 +2,7 @@
  * once and included per vector width (an ISA file may include it more
  * than once: AVX-512 also runs 8- and 4-float blocks in ymm and xmm). The
  * includer defines
- *   PANEL_VEC, PANEL_VW (floats per vector), PANEL_LOAD, PANEL_STORE,
- *   PANEL_ZERO, PANEL_SET1, PANEL_FMA,
+ *   PANEL_BITS (the vector width: 128, 256 or 512),
  *   PANEL_R1, PANEL_R2, PANEL_R4 (rows per tile for blocks 1, 2 and 4
  *   vectors wide: R·V accumulators), PANEL_NAME (x) (x made unique to
  *   this width) and PANEL_TABLE (the entry point's name);
@@ -17,6 +16,33 @@
  * is one chain of fused multiply-adds in t order, whatever the width. */
 
 #include <string.h>
+
+/* The vector type and operations for that width; PANEL_VW floats. */
+#if PANEL_BITS == 512
+#define PANEL_VEC __m512
+#define PANEL_LOAD(p) _mm512_loadu_ps (p)
+#define PANEL_STORE(p, x) _mm512_storeu_ps (p, x)
+#define PANEL_ZERO() _mm512_setzero_ps ()
+#define PANEL_SET1(x) _mm512_set1_ps (x)
+#define PANEL_FMA(a, b, c) _mm512_fmadd_ps (a, b, c)
+#elif PANEL_BITS == 256
+#define PANEL_VEC __m256
+#define PANEL_LOAD(p) _mm256_loadu_ps (p)
+#define PANEL_STORE(p, x) _mm256_storeu_ps (p, x)
+#define PANEL_ZERO() _mm256_setzero_ps ()
+#define PANEL_SET1(x) _mm256_set1_ps (x)
+#define PANEL_FMA(a, b, c) _mm256_fmadd_ps (a, b, c)
+#elif PANEL_BITS == 128
+#define PANEL_VEC __m128
+#define PANEL_LOAD(p) _mm_loadu_ps (p)
+#define PANEL_STORE(p, x) _mm_storeu_ps (p, x)
+#define PANEL_ZERO() _mm_setzero_ps ()
+#define PANEL_SET1(x) _mm_set1_ps (x)
+#define PANEL_FMA(a, b, c) _mm_fmadd_ps (a, b, c)
+#else
+#error "PANEL_BITS: expected 128, 256 or 512"
+#endif
+#define PANEL_VW (PANEL_BITS / 32)
 
 INLINE void
 PANEL_NAME (tile) (const float *const *p, float *const *o, guint64 kd,
@@ -99,6 +125,7 @@ PANEL_TABLE (guint b)
     }
 }
 
+#undef PANEL_BITS
 #undef PANEL_VEC
 #undef PANEL_VW
 #undef PANEL_LOAD
