@@ -136,6 +136,72 @@ spx_study_set_machine (SpxStudy *s, const char *name, GError **error)
   return TRUE;
 }
 
+void
+spx_study_set_block (SpxStudy *s, guint block)
+{
+  g_return_if_fail (block > 0);
+  s->scenario->block = block;
+  spx_study_changed (s);
+}
+
+void
+spx_study_set_n (SpxStudy *s, guint64 n)
+{
+  g_return_if_fail (n > 0);
+  s->scenario->n = n;
+  spx_study_changed (s);
+}
+
+void
+spx_study_set_dtype (SpxStudy *s, SpxDtype dtype)
+{
+  s->scenario->dtype = dtype;
+  spx_study_changed (s);
+}
+
+void
+spx_study_set_threads (SpxStudy *s, guint threads)
+{
+  s->scenario->threads = threads;
+  spx_study_changed (s);
+}
+
+void
+spx_study_set_generator (SpxStudy *s, const SpxStudyGenerator *gen)
+{
+  SpxScenario *sc = s->scenario;
+  sc->m = gen->m;
+  sc->k = gen->k;
+  sc->gen.pattern = gen->pattern;
+  sc->gen.density = gen->density;
+  sc->gen.seed = gen->seed;
+  sc->source = SPX_MASK_SOURCE_GENERATED;
+  g_clear_pointer (&sc->mask_path, g_free);
+  spx_study_changed (s);
+}
+
+gboolean
+spx_study_set_machine_figures (SpxStudy *s, const SpxMachineFigures *f,
+                               GError **error)
+{
+  g_autoptr (SpxIpuMachine) m = spx_ipu_machine_copy (s->machine);
+  m->tiles = f->tiles;
+  m->grid_width = MIN (m->grid_width, m->tiles);
+  m->sram_bytes = f->sram_bytes;
+  m->clock_hz = f->clock_hz;
+  m->exchange_bytes_per_cycle = f->exchange_bytes_per_cycle;
+  g_free (m->name);
+  m->name = g_strdup (SPX_STUDY_CUSTOM_MACHINE);
+  if (!spx_ipu_machine_validate (m, error))
+    return FALSE;
+  spx_ipu_machine_free (s->machine);
+  s->machine = g_steal_pointer (&m);
+  g_free (s->scenario->machine);
+  s->scenario->machine = g_strdup (SPX_STUDY_CUSTOM_MACHINE);
+  spx_study_changed (s);
+  return TRUE;
+}
+
 const SpxMask *
 spx_study_elements (SpxStudy *s)
 {
