@@ -56,8 +56,9 @@ spx_study_copy (const SpxStudy *s)
   return copy;
 }
 
-void
-spx_study_changed (SpxStudy *s)
+/* Something about the problem changed: the sweep is out of date. */
+static void
+changed (SpxStudy *s)
 {
   s->revision++;
 }
@@ -132,7 +133,7 @@ spx_study_set_machine (SpxStudy *s, const char *name, GError **error)
       g_free (s->scenario->machine);
       s->scenario->machine = g_strdup (name);
     }
-  spx_study_changed (s);
+  changed (s);
   return TRUE;
 }
 
@@ -141,7 +142,7 @@ spx_study_set_block (SpxStudy *s, guint block)
 {
   g_return_if_fail (block > 0);
   s->scenario->block = block;
-  spx_study_changed (s);
+  changed (s);
 }
 
 void
@@ -149,21 +150,21 @@ spx_study_set_n (SpxStudy *s, guint64 n)
 {
   g_return_if_fail (n > 0);
   s->scenario->n = n;
-  spx_study_changed (s);
+  changed (s);
 }
 
 void
 spx_study_set_dtype (SpxStudy *s, SpxDtype dtype)
 {
   s->scenario->dtype = dtype;
-  spx_study_changed (s);
+  changed (s);
 }
 
 void
 spx_study_set_threads (SpxStudy *s, guint threads)
 {
   s->scenario->threads = threads;
-  spx_study_changed (s);
+  changed (s);
 }
 
 void
@@ -177,7 +178,7 @@ spx_study_set_generator (SpxStudy *s, const SpxStudyGenerator *gen)
   sc->gen.seed = gen->seed;
   sc->source = SPX_MASK_SOURCE_GENERATED;
   g_clear_pointer (&sc->mask_path, g_free);
-  spx_study_changed (s);
+  changed (s);
 }
 
 gboolean
@@ -198,7 +199,7 @@ spx_study_set_machine_figures (SpxStudy *s, const SpxMachineFigures *f,
   s->machine = g_steal_pointer (&m);
   g_free (s->scenario->machine);
   s->scenario->machine = g_strdup (SPX_STUDY_CUSTOM_MACHINE);
-  spx_study_changed (s);
+  changed (s);
   return TRUE;
 }
 
@@ -270,7 +271,7 @@ spx_study_build_mask (SpxStudy *s, GError **error)
   sc->k = mask->cols;
   if (sc->source == SPX_MASK_SOURCE_GENERATED)
     g_clear_pointer (&s->elements, spx_mask_free);
-  spx_study_changed (s);
+  changed (s);
   return TRUE;
 }
 
@@ -296,7 +297,7 @@ spx_study_open_mask (SpxStudy *s, const char *path, GError **error)
   sc->source = SPX_MASK_SOURCE_FILE;
   g_free (sc->mask_path);
   sc->mask_path = g_canonicalize_filename (path, NULL);
-  spx_study_changed (s);
+  changed (s);
   return TRUE;
 }
 
@@ -305,7 +306,7 @@ spx_study_set_drawn (SpxStudy *s, SpxMask *mask)
 {
   spx_scenario_set_drawn_mask (s->scenario, mask);
   g_clear_pointer (&s->elements, spx_mask_free); /* made again on demand */
-  spx_study_changed (s);
+  changed (s);
 }
 
 struct _SpxSubject {
@@ -345,7 +346,7 @@ spx_study_restore_subject (SpxStudy *s, const SpxSubject *subject,
   sc->mask = mask;
   spx_mask_free (s->elements);
   s->elements = subject->elements ? spx_mask_ref (subject->elements) : NULL;
-  spx_study_changed (s);
+  changed (s);
 }
 
 void
@@ -493,7 +494,7 @@ spx_study_use_scenario (SpxStudy *s, const SpxScenario *scenario,
     }
   spx_scenario_free (old);
   g_clear_pointer (&s->elements, spx_mask_free);
-  spx_study_changed (s);
+  changed (s);
   return TRUE;
 }
 

@@ -95,10 +95,6 @@ guint       spx_study_readable_block (SpxStudy *study, guint block);
  * loop). */
 void        spx_study_survey_blocks (SpxStudy *study);
 
-/* Something about the problem changed (the caller changed the scenario
- * or the machine): the sweep is out of date. */
-void        spx_study_changed     (SpxStudy *study);
-
 /* Edits of the problem, as the window's panel makes them. Each bumps
  * the revision (a sweep run before is out of date); the subject is made
  * again by spx_study_build_mask, the programs by spx_study_plan. */

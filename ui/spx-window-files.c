@@ -1,7 +1,8 @@
 /* spx-window-files.c: open masks and scenarios, save scenarios and
- * masks; never lose unsaved edits */
+ * masks; never lose unsaved edits or the user's own mask */
 #include "spx-window-private.h"
 #include "spx-mask-io.h"
+#include "spx-util.h"
 
 /* ---- opening ------------------------------------------------------- */
 
@@ -198,6 +199,49 @@ spx_window_confirm_discard (SpxWindow *w)
   if (r == GTK_RESPONSE_ACCEPT)
     return spx_window_save (w, FALSE);
   return r == GTK_RESPONSE_REJECT;
+}
+
+/* ---- the user's own mask ------------------------------------------- */
+
+/* A file's name for a sentence: at most NAME_CHARS, its middle cut. */
+#define NAME_CHARS 48
+
+static char *
+short_name (const char *path)
+{
+  g_autofree char *raw = g_filename_display_basename (path);
+  g_autofree char *base = spx_escape (raw);
+  glong n = g_utf8_strlen (base, -1);
+  if (n <= NAME_CHARS)
+    return g_steal_pointer (&base);
+  g_autofree char *head = g_utf8_substring (base, 0, NAME_CHARS / 2);
+  g_autofree char *tail = g_utf8_substring (base, n - NAME_CHARS / 2 + 1, n);
+  return g_strconcat (head, "…", tail, NULL);
+}
+
+gboolean
+spx_window_may_replace_mask (SpxWindow *w, const char *why)
+{
+  const SpxScenario *sc = w->study->scenario;
+  if (sc->source == SPX_MASK_SOURCE_GENERATED)
+    return TRUE;
+  g_autofree char *name = sc->source == SPX_MASK_SOURCE_FILE
+                            ? short_name (sc->mask_path) : NULL;
+  g_autofree char *question = g_strdup_printf (
+    "Replace %s with a generated mask?", name ? name : "the mask you drew");
+  GtkWidget *d = gtk_message_dialog_new (
+    GTK_WINDOW (w), GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
+    GTK_MESSAGE_QUESTION, GTK_BUTTONS_NONE, "%s", question);
+  gtk_message_dialog_format_secondary_text (
+    GTK_MESSAGE_DIALOG (d), "%s Undo (Ctrl+Z) brings this one back.", why);
+  gtk_dialog_add_buttons (GTK_DIALOG (d), name ? "_Keep the File's Mask"
+                                               : "_Keep the Drawing",
+                          GTK_RESPONSE_CANCEL, "_Replace",
+                          GTK_RESPONSE_ACCEPT, NULL);
+  gtk_dialog_set_default_response (GTK_DIALOG (d), GTK_RESPONSE_CANCEL);
+  gint r = gtk_dialog_run (GTK_DIALOG (d));
+  gtk_widget_destroy (d);
+  return r == GTK_RESPONSE_ACCEPT;
 }
 
 /* ---- the mask on its own ------------------------------------------- */

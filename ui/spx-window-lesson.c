@@ -96,17 +96,15 @@ go (SpxWindow *w, guint index)
   gboolean replan = spx_study_use_scenario (w->study, s->scenario, &error);
   if (error != NULL)
     spx_window_show_error (w, error->message);
-  w->updating = TRUE;
   w->mode = s->mode;
-  gtk_combo_box_set_active (GTK_COMBO_BOX (w->panel.mode), (gint) s->mode);
+  spx_scenario_panel_set_mode (w->panel, w->mode);
   gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (w->colour),
                                 s->colour_by_tile);
-  w->updating = FALSE;
   spx_window_show_view (w, s->view);
   w->lesson_pending = TRUE;
   if (replan)
     {
-      spx_window_panel_load (w);
+      spx_scenario_panel_load (w->panel, w->study);
       spx_window_set_dirty (w, TRUE);
       spx_window_rebuild (w); /* the selection follows the new plan */
     }

@@ -1,7 +1,9 @@
 /* spx-window-private.h: what the window's files share. spx-window.c
- * builds it and holds the actions; -panel.c the scenario controls;
- * -work.c planning, loading and sweeps on worker threads; -files.c open
- * and save; -export.c the export dialog and what it remembers. */
+ * builds it, holds the actions and shows the study in the views;
+ * -panel.c applies the side panel's edits (spx-scenario-panel.h) to the
+ * study; -work.c planning, loading and sweeps on worker threads;
+ * -lesson.c the guided lesson; -files.c open and save; -export.c the
+ * export dialog and what it remembers. */
 #pragma once
 
 #include "spx-window.h"
@@ -10,15 +12,11 @@
 #include "spx-mask-editor.h"
 #include "spx-render-export.h"
 #include "spx-render-views.h"
+#include "spx-scenario-panel.h"
 #include "spx-study.h"
 #include "spx-view.h"
 
 G_BEGIN_DECLS
-
-typedef struct {
-  GtkWidget *m, *k, *n, *block, *density, *pattern, *seed, *dtype;
-  GtkWidget *machine, *tiles, *sram, *clock, *exchange, *mode, *threads;
-} SpxPanel;
 
 struct _SpxWindow {
   GtkApplicationWindow parent;
@@ -28,7 +26,6 @@ struct _SpxWindow {
   SpxStudy      *study;
   SpxSubject    *shown;        /* where the editor's mask came from */
   gboolean       dirty;
-  gboolean       updating;     /* the panel is being filled, not edited */
   SpxIpuMode     mode;         /* the program the mask/tiles/exchange show */
   gint           selected_tile;
   char          *error;        /* the info bar's message */
@@ -61,7 +58,7 @@ struct _SpxWindow {
   GtkWidget *metric, *superstep, *tile_label, *density_label, *sweep_button;
   GtkWidget *throughput, *undo_button, *redo_button, *sweep_op;
   GtkWidget *verdict, *sweep_verdict, *sweep_note;
-  SpxPanel   panel;
+  SpxScenarioPanel *panel;
 
   /* What the views show: the Exchange view's step, the Timeline's
    * selection, the chart's sweep and marks (its mask, programs, mode,
@@ -82,8 +79,6 @@ void       spx_window_show_error  (SpxWindow *w, const char *message);
 void       spx_window_show_message (SpxWindow *w, GtkMessageType type,
                                     const char *message);
 void       spx_window_clear_error (SpxWindow *w);
-/* The message shown says a plan does not fit: offer a size that does. */
-void       spx_window_offer_fit   (SpxWindow *w);
 /* The message shown says a file was saved in dir: offer to open it. */
 void       spx_window_offer_folder (SpxWindow *w, const char *dir);
 void       spx_window_update_busy (SpxWindow *w);
@@ -93,9 +88,6 @@ void       spx_window_select_tile (SpxWindow *w, gint tile);
  * shown program's), and in the Exchange view when it is the shown
  * program's; step -1 (or one out of range) selects none. */
 void       spx_window_select_superstep (SpxWindow *w, gint lane, gint step);
-/* Show superstep step of programs[lane] in the Exchange view (the shown
- * program becomes lane's). */
-void       spx_window_open_superstep (SpxWindow *w, guint lane, gint step);
 SpxTheme   spx_window_theme       (SpxWindow *w);
 /* What the views show, as the table's rows take it. */
 void       spx_window_view_state  (SpxWindow *w, guint view,
@@ -112,15 +104,14 @@ char      *spx_window_hover_text  (SpxWindow *w, const char *view, double x,
 /* The densities, the verdict and the chart's marks (out of date,
  * partial, noisy) from the study. */
 void       spx_window_update_verdict (SpxWindow *w);
+/* The study's programs (new ones, or another shown): the views, the
+ * selection, the verdict and the lesson follow; a plan that does not
+ * fit is said. */
+void       spx_window_programs_changed (SpxWindow *w);
 
 /* spx-window-panel.c */
+/* The side panel, its edits going to the study (w->panel). */
 GtkWidget *spx_window_panel_new   (SpxWindow *w);
-/* Fill the controls from the study. */
-void       spx_window_panel_load  (SpxWindow *w);
-/* A generated mask is the scenario's; one from a file or drawn is the
- * user's own: before replacing it, ask (why says what replaces it).
- * TRUE to go on. */
-gboolean   spx_window_may_replace_mask (SpxWindow *w, const char *why);
 
 /* spx-window-work.c */
 /* Plan the three programs for the study's mask. */
@@ -131,7 +122,6 @@ void       spx_window_rebuild     (SpxWindow *w);
 /* Find the largest m = k at which every plan fits the machine (on a
  * worker), make the mask at it and plan it: one undo step. */
 void       spx_window_fit_size    (SpxWindow *w);
-void       spx_window_programs_changed (SpxWindow *w);
 /* A mask file (any format) becomes the subject, read on a worker (at a
  * block size where it does not look solid); one undo step. Errors go to
  * the info bar and leave the window as it was. */
@@ -169,6 +159,10 @@ gboolean   spx_window_save_mask   (SpxWindow *w, const char *path);
 void       spx_window_save_mask_dialog (SpxWindow *w);
 /* Before losing edits: TRUE to go on (saved, discarded or clean). */
 gboolean   spx_window_confirm_discard (SpxWindow *w);
+/* A generated mask is the scenario's; one from a file or drawn is the
+ * user's own: before replacing it, ask (why says what replaces it).
+ * TRUE to go on. */
+gboolean   spx_window_may_replace_mask (SpxWindow *w, const char *why);
 /* Writes path (spx_save_file's flags passed on); data is the caller's. */
 typedef gboolean (*SpxWindowWriteFunc) (SpxWindow *w, const char *path,
                                         SpxSaveFlags flags, gpointer data,

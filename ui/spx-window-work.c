@@ -53,7 +53,7 @@ open_readable (PlanJob *j)
   if (block == s->scenario->block)
     return TRUE;
   j->asked_block = s->scenario->block;
-  s->scenario->block = block;
+  spx_study_set_block (s, block);
   return spx_study_build_mask (s, &j->error);
 }
 
@@ -90,68 +90,6 @@ plan_thread (GTask *task, gpointer source, gpointer data, GCancellable *c)
     spx_study_plan (j->study, &j->error);
   g_cancellable_pop_current (j->cancel);
   g_task_return_boolean (task, TRUE); /* the results are in j */
-}
-
-/* Not fitting is a result worth saying, not a failure. */
-static void
-report_fit (SpxWindow *w)
-{
-  const SpxIpuProgram *p = w->study->programs[w->mode];
-  if (p == NULL || p->fits)
-    return;
-  g_autofree char *need = g_format_size_full (p->max_tile_bytes,
-                                              G_FORMAT_SIZE_IEC_UNITS);
-  g_autofree char *have = g_format_size_full (spx_ipu_tile_budget (p->machine),
-                                              G_FORMAT_SIZE_IEC_UNITS);
-  g_autofree char *msg = g_strdup_printf (
-    "The %s plan does not fit %s: %s%s on its fullest tile, %s available "
-    "per tile.", spx_ipu_mode_to_string (p->mode), p->machine->name,
-    p->overflow ? "the pattern overflows its dynamic buckets; " : "", need,
-    have);
-  spx_window_show_message (w, GTK_MESSAGE_WARNING, msg);
-  if (w->study->scenario->source == SPX_MASK_SOURCE_GENERATED)
-    spx_window_offer_fit (w);
-}
-
-static void
-show_density (SpxWindow *w)
-{
-  SpxMask *mask = spx_mask_editor_get_mask (SPX_MASK_EDITOR (w->editor));
-  if (mask == NULL)
-    return;
-  SpxMaskStats st;
-  spx_mask_stats (mask, &st);
-  g_autofree char *text = g_strdup_printf (
-    "%" G_GUINT64_FORMAT " × %" G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT
-    " blocks set, %.1f per block-row (max %.0f)", mask->rows, mask->cols,
-    st.nonzero_blocks, st.blocks_per_row.mean, st.blocks_per_row.max);
-  gtk_label_set_text (GTK_LABEL (w->density_label), text);
-}
-
-void
-spx_window_programs_changed (SpxWindow *w)
-{
-  SpxIpuProgram *const *programs = w->study->programs;
-  const SpxIpuProgram *p = programs[w->mode];
-  spx_mask_editor_set_program (SPX_MASK_EDITOR (w->editor), p);
-  if (p != NULL)
-    {
-      w->updating = TRUE;
-      gtk_spin_button_set_range (GTK_SPIN_BUTTON (w->superstep), 1,
-                                 MAX (1, p->steps->len));
-      gtk_spin_button_set_value (GTK_SPIN_BUTTON (w->superstep),
-                                 spx_ipu_program_first_exchange (p) + 1);
-      w->updating = FALSE;
-      w->view_state.superstep = spx_ipu_program_first_exchange (p);
-    }
-  spx_window_select_tile (w, w->selected_tile);
-  /* the Timeline keeps its step while the new plan still has it */
-  spx_window_select_superstep (w, w->view_state.lane, w->view_state.step);
-  show_density (w);
-  spx_window_update_verdict (w);
-  spx_window_views_changed (w, SPX_RENDER_VIEW_NEEDS_PLAN);
-  report_fit (w);
-  spx_window_lesson_plan_ready (w);
 }
 
 /* The job's programs become the study's (the views are told at once:
@@ -195,7 +133,9 @@ take_survey (SpxWindow *w, const SpxStudy *from)
 }
 
 /* A .spx from a bigger machine opens as it is; its sweep here runs on
- * the threads this machine has, and the bar says so. */
+ * the threads this machine has, and the bar says so. Set in place, not
+ * through spx_study_set_threads: the file is read, not edited, so its
+ * revision (and the survey made at it) stays current. */
 static void
 fit_threads (SpxWindow *w)
 {
@@ -223,7 +163,7 @@ take_study (SpxWindow *w, PlanJob *j)
   spx_mask_editor_set_mask (SPX_MASK_EDITOR (w->editor),
                             spx_mask_ref (w->study->scenario->mask));
   fit_threads (w);
-  spx_window_panel_load (w);
+  spx_scenario_panel_load (w->panel, w->study);
   spx_window_set_dirty (w, FALSE);
 }
 
@@ -263,11 +203,11 @@ plan_done (GObject *source, GAsyncResult *result, gpointer data)
   if (j->subject_ok && j->kind == JOB_OPEN)
     took_file (w, j);
   if (j->subject_ok && j->kind == JOB_FIT) /* it may have needed a smaller n */
-    w->study->scenario->n = j->study->scenario->n;
+    spx_study_set_n (w->study, j->study->scenario->n);
   if (j->subject_ok && j->kind != JOB_LOAD)
     take_survey (w, j->study);
   if (j->subject_ok && j->kind != JOB_LOAD && j->kind != JOB_PLAN)
-    spx_window_panel_load (w);
+    spx_scenario_panel_load (w->panel, w->study);
   if (j->error != NULL)
     spx_window_show_error (w, j->error->message);
   else if (j->study != NULL) /* a loaded study came with its own */
@@ -360,7 +300,7 @@ spx_window_subject_restored (SpxWindow *w, const SpxSubject *subject)
   spx_study_restore_subject (w->study, subject, spx_mask_ref (mask));
   spx_subject_free (w->shown);
   w->shown = spx_study_save_subject (w->study);
-  spx_window_panel_load (w);
+  spx_scenario_panel_load (w->panel, w->study);
   spx_window_set_dirty (w, TRUE);
   spx_window_replan (w);
 }

@@ -64,12 +64,6 @@ spx_window_show_message (SpxWindow *w, GtkMessageType type,
 }
 
 void
-spx_window_offer_fit (SpxWindow *w)
-{
-  gtk_widget_show (w->fit_button);
-}
-
-void
 spx_window_offer_folder (SpxWindow *w, const char *dir)
 {
   char *copy = g_strdup (dir); /* dir may be w->saved_folder */
@@ -322,6 +316,22 @@ hover_explains (SpxWindow *w, GtkWidget *view, const char *name)
   g_signal_connect (view, "query-tooltip", G_CALLBACK (on_view_tooltip), w);
 }
 
+static void on_superstep_changed (GtkSpinButton *spin, SpxWindow *w);
+
+/* The Exchange view shows step (of steps, when not 0): the window's
+ * choice, so the Timeline's selection stays as it is. */
+static void
+show_superstep (SpxWindow *w, guint steps, guint step)
+{
+  GtkSpinButton *spin = GTK_SPIN_BUTTON (w->superstep);
+  g_signal_handlers_block_by_func (spin, on_superstep_changed, w);
+  if (steps > 0)
+    gtk_spin_button_set_range (spin, 1, steps);
+  gtk_spin_button_set_value (spin, step + 1);
+  g_signal_handlers_unblock_by_func (spin, on_superstep_changed, w);
+  w->view_state.superstep = step;
+}
+
 void
 spx_window_select_superstep (SpxWindow *w, gint lane, gint step)
 {
@@ -334,28 +344,22 @@ spx_window_select_superstep (SpxWindow *w, gint lane, gint step)
   w->view_state.lane = lane;
   /* a step of the program the Exchange view shows is its step too */
   if (step >= 0 && lane == (gint) w->mode)
-    {
-      gboolean was = w->updating;
-      w->updating = TRUE;
-      gtk_spin_button_set_value (GTK_SPIN_BUTTON (w->superstep), step + 1);
-      w->updating = was;
-      w->view_state.superstep = (guint) step;
-    }
+    show_superstep (w, 0, (guint) step);
   spx_window_views_changed (w, 0);
   spx_window_lesson_refresh (w);
 }
 
-void
-spx_window_open_superstep (SpxWindow *w, guint lane, gint step)
+/* Show superstep step of programs[lane] in the Exchange view (the shown
+ * program becomes lane's). */
+static void
+open_superstep (SpxWindow *w, guint lane, gint step)
 {
   if (lane >= SPX_IPU_N_MODES || w->study->programs[lane] == NULL)
     return;
   if (lane != w->mode) /* Exchange shows the program shown */
     {
-      w->updating = TRUE;
       w->mode = lane;
-      gtk_combo_box_set_active (GTK_COMBO_BOX (w->panel.mode), (gint) lane);
-      w->updating = FALSE;
+      spx_scenario_panel_set_mode (w->panel, w->mode);
       spx_window_programs_changed (w);
     }
   spx_window_select_superstep (w, (gint) lane, step);
@@ -373,11 +377,69 @@ on_timeline_press (GtkWidget *view, GdkEventButton *ev, SpxWindow *w)
     return FALSE;
   view_hit (w, SPX_RENDER_VIEW_TIMELINE, ev->x, ev->y, &hit);
   if (ev->type == GDK_2BUTTON_PRESS && hit.step >= 0)
-    spx_window_open_superstep (w, (guint) hit.lane, hit.step);
+    open_superstep (w, (guint) hit.lane, hit.step);
   else if (ev->type == GDK_BUTTON_PRESS)
     spx_window_select_superstep (w, hit.lane, hit.step);
   return TRUE;
 }
+
+/* ---- new programs ---------------------------------------------------- */
+
+/* Not fitting is a result worth saying, not a failure. */
+static void
+report_fit (SpxWindow *w)
+{
+  const SpxIpuProgram *p = w->study->programs[w->mode];
+  if (p == NULL || p->fits)
+    return;
+  g_autofree char *need = g_format_size_full (p->max_tile_bytes,
+                                              G_FORMAT_SIZE_IEC_UNITS);
+  g_autofree char *have = g_format_size_full (spx_ipu_tile_budget (p->machine),
+                                              G_FORMAT_SIZE_IEC_UNITS);
+  g_autofree char *msg = g_strdup_printf (
+    "The %s plan does not fit %s: %s%s on its fullest tile, %s available "
+    "per tile.", spx_ipu_mode_to_string (p->mode), p->machine->name,
+    p->overflow ? "the pattern overflows its dynamic buckets; " : "", need,
+    have);
+  spx_window_show_message (w, GTK_MESSAGE_WARNING, msg);
+  if (w->study->scenario->source == SPX_MASK_SOURCE_GENERATED)
+    gtk_widget_show (w->fit_button); /* offer a size that fits */
+}
+
+static void
+show_density (SpxWindow *w)
+{
+  SpxMask *mask = spx_mask_editor_get_mask (SPX_MASK_EDITOR (w->editor));
+  if (mask == NULL)
+    return;
+  SpxMaskStats st;
+  spx_mask_stats (mask, &st);
+  g_autofree char *text = g_strdup_printf (
+    "%" G_GUINT64_FORMAT " × %" G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT
+    " blocks set, %.1f per block-row (max %.0f)", mask->rows, mask->cols,
+    st.nonzero_blocks, st.blocks_per_row.mean, st.blocks_per_row.max);
+  gtk_label_set_text (GTK_LABEL (w->density_label), text);
+}
+
+void
+spx_window_programs_changed (SpxWindow *w)
+{
+  SpxIpuProgram *const *programs = w->study->programs;
+  const SpxIpuProgram *p = programs[w->mode];
+  spx_mask_editor_set_program (SPX_MASK_EDITOR (w->editor), p);
+  if (p != NULL)
+    show_superstep (w, MAX (1, p->steps->len),
+                    spx_ipu_program_first_exchange (p));
+  spx_window_select_tile (w, w->selected_tile);
+  /* the Timeline keeps its step while the new plan still has it */
+  spx_window_select_superstep (w, w->view_state.lane, w->view_state.step);
+  show_density (w);
+  spx_window_update_verdict (w);
+  spx_window_views_changed (w, SPX_RENDER_VIEW_NEEDS_PLAN);
+  report_fit (w);
+  spx_window_lesson_plan_ready (w);
+}
+
 
 
 
@@ -412,7 +474,7 @@ on_mask_edited (SpxMaskEditor *editor, SpxWindow *w)
                        spx_mask_ref (spx_mask_editor_get_mask (editor)));
   spx_subject_free (w->shown);
   w->shown = spx_study_save_subject (w->study);
-  spx_window_panel_load (w);
+  spx_scenario_panel_load (w->panel, w->study);
   spx_window_set_dirty (w, TRUE);
   spx_window_replan (w);
 }
@@ -615,8 +677,8 @@ spx_window_use_defaults (SpxWindow *w, const char *machine, guint threads)
       spx_window_replan (w);
     }
   /* preferences may ask more than this machine runs */
-  w->study->scenario->threads = MIN (threads, spx_max_threads ());
-  spx_window_panel_load (w);
+  spx_study_set_threads (w->study, MIN (threads, spx_max_threads ()));
+  spx_scenario_panel_load (w->panel, w->study);
 }
 
 /* ---- construction -------------------------------------------------- */
@@ -716,10 +778,9 @@ on_superstep_changed (GtkSpinButton *spin, SpxWindow *w)
     (guint) gtk_spin_button_get_value_as_int (spin) - 1;
   spx_window_views_changed (w, 0);
   /* the step chosen here is the Timeline's selection too (not the one
-   * a new plan starts the Exchange view on) */
-  if (!w->updating)
-    spx_window_select_superstep (w, (gint) w->mode,
-                                 (gint) w->view_state.superstep);
+   * a new plan starts the Exchange view on: show_superstep) */
+  spx_window_select_superstep (w, (gint) w->mode,
+                               (gint) w->view_state.superstep);
 }
 
 static void
@@ -1083,11 +1144,8 @@ spx_window_init (SpxWindow *w)
   build_header (w);
   GtkWidget *content = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
   GtkWidget *paned = gtk_paned_new (GTK_ORIENTATION_HORIZONTAL);
-  GtkWidget *scroll = gtk_scrolled_window_new (NULL, NULL);
-  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroll),
-                                  GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
-  gtk_container_add (GTK_CONTAINER (scroll), spx_window_panel_new (w));
-  gtk_paned_pack1 (GTK_PANED (paned), scroll, FALSE, FALSE);
+  gtk_paned_pack1 (GTK_PANED (paned), spx_window_panel_new (w), FALSE,
+                   FALSE);
   gtk_paned_pack2 (GTK_PANED (paned), build_views (w), TRUE, FALSE);
   gtk_box_pack_start (GTK_BOX (content), paned, TRUE, TRUE, 0);
   gtk_container_add (GTK_CONTAINER (w), content);
@@ -1098,7 +1156,8 @@ spx_window_init (SpxWindow *w)
                     "notify::gtk-application-prefer-dark-theme",
                     G_CALLBACK (on_theme_changed), w);
   on_theme_changed (NULL, NULL, w);
-  spx_window_panel_load (w);
+  spx_scenario_panel_load (w->panel, w->study);
+  spx_scenario_panel_set_mode (w->panel, w->mode);
   spx_window_update_title (w);
   update_undo (w);
   spx_window_update_busy (w);
