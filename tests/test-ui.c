@@ -77,7 +77,7 @@ window_new (void)
 static void
 window_close (SpxWindow *w)
 {
-  spx_window_set_dirty (w, FALSE); /* no question in a test */
+  _spx_window_set_dirty (w, FALSE); /* no question in a test */
   gtk_widget_destroy (GTK_WIDGET (w));
   while (g_main_context_pending (NULL))
     g_main_context_iteration (NULL, FALSE);
@@ -370,7 +370,7 @@ test_select_tile (void)
     mine[g_array_index (blocks, guint64, i)] = 1;
   cairo_surface_t *s = snapshot (w->editor);
   SpxRenderStyle style;
-  spx_render_style_init (&style, spx_window_theme (w));
+  spx_render_style_init (&style, _spx_window_theme (w));
   guint lit = 0;
   for (guint64 f = 0; f < n; f++)
     {
@@ -485,7 +485,7 @@ test_drag_undo (void)
 
   /* saved and reopened: the drawing comes back exactly */
   g_autofree char *saved = g_build_filename (dir, "drawn.spx", NULL);
-  g_assert_true (spx_window_save_to (w, saved));
+  g_assert_true (_spx_window_save_to (w, saved));
   g_assert_false (spx_window_is_dirty (w));
   g_autoptr (SpxMask) drawn = spx_mask_copy (mask, NULL);
   window_close (w);
@@ -1104,7 +1104,7 @@ test_panel (void)
   g_assert_cmpuint (spx_mask_count (mask), ==, 32);
   /* the custom machine is saved beside the scenario and comes back */
   g_autofree char *saved = g_build_filename (dir, "what-if.spx", NULL);
-  g_assert_true (spx_window_save_to (w, saved));
+  g_assert_true (_spx_window_save_to (w, saved));
   window_close (w);
   SpxWindow *again = window_new ();
   activate (again, "open-path", g_variant_new_string (saved));
@@ -1245,7 +1245,7 @@ find_hover (SpxWindow *w, const char *view, GtkWidget *widget,
   for (int py = 0; py < ht; py += 2)
     for (int px = 0; px < wd; px += 2)
       {
-        char *t = spx_window_hover_text (w, view, px, py);
+        char *t = _spx_window_hover_text (w, view, px, py);
         if (t != NULL && strstr (t, needle) != NULL)
           {
             *x = px;
@@ -1318,7 +1318,7 @@ test_hover (void)
   activate (w, "view", g_variant_new_string ("timeline"));
   wait_drawn (VIEW (w, TIMELINE));
   g_assert_true (timeline_point (w, w->mode, 0, &x, &y));
-  text = spx_window_hover_text (w, "timeline", x, y);
+  text = _spx_window_hover_text (w, "timeline", x, y);
   g_autofree char *first = spx_render_timeline_describe (TIMELINE_DATA (w),
                                                          w->mode, 0);
   g_assert_true (g_str_has_prefix (text, first));
@@ -1336,7 +1336,7 @@ test_hover (void)
   g_assert_nonnull (strstr (text, " blocks · "));
   g_assert_nonnull (strstr (text, "density "));
   g_clear_pointer (&text, g_free);
-  g_assert_null (spx_window_hover_text (w, "speedup", 1, 1));
+  g_assert_null (_spx_window_hover_text (w, "speedup", 1, 1));
   window_close (w);
   g_autofree char *spx = g_build_filename (dir, "small.spx", NULL);
   g_unlink (spx);
@@ -1411,7 +1411,7 @@ test_lesson (void)
                                                      "lesson-next"));
   activate (w, "lesson", NULL);
   wait_idle (w);
-  g_assert_true (spx_window_lesson_active (w));
+  g_assert_true (_spx_window_lesson_active (w));
   g_assert_null (spx_window_get_error (w));
   g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (w),
                                                     "lesson-next"));
@@ -1571,14 +1571,14 @@ test_lesson_asks (void)
   wait_idle (w);
   forget_answer (id);
   g_assert_cmpuint (dialogs_answered, ==, answered + 1);
-  g_assert_false (spx_window_lesson_active (w));
+  g_assert_false (_spx_window_lesson_active (w));
   g_assert_true (same_bits (w->study->scenario->mask, mine));
 
   id = answer_next_dialog (GTK_RESPONSE_ACCEPT);
   activate (w, "lesson", NULL);
   wait_idle (w);
   forget_answer (id);
-  g_assert_true (spx_window_lesson_active (w));
+  g_assert_true (_spx_window_lesson_active (w));
   g_assert_cmpint (w->study->scenario->source, ==,
                    SPX_MASK_SOURCE_GENERATED);
   activate (w, "undo", NULL);
@@ -1757,7 +1757,7 @@ test_hostile_files (void)
   g_autofree char *theirs = g_build_filename (dir, "mine.machine", NULL);
   g_assert_true (g_file_set_contents (theirs, "not yours\n", -1, NULL));
   g_autofree char *spx = g_build_filename (dir, "mine.spx", NULL);
-  g_assert_true (spx_window_save_to (w, spx));
+  g_assert_true (_spx_window_save_to (w, spx));
   g_autofree char *still = NULL;
   g_assert_true (g_file_get_contents (theirs, &still, NULL, NULL));
   g_assert_cmpstr (still, ==, "not yours\n");

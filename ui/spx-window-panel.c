@@ -7,7 +7,7 @@
 static void
 edited (SpxWindow *w, void (*then) (SpxWindow *))
 {
-  spx_window_set_dirty (w, TRUE);
+  _spx_window_set_dirty (w, TRUE);
   then (w);
 }
 
@@ -15,15 +15,15 @@ static void
 on_generator_changed (SpxScenarioPanel *panel, const SpxStudyGenerator *gen,
                       SpxWindow *w)
 {
-  if (!spx_window_may_replace_mask (w, "Changing the shape, density, "
-                                    "pattern or seed generates a new "
-                                    "mask."))
+  if (!_spx_window_may_replace_mask (w, "Changing the shape, density, "
+                                     "pattern or seed generates a new "
+                                     "mask."))
     {
       spx_scenario_panel_load (panel, w->study); /* put the controls back */
       return;
     }
   spx_study_set_generator (w->study, gen);
-  edited (w, spx_window_rebuild);
+  edited (w, _spx_window_rebuild);
 }
 
 /* A new block size re-blocks a file's or a drawing's mask, and
@@ -32,21 +32,21 @@ static void
 on_block_changed (SpxScenarioPanel *panel, guint block, SpxWindow *w)
 {
   spx_study_set_block (w->study, block);
-  edited (w, spx_window_rebuild);
+  edited (w, _spx_window_rebuild);
 }
 
 static void
 on_n_changed (SpxScenarioPanel *panel, guint64 n, SpxWindow *w)
 {
   spx_study_set_n (w->study, n);
-  edited (w, spx_window_replan);
+  edited (w, _spx_window_replan);
 }
 
 static void
 on_dtype_changed (SpxScenarioPanel *panel, gint dtype, SpxWindow *w)
 {
   spx_study_set_dtype (w->study, (SpxDtype) dtype);
-  edited (w, spx_window_replan);
+  edited (w, _spx_window_replan);
 }
 
 /* CPU threads only matter to the sweep: no re-plan, but the chart may
@@ -55,7 +55,7 @@ static void
 on_threads_changed (SpxScenarioPanel *panel, guint threads, SpxWindow *w)
 {
   spx_study_set_threads (w->study, threads);
-  edited (w, spx_window_update_verdict);
+  edited (w, _spx_window_update_verdict);
 }
 
 static void
@@ -64,11 +64,11 @@ on_preset_chosen (SpxScenarioPanel *panel, const char *name, SpxWindow *w)
   g_autoptr (GError) error = NULL;
   if (!spx_study_set_machine (w->study, name, &error))
     {
-      spx_window_show_error (w, error->message);
+      _spx_window_show_error (w, error->message);
       return;
     }
   spx_scenario_panel_load (panel, w->study);
-  edited (w, spx_window_replan);
+  edited (w, _spx_window_replan);
 }
 
 /* What-if edits: the machine becomes "custom" with the figures given. */
@@ -79,22 +79,22 @@ on_machine_edited (SpxScenarioPanel *panel, const SpxMachineFigures *figures,
   g_autoptr (GError) error = NULL;
   if (!spx_study_set_machine_figures (w->study, figures, &error))
     {
-      spx_window_show_error (w, error->message);
+      _spx_window_show_error (w, error->message);
       return;
     }
   spx_scenario_panel_load (panel, w->study); /* "custom" */
-  edited (w, spx_window_replan);
+  edited (w, _spx_window_replan);
 }
 
 static void
 on_mode_changed (SpxScenarioPanel *panel, gint mode, SpxWindow *w)
 {
   w->mode = (SpxIpuMode) mode;
-  spx_window_programs_changed (w);
+  _spx_window_programs_changed (w);
 }
 
 GtkWidget *
-spx_window_panel_new (SpxWindow *w)
+_spx_window_panel_new (SpxWindow *w)
 {
   static const struct { const char *signal; GCallback handler; } edits[] = {
     { "generator-changed", G_CALLBACK (on_generator_changed) },
