@@ -143,17 +143,17 @@ on_generator (GtkWidget *widget, SpxScenarioPanel *p)
   g_signal_emit (p, signals[GENERATOR_CHANGED], 0, &g);
 }
 
+/* n, block size and threads: each said as the whole number it is. */
 static void
-on_block (GtkWidget *widget, SpxScenarioPanel *p)
+on_number (GtkWidget *widget, SpxScenarioPanel *p)
 {
-  g_signal_emit (p, signals[BLOCK_CHANGED], 0,
-                 (guint) value (p, FIELD (BLOCK)));
-}
-
-static void
-on_n (GtkWidget *widget, SpxScenarioPanel *p)
-{
-  g_signal_emit (p, signals[N_CHANGED], 0, (guint64) value (p, FIELD (N)));
+  guint64 v = (guint64) gtk_spin_button_get_value (GTK_SPIN_BUTTON (widget));
+  if (widget == p->controls[FIELD (N)])
+    g_signal_emit (p, signals[N_CHANGED], 0, v);
+  else if (widget == p->controls[FIELD (BLOCK)])
+    g_signal_emit (p, signals[BLOCK_CHANGED], 0, (guint) v);
+  else
+    g_signal_emit (p, signals[THREADS_CHANGED], 0, (guint) v);
 }
 
 static void
@@ -162,13 +162,6 @@ on_dtype (GtkWidget *widget, SpxScenarioPanel *p)
   SpxDtype dtype;
   if (spx_dtype_from_string (active_id (p, FIELD (DTYPE)), &dtype))
     g_signal_emit (p, signals[DTYPE_CHANGED], 0, (gint) dtype);
-}
-
-static void
-on_threads (GtkWidget *widget, SpxScenarioPanel *p)
-{
-  g_signal_emit (p, signals[THREADS_CHANGED], 0,
-                 (guint) value (p, FIELD (THREADS)));
 }
 
 /* Choosing "custom" itself says nothing: it is what edits lead to. */
@@ -241,7 +234,54 @@ machine_combo (void)
   return c;
 }
 
-/* Every control: made, and what it says when changed. */
+/* Each control's row, top to bottom: the heading above it (if any),
+ * its label and tooltip, and the handler that says its changes. */
+typedef struct {
+  const char *heading, *label, *tooltip;
+  const char *signal;
+  GCallback   handler;
+} Row;
+
+#define SPIN  "value-changed"
+#define COMBO "changed"
+
+static const Row rows[SPX_SCENARIO_N_FIELDS] = {
+  [FIELD (M)] = { "Problem", "_m", "Rows of the sparse operand W (m × k)",
+                  SPIN, G_CALLBACK (on_generator) },
+  [FIELD (K)] = { NULL, "_k", "Columns of W, rows of X",
+                  SPIN, G_CALLBACK (on_generator) },
+  [FIELD (N)] = { NULL, "_n", "Columns of X (the batch)",
+                  SPIN, G_CALLBACK (on_number) },
+  [FIELD (BLOCK)] = { NULL, "_Block size", "Square b × b blocks; 1 is "
+                      "unstructured", SPIN, G_CALLBACK (on_number) },
+  [FIELD (DENSITY)] = { "Mask", "_Density", "Fraction of non-zero blocks "
+                        "(of a file's or a drawing's mask: what it has at "
+                        "this block size; a new value generates a mask)",
+                        SPIN, G_CALLBACK (on_generator) },
+  [FIELD (PATTERN)] = { NULL, "_Pattern", "How the non-zero blocks are "
+                        "placed", COMBO, G_CALLBACK (on_generator) },
+  [FIELD (SEED)] = { NULL, "_Seed", "Random seed of the generator",
+                     SPIN, G_CALLBACK (on_generator) },
+  [FIELD (DTYPE)] = { NULL, "_Numbers", "fp16 (with fp32 partials) or fp32",
+                      COMBO, G_CALLBACK (on_dtype) },
+  [FIELD (MACHINE)] = { "IPU", "_Machine", "A preset, or your edits of one",
+                        COMBO, G_CALLBACK (on_preset) },
+  [FIELD (TILES)] = { NULL, "_Tiles", "Tiles (what if there were more?)",
+                      SPIN, G_CALLBACK (on_figure) },
+  [FIELD (SRAM)] = { NULL, "S_RAM (KiB)", "Memory per tile",
+                     SPIN, G_CALLBACK (on_figure) },
+  [FIELD (CLOCK)] = { NULL, "_Clock (GHz)", "Tile clock",
+                      SPIN, G_CALLBACK (on_figure) },
+  [FIELD (EXCHANGE)] = { NULL, "_Exchange (B/cycle)", "Bytes per cycle "
+                         "each tile sends and receives",
+                         SPIN, G_CALLBACK (on_figure) },
+  [FIELD (MODE)] = { NULL, "_Program shown", "The plan the mask, tiles and "
+                     "exchange views show", COMBO, G_CALLBACK (on_mode) },
+  [FIELD (THREADS)] = { "CPU", "T_hreads", "Threads of the measured CPU "
+                        "engine (0: all cores)", SPIN,
+                        G_CALLBACK (on_number) },
+};
+
 static void
 make_controls (SpxScenarioPanel *p)
 {
@@ -250,25 +290,6 @@ make_controls (SpxScenarioPanel *p)
                                           NULL };
   static const char *const dtypes[] = { "fp16", "fp32", NULL };
   static const char *const modes[] = { "dense", "static", "dynamic", NULL };
-  static const struct { SpxScenarioField field; const char *signal;
-                        GCallback handler; } says[] = {
-    { FIELD (M), "value-changed", G_CALLBACK (on_generator) },
-    { FIELD (K), "value-changed", G_CALLBACK (on_generator) },
-    { FIELD (N), "value-changed", G_CALLBACK (on_n) },
-    { FIELD (BLOCK), "value-changed", G_CALLBACK (on_block) },
-    { FIELD (DENSITY), "value-changed", G_CALLBACK (on_generator) },
-    { FIELD (PATTERN), "changed", G_CALLBACK (on_generator) },
-    { FIELD (SEED), "value-changed", G_CALLBACK (on_generator) },
-    { FIELD (DTYPE), "changed", G_CALLBACK (on_dtype) },
-    { FIELD (MACHINE), "changed", G_CALLBACK (on_preset) },
-    { FIELD (TILES), "value-changed", G_CALLBACK (on_figure) },
-    { FIELD (SRAM), "value-changed", G_CALLBACK (on_figure) },
-    { FIELD (CLOCK), "value-changed", G_CALLBACK (on_figure) },
-    { FIELD (EXCHANGE), "value-changed", G_CALLBACK (on_figure) },
-    { FIELD (MODE), "changed", G_CALLBACK (on_mode) },
-    { FIELD (THREADS), "value-changed", G_CALLBACK (on_threads) },
-  };
-  G_STATIC_ASSERT (G_N_ELEMENTS (says) == SPX_SCENARIO_N_FIELDS);
   GtkWidget **c = p->controls;
   c[FIELD (M)] = spin (1, 65536, 64, 0);
   c[FIELD (K)] = spin (1, 65536, 64, 0);
@@ -285,11 +306,11 @@ make_controls (SpxScenarioPanel *p)
   c[FIELD (EXCHANGE)] = spin (0.25, 1024, 0.25, 2);
   c[FIELD (MODE)] = id_combo (modes);
   c[FIELD (THREADS)] = spin (0, spx_max_threads (), 1, 0);
-  for (guint i = 0; i < G_N_ELEMENTS (says); i++)
+  for (guint i = 0; i < SPX_SCENARIO_N_FIELDS; i++)
     {
-      g_signal_connect (c[says[i].field], says[i].signal, says[i].handler, p);
-      g_signal_connect (c[says[i].field], "scroll-event",
-                        G_CALLBACK (pass_scroll), NULL);
+      g_signal_connect (c[i], rows[i].signal, rows[i].handler, p);
+      g_signal_connect (c[i], "scroll-event", G_CALLBACK (pass_scroll),
+                        NULL);
     }
 }
 
@@ -318,48 +339,6 @@ add_heading (GtkGrid *grid, gint *row, const char *text)
 }
 
 static void
-add_problem (SpxScenarioPanel *p, GtkGrid *g, gint *row)
-{
-  GtkWidget **c = p->controls;
-  add_heading (g, row, "Problem");
-  add_row (g, row, "_m", c[FIELD (M)], "Rows of the sparse operand W "
-           "(m × k)");
-  add_row (g, row, "_k", c[FIELD (K)], "Columns of W, rows of X");
-  add_row (g, row, "_n", c[FIELD (N)], "Columns of X (the batch)");
-  add_row (g, row, "_Block size", c[FIELD (BLOCK)], "Square b × b blocks; "
-           "1 is unstructured");
-  add_heading (g, row, "Mask");
-  add_row (g, row, "_Density", c[FIELD (DENSITY)], "Fraction of non-zero "
-           "blocks (of a file's or a drawing's mask: what it has at this "
-           "block size; a new value generates a mask)");
-  add_row (g, row, "_Pattern", c[FIELD (PATTERN)], "How the non-zero blocks "
-           "are placed");
-  add_row (g, row, "_Seed", c[FIELD (SEED)], "Random seed of the generator");
-  add_row (g, row, "_Numbers", c[FIELD (DTYPE)], "fp16 (with fp32 partials) "
-           "or fp32");
-}
-
-static void
-add_machine (SpxScenarioPanel *p, GtkGrid *g, gint *row)
-{
-  GtkWidget **c = p->controls;
-  add_heading (g, row, "IPU");
-  add_row (g, row, "_Machine", c[FIELD (MACHINE)], "A preset, or your edits "
-           "of one");
-  add_row (g, row, "_Tiles", c[FIELD (TILES)], "Tiles (what if there were "
-           "more?)");
-  add_row (g, row, "S_RAM (KiB)", c[FIELD (SRAM)], "Memory per tile");
-  add_row (g, row, "_Clock (GHz)", c[FIELD (CLOCK)], "Tile clock");
-  add_row (g, row, "_Exchange (B/cycle)", c[FIELD (EXCHANGE)],
-           "Bytes per cycle each tile sends and receives");
-  add_row (g, row, "_Program shown", c[FIELD (MODE)], "The plan the mask, "
-           "tiles and exchange views show");
-  add_heading (g, row, "CPU");
-  add_row (g, row, "T_hreads", c[FIELD (THREADS)], "Threads of the measured "
-           "CPU engine (0: all cores)");
-}
-
-static void
 spx_scenario_panel_constructed (GObject *object)
 {
   SpxScenarioPanel *p = SPX_SCENARIO_PANEL (object);
@@ -370,10 +349,15 @@ spx_scenario_panel_constructed (GObject *object)
   gtk_grid_set_row_spacing (GTK_GRID (grid), 4);
   gtk_grid_set_column_spacing (GTK_GRID (grid), 8);
   gtk_container_set_border_width (GTK_CONTAINER (grid), 12);
-  gint row = 0;
   make_controls (p);
-  add_problem (p, GTK_GRID (grid), &row);
-  add_machine (p, GTK_GRID (grid), &row);
+  gint row = 0;
+  for (guint i = 0; i < SPX_SCENARIO_N_FIELDS; i++)
+    {
+      if (rows[i].heading != NULL)
+        add_heading (GTK_GRID (grid), &row, rows[i].heading);
+      add_row (GTK_GRID (grid), &row, rows[i].label, p->controls[i],
+               rows[i].tooltip);
+    }
   gtk_container_add (GTK_CONTAINER (p), grid);
 }
 
