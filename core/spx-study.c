@@ -56,8 +56,9 @@ spx_study_copy (const SpxStudy *s)
   return copy;
 }
 
-void
-spx_study_changed (SpxStudy *s)
+/* Something about the problem changed: the sweep is out of date. */
+static void
+changed (SpxStudy *s)
 {
   s->revision++;
 }
@@ -132,7 +133,73 @@ spx_study_set_machine (SpxStudy *s, const char *name, GError **error)
       g_free (s->scenario->machine);
       s->scenario->machine = g_strdup (name);
     }
-  spx_study_changed (s);
+  changed (s);
+  return TRUE;
+}
+
+void
+spx_study_set_block (SpxStudy *s, guint block)
+{
+  g_return_if_fail (block > 0);
+  s->scenario->block = block;
+  changed (s);
+}
+
+void
+spx_study_set_n (SpxStudy *s, guint64 n)
+{
+  g_return_if_fail (n > 0);
+  s->scenario->n = n;
+  changed (s);
+}
+
+void
+spx_study_set_dtype (SpxStudy *s, SpxDtype dtype)
+{
+  s->scenario->dtype = dtype;
+  changed (s);
+}
+
+void
+spx_study_set_threads (SpxStudy *s, guint threads)
+{
+  s->scenario->threads = threads;
+  changed (s);
+}
+
+void
+spx_study_set_generator (SpxStudy *s, const SpxStudyGenerator *gen)
+{
+  SpxScenario *sc = s->scenario;
+  sc->m = gen->m;
+  sc->k = gen->k;
+  sc->gen.pattern = gen->pattern;
+  sc->gen.density = gen->density;
+  sc->gen.seed = gen->seed;
+  sc->source = SPX_MASK_SOURCE_GENERATED;
+  g_clear_pointer (&sc->mask_path, g_free);
+  changed (s);
+}
+
+gboolean
+spx_study_set_machine_figures (SpxStudy *s, const SpxMachineFigures *f,
+                               GError **error)
+{
+  g_autoptr (SpxIpuMachine) m = spx_ipu_machine_copy (s->machine);
+  m->tiles = f->tiles;
+  m->grid_width = MIN (m->grid_width, m->tiles);
+  m->sram_bytes = f->sram_bytes;
+  m->clock_hz = f->clock_hz;
+  m->exchange_bytes_per_cycle = f->exchange_bytes_per_cycle;
+  g_free (m->name);
+  m->name = g_strdup (SPX_STUDY_CUSTOM_MACHINE);
+  if (!spx_ipu_machine_validate (m, error))
+    return FALSE;
+  spx_ipu_machine_free (s->machine);
+  s->machine = g_steal_pointer (&m);
+  g_free (s->scenario->machine);
+  s->scenario->machine = g_strdup (SPX_STUDY_CUSTOM_MACHINE);
+  changed (s);
   return TRUE;
 }
 
@@ -204,7 +271,7 @@ spx_study_build_mask (SpxStudy *s, GError **error)
   sc->k = mask->cols;
   if (sc->source == SPX_MASK_SOURCE_GENERATED)
     g_clear_pointer (&s->elements, spx_mask_free);
-  spx_study_changed (s);
+  changed (s);
   return TRUE;
 }
 
@@ -230,7 +297,7 @@ spx_study_open_mask (SpxStudy *s, const char *path, GError **error)
   sc->source = SPX_MASK_SOURCE_FILE;
   g_free (sc->mask_path);
   sc->mask_path = g_canonicalize_filename (path, NULL);
-  spx_study_changed (s);
+  changed (s);
   return TRUE;
 }
 
@@ -239,7 +306,7 @@ spx_study_set_drawn (SpxStudy *s, SpxMask *mask)
 {
   spx_scenario_set_drawn_mask (s->scenario, mask);
   g_clear_pointer (&s->elements, spx_mask_free); /* made again on demand */
-  spx_study_changed (s);
+  changed (s);
 }
 
 struct _SpxSubject {
@@ -279,7 +346,7 @@ spx_study_restore_subject (SpxStudy *s, const SpxSubject *subject,
   sc->mask = mask;
   spx_mask_free (s->elements);
   s->elements = subject->elements ? spx_mask_ref (subject->elements) : NULL;
-  spx_study_changed (s);
+  changed (s);
 }
 
 void
@@ -427,7 +494,7 @@ spx_study_use_scenario (SpxStudy *s, const SpxScenario *scenario,
     }
   spx_scenario_free (old);
   g_clear_pointer (&s->elements, spx_mask_free);
-  spx_study_changed (s);
+  changed (s);
   return TRUE;
 }
 

@@ -95,9 +95,44 @@ guint       spx_study_readable_block (SpxStudy *study, guint block);
  * loop). */
 void        spx_study_survey_blocks (SpxStudy *study);
 
-/* Something about the problem changed (the caller changed the scenario
- * or the machine): the sweep is out of date. */
-void        spx_study_changed     (SpxStudy *study);
+/* Edits of the problem, as the window's panel makes them. Each bumps
+ * the revision (a sweep run before is out of date); the subject is made
+ * again by spx_study_build_mask, the programs by spx_study_plan. */
+void        spx_study_set_block   (SpxStudy *study, guint block);
+void        spx_study_set_n       (SpxStudy *study, guint64 n);
+void        spx_study_set_dtype   (SpxStudy *study, SpxDtype dtype);
+/* CPU threads, 0 for all cores: only the sweep uses them. */
+void        spx_study_set_threads (SpxStudy *study, guint threads);
+
+/* What a generated subject is made from: the shape of W and the
+ * generator's pattern, density and seed (the pattern's own options
+ * stay the scenario's). */
+typedef struct {
+  guint64    m, k;
+  SpxPattern pattern;
+  double     density;
+  guint64    seed;
+} SpxStudyGenerator;
+/* The subject becomes generated from gen (a file or a drawing is let
+ * go: undo keeps it). */
+void        spx_study_set_generator (SpxStudy *study,
+                                     const SpxStudyGenerator *gen);
+
+/* What if the machine were otherwise: the figures a user edits. */
+typedef struct {
+  guint   tiles;
+  guint64 sram_bytes;              /* per tile */
+  double  clock_hz;
+  double  exchange_bytes_per_cycle;
+} SpxMachineFigures;
+/* The name of a machine with edited figures. */
+#define SPX_STUDY_CUSTOM_MACHINE "custom"
+/* The machine takes the figures (its grid no wider than its tiles) and
+ * becomes SPX_STUDY_CUSTOM_MACHINE; out of range, *error says which
+ * figure and the study stays as it was. */
+gboolean    spx_study_set_machine_figures (SpxStudy *study,
+                                           const SpxMachineFigures *figures,
+                                           GError **error);
 
 /* The three programs at the scenario's n and dtype. */
 gboolean    spx_study_plan (SpxStudy *study, GError **error);

@@ -757,6 +757,73 @@ test_copies_budgeted (void)
   g_unsetenv (SPX_MEMORY_BUDGET_ENV);
 }
 
+/* Every edit the window's panel makes bumps the revision itself, so a
+ * sweep run before it is out of date. */
+static void
+test_setters (void)
+{
+  g_autoptr (SpxStudy) s = spx_study_new ();
+  SpxScenario *sc = s->scenario;
+  guint r = s->revision;
+  spx_study_set_block (s, 8);
+  spx_study_set_n (s, 32);
+  spx_study_set_dtype (s, SPX_DTYPE_FP32);
+  spx_study_set_threads (s, 3);
+  g_assert_cmpuint (s->revision, ==, r + 4);
+  g_assert_cmpuint (sc->block, ==, 8);
+  g_assert_cmpuint (sc->n, ==, 32);
+  g_assert_cmpint (sc->dtype, ==, SPX_DTYPE_FP32);
+  g_assert_cmpuint (sc->threads, ==, 3);
+
+  /* a drawing let go for a generated mask, the pattern's options kept */
+  SpxMask *drawn = spx_mask_new (64, 64, 8, NULL);
+  spx_mask_set (drawn, 0, 0);
+  spx_study_set_drawn (s, drawn);
+  sc->gen.band = 3;
+  r = s->revision;
+  SpxStudyGenerator gen = { 128, 96, SPX_PATTERN_BANDED, 0.25, 9 };
+  spx_study_set_generator (s, &gen);
+  g_assert_cmpuint (s->revision, ==, r + 1);
+  g_assert_cmpint (sc->source, ==, SPX_MASK_SOURCE_GENERATED);
+  g_assert_null (sc->mask_path);
+  g_assert_cmpuint (sc->m, ==, 128);
+  g_assert_cmpuint (sc->k, ==, 96);
+  g_assert_cmpint (sc->gen.pattern, ==, SPX_PATTERN_BANDED);
+  g_assert_cmpfloat (sc->gen.density, ==, 0.25);
+  g_assert_cmpuint (sc->gen.seed, ==, 9);
+  g_assert_cmpuint (sc->gen.band, ==, 3);
+  g_autoptr (GError) error = NULL;
+  g_assert_true (spx_study_build_mask (s, &error));
+  g_assert_cmpuint (sc->mask->rows, ==, 128);
+  g_assert_null (spx_study_elements (s));
+
+  /* what-if figures: a custom machine, its grid no wider than its tiles */
+  g_assert_true (spx_study_set_machine (s, "teach16", NULL));
+  r = s->revision;
+  SpxMachineFigures f = { 2, 32 * 1024, 1e9, 8 };
+  g_assert_true (spx_study_set_machine_figures (s, &f, &error));
+  g_assert_cmpuint (s->revision, ==, r + 1);
+  g_assert_cmpstr (s->machine->name, ==, SPX_STUDY_CUSTOM_MACHINE);
+  g_assert_cmpstr (sc->machine, ==, SPX_STUDY_CUSTOM_MACHINE);
+  g_assert_cmpuint (s->machine->tiles, ==, 2);
+  g_assert_cmpuint (s->machine->grid_width, ==, 2);
+  g_assert_cmpuint (s->machine->sram_bytes, ==, 32 * 1024);
+  g_assert_cmpfloat (s->machine->clock_hz, ==, 1e9);
+  g_assert_cmpfloat (s->machine->exchange_bytes_per_cycle, ==, 8);
+
+  /* out of range: said, and nothing changes */
+  g_assert_true (spx_study_set_machine (s, "bow", NULL));
+  r = s->revision;
+  SpxMachineFigures many = { 65536, 624 * 1024, 1.85e9, 4 };
+  g_assert_false (spx_study_set_machine_figures (s, &many, &error));
+  g_assert_error (error, SPX_IPU_ERROR, SPX_IPU_ERROR_INVALID);
+  g_assert_nonnull (strstr (error->message, "tiles"));
+  g_assert_cmpuint (s->revision, ==, r);
+  g_assert_cmpstr (s->machine->name, ==, "bow");
+  g_assert_cmpstr (sc->machine, ==, "bow");
+  g_assert_cmpuint (s->machine->tiles, ==, 1472);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -768,6 +835,7 @@ main (int argc, char **argv)
   g_test_add_func ("/study/png-scenario", test_png_scenario);
   g_test_add_func ("/study/machine-beside", test_machine_beside);
   g_test_add_func ("/study/drawn", test_drawn);
+  g_test_add_func ("/study/setters", test_setters);
   g_test_add_func ("/study/fit-size", test_fit_size);
   g_test_add_func ("/study/fit-size-refused", test_fit_size_refused);
   g_test_add_func ("/study/sweep-options", test_sweep_options);

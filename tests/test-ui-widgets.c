@@ -1,7 +1,8 @@
-/* test-ui-widgets.c: SpxMaskEditor and SpxView, driven by synthesized
- * GDK events in an offscreen window. Needs a display (run under
- * xvfb-run); without one every test skips. */
+/* test-ui-widgets.c: SpxMaskEditor, SpxView and SpxScenarioPanel,
+ * driven by synthesized GDK events in an offscreen window. Needs a
+ * display (run under xvfb-run); without one every test skips. */
 #include "spx-mask-editor.h"
+#include "spx-scenario-panel.h"
 #include "spx-view.h"
 
 #include <math.h>
@@ -795,6 +796,234 @@ test_view (void)
   flush_events ();
 }
 
+/* ------------------------------------------------------------------ */
+/* SpxScenarioPanel                                                    */
+
+/* What the panel said, one line per signal. */
+static GString *said;
+
+static void
+said_generator (SpxScenarioPanel *p, const SpxStudyGenerator *g,
+                gpointer data)
+{
+  g_string_append_printf (said, "generator %" G_GUINT64_FORMAT " %"
+                          G_GUINT64_FORMAT " %s %.4f %" G_GUINT64_FORMAT
+                          "\n", g->m, g->k, spx_pattern_to_string (g->pattern),
+                          g->density, g->seed);
+}
+
+static void
+said_uint (SpxScenarioPanel *p, guint v, const char *what)
+{
+  g_string_append_printf (said, "%s %u\n", what, v);
+}
+
+static void
+said_int (SpxScenarioPanel *p, gint v, const char *what)
+{
+  g_string_append_printf (said, "%s %d\n", what, v);
+}
+
+static void
+said_n (SpxScenarioPanel *p, guint64 n, gpointer data)
+{
+  g_string_append_printf (said, "n %" G_GUINT64_FORMAT "\n", n);
+}
+
+static void
+said_preset (SpxScenarioPanel *p, const char *name, gpointer data)
+{
+  g_string_append_printf (said, "preset %s\n", name);
+}
+
+static void
+said_figures (SpxScenarioPanel *p, const SpxMachineFigures *f, gpointer data)
+{
+  g_string_append_printf (said, "figures %u %" G_GUINT64_FORMAT " %g %g\n",
+                          f->tiles, f->sram_bytes, f->clock_hz,
+                          f->exchange_bytes_per_cycle);
+}
+
+static void
+listen (GtkWidget *panel)
+{
+  g_signal_connect (panel, "generator-changed", G_CALLBACK (said_generator),
+                    NULL);
+  g_signal_connect (panel, "block-changed", G_CALLBACK (said_uint), "block");
+  g_signal_connect (panel, "n-changed", G_CALLBACK (said_n), NULL);
+  g_signal_connect (panel, "dtype-changed", G_CALLBACK (said_int), "dtype");
+  g_signal_connect (panel, "threads-changed", G_CALLBACK (said_uint),
+                    "threads");
+  g_signal_connect (panel, "preset-chosen", G_CALLBACK (said_preset), NULL);
+  g_signal_connect (panel, "machine-edited", G_CALLBACK (said_figures), NULL);
+  g_signal_connect (panel, "mode-changed", G_CALLBACK (said_int), "mode");
+}
+
+/* What was said since the last call, and nothing more. */
+static void
+assert_said (const char *expected)
+{
+  g_assert_cmpstr (said->str, ==, expected);
+  g_string_truncate (said, 0);
+}
+
+static GtkWidget *
+control (GtkWidget *panel, SpxScenarioField field)
+{
+  return spx_scenario_panel_get_control (SPX_SCENARIO_PANEL (panel), field);
+}
+
+static double
+spin_value (GtkWidget *panel, SpxScenarioField field)
+{
+  return gtk_spin_button_get_value (GTK_SPIN_BUTTON (control (panel, field)));
+}
+
+static void
+set_spin (GtkWidget *panel, SpxScenarioField field, double value)
+{
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (control (panel, field)), value);
+}
+
+static void
+set_combo (GtkWidget *panel, SpxScenarioField field, const char *id)
+{
+  g_assert_true (gtk_combo_box_set_active_id (
+    GTK_COMBO_BOX (control (panel, field)), id));
+}
+
+/* Loading shows the study and says nothing; every edit by the user is
+ * said once, with its value; the generator's five are said together,
+ * and only when they differ from what is shown. */
+static void
+test_panel_says (void)
+{
+  REQUIRE_DISPLAY ();
+  said = g_string_new (NULL);
+  GtkWidget *window = gtk_offscreen_window_new ();
+  GtkWidget *panel = spx_scenario_panel_new ();
+  gtk_container_add (GTK_CONTAINER (window), panel);
+  gtk_widget_show_all (window);
+  listen (panel);
+  g_autoptr (SpxStudy) study = spx_study_new ();
+  SpxScenarioPanel *p = SPX_SCENARIO_PANEL (panel);
+  spx_scenario_panel_load (p, study);
+  spx_scenario_panel_set_mode (p, SPX_IPU_MODE_DYNAMIC);
+  assert_said ("");
+  g_assert_cmpfloat (spin_value (panel, SPX_SCENARIO_FIELD_M), ==, 4096);
+  g_assert_cmpfloat (spin_value (panel, SPX_SCENARIO_FIELD_N), ==, 1024);
+  g_assert_cmpfloat (spin_value (panel, SPX_SCENARIO_FIELD_BLOCK), ==, 16);
+  g_assert_cmpfloat (spin_value (panel, SPX_SCENARIO_FIELD_DENSITY), ==,
+                     1.0 / 16);
+  g_assert_cmpfloat (spin_value (panel, SPX_SCENARIO_FIELD_SRAM), ==,
+                     (double) study->machine->sram_bytes / 1024);
+  g_assert_cmpstr (gtk_combo_box_get_active_id (GTK_COMBO_BOX (
+                     control (panel, SPX_SCENARIO_FIELD_MACHINE))), ==,
+                   "bow");
+  g_assert_cmpint (gtk_combo_box_get_active (GTK_COMBO_BOX (
+                     control (panel, SPX_SCENARIO_FIELD_MODE))), ==,
+                   SPX_IPU_MODE_DYNAMIC);
+
+  set_spin (panel, SPX_SCENARIO_FIELD_BLOCK, 8);
+  set_spin (panel, SPX_SCENARIO_FIELD_N, 32);
+  set_combo (panel, SPX_SCENARIO_FIELD_DTYPE, "fp32");
+  set_spin (panel, SPX_SCENARIO_FIELD_THREADS, 1);
+  set_combo (panel, SPX_SCENARIO_FIELD_MODE, "dense");
+  assert_said ("block 8\nn 32\ndtype 1\nthreads 1\nmode 0\n");
+
+  set_spin (panel, SPX_SCENARIO_FIELD_M, 2048);
+  set_combo (panel, SPX_SCENARIO_FIELD_PATTERN, "banded");
+  /* the same density as shown, to the digits shown: nothing new */
+  set_spin (panel, SPX_SCENARIO_FIELD_DENSITY, 1.0 / 16 + 1e-5);
+  set_spin (panel, SPX_SCENARIO_FIELD_SEED, 7);
+  assert_said ("generator 2048 4096 uniform 0.0625 1\n"
+               "generator 2048 4096 banded 0.0625 1\n"
+               "generator 2048 4096 banded 0.0625 7\n");
+
+  /* what-if figures, all four at once; "custom" itself is no choice */
+  set_spin (panel, SPX_SCENARIO_FIELD_TILES, 100);
+  set_combo (panel, SPX_SCENARIO_FIELD_MACHINE, SPX_STUDY_CUSTOM_MACHINE);
+  set_combo (panel, SPX_SCENARIO_FIELD_MACHINE, "teach16");
+  g_autofree char *figures = g_strdup_printf (
+    "figures 100 %" G_GUINT64_FORMAT " %g %g\npreset teach16\n",
+    study->machine->sram_bytes, study->machine->clock_hz,
+    study->machine->exchange_bytes_per_cycle);
+  assert_said (figures);
+
+  /* a drawing's density is what it has: said with the shape */
+  SpxMask *mask = spx_mask_new (64, 64, 32, NULL);
+  spx_mask_set (mask, 0, 1);
+  spx_study_set_drawn (study, mask);
+  spx_scenario_panel_load (p, study);
+  assert_said ("");
+  g_assert_cmpfloat (spin_value (panel, SPX_SCENARIO_FIELD_DENSITY), ==,
+                     0.25);
+  set_spin (panel, SPX_SCENARIO_FIELD_K, 128);
+  assert_said ("generator 64 128 uniform 0.2500 1\n");
+  gtk_widget_destroy (window);
+  flush_events ();
+  g_string_free (said, TRUE);
+}
+
+/* The Tab key as the keyboard sends it (bindings need its keycode). */
+static void
+tab (GtkWidget *window)
+{
+  GdkKeymapKey *keys = NULL;
+  gint n = 0;
+  GdkKeymap *map = gdk_keymap_get_for_display (gdk_display_get_default ());
+  g_assert_true (gdk_keymap_get_entries_for_keyval (map, GDK_KEY_Tab, &keys,
+                                                    &n));
+  GdkEvent *event = gdk_event_new (GDK_KEY_PRESS);
+  event->key.time = GDK_CURRENT_TIME;
+  event->key.keyval = GDK_KEY_Tab;
+  event->key.hardware_keycode = (guint16) keys[0].keycode;
+  event->key.group = (guint8) keys[0].group;
+  g_free (keys);
+  event->any.window = g_object_ref (gtk_widget_get_window (window));
+  event->any.send_event = TRUE;
+  GdkSeat *seat = gdk_display_get_default_seat (gdk_display_get_default ());
+  gdk_event_set_device (event, gdk_seat_get_keyboard (seat));
+  gtk_main_do_event (event);
+  gdk_event_free (event);
+  flush_events ();
+}
+
+/* Tab goes down the panel, one control after another (keys need a
+ * window on the display, not an offscreen one). */
+static void
+test_panel_focus (void)
+{
+  REQUIRE_DISPLAY ();
+  GtkWidget *window = gtk_window_new (GTK_WINDOW_TOPLEVEL);
+  GtkWidget *panel = spx_scenario_panel_new ();
+  gtk_widget_set_size_request (panel, 300, 900);
+  gtk_container_add (GTK_CONTAINER (window), panel);
+  g_autoptr (SpxStudy) study = spx_study_new ();
+  spx_scenario_panel_load (SPX_SCENARIO_PANEL (panel), study);
+  spx_scenario_panel_set_mode (SPX_SCENARIO_PANEL (panel),
+                               SPX_IPU_MODE_STATIC);
+  gtk_widget_show_all (window);
+  flush_events ();
+  /* the window has the keyboard, as a window the user works in */
+  GdkEvent *in = gdk_event_new (GDK_FOCUS_CHANGE);
+  in->focus_change.window = g_object_ref (gtk_widget_get_window (window));
+  in->focus_change.send_event = TRUE;
+  in->focus_change.in = TRUE;
+  gtk_widget_send_focus_change (window, in);
+  gdk_event_free (in);
+  gtk_widget_grab_focus (control (panel, SPX_SCENARIO_FIELD_M));
+  for (guint f = 0; f < SPX_SCENARIO_N_FIELDS; f++)
+    {
+      GtkWidget *focus = gtk_window_get_focus (GTK_WINDOW (window));
+      GtkWidget *c = control (panel, f);
+      g_assert_true (focus == c || gtk_widget_is_ancestor (focus, c));
+      tab (window);
+    }
+  gtk_widget_destroy (window);
+  flush_events ();
+}
+
 int
 main (int argc, char **argv)
 {
@@ -816,5 +1045,7 @@ main (int argc, char **argv)
   EDITOR_TEST ("null-mask", test_null_mask, "no mask");
 #undef EDITOR_TEST
   g_test_add_func ("/ui/view/cache", test_view);
+  g_test_add_func ("/ui/scenario-panel/says", test_panel_says);
+  g_test_add_func ("/ui/scenario-panel/focus", test_panel_focus);
   return g_test_run ();
 }

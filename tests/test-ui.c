@@ -39,6 +39,9 @@ static GtkApplication *app;
 #define EXCHANGE_DATA(w) ((const SpxRenderExchangeData *) DATA (w, EXCHANGE))
 #define TIMELINE_DATA(w) ((const SpxRenderTimelineData *) DATA (w, TIMELINE))
 #define SPEEDUP_DATA(w) ((const SpxRenderSpeedupData *) DATA (w, SPEEDUP))
+/* A control of the side panel by its field. */
+#define PANEL(w, field) \
+  spx_scenario_panel_get_control ((w)->panel, SPX_SCENARIO_FIELD_##field)
 
 #define WAIT_S 120
 
@@ -74,7 +77,7 @@ window_new (void)
 static void
 window_close (SpxWindow *w)
 {
-  spx_window_set_dirty (w, FALSE); /* no question in a test */
+  _spx_window_set_dirty (w, FALSE); /* no question in a test */
   gtk_widget_destroy (GTK_WIDGET (w));
   while (g_main_context_pending (NULL))
     g_main_context_iteration (NULL, FALSE);
@@ -140,7 +143,7 @@ test_default (void)
   g_assert_null (spx_window_get_error (w));
   /* a change from the panel: planned off the main loop */
   longest_us = 0;
-  gtk_spin_button_set_value (GTK_SPIN_BUTTON (w->panel.density), 0.125);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (PANEL (w, DENSITY)), 0.125);
   wait_idle (w);
   g_test_message ("re-planned 4096² b16 d=1/8; longest main-loop iteration "
                   "%.1f ms", longest_us / 1e3);
@@ -197,7 +200,7 @@ test_open_dlmc (void)
   g_assert_nonnull (strstr (gtk_window_get_title (GTK_WINDOW (w)),
                             "attention_q.smtx"));
   /* a new block size re-blocks the file's pattern, it does not generate */
-  gtk_spin_button_set_value (GTK_SPIN_BUTTON (w->panel.block), 4);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (PANEL (w, BLOCK)), 4);
   wait_idle (w);
   g_autoptr (SpxMask) by4 = spx_mask_to_blocks (elements, 4, NULL);
   mask = spx_mask_editor_get_mask (SPX_MASK_EDITOR (w->editor));
@@ -266,7 +269,7 @@ test_threads_from_bigger_machine (void)
   g_assert_cmpstr (w->study->path, ==, path);
   g_assert_cmpuint (w->study->scenario->threads, ==, most);
   g_assert_cmpuint (gtk_spin_button_get_value_as_int (
-                      GTK_SPIN_BUTTON (w->panel.threads)), ==, most);
+                      GTK_SPIN_BUTTON (PANEL (w, THREADS))), ==, most);
   const char *bar = spx_window_get_error (w);
   g_assert_nonnull (bar);
   g_assert_nonnull (strstr (bar, "msg-threads-1024.spx: [scenario] threads: "
@@ -367,7 +370,7 @@ test_select_tile (void)
     mine[g_array_index (blocks, guint64, i)] = 1;
   cairo_surface_t *s = snapshot (w->editor);
   SpxRenderStyle style;
-  spx_render_style_init (&style, spx_window_theme (w));
+  spx_render_style_init (&style, _spx_window_theme (w));
   guint lit = 0;
   for (guint64 f = 0; f < n; f++)
     {
@@ -482,7 +485,7 @@ test_drag_undo (void)
 
   /* saved and reopened: the drawing comes back exactly */
   g_autofree char *saved = g_build_filename (dir, "drawn.spx", NULL);
-  g_assert_true (spx_window_save_to (w, saved));
+  g_assert_true (_spx_window_save_to (w, saved));
   g_assert_false (spx_window_is_dirty (w));
   g_autoptr (SpxMask) drawn = spx_mask_copy (mask, NULL);
   window_close (w);
@@ -1003,7 +1006,7 @@ test_sweep_cancel (void)
   g_auto (GStrv) lines = g_strsplit (g_strstrip (text), "\n", -1);
   g_assert_cmpuint (g_strv_length (lines), ==, got + 1);
   /* a new n: the points no longer describe the problem */
-  gtk_spin_button_set_value (GTK_SPIN_BUTTON (w->panel.n), 512);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (PANEL (w, N)), 512);
   wait_idle (w);
   g_assert_true (SPEEDUP_DATA (w)->stale);
   g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (w->verdict)),
@@ -1083,25 +1086,25 @@ test_panel (void)
   SKIP_WITHOUT_DISPLAY ();
   g_autofree char *dir = g_dir_make_tmp ("spx-ui-XXXXXX", NULL);
   SpxWindow *w = small_window (dir);
-  gtk_spin_button_set_value (GTK_SPIN_BUTTON (w->panel.n), 32);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (PANEL (w, N)), 32);
   wait_idle (w);
   for (guint mode = 0; mode < SPX_IPU_N_MODES; mode++)
     g_assert_cmpuint (w->study->programs[mode]->n, ==, 32);
   guint64 cycles = w->study->programs[SPX_IPU_MODE_DENSE]->cycles;
-  gtk_spin_button_set_value (GTK_SPIN_BUTTON (w->panel.tiles), 4);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (PANEL (w, TILES)), 4);
   wait_idle (w);
   g_assert_cmpuint (w->study->programs[0]->n_tiles, ==, 4);
   g_assert_cmpstr (w->study->machine->name, ==, "custom");
   g_assert_cmpuint (w->study->programs[SPX_IPU_MODE_DENSE]->cycles, >, cycles);
   g_assert_true (spx_window_is_dirty (w));
   /* a new density generates a new mask of that density */
-  gtk_spin_button_set_value (GTK_SPIN_BUTTON (w->panel.density), 0.5);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (PANEL (w, DENSITY)), 0.5);
   wait_idle (w);
   SpxMask *mask = spx_mask_editor_get_mask (SPX_MASK_EDITOR (w->editor));
   g_assert_cmpuint (spx_mask_count (mask), ==, 32);
   /* the custom machine is saved beside the scenario and comes back */
   g_autofree char *saved = g_build_filename (dir, "what-if.spx", NULL);
-  g_assert_true (spx_window_save_to (w, saved));
+  g_assert_true (_spx_window_save_to (w, saved));
   window_close (w);
   SpxWindow *again = window_new ();
   activate (again, "open-path", g_variant_new_string (saved));
@@ -1137,16 +1140,17 @@ test_fit_size (void)
 {
   SKIP_WITHOUT_DISPLAY ();
   SpxWindow *w = window_new ();
-  int m_y = window_y (w, w->panel.m), density_y = window_y (w, w->panel.density);
-  gtk_combo_box_set_active_id (GTK_COMBO_BOX (w->panel.machine), "teach16");
+  int m_y = window_y (w, PANEL (w, M));
+  int density_y = window_y (w, PANEL (w, DENSITY));
+  gtk_combo_box_set_active_id (GTK_COMBO_BOX (PANEL (w, MACHINE)), "teach16");
   wait_idle (w);
   g_assert_nonnull (strstr (spx_window_get_error (w), "does not fit teach16"));
   g_assert_true (gtk_widget_get_visible (w->info_bar));
   g_assert_true (gtk_widget_get_visible (w->fit_button));
   while (g_main_context_pending (NULL)) /* the new allocation */
     g_main_context_iteration (NULL, FALSE);
-  g_assert_cmpint (window_y (w, w->panel.m), ==, m_y);
-  g_assert_cmpint (window_y (w, w->panel.density), ==, density_y);
+  g_assert_cmpint (window_y (w, PANEL (w, M)), ==, m_y);
+  g_assert_cmpint (window_y (w, PANEL (w, DENSITY)), ==, density_y);
 
   gtk_button_clicked (GTK_BUTTON (w->fit_button));
   wait_idle (w);
@@ -1157,9 +1161,9 @@ test_fit_size (void)
   for (guint mode = 0; mode < SPX_IPU_N_MODES; mode++)
     g_assert_true (w->study->programs[mode]->fits);
   g_assert_cmpint (gtk_spin_button_get_value_as_int (
-                     GTK_SPIN_BUTTON (w->panel.m)), ==, (int) sc->m);
+                     GTK_SPIN_BUTTON (PANEL (w, M))), ==, (int) sc->m);
   g_assert_cmpint (gtk_spin_button_get_value_as_int (
-                     GTK_SPIN_BUTTON (w->panel.n)), ==, (int) sc->n);
+                     GTK_SPIN_BUTTON (PANEL (w, N))), ==, (int) sc->n);
   activate (w, "undo", NULL);
   wait_idle (w);
   g_assert_cmpuint (w->study->scenario->m, ==, 4096);
@@ -1241,7 +1245,7 @@ find_hover (SpxWindow *w, const char *view, GtkWidget *widget,
   for (int py = 0; py < ht; py += 2)
     for (int px = 0; px < wd; px += 2)
       {
-        char *t = spx_window_hover_text (w, view, px, py);
+        char *t = _spx_window_hover_text (w, view, px, py);
         if (t != NULL && strstr (t, needle) != NULL)
           {
             *x = px;
@@ -1314,7 +1318,7 @@ test_hover (void)
   activate (w, "view", g_variant_new_string ("timeline"));
   wait_drawn (VIEW (w, TIMELINE));
   g_assert_true (timeline_point (w, w->mode, 0, &x, &y));
-  text = spx_window_hover_text (w, "timeline", x, y);
+  text = _spx_window_hover_text (w, "timeline", x, y);
   g_autofree char *first = spx_render_timeline_describe (TIMELINE_DATA (w),
                                                          w->mode, 0);
   g_assert_true (g_str_has_prefix (text, first));
@@ -1332,7 +1336,7 @@ test_hover (void)
   g_assert_nonnull (strstr (text, " blocks · "));
   g_assert_nonnull (strstr (text, "density "));
   g_clear_pointer (&text, g_free);
-  g_assert_null (spx_window_hover_text (w, "speedup", 1, 1));
+  g_assert_null (_spx_window_hover_text (w, "speedup", 1, 1));
   window_close (w);
   g_autofree char *spx = g_build_filename (dir, "small.spx", NULL);
   g_unlink (spx);
@@ -1407,7 +1411,7 @@ test_lesson (void)
                                                      "lesson-next"));
   activate (w, "lesson", NULL);
   wait_idle (w);
-  g_assert_true (spx_window_lesson_active (w));
+  g_assert_true (_spx_window_lesson_active (w));
   g_assert_null (spx_window_get_error (w));
   g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (w),
                                                     "lesson-next"));
@@ -1445,7 +1449,7 @@ test_lesson (void)
   g_assert_false (gtk_widget_get_sensitive (w->lesson_back));
 
   /* the user changes the problem: the text follows the new plan */
-  gtk_spin_button_set_value (GTK_SPIN_BUTTON (w->panel.n), 32);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (PANEL (w, N)), 32);
   wait_idle (w);
   g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (w->lesson_text)),
                             "X is 128 × 32"));
@@ -1567,14 +1571,14 @@ test_lesson_asks (void)
   wait_idle (w);
   forget_answer (id);
   g_assert_cmpuint (dialogs_answered, ==, answered + 1);
-  g_assert_false (spx_window_lesson_active (w));
+  g_assert_false (_spx_window_lesson_active (w));
   g_assert_true (same_bits (w->study->scenario->mask, mine));
 
   id = answer_next_dialog (GTK_RESPONSE_ACCEPT);
   activate (w, "lesson", NULL);
   wait_idle (w);
   forget_answer (id);
-  g_assert_true (spx_window_lesson_active (w));
+  g_assert_true (_spx_window_lesson_active (w));
   g_assert_cmpint (w->study->scenario->source, ==,
                    SPX_MASK_SOURCE_GENERATED);
   activate (w, "undo", NULL);
@@ -1594,7 +1598,7 @@ test_subject_kept (void)
                                             NULL);
   /* the panel shows what the file has: 73% of its 16 × 16 blocks */
   g_assert_cmpfloat_with_epsilon (
-    gtk_spin_button_get_value (GTK_SPIN_BUTTON (w->panel.density)),
+    gtk_spin_button_get_value (GTK_SPIN_BUTTON (PANEL (w, DENSITY))),
     (double) spx_mask_count (file) / spx_mask_n_blocks (file), 1e-4);
   const char *words = gtk_label_get_text (GTK_LABEL (w->verdict));
   g_assert_nonnull (strstr (words, "2.0% of elements, 72.9% of 16 × 16 "
@@ -1603,7 +1607,7 @@ test_subject_kept (void)
   /* Density "+", then keep the file's mask */
   guint asked = dialogs_answered;
   answer_next_dialog (GTK_RESPONSE_CANCEL);
-  gtk_spin_button_spin (GTK_SPIN_BUTTON (w->panel.density),
+  gtk_spin_button_spin (GTK_SPIN_BUTTON (PANEL (w, DENSITY)),
                         GTK_SPIN_STEP_FORWARD, 0);
   wait_idle (w);
   g_assert_cmpuint (dialogs_answered, ==, asked + 1);
@@ -1613,7 +1617,7 @@ test_subject_kept (void)
 
   /* again, replacing it: a generated mask, one undo step away */
   answer_next_dialog (GTK_RESPONSE_ACCEPT);
-  gtk_spin_button_spin (GTK_SPIN_BUTTON (w->panel.density),
+  gtk_spin_button_spin (GTK_SPIN_BUTTON (PANEL (w, DENSITY)),
                         GTK_SPIN_STEP_FORWARD, 0);
   wait_idle (w);
   g_assert_cmpuint (dialogs_answered, ==, asked + 2);
@@ -1639,7 +1643,7 @@ test_subject_kept (void)
   /* the wheel over a number in the panel leaves it (and the mask) be;
    * were it to turn it, the question would come (and be answered) */
   guint id = answer_next_dialog (GTK_RESPONSE_CANCEL);
-  GtkWidget *spin = w->panel.density;
+  GtkWidget *spin = PANEL (w, DENSITY);
   double before = gtk_spin_button_get_value (GTK_SPIN_BUTTON (spin));
   GdkEvent *ev = gdk_event_new (GDK_SCROLL);
   ev->scroll.window = g_object_ref (gtk_widget_get_window (spin));
@@ -1677,7 +1681,7 @@ test_first_run (void)
   g_assert_nonnull (spx_window_get_error (w));
   g_assert_nonnull (strstr (spx_window_get_error (w), "looks solid"));
   g_assert_cmpfloat (gtk_spin_button_get_value (
-                       GTK_SPIN_BUTTON (w->panel.block)), ==, 4);
+                       GTK_SPIN_BUTTON (PANEL (w, BLOCK))), ==, 4);
   window_close (w);
 }
 
@@ -1748,12 +1752,12 @@ test_hostile_files (void)
                    gtk_widget_get_allocated_width (GTK_WIDGET (w)));
 
   /* a what-if machine saved beside a file that is not ours */
-  gtk_spin_button_set_value (GTK_SPIN_BUTTON (w->panel.tiles), 4);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (PANEL (w, TILES)), 4);
   wait_idle (w);
   g_autofree char *theirs = g_build_filename (dir, "mine.machine", NULL);
   g_assert_true (g_file_set_contents (theirs, "not yours\n", -1, NULL));
   g_autofree char *spx = g_build_filename (dir, "mine.spx", NULL);
-  g_assert_true (spx_window_save_to (w, spx));
+  g_assert_true (_spx_window_save_to (w, spx));
   g_autofree char *still = NULL;
   g_assert_true (g_file_get_contents (theirs, &still, NULL, NULL));
   g_assert_cmpstr (still, ==, "not yours\n");
@@ -1781,7 +1785,7 @@ test_save_twice (void)
   g_autofree char *spx = g_build_filename (dir, "small.spx", NULL);
   for (guint n = 24; n <= 32; n += 8)
     {
-      gtk_spin_button_set_value (GTK_SPIN_BUTTON (w->panel.n), n);
+      gtk_spin_button_set_value (GTK_SPIN_BUTTON (PANEL (w, N)), n);
       wait_idle (w);
       g_assert_true (spx_window_is_dirty (w));
       activate (w, "save", NULL);
@@ -1864,7 +1868,7 @@ test_save_read_only (void)
   g_autofree char *spx = g_build_filename (dir, "small.spx", NULL);
   g_autofree char *old = test_read_all (spx);
   g_assert_cmpint (g_chmod (spx, 0444), ==, 0);
-  gtk_spin_button_set_value (GTK_SPIN_BUTTON (w->panel.n), 40);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (PANEL (w, N)), 40);
   wait_idle (w);
   g_autofree char *kept = save_answering (w, "save", NULL,
                                           GTK_RESPONSE_CANCEL);
@@ -1995,7 +1999,7 @@ test_declared_size (void)
   g_assert_true (mask == w->study->scenario->mask);
   g_assert_nonnull (strstr (gtk_window_get_title (GTK_WINDOW (w)),
                             "win-92681.mtx"));
-  gtk_spin_button_set_value (GTK_SPIN_BUTTON (w->panel.block), 1);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (PANEL (w, BLOCK)), 1);
   wait_idle (w);
   g_assert_null (spx_window_get_error (w));
   mask = spx_mask_editor_get_mask (e);

@@ -94,7 +94,7 @@ static gint
 kind_of (const char *path)
 {
   for (guint i = 0; i < G_N_ELEMENTS (kinds); i++)
-    if (spx_window_has_suffix (path, kinds[i].ext))
+    if (_spx_window_has_suffix (path, kinds[i].ext))
       return (gint) i;
   return -1;
 }
@@ -116,8 +116,8 @@ confirm_saved (SpxWindow *w, const char *path)
   g_autofree char *dir = g_path_get_dirname (path);
   g_autofree char *shown = g_filename_display_name (path);
   g_autofree char *msg = g_strdup_printf ("Saved %s", shown);
-  spx_window_show_message (w, GTK_MESSAGE_INFO, msg);
-  spx_window_offer_folder (w, dir);
+  _spx_window_show_message (w, GTK_MESSAGE_INFO, msg);
+  _spx_window_offer_folder (w, dir);
 }
 
 static gboolean
@@ -128,9 +128,9 @@ write_sweep (SpxWindow *w, const char *path, SpxSaveFlags flags,
 }
 
 gboolean
-spx_window_export_sweep (SpxWindow *w, const char *path)
+_spx_window_export_sweep (SpxWindow *w, const char *path)
 {
-  if (!spx_window_write (w, path, write_sweep, NULL))
+  if (!_spx_window_write (w, path, write_sweep, NULL))
     return FALSE;
   confirm_saved (w, path);
   return TRUE;
@@ -157,7 +157,7 @@ shown_view (SpxWindow *w, Picture *p)
     return NULL;
   guint i = (guint) (v - spx_render_views);
   SpxRenderViewState st;
-  spx_window_view_state (w, i, &st);
+  _spx_window_view_state (w, i, &st);
   p->func = v->draw;
   p->data = g_malloc0 (v->data_size);
   spx_render_view_fill (v, &st, p->data);
@@ -175,12 +175,12 @@ write_picture (SpxWindow *w, const char *path, SpxSaveFlags flags,
 
 /* Drawn by the same renderer as on screen, at the remembered size. */
 gboolean
-spx_window_export_view (SpxWindow *w, const char *path)
+_spx_window_export_view (SpxWindow *w, const char *path)
 {
   g_autoptr (GError) error = NULL;
-  if (spx_window_has_suffix (path, ".csv") ||
-      spx_window_has_suffix (path, ".json"))
-    return spx_window_export_sweep (w, path);
+  if (_spx_window_has_suffix (path, ".csv") ||
+      _spx_window_has_suffix (path, ".json"))
+    return _spx_window_export_sweep (w, path);
   Picture p = { 0 };
   GtkWidget *widget = shown_view (w, &p);
   g_autofree gpointer data = p.data;
@@ -188,17 +188,17 @@ spx_window_export_view (SpxWindow *w, const char *path)
     return FALSE;
   if (!spx_export_format_from_path (path, &p.format, &error))
     {
-      spx_window_show_error (w, error->message);
+      _spx_window_show_error (w, error->message);
       return FALSE;
     }
   SpxExportChoice choice;
   spx_export_choice_load (&choice, spx_settings_get ());
-  spx_render_style_init (&p.style, spx_window_theme (w));
+  spx_render_style_init (&p.style, _spx_window_theme (w));
   spx_export_geometry (&choice, p.format,
                        MAX (gtk_widget_get_allocated_width (widget), 640),
                        MAX (gtk_widget_get_allocated_height (widget), 400),
                        &p.width, &p.height, &p.scale);
-  if (!spx_window_write (w, path, write_picture, &p))
+  if (!_spx_window_write (w, path, write_picture, &p))
     return FALSE;
   confirm_saved (w, path);
   return TRUE;
@@ -319,7 +319,7 @@ on_filter_changed (GtkFileChooser *chooser, GParamSpec *pspec, gpointer p)
                            : NULL;
   g_autofree char *name = gtk_file_chooser_get_current_name (chooser);
   if (ext == NULL || name == NULL || *name == '\0' ||
-      spx_window_has_suffix (name, ext))
+      _spx_window_has_suffix (name, ext))
     return;
   g_autofree char *renamed = spx_export_rename (name, ext);
   gtk_file_chooser_set_current_name (chooser, renamed);
@@ -392,7 +392,7 @@ pending_settings (void)
 }
 
 void
-spx_window_export_dialog (SpxWindow *w)
+_spx_window_export_dialog (SpxWindow *w)
 {
   g_autoptr (GSettings) pending = pending_settings ();
   GtkWidget *d = dialog_new (w, pending);
@@ -403,7 +403,7 @@ spx_window_export_dialog (SpxWindow *w)
   gtk_widget_destroy (d);
   if (path != NULL) /* Cancel forgets the size choices */
     g_settings_apply (pending);
-  if (path != NULL && spx_window_export_view (w, path))
+  if (path != NULL && _spx_window_export_view (w, path))
     {
       g_autofree char *dir = g_path_get_dirname (path);
       g_settings_set_string (spx_settings_get (), "export-folder", dir);

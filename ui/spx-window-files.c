@@ -1,12 +1,13 @@
 /* spx-window-files.c: open masks and scenarios, save scenarios and
- * masks; never lose unsaved edits */
+ * masks; never lose unsaved edits or the user's own mask */
 #include "spx-window-private.h"
 #include "spx-mask-io.h"
+#include "spx-util.h"
 
 /* ---- opening ------------------------------------------------------- */
 
 gboolean
-spx_window_has_suffix (const char *path, const char *suffix)
+_spx_window_has_suffix (const char *path, const char *suffix)
 {
   g_autofree char *lower = g_ascii_strdown (path, -1);
   return g_str_has_suffix (lower, suffix);
@@ -21,20 +22,20 @@ spx_window_open_file (SpxWindow *w, GFile *file, gboolean force)
       g_autofree char *uri = g_file_get_uri (file);
       g_autofree char *msg = g_strdup_printf ("%s: only local files can be "
                                               "opened", uri);
-      spx_window_show_error (w, msg);
+      _spx_window_show_error (w, msg);
       return;
     }
   /* a mask file replaces only the subject, as one undo step; a scenario
    * replaces everything */
-  gboolean scenario = spx_window_has_suffix (path, ".spx");
-  if (scenario && !force && !spx_window_confirm_discard (w))
+  gboolean scenario = _spx_window_has_suffix (path, ".spx");
+  if (scenario && !force && !_spx_window_confirm_discard (w))
     return;
-  spx_window_cancel_work (w);
+  _spx_window_cancel_work (w);
   /* off the main loop: files can be big */
   if (scenario)
-    spx_window_load_scenario (w, path);
+    _spx_window_load_scenario (w, path);
   else
-    spx_window_load_mask (w, path);
+    _spx_window_load_mask (w, path);
 }
 
 static void
@@ -60,7 +61,7 @@ shown_extensions (SpxFormatCaps caps)
 }
 
 void
-spx_window_open_dialog (SpxWindow *w)
+_spx_window_open_dialog (SpxWindow *w)
 {
   static const char *const spx[] = { "*.spx", NULL };
   g_auto (GStrv) masks = spx_format_extensions (SPX_FORMAT_READS_MASK, "*.");
@@ -114,8 +115,8 @@ ask_replace (SpxWindow *w, const char *path, SpxSaveFlags *flags,
 }
 
 gboolean
-spx_window_write (SpxWindow *w, const char *path, SpxWindowWriteFunc write,
-                  gpointer data)
+_spx_window_write (SpxWindow *w, const char *path, SpxWindowWriteFunc write,
+                   gpointer data)
 {
   g_autoptr (GError) error = NULL;
   SpxSaveFlags flags = SPX_SAVE_DEFAULT;
@@ -123,7 +124,7 @@ spx_window_write (SpxWindow *w, const char *path, SpxWindowWriteFunc write,
   while (ok && !write (w, path, flags, data, &error))
     ok = ask_replace (w, path, &flags, &error);
   if (error != NULL)
-    spx_window_show_error (w, error->message);
+    _spx_window_show_error (w, error->message);
   return ok;
 }
 
@@ -136,11 +137,11 @@ write_study (SpxWindow *w, const char *path, SpxSaveFlags flags,
 }
 
 gboolean
-spx_window_save_to (SpxWindow *w, const char *path)
+_spx_window_save_to (SpxWindow *w, const char *path)
 {
-  if (!spx_window_write (w, path, write_study, NULL))
+  if (!_spx_window_write (w, path, write_study, NULL))
     return FALSE;
-  spx_window_set_dirty (w, FALSE);
+  _spx_window_set_dirty (w, FALSE);
   return TRUE;
 }
 
@@ -161,25 +162,25 @@ choose_save_path (SpxWindow *w, const char *title, const char *name)
 }
 
 gboolean
-spx_window_save (SpxWindow *w, gboolean choose)
+_spx_window_save (SpxWindow *w, gboolean choose)
 {
   if (w->study->path != NULL && !choose)
-    return spx_window_save_to (w, w->study->path);
+    return _spx_window_save_to (w, w->study->path);
   g_autofree char *path = choose_save_path (w, "Save the Scenario",
                                             "scenario.spx");
   if (path == NULL)
     return FALSE;
-  if (!spx_window_has_suffix (path, ".spx"))
+  if (!_spx_window_has_suffix (path, ".spx"))
     {
       char *with = g_strconcat (path, ".spx", NULL);
       g_free (path);
       path = with;
     }
-  return spx_window_save_to (w, path);
+  return _spx_window_save_to (w, path);
 }
 
 gboolean
-spx_window_confirm_discard (SpxWindow *w)
+_spx_window_confirm_discard (SpxWindow *w)
 {
   if (!w->dirty)
     return TRUE;
@@ -196,8 +197,51 @@ spx_window_confirm_discard (SpxWindow *w)
   gint r = gtk_dialog_run (GTK_DIALOG (d));
   gtk_widget_destroy (d);
   if (r == GTK_RESPONSE_ACCEPT)
-    return spx_window_save (w, FALSE);
+    return _spx_window_save (w, FALSE);
   return r == GTK_RESPONSE_REJECT;
+}
+
+/* ---- the user's own mask ------------------------------------------- */
+
+/* A file's name for a sentence: at most NAME_CHARS, its middle cut. */
+#define NAME_CHARS 48
+
+static char *
+short_name (const char *path)
+{
+  g_autofree char *raw = g_filename_display_basename (path);
+  g_autofree char *base = spx_escape (raw);
+  glong n = g_utf8_strlen (base, -1);
+  if (n <= NAME_CHARS)
+    return g_steal_pointer (&base);
+  g_autofree char *head = g_utf8_substring (base, 0, NAME_CHARS / 2);
+  g_autofree char *tail = g_utf8_substring (base, n - NAME_CHARS / 2 + 1, n);
+  return g_strconcat (head, "…", tail, NULL);
+}
+
+gboolean
+_spx_window_may_replace_mask (SpxWindow *w, const char *why)
+{
+  const SpxScenario *sc = w->study->scenario;
+  if (sc->source == SPX_MASK_SOURCE_GENERATED)
+    return TRUE;
+  g_autofree char *name = sc->source == SPX_MASK_SOURCE_FILE
+                            ? short_name (sc->mask_path) : NULL;
+  g_autofree char *question = g_strdup_printf (
+    "Replace %s with a generated mask?", name ? name : "the mask you drew");
+  GtkWidget *d = gtk_message_dialog_new (
+    GTK_WINDOW (w), GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
+    GTK_MESSAGE_QUESTION, GTK_BUTTONS_NONE, "%s", question);
+  gtk_message_dialog_format_secondary_text (
+    GTK_MESSAGE_DIALOG (d), "%s Undo (Ctrl+Z) brings this one back.", why);
+  gtk_dialog_add_buttons (GTK_DIALOG (d), name ? "_Keep the File's Mask"
+                                               : "_Keep the Drawing",
+                          GTK_RESPONSE_CANCEL, "_Replace",
+                          GTK_RESPONSE_ACCEPT, NULL);
+  gtk_dialog_set_default_response (GTK_DIALOG (d), GTK_RESPONSE_CANCEL);
+  gint r = gtk_dialog_run (GTK_DIALOG (d));
+  gtk_widget_destroy (d);
+  return r == GTK_RESPONSE_ACCEPT;
 }
 
 /* ---- the mask on its own ------------------------------------------- */
@@ -210,7 +254,7 @@ write_mask (SpxWindow *w, const char *path, SpxSaveFlags flags,
 }
 
 gboolean
-spx_window_save_mask (SpxWindow *w, const char *path)
+_spx_window_save_mask (SpxWindow *w, const char *path)
 {
   g_autoptr (GError) error = NULL;
   SpxMask *mask = spx_mask_editor_get_mask (SPX_MASK_EDITOR (w->editor));
@@ -220,18 +264,18 @@ spx_window_save_mask (SpxWindow *w, const char *path)
   g_autoptr (SpxMask) elements = spx_mask_at_block (mask, 1, &error);
   if (elements == NULL)
     {
-      spx_window_show_error (w, error->message);
+      _spx_window_show_error (w, error->message);
       return FALSE;
     }
-  return spx_window_write (w, path, write_mask, elements);
+  return _spx_window_write (w, path, write_mask, elements);
 }
 
 void
-spx_window_save_mask_dialog (SpxWindow *w)
+_spx_window_save_mask_dialog (SpxWindow *w)
 {
   g_autofree char *exts = shown_extensions (SPX_FORMAT_WRITES_MASK);
   g_autofree char *title = g_strdup_printf ("Save the Mask %s", exts);
   g_autofree char *path = choose_save_path (w, title, "mask.smtx");
   if (path != NULL)
-    spx_window_save_mask (w, path);
+    _spx_window_save_mask (w, path);
 }

@@ -35,7 +35,7 @@ load (SpxWindow *w)
                                         spx_render_view_names (), &error);
     }
   if (w->lesson == NULL)
-    spx_window_show_error (w, error->message);
+    _spx_window_show_error (w, error->message);
   return w->lesson != NULL;
 }
 
@@ -44,16 +44,16 @@ static void
 select_for (SpxWindow *w, const SpxLessonStep *s)
 {
   const SpxIpuProgram *p = w->study->programs[w->mode];
-  spx_window_select_tile (w, s->tile);
-  spx_window_select_superstep (w, (gint) w->mode,
-                               spx_lesson_find_step (p, s->superstep));
+  _spx_window_select_tile (w, s->tile);
+  _spx_window_select_superstep (w, (gint) w->mode,
+                                spx_lesson_find_step (p, s->superstep));
 }
 
 void
-spx_window_lesson_refresh (SpxWindow *w)
+_spx_window_lesson_refresh (SpxWindow *w)
 {
   const SpxLessonStep *s = current (w);
-  if (s == NULL || !spx_window_lesson_active (w))
+  if (s == NULL || !_spx_window_lesson_active (w))
     return;
   gint step = w->view_state.lane == (gint) w->mode ? w->view_state.step : -1;
   SpxLessonView v = { w->study, w->mode, w->selected_tile, step };
@@ -62,7 +62,7 @@ spx_window_lesson_refresh (SpxWindow *w)
 }
 
 void
-spx_window_lesson_plan_ready (SpxWindow *w)
+_spx_window_lesson_plan_ready (SpxWindow *w)
 {
   const SpxLessonStep *s = current (w);
   if (s != NULL && w->lesson_pending && !w->planning)
@@ -70,7 +70,7 @@ spx_window_lesson_plan_ready (SpxWindow *w)
       w->lesson_pending = FALSE;
       select_for (w, s);
     }
-  spx_window_lesson_refresh (w);
+  _spx_window_lesson_refresh (w);
 }
 
 static void
@@ -95,23 +95,21 @@ go (SpxWindow *w, guint index)
   show_words (w, s);
   gboolean replan = spx_study_use_scenario (w->study, s->scenario, &error);
   if (error != NULL)
-    spx_window_show_error (w, error->message);
-  w->updating = TRUE;
+    _spx_window_show_error (w, error->message);
   w->mode = s->mode;
-  gtk_combo_box_set_active (GTK_COMBO_BOX (w->panel.mode), (gint) s->mode);
+  spx_scenario_panel_set_mode (w->panel, w->mode);
   gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (w->colour),
                                 s->colour_by_tile);
-  w->updating = FALSE;
   spx_window_show_view (w, s->view);
   w->lesson_pending = TRUE;
   if (replan)
     {
-      spx_window_panel_load (w);
-      spx_window_set_dirty (w, TRUE);
-      spx_window_rebuild (w); /* the selection follows the new plan */
+      spx_scenario_panel_load (w->panel, w->study);
+      _spx_window_set_dirty (w, TRUE);
+      _spx_window_rebuild (w); /* the selection follows the new plan */
     }
   else
-    spx_window_programs_changed (w);
+    _spx_window_programs_changed (w);
 }
 
 /* Page Up and Page Down belong to the lesson only while it is open. */
@@ -126,20 +124,20 @@ show_panel (SpxWindow *w, gboolean show)
 }
 
 void
-spx_window_lesson_start (SpxWindow *w)
+_spx_window_lesson_start (SpxWindow *w)
 {
   if (!load (w) ||
-      !spx_window_may_replace_mask (w, "The lesson generates a problem of "
-                                    "its own at every step."))
+      !_spx_window_may_replace_mask (w, "The lesson generates a problem of "
+                                     "its own at every step."))
     return;
   show_panel (w, TRUE);
   go (w, 0);
 }
 
 void
-spx_window_lesson_move (SpxWindow *w, gint by)
+_spx_window_lesson_move (SpxWindow *w, gint by)
 {
-  if (current (w) == NULL || !spx_window_lesson_active (w))
+  if (current (w) == NULL || !_spx_window_lesson_active (w))
     return;
   gint to = (gint) w->lesson_step + by;
   if (to >= 0 && (guint) to < w->lesson->steps->len)
@@ -147,7 +145,7 @@ spx_window_lesson_move (SpxWindow *w, gint by)
 }
 
 gboolean
-spx_window_lesson_active (SpxWindow *w)
+_spx_window_lesson_active (SpxWindow *w)
 {
   return gtk_revealer_get_reveal_child (GTK_REVEALER (w->lesson_panel));
 }
@@ -155,13 +153,13 @@ spx_window_lesson_active (SpxWindow *w)
 static void
 on_back (GtkButton *b, SpxWindow *w)
 {
-  spx_window_lesson_move (w, -1);
+  _spx_window_lesson_move (w, -1);
 }
 
 static void
 on_next (GtkButton *b, SpxWindow *w)
 {
-  spx_window_lesson_move (w, +1);
+  _spx_window_lesson_move (w, +1);
 }
 
 static void
@@ -203,7 +201,7 @@ buttons (SpxWindow *w)
 }
 
 GtkWidget *
-spx_window_lesson_panel_new (SpxWindow *w)
+_spx_window_lesson_panel_new (SpxWindow *w)
 {
   w->lesson_count = wrapped_label ("dim-label");
   w->lesson_title = wrapped_label (NULL);

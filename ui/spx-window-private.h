@@ -1,7 +1,10 @@
-/* spx-window-private.h: what the window's files share. spx-window.c
- * builds it and holds the actions; -panel.c the scenario controls;
- * -work.c planning, loading and sweeps on worker threads; -files.c open
- * and save; -export.c the export dialog and what it remembers. */
+/* spx-window-private.h: what the window's files share, named
+ * _spx_window_… (what one file alone uses is static there). spx-window.c
+ * builds it, holds the actions and shows the study in the views;
+ * -panel.c applies the side panel's edits (spx-scenario-panel.h) to the
+ * study; -work.c planning, loading and sweeps on worker threads;
+ * -lesson.c the guided lesson; -files.c open and save; -export.c the
+ * export dialog and what it remembers. */
 #pragma once
 
 #include "spx-window.h"
@@ -10,15 +13,11 @@
 #include "spx-mask-editor.h"
 #include "spx-render-export.h"
 #include "spx-render-views.h"
+#include "spx-scenario-panel.h"
 #include "spx-study.h"
 #include "spx-view.h"
 
 G_BEGIN_DECLS
-
-typedef struct {
-  GtkWidget *m, *k, *n, *block, *density, *pattern, *seed, *dtype;
-  GtkWidget *machine, *tiles, *sram, *clock, *exchange, *mode, *threads;
-} SpxPanel;
 
 struct _SpxWindow {
   GtkApplicationWindow parent;
@@ -28,7 +27,6 @@ struct _SpxWindow {
   SpxStudy      *study;
   SpxSubject    *shown;        /* where the editor's mask came from */
   gboolean       dirty;
-  gboolean       updating;     /* the panel is being filled, not edited */
   SpxIpuMode     mode;         /* the program the mask/tiles/exchange show */
   gint           selected_tile;
   char          *error;        /* the info bar's message */
@@ -61,7 +59,7 @@ struct _SpxWindow {
   GtkWidget *metric, *superstep, *tile_label, *density_label, *sweep_button;
   GtkWidget *throughput, *undo_button, *redo_button, *sweep_op;
   GtkWidget *verdict, *sweep_verdict, *sweep_note;
-  SpxPanel   panel;
+  SpxScenarioPanel *panel;
 
   /* What the views show: the Exchange view's step, the Timeline's
    * selection, the chart's sweep and marks (its mask, programs, mode,
@@ -74,101 +72,98 @@ struct _SpxWindow {
 };
 
 /* spx-window.c */
-void       spx_window_set_dirty   (SpxWindow *w, gboolean dirty);
-void       spx_window_show_error  (SpxWindow *w, const char *message);
+void       _spx_window_set_dirty   (SpxWindow *w, gboolean dirty);
+void       _spx_window_show_error  (SpxWindow *w, const char *message);
 /* A result worth saying that is not an error (a plan that does not fit,
  * a block size chosen for the picture): spx_window_get_error returns it
  * too. */
-void       spx_window_show_message (SpxWindow *w, GtkMessageType type,
-                                    const char *message);
-void       spx_window_clear_error (SpxWindow *w);
-/* The message shown says a plan does not fit: offer a size that does. */
-void       spx_window_offer_fit   (SpxWindow *w);
+void       _spx_window_show_message (SpxWindow *w, GtkMessageType type,
+                                     const char *message);
+void       _spx_window_clear_error (SpxWindow *w);
 /* The message shown says a file was saved in dir: offer to open it. */
-void       spx_window_offer_folder (SpxWindow *w, const char *dir);
-void       spx_window_update_busy (SpxWindow *w);
-void       spx_window_update_title (SpxWindow *w);
-void       spx_window_select_tile (SpxWindow *w, gint tile);
+void       _spx_window_offer_folder (SpxWindow *w, const char *dir);
+void       _spx_window_update_busy (SpxWindow *w);
+void       _spx_window_update_title (SpxWindow *w);
+void       _spx_window_select_tile (SpxWindow *w, gint tile);
 /* Select superstep step of programs[lane] in the Timeline (lane -1: the
  * shown program's), and in the Exchange view when it is the shown
  * program's; step -1 (or one out of range) selects none. */
-void       spx_window_select_superstep (SpxWindow *w, gint lane, gint step);
-/* Show superstep step of programs[lane] in the Exchange view (the shown
- * program becomes lane's). */
-void       spx_window_open_superstep (SpxWindow *w, guint lane, gint step);
-SpxTheme   spx_window_theme       (SpxWindow *w);
+void       _spx_window_select_superstep (SpxWindow *w, gint lane, gint step);
+SpxTheme   _spx_window_theme       (SpxWindow *w);
 /* What the views show, as the table's rows take it. */
-void       spx_window_view_state  (SpxWindow *w, guint view,
-                                   SpxRenderViewState *state);
+void       _spx_window_view_state  (SpxWindow *w, guint view,
+                                    SpxRenderViewState *state);
 /* Each view's data made again from what is shown; a view is drawn again
  * when its data changed, or when it needs what changed in place (new
  * programs, points added to the sweep). */
-void       spx_window_views_changed (SpxWindow *w,
-                                     SpxRenderViewNeeds changed);
+void       _spx_window_views_changed (SpxWindow *w,
+                                      SpxRenderViewNeeds changed);
 /* What the tooltip of the view called view says at (x, y) of its
  * widget, or NULL for nothing there (or a view without hover text). */
-char      *spx_window_hover_text  (SpxWindow *w, const char *view, double x,
-                                   double y);
+char      *_spx_window_hover_text  (SpxWindow *w, const char *view, double x,
+                                    double y);
 /* The densities, the verdict and the chart's marks (out of date,
  * partial, noisy) from the study. */
-void       spx_window_update_verdict (SpxWindow *w);
+void       _spx_window_update_verdict (SpxWindow *w);
+/* The study's programs (new ones, or another shown): the views, the
+ * selection, the verdict and the lesson follow; a plan that does not
+ * fit is said. */
+void       _spx_window_programs_changed (SpxWindow *w);
 
 /* spx-window-panel.c */
-GtkWidget *spx_window_panel_new   (SpxWindow *w);
-/* Fill the controls from the study. */
-void       spx_window_panel_load  (SpxWindow *w);
-/* A generated mask is the scenario's; one from a file or drawn is the
- * user's own: before replacing it, ask (why says what replaces it).
- * TRUE to go on. */
-gboolean   spx_window_may_replace_mask (SpxWindow *w, const char *why);
+/* The side panel, its edits going to the study (w->panel). */
+GtkWidget *_spx_window_panel_new   (SpxWindow *w);
 
 /* spx-window-work.c */
 /* Plan the three programs for the study's mask. */
-void       spx_window_replan      (SpxWindow *w);
+void       _spx_window_replan      (SpxWindow *w);
 /* Make the subject again from the scenario (generate, or re-block a
  * file or drawing) and plan it; the new mask is one undo step. */
-void       spx_window_rebuild     (SpxWindow *w);
+void       _spx_window_rebuild     (SpxWindow *w);
 /* Find the largest m = k at which every plan fits the machine (on a
  * worker), make the mask at it and plan it: one undo step. */
-void       spx_window_fit_size    (SpxWindow *w);
-void       spx_window_programs_changed (SpxWindow *w);
+void       _spx_window_fit_size    (SpxWindow *w);
 /* A mask file (any format) becomes the subject, read on a worker (at a
  * block size where it does not look solid); one undo step. Errors go to
  * the info bar and leave the window as it was. */
-void       spx_window_load_mask   (SpxWindow *w, const char *path);
+void       _spx_window_load_mask   (SpxWindow *w, const char *path);
 /* A .spx, read on a worker: the study is replaced whole. */
-void       spx_window_load_scenario (SpxWindow *w, const char *path);
+void       _spx_window_load_scenario (SpxWindow *w, const char *path);
 /* An undo or redo put a former subject's mask back in the editor. */
-void       spx_window_subject_restored (SpxWindow *w,
-                                        const SpxSubject *subject);
+void       _spx_window_subject_restored (SpxWindow *w,
+                                         const SpxSubject *subject);
 /* Sweep the subject (once it is made, when work on it is under way). */
-void       spx_window_run_sweep   (SpxWindow *w);
-void       spx_window_cancel_work (SpxWindow *w);
+void       _spx_window_run_sweep   (SpxWindow *w);
+void       _spx_window_cancel_work (SpxWindow *w);
 
 /* spx-window-lesson.c */
-GtkWidget *spx_window_lesson_panel_new (SpxWindow *w);
+GtkWidget *_spx_window_lesson_panel_new (SpxWindow *w);
 /* Open the lesson beside the views at its first step. */
-void       spx_window_lesson_start (SpxWindow *w);
+void       _spx_window_lesson_start (SpxWindow *w);
 /* by steps on (1) or back (-1), when the lesson is open. */
-void       spx_window_lesson_move  (SpxWindow *w, gint by);
-gboolean   spx_window_lesson_active (SpxWindow *w);
+void       _spx_window_lesson_move  (SpxWindow *w, gint by);
+gboolean   _spx_window_lesson_active (SpxWindow *w);
 /* The selection changed: the step's text quotes it again. */
-void       spx_window_lesson_refresh (SpxWindow *w);
+void       _spx_window_lesson_refresh (SpxWindow *w);
 /* The views show a new plan: a step waiting for it makes its selection,
  * and its text quotes the plan. */
-void       spx_window_lesson_plan_ready (SpxWindow *w);
+void       _spx_window_lesson_plan_ready (SpxWindow *w);
 
 /* spx-window-files.c */
 /* path ends in suffix (".spx"), in any case. */
-gboolean   spx_window_has_suffix  (const char *path, const char *suffix);
-void       spx_window_open_dialog (SpxWindow *w);
-gboolean   spx_window_save        (SpxWindow *w, gboolean choose);
-gboolean   spx_window_save_to     (SpxWindow *w, const char *path);
+gboolean   _spx_window_has_suffix  (const char *path, const char *suffix);
+void       _spx_window_open_dialog (SpxWindow *w);
+gboolean   _spx_window_save        (SpxWindow *w, gboolean choose);
+gboolean   _spx_window_save_to     (SpxWindow *w, const char *path);
 /* The mask alone, in the format of path's extension. */
-gboolean   spx_window_save_mask   (SpxWindow *w, const char *path);
-void       spx_window_save_mask_dialog (SpxWindow *w);
+gboolean   _spx_window_save_mask   (SpxWindow *w, const char *path);
+void       _spx_window_save_mask_dialog (SpxWindow *w);
 /* Before losing edits: TRUE to go on (saved, discarded or clean). */
-gboolean   spx_window_confirm_discard (SpxWindow *w);
+gboolean   _spx_window_confirm_discard (SpxWindow *w);
+/* A generated mask is the scenario's; one from a file or drawn is the
+ * user's own: before replacing it, ask (why says what replaces it).
+ * TRUE to go on. */
+gboolean   _spx_window_may_replace_mask (SpxWindow *w, const char *why);
 /* Writes path (spx_save_file's flags passed on); data is the caller's. */
 typedef gboolean (*SpxWindowWriteFunc) (SpxWindow *w, const char *path,
                                         SpxSaveFlags flags, gpointer data,
@@ -176,8 +171,8 @@ typedef gboolean (*SpxWindowWriteFunc) (SpxWindow *w, const char *path,
 /* Every save of the window: a read-only file is asked about as editors
  * do ("… is read-only. Replace it anyway?", Cancel / Replace) and written
  * on Replace; a failure is shown in the bar. TRUE once written. */
-gboolean   spx_window_write       (SpxWindow *w, const char *path,
-                                   SpxWindowWriteFunc write, gpointer data);
+gboolean   _spx_window_write       (SpxWindow *w, const char *path,
+                                    SpxWindowWriteFunc write, gpointer data);
 
 /* spx-window-export.c */
 typedef enum { SPX_PNG_1X, SPX_PNG_2X, SPX_PNG_CUSTOM } SpxPngSize;
@@ -212,11 +207,11 @@ char      *spx_export_start_folder (const char *remembered);
  * a name without one of ours gets ext added. */
 char      *spx_export_rename      (const char *name, const char *ext);
 /* The export dialog (Ctrl+E). */
-void       spx_window_export_dialog (SpxWindow *w);
+void       _spx_window_export_dialog (SpxWindow *w);
 /* The view shown, with the remembered choices (.png, .svg, .pdf), or
  * the sweep (.csv, .json); a saved file is confirmed in the info bar,
  * an error shown there names path. */
-gboolean   spx_window_export_view (SpxWindow *w, const char *path);
-gboolean   spx_window_export_sweep (SpxWindow *w, const char *path);
+gboolean   _spx_window_export_view (SpxWindow *w, const char *path);
+gboolean   _spx_window_export_sweep (SpxWindow *w, const char *path);
 
 G_END_DECLS

@@ -53,7 +53,7 @@ open_readable (PlanJob *j)
   if (block == s->scenario->block)
     return TRUE;
   j->asked_block = s->scenario->block;
-  s->scenario->block = block;
+  spx_study_set_block (s, block);
   return spx_study_build_mask (s, &j->error);
 }
 
@@ -90,68 +90,6 @@ plan_thread (GTask *task, gpointer source, gpointer data, GCancellable *c)
     spx_study_plan (j->study, &j->error);
   g_cancellable_pop_current (j->cancel);
   g_task_return_boolean (task, TRUE); /* the results are in j */
-}
-
-/* Not fitting is a result worth saying, not a failure. */
-static void
-report_fit (SpxWindow *w)
-{
-  const SpxIpuProgram *p = w->study->programs[w->mode];
-  if (p == NULL || p->fits)
-    return;
-  g_autofree char *need = g_format_size_full (p->max_tile_bytes,
-                                              G_FORMAT_SIZE_IEC_UNITS);
-  g_autofree char *have = g_format_size_full (spx_ipu_tile_budget (p->machine),
-                                              G_FORMAT_SIZE_IEC_UNITS);
-  g_autofree char *msg = g_strdup_printf (
-    "The %s plan does not fit %s: %s%s on its fullest tile, %s available "
-    "per tile.", spx_ipu_mode_to_string (p->mode), p->machine->name,
-    p->overflow ? "the pattern overflows its dynamic buckets; " : "", need,
-    have);
-  spx_window_show_message (w, GTK_MESSAGE_WARNING, msg);
-  if (w->study->scenario->source == SPX_MASK_SOURCE_GENERATED)
-    spx_window_offer_fit (w);
-}
-
-static void
-show_density (SpxWindow *w)
-{
-  SpxMask *mask = spx_mask_editor_get_mask (SPX_MASK_EDITOR (w->editor));
-  if (mask == NULL)
-    return;
-  SpxMaskStats st;
-  spx_mask_stats (mask, &st);
-  g_autofree char *text = g_strdup_printf (
-    "%" G_GUINT64_FORMAT " × %" G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT
-    " blocks set, %.1f per block-row (max %.0f)", mask->rows, mask->cols,
-    st.nonzero_blocks, st.blocks_per_row.mean, st.blocks_per_row.max);
-  gtk_label_set_text (GTK_LABEL (w->density_label), text);
-}
-
-void
-spx_window_programs_changed (SpxWindow *w)
-{
-  SpxIpuProgram *const *programs = w->study->programs;
-  const SpxIpuProgram *p = programs[w->mode];
-  spx_mask_editor_set_program (SPX_MASK_EDITOR (w->editor), p);
-  if (p != NULL)
-    {
-      w->updating = TRUE;
-      gtk_spin_button_set_range (GTK_SPIN_BUTTON (w->superstep), 1,
-                                 MAX (1, p->steps->len));
-      gtk_spin_button_set_value (GTK_SPIN_BUTTON (w->superstep),
-                                 spx_ipu_program_first_exchange (p) + 1);
-      w->updating = FALSE;
-      w->view_state.superstep = spx_ipu_program_first_exchange (p);
-    }
-  spx_window_select_tile (w, w->selected_tile);
-  /* the Timeline keeps its step while the new plan still has it */
-  spx_window_select_superstep (w, w->view_state.lane, w->view_state.step);
-  show_density (w);
-  spx_window_update_verdict (w);
-  spx_window_views_changed (w, SPX_RENDER_VIEW_NEEDS_PLAN);
-  report_fit (w);
-  spx_window_lesson_plan_ready (w);
 }
 
 /* The job's programs become the study's (the views are told at once:
@@ -195,7 +133,9 @@ take_survey (SpxWindow *w, const SpxStudy *from)
 }
 
 /* A .spx from a bigger machine opens as it is; its sweep here runs on
- * the threads this machine has, and the bar says so. */
+ * the threads this machine has, and the bar says so. Set in place, not
+ * through spx_study_set_threads: the file is read, not edited, so its
+ * revision (and the survey made at it) stays current. */
 static void
 fit_threads (SpxWindow *w)
 {
@@ -206,7 +146,7 @@ fit_threads (SpxWindow *w)
   sc->threads = spx_max_threads ();
   g_autofree char *msg = g_strdup_printf ("%s; the sweep here uses %u.",
                                           many->message, sc->threads);
-  spx_window_show_message (w, GTK_MESSAGE_INFO, msg);
+  _spx_window_show_message (w, GTK_MESSAGE_INFO, msg);
 }
 
 /* A .spx read on the worker: everything is its. */
@@ -216,15 +156,15 @@ take_study (SpxWindow *w, PlanJob *j)
   spx_study_free (w->study);
   w->study = g_steal_pointer (&j->study);
   w->view_state.sweep = w->study->sweep;
-  spx_window_views_changed (w, 0); /* none holds the old study's */
+  _spx_window_views_changed (w, 0); /* none holds the old study's */
   spx_subject_free (w->shown);
   w->shown = spx_study_save_subject (w->study);
   spx_mask_editor_set_program (SPX_MASK_EDITOR (w->editor), NULL);
   spx_mask_editor_set_mask (SPX_MASK_EDITOR (w->editor),
                             spx_mask_ref (w->study->scenario->mask));
   fit_threads (w);
-  spx_window_panel_load (w);
-  spx_window_set_dirty (w, FALSE);
+  spx_scenario_panel_load (w->panel, w->study);
+  _spx_window_set_dirty (w, FALSE);
 }
 
 /* A mask file opened on its own: no .spx yet, nothing unsaved. */
@@ -232,7 +172,7 @@ static void
 took_file (SpxWindow *w, PlanJob *j)
 {
   g_clear_pointer (&w->study->path, g_free);
-  spx_window_set_dirty (w, FALSE);
+  _spx_window_set_dirty (w, FALSE);
   if (j->asked_block == 0)
     return;
   g_autofree char *msg = g_strdup_printf (
@@ -240,7 +180,7 @@ took_file (SpxWindow *w, PlanJob *j)
     "holds a non-zero, so it looks solid. The block size is in the panel.",
     w->study->scenario->block, w->study->scenario->block, j->asked_block,
     j->asked_block);
-  spx_window_show_message (w, GTK_MESSAGE_INFO, msg);
+  _spx_window_show_message (w, GTK_MESSAGE_INFO, msg);
 }
 
 static PlanJob *start (SpxWindow *w, JobKind kind, const char *path);
@@ -255,7 +195,7 @@ plan_done (GObject *source, GAsyncResult *result, gpointer data)
     return; /* a newer request, or cancelled */
   w->planning = FALSE;
   if (!j->keep_message)
-    spx_window_clear_error (w);
+    _spx_window_clear_error (w);
   if (j->subject_ok && j->kind == JOB_LOAD)
     take_study (w, j);
   else if (j->subject_ok && j->kind != JOB_PLAN)
@@ -263,20 +203,20 @@ plan_done (GObject *source, GAsyncResult *result, gpointer data)
   if (j->subject_ok && j->kind == JOB_OPEN)
     took_file (w, j);
   if (j->subject_ok && j->kind == JOB_FIT) /* it may have needed a smaller n */
-    w->study->scenario->n = j->study->scenario->n;
+    spx_study_set_n (w->study, j->study->scenario->n);
   if (j->subject_ok && j->kind != JOB_LOAD)
     take_survey (w, j->study);
   if (j->subject_ok && j->kind != JOB_LOAD && j->kind != JOB_PLAN)
-    spx_window_panel_load (w);
+    spx_scenario_panel_load (w->panel, w->study);
   if (j->error != NULL)
-    spx_window_show_error (w, j->error->message);
+    _spx_window_show_error (w, j->error->message);
   else if (j->study != NULL) /* a loaded study came with its own */
     take_programs (w, j->study);
-  spx_window_programs_changed (w);
-  spx_window_update_title (w);
-  spx_window_update_busy (w);
+  _spx_window_programs_changed (w);
+  _spx_window_update_title (w);
+  _spx_window_update_busy (w);
   if (w->sweep_pending && j->error == NULL)
-    spx_window_run_sweep (w);
+    _spx_window_run_sweep (w);
   w->sweep_pending = FALSE;
   /* a first file that failed leaves the scenario's own mask, not none;
    * the failure stays in the bar */
@@ -290,7 +230,7 @@ pulse (gpointer data)
   SpxWindow *w = data;
   if (!w->planning)
     return G_SOURCE_REMOVE;
-  spx_window_update_busy (w);
+  _spx_window_update_busy (w);
   return G_SOURCE_CONTINUE;
 }
 
@@ -312,8 +252,8 @@ start (SpxWindow *w, JobKind kind, const char *path)
     g_timeout_add_full (G_PRIORITY_DEFAULT, 100, pulse, g_object_ref (w),
                         g_object_unref);
   w->planning = TRUE;
-  spx_window_update_busy (w);
-  spx_window_update_verdict (w); /* the chart may be out of date now */
+  _spx_window_update_busy (w);
+  _spx_window_update_verdict (w); /* the chart may be out of date now */
   GTask *task = g_task_new (w, NULL, plan_done, NULL);
   g_task_set_task_data (task, j, (GDestroyNotify) plan_job_free);
   g_task_run_in_thread (task, plan_thread);
@@ -322,47 +262,47 @@ start (SpxWindow *w, JobKind kind, const char *path)
 }
 
 void
-spx_window_replan (SpxWindow *w)
+_spx_window_replan (SpxWindow *w)
 {
   /* before the first mask arrived, a newer request must make it */
   start (w, w->study->scenario->mask ? JOB_PLAN : JOB_BUILD, NULL);
 }
 
 void
-spx_window_rebuild (SpxWindow *w)
+_spx_window_rebuild (SpxWindow *w)
 {
   start (w, JOB_BUILD, NULL);
 }
 
 void
-spx_window_fit_size (SpxWindow *w)
+_spx_window_fit_size (SpxWindow *w)
 {
   start (w, JOB_FIT, NULL);
 }
 
 void
-spx_window_load_mask (SpxWindow *w, const char *path)
+_spx_window_load_mask (SpxWindow *w, const char *path)
 {
   start (w, JOB_OPEN, path);
 }
 
 void
-spx_window_load_scenario (SpxWindow *w, const char *path)
+_spx_window_load_scenario (SpxWindow *w, const char *path)
 {
   start (w, JOB_LOAD, path);
 }
 
 void
-spx_window_subject_restored (SpxWindow *w, const SpxSubject *subject)
+_spx_window_subject_restored (SpxWindow *w, const SpxSubject *subject)
 {
   SpxMask *mask = spx_mask_editor_get_mask (SPX_MASK_EDITOR (w->editor));
   spx_mask_editor_set_program (SPX_MASK_EDITOR (w->editor), NULL);
   spx_study_restore_subject (w->study, subject, spx_mask_ref (mask));
   spx_subject_free (w->shown);
   w->shown = spx_study_save_subject (w->study);
-  spx_window_panel_load (w);
-  spx_window_set_dirty (w, TRUE);
-  spx_window_replan (w);
+  spx_scenario_panel_load (w->panel, w->study);
+  _spx_window_set_dirty (w, TRUE);
+  _spx_window_replan (w);
 }
 
 /* ---- sweeps -------------------------------------------------------- */
@@ -405,8 +345,8 @@ deliver_point (gpointer data)
       g_array_append_val (w->study->sweep->points, m->point);
       w->sweep_done = m->done;
       w->sweep_total = m->total;
-      spx_window_views_changed (w, SPX_RENDER_VIEW_NEEDS_SWEEP);
-      spx_window_update_busy (w);
+      _spx_window_views_changed (w, SPX_RENDER_VIEW_NEEDS_SWEEP);
+      _spx_window_update_busy (w);
     }
   g_object_unref (w);
   g_free (m);
@@ -468,15 +408,15 @@ sweep_done (GObject *source, GAsyncResult *result, gpointer data)
       if (j->error != NULL &&
           !g_error_matches (j->error, SPX_SWEEP_ERROR,
                             SPX_SWEEP_ERROR_CANCELLED))
-        spx_window_show_error (w, j->error->message);
-      spx_window_update_verdict (w);
-      spx_window_update_busy (w);
+        _spx_window_show_error (w, j->error->message);
+      _spx_window_update_verdict (w);
+      _spx_window_update_busy (w);
     }
   sweep_job_free (j);
 }
 
 void
-spx_window_run_sweep (SpxWindow *w)
+_spx_window_run_sweep (SpxWindow *w)
 {
   if (w->sweep_cancel != NULL)
     return;
@@ -501,8 +441,8 @@ spx_window_run_sweep (SpxWindow *w)
   w->study->sweep_revision = j->revision;
   w->sweep_done = 0;
   w->sweep_total = spx_sweep_total (&j->options);
-  spx_window_update_verdict (w);
-  spx_window_update_busy (w);
+  _spx_window_update_verdict (w);
+  _spx_window_update_busy (w);
   GTask *task = g_task_new (w, NULL, sweep_done, j);
   g_task_set_task_data (task, j, NULL); /* freed by sweep_done */
   g_task_run_in_thread (task, sweep_thread);
@@ -510,7 +450,7 @@ spx_window_run_sweep (SpxWindow *w)
 }
 
 void
-spx_window_cancel_work (SpxWindow *w)
+_spx_window_cancel_work (SpxWindow *w)
 {
   if (w->sweep_cancel != NULL)
     g_cancellable_cancel (w->sweep_cancel);
@@ -521,5 +461,5 @@ spx_window_cancel_work (SpxWindow *w)
       g_cancellable_cancel (w->plan_cancel);
     }
   if (w->progress != NULL)
-    spx_window_update_busy (w);
+    _spx_window_update_busy (w);
 }

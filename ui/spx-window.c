@@ -18,7 +18,7 @@ G_DEFINE_TYPE (SpxWindow, spx_window, GTK_TYPE_APPLICATION_WINDOW)
 /* ---- state shown in the chrome --------------------------------------- */
 
 void
-spx_window_update_title (SpxWindow *w)
+_spx_window_update_title (SpxWindow *w)
 {
   const SpxScenario *sc = w->study->scenario;
   const char *file = w->study->path;
@@ -40,15 +40,15 @@ spx_window_update_title (SpxWindow *w)
 }
 
 void
-spx_window_set_dirty (SpxWindow *w, gboolean dirty)
+_spx_window_set_dirty (SpxWindow *w, gboolean dirty)
 {
   w->dirty = dirty;
-  spx_window_update_title (w);
+  _spx_window_update_title (w);
 }
 
 void
-spx_window_show_message (SpxWindow *w, GtkMessageType type,
-                         const char *message)
+_spx_window_show_message (SpxWindow *w, GtkMessageType type,
+                          const char *message)
 {
   /* messages quote names and values from files: shown escaped (and
    * message may be w->error itself) */
@@ -64,13 +64,7 @@ spx_window_show_message (SpxWindow *w, GtkMessageType type,
 }
 
 void
-spx_window_offer_fit (SpxWindow *w)
-{
-  gtk_widget_show (w->fit_button);
-}
-
-void
-spx_window_offer_folder (SpxWindow *w, const char *dir)
+_spx_window_offer_folder (SpxWindow *w, const char *dir)
 {
   char *copy = g_strdup (dir); /* dir may be w->saved_folder */
   g_free (w->saved_folder);
@@ -93,17 +87,17 @@ open_saved_folder (SpxWindow *w)
   g_autofree char *shown = g_filename_display_name (dir);
   g_autofree char *msg = g_strdup_printf ("Cannot open the folder %s: %s",
                                           shown, error->message);
-  spx_window_show_error (w, msg);
+  _spx_window_show_error (w, msg);
 }
 
 void
-spx_window_show_error (SpxWindow *w, const char *message)
+_spx_window_show_error (SpxWindow *w, const char *message)
 {
-  spx_window_show_message (w, GTK_MESSAGE_ERROR, message);
+  _spx_window_show_message (w, GTK_MESSAGE_ERROR, message);
 }
 
 void
-spx_window_clear_error (SpxWindow *w)
+_spx_window_clear_error (SpxWindow *w)
 {
   g_clear_pointer (&w->error, g_free);
   gtk_widget_hide (w->info_bar);
@@ -130,7 +124,7 @@ spx_window_is_dirty (SpxWindow *w)
 /* The progress bar and cancel button show while work runs: a sweep
  * shows its fraction, planning pulses. */
 void
-spx_window_update_busy (SpxWindow *w)
+_spx_window_update_busy (SpxWindow *w)
 {
   gboolean busy = spx_window_is_busy (w);
   gtk_widget_set_visible (w->progress, busy);
@@ -176,7 +170,7 @@ sweep_note (SpxWindow *w)
 }
 
 void
-spx_window_update_verdict (SpxWindow *w)
+_spx_window_update_verdict (SpxWindow *w)
 {
   SpxStudy *s = w->study;
   g_autofree char *density = spx_study_describe_density (s);
@@ -194,11 +188,11 @@ spx_window_update_verdict (SpxWindow *w)
   w->view_state.stale = spx_study_sweep_stale (s);
   w->view_state.running = w->sweep_cancel != NULL;
   w->view_state.density = subject_density (s);
-  spx_window_views_changed (w, SPX_RENDER_VIEW_NEEDS_SWEEP);
+  _spx_window_views_changed (w, SPX_RENDER_VIEW_NEEDS_SWEEP);
 }
 
 SpxTheme
-spx_window_theme (SpxWindow *w)
+_spx_window_theme (SpxWindow *w)
 {
   gboolean dark = FALSE;
   g_object_get (gtk_widget_get_settings (GTK_WIDGET (w)),
@@ -215,7 +209,7 @@ shown_program (SpxWindow *w)
 }
 
 void
-spx_window_view_state (SpxWindow *w, guint view, SpxRenderViewState *st)
+_spx_window_view_state (SpxWindow *w, guint view, SpxRenderViewState *st)
 {
   *st = w->view_state;
   st->mask = spx_mask_editor_get_mask (SPX_MASK_EDITOR (w->editor));
@@ -226,14 +220,14 @@ spx_window_view_state (SpxWindow *w, guint view, SpxRenderViewState *st)
 }
 
 void
-spx_window_views_changed (SpxWindow *w, SpxRenderViewNeeds changed)
+_spx_window_views_changed (SpxWindow *w, SpxRenderViewNeeds changed)
 {
   for (guint i = 0; i < SPX_RENDER_N_VIEWS; i++)
     {
       if (!SPX_IS_VIEW (w->views[i])) /* the mask's editor draws itself */
         continue;
       SpxRenderViewState st;
-      spx_window_view_state (w, i, &st);
+      _spx_window_view_state (w, i, &st);
       if (spx_render_view_fill (&spx_render_views[i], &st, w->view_data[i]) ||
           (spx_render_views[i].needs & changed))
         spx_view_changed (SPX_VIEW (w->views[i]));
@@ -255,21 +249,21 @@ view_hit (SpxWindow *w, guint i, double x, double y, SpxRenderViewHit *hit)
 /* ---- tiles and blocks: the link between the two pictures -------------- */
 
 void
-spx_window_select_tile (SpxWindow *w, gint tile)
+_spx_window_select_tile (SpxWindow *w, gint tile)
 {
   const SpxIpuProgram *p = shown_program (w);
   if (p == NULL || tile >= (gint) p->n_tiles)
     tile = -1;
   w->selected_tile = tile;
   spx_mask_editor_set_selected_tile (SPX_MASK_EDITOR (w->editor), tile);
-  spx_window_views_changed (w, 0);
+  _spx_window_views_changed (w, 0);
   g_autofree char *text = tile < 0 || p == NULL
                           ? g_strdup ("Click a tile to see its blocks in "
                                       "the mask.")
                           : spx_render_tiles_describe (p, (guint) tile,
                                                        ", ");
   gtk_label_set_text (GTK_LABEL (w->tile_label), text);
-  spx_window_lesson_refresh (w);
+  _spx_window_lesson_refresh (w);
 }
 
 static gboolean
@@ -279,7 +273,7 @@ on_tiles_press (GtkWidget *view, GdkEventButton *ev, SpxWindow *w)
   if (ev->button != GDK_BUTTON_PRIMARY || shown_program (w) == NULL)
     return FALSE;
   view_hit (w, SPX_RENDER_VIEW_TILES, ev->x, ev->y, &hit);
-  spx_window_select_tile (w, hit.tile);
+  _spx_window_select_tile (w, hit.tile);
   return TRUE;
 }
 
@@ -287,7 +281,7 @@ on_tiles_press (GtkWidget *view, GdkEventButton *ev, SpxWindow *w)
 /* ---- hover ------------------------------------------------------------ */
 
 char *
-spx_window_hover_text (SpxWindow *w, const char *name, double x, double y)
+_spx_window_hover_text (SpxWindow *w, const char *name, double x, double y)
 {
   const SpxRenderView *v = spx_render_view_find (name);
   GtkWidget *view = v ? w->views[v - spx_render_views] : NULL;
@@ -306,7 +300,7 @@ on_view_tooltip (GtkWidget *view, gint x, gint y, gboolean keyboard,
 {
   const char *name = g_object_get_data (G_OBJECT (view), "spx-view-name");
   g_autofree char *text = keyboard || name == NULL
-                            ? NULL : spx_window_hover_text (w, name, x, y);
+                            ? NULL : _spx_window_hover_text (w, name, x, y);
   if (text == NULL)
     return FALSE;
   gtk_tooltip_set_text (tooltip, text);
@@ -322,8 +316,24 @@ hover_explains (SpxWindow *w, GtkWidget *view, const char *name)
   g_signal_connect (view, "query-tooltip", G_CALLBACK (on_view_tooltip), w);
 }
 
+static void on_superstep_changed (GtkSpinButton *spin, SpxWindow *w);
+
+/* The Exchange view shows step (of steps, when not 0): the window's
+ * choice, so the Timeline's selection stays as it is. */
+static void
+show_superstep (SpxWindow *w, guint steps, guint step)
+{
+  GtkSpinButton *spin = GTK_SPIN_BUTTON (w->superstep);
+  g_signal_handlers_block_by_func (spin, on_superstep_changed, w);
+  if (steps > 0)
+    gtk_spin_button_set_range (spin, 1, steps);
+  gtk_spin_button_set_value (spin, step + 1);
+  g_signal_handlers_unblock_by_func (spin, on_superstep_changed, w);
+  w->view_state.superstep = step;
+}
+
 void
-spx_window_select_superstep (SpxWindow *w, gint lane, gint step)
+_spx_window_select_superstep (SpxWindow *w, gint lane, gint step)
 {
   if (lane < 0 || lane >= SPX_IPU_N_MODES)
     lane = (gint) w->mode;
@@ -334,31 +344,25 @@ spx_window_select_superstep (SpxWindow *w, gint lane, gint step)
   w->view_state.lane = lane;
   /* a step of the program the Exchange view shows is its step too */
   if (step >= 0 && lane == (gint) w->mode)
-    {
-      gboolean was = w->updating;
-      w->updating = TRUE;
-      gtk_spin_button_set_value (GTK_SPIN_BUTTON (w->superstep), step + 1);
-      w->updating = was;
-      w->view_state.superstep = (guint) step;
-    }
-  spx_window_views_changed (w, 0);
-  spx_window_lesson_refresh (w);
+    show_superstep (w, 0, (guint) step);
+  _spx_window_views_changed (w, 0);
+  _spx_window_lesson_refresh (w);
 }
 
-void
-spx_window_open_superstep (SpxWindow *w, guint lane, gint step)
+/* Show superstep step of programs[lane] in the Exchange view (the shown
+ * program becomes lane's). */
+static void
+open_superstep (SpxWindow *w, guint lane, gint step)
 {
   if (lane >= SPX_IPU_N_MODES || w->study->programs[lane] == NULL)
     return;
   if (lane != w->mode) /* Exchange shows the program shown */
     {
-      w->updating = TRUE;
       w->mode = lane;
-      gtk_combo_box_set_active (GTK_COMBO_BOX (w->panel.mode), (gint) lane);
-      w->updating = FALSE;
-      spx_window_programs_changed (w);
+      spx_scenario_panel_set_mode (w->panel, w->mode);
+      _spx_window_programs_changed (w);
     }
-  spx_window_select_superstep (w, (gint) lane, step);
+  _spx_window_select_superstep (w, (gint) lane, step);
   spx_window_show_view (w, spx_render_views[SPX_RENDER_VIEW_EXCHANGE].name);
 }
 
@@ -373,11 +377,69 @@ on_timeline_press (GtkWidget *view, GdkEventButton *ev, SpxWindow *w)
     return FALSE;
   view_hit (w, SPX_RENDER_VIEW_TIMELINE, ev->x, ev->y, &hit);
   if (ev->type == GDK_2BUTTON_PRESS && hit.step >= 0)
-    spx_window_open_superstep (w, (guint) hit.lane, hit.step);
+    open_superstep (w, (guint) hit.lane, hit.step);
   else if (ev->type == GDK_BUTTON_PRESS)
-    spx_window_select_superstep (w, hit.lane, hit.step);
+    _spx_window_select_superstep (w, hit.lane, hit.step);
   return TRUE;
 }
+
+/* ---- new programs ---------------------------------------------------- */
+
+/* Not fitting is a result worth saying, not a failure. */
+static void
+report_fit (SpxWindow *w)
+{
+  const SpxIpuProgram *p = w->study->programs[w->mode];
+  if (p == NULL || p->fits)
+    return;
+  g_autofree char *need = g_format_size_full (p->max_tile_bytes,
+                                              G_FORMAT_SIZE_IEC_UNITS);
+  g_autofree char *have = g_format_size_full (spx_ipu_tile_budget (p->machine),
+                                              G_FORMAT_SIZE_IEC_UNITS);
+  g_autofree char *msg = g_strdup_printf (
+    "The %s plan does not fit %s: %s%s on its fullest tile, %s available "
+    "per tile.", spx_ipu_mode_to_string (p->mode), p->machine->name,
+    p->overflow ? "the pattern overflows its dynamic buckets; " : "", need,
+    have);
+  _spx_window_show_message (w, GTK_MESSAGE_WARNING, msg);
+  if (w->study->scenario->source == SPX_MASK_SOURCE_GENERATED)
+    gtk_widget_show (w->fit_button); /* offer a size that fits */
+}
+
+static void
+show_density (SpxWindow *w)
+{
+  SpxMask *mask = spx_mask_editor_get_mask (SPX_MASK_EDITOR (w->editor));
+  if (mask == NULL)
+    return;
+  SpxMaskStats st;
+  spx_mask_stats (mask, &st);
+  g_autofree char *text = g_strdup_printf (
+    "%" G_GUINT64_FORMAT " × %" G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT
+    " blocks set, %.1f per block-row (max %.0f)", mask->rows, mask->cols,
+    st.nonzero_blocks, st.blocks_per_row.mean, st.blocks_per_row.max);
+  gtk_label_set_text (GTK_LABEL (w->density_label), text);
+}
+
+void
+_spx_window_programs_changed (SpxWindow *w)
+{
+  SpxIpuProgram *const *programs = w->study->programs;
+  const SpxIpuProgram *p = programs[w->mode];
+  spx_mask_editor_set_program (SPX_MASK_EDITOR (w->editor), p);
+  if (p != NULL)
+    show_superstep (w, MAX (1, p->steps->len),
+                    spx_ipu_program_first_exchange (p));
+  _spx_window_select_tile (w, w->selected_tile);
+  /* the Timeline keeps its step while the new plan still has it */
+  _spx_window_select_superstep (w, w->view_state.lane, w->view_state.step);
+  show_density (w);
+  _spx_window_update_verdict (w);
+  _spx_window_views_changed (w, SPX_RENDER_VIEW_NEEDS_PLAN);
+  report_fit (w);
+  _spx_window_lesson_plan_ready (w);
+}
+
 
 
 
@@ -397,11 +459,11 @@ on_block_activated (SpxMaskEditor *editor, guint64 br, guint64 bc,
       for (guint i = 0; blocks != NULL && i < blocks->len; i++)
         if (g_array_index (blocks, guint64, i) == flat)
           {
-            spx_window_select_tile (w, (gint) t);
+            _spx_window_select_tile (w, (gint) t);
             return;
           }
     }
-  spx_window_select_tile (w, -1);
+  _spx_window_select_tile (w, -1);
 }
 
 /* Drawn on: the subject becomes the drawing. */
@@ -412,21 +474,21 @@ on_mask_edited (SpxMaskEditor *editor, SpxWindow *w)
                        spx_mask_ref (spx_mask_editor_get_mask (editor)));
   spx_subject_free (w->shown);
   w->shown = spx_study_save_subject (w->study);
-  spx_window_panel_load (w);
-  spx_window_set_dirty (w, TRUE);
-  spx_window_replan (w);
+  spx_scenario_panel_load (w->panel, w->study);
+  _spx_window_set_dirty (w, TRUE);
+  _spx_window_replan (w);
 }
 
 static void
 on_mask_replaced (SpxMaskEditor *editor, gpointer subject, SpxWindow *w)
 {
-  spx_window_subject_restored (w, subject);
+  _spx_window_subject_restored (w, subject);
 }
 
 static void
 on_edit_refused (SpxMaskEditor *editor, const GError *error, SpxWindow *w)
 {
-  spx_window_show_error (w, error->message);
+  _spx_window_show_error (w, error->message);
 }
 
 static void
@@ -453,7 +515,7 @@ on_history_changed (SpxMaskEditor *editor, SpxWindow *w)
 static void
 act_open (GSimpleAction *a, GVariant *p, gpointer data)
 {
-  spx_window_open_dialog (data);
+  _spx_window_open_dialog (data);
 }
 
 static void
@@ -467,44 +529,44 @@ act_open_path (GSimpleAction *a, GVariant *p, gpointer data)
 static void
 act_save (GSimpleAction *a, GVariant *p, gpointer data)
 {
-  spx_window_save (data, FALSE);
+  _spx_window_save (data, FALSE);
 }
 
 static void
 act_save_as (GSimpleAction *a, GVariant *p, gpointer data)
 {
-  spx_window_save (data, TRUE);
+  _spx_window_save (data, TRUE);
 }
 
 static void
 act_export (GSimpleAction *a, GVariant *p, gpointer data)
 {
-  spx_window_export_dialog (data);
+  _spx_window_export_dialog (data);
 }
 
 /* Non-interactive forms the tests (and scripts) use. */
 static void
 act_export_path (GSimpleAction *a, GVariant *p, gpointer data)
 {
-  spx_window_export_view (data, g_variant_get_string (p, NULL));
+  _spx_window_export_view (data, g_variant_get_string (p, NULL));
 }
 
 static void
 act_export_sweep_path (GSimpleAction *a, GVariant *p, gpointer data)
 {
-  spx_window_export_sweep (data, g_variant_get_string (p, NULL));
+  _spx_window_export_sweep (data, g_variant_get_string (p, NULL));
 }
 
 static void
 act_save_mask (GSimpleAction *a, GVariant *p, gpointer data)
 {
-  spx_window_save_mask_dialog (data);
+  _spx_window_save_mask_dialog (data);
 }
 
 static void
 act_save_mask_path (GSimpleAction *a, GVariant *p, gpointer data)
 {
-  spx_window_save_mask (data, g_variant_get_string (p, NULL));
+  _spx_window_save_mask (data, g_variant_get_string (p, NULL));
 }
 
 static void
@@ -528,7 +590,7 @@ act_view (GSimpleAction *a, GVariant *p, gpointer data)
 static void
 act_select_tile (GSimpleAction *a, GVariant *p, gpointer data)
 {
-  spx_window_select_tile (data, g_variant_get_int32 (p));
+  _spx_window_select_tile (data, g_variant_get_int32 (p));
 }
 
 static void
@@ -536,13 +598,13 @@ act_select_superstep (GSimpleAction *a, GVariant *p, gpointer data)
 {
   gint32 lane, step;
   g_variant_get (p, "(ii)", &lane, &step);
-  spx_window_select_superstep (data, lane, step);
+  _spx_window_select_superstep (data, lane, step);
 }
 
 static void
 act_sweep (GSimpleAction *a, GVariant *p, gpointer data)
 {
-  spx_window_run_sweep (data);
+  _spx_window_run_sweep (data);
 }
 
 /* Escape: the work under way, and a sweep waiting for it. A window
@@ -552,27 +614,27 @@ act_cancel (GSimpleAction *a, GVariant *p, gpointer data)
 {
   SpxWindow *w = data;
   w->sweep_pending = FALSE;
-  spx_window_cancel_work (w);
+  _spx_window_cancel_work (w);
   if (w->study->scenario->mask == NULL)
-    spx_window_rebuild (w);
+    _spx_window_rebuild (w);
 }
 
 static void
 act_lesson (GSimpleAction *a, GVariant *p, gpointer data)
 {
-  spx_window_lesson_start (data);
+  _spx_window_lesson_start (data);
 }
 
 static void
 act_lesson_next (GSimpleAction *a, GVariant *p, gpointer data)
 {
-  spx_window_lesson_move (data, +1);
+  _spx_window_lesson_move (data, +1);
 }
 
 static void
 act_lesson_back (GSimpleAction *a, GVariant *p, gpointer data)
 {
-  spx_window_lesson_move (data, -1);
+  _spx_window_lesson_move (data, -1);
 }
 
 static const GActionEntry win_actions[] = {
@@ -612,11 +674,11 @@ spx_window_use_defaults (SpxWindow *w, const char *machine, guint threads)
   if (preset && !g_str_equal (machine, w->study->machine->name))
     {
       spx_study_set_machine (w->study, machine, NULL);
-      spx_window_replan (w);
+      _spx_window_replan (w);
     }
   /* preferences may ask more than this machine runs */
-  w->study->scenario->threads = MIN (threads, spx_max_threads ());
-  spx_window_panel_load (w);
+  spx_study_set_threads (w->study, MIN (threads, spx_max_threads ()));
+  spx_scenario_panel_load (w->panel, w->study);
 }
 
 /* ---- construction -------------------------------------------------- */
@@ -706,7 +768,7 @@ static void
 on_metric_changed (GtkComboBox *combo, SpxWindow *w)
 {
   w->metrics[SPX_RENDER_VIEW_TILES] = (guint) gtk_combo_box_get_active (combo);
-  spx_window_views_changed (w, 0);
+  _spx_window_views_changed (w, 0);
 }
 
 static void
@@ -714,12 +776,11 @@ on_superstep_changed (GtkSpinButton *spin, SpxWindow *w)
 {
   w->view_state.superstep =
     (guint) gtk_spin_button_get_value_as_int (spin) - 1;
-  spx_window_views_changed (w, 0);
+  _spx_window_views_changed (w, 0);
   /* the step chosen here is the Timeline's selection too (not the one
-   * a new plan starts the Exchange view on) */
-  if (!w->updating)
-    spx_window_select_superstep (w, (gint) w->mode,
-                                 (gint) w->view_state.superstep);
+   * a new plan starts the Exchange view on: show_superstep) */
+  _spx_window_select_superstep (w, (gint) w->mode,
+                                (gint) w->view_state.superstep);
 }
 
 static void
@@ -727,7 +788,7 @@ on_throughput_toggled (GtkToggleButton *b, SpxWindow *w)
 {
   /* the chart's second metric */
   w->metrics[SPX_RENDER_VIEW_SPEEDUP] = gtk_toggle_button_get_active (b);
-  spx_window_views_changed (w, 0);
+  _spx_window_views_changed (w, 0);
 }
 
 static void
@@ -848,7 +909,7 @@ on_exchange_press (GtkWidget *view, GdkEventButton *ev, SpxWindow *w)
       shown_program (w) == NULL)
     return FALSE;
   view_hit (w, SPX_RENDER_VIEW_EXCHANGE, ev->x, ev->y, &hit);
-  spx_window_select_tile (w, hit.tile == w->selected_tile ? -1 : hit.tile);
+  _spx_window_select_tile (w, hit.tile == w->selected_tile ? -1 : hit.tile);
   return TRUE;
 }
 
@@ -973,7 +1034,7 @@ build_views (SpxWindow *w)
   /* the lesson shares the views' width, not the window's */
   GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
   gtk_box_pack_start (GTK_BOX (row), w->stack, TRUE, TRUE, 0);
-  gtk_box_pack_start (GTK_BOX (row), spx_window_lesson_panel_new (w), FALSE,
+  gtk_box_pack_start (GTK_BOX (row), _spx_window_lesson_panel_new (w), FALSE,
                       FALSE, 0);
   gtk_box_pack_start (GTK_BOX (box), row, TRUE, TRUE, 0);
   return box;
@@ -982,9 +1043,9 @@ build_views (SpxWindow *w)
 static void
 on_info_response (GtkInfoBar *bar, gint response, SpxWindow *w)
 {
-  spx_window_clear_error (w);
+  _spx_window_clear_error (w);
   if (response == FIT_RESPONSE)
-    spx_window_fit_size (w);
+    _spx_window_fit_size (w);
   else if (response == FOLDER_RESPONSE)
     open_saved_folder (w);
 }
@@ -1056,13 +1117,13 @@ accept_drops (SpxWindow *w)
 static gboolean
 on_delete (GtkWidget *widget, GdkEvent *event, SpxWindow *w)
 {
-  return !spx_window_confirm_discard (w); /* TRUE keeps the window */
+  return !_spx_window_confirm_discard (w); /* TRUE keeps the window */
 }
 
 static void
 on_theme_changed (GObject *settings, GParamSpec *pspec, SpxWindow *w)
 {
-  SpxTheme theme = spx_window_theme (w);
+  SpxTheme theme = _spx_window_theme (w);
   spx_mask_editor_set_theme (SPX_MASK_EDITOR (w->editor), theme);
   for (guint i = 0; i < SPX_RENDER_N_VIEWS; i++)
     if (SPX_IS_VIEW (w->views[i]))
@@ -1083,11 +1144,8 @@ spx_window_init (SpxWindow *w)
   build_header (w);
   GtkWidget *content = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
   GtkWidget *paned = gtk_paned_new (GTK_ORIENTATION_HORIZONTAL);
-  GtkWidget *scroll = gtk_scrolled_window_new (NULL, NULL);
-  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroll),
-                                  GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
-  gtk_container_add (GTK_CONTAINER (scroll), spx_window_panel_new (w));
-  gtk_paned_pack1 (GTK_PANED (paned), scroll, FALSE, FALSE);
+  gtk_paned_pack1 (GTK_PANED (paned), _spx_window_panel_new (w), FALSE,
+                   FALSE);
   gtk_paned_pack2 (GTK_PANED (paned), build_views (w), TRUE, FALSE);
   gtk_box_pack_start (GTK_BOX (content), paned, TRUE, TRUE, 0);
   gtk_container_add (GTK_CONTAINER (w), content);
@@ -1098,12 +1156,13 @@ spx_window_init (SpxWindow *w)
                     "notify::gtk-application-prefer-dark-theme",
                     G_CALLBACK (on_theme_changed), w);
   on_theme_changed (NULL, NULL, w);
-  spx_window_panel_load (w);
-  spx_window_update_title (w);
+  spx_scenario_panel_load (w->panel, w->study);
+  spx_scenario_panel_set_mode (w->panel, w->mode);
+  _spx_window_update_title (w);
   update_undo (w);
-  spx_window_update_busy (w);
-  spx_window_select_tile (w, -1);
-  spx_window_rebuild (w);
+  _spx_window_update_busy (w);
+  _spx_window_select_tile (w, -1);
+  _spx_window_rebuild (w);
   /* keys go to the picture, not to the first number in the panel */
   gtk_widget_set_can_focus (w->editor, TRUE);
   gtk_window_set_focus (GTK_WINDOW (w), w->editor);
@@ -1113,7 +1172,7 @@ static void
 spx_window_dispose (GObject *object)
 {
   SpxWindow *w = SPX_WINDOW (object);
-  spx_window_cancel_work (w);
+  _spx_window_cancel_work (w);
   w->progress = NULL; /* dispose runs again once the widgets are gone */
   g_signal_handlers_disconnect_by_data (
     gtk_widget_get_settings (GTK_WIDGET (w)), w);

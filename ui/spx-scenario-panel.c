@@ -1,0 +1,397 @@
+/* spx-scenario-panel.c: the side panel: the scenario's shape, mask
+ * generator, number type, machine (presets and what-if figures), the
+ * program shown and CPU threads, in a column that scrolls. Loading
+ * blocks the controls' handlers, so only the user's changes are said. */
+#include "spx-scenario-panel.h"
+#include "spx-util.h"
+
+#include <math.h>
+
+#define DENSITY_DIGITS 4
+#define DENSITY_STEP   1e-4 /* what the spin button shows */
+#define FIELD(name) SPX_SCENARIO_FIELD_##name
+
+struct _SpxScenarioPanel {
+  GtkScrolledWindow parent;
+  GtkWidget        *controls[SPX_SCENARIO_N_FIELDS];
+  /* The generator as shown (loaded, or last said): a control put back
+   * to it says nothing. */
+  SpxStudyGenerator shown;
+};
+
+G_DEFINE_TYPE (SpxScenarioPanel, spx_scenario_panel,
+               GTK_TYPE_SCROLLED_WINDOW)
+
+enum {
+  GENERATOR_CHANGED, BLOCK_CHANGED, N_CHANGED, DTYPE_CHANGED,
+  THREADS_CHANGED, PRESET_CHOSEN, MACHINE_EDITED, MODE_CHANGED, N_SIGNALS
+};
+static guint signals[N_SIGNALS];
+
+/* ---- reading and writing the controls ------------------------------ */
+
+static double
+value (SpxScenarioPanel *p, SpxScenarioField f)
+{
+  return gtk_spin_button_get_value (GTK_SPIN_BUTTON (p->controls[f]));
+}
+
+static void
+set_value (SpxScenarioPanel *p, SpxScenarioField f, double v)
+{
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (p->controls[f]), v);
+}
+
+static const char *
+active_id (SpxScenarioPanel *p, SpxScenarioField f)
+{
+  return gtk_combo_box_get_active_id (GTK_COMBO_BOX (p->controls[f]));
+}
+
+static gboolean
+set_active_id (SpxScenarioPanel *p, SpxScenarioField f, const char *id)
+{
+  return gtk_combo_box_set_active_id (GTK_COMBO_BOX (p->controls[f]), id);
+}
+
+/* While the panel is loaded, its controls' handlers wait. */
+static void
+hold (SpxScenarioPanel *p, gboolean hold)
+{
+  for (guint i = 0; i < SPX_SCENARIO_N_FIELDS; i++)
+    if (hold)
+      g_signal_handlers_block_matched (p->controls[i], G_SIGNAL_MATCH_DATA,
+                                       0, 0, NULL, NULL, p);
+    else
+      g_signal_handlers_unblock_matched (p->controls[i], G_SIGNAL_MATCH_DATA,
+                                         0, 0, NULL, NULL, p);
+}
+
+/* A generated mask shows its generator's density; a file's or a
+ * drawing's shows what it has at its block size. */
+static double
+shown_density (const SpxScenario *sc)
+{
+  if (sc->source == SPX_MASK_SOURCE_GENERATED || sc->mask == NULL)
+    return sc->gen.density;
+  return (double) spx_mask_count (sc->mask) /
+         (double) spx_mask_n_blocks (sc->mask);
+}
+
+void
+spx_scenario_panel_load (SpxScenarioPanel *p, const SpxStudy *study)
+{
+  const SpxScenario *sc = study->scenario;
+  const SpxIpuMachine *m = study->machine;
+  p->shown = (SpxStudyGenerator) { sc->m, sc->k, sc->gen.pattern,
+                                   shown_density (sc), sc->gen.seed };
+  hold (p, TRUE);
+  set_value (p, FIELD (M), (double) sc->m);
+  set_value (p, FIELD (K), (double) sc->k);
+  set_value (p, FIELD (N), (double) sc->n);
+  set_value (p, FIELD (BLOCK), sc->block);
+  set_value (p, FIELD (DENSITY), p->shown.density);
+  set_value (p, FIELD (SEED), (double) sc->gen.seed);
+  set_active_id (p, FIELD (PATTERN), spx_pattern_to_string (sc->gen.pattern));
+  set_active_id (p, FIELD (DTYPE), spx_dtype_to_string (sc->dtype));
+  if (!set_active_id (p, FIELD (MACHINE), m->name))
+    set_active_id (p, FIELD (MACHINE), SPX_STUDY_CUSTOM_MACHINE);
+  set_value (p, FIELD (TILES), m->tiles);
+  set_value (p, FIELD (SRAM), (double) m->sram_bytes / 1024);
+  set_value (p, FIELD (CLOCK), m->clock_hz / 1e9);
+  set_value (p, FIELD (EXCHANGE), m->exchange_bytes_per_cycle);
+  set_value (p, FIELD (THREADS), sc->threads);
+  hold (p, FALSE);
+}
+
+void
+spx_scenario_panel_set_mode (SpxScenarioPanel *p, SpxIpuMode mode)
+{
+  hold (p, TRUE);
+  gtk_combo_box_set_active (GTK_COMBO_BOX (p->controls[FIELD (MODE)]),
+                            (gint) mode);
+  hold (p, FALSE);
+}
+
+GtkWidget *
+spx_scenario_panel_get_control (SpxScenarioPanel *p, SpxScenarioField f)
+{
+  g_return_val_if_fail (f < SPX_SCENARIO_N_FIELDS, NULL);
+  return p->controls[f];
+}
+
+/* ---- what the user changed ----------------------------------------- */
+
+/* m, k, density, seed and pattern are said together, and only when
+ * they differ from what the panel shows (a control put back after
+ * "keep" may say its value again). */
+static void
+on_generator (GtkWidget *widget, SpxScenarioPanel *p)
+{
+  SpxStudyGenerator g = {
+    (guint64) value (p, FIELD (M)), (guint64) value (p, FIELD (K)),
+    p->shown.pattern, value (p, FIELD (DENSITY)),
+    (guint64) value (p, FIELD (SEED)),
+  };
+  spx_pattern_from_string (active_id (p, FIELD (PATTERN)), &g.pattern);
+  const SpxStudyGenerator *s = &p->shown;
+  if (g.m == s->m && g.k == s->k && g.seed == s->seed &&
+      g.pattern == s->pattern &&
+      fabs (g.density - s->density) < DENSITY_STEP / 2)
+    return;
+  p->shown = g;
+  g_signal_emit (p, signals[GENERATOR_CHANGED], 0, &g);
+}
+
+/* n, block size and threads: each said as the whole number it is. */
+static void
+on_number (GtkWidget *widget, SpxScenarioPanel *p)
+{
+  guint64 v = (guint64) gtk_spin_button_get_value (GTK_SPIN_BUTTON (widget));
+  if (widget == p->controls[FIELD (N)])
+    g_signal_emit (p, signals[N_CHANGED], 0, v);
+  else if (widget == p->controls[FIELD (BLOCK)])
+    g_signal_emit (p, signals[BLOCK_CHANGED], 0, (guint) v);
+  else
+    g_signal_emit (p, signals[THREADS_CHANGED], 0, (guint) v);
+}
+
+static void
+on_dtype (GtkWidget *widget, SpxScenarioPanel *p)
+{
+  SpxDtype dtype;
+  if (spx_dtype_from_string (active_id (p, FIELD (DTYPE)), &dtype))
+    g_signal_emit (p, signals[DTYPE_CHANGED], 0, (gint) dtype);
+}
+
+/* Choosing "custom" itself says nothing: it is what edits lead to. */
+static void
+on_preset (GtkWidget *widget, SpxScenarioPanel *p)
+{
+  const char *id = active_id (p, FIELD (MACHINE));
+  if (id != NULL && !g_str_equal (id, SPX_STUDY_CUSTOM_MACHINE))
+    g_signal_emit (p, signals[PRESET_CHOSEN], 0, id);
+}
+
+static void
+on_figure (GtkWidget *widget, SpxScenarioPanel *p)
+{
+  SpxMachineFigures f = {
+    (guint) value (p, FIELD (TILES)),
+    (guint64) value (p, FIELD (SRAM)) * 1024,
+    value (p, FIELD (CLOCK)) * 1e9,
+    value (p, FIELD (EXCHANGE)),
+  };
+  g_signal_emit (p, signals[MACHINE_EDITED], 0, &f);
+}
+
+static void
+on_mode (GtkWidget *widget, SpxScenarioPanel *p)
+{
+  g_signal_emit (p, signals[MODE_CHANGED], 0, gtk_combo_box_get_active (
+                   GTK_COMBO_BOX (p->controls[FIELD (MODE)])));
+}
+
+/* The panel scrolls under the wheel; its numbers and lists do not turn
+ * with it (stopping the widget's own handler lets the event go on to
+ * the scrolled window). */
+static gboolean
+pass_scroll (GtkWidget *widget, GdkEvent *event, gpointer data)
+{
+  g_signal_stop_emission_by_name (widget, "scroll-event");
+  return FALSE;
+}
+
+/* ---- construction -------------------------------------------------- */
+
+static GtkWidget *
+spin (double lo, double hi, double step, guint digits)
+{
+  GtkWidget *s = gtk_spin_button_new_with_range (lo, hi, step);
+  gtk_spin_button_set_digits (GTK_SPIN_BUTTON (s), digits);
+  gtk_spin_button_set_numeric (GTK_SPIN_BUTTON (s), TRUE);
+  gtk_widget_set_hexpand (s, TRUE);
+  return s;
+}
+
+static GtkWidget *
+id_combo (const char *const *ids)
+{
+  GtkWidget *c = gtk_combo_box_text_new ();
+  for (guint i = 0; ids[i]; i++)
+    gtk_combo_box_text_append (GTK_COMBO_BOX_TEXT (c), ids[i], ids[i]);
+  return c;
+}
+
+static GtkWidget *
+machine_combo (void)
+{
+  GtkWidget *c = gtk_combo_box_text_new ();
+  for (const char *const *n = spx_ipu_machine_presets (); *n; n++)
+    gtk_combo_box_text_append (GTK_COMBO_BOX_TEXT (c), *n, *n);
+  gtk_combo_box_text_append (GTK_COMBO_BOX_TEXT (c), SPX_STUDY_CUSTOM_MACHINE,
+                             "custom (edited)");
+  return c;
+}
+
+/* Each control's row, top to bottom: the heading above it (if any),
+ * its label and tooltip, and the handler that says its changes. */
+typedef struct {
+  const char *heading, *label, *tooltip;
+  const char *signal;
+  GCallback   handler;
+} Row;
+
+#define SPIN  "value-changed"
+#define COMBO "changed"
+
+static const Row rows[SPX_SCENARIO_N_FIELDS] = {
+  [FIELD (M)] = { "Problem", "_m", "Rows of the sparse operand W (m × k)",
+                  SPIN, G_CALLBACK (on_generator) },
+  [FIELD (K)] = { NULL, "_k", "Columns of W, rows of X",
+                  SPIN, G_CALLBACK (on_generator) },
+  [FIELD (N)] = { NULL, "_n", "Columns of X (the batch)",
+                  SPIN, G_CALLBACK (on_number) },
+  [FIELD (BLOCK)] = { NULL, "_Block size", "Square b × b blocks; 1 is "
+                      "unstructured", SPIN, G_CALLBACK (on_number) },
+  [FIELD (DENSITY)] = { "Mask", "_Density", "Fraction of non-zero blocks "
+                        "(of a file's or a drawing's mask: what it has at "
+                        "this block size; a new value generates a mask)",
+                        SPIN, G_CALLBACK (on_generator) },
+  [FIELD (PATTERN)] = { NULL, "_Pattern", "How the non-zero blocks are "
+                        "placed", COMBO, G_CALLBACK (on_generator) },
+  [FIELD (SEED)] = { NULL, "_Seed", "Random seed of the generator",
+                     SPIN, G_CALLBACK (on_generator) },
+  [FIELD (DTYPE)] = { NULL, "_Numbers", "fp16 (with fp32 partials) or fp32",
+                      COMBO, G_CALLBACK (on_dtype) },
+  [FIELD (MACHINE)] = { "IPU", "_Machine", "A preset, or your edits of one",
+                        COMBO, G_CALLBACK (on_preset) },
+  [FIELD (TILES)] = { NULL, "_Tiles", "Tiles (what if there were more?)",
+                      SPIN, G_CALLBACK (on_figure) },
+  [FIELD (SRAM)] = { NULL, "S_RAM (KiB)", "Memory per tile",
+                     SPIN, G_CALLBACK (on_figure) },
+  [FIELD (CLOCK)] = { NULL, "_Clock (GHz)", "Tile clock",
+                      SPIN, G_CALLBACK (on_figure) },
+  [FIELD (EXCHANGE)] = { NULL, "_Exchange (B/cycle)", "Bytes per cycle "
+                         "each tile sends and receives",
+                         SPIN, G_CALLBACK (on_figure) },
+  [FIELD (MODE)] = { NULL, "_Program shown", "The plan the mask, tiles and "
+                     "exchange views show", COMBO, G_CALLBACK (on_mode) },
+  [FIELD (THREADS)] = { "CPU", "T_hreads", "Threads of the measured CPU "
+                        "engine (0: all cores)", SPIN,
+                        G_CALLBACK (on_number) },
+};
+
+static void
+make_controls (SpxScenarioPanel *p)
+{
+  static const char *const patterns[] = { "uniform", "tilewise", "nm",
+                                          "banded", "skewed", "magnitude",
+                                          NULL };
+  static const char *const dtypes[] = { "fp16", "fp32", NULL };
+  static const char *const modes[] = { "dense", "static", "dynamic", NULL };
+  GtkWidget **c = p->controls;
+  c[FIELD (M)] = spin (1, 65536, 64, 0);
+  c[FIELD (K)] = spin (1, 65536, 64, 0);
+  c[FIELD (N)] = spin (1, 65536, 64, 0);
+  c[FIELD (BLOCK)] = spin (1, 64, 1, 0);
+  c[FIELD (DENSITY)] = spin (DENSITY_STEP, 1, 0.005, DENSITY_DIGITS);
+  c[FIELD (PATTERN)] = id_combo (patterns);
+  c[FIELD (SEED)] = spin (0, 1e9, 1, 0);
+  c[FIELD (DTYPE)] = id_combo (dtypes);
+  c[FIELD (MACHINE)] = machine_combo ();
+  c[FIELD (TILES)] = spin (1, 65536, 16, 0);
+  c[FIELD (SRAM)] = spin (1, 1 << 20, 16, 0);
+  c[FIELD (CLOCK)] = spin (0.1, 10, 0.05, 3);
+  c[FIELD (EXCHANGE)] = spin (0.25, 1024, 0.25, 2);
+  c[FIELD (MODE)] = id_combo (modes);
+  c[FIELD (THREADS)] = spin (0, spx_max_threads (), 1, 0);
+  for (guint i = 0; i < SPX_SCENARIO_N_FIELDS; i++)
+    {
+      g_signal_connect (c[i], rows[i].signal, rows[i].handler, p);
+      g_signal_connect (c[i], "scroll-event", G_CALLBACK (pass_scroll),
+                        NULL);
+    }
+}
+
+static void
+add_row (GtkGrid *grid, gint *row, const char *label, GtkWidget *control,
+         const char *tooltip)
+{
+  GtkWidget *l = gtk_label_new_with_mnemonic (label);
+  gtk_label_set_xalign (GTK_LABEL (l), 1);
+  gtk_label_set_mnemonic_widget (GTK_LABEL (l), control);
+  gtk_widget_set_tooltip_text (control, tooltip);
+  gtk_grid_attach (grid, l, 0, *row, 1, 1);
+  gtk_grid_attach (grid, control, 1, *row, 1, 1);
+  (*row)++;
+}
+
+static void
+add_heading (GtkGrid *grid, gint *row, const char *text)
+{
+  GtkWidget *l = gtk_label_new (NULL);
+  g_autofree char *markup = g_markup_printf_escaped ("<b>%s</b>", text);
+  gtk_label_set_markup (GTK_LABEL (l), markup);
+  gtk_label_set_xalign (GTK_LABEL (l), 0);
+  gtk_widget_set_margin_top (l, *row ? 12 : 0);
+  gtk_grid_attach (grid, l, 0, (*row)++, 2, 1);
+}
+
+static void
+spx_scenario_panel_constructed (GObject *object)
+{
+  SpxScenarioPanel *p = SPX_SCENARIO_PANEL (object);
+  G_OBJECT_CLASS (spx_scenario_panel_parent_class)->constructed (object);
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (p), GTK_POLICY_NEVER,
+                                  GTK_POLICY_AUTOMATIC);
+  GtkWidget *grid = gtk_grid_new ();
+  gtk_grid_set_row_spacing (GTK_GRID (grid), 4);
+  gtk_grid_set_column_spacing (GTK_GRID (grid), 8);
+  gtk_container_set_border_width (GTK_CONTAINER (grid), 12);
+  make_controls (p);
+  gint row = 0;
+  for (guint i = 0; i < SPX_SCENARIO_N_FIELDS; i++)
+    {
+      if (rows[i].heading != NULL)
+        add_heading (GTK_GRID (grid), &row, rows[i].heading);
+      add_row (GTK_GRID (grid), &row, rows[i].label, p->controls[i],
+               rows[i].tooltip);
+    }
+  gtk_container_add (GTK_CONTAINER (p), grid);
+}
+
+static void
+spx_scenario_panel_init (SpxScenarioPanel *p)
+{
+}
+
+/* A signal of the panel with one value. */
+static guint
+said (const char *name, GType type)
+{
+  return g_signal_new (name, SPX_TYPE_SCENARIO_PANEL, G_SIGNAL_RUN_LAST, 0,
+                       NULL, NULL, NULL, G_TYPE_NONE, 1, type);
+}
+
+static void
+spx_scenario_panel_class_init (SpxScenarioPanelClass *klass)
+{
+  G_OBJECT_CLASS (klass)->constructed = spx_scenario_panel_constructed;
+  signals[GENERATOR_CHANGED] = said ("generator-changed", G_TYPE_POINTER);
+  signals[BLOCK_CHANGED] = said ("block-changed", G_TYPE_UINT);
+  signals[N_CHANGED] = said ("n-changed", G_TYPE_UINT64);
+  signals[DTYPE_CHANGED] = said ("dtype-changed", G_TYPE_INT);
+  signals[THREADS_CHANGED] = said ("threads-changed", G_TYPE_UINT);
+  signals[PRESET_CHOSEN] = said ("preset-chosen", G_TYPE_STRING);
+  signals[MACHINE_EDITED] = said ("machine-edited", G_TYPE_POINTER);
+  signals[MODE_CHANGED] = said ("mode-changed", G_TYPE_INT);
+}
+
+GtkWidget *
+spx_scenario_panel_new (void)
+{
+  /* as gtk_scrolled_window_new (NULL, NULL): adjustments of its own */
+  return g_object_new (SPX_TYPE_SCENARIO_PANEL, "hadjustment", NULL,
+                       "vadjustment", NULL, NULL);
+}
