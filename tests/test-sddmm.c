@@ -1,5 +1,6 @@
-/* test-sddmm.c: block CSR patterns (core/spx-engine-csr.c) and SDDMM
- * (core/spx-engine-sddmm.c) against a naive double-precision reference. */
+/* test-sddmm.c: block CSR patterns (core/engine/spx-engine-csr.c) and
+ * SDDMM (core/engine/spx-engine-sddmm.c) against a naive double-precision
+ * reference. */
 #include "spx-engine.h"
 
 #include <math.h>

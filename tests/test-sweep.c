@@ -1,4 +1,4 @@
-/* test-sweep.c: sweeps (core/spx-sweep) and the speedup chart
+/* test-sweep.c: sweeps (core/study/spx-sweep) and the speedup chart
  * (ui/render/spx-render-speedup) */
 #include "spx-render-export.h"
 #include "spx-render-speedup.h"

@@ -1,5 +1,5 @@
 /* spx-kernels.h: per-instruction-set micro-kernels for one block-row of a
- * block-sparse × dense product. The plans (core/spx-engine-*.c) do the
+ * block-sparse × dense product. The plans (core/engine/spx-engine-*.c) do the
  * ordering, threading and n-chunking; a kernel only multiplies. */
 #pragma once
 

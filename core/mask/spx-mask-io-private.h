@@ -1,5 +1,5 @@
 /* spx-mask-io-private.h: helpers shared by the mask loaders and writers.
- * Not installed; only core/spx-mask-io*.c include it. */
+ * Not installed; only core/mask/spx-mask-io*.c include it. */
 #pragma once
 
 #include "spx-mask-io.h"
