@@ -151,7 +151,7 @@ set_accels (GtkApplication *app)
   for (guint i = 0; i < SPX_RENDER_N_VIEWS; i++)
     {
       g_autofree char *action = g_strdup_printf ("win.view::%s",
-                                                 spx_render_views[i].name);
+                                                 spx_render_views[i]->name);
       g_autofree char *key = g_strdup_printf ("<Alt>%u", i + 1);
       const char *accels[] = { key, NULL };
       gtk_application_set_accels_for_action (app, action, accels);

@@ -78,7 +78,7 @@ all_metrics (void)
 {
   GPtrArray *words = g_ptr_array_new ();
   for (guint i = 0; i < SPX_RENDER_N_VIEWS; i++)
-    for (const char *const *m = spx_render_views[i].metrics; m && *m; m++)
+    for (const char *const *m = spx_render_views[i]->metrics; m && *m; m++)
       g_ptr_array_add (words, (gpointer) *m);
   g_ptr_array_add (words, NULL);
   return words;
@@ -105,7 +105,7 @@ metric_help (void)
   GString *help = g_string_new (NULL);
   for (guint i = 0; i < SPX_RENDER_N_VIEWS; i++)
     {
-      const SpxRenderView *v = &spx_render_views[i];
+      const SpxRenderView *v = spx_render_views[i];
       if (v->metrics == NULL)
         continue;
       g_autofree char *words = spx_join_choices (v->metrics, -1);
@@ -133,7 +133,7 @@ parse_picture (const RenderArgs *a, Render *r)
     return spx_cli_usage_error (CMD, "--out is required"), FALSE;
   if (!parse_choice ("--view", a->view, spx_render_view_names (), &v))
     return FALSE;
-  r->view = &spx_render_views[v];
+  r->view = spx_render_views[v];
   if (a->metric && !parse_metric (a->metric, r->view, &r->metric))
     return FALSE;
   if (!spx_export_format_from_path (a->out, &r->format, &error))

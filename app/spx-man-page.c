@@ -6,9 +6,11 @@
  * TEMPLATE is the page in troff with @VERSION@ for the version and lines
  * "@OPTIONS NAME@" for the entries of command NAME's own options, or of
  * the options several commands share in section NAME. An option that
- * lands on no such line, or a line that gets none, fails the build. */
+ * lands on no such line, or a line that gets none, fails the build.
+ * A line "@VIEWS@" becomes the sentence naming the window's views. */
 #include "spx-cli.h"
 #include "spx-render-png.h"
+#include "spx-render-views.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -238,7 +240,26 @@ append_section (GString *out, GPtrArray *entries, const char *name,
   return found;
 }
 
-/* The template with its @OPTIONS …@ lines filled in and its version. */
+/* "The window has five views: Mask (what it shows), …, and Speedup (…)." */
+static void
+append_views (GString *out)
+{
+  static const char *const counts[] = { "no", "one", "two", "three", "four",
+                                        "five", "six", "seven", "eight",
+                                        "nine" };
+  G_STATIC_ASSERT (SPX_RENDER_N_VIEWS < G_N_ELEMENTS (counts));
+  g_string_append_printf (out, "The window has %s views:",
+                          counts[SPX_RENDER_N_VIEWS]);
+  for (guint i = 0; i < SPX_RENDER_N_VIEWS; i++)
+    g_string_append_printf (out, "%s %s (%s)%s",
+                            i == 0 ? "" : i + 1 < SPX_RENDER_N_VIEWS
+                            ? "," : " and", spx_render_views[i]->title,
+                            spx_render_views[i]->summary,
+                            i + 1 < SPX_RENDER_N_VIEWS ? "" : ".\n");
+}
+
+/* The template with its @OPTIONS …@ and @VIEWS@ lines filled in and its
+ * version. */
 static char *
 fill (const char *template, const char *version, GError **error)
 {
@@ -252,7 +273,9 @@ fill (const char *template, const char *version, GError **error)
         ? g_strndup (*l + 9, strlen (*l) - 10) : NULL;
       if (name != NULL && !append_section (out, entries, name, error))
         return NULL;
-      if (name == NULL)
+      if (g_str_equal (*l, "@VIEWS@"))
+        append_views (out);
+      else if (name == NULL)
         g_string_append_printf (out, "%s%s", *l, l[1] ? "\n" : "");
     }
   for (guint i = 0; i < entries->len; i++)

@@ -56,7 +56,7 @@ test_rows (void)
   const char *const *names = spx_render_view_names ();
   for (guint i = 0; i < SPX_RENDER_N_VIEWS; i++)
     {
-      const SpxRenderView *v = &spx_render_views[i];
+      const SpxRenderView *v = spx_render_views[i];
       g_assert_nonnull (v->name);
       g_assert_true (g_regex_match_simple ("^[a-z]+$", v->name, 0, 0));
       g_assert_true (g_hash_table_add (seen, (gpointer) v->name));
@@ -101,10 +101,10 @@ test_fill (void)
   gpointer data[SPX_RENDER_N_VIEWS];
   for (guint i = 0; i < SPX_RENDER_N_VIEWS; i++)
     {
-      data[i] = g_malloc0 (spx_render_views[i].data_size);
-      g_assert_true (spx_render_view_fill (&spx_render_views[i], &st,
+      data[i] = g_malloc0 (spx_render_views[i]->data_size);
+      g_assert_true (spx_render_view_fill (spx_render_views[i], &st,
                                            data[i]));
-      g_assert_false (spx_render_view_fill (&spx_render_views[i], &st,
+      g_assert_false (spx_render_view_fill (spx_render_views[i], &st,
                                             data[i]));
     }
   g_autoptr (SpxSweep) other = spx_sweep_new ();
@@ -126,7 +126,7 @@ test_fill (void)
       g_auto (GStrv) shows = g_strsplit (changes[c].views, " ", -1);
       for (guint i = 0; i < SPX_RENDER_N_VIEWS; i++)
         {
-          const SpxRenderView *v = &spx_render_views[i];
+          const SpxRenderView *v = spx_render_views[i];
           gboolean expect = g_strv_contains ((const char *const *) shows,
                                              v->name);
           if (spx_render_view_fill (v, &st, data[i]) != expect)
@@ -179,7 +179,7 @@ test_draw_hit_describe (void)
   const SpxIpuProgram *p = study->programs[st.mode];
   for (guint i = 0; i < SPX_RENDER_N_VIEWS; i++)
     {
-      const SpxRenderView *v = &spx_render_views[i];
+      const SpxRenderView *v = spx_render_views[i];
       g_autofree gpointer data = g_malloc0 (v->data_size);
       cairo_surface_t *s = picture (v, &st, data);
       g_test_message ("%s: %u pixels drawn", v->name, drawn_pixels (s));

@@ -1178,6 +1178,16 @@ test_fit_size (void)
   window_close (w);
 }
 
+/* Every shortcut line under widget. */
+static void
+gather_shortcuts (GtkWidget *widget, gpointer data)
+{
+  if (GTK_IS_SHORTCUTS_SHORTCUT (widget))
+    g_ptr_array_add (data, widget);
+  else if (GTK_IS_CONTAINER (widget))
+    gtk_container_forall (GTK_CONTAINER (widget), gather_shortcuts, data);
+}
+
 /* The window's stack holds the table's views in its order, titled as
  * the table says, each shown by win.view::NAME; the shortcuts window's
  * Alt+1…N line names them in that order (the application binds Alt+i to
@@ -1193,7 +1203,7 @@ test_views (void)
   guint i = 0;
   for (GList *l = pages; l != NULL; l = l->next, i++)
     {
-      const SpxRenderView *v = &spx_render_views[i];
+      const SpxRenderView *v = spx_render_views[i];
       g_autofree char *name = NULL;
       char *title = NULL;
       gtk_container_child_get (GTK_CONTAINER (w->stack), l->data, "name",
@@ -1208,30 +1218,30 @@ test_views (void)
     }
   g_list_free (pages);
   g_ptr_array_add (titles, NULL);
-  window_close (w);
 
+  /* the shortcuts window the user opens, not its .ui */
   g_autofree char *keys = g_strdup_printf ("<Alt>1...%u",
                                            SPX_RENDER_N_VIEWS);
   g_autofree char *names = g_strjoinv (", ", (char **) titles->pdata);
-  g_autoptr (GtkBuilder) b = gtk_builder_new_from_resource (
-    "/org/sparseexplorer/SparseExplorer/gtk/help-overlay.ui");
-  g_autoptr (GSList) objects = gtk_builder_get_objects (b);
+  GtkShortcutsWindow *overlay =
+    gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (w));
+  g_assert_nonnull (overlay);
+  g_autoptr (GPtrArray) shortcuts = g_ptr_array_new ();
+  gather_shortcuts (GTK_WIDGET (overlay), shortcuts);
   guint found = 0;
-  for (GSList *o = objects; o != NULL; o = o->next)
+  for (guint k = 0; k < shortcuts->len; k++)
     {
-      if (!GTK_IS_SHORTCUTS_SHORTCUT (o->data))
-        continue;
       g_autofree char *accel = NULL, *title = NULL;
-      g_object_get (o->data, "accelerator", &accel, "title", &title, NULL);
-      if (!g_str_has_prefix (accel, "<Alt>"))
+      g_object_get (shortcuts->pdata[k], "accelerator", &accel, "title",
+                    &title, NULL);
+      if (accel == NULL || !g_str_has_prefix (accel, "<Alt>"))
         continue;
       g_assert_cmpstr (accel, ==, keys);
       g_assert_cmpstr (title, ==, names);
       found++;
     }
   g_assert_cmpuint (found, ==, 1);
-  gtk_widget_destroy (GTK_WIDGET (gtk_builder_get_object (b,
-                                                          "help_overlay")));
+  window_close (w);
 }
 
 /* A point of the view's widget whose hover text holds needle (scanning
@@ -2157,6 +2167,9 @@ main (int argc, char **argv)
       g_log_set_always_fatal (G_LOG_LEVEL_CRITICAL | G_LOG_LEVEL_WARNING);
       app = gtk_application_new ("org.sparseexplorer.Test",
                                  G_APPLICATION_NON_UNIQUE);
+      /* the program's resources, so windows get its shortcuts window */
+      g_application_set_resource_base_path (G_APPLICATION (app),
+        "/org/sparseexplorer/SparseExplorer");
       g_application_register (G_APPLICATION (app), NULL, NULL);
     }
   g_test_add_func ("/ui/window/default", test_default);

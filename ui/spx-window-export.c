@@ -151,13 +151,13 @@ typedef struct {
 static GtkWidget *
 shown_view (SpxWindow *w, Picture *p)
 {
-  const SpxRenderView *v = spx_render_view_find (
+  gint i = spx_render_view_index (
     gtk_stack_get_visible_child_name (GTK_STACK (w->stack)));
-  if (v == NULL)
+  if (i < 0)
     return NULL;
-  guint i = (guint) (v - spx_render_views);
+  const SpxRenderView *v = spx_render_views[i];
   SpxRenderViewState st;
-  _spx_window_view_state (w, i, &st);
+  _spx_window_view_state (w, (guint) i, &st);
   p->func = v->draw;
   p->data = g_malloc0 (v->data_size);
   spx_render_view_fill (v, &st, p->data);

@@ -228,8 +228,8 @@ _spx_window_views_changed (SpxWindow *w, SpxRenderViewNeeds changed)
         continue;
       SpxRenderViewState st;
       _spx_window_view_state (w, i, &st);
-      if (spx_render_view_fill (&spx_render_views[i], &st, w->view_data[i]) ||
-          (spx_render_views[i].needs & changed))
+      if (spx_render_view_fill (spx_render_views[i], &st, w->view_data[i]) ||
+          (spx_render_views[i]->needs & changed))
         spx_view_changed (SPX_VIEW (w->views[i]));
     }
 }
@@ -239,7 +239,7 @@ static void
 view_hit (SpxWindow *w, guint i, double x, double y, SpxRenderViewHit *hit)
 {
   GtkWidget *view = w->views[i];
-  spx_render_view_hit (&spx_render_views[i],
+  spx_render_view_hit (spx_render_views[i],
                        gtk_widget_get_allocated_width (view),
                        gtk_widget_get_allocated_height (view),
                        w->view_data[i], spx_view_get_style (SPX_VIEW (view)),
@@ -283,13 +283,14 @@ on_tiles_press (GtkWidget *view, GdkEventButton *ev, SpxWindow *w)
 char *
 _spx_window_hover_text (SpxWindow *w, const char *name, double x, double y)
 {
-  const SpxRenderView *v = spx_render_view_find (name);
-  GtkWidget *view = v ? w->views[v - spx_render_views] : NULL;
+  gint i = spx_render_view_index (name);
+  GtkWidget *view = i >= 0 ? w->views[i] : NULL;
   if (view == NULL || !SPX_IS_VIEW (view))
     return NULL;
-  return spx_render_view_describe (v, gtk_widget_get_allocated_width (view),
+  return spx_render_view_describe (spx_render_views[i],
+                                   gtk_widget_get_allocated_width (view),
                                    gtk_widget_get_allocated_height (view),
-                                   w->view_data[v - spx_render_views],
+                                   w->view_data[i],
                                    spx_view_get_style (SPX_VIEW (view)), x,
                                    y);
 }
@@ -363,7 +364,7 @@ open_superstep (SpxWindow *w, guint lane, gint step)
       _spx_window_programs_changed (w);
     }
   _spx_window_select_superstep (w, (gint) lane, step);
-  spx_window_show_view (w, spx_render_views[SPX_RENDER_VIEW_EXCHANGE].name);
+  spx_window_show_view (w, spx_render_views[SPX_RENDER_VIEW_EXCHANGE]->name);
 }
 
 /* A click selects a superstep (beside the bars: none); a double click
@@ -990,7 +991,7 @@ static GtkWidget *(*const view_bars[SPX_RENDER_N_VIEWS]) (SpxWindow *,
 static GtkWidget *
 picture_new (SpxWindow *w, guint i)
 {
-  const SpxRenderView *v = &spx_render_views[i];
+  const SpxRenderView *v = spx_render_views[i];
   GtkWidget *view = spx_view_new ();
   w->view_data[i] = g_malloc0 (v->data_size);
   spx_view_set_renderer (SPX_VIEW (view), v->draw, w->view_data[i]);
@@ -1020,7 +1021,7 @@ build_views (SpxWindow *w)
                                  GTK_STACK_TRANSITION_TYPE_CROSSFADE);
   for (guint i = 0; i < SPX_RENDER_N_VIEWS; i++)
     gtk_stack_add_titled (GTK_STACK (w->stack), view_page_new (w, i),
-                          spx_render_views[i].name, spx_render_views[i].title);
+                          spx_render_views[i]->name, spx_render_views[i]->title);
   GtkWidget *switcher = gtk_stack_switcher_new ();
   gtk_stack_switcher_set_stack (GTK_STACK_SWITCHER (switcher),
                                 GTK_STACK (w->stack));
@@ -1201,8 +1202,48 @@ spx_window_class_init (SpxWindowClass *klass)
   G_OBJECT_CLASS (klass)->finalize = spx_window_finalize;
 }
 
+typedef struct {
+  const char *name;
+  GtkWidget  *found;
+} Named;
+
+static void
+find_named (GtkWidget *widget, gpointer data)
+{
+  Named *n = data;
+  if (n->found != NULL)
+    return;
+  if (g_strcmp0 (gtk_buildable_get_name (GTK_BUILDABLE (widget)),
+                 n->name) == 0)
+    n->found = widget;
+  else if (GTK_IS_CONTAINER (widget))
+    gtk_container_forall (GTK_CONTAINER (widget), find_named, n);
+}
+
+/* The shortcuts window's line for Alt+1… names the views of the table. */
+static void
+name_view_shortcuts (SpxWindow *w)
+{
+  GtkShortcutsWindow *overlay =
+    gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (w));
+  Named n = { "view_shortcuts", NULL };
+  if (overlay != NULL)
+    find_named (GTK_WIDGET (overlay), &n);
+  if (n.found == NULL)
+    return;
+  const char *titles[SPX_RENDER_N_VIEWS + 1] = { NULL };
+  for (guint i = 0; i < SPX_RENDER_N_VIEWS; i++)
+    titles[i] = spx_render_views[i]->title;
+  g_autofree char *keys = g_strdup_printf ("<Alt>1...%u",
+                                           SPX_RENDER_N_VIEWS);
+  g_autofree char *names = g_strjoinv (", ", (char **) titles);
+  g_object_set (n.found, "accelerator", keys, "title", names, NULL);
+}
+
 SpxWindow *
 spx_window_new (GtkApplication *app)
 {
-  return g_object_new (SPX_TYPE_WINDOW, "application", app, NULL);
+  SpxWindow *w = g_object_new (SPX_TYPE_WINDOW, "application", app, NULL);
+  name_view_shortcuts (w);
+  return w;
 }

@@ -7,6 +7,7 @@
  * the hover text (which have no cairo_t) find the boxes the picture
  * draws. */
 #include "spx-render-exchange.h"
+#include "spx-render-views.h"
 
 #include "spx-util.h"
 
@@ -1450,3 +1451,44 @@ spx_render_exchange_describe (double width, double height,
            ? compute_tile_text (d->program, s, (guint) tile)
            : sync_tile_text (s, (guint) tile);
 }
+
+/* ---- its row in the table of views ------------------------------- */
+
+static void
+exchange_fill (const SpxRenderViewState *st, gpointer data)
+{
+  SpxRenderExchangeData *d = data;
+  d->program = spx_render_view_shown_program (st);
+  d->superstep = st->superstep;
+  d->selected_tile = st->tile;
+}
+
+static gboolean
+exchange_hit (double width, double height, gconstpointer data,
+              const SpxRenderStyle *style, double x, double y,
+              SpxRenderViewHit *hit)
+{
+  const SpxRenderExchangeData *d = data;
+  hit->tile = d->program == NULL ? -1
+    : spx_render_exchange_hit (width, height, d, x, y);
+  return hit->tile >= 0;
+}
+
+/* What moves, or what the tile does. */
+static char *
+exchange_describe (double width, double height, gconstpointer data,
+                   const SpxRenderStyle *style, double x, double y)
+{
+  const SpxRenderExchangeData *d = data;
+  return d->program == NULL ? NULL
+    : spx_render_exchange_describe (width, height, d, x, y);
+}
+
+const SpxRenderView spx_render_view_exchange = {
+  .name = "exchange", .title = "Exchange",
+  .summary = "what one superstep moves between tiles",
+  .needs = SPX_RENDER_VIEW_NEEDS_PLAN,
+  .data_size = sizeof (SpxRenderExchangeData), .fill = exchange_fill,
+  .draw = spx_render_exchange, .hit = exchange_hit,
+  .describe = exchange_describe,
+};

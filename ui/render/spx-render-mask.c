@@ -4,6 +4,7 @@
  * with nearest-neighbour filtering: the cost follows the visible set bits,
  * not the number of rectangles. */
 #include "spx-render-mask.h"
+#include "spx-render-views.h"
 #include "spx-util.h"
 
 #include <math.h>
@@ -1034,3 +1035,36 @@ spx_render_mask (cairo_t *cr, double width, double height, gconstpointer data,
       draw_line (cr, style, PAD + TITLE_H, width, &st, sub);
     }
 }
+
+/* ---- its row in the table of views ------------------------------- */
+
+static void
+mask_fill (const SpxRenderViewState *st, gpointer data)
+{
+  SpxRenderMaskData *d = data;
+  d->mask = st->mask;
+  d->grid = TRUE;
+  d->program = spx_render_view_shown_program (st);
+  d->selected_tile = st->tile;
+  d->colour_by_tile = st->colour_by_tile;
+}
+
+static gboolean
+mask_hit (double width, double height, gconstpointer data,
+          const SpxRenderStyle *style, double x, double y,
+          SpxRenderViewHit *hit)
+{
+  guint64 br, bc;
+  if (!spx_render_mask_hit (width, height, data, x, y, &br, &bc))
+    return FALSE;
+  hit->block_row = (gint64) br;
+  hit->block_col = (gint64) bc;
+  return TRUE;
+}
+
+const SpxRenderView spx_render_view_mask = {
+  .name = "mask", .title = "Mask", .summary = "draw and edit the mask",
+  .needs = SPX_RENDER_VIEW_NEEDS_PLAN,
+  .data_size = sizeof (SpxRenderMaskData), .fill = mask_fill,
+  .draw = spx_render_mask, .hit = mask_hit,
+};

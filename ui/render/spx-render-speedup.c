@@ -2,6 +2,7 @@
  * both on log scales, one line per (source, block size, mode); a
  * subject's sweep: one line per (source, mode) across its block sizes */
 #include "spx-render-speedup.h"
+#include "spx-render-views.h"
 #include "spx-util.h"
 
 #include <math.h>
@@ -1371,3 +1372,49 @@ spx_render_speedup_describe (const SpxRenderSpeedupData *d, guint point)
   append_flags (out, p);
   return g_string_free (out, FALSE);
 }
+
+/* ---- its row in the table of views ------------------------------- */
+
+static void
+speedup_fill (const SpxRenderViewState *st, gpointer data)
+{
+  SpxRenderSpeedupData *d = data;
+  d->sweep = st->sweep;
+  d->throughput = st->metric == 1; /* its metrics' second */
+  d->current_density = st->density;
+  d->stale = st->stale;
+  d->running = st->running;
+}
+
+static gboolean
+speedup_hit (double width, double height, gconstpointer data,
+             const SpxRenderStyle *style, double x, double y,
+             SpxRenderViewHit *hit)
+{
+  guint point = 0;
+  if (!spx_render_speedup_hit (width, height, data, style, x, y, &point))
+    return FALSE;
+  hit->point = (gint) point;
+  return TRUE;
+}
+
+/* A point of the chart: what it is and how it was measured. */
+static char *
+speedup_describe (double width, double height, gconstpointer data,
+                  const SpxRenderStyle *style, double x, double y)
+{
+  SpxRenderViewHit hit;
+  if (!speedup_hit (width, height, data, style, x, y, &hit))
+    return NULL;
+  return spx_render_speedup_describe (data, (guint) hit.point);
+}
+
+const SpxRenderView spx_render_view_speedup = {
+  .name = "speedup", .title = "Speedup",
+  .summary = "sparse over dense, measured and modelled",
+  .metrics = (const char *const[]) { "speedup", "throughput", NULL },
+  .needs = SPX_RENDER_VIEW_NEEDS_SWEEP,
+  .data_size = sizeof (SpxRenderSpeedupData), .fill = speedup_fill,
+  .draw = spx_render_speedup, .hit = speedup_hit,
+  .describe = speedup_describe,
+};

@@ -1,6 +1,7 @@
 /* spx-render-tiles.c: the tile grid heat map. One filled rectangle per
  * tile: 1,472 of them cost far less than a frame. */
 #include "spx-render-tiles.h"
+#include "spx-render-views.h"
 
 #include "spx-util.h"
 
@@ -363,3 +364,42 @@ spx_render_tiles (cairo_t *cr, double width, double height,
   draw_notes (cr, d, &f, nx, l.legend_y, width - PAD - nx, style);
   g_free (f.values);
 }
+
+/* ---- its row in the table of views ------------------------------- */
+
+static void
+tiles_fill (const SpxRenderViewState *st, gpointer data)
+{
+  SpxRenderTilesData *d = data;
+  d->program = spx_render_view_shown_program (st);
+  d->metric = (SpxTileMetric) st->metric;
+  d->selected_tile = st->tile;
+}
+
+static gboolean
+tiles_hit (double width, double height, gconstpointer data,
+           const SpxRenderStyle *style, double x, double y,
+           SpxRenderViewHit *hit)
+{
+  hit->tile = spx_render_tiles_hit (width, height, data, x, y);
+  return hit->tile >= 0;
+}
+
+static char *
+tiles_describe (double width, double height, gconstpointer data,
+                const SpxRenderStyle *style, double x, double y)
+{
+  const SpxRenderTilesData *d = data;
+  gint t = spx_render_tiles_hit (width, height, d, x, y);
+  return t < 0 ? NULL : spx_render_tiles_describe (d->program, (guint) t,
+                                                   "\n");
+}
+
+const SpxRenderView spx_render_view_tiles = {
+  .name = "tiles", .title = "Tiles",
+  .summary = "the IPU's tiles as a heat map",
+  .metrics = (const char *const[]) { "bytes", "cycles", "exchange", NULL },
+  .needs = SPX_RENDER_VIEW_NEEDS_PLAN,
+  .data_size = sizeof (SpxRenderTilesData), .fill = tiles_fill,
+  .draw = spx_render_tiles, .hit = tiles_hit, .describe = tiles_describe,
+};

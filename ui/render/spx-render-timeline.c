@@ -6,6 +6,7 @@
  * size, so the hit test (which has no cairo_t) finds the boxes the
  * picture draws. */
 #include "spx-render-timeline.h"
+#include "spx-render-views.h"
 #include "spx-util.h"
 
 #include <math.h>
@@ -933,3 +934,56 @@ spx_render_timeline (cairo_t *cr, double width, double height,
   draw_panel (cr, style, &l, d);
   cairo_restore (cr);
 }
+
+/* ---- its row in the table of views ------------------------------- */
+
+static void
+timeline_fill (const SpxRenderViewState *st, gpointer data)
+{
+  SpxRenderTimelineData *d = data;
+  for (guint i = 0; i < SPX_IPU_N_MODES; i++)
+    d->programs[i] = st->programs[i];
+  d->selected_superstep = st->step;
+  d->selected_lane = st->lane;
+}
+
+static gboolean
+timeline_hit (double width, double height, gconstpointer data,
+              const SpxRenderStyle *style, double x, double y,
+              SpxRenderViewHit *hit)
+{
+  guint lane = 0;
+  gint step = spx_render_timeline_hit (width, height, data, x, y, &lane);
+  if (step < 0)
+    return FALSE;
+  hit->lane = (gint) lane;
+  hit->step = step;
+  return TRUE;
+}
+
+/* A superstep explained without selecting it. */
+static char *
+timeline_describe (double width, double height, gconstpointer data,
+                   const SpxRenderStyle *style, double x, double y)
+{
+  SpxRenderViewHit hit;
+  if (!timeline_hit (width, height, data, style, x, y, &hit))
+    return NULL;
+  g_autofree char *text = spx_render_timeline_describe (data,
+                                                        (guint) hit.lane,
+                                                        hit.step);
+  if (text == NULL)
+    return NULL;
+  return g_strdup_printf ("%s\n\nClick to select it, double-click to open "
+                          "it in Exchange.", text);
+}
+
+const SpxRenderView spx_render_view_timeline = {
+  .name = "timeline", .title = "Timeline",
+  .summary = "the dense, static and dynamic programs, superstep by "
+             "superstep",
+  .needs = SPX_RENDER_VIEW_NEEDS_PLAN,
+  .data_size = sizeof (SpxRenderTimelineData), .fill = timeline_fill,
+  .draw = spx_render_timeline, .hit = timeline_hit,
+  .describe = timeline_describe,
+};

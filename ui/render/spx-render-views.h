@@ -1,7 +1,8 @@
 /* spx-render-views.h: the views as one table. Each row says what the
  * view is called, how it is drawn, what is under a point of it and what
- * it needs; the window, Export, `render --view`, the accelerators and
- * the lesson's view names all loop over it. */
+ * it needs; the window, Export, `render --view`, the accelerators, the
+ * shortcuts window, the man page and the lesson's view names all loop
+ * over it. */
 #pragma once
 
 #include "spx-ipu-program.h"
@@ -11,13 +12,20 @@
 
 G_BEGIN_DECLS
 
-/* In the order of the window's switcher (Alt+1, Alt+2, …). */
+/* The views, in the order of the window's switcher (Alt+1, Alt+2, …):
+ * ID and name. Adding a view is a line here, its renderer's file (which
+ * defines its row, spx_render_view_NAME) and that file in meson. */
+#define SPX_RENDER_VIEW_LIST(V) \
+  V (MASK, mask)                \
+  V (TILES, tiles)              \
+  V (EXCHANGE, exchange)        \
+  V (TIMELINE, timeline)        \
+  V (SPEEDUP, speedup)
+
 typedef enum {
-  SPX_RENDER_VIEW_MASK,
-  SPX_RENDER_VIEW_TILES,
-  SPX_RENDER_VIEW_EXCHANGE,
-  SPX_RENDER_VIEW_TIMELINE,
-  SPX_RENDER_VIEW_SPEEDUP,
+#define SPX_RENDER_VIEW_ID(ID, name) SPX_RENDER_VIEW_##ID,
+  SPX_RENDER_VIEW_LIST (SPX_RENDER_VIEW_ID)
+#undef SPX_RENDER_VIEW_ID
   SPX_RENDER_N_VIEWS
 } SpxRenderViewId;
 
@@ -58,6 +66,7 @@ typedef struct {
   const char *name;      /* render --view, win.view::NAME, the window's
                             stack, lesson files, Export's file name */
   const char *title;     /* on the window's switcher */
+  const char *summary;   /* what it shows, for the man page */
   /* render --metric's words for this view, the default first, in the
    * order state->metric counts them; NULL: it has none */
   const char *const *metrics;
@@ -74,8 +83,20 @@ typedef struct {
                          const SpxRenderStyle *style, double x, double y);
 } SpxRenderView;
 
-extern const SpxRenderView spx_render_views[SPX_RENDER_N_VIEWS];
+#define SPX_RENDER_VIEW_ROW(ID, name) \
+  extern const SpxRenderView spx_render_view_##name;
+SPX_RENDER_VIEW_LIST (SPX_RENDER_VIEW_ROW)
+#undef SPX_RENDER_VIEW_ROW
 
+/* Indexed by SpxRenderViewId. */
+extern const SpxRenderView *const spx_render_views[SPX_RENDER_N_VIEWS];
+
+/* The program the mask, tiles and exchange views show. */
+const SpxIpuProgram *spx_render_view_shown_program (
+  const SpxRenderViewState *state);
+
+/* The index of the view called name (a SpxRenderViewId), or -1. */
+gint                 spx_render_view_index (const char *name);
 /* The view called name, or NULL. */
 const SpxRenderView *spx_render_view_find  (const char *name);
 /* The views' names in order, NULL-terminated. */
