@@ -385,6 +385,21 @@ spx_key_file_where (const char *name, const char *data, gsize len)
   return g_strdup (name);
 }
 
+gboolean
+spx_key_file_parse (GKeyFile *kf, const char *name, const char *data,
+                    gsize len, char **where, GError **error)
+{
+  g_autofree char *lf = NULL;
+  *where = NULL;
+  if (!spx_text_cr_lines (name, &data, len, &lf, error))
+    return FALSE;
+  /* GLib's own message would quote the line */
+  if (g_key_file_load_from_data (kf, data, len, G_KEY_FILE_NONE, NULL))
+    return TRUE;
+  *where = spx_key_file_where (name, data, len);
+  return FALSE;
+}
+
 char *
 spx_excerpt (const char *text)
 {

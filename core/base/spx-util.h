@@ -63,6 +63,14 @@ char    *spx_join_choices (const char *const *items, gssize n);
  * must not quote it: "NAME:LINE" at the first line that is neither
  * blank, a comment, a [group] nor a key = value, else "NAME". */
 char    *spx_key_file_where (const char *name, const char *data, gsize len);
+/* Parses name's data into kf, CR-only lines read as LF. FALSE with
+ * *error set when the text is over budget; FALSE with *where (free it)
+ * from spx_key_file_where when GKeyFile refuses it: the caller says what
+ * was expected and never quotes the file (it may not be ours: say,
+ * /etc/shadow). */
+gboolean spx_key_file_parse (GKeyFile *kf, const char *name,
+                             const char *data, gsize len, char **where,
+                             GError **error);
 
 /* ---- what input may ask of the machine ---------------------------- */
 

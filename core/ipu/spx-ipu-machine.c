@@ -408,17 +408,13 @@ spx_ipu_machine_load_data (const char *name, const char *data, gsize len,
                            GError **error)
 {
   g_autoptr (GKeyFile) kf = g_key_file_new ();
-  g_autofree char *lf = NULL;
-  if (!spx_text_cr_lines (name, &data, len, &lf, error))
-    return NULL;
-  /* GLib's message would quote the line: a file that is not ours (say
-   * /etc/shadow) must not be shown */
-  if (!g_key_file_load_from_data (kf, data, len, G_KEY_FILE_NONE, NULL))
+  g_autofree char *where = NULL;
+  if (!spx_key_file_parse (kf, name, data, len, &where, error))
     {
-      g_autofree char *where = spx_key_file_where (name, data, len);
-      spx_invalid (error, SPX_IPU_ERROR, SPX_IPU_ERROR_INVALID,
-                   "%s: not a machine key file (expected a [%s] group "
-                   "of key = value lines)", where, GROUP_MACHINE);
+      if (where != NULL)
+        spx_invalid (error, SPX_IPU_ERROR, SPX_IPU_ERROR_INVALID,
+                     "%s: not a machine key file (expected a [%s] "
+                     "group of key = value lines)", where, GROUP_MACHINE);
       return NULL;
     }
   Reader r = { name, kf, error };

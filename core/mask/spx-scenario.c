@@ -435,17 +435,13 @@ load_data (const char *name, const char *data, gsize len, const char *dir,
            GError **error)
 {
   g_autoptr (GKeyFile) kf = g_key_file_new ();
-  g_autofree char *lf = NULL;
-  if (!spx_text_cr_lines (name, &data, len, &lf, error))
-    return NULL;
-  /* GLib's message would quote the offending line: a file that is not
-   * ours must not be shown */
-  if (!g_key_file_load_from_data (kf, data, len, G_KEY_FILE_NONE, NULL))
+  g_autofree char *where = NULL;
+  if (!spx_key_file_parse (kf, name, data, len, &where, error))
     {
-      g_autofree char *where = spx_key_file_where (name, data, len);
-      spx_invalid (error, SPX_SCENARIO_ERROR, SPX_SCENARIO_ERROR_INVALID,
-                   "%s: not a scenario key file (expected [scenario] and "
-                   "[mask] groups of key = value lines)", where);
+      if (where != NULL)
+        spx_invalid (error, SPX_SCENARIO_ERROR, SPX_SCENARIO_ERROR_INVALID,
+                     "%s: not a scenario key file (expected [scenario] "
+                     "and [mask] groups of key = value lines)", where);
       return NULL;
     }
   return load_key_file (name, kf, dir, error);
