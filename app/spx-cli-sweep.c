@@ -8,6 +8,7 @@
 #include "spx-render-speedup.h"
 #include "spx-render-verdict.h"
 #include "spx-sweep.h"
+#include "spx-util.h"
 
 #include <gio/gio.h>
 #include <stdio.h>
@@ -349,12 +350,11 @@ typedef enum {
 static gboolean
 parse_out (const char *path, OutKind *kind, SpxExportFormat *format)
 {
-  g_autofree char *lower = path ? g_ascii_strdown (path, -1) : NULL;
   if (path == NULL)
     return spx_cli_usage_error (CMD, "--out is required (a .csv, .json, "
                                 ".png, .svg or .pdf file)"), FALSE;
   *kind = OUT_TABLE;
-  if (g_str_has_suffix (lower, ".csv") || g_str_has_suffix (lower, ".json"))
+  if (spx_has_suffix (path, ".csv") || spx_has_suffix (path, ".json"))
     return TRUE;
   *kind = OUT_CHART;
   if (spx_export_format_from_path (path, format, NULL))

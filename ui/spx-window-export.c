@@ -4,6 +4,7 @@
  * window */
 #include "spx-window-private.h"
 #include "spx-settings.h"
+#include "spx-util.h"
 
 #define G_SETTINGS_ENABLE_BACKEND /* the backend property */
 #include <gio/gsettingsbackend.h>
@@ -94,7 +95,7 @@ static gint
 kind_of (const char *path)
 {
   for (guint i = 0; i < G_N_ELEMENTS (kinds); i++)
-    if (_spx_window_has_suffix (path, kinds[i].ext))
+    if (spx_has_suffix (path, kinds[i].ext))
       return (gint) i;
   return -1;
 }
@@ -178,8 +179,8 @@ gboolean
 _spx_window_export_view (SpxWindow *w, const char *path)
 {
   g_autoptr (GError) error = NULL;
-  if (_spx_window_has_suffix (path, ".csv") ||
-      _spx_window_has_suffix (path, ".json"))
+  if (spx_has_suffix (path, ".csv") ||
+      spx_has_suffix (path, ".json"))
     return _spx_window_export_sweep (w, path);
   Picture p = { 0 };
   GtkWidget *widget = shown_view (w, &p);
@@ -319,7 +320,7 @@ on_filter_changed (GtkFileChooser *chooser, GParamSpec *pspec, gpointer p)
                            : NULL;
   g_autofree char *name = gtk_file_chooser_get_current_name (chooser);
   if (ext == NULL || name == NULL || *name == '\0' ||
-      _spx_window_has_suffix (name, ext))
+      spx_has_suffix (name, ext))
     return;
   g_autofree char *renamed = spx_export_rename (name, ext);
   gtk_file_chooser_set_current_name (chooser, renamed);

@@ -6,13 +6,6 @@
 
 /* ---- opening ------------------------------------------------------- */
 
-gboolean
-_spx_window_has_suffix (const char *path, const char *suffix)
-{
-  g_autofree char *lower = g_ascii_strdown (path, -1);
-  return g_str_has_suffix (lower, suffix);
-}
-
 void
 spx_window_open_file (SpxWindow *w, GFile *file, gboolean force)
 {
@@ -27,7 +20,7 @@ spx_window_open_file (SpxWindow *w, GFile *file, gboolean force)
     }
   /* a mask file replaces only the subject, as one undo step; a scenario
    * replaces everything */
-  gboolean scenario = _spx_window_has_suffix (path, ".spx");
+  gboolean scenario = spx_has_suffix (path, ".spx");
   if (scenario && !force && !_spx_window_confirm_discard (w))
     return;
   _spx_window_cancel_work (w);
@@ -170,7 +163,7 @@ _spx_window_save (SpxWindow *w, gboolean choose)
                                             "scenario.spx");
   if (path == NULL)
     return FALSE;
-  if (!_spx_window_has_suffix (path, ".spx"))
+  if (!spx_has_suffix (path, ".spx"))
     {
       char *with = g_strconcat (path, ".spx", NULL);
       g_free (path);

@@ -151,7 +151,6 @@ void       _spx_window_lesson_plan_ready (SpxWindow *w);
 
 /* spx-window-files.c */
 /* path ends in suffix (".spx"), in any case. */
-gboolean   _spx_window_has_suffix  (const char *path, const char *suffix);
 void       _spx_window_open_dialog (SpxWindow *w);
 gboolean   _spx_window_save        (SpxWindow *w, gboolean choose);
 gboolean   _spx_window_save_to     (SpxWindow *w, const char *path);

@@ -400,6 +400,13 @@ spx_key_file_parse (GKeyFile *kf, const char *name, const char *data,
   return FALSE;
 }
 
+gboolean
+spx_has_suffix (const char *path, const char *suffix)
+{
+  g_autofree char *lower = g_ascii_strdown (path, -1);
+  return g_str_has_suffix (lower, suffix);
+}
+
 char *
 spx_excerpt (const char *text)
 {

@@ -51,6 +51,8 @@ char    *spx_short   (const char *text);
  * is over the memory budget. */
 gboolean spx_text_cr_lines (const char *name, const char **data, gsize len,
                             char **copy, GError **error);
+/* Whether path ends in suffix (".csv"), ignoring ASCII case. */
+gboolean spx_has_suffix (const char *path, const char *suffix);
 /* A count with its thousands grouped, "66,944", for figures people add
  * up by eye. */
 char    *spx_format_count (guint64 value);

@@ -66,8 +66,7 @@ changed (SpxStudy *s)
 static gboolean
 is_scenario_file (const char *path)
 {
-  g_autofree char *lower = g_ascii_strdown (path, -1);
-  return g_str_has_suffix (lower, ".spx");
+  return spx_has_suffix (path, ".spx");
 }
 
 SpxStudy *

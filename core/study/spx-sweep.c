@@ -780,11 +780,10 @@ gboolean
 spx_sweep_save (const SpxSweep *sweep, const char *path, SpxSaveFlags flags,
                 GError **error)
 {
-  g_autofree char *lower = g_ascii_strdown (path, -1);
   g_autofree char *text = NULL;
-  if (g_str_has_suffix (lower, ".csv"))
+  if (spx_has_suffix (path, ".csv"))
     text = spx_sweep_to_csv (sweep);
-  else if (g_str_has_suffix (lower, ".json"))
+  else if (spx_has_suffix (path, ".json"))
     text = spx_sweep_to_json (sweep);
   else
     {

@@ -2,6 +2,7 @@
  * drawn into memory first, so a cairo failure never reaches the disk and
  * the file is written in one atomic step. */
 #include "spx-render-export.h"
+#include "spx-util.h"
 
 #include <cairo-pdf.h>
 #include <cairo-svg.h>
@@ -13,12 +14,11 @@ gboolean
 spx_export_format_from_path (const char *path, SpxExportFormat *format,
                              GError **error)
 {
-  g_autofree char *lower = g_ascii_strdown (path, -1);
-  if (g_str_has_suffix (lower, ".png"))
+  if (spx_has_suffix (path, ".png"))
     *format = SPX_EXPORT_PNG;
-  else if (g_str_has_suffix (lower, ".svg"))
+  else if (spx_has_suffix (path, ".svg"))
     *format = SPX_EXPORT_SVG;
-  else if (g_str_has_suffix (lower, ".pdf"))
+  else if (spx_has_suffix (path, ".pdf"))
     *format = SPX_EXPORT_PDF;
   else
     {
