@@ -864,6 +864,22 @@ test_noise_rule (void)
   spx_bench_judge (&r, 0);
   g_assert_cmpint (r.stat.noise, ==, SPX_NOISE_EFFICIENCY);
   g_assert_cmpint (r.dense.noise, ==, SPX_NOISE_NONE);
+  /* efficiency 1.006 (static 10 / (8 · 1.006) ms) with the medians'
+   * usual ±2% spread: a kernel at dense's rate, not noise */
+  r = timings (10, 9.5, 10 / (8 * 1.006));
+  r.dense.ms_q1 = 9.8;
+  r.dense.ms_q3 = 10.2;
+  r.stat.ms_q1 = r.stat.ms * 0.98;
+  r.stat.ms_q3 = r.stat.ms * 1.02;
+  spx_bench_judge (&r, 0);
+  g_assert_cmpfloat (r.stat.efficiency, >, 1.005);
+  g_assert_cmpint (spx_bench_noise (&r), ==, SPX_NOISE_NONE);
+  /* 1.05 beyond that spread is */
+  r = timings (10, 9.5, 10 / (8 * 1.05));
+  r.dense.ms_q1 = 9.9;
+  r.stat.ms_q3 = r.stat.ms * 1.01;
+  spx_bench_judge (&r, 0);
+  g_assert_cmpint (r.stat.noise, ==, SPX_NOISE_EFFICIENCY);
   /* dense more than 30% below the sweep's best: dense and what is
    * measured against it */
   r = timings (10, 9.5, 2);

@@ -35,7 +35,8 @@ typedef struct {
 /* Why a measurement is not a result; any may be set. */
 typedef enum {
   SPX_NOISE_NONE       = 0,
-  SPX_NOISE_EFFICIENCY = 1 << 0, /* sparse beat 1/density: dense was slowed */
+  SPX_NOISE_EFFICIENCY = 1 << 0, /* sparse beat 1/density beyond the
+                                    timings' spread: dense was slowed */
   SPX_NOISE_DENSE_SLOW = 1 << 1, /* dense well below the best dense seen */
   SPX_NOISE_BUSY       = 1 << 2, /* other processes took the cores it used */
 } SpxNoise;
