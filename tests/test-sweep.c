@@ -175,6 +175,13 @@ test_cpu_tilewise (void)
     }
   g_autofree char *csv = spx_sweep_to_csv (sweep);
   g_assert_nonnull (strstr (csv, "\ncpu,tilewise,4,0.25,128,128,16,fp32,"));
+  /* each CPU row names the dense its speedup is over; model rows none */
+  g_auto (GStrv) rows = g_strsplit (csv, "\n", -1);
+  for (guint i = 1; rows[i] != NULL && rows[i][0] != '\0'; i++)
+    g_assert_true (g_str_has_prefix (rows[i], "cpu,")
+                   ? g_str_has_suffix (rows[i], ",OpenBLAS") ||
+                     g_str_has_suffix (rows[i], ",oneDNN")
+                   : g_str_has_suffix (rows[i], ","));
   g_autofree char *json = spx_sweep_to_json (sweep);
   g_assert_nonnull (strstr (json, "\"modes\": [\"dense\", \"static\", "
                                   "\"tilewise\"]"));
@@ -328,17 +335,18 @@ test_csv (void)
   g_auto (GStrv) lines = g_strsplit (csv, "\n", -1);
   g_assert_cmpstr (lines[0], ==, "source,mode,block,density,m,k,n,dtype,"
                                  "machine,ms,nz_throughput,speedup,ms_q1,"
-                                 "ms_q3,noisy");
+                                 "ms_q3,noisy,dense");
   g_assert_cmpuint (g_strv_length (lines), ==, sweep->points->len + 2);
   g_assert_cmpstr (lines[sweep->points->len + 1], ==, ""); /* ends in \n */
   for (guint i = 0; i < sweep->points->len; i++)
     {
       const SpxSweepPoint *p = point (sweep, i);
       g_auto (GStrv) f = g_strsplit (lines[i + 1], ",", -1);
-      g_assert_cmpuint (g_strv_length (f), ==, 15);
+      g_assert_cmpuint (g_strv_length (f), ==, 16);
       g_assert_cmpfloat (g_ascii_strtod (f[12], NULL), ==,
                          g_ascii_strtod (f[9], NULL)); /* no spread */
       g_assert_cmpstr (f[14], ==, "0");
+      g_assert_cmpstr (f[15], ==, ""); /* the model has no dense library */
       g_assert_cmpstr (f[0], ==, "model");
       g_assert_cmpstr (f[1], ==, spx_sweep_mode_to_string (p->mode));
       g_assert_cmpuint (atoi (f[2]), ==, p->block);
