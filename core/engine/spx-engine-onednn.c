@@ -4,6 +4,7 @@
  * each run only points it at the operands. */
 #include "spx-engine.h"
 #include "spx-config.h"
+#include "spx-util.h"
 
 #include <omp.h>
 #include <stdio.h>
@@ -52,6 +53,17 @@ make_memory (SpxDenseOnednn *d, guint64 rows, guint64 cols,
              "make an operand", error);
 }
 
+/* What oneDNN allocates beside the operands (packed copies of B), against
+ * the memory budget like everything else the benchmark takes. */
+static gboolean
+scratch_fits (const_dnnl_primitive_desc_t pd, GError **error)
+{
+  const dnnl_memory_desc_t *md =
+    dnnl_primitive_desc_query_md (pd, dnnl_query_scratchpad_md, 0);
+  guint64 bytes = md != NULL ? dnnl_memory_desc_get_size (md) : 0;
+  return spx_budget_check (bytes, "oneDNN's scratchpad", error);
+}
+
 static gboolean
 make_primitive (SpxDenseOnednn *d, GError **error)
 {
@@ -67,6 +79,7 @@ make_primitive (SpxDenseOnednn *d, GError **error)
         error) &&
     ok (dnnl_primitive_desc_create (&pd, &desc, NULL, d->engine, NULL),
         "find a matmul for this shape", error) &&
+    scratch_fits (pd, error) &&
     ok (dnnl_primitive_create (&d->prim, pd), "make the matmul", error);
   if (made && dnnl_primitive_desc_query (pd, dnnl_query_impl_info_str, 0,
                                          &impl) == dnnl_success && impl)
