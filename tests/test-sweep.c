@@ -182,6 +182,16 @@ test_cpu_tilewise (void)
                    ? g_str_has_suffix (rows[i], ",OpenBLAS") ||
                      g_str_has_suffix (rows[i], ",oneDNN")
                    : g_str_has_suffix (rows[i], ","));
+  /* and the chart's hover text says which */
+  SpxRenderSpeedupData chart = { .sweep = sweep };
+  for (guint i = 0; i < sweep->points->len; i++)
+    if (point (sweep, i)->source == SPX_SWEEP_CPU)
+      {
+        g_autofree char *text = spx_render_speedup_describe (&chart, i);
+        g_autofree char *over = g_strdup_printf ("over dense (%s)",
+                                                 point (sweep, i)->dense);
+        g_assert_nonnull (strstr (text, over));
+      }
   g_autofree char *json = spx_sweep_to_json (sweep);
   g_assert_nonnull (strstr (json, "\"modes\": [\"dense\", \"static\", "
                                   "\"tilewise\"]"));
