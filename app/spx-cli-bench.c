@@ -169,10 +169,32 @@ json_timing (SpxJson *json, const char *key, const SpxBenchTiming *t,
   spx_json_end_object (json);
 }
 
+/* Each dense library: its timing and what it ran, or why it did not. */
+static void
+json_dense_library (SpxJson *json, const char *key, const SpxBenchTiming *t,
+                    const char *version, const char *kernel, const char *note)
+{
+  spx_json_begin_object (json, key);
+  spx_json_bool (json, "ran", t->ran);
+  if (t->ran)
+    {
+      spx_json_double (json, "ms", t->ms);
+      spx_json_double (json, "gflops", t->gflops);
+      spx_json_double (json, "max_rel_err", t->max_rel_err);
+      json_spread (json, t);
+      spx_json_string (json, "version", version);
+      spx_json_string (json, "kernel", kernel);
+    }
+  if (note != NULL && note[0] != '\0')
+    spx_json_string (json, "note", note);
+  spx_json_end_object (json);
+}
+
 static void
 json_dense (SpxJson *json, const SpxBenchResult *r)
 {
   spx_json_begin_object (json, "dense");
+  spx_json_string (json, "library", r->dense_library);
   spx_json_double (json, "ms", r->dense.ms);
   spx_json_double (json, "gflops", r->dense.gflops);
   json_spread (json, &r->dense);
@@ -180,6 +202,14 @@ json_dense (SpxJson *json, const SpxBenchResult *r)
   if (spx_dense_core_requested () != NULL)
     spx_json_string (json, "core_requested", spx_dense_core_requested ());
   spx_json_bool (json, "full_speed", spx_dense_better_coretype () == NULL);
+  spx_json_begin_object (json, "libraries");
+  json_dense_library (json, "openblas", &r->dense_openblas,
+                      spx_dense_config (NULL),
+                      r->dense_core, NULL);
+  json_dense_library (json, "onednn", &r->dense_onednn,
+                      spx_dense_onednn_version (), r->onednn_kernel,
+                      r->onednn_note);
+  spx_json_end_object (json);
   spx_json_end_object (json);
 }
 
@@ -279,6 +309,27 @@ print_row (const SpxBenchResult *r, const char *name, const SpxBenchTiming *t,
           t->efficiency, extra, tail, t->noise ? "  noisy" : "");
 }
 
+/* A row per dense library, the faster marked as the reference. */
+static void
+print_dense_rows (const SpxBenchResult *r)
+{
+  const SpxBenchTiming *rows[] = { &r->dense_openblas, &r->dense_onednn };
+  const char *names[] = { "OpenBLAS", "oneDNN" };
+  for (guint i = 0; i < G_N_ELEMENTS (rows); i++)
+    {
+      gboolean chosen = g_strcmp0 (r->dense_library, names[i]) == 0;
+      g_autofree char *err = chosen && i == 0
+        ? g_strdup ("(reference)")
+        : g_strdup_printf ("%.2e%s", rows[i]->max_rel_err,
+                           chosen ? " (ref.)" : "");
+      SpxBenchTiming t = *rows[i];
+      t.noise = chosen ? r->dense.noise : SPX_NOISE_NONE;
+      print_row (r, names[i], &t, err, "");
+    }
+  if (!r->dense_onednn.ran && r->onednn_note[0] != '\0')
+    spx_cli_line (stdout, "%-11s not run: %s", "oneDNN", r->onednn_note);
+}
+
 /* A row per peer: its timing, threads and version, or why it did not
  * run. */
 static void
@@ -298,6 +349,19 @@ print_peers (const SpxBenchResult *r)
         spx_cli_line (stdout, "%-11s %s: %s", spx_peer_name (i),
                       p->failed ? "failed" : "not run", p->note);
     }
+}
+
+/* Which dense every ratio is over, and what each library ran. */
+static void
+print_dense_note (const SpxBenchResult *r)
+{
+  g_autofree char *onednn = r->dense_onednn.ran
+    ? g_strdup_printf ("; %s ran %s", spx_dense_onednn_version (),
+                       r->onednn_kernel)
+    : g_strdup ("");
+  spx_cli_line (stdout, "dense: the faster library is the reference (%s); "
+                "OpenBLAS ran its %s kernel%s", r->dense_library,
+                r->dense_core, onednn);
 }
 
 static void
@@ -321,7 +385,7 @@ print_table (const SpxBenchResult *r)
   spx_cli_line (stdout, "%-11s %10s %17s %10s %10s %10s %10s %12s", "", "ms",
                 "middle half", "dense-eq.", "non-zero", "speedup",
                 "efficiency", "max rel err");
-  print_row (r, "dense", &r->dense, "(reference)", "");
+  print_dense_rows (r);
   const SpxBenchTiming *rows[] = { &r->stat, &r->dyn, &r->tilewise };
   const char *names[] = { "static", "dynamic", "tile-wise" };
   for (guint i = 0; i < G_N_ELEMENTS (rows); i++)
@@ -344,10 +408,10 @@ print_table (const SpxBenchResult *r)
                   "%.0f%% of what it computes is non-zero", r->tile_width,
                   r->tilewise.plan_ms, r->tilewise.plan_bytes / 1024.0,
                   100 * r->tilewise_fill);
-  spx_cli_line (stdout, "dense: OpenBLAS %s kernel; dense-eq. GFLOP/s: "
-                "2·m·k·n per second, as if A were dense; non-zero GFLOP/s: "
-                "the non-zeros' 2·nnz·n; efficiency: non-zero GFLOP/s ÷ "
-                "dense's dense-eq.", r->dense_core);
+  print_dense_note (r);
+  spx_cli_line (stdout, "dense-eq. GFLOP/s: 2·m·k·n per second, as if A "
+                "were dense; non-zero GFLOP/s: the non-zeros' 2·nnz·n; "
+                "efficiency: non-zero GFLOP/s ÷ dense's dense-eq.");
   if (peers_asked (r))
     spx_cli_line (stdout, "peers: librsb alternates with ours; the others "
                   "run after, each in a Python process timing its own runs");
@@ -461,8 +525,9 @@ spx_cli_bench_options (void)
     SPX_PEERS_OUTPUT_MAX_DEFAULT);
   g_option_context_set_summary (context, "Multiply a block-sparse A by a "
                                 "random dense B with static and dynamic plans "
-                                "and with dense OpenBLAS sgemm, alternately in "
-                                "one process; report medians, speedups and "
+                                "and with dense OpenBLAS sgemm and oneDNN matmul, "
+                                "alternately in one process (the faster dense "
+                                "is the reference); report medians, speedups and "
                                 "errors. --op sddmm measures SDDMM instead. SPX_ISA=avx512|avx2|generic forces "
                                 "the kernels' instruction set.");
   SPX_CLI_ADD (o, BENCH_OPTIONS, NULL);

@@ -1,4 +1,5 @@
 /* test-engine.c: static and dynamic plans against dense sgemm */
+#include "spx-config.h"
 #include "spx-engine.h"
 #include "spx-bench.h"
 #include "spx-mask-gen.h"
@@ -544,6 +545,102 @@ test_bench_cancelled (void)
   g_assert_error (error, SPX_BUDGET_ERROR, SPX_BUDGET_ERROR_CANCELLED);
 }
 
+/* oneDNN's dense against a double-precision product, at a shape no
+ * kernel's tile divides, on one thread and two. Bound: k = 53 products
+ * of |a|,|b| < 1 summed in fp32, each rounding at most 2⁻²⁴ relative:
+ * 1e-5 of C's largest entry is 10× that. Without oneDNN: refused,
+ * naming the package. */
+static void
+test_dense_onednn (void)
+{
+  const guint64 m = 37, k = 53, n = 29;
+  g_autoptr (GError) error = NULL;
+  SpxDenseOnednn *d = spx_dense_onednn_new (m, k, n, 1, &error);
+  if (!SPX_HAVE_ONEDNN)
+    {
+      g_assert_null (d);
+      g_assert_error (error, SPX_ENGINE_ERROR, SPX_ENGINE_ERROR_UNSUPPORTED);
+      g_assert_nonnull (strstr (error->message, "libdnnl-dev"));
+      g_assert_null (spx_dense_onednn_version ());
+      return;
+    }
+  g_assert_no_error (error);
+  g_assert_true (g_str_has_prefix (spx_dense_onednn_version (), "oneDNN "));
+  g_assert_cmpstr (spx_dense_onednn_kernel (d), !=, "");
+  SpxRng rng;
+  spx_rng_init (&rng, 7);
+  g_autofree float *A = g_new (float, m * k), *B = g_new (float, k * n);
+  g_autofree float *C = g_new (float, m * n);
+  fill (A, m * k, &rng);
+  fill (B, k * n, &rng);
+  for (guint threads = 1; threads <= 2; threads++)
+    {
+      if (threads == 2)
+        {
+          spx_dense_onednn_free (d);
+          d = spx_dense_onednn_new (m, k, n, 2, &error);
+          g_assert_no_error (error);
+        }
+      memset (C, 0xff, m * n * sizeof *C); /* NaN: every entry written */
+      spx_dense_onednn_run (d, A, B, C);
+      double err = 0, scale = 0;
+      for (guint64 i = 0; i < m; i++)
+        for (guint64 j = 0; j < n; j++)
+          {
+            double ref = 0;
+            for (guint64 p = 0; p < k; p++)
+              ref += (double) A[i * k + p] * B[p * n + j];
+            err = MAX (err, fabs (C[i * n + j] - ref));
+            scale = MAX (scale, fabs (ref));
+          }
+      g_assert_cmpfloat (err, <=, 1e-5 * scale);
+    }
+  spx_dense_onednn_free (d);
+}
+
+/* bench measures every dense it has and answers against the faster one
+ * that agrees with OpenBLAS's C; the sweep's rows name it. */
+static void
+test_bench_dense_library (void)
+{
+  SpxBenchOptions options;
+  SpxBenchResult r;
+  spx_bench_options_init (&options);
+  options.engine.threads = 1;
+  options.reps = 3;
+  options.warmup = 1;
+  g_autoptr (SpxMask) mask = bench_mask (256, 256, 16);
+  g_autoptr (GError) error = NULL;
+  g_assert_true (spx_bench_run (mask, 64, &options, &r, &error));
+  g_assert_no_error (error);
+  g_assert_true (r.dense_openblas.ran);
+  g_assert_cmpint (r.dense_onednn.ran, ==, SPX_HAVE_ONEDNN);
+  const SpxBenchTiming *faster = &r.dense_openblas;
+  if (r.dense_onednn.ran)
+    {
+      g_assert_cmpfloat (r.dense_onednn.max_rel_err, <, SPX_DENSE_AGREE);
+      g_assert_cmpstr (r.onednn_kernel, !=, "");
+      if (r.dense_onednn.ms < r.dense_openblas.ms)
+        faster = &r.dense_onednn;
+    }
+  else
+    g_assert_cmpstr (r.onednn_note, !=, "");
+  g_assert_cmpstr (r.dense_library, ==, faster == &r.dense_openblas
+                                        ? "OpenBLAS" : "oneDNN");
+  g_assert_cmpfloat (r.dense.ms, ==, faster->ms);
+  g_assert_cmpfloat_with_epsilon (r.stat.speedup, faster->ms / r.stat.ms,
+                                  1e-12);
+  g_assert_cmpfloat (MIN (r.dense_openblas.speedup,
+                          r.dense_onednn.ran ? r.dense_onednn.speedup : 1),
+                     <=, 1.0);
+  /* SDDMM's dense is OpenBLAS's alone, and says so */
+  options.op = SPX_BENCH_OP_SDDMM;
+  g_assert_true (spx_bench_run (mask, 64, &options, &r, &error));
+  g_assert_false (r.dense_onednn.ran);
+  g_assert_cmpstr (r.dense_library, ==, "OpenBLAS");
+  g_assert_nonnull (strstr (r.onednn_note, "SDDMM"));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -571,5 +668,7 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/bench/operands", test_bench_operands);
   g_test_add_func ("/engine/bench/threads", test_bench_threads);
   g_test_add_func ("/engine/bench/cancelled", test_bench_cancelled);
+  g_test_add_func ("/engine/dense/onednn", test_dense_onednn);
+  g_test_add_func ("/engine/bench/dense-library", test_bench_dense_library);
   return g_test_run ();
 }

@@ -175,6 +175,23 @@ test_cpu_tilewise (void)
     }
   g_autofree char *csv = spx_sweep_to_csv (sweep);
   g_assert_nonnull (strstr (csv, "\ncpu,tilewise,4,0.25,128,128,16,fp32,"));
+  /* each CPU row names the dense its speedup is over; model rows none */
+  g_auto (GStrv) rows = g_strsplit (csv, "\n", -1);
+  for (guint i = 1; rows[i] != NULL && rows[i][0] != '\0'; i++)
+    g_assert_true (g_str_has_prefix (rows[i], "cpu,")
+                   ? g_str_has_suffix (rows[i], ",OpenBLAS") ||
+                     g_str_has_suffix (rows[i], ",oneDNN")
+                   : g_str_has_suffix (rows[i], ","));
+  /* and the chart's hover text says which */
+  SpxRenderSpeedupData chart = { .sweep = sweep };
+  for (guint i = 0; i < sweep->points->len; i++)
+    if (point (sweep, i)->source == SPX_SWEEP_CPU)
+      {
+        g_autofree char *text = spx_render_speedup_describe (&chart, i);
+        g_autofree char *over = g_strdup_printf ("over dense (%s)",
+                                                 point (sweep, i)->dense);
+        g_assert_nonnull (strstr (text, over));
+      }
   g_autofree char *json = spx_sweep_to_json (sweep);
   g_assert_nonnull (strstr (json, "\"modes\": [\"dense\", \"static\", "
                                   "\"tilewise\"]"));
@@ -328,17 +345,18 @@ test_csv (void)
   g_auto (GStrv) lines = g_strsplit (csv, "\n", -1);
   g_assert_cmpstr (lines[0], ==, "source,mode,block,density,m,k,n,dtype,"
                                  "machine,ms,nz_throughput,speedup,ms_q1,"
-                                 "ms_q3,noisy");
+                                 "ms_q3,noisy,dense");
   g_assert_cmpuint (g_strv_length (lines), ==, sweep->points->len + 2);
   g_assert_cmpstr (lines[sweep->points->len + 1], ==, ""); /* ends in \n */
   for (guint i = 0; i < sweep->points->len; i++)
     {
       const SpxSweepPoint *p = point (sweep, i);
       g_auto (GStrv) f = g_strsplit (lines[i + 1], ",", -1);
-      g_assert_cmpuint (g_strv_length (f), ==, 15);
+      g_assert_cmpuint (g_strv_length (f), ==, 16);
       g_assert_cmpfloat (g_ascii_strtod (f[12], NULL), ==,
                          g_ascii_strtod (f[9], NULL)); /* no spread */
       g_assert_cmpstr (f[14], ==, "0");
+      g_assert_cmpstr (f[15], ==, ""); /* the model has no dense library */
       g_assert_cmpstr (f[0], ==, "model");
       g_assert_cmpstr (f[1], ==, spx_sweep_mode_to_string (p->mode));
       g_assert_cmpuint (atoi (f[2]), ==, p->block);
@@ -864,6 +882,22 @@ test_noise_rule (void)
   spx_bench_judge (&r, 0);
   g_assert_cmpint (r.stat.noise, ==, SPX_NOISE_EFFICIENCY);
   g_assert_cmpint (r.dense.noise, ==, SPX_NOISE_NONE);
+  /* efficiency 1.006 (static 10 / (8 · 1.006) ms) with the medians'
+   * usual ±2% spread: a kernel at dense's rate, not noise */
+  r = timings (10, 9.5, 10 / (8 * 1.006));
+  r.dense.ms_q1 = 9.8;
+  r.dense.ms_q3 = 10.2;
+  r.stat.ms_q1 = r.stat.ms * 0.98;
+  r.stat.ms_q3 = r.stat.ms * 1.02;
+  spx_bench_judge (&r, 0);
+  g_assert_cmpfloat (r.stat.efficiency, >, 1.005);
+  g_assert_cmpint (spx_bench_noise (&r), ==, SPX_NOISE_NONE);
+  /* 1.05 beyond that spread is */
+  r = timings (10, 9.5, 10 / (8 * 1.05));
+  r.dense.ms_q1 = 9.9;
+  r.stat.ms_q3 = r.stat.ms * 1.01;
+  spx_bench_judge (&r, 0);
+  g_assert_cmpint (r.stat.noise, ==, SPX_NOISE_EFFICIENCY);
   /* dense more than 30% below the sweep's best: dense and what is
    * measured against it */
   r = timings (10, 9.5, 2);

@@ -147,6 +147,21 @@ gboolean    spx_sddmm (const SpxBlockCsr *pattern, const float *P,
 void        spx_dense_sgemm (guint64 m, guint64 k, guint64 n, const float *A,
                              const float *B, float *C, gboolean accumulate,
                              guint threads);
+/* Dense C = A·B through oneDNN's f32 matmul on threads threads (0: all),
+ * made once for the shape m × k × n (row-major, as spx_dense_sgemm's).
+ * Without oneDNN in the build, _new fails with SPX_ENGINE_ERROR_UNSUPPORTED
+ * saying so. */
+typedef struct _SpxDenseOnednn SpxDenseOnednn;
+SpxDenseOnednn *spx_dense_onednn_new (guint64 m, guint64 k, guint64 n,
+                                      guint threads, GError **error);
+void        spx_dense_onednn_run     (SpxDenseOnednn *d, const float *A,
+                                      const float *B, float *C);
+/* The kernel oneDNN chose ("brg:avx512_core", "gemm:jit"). */
+const char *spx_dense_onednn_kernel  (const SpxDenseOnednn *d);
+void        spx_dense_onednn_free    (SpxDenseOnednn *d);
+/* "oneDNN 2.6.3", or NULL when the build has none. */
+const char *spx_dense_onednn_version (void);
+
 /* OpenBLAS's build string, and whether it shares OpenMP's threads (a
  * pthread build spins after each call and starves the sparse kernels). */
 const char *spx_dense_config (gboolean *uses_openmp);

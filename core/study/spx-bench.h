@@ -35,7 +35,8 @@ typedef struct {
 /* Why a measurement is not a result; any may be set. */
 typedef enum {
   SPX_NOISE_NONE       = 0,
-  SPX_NOISE_EFFICIENCY = 1 << 0, /* sparse beat 1/density: dense was slowed */
+  SPX_NOISE_EFFICIENCY = 1 << 0, /* sparse beat 1/density beyond the
+                                    timings' spread: dense was slowed */
   SPX_NOISE_DENSE_SLOW = 1 << 1, /* dense well below the best dense seen */
   SPX_NOISE_BUSY       = 1 << 2, /* other processes took the cores it used */
 } SpxNoise;
@@ -48,6 +49,9 @@ typedef enum {
 /* Shorter windows are too coarse for the kernel's CPU accounting (it
  * counts in 10 ms ticks) to tell whether others were busy. */
 #define SPX_NOISE_MIN_WINDOW_MS  100.0
+/* A dense library whose C is further than this from OpenBLAS's (relative
+ * to C's largest entry) is wrong, not faster: it is not the baseline. */
+#define SPX_DENSE_AGREE          1e-4
 
 typedef struct {
   gboolean ran;
@@ -114,6 +118,13 @@ typedef struct {
   guint          cpus;
   double         busy_cores;
   SpxBenchTiming dense, stat, dyn;
+  /* Each dense measured: OpenBLAS sgemm always, oneDNN's matmul (SpMM,
+   * when built with it). dense is a copy of the faster one that agrees
+   * with OpenBLAS, the baseline of every ratio; dense_library names it. */
+  SpxBenchTiming dense_openblas, dense_onednn;
+  const char    *dense_library;    /* "OpenBLAS" or "oneDNN" */
+  char           onednn_kernel[64]; /* what oneDNN ran ("brg:avx512_core") */
+  char           onednn_note[160];  /* why it did not run; "" when it did */
   SpxBenchTiming tilewise;
   guint          tile_width;    /* tile-wise: its tiles' columns */
   double         tilewise_fill; /* non-zeros / elements it computes */

@@ -12,7 +12,7 @@
 G_DEFINE_QUARK (spx-sweep-error-quark, spx_sweep_error)
 
 #define CSV_HEADER "source,mode,block,density,m,k,n,dtype,machine,ms," \
-                   "nz_throughput,speedup,ms_q1,ms_q3,noisy"
+                   "nz_throughput,speedup,ms_q1,ms_q3,noisy,dense"
 /* Dense's speed is measured once before the points: the first points are
  * judged against it too. */
 #define CALIBRATION_REPS 3
@@ -444,6 +444,7 @@ append_cpu (Runner *r, guint block, double density,
       };
       g_snprintf (pt.machine, sizeof pt.machine, "cpu-%s-%ut",
                   spx_isa_to_string (res->isa), res->threads);
+      g_strlcpy (pt.dense, res->dense_library, sizeof pt.dense);
       rec.count++;
       if (!append (r, &pt, error))
         {
@@ -652,7 +653,9 @@ spx_sweep_to_csv (const SpxSweep *sweep)
       csv_double (out, p->speedup);
       csv_double (out, p->ms_q1);
       csv_double (out, p->ms_q3);
-      g_string_append (out, p->noise ? ",1\n" : ",0\n");
+      g_string_append (out, p->noise ? ",1," : ",0,");
+      csv_field (out, p->dense);
+      g_string_append_c (out, '\n');
     }
   return g_string_free (out, FALSE);
 }
@@ -750,6 +753,8 @@ json_point (SpxJson *json, const SpxSweepPoint *p)
   spx_json_bool (json, "noisy", p->noise != SPX_NOISE_NONE);
   g_autofree char *noise = spx_noise_to_string (p->noise);
   spx_json_string (json, "noise", noise);
+  if (p->source == SPX_SWEEP_CPU)
+    spx_json_string (json, "dense", p->dense);
   spx_json_end_object (json);
 }
 

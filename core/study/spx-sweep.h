@@ -63,6 +63,9 @@ typedef struct {
   /* CPU: not a result (spx_bench_judge, against the best dense of the
    * sweep), after one more measurement; the model: none. */
   SpxNoise       noise;
+  /* CPU: the library of the dense its speedup is over ("OpenBLAS",
+   * "oneDNN": the faster at this point); the model: "". */
+  char           dense[16];
 } SpxSweepPoint;
 
 /* The block sizes a subject is re-blocked to by default. */

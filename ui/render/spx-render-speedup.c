@@ -617,6 +617,25 @@ cpu_name (const SpxSweepPoint *p)
   return g_str_has_prefix (p->machine, "cpu-") ? p->machine + 4 : p->machine;
 }
 
+/* The dense the CPU points are over: one library's name when they all
+ * agree, else both (each point used the faster at its shape). */
+static const char *
+cpu_dense (const SpxSweep *sweep)
+{
+  const char *name = NULL;
+  for (guint i = 0; i < sweep->points->len; i++)
+    {
+      const SpxSweepPoint *p = &g_array_index (sweep->points, SpxSweepPoint,
+                                               i);
+      if (p->source != SPX_SWEEP_CPU || p->dense[0] == '\0')
+        continue;
+      if (name != NULL && !g_str_equal (name, p->dense))
+        return "OpenBLAS or oneDNN, the faster";
+      name = p->dense;
+    }
+  return name != NULL ? name : "OpenBLAS";
+}
+
 /* One line per source: what was run, so the picture stands alone. */
 static GPtrArray *
 subtitle_lines (const Chart *c)
@@ -636,7 +655,8 @@ subtitle_lines (const Chart *c)
   if (p != NULL)
     g_ptr_array_add (lines, g_strdup_printf (
       "CPU %s: fp32, %" G_GUINT64_FORMAT " × %" G_GUINT64_FORMAT ", n = %"
-      G_GUINT64_FORMAT, cpu_name (p), p->m, p->k, p->n));
+      G_GUINT64_FORMAT ", over %s dense", cpu_name (p), p->m, p->k, p->n,
+      cpu_dense (c->d->sweep)));
   return lines;
 }
 
@@ -1365,8 +1385,10 @@ spx_render_speedup_describe (const SpxRenderSpeedupData *d, guint point)
   g_autofree char *density = describe_density (p->density);
   g_string_append_printf (out, "\ndensity %s", density);
   const char *unit = p->source == SPX_SWEEP_CPU ? "GFLOP/s" : "TFLOP/s";
-  g_string_append_printf (out, "\n%.2f× over dense · %.3g non-zero %s",
-                          p->speedup, p->nz_throughput, unit);
+  g_autofree char *over = p->dense[0] != '\0'
+    ? g_strdup_printf ("dense (%s)", p->dense) : g_strdup ("dense");
+  g_string_append_printf (out, "\n%.2f× over %s · %.3g non-zero %s",
+                          p->speedup, over, p->nz_throughput, unit);
   append_times (out, d->sweep, p);
   append_spread (out, p);
   append_flags (out, p);
