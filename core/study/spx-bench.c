@@ -616,7 +616,8 @@ static void
 enter_onednn (Race *race, SpxBenchResult *r, const SpxBenchOptions *opt)
 {
   g_autoptr (GError) local = NULL;
-  race->onednn = spx_dense_onednn_new (r->m, r->k, r->n, r->threads, &local);
+  race->onednn = spx_dense_onednn_new (r->m, r->k, r->n, SPX_CPU_FP32,
+                                       r->threads, &local);
   if (race->onednn == NULL)
     {
       g_strlcpy (r->onednn_note, local->message, sizeof r->onednn_note);
