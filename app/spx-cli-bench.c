@@ -169,24 +169,29 @@ json_timing (SpxJson *json, const char *key, const SpxBenchTiming *t,
   spx_json_end_object (json);
 }
 
-/* Each dense library: its timing and what it ran, or why it did not. */
+/* Each dense library: its timing and what it ran, or why it did not;
+ * keyed by its name in lower case, "oneDNN bf16" as "onednn-bf16". */
 static void
-json_dense_library (SpxJson *json, const char *key, const SpxBenchTiming *t,
-                    const char *version, const char *kernel, const char *note)
+json_dense_library (SpxJson *json, SpxDenseId id, const SpxBenchDense *d)
 {
+  g_autofree char *key = g_ascii_strdown (spx_dense_name (id), -1);
+  g_strdelimit (key, " ", '-');
   spx_json_begin_object (json, key);
-  spx_json_bool (json, "ran", t->ran);
-  if (t->ran)
+  spx_json_bool (json, "ran", d->t.ran);
+  if (d->t.ran)
     {
-      spx_json_double (json, "ms", t->ms);
-      spx_json_double (json, "gflops", t->gflops);
-      spx_json_double (json, "max_rel_err", t->max_rel_err);
-      json_spread (json, t);
-      spx_json_string (json, "version", version);
-      spx_json_string (json, "kernel", kernel);
+      spx_json_double (json, "ms", d->t.ms);
+      spx_json_double (json, "gflops", d->t.gflops);
+      spx_json_double (json, "speedup", d->t.speedup);
+      spx_json_double (json, "max_rel_err", d->t.max_rel_err);
+      json_spread (json, &d->t);
+      spx_json_string (json, "version", id == SPX_DENSE_OPENBLAS
+                                        ? spx_dense_config (NULL)
+                                        : spx_dense_onednn_version ());
+      spx_json_string (json, "kernel", d->kernel);
     }
-  if (note != NULL && note[0] != '\0')
-    spx_json_string (json, "note", note);
+  if (d->note[0] != '\0')
+    spx_json_string (json, "note", d->note);
   spx_json_end_object (json);
 }
 
@@ -203,12 +208,8 @@ json_dense (SpxJson *json, const SpxBenchResult *r)
     spx_json_string (json, "core_requested", spx_dense_core_requested ());
   spx_json_bool (json, "full_speed", spx_dense_better_coretype () == NULL);
   spx_json_begin_object (json, "libraries");
-  json_dense_library (json, "openblas", &r->dense_openblas,
-                      spx_dense_config (NULL),
-                      r->dense_core, NULL);
-  json_dense_library (json, "onednn", &r->dense_onednn,
-                      spx_dense_onednn_version (), r->onednn_kernel,
-                      r->onednn_note);
+  for (SpxDenseId id = 0; id < SPX_N_DENSE; id++)
+    json_dense_library (json, id, &r->denses[id]);
   spx_json_end_object (json);
   spx_json_end_object (json);
 }
@@ -309,25 +310,27 @@ print_row (const SpxBenchResult *r, const char *name, const SpxBenchTiming *t,
           t->efficiency, extra, tail, t->noise ? "  noisy" : "");
 }
 
-/* A row per dense library, the faster marked as the reference. */
+/* A row per dense library, the reference marked; the error of each
+ * other is against OpenBLAS's C (bf16's is its inputs' rounding). */
 static void
 print_dense_rows (const SpxBenchResult *r)
 {
-  const SpxBenchTiming *rows[] = { &r->dense_openblas, &r->dense_onednn };
-  const char *names[] = { "OpenBLAS", "oneDNN" };
-  for (guint i = 0; i < G_N_ELEMENTS (rows); i++)
+  for (SpxDenseId id = 0; id < SPX_N_DENSE; id++)
     {
-      gboolean chosen = g_strcmp0 (r->dense_library, names[i]) == 0;
-      g_autofree char *err = chosen && i == 0
-        ? g_strdup ("(reference)")
-        : g_strdup_printf ("%.2e%s", rows[i]->max_rel_err,
+      const SpxBenchDense *d = &r->denses[id];
+      const char *name = spx_dense_name (id);
+      gboolean chosen = g_strcmp0 (r->dense_library, name) == 0;
+      /* OpenBLAS's C is what every error is measured against */
+      g_autofree char *err = id == SPX_DENSE_OPENBLAS
+        ? g_strdup (chosen ? "(reference)" : "—")
+        : g_strdup_printf ("%.2e%s", d->t.max_rel_err,
                            chosen ? " (ref.)" : "");
-      SpxBenchTiming t = *rows[i];
+      SpxBenchTiming t = d->t;
       t.noise = chosen ? r->dense.noise : SPX_NOISE_NONE;
-      print_row (r, names[i], &t, err, "");
+      print_row (r, name, &t, err, "");
+      if (!d->t.ran && d->note[0] != '\0')
+        spx_cli_line (stdout, "%-11s not run: %s", name, d->note);
     }
-  if (!r->dense_onednn.ran && r->onednn_note[0] != '\0')
-    spx_cli_line (stdout, "%-11s not run: %s", "oneDNN", r->onednn_note);
 }
 
 /* A row per peer: its timing, threads and version, or why it did not
@@ -355,13 +358,18 @@ print_peers (const SpxBenchResult *r)
 static void
 print_dense_note (const SpxBenchResult *r)
 {
-  g_autofree char *onednn = r->dense_onednn.ran
-    ? g_strdup_printf ("; %s ran %s", spx_dense_onednn_version (),
-                       r->onednn_kernel)
+  const SpxBenchDense *f32 = &r->denses[SPX_DENSE_ONEDNN];
+  const SpxBenchDense *bf16 = &r->denses[SPX_DENSE_ONEDNN_BF16];
+  g_autofree char *onednn = f32->t.ran || bf16->t.ran
+    ? g_strdup_printf ("; %s ran %s (f32), %s (bf16)",
+                       spx_dense_onednn_version (),
+                       f32->t.ran ? f32->kernel : "nothing",
+                       bf16->t.ran ? bf16->kernel : "nothing")
     : g_strdup ("");
-  spx_cli_line (stdout, "dense: the faster library is the reference (%s); "
-                "OpenBLAS ran its %s kernel%s", r->dense_library,
-                r->dense_core, onednn);
+  spx_cli_line (stdout, "dense: the faster fp32 library is the reference "
+                "(%s); OpenBLAS ran its %s kernel%s. bf16 dense is shown "
+                "for a bf16 deployment: the sparse plans compute in fp32",
+                r->dense_library, r->dense_core, onednn);
 }
 
 static void

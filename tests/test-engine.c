@@ -2,6 +2,7 @@
 #include "spx-config.h"
 #include "spx-engine.h"
 #include "spx-bench.h"
+#include "spx-bf16.h"
 #include "spx-mask-gen.h"
 #include "spx-util.h"
 
@@ -545,23 +546,64 @@ test_bench_cancelled (void)
   g_assert_error (error, SPX_BUDGET_ERROR, SPX_BUDGET_ERROR_CANCELLED);
 }
 
-/* oneDNN's dense against a double-precision product, at a shape no
- * kernel's tile divides, on one thread and two. Bound: k = 53 products
- * of |a|,|b| < 1 summed in fp32, each rounding at most 2⁻²⁴ relative:
- * 1e-5 of C's largest entry is 10× that. Without oneDNN: refused,
- * naming the package. */
+/* fp32 to bf16: nearest, ties to even; NaN, infinities, overflow. */
 static void
-test_dense_onednn (void)
+test_bf16_round (void)
 {
+  static const struct { guint32 in; guint16 out; } cases[] = {
+    { 0x3f800000, 0x3f80 }, /* 1 */
+    { 0x3f808000, 0x3f80 }, /* 1 + 2⁻⁸: a tie, to the even 1 */
+    { 0x3f818000, 0x3f82 }, /* a tie above an odd one: up */
+    { 0x3f808001, 0x3f81 }, /* just above the tie: up */
+    { 0x3f807fff, 0x3f80 }, /* just below: down */
+    { 0x80000000, 0x8000 }, /* -0 */
+    { 0x7f800000, 0x7f80 }, /* inf */
+    { 0xff800000, 0xff80 }, /* -inf */
+    { 0x7f7fffff, 0x7f80 }, /* the largest float: past bf16's, inf */
+    { 0x00000001, 0x0000 }, /* the smallest denormal: to 0 */
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      float x;
+      memcpy (&x, &cases[i].in, sizeof x);
+      g_assert_cmphex (spx_bf16_from_float (x), ==, cases[i].out);
+    }
+  guint32 nan_bits = 0x7f800001; /* a NaN whose top half reads as inf */
+  float nan;
+  memcpy (&nan, &nan_bits, sizeof nan);
+  g_assert_true (isnan (spx_bf16_to_float (spx_bf16_from_float (nan))));
+  g_assert_cmpfloat (spx_bf16_to_float (0x3f80), ==, 1.0f);
+  g_assert_cmpfloat (spx_bf16_to_float (0xc040), ==, -3.0f);
+}
+
+/* oneDNN's dense against a double-precision product, at a shape no
+ * kernel's tile divides, on one thread and two, in fp32 and in bf16.
+ * bf16: A and B are rounded to bf16 first and the reference is made from
+ * those same values, so only the sums differ: each product of two bf16
+ * (8-bit significands) is exact in fp32, and k = 53 of them summed in
+ * fp32 round at most 2⁻²⁴ relative each. The bound, 1e-5 of C's largest
+ * entry, is 10× that for both types. Without oneDNN: refused, naming the
+ * package. */
+static void
+test_dense_onednn (gconstpointer data)
+{
+  SpxCpuType type = GPOINTER_TO_INT (data);
+  gboolean bf16 = type == SPX_CPU_BF16;
   const guint64 m = 37, k = 53, n = 29;
   g_autoptr (GError) error = NULL;
-  SpxDenseOnednn *d = spx_dense_onednn_new (m, k, n, 1, &error);
+  SpxDenseOnednn *d = spx_dense_onednn_new (m, k, n, type, 1, &error);
   if (!SPX_HAVE_ONEDNN)
     {
       g_assert_null (d);
       g_assert_error (error, SPX_ENGINE_ERROR, SPX_ENGINE_ERROR_UNSUPPORTED);
       g_assert_nonnull (strstr (error->message, "libdnnl-dev"));
       g_assert_null (spx_dense_onednn_version ());
+      return;
+    }
+  if (bf16 && !spx_isa_supported (SPX_ISA_AVX512))
+    {
+      g_assert_error (error, SPX_ENGINE_ERROR, SPX_ENGINE_ERROR_UNSUPPORTED);
+      g_test_skip ("oneDNN's bf16 matmul needs AVX-512");
       return;
     }
   g_assert_no_error (error);
@@ -571,18 +613,27 @@ test_dense_onednn (void)
   spx_rng_init (&rng, 7);
   g_autofree float *A = g_new (float, m * k), *B = g_new (float, k * n);
   g_autofree float *C = g_new (float, m * n);
+  g_autofree guint16 *A16 = g_new (guint16, m * k);
+  g_autofree guint16 *B16 = g_new (guint16, k * n);
   fill (A, m * k, &rng);
   fill (B, k * n, &rng);
+  spx_bf16_from_floats (A, A16, m * k);
+  spx_bf16_from_floats (B, B16, k * n);
+  for (guint64 i = 0; bf16 && i < m * k; i++)
+    A[i] = spx_bf16_to_float (A16[i]);
+  for (guint64 i = 0; bf16 && i < k * n; i++)
+    B[i] = spx_bf16_to_float (B16[i]);
   for (guint threads = 1; threads <= 2; threads++)
     {
       if (threads == 2)
         {
           spx_dense_onednn_free (d);
-          d = spx_dense_onednn_new (m, k, n, 2, &error);
+          d = spx_dense_onednn_new (m, k, n, type, 2, &error);
           g_assert_no_error (error);
         }
       memset (C, 0xff, m * n * sizeof *C); /* NaN: every entry written */
-      spx_dense_onednn_run (d, A, B, C);
+      spx_dense_onednn_run (d, bf16 ? (gconstpointer) A16 : A,
+                            bf16 ? (gconstpointer) B16 : B, C);
       double err = 0, scale = 0;
       for (guint64 i = 0; i < m; i++)
         for (guint64 j = 0; j < n; j++)
@@ -598,8 +649,9 @@ test_dense_onednn (void)
   spx_dense_onednn_free (d);
 }
 
-/* bench measures every dense it has and answers against the faster one
- * that agrees with OpenBLAS's C; the sweep's rows name it. */
+/* bench measures every dense it has and answers against the faster fp32
+ * one that agrees with OpenBLAS's C; bf16 dense runs beside, checked to
+ * the rounding of its inputs, never the reference. */
 static void
 test_bench_dense_library (void)
 {
@@ -613,32 +665,46 @@ test_bench_dense_library (void)
   g_autoptr (GError) error = NULL;
   g_assert_true (spx_bench_run (mask, 64, &options, &r, &error));
   g_assert_no_error (error);
-  g_assert_true (r.dense_openblas.ran);
-  g_assert_cmpint (r.dense_onednn.ran, ==, SPX_HAVE_ONEDNN);
-  const SpxBenchTiming *faster = &r.dense_openblas;
-  if (r.dense_onednn.ran)
+  const SpxBenchDense *blas = &r.denses[SPX_DENSE_OPENBLAS];
+  const SpxBenchDense *f32 = &r.denses[SPX_DENSE_ONEDNN];
+  const SpxBenchDense *bf16 = &r.denses[SPX_DENSE_ONEDNN_BF16];
+  g_assert_true (blas->t.ran);
+  g_assert_cmpstr (blas->kernel, ==, r.dense_core);
+  g_assert_cmpint (f32->t.ran, ==, SPX_HAVE_ONEDNN);
+  SpxDenseId faster = SPX_DENSE_OPENBLAS;
+  if (f32->t.ran)
     {
-      g_assert_cmpfloat (r.dense_onednn.max_rel_err, <, SPX_DENSE_AGREE);
-      g_assert_cmpstr (r.onednn_kernel, !=, "");
-      if (r.dense_onednn.ms < r.dense_openblas.ms)
-        faster = &r.dense_onednn;
+      g_assert_cmpfloat (f32->t.max_rel_err, <, SPX_DENSE_AGREE);
+      g_assert_cmpstr (f32->kernel, !=, "");
+      if (f32->t.ms < blas->t.ms)
+        faster = SPX_DENSE_ONEDNN;
     }
   else
-    g_assert_cmpstr (r.onednn_note, !=, "");
-  g_assert_cmpstr (r.dense_library, ==, faster == &r.dense_openblas
-                                        ? "OpenBLAS" : "oneDNN");
-  g_assert_cmpfloat (r.dense.ms, ==, faster->ms);
-  g_assert_cmpfloat_with_epsilon (r.stat.speedup, faster->ms / r.stat.ms,
-                                  1e-12);
-  g_assert_cmpfloat (MIN (r.dense_openblas.speedup,
-                          r.dense_onednn.ran ? r.dense_onednn.speedup : 1),
-                     <=, 1.0);
+    g_assert_cmpstr (f32->note, !=, "");
+  g_assert_cmpstr (r.dense_library, ==, spx_dense_name (faster));
+  g_assert_cmpfloat (r.dense.ms, ==, r.denses[faster].t.ms);
+  g_assert_cmpfloat_with_epsilon (r.stat.speedup,
+                                  r.denses[faster].t.ms / r.stat.ms, 1e-12);
+  /* k = 256 products of inputs rounded to 8 significant bits (2⁻⁹
+   * relative each): at most about 2·2⁻⁹ of Σ|a||b|, which for values in
+   * [-1, 1) is a few times max |C|; 0.05 of max |C| passes bf16 and
+   * fails anything coarser (fp8's 2⁻⁴) */
+  if (bf16->t.ran)
+    {
+      g_assert_cmpfloat (bf16->t.max_rel_err, <, 0.05);
+      g_assert_cmpfloat (bf16->t.max_rel_err, >, 0);
+      g_assert_cmpfloat_with_epsilon (bf16->t.speedup,
+                                      r.dense.ms / bf16->t.ms, 1e-12);
+    }
+  else
+    g_assert_cmpstr (bf16->note, !=, "");
   /* SDDMM's dense is OpenBLAS's alone, and says so */
   options.op = SPX_BENCH_OP_SDDMM;
   g_assert_true (spx_bench_run (mask, 64, &options, &r, &error));
-  g_assert_false (r.dense_onednn.ran);
+  g_assert_false (r.denses[SPX_DENSE_ONEDNN].t.ran);
+  g_assert_false (r.denses[SPX_DENSE_ONEDNN_BF16].t.ran);
   g_assert_cmpstr (r.dense_library, ==, "OpenBLAS");
-  g_assert_nonnull (strstr (r.onednn_note, "SDDMM"));
+  g_assert_nonnull (strstr (r.denses[SPX_DENSE_ONEDNN].note, "SDDMM"));
 }
 
 int
@@ -668,7 +734,11 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/bench/operands", test_bench_operands);
   g_test_add_func ("/engine/bench/threads", test_bench_threads);
   g_test_add_func ("/engine/bench/cancelled", test_bench_cancelled);
-  g_test_add_func ("/engine/dense/onednn", test_dense_onednn);
+  g_test_add_func ("/engine/bf16/round", test_bf16_round);
+  g_test_add_data_func ("/engine/dense/onednn/fp32",
+                        GINT_TO_POINTER (SPX_CPU_FP32), test_dense_onednn);
+  g_test_add_data_func ("/engine/dense/onednn/bf16",
+                        GINT_TO_POINTER (SPX_CPU_BF16), test_dense_onednn);
   g_test_add_func ("/engine/bench/dense-library", test_bench_dense_library);
   return g_test_run ();
 }

@@ -933,7 +933,8 @@ test_noise_rule (void)
 
 /* A CPU sweep's points carry their spread, and judging is consistent:
  * a point is noisy exactly when its rule says so against the sweep's
- * best dense. */
+ * best dense (efficiency: above 1 even with the point at its third
+ * quartile and its dense at its first). */
 static void
 test_cpu_spread (void)
 {
@@ -958,8 +959,17 @@ test_cpu_spread (void)
       g_assert_cmpfloat (p->ms_q1, >, 0);
       g_assert_cmpfloat (p->ms_q1, <=, p->ms);
       g_assert_cmpfloat (p->ms, <=, p->ms_q3);
-      if (p->mode != SPX_SWEEP_DENSE && p->speedup * o.densities[i / 4] > 1)
+      if (p->mode == SPX_SWEEP_DENSE)
+        continue;
+      const SpxSweepPoint *dense = point (sweep, i / 4 * 4);
+      g_assert_cmpint (dense->mode, ==, SPX_SWEEP_DENSE);
+      double efficiency = p->speedup * o.densities[i / 4];
+      double low = efficiency * (p->ms / p->ms_q3) *
+                   (dense->ms_q1 / dense->ms);
+      if (low > 1)
         g_assert_true (p->noise & SPX_NOISE_EFFICIENCY);
+      if (efficiency <= 1)
+        g_assert_false (p->noise & SPX_NOISE_EFFICIENCY);
     }
   g_assert_cmpuint (spx_sweep_count_noisy (sweep), <=, sweep->points->len);
   /* fewer than five timed runs cannot give a spread */

@@ -43,11 +43,11 @@ threads_push (guint threads)
 
 static gboolean
 make_memory (SpxDenseOnednn *d, guint64 rows, guint64 cols,
-             dnnl_memory_t *mem, GError **error)
+             dnnl_data_type_t type, dnnl_memory_t *mem, GError **error)
 {
   dnnl_memory_desc_t md;
   dnnl_dims_t dims = { (dnnl_dim_t) rows, (dnnl_dim_t) cols };
-  return ok (dnnl_memory_desc_init_by_tag (&md, 2, dims, dnnl_f32, dnnl_ab),
+  return ok (dnnl_memory_desc_init_by_tag (&md, 2, dims, type, dnnl_ab),
              "describe an operand", error) &&
          ok (dnnl_memory_create (mem, &md, d->engine, DNNL_MEMORY_NONE),
              "make an operand", error);
@@ -64,8 +64,23 @@ scratch_fits (const_dnnl_primitive_desc_t pd, GError **error)
   return spx_budget_check (bytes, "oneDNN's scratchpad", error);
 }
 
+/* oneDNN 2.6 has a bf16 matmul on AVX-512 CPUs only (natively with
+ * AVX512_BF16, emulated on plain AVX-512): elsewhere it finds none. */
 static gboolean
-make_primitive (SpxDenseOnednn *d, GError **error)
+have_bf16 (SpxDenseOnednn *d, const dnnl_matmul_desc_t *desc,
+           dnnl_primitive_desc_t *pd, GError **error)
+{
+  if (dnnl_primitive_desc_create (pd, desc, NULL, d->engine, NULL) ==
+      dnnl_success)
+    return TRUE;
+  g_set_error (error, SPX_ENGINE_ERROR, SPX_ENGINE_ERROR_UNSUPPORTED,
+               "oneDNN has no bf16 matmul on this processor (it needs "
+               "AVX-512)");
+  return FALSE;
+}
+
+static gboolean
+make_primitive (SpxDenseOnednn *d, gboolean bf16, GError **error)
 {
   const dnnl_memory_desc_t *a, *b, *c;
   dnnl_matmul_desc_t desc;
@@ -77,8 +92,10 @@ make_primitive (SpxDenseOnednn *d, GError **error)
     ok (dnnl_memory_get_memory_desc (d->c, &c), "read C", error) &&
     ok (dnnl_matmul_desc_init (&desc, a, b, NULL, c), "describe the matmul",
         error) &&
-    ok (dnnl_primitive_desc_create (&pd, &desc, NULL, d->engine, NULL),
-        "find a matmul for this shape", error) &&
+    (bf16 ? have_bf16 (d, &desc, &pd, error)
+          : ok (dnnl_primitive_desc_create (&pd, &desc, NULL, d->engine,
+                                            NULL),
+                "find a matmul for this shape", error)) &&
     scratch_fits (pd, error) &&
     ok (dnnl_primitive_create (&d->prim, pd), "make the matmul", error);
   if (made && dnnl_primitive_desc_query (pd, dnnl_query_impl_info_str, 0,
@@ -90,9 +107,11 @@ make_primitive (SpxDenseOnednn *d, GError **error)
 }
 
 SpxDenseOnednn *
-spx_dense_onednn_new (guint64 m, guint64 k, guint64 n, guint threads,
-                      GError **error)
+spx_dense_onednn_new (guint64 m, guint64 k, guint64 n, SpxCpuType type,
+                      guint threads, GError **error)
 {
+  gboolean bf16 = type == SPX_CPU_BF16;
+  dnnl_data_type_t in = bf16 ? dnnl_bf16 : dnnl_f32;
   SpxDenseOnednn *d = g_new0 (SpxDenseOnednn, 1);
   d->threads = threads;
   int was = threads_push (threads);
@@ -100,10 +119,10 @@ spx_dense_onednn_new (guint64 m, guint64 k, guint64 n, guint threads,
     ok (dnnl_engine_create (&d->engine, dnnl_cpu, 0), "start", error) &&
     ok (dnnl_stream_create (&d->stream, d->engine,
                             dnnl_stream_default_flags), "start", error) &&
-    make_memory (d, m, k, &d->a, error) &&
-    make_memory (d, k, n, &d->b, error) &&
-    make_memory (d, m, n, &d->c, error) &&
-    make_primitive (d, error);
+    make_memory (d, m, k, in, &d->a, error) &&
+    make_memory (d, k, n, in, &d->b, error) &&
+    make_memory (d, m, n, dnnl_f32, &d->c, error) &&
+    make_primitive (d, bf16, error);
   omp_set_num_threads (was);
   if (!made)
     g_clear_pointer (&d, spx_dense_onednn_free);
@@ -111,7 +130,7 @@ spx_dense_onednn_new (guint64 m, guint64 k, guint64 n, guint threads,
 }
 
 void
-spx_dense_onednn_run (SpxDenseOnednn *d, const float *A, const float *B,
+spx_dense_onednn_run (SpxDenseOnednn *d, gconstpointer A, gconstpointer B,
                       float *C)
 {
   dnnl_memory_set_data_handle (d->a, (void *) A);
@@ -172,8 +191,8 @@ struct _SpxDenseOnednn {
 };
 
 SpxDenseOnednn *
-spx_dense_onednn_new (guint64 m, guint64 k, guint64 n, guint threads,
-                      GError **error)
+spx_dense_onednn_new (guint64 m, guint64 k, guint64 n, SpxCpuType type,
+                      guint threads, GError **error)
 {
   g_set_error (error, SPX_ENGINE_ERROR, SPX_ENGINE_ERROR_UNSUPPORTED,
                "built without oneDNN (Debian: libdnnl-dev)");
@@ -181,7 +200,7 @@ spx_dense_onednn_new (guint64 m, guint64 k, guint64 n, guint threads,
 }
 
 void
-spx_dense_onednn_run (SpxDenseOnednn *d, const float *A, const float *B,
+spx_dense_onednn_run (SpxDenseOnednn *d, gconstpointer A, gconstpointer B,
                       float *C)
 {
   g_return_if_reached ();

@@ -147,15 +147,24 @@ gboolean    spx_sddmm (const SpxBlockCsr *pattern, const float *P,
 void        spx_dense_sgemm (guint64 m, guint64 k, guint64 n, const float *A,
                              const float *B, float *C, gboolean accumulate,
                              guint threads);
-/* Dense C = A·B through oneDNN's f32 matmul on threads threads (0: all),
- * made once for the shape m × k × n (row-major, as spx_dense_sgemm's).
- * Without oneDNN in the build, _new fails with SPX_ENGINE_ERROR_UNSUPPORTED
- * saying so. */
+/* The number formats a CPU product takes its inputs in; C and the sums
+ * are fp32 either way. bf16 values are guint16 (spx-bf16.h). */
+typedef enum {
+  SPX_CPU_FP32,
+  SPX_CPU_BF16,
+} SpxCpuType;
+
+/* Dense C = A·B through oneDNN's matmul on threads threads (0: all),
+ * made once for the shape m × k × n (row-major, as spx_dense_sgemm's),
+ * A and B of type. Without oneDNN in the build, or (bf16) on a CPU
+ * oneDNN has no bf16 matmul for, _new fails with
+ * SPX_ENGINE_ERROR_UNSUPPORTED saying so. */
 typedef struct _SpxDenseOnednn SpxDenseOnednn;
 SpxDenseOnednn *spx_dense_onednn_new (guint64 m, guint64 k, guint64 n,
-                                      guint threads, GError **error);
-void        spx_dense_onednn_run     (SpxDenseOnednn *d, const float *A,
-                                      const float *B, float *C);
+                                      SpxCpuType type, guint threads,
+                                      GError **error);
+void        spx_dense_onednn_run     (SpxDenseOnednn *d, gconstpointer A,
+                                      gconstpointer B, float *C);
 /* The kernel oneDNN chose ("brg:avx512_core", "gemm:jit"). */
 const char *spx_dense_onednn_kernel  (const SpxDenseOnednn *d);
 void        spx_dense_onednn_free    (SpxDenseOnednn *d);

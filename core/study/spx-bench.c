@@ -1,5 +1,6 @@
 /* spx-bench.c: measuring the CPU engine fairly against dense sgemm */
 #include "spx-bench-private.h"
+#include "spx-bf16.h"
 #include "spx-engine-private.h"
 #include "spx-mask-gen.h"
 #include "spx-util.h"
@@ -39,6 +40,7 @@ typedef struct {
   guint64     m, k, n;
   SpxBlockCsr csr;
   float      *values, *A, *B, *C_ref, *C, *D;
+  guint16    *A16, *B16;  /* bf16 copies, when oneDNN's bf16 runs */
   gsize       out_len;
 } Operands;
 
@@ -93,6 +95,8 @@ operands_clear (Operands *o)
   g_clear_pointer (&o->C_ref, g_free);
   g_clear_pointer (&o->C, g_free);
   g_clear_pointer (&o->D, g_free);
+  g_clear_pointer (&o->A16, g_free);
+  g_clear_pointer (&o->B16, g_free);
 }
 
 /* All the operands at once, against the memory budget before any is
@@ -357,30 +361,40 @@ sparse_timings (SpxBenchResult *r, SpxBenchTiming **out)
     out[3 + i] = &r->peers[i].t;
 }
 
-/* The baseline: the faster dense of those that agree with OpenBLAS. */
+const char *
+spx_dense_name (SpxDenseId id)
+{
+  static const char *const names[SPX_N_DENSE] = {
+    [SPX_DENSE_OPENBLAS] = "OpenBLAS",
+    [SPX_DENSE_ONEDNN] = "oneDNN",
+    [SPX_DENSE_ONEDNN_BF16] = "oneDNN bf16",
+  };
+  return id < SPX_N_DENSE ? names[id] : NULL;
+}
+
+/* The baseline: the faster fp32 dense of those that agree with
+ * OpenBLAS. */
 static void
 choose_dense (SpxBenchResult *r)
 {
-  r->dense = r->dense_openblas;
-  r->dense_library = "OpenBLAS";
-  const SpxBenchTiming *d = &r->dense_onednn;
-  if (d->ran && d->max_rel_err > SPX_DENSE_AGREE)
-    g_snprintf (r->onednn_note, sizeof r->onednn_note, "its C is %.2g away "
-                "from OpenBLAS's: not used", d->max_rel_err);
-  else if (d->ran && d->ms < r->dense.ms)
-    {
-      r->dense = *d;
-      r->dense_library = "oneDNN";
-    }
+  SpxDenseId best = SPX_DENSE_OPENBLAS;
+  SpxBenchDense *d = &r->denses[SPX_DENSE_ONEDNN];
+  if (d->t.ran && d->t.max_rel_err > SPX_DENSE_AGREE)
+    g_snprintf (d->note, sizeof d->note, "its C is %.2g away from "
+                "OpenBLAS's: not used", d->t.max_rel_err);
+  else if (d->t.ran && d->t.ms < r->denses[best].t.ms)
+    best = SPX_DENSE_ONEDNN;
+  r->dense = r->denses[best].t;
+  r->dense_library = spx_dense_name (best);
   double dense_flop = 2.0 * r->m * r->k * r->n;
-  SpxBenchTiming *each[] = { &r->dense_openblas, &r->dense_onednn };
-  for (guint i = 0; i < G_N_ELEMENTS (each); i++)
-    if (each[i]->ran)
-      {
-        each[i]->gflops = dense_flop / (each[i]->ms * 1e6);
-        each[i]->speedup = r->dense.ms / each[i]->ms;
-        each[i]->efficiency = each[i]->speedup;
-      }
+  for (guint i = 0; i < SPX_N_DENSE; i++)
+    {
+      SpxBenchTiming *t = &r->denses[i].t;
+      if (!t->ran)
+        continue;
+      t->gflops = dense_flop / (t->ms * 1e6);
+      t->speedup = t->efficiency = r->dense.ms / t->ms;
+    }
 }
 
 static void
@@ -523,9 +537,9 @@ typedef struct {
   SpxTilewisePlan *tilewise;
   DynamicCtx      dyn;
   SpxPeer        *peer;
-  SpxDenseOnednn *onednn;
+  SpxDenseOnednn *onednn[2];  /* fp32, bf16 */
   SpxEngineOptions engine;    /* SDDMM's */
-  Contestant      c[6];
+  Contestant      c[7];
   guint           n_c;
 } Race;
 
@@ -537,7 +551,8 @@ race_clear (Race *race)
   spx_dynamic_plan_free (race->dyn.plan);
   if (race->peer)
     spx_peer_free (race->peer);
-  spx_dense_onednn_free (race->onednn);
+  for (guint i = 0; i < G_N_ELEMENTS (race->onednn); i++)
+    spx_dense_onednn_free (race->onednn[i]);
   for (guint i = 0; i < race->n_c; i++)
     g_free (race->c[i].times);
   operands_clear (&race->o);
@@ -610,21 +625,55 @@ run_external (const Operands *o, const SpxBenchOptions *opt,
   return ok;
 }
 
-/* oneDNN's dense runs beside OpenBLAS's when the build has it; else its
- * note says why not. */
+static void
+run_onednn_bf16 (gpointer ctx, const Operands *o, float *C)
+{
+  spx_dense_onednn_run (ctx, o->A16, o->B16, C);
+}
+
+/* bf16 copies of A and B for oneDNN's bf16 matmul, made once. */
+static gboolean
+operands_bf16 (Operands *o, GError **error)
+{
+  guint64 count = o->m * o->k + o->k * o->n;
+  if (!spx_budget_check (count * sizeof (guint16), "bf16 copies of A and B",
+                         error))
+    return FALSE;
+  o->A16 = g_new (guint16, o->m * o->k);
+  o->B16 = g_new (guint16, o->k * o->n);
+  spx_bf16_from_floats (o->A, o->A16, o->m * o->k);
+  spx_bf16_from_floats (o->B, o->B16, o->k * o->n);
+  return TRUE;
+}
+
+/* oneDNN's dense, fp32 and bf16, runs beside OpenBLAS's when the build
+ * and the processor have it; else its note says why not. */
 static void
 enter_onednn (Race *race, SpxBenchResult *r, const SpxBenchOptions *opt)
 {
-  g_autoptr (GError) local = NULL;
-  race->onednn = spx_dense_onednn_new (r->m, r->k, r->n, r->threads, &local);
-  if (race->onednn == NULL)
+  static const struct { SpxDenseId id; SpxCpuType type;
+                        void (*run) (gpointer, const Operands *, float *);
+  } kinds[] = {
+    { SPX_DENSE_ONEDNN, SPX_CPU_FP32, run_onednn },
+    { SPX_DENSE_ONEDNN_BF16, SPX_CPU_BF16, run_onednn_bf16 },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (kinds); i++)
     {
-      g_strlcpy (r->onednn_note, local->message, sizeof r->onednn_note);
-      return;
+      SpxBenchDense *d = &r->denses[kinds[i].id];
+      g_autoptr (GError) local = NULL;
+      race->onednn[i] = spx_dense_onednn_new (r->m, r->k, r->n,
+                                              kinds[i].type, r->threads,
+                                              &local);
+      if (race->onednn[i] == NULL || (kinds[i].type == SPX_CPU_BF16 &&
+                                      !operands_bf16 (&race->o, &local)))
+        {
+          g_strlcpy (d->note, local->message, sizeof d->note);
+          continue;
+        }
+      g_strlcpy (d->kernel, spx_dense_onednn_kernel (race->onednn[i]),
+                 sizeof d->kernel);
+      enter (race, &d->t, kinds[i].run, race->onednn[i], opt->reps);
     }
-  g_strlcpy (r->onednn_kernel, spx_dense_onednn_kernel (race->onednn),
-             sizeof r->onednn_kernel);
-  enter (race, &r->dense_onednn, run_onednn, race->onednn, opt->reps);
 }
 
 static gboolean
@@ -633,7 +682,9 @@ enter_all (Race *race, const SpxMask *mask, SpxBenchResult *r,
 {
   SpxEngineOptions engine = opt->engine;
   engine.threads = r->threads;
-  enter (race, &r->dense_openblas, run_dense, GUINT_TO_POINTER (r->threads),
+  SpxBenchDense *blas = &r->denses[SPX_DENSE_OPENBLAS];
+  g_strlcpy (blas->kernel, r->dense_core, sizeof blas->kernel);
+  enter (race, &blas->t, run_dense, GUINT_TO_POINTER (r->threads),
          opt->reps);
   enter_onednn (race, r, opt);
   if (spx_cancelled (error))
@@ -798,10 +849,13 @@ sddmm_enter_all (Race *race, SpxBenchResult *r, const SpxBenchOptions *opt,
     }
   race->engine = opt->engine;
   race->engine.threads = r->threads;
-  enter (race, &r->dense_openblas, run_dense_sddmm,
-         GUINT_TO_POINTER (r->threads), opt->reps);
-  g_strlcpy (r->onednn_note, "SDDMM's dense is OpenBLAS's alone",
-             sizeof r->onednn_note);
+  SpxBenchDense *blas = &r->denses[SPX_DENSE_OPENBLAS];
+  g_strlcpy (blas->kernel, r->dense_core, sizeof blas->kernel);
+  enter (race, &blas->t, run_dense_sddmm, GUINT_TO_POINTER (r->threads),
+         opt->reps);
+  for (SpxDenseId id = SPX_DENSE_ONEDNN; id < SPX_N_DENSE; id++)
+    g_strlcpy (r->denses[id].note, "SDDMM's dense is OpenBLAS's alone",
+               sizeof r->denses[id].note);
   if (opt->run_static)
     enter (race, &r->stat, run_sddmm, &race->engine, opt->reps);
   return !spx_cancelled (error);

@@ -87,6 +87,23 @@ typedef enum {
 #define SPX_PEERS_OUTPUT_MAX_ENV     "SPX_PEERS_OUTPUT_MAX"
 #define SPX_PEERS_OUTPUT_MAX_DEFAULT (1024 * 1024)
 
+/* The dense libraries measured (SpMM): OpenBLAS sgemm always, oneDNN's
+ * matmul in fp32 and, shown beside, in bf16 (inputs rounded to bf16, C
+ * in fp32: what a bf16 deployment runs), when the build and the CPU have
+ * them. */
+typedef enum {
+  SPX_DENSE_OPENBLAS,
+  SPX_DENSE_ONEDNN,
+  SPX_DENSE_ONEDNN_BF16,
+  SPX_N_DENSE
+} SpxDenseId;
+
+typedef struct {
+  SpxBenchTiming t;
+  char           kernel[64]; /* what it ran ("SkylakeX", "brg:avx512_core") */
+  char           note[160];  /* why it did not run, or was not used */
+} SpxBenchDense;
+
 typedef struct {
   SpxBenchTiming t;           /* t.ran: it ran; GFLOP/s as dense for
                                * torch-dense, else non-zeros */
@@ -118,13 +135,12 @@ typedef struct {
   guint          cpus;
   double         busy_cores;
   SpxBenchTiming dense, stat, dyn;
-  /* Each dense measured: OpenBLAS sgemm always, oneDNN's matmul (SpMM,
-   * when built with it). dense is a copy of the faster one that agrees
-   * with OpenBLAS, the baseline of every ratio; dense_library names it. */
-  SpxBenchTiming dense_openblas, dense_onednn;
-  const char    *dense_library;    /* "OpenBLAS" or "oneDNN" */
-  char           onednn_kernel[64]; /* what oneDNN ran ("brg:avx512_core") */
-  char           onednn_note[160];  /* why it did not run; "" when it did */
+  /* Each dense measured. dense is a copy of the faster fp32 one whose C
+   * agrees with OpenBLAS's, the baseline of every ratio; dense_library
+   * names it (spx_dense_name). bf16 is shown, not the baseline, until
+   * the sparse side computes in bf16 too. */
+  SpxBenchDense  denses[SPX_N_DENSE];
+  const char    *dense_library;
   SpxBenchTiming tilewise;
   guint          tile_width;    /* tile-wise: its tiles' columns */
   double         tilewise_fill; /* non-zeros / elements it computes */
@@ -140,6 +156,9 @@ const char *spx_peer_name       (SpxPeerId id);
  * tests/peers/spx-peers.py seen from a build directory inside it. NULL
  * when there is none. */
 char    *spx_peers_runner       (void);
+
+/* "OpenBLAS", "oneDNN", "oneDNN bf16"; NULL out of range. */
+const char *spx_dense_name      (SpxDenseId id);
 
 /* "spmm" or "sddmm"; NULL for anything else. */
 const char *spx_bench_op_name  (SpxBenchOp op);
