@@ -1131,6 +1131,31 @@ on_theme_changed (GObject *settings, GParamSpec *pspec, SpxWindow *w)
       spx_view_set_theme (SPX_VIEW (w->views[i]), theme);
 }
 
+/* 1120 × 720, or what fits a smaller screen's work area: without a
+ * window manager to clamp it (or under one that does not), a larger
+ * window runs off the screen. The margins leave room for the header bar
+ * and the window's shadow. */
+static void
+set_default_size (SpxWindow *w)
+{
+  gint width = 1120, height = 720;
+  GdkDisplay *display = gdk_display_get_default ();
+  GdkMonitor *monitor = NULL;
+  if (display != NULL)
+    monitor = gdk_display_get_primary_monitor (display);
+  if (monitor == NULL && display != NULL &&
+      gdk_display_get_n_monitors (display) > 0)
+    monitor = gdk_display_get_monitor (display, 0);
+  if (monitor != NULL)
+    {
+      GdkRectangle area;
+      gdk_monitor_get_workarea (monitor, &area);
+      width = CLAMP (area.width - 16, 640, width);
+      height = CLAMP (area.height - 64, 480, height);
+    }
+  gtk_window_set_default_size (GTK_WINDOW (w), width, height);
+}
+
 static void
 spx_window_init (SpxWindow *w)
 {
@@ -1141,7 +1166,7 @@ spx_window_init (SpxWindow *w)
   w->view_state.sweep = w->study->sweep;
   g_action_map_add_action_entries (G_ACTION_MAP (w), win_actions,
                                    G_N_ELEMENTS (win_actions), w);
-  gtk_window_set_default_size (GTK_WINDOW (w), 1120, 720);
+  set_default_size (w);
   build_header (w);
   GtkWidget *content = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
   GtkWidget *paned = gtk_paned_new (GTK_ORIENTATION_HORIZONTAL);
