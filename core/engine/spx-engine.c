@@ -44,6 +44,7 @@ gboolean
 spx_engine_options_init (SpxEngineOptions *options, GError **error)
 {
   options->threads = 0;
+  options->type = SPX_CPU_FP32;
   return spx_isa_from_env (&options->isa, error);
 }
 

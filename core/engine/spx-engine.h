@@ -23,12 +23,23 @@ typedef enum {
  * otherwise the best. */
 gboolean    spx_isa_from_env    (SpxIsa *isa, GError **error);
 
+/* The number formats a CPU product takes its inputs in; C and the sums
+ * are fp32 either way. bf16 values are guint16 (spx-bf16.h). */
+typedef enum {
+  SPX_CPU_FP32,
+  SPX_CPU_BF16,
+} SpxCpuType;
+
 typedef struct {
-  guint  threads; /* 0: all cores (OpenMP's default) */
-  SpxIsa isa;
+  guint      threads; /* 0: all cores (OpenMP's default) */
+  SpxIsa     isa;
+  /* What the plans take A's values and B in. A bf16 plan stores its
+   * values rounded to bf16 and is run by the _bf16 calls; the sums and C
+   * stay fp32. */
+  SpxCpuType type;
 } SpxEngineOptions;
 
-/* threads 0 and the ISA from SPX_ISA or the processor. */
+/* threads 0, fp32, and the ISA from SPX_ISA or the processor. */
 gboolean    spx_engine_options_init (SpxEngineOptions *options,
                                      GError **error);
 
@@ -66,6 +77,13 @@ SpxStaticPlan *spx_static_plan_new     (const SpxMask *mask,
 /* C = A·B, or C += A·B when accumulate. */
 void           spx_static_plan_execute (SpxStaticPlan *plan, const float *B,
                                         float *C, gboolean accumulate);
+/* The same for a plan made with type SPX_CPU_BF16: B is k×n bf16. */
+void           spx_static_plan_execute_bf16 (SpxStaticPlan *plan,
+                                             const guint16 *B, float *C,
+                                             gboolean accumulate);
+/* The kernel a run uses ("avx512", "avx512-bf16", "amx-bf16",
+ * "generic"): which instructions did the work. */
+const char    *spx_static_plan_kernel  (const SpxStaticPlan *plan);
 /* Bytes the plan holds (values, indices, schedule). */
 gsize          spx_static_plan_bytes   (const SpxStaticPlan *plan);
 void           spx_static_plan_free    (SpxStaticPlan *plan);
@@ -94,6 +112,14 @@ gboolean        spx_dynamic_plan_execute_coo (SpxDynamicPlan *plan,
                                               const float *B, float *C,
                                               gboolean accumulate,
                                               GError **error);
+/* For a plan made with type SPX_CPU_BF16: values and B in bf16. */
+gboolean        spx_dynamic_plan_execute_bf16 (SpxDynamicPlan *plan,
+                                               const SpxBlockCsr *pattern,
+                                               const guint16 *values,
+                                               const guint16 *B, float *C,
+                                               gboolean accumulate,
+                                               GError **error);
+const char     *spx_dynamic_plan_kernel  (const SpxDynamicPlan *plan);
 void            spx_dynamic_plan_free    (SpxDynamicPlan *plan);
 
 /* Tile-wise sparsity (Guo et al.): A's non-empty columns (columns with
@@ -142,18 +168,16 @@ gboolean    spx_sddmm (const SpxBlockCsr *pattern, const float *P,
                        const float *Q, guint64 kd, float *out,
                        const SpxEngineOptions *options, GError **error);
 
+/* The same with P and Q in bf16 (out stays fp32, sums in fp32). */
+gboolean    spx_sddmm_bf16 (const SpxBlockCsr *pattern, const guint16 *P,
+                            const guint16 *Q, guint64 kd, float *out,
+                            const SpxEngineOptions *options, GError **error);
+
 /* Dense reference: C = A·B (or C += A·B) through OpenBLAS cblas_sgemm,
  * on threads threads (0: all). */
 void        spx_dense_sgemm (guint64 m, guint64 k, guint64 n, const float *A,
                              const float *B, float *C, gboolean accumulate,
                              guint threads);
-/* The number formats a CPU product takes its inputs in; C and the sums
- * are fp32 either way. bf16 values are guint16 (spx-bf16.h). */
-typedef enum {
-  SPX_CPU_FP32,
-  SPX_CPU_BF16,
-} SpxCpuType;
-
 /* Dense C = A·B through oneDNN's matmul on threads threads (0: all),
  * made once for the shape m × k × n (row-major, as spx_dense_sgemm's),
  * A and B of type. Without oneDNN in the build, or (bf16) on a CPU
