@@ -148,7 +148,7 @@ static void
 run_static (const Problem *p, SpxIsa isa, guint threads, float *C,
             gboolean accumulate)
 {
-  SpxEngineOptions options = { threads, isa };
+  SpxEngineOptions options = { .threads = threads, .isa = isa };
   g_autoptr (GError) error = NULL;
   g_autoptr (SpxStaticPlan) plan = spx_static_plan_new (p->mask, p->values,
                                                         p->n, &options, &error);
@@ -160,7 +160,7 @@ run_static (const Problem *p, SpxIsa isa, guint threads, float *C,
 static void
 run_dynamic (const Problem *p, SpxIsa isa, guint threads, float *C)
 {
-  SpxEngineOptions options = { threads, isa };
+  SpxEngineOptions options = { .threads = threads, .isa = isa };
   SpxBlockCsr csr;
   spx_block_csr_from_mask (&csr, p->mask);
   g_autoptr (GError) error = NULL;
@@ -372,7 +372,7 @@ test_isa_env (void)
 static void
 test_refusals (void)
 {
-  SpxEngineOptions options = { 1, SPX_ISA_GENERIC };
+  SpxEngineOptions options = { .threads = 1, .isa = SPX_ISA_GENERIC };
   g_autoptr (GError) error = NULL;
   g_assert_null (spx_dynamic_plan_new (0, 4, 4, 2, 1, &options, &error));
   g_assert_error (error, SPX_ENGINE_ERROR, SPX_ENGINE_ERROR_INVALID);
@@ -394,7 +394,7 @@ test_plan_memory (void)
   SpxGenOptions gen;
   spx_gen_options_init (&gen);
   gen.density = 0.1;
-  SpxEngineOptions options = { 2, spx_isa_best () };
+  SpxEngineOptions options = { .threads = 2, .isa = spx_isa_best () };
   guint sizes[] = { 1, 4, 16 };
   for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
     {
@@ -420,7 +420,7 @@ test_plan_memory (void)
 static void
 test_empty_null_values (void)
 {
-  SpxEngineOptions options = { 2, SPX_ISA_GENERIC };
+  SpxEngineOptions options = { .threads = 2, .isa = SPX_ISA_GENERIC };
   g_autoptr (SpxMask) mask = spx_mask_new (40, 24, 8, NULL);
   g_autoptr (GError) error = NULL;
   g_autoptr (SpxStaticPlan) plan = spx_static_plan_new (mask, NULL, 5,
@@ -440,7 +440,7 @@ test_empty_null_values (void)
 static void
 test_plans_over_budget (void)
 {
-  SpxEngineOptions options = { 2, SPX_ISA_GENERIC };
+  SpxEngineOptions options = { .threads = 2, .isa = SPX_ISA_GENERIC };
   SpxGenOptions gen;
   spx_gen_options_init (&gen);
   gen.density = 0.5;

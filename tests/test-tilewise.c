@@ -244,7 +244,7 @@ static void
 test_empty (void)
 {
   g_autoptr (SpxMask) mask = spx_mask_new (9, 7, 2, NULL);
-  SpxEngineOptions options = { 2, SPX_ISA_GENERIC };
+  SpxEngineOptions options = { .threads = 2, .isa = SPX_ISA_GENERIC };
   g_autoptr (GError) error = NULL;
   g_autoptr (SpxTilewisePlan) plan =
     spx_tilewise_plan_new (mask, NULL, 4, 5, &options, &error);
@@ -269,7 +269,7 @@ static void
 expect_refusal (const SpxMask *mask, const float *values, guint width,
                 guint64 n, const char *words)
 {
-  SpxEngineOptions options = { 1, SPX_ISA_GENERIC };
+  SpxEngineOptions options = { .threads = 1, .isa = SPX_ISA_GENERIC };
   g_autoptr (GError) error = NULL;
   g_assert_null (spx_tilewise_plan_new (mask, values, width, n, &options,
                                         &error));
@@ -296,7 +296,7 @@ test_budget (void)
   g_autoptr (SpxMask) mask = spx_mask_new (4096, 4096, 64, NULL);
   spx_mask_fill (mask);
   g_autofree float *values = g_new0 (float, spx_mask_count (mask) * 64 * 64);
-  SpxEngineOptions options = { 1, SPX_ISA_GENERIC };
+  SpxEngineOptions options = { .threads = 1, .isa = SPX_ISA_GENERIC };
   g_autoptr (GError) error = NULL;
   g_setenv (SPX_MEMORY_BUDGET_ENV, "16M", TRUE);
   SpxTilewisePlan *plan = spx_tilewise_plan_new (mask, values, 128, 8,
