@@ -55,7 +55,9 @@ static const SpxCliPicture chart_defaults = { .width = 800, .height = 500,
      "65536; default: model best, CPU %" G_GUINT64_FORMAT ")", d.cpu_n), \
      NULL) \
   O (dtype, 0, TEXT, "T", spx_cli_keep_printf ( \
-     "Model: fp16 or fp32 (default %s; the CPU computes in fp32)", \
+     "fp16, fp32 or bf16 (default %s): the CPU computes fp32 in fp32, " \
+     "fp16 and bf16 in bf16; the IPU model fp32 in fp32, fp16 and bf16 in " \
+     "fp16 (the IPU has no bf16)", \
      spx_dtype_to_string (d.dtype)), NULL) \
   O (machine, 0, TEXT, "NAME|FILE", \
      spx_cli_machine_help (scenario->machine), NULL) \
@@ -284,8 +286,8 @@ parse_model (const SweepArgs *a, SpxSweepOptions *o, SpxIpuMachine **own,
   g_autoptr (GError) error = NULL;
   *status = SPX_EXIT_USAGE;
   if (a->dtype && !spx_dtype_from_string (a->dtype, &o->dtype))
-    return spx_cli_usage_error (CMD, "--dtype: expected fp16 or fp32, got "
-                                "'%s'", a->dtype), FALSE;
+    return spx_cli_usage_error (CMD, "--dtype: expected %s, got '%s'",
+                                spx_dtype_names (), a->dtype), FALSE;
   if (a->machine == NULL) /* the study's, or bow */
     return TRUE;
   *own = spx_ipu_machine_resolve (a->machine, &error);
