@@ -305,7 +305,11 @@ read_scenario_group (Reader *r, SpxScenario *s)
   g_autofree char *dtype = g_key_file_get_value (r->kf, GROUP_SCENARIO,
                                                  "dtype", NULL);
   if (dtype != NULL && !spx_dtype_from_string (dtype, &s->dtype))
-    return read_fail (r, GROUP_SCENARIO, "dtype", "expected fp16 or fp32");
+    {
+      g_autofree char *what = g_strdup_printf ("expected one of %s",
+                                               spx_dtype_names ());
+      return read_fail (r, GROUP_SCENARIO, "dtype", what);
+    }
   g_autofree char *machine = NULL;
   if (!read_string (r, GROUP_SCENARIO, "machine", &machine))
     return FALSE;

@@ -151,6 +151,11 @@ spx_sweep_options_validate (const SpxSweepOptions *o, GError **error)
   if (o->op == SPX_BENCH_OP_SDDMM && (o->run_dynamic || o->run_tilewise))
     return spx_invalid (error, SPX_SWEEP_ERROR, SPX_SWEEP_ERROR_INVALID,
                         "SDDMM has no dynamic or tile-wise mode");
+  if (o->run_cpu && o->run_tilewise &&
+      spx_bench_cpu_type (o->dtype) == SPX_CPU_BF16)
+    return spx_invalid (error, SPX_SWEEP_ERROR, SPX_SWEEP_ERROR_INVALID,
+                        "tile-wise runs in fp32 only; the CPU computes %s "
+                        "in bf16", spx_dtype_to_string (o->dtype));
   if (o->pattern != SPX_PATTERN_UNIFORM && o->pattern != SPX_PATTERN_TILEWISE)
     return spx_invalid (error, SPX_SWEEP_ERROR, SPX_SWEEP_ERROR_INVALID,
                         "generated masks are uniform or tilewise");
@@ -213,6 +218,14 @@ spx_sweep_options_set_op (SpxSweepOptions *o, SpxBenchOp op)
     return;
   o->run_model = o->run_dynamic = o->run_tilewise = FALSE;
   o->run_cpu = o->run_static = TRUE;
+}
+
+void
+spx_sweep_options_set_dtype (SpxSweepOptions *o, SpxDtype dtype)
+{
+  o->dtype = dtype;
+  if (spx_bench_cpu_type (dtype) == SPX_CPU_BF16)
+    o->run_tilewise = FALSE;
 }
 
 guint
@@ -359,7 +372,8 @@ run_model (Runner *r, guint block, double density, GError **error)
         .source = SPX_SWEEP_MODEL, .mode = (SpxSweepMode) mode,
         .block = block,
         .density = density, .m = p->m, .k = p->k, .n = p->n,
-        .dtype = o->dtype, .ms = p->ms, .nz_throughput = p->nz_tflops,
+        .dtype = spx_dtype_on_ipu (o->dtype), .ms = p->ms,
+        .nz_throughput = p->nz_tflops,
         .speedup = dense_nz > 0 ? p->nz_tflops / dense_nz : NAN,
         .fits = p->fits, .ms_q1 = p->ms, .ms_q3 = p->ms,
       };
@@ -392,6 +406,7 @@ bench (Runner *r, const SpxMask *mask, gboolean sparse, guint reps,
     return FALSE;
   bo.op = o->op;
   bo.engine.threads = o->threads;
+  bo.engine.type = spx_bench_cpu_type (o->dtype);
   bo.reps = reps;
   bo.warmup = o->warmup;
   bo.run_static = sparse && o->run_static;
@@ -438,7 +453,8 @@ append_cpu (Runner *r, guint block, double density,
       SpxSweepPoint pt = {
         .source = SPX_SWEEP_CPU, .mode = mode, .block = block,
         .density = density, .m = res->m, .k = res->k, .n = res->n,
-        .dtype = SPX_DTYPE_FP32, .ms = t->ms, .nz_throughput = t->gflops,
+        .dtype = res->type == SPX_CPU_BF16 ? SPX_DTYPE_BF16 : SPX_DTYPE_FP32,
+        .ms = t->ms, .nz_throughput = t->gflops,
         .speedup = t->speedup, .fits = TRUE, .ms_q1 = t->ms_q1,
         .ms_q3 = t->ms_q3, .noise = t->noise,
       };

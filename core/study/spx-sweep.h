@@ -46,7 +46,8 @@ typedef struct {
    * has round(d·blocks)); a subject's own at this block size. */
   double         density;
   guint64        m, k, n;  /* model with best n: the n it chose */
-  SpxDtype       dtype;    /* the CPU computes in fp32 */
+  SpxDtype       dtype;    /* what it computed in: fp16 or fp32 on the
+                              model, bf16 or fp32 on the CPU */
   char           machine[SPX_SWEEP_MACHINE_LEN]; /* "bow"; "cpu-avx2-4t" */
   double         ms;       /* CPU: the median of the timed runs */
   /* Non-zero throughput, 2·nnz·n / time: TFLOP/s for the model, GFLOP/s
@@ -96,7 +97,7 @@ typedef struct {
   guint64        model_m, model_k, model_n; /* model_n 0: best over n */
   SpxDtype       dtype;
   SpxIpuMachine *machine;                 /* NULL: bow; copied by run */
-  /* CPU (fp32) */
+  /* CPU (in fp32 or bf16, as dtype says) */
   guint64        cpu_m, cpu_k, cpu_n;
   guint          threads;                 /* 0: all cores */
   guint          reps, warmup;
@@ -137,6 +138,11 @@ void      spx_sweep_free (SpxSweep *sweep);
  * static (the IPU model, the dynamic and the tile-wise plans cover SpMM):
  * it turns the others off. */
 void      spx_sweep_options_set_op (SpxSweepOptions *options, SpxBenchOp op);
+/* The numbers: the model computes dtype as spx_dtype_on_ipu says, the
+ * CPU as spx_bench_cpu_type does; tile-wise (fp32 sgemms only) is turned
+ * off when the CPU runs bf16. */
+void      spx_sweep_options_set_dtype (SpxSweepOptions *options,
+                                       SpxDtype dtype);
 /* How many points a run of options makes (the total of its progress). */
 guint     spx_sweep_total (const SpxSweepOptions *options);
 
