@@ -564,6 +564,80 @@ test_bench_tilewise (void)
   assert_usage_error (&r, "--mode");
 }
 
+/* bf16: the plans' kernels and numbers named, oneDNN's bf16 dense the
+ * reference when it runs; what runs fp32 only is refused. */
+static void
+test_bench_bf16 (void)
+{
+  Run r = run_cli ("bench", "--dtype", "bf16", "--m", "96", "--k", "80",
+                   "--n", "24", "--block", "4", "--density", "0.25", "--reps",
+                   "3", "--warmup", "1", "--threads", "2", "--json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  JsonObject *o = parse_object (parser, r.out);
+  g_assert_cmpstr (json_object_get_string_member (o, "dtype"), ==, "bf16");
+  JsonObject *st = json_object_get_object_member (o, "static");
+  g_assert_cmpstr (json_object_get_string_member (st, "kernel"), !=, "");
+  g_assert_true (member (o, "static.max_rel_err") < 1e-4);
+  g_assert_true (member (o, "dynamic.max_rel_err") < 1e-4);
+  JsonObject *dense = json_object_get_object_member (o, "dense");
+  JsonObject *libs = json_object_get_object_member (dense, "libraries");
+  JsonObject *bf16 = json_object_get_object_member (libs, "onednn-bf16");
+  g_assert_cmpstr (json_object_get_string_member (dense, "library"), ==,
+                   json_object_get_boolean_member (bf16, "ran")
+                     ? "oneDNN bf16" : "OpenBLAS");
+  run_clear (&r);
+  /* fp16 is run as bf16; the table says which numbers */
+  r = run_cli ("bench", "--dtype", "fp16", "--m", "64", "--k", "64", "--n",
+               "8", "--block", "4", "--reps", "2", "--mode", "static", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, " · bf16 · "));
+  run_clear (&r);
+  r = run_cli ("bench", "--dtype", "fp8", "--m", "64", "--k", "64", "--n",
+               "8", "--block", "4", NULL);
+  assert_usage_error (&r, "--dtype: expected fp16, fp32, bf16, got 'fp8'");
+  r = run_cli ("bench", "--dtype", "bf16", "--peers", "--m", "64", "--k",
+               "64", "--n", "8", "--block", "4", NULL);
+  assert_usage_error (&r, "--peers runs fp32 only");
+  r = run_cli ("bench", "--dtype", "bf16", "--mode", "tilewise", "--m", "64",
+               "--k", "64", "--n", "8", "--block", "4", NULL);
+  assert_usage_error (&r, "tile-wise runs fp32 only");
+}
+
+/* Each side's numbers in a sweep's rows: the CPU bf16, the model fp16;
+ * tile-wise (fp32 only) left out with a note, refused when named. */
+static void
+test_sweep_bf16 (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("spx-cli-XXXXXX", NULL);
+  g_autofree char *csv = g_build_filename (dir, "s.csv", NULL);
+  Run r = run_cli ("sweep", "--dtype", "bf16", "--densities", "1/4",
+                   "--blocks", "4", "--m", "64", "--k", "48", "--n", "8",
+                   "--reps", "5", "--warmup", "0", "--out", csv, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.err, "tile-wise (fp32 only) is left out"));
+  run_clear (&r);
+  g_autofree char *text = NULL;
+  g_assert_true (g_file_get_contents (csv, &text, NULL, NULL));
+  g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
+  guint cpu = 0, model = 0;
+  for (guint i = 1; lines[i] != NULL && lines[i][0] != '\0'; i++)
+    {
+      g_auto (GStrv) f = g_strsplit (lines[i], ",", -1);
+      g_assert_cmpstr (f[7], ==, g_str_equal (f[0], "cpu") ? "bf16" : "fp16");
+      g_assert_cmpstr (f[1], !=, "tilewise");
+      cpu += g_str_equal (f[0], "cpu");
+      model += g_str_equal (f[0], "model");
+    }
+  g_assert_cmpuint (cpu, ==, 3);
+  g_assert_cmpuint (model, ==, 3);
+  g_unlink (csv);
+  g_rmdir (dir);
+  r = run_cli ("sweep", "--dtype", "bf16", "--modes", "tilewise", "--source",
+               "cpu", "--out", "x.csv", NULL);
+  assert_usage_error (&r, "tile-wise runs in fp32 only");
+}
+
 /* SDDMM's sweep is the CPU's alone, and says so. */
 static void
 test_sweep_sddmm (void)
@@ -2708,6 +2782,8 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/bench/mask-and-errors", test_bench_mask_and_errors);
   g_test_add_func ("/cli/bench/sddmm", test_bench_sddmm);
   g_test_add_func ("/cli/bench/tilewise", test_bench_tilewise);
+  g_test_add_func ("/cli/bench/bf16", test_bench_bf16);
+  g_test_add_func ("/cli/sweep/bf16", test_sweep_bf16);
   g_test_add_func ("/cli/sweep/sddmm", test_sweep_sddmm);
   g_test_add_func ("/cli/sweep/tilewise", test_sweep_tilewise);
   g_test_add_func ("/cli/model/json", test_model_json);
