@@ -144,7 +144,7 @@ const char *
 spx_dynamic_plan_kernel (const SpxDynamicPlan *plan)
 {
   g_return_val_if_fail (plan != NULL, NULL);
-  return spx_engine_kernel (plan->type, plan->isa);
+  return spx_engine_kernel (plan->type, plan->isa, plan->b);
 }
 
 /* Sorting space for COO input: values, columns and keys per block of the

@@ -66,8 +66,8 @@ void     spx_schedule_run_bf16 (SpxSchedule *s, const guint16 *B, float *C,
  * onto huge pages (fewer TLB misses). NULL when out of memory; free(). */
 void    *spx_engine_alloc (gsize bytes);
 
-/* The name of the kernels a plan of type runs on isa. */
-const char *spx_engine_kernel (SpxCpuType type, SpxIsa isa);
+/* The name of the kernels a plan of type runs on isa for blocks of b. */
+const char *spx_engine_kernel (SpxCpuType type, SpxIsa isa, guint b);
 
 /* Threads to use: the option, or OpenMP's default. */
 guint    spx_engine_threads (const SpxEngineOptions *options);

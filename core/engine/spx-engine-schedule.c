@@ -376,9 +376,9 @@ spx_schedule_run_bf16 (SpxSchedule *s, const guint16 *B, float *C,
 }
 
 const char *
-spx_engine_kernel (SpxCpuType type, SpxIsa isa)
+spx_engine_kernel (SpxCpuType type, SpxIsa isa, guint b)
 {
-  return type == SPX_CPU_BF16 ? spx_kernel_set_bf16 (isa)->name
+  return type == SPX_CPU_BF16 ? spx_kernel_set_bf16 (isa)->name (b)
                               : spx_kernel_name (isa);
 }
 

@@ -138,7 +138,7 @@ const char *
 spx_static_plan_kernel (const SpxStaticPlan *plan)
 {
   g_return_val_if_fail (plan != NULL, NULL);
-  return spx_engine_kernel (plan->type, plan->isa);
+  return spx_engine_kernel (plan->type, plan->isa, plan->b);
 }
 
 gsize

@@ -363,6 +363,12 @@ packer (guint b)
   return b == 1 ? pack_plain : pack_vnni;
 }
 
+static const char *
+name (guint b)
+{
+  return "avx512-bf16";
+}
+
 const SpxKernelSetBf16 spx_kernels_avx512bf16_bf16 = {
-  "avx512-bf16", spmm_kernel, bcol_rows, packer
+  name, spmm_kernel, bcol_rows, packer
 };

@@ -78,6 +78,12 @@ widen_kernel (guint b)
   return widen_spmm;
 }
 
+static const char *
+widen_name (guint b)
+{
+  return WIDEN_NAME;
+}
+
 const SpxKernelSetBf16 WIDEN_SET = {
-  WIDEN_NAME, widen_kernel, widen_bcol_rows, widen_packer
+  widen_name, widen_kernel, widen_bcol_rows, widen_packer
 };

@@ -28,7 +28,7 @@ static const SpxKernelSetBf16 *const bf16_sets[SPX_ISA_COUNT] = {
   [SPX_ISA_AVX2] = &spx_kernels_avx2_bf16,
   [SPX_ISA_AVX512] = &spx_kernels_avx512_bf16,
   [SPX_ISA_AVX512_BF16] = &spx_kernels_avx512bf16_bf16,
-  [SPX_ISA_AMX_BF16] = &spx_kernels_avx512bf16_bf16,
+  [SPX_ISA_AMX_BF16] = &spx_kernels_amx_bf16,
 };
 
 static inline const SpxKernelSet *

@@ -118,7 +118,8 @@ typedef void (*SpxBf16Pack) (const guint16 *B, guint64 ldb, guint64 k,
  * panel takes at most 4 bytes per element of B's rows padded to whole
  * blocks (the fp32 panel's size). */
 typedef struct {
-  const char       *name;    /* which instructions do the products */
+  /* which instructions do the products for b */
+  const char       *(*name) (guint b);
   SpxSpmmBf16Kernel (*spmm)  (guint b);
   guint             (*bcol_rows) (guint b);
   SpxBf16Pack       (*pack)  (guint b);
