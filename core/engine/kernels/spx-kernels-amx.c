@@ -51,6 +51,21 @@ configure (guint a_bytes, guint b_rows)
   _tile_loadconfig (&cfg);
 }
 
+/* B's rows for block j + PF_D are fetched into L1 while block j runs:
+ * from L2, a tile load's 8 or 16 lines would stall the multiplies. */
+#define PF_D 2
+
+static inline __attribute__ ((always_inline)) void
+prefetch_b (const SpxRowTask *task, const guint32 *B, guint64 ldb, guint j,
+            guint rows, guint G)
+{
+  guint jn = MIN (j + PF_D, task->n_blocks - 1);
+  const guint32 *bp = B + task->b_offsets[jn] / 2;
+  for (guint r = 0; r < rows; r++)
+    for (guint g = 0; g < G; g++)
+      _mm_prefetch ((const char *) (bp + r * ldb + 16 * g), _MM_HINT_T0);
+}
+
 #define C_IN(T, P) \
   do { \
     if (accumulate) \
@@ -73,6 +88,7 @@ pass_b16 (const SpxRowTask *task, const guint32 *B, guint64 ldb, float *C,
   for (guint j = 0; j < task->n_blocks; j++)
     {
       const guint32 *bp = B + task->b_offsets[j] / 2;
+      prefetch_b (task, B, ldb, j, 8, G);
       _tile_loadd (4, task->values_bf16 + (gsize) j * 256, 32);
       _tile_loadd (6, bp, stride);
       _tile_dpbf16ps (0, 4, 6);
@@ -118,6 +134,7 @@ pass_b32 (const SpxRowTask *task, const guint32 *B, guint64 ldb, float *C,
     {
       const guint16 *a = task->values_bf16 + (gsize) j * 1024;
       const guint32 *bp = B + task->b_offsets[j] / 2;
+      prefetch_b (task, B, ldb, j, 16, G);
       _tile_loadd (4, a, 64);
       _tile_loadd (5, a + 16 * 32, 64);
       _tile_loadd (6, bp, stride);
