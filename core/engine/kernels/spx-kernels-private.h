@@ -26,6 +26,13 @@ extern const SpxKernelSet spx_kernels_generic_fp32;
 extern const SpxKernelSet spx_kernels_avx2_fp32;
 extern const SpxKernelSet spx_kernels_avx512_fp32;
 
+/* Each instruction set's bf16 kernels (the rows of the second table). */
+extern const SpxKernelSetBf16 spx_kernels_generic_bf16;
+extern const SpxKernelSetBf16 spx_kernels_avx2_bf16;
+extern const SpxKernelSetBf16 spx_kernels_avx512_bf16;
+extern const SpxKernelSetBf16 spx_kernels_avx512bf16_bf16;
+extern const SpxKernelSetBf16 spx_kernels_amx_bf16;
+
 /* Their SpMM kernels' generic-b paths, whatever b is (for the tests). */
 SpxSpmmKernel spx_kernel_spmm_generic_any (void);
 SpxSpmmKernel spx_kernel_spmm_avx2_any    (void);
