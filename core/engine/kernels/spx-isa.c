@@ -46,6 +46,14 @@ spx_isa_supported (SpxIsa isa)
     }
 }
 
+gboolean
+spx_isa_has_avx512_bf16 (void)
+{
+  __builtin_cpu_init ();
+  return spx_isa_supported (SPX_ISA_AVX512) &&
+         __builtin_cpu_supports ("avx512bf16");
+}
+
 SpxIsa
 spx_isa_best (void)
 {

@@ -20,5 +20,7 @@ gboolean    spx_isa_from_string (const char *name, SpxIsa *isa);
 /* The best instruction set this processor runs. */
 SpxIsa      spx_isa_best        (void);
 gboolean    spx_isa_supported   (SpxIsa isa);
+/* AVX-512 with AVX512_BF16 (vdpbf16ps), which the bf16 kernels need. */
+gboolean    spx_isa_has_avx512_bf16 (void);
 
 G_END_DECLS

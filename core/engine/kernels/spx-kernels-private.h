@@ -25,6 +25,8 @@ typedef struct {
 extern const SpxKernelSet spx_kernels_generic_fp32;
 extern const SpxKernelSet spx_kernels_avx2_fp32;
 extern const SpxKernelSet spx_kernels_avx512_fp32;
+/* bf16's (spx-kernels.c's second table); needs AVX512_BF16. */
+extern const SpxKernelSetBf16 spx_kernels_avx512_bf16;
 
 /* Their SpMM kernels' generic-b paths, whatever b is (for the tests). */
 SpxSpmmKernel spx_kernel_spmm_generic_any (void);

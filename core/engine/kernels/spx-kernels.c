@@ -31,6 +31,21 @@ spx_kernel_set (SpxIsa isa)
   return fp32_set (isa);
 }
 
+/* bf16's kernel sets: AVX-512's alone so far. Every one of them runs
+ * AVX512_BF16's instructions, so none is handed out without it. */
+static const SpxKernelSetBf16 *const bf16_sets[SPX_ISA_COUNT] = {
+  [SPX_ISA_AVX512] = &spx_kernels_avx512_bf16,
+};
+
+const SpxKernelSetBf16 *
+spx_kernel_set_bf16 (SpxIsa isa)
+{
+  if ((guint) isa >= SPX_ISA_COUNT || !spx_isa_supported (isa) ||
+      !spx_isa_has_avx512_bf16 ())
+    return NULL;
+  return bf16_sets[isa];
+}
+
 SpxSpmmKernel
 spx_kernel_spmm (SpxIsa isa, guint b)
 {

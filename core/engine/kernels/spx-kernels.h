@@ -68,8 +68,29 @@ typedef struct {
   SpxSddmmPack  (*sddmm_pack)  (guint b);
 } SpxKernelSet;
 
+/* SDDMM with P and Q in bf16 (guint16, spx-bf16.h), sums and out in
+ * fp32: as SpxSddmmPanel, against the panel the set's sddmm_pack leaves
+ * for the same b (its layout is the kernel's own), b passed along. */
+typedef void (*SpxSddmmPanelBf16) (const guint16 *const *p, float *const *o,
+                                   guint n, guint64 kd, guint b,
+                                   const guint16 *Qt);
+
+/* As SpxSddmmPack, in bf16: at most 2·(b + 15)·(kd + 32) of them, zeros
+ * past cols and past kd. */
+typedef void (*SpxSddmmPackBf16) (const guint16 *q, guint64 kd, guint b,
+                                  guint cols, guint16 *panel);
+
+/* One instruction set's bf16 kernels: packed SDDMM for every b. */
+typedef struct {
+  SpxSddmmPanelBf16 (*sddmm_panel) (guint b);
+  SpxSddmmPackBf16  (*sddmm_pack)  (guint b);
+} SpxKernelSetBf16;
+
 /* The set for isa (the generic one for a value out of range). */
 const SpxKernelSet *spx_kernel_set  (SpxIsa isa);
+/* isa's bf16 set if it has one and this processor runs it, else NULL
+ * (then convert to fp32). */
+const SpxKernelSetBf16 *spx_kernel_set_bf16 (SpxIsa isa);
 /* spx_kernel_set (isa)->spmm (b). */
 SpxSpmmKernel       spx_kernel_spmm (SpxIsa isa, guint b);
 

@@ -1,0 +1,270 @@
+/* spx-sddmm-avx512bf16.c: SDDMM on bf16 P and Q with AVX512_BF16's
+ * vdpbf16ps, which multiplies pairs of bf16 and adds both products to an
+ * fp32 lane. Its pairs run along kd, SDDMM's dot-product dimension, so
+ * rows of P are read as they are and only Q's block-column is packed.
+ * Compiled with -mavx512bf16 on its own, so that no other kernel can
+ * pick up a bf16 instruction; called only on processors that have it.
+ *
+ * One kernel family serves every block size. A zmm holds 16 lanes; each
+ * of a block-column's C columns gets G = 16 / C of them (C the block
+ * size rounded up to a power of two, at most 16), and lane i of column
+ * c sums the pairs i, i + G, i + 2G, … of its dot product: a step of the
+ * kernel covers 2G of kd. Each row of P contributes its next 2G bf16,
+ * repeated C times across the vector (a broadcast of 4·G bytes). After
+ * kd, a column's G lanes are added up. Blocks wider than 16 take G = 1
+ * and several vectors, at most 4 per tile. As in spx-sddmm-panel.h, R
+ * rows × V vectors of accumulators stay in registers over all of kd, and
+ * the rows may come from any blocks of the column. */
+#include "spx-kernels-private.h"
+
+#include <immintrin.h>
+#include <string.h>
+
+#define INLINE static inline __attribute__ ((always_inline))
+#define MAX_R 16
+#define MAX_V 4 /* vectors per tile: 64 columns */
+
+/* Lanes per column for block size b. */
+static guint
+lanes_per_column (guint b)
+{
+  guint c = 1;
+
+  while (c < b && c < 16)
+    c *= 2;
+  return 16 / c;
+}
+
+/* Vectors across the whole block-column. */
+static guint
+vectors (guint b)
+{
+  return b <= 16 ? 1 : (b + 15) / 16;
+}
+
+/* The next 2G bf16 of a row of P from bf16 s·2G on, repeated across the
+ * vector; rem > 0 (the last, partial step) reads only rem of them and
+ * zeroes the rest, so nothing past the row is read and the padding adds
+ * 0 · 0. */
+INLINE __m512i
+p_step (const guint16 *p, guint G, guint64 s, guint rem)
+{
+  const guint16 *x = p + 2 * G * s;
+  guint32 pair;
+
+  switch (G)
+    {
+    case 1:
+      if (rem == 0)
+        memcpy (&pair, x, sizeof pair);
+      else
+        pair = x[0];
+      return _mm512_set1_epi32 ((int) pair);
+    case 2:
+      return _mm512_broadcastq_epi64 (
+        rem == 0 ? _mm_loadl_epi64 ((const __m128i *) x)
+                 : _mm_maskz_loadu_epi16 ((__mmask8) ((1u << rem) - 1), x));
+    case 4:
+      return _mm512_broadcast_i32x4 (
+        rem == 0 ? _mm_loadu_si128 ((const __m128i *) x)
+                 : _mm_maskz_loadu_epi16 ((__mmask8) ((1u << rem) - 1), x));
+    case 8:
+      return _mm512_broadcast_i64x4 (
+        rem == 0 ? _mm256_loadu_si256 ((const __m256i *) x)
+                 : _mm256_maskz_loadu_epi16 ((__mmask16) ((1u << rem) - 1),
+                                             x));
+    default:
+      return rem == 0 ? _mm512_loadu_si512 (x)
+                      : _mm512_maskz_loadu_epi16 ((__mmask32) ((1u << rem)
+                                                               - 1), x);
+    }
+}
+
+/* One step: the tile's V vectors of the panel against R rows of P. */
+INLINE void
+tile_step (__m512 c[MAX_R][MAX_V], const guint16 *const *pr,
+           const guint16 *q, guint64 s, guint rem, guint R, guint V,
+           guint G)
+{
+  __m512i x[MAX_V];
+
+#pragma GCC unroll 4
+  for (guint v = 0; v < V; v++)
+    x[v] = _mm512_loadu_si512 (q + 32 * v);
+#pragma GCC unroll 16
+  for (guint r = 0; r < R; r++)
+    {
+      __m512i p = p_step (pr[r], G, s, rem);
+#pragma GCC unroll 4
+      for (guint v = 0; v < V; v++)
+        c[r][v] = _mm512_dpbf16_ps (c[r][v], (__m512bh) p, (__m512bh) x[v]);
+    }
+}
+
+/* Each column's G lanes added up, in the same tree whatever the tile,
+ * column c's sum then in lane c. */
+INLINE __m512
+sum_lanes (__m512 x, guint G)
+{
+  if (G >= 2)
+    x = _mm512_add_ps (x, _mm512_permute_ps (x, 0xb1)); /* neighbours */
+  if (G >= 4)
+    x = _mm512_add_ps (x, _mm512_permute_ps (x, 0x4e)); /* pairs */
+  if (G >= 8)
+    x = _mm512_add_ps (x, _mm512_shuffle_f32x4 (x, x, 0xb1)); /* 128s */
+  if (G >= 16)
+    x = _mm512_add_ps (x, _mm512_shuffle_f32x4 (x, x, 0x4e)); /* 256s */
+  if (G == 1)
+    return x;
+  __m512i first = _mm512_mullo_epi32 (
+    _mm512_setr_epi32 (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
+    _mm512_set1_epi32 ((int) G));
+  return _mm512_permutexvar_ps (first, x);
+}
+
+/* Where a tile sits: the block size, the panel's vectors and the tile's
+ * first one. */
+typedef struct {
+  guint b, vectors, v0;
+} Place;
+
+/* R rows × V vectors of the block-column, over all of kd. */
+INLINE void
+tile (const guint16 *const *p, float *const *o, guint64 kd,
+      const guint16 *Qt, Place at, guint R, guint V, guint G)
+{
+  const guint16 *pr[MAX_R];
+  __m512 c[MAX_R][MAX_V];
+  guint64 steps = kd / (2 * G), s = 0, stride = 32 * at.vectors;
+  const guint16 *q = Qt + 32 * at.v0;
+
+#pragma GCC unroll 16
+  for (guint r = 0; r < R; r++)
+    {
+      pr[r] = p[r];
+#pragma GCC unroll 4
+      for (guint v = 0; v < V; v++)
+        c[r][v] = _mm512_setzero_ps ();
+    }
+  for (; s < steps; s++, q += stride)
+    tile_step (c, pr, q, s, 0, R, V, G);
+  if (kd % (2 * G) != 0) /* the panel's last step is zero-padded */
+    tile_step (c, pr, q, s, (guint) (kd % (2 * G)), R, V, G);
+
+  guint last = at.b - 16 * (at.v0 + V - 1); /* columns in the last vector */
+  __mmask16 tail = (__mmask16) (last >= 16 ? 0xffff : (1u << last) - 1);
+#pragma GCC unroll 16
+  for (guint r = 0; r < R; r++)
+#pragma GCC unroll 4
+    for (guint v = 0; v < V; v++)
+      _mm512_mask_storeu_ps (o[r] + 16 * (at.v0 + v), v + 1 == V ? tail : 0xffff,
+                             sum_lanes (c[r][v], G));
+}
+
+/* n rows: R at a time, then R/2, then one at a time. */
+INLINE void
+rows (const guint16 *const *p, float *const *o, guint n, guint64 kd,
+      const guint16 *Qt, Place at, guint R, guint V, guint G)
+{
+  guint r = 0;
+
+  for (; r + R <= n; r += R)
+    tile (p + r, o + r, kd, Qt, at, R, V, G);
+  if (R > 1 && r + R / 2 <= n)
+    {
+      tile (p + r, o + r, kd, Qt, at, R / 2, V, G);
+      r += R / 2;
+    }
+  for (; r < n; r++)
+    tile (p + r, o + r, kd, Qt, at, 1, V, G);
+}
+
+/* Blocks of up to 8 columns: one vector, G > 1 lanes a column. */
+#define NARROW(G) \
+  static void \
+  narrow_##G (const guint16 *const *p, float *const *o, guint n, \
+              guint64 kd, guint b, const guint16 *Qt) \
+  { \
+    rows (p, o, n, kd, Qt, (Place) { b, 1, 0 }, MAX_R, 1, G); \
+  }
+
+NARROW (2)
+NARROW (4)
+NARROW (8)
+NARROW (16)
+#undef NARROW
+
+/* Blocks wider than 8, a lane a column: tiles of up to 4 vectors (16
+ * accumulators at most), the last vector's store masked. */
+static void
+wide (const guint16 *const *p, float *const *o, guint n, guint64 kd,
+      guint b, const guint16 *Qt)
+{
+  guint nv = vectors (b);
+
+  for (guint v0 = 0; v0 < nv; v0 += MAX_V)
+    {
+      Place at = { b, nv, v0 };
+      switch (MIN (nv - v0, MAX_V))
+        {
+        case 1: rows (p, o, n, kd, Qt, at, 16, 1, 1); break;
+        case 2: rows (p, o, n, kd, Qt, at, 8, 2, 1); break;
+        case 3: rows (p, o, n, kd, Qt, at, 4, 3, 1); break;
+        default: rows (p, o, n, kd, Qt, at, 4, 4, 1); break;
+        }
+    }
+}
+
+static SpxSddmmPanelBf16
+sddmm_panel (guint b)
+{
+  switch (lanes_per_column (b))
+    {
+    case 16: return narrow_16;
+    case 8: return narrow_8;
+    case 4: return narrow_4;
+    case 2: return narrow_2;
+    default: return wide;
+    }
+}
+
+/* Column c's 2G bf16 of step s (from bf16 2G·s of its row), zeros past
+ * kd. */
+static void
+pack_cell (const guint16 *q, guint64 kd, guint G, guint64 s, guint16 *dst)
+{
+  guint64 t = 2 * G * s;
+
+  if (t + 2 * G <= kd)
+    memcpy (dst, q + t, 4 * G);
+  else
+    for (guint i = 0; i < 2 * G; i++)
+      dst[i] = t + i < kd ? q[t + i] : 0;
+}
+
+/* The panel: per step, C·V columns' 2G bf16 each, in column order (so
+ * column c's sit in lanes c·G to c·G + G − 1), zeros past cols. */
+static void
+pack (const guint16 *q, guint64 kd, guint b, guint cols, guint16 *panel)
+{
+  guint G = lanes_per_column (b), width = 16 * vectors (b) / G;
+  guint64 steps = (kd + 2 * G - 1) / (2 * G);
+
+  for (guint64 s = 0; s < steps; s++)
+    for (guint c = 0; c < width; c++)
+      {
+        guint16 *dst = panel + (s * width + c) * 2 * G;
+        if (c < cols)
+          pack_cell (q + c * kd, kd, G, s, dst);
+        else
+          memset (dst, 0, 4 * G);
+      }
+}
+
+static SpxSddmmPackBf16
+sddmm_pack (guint b)
+{
+  return pack;
+}
+
+const SpxKernelSetBf16 spx_kernels_avx512_bf16 = { sddmm_panel, sddmm_pack };
