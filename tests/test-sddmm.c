@@ -3,7 +3,7 @@
  * naive double-precision reference. */
 #include "spx-bf16.h"
 #include "spx-engine.h"
-#include "spx-kernels.h"
+#include "spx-kernels-private.h"
 
 #include <math.h>
 #include <string.h>
@@ -705,6 +705,52 @@ now_ms (guint threads)
   return (double) t.tv_sec * 1e3 + (double) t.tv_nsec * 1e-6;
 }
 
+/* The vdpbf16ps kernel alone, on the block sizes AMX takes from it in
+ * spx_sddmm_bf16 where there is AMX: n rows of P in a scrambled order
+ * against one block-column of cols ≤ b rows of Q, packed. Entries past
+ * cols meet the panel's zeros. */
+static void
+check_lanes (guint b, guint cols, guint64 kd)
+{
+  const SpxKernelSetBf16 *set = spx_kernel_set_bf16 (SPX_ISA_AVX512);
+  guint n = 37;
+  g_autofree guint16 *P = random_bf16 (n * kd, b);
+  g_autofree guint16 *Q = random_bf16 (cols * kd, b + 1);
+  g_autofree guint16 *panel = g_new (guint16, 2 * (b + 15) * (kd + 32));
+  g_autofree float *out = nan_floats (n * b);
+  const guint16 *p[37];
+  float *o[37];
+
+  for (guint i = 0; i < n; i++)
+    {
+      p[i] = P + (7 * i % n) * kd;
+      o[i] = out + i * b;
+    }
+  set->sddmm_pack (b) (Q, kd, b, cols, panel);
+  spx_sddmm_avx512bf16_lanes (b) (p, o, n, kd, b, panel);
+  for (guint i = 0; i < n; i++)
+    for (guint c = 0; c < b; c++)
+      if (c < cols)
+        check_entry_bf16 (p[i], Q + c * kd, kd, o[i][c]);
+      else
+        g_assert_true (o[i][c] == 0.0f);
+}
+
+static void
+test_bf16_lanes (void)
+{
+  static const guint blocks[] = { 16, 32, 48, 64 };
+
+  if (!have_path (PATH_AVX512_BF16))
+    return;
+  for (guint i = 0; i < G_N_ELEMENTS (blocks); i++)
+    for (guint d = 0; d < G_N_ELEMENTS (kds_bf16); d++)
+      {
+        check_lanes (blocks[i], blocks[i], kds_bf16[d]);
+        check_lanes (blocks[i], blocks[i] - 3, kds_bf16[d]);
+      }
+}
+
 /* A measurement, not a check (-m perf): bf16 against fp32 on the same
  * pattern and values (rounded), m = k = 2048, kd = 256, density 0.1. */
 static double
@@ -807,6 +853,7 @@ main (int argc, char **argv)
         if (blocks_bf16[i] > 1)
           g_test_add_data_func (inf, c, test_bf16_outside_inf);
       }
+  g_test_add_func ("/sddmm-bf16/avx512-bf16/lanes", test_bf16_lanes);
   g_test_add_func ("/sddmm/empty", test_empty);
   g_test_add_func ("/sddmm/threads", test_threads);
   if (g_test_perf ())

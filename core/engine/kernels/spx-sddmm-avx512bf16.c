@@ -398,12 +398,9 @@ pack (const guint16 *q, guint64 kd, guint b, guint cols, guint16 *panel)
       }
 }
 
-/* AMX for whole tiles where it can, else the lanes above. */
-static SpxSddmmPanelBf16
-sddmm_panel (guint b)
+SpxSddmmPanelBf16
+spx_sddmm_avx512bf16_lanes (guint b)
 {
-  if (b % TILE == 0 && amx_ready ())
-    return amx_rows;
   switch (lanes_per_column (b))
     {
     case 16: return narrow_16;
@@ -412,6 +409,15 @@ sddmm_panel (guint b)
     case 2: return narrow_2;
     default: return wide;
     }
+}
+
+/* AMX for whole tiles where it can, else the lanes above. */
+static SpxSddmmPanelBf16
+sddmm_panel (guint b)
+{
+  if (b % TILE == 0 && amx_ready ())
+    return amx_rows;
+  return spx_sddmm_avx512bf16_lanes (b);
 }
 
 static SpxSddmmPackBf16
