@@ -7,11 +7,49 @@
 #include <omp.h>
 #include <string.h>
 
+/* SDDMM's kernels in fp32 or in bf16 (the other ones NULL): one block
+ * at a time from P and Q, or (panel and pack non-NULL) rows against a
+ * packed block-column of Q. Everything up to the kernels handles P, Q
+ * and the panel as elements of esize bytes. */
+typedef struct {
+  gsize             esize;
+  SpxSddmmBlock     block;
+  SpxSddmmPanel     panel;
+  SpxSddmmPack      pack;
+  SpxSddmmBlockBf16 block_bf16;
+  SpxSddmmPanelBf16 panel_bf16;
+  SpxSddmmPackBf16  pack_bf16;
+} Kernel;
+
+/* Row (or block-row) i of a kd-wide matrix of esize-byte elements. */
+static inline gconstpointer
+row_at (const Kernel *kern, gconstpointer x, guint64 kd, guint64 i)
+{
+  return (const guint8 *) x + i * kd * kern->esize;
+}
+
+/* One block, from block-row br of P and block-column bc of Q. */
+static void
+kernel_block (const Kernel *kern, const SpxBlockCsr *pat, gconstpointer P,
+              gconstpointer Q, guint64 kd, guint64 br, guint64 bc, float *out)
+{
+  guint64 b = pat->b;
+  guint rows = (guint) MIN (b, pat->m - br * b);
+  guint cols = (guint) MIN (b, pat->k - bc * b);
+  gconstpointer p = row_at (kern, P, kd, br * b);
+  gconstpointer q = row_at (kern, Q, kd, bc * b);
+
+  if (kern->block_bf16 != NULL)
+    kern->block_bf16 (p, q, kd, pat->b, rows, cols, out);
+  else
+    kern->block (p, q, kd, pat->b, rows, cols, out);
+}
+
 /* Blocks [first, last) of the pattern, in order, from the rows of P and
  * Q. */
 static void
-run_range (SpxSddmmBlock block_sddmm, const SpxBlockCsr *pat, const float *P,
-           const float *Q, guint64 kd, float *out, guint64 first,
+run_range (const Kernel *kern, const SpxBlockCsr *pat, gconstpointer P,
+           gconstpointer Q, guint64 kd, float *out, guint64 first,
            guint64 last)
 {
   const guint64 *off = pat->row_offsets;
@@ -32,11 +70,8 @@ run_range (SpxSddmmBlock block_sddmm, const SpxBlockCsr *pat, const float *P,
     {
       while (off[br + 1] <= i)
         br++;
-      guint64 bc = pat->col_indices[i];
-      guint rows = (guint) MIN (b, pat->m - br * b);
-      guint cols = (guint) MIN (b, pat->k - bc * b);
-      block_sddmm (P + br * b * kd, Q + bc * b * kd, kd, pat->b, rows, cols,
-                   out + i * b * b);
+      kernel_block (kern, pat, P, Q, kd, br, pat->col_indices[i],
+                    out + i * b * b);
     }
 }
 
@@ -94,16 +129,6 @@ by_column_init (ByColumn *bycol, const SpxBlockCsr *pat, guint64 target)
     bycol->cuts[++bycol->n_chunks] = n;
 }
 
-/* The packed path's kernel and its packing of Q, in fp32 or in bf16
- * (the other pair NULL). Everything up to the kernels handles P, Q and
- * the panel as elements of esize bytes. */
-typedef struct {
-  gsize             esize;
-  SpxSddmmPanel     panel;
-  SpxSddmmPack      pack;
-  SpxSddmmPanelBf16 panel_bf16;
-  SpxSddmmPackBf16  pack_bf16;
-} Kernel;
 
 /* Rows waiting for the kernel, all of one block-column. */
 #define BATCH 64
@@ -113,12 +138,6 @@ typedef struct {
   guint         n;
 } Rows;
 
-/* Row (or block-row) i of a kd-wide matrix of esize-byte elements. */
-static inline gconstpointer
-row_at (const Kernel *kern, gconstpointer x, guint64 kd, guint64 i)
-{
-  return (const guint8 *) x + i * kd * kern->esize;
-}
 
 /* The kernel on the rows, their pointers handed over in its type. */
 static void
@@ -307,6 +326,29 @@ options_isa (const SpxEngineOptions *options)
   return options != NULL ? options->isa : spx_isa_best ();
 }
 
+/* The packed path where the kernels have one for b, else block by
+ * block; on at most options' threads. */
+static gboolean
+run (const Kernel *kern, const SpxBlockCsr *pattern, gconstpointer P,
+     gconstpointer Q, guint64 kd, float *out,
+     const SpxEngineOptions *options, GError **error)
+{
+  gboolean packed = kern->esize == sizeof (float)
+                    ? kern->panel != NULL && kern->pack != NULL
+                    : kern->panel_bf16 != NULL && kern->pack_bf16 != NULL;
+  guint64 n_blocks = pattern->n_blocks, n_chunks;
+  int threads = max_threads (options);
+  guint64 chunk = chunking (pattern, kd, packed, &threads, &n_chunks);
+
+  if (packed)
+    return run_panels (kern, pattern, P, Q, kd, out, chunk, threads, error);
+#pragma omp parallel for schedule (dynamic, 1) num_threads (threads)
+  for (guint64 i = 0; i < n_chunks; i++)
+    run_range (kern, pattern, P, Q, kd, out, i * chunk,
+               MIN (n_blocks, (i + 1) * chunk));
+  return TRUE;
+}
+
 gboolean
 spx_sddmm (const SpxBlockCsr *pattern, const float *P, const float *Q,
            guint64 kd, float *out, const SpxEngineOptions *options,
@@ -317,26 +359,14 @@ spx_sddmm (const SpxBlockCsr *pattern, const float *P, const float *Q,
 
   if (!check (pattern, kd, error))
     return FALSE;
-  guint64 n_blocks = pattern->n_blocks, n_chunks;
-  if (n_blocks == 0)
+  if (pattern->n_blocks == 0)
     return TRUE;
   g_return_val_if_fail (P != NULL && Q != NULL && out != NULL, FALSE);
 
   const SpxKernelSet *set = spx_kernel_set (options_isa (options));
-  Kernel kern = { sizeof (float), set->sddmm_panel (pattern->b),
-                  set->sddmm_pack (pattern->b), NULL, NULL };
-  gboolean packed = kern.panel != NULL && kern.pack != NULL;
-  int threads = max_threads (options);
-  guint64 chunk = chunking (pattern, kd, packed, &threads, &n_chunks);
-
-  if (packed)
-    return run_panels (&kern, pattern, P, Q, kd, out, chunk, threads, error);
-  SpxSddmmBlock kernel = set->sddmm;
-#pragma omp parallel for schedule (dynamic, 1) num_threads (threads)
-  for (guint64 i = 0; i < n_chunks; i++)
-    run_range (kernel, pattern, P, Q, kd, out, i * chunk,
-               MIN (n_blocks, (i + 1) * chunk));
-  return TRUE;
+  Kernel kern = { sizeof (float), set->sddmm, set->sddmm_panel (pattern->b),
+                  set->sddmm_pack (pattern->b), NULL, NULL, NULL };
+  return run (&kern, pattern, P, Q, kd, out, options, error);
 }
 
 /* n bf16 values widened to fp32 (exactly), or NULL without the memory. */
@@ -390,7 +420,6 @@ spx_sddmm_bf16 (const SpxBlockCsr *pattern, const guint16 *P,
 
   if (!check (pattern, kd, error))
     return FALSE;
-  guint64 n_chunks;
   if (pattern->n_blocks == 0)
     return TRUE;
   g_return_val_if_fail (P != NULL && Q != NULL && out != NULL, FALSE);
@@ -398,9 +427,7 @@ spx_sddmm_bf16 (const SpxBlockCsr *pattern, const guint16 *P,
   const SpxKernelSetBf16 *set = spx_kernel_set_bf16 (options_isa (options));
   if (set == NULL)
     return sddmm_widened (pattern, P, Q, kd, out, options, error);
-  Kernel kern = { sizeof (guint16), NULL, NULL,
+  Kernel kern = { sizeof (guint16), NULL, NULL, NULL, set->sddmm,
                   set->sddmm_panel (pattern->b), set->sddmm_pack (pattern->b) };
-  int threads = max_threads (options);
-  guint64 chunk = chunking (pattern, kd, TRUE, &threads, &n_chunks);
-  return run_panels (&kern, pattern, P, Q, kd, out, chunk, threads, error);
+  return run (&kern, pattern, P, Q, kd, out, options, error);
 }

@@ -69,8 +69,13 @@ typedef struct {
 } SpxKernelSet;
 
 /* SDDMM with P and Q in bf16 (guint16, spx-bf16.h), sums and out in
- * fp32: as SpxSddmmPanel, against the panel the set's sddmm_pack leaves
- * for the same b (its layout is the kernel's own), b passed along. */
+ * fp32: one block as SpxSddmmBlock does. */
+typedef void (*SpxSddmmBlockBf16) (const guint16 *P, const guint16 *Q,
+                                   guint64 kd, guint b, guint rows,
+                                   guint cols, float *out);
+
+/* As SpxSddmmPanel, against the panel the set's sddmm_pack leaves for
+ * the same b (its layout is the kernel's own), b passed along. */
 typedef void (*SpxSddmmPanelBf16) (const guint16 *const *p, float *const *o,
                                    guint n, guint64 kd, guint b,
                                    const guint16 *Qt);
@@ -80,8 +85,10 @@ typedef void (*SpxSddmmPanelBf16) (const guint16 *const *p, float *const *o,
 typedef void (*SpxSddmmPackBf16) (const guint16 *q, guint64 kd, guint b,
                                   guint cols, guint16 *panel);
 
-/* One instruction set's bf16 kernels: packed SDDMM for every b. */
+/* One instruction set's bf16 kernels, as fp32's. */
 typedef struct {
+  SpxSddmmBlockBf16   sddmm;
+  /* the packed kernel for b, or NULL (then sddmm) */
   SpxSddmmPanelBf16 (*sddmm_panel) (guint b);
   SpxSddmmPackBf16  (*sddmm_pack)  (guint b);
 } SpxKernelSetBf16;
