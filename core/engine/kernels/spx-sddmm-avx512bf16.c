@@ -420,18 +420,88 @@ pack_cell (const guint16 *q, guint64 kd, guint G, guint64 s, guint16 *dst)
       dst[i] = t + i < kd ? q[t + i] : 0;
 }
 
-/* The panel: per step, C·V columns' 2G bf16 each, in column order (so
- * column c's sit in lanes c·G to c·G + G − 1), zeros past cols; with a
- * lane a column, zero steps up to a whole AMX chunk. */
+/* 16×16 32-bit elements transposed in registers: r[i]'s lane j to
+ * r[j]'s lane i. 4×4 transposes inside each 128-bit lane, then of the
+ * 128-bit lanes across the rows. */
+INLINE void
+transpose_16x16 (__m512i r[16])
+{
+  __m512i t[16];
+
+#pragma GCC unroll 8
+  for (guint i = 0; i < 16; i += 2)
+    {
+      t[i] = _mm512_unpacklo_epi32 (r[i], r[i + 1]);
+      t[i + 1] = _mm512_unpackhi_epi32 (r[i], r[i + 1]);
+    }
+#pragma GCC unroll 4
+  for (guint i = 0; i < 16; i += 4)
+    {
+      r[i] = _mm512_unpacklo_epi64 (t[i], t[i + 2]);
+      r[i + 1] = _mm512_unpackhi_epi64 (t[i], t[i + 2]);
+      r[i + 2] = _mm512_unpacklo_epi64 (t[i + 1], t[i + 3]);
+      r[i + 3] = _mm512_unpackhi_epi64 (t[i + 1], t[i + 3]);
+    }
+  /* r[4i + m]'s 128-bit lane L now holds column 4L + m of rows 4i to
+   * 4i + 3 */
+#pragma GCC unroll 4
+  for (guint m = 0; m < 4; m++)
+    {
+      __m512i v0 = _mm512_shuffle_i32x4 (r[m], r[4 + m], 0x88);
+      __m512i v1 = _mm512_shuffle_i32x4 (r[m], r[4 + m], 0xdd);
+      __m512i v2 = _mm512_shuffle_i32x4 (r[8 + m], r[12 + m], 0x88);
+      __m512i v3 = _mm512_shuffle_i32x4 (r[8 + m], r[12 + m], 0xdd);
+      t[m] = _mm512_shuffle_i32x4 (v0, v2, 0x88);
+      t[4 + m] = _mm512_shuffle_i32x4 (v1, v3, 0x88);
+      t[8 + m] = _mm512_shuffle_i32x4 (v0, v2, 0xdd);
+      t[12 + m] = _mm512_shuffle_i32x4 (v1, v3, 0xdd);
+    }
+#pragma GCC unroll 16
+  for (guint i = 0; i < 16; i++)
+    r[i] = t[i];
+}
+
+/* A lane a column: 16 steps (32 of kd) × 16 columns at a time, each
+ * column's 16 pairs loaded as one vector (zeros past kd and cols), then
+ * transposed into 16 steps. Steps are padded to whole AMX chunks. */
+static void
+pack_pairs (const guint16 *q, guint64 kd, guint b, guint cols,
+            guint16 *panel)
+{
+  guint nv = vectors (b);
+  __m512i r[16];
+
+  for (guint64 t = 0; t < kd; t += CHUNK)
+    for (guint v = 0; v < nv; v++)
+      {
+        __mmask32 m = kd - t >= CHUNK ? ~(__mmask32) 0
+                                      : (__mmask32) ((1u << (kd - t)) - 1);
+#pragma GCC unroll 16
+        for (guint c = 0; c < 16; c++)
+          r[c] = 16 * v + c < cols
+                 ? _mm512_maskz_loadu_epi16 (m, q + (16 * v + c) * kd + t)
+                 : _mm512_setzero_si512 ();
+        transpose_16x16 (r);
+#pragma GCC unroll 16
+        for (guint s = 0; s < 16; s++)
+          _mm512_storeu_si512 (panel + (t / 2 + s) * 32 * nv + 32 * v, r[s]);
+      }
+}
+
+/* The panel: per step, C columns' 2G bf16 each, in column order (so
+ * column c's sit in lanes c·G to c·G + G − 1), zeros past cols; a lane a
+ * column (b > 8) as pack_pairs leaves it. */
 static void
 pack (const guint16 *q, guint64 kd, guint b, guint cols, guint16 *panel)
 {
-  guint G = lanes_per_column (b), width = 16 * vectors (b) / G;
+  guint G = lanes_per_column (b), width = 16 / G;
   guint64 steps = (kd + 2 * G - 1) / (2 * G);
 
   if (G == 1)
-    steps = (steps + TILE - 1) / TILE * TILE;
-
+    {
+      pack_pairs (q, kd, b, cols, panel);
+      return;
+    }
   for (guint64 s = 0; s < steps; s++)
     for (guint c = 0; c < width; c++)
       {
