@@ -55,6 +55,23 @@ spx_kernel_name (SpxIsa isa)
   return spx_isa_to_string (MIN (isa, SPX_ISA_AVX512));
 }
 
+/* bf16 SDDMM's kernel sets: AVX-512's alone so far. Every one of them
+ * runs AVX512_BF16's instructions, so none is handed out without it. */
+static const SpxSddmmSetBf16 *const sddmm_bf16_sets[SPX_ISA_COUNT] = {
+  [SPX_ISA_AVX512] = &spx_sddmm_avx512bf16_set,
+  [SPX_ISA_AVX512_BF16] = &spx_sddmm_avx512bf16_set,
+  [SPX_ISA_AMX_BF16] = &spx_sddmm_avx512bf16_set,
+};
+
+const SpxSddmmSetBf16 *
+spx_sddmm_set_bf16 (SpxIsa isa)
+{
+  if ((guint) isa >= SPX_ISA_COUNT || !spx_isa_supported (isa) ||
+      !spx_isa_supported (SPX_ISA_AVX512_BF16))
+    return NULL;
+  return sddmm_bf16_sets[isa];
+}
+
 SpxSpmmKernel
 spx_kernel_spmm (SpxIsa isa, guint b)
 {

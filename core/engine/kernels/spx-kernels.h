@@ -73,8 +73,37 @@ typedef struct {
   SpxSddmmPack  (*sddmm_pack)  (guint b);
 } SpxKernelSet;
 
+/* SDDMM with P and Q in bf16 (guint16, spx-bf16.h), sums and out in
+ * fp32: one block as SpxSddmmBlock does. */
+typedef void (*SpxSddmmBlockBf16) (const guint16 *P, const guint16 *Q,
+                                   guint64 kd, guint b, guint rows,
+                                   guint cols, float *out);
+
+/* As SpxSddmmPanel, against the panel the set's sddmm_pack leaves for
+ * the same b (its layout is the kernel's own), b passed along. */
+typedef void (*SpxSddmmPanelBf16) (const guint16 *const *p, float *const *o,
+                                   guint n, guint64 kd, guint b,
+                                   const guint16 *Qt);
+
+/* As SpxSddmmPack, in bf16: at most 2·(b + 15)·(kd + 32) of them, zeros
+ * past cols and past kd. */
+typedef void (*SpxSddmmPackBf16) (const guint16 *q, guint64 kd, guint b,
+                                  guint cols, guint16 *panel);
+
+/* One instruction set's bf16 SDDMM kernels, as fp32's (SpMM's bf16
+ * kernels are SpxKernelSetBf16, below). */
+typedef struct {
+  SpxSddmmBlockBf16   sddmm;
+  /* the packed kernel for b, or NULL (then sddmm) */
+  SpxSddmmPanelBf16 (*sddmm_panel) (guint b);
+  SpxSddmmPackBf16  (*sddmm_pack)  (guint b);
+} SpxSddmmSetBf16;
+
 /* The set for isa (the generic one for a value out of range). */
 const SpxKernelSet *spx_kernel_set  (SpxIsa isa);
+/* isa's bf16 SDDMM set if it has one and this processor runs it, else
+ * NULL (then convert to fp32). */
+const SpxSddmmSetBf16 *spx_sddmm_set_bf16 (SpxIsa isa);
 /* spx_kernel_set (isa)->spmm (b). */
 SpxSpmmKernel       spx_kernel_spmm (SpxIsa isa, guint b);
 

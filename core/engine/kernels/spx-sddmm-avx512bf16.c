@@ -1,0 +1,546 @@
+/* spx-sddmm-avx512bf16.c: SDDMM on bf16 P and Q with AVX512_BF16's
+ * vdpbf16ps, which multiplies pairs of bf16 and adds both products to an
+ * fp32 lane. Its pairs run along kd, SDDMM's dot-product dimension, so
+ * rows of P are read as they are and only Q's block-column is packed.
+ * Compiled with -mavx512bf16 on its own, so that no other kernel can
+ * pick up a bf16 instruction; called only on processors that have it.
+ *
+ * One kernel family serves every block size. A zmm holds 16 lanes; each
+ * of a block-column's C columns gets G = 16 / C of them (C the block
+ * size rounded up to a power of two, at most 16), and lane i of column
+ * c sums the pairs i, i + G, i + 2G, … of its dot product: a step of the
+ * kernel covers 2G of kd. Each row of P contributes its next 2G bf16,
+ * repeated C times across the vector (a broadcast of 4·G bytes). After
+ * kd, a column's G lanes are added up. Blocks wider than 16 take G = 1
+ * and several vectors, at most 4 per tile. As in spx-sddmm-panel.h, R
+ * rows × V vectors of accumulators stay in registers over all of kd, and
+ * the rows may come from any blocks of the column.
+ *
+ * vdpbf16ps does half of fp32's multiply-adds per cycle on the machine
+ * this was measured on (one zmm every 2 cycles against two FMAs a cycle),
+ * so where AMX is there, blocks of a multiple of 16 take its tiles
+ * instead (tdpbf16ps: 16×16 entries × 32 of kd an instruction), with the
+ * same panel. AMX's intrinsics are compiled here only; nothing emits them
+ * unasked. */
+#include "spx-kernels-private.h"
+
+#include <immintrin.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#define INLINE static inline __attribute__ ((always_inline))
+#define MAX_R 16
+#define MAX_V 4 /* vectors per tile: 64 columns */
+
+/* Lanes per column for block size b. */
+static guint
+lanes_per_column (guint b)
+{
+  guint c = 1;
+
+  while (c < b && c < 16)
+    c *= 2;
+  return 16 / c;
+}
+
+/* Vectors across the whole block-column. */
+static guint
+vectors (guint b)
+{
+  return b <= 16 ? 1 : (b + 15) / 16;
+}
+
+/* The next 2G bf16 of a row of P from bf16 s·2G on, repeated across the
+ * vector; rem > 0 (the last, partial step) reads only rem of them and
+ * zeroes the rest, so nothing past the row is read and the padding adds
+ * 0 · 0. */
+INLINE __m512i
+p_step (const guint16 *p, guint G, guint64 s, guint rem)
+{
+  const guint16 *x = p + 2 * G * s;
+  guint32 pair;
+
+  switch (G)
+    {
+    case 1:
+      if (rem == 0)
+        memcpy (&pair, x, sizeof pair);
+      else
+        pair = x[0];
+      return _mm512_set1_epi32 ((int) pair);
+    case 2:
+      return _mm512_broadcastq_epi64 (
+        rem == 0 ? _mm_loadl_epi64 ((const __m128i *) x)
+                 : _mm_maskz_loadu_epi16 ((__mmask8) ((1u << rem) - 1), x));
+    case 4:
+      return _mm512_broadcast_i32x4 (
+        rem == 0 ? _mm_loadu_si128 ((const __m128i *) x)
+                 : _mm_maskz_loadu_epi16 ((__mmask8) ((1u << rem) - 1), x));
+    case 8:
+      return _mm512_broadcast_i64x4 (
+        rem == 0 ? _mm256_loadu_si256 ((const __m256i *) x)
+                 : _mm256_maskz_loadu_epi16 ((__mmask16) ((1u << rem) - 1),
+                                             x));
+    default:
+      return rem == 0 ? _mm512_loadu_si512 (x)
+                      : _mm512_maskz_loadu_epi16 ((__mmask32) ((1u << rem)
+                                                               - 1), x);
+    }
+}
+
+/* One step: the tile's V vectors of the panel against R rows of P. */
+INLINE void
+tile_step (__m512 c[MAX_R][MAX_V], const guint16 *const *pr,
+           const guint16 *q, guint64 s, guint rem, guint R, guint V,
+           guint G)
+{
+  __m512i x[MAX_V];
+
+#pragma GCC unroll 4
+  for (guint v = 0; v < V; v++)
+    x[v] = _mm512_loadu_si512 (q + 32 * v);
+#pragma GCC unroll 16
+  for (guint r = 0; r < R; r++)
+    {
+      __m512i p = p_step (pr[r], G, s, rem);
+#pragma GCC unroll 4
+      for (guint v = 0; v < V; v++)
+        c[r][v] = _mm512_dpbf16_ps (c[r][v], (__m512bh) p, (__m512bh) x[v]);
+    }
+}
+
+/* Each column's G lanes added up, in the same tree whatever the tile,
+ * column c's sum then in lane c. */
+INLINE __m512
+sum_lanes (__m512 x, guint G)
+{
+  if (G >= 2)
+    x = _mm512_add_ps (x, _mm512_permute_ps (x, 0xb1)); /* neighbours */
+  if (G >= 4)
+    x = _mm512_add_ps (x, _mm512_permute_ps (x, 0x4e)); /* pairs */
+  if (G >= 8)
+    x = _mm512_add_ps (x, _mm512_shuffle_f32x4 (x, x, 0xb1)); /* 128s */
+  if (G >= 16)
+    x = _mm512_add_ps (x, _mm512_shuffle_f32x4 (x, x, 0x4e)); /* 256s */
+  if (G == 1)
+    return x;
+  __m512i first = _mm512_mullo_epi32 (
+    _mm512_setr_epi32 (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
+    _mm512_set1_epi32 ((int) G));
+  return _mm512_permutexvar_ps (first, x);
+}
+
+/* Where a tile sits: the block size, the panel's vectors and the tile's
+ * first one. */
+typedef struct {
+  guint b, vectors, v0;
+} Place;
+
+/* R rows × V vectors of the block-column, over all of kd. */
+INLINE void
+tile (const guint16 *const *p, float *const *o, guint64 kd,
+      const guint16 *Qt, Place at, guint R, guint V, guint G)
+{
+  const guint16 *pr[MAX_R];
+  __m512 c[MAX_R][MAX_V];
+  guint64 steps = kd / (2 * G), s = 0, stride = 32 * at.vectors;
+  const guint16 *q = Qt + 32 * at.v0;
+
+#pragma GCC unroll 16
+  for (guint r = 0; r < R; r++)
+    {
+      pr[r] = p[r];
+#pragma GCC unroll 4
+      for (guint v = 0; v < V; v++)
+        c[r][v] = _mm512_setzero_ps ();
+    }
+  for (; s < steps; s++, q += stride)
+    tile_step (c, pr, q, s, 0, R, V, G);
+  if (kd % (2 * G) != 0) /* the panel's last step is zero-padded */
+    tile_step (c, pr, q, s, (guint) (kd % (2 * G)), R, V, G);
+
+  guint last = at.b - 16 * (at.v0 + V - 1); /* columns in the last vector */
+  __mmask16 tail = (__mmask16) (last >= 16 ? 0xffff : (1u << last) - 1);
+#pragma GCC unroll 16
+  for (guint r = 0; r < R; r++)
+#pragma GCC unroll 4
+    for (guint v = 0; v < V; v++)
+      _mm512_mask_storeu_ps (o[r] + 16 * (at.v0 + v), v + 1 == V ? tail : 0xffff,
+                             sum_lanes (c[r][v], G));
+}
+
+/* n rows: R at a time, then R/2, then one at a time. */
+INLINE void
+rows (const guint16 *const *p, float *const *o, guint n, guint64 kd,
+      const guint16 *Qt, Place at, guint R, guint V, guint G)
+{
+  guint r = 0;
+
+  for (; r + R <= n; r += R)
+    tile (p + r, o + r, kd, Qt, at, R, V, G);
+  if (R > 1 && r + R / 2 <= n)
+    {
+      tile (p + r, o + r, kd, Qt, at, R / 2, V, G);
+      r += R / 2;
+    }
+  for (; r < n; r++)
+    tile (p + r, o + r, kd, Qt, at, 1, V, G);
+}
+
+/* Blocks of up to 8 columns: one vector, G > 1 lanes a column. */
+#define NARROW(G) \
+  static void \
+  narrow_##G (const guint16 *const *p, float *const *o, guint n, \
+              guint64 kd, guint b, const guint16 *Qt) \
+  { \
+    rows (p, o, n, kd, Qt, (Place) { b, 1, 0 }, MAX_R, 1, G); \
+  }
+
+NARROW (2)
+NARROW (4)
+NARROW (8)
+NARROW (16)
+#undef NARROW
+
+/* Blocks wider than 8, a lane a column: tiles of up to 4 vectors (16
+ * accumulators at most), the last vector's store masked. */
+static void
+wide (const guint16 *const *p, float *const *o, guint n, guint64 kd,
+      guint b, const guint16 *Qt)
+{
+  guint nv = vectors (b);
+
+  for (guint v0 = 0; v0 < nv; v0 += MAX_V)
+    {
+      Place at = { b, nv, v0 };
+      switch (MIN (nv - v0, MAX_V))
+        {
+        case 1: rows (p, o, n, kd, Qt, at, 16, 1, 1); break;
+        case 2: rows (p, o, n, kd, Qt, at, 8, 2, 1); break;
+        case 3: rows (p, o, n, kd, Qt, at, 4, 3, 1); break;
+        default: rows (p, o, n, kd, Qt, at, 4, 4, 1); break;
+        }
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Block by block                                                      */
+
+/* P's row p against Q's row q: 32 of kd a step in 16 lanes, four chains
+ * at once (a vdpbf16ps waits for the last one's sum), then the lanes
+ * added up in a fixed order. */
+static float
+dot (const guint16 *p, const guint16 *q, guint64 kd)
+{
+  __m512 c[4];
+  guint64 t = 0;
+
+  for (guint i = 0; i < 4; i++)
+    c[i] = _mm512_setzero_ps ();
+  for (; t + 128 <= kd; t += 128)
+#pragma GCC unroll 4
+    for (guint i = 0; i < 4; i++)
+      c[i] = _mm512_dpbf16_ps (c[i],
+                               (__m512bh) _mm512_loadu_si512 (p + t + 32 * i),
+                               (__m512bh) _mm512_loadu_si512 (q + t + 32 * i));
+  for (guint i = 0; t < kd; t += 32, i++)
+    {
+      __mmask32 m = kd - t >= 32 ? ~(__mmask32) 0
+                                 : (__mmask32) ((1u << (kd - t)) - 1);
+      c[i] = _mm512_dpbf16_ps (c[i], (__m512bh) _mm512_maskz_loadu_epi16 (m, p + t),
+                               (__m512bh) _mm512_maskz_loadu_epi16 (m, q + t));
+    }
+  return _mm512_reduce_add_ps (_mm512_add_ps (_mm512_add_ps (c[0], c[1]),
+                                              _mm512_add_ps (c[2], c[3])));
+}
+
+/* One rows×cols block (≤ b) of P·Qᵀ into out (b×b, zeros past rows and
+ * cols): for the smallest blocks, where ordering the rows by column costs
+ * more than it saves. */
+static void
+block (const guint16 *P, const guint16 *Q, guint64 kd, guint b, guint rows,
+       guint cols, float *out)
+{
+  if (rows < b || cols < b)
+    memset (out, 0, (gsize) b * b * sizeof (float));
+  for (guint r = 0; r < rows; r++)
+    for (guint c = 0; c < cols; c++)
+      out[r * b + c] = dot (P + r * kd, Q + c * kd, kd);
+}
+
+/* ------------------------------------------------------------------ */
+/* AMX                                                                 */
+
+#define ARCH_REQ_XCOMP_PERM 0x1023
+#define XFEATURE_XTILEDATA 18
+#define TILE 16 /* rows of a tile, and fp32 columns */
+#define CHUNK 32 /* of kd per tdpbf16ps */
+
+/* Linux hands out AMX's tile registers to a process only on request. */
+static gboolean
+amx_ready (void)
+{
+  static gsize state = 0; /* 1: yes, 2: no */
+
+  if (g_once_init_enter (&state))
+    {
+      __builtin_cpu_init ();
+      gboolean ok = __builtin_cpu_supports ("amx-tile") &&
+                    __builtin_cpu_supports ("amx-bf16") &&
+                    syscall (SYS_arch_prctl, ARCH_REQ_XCOMP_PERM,
+                             XFEATURE_XTILEDATA) == 0;
+      g_once_init_leave (&state, ok ? 1 : 2);
+    }
+  return state == 1;
+}
+
+/* Palette 1, every tile 16 rows of 64 bytes (C: 16 floats; A: 32 bf16
+ * of kd; B: 16 pairs of kd × 16 columns). */
+typedef struct {
+  guint8  palette, start_row, reserved[14];
+  guint16 colsb[16];
+  guint8  rows[16];
+} __attribute__ ((packed)) TileConfig;
+
+static void
+tiles_on (void)
+{
+  TileConfig cfg;
+
+  memset (&cfg, 0, sizeof cfg);
+  cfg.palette = 1;
+  for (guint i = 0; i < 8; i++)
+    {
+      cfg.colsb[i] = 64;
+      cfg.rows[i] = TILE;
+    }
+  _tile_loadconfig (&cfg);
+}
+
+/* Where tile row i of the 16 rows of P from p reads chunk k: P itself,
+ * or for a partial last chunk a zero-padded copy in scratch (so nothing
+ * past a row is read). Returns the row stride in bytes through stride. */
+static const guint16 *
+a_chunk (const guint16 *p, guint64 kd, guint64 k, guint16 *scratch,
+         gsize *stride)
+{
+  guint64 t = k * CHUNK;
+
+  *stride = kd * sizeof (guint16);
+  if (t + CHUNK <= kd)
+    return p + t;
+  memset (scratch, 0, TILE * CHUNK * sizeof (guint16));
+  for (guint r = 0; r < TILE; r++)
+    memcpy (scratch + r * CHUNK, p + r * kd + t,
+            (kd - t) * sizeof (guint16));
+  *stride = CHUNK * sizeof (guint16);
+  return scratch;
+}
+
+/* 16 rows of P (from p, stride kd) × column tile j of the panel (nt
+ * tiles across, padded to whole chunks) into o (stride b floats). */
+static void
+amx_tile (const guint16 *p, float *o, guint64 kd, guint b, guint j,
+          const guint16 *Qt)
+{
+  guint nt = b / TILE;
+  guint16 scratch[TILE * CHUNK];
+  gsize q_stride = 64 * nt, a_stride;
+
+  _tile_zero (0);
+  for (guint64 k = 0; k * CHUNK < kd; k++)
+    {
+      const guint16 *a = a_chunk (p, kd, k, scratch, &a_stride);
+      _tile_loadd (1, a, a_stride);
+      _tile_loadd (2, Qt + (k * TILE * nt + j) * 2 * TILE, q_stride);
+      _tile_dpbf16ps (0, 1, 2);
+    }
+  _tile_stored (0, o + TILE * j, b * sizeof (float));
+}
+
+/* Rows r to r + 15 are 16 consecutive rows of P and of a block's out. */
+static gboolean
+tile_rows (const guint16 *const *p, float *const *o, guint r, guint n,
+           guint64 kd, guint b)
+{
+  if (r + TILE > n)
+    return FALSE;
+  for (guint i = 1; i < TILE; i++)
+    if (p[r + i] != p[r] + i * kd || o[r + i] != o[r] + i * b)
+      return FALSE;
+  return TRUE;
+}
+
+/* Blocks of a multiple of 16: each 16 rows that lie together (a block's
+ * rows come together, and batches start at a block or 64 rows on) in
+ * AMX tiles; the rest (a ragged last block-row) as wide() does. Which
+ * rows take which path depends only on the pattern, never on threads. */
+static void
+amx_rows (const guint16 *const *p, float *const *o, guint n, guint64 kd,
+          guint b, const guint16 *Qt)
+{
+  const guint16 *rest_p[TILE];
+  float *rest_o[TILE];
+  guint rest = 0;
+
+  tiles_on ();
+  for (guint r = 0; r < n;)
+    if (tile_rows (p, o, r, n, kd, b))
+      {
+        for (guint j = 0; j < b / TILE; j++)
+          amx_tile (p[r], o[r], kd, b, j, Qt);
+        r += TILE;
+      }
+    else
+      {
+        rest_p[rest] = p[r];
+        rest_o[rest++] = o[r++];
+        if (rest == TILE)
+          {
+            wide (rest_p, rest_o, rest, kd, b, Qt);
+            rest = 0;
+          }
+      }
+  _tile_release ();
+  wide (rest_p, rest_o, rest, kd, b, Qt);
+}
+
+/* Column c's 2G bf16 of step s (from bf16 2G·s of its row), zeros past
+ * kd. */
+static void
+pack_cell (const guint16 *q, guint64 kd, guint G, guint64 s, guint16 *dst)
+{
+  guint64 t = 2 * G * s;
+
+  if (t + 2 * G <= kd)
+    memcpy (dst, q + t, 4 * G);
+  else
+    for (guint i = 0; i < 2 * G; i++)
+      dst[i] = t + i < kd ? q[t + i] : 0;
+}
+
+/* 16×16 32-bit elements transposed in registers: r[i]'s lane j to
+ * r[j]'s lane i. 4×4 transposes inside each 128-bit lane, then of the
+ * 128-bit lanes across the rows. */
+INLINE void
+transpose_16x16 (__m512i r[16])
+{
+  __m512i t[16];
+
+#pragma GCC unroll 8
+  for (guint i = 0; i < 16; i += 2)
+    {
+      t[i] = _mm512_unpacklo_epi32 (r[i], r[i + 1]);
+      t[i + 1] = _mm512_unpackhi_epi32 (r[i], r[i + 1]);
+    }
+#pragma GCC unroll 4
+  for (guint i = 0; i < 16; i += 4)
+    {
+      r[i] = _mm512_unpacklo_epi64 (t[i], t[i + 2]);
+      r[i + 1] = _mm512_unpackhi_epi64 (t[i], t[i + 2]);
+      r[i + 2] = _mm512_unpacklo_epi64 (t[i + 1], t[i + 3]);
+      r[i + 3] = _mm512_unpackhi_epi64 (t[i + 1], t[i + 3]);
+    }
+  /* r[4i + m]'s 128-bit lane L now holds column 4L + m of rows 4i to
+   * 4i + 3 */
+#pragma GCC unroll 4
+  for (guint m = 0; m < 4; m++)
+    {
+      __m512i v0 = _mm512_shuffle_i32x4 (r[m], r[4 + m], 0x88);
+      __m512i v1 = _mm512_shuffle_i32x4 (r[m], r[4 + m], 0xdd);
+      __m512i v2 = _mm512_shuffle_i32x4 (r[8 + m], r[12 + m], 0x88);
+      __m512i v3 = _mm512_shuffle_i32x4 (r[8 + m], r[12 + m], 0xdd);
+      t[m] = _mm512_shuffle_i32x4 (v0, v2, 0x88);
+      t[4 + m] = _mm512_shuffle_i32x4 (v1, v3, 0x88);
+      t[8 + m] = _mm512_shuffle_i32x4 (v0, v2, 0xdd);
+      t[12 + m] = _mm512_shuffle_i32x4 (v1, v3, 0xdd);
+    }
+#pragma GCC unroll 16
+  for (guint i = 0; i < 16; i++)
+    r[i] = t[i];
+}
+
+/* A lane a column: 16 steps (32 of kd) × 16 columns at a time, each
+ * column's 16 pairs loaded as one vector (zeros past kd and cols), then
+ * transposed into 16 steps. Steps are padded to whole AMX chunks. */
+static void
+pack_pairs (const guint16 *q, guint64 kd, guint b, guint cols,
+            guint16 *panel)
+{
+  guint nv = vectors (b);
+  __m512i r[16];
+
+  for (guint64 t = 0; t < kd; t += CHUNK)
+    for (guint v = 0; v < nv; v++)
+      {
+        __mmask32 m = kd - t >= CHUNK ? ~(__mmask32) 0
+                                      : (__mmask32) ((1u << (kd - t)) - 1);
+#pragma GCC unroll 16
+        for (guint c = 0; c < 16; c++)
+          r[c] = 16 * v + c < cols
+                 ? _mm512_maskz_loadu_epi16 (m, q + (16 * v + c) * kd + t)
+                 : _mm512_setzero_si512 ();
+        transpose_16x16 (r);
+#pragma GCC unroll 16
+        for (guint s = 0; s < 16; s++)
+          _mm512_storeu_si512 (panel + (t / 2 + s) * 32 * nv + 32 * v, r[s]);
+      }
+}
+
+/* The panel: per step, C columns' 2G bf16 each, in column order (so
+ * column c's sit in lanes c·G to c·G + G − 1), zeros past cols; a lane a
+ * column (b > 8) as pack_pairs leaves it. */
+static void
+pack (const guint16 *q, guint64 kd, guint b, guint cols, guint16 *panel)
+{
+  guint G = lanes_per_column (b), width = 16 / G;
+  guint64 steps = (kd + 2 * G - 1) / (2 * G);
+
+  if (G == 1)
+    {
+      pack_pairs (q, kd, b, cols, panel);
+      return;
+    }
+  for (guint64 s = 0; s < steps; s++)
+    for (guint c = 0; c < width; c++)
+      {
+        guint16 *dst = panel + (s * width + c) * 2 * G;
+        if (c < cols)
+          pack_cell (q + c * kd, kd, G, s, dst);
+        else
+          memset (dst, 0, 4 * G);
+      }
+}
+
+SpxSddmmPanelBf16
+spx_sddmm_avx512bf16_lanes (guint b)
+{
+  switch (lanes_per_column (b))
+    {
+    case 16: return narrow_16;
+    case 8: return narrow_8;
+    case 4: return narrow_4;
+    case 2: return narrow_2;
+    default: return wide;
+    }
+}
+
+/* AMX for whole tiles where it can, else the lanes above. */
+static SpxSddmmPanelBf16
+sddmm_panel (guint b)
+{
+  if (b % TILE == 0 && amx_ready ())
+    return amx_rows;
+  return b == 1 ? NULL : spx_sddmm_avx512bf16_lanes (b);
+}
+
+static SpxSddmmPackBf16
+sddmm_pack (guint b)
+{
+  return pack;
+}
+
+const SpxSddmmSetBf16 spx_sddmm_avx512bf16_set = {
+  block, sddmm_panel, sddmm_pack
+};
