@@ -719,7 +719,8 @@ json_settings (SpxJson *json, const SpxSweepOptions *o, double best_dense)
     {
       spx_json_begin_object (json, "model");
       spx_json_string (json, "machine", o->machine ? o->machine->name : "bow");
-      spx_json_string (json, "dtype", spx_dtype_to_string (o->dtype));
+      spx_json_string (json, "dtype",
+                       spx_dtype_to_string (spx_dtype_on_ipu (o->dtype)));
       spx_json_uint (json, "m", o->model_m);
       spx_json_uint (json, "k", o->model_k);
       if (o->model_n != 0)
@@ -731,6 +732,8 @@ json_settings (SpxJson *json, const SpxSweepOptions *o, double best_dense)
   if (o->run_cpu)
     {
       spx_json_begin_object (json, "cpu");
+      spx_json_string (json, "dtype",
+                       spx_cpu_type_name (spx_bench_cpu_type (o->dtype)));
       spx_json_uint (json, "m", o->cpu_m);
       spx_json_uint (json, "k", o->cpu_k);
       spx_json_uint (json, "n", o->cpu_n);
