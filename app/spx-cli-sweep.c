@@ -296,7 +296,7 @@ check_dtype (SpxSweepOptions *o, SpxDtype dtype, guint named)
                     "%s in bf16; tile-wise (fp32 only) is left out",
                     spx_dtype_to_string (dtype));
     }
-  spx_sweep_options_set_dtype (o, dtype);
+  o->dtype = dtype;
   return TRUE;
 }
 

@@ -685,7 +685,7 @@ spx_study_sweep_options (SpxStudy *s, SpxSweepOptions *o)
   o->model_m = o->cpu_m = sc->m;
   o->model_k = o->cpu_k = sc->k;
   o->model_n = o->cpu_n = sc->n;
-  spx_sweep_options_set_dtype (o, sc->dtype);
+  o->dtype = sc->dtype;
   o->machine = s->machine;
   o->threads = sc->threads;
   o->seed = sc->gen.seed;

@@ -151,11 +151,6 @@ spx_sweep_options_validate (const SpxSweepOptions *o, GError **error)
   if (o->op == SPX_BENCH_OP_SDDMM && (o->run_dynamic || o->run_tilewise))
     return spx_invalid (error, SPX_SWEEP_ERROR, SPX_SWEEP_ERROR_INVALID,
                         "SDDMM has no dynamic or tile-wise mode");
-  if (o->run_cpu && o->run_tilewise &&
-      spx_bench_cpu_type (o->dtype) == SPX_CPU_BF16)
-    return spx_invalid (error, SPX_SWEEP_ERROR, SPX_SWEEP_ERROR_INVALID,
-                        "tile-wise runs in fp32 only; the CPU computes %s "
-                        "in bf16", spx_dtype_to_string (o->dtype));
   if (o->pattern != SPX_PATTERN_UNIFORM && o->pattern != SPX_PATTERN_TILEWISE)
     return spx_invalid (error, SPX_SWEEP_ERROR, SPX_SWEEP_ERROR_INVALID,
                         "generated masks are uniform or tilewise");
@@ -220,12 +215,11 @@ spx_sweep_options_set_op (SpxSweepOptions *o, SpxBenchOp op)
   o->run_cpu = o->run_static = TRUE;
 }
 
-void
-spx_sweep_options_set_dtype (SpxSweepOptions *o, SpxDtype dtype)
+gboolean
+spx_sweep_runs_tilewise (const SpxSweepOptions *o)
 {
-  o->dtype = dtype;
-  if (spx_bench_cpu_type (dtype) == SPX_CPU_BF16)
-    o->run_tilewise = FALSE;
+  return o->run_cpu && o->run_tilewise &&
+         spx_bench_cpu_type (o->dtype) == SPX_CPU_FP32;
 }
 
 guint
@@ -234,7 +228,7 @@ spx_sweep_total (const SpxSweepOptions *o)
   guint per_mask = 1 + (o->run_static != 0) + (o->run_dynamic != 0);
   guint sources = (o->run_model != 0) + (o->run_cpu != 0);
   guint masks = o->subject != NULL ? 1 : o->n_densities;
-  guint tilewise = o->run_cpu && o->run_tilewise;
+  guint tilewise = spx_sweep_runs_tilewise (o);
   return o->n_blocks * masks * (sources * per_mask + tilewise);
 }
 

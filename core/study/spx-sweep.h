@@ -82,7 +82,8 @@ typedef struct {
   guint          blocks[SPX_SWEEP_MAX_VALUES];
   guint          n_blocks;
   gboolean       run_static, run_dynamic; /* dense always runs */
-  gboolean       run_tilewise;            /* SpMM: the CPU's points only */
+  gboolean       run_tilewise;            /* SpMM: the CPU's points only,
+                                             in fp32 only */
   guint64        seed;                    /* masks, and the CPU's values */
   /* Generated masks: uniform or tilewise (whole rows of tiles of
    * tile_width columns); tile_width is also the tile-wise plan's. */
@@ -138,11 +139,9 @@ void      spx_sweep_free (SpxSweep *sweep);
  * static (the IPU model, the dynamic and the tile-wise plans cover SpMM):
  * it turns the others off. */
 void      spx_sweep_options_set_op (SpxSweepOptions *options, SpxBenchOp op);
-/* The numbers: the model computes dtype as spx_dtype_on_ipu says, the
- * CPU as spx_bench_cpu_type does; tile-wise (fp32 sgemms only) is turned
- * off when the CPU runs bf16. */
-void      spx_sweep_options_set_dtype (SpxSweepOptions *options,
-                                       SpxDtype dtype);
+/* Whether the CPU measures tile-wise: asked for, and in fp32 (its
+ * sgemms have no bf16; at bf16 it does not apply and is left out). */
+gboolean  spx_sweep_runs_tilewise (const SpxSweepOptions *options);
 /* How many points a run of options makes (the total of its progress). */
 guint     spx_sweep_total (const SpxSweepOptions *options);
 
