@@ -35,8 +35,10 @@
      spx_cli_keep_printf ("Untimed runs first (default %u)", d.warmup), \
      NULL) \
   O (peers, 0, FLAG, NULL, \
-     "Also run librsb, PyTorch (CSR, dense) and SciPy (CSR, BSR)", \
-     "One not installed is reported with a note, not as an error.") \
+     "Also run librsb, LIBXSMM, SuiteSparse:GraphBLAS, Eigen, PyTorch " \
+     "(CSR, dense) and SciPy (CSR, BSR)", \
+     "One not installed (or not built in) is reported with a note, not as " \
+     "an error.") \
   O (peer_timeout, 0, TEXT, "S", spx_cli_keep_printf ( \
      "With --peers: stop a Python peer still running after S seconds and " \
      "report it failed (default %u); one printing more than " \
@@ -246,7 +248,7 @@ json_peers (SpxJson *json, const SpxBenchResult *r)
           spx_json_uint (json, "threads", p->threads);
           spx_json_double (json, "max_rel_err", p->t.max_rel_err);
           spx_json_string (json, "version", p->version);
-          if (i != SPX_PEER_LIBRSB && p->busy_cores >= 0)
+          if (i >= SPX_PEER_FIRST_RUNNER && p->busy_cores >= 0)
             spx_json_double (json, "busy_cores", p->busy_cores);
           json_spread (json, &p->t);
         }
@@ -421,8 +423,9 @@ print_table (const SpxBenchResult *r)
                 "were dense; non-zero GFLOP/s: the non-zeros' 2·nnz·n; "
                 "efficiency: non-zero GFLOP/s ÷ dense's dense-eq.");
   if (peers_asked (r))
-    spx_cli_line (stdout, "peers: librsb alternates with ours; the others "
-                  "run after, each in a Python process timing its own runs");
+    spx_cli_line (stdout, "peers: librsb, libxsmm, graphblas and eigen "
+                  "alternate with ours; the others run after, each in a "
+                  "Python process timing its own runs");
 }
 
 /* Say when the baseline cannot be trusted (the README's "Measuring

@@ -68,16 +68,23 @@ typedef struct {
 } SpxBenchTiming;
 
 /* Other libraries' products of the same A and B (`bench --peers`):
- * librsb in this process, alternating with ours; the rest through a
+ * librsb, LIBXSMM, SuiteSparse:GraphBLAS and Eigen in this process,
+ * alternating with ours (each when the build has it); the rest through a
  * Python runner (tests/peers/spx-peers.py) that times its own runs. */
 typedef enum {
   SPX_PEER_LIBRSB,
+  SPX_PEER_LIBXSMM,
+  SPX_PEER_GRAPHBLAS,
+  SPX_PEER_EIGEN,
   SPX_PEER_TORCH_CSR,
   SPX_PEER_TORCH_DENSE,
   SPX_PEER_SCIPY_CSR,
   SPX_PEER_SCIPY_BSR,
   SPX_N_PEERS
 } SpxPeerId;
+
+/* The peers before it run in this process, those from it in the runner. */
+#define SPX_PEER_FIRST_RUNNER SPX_PEER_TORCH_CSR
 
 /* Each runner peer is one process, stopped (with whatever it started)
  * when it runs longer than SpxBenchOptions.peer_timeout_s or prints more
@@ -149,12 +156,13 @@ typedef struct {
 
 void     spx_bench_options_init (SpxBenchOptions *options);
 gboolean spx_bench_have_librsb  (void);
-/* "librsb", "torch-csr", …; NULL out of range. */
+/* "librsb", "libxsmm", "graphblas", "eigen", "torch-csr", …; NULL out
+ * of range. */
 const char *spx_peer_name       (SpxPeerId id);
-/* The runner the peers other than librsb go through: $SPX_PEERS_RUNNER,
- * else spx-peers.py next to the program, else the source tree's
- * tests/peers/spx-peers.py seen from a build directory inside it. NULL
- * when there is none. */
+/* The runner the peers from SPX_PEER_FIRST_RUNNER on go through:
+ * $SPX_PEERS_RUNNER, else spx-peers.py next to the program, else the
+ * source tree's tests/peers/spx-peers.py seen from a build directory
+ * inside it. NULL when there is none. */
 char    *spx_peers_runner       (void);
 
 /* "OpenBLAS", "oneDNN", "oneDNN bf16"; NULL out of range. */
