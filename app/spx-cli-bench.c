@@ -356,6 +356,19 @@ print_peers (const SpxBenchResult *r)
     }
 }
 
+/* How the peers ran, and what each that ran did (its note). */
+static void
+print_peer_notes (const SpxBenchResult *r)
+{
+  spx_cli_line (stdout, "peers: librsb, libxsmm, graphblas and eigen "
+                "alternate with ours; the others run after, each in a "
+                "Python process timing its own runs");
+  for (guint i = 0; i < SPX_N_PEERS; i++)
+    if (r->peers[i].t.ran && r->peers[i].note[0] != '\0')
+      spx_cli_line (stdout, "  %s: %s", spx_peer_name (i),
+                    r->peers[i].note);
+}
+
 /* Which dense every ratio is over, and what each library ran. */
 static void
 print_dense_note (const SpxBenchResult *r)
@@ -423,9 +436,7 @@ print_table (const SpxBenchResult *r)
                 "were dense; non-zero GFLOP/s: the non-zeros' 2·nnz·n; "
                 "efficiency: non-zero GFLOP/s ÷ dense's dense-eq.");
   if (peers_asked (r))
-    spx_cli_line (stdout, "peers: librsb, libxsmm, graphblas and eigen "
-                  "alternate with ours; the others run after, each in a "
-                  "Python process timing its own runs");
+    print_peer_notes (r);
 }
 
 /* Say when the baseline cannot be trusted (the README's "Measuring

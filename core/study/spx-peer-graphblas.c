@@ -142,9 +142,11 @@ grb_make (const SpxPeerOperands *o, char *note, gsize note_size,
       grb_free (peer);
       return NULL;
     }
+  /* GxB_BURBLE names it in 7.4: "saxpy5: F += F*S, C in place" (by
+   * row, GraphBLAS works on the transposes) */
   spx_peer_set_note (note, note_size, "GrB_mxm saxpy fast path: full C, "
-                     "PLUS accum (C zeroed before each run, untimed); "
-                     "GxB_NTHREADS %d", peer->threads);
+                     "PLUS accum, in place (C zeroed before each run, "
+                     "untimed); GxB_NTHREADS %d", peer->threads);
   return peer;
 }
 
