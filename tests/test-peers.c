@@ -101,7 +101,7 @@ run_once (const SpxPeerClass *klass, gpointer peer, const Problem *p,
 static void
 check_peers (const Problem *p, guint threads)
 {
-  SpxPeerOperands o = { &p->csr, p->values, p->A, p->n, threads };
+  SpxPeerOperands o = { &p->csr, p->values, p->A, p->n, threads, p->B };
   g_autofree float *C = g_new (float, p->m * p->n);
   g_autofree float *B2 = g_new (float, p->k * p->n);
   for (guint64 i = 0; i < p->k * p->n; i++)

@@ -7,14 +7,16 @@ G_BEGIN_DECLS
 
 /* What an in-process peer is made from: A as blocks (values in block
  * order, edge elements outside m×k zero) and as a dense m×k row-major
- * array (LIBXSMM builds its own slices from that), B's width n and the
- * threads to run on. */
+ * array (LIBXSMM builds its own slices from that), B's width n, the
+ * threads to run on, and a B (k×n) for a trial run when making it (the
+ * runs get theirs). */
 typedef struct {
   const SpxBlockCsr *csr;
   const float       *values;
   const float       *A;
   guint64            n;
   guint              threads;
+  const float       *B;
 } SpxPeerOperands;
 
 /* A peer run in this process, alternating with ours: made once (its

@@ -596,7 +596,7 @@ static void
 enter_peers (Race *race, SpxBenchResult *r, const SpxBenchOptions *opt)
 {
   SpxPeerOperands po = { &race->o.csr, race->o.values, race->o.A, r->n,
-                         r->threads };
+                         r->threads, race->o.B };
   for (SpxPeerId id = 0; id < SPX_PEER_FIRST_RUNNER; id++)
     {
       SpxBenchPeer *p = &r->peers[id];
