@@ -248,6 +248,8 @@ json_peers (SpxJson *json, const SpxBenchResult *r)
           spx_json_uint (json, "threads", p->threads);
           spx_json_double (json, "max_rel_err", p->t.max_rel_err);
           spx_json_string (json, "version", p->version);
+          if (p->once_ms >= 0)
+            spx_json_double (json, "plain_ms", p->once_ms);
           if (i >= SPX_PEER_FIRST_RUNNER && p->busy_cores >= 0)
             spx_json_double (json, "busy_cores", p->busy_cores);
           json_spread (json, &p->t);
@@ -365,8 +367,15 @@ print_peer_notes (const SpxBenchResult *r)
                 "Python process timing its own runs");
   for (guint i = 0; i < SPX_N_PEERS; i++)
     if (r->peers[i].t.ran && r->peers[i].note[0] != '\0')
-      spx_cli_line (stdout, "  %s: %s", spx_peer_name (i),
-                    r->peers[i].note);
+      {
+        const SpxBenchPeer *p = &r->peers[i];
+        g_autofree char *once = p->once_ms >= 0
+          ? g_strdup_printf ("; the plain call (no accumulator, a new C) "
+                             "took %.3f ms once", p->once_ms)
+          : g_strdup ("");
+        spx_cli_line (stdout, "  %s: %s%s", spx_peer_name (i), p->note,
+                      once);
+      }
 }
 
 /* Which dense every ratio is over, and what each library ran. */

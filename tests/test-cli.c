@@ -2157,7 +2157,8 @@ json_canon (JsonNode *node, GString *out)
   static const char *const varies[] = {
     "ms", "ms_q1", "ms_q3", "gflops", "nz_gflops", "speedup", "efficiency",
     "max_rel_err", "plan_ms", "noisy", "noise", "busy_cores", "load_ms",
-    "nz_throughput", "best_gflops", "full_speed", "library", NULL };
+    "nz_throughput", "best_gflops", "full_speed", "library", "plain_ms",
+    NULL };
   if (JSON_NODE_HOLDS_OBJECT (node))
     {
       JsonObject *o = json_node_get_object (node);

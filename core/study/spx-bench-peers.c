@@ -255,7 +255,8 @@ rsb_free (gpointer data)
 #endif
 
 const SpxPeerClass spx_peer_librsb = {
-  SPX_PEER_LIBRSB, rsb_make, NULL, rsb_run, NULL, rsb_free, rsb_version,
+  SPX_PEER_LIBRSB, rsb_make, NULL, rsb_run, NULL, NULL, rsb_free,
+  rsb_version,
 };
 
 /* ---- peers through the Python runner -------------------------------- */

@@ -34,6 +34,9 @@ typedef struct {
   void        (*run)     (gpointer peer, const float *B, float *C);
   /* Why a run failed (its C is then NaN), or NULL. */
   const char *(*failure) (gpointer peer);
+  /* A variant of its call timed once when made, shown beside (ms; < 0
+   * for none); NULL: none. */
+  double      (*once_ms) (gpointer peer);
   void        (*free)    (gpointer peer);
   /* "librsb 1.3.0.2"; "" when not built. */
   const char *(*version) (void);

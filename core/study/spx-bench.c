@@ -546,6 +546,8 @@ describe (SpxBenchResult *r, const SpxMask *mask, guint64 n,
   r->warmup = options->warmup;
   r->cpus = (guint) MAX (1, sysconf (_SC_NPROCESSORS_ONLN));
   r->busy_cores = -1;
+  for (guint i = 0; i < SPX_N_PEERS; i++)
+    r->peers[i].once_ms = -1;
   r->dense_core = spx_dense_core ();
   r->tile_width = options->tile_width;
   spx_dense_config (&r->dense_openmp);
@@ -610,6 +612,7 @@ enter_peers (Race *race, SpxBenchResult *r, const SpxBenchOptions *opt)
           continue;
         }
       p->threads = r->threads;
+      p->once_ms = ctx->klass->once_ms ? ctx->klass->once_ms (ctx->peer) : -1;
       g_strlcpy (p->version, ctx->klass->version (), sizeof p->version);
       enter (race, &p->t, run_peer, ctx, opt->reps);
       if (ctx->klass->prepare)

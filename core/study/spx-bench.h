@@ -123,6 +123,9 @@ typedef struct {
   char           version[64]; /* "torch 1.13.0" */
   double         busy_cores;  /* the runner's peers: cores others took
                                * while it ran (as SpxBenchResult's) */
+  double         once_ms;     /* graphblas: the plain GrB_mxm (no
+                               * accumulator, a new C) timed once; < 0
+                               * for none */
 } SpxBenchPeer;
 
 typedef struct {

@@ -81,6 +81,6 @@ eigen_free (gpointer peer)
 #endif
 
 const SpxPeerClass spx_peer_eigen = {
-  SPX_PEER_EIGEN, eigen_make, NULL, eigen_run, NULL, eigen_free,
+  SPX_PEER_EIGEN, eigen_make, NULL, eigen_run, NULL, NULL, eigen_free,
   eigen_version,
 };

@@ -136,6 +136,6 @@ xsmm_free (gpointer data)
 #endif
 
 const SpxPeerClass spx_peer_libxsmm = {
-  SPX_PEER_LIBXSMM, xsmm_make, NULL, xsmm_run, NULL, xsmm_free,
+  SPX_PEER_LIBXSMM, xsmm_make, NULL, xsmm_run, NULL, NULL, xsmm_free,
   xsmm_version,
 };
