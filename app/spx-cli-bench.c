@@ -41,8 +41,10 @@
      spx_cli_keep_printf ("Untimed runs first (default %u)", d.warmup), \
      NULL) \
   O (peers, 0, FLAG, NULL, \
-     "Also run librsb, PyTorch (CSR, dense) and SciPy (CSR, BSR)", \
-     "One not installed is reported with a note, not as an error.") \
+     "Also run librsb, LIBXSMM, SuiteSparse:GraphBLAS, Eigen, PyTorch " \
+     "(CSR, dense) and SciPy (CSR, BSR)", \
+     "One not installed (or not built in) is reported with a note, not as " \
+     "an error.") \
   O (peer_timeout, 0, TEXT, "S", spx_cli_keep_printf ( \
      "With --peers: stop a Python peer still running after S seconds and " \
      "report it failed (default %u); one printing more than " \
@@ -282,7 +284,9 @@ json_peers (SpxJson *json, const SpxBenchResult *r)
           spx_json_uint (json, "threads", p->threads);
           spx_json_double (json, "max_rel_err", p->t.max_rel_err);
           spx_json_string (json, "version", p->version);
-          if (i != SPX_PEER_LIBRSB && p->busy_cores >= 0)
+          if (p->once_ms >= 0)
+            spx_json_double (json, "plain_ms", p->once_ms);
+          if (i >= SPX_PEER_FIRST_RUNNER && p->busy_cores >= 0)
             spx_json_double (json, "busy_cores", p->busy_cores);
           json_spread (json, &p->t);
         }
@@ -391,6 +395,26 @@ print_peers (const SpxBenchResult *r)
     }
 }
 
+/* How the peers ran, and what each that ran did (its note). */
+static void
+print_peer_notes (const SpxBenchResult *r)
+{
+  spx_cli_line (stdout, "peers: librsb, libxsmm, graphblas and eigen "
+                "alternate with ours; the others run after, each in a "
+                "Python process timing its own runs");
+  for (guint i = 0; i < SPX_N_PEERS; i++)
+    if (r->peers[i].t.ran && r->peers[i].note[0] != '\0')
+      {
+        const SpxBenchPeer *p = &r->peers[i];
+        g_autofree char *once = p->once_ms >= 0
+          ? g_strdup_printf ("; the plain call (no accumulator, a new C) "
+                             "took %.3f ms once", p->once_ms)
+          : g_strdup ("");
+        spx_cli_line (stdout, "  %s: %s%s", spx_peer_name (i), p->note,
+                      once);
+      }
+}
+
 /* Which dense every ratio is over, and what each library ran. */
 static void
 print_dense_note (const SpxBenchResult *r)
@@ -469,8 +493,7 @@ print_table (const SpxBenchResult *r)
                 "were dense; non-zero GFLOP/s: the non-zeros' 2·nnz·n; "
                 "efficiency: non-zero GFLOP/s ÷ dense's dense-eq.");
   if (peers_asked (r))
-    spx_cli_line (stdout, "peers: librsb alternates with ours; the others "
-                  "run after, each in a Python process timing its own runs");
+    print_peer_notes (r);
 }
 
 /* Say when the baseline cannot be trusted (the README's "Measuring

@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "spx-config.h"
 #include "test-files.h"
 
 typedef struct {
@@ -384,6 +385,49 @@ member (JsonObject *o, const char *path)
   return json_object_get_double_member (o, last);
 }
 
+/* The peers bench runs in its own process, and whether this build has
+ * each (spx-config.h); the runner's peers come after them. */
+static const struct { const char *name; gboolean built; } in_process[] = {
+  { "librsb", SPX_HAVE_LIBRSB },
+  { "libxsmm", SPX_HAVE_LIBXSMM },
+  { "graphblas", SPX_HAVE_GRAPHBLAS },
+  { "eigen", SPX_HAVE_EIGEN },
+};
+
+/* Each in-process peer of a bench --peers --json: ran and agrees with
+ * dense when built, else says what to install. */
+static void
+assert_in_process_peers (JsonObject *o)
+{
+  JsonObject *peers = json_object_get_object_member (o, "peers");
+  for (guint i = 0; i < G_N_ELEMENTS (in_process); i++)
+    {
+      const char *name = in_process[i].name;
+      JsonObject *p = json_object_get_object_member (peers, name);
+      g_autofree char *ms = g_strdup_printf ("peers.%s.ms", name);
+      g_autofree char *q1 = g_strdup_printf ("peers.%s.ms_q1", name);
+      g_autofree char *q3 = g_strdup_printf ("peers.%s.ms_q3", name);
+      g_autofree char *err = g_strdup_printf ("peers.%s.max_rel_err", name);
+      g_assert_nonnull (p);
+      if (!in_process[i].built)
+        {
+          g_assert_false (json_object_get_boolean_member (p, "ran"));
+          g_assert_nonnull (strstr (json_object_get_string_member (p, "note"),
+                                    "not built: install"));
+          continue;
+        }
+      if (!json_object_get_boolean_member (p, "ran"))
+        g_error ("%s did not run: %s", name,
+                 json_object_get_string_member (p, "note"));
+      g_assert_true (member (o, ms) > 0);
+      g_assert_true (member (o, q1) <= member (o, ms));
+      g_assert_true (member (o, ms) <= member (o, q3));
+      g_assert_true (member (o, err) < 1e-5);
+      g_assert_cmpstr (json_object_get_string_member (p, "version"), !=, "");
+      g_assert_cmpstr (json_object_get_string_member (p, "note"), !=, "");
+    }
+}
+
 /* Keys present, numbers sane; timings themselves are never asserted. */
 static void
 test_bench_json (void)
@@ -421,7 +465,7 @@ test_bench_json (void)
     }
   g_assert_true (member (o, "static.plan_ms") >= 0);
   /* every contestant's middle half of its runs, and the verdict */
-  const char *all[] = { "dense", "static", "dynamic", "peers.librsb" };
+  const char *all[] = { "dense", "static", "dynamic" };
   for (guint i = 0; i < G_N_ELEMENTS (all); i++)
     {
       g_autofree char *q1 = g_strconcat (all[i], ".ms_q1", NULL);
@@ -454,8 +498,7 @@ test_bench_json (void)
   g_assert_cmpstr (library, ==, expect);
   g_assert_cmpfloat (member (o, "dense.ms"), ==, fastest);
   g_assert_true (json_object_has_member (o, "noise"));
-  g_assert_true (member (o, "peers.librsb.ms") > 0);
-  g_assert_true (member (o, "peers.librsb.max_rel_err") < 1e-5);
+  assert_in_process_peers (o);
   run_clear (&r);
 }
 
@@ -1257,8 +1300,11 @@ test_out_stream (void)
 }
 
 static const char *const peer_names[] = {
-  "librsb", "torch-csr", "torch-dense", "scipy-csr", "scipy-bsr",
+  "librsb", "libxsmm", "graphblas", "eigen", "torch-csr", "torch-dense",
+  "scipy-csr", "scipy-bsr",
 };
+/* peer_names from here on go through the runner */
+#define FIRST_RUNNER G_N_ELEMENTS (in_process)
 
 /* bench --peers --json on a 22×18 mask of 4×4 blocks (edge blocks cut),
  * the options after it NULL-terminated (room for two more). */
@@ -1377,7 +1423,7 @@ test_bench_peers_protocol (void)
   g_autoptr (JsonObject) no_python = run_peers (parser4, "SPX_PEERS_RUNNER",
                                                 fake, "SPX_PYTHON",
                                                 "/nonexistent/python3");
-  for (guint i = 1; i < G_N_ELEMENTS (peer_names); i++)
+  for (guint i = FIRST_RUNNER; i < G_N_ELEMENTS (peer_names); i++)
     {
       g_assert_nonnull (strstr (peer_note (none, peer_names[i]),
                                 "spx-peers.py was not found"));
@@ -1409,6 +1455,33 @@ test_bench_peers_listed (void)
       else
         g_assert_cmpstr (json_object_get_string_member (p, "note"), !=, "");
     }
+  /* 22×18 in 4×4 blocks: the edge blocks cut */
+  assert_in_process_peers (o);
+}
+
+/* The table: a row per in-process peer built, with its note below the
+ * table (how it ran), or the line saying why it did not run. */
+static void
+test_bench_peers_table (void)
+{
+  Run r = run_cli ("bench", "--m", "22", "--k", "18", "--n", "5", "--block",
+                   "4", "--density", "0.5", "--reps", "1", "--warmup", "0",
+                   "--threads", "2", "--peers", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  for (guint i = 0; i < G_N_ELEMENTS (in_process); i++)
+    {
+      const char *name = in_process[i].name;
+      g_autofree char *row = g_strdup_printf ("\n%-11s %s", name,
+                                              in_process[i].built
+                                                ? "" : "not run: not built");
+      g_autofree char *how = g_strdup_printf ("\n  %s: ", name);
+      if (strstr (r.out, row) == NULL)
+        g_error ("no '%s' row in:\n%s", name, r.out);
+      g_assert_true ((strstr (r.out, how) != NULL) == in_process[i].built);
+    }
+  if (SPX_HAVE_GRAPHBLAS)
+    g_assert_nonnull (strstr (r.out, "saxpy fast path: full C, PLUS accum"));
+  run_clear (&r);
 }
 
 /* ---- bench --peers against runners that misbehave ------------------- */
@@ -1441,7 +1514,7 @@ hostile_env (const char *mode, const char *tmp, const char *pids)
 static void
 assert_peers_failed (JsonObject *o, const char *needle)
 {
-  for (guint i = 1; i < G_N_ELEMENTS (peer_names); i++)
+  for (guint i = FIRST_RUNNER; i < G_N_ELEMENTS (peer_names); i++)
     {
       const char *note = peer_note (o, peer_names[i]);
       if (strstr (note, needle) == NULL)
@@ -2158,7 +2231,8 @@ json_canon (JsonNode *node, GString *out)
   static const char *const varies[] = {
     "ms", "ms_q1", "ms_q3", "gflops", "nz_gflops", "speedup", "efficiency",
     "max_rel_err", "plan_ms", "noisy", "noise", "busy_cores", "load_ms",
-    "nz_throughput", "best_gflops", "full_speed", "library", NULL };
+    "nz_throughput", "best_gflops", "full_speed", "library", "plain_ms",
+    NULL };
   if (JSON_NODE_HOLDS_OBJECT (node))
     {
       JsonObject *o = json_node_get_object (node);
@@ -2802,6 +2876,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/bench/dense-core", test_bench_dense_core);
   g_test_add_func ("/cli/bench/peers-protocol", test_bench_peers_protocol);
   g_test_add_func ("/cli/bench/peers-listed", test_bench_peers_listed);
+  g_test_add_func ("/cli/bench/peers-table", test_bench_peers_table);
   g_test_add_func ("/cli/bench/peers-flood", test_bench_peers_flood);
   g_test_add_func ("/cli/bench/peers-timeout", test_bench_peers_timeout);
   g_test_add_func ("/cli/bench/peers-not-finite",

@@ -277,6 +277,8 @@ typedef struct {
   void          (*run) (gpointer ctx, const Operands *o, float *C);
   gpointer        ctx;
   double         *times;
+  /* before every run, untimed (NULL: none) */
+  void          (*prepare) (gpointer ctx, float *C);
 } Contestant;
 
 typedef struct {
@@ -324,6 +326,12 @@ run_dynamic (gpointer ctx, const Operands *o, float *C)
                                           C, FALSE, NULL);
 }
 
+/* An in-process peer in the race. */
+typedef struct {
+  const SpxPeerClass *klass;
+  gpointer            peer;
+} PeerCtx;
+
 static void
 run_dynamic_bf16 (gpointer ctx, const Operands *o, float *C)
 {
@@ -336,7 +344,15 @@ run_dynamic_bf16 (gpointer ctx, const Operands *o, float *C)
 static void
 run_peer (gpointer ctx, const Operands *o, float *C)
 {
-  spx_peer_run (ctx, o->B, C);
+  PeerCtx *p = ctx;
+  p->klass->run (p->peer, o->B, C);
+}
+
+static void
+prepare_peer (gpointer ctx, float *C)
+{
+  PeerCtx *p = ctx;
+  p->klass->prepare (p->peer, C);
 }
 
 /* Alternate the contestants, warm-up rounds first; medians of the rest.
@@ -359,9 +375,13 @@ run_rounds (Contestant *c, guint n_c, const Operands *o,
         if (round == opt->warmup && i == 0)
           cpu_clock_read (&before);
         float *C = i == 0 ? o->C_ref : o->C;
+        if (c[i].prepare)
+          c[i].prepare (c[i].ctx, C);
         c[i].run (c[i].ctx, o, C);
         if (round == 0 && i > 0)
           c[i].out->max_rel_err = max_rel_err (C, o->C_ref, len);
+        if (c[i].prepare)
+          c[i].prepare (c[i].ctx, C);
         double t0 = spx_now_ms ();
         c[i].run (c[i].ctx, o, C);
         double t = spx_now_ms () - t0;
@@ -511,7 +531,7 @@ spx_bench_judge (SpxBenchResult *r, double best_dense_gflops)
         t->noise |= SPX_NOISE_EFFICIENCY;
     }
   /* the runner's peers ran after ours: judged on their own window too */
-  for (guint i = SPX_PEER_TORCH_CSR; i < SPX_N_PEERS; i++)
+  for (guint i = SPX_PEER_FIRST_RUNNER; i < SPX_N_PEERS; i++)
     {
       SpxBenchPeer *p = &r->peers[i];
       double free_cores = r->cpus > p->threads ? r->cpus - p->threads : 0;
@@ -580,6 +600,8 @@ describe (SpxBenchResult *r, const SpxMask *mask, guint64 n,
   r->warmup = options->warmup;
   r->cpus = (guint) MAX (1, sysconf (_SC_NPROCESSORS_ONLN));
   r->busy_cores = -1;
+  for (guint i = 0; i < SPX_N_PEERS; i++)
+    r->peers[i].once_ms = -1;
   r->dense_core = spx_dense_core ();
   r->tile_width = options->tile_width;
   spx_dense_config (&r->dense_openmp);
@@ -590,10 +612,11 @@ typedef struct {
   SpxStaticPlan  *stat;
   SpxTilewisePlan *tilewise;
   DynamicCtx      dyn;
-  SpxPeer        *peer;
+  PeerCtx         peers[SPX_PEER_FIRST_RUNNER];
   SpxDenseOnednn *onednn[2];  /* fp32, bf16 */
   SpxEngineOptions engine;    /* SDDMM's */
-  Contestant      c[7];
+  /* dense ×3, static, tile-wise, dynamic, the in-process peers */
+  Contestant      c[6 + SPX_PEER_FIRST_RUNNER];
   guint           n_c;
 } Race;
 
@@ -603,8 +626,9 @@ race_clear (Race *race)
   spx_static_plan_free (race->stat);
   spx_tilewise_plan_free (race->tilewise);
   spx_dynamic_plan_free (race->dyn.plan);
-  if (race->peer)
-    spx_peer_free (race->peer);
+  for (guint i = 0; i < G_N_ELEMENTS (race->peers); i++)
+    if (race->peers[i].peer)
+      race->peers[i].klass->free (race->peers[i].peer);
   for (guint i = 0; i < G_N_ELEMENTS (race->onednn); i++)
     spx_dense_onednn_free (race->onednn[i]);
   for (guint i = 0; i < race->n_c; i++)
@@ -617,27 +641,54 @@ enter (Race *race, SpxBenchTiming *out,
        void (*run) (gpointer, const Operands *, float *), gpointer ctx,
        guint reps)
 {
-  race->c[race->n_c++] = (Contestant) { out, run, ctx, g_new (double, reps) };
+  g_assert (race->n_c < G_N_ELEMENTS (race->c));
+  race->c[race->n_c++] = (Contestant) { out, run, ctx, g_new (double, reps),
+                                        NULL };
 }
 
-/* librsb runs with ours when it can; else its note says why not. */
+/* Each in-process peer runs with ours when the build has it and it can
+ * be made; else its note says why not. */
 static void
-enter_librsb (Race *race, SpxBenchResult *r, const SpxBenchOptions *opt)
+enter_peers (Race *race, SpxBenchResult *r, const SpxBenchOptions *opt)
 {
-  SpxBenchPeer *p = &r->peers[SPX_PEER_LIBRSB];
-  g_autoptr (GError) local = NULL;
-  race->peer = spx_peer_librsb_new (&race->o.csr, race->o.values, r->n,
-                                    r->threads, &local);
-  if (race->peer == NULL)
+  SpxPeerOperands po = { &race->o.csr, race->o.values, race->o.A, r->n,
+                         r->threads, race->o.B };
+  for (SpxPeerId id = 0; id < SPX_PEER_FIRST_RUNNER; id++)
     {
-      g_strlcpy (p->note, local->message, sizeof p->note);
-      return;
+      SpxBenchPeer *p = &r->peers[id];
+      PeerCtx *ctx = &race->peers[id];
+      g_autoptr (GError) local = NULL;
+      ctx->klass = spx_peer_class (id);
+      ctx->peer = ctx->klass->make (&po, p->note, sizeof p->note, &local);
+      if (ctx->peer == NULL)
+        {
+          g_strlcpy (p->note, local->message, sizeof p->note);
+          continue;
+        }
+      p->threads = r->threads;
+      p->once_ms = ctx->klass->once_ms ? ctx->klass->once_ms (ctx->peer) : -1;
+      g_strlcpy (p->version, ctx->klass->version (), sizeof p->version);
+      enter (race, &p->t, run_peer, ctx, opt->reps);
+      if (ctx->klass->prepare)
+        race->c[race->n_c - 1].prepare = prepare_peer;
     }
-  p->threads = r->threads;
-  g_snprintf (p->note, sizeof p->note, "RSB_IO_WANT_EXECUTING_THREADS %u",
-              r->threads);
-  g_strlcpy (p->version, spx_peer_librsb_version (), sizeof p->version);
-  enter (race, &p->t, run_peer, race->peer, opt->reps);
+}
+
+/* A peer whose runs reported an error is not a result. */
+static void
+check_peers (Race *race, SpxBenchResult *r)
+{
+  for (SpxPeerId id = 0; id < SPX_PEER_FIRST_RUNNER; id++)
+    {
+      PeerCtx *ctx = &race->peers[id];
+      const char *why = ctx->peer && ctx->klass->failure
+                          ? ctx->klass->failure (ctx->peer) : NULL;
+      if (why == NULL)
+        continue;
+      r->peers[id].t.ran = FALSE;
+      r->peers[id].failed = TRUE;
+      g_strlcpy (r->peers[id].note, why, sizeof r->peers[id].note);
+    }
 }
 
 /* The runner's peers, one after another once ours are done; each times
@@ -654,7 +705,7 @@ run_external (const Operands *o, const SpxBenchOptions *opt,
                      spx_peers_write (dir, &o->csr, o->values, o->B, o->n,
                                       &local);
   gboolean ok = TRUE;
-  for (guint id = SPX_PEER_TORCH_CSR; ok && id < SPX_N_PEERS; id++)
+  for (guint id = SPX_PEER_FIRST_RUNNER; ok && id < SPX_N_PEERS; id++)
     {
       SpxBenchPeer *p = &r->peers[id];
       if (runner != NULL && !written)
@@ -811,7 +862,7 @@ enter_all (Race *race, const SpxMask *mask, SpxBenchResult *r,
   if (spx_cancelled (error))
     return FALSE;
   if (opt->run_peers && !bf16) /* the peers run fp32 */
-    enter_librsb (race, r, opt);
+    enter_peers (race, r, opt);
   return TRUE;
 }
 
@@ -992,6 +1043,8 @@ spx_bench_run (const SpxMask *mask, guint64 n, const SpxBenchOptions *options,
                             error) &&
                 (!options->run_peers || type == SPX_CPU_BF16 ||
                  run_external (&race.o, options, result, error));
+  if (ok)
+    check_peers (&race, result);
   if (ok && race.dyn.failed)
     {
       g_set_error (error, SPX_ENGINE_ERROR, SPX_ENGINE_ERROR_INVALID,

@@ -73,16 +73,23 @@ typedef struct {
 } SpxBenchTiming;
 
 /* Other libraries' products of the same A and B (`bench --peers`):
- * librsb in this process, alternating with ours; the rest through a
+ * librsb, LIBXSMM, SuiteSparse:GraphBLAS and Eigen in this process,
+ * alternating with ours (each when the build has it); the rest through a
  * Python runner (tests/peers/spx-peers.py) that times its own runs. */
 typedef enum {
   SPX_PEER_LIBRSB,
+  SPX_PEER_LIBXSMM,
+  SPX_PEER_GRAPHBLAS,
+  SPX_PEER_EIGEN,
   SPX_PEER_TORCH_CSR,
   SPX_PEER_TORCH_DENSE,
   SPX_PEER_SCIPY_CSR,
   SPX_PEER_SCIPY_BSR,
   SPX_N_PEERS
 } SpxPeerId;
+
+/* The peers before it run in this process, those from it in the runner. */
+#define SPX_PEER_FIRST_RUNNER SPX_PEER_TORCH_CSR
 
 /* Each runner peer is one process, stopped (with whatever it started)
  * when it runs longer than SpxBenchOptions.peer_timeout_s or prints more
@@ -120,6 +127,9 @@ typedef struct {
   char           version[64]; /* "torch 1.13.0" */
   double         busy_cores;  /* the runner's peers: cores others took
                                * while it ran (as SpxBenchResult's) */
+  double         once_ms;     /* graphblas: the plain GrB_mxm (no
+                               * accumulator, a new C) timed once; < 0
+                               * for none */
 } SpxBenchPeer;
 
 typedef struct {
@@ -161,12 +171,13 @@ SpxCpuType  spx_bench_cpu_type  (SpxDtype dtype);
 /* "fp32" or "bf16". */
 const char *spx_cpu_type_name   (SpxCpuType type);
 gboolean spx_bench_have_librsb  (void);
-/* "librsb", "torch-csr", …; NULL out of range. */
+/* "librsb", "libxsmm", "graphblas", "eigen", "torch-csr", …; NULL out
+ * of range. */
 const char *spx_peer_name       (SpxPeerId id);
-/* The runner the peers other than librsb go through: $SPX_PEERS_RUNNER,
- * else spx-peers.py next to the program, else the source tree's
- * tests/peers/spx-peers.py seen from a build directory inside it. NULL
- * when there is none. */
+/* The runner the peers from SPX_PEER_FIRST_RUNNER on go through:
+ * $SPX_PEERS_RUNNER, else spx-peers.py next to the program, else the
+ * source tree's tests/peers/spx-peers.py seen from a build directory
+ * inside it. NULL when there is none. */
 char    *spx_peers_runner       (void);
 
 /* "OpenBLAS", "oneDNN", "oneDNN bf16"; NULL out of range. */
