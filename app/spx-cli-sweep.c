@@ -279,10 +279,11 @@ parse_cpu (const SweepArgs *a, SpxSweepOptions *o)
 }
 
 /* --machine: a preset, or a file (a bad one is the input's, status 1). */
-/* Tile-wise runs fp32 only: at a bf16 CPU it is left out (and the user
- * told), or refused when asked for by name. */
+/* Tile-wise runs fp32 only: at a bf16 CPU it is left out (the user told
+ * when --modes asked for all), or refused when asked for by name. */
 static gboolean
-check_dtype (SpxSweepOptions *o, SpxDtype dtype, guint named)
+check_dtype (const SweepArgs *a, SpxSweepOptions *o, SpxDtype dtype,
+             guint named)
 {
   gboolean tilewise = o->run_cpu && o->run_tilewise;
   if (tilewise && spx_bench_cpu_type (dtype) == SPX_CPU_BF16)
@@ -292,9 +293,10 @@ check_dtype (SpxSweepOptions *o, SpxDtype dtype, guint named)
                                     "in fp32 only, and the CPU computes %s "
                                     "in bf16 (use --dtype fp32)",
                                     spx_dtype_to_string (dtype)), FALSE;
-      spx_cli_line (stderr, "sparse-explorer sweep: note: the CPU computes "
-                    "%s in bf16; tile-wise (fp32 only) is left out",
-                    spx_dtype_to_string (dtype));
+      if (a->modes != NULL)
+        spx_cli_line (stderr, "sparse-explorer sweep: note: the CPU "
+                      "computes %s in bf16; tile-wise (fp32 only) is left "
+                      "out", spx_dtype_to_string (dtype));
     }
   o->dtype = dtype;
   return TRUE;
@@ -310,7 +312,7 @@ parse_model (const SweepArgs *a, SpxSweepOptions *o, SpxIpuMachine **own,
   if (a->dtype && !spx_dtype_from_string (a->dtype, &dtype))
     return spx_cli_usage_error (CMD, "--dtype: expected %s, got '%s'",
                                 spx_dtype_names (), a->dtype), FALSE;
-  if (!check_dtype (o, dtype, named))
+  if (!check_dtype (a, o, dtype, named))
     return FALSE;
   if (a->machine == NULL) /* the study's, or bow */
     return TRUE;

@@ -654,7 +654,8 @@ test_sweep_bf16 (void)
 {
   g_autofree char *dir = g_dir_make_tmp ("spx-cli-XXXXXX", NULL);
   g_autofree char *csv = g_build_filename (dir, "s.csv", NULL);
-  Run r = run_cli ("sweep", "--dtype", "bf16", "--densities", "1/4",
+  Run r = run_cli ("sweep", "--dtype", "bf16", "--modes", "all",
+                   "--densities", "1/4",
                    "--blocks", "4", "--m", "64", "--k", "48", "--n", "8",
                    "--reps", "5", "--warmup", "0", "--out", csv, NULL);
   g_assert_cmpint (r.status, ==, 0);
@@ -1045,7 +1046,8 @@ test_sweep_tilewise (void)
   g_autofree char *dir = g_dir_make_tmp ("spx-cli-XXXXXX", NULL);
   g_autofree char *path = g_build_filename (dir, "s.csv", NULL);
   Run r = run_cli ("sweep", "--source", "cpu", "--modes", "static,tilewise",
-                   "--pattern", "tilewise", "--tile-width", "16",
+                   "--dtype", "fp32", "--pattern", "tilewise", "--tile-width",
+                   "16",
                    "--densities", "1/4", "--blocks", "1,4", "--m", "64",
                    "--k", "64", "--n", "8", "--reps", "5", "--warmup", "0",
                    "--out", path, NULL);
@@ -1803,10 +1805,11 @@ test_sweep_mask (void)
   Run r = run_cli ("sweep", "--mask", mask, "--n", "32", "--reps", "5",
                    "--warmup", "1", "--out", csv, NULL);
   g_assert_cmpint (r.status, ==, 0);
-  g_assert_nonnull (strstr (r.out, "On this CPU:"));
+  /* the default fp16: bf16 on the CPU, so no tile-wise (fp32 only) */
+  g_assert_nonnull (strstr (r.out, "On this CPU (bf16, over "));
   run_clear (&r);
-  /* model: dense, static, dynamic; the CPU also tile-wise */
-  g_assert_cmpuint (assert_sweep_csv (csv), ==, 5 * (3 + 4));
+  /* dense, static, dynamic on each source */
+  g_assert_cmpuint (assert_sweep_csv (csv), ==, 5 * (3 + 3));
   g_autofree char *text = test_read_all (csv);
   g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
   /* the file's block densities (info --block B) */
@@ -1860,7 +1863,7 @@ test_sweep_scenario_block (void)
   Run r = run_cli ("sweep", "--scenario", spx, "--source", "model", "--out",
                    csv, NULL);
   g_assert_cmpint (r.status, ==, 0);
-  g_assert_nonnull (strstr (r.out, "On the IPU model (teach16):"));
+  g_assert_nonnull (strstr (r.out, "On the IPU model (teach16, fp16):"));
   run_clear (&r);
   g_autofree char *text = test_read_all (csv);
   /* blocks 1, 4, 8, 16, 2 × densities 1/4 … 1/32 × 3 modes */
