@@ -27,9 +27,8 @@ extern const SpxKernelSet spx_kernels_avx2_fp32;
 extern const SpxKernelSet spx_kernels_avx512_fp32;
 /* bf16's (spx-kernels.c's second table); needs AVX512_BF16. */
 extern const SpxKernelSetBf16 spx_kernels_avx512_bf16;
-/* Its vdpbf16ps kernel for b, even where AMX would take b (for the
- * tests). */
-SpxSddmmPanelBf16 spx_sddmm_avx512bf16_lanes (guint b);
+/* The same without AMX, whatever the processor has (for the tests). */
+extern const SpxKernelSetBf16 spx_kernels_avx512_bf16_lanes;
 
 /* Their SpMM kernels' generic-b paths, whatever b is (for the tests). */
 SpxSpmmKernel spx_kernel_spmm_generic_any (void);
