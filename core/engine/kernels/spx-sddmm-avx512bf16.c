@@ -55,6 +55,13 @@ vectors (guint b)
   return b <= 16 ? 1 : (b + 15) / 16;
 }
 
+/* The bf16 of kd left from t on, as a mask of at most 32. */
+INLINE __mmask32
+chunk_mask (guint64 kd, guint64 t)
+{
+  return kd - t >= 32 ? ~(__mmask32) 0 : (__mmask32) ((1u << (kd - t)) - 1);
+}
+
 /* The next 2G bf16 (G = 1, 2 or 4) of a row of P from bf16 s·2G on,
  * repeated across the vector; rem > 0 (the last, partial step) reads
  * only rem of them and zeroes the rest, so nothing past the row is read
@@ -157,7 +164,8 @@ tile (const guint16 *const *p, float *const *o, guint64 kd,
   for (guint r = 0; r < R; r++)
 #pragma GCC unroll 4
     for (guint v = 0; v < V; v++)
-      _mm512_mask_storeu_ps (o[r] + 16 * (at.v0 + v), v + 1 == V ? tail : 0xffff,
+      _mm512_mask_storeu_ps (o[r] + 16 * (at.v0 + v),
+                             v + 1 == V ? tail : 0xffff,
                              sum_lanes (c[r][v], G));
 }
 
@@ -235,9 +243,9 @@ dot (const guint16 *p, const guint16 *q, guint64 kd)
                                (__m512bh) _mm512_loadu_si512 (q + t + 32 * i));
   for (guint i = 0; t < kd; t += 32, i++)
     {
-      __mmask32 m = kd - t >= 32 ? ~(__mmask32) 0
-                                 : (__mmask32) ((1u << (kd - t)) - 1);
-      c[i] = _mm512_dpbf16_ps (c[i], (__m512bh) _mm512_maskz_loadu_epi16 (m, p + t),
+      __mmask32 m = chunk_mask (kd, t);
+      c[i] = _mm512_dpbf16_ps (c[i],
+                               (__m512bh) _mm512_maskz_loadu_epi16 (m, p + t),
                                (__m512bh) _mm512_maskz_loadu_epi16 (m, q + t));
     }
   return _mm512_reduce_add_ps (_mm512_add_ps (_mm512_add_ps (c[0], c[1]),
@@ -322,7 +330,7 @@ a_chunk (const guint16 *p, guint64 kd, guint64 k, guint16 *a,
     return p + t;
   for (guint r = 0; r < TILE; r++)
     _mm512_storeu_si512 (a + r * CHUNK, _mm512_maskz_loadu_epi16 (
-                           (__mmask32) ((1u << (kd - t)) - 1), p + r * kd + t));
+                           chunk_mask (kd, t), p + r * kd + t));
   *stride = CHUNK * sizeof (guint16);
   return a;
 }
@@ -334,8 +342,7 @@ a_gather (const guint16 *const *p, guint n, guint64 kd, guint64 k,
           guint16 *a)
 {
   guint64 t = k * CHUNK;
-  __mmask32 m = kd - t >= CHUNK ? ~(__mmask32) 0
-                                : (__mmask32) ((1u << (kd - t)) - 1);
+  __mmask32 m = chunk_mask (kd, t);
 
   for (guint r = 0; r < TILE; r++)
     _mm512_storeu_si512 (a + r * CHUNK,
@@ -495,8 +502,7 @@ pack_pairs (const guint16 *q, guint64 kd, guint b, guint cols,
   for (guint64 t = 0; t < kd; t += CHUNK)
     for (guint v = 0; v < nv; v++)
       {
-        __mmask32 m = kd - t >= CHUNK ? ~(__mmask32) 0
-                                      : (__mmask32) ((1u << (kd - t)) - 1);
+        __mmask32 m = chunk_mask (kd, t);
 #pragma GCC unroll 16
         for (guint c = 0; c < 16; c++)
           r[c] = 16 * v + c < cols
