@@ -760,7 +760,7 @@ best_ms (const SpxBlockCsr *csr, gconstpointer P, gconstpointer Q,
   SpxEngineOptions options = { .threads = threads, .isa = spx_isa_best () };
   double best = G_MAXDOUBLE;
 
-  for (guint rep = 0; rep < 8; rep++) /* the first one warms up */
+  for (guint rep = 0; rep < 16; rep++) /* the first one warms up */
     {
       double start = now_ms (threads);
       gboolean ok = bf16 ? spx_sddmm_bf16 (csr, P, Q, kd, out, &options, NULL)
