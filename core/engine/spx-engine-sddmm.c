@@ -129,7 +129,6 @@ by_column_init (ByColumn *bycol, const SpxBlockCsr *pat, guint64 target)
     bycol->cuts[++bycol->n_chunks] = n;
 }
 
-
 /* Rows waiting for the kernel, all of one block-column. */
 #define BATCH 64
 typedef struct {
@@ -137,7 +136,6 @@ typedef struct {
   float        *o[BATCH];
   guint         n;
 } Rows;
-
 
 /* The kernel on the rows, their pointers handed over in its type. */
 static void
@@ -428,6 +426,7 @@ spx_sddmm_bf16 (const SpxBlockCsr *pattern, const guint16 *P,
   if (set == NULL)
     return sddmm_widened (pattern, P, Q, kd, out, options, error);
   Kernel kern = { sizeof (guint16), NULL, NULL, NULL, set->sddmm,
-                  set->sddmm_panel (pattern->b), set->sddmm_pack (pattern->b) };
+                  set->sddmm_panel (pattern->b),
+                  set->sddmm_pack (pattern->b) };
   return run (&kern, pattern, P, Q, kd, out, options, error);
 }

@@ -27,9 +27,8 @@ extern const SpxKernelSet spx_kernels_avx2_fp32;
 extern const SpxKernelSet spx_kernels_avx512_fp32;
 /* bf16 SDDMM's (spx-kernels.c's SDDMM table); needs AVX512_BF16. */
 extern const SpxSddmmSetBf16 spx_sddmm_avx512bf16_set;
-/* Its vdpbf16ps kernel for b, even where AMX would take b (for the
- * tests). */
-SpxSddmmPanelBf16 spx_sddmm_avx512bf16_lanes (guint b);
+/* The same without AMX, whatever the processor has (for the tests). */
+extern const SpxSddmmSetBf16 spx_sddmm_avx512bf16_lanes_set;
 
 /* Each instruction set's bf16 kernels (the rows of the second table). */
 extern const SpxKernelSetBf16 spx_kernels_generic_bf16;
