@@ -225,7 +225,7 @@ static gboolean
 kernel_fits (SpxIsa isa, guint b, const char *kernel)
 {
   if (isa == SPX_ISA_AMX_BF16)
-    return g_str_equal (kernel, b == 16 || b == 32 ? "amx-bf16"
+    return g_str_equal (kernel, b == 8 || b == 16 || b == 32 ? "amx-bf16"
                                                    : "avx512-bf16");
   return g_str_equal (kernel, spx_isa_to_string (isa));
 }
