@@ -25,9 +25,9 @@ gboolean    spx_isa_from_string (const char *name, SpxIsa *isa);
 /* The best instruction set this processor runs. */
 SpxIsa      spx_isa_best        (void);
 gboolean    spx_isa_supported   (SpxIsa isa);
-/* What bf16 products run on when isa is asked for: AVX-512 moves up to
- * the best bf16 extension this processor has (AMX unless SPX_AMX=0),
- * anything else stays. */
-SpxIsa      spx_isa_for_bf16    (SpxIsa isa);
+/* What bf16 products in blocks of b run on when isa is asked for:
+ * AVX-512 moves to the fastest this processor has for b (AMX, unless
+ * SPX_AMX=0), anything else stays. */
+SpxIsa      spx_isa_for_bf16    (SpxIsa isa, guint b);
 
 G_END_DECLS
