@@ -359,31 +359,6 @@ each_isa_thread (const char *label, const Problem *p, GArray *threads)
     }
 }
 
-static void
-bench_uniform (GArray *blocks, GArray *threads)
-{
-  for (guint i = 0; i < blocks->len; i++)
-    {
-      guint b = g_array_index (blocks, guint, i);
-      SpxGenOptions gen;
-      g_autoptr (GError) error = NULL;
-
-      spx_gen_options_init (&gen);
-      gen.pattern = SPX_PATTERN_UNIFORM;
-      gen.density = opt_density;
-      gen.seed = 1;
-      g_autoptr (SpxMask) mask = spx_mask_generate (opt_size, opt_size, b,
-                                                    &gen, &error);
-      if (mask == NULL)
-        g_error ("%s", error->message);
-      Problem *p = problem_new (mask, opt_n, 2);
-      g_autofree char *label = g_strdup_printf ("uniform %" G_GINT64_FORMAT,
-                                                opt_size);
-      each_isa_thread (label, p, threads);
-      problem_free (p);
-    }
-}
-
 /* A bf16 copy of the dense A (with its zeros) and of B, for oneDNN and
  * the plan. */
 typedef struct {
@@ -458,27 +433,43 @@ measure_bf16 (const Problem *p, const SpxMask *mask, guint threads)
   bf16_operands_clear (&o);
 }
 
+static SpxMask *
+uniform_mask (guint b)
+{
+  SpxGenOptions gen;
+  g_autoptr (GError) error = NULL;
+
+  spx_gen_options_init (&gen);
+  gen.pattern = SPX_PATTERN_UNIFORM;
+  gen.density = opt_density;
+  gen.seed = 1;
+  SpxMask *mask = spx_mask_generate (opt_size, opt_size, b, &gen, &error);
+  if (mask == NULL)
+    g_error ("%s", error->message);
+  return mask;
+}
+
 static void
-bench_bf16 (GArray *blocks, GArray *threads)
+header_bf16 (void)
 {
   printf ("# %-10s %2s %3s %5s | %8s %-26s | %8s | %5s %5s | %s\n", "kernel",
           "b", "thr", "dens", "dense ms", "oneDNN kernel", "spars ms", "eff",
           "first", "relerr");
+}
+
+static void
+bench_uniform (GArray *blocks, GArray *threads)
+{
   for (guint i = 0; i < blocks->len; i++)
     {
-      SpxGenOptions gen;
-      g_autoptr (GError) error = NULL;
-
-      spx_gen_options_init (&gen);
-      gen.pattern = SPX_PATTERN_UNIFORM;
-      gen.density = opt_density;
-      gen.seed = 1;
-      g_autoptr (SpxMask) mask = spx_mask_generate (
-        opt_size, opt_size, g_array_index (blocks, guint, i), &gen, &error);
-      if (mask == NULL)
-        g_error ("%s", error->message);
+      g_autoptr (SpxMask) mask = uniform_mask (g_array_index (blocks, guint,
+                                                              i));
       Problem *p = problem_new (mask, opt_n, 2);
-      for (guint t = 0; t < threads->len; t++)
+      g_autofree char *label = g_strdup_printf ("uniform %" G_GINT64_FORMAT,
+                                                opt_size);
+      if (!opt_bf16)
+        each_isa_thread (label, p, threads);
+      for (guint t = 0; opt_bf16 && t < threads->len; t++)
         measure_bf16 (p, mask, g_array_index (threads, guint, t));
       problem_free (p);
     }
@@ -572,11 +563,9 @@ main (int argc, char **argv)
       return 2;
     }
   if (opt_bf16)
-    {
-      bench_bf16 (blocks, threads);
-      return 0;
-    }
-  header ();
+    header_bf16 ();
+  else
+    header ();
   if (opt_dlmc_default || opt_dlmc != NULL)
     bench_dlmc (dir, threads);
   else
