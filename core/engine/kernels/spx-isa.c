@@ -73,8 +73,9 @@ spx_isa_supported (SpxIsa isa)
   __builtin_cpu_init ();
   switch (isa)
     {
-    case SPX_ISA_AMX_BF16:
-      return spx_isa_supported (SPX_ISA_AVX512_BF16) && amx_permitted ();
+    case SPX_ISA_AMX_BF16: /* SPX_AMX=0: as if the processor had none */
+      return g_strcmp0 (g_getenv ("SPX_AMX"), "0") != 0 &&
+             spx_isa_supported (SPX_ISA_AVX512_BF16) && amx_permitted ();
     case SPX_ISA_AVX512_BF16:
       return has_avx512 () && __builtin_cpu_supports ("avx512bf16");
     case SPX_ISA_AVX512:
@@ -106,9 +107,7 @@ spx_isa_for_bf16 (SpxIsa isa, guint b)
 {
   if (isa != SPX_ISA_AVX512)
     return isa;
-  if ((b == 8 || b == 16 || b == 32) &&
-      g_strcmp0 (g_getenv ("SPX_AMX"), "0") != 0 &&
-      spx_isa_supported (SPX_ISA_AMX_BF16))
+  if ((b == 8 || b == 16 || b == 32) && spx_isa_supported (SPX_ISA_AMX_BF16))
     return SPX_ISA_AMX_BF16;
   return b < 4 && spx_isa_supported (SPX_ISA_AVX512_BF16)
            ? SPX_ISA_AVX512_BF16 : isa;
