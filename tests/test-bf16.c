@@ -301,10 +301,14 @@ test_kernel_names (void)
   if (spx_isa_supported (SPX_ISA_AMX_BF16))
     g_assert_cmpint (spx_isa_for_bf16 (SPX_ISA_AVX512, 16), ==,
                      SPX_ISA_AMX_BF16);
+  g_autofree char *was = g_strdup (g_getenv ("SPX_AMX"));
   g_setenv ("SPX_AMX", "0", TRUE);
   g_assert_cmpint (spx_isa_for_bf16 (SPX_ISA_AVX512, 16), !=,
                    SPX_ISA_AMX_BF16);
-  g_unsetenv ("SPX_AMX");
+  if (was != NULL)
+    g_setenv ("SPX_AMX", was, TRUE);
+  else
+    g_unsetenv ("SPX_AMX");
 
   g_autoptr (SpxMask) mask = shape_mask (SHAPE_FULL, 16, &(guint64) { 0 });
   SpxEngineOptions options = { .threads = 1, .isa = SPX_ISA_GENERIC };
