@@ -264,5 +264,5 @@ packer (guint b)
 }
 
 const SpxKernelSetBf16 spx_kernels_amx_bf16 = {
-  name, spmm_kernel, bcol_rows, packer
+  name, spmm_kernel, bcol_rows, packer, sizeof (guint16)
 };

@@ -370,5 +370,5 @@ name (guint b)
 }
 
 const SpxKernelSetBf16 spx_kernels_avx512bf16_bf16 = {
-  name, spmm_kernel, bcol_rows, packer
+  name, spmm_kernel, bcol_rows, packer, sizeof (guint16)
 };
