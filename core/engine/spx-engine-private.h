@@ -48,8 +48,8 @@ gboolean spx_schedule_reserve (SpxSchedule *s, const char *what,
                                GError **error);
 
 /* Rows go heaviest first to the least-loaded thread. With pack, values
- * (floats, or bf16 in a bf16 schedule) are copied there in work order and B's offsets computed (the static
- * plan's layout); without, tasks point into values and the pattern, and
+ * (floats, or bf16 in a bf16 schedule) are copied there in work order
+ * and B's offsets computed (the static plan's layout); without, tasks point into values and the pattern, and
  * each thread computes its rows' offsets when run (the dynamic plan's: no
  * copy, and that work split across the threads). The pattern must then
  * outlive the run. */

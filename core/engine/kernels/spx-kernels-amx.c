@@ -187,10 +187,17 @@ amx_one (const SpxRowTask *task, const guint32 *B, guint64 ldb, float *C,
         pass_one (task, B + j0, ldb, C + j0, ldc, b, 4, accumulate);
       switch ((n - j0) / 16)
         {
-        case 3: pass_one (task, B + j0, ldb, C + j0, ldc, b, 3, accumulate); break;
-        case 2: pass_one (task, B + j0, ldb, C + j0, ldc, b, 2, accumulate); break;
-        case 1: pass_one (task, B + j0, ldb, C + j0, ldc, b, 1, accumulate); break;
-        default: break;
+        case 3:
+          pass_one (task, B + j0, ldb, C + j0, ldc, b, 3, accumulate);
+          break;
+        case 2:
+          pass_one (task, B + j0, ldb, C + j0, ldc, b, 2, accumulate);
+          break;
+        case 1:
+          pass_one (task, B + j0, ldb, C + j0, ldc, b, 1, accumulate);
+          break;
+        default:
+          break;
         }
       j0 += (n - j0) / 16 * 16;
     }

@@ -264,7 +264,8 @@ pair_tile (const SpxRowTask *task, const guint16 *B, float *C, guint G,
           guint wg = (guint) MIN (w - 32 * g, 32);
           _mm_prefetch ((const char *) (p0 + 32 * g), _MM_HINT_T0);
           _mm_prefetch ((const char *) (p1 + 32 * g), _MM_HINT_T0);
-          __m512i x = load_row (b0 + 32 * g, wg), y = load_row (b1 + 32 * g, wg);
+          __m512i x = load_row (b0 + 32 * g, wg);
+          __m512i y = load_row (b1 + 32 * g, wg);
           lo[g] = dot (lo[g], s, _mm512_unpacklo_epi16 (x, y));
           hi[g] = dot (hi[g], s, _mm512_unpackhi_epi16 (x, y));
         }
@@ -275,7 +276,8 @@ pair_tile (const SpxRowTask *task, const guint16 *B, float *C, guint G,
 #pragma GCC unroll 4
       for (guint g = 0; g < G; g++)
         {
-          __m512i x = load_row (B + off[j] + 32 * g, (guint) MIN (w - 32 * g, 32));
+          guint wg = (guint) MIN (w - 32 * g, 32);
+          __m512i x = load_row (B + off[j] + 32 * g, wg);
           lo[g] = dot (lo[g], s, _mm512_unpacklo_epi16 (x, z));
           hi[g] = dot (hi[g], s, _mm512_unpackhi_epi16 (x, z));
         }
