@@ -16,6 +16,7 @@ typedef struct {
   guint64     panel_rows; /* B's rows padded to whole blocks */
   guint       bcol_rows; /* rows of the panel per block-column: b, or as
                             a bf16 set packs them */
+  guint       element_bytes; /* of the panel's elements: 4, or 2 (bf16) */
   SpxIsa      bf16_isa;  /* for a bf16 schedule: whose kernels */
   gboolean    bf16;
   SpxRowWork *work;      /* brows entries */

@@ -34,6 +34,7 @@ spx_schedule_init (SpxSchedule *s, guint64 k, guint64 n, guint b,
   s->n = n;
   s->b = b;
   s->bcol_rows = b;
+  s->element_bytes = sizeof (float);
   s->panel_rows = bcols * b;
   s->bf16 = FALSE;
   panel_shape (k, n, sizeof (float), &s->nc, &s->ldp);
@@ -52,6 +53,7 @@ spx_schedule_set_bf16 (SpxSchedule *s, SpxIsa isa)
   s->bf16 = TRUE;
   s->bf16_isa = isa;
   s->bcol_rows = set->bcol_rows (s->b);
+  s->element_bytes = set->element_bytes;
   /* A panel of bf16 takes twice the columns in the same bytes; with no
    * padding rows (bcol_rows ≤ b) it still fits the fp32 panel's
    * (panel_rows · ldp floats), which the budget counted. */
@@ -261,7 +263,7 @@ workspace_get (gsize bytes)
 static gsize
 panel_bytes (const SpxSchedule *s)
 {
-  return s->panel_rows * s->ldp * sizeof (float);
+  return s->panel_rows / s->b * s->bcol_rows * s->ldp * s->element_bytes;
 }
 
 gboolean
