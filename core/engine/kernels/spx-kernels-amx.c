@@ -72,6 +72,17 @@ prefetch_b (const SpxRowTask *task, const guint32 *B, guint64 ldb, guint j,
       _mm_prefetch ((const char *) (bp + r * ldb + 16 * g), _MM_HINT_T0);
 }
 
+/* C's rows for this pass, fetched for writing while the blocks run: the
+ * tile stores at the end otherwise wait for each line to come from L3
+ * (C is written once per run, too large to stay in L2). */
+static inline __attribute__ ((always_inline)) void
+prefetch_c (float *C, guint64 ldc, guint rows, guint G)
+{
+  for (guint r = 0; r < rows; r++)
+    for (guint g = 0; g < G; g++)
+      _m_prefetchw (C + r * ldc + 16 * g);
+}
+
 #define C_IN(T, P) \
   do { \
     if (accumulate) \
@@ -88,6 +99,8 @@ pass_one (const SpxRowTask *task, const guint32 *B, guint64 ldb, float *C,
 {
   gsize stride = ldb * sizeof (guint32);
 
+  if (!accumulate)
+    prefetch_c (C, ldc, b, G);
   C_IN (0, C);
   if (G > 1) C_IN (1, C + 16);
   if (G > 2) C_IN (2, C + 32);
@@ -130,6 +143,8 @@ pass_b32 (const SpxRowTask *task, const guint32 *B, guint64 ldb, float *C,
   gsize stride = ldb * sizeof (guint32);
   float *low = C + 16 * ldc;
 
+  if (!accumulate)
+    prefetch_c (C, ldc, 32, G);
   C_IN (0, C);
   C_IN (2, low);
   if (G > 1)
