@@ -325,6 +325,19 @@ test_kernel_names (void)
   g_assert_cmpstr (spx_dynamic_plan_kernel (bf16), ==, "generic");
 }
 
+/* A number format the engine does not know is refused. */
+static void
+test_bad_type (void)
+{
+  SpxEngineOptions options = { .threads = 1, .isa = SPX_ISA_GENERIC,
+                               .type = (SpxCpuType) 7 };
+  g_autoptr (GError) error = NULL;
+  g_autoptr (SpxDynamicPlan) plan = spx_dynamic_plan_new (8, 8, 8, 4, 4,
+                                                          &options, &error);
+  g_assert_null (plan);
+  g_assert_error (error, SPX_ENGINE_ERROR, SPX_ENGINE_ERROR_INVALID);
+}
+
 /* fp32 calls on a bf16 plan (and back) are programming errors: refused
  * without touching C. */
 static void
@@ -396,6 +409,7 @@ main (int argc, char **argv)
       }
   g_test_add_func ("/bf16/kernel-names", test_kernel_names);
   g_test_add_func ("/bf16/wrong-type", test_wrong_type);
+  g_test_add_func ("/bf16/bad-type", test_bad_type);
   g_test_add_func ("/bf16/over-budget", test_over_budget);
   return g_test_run ();
 }

@@ -38,7 +38,8 @@ spx_dynamic_plan_new (guint64 m, guint64 k, guint64 n, guint b,
                       guint64 max_blocks, const SpxEngineOptions *options,
                       GError **error)
 {
-  if (!spx_engine_check_sizes (m, k, n, b, error))
+  if (!spx_engine_check_type (options, error) ||
+      !spx_engine_check_sizes (m, k, n, b, error))
     return NULL;
   SpxDynamicPlan *plan = g_new0 (SpxDynamicPlan, 1);
   plan->m = m;

@@ -75,5 +75,8 @@ guint    spx_engine_threads (const SpxEngineOptions *options);
 /* The checks both plans make on sizes (B's offsets must fit 32 bits). */
 gboolean spx_engine_check_sizes (guint64 m, guint64 k, guint64 n, guint b,
                                  GError **error);
+/* And on the options' number format. */
+gboolean spx_engine_check_type  (const SpxEngineOptions *options,
+                                 GError **error);
 
 G_END_DECLS

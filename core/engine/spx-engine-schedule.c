@@ -398,6 +398,16 @@ spx_engine_threads (const SpxEngineOptions *options)
 }
 
 gboolean
+spx_engine_check_type (const SpxEngineOptions *options, GError **error)
+{
+  if (options->type == SPX_CPU_FP32 || options->type == SPX_CPU_BF16)
+    return TRUE;
+  g_set_error (error, SPX_ENGINE_ERROR, SPX_ENGINE_ERROR_INVALID,
+               "number format %d: expected fp32 or bf16", options->type);
+  return FALSE;
+}
+
+gboolean
 spx_engine_check_sizes (guint64 m, guint64 k, guint64 n, guint b,
                         GError **error)
 {

@@ -72,7 +72,8 @@ SpxStaticPlan *
 spx_static_plan_new (const SpxMask *mask, const float *values, guint64 n,
                      const SpxEngineOptions *options, GError **error)
 {
-  if (!spx_engine_check_sizes (mask->rows, mask->cols, n, mask->block,
+  if (!spx_engine_check_type (options, error) ||
+      !spx_engine_check_sizes (mask->rows, mask->cols, n, mask->block,
                                error) ||
       !check_budget (mask, n, spx_mask_count (mask),
                      spx_engine_threads (options), error))
