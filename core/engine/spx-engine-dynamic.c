@@ -38,7 +38,8 @@ spx_dynamic_plan_new (guint64 m, guint64 k, guint64 n, guint b,
                       guint64 max_blocks, const SpxEngineOptions *options,
                       GError **error)
 {
-  if (!spx_engine_check_sizes (m, k, n, b, error))
+  if (!spx_engine_check_type (options, error) ||
+      !spx_engine_check_sizes (m, k, n, b, error))
     return NULL;
   SpxDynamicPlan *plan = g_new0 (SpxDynamicPlan, 1);
   plan->m = m;
@@ -49,7 +50,7 @@ spx_dynamic_plan_new (guint64 m, guint64 k, guint64 n, guint b,
   plan->bcols = (k + b - 1) / b;
   plan->max_blocks = MIN (max_blocks, plan->brows * plan->bcols);
   plan->type = options->type;
-  plan->isa = plan->type == SPX_CPU_BF16 ? spx_isa_for_bf16 (options->isa)
+  plan->isa = plan->type == SPX_CPU_BF16 ? spx_isa_for_bf16 (options->isa, b)
                                          : options->isa;
   guint threads = spx_engine_threads (options);
   if (!check_plan_budget (plan, threads, error))

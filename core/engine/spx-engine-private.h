@@ -16,6 +16,7 @@ typedef struct {
   guint64     panel_rows; /* B's rows padded to whole blocks */
   guint       bcol_rows; /* rows of the panel per block-column: b, or as
                             a bf16 set packs them */
+  guint       element_bytes; /* of the panel's elements: 4, or 2 (bf16) */
   SpxIsa      bf16_isa;  /* for a bf16 schedule: whose kernels */
   gboolean    bf16;
   SpxRowWork *work;      /* brows entries */
@@ -48,8 +49,8 @@ gboolean spx_schedule_reserve (SpxSchedule *s, const char *what,
                                GError **error);
 
 /* Rows go heaviest first to the least-loaded thread. With pack, values
- * (floats, or bf16 in a bf16 schedule) are copied there in work order and B's offsets computed (the static
- * plan's layout); without, tasks point into values and the pattern, and
+ * (floats, or bf16 in a bf16 schedule) are copied there in work order
+ * and B's offsets computed (the static plan's layout); without, tasks point into values and the pattern, and
  * each thread computes its rows' offsets when run (the dynamic plan's: no
  * copy, and that work split across the threads). The pattern must then
  * outlive the run. */
@@ -73,6 +74,9 @@ const char *spx_engine_kernel (SpxCpuType type, SpxIsa isa, guint b);
 guint    spx_engine_threads (const SpxEngineOptions *options);
 /* The checks both plans make on sizes (B's offsets must fit 32 bits). */
 gboolean spx_engine_check_sizes (guint64 m, guint64 k, guint64 n, guint b,
+                                 GError **error);
+/* And on the options' number format. */
+gboolean spx_engine_check_type  (const SpxEngineOptions *options,
                                  GError **error);
 
 G_END_DECLS

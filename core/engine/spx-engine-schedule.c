@@ -11,13 +11,14 @@
 #define HUGE_PAGE (2u << 20)
 
 /* B is copied into a contiguous panel of nc columns at a time, sized to
- * half of L2 (k·nc floats ≈ 1 MiB), with a row stride padded off powers
- * of two: its rows then share pages (few TLB misses; the kernels read B's
- * rows at random) and do not alias in L1 as a 1 KiB stride would. */
+ * half of L2 (k·nc elements of size bytes ≈ 1 MiB), with a row stride
+ * padded off powers of two: its rows then share pages (few TLB misses;
+ * the kernels read B's rows at random) and do not alias in L1 as a 1 KiB
+ * stride would. */
 static void
-panel_shape (guint64 k, guint64 n, guint64 *nc, guint64 *ldp)
+panel_shape (guint64 k, guint64 n, guint size, guint64 *nc, guint64 *ldp)
 {
-  guint64 c = ((G_GUINT64_CONSTANT (1) << 18) / k) / 16 * 16;
+  guint64 c = ((G_GUINT64_CONSTANT (1) << 20) / size / k) / 16 * 16;
   c = CLAMP (c, 16, 512);
   *nc = MIN (c, n);
   *ldp = (*nc + 15) / 16 * 16 + 16;
@@ -33,9 +34,10 @@ spx_schedule_init (SpxSchedule *s, guint64 k, guint64 n, guint b,
   s->n = n;
   s->b = b;
   s->bcol_rows = b;
+  s->element_bytes = sizeof (float);
   s->panel_rows = bcols * b;
   s->bf16 = FALSE;
-  panel_shape (k, n, &s->nc, &s->ldp);
+  panel_shape (k, n, sizeof (float), &s->nc, &s->ldp);
   s->work = g_new0 (SpxRowWork, brows);
   s->start = g_new0 (gsize, n_threads + 1);
   s->b_offsets = g_new (guint32, MAX (max_blocks, 1));
@@ -47,9 +49,16 @@ spx_schedule_init (SpxSchedule *s, guint64 k, guint64 n, guint b,
 void
 spx_schedule_set_bf16 (SpxSchedule *s, SpxIsa isa)
 {
+  const SpxKernelSetBf16 *set = spx_kernel_set_bf16 (isa);
   s->bf16 = TRUE;
   s->bf16_isa = isa;
-  s->bcol_rows = spx_kernel_set_bf16 (isa)->bcol_rows (s->b);
+  s->bcol_rows = set->bcol_rows (s->b);
+  s->element_bytes = set->element_bytes;
+  /* A panel of bf16 takes twice the columns in the same bytes; with no
+   * padding rows (bcol_rows ≤ b) it still fits the fp32 panel's
+   * (panel_rows · ldp floats), which the budget counted. */
+  if (set->element_bytes == sizeof (guint16) && s->bcol_rows <= s->b)
+    panel_shape (s->k, s->n, sizeof (guint16), &s->nc, &s->ldp);
 }
 
 /* The panel is B's rows padded to whole blocks: a bf16 set's padded
@@ -59,7 +68,7 @@ spx_schedule_bytes (guint64 k, guint64 n, guint b, guint64 brows,
                     guint64 bcols, guint64 max_blocks, guint n_threads)
 {
   guint64 nc, ldp;
-  panel_shape (k, n, &nc, &ldp);
+  panel_shape (k, n, sizeof (float), &nc, &ldp);
   return (double) brows * sizeof (SpxRowWork) +
          (double) MAX (max_blocks, 1) * sizeof (guint32) +
          (3.0 * brows + bcols + 1) * sizeof (guint32) +
@@ -254,7 +263,7 @@ workspace_get (gsize bytes)
 static gsize
 panel_bytes (const SpxSchedule *s)
 {
-  return s->panel_rows * s->ldp * sizeof (float);
+  return s->panel_rows / s->b * s->bcol_rows * s->ldp * s->element_bytes;
 }
 
 gboolean
@@ -386,6 +395,16 @@ guint
 spx_engine_threads (const SpxEngineOptions *options)
 {
   return options->threads ? options->threads : (guint) omp_get_max_threads ();
+}
+
+gboolean
+spx_engine_check_type (const SpxEngineOptions *options, GError **error)
+{
+  if (options->type == SPX_CPU_FP32 || options->type == SPX_CPU_BF16)
+    return TRUE;
+  g_set_error (error, SPX_ENGINE_ERROR, SPX_ENGINE_ERROR_INVALID,
+               "number format %d: expected fp32 or bf16", options->type);
+  return FALSE;
 }
 
 gboolean

@@ -72,7 +72,8 @@ SpxStaticPlan *
 spx_static_plan_new (const SpxMask *mask, const float *values, guint64 n,
                      const SpxEngineOptions *options, GError **error)
 {
-  if (!spx_engine_check_sizes (mask->rows, mask->cols, n, mask->block,
+  if (!spx_engine_check_type (options, error) ||
+      !spx_engine_check_sizes (mask->rows, mask->cols, n, mask->block,
                                error) ||
       !check_budget (mask, n, spx_mask_count (mask),
                      spx_engine_threads (options), error))
@@ -97,8 +98,8 @@ spx_static_plan_new (const SpxMask *mask, const float *values, guint64 n,
   plan->n = n;
   plan->b = mask->block;
   plan->type = options->type;
-  plan->isa = plan->type == SPX_CPU_BF16 ? spx_isa_for_bf16 (options->isa)
-                                         : options->isa;
+  plan->isa = plan->type == SPX_CPU_BF16
+                ? spx_isa_for_bf16 (options->isa, plan->b) : options->isa;
   plan->n_blocks = csr.n_blocks;
   plan->values = packed;
   gboolean packed_ok = pack (plan, &csr, values, spx_engine_threads (options));

@@ -11,12 +11,15 @@
  * stride 64 bytes), B's tile 16 pair-rows; four C tiles cover 32 rows ×
  * 32 columns.
  *
- * The tile configuration is loaded at the start of every call (other
- * code on the thread, oneDNN, may have loaded its own) and released at
- * the end. */
+ * The tile configuration is checked at the start of every call (other
+ * code on the thread, oneDNN, may have loaded its own) and loaded only
+ * when it differs: ldtilecfg took 15% of the time at b = 16 when loaded
+ * (and the tiles released) on every call. Tiles are not released after:
+ * whoever uses them next loads a configuration of its own. */
 #include "spx-kernels-private.h"
 
 #include <immintrin.h>
+#include <string.h>
 
 /* The layout ldtilecfg reads (palette 1). */
 typedef struct {
@@ -27,20 +30,20 @@ typedef struct {
   guint8  rows[16];
 } __attribute__ ((packed)) TileConfig;
 
-/* Tiles 0–3 C (16 × 16 fp32), 4–5 A (16 rows of a_bytes), 6–7 B. */
+/* Tiles 0–3 C (rows × 16 fp32), 4–5 A (rows of a_bytes), 6–7 B. */
 static void
-configure (guint a_bytes, guint b_rows)
+configure (guint rows, guint a_bytes, guint b_rows)
 {
   TileConfig cfg = { .palette = 1 };
 
   for (guint t = 0; t < 4; t++)
     {
-      cfg.rows[t] = 16;
+      cfg.rows[t] = (guint8) rows;
       cfg.colsb[t] = 64;
     }
   for (guint t = 4; t < 6; t++)
     {
-      cfg.rows[t] = 16;
+      cfg.rows[t] = (guint8) rows;
       cfg.colsb[t] = (guint16) a_bytes;
     }
   for (guint t = 6; t < 8; t++)
@@ -48,7 +51,10 @@ configure (guint a_bytes, guint b_rows)
       cfg.rows[t] = (guint8) b_rows;
       cfg.colsb[t] = 64;
     }
-  _tile_loadconfig (&cfg);
+  TileConfig now;
+  _tile_storeconfig (&now);
+  if (memcmp (&now, &cfg, sizeof cfg) != 0)
+    _tile_loadconfig (&cfg);
 }
 
 /* B's rows for block j + PF_D are fetched into L1 while block j runs:
@@ -66,6 +72,17 @@ prefetch_b (const SpxRowTask *task, const guint32 *B, guint64 ldb, guint j,
       _mm_prefetch ((const char *) (bp + r * ldb + 16 * g), _MM_HINT_T0);
 }
 
+/* C's rows for this pass, fetched for writing while the blocks run: the
+ * tile stores at the end otherwise wait for each line to come from L3
+ * (C is written once per run, too large to stay in L2). */
+static inline __attribute__ ((always_inline)) void
+prefetch_c (float *C, guint64 ldc, guint rows, guint G)
+{
+  for (guint r = 0; r < rows; r++)
+    for (guint g = 0; g < G; g++)
+      _m_prefetchw (C + r * ldc + 16 * g);
+}
+
 #define C_IN(T, P) \
   do { \
     if (accumulate) \
@@ -74,13 +91,16 @@ prefetch_b (const SpxRowTask *task, const guint32 *B, guint64 ldb, guint j,
       _tile_zero (T); \
   } while (0)
 
-/* b = 16, G ≤ 4 groups of 16 columns from column 0 of B and C. */
+/* b = 8 or 16 (a block one tile), G ≤ 4 groups of 16 columns from
+ * column 0 of B and C. */
 static inline __attribute__ ((always_inline)) void
-pass_b16 (const SpxRowTask *task, const guint32 *B, guint64 ldb, float *C,
-          guint64 ldc, guint G, gboolean accumulate)
+pass_one (const SpxRowTask *task, const guint32 *B, guint64 ldb, float *C,
+          guint64 ldc, guint b, guint G, gboolean accumulate)
 {
   gsize stride = ldb * sizeof (guint32);
 
+  if (!accumulate)
+    prefetch_c (C, ldc, b, G);
   C_IN (0, C);
   if (G > 1) C_IN (1, C + 16);
   if (G > 2) C_IN (2, C + 32);
@@ -88,8 +108,8 @@ pass_b16 (const SpxRowTask *task, const guint32 *B, guint64 ldb, float *C,
   for (guint j = 0; j < task->n_blocks; j++)
     {
       const guint32 *bp = B + task->b_offsets[j] / 2;
-      prefetch_b (task, B, ldb, j, 8, G);
-      _tile_loadd (4, task->values_bf16 + (gsize) j * 256, 32);
+      prefetch_b (task, B, ldb, j, b / 2, G);
+      _tile_loadd (4, task->values_bf16 + (gsize) j * b * b, b * 2);
       _tile_loadd (6, bp, stride);
       _tile_dpbf16ps (0, 4, 6);
       if (G > 1)
@@ -123,6 +143,8 @@ pass_b32 (const SpxRowTask *task, const guint32 *B, guint64 ldb, float *C,
   gsize stride = ldb * sizeof (guint32);
   float *low = C + 16 * ldc;
 
+  if (!accumulate)
+    prefetch_c (C, ldc, 32, G);
   C_IN (0, C);
   C_IN (2, low);
   if (G > 1)
@@ -167,29 +189,48 @@ rest (const SpxRowTask *task, const guint32 *B, guint64 ldb, float *C,
                                                  ldc, n - j0, accumulate);
 }
 
+static inline __attribute__ ((always_inline)) void
+amx_one (const SpxRowTask *task, const guint32 *B, guint64 ldb, float *C,
+         guint64 ldc, guint64 n, gboolean accumulate, guint b)
+{
+  guint64 j0 = 0;
+
+  if (task->rows == b && (task->n_blocks > 0 || !accumulate))
+    {
+      configure (b, 2 * b, b / 2);
+      for (; j0 + 64 <= n; j0 += 64)
+        pass_one (task, B + j0, ldb, C + j0, ldc, b, 4, accumulate);
+      switch ((n - j0) / 16)
+        {
+        case 3:
+          pass_one (task, B + j0, ldb, C + j0, ldc, b, 3, accumulate);
+          break;
+        case 2:
+          pass_one (task, B + j0, ldb, C + j0, ldc, b, 2, accumulate);
+          break;
+        case 1:
+          pass_one (task, B + j0, ldb, C + j0, ldc, b, 1, accumulate);
+          break;
+        default:
+          break;
+        }
+      j0 += (n - j0) / 16 * 16;
+    }
+  rest (task, B, ldb, C, ldc, j0, n, accumulate);
+}
+
+static void
+amx_b8 (const SpxRowTask *task, const void *panel, guint64 ldb, float *C,
+        guint64 ldc, guint64 n, gboolean accumulate)
+{
+  amx_one (task, panel, ldb, C, ldc, n, accumulate, 8);
+}
+
 static void
 amx_b16 (const SpxRowTask *task, const void *panel, guint64 ldb, float *C,
          guint64 ldc, guint64 n, gboolean accumulate)
 {
-  const guint32 *B = panel;
-  guint64 j0 = 0;
-
-  if (task->rows == 16 && (task->n_blocks > 0 || !accumulate))
-    {
-      configure (32, 8);
-      for (; j0 + 64 <= n; j0 += 64)
-        pass_b16 (task, B + j0, ldb, C + j0, ldc, 4, accumulate);
-      switch ((n - j0) / 16)
-        {
-        case 3: pass_b16 (task, B + j0, ldb, C + j0, ldc, 3, accumulate); break;
-        case 2: pass_b16 (task, B + j0, ldb, C + j0, ldc, 2, accumulate); break;
-        case 1: pass_b16 (task, B + j0, ldb, C + j0, ldc, 1, accumulate); break;
-        default: break;
-        }
-      j0 += (n - j0) / 16 * 16;
-      _tile_release ();
-    }
-  rest (task, B, ldb, C, ldc, j0, n, accumulate);
+  amx_one (task, panel, ldb, C, ldc, n, accumulate, 16);
 }
 
 static void
@@ -201,7 +242,7 @@ amx_b32 (const SpxRowTask *task, const void *panel, guint64 ldb, float *C,
 
   if (task->rows == 32 && (task->n_blocks > 0 || !accumulate))
     {
-      configure (64, 16);
+      configure (16, 64, 16);
       for (; j0 + 32 <= n; j0 += 32)
         pass_b32 (task, B + j0, ldb, C + j0, ldc, 2, accumulate);
       if (n - j0 >= 16)
@@ -209,7 +250,6 @@ amx_b32 (const SpxRowTask *task, const void *panel, guint64 ldb, float *C,
           pass_b32 (task, B + j0, ldb, C + j0, ldc, 1, accumulate);
           j0 += 16;
         }
-      _tile_release ();
     }
   rest (task, B, ldb, C, ldc, j0, n, accumulate);
 }
@@ -217,6 +257,8 @@ amx_b32 (const SpxRowTask *task, const void *panel, guint64 ldb, float *C,
 static SpxSpmmBf16Kernel
 spmm_kernel (guint b)
 {
+  if (b == 8)
+    return amx_b8;
   if (b == 16)
     return amx_b16;
   if (b == 32)
@@ -227,7 +269,7 @@ spmm_kernel (guint b)
 static const char *
 name (guint b)
 {
-  return b == 16 || b == 32 ? "amx-bf16"
+  return b == 8 || b == 16 || b == 32 ? "amx-bf16"
                             : spx_kernels_avx512bf16_bf16.name (b);
 }
 
@@ -244,5 +286,5 @@ packer (guint b)
 }
 
 const SpxKernelSetBf16 spx_kernels_amx_bf16 = {
-  name, spmm_kernel, bcol_rows, packer
+  name, spmm_kernel, bcol_rows, packer, sizeof (guint16)
 };

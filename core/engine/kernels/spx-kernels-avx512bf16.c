@@ -173,21 +173,6 @@ block_row (const SpxRowTask *task, const void *panel, guint64 ldb,
     col_tail (&t, b, task->rows, R, V, D, n - j0);
 }
 
-#define KERNEL(NAME, B_, SHAPE) \
-  static void \
-  NAME (const SpxRowTask *task, const void *panel, guint64 ldb, float *C, \
-        guint64 ldc, guint64 n, gboolean accumulate) \
-  { \
-    block_row (task, panel, ldb, C, ldc, n, accumulate, B_, SHAPE); \
-  }
-
-KERNEL (spmm_b2, 2, SHAPE_2)
-KERNEL (spmm_b4, 4, SHAPE_4)
-KERNEL (spmm_b8, 8, SHAPE_8)
-KERNEL (spmm_b16, 16, SHAPE_16)
-KERNEL (spmm_b32, 32, SHAPE_32)
-KERNEL (spmm_any, task->b, SHAPE_ANY)
-
 /* b = 1: two consecutive non-zeros of the row (values j, j + 1, adjacent
  * in memory) make the pair, their two rows of B (a plain bf16 panel) are
  * interleaved on the fly: unpacklo/hi of 32 columns give the pairs of
@@ -264,7 +249,8 @@ pair_tile (const SpxRowTask *task, const guint16 *B, float *C, guint G,
           guint wg = (guint) MIN (w - 32 * g, 32);
           _mm_prefetch ((const char *) (p0 + 32 * g), _MM_HINT_T0);
           _mm_prefetch ((const char *) (p1 + 32 * g), _MM_HINT_T0);
-          __m512i x = load_row (b0 + 32 * g, wg), y = load_row (b1 + 32 * g, wg);
+          __m512i x = load_row (b0 + 32 * g, wg);
+          __m512i y = load_row (b1 + 32 * g, wg);
           lo[g] = dot (lo[g], s, _mm512_unpacklo_epi16 (x, y));
           hi[g] = dot (hi[g], s, _mm512_unpackhi_epi16 (x, y));
         }
@@ -275,7 +261,8 @@ pair_tile (const SpxRowTask *task, const guint16 *B, float *C, guint G,
 #pragma GCC unroll 4
       for (guint g = 0; g < G; g++)
         {
-          __m512i x = load_row (B + off[j] + 32 * g, (guint) MIN (w - 32 * g, 32));
+          guint wg = (guint) MIN (w - 32 * g, 32);
+          __m512i x = load_row (B + off[j] + 32 * g, wg);
           lo[g] = dot (lo[g], s, _mm512_unpacklo_epi16 (x, z));
           hi[g] = dot (hi[g], s, _mm512_unpackhi_epi16 (x, z));
         }
@@ -300,20 +287,10 @@ spmm_pairs (const SpxRowTask *task, const void *panel, guint64 ldb,
     pair_tile (task, B + j0, C + j0, 1, MIN (n - j0, 32), accumulate);
 }
 
-static SpxSpmmBf16Kernel
-spmm_kernel (guint b)
-{
-  switch (b)
-    {
-    case 1: return spmm_pairs;
-    case 2: return spmm_b2;
-    case 4: return spmm_b4;
-    case 8: return spmm_b8;
-    case 16: return spmm_b16;
-    case 32: return spmm_b32;
-    default: return spmm_any;
-    }
-}
+#define TABLE_PANEL const void *
+#define TABLE_KERNEL SpxSpmmBf16Kernel
+#define TABLE_B1 spmm_pairs
+#include "spx-kernels-table.h"
 
 /* A block-column's rows in pairs: a pair-row per two rows (an odd b's
  * last with a zero row), b = 1 plain rows (spmm_pairs pairs them). */
@@ -370,5 +347,5 @@ name (guint b)
 }
 
 const SpxKernelSetBf16 spx_kernels_avx512bf16_bf16 = {
-  name, spmm_kernel, bcol_rows, packer
+  name, spmm_kernel, bcol_rows, packer, sizeof (guint16)
 };

@@ -85,5 +85,5 @@ widen_name (guint b)
 }
 
 const SpxKernelSetBf16 WIDEN_SET = {
-  widen_name, widen_kernel, widen_bcol_rows, widen_packer
+  widen_name, widen_kernel, widen_bcol_rows, widen_packer, sizeof (float)
 };

@@ -152,6 +152,7 @@ typedef struct {
   SpxSpmmBf16Kernel (*spmm)  (guint b);
   guint             (*bcol_rows) (guint b);
   SpxBf16Pack       (*pack)  (guint b);
+  guint             element_bytes; /* of the panel: 4 widened, 2 bf16 */
 } SpxKernelSetBf16;
 
 const SpxKernelSetBf16 *spx_kernel_set_bf16 (SpxIsa isa);
