@@ -275,7 +275,7 @@ block (const guint16 *P, const guint16 *Q, guint64 kd, guint b, guint rows,
 static gboolean
 amx_ready (void)
 {
-  return spx_isa_for_bf16 (SPX_ISA_AVX512) == SPX_ISA_AMX_BF16;
+  return spx_isa_supported (SPX_ISA_AMX_BF16);
 }
 
 /* Palette 1: tiles 16 rows of 64 bytes (C: 16 floats; A: 32 bf16 of
