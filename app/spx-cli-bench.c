@@ -27,6 +27,12 @@
      "tilewise is a dense sgemm per column tile of --tile-width (default " \
      "%s; dense always runs)", modes, default_modes), \
      "both is read as static,dynamic.") \
+  O (dtype, 0, TEXT, "T", \
+     "The numbers: fp32, or bf16 (fp16 is run as bf16: this CPU has no " \
+     "fp16 arithmetic) against oneDNN's bf16 dense (default: the " \
+     "--scenario's, else fp32)", \
+     "In bf16 every operand is rounded to bf16 and the sums are fp32; " \
+     "tile-wise and --peers run fp32 only.") \
   O (threads, 't', TEXT, "T", \
      "Threads for every contestant (default: all cores)", NULL) \
   O (reps, 'r', TEXT, "R", \
@@ -35,8 +41,10 @@
      spx_cli_keep_printf ("Untimed runs first (default %u)", d.warmup), \
      NULL) \
   O (peers, 0, FLAG, NULL, \
-     "Also run librsb, PyTorch (CSR, dense) and SciPy (CSR, BSR)", \
-     "One not installed is reported with a note, not as an error.") \
+     "Also run librsb, LIBXSMM, SuiteSparse:GraphBLAS, Eigen, PyTorch " \
+     "(CSR, dense) and SciPy (CSR, BSR)", \
+     "One not installed (or not built in) is reported with a note, not as " \
+     "an error.") \
   O (peer_timeout, 0, TEXT, "S", spx_cli_keep_printf ( \
      "With --peers: stop a Python peer still running after S seconds and " \
      "report it failed (default %u); one printing more than " \
@@ -77,6 +85,14 @@ parse_mode (const char *text, SpxBenchOptions *options)
                FALSE;
       modes &= ~other;
     }
+  /* bf16: tile-wise (fp32 sgemms only) is left out of "all", refused by
+   * name */
+  guint tilewise = SPX_CLI_MODE (SPX_SWEEP_TILEWISE);
+  if (options->engine.type == SPX_CPU_BF16 && (named & tilewise))
+    return spx_cli_usage_error (CMD, "--mode %s: tile-wise runs fp32 only "
+                                "(use --dtype fp32)", text), FALSE;
+  if (options->engine.type == SPX_CPU_BF16)
+    modes &= ~tilewise;
   options->run_static = (modes & SPX_CLI_MODE (SPX_SWEEP_STATIC)) != 0;
   options->run_dynamic = (modes & SPX_CLI_MODE (SPX_SWEEP_DYNAMIC)) != 0;
   options->run_tilewise = (modes & SPX_CLI_MODE (SPX_SWEEP_TILEWISE)) != 0;
@@ -92,10 +108,28 @@ parse_op (const char *text, SpxBenchOptions *options)
   return FALSE;
 }
 
+/* --dtype, else the scenario's when one was given, else fp32. */
 static gboolean
-parse_options (const BenchArgs *a, guint threads, SpxBenchOptions *o)
+parse_dtype (const BenchArgs *a, const SpxScenario *sc, SpxBenchOptions *o)
+{
+  SpxDtype dtype = a->study.scenario != NULL ? sc->dtype : SPX_DTYPE_FP32;
+  if (a->dtype != NULL && !spx_dtype_from_string (a->dtype, &dtype))
+    return spx_cli_usage_error (CMD, "--dtype: expected %s, got '%s'",
+                                spx_dtype_names (), a->dtype), FALSE;
+  o->engine.type = spx_bench_cpu_type (dtype);
+  if (o->engine.type == SPX_CPU_BF16 && o->run_peers)
+    return spx_cli_usage_error (CMD, "--dtype %s: --peers runs fp32 only "
+                                "(use --dtype fp32)",
+                                spx_dtype_to_string (dtype)), FALSE;
+  return TRUE;
+}
+
+static gboolean
+parse_options (const BenchArgs *a, const SpxScenario *sc,
+               SpxBenchOptions *o)
 {
   guint64 v;
+  guint threads = sc->threads;
   g_autoptr (GError) error = NULL;
   spx_bench_options_init (o);
   if (!parse_op (a->op, o))
@@ -139,7 +173,7 @@ parse_options (const BenchArgs *a, guint threads, SpxBenchOptions *o)
         return FALSE;
       o->warmup = (guint) v;
     }
-  return parse_mode (a->mode, o);
+  return parse_dtype (a, sc, o) && parse_mode (a->mode, o);
 }
 
 /* The spread and the verdict every contestant carries. */
@@ -153,10 +187,12 @@ json_spread (SpxJson *json, const SpxBenchTiming *t)
 
 static void
 json_timing (SpxJson *json, const char *key, const SpxBenchTiming *t,
-             gboolean is_static)
+             const char *kernel, gboolean is_static)
 {
   spx_json_begin_object (json, key);
   spx_json_double (json, "ms", t->ms);
+  if (kernel != NULL)
+    spx_json_string (json, "kernel", kernel);
   if (is_static)
     spx_json_double (json, "plan_ms", t->plan_ms);
   spx_json_double (json, "nz_gflops", t->gflops);
@@ -200,6 +236,8 @@ json_dense (SpxJson *json, const SpxBenchResult *r)
 {
   spx_json_begin_object (json, "dense");
   spx_json_string (json, "library", r->dense_library);
+  if (r->dense_note[0] != '\0')
+    spx_json_string (json, "note", r->dense_note);
   spx_json_double (json, "ms", r->dense.ms);
   spx_json_double (json, "gflops", r->dense.gflops);
   json_spread (json, &r->dense);
@@ -246,7 +284,9 @@ json_peers (SpxJson *json, const SpxBenchResult *r)
           spx_json_uint (json, "threads", p->threads);
           spx_json_double (json, "max_rel_err", p->t.max_rel_err);
           spx_json_string (json, "version", p->version);
-          if (i != SPX_PEER_LIBRSB && p->busy_cores >= 0)
+          if (p->once_ms >= 0)
+            spx_json_double (json, "plain_ms", p->once_ms);
+          if (i >= SPX_PEER_FIRST_RUNNER && p->busy_cores >= 0)
             spx_json_double (json, "busy_cores", p->busy_cores);
           json_spread (json, &p->t);
         }
@@ -262,6 +302,7 @@ print_json (const SpxBenchResult *r)
   spx_json_init (&json);
   spx_json_begin_object (&json, NULL);
   spx_json_string (&json, "op", spx_bench_op_name (r->op));
+  spx_json_string (&json, "dtype", spx_cpu_type_name (r->type));
   spx_json_uint (&json, "m", r->m);
   spx_json_uint (&json, "k", r->k);
   spx_json_uint (&json, "n", r->n);
@@ -278,12 +319,12 @@ print_json (const SpxBenchResult *r)
     spx_json_double (&json, "busy_cores", r->busy_cores);
   json_dense (&json, r);
   if (r->stat.ran)
-    json_timing (&json, "static", &r->stat, TRUE);
+    json_timing (&json, "static", &r->stat, r->stat_kernel, TRUE);
   if (r->dyn.ran)
-    json_timing (&json, "dynamic", &r->dyn, FALSE);
+    json_timing (&json, "dynamic", &r->dyn, r->dyn_kernel, FALSE);
   if (r->tilewise.ran)
     {
-      json_timing (&json, "tilewise", &r->tilewise, TRUE);
+      json_timing (&json, "tilewise", &r->tilewise, NULL, TRUE);
       spx_json_double (&json, "tilewise_fill", r->tilewise_fill);
     }
   if (peers_asked (r))
@@ -354,6 +395,26 @@ print_peers (const SpxBenchResult *r)
     }
 }
 
+/* How the peers ran, and what each that ran did (its note). */
+static void
+print_peer_notes (const SpxBenchResult *r)
+{
+  spx_cli_line (stdout, "peers: librsb, libxsmm, graphblas and eigen "
+                "alternate with ours; the others run after, each in a "
+                "Python process timing its own runs");
+  for (guint i = 0; i < SPX_N_PEERS; i++)
+    if (r->peers[i].t.ran && r->peers[i].note[0] != '\0')
+      {
+        const SpxBenchPeer *p = &r->peers[i];
+        g_autofree char *once = p->once_ms >= 0
+          ? g_strdup_printf ("; the plain call (no accumulator, a new C) "
+                             "took %.3f ms once", p->once_ms)
+          : g_strdup ("");
+        spx_cli_line (stdout, "  %s: %s%s", spx_peer_name (i), p->note,
+                      once);
+      }
+}
+
 /* Which dense every ratio is over, and what each library ran. */
 static void
 print_dense_note (const SpxBenchResult *r)
@@ -366,10 +427,20 @@ print_dense_note (const SpxBenchResult *r)
                        f32->t.ran ? f32->kernel : "nothing",
                        bf16->t.ran ? bf16->kernel : "nothing")
     : g_strdup ("");
-  spx_cli_line (stdout, "dense: the faster fp32 library is the reference "
-                "(%s); OpenBLAS ran its %s kernel%s. bf16 dense is shown "
-                "for a bf16 deployment: the sparse plans compute in fp32",
-                r->dense_library, r->dense_core, onednn);
+  if (r->type == SPX_CPU_BF16 && r->dense_note[0] == '\0')
+    spx_cli_line (stdout, "dense: oneDNN's bf16 matmul is the reference; "
+                  "OpenBLAS ran its %s kernel%s. Every operand was rounded "
+                  "to bf16; errors are against OpenBLAS on those values",
+                  r->dense_core, onednn);
+  else if (r->type == SPX_CPU_BF16)
+    spx_cli_line (stdout, "dense: %s; OpenBLAS ran its %s kernel%s",
+                  r->dense_note, r->dense_core, onednn);
+  else
+    spx_cli_line (stdout, "dense: the faster fp32 library is the reference "
+                  "(%s); OpenBLAS ran its %s kernel%s. bf16 dense is shown "
+                  "for a bf16 deployment (bench --dtype bf16 runs the "
+                  "sparse plans in bf16 against it)", r->dense_library,
+                  r->dense_core, onednn);
 }
 
 static void
@@ -383,10 +454,11 @@ print_table (const SpxBenchResult *r)
                   "out", r->m, r->k);
   spx_cli_line (stdout, "%" G_GUINT64_FORMAT " × %" G_GUINT64_FORMAT " · n "
                 "= %" G_GUINT64_FORMAT " · %u × %u blocks · density %.4g (%"
-                G_GUINT64_FORMAT " blocks) · %u threads · %s · median of %u",
-                r->m, r->k, r->n, r->block, r->block, r->density,
-                r->nonzero_blocks, r->threads, spx_isa_to_string (r->isa),
-                r->reps);
+                G_GUINT64_FORMAT " blocks) · %u threads · %s · %s · median "
+                "of %u", r->m, r->k, r->n, r->block, r->block, r->density,
+                r->nonzero_blocks, r->threads, spx_cpu_type_name (r->type),
+                r->stat_kernel[0] ? r->stat_kernel
+                                  : spx_isa_to_string (r->isa), r->reps);
   fputc ('\n', stdout);
   spx_cli_line (stdout, "%-11s %10s %17s %10s %10s", "", "", "", "GFLOP/s",
                 "GFLOP/s");
@@ -421,8 +493,7 @@ print_table (const SpxBenchResult *r)
                 "were dense; non-zero GFLOP/s: the non-zeros' 2·nnz·n; "
                 "efficiency: non-zero GFLOP/s ÷ dense's dense-eq.");
   if (peers_asked (r))
-    spx_cli_line (stdout, "peers: librsb alternates with ours; the others "
-                  "run after, each in a Python process timing its own runs");
+    print_peer_notes (r);
 }
 
 /* Say when the baseline cannot be trusted (the README's "Measuring
@@ -489,7 +560,7 @@ run (gconstpointer data)
   if (a->threads == NULL && !spx_cli_study_check_threads (&a->study, study,
                                                          CMD))
     return SPX_EXIT_INPUT;
-  if (!parse_options (a, sc->threads, &options))
+  if (!parse_options (a, sc, &options))
     return SPX_EXIT_USAGE;
   options.tile_width = sc->gen.tile_width; /* --tile-width, both uses */
   if (isatty (STDERR_FILENO))

@@ -123,7 +123,11 @@ print_json (const ModelRequest *r, SpxIpuProgram *const *programs)
   spx_json_init (&json);
   spx_json_begin_object (&json, NULL);
   spx_json_string (&json, "machine", r->machine->name);
-  spx_json_string (&json, "dtype", spx_dtype_to_string (r->dtype));
+  /* what the model computed in; bf16 asked for is modelled as fp16 */
+  spx_json_string (&json, "dtype",
+                   spx_dtype_to_string (spx_dtype_on_ipu (r->dtype)));
+  if (spx_dtype_on_ipu (r->dtype) != r->dtype)
+    spx_json_string (&json, "dtype_asked", spx_dtype_to_string (r->dtype));
   spx_json_uint (&json, "m", r->mask->rows);
   spx_json_uint (&json, "k", r->mask->cols);
   if (r->n != 0)
@@ -143,9 +147,14 @@ print_json (const ModelRequest *r, SpxIpuProgram *const *programs)
 static void
 print_table (const ModelRequest *r, SpxIpuProgram *const *programs)
 {
+  SpxDtype on_ipu = spx_dtype_on_ipu (r->dtype);
+  g_autofree char *dtype = on_ipu == r->dtype
+    ? g_strdup (spx_dtype_to_string (r->dtype))
+    : g_strdup_printf ("%s (the IPU has no %s)", spx_dtype_to_string (on_ipu),
+                       spx_dtype_to_string (r->dtype));
   spx_cli_line (stdout, "%s · %s · %" G_GUINT64_FORMAT " × %" G_GUINT64_FORMAT
                 " · %u × %u blocks · density %.4g · n %s", r->machine->name,
-                spx_dtype_to_string (r->dtype), r->mask->rows, r->mask->cols,
+                dtype, r->mask->rows, r->mask->cols,
                 r->mask->block, r->mask->block, r->density,
                 r->n ? "fixed" : "best of 1 … 65536");
   fputc ('\n', stdout);

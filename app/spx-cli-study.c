@@ -215,8 +215,8 @@ apply_problem (const SpxCliStudyArgs *a, const char *command,
                                   &sc->n))
     return FALSE;
   if (a->dtype && !spx_dtype_from_string (a->dtype, &sc->dtype))
-    return spx_cli_usage_error (command, "--dtype: expected fp16 or fp32, "
-                                "got '%s'", a->dtype), FALSE;
+    return spx_cli_usage_error (command, "--dtype: expected %s, got '%s'",
+                                spx_dtype_names (), a->dtype), FALSE;
   return TRUE;
 }
 

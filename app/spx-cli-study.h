@@ -77,7 +77,8 @@ gboolean spx_cli_gen_args_parse (const SpxCliGenArgs *args,
      study_help (args, "Block size", FALSE, d->block), NULL)
 #define SPX_CLI_IPU_OPTIONS(O) \
   O (dtype, 0, TEXT, "T", spx_cli_keep_printf ( \
-     "fp16 or fp32 (default %s)", spx_dtype_to_string (d->dtype)), NULL) \
+     "fp16, fp32 or bf16 (default %s; the IPU computes bf16 as fp16, the " \
+     "CPU fp16 as bf16)", spx_dtype_to_string (d->dtype)), NULL) \
   O (machine, 0, TEXT, "NAME|FILE", spx_cli_machine_help (d->machine), \
      "A machine key file has a [machine] group.")
 

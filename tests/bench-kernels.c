@@ -4,7 +4,7 @@
  *
  *   bench-kernels [--isa=NAME] [--b=LIST] [--threads=LIST] [--n=N]
  *                 [--size=M] [--density=D] [--nc=W] [--kp=ROWS] [--reps=R]
- *                 [--huge] [--dlmc] [--dlmc-dir=DIR]
+ *                 [--huge] [--dlmc] [--dlmc-dir=DIR] [--bf16] [--cpu-time]
  *
  * --dlmc reads the collection from --dlmc-dir or SPX_DLMC_DIR.
  *
@@ -19,8 +19,15 @@
  *
  * --huge puts B and C (shared by both sides) on transparent huge pages:
  * the kernels read B's rows at random, and with 4 KiB pages address
- * translation, not bandwidth, costs them most (see the report). */
+ * translation, not bandwidth, costs them most (see the report).
+ *
+ * --bf16 measures bf16 static plans (the whole run: B's packing, the
+ * threads) against oneDNN's bf16 matmul instead, on the uniform blocks;
+ * --isa picks the path (default avx512: the fastest for each b). eff is
+ * dense time · density / sparse time. On a busy machine, --threads=1
+ * --cpu-time compares without the time other processes take. */
 #include "spx-engine.h"
+#include "spx-bf16.h"
 #include "spx-kernels-private.h"
 #include "spx-mask-gen.h"
 #include "spx-mask-io.h"
@@ -59,13 +66,15 @@ static char    *opt_isa, *opt_b = "1,2,4,8,16,32", *opt_threads = "1,2";
 static char    *opt_dlmc;
 static gint64   opt_n = 256, opt_size = 2048, opt_nc, opt_kp, opt_reps = 9;
 static double   opt_density = 0.1;
-static gboolean opt_dlmc_default, opt_huge, opt_row_order;
+static gboolean opt_dlmc_default, opt_huge, opt_row_order, opt_bf16;
+static gboolean opt_cpu_time;
 
 static double
 now (void)
 {
   struct timespec ts;
-  clock_gettime (CLOCK_MONOTONIC, &ts);
+  clock_gettime (opt_cpu_time ? CLOCK_PROCESS_CPUTIME_ID : CLOCK_MONOTONIC,
+                 &ts);
   return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
@@ -350,27 +359,118 @@ each_isa_thread (const char *label, const Problem *p, GArray *threads)
     }
 }
 
+/* A bf16 copy of the dense A (with its zeros) and of B, for oneDNN and
+ * the plan. */
+typedef struct {
+  guint16 *A, *B;
+  float   *Cd, *Cs;
+} Bf16Operands;
+
+static Bf16Operands
+bf16_operands (const Problem *p)
+{
+  Bf16Operands o = { g_new (guint16, p->m * p->k),
+                     g_new (guint16, p->k * p->n),
+                     g_new0 (float, p->m * p->n), g_new0 (float, p->m * p->n) };
+  SpxRng rng;
+  spx_rng_init (&rng, 42);
+  spx_bf16_from_floats (p->dense, o.A, p->m * p->k);
+  for (guint64 i = 0; i < p->k * p->n; i++)
+    o.B[i] = spx_bf16_from_float ((float) (spx_rng_uniform (&rng) * 2 - 1));
+  return o;
+}
+
+static void
+bf16_operands_clear (Bf16Operands *o)
+{
+  g_free (o->A);
+  g_free (o->B);
+  g_free (o->Cd);
+  g_free (o->Cs);
+}
+
+static void
+measure_bf16 (const Problem *p, const SpxMask *mask, guint threads)
+{
+  SpxEngineOptions options = { .threads = threads, .isa = SPX_ISA_AVX512,
+                               .type = SPX_CPU_BF16 };
+  g_autoptr (GError) error = NULL;
+  if (opt_isa != NULL && !spx_isa_from_string (opt_isa, &options.isa))
+    g_error ("--isa=%s: no such instruction set", opt_isa);
+  SpxDenseOnednn *dense = spx_dense_onednn_new (p->m, p->k, p->n,
+                                                SPX_CPU_BF16, threads, &error);
+  g_autoptr (SpxStaticPlan) plan = spx_static_plan_new (
+    mask, p->values, p->n, &options, dense != NULL ? &error : NULL);
+  if (dense == NULL || plan == NULL)
+    g_error ("%s", error->message);
+  Bf16Operands o = bf16_operands (p);
+  g_autofree double *td = g_new (double, opt_reps);
+  g_autofree double *ts = g_new (double, opt_reps);
+  omp_set_num_threads ((int) threads);
+  for (gint64 r = -WARMUP; r < opt_reps; r++)
+    {
+      double t0 = now ();
+      spx_dense_onednn_run (dense, o.A, o.B, o.Cd);
+      double t1 = now ();
+      spx_static_plan_execute_bf16 (plan, o.B, o.Cs, FALSE);
+      double t2 = now ();
+      if (r >= 0)
+        {
+          td[r] = t1 - t0;
+          ts[r] = t2 - t1;
+        }
+    }
+  double dense_t = median (td, (guint) opt_reps);
+  double sparse_t = median (ts, (guint) opt_reps);
+  double density = (double) p->nnz / (p->m * p->k);
+  printf ("%-12s %2u %3u %5.3f | %8.3f %-26s | %8.3f | %5.3f %5.3f | %.1e\n",
+          spx_static_plan_kernel (plan), p->b, threads, density,
+          dense_t * 1e3, spx_dense_onednn_kernel (dense), sparse_t * 1e3,
+          dense_t * density / sparse_t, td[0] * density / ts[0],
+          rel_error (o.Cs, o.Cd, p->m * p->n));
+  fflush (stdout);
+  spx_dense_onednn_free (dense);
+  bf16_operands_clear (&o);
+}
+
+static SpxMask *
+uniform_mask (guint b)
+{
+  SpxGenOptions gen;
+  g_autoptr (GError) error = NULL;
+
+  spx_gen_options_init (&gen);
+  gen.pattern = SPX_PATTERN_UNIFORM;
+  gen.density = opt_density;
+  gen.seed = 1;
+  SpxMask *mask = spx_mask_generate (opt_size, opt_size, b, &gen, &error);
+  if (mask == NULL)
+    g_error ("%s", error->message);
+  return mask;
+}
+
+static void
+header_bf16 (void)
+{
+  printf ("# %-10s %2s %3s %5s | %8s %-26s | %8s | %5s %5s | %s\n", "kernel",
+          "b", "thr", "dens", "dense ms", "oneDNN kernel", "spars ms", "eff",
+          "first", "relerr");
+}
+
 static void
 bench_uniform (GArray *blocks, GArray *threads)
 {
   for (guint i = 0; i < blocks->len; i++)
     {
-      guint b = g_array_index (blocks, guint, i);
-      SpxGenOptions gen;
-      g_autoptr (GError) error = NULL;
-
-      spx_gen_options_init (&gen);
-      gen.pattern = SPX_PATTERN_UNIFORM;
-      gen.density = opt_density;
-      gen.seed = 1;
-      g_autoptr (SpxMask) mask = spx_mask_generate (opt_size, opt_size, b,
-                                                    &gen, &error);
-      if (mask == NULL)
-        g_error ("%s", error->message);
+      g_autoptr (SpxMask) mask = uniform_mask (g_array_index (blocks, guint,
+                                                              i));
       Problem *p = problem_new (mask, opt_n, 2);
       g_autofree char *label = g_strdup_printf ("uniform %" G_GINT64_FORMAT,
                                                 opt_size);
-      each_isa_thread (label, p, threads);
+      if (!opt_bf16)
+        each_isa_thread (label, p, threads);
+      for (guint t = 0; opt_bf16 && t < threads->len; t++)
+        measure_bf16 (p, mask, g_array_index (threads, guint, t));
       problem_free (p);
     }
 }
@@ -429,6 +529,10 @@ main (int argc, char **argv)
       "Each thread's share in row order, not heaviest first", NULL },
     { "huge", 0, 0, G_OPTION_ARG_NONE, &opt_huge,
       "B and C on transparent huge pages", NULL },
+    { "bf16", 0, 0, G_OPTION_ARG_NONE, &opt_bf16,
+      "bf16 static plans against oneDNN's bf16 matmul", NULL },
+    { "cpu-time", 0, 0, G_OPTION_ARG_NONE, &opt_cpu_time,
+      "Process CPU time, not wall time", NULL },
     { "dlmc", 0, 0, G_OPTION_ARG_NONE, &opt_dlmc_default,
       "DLMC Transformer matrices, b = 1", NULL },
     { "dlmc-dir", 0, 0, G_OPTION_ARG_FILENAME, &opt_dlmc, "DLMC folder",
@@ -458,7 +562,10 @@ main (int argc, char **argv)
                "--dlmc-dir=DIR or SPX_DLMC_DIR\n");
       return 2;
     }
-  header ();
+  if (opt_bf16)
+    header_bf16 ();
+  else
+    header ();
   if (opt_dlmc_default || opt_dlmc != NULL)
     bench_dlmc (dir, threads);
   else

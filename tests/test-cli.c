@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "spx-config.h"
 #include "test-files.h"
 
 typedef struct {
@@ -384,6 +385,49 @@ member (JsonObject *o, const char *path)
   return json_object_get_double_member (o, last);
 }
 
+/* The peers bench runs in its own process, and whether this build has
+ * each (spx-config.h); the runner's peers come after them. */
+static const struct { const char *name; gboolean built; } in_process[] = {
+  { "librsb", SPX_HAVE_LIBRSB },
+  { "libxsmm", SPX_HAVE_LIBXSMM },
+  { "graphblas", SPX_HAVE_GRAPHBLAS },
+  { "eigen", SPX_HAVE_EIGEN },
+};
+
+/* Each in-process peer of a bench --peers --json: ran and agrees with
+ * dense when built, else says what to install. */
+static void
+assert_in_process_peers (JsonObject *o)
+{
+  JsonObject *peers = json_object_get_object_member (o, "peers");
+  for (guint i = 0; i < G_N_ELEMENTS (in_process); i++)
+    {
+      const char *name = in_process[i].name;
+      JsonObject *p = json_object_get_object_member (peers, name);
+      g_autofree char *ms = g_strdup_printf ("peers.%s.ms", name);
+      g_autofree char *q1 = g_strdup_printf ("peers.%s.ms_q1", name);
+      g_autofree char *q3 = g_strdup_printf ("peers.%s.ms_q3", name);
+      g_autofree char *err = g_strdup_printf ("peers.%s.max_rel_err", name);
+      g_assert_nonnull (p);
+      if (!in_process[i].built)
+        {
+          g_assert_false (json_object_get_boolean_member (p, "ran"));
+          g_assert_nonnull (strstr (json_object_get_string_member (p, "note"),
+                                    "not built: install"));
+          continue;
+        }
+      if (!json_object_get_boolean_member (p, "ran"))
+        g_error ("%s did not run: %s", name,
+                 json_object_get_string_member (p, "note"));
+      g_assert_true (member (o, ms) > 0);
+      g_assert_true (member (o, q1) <= member (o, ms));
+      g_assert_true (member (o, ms) <= member (o, q3));
+      g_assert_true (member (o, err) < 1e-5);
+      g_assert_cmpstr (json_object_get_string_member (p, "version"), !=, "");
+      g_assert_cmpstr (json_object_get_string_member (p, "note"), !=, "");
+    }
+}
+
 /* Keys present, numbers sane; timings themselves are never asserted. */
 static void
 test_bench_json (void)
@@ -421,7 +465,7 @@ test_bench_json (void)
     }
   g_assert_true (member (o, "static.plan_ms") >= 0);
   /* every contestant's middle half of its runs, and the verdict */
-  const char *all[] = { "dense", "static", "dynamic", "peers.librsb" };
+  const char *all[] = { "dense", "static", "dynamic" };
   for (guint i = 0; i < G_N_ELEMENTS (all); i++)
     {
       g_autofree char *q1 = g_strconcat (all[i], ".ms_q1", NULL);
@@ -454,8 +498,7 @@ test_bench_json (void)
   g_assert_cmpstr (library, ==, expect);
   g_assert_cmpfloat (member (o, "dense.ms"), ==, fastest);
   g_assert_true (json_object_has_member (o, "noise"));
-  g_assert_true (member (o, "peers.librsb.ms") > 0);
-  g_assert_true (member (o, "peers.librsb.max_rel_err") < 1e-5);
+  assert_in_process_peers (o);
   run_clear (&r);
 }
 
@@ -562,6 +605,81 @@ test_bench_tilewise (void)
   r = run_cli ("bench", "--mode", "tiles", "--m", "64", "--k", "64", "--n",
                "8", "--block", "4", NULL);
   assert_usage_error (&r, "--mode");
+}
+
+/* bf16: the plans' kernels and numbers named, oneDNN's bf16 dense the
+ * reference when it runs; what runs fp32 only is refused. */
+static void
+test_bench_bf16 (void)
+{
+  Run r = run_cli ("bench", "--dtype", "bf16", "--m", "96", "--k", "80",
+                   "--n", "24", "--block", "4", "--density", "0.25", "--reps",
+                   "3", "--warmup", "1", "--threads", "2", "--json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  JsonObject *o = parse_object (parser, r.out);
+  g_assert_cmpstr (json_object_get_string_member (o, "dtype"), ==, "bf16");
+  JsonObject *st = json_object_get_object_member (o, "static");
+  g_assert_cmpstr (json_object_get_string_member (st, "kernel"), !=, "");
+  g_assert_true (member (o, "static.max_rel_err") < 1e-4);
+  g_assert_true (member (o, "dynamic.max_rel_err") < 1e-4);
+  JsonObject *dense = json_object_get_object_member (o, "dense");
+  JsonObject *libs = json_object_get_object_member (dense, "libraries");
+  JsonObject *bf16 = json_object_get_object_member (libs, "onednn-bf16");
+  g_assert_cmpstr (json_object_get_string_member (dense, "library"), ==,
+                   json_object_get_boolean_member (bf16, "ran")
+                     ? "oneDNN bf16" : "OpenBLAS");
+  run_clear (&r);
+  /* fp16 is run as bf16; the table says which numbers */
+  r = run_cli ("bench", "--dtype", "fp16", "--m", "64", "--k", "64", "--n",
+               "8", "--block", "4", "--reps", "2", "--mode", "static", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, " · bf16 · "));
+  run_clear (&r);
+  r = run_cli ("bench", "--dtype", "fp8", "--m", "64", "--k", "64", "--n",
+               "8", "--block", "4", NULL);
+  assert_usage_error (&r, "--dtype: expected fp16, fp32, bf16, got 'fp8'");
+  r = run_cli ("bench", "--dtype", "bf16", "--peers", "--m", "64", "--k",
+               "64", "--n", "8", "--block", "4", NULL);
+  assert_usage_error (&r, "--peers runs fp32 only");
+  r = run_cli ("bench", "--dtype", "bf16", "--mode", "tilewise", "--m", "64",
+               "--k", "64", "--n", "8", "--block", "4", NULL);
+  assert_usage_error (&r, "tile-wise runs fp32 only");
+}
+
+/* Each side's numbers in a sweep's rows: the CPU bf16, the model fp16;
+ * tile-wise (fp32 only) left out with a note, refused when named. */
+static void
+test_sweep_bf16 (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("spx-cli-XXXXXX", NULL);
+  g_autofree char *csv = g_build_filename (dir, "s.csv", NULL);
+  Run r = run_cli ("sweep", "--dtype", "bf16", "--modes", "all",
+                   "--densities", "1/4",
+                   "--blocks", "4", "--m", "64", "--k", "48", "--n", "8",
+                   "--reps", "5", "--warmup", "0", "--out", csv, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.err, "tile-wise (fp32 only) is left out"));
+  run_clear (&r);
+  g_autofree char *text = NULL;
+  g_assert_true (g_file_get_contents (csv, &text, NULL, NULL));
+  g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
+  guint cpu = 0, model = 0;
+  for (guint i = 1; lines[i] != NULL && lines[i][0] != '\0'; i++)
+    {
+      g_auto (GStrv) f = g_strsplit (lines[i], ",", -1);
+      g_assert_cmpstr (f[7], ==, g_str_equal (f[0], "cpu") ? "bf16" : "fp16");
+      g_assert_cmpstr (f[1], !=, "tilewise");
+      cpu += g_str_equal (f[0], "cpu");
+      model += g_str_equal (f[0], "model");
+    }
+  g_assert_cmpuint (cpu, ==, 3);
+  g_assert_cmpuint (model, ==, 3);
+  g_unlink (csv);
+  g_rmdir (dir);
+  r = run_cli ("sweep", "--dtype", "bf16", "--modes", "tilewise", "--source",
+               "cpu", "--out", "x.csv", NULL);
+  assert_usage_error (&r, "tile-wise runs in fp32 only");
 }
 
 /* SDDMM's sweep is the CPU's alone, and says so. */
@@ -928,7 +1046,8 @@ test_sweep_tilewise (void)
   g_autofree char *dir = g_dir_make_tmp ("spx-cli-XXXXXX", NULL);
   g_autofree char *path = g_build_filename (dir, "s.csv", NULL);
   Run r = run_cli ("sweep", "--source", "cpu", "--modes", "static,tilewise",
-                   "--pattern", "tilewise", "--tile-width", "16",
+                   "--dtype", "fp32", "--pattern", "tilewise", "--tile-width",
+                   "16",
                    "--densities", "1/4", "--blocks", "1,4", "--m", "64",
                    "--k", "64", "--n", "8", "--reps", "5", "--warmup", "0",
                    "--out", path, NULL);
@@ -1183,8 +1302,11 @@ test_out_stream (void)
 }
 
 static const char *const peer_names[] = {
-  "librsb", "torch-csr", "torch-dense", "scipy-csr", "scipy-bsr",
+  "librsb", "libxsmm", "graphblas", "eigen", "torch-csr", "torch-dense",
+  "scipy-csr", "scipy-bsr",
 };
+/* peer_names from here on go through the runner */
+#define FIRST_RUNNER G_N_ELEMENTS (in_process)
 
 /* bench --peers --json on a 22×18 mask of 4×4 blocks (edge blocks cut),
  * the options after it NULL-terminated (room for two more). */
@@ -1303,7 +1425,7 @@ test_bench_peers_protocol (void)
   g_autoptr (JsonObject) no_python = run_peers (parser4, "SPX_PEERS_RUNNER",
                                                 fake, "SPX_PYTHON",
                                                 "/nonexistent/python3");
-  for (guint i = 1; i < G_N_ELEMENTS (peer_names); i++)
+  for (guint i = FIRST_RUNNER; i < G_N_ELEMENTS (peer_names); i++)
     {
       g_assert_nonnull (strstr (peer_note (none, peer_names[i]),
                                 "spx-peers.py was not found"));
@@ -1335,6 +1457,33 @@ test_bench_peers_listed (void)
       else
         g_assert_cmpstr (json_object_get_string_member (p, "note"), !=, "");
     }
+  /* 22×18 in 4×4 blocks: the edge blocks cut */
+  assert_in_process_peers (o);
+}
+
+/* The table: a row per in-process peer built, with its note below the
+ * table (how it ran), or the line saying why it did not run. */
+static void
+test_bench_peers_table (void)
+{
+  Run r = run_cli ("bench", "--m", "22", "--k", "18", "--n", "5", "--block",
+                   "4", "--density", "0.5", "--reps", "1", "--warmup", "0",
+                   "--threads", "2", "--peers", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  for (guint i = 0; i < G_N_ELEMENTS (in_process); i++)
+    {
+      const char *name = in_process[i].name;
+      g_autofree char *row = g_strdup_printf ("\n%-11s %s", name,
+                                              in_process[i].built
+                                                ? "" : "not run: not built");
+      g_autofree char *how = g_strdup_printf ("\n  %s: ", name);
+      if (strstr (r.out, row) == NULL)
+        g_error ("no '%s' row in:\n%s", name, r.out);
+      g_assert_true ((strstr (r.out, how) != NULL) == in_process[i].built);
+    }
+  if (SPX_HAVE_GRAPHBLAS)
+    g_assert_nonnull (strstr (r.out, "saxpy fast path: full C, PLUS accum"));
+  run_clear (&r);
 }
 
 /* ---- bench --peers against runners that misbehave ------------------- */
@@ -1367,7 +1516,7 @@ hostile_env (const char *mode, const char *tmp, const char *pids)
 static void
 assert_peers_failed (JsonObject *o, const char *needle)
 {
-  for (guint i = 1; i < G_N_ELEMENTS (peer_names); i++)
+  for (guint i = FIRST_RUNNER; i < G_N_ELEMENTS (peer_names); i++)
     {
       const char *note = peer_note (o, peer_names[i]);
       if (strstr (note, needle) == NULL)
@@ -1656,10 +1805,11 @@ test_sweep_mask (void)
   Run r = run_cli ("sweep", "--mask", mask, "--n", "32", "--reps", "5",
                    "--warmup", "1", "--out", csv, NULL);
   g_assert_cmpint (r.status, ==, 0);
-  g_assert_nonnull (strstr (r.out, "On this CPU:"));
+  /* the default fp16: bf16 on the CPU, so no tile-wise (fp32 only) */
+  g_assert_nonnull (strstr (r.out, "On this CPU (bf16, over "));
   run_clear (&r);
-  /* model: dense, static, dynamic; the CPU also tile-wise */
-  g_assert_cmpuint (assert_sweep_csv (csv), ==, 5 * (3 + 4));
+  /* dense, static, dynamic on each source */
+  g_assert_cmpuint (assert_sweep_csv (csv), ==, 5 * (3 + 3));
   g_autofree char *text = test_read_all (csv);
   g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
   /* the file's block densities (info --block B) */
@@ -1713,7 +1863,7 @@ test_sweep_scenario_block (void)
   Run r = run_cli ("sweep", "--scenario", spx, "--source", "model", "--out",
                    csv, NULL);
   g_assert_cmpint (r.status, ==, 0);
-  g_assert_nonnull (strstr (r.out, "On the IPU model (teach16):"));
+  g_assert_nonnull (strstr (r.out, "On the IPU model (teach16, fp16):"));
   run_clear (&r);
   g_autofree char *text = test_read_all (csv);
   /* blocks 1, 4, 8, 16, 2 × densities 1/4 … 1/32 × 3 modes */
@@ -2084,7 +2234,8 @@ json_canon (JsonNode *node, GString *out)
   static const char *const varies[] = {
     "ms", "ms_q1", "ms_q3", "gflops", "nz_gflops", "speedup", "efficiency",
     "max_rel_err", "plan_ms", "noisy", "noise", "busy_cores", "load_ms",
-    "nz_throughput", "best_gflops", "full_speed", "library", NULL };
+    "nz_throughput", "best_gflops", "full_speed", "library", "plain_ms",
+    NULL };
   if (JSON_NODE_HOLDS_OBJECT (node))
     {
       JsonObject *o = json_node_get_object (node);
@@ -2708,6 +2859,8 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/bench/mask-and-errors", test_bench_mask_and_errors);
   g_test_add_func ("/cli/bench/sddmm", test_bench_sddmm);
   g_test_add_func ("/cli/bench/tilewise", test_bench_tilewise);
+  g_test_add_func ("/cli/bench/bf16", test_bench_bf16);
+  g_test_add_func ("/cli/sweep/bf16", test_sweep_bf16);
   g_test_add_func ("/cli/sweep/sddmm", test_sweep_sddmm);
   g_test_add_func ("/cli/sweep/tilewise", test_sweep_tilewise);
   g_test_add_func ("/cli/model/json", test_model_json);
@@ -2726,6 +2879,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/bench/dense-core", test_bench_dense_core);
   g_test_add_func ("/cli/bench/peers-protocol", test_bench_peers_protocol);
   g_test_add_func ("/cli/bench/peers-listed", test_bench_peers_listed);
+  g_test_add_func ("/cli/bench/peers-table", test_bench_peers_table);
   g_test_add_func ("/cli/bench/peers-flood", test_bench_peers_flood);
   g_test_add_func ("/cli/bench/peers-timeout", test_bench_peers_timeout);
   g_test_add_func ("/cli/bench/peers-not-finite",

@@ -652,6 +652,55 @@ test_dense_onednn (gconstpointer data)
 /* bench measures every dense it has and answers against the faster fp32
  * one that agrees with OpenBLAS's C; bf16 dense runs beside, checked to
  * the rounding of its inputs, never the reference. */
+/* bf16: the plans run on operands rounded to bf16, against oneDNN's bf16
+ * dense when it runs (else the faster fp32, saying why); OpenBLAS's fp32
+ * product of the same rounded numbers is the reference, so only the
+ * order of fp32 sums differs: k = 192 terms of |a·b| < 1 give at most
+ * about 192·2⁻²⁴·Σ|a·b| ≈ 2·10⁻³ of max |C| in the worst case, typically
+ * 10⁻⁶; 10⁻⁴ fails any bf16 rounding of the output or of an input (2⁻⁹). */
+static void
+test_bench_bf16 (void)
+{
+  SpxBenchOptions options;
+  SpxBenchResult r;
+  spx_bench_options_init (&options);
+  options.engine.threads = 2;
+  options.engine.type = SPX_CPU_BF16;
+  options.reps = 3;
+  options.warmup = 1;
+  g_autoptr (SpxMask) mask = bench_mask (160, 192, 4);
+  g_autoptr (GError) error = NULL;
+  for (guint op = SPX_BENCH_OP_SPMM; op <= SPX_BENCH_OP_SDDMM; op++)
+    {
+      options.op = op;
+      g_assert_true (spx_bench_run (mask, 48, &options, &r, &error));
+      g_assert_no_error (error);
+      g_assert_cmpint (r.type, ==, SPX_CPU_BF16);
+      g_assert_true (r.stat.ran);
+      g_assert_cmpfloat (r.stat.max_rel_err, <, 1e-4);
+      g_assert_cmpstr (r.stat_kernel, !=, "");
+      if (op == SPX_BENCH_OP_SDDMM)
+        continue;
+      g_assert_true (r.dyn.ran);
+      g_assert_cmpfloat (r.dyn.max_rel_err, <, 1e-4);
+      g_assert_false (r.tilewise.ran);
+      const SpxBenchDense *bf16 = &r.denses[SPX_DENSE_ONEDNN_BF16];
+      if (bf16->t.ran)
+        {
+          /* same inputs as OpenBLAS's now: agrees to the sums' order */
+          g_assert_cmpfloat (bf16->t.max_rel_err, <, 1e-4);
+          g_assert_cmpstr (r.dense_library, ==, "oneDNN bf16");
+          g_assert_cmpfloat (r.dense.ms, ==, bf16->t.ms);
+          g_assert_cmpstr (r.dense_note, ==, "");
+        }
+      else
+        {
+          g_assert_cmpstr (r.dense_library, !=, "oneDNN bf16");
+          g_assert_nonnull (strstr (r.dense_note, "no bf16 dense"));
+        }
+    }
+}
+
 static void
 test_bench_dense_library (void)
 {
@@ -740,5 +789,6 @@ main (int argc, char **argv)
   g_test_add_data_func ("/engine/dense/onednn/bf16",
                         GINT_TO_POINTER (SPX_CPU_BF16), test_dense_onednn);
   g_test_add_func ("/engine/bench/dense-library", test_bench_dense_library);
+  g_test_add_func ("/engine/bench/bf16", test_bench_bf16);
   return g_test_run ();
 }

@@ -268,6 +268,36 @@ test_dense_cancelled (void)
   g_assert_error (error, SPX_BUDGET_ERROR, SPX_BUDGET_ERROR_CANCELLED);
 }
 
+/* The IPU has no bf16: asked for it, every planner computes fp16, to
+ * the cycle. */
+static void
+test_bf16_is_fp16 (void)
+{
+  g_autoptr (SpxIpuMachine) bow = spx_ipu_machine_preset ("bow");
+  SpxGenOptions o;
+  spx_gen_options_init (&o);
+  o.density = 0.25;
+  g_autoptr (SpxMask) mask = spx_mask_generate (512, 512, 16, &o, NULL);
+  for (SpxIpuMode mode = 0; mode < SPX_IPU_N_MODES; mode++)
+    {
+      g_autoptr (GError) error = NULL;
+      g_autoptr (SpxIpuProgram) h = spx_ipu_plan (bow, mode, mask, 64,
+                                                  SPX_DTYPE_FP16, &error);
+      g_assert_no_error (error);
+      g_autoptr (SpxIpuProgram) b = spx_ipu_plan (bow, mode, mask, 64,
+                                                  SPX_DTYPE_BF16, &error);
+      g_assert_no_error (error);
+      g_autoptr (SpxIpuProgram) f = spx_ipu_plan (bow, mode, mask, 64,
+                                                  SPX_DTYPE_FP32, &error);
+      g_assert_no_error (error);
+      g_assert_cmpint (b->dtype, ==, SPX_DTYPE_FP16);
+      g_assert_cmpuint (b->cycles, ==, h->cycles);
+      g_assert_cmpuint (b->max_tile_bytes, ==, h->max_tile_bytes);
+      /* and the case tells the two apart */
+      g_assert_cmpuint (f->max_tile_bytes, !=, h->max_tile_bytes);
+    }
+}
+
 /* ---- hostile input: masks too large to plan ------------------------ */
 
 /* One block over the limit: refused by both sparse planners, by the
@@ -342,6 +372,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ipu/model/dense-budget", test_dense_budget);
   g_test_add_func ("/ipu/model/dense-cancelled", test_dense_cancelled);
   g_test_add_func ("/ipu/model/too-many-blocks", test_too_many_blocks);
+  g_test_add_func ("/ipu/model/bf16-is-fp16", test_bf16_is_fp16);
   g_test_add_func ("/ipu/model/lists-over-budget", test_lists_over_budget);
   for (guint i = 0; i < G_N_ELEMENTS (paper); i++)
     {

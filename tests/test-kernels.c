@@ -352,7 +352,8 @@ static void
 test_chunk_width (void)
 {
   guint32 offsets[] = { 0, 2047u * 512 };
-  SpxRowWork w = { .task = { 1, 1, 2, NULL, offsets } };
+  SpxRowWork w = { .task = { .b = 1, .rows = 1, .n_blocks = 2,
+                              .b_offsets = offsets } };
   guint64 nc = spx_kernel_chunk_width (&w, 1, 512, 512);
 
   g_assert_cmpuint (nc, >=, 64);

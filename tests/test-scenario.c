@@ -52,6 +52,43 @@ assert_same (const SpxScenario *a, const SpxScenario *b)
   g_assert_cmpfloat (a->gen.exponent, ==, b->gen.exponent);
 }
 
+/* Each side's numbers: the IPU has no bf16, the CPU no fp16. */
+static void
+test_dtypes (void)
+{
+  static const struct { const char *name; SpxDtype ipu; gboolean bf16;
+                        const char *label; } cases[] = {
+    { "fp16", SPX_DTYPE_FP16, TRUE, "CPU bf16 / IPU fp16" },
+    { "fp32", SPX_DTYPE_FP32, FALSE, "fp32" },
+    { "bf16", SPX_DTYPE_FP16, TRUE, "CPU bf16 / IPU fp16" },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      SpxDtype d;
+      g_assert_true (spx_dtype_from_string (cases[i].name, &d));
+      g_assert_cmpstr (spx_dtype_to_string (d), ==, cases[i].name);
+      g_assert_cmpint (spx_dtype_on_ipu (d), ==, cases[i].ipu);
+      g_assert_cmpint (spx_dtype_cpu_bf16 (d), ==, cases[i].bf16);
+      g_autofree char *label = spx_dtype_label (d);
+      g_assert_cmpstr (label, ==, cases[i].label);
+    }
+  SpxDtype d = SPX_DTYPE_FP32;
+  g_assert_false (spx_dtype_from_string ("BF16", &d));
+  g_assert_false (spx_dtype_from_string ("fp8", &d));
+  g_assert_cmpint (d, ==, SPX_DTYPE_FP32);
+  /* a bf16 scenario survives its file */
+  g_autoptr (SpxScenario) s = spx_scenario_new ();
+  s->dtype = SPX_DTYPE_BF16;
+  gsize len;
+  g_autofree char *data = spx_scenario_to_data (s, &len);
+  g_assert_nonnull (strstr (data, "dtype=bf16\n"));
+  g_autoptr (GError) error = NULL;
+  g_autoptr (SpxScenario) back = spx_scenario_load_data ("b.spx", data, len,
+                                                         &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (back->dtype, ==, SPX_DTYPE_BF16);
+}
+
 static void
 test_round_trip_generated (void)
 {
@@ -305,6 +342,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   tmp_dir = g_dir_make_tmp ("spx-scenario-XXXXXX", NULL);
   g_test_add_func ("/scenario/defaults", test_defaults);
+  g_test_add_func ("/scenario/dtypes", test_dtypes);
   g_test_add_func ("/scenario/round-trip/generated", test_round_trip_generated);
   g_test_add_func ("/scenario/round-trip/drawn", test_round_trip_drawn);
   g_test_add_func ("/scenario/refusals", test_refusals);

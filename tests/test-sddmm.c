@@ -1,10 +1,13 @@
 /* test-sddmm.c: block CSR patterns (core/engine/spx-engine-csr.c) and
- * SDDMM (core/engine/spx-engine-sddmm.c) against a naive double-precision
- * reference. */
+ * SDDMM (core/engine/spx-engine-sddmm.c), in fp32 and bf16, against a
+ * naive double-precision reference. */
+#include "spx-bf16.h"
 #include "spx-engine.h"
+#include "spx-kernels-private.h"
 
 #include <math.h>
 #include <string.h>
+#include <time.h>
 
 static SpxMask *
 new_mask (guint64 rows, guint64 cols, guint block)
@@ -192,24 +195,31 @@ good_pattern (guint64 *offsets, guint32 *cols)
   };
 }
 
-/* Refused by both the validator and spx_sddmm, which must leave out alone;
+/* Refused by the validator, spx_sddmm and spx_sddmm_bf16, which must leave
+ * out alone;
  * the message must contain what. */
 static void
 assert_refused (const SpxBlockCsr *csr, guint64 kd, const char *what)
 {
   GError *error = NULL;
   float P[12 * 8] = { 0 }, Q[12 * 8] = { 0 }, out[8 * 16];
+  guint16 P16[12 * 8] = { 0 }, Q16[12 * 8] = { 0 };
 
-  for (guint i = 0; i < G_N_ELEMENTS (out); i++)
-    out[i] = 42.0f;
-  g_assert_false (spx_sddmm (csr, P, Q, kd, out, NULL, &error));
-  g_assert_error (error, SPX_ENGINE_ERROR, SPX_ENGINE_ERROR_INVALID);
-  g_test_message ("refused: %s", error->message);
-  if (strstr (error->message, what) == NULL)
-    g_error ("message \"%s\" lacks \"%s\"", error->message, what);
-  g_clear_error (&error);
-  for (guint i = 0; i < G_N_ELEMENTS (out); i++)
-    g_assert_true (out[i] == 42.0f);
+  for (guint bf16 = 0; bf16 < 2; bf16++)
+    {
+      for (guint i = 0; i < G_N_ELEMENTS (out); i++)
+        out[i] = 42.0f;
+      g_assert_false (bf16 ? spx_sddmm_bf16 (csr, P16, Q16, kd, out, NULL,
+                                             &error)
+                           : spx_sddmm (csr, P, Q, kd, out, NULL, &error));
+      g_assert_error (error, SPX_ENGINE_ERROR, SPX_ENGINE_ERROR_INVALID);
+      g_test_message ("refused: %s", error->message);
+      if (strstr (error->message, what) == NULL)
+        g_error ("message \"%s\" lacks \"%s\"", error->message, what);
+      g_clear_error (&error);
+      for (guint i = 0; i < G_N_ELEMENTS (out); i++)
+        g_assert_true (out[i] == 42.0f);
+    }
 
   if (kd == 0)
     return;
@@ -399,6 +409,8 @@ test_empty (void)
   /* Nothing to read or write: no buffers needed. */
   g_assert_true (spx_sddmm (&csr, NULL, NULL, 1, NULL, NULL, &error));
   g_assert_no_error (error);
+  g_assert_true (spx_sddmm_bf16 (&csr, NULL, NULL, 1, NULL, NULL, &error));
+  g_assert_no_error (error);
   spx_block_csr_clear (&csr);
 }
 
@@ -493,6 +505,310 @@ test_perf (void)
     }
 }
 
+/* ------------------------------------------------------------------ */
+/* SDDMM in bf16                                                       */
+
+/* The paths spx_sddmm_bf16 takes: P and Q widened to fp32 for generic's
+ * and AVX2's kernels, vdpbf16ps for AVX-512 on a processor with
+ * AVX512_BF16 (skipped elsewhere). */
+typedef enum {
+  PATH_GENERIC,
+  PATH_AVX2,
+  PATH_AVX512_BF16,
+  N_PATHS,
+} Path;
+
+static const char *const path_names[N_PATHS] = {
+  "generic", "avx2", "avx512-bf16",
+};
+
+static const SpxIsa path_isas[N_PATHS] = {
+  SPX_ISA_GENERIC, SPX_ISA_AVX2, SPX_ISA_AVX512,
+};
+
+/* FALSE, and the test skipped, when this processor cannot take path. */
+static gboolean
+have_path (Path path)
+{
+  if (path == PATH_AVX512_BF16)
+    {
+      if (!spx_isa_supported (SPX_ISA_AVX512_BF16))
+        {
+          g_test_skip ("this processor lacks AVX512_BF16");
+          return FALSE;
+        }
+      /* the bf16 kernels, not the widened fallback */
+      g_assert_nonnull (spx_sddmm_set_bf16 (SPX_ISA_AVX512));
+      return TRUE;
+    }
+  g_assert_null (spx_sddmm_set_bf16 (path_isas[path]));
+  return have_isa (path_isas[path]);
+}
+
+/* Random bf16 values in [-1, 1). */
+static guint16 *
+random_bf16 (guint64 n, guint32 seed)
+{
+  g_autofree float *x = random_floats (n, seed);
+  guint16 *h = g_new (guint16, MAX (n, 1));
+  spx_bf16_from_floats (x, h, n);
+  return h;
+}
+
+static void
+run_bf16 (const SpxBlockCsr *csr, const guint16 *P, const guint16 *Q,
+          guint64 kd, float *out, guint threads, Path path)
+{
+  SpxEngineOptions options = { .threads = threads, .isa = path_isas[path] };
+  GError *error = NULL;
+  gboolean ok = spx_sddmm_bf16 (csr, P, Q, kd, out, &options, &error);
+  g_assert_no_error (error);
+  g_assert_true (ok);
+}
+
+/* Entry (row, col) against the fp64 dot product of the bf16 values
+ * themselves (each product of two bf16 is exact in fp32 and fp64), so
+ * only the fp32 sums err: kd terms added in any order into fp32 err by at
+ * most about (kd − 1)·2^-24·Σ|p·q|, and γ = kd·2^-24 bounds that. */
+static void
+check_entry_bf16 (const guint16 *p, const guint16 *q, guint64 kd,
+                  float got)
+{
+  double want = 0.0, scale = 0.0;
+
+  for (guint64 t = 0; t < kd; t++)
+    {
+      double x = (double) spx_bf16_to_float (p[t]) * spx_bf16_to_float (q[t]);
+      want += x;
+      scale += fabs (x);
+    }
+  if (fabs (got - want) > ldexp ((double) kd, -24) * scale)
+    g_error ("%g, expected %g (within %g)", got, want,
+             ldexp ((double) kd, -24) * scale);
+}
+
+/* Every entry of every block; those outside m×k must be exactly 0. */
+static void
+check_reference_bf16 (const SpxBlockCsr *csr, const guint16 *P,
+                      const guint16 *Q, guint64 kd, const float *out)
+{
+  guint64 b = csr->b;
+
+  for (guint64 br = 0; br < csr->brows; br++)
+    for (guint64 i = csr->row_offsets[br]; i < csr->row_offsets[br + 1]; i++)
+      for (guint64 r = 0; r < b; r++)
+        for (guint64 c = 0; c < b; c++)
+          {
+            guint64 row = br * b + r, col = csr->col_indices[i] * b + c;
+            float got = out[i * b * b + r * b + c];
+            if (row >= csr->m || col >= csr->k)
+              g_assert_true (got == 0.0f);
+            else
+              check_entry_bf16 (P + row * kd, Q + col * kd, kd, got);
+          }
+}
+
+/* One and two threads, against the reference and byte for byte. */
+static void
+check_pattern_bf16 (const SpxMask *mask, guint64 kd, guint32 seed,
+                    Path path)
+{
+  SpxBlockCsr csr;
+  spx_block_csr_from_mask (&csr, mask);
+  guint64 n_out = csr.n_blocks * csr.b * csr.b;
+  g_autofree guint16 *P = random_bf16 (csr.m * kd, seed);
+  g_autofree guint16 *Q = random_bf16 (csr.k * kd, seed + 1);
+  g_autofree float *one = nan_floats (n_out);
+  g_autofree float *two = nan_floats (n_out);
+
+  run_bf16 (&csr, P, Q, kd, one, 1, path);
+  check_reference_bf16 (&csr, P, Q, kd, one);
+  run_bf16 (&csr, P, Q, kd, two, 2, path);
+  g_assert_cmpmem (one, n_out * sizeof (float), two, n_out * sizeof (float));
+  spx_block_csr_clear (&csr);
+}
+
+/* Odd ones pad the last pair; around 32 and 64 the kernels' steps (2 to
+ * 32 of kd) end whole, one short or one over. */
+static const guint64 kds_bf16[] = { 1, 2, 3, 17, 31, 33, 64, 255 };
+
+/* Random patterns on a ragged shape and an exact multiple of b, a full
+ * one, and a single block in the ragged corner. */
+static void
+test_bf16 (gconstpointer data)
+{
+  guint b = CASE_B (data);
+  Path path = (Path) CASE_ISA (data);
+
+  if (!have_path (path))
+    return;
+  const guint64 shapes[][2] = {
+    { 5 * b + b / 2 + 1, 4 * b + b - 1 },
+    { 3 * b, 6 * b },
+    { 2 * b + 1, 7 },
+  };
+  for (guint d = 0; d < G_N_ELEMENTS (kds_bf16); d++)
+    {
+      for (guint s = 0; s < G_N_ELEMENTS (shapes); s++)
+        {
+          g_autoptr(SpxMask) mask = random_mask (shapes[s][0], shapes[s][1],
+                                                 b, 0.4, 100 * b + s);
+          check_pattern_bf16 (mask, kds_bf16[d], 7 * s + d, path);
+        }
+      g_autoptr(SpxMask) full = new_mask (3 * b + 1, 2 * b + b / 2 + 1, b);
+      spx_mask_fill (full);
+      check_pattern_bf16 (full, kds_bf16[d], d, path);
+      g_autoptr(SpxMask) corner = new_mask (2 * b + 1, 2 * b + b / 3 + 1, b);
+      spx_mask_set (corner, corner->brows - 1, corner->bcols - 1);
+      check_pattern_bf16 (corner, kds_bf16[d], d, path);
+    }
+}
+
+/* Outside m×k stays 0 with an infinity in Q (0 × ∞ would be NaN); the
+ * infinity still reaches its entry inside. */
+static void
+test_bf16_outside_inf (gconstpointer data)
+{
+  guint b = CASE_B (data);
+  Path path = (Path) CASE_ISA (data);
+  guint64 m = b + 1, k = 2 * b, kd = 5;
+  g_autoptr(SpxMask) mask = new_mask (m, k, b);
+  SpxBlockCsr csr;
+
+  if (!have_path (path))
+    return;
+  spx_mask_set (mask, 1, 1);
+  spx_block_csr_from_mask (&csr, mask);
+  g_autofree guint16 *P = random_bf16 (m * kd, 3);
+  g_autofree guint16 *Q = random_bf16 (k * kd, 4);
+  g_autofree float *out = nan_floats ((gsize) b * b);
+  P[b * kd + 2] = 0x3f80; /* 1: the infinity cannot meet a 0 */
+  Q[(b + 1) * kd + 2] = spx_bf16_from_float (INFINITY);
+  run_bf16 (&csr, P, Q, kd, out, 1, path);
+  for (guint r = 1; r < b; r++) /* only row 0 of the block is inside */
+    for (guint c = 0; c < b; c++)
+      g_assert_true (out[r * b + c] == 0.0f);
+  g_assert_true (isinf (out[1]));
+  spx_block_csr_clear (&csr);
+}
+
+/* Milliseconds: of CPU time on one thread (steadier than the clock on a
+ * shared machine: time spent descheduled does not count), else of the
+ * clock. */
+static double
+now_ms (guint threads)
+{
+  struct timespec t;
+
+  clock_gettime (threads == 1 ? CLOCK_PROCESS_CPUTIME_ID : CLOCK_MONOTONIC,
+                 &t);
+  return (double) t.tv_sec * 1e3 + (double) t.tv_nsec * 1e-6;
+}
+
+/* The vdpbf16ps kernels alone, which AMX replaces in spx_sddmm_bf16
+ * where there is AMX: n rows of P in a scrambled order against one
+ * block-column of cols ≤ b rows of Q, packed. Entries past cols meet the
+ * panel's zeros. */
+static void
+check_lanes (guint b, guint cols, guint64 kd)
+{
+  const SpxSddmmSetBf16 *set = &spx_sddmm_avx512bf16_lanes_set;
+  guint n = 37;
+  g_autofree guint16 *P = random_bf16 (n * kd, b);
+  g_autofree guint16 *Q = random_bf16 (cols * kd, b + 1);
+  g_autofree guint16 *panel = g_new (guint16, 2 * (b + 15) * (kd + 32));
+  g_autofree float *out = nan_floats (n * b);
+  const guint16 *p[37];
+  float *o[37];
+
+  for (guint i = 0; i < n; i++)
+    {
+      p[i] = P + (7 * i % n) * kd;
+      o[i] = out + i * b;
+    }
+  set->sddmm_pack (b) (Q, kd, b, cols, panel);
+  set->sddmm_panel (b) (p, o, n, kd, b, panel);
+  for (guint i = 0; i < n; i++)
+    for (guint c = 0; c < b; c++)
+      if (c < cols)
+        check_entry_bf16 (p[i], Q + c * kd, kd, o[i][c]);
+      else
+        g_assert_true (o[i][c] == 0.0f);
+}
+
+static void
+test_bf16_lanes (void)
+{
+  static const guint blocks[] = { 3, 4, 5, 8, 12, 16, 17, 32, 48, 64, 100 };
+
+  if (!have_path (PATH_AVX512_BF16))
+    return;
+  for (guint i = 0; i < G_N_ELEMENTS (blocks); i++)
+    for (guint d = 0; d < G_N_ELEMENTS (kds_bf16); d++)
+      {
+        check_lanes (blocks[i], blocks[i], kds_bf16[d]);
+        check_lanes (blocks[i], blocks[i] * 2 / 3, kds_bf16[d]);
+      }
+}
+
+/* A measurement, not a check (-m perf): bf16 against fp32 on the same
+ * pattern and values (rounded), m = k = 2048, kd = 256, density 0.1. */
+static double
+best_ms (const SpxBlockCsr *csr, gconstpointer P, gconstpointer Q,
+         guint64 kd, float *out, guint threads, gboolean bf16)
+{
+  SpxEngineOptions options = { .threads = threads, .isa = spx_isa_best () };
+  double best = G_MAXDOUBLE;
+
+  for (guint rep = 0; rep < 16; rep++) /* the first one warms up */
+    {
+      double start = now_ms (threads);
+      gboolean ok = bf16 ? spx_sddmm_bf16 (csr, P, Q, kd, out, &options, NULL)
+                         : spx_sddmm (csr, P, Q, kd, out, &options, NULL);
+      g_assert_true (ok);
+      if (rep > 0)
+        best = MIN (best, now_ms (threads) - start);
+    }
+  return best;
+}
+
+static void
+test_perf_bf16 (void)
+{
+  static const guint blocks[] = { 1, 4, 8, 16, 32, 64 };
+  guint64 n = 2048, kd = 256;
+  g_autofree guint16 *P16 = random_bf16 (n * kd, 1);
+  g_autofree guint16 *Q16 = random_bf16 (n * kd, 2);
+  g_autofree float *P = g_new (float, n * kd);
+  g_autofree float *Q = g_new (float, n * kd);
+
+  for (guint64 i = 0; i < n * kd; i++)
+    {
+      P[i] = spx_bf16_to_float (P16[i]);
+      Q[i] = spx_bf16_to_float (Q16[i]);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (blocks); i++)
+    {
+      guint b = blocks[i];
+      g_autoptr(SpxMask) mask = random_mask (n, n, b, 0.1, 11);
+      SpxBlockCsr csr;
+      spx_block_csr_from_mask (&csr, mask);
+      g_autofree float *out = nan_floats (csr.n_blocks * b * b);
+      double gflop = 2e-9 * (double) kd * (double) csr.n_blocks * b * b;
+      for (guint threads = 1; threads <= 2; threads++)
+        {
+          double f32 = best_ms (&csr, P, Q, kd, out, threads, FALSE);
+          double bf = best_ms (&csr, P16, Q16, kd, out, threads, TRUE);
+          g_test_minimized_result (bf, "sddmm b = %u, %u thread(s): fp32 "
+                                   "%.3f ms (%.1f GFLOP/s), bf16 %.3f ms "
+                                   "(%.1f GFLOP/s), fp32/bf16 %.2f", b,
+                                   threads, f32, gflop / f32 * 1e3, bf,
+                                   gflop / bf * 1e3, f32 / bf);
+        }
+      spx_block_csr_clear (&csr);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -522,9 +838,28 @@ main (int argc, char **argv)
         if (blocks[i] > 1)
           g_test_add_data_func (inf, c, test_outside_inf);
       }
+  static const guint blocks_bf16[] = { 1, 2, 3, 4, 5, 8, 12, 16, 17, 32,
+                                        48, 64, 100 };
+  for (Path path = 0; path < N_PATHS; path++)
+    for (guint i = 0; i < G_N_ELEMENTS (blocks_bf16); i++)
+      {
+        gconstpointer c = CASE (path, blocks_bf16[i]);
+        g_autofree char *name = g_strdup_printf ("/sddmm-bf16/%s/b%u",
+                                                 path_names[path],
+                                                 blocks_bf16[i]);
+        g_autofree char *inf = g_strdup_printf (
+          "/sddmm-bf16/%s/outside-inf/b%u", path_names[path], blocks_bf16[i]);
+        g_test_add_data_func (name, c, test_bf16);
+        if (blocks_bf16[i] > 1)
+          g_test_add_data_func (inf, c, test_bf16_outside_inf);
+      }
+  g_test_add_func ("/sddmm-bf16/avx512-bf16/lanes", test_bf16_lanes);
   g_test_add_func ("/sddmm/empty", test_empty);
   g_test_add_func ("/sddmm/threads", test_threads);
   if (g_test_perf ())
-    g_test_add_func ("/sddmm/perf", test_perf);
+    {
+      g_test_add_func ("/sddmm/perf", test_perf);
+      g_test_add_func ("/sddmm-bf16/perf", test_perf_bf16);
+    }
   return g_test_run ();
 }

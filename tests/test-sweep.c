@@ -105,6 +105,7 @@ test_cpu_points (void)
   SpxSweepOptions o;
   spx_sweep_options_init (&o);
   o.run_model = FALSE;
+  o.dtype = SPX_DTYPE_FP32; /* tile-wise runs fp32 only */
   o.cpu_m = o.cpu_k = 128;
   o.cpu_n = 16;
   o.reps = 5;
@@ -145,6 +146,7 @@ test_cpu_tilewise (void)
   small_model_options (&o);
   o.run_cpu = TRUE;
   o.run_dynamic = FALSE;
+  o.dtype = SPX_DTYPE_FP32; /* tile-wise runs fp32 only */
   o.pattern = SPX_PATTERN_TILEWISE;
   o.tile_width = 32;
   o.cpu_m = o.cpu_k = 128;
@@ -941,6 +943,7 @@ test_cpu_spread (void)
   SpxSweepOptions o;
   spx_sweep_options_init (&o);
   o.run_model = FALSE;
+  o.dtype = SPX_DTYPE_FP32; /* tile-wise too */
   o.cpu_m = o.cpu_k = 256;
   o.cpu_n = 32;
   o.n_blocks = 1;

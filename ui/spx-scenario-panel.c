@@ -262,7 +262,9 @@ static const Row rows[SPX_SCENARIO_N_FIELDS] = {
                         "placed", COMBO, G_CALLBACK (on_generator) },
   [FIELD (SEED)] = { NULL, "_Seed", "Random seed of the generator",
                      SPIN, G_CALLBACK (on_generator) },
-  [FIELD (DTYPE)] = { NULL, "_Numbers", "fp16 (with fp32 partials) or fp32",
+  [FIELD (DTYPE)] = { NULL, "_Numbers", "fp16, fp32 or bf16: the IPU model "
+                      "computes bf16 as fp16 (it has no bf16), the CPU fp16 "
+                      "as bf16 (it has no fp16 arithmetic)",
                       COMBO, G_CALLBACK (on_dtype) },
   [FIELD (MACHINE)] = { "IPU", "_Machine", "A preset, or your edits of one",
                         COMBO, G_CALLBACK (on_preset) },
@@ -288,8 +290,10 @@ make_controls (SpxScenarioPanel *p)
   static const char *const patterns[] = { "uniform", "tilewise", "nm",
                                           "banded", "skewed", "magnitude",
                                           NULL };
-  static const char *const dtypes[] = { "fp16", "fp32", NULL };
   static const char *const modes[] = { "dense", "static", "dynamic", NULL };
+  const char *dtypes[SPX_DTYPE_COUNT + 1] = { NULL };
+  for (guint i = 0; i < SPX_DTYPE_COUNT; i++)
+    dtypes[i] = spx_dtype_to_string ((SpxDtype) i);
   GtkWidget **c = p->controls;
   c[FIELD (M)] = spin (1, 65536, 64, 0);
   c[FIELD (K)] = spin (1, 65536, 64, 0);

@@ -11,6 +11,7 @@ struct _SpxDynamicPlan {
   guint       b;
   guint64     max_blocks;
   SpxIsa      isa;
+  SpxCpuType  type;
   SpxSchedule schedule;
   /* COO input is sorted into these, allocated on first use. */
   guint64    *coo_offsets;
@@ -23,7 +24,7 @@ struct _SpxDynamicPlan {
 static gboolean
 check_plan_budget (const SpxDynamicPlan *plan, guint threads, GError **error)
 {
-  double bytes = spx_schedule_bytes (plan->k, plan->n, plan->brows,
+  double bytes = spx_schedule_bytes (plan->k, plan->n, plan->b, plan->brows,
                                      plan->bcols, plan->max_blocks, threads);
   g_autofree char *what = g_strdup_printf (
     "the CPU dynamic plan (%" G_GUINT64_FORMAT "×%" G_GUINT64_FORMAT " in "
@@ -37,7 +38,8 @@ spx_dynamic_plan_new (guint64 m, guint64 k, guint64 n, guint b,
                       guint64 max_blocks, const SpxEngineOptions *options,
                       GError **error)
 {
-  if (!spx_engine_check_sizes (m, k, n, b, error))
+  if (!spx_engine_check_type (options, error) ||
+      !spx_engine_check_sizes (m, k, n, b, error))
     return NULL;
   SpxDynamicPlan *plan = g_new0 (SpxDynamicPlan, 1);
   plan->m = m;
@@ -47,15 +49,19 @@ spx_dynamic_plan_new (guint64 m, guint64 k, guint64 n, guint b,
   plan->brows = (m + b - 1) / b;
   plan->bcols = (k + b - 1) / b;
   plan->max_blocks = MIN (max_blocks, plan->brows * plan->bcols);
-  plan->isa = options->isa;
+  plan->type = options->type;
+  plan->isa = plan->type == SPX_CPU_BF16 ? spx_isa_for_bf16 (options->isa, b)
+                                         : options->isa;
   guint threads = spx_engine_threads (options);
   if (!check_plan_budget (plan, threads, error))
     {
       g_free (plan);
       return NULL;
     }
-  spx_schedule_init (&plan->schedule, k, n, plan->brows, plan->bcols,
+  spx_schedule_init (&plan->schedule, k, n, b, plan->brows, plan->bcols,
                      plan->max_blocks, threads);
+  if (plan->type == SPX_CPU_BF16)
+    spx_schedule_set_bf16 (&plan->schedule, plan->isa);
   if (!spx_schedule_reserve (&plan->schedule, "the CPU dynamic plan", error))
     g_clear_pointer (&plan, spx_dynamic_plan_free);
   return plan;
@@ -98,19 +104,48 @@ check_shape (const SpxDynamicPlan *plan, const SpxBlockCsr *p, GError **error)
   return FALSE;
 }
 
+/* Every check comes before C is touched: no partial output. */
+static gboolean
+check_pattern (SpxDynamicPlan *plan, const SpxBlockCsr *pattern,
+               GError **error)
+{
+  return check_shape (plan, pattern, error) &&
+         check_budget (plan, pattern->n_blocks, error) &&
+         spx_block_csr_validate (pattern, error);
+}
+
 gboolean
 spx_dynamic_plan_execute (SpxDynamicPlan *plan, const SpxBlockCsr *pattern,
                           const float *values, const float *B, float *C,
                           gboolean accumulate, GError **error)
 {
-  /* Every check comes before C is touched: no partial output. */
-  if (!check_shape (plan, pattern, error) ||
-      !check_budget (plan, pattern->n_blocks, error) ||
-      !spx_block_csr_validate (pattern, error))
+  g_return_val_if_fail (plan != NULL && plan->type == SPX_CPU_FP32, FALSE);
+  if (!check_pattern (plan, pattern, error))
     return FALSE;
   spx_schedule_build (&plan->schedule, pattern, values, NULL);
   spx_schedule_run (&plan->schedule, plan->isa, B, C, accumulate);
   return TRUE;
+}
+
+gboolean
+spx_dynamic_plan_execute_bf16 (SpxDynamicPlan *plan,
+                               const SpxBlockCsr *pattern,
+                               const guint16 *values, const guint16 *B,
+                               float *C, gboolean accumulate, GError **error)
+{
+  g_return_val_if_fail (plan != NULL && plan->type == SPX_CPU_BF16, FALSE);
+  if (!check_pattern (plan, pattern, error))
+    return FALSE;
+  spx_schedule_build (&plan->schedule, pattern, values, NULL);
+  spx_schedule_run_bf16 (&plan->schedule, B, C, accumulate);
+  return TRUE;
+}
+
+const char *
+spx_dynamic_plan_kernel (const SpxDynamicPlan *plan)
+{
+  g_return_val_if_fail (plan != NULL, NULL);
+  return spx_engine_kernel (plan->type, plan->isa, plan->b);
 }
 
 /* Sorting space for COO input: values, columns and keys per block of the
@@ -191,6 +226,7 @@ spx_dynamic_plan_execute_coo (SpxDynamicPlan *plan, guint64 n_blocks,
                               const float *B, float *C, gboolean accumulate,
                               GError **error)
 {
+  g_return_val_if_fail (plan != NULL && plan->type == SPX_CPU_FP32, FALSE);
   if (n_blocks > G_MAXUINT32) /* sort keys hold the position in 32 bits */
     {
       g_set_error (error, SPX_ENGINE_ERROR, SPX_ENGINE_ERROR_INVALID,

@@ -11,26 +11,33 @@
 #define HUGE_PAGE (2u << 20)
 
 /* B is copied into a contiguous panel of nc columns at a time, sized to
- * half of L2 (k·nc floats ≈ 1 MiB), with a row stride padded off powers
- * of two: its rows then share pages (few TLB misses; the kernels read B's
- * rows at random) and do not alias in L1 as a 1 KiB stride would. */
+ * half of L2 (k·nc elements of size bytes ≈ 1 MiB), with a row stride
+ * padded off powers of two: its rows then share pages (few TLB misses;
+ * the kernels read B's rows at random) and do not alias in L1 as a 1 KiB
+ * stride would. */
 static void
-panel_shape (guint64 k, guint64 n, guint64 *nc, guint64 *ldp)
+panel_shape (guint64 k, guint64 n, guint size, guint64 *nc, guint64 *ldp)
 {
-  guint64 c = ((G_GUINT64_CONSTANT (1) << 18) / k) / 16 * 16;
+  guint64 c = ((G_GUINT64_CONSTANT (1) << 20) / size / k) / 16 * 16;
   c = CLAMP (c, 16, 512);
   *nc = MIN (c, n);
   *ldp = (*nc + 15) / 16 * 16 + 16;
 }
 
 void
-spx_schedule_init (SpxSchedule *s, guint64 k, guint64 n, guint64 brows,
-                   guint64 bcols, guint64 max_blocks, guint n_threads)
+spx_schedule_init (SpxSchedule *s, guint64 k, guint64 n, guint b,
+                   guint64 brows, guint64 bcols, guint64 max_blocks,
+                   guint n_threads)
 {
   s->n_threads = n_threads;
   s->k = k;
   s->n = n;
-  panel_shape (k, n, &s->nc, &s->ldp);
+  s->b = b;
+  s->bcol_rows = b;
+  s->element_bytes = sizeof (float);
+  s->panel_rows = bcols * b;
+  s->bf16 = FALSE;
+  panel_shape (k, n, sizeof (float), &s->nc, &s->ldp);
   s->work = g_new0 (SpxRowWork, brows);
   s->start = g_new0 (gsize, n_threads + 1);
   s->b_offsets = g_new (guint32, MAX (max_blocks, 1));
@@ -39,17 +46,34 @@ spx_schedule_init (SpxSchedule *s, guint64 k, guint64 n, guint64 brows,
   s->next = g_new (gsize, n_threads);
 }
 
+void
+spx_schedule_set_bf16 (SpxSchedule *s, SpxIsa isa)
+{
+  const SpxKernelSetBf16 *set = spx_kernel_set_bf16 (isa);
+  s->bf16 = TRUE;
+  s->bf16_isa = isa;
+  s->bcol_rows = set->bcol_rows (s->b);
+  s->element_bytes = set->element_bytes;
+  /* A panel of bf16 takes twice the columns in the same bytes; with no
+   * padding rows (bcol_rows ≤ b) it still fits the fp32 panel's
+   * (panel_rows · ldp floats), which the budget counted. */
+  if (set->element_bytes == sizeof (guint16) && s->bcol_rows <= s->b)
+    panel_shape (s->k, s->n, sizeof (guint16), &s->nc, &s->ldp);
+}
+
+/* The panel is B's rows padded to whole blocks: a bf16 set's padded
+ * pairs or plain bf16 rows take no more than that in floats. */
 double
-spx_schedule_bytes (guint64 k, guint64 n, guint64 brows, guint64 bcols,
-                    guint64 max_blocks, guint n_threads)
+spx_schedule_bytes (guint64 k, guint64 n, guint b, guint64 brows,
+                    guint64 bcols, guint64 max_blocks, guint n_threads)
 {
   guint64 nc, ldp;
-  panel_shape (k, n, &nc, &ldp);
+  panel_shape (k, n, sizeof (float), &nc, &ldp);
   return (double) brows * sizeof (SpxRowWork) +
          (double) MAX (max_blocks, 1) * sizeof (guint32) +
          (3.0 * brows + bcols + 1) * sizeof (guint32) +
          ((double) n_threads + 1) * 3 * sizeof (guint64) +
-         (double) k * ldp * sizeof (float);
+         (double) bcols * b * ldp * sizeof (float);
 }
 
 void
@@ -117,7 +141,7 @@ assign_threads (SpxSchedule *s, const SpxBlockCsr *csr, const guint32 *order,
  * row, columns increasing) becomes the edge block. */
 static void
 fill_row (SpxRowWork *w, const SpxBlockCsr *csr, guint64 r,
-          const float *values, guint32 *b_offsets)
+          const char *values, gsize block_bytes, guint32 *b_offsets)
 {
   guint b = csr->b;
   guint64 first = csr->row_offsets[r], n = csr->row_offsets[r + 1] - first;
@@ -126,12 +150,12 @@ fill_row (SpxRowWork *w, const SpxBlockCsr *csr, guint64 r,
   w->c_row = r * b;
   w->task.b = b;
   w->task.rows = (guint) MIN ((guint64) b, csr->m - r * b);
-  w->task.values = values;
+  w->task.values = (const float *) values;
   w->task.b_offsets = b_offsets;
   if (n > 0 && kw_last < b && csr->col_indices[first + n - 1] == csr->bcols - 1)
     {
       n--;
-      w->edge_values = values + n * b * b;
+      w->edge_values = (const float *) (values + n * block_bytes);
       w->edge_kw = kw_last;
     }
   w->task.n_blocks = (guint) n;
@@ -151,13 +175,16 @@ fill_offsets (SpxRowWork *w, const guint32 *cols, guint64 scale)
 
 void
 spx_schedule_build (SpxSchedule *s, const SpxBlockCsr *csr,
-                    const float *values, float *pack)
+                    const void *values, void *pack)
 {
+  const char *from = values;
+  char *to = pack;
   guint32 *order = order_heaviest_first (csr, s->scratch);
   guint32 *owner = s->scratch + csr->brows, *row_at = owner + csr->brows;
   assign_threads (s, csr, order, owner, row_at);
 
   gsize bb = (gsize) csr->b * csr->b, placed = 0;
+  gsize block_bytes = bb * (s->bf16 ? sizeof (guint16) : sizeof (float));
   s->cols = pack == NULL ? csr->col_indices : NULL;
   for (guint64 i = 0; i < csr->brows; i++)
     {
@@ -165,15 +192,17 @@ spx_schedule_build (SpxSchedule *s, const SpxBlockCsr *csr,
       guint64 n = csr->row_offsets[r + 1] - first;
       if (pack == NULL)
         {
-          fill_row (&s->work[i], csr, r, values + first * bb,
-                    s->b_offsets + first);
+          fill_row (&s->work[i], csr, r, from + first * block_bytes,
+                    block_bytes, s->b_offsets + first);
           continue;
         }
       if (n > 0) /* values may be NULL for a pattern without blocks */
-        memcpy (pack + placed * bb, values + first * bb,
-                n * bb * sizeof (float));
-      fill_row (&s->work[i], csr, r, pack + placed * bb, s->b_offsets + placed);
-      fill_offsets (&s->work[i], csr->col_indices + first, csr->b * s->ldp);
+        memcpy (to + placed * block_bytes, from + first * block_bytes,
+                n * block_bytes);
+      fill_row (&s->work[i], csr, r, to + placed * block_bytes, block_bytes,
+                s->b_offsets + placed);
+      fill_offsets (&s->work[i], csr->col_indices + first,
+                    (guint64) s->bcol_rows * s->ldp);
       placed += n;
     }
 }
@@ -234,7 +263,7 @@ workspace_get (gsize bytes)
 static gsize
 panel_bytes (const SpxSchedule *s)
 {
-  return s->k * s->ldp * sizeof (float);
+  return s->panel_rows / s->b * s->bcol_rows * s->ldp * s->element_bytes;
 }
 
 gboolean
@@ -268,13 +297,50 @@ fill_thread_offsets (SpxSchedule *s, guint t)
     {
       SpxRowWork *w = &s->work[i];
       gsize first = (gsize) (w->task.b_offsets - s->b_offsets);
-      fill_offsets (w, s->cols + first, (guint64) w->task.b * s->ldp);
+      fill_offsets (w, s->cols + first, (guint64) s->bcol_rows * s->ldp);
     }
 }
 
-void
-spx_schedule_run (SpxSchedule *s, SpxIsa isa, const float *B, float *C,
-                  gboolean accumulate)
+/* This thread's share of the block-columns of a bf16 panel, packed by
+ * its set. */
+static void
+pack_bf16 (const SpxSchedule *s, const guint16 *B, void *panel, guint64 j0,
+           guint64 width, guint tid, guint team)
+{
+  guint64 bcols = s->panel_rows / s->b;
+  guint64 c0 = bcols * tid / team, c1 = bcols * (tid + 1) / team;
+  SpxBf16Pack pack = spx_kernel_set_bf16 (s->bf16_isa)->pack (s->b);
+  pack (B + j0, s->n, s->k, s->b, c0, c1, width, panel, s->ldp);
+}
+
+static void
+pack_part (const SpxSchedule *s, const void *B, void *panel, guint64 j0,
+           guint64 width, guint tid, guint team)
+{
+  if (s->bf16)
+    pack_bf16 (s, B, panel, j0, width, tid, team);
+  else
+    pack_rows (s, B, panel, j0, width, tid, team);
+}
+
+/* Thread t's rows on the panel of columns j0 .. j0 + width. */
+static void
+run_part (const SpxSchedule *s, SpxIsa isa, const void *panel, guint t,
+          float *C, guint64 width, gboolean accumulate)
+{
+  const SpxRowWork *work = s->work + s->start[t];
+  gsize n_work = s->start[t + 1] - s->start[t];
+  if (s->bf16)
+    spx_kernel_run_bf16 (s->bf16_isa, work, n_work, panel, s->ldp, C, s->n,
+                         width, accumulate);
+  else
+    spx_kernel_run (isa, work, n_work, panel, s->ldp, C, s->n, width,
+                    accumulate);
+}
+
+static void
+run (SpxSchedule *s, SpxIsa isa, const void *B, float *C,
+     gboolean accumulate)
 {
   guint n_threads = s->n_threads;
   float *panel = workspace_get (panel_bytes (s));
@@ -292,22 +358,53 @@ spx_schedule_run (SpxSchedule *s, SpxIsa isa, const float *B, float *C,
     for (guint64 j0 = 0; j0 < s->n; j0 += s->nc)
       {
         guint64 width = MIN (s->nc, s->n - j0);
-        pack_rows (s, B, panel, j0, width, tid, team);
+        pack_part (s, B, panel, j0, width, tid, team);
 #pragma omp barrier
         /* The team may be smaller than asked (nested regions): stride. */
         for (guint t = tid; t < n_threads; t += team)
-          spx_kernel_run (isa, s->work + s->start[t],
-                          s->start[t + 1] - s->start[t], panel, s->ldp,
-                          C + j0, s->n, width, accumulate);
+          run_part (s, isa, panel, t, C + j0, width, accumulate);
 #pragma omp barrier
       }
   }
+}
+
+void
+spx_schedule_run (SpxSchedule *s, SpxIsa isa, const float *B, float *C,
+                  gboolean accumulate)
+{
+  g_return_if_fail (!s->bf16);
+  run (s, isa, B, C, accumulate);
+}
+
+void
+spx_schedule_run_bf16 (SpxSchedule *s, const guint16 *B, float *C,
+                       gboolean accumulate)
+{
+  g_return_if_fail (s->bf16);
+  run (s, s->bf16_isa, B, C, accumulate);
+}
+
+const char *
+spx_engine_kernel (SpxCpuType type, SpxIsa isa, guint b)
+{
+  return type == SPX_CPU_BF16 ? spx_kernel_set_bf16 (isa)->name (b)
+                              : spx_kernel_name (isa);
 }
 
 guint
 spx_engine_threads (const SpxEngineOptions *options)
 {
   return options->threads ? options->threads : (guint) omp_get_max_threads ();
+}
+
+gboolean
+spx_engine_check_type (const SpxEngineOptions *options, GError **error)
+{
+  if (options->type == SPX_CPU_FP32 || options->type == SPX_CPU_BF16)
+    return TRUE;
+  g_set_error (error, SPX_ENGINE_ERROR, SPX_ENGINE_ERROR_INVALID,
+               "number format %d: expected fp32 or bf16", options->type);
+  return FALSE;
 }
 
 gboolean

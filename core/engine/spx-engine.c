@@ -27,7 +27,8 @@ spx_isa_from_env (SpxIsa *isa, GError **error)
   if (!spx_isa_from_string (forced, isa))
     {
       g_set_error (error, SPX_ENGINE_ERROR, SPX_ENGINE_ERROR_INVALID,
-                   "SPX_ISA=%s: expected avx512, avx2 or generic", forced);
+                   "SPX_ISA=%s: expected amx-bf16, avx512-bf16, avx512, avx2 "
+                   "or generic", forced);
       return FALSE;
     }
   if (!spx_isa_supported (*isa))

@@ -168,7 +168,10 @@ gboolean    spx_sddmm (const SpxBlockCsr *pattern, const float *P,
                        const float *Q, guint64 kd, float *out,
                        const SpxEngineOptions *options, GError **error);
 
-/* The same with P and Q in bf16 (out stays fp32, sums in fp32). */
+/* The same with P and Q in bf16 (out stays fp32, sums in fp32). With
+ * AVX512_BF16 (and AMX where there is) the sums flush subnormals to 0,
+ * as those instructions do; elsewhere P and Q are widened to fp32 first
+ * (which takes (m + k)·kd floats more memory for the call). */
 gboolean    spx_sddmm_bf16 (const SpxBlockCsr *pattern, const guint16 *P,
                             const guint16 *Q, guint64 kd, float *out,
                             const SpxEngineOptions *options, GError **error);

@@ -664,6 +664,7 @@ spx_ipu_plan_dense (const SpxIpuMachine *machine, guint64 m, guint64 k,
                    "multiply-accumulates", m, k, n);
       return NULL;
     }
+  dtype = spx_dtype_on_ipu (dtype); /* the IPU has no bf16 */
   Problem pb = { machine, m, k, n, dtype, spx_ipu_dtype_bytes (dtype), 0, 0,
                  spx_ipu_tile_budget (machine) };
   home_grid (machine, &pb.home_rows, &pb.home_cols);

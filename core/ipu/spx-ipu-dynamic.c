@@ -758,7 +758,8 @@ spx_ipu_plan_dynamic (const SpxIpuMachine *machine, const SpxMask *mask,
     }
   Layout l = { 0 };
   l.nnz = spx_mask_count (mask);
-  l.pr = (Problem) { machine, mask->rows, mask->cols, n, mask->block, dtype,
+  l.pr = (Problem) { machine, mask->rows, mask->cols, n, mask->block,
+                     spx_dtype_on_ipu (dtype),
                      mask->brows, mask->bcols, max_blocks ? max_blocks : l.nnz };
   l.pr.budget = MAX (l.pr.budget, 1);
   g_autofree char *what = plan_what (&l.pr);

@@ -477,15 +477,15 @@ spx_ipu_machine_resolve (const char *name_or_path, GError **error)
 guint
 spx_ipu_macs_per_cycle (const SpxIpuMachine *machine, SpxDtype dtype)
 {
-  guint flop = dtype == SPX_DTYPE_FP16 ? machine->flop_per_cycle_fp16
-                                       : machine->flop_per_cycle_fp32;
+  guint flop = dtype == SPX_DTYPE_FP32 ? machine->flop_per_cycle_fp32
+                                       : machine->flop_per_cycle_fp16;
   return MAX (flop / 2, 1u);
 }
 
 guint
 spx_ipu_dtype_bytes (SpxDtype dtype)
 {
-  return dtype == SPX_DTYPE_FP16 ? 2 : 4;
+  return dtype == SPX_DTYPE_FP32 ? 4 : 2;
 }
 
 guint64

@@ -1205,7 +1205,7 @@ spx_ipu_plan_static (const SpxIpuMachine *machine, const SpxMask *mask,
     }
   Ctx c;
   SpxIpuProgram *p = NULL;
-  if (ctx_init (&c, machine, mask, n, dtype, error))
+  if (ctx_init (&c, machine, mask, n, spx_dtype_on_ipu (dtype), error))
     p = plan_counted (&c, error);
   ctx_clear (&c);
   return p;

@@ -56,22 +56,54 @@ spx_scenario_copy (const SpxScenario *s)
   return copy;
 }
 
+static const char *const dtype_names[SPX_DTYPE_COUNT] = {
+  [SPX_DTYPE_FP16] = "fp16", [SPX_DTYPE_FP32] = "fp32",
+  [SPX_DTYPE_BF16] = "bf16",
+};
+
 const char *
 spx_dtype_to_string (SpxDtype dtype)
 {
-  return dtype == SPX_DTYPE_FP32 ? "fp32" : "fp16";
+  return (guint) dtype < SPX_DTYPE_COUNT ? dtype_names[dtype] : "fp16";
 }
 
 gboolean
 spx_dtype_from_string (const char *name, SpxDtype *dtype)
 {
-  if (g_strcmp0 (name, "fp16") == 0)
-    *dtype = SPX_DTYPE_FP16;
-  else if (g_strcmp0 (name, "fp32") == 0)
-    *dtype = SPX_DTYPE_FP32;
-  else
-    return FALSE;
-  return TRUE;
+  for (guint i = 0; i < SPX_DTYPE_COUNT; i++)
+    if (g_strcmp0 (name, dtype_names[i]) == 0)
+      {
+        *dtype = (SpxDtype) i;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+const char *
+spx_dtype_names (void)
+{
+  return "fp16, fp32, bf16";
+}
+
+SpxDtype
+spx_dtype_on_ipu (SpxDtype dtype)
+{
+  return dtype == SPX_DTYPE_FP32 ? SPX_DTYPE_FP32 : SPX_DTYPE_FP16;
+}
+
+gboolean
+spx_dtype_cpu_bf16 (SpxDtype dtype)
+{
+  return dtype != SPX_DTYPE_FP32;
+}
+
+char *
+spx_dtype_label (SpxDtype dtype)
+{
+  if (dtype == SPX_DTYPE_FP32)
+    return g_strdup ("fp32");
+  return g_strdup_printf ("CPU bf16 / IPU %s",
+                          spx_dtype_to_string (spx_dtype_on_ipu (dtype)));
 }
 
 static const char *const source_names[] = { "generated", "file", "drawn" };
@@ -273,7 +305,11 @@ read_scenario_group (Reader *r, SpxScenario *s)
   g_autofree char *dtype = g_key_file_get_value (r->kf, GROUP_SCENARIO,
                                                  "dtype", NULL);
   if (dtype != NULL && !spx_dtype_from_string (dtype, &s->dtype))
-    return read_fail (r, GROUP_SCENARIO, "dtype", "expected fp16 or fp32");
+    {
+      g_autofree char *what = g_strdup_printf ("expected one of %s",
+                                               spx_dtype_names ());
+      return read_fail (r, GROUP_SCENARIO, "dtype", what);
+    }
   g_autofree char *machine = NULL;
   if (!read_string (r, GROUP_SCENARIO, "machine", &machine))
     return FALSE;

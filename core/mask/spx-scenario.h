@@ -18,10 +18,15 @@ typedef enum {
   SPX_SCENARIO_ERROR_IO,
 } SpxScenarioError;
 
+/* The scenario's numbers. The IPU (GC200, Bow) computes in fp16 and
+ * fp32 only, so bf16 is modelled there as fp16; this CPU has no fp16
+ * arithmetic, so fp16 and bf16 run there as bf16 (fp32 sums). */
 typedef enum {
   SPX_DTYPE_FP16,
   SPX_DTYPE_FP32,
+  SPX_DTYPE_BF16,
 } SpxDtype;
+#define SPX_DTYPE_COUNT (SPX_DTYPE_BF16 + 1)
 
 typedef enum {
   SPX_MASK_SOURCE_GENERATED, /* pattern + seed, rebuilt on demand */
@@ -51,6 +56,15 @@ SpxScenario *spx_scenario_copy    (const SpxScenario *scenario);
 
 const char  *spx_dtype_to_string   (SpxDtype dtype);
 gboolean     spx_dtype_from_string (const char *name, SpxDtype *dtype);
+/* "fp16, fp32, bf16": what spx_dtype_from_string takes. */
+const char  *spx_dtype_names       (void);
+/* What the IPU model computes dtype in: fp16 for bf16. */
+SpxDtype     spx_dtype_on_ipu      (SpxDtype dtype);
+/* Whether the CPU computes dtype in bf16 (fp16, bf16) or fp32. */
+gboolean     spx_dtype_cpu_bf16    (SpxDtype dtype);
+/* Both sides at once when they differ: "CPU bf16 / IPU fp16"; else the
+ * name ("fp32"). */
+char        *spx_dtype_label       (SpxDtype dtype);
 const char  *spx_mask_source_to_string (SpxMaskSource source);
 
 /* Check the fields against each other (sizes, block, density, a mask of

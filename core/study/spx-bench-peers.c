@@ -13,13 +13,100 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+/* ---- what every in-process peer shares --------------------------------- */
+
+/* Elements of A inside m×k, edge blocks cut. */
+static guint64
+count_elements (const SpxBlockCsr *csr)
+{
+  guint64 nnz = 0, b = csr->b;
+  for (guint64 br = 0; br < csr->brows; br++)
+    for (guint64 i = csr->row_offsets[br]; i < csr->row_offsets[br + 1]; i++)
+      nnz += MIN (b, csr->m - br * b) *
+             MIN (b, csr->k - csr->col_indices[i] * b);
+  return nnz;
+}
+
+gboolean
+spx_element_csr_init (SpxElementCsr *out, const SpxBlockCsr *csr,
+                      const float *values, const char *what, GError **error)
+{
+  guint64 b = csr->b, z = 0, nnz = count_elements (csr);
+  memset (out, 0, sizeof *out);
+  out->m = csr->m;
+  out->k = csr->k;
+  out->nnz = nnz;
+  out->indptr = spx_budget_alloc0 (csr->m + 1, sizeof (gint64), what, error);
+  out->indices = out->indptr ? spx_budget_alloc0 (MAX (nnz, 1),
+                                                  sizeof (gint32), what,
+                                                  error) : NULL;
+  out->values = out->indices ? spx_budget_alloc0 (MAX (nnz, 1),
+                                                  sizeof (float), what,
+                                                  error) : NULL;
+  if (out->values == NULL)
+    {
+      spx_element_csr_clear (out);
+      return FALSE;
+    }
+  for (guint64 row = 0; row < csr->m; row++)
+    {
+      guint64 br = row / b, r = row % b;
+      for (guint64 i = csr->row_offsets[br]; i < csr->row_offsets[br + 1]; i++)
+        for (guint64 c = 0; c < b && csr->col_indices[i] * b + c < csr->k; c++)
+          {
+            out->indices[z] = (gint32) (csr->col_indices[i] * b + c);
+            out->values[z++] = values[(i * b + r) * b + c];
+          }
+      out->indptr[row + 1] = (gint64) z;
+    }
+  return TRUE;
+}
+
+void
+spx_element_csr_clear (SpxElementCsr *csr)
+{
+  g_clear_pointer (&csr->indptr, g_free);
+  g_clear_pointer (&csr->indices, g_free);
+  g_clear_pointer (&csr->values, g_free);
+}
+
+void
+spx_peer_set_note (char *note, gsize size, const char *format, ...)
+{
+  va_list args;
+  va_start (args, format);
+  g_vsnprintf (note, size, format, args);
+  va_end (args);
+}
+
+void
+spx_peer_fill_nan (float *C, guint64 len)
+{
+  for (guint64 i = 0; i < len; i++)
+    C[i] = NAN;
+}
+
+const SpxPeerClass *
+spx_peer_class (SpxPeerId id)
+{
+  static const SpxPeerClass *const classes[SPX_PEER_FIRST_RUNNER] = {
+    [SPX_PEER_LIBRSB] = &spx_peer_librsb,
+    [SPX_PEER_LIBXSMM] = &spx_peer_libxsmm,
+    [SPX_PEER_GRAPHBLAS] = &spx_peer_graphblas,
+    [SPX_PEER_EIGEN] = &spx_peer_eigen,
+  };
+  return (guint) id < SPX_PEER_FIRST_RUNNER ? classes[id] : NULL;
+}
+
+/* ---- librsb ------------------------------------------------------------- */
+
 #if SPX_HAVE_LIBRSB
 #include <rsb.h>
 
-struct _SpxPeer {
+typedef struct {
   struct rsb_mtx_t *mtx;
   guint64           n;
-};
+} RsbPeer;
 
 gboolean
 spx_bench_have_librsb (void)
@@ -27,8 +114,8 @@ spx_bench_have_librsb (void)
   return TRUE;
 }
 
-const char *
-spx_peer_librsb_version (void)
+static const char *
+rsb_version (void)
 {
   return "librsb " RSB_LIBRSB_VER_STRING;
 }
@@ -66,14 +153,15 @@ rsb_failed (rsb_err_t err, const char *what, GError **error)
   return FALSE;
 }
 
-SpxPeer *
-spx_peer_librsb_new (const SpxBlockCsr *csr, const float *values, guint64 n,
-                     guint threads, GError **error)
+static gpointer
+rsb_make (const SpxPeerOperands *o, char *note, gsize note_size,
+          GError **error)
 {
   static gsize initialised = 0;
+  const SpxBlockCsr *csr = o->csr;
   if (g_once_init_enter (&initialised))
     g_once_init_leave (&initialised, rsb_lib_init (RSB_NULL_INIT_OPTIONS) + 1);
-  if (csr->m > G_MAXINT32 || csr->k > G_MAXINT32 || n > G_MAXINT32 ||
+  if (csr->m > G_MAXINT32 || csr->k > G_MAXINT32 || o->n > G_MAXINT32 ||
       csr->n_blocks * csr->b * csr->b > G_MAXINT32)
     return rsb_failed (RSB_ERR_LIMITS, "matrix too large", error), NULL;
   gsize cap = MAX (csr->n_blocks * csr->b * csr->b, 1);
@@ -93,8 +181,8 @@ spx_peer_librsb_new (const SpxBlockCsr *csr, const float *values, guint64 n,
                          error), NULL;
     }
   rsb_nnz_idx_t nnz = 0;
-  expand_blocks (csr, values, IA, JA, VA, &nnz);
-  rsb_int_t nt = (rsb_int_t) threads;
+  expand_blocks (csr, o->values, IA, JA, VA, &nnz);
+  rsb_int_t nt = (rsb_int_t) o->threads;
   rsb_lib_set_opt (RSB_IO_WANT_EXECUTING_THREADS, &nt);
   rsb_err_t err = RSB_ERR_NO_ERROR;
   struct rsb_mtx_t *mtx = rsb_mtx_alloc_from_coo_const (
@@ -105,24 +193,28 @@ spx_peer_librsb_new (const SpxBlockCsr *csr, const float *values, guint64 n,
   g_free (VA);
   if (mtx == NULL)
     return rsb_failed (err, "building the matrix", error), NULL;
-  SpxPeer *peer = g_new0 (SpxPeer, 1);
+  RsbPeer *peer = g_new0 (RsbPeer, 1);
   peer->mtx = mtx;
-  peer->n = n;
+  peer->n = o->n;
+  spx_peer_set_note (note, note_size, "RSB_IO_WANT_EXECUTING_THREADS %u",
+                     o->threads);
   return peer;
 }
 
-void
-spx_peer_run (SpxPeer *peer, const float *B, float *C)
+static void
+rsb_run (gpointer data, const float *B, float *C)
 {
+  RsbPeer *peer = data;
   const float one = 1.0f, zero = 0.0f;
   rsb_coo_idx_t n = (rsb_coo_idx_t) peer->n;
   rsb_spmm (RSB_TRANSPOSITION_N, &one, peer->mtx, n,
             RSB_FLAG_WANT_ROW_MAJOR_ORDER, B, n, &zero, C, n);
 }
 
-void
-spx_peer_free (SpxPeer *peer)
+static void
+rsb_free (gpointer data)
 {
+  RsbPeer *peer = data;
   rsb_mtx_free (peer->mtx);
   g_free (peer);
 }
@@ -135,39 +227,45 @@ spx_bench_have_librsb (void)
   return FALSE;
 }
 
-const char *
-spx_peer_librsb_version (void)
+static const char *
+rsb_version (void)
 {
   return "";
 }
 
-SpxPeer *
-spx_peer_librsb_new (const SpxBlockCsr *csr, const float *values, guint64 n,
-                     guint threads, GError **error)
+static gpointer
+rsb_make (const SpxPeerOperands *o, char *note, gsize note_size,
+          GError **error)
 {
   g_set_error (error, SPX_ENGINE_ERROR, SPX_ENGINE_ERROR_UNSUPPORTED,
-               "built without librsb (install librsb-dev and rebuild)");
+               "not built: install librsb-dev and rebuild");
   return NULL;
 }
 
-void
-spx_peer_run (SpxPeer *peer, const float *B, float *C)
+static void
+rsb_run (gpointer data, const float *B, float *C)
 {
   g_assert_not_reached ();
 }
 
-void
-spx_peer_free (SpxPeer *peer)
+static void
+rsb_free (gpointer data)
 {
 }
 #endif
+
+const SpxPeerClass spx_peer_librsb = {
+  SPX_PEER_LIBRSB, rsb_make, NULL, rsb_run, NULL, NULL, rsb_free,
+  rsb_version,
+};
 
 /* ---- peers through the Python runner -------------------------------- */
 
 #define RUNNER_NAME "spx-peers.py"
 
 static const char *const peer_names[SPX_N_PEERS] = {
-  "librsb", "torch-csr", "torch-dense", "scipy-csr", "scipy-bsr",
+  "librsb", "libxsmm", "graphblas", "eigen", "torch-csr", "torch-dense",
+  "scipy-csr", "scipy-bsr",
 };
 
 const char *
@@ -209,50 +307,24 @@ write_raw (const char *dir, const char *name, gconstpointer data,
   return spx_save_file (path, data, bytes, SPX_SAVE_DEFAULT, error);
 }
 
-/* Elements of A inside m×k, edge blocks cut. */
-static guint64
-count_elements (const SpxBlockCsr *csr)
-{
-  guint64 nnz = 0, b = csr->b;
-  for (guint64 br = 0; br < csr->brows; br++)
-    for (guint64 i = csr->row_offsets[br]; i < csr->row_offsets[br + 1]; i++)
-      nnz += MIN (b, csr->m - br * b) *
-             MIN (b, csr->k - csr->col_indices[i] * b);
-  return nnz;
-}
-
 /* A by element, row by row: csr-indptr.i64, csr-indices.i32,
  * csr-values.f32. */
 static gboolean
 write_element_csr (const char *dir, const SpxBlockCsr *csr,
-                   const float *values, guint64 nnz, GError **error)
+                   const float *values, GError **error)
 {
-  guint64 b = csr->b, z = 0;
-  g_autofree gint64 *indptr = spx_budget_alloc0 (csr->m + 1, sizeof (gint64),
-                                                 "the runner's copy of A",
-                                                 error);
-  g_autofree gint32 *indices = indptr ? spx_budget_alloc0 (
-    nnz, sizeof (gint32), "the runner's copy of A", error) : NULL;
-  g_autofree float *v = indices ? spx_budget_alloc0 (
-    nnz, sizeof (float), "the runner's copy of A", error) : NULL;
-  if (v == NULL)
+  SpxElementCsr e;
+  if (!spx_element_csr_init (&e, csr, values, "the runner's copy of A",
+                             error))
     return FALSE;
-  for (guint64 row = 0; row < csr->m; row++)
-    {
-      guint64 br = row / b, r = row % b;
-      for (guint64 i = csr->row_offsets[br]; i < csr->row_offsets[br + 1]; i++)
-        for (guint64 c = 0; c < b && csr->col_indices[i] * b + c < csr->k; c++)
-          {
-            indices[z] = (gint32) (csr->col_indices[i] * b + c);
-            v[z++] = values[(i * b + r) * b + c];
-          }
-      indptr[row + 1] = (gint64) z;
-    }
-  return write_raw (dir, "csr-indptr.i64", indptr,
-                    (csr->m + 1) * sizeof (gint64), error) &&
-         write_raw (dir, "csr-indices.i32", indices, nnz * sizeof (gint32),
-                    error) &&
-         write_raw (dir, "csr-values.f32", v, nnz * sizeof (float), error);
+  gboolean ok = write_raw (dir, "csr-indptr.i64", e.indptr,
+                           (csr->m + 1) * sizeof (gint64), error) &&
+                write_raw (dir, "csr-indices.i32", e.indices,
+                           e.nnz * sizeof (gint32), error) &&
+                write_raw (dir, "csr-values.f32", e.values,
+                           e.nnz * sizeof (float), error);
+  spx_element_csr_clear (&e);
+  return ok;
 }
 
 static gboolean
@@ -291,7 +363,7 @@ spx_peers_write (const char *dir, const SpxBlockCsr *csr, const float *values,
   /* the block arrays are already in the runner's layout */
   G_STATIC_ASSERT (sizeof (guint64) == sizeof (gint64));
   return write_problem (dir, csr, n, nnz, error) &&
-         write_element_csr (dir, csr, values, nnz, error) &&
+         write_element_csr (dir, csr, values, error) &&
          write_raw (dir, "bsr-indptr.i64", csr->row_offsets,
                     (csr->brows + 1) * sizeof (guint64), error) &&
          write_raw (dir, "bsr-indices.i32", csr->col_indices,

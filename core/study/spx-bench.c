@@ -32,6 +32,18 @@ spx_bench_options_init (SpxBenchOptions *options)
   options->peer_timeout_s = SPX_PEER_TIMEOUT_DEFAULT;
 }
 
+SpxCpuType
+spx_bench_cpu_type (SpxDtype dtype)
+{
+  return spx_dtype_cpu_bf16 (dtype) ? SPX_CPU_BF16 : SPX_CPU_FP32;
+}
+
+const char *
+spx_cpu_type_name (SpxCpuType type)
+{
+  return type == SPX_CPU_BF16 ? "bf16" : "fp32";
+}
+
 /* The operands: A as blocks (values in mask order) and as a dense matrix
  * for sgemm, B, and the two outputs of out_len floats. SDDMM: P and Q
  * (m×n, k×n) in A and B, D for dense's m×k product, outputs in mask
@@ -40,8 +52,12 @@ typedef struct {
   guint64     m, k, n;
   SpxBlockCsr csr;
   float      *values, *A, *B, *C_ref, *C, *D;
-  guint16    *A16, *B16;  /* bf16 copies, when oneDNN's bf16 runs */
-  gsize       out_len;
+  /* bf16 copies, when oneDNN's bf16 or the bf16 plans run; for the
+   * latter every fp32 operand holds bf16 values (rounded once), so that
+   * all contestants multiply the same numbers */
+  guint16    *A16, *B16, *values16;
+  gsize       a_len, b_len, out_len;
+  SpxCpuType  type;
 } Operands;
 
 static void
@@ -97,6 +113,7 @@ operands_clear (Operands *o)
   g_clear_pointer (&o->D, g_free);
   g_clear_pointer (&o->A16, g_free);
   g_clear_pointer (&o->B16, g_free);
+  g_clear_pointer (&o->values16, g_free);
 }
 
 /* All the operands at once, against the memory budget before any is
@@ -138,13 +155,14 @@ spx_bench_check_operands (SpxBenchOp op, guint64 m, guint64 k, guint64 n,
 }
 
 static gboolean
-operands_init (Operands *o, const SpxMask *mask, guint64 n, guint64 seed,
-               GError **error)
+operands_init (Operands *o, const SpxMask *mask, guint64 n, SpxCpuType type,
+               guint64 seed, GError **error)
 {
   memset (o, 0, sizeof *o);
   o->m = mask->rows;
   o->k = mask->cols;
   o->n = n;
+  o->type = type;
   if (!operands_check (SPX_BENCH_OP_SPMM, o->m, o->k, n, mask, error))
     return FALSE;
   spx_block_csr_from_mask (&o->csr, mask);
@@ -163,6 +181,8 @@ operands_init (Operands *o, const SpxMask *mask, guint64 n, guint64 seed,
   fill_random (o->values, o->csr.n_blocks * bb, &rng);
   fill_random (o->B, o->k * n, &rng);
   scatter_dense (o, mask->block);
+  o->a_len = o->m * o->k;
+  o->b_len = o->k * n;
   o->out_len = o->m * n;
   return TRUE;
 }
@@ -257,6 +277,8 @@ typedef struct {
   void          (*run) (gpointer ctx, const Operands *o, float *C);
   gpointer        ctx;
   double         *times;
+  /* before every run, untimed (NULL: none) */
+  void          (*prepare) (gpointer ctx, float *C);
 } Contestant;
 
 typedef struct {
@@ -284,6 +306,12 @@ run_static (gpointer ctx, const Operands *o, float *C)
 }
 
 static void
+run_static_bf16 (gpointer ctx, const Operands *o, float *C)
+{
+  spx_static_plan_execute_bf16 (ctx, o->B16, C, FALSE);
+}
+
+static void
 run_tilewise (gpointer ctx, const Operands *o, float *C)
 {
   spx_tilewise_plan_execute (ctx, o->B, C, FALSE);
@@ -298,10 +326,33 @@ run_dynamic (gpointer ctx, const Operands *o, float *C)
                                           C, FALSE, NULL);
 }
 
+/* An in-process peer in the race. */
+typedef struct {
+  const SpxPeerClass *klass;
+  gpointer            peer;
+} PeerCtx;
+
+static void
+run_dynamic_bf16 (gpointer ctx, const Operands *o, float *C)
+{
+  DynamicCtx *d = ctx;
+  d->failed |= !spx_dynamic_plan_execute_bf16 (d->plan, &o->csr,
+                                               o->values16, o->B16, C, FALSE,
+                                               NULL);
+}
+
 static void
 run_peer (gpointer ctx, const Operands *o, float *C)
 {
-  spx_peer_run (ctx, o->B, C);
+  PeerCtx *p = ctx;
+  p->klass->run (p->peer, o->B, C);
+}
+
+static void
+prepare_peer (gpointer ctx, float *C)
+{
+  PeerCtx *p = ctx;
+  p->klass->prepare (p->peer, C);
 }
 
 /* Alternate the contestants, warm-up rounds first; medians of the rest.
@@ -324,9 +375,13 @@ run_rounds (Contestant *c, guint n_c, const Operands *o,
         if (round == opt->warmup && i == 0)
           cpu_clock_read (&before);
         float *C = i == 0 ? o->C_ref : o->C;
+        if (c[i].prepare)
+          c[i].prepare (c[i].ctx, C);
         c[i].run (c[i].ctx, o, C);
         if (round == 0 && i > 0)
           c[i].out->max_rel_err = max_rel_err (C, o->C_ref, len);
+        if (c[i].prepare)
+          c[i].prepare (c[i].ctx, C);
         double t0 = spx_now_ms ();
         c[i].run (c[i].ctx, o, C);
         double t = spx_now_ms () - t0;
@@ -372,18 +427,36 @@ spx_dense_name (SpxDenseId id)
   return id < SPX_N_DENSE ? names[id] : NULL;
 }
 
-/* The baseline: the faster fp32 dense of those that agree with
- * OpenBLAS. */
+/* Whether dense library id ran and agrees with OpenBLAS (else its note
+ * says why not). */
+static gboolean
+dense_usable (SpxBenchResult *r, SpxDenseId id)
+{
+  SpxBenchDense *d = &r->denses[id];
+  if (d->t.ran && d->t.max_rel_err > SPX_DENSE_AGREE)
+    g_snprintf (d->note, sizeof d->note, "its C is %.2g away from "
+                "OpenBLAS's: not used", d->t.max_rel_err);
+  return d->t.ran && d->t.max_rel_err <= SPX_DENSE_AGREE;
+}
+
+/* The baseline: for bf16, oneDNN's bf16 matmul; else (or when it could
+ * not run) the faster fp32 dense of those that agree with OpenBLAS. */
 static void
 choose_dense (SpxBenchResult *r)
 {
   SpxDenseId best = SPX_DENSE_OPENBLAS;
-  SpxBenchDense *d = &r->denses[SPX_DENSE_ONEDNN];
-  if (d->t.ran && d->t.max_rel_err > SPX_DENSE_AGREE)
-    g_snprintf (d->note, sizeof d->note, "its C is %.2g away from "
-                "OpenBLAS's: not used", d->t.max_rel_err);
-  else if (d->t.ran && d->t.ms < r->denses[best].t.ms)
+  gboolean bf16_ok = dense_usable (r, SPX_DENSE_ONEDNN_BF16);
+  if (dense_usable (r, SPX_DENSE_ONEDNN) &&
+      r->denses[SPX_DENSE_ONEDNN].t.ms < r->denses[best].t.ms)
     best = SPX_DENSE_ONEDNN;
+  if (r->type == SPX_CPU_BF16 && bf16_ok)
+    best = SPX_DENSE_ONEDNN_BF16;
+  else if (r->type == SPX_CPU_BF16)
+    g_snprintf (r->dense_note, sizeof r->dense_note, "no bf16 dense here "
+                "(%s): the ratios are over fp32 %s",
+                r->denses[SPX_DENSE_ONEDNN_BF16].note[0] != '\0'
+                  ? r->denses[SPX_DENSE_ONEDNN_BF16].note : "not run",
+                spx_dense_name (best));
   r->dense = r->denses[best].t;
   r->dense_library = spx_dense_name (best);
   double dense_flop = 2.0 * r->m * r->k * r->n;
@@ -458,7 +531,7 @@ spx_bench_judge (SpxBenchResult *r, double best_dense_gflops)
         t->noise |= SPX_NOISE_EFFICIENCY;
     }
   /* the runner's peers ran after ours: judged on their own window too */
-  for (guint i = SPX_PEER_TORCH_CSR; i < SPX_N_PEERS; i++)
+  for (guint i = SPX_PEER_FIRST_RUNNER; i < SPX_N_PEERS; i++)
     {
       SpxBenchPeer *p = &r->peers[i];
       double free_cores = r->cpus > p->threads ? r->cpus - p->threads : 0;
@@ -522,10 +595,13 @@ describe (SpxBenchResult *r, const SpxMask *mask, guint64 n,
   r->density = (double) r->nnz_elements / ((double) r->m * r->k);
   r->threads = spx_engine_threads (&options->engine);
   r->isa = options->engine.isa;
+  r->type = options->engine.type;
   r->reps = options->reps;
   r->warmup = options->warmup;
   r->cpus = (guint) MAX (1, sysconf (_SC_NPROCESSORS_ONLN));
   r->busy_cores = -1;
+  for (guint i = 0; i < SPX_N_PEERS; i++)
+    r->peers[i].once_ms = -1;
   r->dense_core = spx_dense_core ();
   r->tile_width = options->tile_width;
   spx_dense_config (&r->dense_openmp);
@@ -536,10 +612,11 @@ typedef struct {
   SpxStaticPlan  *stat;
   SpxTilewisePlan *tilewise;
   DynamicCtx      dyn;
-  SpxPeer        *peer;
+  PeerCtx         peers[SPX_PEER_FIRST_RUNNER];
   SpxDenseOnednn *onednn[2];  /* fp32, bf16 */
   SpxEngineOptions engine;    /* SDDMM's */
-  Contestant      c[7];
+  /* dense ×3, static, tile-wise, dynamic, the in-process peers */
+  Contestant      c[6 + SPX_PEER_FIRST_RUNNER];
   guint           n_c;
 } Race;
 
@@ -549,8 +626,9 @@ race_clear (Race *race)
   spx_static_plan_free (race->stat);
   spx_tilewise_plan_free (race->tilewise);
   spx_dynamic_plan_free (race->dyn.plan);
-  if (race->peer)
-    spx_peer_free (race->peer);
+  for (guint i = 0; i < G_N_ELEMENTS (race->peers); i++)
+    if (race->peers[i].peer)
+      race->peers[i].klass->free (race->peers[i].peer);
   for (guint i = 0; i < G_N_ELEMENTS (race->onednn); i++)
     spx_dense_onednn_free (race->onednn[i]);
   for (guint i = 0; i < race->n_c; i++)
@@ -563,27 +641,54 @@ enter (Race *race, SpxBenchTiming *out,
        void (*run) (gpointer, const Operands *, float *), gpointer ctx,
        guint reps)
 {
-  race->c[race->n_c++] = (Contestant) { out, run, ctx, g_new (double, reps) };
+  g_assert (race->n_c < G_N_ELEMENTS (race->c));
+  race->c[race->n_c++] = (Contestant) { out, run, ctx, g_new (double, reps),
+                                        NULL };
 }
 
-/* librsb runs with ours when it can; else its note says why not. */
+/* Each in-process peer runs with ours when the build has it and it can
+ * be made; else its note says why not. */
 static void
-enter_librsb (Race *race, SpxBenchResult *r, const SpxBenchOptions *opt)
+enter_peers (Race *race, SpxBenchResult *r, const SpxBenchOptions *opt)
 {
-  SpxBenchPeer *p = &r->peers[SPX_PEER_LIBRSB];
-  g_autoptr (GError) local = NULL;
-  race->peer = spx_peer_librsb_new (&race->o.csr, race->o.values, r->n,
-                                    r->threads, &local);
-  if (race->peer == NULL)
+  SpxPeerOperands po = { &race->o.csr, race->o.values, race->o.A, r->n,
+                         r->threads, race->o.B };
+  for (SpxPeerId id = 0; id < SPX_PEER_FIRST_RUNNER; id++)
     {
-      g_strlcpy (p->note, local->message, sizeof p->note);
-      return;
+      SpxBenchPeer *p = &r->peers[id];
+      PeerCtx *ctx = &race->peers[id];
+      g_autoptr (GError) local = NULL;
+      ctx->klass = spx_peer_class (id);
+      ctx->peer = ctx->klass->make (&po, p->note, sizeof p->note, &local);
+      if (ctx->peer == NULL)
+        {
+          g_strlcpy (p->note, local->message, sizeof p->note);
+          continue;
+        }
+      p->threads = r->threads;
+      p->once_ms = ctx->klass->once_ms ? ctx->klass->once_ms (ctx->peer) : -1;
+      g_strlcpy (p->version, ctx->klass->version (), sizeof p->version);
+      enter (race, &p->t, run_peer, ctx, opt->reps);
+      if (ctx->klass->prepare)
+        race->c[race->n_c - 1].prepare = prepare_peer;
     }
-  p->threads = r->threads;
-  g_snprintf (p->note, sizeof p->note, "RSB_IO_WANT_EXECUTING_THREADS %u",
-              r->threads);
-  g_strlcpy (p->version, spx_peer_librsb_version (), sizeof p->version);
-  enter (race, &p->t, run_peer, race->peer, opt->reps);
+}
+
+/* A peer whose runs reported an error is not a result. */
+static void
+check_peers (Race *race, SpxBenchResult *r)
+{
+  for (SpxPeerId id = 0; id < SPX_PEER_FIRST_RUNNER; id++)
+    {
+      PeerCtx *ctx = &race->peers[id];
+      const char *why = ctx->peer && ctx->klass->failure
+                          ? ctx->klass->failure (ctx->peer) : NULL;
+      if (why == NULL)
+        continue;
+      r->peers[id].t.ran = FALSE;
+      r->peers[id].failed = TRUE;
+      g_strlcpy (r->peers[id].note, why, sizeof r->peers[id].note);
+    }
 }
 
 /* The runner's peers, one after another once ours are done; each times
@@ -600,7 +705,7 @@ run_external (const Operands *o, const SpxBenchOptions *opt,
                      spx_peers_write (dir, &o->csr, o->values, o->B, o->n,
                                       &local);
   gboolean ok = TRUE;
-  for (guint id = SPX_PEER_TORCH_CSR; ok && id < SPX_N_PEERS; id++)
+  for (guint id = SPX_PEER_FIRST_RUNNER; ok && id < SPX_N_PEERS; id++)
     {
       SpxBenchPeer *p = &r->peers[id];
       if (runner != NULL && !written)
@@ -631,18 +736,42 @@ run_onednn_bf16 (gpointer ctx, const Operands *o, float *C)
   spx_dense_onednn_run (ctx, o->A16, o->B16, C);
 }
 
-/* bf16 copies of A and B for oneDNN's bf16 matmul, made once. */
+static void
+round_to_bf16 (float *x, gsize len)
+{
+  for (gsize i = 0; i < len; i++)
+    x[i] = spx_bf16_to_float (spx_bf16_from_float (x[i]));
+}
+
+/* bf16 copies of A and B (and of A's blocks), made once; for the bf16
+ * plans the fp32 operands are rounded to bf16 first. */
 static gboolean
 operands_bf16 (Operands *o, GError **error)
 {
-  guint64 count = o->m * o->k + o->k * o->n;
-  if (!spx_budget_check (count * sizeof (guint16), "bf16 copies of A and B",
-                         error))
+  if (o->A16 != NULL)
+    return TRUE;
+  gsize bb = (gsize) o->csr.b * o->csr.b;
+  gsize blocks = o->values != NULL ? o->csr.n_blocks * bb : 0;
+  guint64 count = o->a_len + o->b_len + blocks;
+  if (!spx_budget_check (count * sizeof (guint16), "bf16 copies of the "
+                         "operands", error))
     return FALSE;
-  o->A16 = g_new (guint16, o->m * o->k);
-  o->B16 = g_new (guint16, o->k * o->n);
-  spx_bf16_from_floats (o->A, o->A16, o->m * o->k);
-  spx_bf16_from_floats (o->B, o->B16, o->k * o->n);
+  if (o->type == SPX_CPU_BF16)
+    {
+      round_to_bf16 (o->A, o->a_len);
+      round_to_bf16 (o->B, o->b_len);
+      if (o->values != NULL)
+        round_to_bf16 (o->values, blocks);
+    }
+  o->A16 = g_new (guint16, MAX (o->a_len, 1));
+  o->B16 = g_new (guint16, MAX (o->b_len, 1));
+  spx_bf16_from_floats (o->A, o->A16, o->a_len);
+  spx_bf16_from_floats (o->B, o->B16, o->b_len);
+  if (o->values != NULL)
+    {
+      o->values16 = g_new (guint16, MAX (blocks, 1));
+      spx_bf16_from_floats (o->values, o->values16, blocks);
+    }
   return TRUE;
 }
 
@@ -682,6 +811,9 @@ enter_all (Race *race, const SpxMask *mask, SpxBenchResult *r,
 {
   SpxEngineOptions engine = opt->engine;
   engine.threads = r->threads;
+  gboolean bf16 = engine.type == SPX_CPU_BF16;
+  if (bf16 && !operands_bf16 (&race->o, error))
+    return FALSE;
   SpxBenchDense *blas = &r->denses[SPX_DENSE_OPENBLAS];
   g_strlcpy (blas->kernel, r->dense_core, sizeof blas->kernel);
   enter (race, &blas->t, run_dense, GUINT_TO_POINTER (r->threads),
@@ -698,9 +830,12 @@ enter_all (Race *race, const SpxMask *mask, SpxBenchResult *r,
         return FALSE;
       r->stat.plan_ms = spx_now_ms () - t0;
       r->stat.plan_bytes = spx_static_plan_bytes (race->stat);
-      enter (race, &r->stat, run_static, race->stat, opt->reps);
+      g_strlcpy (r->stat_kernel, spx_static_plan_kernel (race->stat),
+                 sizeof r->stat_kernel);
+      enter (race, &r->stat, bf16 ? run_static_bf16 : run_static, race->stat,
+             opt->reps);
     }
-  if (opt->run_tilewise)
+  if (opt->run_tilewise && !bf16) /* its sgemms are fp32 only */
     {
       double t0 = spx_now_ms ();
       race->tilewise = spx_tilewise_plan_new (mask, race->o.values,
@@ -719,12 +854,15 @@ enter_all (Race *race, const SpxMask *mask, SpxBenchResult *r,
                                              r->nonzero_blocks, &engine, error);
       if (race->dyn.plan == NULL)
         return FALSE;
-      enter (race, &r->dyn, run_dynamic, &race->dyn, opt->reps);
+      g_strlcpy (r->dyn_kernel, spx_dynamic_plan_kernel (race->dyn.plan),
+                 sizeof r->dyn_kernel);
+      enter (race, &r->dyn, bf16 ? run_dynamic_bf16 : run_dynamic,
+             &race->dyn, opt->reps);
     }
   if (spx_cancelled (error))
     return FALSE;
-  if (opt->run_peers)
-    enter_librsb (race, r, opt);
+  if (opt->run_peers && !bf16) /* the peers run fp32 */
+    enter_peers (race, r, opt);
   return TRUE;
 }
 
@@ -771,12 +909,13 @@ spx_bench_op_parse (const char *name, SpxBenchOp *op)
 /* SDDMM's operands, against the memory budget first (operands_check). */
 static gboolean
 sddmm_operands_init (Operands *o, const SpxMask *mask, guint64 kd,
-                     guint64 seed, GError **error)
+                     SpxCpuType type, guint64 seed, GError **error)
 {
   memset (o, 0, sizeof *o);
   o->m = mask->rows;
   o->k = mask->cols;
   o->n = kd;
+  o->type = type;
   if (!operands_check (SPX_BENCH_OP_SDDMM, o->m, o->k, kd, mask, error))
     return FALSE;
   spx_block_csr_from_mask (&o->csr, mask);
@@ -794,6 +933,8 @@ sddmm_operands_init (Operands *o, const SpxMask *mask, guint64 kd,
   spx_rng_init (&rng, seed);
   fill_random (o->A, o->m * kd, &rng);
   fill_random (o->B, o->k * kd, &rng);
+  o->a_len = o->m * kd;
+  o->b_len = o->k * kd;
   return TRUE;
 }
 
@@ -836,6 +977,12 @@ run_sddmm (gpointer ctx, const Operands *o, float *C)
   spx_sddmm (&o->csr, o->A, o->B, o->n, C, ctx, NULL);
 }
 
+static void
+run_sddmm_bf16 (gpointer ctx, const Operands *o, float *C)
+{
+  spx_sddmm_bf16 (&o->csr, o->A16, o->B16, o->n, C, ctx, NULL);
+}
+
 /* SDDMM's race: dense, then spx_sddmm when static is asked for. */
 static gboolean
 sddmm_enter_all (Race *race, SpxBenchResult *r, const SpxBenchOptions *opt,
@@ -849,6 +996,9 @@ sddmm_enter_all (Race *race, SpxBenchResult *r, const SpxBenchOptions *opt,
     }
   race->engine = opt->engine;
   race->engine.threads = r->threads;
+  gboolean bf16 = race->engine.type == SPX_CPU_BF16;
+  if (bf16 && !operands_bf16 (&race->o, error))
+    return FALSE;
   SpxBenchDense *blas = &r->denses[SPX_DENSE_OPENBLAS];
   g_strlcpy (blas->kernel, r->dense_core, sizeof blas->kernel);
   enter (race, &blas->t, run_dense_sddmm, GUINT_TO_POINTER (r->threads),
@@ -856,8 +1006,11 @@ sddmm_enter_all (Race *race, SpxBenchResult *r, const SpxBenchOptions *opt,
   for (SpxDenseId id = SPX_DENSE_ONEDNN; id < SPX_N_DENSE; id++)
     g_strlcpy (r->denses[id].note, "SDDMM's dense is OpenBLAS's alone",
                sizeof r->denses[id].note);
+  g_strlcpy (r->stat_kernel, bf16 ? "bf16" : spx_isa_to_string (r->isa),
+             sizeof r->stat_kernel);
   if (opt->run_static)
-    enter (race, &r->stat, run_sddmm, &race->engine, opt->reps);
+    enter (race, &r->stat, bf16 ? run_sddmm_bf16 : run_sddmm, &race->engine,
+           opt->reps);
   return !spx_cancelled (error);
 }
 
@@ -879,16 +1032,19 @@ spx_bench_run (const SpxMask *mask, guint64 n, const SpxBenchOptions *options,
   describe (result, mask, n, options);
   Race race = { 0 };
   gboolean sddmm = options->op == SPX_BENCH_OP_SDDMM;
-  gboolean ok = (sddmm ? sddmm_operands_init (&race.o, mask, n,
+  SpxCpuType type = options->engine.type;
+  gboolean ok = (sddmm ? sddmm_operands_init (&race.o, mask, n, type,
                                               options->seed, error) &&
                          sddmm_enter_all (&race, result, options, error)
-                       : operands_init (&race.o, mask, n, options->seed,
-                                        error) &&
+                       : operands_init (&race.o, mask, n, type,
+                                        options->seed, error) &&
                          enter_all (&race, mask, result, options, error)) &&
                 run_rounds (race.c, race.n_c, &race.o, options, result,
                             error) &&
-                (!options->run_peers ||
+                (!options->run_peers || type == SPX_CPU_BF16 ||
                  run_external (&race.o, options, result, error));
+  if (ok)
+    check_peers (&race, result);
   if (ok && race.dyn.failed)
     {
       g_set_error (error, SPX_ENGINE_ERROR, SPX_ENGINE_ERROR_INVALID,

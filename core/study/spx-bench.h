@@ -3,6 +3,7 @@
 #pragma once
 
 #include "spx-engine.h"
+#include "spx-scenario.h"
 
 G_BEGIN_DECLS
 
@@ -22,6 +23,10 @@ typedef struct {
   SpxBenchOp       op;          /* SDDMM: static is spx_sddmm, the only
                                    contestant besides dense; dynamic and
                                    peers do not apply and are not run */
+  /* engine.type SPX_CPU_BF16: the plans run in bf16 against oneDNN's
+   * bf16 dense; every operand is rounded to bf16 first (OpenBLAS's C on
+   * those is the exact reference); tile-wise and the peers (fp32 only)
+   * are not run. */
   SpxEngineOptions engine;
   gboolean         run_static, run_dynamic, run_peers;
   gboolean         run_tilewise; /* SpMM only: dense sgemm per column tile */
@@ -68,16 +73,23 @@ typedef struct {
 } SpxBenchTiming;
 
 /* Other libraries' products of the same A and B (`bench --peers`):
- * librsb in this process, alternating with ours; the rest through a
+ * librsb, LIBXSMM, SuiteSparse:GraphBLAS and Eigen in this process,
+ * alternating with ours (each when the build has it); the rest through a
  * Python runner (tests/peers/spx-peers.py) that times its own runs. */
 typedef enum {
   SPX_PEER_LIBRSB,
+  SPX_PEER_LIBXSMM,
+  SPX_PEER_GRAPHBLAS,
+  SPX_PEER_EIGEN,
   SPX_PEER_TORCH_CSR,
   SPX_PEER_TORCH_DENSE,
   SPX_PEER_SCIPY_CSR,
   SPX_PEER_SCIPY_BSR,
   SPX_N_PEERS
 } SpxPeerId;
+
+/* The peers before it run in this process, those from it in the runner. */
+#define SPX_PEER_FIRST_RUNNER SPX_PEER_TORCH_CSR
 
 /* Each runner peer is one process, stopped (with whatever it started)
  * when it runs longer than SpxBenchOptions.peer_timeout_s or prints more
@@ -88,9 +100,8 @@ typedef enum {
 #define SPX_PEERS_OUTPUT_MAX_DEFAULT (1024 * 1024)
 
 /* The dense libraries measured (SpMM): OpenBLAS sgemm always, oneDNN's
- * matmul in fp32 and, shown beside, in bf16 (inputs rounded to bf16, C
- * in fp32: what a bf16 deployment runs), when the build and the CPU have
- * them. */
+ * matmul in fp32 and in bf16 (inputs rounded to bf16, C in fp32: what a
+ * bf16 deployment runs), when the build and the CPU have them. */
 typedef enum {
   SPX_DENSE_OPENBLAS,
   SPX_DENSE_ONEDNN,
@@ -116,6 +127,9 @@ typedef struct {
   char           version[64]; /* "torch 1.13.0" */
   double         busy_cores;  /* the runner's peers: cores others took
                                * while it ran (as SpxBenchResult's) */
+  double         once_ms;     /* graphblas: the plain GrB_mxm (no
+                               * accumulator, a new C) timed once; < 0
+                               * for none */
 } SpxBenchPeer;
 
 typedef struct {
@@ -135,12 +149,16 @@ typedef struct {
   guint          cpus;
   double         busy_cores;
   SpxBenchTiming dense, stat, dyn;
-  /* Each dense measured. dense is a copy of the faster fp32 one whose C
-   * agrees with OpenBLAS's, the baseline of every ratio; dense_library
-   * names it (spx_dense_name). bf16 is shown, not the baseline, until
-   * the sparse side computes in bf16 too. */
+  /* Each dense measured. dense is a copy of the baseline of every ratio:
+   * for fp32 the faster fp32 one whose C agrees with OpenBLAS's, for
+   * bf16 oneDNN's bf16 (the faster fp32 when it cannot run); and
+   * dense_library names it (spx_dense_name). */
   SpxBenchDense  denses[SPX_N_DENSE];
   const char    *dense_library;
+  char           dense_note[256]; /* bf16 without a bf16 dense: why */
+  /* What the plans computed in; the kernels that ran ("avx512-bf16"). */
+  SpxCpuType     type;
+  char           stat_kernel[32], dyn_kernel[32];
   SpxBenchTiming tilewise;
   guint          tile_width;    /* tile-wise: its tiles' columns */
   double         tilewise_fill; /* non-zeros / elements it computes */
@@ -148,13 +166,18 @@ typedef struct {
 } SpxBenchResult;
 
 void     spx_bench_options_init (SpxBenchOptions *options);
+/* What the CPU computes a scenario's numbers in (spx_dtype_cpu_bf16). */
+SpxCpuType  spx_bench_cpu_type  (SpxDtype dtype);
+/* "fp32" or "bf16". */
+const char *spx_cpu_type_name   (SpxCpuType type);
 gboolean spx_bench_have_librsb  (void);
-/* "librsb", "torch-csr", …; NULL out of range. */
+/* "librsb", "libxsmm", "graphblas", "eigen", "torch-csr", …; NULL out
+ * of range. */
 const char *spx_peer_name       (SpxPeerId id);
-/* The runner the peers other than librsb go through: $SPX_PEERS_RUNNER,
- * else spx-peers.py next to the program, else the source tree's
- * tests/peers/spx-peers.py seen from a build directory inside it. NULL
- * when there is none. */
+/* The runner the peers from SPX_PEER_FIRST_RUNNER on go through:
+ * $SPX_PEERS_RUNNER, else spx-peers.py next to the program, else the
+ * source tree's tests/peers/spx-peers.py seen from a build directory
+ * inside it. NULL when there is none. */
 char    *spx_peers_runner       (void);
 
 /* "OpenBLAS", "oneDNN", "oneDNN bf16"; NULL out of range. */

@@ -787,6 +787,12 @@ judge_source (const SpxSweep *sweep, SpxSweepSource source, double d,
                                                i);
       v->points += p->source == source;
       v->noisy += p->source == source && p->noise != SPX_NOISE_NONE;
+      if (p->source == source && v->numbers[0] == '\0')
+        {
+          g_strlcpy (v->numbers, spx_dtype_to_string (p->dtype),
+                     sizeof v->numbers);
+          g_strlcpy (v->dense, p->dense, sizeof v->dense);
+        }
     }
   for (guint b = 0; b < o->n_blocks; b++)
     {

@@ -207,6 +207,10 @@ typedef struct {
   double       best;    /* the best point's speedup; 0: no point judged */
   guint        best_block;
   SpxSweepMode best_mode;
+  /* What its points computed in ("bf16"), and (CPU) the dense they are
+   * over ("oneDNN bf16"); "" when it has none. */
+  char         numbers[8];
+  char         dense[16];
 } SpxVerdictSource;
 
 typedef struct {

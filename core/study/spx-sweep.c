@@ -215,13 +215,20 @@ spx_sweep_options_set_op (SpxSweepOptions *o, SpxBenchOp op)
   o->run_cpu = o->run_static = TRUE;
 }
 
+gboolean
+spx_sweep_runs_tilewise (const SpxSweepOptions *o)
+{
+  return o->run_cpu && o->run_tilewise &&
+         spx_bench_cpu_type (o->dtype) == SPX_CPU_FP32;
+}
+
 guint
 spx_sweep_total (const SpxSweepOptions *o)
 {
   guint per_mask = 1 + (o->run_static != 0) + (o->run_dynamic != 0);
   guint sources = (o->run_model != 0) + (o->run_cpu != 0);
   guint masks = o->subject != NULL ? 1 : o->n_densities;
-  guint tilewise = o->run_cpu && o->run_tilewise;
+  guint tilewise = spx_sweep_runs_tilewise (o);
   return o->n_blocks * masks * (sources * per_mask + tilewise);
 }
 
@@ -359,7 +366,8 @@ run_model (Runner *r, guint block, double density, GError **error)
         .source = SPX_SWEEP_MODEL, .mode = (SpxSweepMode) mode,
         .block = block,
         .density = density, .m = p->m, .k = p->k, .n = p->n,
-        .dtype = o->dtype, .ms = p->ms, .nz_throughput = p->nz_tflops,
+        .dtype = spx_dtype_on_ipu (o->dtype), .ms = p->ms,
+        .nz_throughput = p->nz_tflops,
         .speedup = dense_nz > 0 ? p->nz_tflops / dense_nz : NAN,
         .fits = p->fits, .ms_q1 = p->ms, .ms_q3 = p->ms,
       };
@@ -392,6 +400,7 @@ bench (Runner *r, const SpxMask *mask, gboolean sparse, guint reps,
     return FALSE;
   bo.op = o->op;
   bo.engine.threads = o->threads;
+  bo.engine.type = spx_bench_cpu_type (o->dtype);
   bo.reps = reps;
   bo.warmup = o->warmup;
   bo.run_static = sparse && o->run_static;
@@ -438,7 +447,8 @@ append_cpu (Runner *r, guint block, double density,
       SpxSweepPoint pt = {
         .source = SPX_SWEEP_CPU, .mode = mode, .block = block,
         .density = density, .m = res->m, .k = res->k, .n = res->n,
-        .dtype = SPX_DTYPE_FP32, .ms = t->ms, .nz_throughput = t->gflops,
+        .dtype = res->type == SPX_CPU_BF16 ? SPX_DTYPE_BF16 : SPX_DTYPE_FP32,
+        .ms = t->ms, .nz_throughput = t->gflops,
         .speedup = t->speedup, .fits = TRUE, .ms_q1 = t->ms_q1,
         .ms_q3 = t->ms_q3, .noise = t->noise,
       };
@@ -703,7 +713,8 @@ json_settings (SpxJson *json, const SpxSweepOptions *o, double best_dense)
     {
       spx_json_begin_object (json, "model");
       spx_json_string (json, "machine", o->machine ? o->machine->name : "bow");
-      spx_json_string (json, "dtype", spx_dtype_to_string (o->dtype));
+      spx_json_string (json, "dtype",
+                       spx_dtype_to_string (spx_dtype_on_ipu (o->dtype)));
       spx_json_uint (json, "m", o->model_m);
       spx_json_uint (json, "k", o->model_k);
       if (o->model_n != 0)
@@ -715,6 +726,8 @@ json_settings (SpxJson *json, const SpxSweepOptions *o, double best_dense)
   if (o->run_cpu)
     {
       spx_json_begin_object (json, "cpu");
+      spx_json_string (json, "dtype",
+                       spx_cpu_type_name (spx_bench_cpu_type (o->dtype)));
       spx_json_uint (json, "m", o->cpu_m);
       spx_json_uint (json, "k", o->cpu_k);
       spx_json_uint (json, "n", o->cpu_n);

@@ -46,7 +46,8 @@ typedef struct {
    * has round(d·blocks)); a subject's own at this block size. */
   double         density;
   guint64        m, k, n;  /* model with best n: the n it chose */
-  SpxDtype       dtype;    /* the CPU computes in fp32 */
+  SpxDtype       dtype;    /* what it computed in: fp16 or fp32 on the
+                              model, bf16 or fp32 on the CPU */
   char           machine[SPX_SWEEP_MACHINE_LEN]; /* "bow"; "cpu-avx2-4t" */
   double         ms;       /* CPU: the median of the timed runs */
   /* Non-zero throughput, 2·nnz·n / time: TFLOP/s for the model, GFLOP/s
@@ -81,7 +82,8 @@ typedef struct {
   guint          blocks[SPX_SWEEP_MAX_VALUES];
   guint          n_blocks;
   gboolean       run_static, run_dynamic; /* dense always runs */
-  gboolean       run_tilewise;            /* SpMM: the CPU's points only */
+  gboolean       run_tilewise;            /* SpMM: the CPU's points only,
+                                             in fp32 only */
   guint64        seed;                    /* masks, and the CPU's values */
   /* Generated masks: uniform or tilewise (whole rows of tiles of
    * tile_width columns); tile_width is also the tile-wise plan's. */
@@ -96,7 +98,7 @@ typedef struct {
   guint64        model_m, model_k, model_n; /* model_n 0: best over n */
   SpxDtype       dtype;
   SpxIpuMachine *machine;                 /* NULL: bow; copied by run */
-  /* CPU (fp32) */
+  /* CPU (in fp32 or bf16, as dtype says) */
   guint64        cpu_m, cpu_k, cpu_n;
   guint          threads;                 /* 0: all cores */
   guint          reps, warmup;
@@ -137,6 +139,9 @@ void      spx_sweep_free (SpxSweep *sweep);
  * static (the IPU model, the dynamic and the tile-wise plans cover SpMM):
  * it turns the others off. */
 void      spx_sweep_options_set_op (SpxSweepOptions *options, SpxBenchOp op);
+/* Whether the CPU measures tile-wise: asked for, and in fp32 (its
+ * sgemms have no bf16; at bf16 it does not apply and is left out). */
+gboolean  spx_sweep_runs_tilewise (const SpxSweepOptions *options);
 /* How many points a run of options makes (the total of its progress). */
 guint     spx_sweep_total (const SpxSweepOptions *options);
 

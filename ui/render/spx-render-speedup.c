@@ -547,6 +547,14 @@ title_parts (const Chart *c, const char **head, char **tail)
       *tail = g_strdup_printf (", tile-wise masks (tiles of %u columns)",
                                o->tile_width);
     }
+  if (o->run_model && o->run_cpu && o->op == SPX_BENCH_OP_SPMM &&
+      o->dtype != SPX_DTYPE_FP32) /* the two sides' numbers differ */
+    {
+      g_autofree char *label = spx_dtype_label (o->dtype);
+      char *both = g_strdup_printf ("%s, %s", *tail, label);
+      g_free (*tail);
+      *tail = both;
+    }
 }
 
 /* The title is bold, wider than spx_render_text_width's regular face:
@@ -647,15 +655,18 @@ subtitle_lines (const Chart *c)
       g_autofree char *n = c->d->sweep->settings.model_n == 0
         ? g_strdup ("best n")
         : g_strdup_printf ("n = %" G_GUINT64_FORMAT, p->n);
+      SpxDtype asked = c->d->sweep->settings.dtype;
       g_ptr_array_add (lines, g_strdup_printf (
-        "IPU model %s: %s, %" G_GUINT64_FORMAT " × %" G_GUINT64_FORMAT ", %s",
-        p->machine, spx_dtype_to_string (p->dtype), p->m, p->k, n));
+        "IPU model %s: %s%s, %" G_GUINT64_FORMAT " × %" G_GUINT64_FORMAT
+        ", %s", p->machine, spx_dtype_to_string (p->dtype),
+        asked != p->dtype ? " (it has no bf16)" : "", p->m, p->k, n));
     }
   p = first_point (c, SPX_SWEEP_CPU);
   if (p != NULL)
     g_ptr_array_add (lines, g_strdup_printf (
-      "CPU %s: fp32, %" G_GUINT64_FORMAT " × %" G_GUINT64_FORMAT ", n = %"
-      G_GUINT64_FORMAT ", over %s dense", cpu_name (p), p->m, p->k, p->n,
+      "CPU %s: %s, %" G_GUINT64_FORMAT " × %" G_GUINT64_FORMAT ", n = %"
+      G_GUINT64_FORMAT ", over %s dense", cpu_name (p),
+      spx_dtype_to_string (p->dtype), p->m, p->k, p->n,
       cpu_dense (c->d->sweep)));
   return lines;
 }

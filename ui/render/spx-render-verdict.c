@@ -79,10 +79,15 @@ source_text (const SpxVerdictSource *s, const char *name)
 static char *
 swept_text (const SpxVerdict *v)
 {
-  g_autofree char *machine = g_strdup_printf ("on the IPU model (%s)",
-                                              v->machine);
-  g_autofree char *cpu = source_text (&v->sources[SPX_SWEEP_CPU],
-                                      "on this CPU");
+  const SpxVerdictSource *c = &v->sources[SPX_SWEEP_CPU];
+  g_autofree char *machine = g_strdup_printf (
+    "on the IPU model (%s, %s)", v->machine,
+    v->sources[SPX_SWEEP_MODEL].numbers);
+  g_autofree char *here = c->dense[0] != '\0'
+    ? g_strdup_printf ("on this CPU (%s, over %s dense)", c->numbers,
+                       c->dense)
+    : g_strdup_printf ("on this CPU (%s)", c->numbers);
+  g_autofree char *cpu = source_text (c, here);
   g_autofree char *ipu = source_text (&v->sources[SPX_SWEEP_MODEL], machine);
   g_autofree char *partial = v->done < v->total
     ? g_strdup_printf (" (so far: %u of %u points)", v->done, v->total)

@@ -4,6 +4,7 @@
 #include "spx-kernels-private.h"
 
 #include <immintrin.h>
+#include <string.h>
 
 #define INLINE static inline __attribute__ ((always_inline))
 #define MAX_R 16
@@ -56,6 +57,10 @@ tail_mask (guint rem)
 }
 
 #include "spx-kernels-tile.h"
+
+#define WIDEN_SET spx_kernels_avx512_bf16
+#define WIDEN_NAME "avx512"
+#include "spx-kernels-widen.h"
 
 #define SDDMM_BLOCK sddmm_block
 #define SDDMM_PACK sddmm_transpose

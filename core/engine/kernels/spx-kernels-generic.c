@@ -126,6 +126,10 @@ block_row (const SpxRowTask *task, const float *B, guint64 ldb, float *C,
 #define KERNEL_TABLE_ANY spx_kernel_spmm_generic_any
 #include "spx-kernels-table.h"
 
+#define WIDEN_SET spx_kernels_generic_bf16
+#define WIDEN_NAME "generic"
+#include "spx-kernels-widen.h"
+
 #define SDDMM_BLOCK sddmm_block
 #include "spx-sddmm-block.h"
 

@@ -25,6 +25,17 @@ typedef struct {
 extern const SpxKernelSet spx_kernels_generic_fp32;
 extern const SpxKernelSet spx_kernels_avx2_fp32;
 extern const SpxKernelSet spx_kernels_avx512_fp32;
+/* bf16 SDDMM's (spx-kernels.c's SDDMM table); needs AVX512_BF16. */
+extern const SpxSddmmSetBf16 spx_sddmm_avx512bf16_set;
+/* The same without AMX, whatever the processor has (for the tests). */
+extern const SpxSddmmSetBf16 spx_sddmm_avx512bf16_lanes_set;
+
+/* Each instruction set's bf16 kernels (the rows of the second table). */
+extern const SpxKernelSetBf16 spx_kernels_generic_bf16;
+extern const SpxKernelSetBf16 spx_kernels_avx2_bf16;
+extern const SpxKernelSetBf16 spx_kernels_avx512_bf16;
+extern const SpxKernelSetBf16 spx_kernels_avx512bf16_bf16;
+extern const SpxKernelSetBf16 spx_kernels_amx_bf16;
 
 /* Their SpMM kernels' generic-b paths, whatever b is (for the tests). */
 SpxSpmmKernel spx_kernel_spmm_generic_any (void);

@@ -17,6 +17,18 @@ static const SpxKernelSet *const fp32_sets[SPX_ISA_COUNT] = {
   [SPX_ISA_GENERIC] = &spx_kernels_generic_fp32,
   [SPX_ISA_AVX2] = &spx_kernels_avx2_fp32,
   [SPX_ISA_AVX512] = &spx_kernels_avx512_fp32,
+  /* fp32 has nothing faster on AVX-512's bf16 extensions */
+  [SPX_ISA_AVX512_BF16] = &spx_kernels_avx512_fp32,
+  [SPX_ISA_AMX_BF16] = &spx_kernels_avx512_fp32,
+};
+
+/* bf16's, the same way. */
+static const SpxKernelSetBf16 *const bf16_sets[SPX_ISA_COUNT] = {
+  [SPX_ISA_GENERIC] = &spx_kernels_generic_bf16,
+  [SPX_ISA_AVX2] = &spx_kernels_avx2_bf16,
+  [SPX_ISA_AVX512] = &spx_kernels_avx512_bf16,
+  [SPX_ISA_AVX512_BF16] = &spx_kernels_avx512bf16_bf16,
+  [SPX_ISA_AMX_BF16] = &spx_kernels_amx_bf16,
 };
 
 static inline const SpxKernelSet *
@@ -29,6 +41,35 @@ const SpxKernelSet *
 spx_kernel_set (SpxIsa isa)
 {
   return fp32_set (isa);
+}
+
+const SpxKernelSetBf16 *
+spx_kernel_set_bf16 (SpxIsa isa)
+{
+  return bf16_sets[(guint) isa < SPX_ISA_COUNT ? isa : SPX_ISA_GENERIC];
+}
+
+const char *
+spx_kernel_name (SpxIsa isa)
+{
+  return spx_isa_to_string (MIN (isa, SPX_ISA_AVX512));
+}
+
+/* bf16 SDDMM's kernel sets: AVX-512's alone so far. Every one of them
+ * runs AVX512_BF16's instructions, so none is handed out without it. */
+static const SpxSddmmSetBf16 *const sddmm_bf16_sets[SPX_ISA_COUNT] = {
+  [SPX_ISA_AVX512] = &spx_sddmm_avx512bf16_set,
+  [SPX_ISA_AVX512_BF16] = &spx_sddmm_avx512bf16_set,
+  [SPX_ISA_AMX_BF16] = &spx_sddmm_avx512bf16_set,
+};
+
+const SpxSddmmSetBf16 *
+spx_sddmm_set_bf16 (SpxIsa isa)
+{
+  if ((guint) isa >= SPX_ISA_COUNT || !spx_isa_supported (isa) ||
+      !spx_isa_supported (SPX_ISA_AVX512_BF16))
+    return NULL;
+  return sddmm_bf16_sets[isa];
 }
 
 SpxSpmmKernel
@@ -205,4 +246,45 @@ spx_kernel_run (SpxIsa isa, const SpxRowWork *work, gsize n_work,
   spx_kernel_run_blocked (isa, work, n_work, B, ldb, C, ldc, n, accumulate,
                           spx_kernel_chunk_width (work, n_work, ldb, n),
                           G_MAXUINT64);
+}
+
+/* The ragged last block-column as a full block: its values with zeros
+ * past kw (the panel's rows past B's last are zeros too). */
+static void
+run_edge_bf16 (SpxSpmmBf16Kernel kernel, const SpxRowWork *w,
+               const void *panel, guint64 ldp, float *C, guint64 ldc,
+               guint64 n)
+{
+  guint b = w->task.b;
+  guint16 stack[32 * 32];
+  guint16 *padded = b > 32 ? g_new (guint16, (gsize) b * b) : stack;
+  SpxRowTask t = w->task;
+
+  for (guint r = 0; r < b; r++)
+    for (guint c = 0; c < b; c++)
+      padded[r * b + c] = c < w->edge_kw ? w->edge_values_bf16[r * b + c] : 0;
+  t.n_blocks = 1;
+  t.values_bf16 = padded;
+  t.b_offsets = &w->edge_b_offset;
+  kernel (&t, panel, ldp, C + w->c_row * ldc, ldc, n, TRUE);
+  if (padded != stack)
+    g_free (padded);
+}
+
+void
+spx_kernel_run_bf16 (SpxIsa isa, const SpxRowWork *work, gsize n_work,
+                     const void *panel, guint64 ldp, float *C, guint64 ldc,
+                     guint64 n, gboolean accumulate)
+{
+  if (n_work == 0 || n == 0)
+    return;
+  /* The plans pack B into an L2-sized panel: no chunking here. */
+  SpxSpmmBf16Kernel kernel = spx_kernel_set_bf16 (isa)->spmm (work[0].task.b);
+  for (gsize i = 0; i < n_work; i++)
+    {
+      kernel (&work[i].task, panel, ldp, C + work[i].c_row * ldc, ldc, n,
+              accumulate);
+      if (work[i].edge_values != NULL)
+        run_edge_bf16 (kernel, &work[i], panel, ldp, C, ldc, n);
+    }
 }

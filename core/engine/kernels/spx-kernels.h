@@ -14,11 +14,16 @@ typedef struct {
   guint          b;         /* block size */
   guint          rows;      /* rows of C here: b, or fewer on the last block-row */
   guint          n_blocks;
-  const float   *values;    /* n_blocks × b × b, row-major inside a block */
+  union {
+    const float   *values;  /* n_blocks × b × b, row-major inside a block */
+    const guint16 *values_bf16; /* the same in bf16, for bf16 kernels */
+  };
   const guint32 *b_offsets; /* per block: offset in floats of its first row
                                in B, i.e. block-column · b · ldb (pre-scaled;
                                32 bits keep the plan small: the plans refuse
-                               k·ldb ≥ 2^32) */
+                               k·ldb ≥ 2^32); for bf16 kernels in elements
+                               of their panel, block-column · rows · ldb
+                               (rows: their set's bcol_rows) */
 } SpxRowTask;
 
 /* C[0..rows) × [0..n) = (accumulate ? C : 0) + A_row · B, where B and C
@@ -68,8 +73,37 @@ typedef struct {
   SpxSddmmPack  (*sddmm_pack)  (guint b);
 } SpxKernelSet;
 
+/* SDDMM with P and Q in bf16 (guint16, spx-bf16.h), sums and out in
+ * fp32: one block as SpxSddmmBlock does. */
+typedef void (*SpxSddmmBlockBf16) (const guint16 *P, const guint16 *Q,
+                                   guint64 kd, guint b, guint rows,
+                                   guint cols, float *out);
+
+/* As SpxSddmmPanel, against the panel the set's sddmm_pack leaves for
+ * the same b (its layout is the kernel's own), b passed along. */
+typedef void (*SpxSddmmPanelBf16) (const guint16 *const *p, float *const *o,
+                                   guint n, guint64 kd, guint b,
+                                   const guint16 *Qt);
+
+/* As SpxSddmmPack, in bf16: at most 2·(b + 15)·(kd + 32) of them, zeros
+ * past cols and past kd. */
+typedef void (*SpxSddmmPackBf16) (const guint16 *q, guint64 kd, guint b,
+                                  guint cols, guint16 *panel);
+
+/* One instruction set's bf16 SDDMM kernels, as fp32's (SpMM's bf16
+ * kernels are SpxKernelSetBf16, below). */
+typedef struct {
+  SpxSddmmBlockBf16   sddmm;
+  /* the packed kernel for b, or NULL (then sddmm) */
+  SpxSddmmPanelBf16 (*sddmm_panel) (guint b);
+  SpxSddmmPackBf16  (*sddmm_pack)  (guint b);
+} SpxSddmmSetBf16;
+
 /* The set for isa (the generic one for a value out of range). */
 const SpxKernelSet *spx_kernel_set  (SpxIsa isa);
+/* isa's bf16 SDDMM set if it has one and this processor runs it, else
+ * NULL (then convert to fp32). */
+const SpxSddmmSetBf16 *spx_sddmm_set_bf16 (SpxIsa isa);
 /* spx_kernel_set (isa)->spmm (b). */
 SpxSpmmKernel       spx_kernel_spmm (SpxIsa isa, guint b);
 
@@ -78,7 +112,10 @@ SpxSpmmKernel       spx_kernel_spmm (SpxIsa isa, guint b);
 typedef struct {
   SpxRowTask   task;
   guint64      c_row;         /* first row of C */
-  const float *edge_values;   /* b × b block of width edge_kw, or NULL */
+  union {
+    const float   *edge_values; /* b × b block of width edge_kw, or NULL */
+    const guint16 *edge_values_bf16;
+  };
   guint        edge_kw;
   guint32      edge_b_offset; /* as b_offsets */
 } SpxRowWork;
@@ -89,5 +126,46 @@ void          spx_kernel_run (SpxIsa isa, const SpxRowWork *work,
                               gsize n_work, const float *B, guint64 ldb,
                               float *C, guint64 ldc, guint64 n,
                               gboolean accumulate);
+
+/* bf16: A's values and B in bf16, the sums and C in fp32. A bf16 kernel
+ * reads B from a panel its set packed: bcol_rows (b) rows of ldb
+ * elements per block-column of b rows of B (rows past B's last one are
+ * zeros), in the set's own element type and layout. */
+typedef void (*SpxSpmmBf16Kernel) (const SpxRowTask *task,
+                                   const void *panel, guint64 ldb, float *C,
+                                   guint64 ldc, guint64 n,
+                                   gboolean accumulate);
+
+/* Block-columns c0 ≤ c < c1 of B (k rows, n columns from B's column 0,
+ * row stride ldb) into the panel (row stride ldp elements). */
+typedef void (*SpxBf16Pack) (const guint16 *B, guint64 ldb, guint64 k,
+                             guint b, guint64 c0, guint64 c1, guint64 n,
+                             void *panel, guint64 ldp);
+
+/* One instruction set's bf16 kernels (a second table beside fp32's): on
+ * sets without bf16 instructions, fp32 kernels on widened values. A
+ * panel takes at most 4 bytes per element of B's rows padded to whole
+ * blocks (the fp32 panel's size). */
+typedef struct {
+  /* which instructions do the products for b */
+  const char       *(*name) (guint b);
+  SpxSpmmBf16Kernel (*spmm)  (guint b);
+  guint             (*bcol_rows) (guint b);
+  SpxBf16Pack       (*pack)  (guint b);
+  guint             element_bytes; /* of the panel: 4 widened, 2 bf16 */
+} SpxKernelSetBf16;
+
+const SpxKernelSetBf16 *spx_kernel_set_bf16 (SpxIsa isa);
+/* The name of the fp32 kernels isa runs ("avx512" on its bf16
+ * extensions too). */
+const char   *spx_kernel_name (SpxIsa isa);
+
+/* spx_kernel_run for bf16 work (values_bf16) on a panel packed by isa's
+ * bf16 set; the ragged edge block runs as a full one with zero columns
+ * past edge_kw (the panel's rows there are zeros). */
+void          spx_kernel_run_bf16 (SpxIsa isa, const SpxRowWork *work,
+                                   gsize n_work, const void *panel,
+                                   guint64 ldp, float *C, guint64 ldc,
+                                   guint64 n, gboolean accumulate);
 
 G_END_DECLS
