@@ -242,7 +242,7 @@ test_bounds_generate (void)
 {
   g_autofree char *spx = fixture ("bounds-uniform-65536.spx");
   gint64 t0 = g_get_monotonic_time ();
-  Run r = run_limited (30, (const char *const[]) { "model", "--scenario",
+  Run r = run_limited (SECONDS, (const char *const[]) { "model", "--scenario",
                                                    spx, NULL });
   g_test_message ("refused after %.1f s",
                   (g_get_monotonic_time () - t0) / 1e6);
@@ -271,7 +271,7 @@ test_bounds_sweep (void)
   g_assert_cmpuint (lines (r.err), ==, 1);
   assert_refused (&r, 1, "the operands (dense A 32768×32768");
   g_assert_false (g_file_test (csv, G_FILE_TEST_EXISTS));
-  r = run_limited (30, (const char *const[]) {
+  r = run_limited (SECONDS, (const char *const[]) {
                      "sweep", "--mask", wide, "--source", "model",
                      "--blocks", "16", "--out", csv, NULL });
   g_assert_cmpint (r.status, ==, 0);
