@@ -242,8 +242,8 @@ test_bounds_generate (void)
 {
   g_autofree char *spx = fixture ("bounds-uniform-65536.spx");
   gint64 t0 = g_get_monotonic_time ();
-  Run r = run_limited (SECONDS, (const char *const[]) { "model", "--scenario",
-                                                   spx, NULL });
+  Run r = run_limited (SECONDS, (const char *const[]) {
+                         "model", "--scenario", spx, NULL });
   g_test_message ("refused after %.1f s",
                   (g_get_monotonic_time () - t0) / 1e6);
   g_assert_cmpuint (lines (r.err), ==, 1);
