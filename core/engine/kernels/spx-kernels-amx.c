@@ -80,7 +80,7 @@ prefetch_c (float *C, guint64 ldc, guint rows, guint G)
 {
   for (guint r = 0; r < rows; r++)
     for (guint g = 0; g < G; g++)
-      _m_prefetchw (C + r * ldc + 16 * g);
+      __builtin_prefetch (C + r * ldc + 16 * g, 1, 3); /* for writing */
 }
 
 #define C_IN(T, P) \
