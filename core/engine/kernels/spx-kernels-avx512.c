@@ -15,9 +15,14 @@
  * prefetched; each measured against its alternatives with
  * tests/bench-kernels and bench. A whole block's rows in one tile (R = b)
  * beat re-reading its B rows for a second row tile (at b = 16 once the
- * plans pack B: 16×1 0.87–0.89 efficiency against 8×2's 0.82). */
+ * plans pack B: 16×1 0.87–0.89 efficiency against 8×2's 0.82).
+ * b = 1 prefetches nothing: B's panel is already in L2, and a row's 8
+ * prefetches cost as many load-port slots as its 8 loads (1 thread,
+ * DLMC 0.7 ffn_conv1 3.8 → 3.2 ms, 0.9 1.32 → 1.13 ms, uniform 2048²
+ * at 0.1 efficiency 0.31 → 0.34; panels of B's rows, V = 6, 12 or 16
+ * and D = 2 measured no better). */
 #ifndef SHAPE_1
-#define SHAPE_1 1, 8, 1, 4
+#define SHAPE_1 1, 8, 1, 0
 #endif
 #ifndef SHAPE_2
 #define SHAPE_2 2, 8, 2, 2
