@@ -15,9 +15,18 @@
  * prefetched; each measured against its alternatives with
  * tests/bench-kernels and bench. A whole block's rows in one tile (R = b)
  * beat re-reading its B rows for a second row tile (at b = 16 once the
- * plans pack B: 16×1 0.87–0.89 efficiency against 8×2's 0.82). */
+ * plans pack B: 16×1 0.87–0.89 efficiency against 8×2's 0.82).
+ * b = 1 prefetches nothing on rows of 16 non-zeros or more (shorter
+ * ones: SHAPE_1_SHORT): B's panel is already in L2, and a row's 8
+ * prefetches cost as many load-port slots as its 8 loads (1 thread,
+ * DLMC 0.7 ffn_conv1 3.8 → 3.2 ms, 0.9 1.32 → 1.13 ms, uniform 2048²
+ * at 0.1 efficiency 0.31 → 0.34; panels of B's rows, V = 6, 12 or 16
+ * and D = 2 measured no better). */
 #ifndef SHAPE_1
-#define SHAPE_1 1, 8, 1, 4
+#define SHAPE_1 1, 8, 1, 0
+#endif
+#ifndef SHAPE_1_SHORT
+#define SHAPE_1_SHORT 1, 8, 1, 4
 #endif
 #ifndef SHAPE_2
 #define SHAPE_2 2, 8, 2, 2
@@ -56,7 +65,27 @@ tail_mask (guint rem)
   return (Mask) ((1u << rem) - 1);
 }
 
+static void spmm_b1_avx512 (const SpxRowTask *task, const float *B,
+                            guint64 ldb, float *C, guint64 ldc, guint64 n,
+                            gboolean accumulate);
+#define TABLE_B1 spmm_b1_avx512
 #include "spx-kernels-tile.h"
+
+/* A b = 1 row of fewer non-zeros than this still prefetches: too short
+ * for the loads of one non-zero to overlap the next ones' (DLMC 0.98
+ * ffn_conv1, 10 a row, 2 threads: 0.25 ms with, 0.30 without; a limit
+ * of 32 lost on 0.95's rows of 26). */
+#define B1_SHORT_ROW 16
+
+static void
+spmm_b1_avx512 (const SpxRowTask *task, const float *B, guint64 ldb,
+                float *C, guint64 ldc, guint64 n, gboolean accumulate)
+{
+  if (task->n_blocks < B1_SHORT_ROW)
+    block_row (task, B, ldb, C, ldc, n, accumulate, 1, SHAPE_1_SHORT);
+  else
+    block_row (task, B, ldb, C, ldc, n, accumulate, 1, SHAPE_1);
+}
 
 #define WIDEN_SET spx_kernels_avx512_bf16
 #define WIDEN_NAME "avx512"

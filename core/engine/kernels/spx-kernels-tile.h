@@ -12,7 +12,8 @@
  * them. Column tiles are the outer loop so that the B rows a block-row
  * touches stay in L1 across its row tiles. The rows of B that block
  * j + D will need are prefetched while block j runs: they sit at random
- * places, beyond what the hardware prefetchers guess. A row's last vector
+ * places, beyond what the hardware prefetchers guess (D = 0: no
+ * prefetches, for shapes that measured faster without). A row's last vector
  * is masked when n is not a multiple of VW: no load or store goes past
  * the end of a row of B or C. */
 
@@ -69,7 +70,7 @@ tile (const Tile *t, guint b, guint r0, guint R, guint V, guint U,
             const float *brow = bp + (k0 + u) * t->ldb;
             Vec x[MAX_V];
 #pragma GCC unroll 8
-            for (guint v = 0; v < V; v++)
+            for (guint v = 0; v < V && D > 0; v++) /* D = 0: none */
               _mm_prefetch ((const char *) (pf + (k0 + u) * t->ldb + VW * v),
                             _MM_HINT_T0);
 #pragma GCC unroll 8
