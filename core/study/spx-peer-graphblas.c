@@ -9,6 +9,68 @@
 
 #if SPX_HAVE_GRAPHBLAS
 #include <GraphBLAS.h>
+#include <gmodule.h>
+
+/* GraphBLAS is opened when the peer is first made, not linked: its
+ * library is 180 MB, which every run of the program would map (a run
+ * limited to 512 MiB of address space then no longer starts). The
+ * header still gives the types; the names below go through this table. */
+#define GRB_LIBRARY "libgraphblas.so.7"
+#define GRB_FUNCTIONS(F) \
+  F (GrB_init) F (GrB_mxm) F (GrB_Matrix_new) F (GrB_Matrix_free) \
+  F (GrB_Matrix_wait) F (GxB_Global_Option_set_INT32) \
+  F (GxB_Matrix_Option_set_INT32) F (GxB_Matrix_pack_CSR) \
+  F (GxB_Matrix_pack_FullR) F (GxB_Matrix_unpack_FullR)
+#define GRB_OBJECTS(F) \
+  F (GrB_FP32, GrB_Type) F (GrB_PLUS_FP32, GrB_BinaryOp) \
+  F (GrB_PLUS_TIMES_SEMIRING_FP32, GrB_Semiring)
+
+static struct {
+#define FIELD(name) __typeof__ (name) *name;
+  GRB_FUNCTIONS (FIELD)
+#undef FIELD
+#define OBJECT(name, type) type *name;
+  GRB_OBJECTS (OBJECT)
+#undef OBJECT
+} grb;
+
+/* Each symbol of the table from the library, once; NULL or the reason it
+ * could not be opened. */
+static const char *
+grb_load (void)
+{
+  static gsize done = 0;
+  static char *failure;
+  if (g_once_init_enter (&done))
+    {
+      GModule *lib = g_module_open (GRB_LIBRARY, G_MODULE_BIND_LOCAL);
+      gboolean ok = lib != NULL;
+#define LOAD(name, ...) \
+      ok = ok && g_module_symbol (lib, #name, (gpointer *) &grb.name);
+      GRB_FUNCTIONS (LOAD)
+      GRB_OBJECTS (LOAD)
+#undef LOAD
+      if (!ok)
+        failure = g_strdup_printf ("could not open %s: %s", GRB_LIBRARY,
+                                   g_module_error ());
+      g_once_init_leave (&done, 1); /* the module stays open */
+    }
+  return failure;
+}
+
+#define GrB_init (*grb.GrB_init)
+#define GrB_mxm (*grb.GrB_mxm)
+#define GrB_Matrix_new (*grb.GrB_Matrix_new)
+#define GrB_Matrix_free (*grb.GrB_Matrix_free)
+#define GrB_Matrix_wait (*grb.GrB_Matrix_wait)
+#define GxB_Global_Option_set_INT32 (*grb.GxB_Global_Option_set_INT32)
+#define GxB_Matrix_Option_set_INT32 (*grb.GxB_Matrix_Option_set_INT32)
+#define GxB_Matrix_pack_CSR (*grb.GxB_Matrix_pack_CSR)
+#define GxB_Matrix_pack_FullR (*grb.GxB_Matrix_pack_FullR)
+#define GxB_Matrix_unpack_FullR (*grb.GxB_Matrix_unpack_FullR)
+#define GrB_FP32 (*grb.GrB_FP32)
+#define GrB_PLUS_FP32 (*grb.GrB_PLUS_FP32)
+#define GrB_PLUS_TIMES_SEMIRING_FP32 (*grb.GrB_PLUS_TIMES_SEMIRING_FP32)
 
 typedef struct {
   GrB_Matrix A, B, C;
@@ -185,6 +247,13 @@ static gpointer
 grb_make (const SpxPeerOperands *o, char *note, gsize note_size,
           GError **error)
 {
+  const char *unopened = grb_load ();
+  if (unopened != NULL)
+    {
+      g_set_error (error, SPX_ENGINE_ERROR, SPX_ENGINE_ERROR_UNSUPPORTED,
+                   "%s", unopened);
+      return NULL;
+    }
   GrB_Info info = grb_init_once ();
   if (info != GrB_SUCCESS)
     return grb_failed (info, "GrB_init", error), NULL;
