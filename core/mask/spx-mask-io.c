@@ -64,7 +64,8 @@ spx_format_can (const SpxFormat *format, SpxFormatCaps caps)
   if (format == NULL)
     return FALSE;
   SpxFormatCaps has = (format->load != NULL ? SPX_FORMAT_READS_MASK : 0) |
-                      (format->save != NULL ? SPX_FORMAT_WRITES_MASK : 0);
+                      (format->save != NULL ? SPX_FORMAT_WRITES_MASK : 0) |
+                      (format->network != NULL ? SPX_FORMAT_READS_NETWORK : 0);
   return (has & caps) == caps;
 }
 
@@ -229,8 +230,8 @@ map_fd (int fd, const char *shown, GError **error)
 /* Maps path, which must be a regular file (or a link to one): a FIFO
  * would block the open, and a device or a directory has no end or no
  * bytes. Errors are SPX_MASK_ERROR_IO and name the file as shown. */
-static GMappedFile *
-map_regular (const char *path, const char *shown, GError **error)
+GMappedFile *
+spx_mask_io_map (const char *path, const char *shown, GError **error)
 {
   g_autoptr (GError) local = NULL;
   int fd = spx_open_regular (path, "a mask file", &local);
@@ -250,7 +251,7 @@ spx_mask_load (const char *path, const SpxFormat **format, GError **error)
 {
   /* Messages may reach a window: the name in them is valid UTF-8. */
   g_autofree char *shown = g_filename_display_name (path);
-  g_autoptr (GMappedFile) file = map_regular (path, shown, error);
+  g_autoptr (GMappedFile) file = spx_mask_io_map (path, shown, error);
   if (file == NULL)
     return NULL;
   gsize len = g_mapped_file_get_length (file);

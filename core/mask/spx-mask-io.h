@@ -12,6 +12,7 @@
 #pragma once
 
 #include "spx-mask.h"
+#include "spx-network.h"
 #include "spx-save.h"
 
 G_BEGIN_DECLS
@@ -23,6 +24,7 @@ G_BEGIN_DECLS
 typedef enum {
   SPX_FORMAT_READS_MASK  = 1 << 0,
   SPX_FORMAT_WRITES_MASK = 1 << 1,
+  SPX_FORMAT_READS_NETWORK = 1 << 2, /* many tensors: spx-network.h */
 } SpxFormatCaps;
 
 /* Loaders parse a buffer; name is used in error messages ("FILE:LINE: ...",
@@ -39,6 +41,22 @@ typedef SpxMask *(*SpxMaskLoadFunc) (const char *name, const guint8 *data,
 typedef gboolean (*SpxMaskSaveFunc) (const SpxMask *mask, const char *path,
                                      SpxSaveFlags flags, GError **error);
 
+/* A file of many tensors. open parses the header of data (mapped, and
+ * kept mapped while the handle lives; name for messages) and appends an
+ * entry per tensor to entries (SpxNetworkEntry *, freed by the array's
+ * function): name, n_dims, shape, dtype, and skipped when its dtype has
+ * no zero test; the network then views shapes as rows × cols (4-D as
+ * [out, in·kh·kw]) or skips them. load reads entry's element mask
+ * (entry->rows × entry->cols); the network serialises calls on one
+ * handle. */
+typedef struct {
+  gpointer (*open)  (const char *name, const guint8 *data, gsize len,
+                     GPtrArray *entries, GError **error);
+  SpxMask *(*load)  (gpointer handle, const SpxNetworkEntry *entry,
+                     GError **error);
+  void     (*close) (gpointer handle);
+} SpxNetworkClass;
+
 typedef struct {
   const char *name;  /* "mtx": `info` prints it and scripts read it */
   const char *title; /* "Matrix Market": messages and file filters */
@@ -49,6 +67,7 @@ typedef struct {
   gboolean (*detect) (const guint8 *data, gsize len);
   SpxMaskLoadFunc load; /* NULL: holds no mask */
   SpxMaskSaveFunc save; /* NULL: not written */
+  const SpxNetworkClass *network; /* NULL: not a network */
 } SpxFormat;
 
 /* Core's rows, in the table in this order. */
@@ -91,6 +110,12 @@ const SpxFormat *spx_format_detect (const guint8 *data, gsize len,
  * register it) is refused with SPX_MASK_ERROR_FORMAT. */
 SpxMask *spx_mask_load (const char *path, const SpxFormat **format,
                         GError **error);
+
+/* path mapped read-only (a regular file, or a link to one), named as
+ * shown in messages; NULL with SPX_MASK_ERROR_IO. Empty files map to
+ * length 0. */
+GMappedFile *spx_mask_io_map (const char *path, const char *shown,
+                              GError **error);
 
 /* By extension, through the row that writes it. */
 gboolean spx_mask_save (const SpxMask *mask, const char *path,
