@@ -17,6 +17,20 @@ spx_io_array_bytes (const SpxIoArray *array, guint64 *bytes)
   return TRUE;
 }
 
+char *
+spx_io_array_shape (const SpxIoArray *array, const char *brackets)
+{
+  GString *s = g_string_new (NULL);
+  g_string_append_c (s, brackets[0]);
+  for (guint d = 0; d < array->n_dims && d < SPX_NETWORK_MAX_DIMS; d++)
+    g_string_append_printf (s, "%s%" G_GUINT64_FORMAT, d ? ", " : "",
+                            array->shape[d]);
+  if (array->n_dims > SPX_NETWORK_MAX_DIMS)
+    g_string_append (s, ", …");
+  g_string_append_c (s, brackets[1]);
+  return g_string_free (s, FALSE);
+}
+
 void
 spx_io_scan_init (SpxIoScan *scan, const SpxIoArray *array, SpxMask *mask)
 {

@@ -161,12 +161,11 @@ check_size (const Member *m, GError **error)
                        "bits can count");
   if (bytes != m->size - m->start)
     {
+      g_autofree char *shape = spx_io_array_shape (&m->array, "()");
       g_set_error (error, SPX_MASK_ERROR, SPX_MASK_ERROR_INVALID,
-                   "%s: its shape of %u dimension%s of %s needs %"
-                   G_GUINT64_FORMAT " bytes, but %" G_GUINT64_FORMAT
-                   " follow its header", m->label, m->array.n_dims,
-                   m->array.n_dims == 1 ? "" : "s", descr, bytes,
-                   m->size - m->start);
+                   "%s: shape %s of %s needs %" G_GUINT64_FORMAT " bytes, "
+                   "but %" G_GUINT64_FORMAT " follow its header", m->label,
+                   shape, descr, bytes, m->size - m->start);
       return FALSE;
     }
   return TRUE;
@@ -186,17 +185,22 @@ check_member (const zip_stat_t *st, const char *label, char **skipped,
   else if (!zip_compression_method_supported (st->comp_method, 0))
     *skipped = g_strdup_printf ("compressed with method %u, which libzip "
                                 "here does not read", st->comp_method);
-  else if (st->comp_method == ZIP_CM_STORE ? st->size != st->comp_size
-           : st->comp_method == ZIP_CM_DEFLATE &&
-             st->size / MAX_RATIO > st->comp_size + 1024)
+  else if (st->comp_method == ZIP_CM_STORE && st->size != st->comp_size)
+    {
+      g_set_error (error, SPX_MASK_ERROR, SPX_MASK_ERROR_INVALID,
+                   "%s: stored, yet declares %" G_GUINT64_FORMAT " bytes "
+                   "in %" G_GUINT64_FORMAT, label, (guint64) st->size,
+                   (guint64) st->comp_size);
+      return FALSE;
+    }
+  else if (st->comp_method == ZIP_CM_DEFLATE &&
+           st->size / MAX_RATIO > st->comp_size + 1024)
     {
       g_set_error (error, SPX_MASK_ERROR, SPX_MASK_ERROR_INVALID,
                    "%s: declares %" G_GUINT64_FORMAT " bytes from %"
-                   G_GUINT64_FORMAT " %s, more than %s can hold (a zip "
-                   "bomb?)", label, (guint64) st->size,
-                   (guint64) st->comp_size, st->comp_method == ZIP_CM_STORE
-                   ? "stored" : "compressed", st->comp_method == ZIP_CM_STORE
-                   ? "storing" : "deflate");
+                   G_GUINT64_FORMAT " deflated, more than deflate can make "
+                   "(a zip bomb?)", label, (guint64) st->size,
+                   (guint64) st->comp_size);
       return FALSE;
     }
   return TRUE;
@@ -274,8 +278,11 @@ npz_open (const char *name, const guint8 *data, gsize len,
     }
   if (z->zip == NULL)
     g_set_error (error, SPX_MASK_ERROR, SPX_MASK_ERROR_INVALID,
-                 "%s: expected a zip archive of .npy files; libzip: %s",
-                 name, zip_error_strerror (&why));
+                 "%s: %s; libzip: %s", name,
+                 zip_error_code_zip (&why) == ZIP_ER_EXISTS
+                 ? "two members of one name"
+                 : "expected a zip archive of .npy files",
+                 zip_error_strerror (&why));
   zip_error_fini (&why);
   if (z->zip == NULL)
     return NULL;

@@ -124,6 +124,8 @@ typedef struct {
 /* Its size in bytes; FALSE when that does not fit in 64 bits or it has
  * more dimensions than shape holds. */
 gboolean spx_io_array_bytes (const SpxIoArray *array, guint64 *bytes);
+/* Its shape for messages, in brackets "[]" ("[5, 6]") or "()". */
+char    *spx_io_array_shape (const SpxIoArray *array, const char *brackets);
 
 /* A scan of an array's items into an element mask of shape[0] rows and
  * the product of the other dimensions as columns (4-D [o, i, kh, kw] as

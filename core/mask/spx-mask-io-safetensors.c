@@ -252,7 +252,14 @@ parse_header (const char *file, const char *text, gsize len, GError **error)
       return NULL;
     }
   JsonNode *root = json_parser_get_root (parser);
-  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+  if (root == NULL)
+    {
+      g_set_error (error, SPX_MASK_ERROR, SPX_MASK_ERROR_INVALID,
+                   "%s: the header is empty: expected a JSON object of "
+                   "tensors", file);
+      return NULL;
+    }
+  if (!JSON_NODE_HOLDS_OBJECT (root))
     {
       g_set_error (error, SPX_MASK_ERROR, SPX_MASK_ERROR_INVALID,
                    "%s: the header is JSON, but not an object of tensors",
@@ -265,12 +272,20 @@ parse_header (const char *file, const char *text, gsize len, GError **error)
   return g_steal_pointer (&parser);
 }
 
+/* Its JSON, quoted and cut for a message. */
+static char *
+node_excerpt (JsonNode *node)
+{
+  g_autofree char *text = json_to_string (node, FALSE);
+  return spx_excerpt (text);
+}
+
 /* A JSON list of whole numbers ≥ 0, at most max of them (all counted in
  * *n). */
 static gboolean
 read_list (JsonNode *node, guint64 *out, guint max, guint *n)
 {
-  if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
+  if (!JSON_NODE_HOLDS_ARRAY (node))
     return FALSE;
   JsonArray *array = json_node_get_array (node);
   *n = json_array_get_length (array);
@@ -287,18 +302,21 @@ read_list (JsonNode *node, guint64 *out, guint max, guint *n)
   return TRUE;
 }
 
-/* "[5, 6]" */
-static char *
-shape_text (const SpxIoArray *a)
+/* Member key of o read by read_list, or a message: "no KEY (WHAT)", or
+ * "KEY: expected WHAT, got …". */
+static gboolean
+read_member_list (const char *file, const char *tensor, JsonObject *o,
+                  const char *key, const char *what, guint64 *out,
+                  guint max, guint *n, GError **error)
 {
-  GString *s = g_string_new ("[");
-  for (guint d = 0; d < a->n_dims && d < SPX_NETWORK_MAX_DIMS; d++)
-    g_string_append_printf (s, "%s%" G_GUINT64_FORMAT, d ? ", " : "",
-                            a->shape[d]);
-  if (a->n_dims > SPX_NETWORK_MAX_DIMS)
-    g_string_append (s, ", …");
-  g_string_append_c (s, ']');
-  return g_string_free (s, FALSE);
+  JsonNode *node = json_object_get_member (o, key);
+  if (node == NULL)
+    return tensor_error (error, file, tensor, "no %s (%s)", key, what);
+  if (read_list (node, out, max, n))
+    return TRUE;
+  g_autofree char *got = node_excerpt (node);
+  return tensor_error (error, file, tensor, "%s: expected %s, got %s", key,
+                       what, got);
 }
 
 static const Dtype *
@@ -321,18 +339,25 @@ read_tensor (const char *file, Tensor *t, JsonNode *node, GError **error)
   JsonNode *dtype = json_object_get_member (o, "dtype");
   guint64 offsets[2];
   guint n;
-  if (dtype == NULL || !JSON_NODE_HOLDS_VALUE (dtype) ||
-      json_node_get_value_type (dtype) != G_TYPE_STRING)
+  if (dtype == NULL)
     return tensor_error (error, file, t->name, "no dtype (a string such as "
                          "\"F32\")");
-  if (!read_list (json_object_get_member (o, "shape"), t->array.shape,
-                  SPX_NETWORK_MAX_DIMS, &t->array.n_dims))
-    return tensor_error (error, file, t->name, "no shape (a list of whole "
-                         "numbers ≥ 0)");
-  if (!read_list (json_object_get_member (o, "data_offsets"), offsets, 2,
-                  &n) || n != 2)
-    return tensor_error (error, file, t->name, "no data_offsets (two whole "
-                         "numbers [begin, end])");
+  if (!JSON_NODE_HOLDS_VALUE (dtype) ||
+      json_node_get_value_type (dtype) != G_TYPE_STRING)
+    {
+      g_autofree char *got = node_excerpt (dtype);
+      return tensor_error (error, file, t->name, "dtype: expected a string "
+                           "such as \"F32\", got %s", got);
+    }
+  if (!read_member_list (file, t->name, o, "shape", "a list of whole "
+                         "numbers ≥ 0", t->array.shape, SPX_NETWORK_MAX_DIMS,
+                         &t->array.n_dims, error) ||
+      !read_member_list (file, t->name, o, "data_offsets", "two whole "
+                         "numbers [begin, end]", offsets, 2, &n, error))
+    return FALSE;
+  if (n != 2)
+    return tensor_error (error, file, t->name, "data_offsets: expected two "
+                         "whole numbers [begin, end], got %u", n);
   t->begin = offsets[0];
   t->end = offsets[1];
   t->dtype = find_dtype (json_node_get_string (dtype));
@@ -359,7 +384,7 @@ check_range (const char *file, const Tensor *t, const char *dtype,
                          "past the end of the file (its tensors' bytes "
                          "are %" G_GUINT64_FORMAT ")", t->begin, t->end,
                          data_len);
-  g_autofree char *shape = shape_text (&t->array);
+  g_autofree char *shape = spx_io_array_shape (&t->array, "[]");
   guint64 bytes = 0;
   if (t->dtype != NULL && t->dtype->size != 0 &&
       !spx_io_array_bytes (&t->array, &bytes))

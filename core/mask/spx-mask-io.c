@@ -258,7 +258,11 @@ refuse_network (const char *path, const char *shown, const SpxFormat *row,
   if (network == NULL)
     return NULL;
   guint layers = spx_network_n_layers (network);
-  g_autofree char *quoted = g_shell_quote (shown);
+  /* quoted for a shell only when it must be */
+  gboolean plain = shown[strspn (shown, "abcdefghijklmnopqrstuvwxyz"
+                                 "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+                                 "._+-/,:@%=")] == '\0';
+  g_autofree char *quoted = plain ? g_strdup (shown) : g_shell_quote (shown);
   g_set_error (error, SPX_MASK_ERROR, SPX_MASK_ERROR_FORMAT,
                "%s: a network of %u layer%s (%s), not one mask: open it "
                "with `sparse-explorer layers %s` or in the window", shown,
