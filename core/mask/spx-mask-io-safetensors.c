@@ -410,18 +410,19 @@ by_begin (gconstpointer a, gconstpointer b)
   return x->begin < y->begin ? -1 : x->begin > y->begin;
 }
 
-/* No two tensors share a byte. */
+/* No two tensors share a byte: in order of where they begin, none begins
+ * before the one before it ends (if two overlap, two neighbours do). */
 static gboolean
 check_overlaps (const char *file, GPtrArray *tensors, GError **error)
 {
   g_autoptr (GPtrArray) sorted = g_ptr_array_copy (tensors, NULL, NULL);
   g_ptr_array_sort (sorted, by_begin);
-  const Tensor *last = NULL; /* of those before, the one ending last */
+  const Tensor *last = NULL;
   for (guint i = 0; i < sorted->len; i++)
     {
       const Tensor *t = sorted->pdata[i];
       if (t->begin == t->end)
-        continue;
+        continue; /* no bytes */
       if (last != NULL && t->begin < last->end)
         {
           g_autofree char *q = quoted (last->name, -1);
@@ -431,8 +432,7 @@ check_overlaps (const char *file, GPtrArray *tensors, GError **error)
                                ", %" G_GUINT64_FORMAT "]", t->begin, t->end,
                                q, last->begin, last->end);
         }
-      if (last == NULL || t->end > last->end)
-        last = t;
+      last = t;
     }
   return TRUE;
 }
