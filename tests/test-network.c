@@ -242,6 +242,15 @@ npy_bytes (const Tensor *t, const char *descr)
   return b;
 }
 
+/* t's numpy descr, in its byte order. */
+static void
+npy_descr (const Tensor *t, char descr[8])
+{
+  g_strlcpy (descr, t->type->npy, 8);
+  if (t->big && descr[0] == '<')
+    descr[0] = '>';
+}
+
 static void
 add_member (zip_t *zip, const char *name, GByteArray *bytes, gint32 method)
 {
@@ -268,9 +277,7 @@ write_npz (const char *path, GPtrArray *tensors, gint32 method)
     {
       const Tensor *t = tensors->pdata[i];
       char descr[8];
-      g_strlcpy (descr, t->type->npy, sizeof descr);
-      if (t->big && descr[0] == '<')
-        descr[0] = '>';
+      npy_descr (t, descr);
       g_autofree char *name = g_strconcat (t->name, ".npy", NULL);
       add_member (zip, name, npy_bytes (t, descr), method >= 0 ? method
                : i % 2 ? ZIP_CM_DEFLATE : ZIP_CM_STORE);
@@ -629,9 +636,7 @@ test_npz (gconstpointer data)
     {
       const Tensor *t = all->pdata[i];
       char descr[8];
-      g_strlcpy (descr, t->type->npy, sizeof descr);
-      if (t->big && descr[0] == '<')
-        descr[0] = '>';
+      npy_descr (t, descr);
       assert_tensor (n, t->name, t, descr, NULL);
     }
   assert_tensor (n, "bias", bias, "<f4", "1-D");
