@@ -981,6 +981,44 @@ test_mask_load_refuses (void)
   test_remove_folder (dir);
 }
 
+/* ---- detection -------------------------------------------------------- */
+
+/* The rows that read networks know their files by content, and say FALSE
+ * to every other row's files: the test data and the fuzz seeds. */
+static void
+test_detect (void)
+{
+  const char *folders[] = { "data", "fuzz/seeds/mtx", "fuzz/seeds/smtx",
+                            "fuzz/seeds/npy", "fuzz/seeds/png",
+                            "fuzz/seeds/safetensors", "fuzz/seeds/npz" };
+  guint seen = 0;
+  for (guint i = 0; i < G_N_ELEMENTS (folders); i++)
+    {
+      g_autofree char *dir = g_test_build_filename (G_TEST_DIST, folders[i],
+                                                    NULL);
+      g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
+      g_assert_nonnull (d);
+      const char *row = g_str_has_suffix (folders[i], "safetensors")
+        ? "safetensors" : g_str_has_suffix (folders[i], "npz") ? "npz" : NULL;
+      for (const char *name; (name = g_dir_read_name (d)) != NULL;)
+        {
+          g_autofree char *path = g_build_filename (dir, name, NULL);
+          g_autofree char *text = NULL;
+          gsize len;
+          if (!g_file_get_contents (path, &text, &len, NULL))
+            continue; /* a folder */
+          const SpxFormat *f = spx_format_detect ((const guint8 *) text, len,
+                                                  NULL);
+          if (row != NULL)
+            g_assert_cmpstr (spx_format_to_string (f), ==, row);
+          else if (spx_format_can (f, SPX_FORMAT_READS_NETWORK))
+            g_error ("%s detected as %s", path, f->name);
+          seen++;
+        }
+    }
+  g_assert_cmpuint (seen, >, 20);
+}
+
 /* ---- a large file ----------------------------------------------------- */
 
 /* Resident memory, in bytes, from /proc/self/statm. */
@@ -1078,6 +1116,7 @@ main (int argc, char **argv)
   g_test_add_func ("/network/folder", test_folder);
   g_test_add_func ("/network/folder/dlmc", test_dlmc_folder);
   g_test_add_func ("/network/mask-load-refuses", test_mask_load_refuses);
+  g_test_add_func ("/network/detect", test_detect);
   g_test_add_func ("/network/large", test_large);
   return g_test_run ();
 }
