@@ -397,10 +397,12 @@ test_safetensors_skipped_dtypes (void)
   g_assert_cmpuint (spx_network_n_layers (n), ==, 0);
   const char *want[] = { "dtype F8_E4M3 has no zero test here",
                          "dtype C64 has no zero test here",
-                         "dtype Q7 has no zero test here" };
+                         "dtype 'Q7' is not one safetensors defines" };
+  const char *dtypes[] = { "F8_E4M3", "C64", "?" };
   for (guint i = 0; i < 3; i++)
     {
       g_assert_cmpstr (spx_network_entry (n, i)->skipped, ==, want[i]);
+      g_assert_cmpstr (spx_network_entry (n, i)->dtype, ==, dtypes[i]);
       g_autoptr (GError) error = NULL;
       g_assert_null (spx_network_load (n, i, &error));
       g_assert_error (error, SPX_MASK_ERROR, SPX_MASK_ERROR_INVALID);

@@ -38,7 +38,8 @@ static const Dtype dtypes[] = {
 };
 
 typedef struct {
-  const char  *name;   /* the key, owned by the parsed tree */
+  const char  *name;   /* the key in Safetensors.tensors */
+  const char  *dtype_name; /* as the header has it; only while open reads it */
   const Dtype *dtype;  /* NULL: not one of ours */
   guint64      begin, end; /* data_offsets */
   SpxIoArray   array;
@@ -361,7 +362,8 @@ read_tensor (const char *file, Tensor *t, JsonNode *node, GError **error)
                          "whole numbers [begin, end], got %u", n);
   t->begin = offsets[0];
   t->end = offsets[1];
-  t->dtype = find_dtype (json_node_get_string (dtype));
+  t->dtype_name = json_node_get_string (dtype);
+  t->dtype = find_dtype (t->dtype_name);
   if (t->dtype != NULL)
     {
       t->array.kind = t->dtype->kind;
@@ -372,9 +374,10 @@ read_tensor (const char *file, Tensor *t, JsonNode *node, GError **error)
 
 /* Its bytes within the data, as many as its shape and dtype need. */
 static gboolean
-check_range (const char *file, const Tensor *t, const char *dtype,
-             guint64 data_len, GError **error)
+check_range (const char *file, const Tensor *t, guint64 data_len,
+             GError **error)
 {
+  const char *dtype = t->dtype_name;
   if (t->begin > t->end)
     return tensor_error (error, file, t->name, "data_offsets [%"
                          G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT "] end "
@@ -440,11 +443,13 @@ check_overlaps (const char *file, GPtrArray *tensors, GError **error)
 
 /* The entry a network lists for t. */
 static SpxNetworkEntry *
-entry_for (const Tensor *t, const char *dtype)
+entry_for (const Tensor *t)
 {
   SpxNetworkEntry *e = g_new0 (SpxNetworkEntry, 1);
   e->name = g_strdup (t->name);
-  g_strlcpy (e->dtype, dtype, sizeof e->dtype);
+  /* a dtype that is not ours is shown quoted in why it is skipped */
+  g_strlcpy (e->dtype, t->dtype != NULL ? t->dtype->name : "?",
+             sizeof e->dtype);
   if (t->array.n_dims > SPX_NETWORK_MAX_DIMS)
     e->skipped = g_strdup_printf ("%u-D: not a matrix or a convolution "
                                   "weight", t->array.n_dims);
@@ -453,8 +458,15 @@ entry_for (const Tensor *t, const char *dtype)
       e->n_dims = t->array.n_dims;
       memcpy (e->shape, t->array.shape, sizeof e->shape);
     }
-  if (e->skipped == NULL && (t->dtype == NULL || t->dtype->kind == 0))
-    e->skipped = g_strdup_printf ("dtype %s has no zero test here", dtype);
+  if (e->skipped == NULL && t->dtype == NULL)
+    {
+      g_autofree char *q = spx_excerpt (t->dtype_name);
+      e->skipped = g_strdup_printf ("dtype %s is not one safetensors "
+                                    "defines", q);
+    }
+  else if (e->skipped == NULL && t->dtype->kind == 0)
+    e->skipped = g_strdup_printf ("dtype %s has no zero test here",
+                                  t->dtype->name);
   return e;
 }
 
@@ -492,42 +504,43 @@ read_tensors (Safetensors *s, JsonObject *root, guint64 data_len,
       g_ptr_array_add (all, t);
       if (!read_tensor (s->name, t, node, error))
         return FALSE;
-      const char *dtype = json_node_get_string (
-        json_object_get_member (json_node_get_object (node), "dtype"));
-      if (!check_range (s->name, t, dtype, data_len, error))
+      if (!check_range (s->name, t, data_len, error))
         return FALSE;
-      g_ptr_array_add (entries, entry_for (t, dtype));
+      g_ptr_array_add (entries, entry_for (t));
     }
   return check_overlaps (s->name, all, error);
+}
+
+/* The header's length, which fits the file and the format. */
+static gboolean
+header_length (const char *name, const guint8 *data, gsize len, guint64 *n,
+               GError **error)
+{
+  if (len < 8)
+    return spx_invalid (error, SPX_MASK_ERROR, SPX_MASK_ERROR_INVALID,
+                        "%s: expected at least 8 bytes (the header's "
+                        "length), got %" G_GSIZE_FORMAT, name, len);
+  *n = read_le64 (data);
+  if (*n > len - 8)
+    return spx_invalid (error, SPX_MASK_ERROR, SPX_MASK_ERROR_INVALID,
+                        "%s: a header of %" G_GUINT64_FORMAT " bytes runs "
+                        "past the end of the file (%" G_GSIZE_FORMAT
+                        " bytes follow its length)", name, *n, len - 8);
+  if (*n > MAX_HEADER)
+    return spx_invalid (error, SPX_MASK_ERROR, SPX_MASK_ERROR_TOO_LARGE,
+                        "%s: a header of %" G_GUINT64_FORMAT " bytes, more "
+                        "than the %d safetensors allows", name, *n,
+                        MAX_HEADER);
+  return TRUE;
 }
 
 static gpointer
 safetensors_open (const char *name, const guint8 *data, gsize len,
                   GPtrArray *entries, GError **error)
 {
-  guint64 n = len >= 8 ? read_le64 (data) : 0;
-  if (len < 8)
-    {
-      spx_invalid (error, SPX_MASK_ERROR, SPX_MASK_ERROR_INVALID, "%s: "
-                   "expected at least 8 bytes (the header's length), got %"
-                   G_GSIZE_FORMAT, name, len);
-      return NULL;
-    }
-  if (n > len - 8)
-    {
-      spx_invalid (error, SPX_MASK_ERROR, SPX_MASK_ERROR_INVALID, "%s: a "
-                   "header of %" G_GUINT64_FORMAT " bytes runs past the end "
-                   "of the file (%" G_GSIZE_FORMAT " bytes follow its "
-                   "length)", name, n, len - 8);
-      return NULL;
-    }
-  if (n > MAX_HEADER)
-    {
-      spx_invalid (error, SPX_MASK_ERROR, SPX_MASK_ERROR_TOO_LARGE, "%s: a "
-                   "header of %" G_GUINT64_FORMAT " bytes, more than the %d "
-                   "safetensors allows", name, n, MAX_HEADER);
-      return NULL;
-    }
+  guint64 n = 0;
+  if (!header_length (name, data, len, &n, error))
+    return NULL;
   g_autoptr (JsonParser) parser = parse_header (name, (const char *) data
                                                 + 8, (gsize) n, error);
   if (parser == NULL)
