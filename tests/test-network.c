@@ -1039,7 +1039,7 @@ resident (void)
 
 /* A 2 GiB safetensors (64 F16 tensors of 4096 × 4096, sparse on disk):
  * listing it reads its header only, and loading a tensor reads that
- * tensor only. */
+ * tensor only, and does not keep it. */
 static void
 test_large (void)
 {
@@ -1087,7 +1087,8 @@ test_large (void)
   grew = resident () - before;
   g_test_message ("after loading one 32 MiB tensor: resident grew %"
                   G_GUINT64_FORMAT " KiB", grew / 1024);
-  g_assert_cmpuint (grew, <, 2 * each + 200 * 1000 * 1000);
+  /* its mask's 2 MiB: the tensor's pages were read, then given back */
+  g_assert_cmpuint (grew, <, each / 2);
   g_unlink (path);
   g_rmdir (dir);
 }

@@ -10,6 +10,8 @@
 
 #include <json-glib/json-glib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 /* The most the format's reference implementation reads. */
 #define MAX_HEADER 100000000
@@ -560,6 +562,18 @@ safetensors_open (const char *name, const guint8 *data, gsize len,
   return g_steal_pointer (&s);
 }
 
+/* The pages of len bytes at p, read, given back to the file: loading
+ * every layer of a large model in turn then keeps one tensor resident,
+ * not the whole file. */
+static void
+release (const guint8 *p, guint64 len)
+{
+  guintptr page = (guintptr) sysconf (_SC_PAGESIZE);
+  guintptr start = (guintptr) p / page * page;
+  guintptr end = ((guintptr) p + len + page - 1) / page * page;
+  madvise ((void *) start, end - start, MADV_DONTNEED);
+}
+
 static SpxMask *
 safetensors_load (gpointer handle, const SpxNetworkEntry *entry,
                   GError **error)
@@ -580,10 +594,10 @@ safetensors_load (gpointer handle, const SpxNetworkEntry *entry,
                         entry->rows * entry->cols, NULL);
   SpxIoScan scan;
   spx_io_scan_init (&scan, &t->array, mask);
-  if (!spx_io_scan (&scan, s->bytes + t->begin, entry->rows * entry->cols,
-                    error))
-    return NULL;
-  return g_steal_pointer (&mask);
+  gboolean done = spx_io_scan (&scan, s->bytes + t->begin,
+                               entry->rows * entry->cols, error);
+  release (s->bytes + t->begin, t->end - t->begin);
+  return done ? g_steal_pointer (&mask) : NULL;
 }
 
 static const SpxNetworkClass safetensors_network = {
