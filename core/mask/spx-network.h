@@ -61,6 +61,13 @@ gint        spx_network_find (const SpxNetwork *network, const char *name);
  * what it must). Polls spx_cancelled. */
 SpxMask    *spx_network_load (SpxNetwork *network, guint i, GError **error);
 
+/* How the network views an entry a row listed: rows × cols for a 2-D or
+ * 4-D shape, else skipped with why (1-D, a scalar, a zero dimension).
+ * For callers of a row's SpxNetworkClass directly (the fuzz harness). */
+void        spx_network_entry_view (SpxNetworkEntry *entry);
+/* An entry a row made (g_new0, its strings g_malloc'd), freed. */
+void        spx_network_entry_free (gpointer entry);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SpxNetwork, spx_network_free)
 
 G_END_DECLS

@@ -1,9 +1,13 @@
 /* fuzz-format.c: libFuzzer harness for the loader of one row of the
  * format table, the one named SPX_FUZZ_FORMAT (meson builds one harness
- * per row: fuzz-mtx, fuzz-png, …) */
+ * per row: fuzz-mtx, fuzz-png, …). A row that reads networks opens the
+ * data and loads every layer it lists. */
 #include "spx-mask-io.h"
 #include "spx-render-png.h"
 #include "fuzz-check.h"
+
+#include <sys/mman.h>
+#include <unistd.h>
 
 #define NAME "fuzz." SPX_FUZZ_FORMAT
 
@@ -16,7 +20,8 @@ LLVMFuzzerInitialize (int *argc, char ***argv)
 {
   spx_mask_png_register (); /* the rows that live in ui/render */
   format = spx_format_lookup (SPX_FUZZ_FORMAT);
-  if (!spx_format_can (format, SPX_FORMAT_READS_MASK))
+  if (!spx_format_can (format, SPX_FORMAT_READS_MASK) &&
+      !spx_format_can (format, SPX_FORMAT_READS_NETWORK))
     {
       fprintf (stderr, "fuzz: no row reads '%s'\n", SPX_FUZZ_FORMAT);
       abort ();
@@ -24,9 +29,64 @@ LLVMFuzzerInitialize (int *argc, char ***argv)
   return 0;
 }
 
+/* data as a network's rows get it: a file mapped read-only and private
+ * (a row may give pages back to the file). */
+static const guint8 *
+map_file (const guint8 *data, size_t size)
+{
+  if (size == 0)
+    return (const guint8 *) "";
+  int fd = memfd_create ("fuzz", 0);
+  if (fd < 0 || write (fd, data, size) != (ssize_t) size)
+    abort ();
+  void *p = mmap (NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
+  close (fd);
+  if (p == MAP_FAILED)
+    abort ();
+  return p;
+}
+
+static void
+fuzz_network (const guint8 *input, size_t size)
+{
+  GError *error = NULL;
+  GPtrArray *entries =
+    g_ptr_array_new_with_free_func (spx_network_entry_free);
+  const guint8 *data = map_file (input, size);
+  gpointer handle = format->network->open (NAME, data, size, entries,
+                                           &error);
+  if (handle == NULL)
+    {
+      fuzz_check (NAME, NULL, error); /* frees error */
+      error = NULL;
+      if (entries->len != 0)
+        abort (); /* a refused file lists nothing */
+    }
+  for (guint i = 0; i < entries->len; i++)
+    {
+      SpxNetworkEntry *e = entries->pdata[i];
+      spx_network_entry_view (e);
+      if (e->skipped != NULL)
+        continue;
+      SpxMask *mask = format->network->load (handle, e, &error);
+      fuzz_check (NAME, mask, error); /* frees both */
+      error = NULL;
+    }
+  if (handle != NULL)
+    format->network->close (handle);
+  g_ptr_array_unref (entries);
+  if (size > 0)
+    munmap ((void *) data, size);
+}
+
 int
 LLVMFuzzerTestOneInput (const guint8 *data, size_t size)
 {
+  if (format->network != NULL)
+    {
+      fuzz_network (data, size);
+      return 0;
+    }
   GError *error = NULL;
   SpxMask *mask = format->load (NAME, data, size, &error);
   fuzz_check (NAME, mask, error);
