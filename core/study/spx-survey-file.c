@@ -621,9 +621,10 @@ check_choice (Reader *r, JsonObject *o, const char *where,
                     : !close_to (best, c->best) ? "best"
                     : noisy != c->noisy ? "noisy_points" : NULL;
   return key == NULL ||
-         refuse (r, where, key, "not what the layer's points recommend "
-                 "(%s b %u, %.4g ms)", spx_sweep_mode_to_string (c->mode),
-                 c->block, c->ms);
+         refuse (r, where, key, "disagrees with the layer's points: they "
+                 "recommend %s b%u (%.4g ms, best %.4g×)",
+                 spx_sweep_mode_to_string (c->mode), c->block, c->ms,
+                 c->best);
 }
 
 /* What the file recommends for a layer (or totals) must be what its
