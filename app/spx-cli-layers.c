@@ -324,7 +324,7 @@ write_out (const SpxSurvey *survey, const char *path, OutKind kind,
     return spx_survey_save (survey, path, SPX_SAVE_DEFAULT, error);
   SpxRenderLayersData chart = { .survey = survey };
   if (pic->height == 0)
-    pic->height = MIN (16384, MAX (320, spx_render_layers_height (
+    pic->height = MIN (16384, MAX (240, spx_render_layers_height (
                                           survey, &pic->style)));
   return spx_render_export (path, format, pic->width, pic->height,
                             pic->scale, spx_render_layers, &chart,

@@ -694,7 +694,7 @@ test_describe (void)
   g_autofree char *words = spx_survey_describe (survey);
   const SpxSurveyTotal *t = &survey->total[SPX_SWEEP_MODEL];
   g_autofree char *want = g_strdup_printf (
-    "the whole network: %.1f× on the modelled IPU (bow, fp32); %.0f%% of "
+    "the whole network: %.2f× on the modelled IPU (bow, fp32); %.0f%% of "
     "the dense time is in layers that should stay dense", t->speedup,
     100 * t->kept_dense_ms / t->dense_ms);
   g_assert_cmpstr (words, ==, want);

@@ -520,13 +520,13 @@ describe_source (GString *out, const SpxSurvey *survey, SpxSweepSource s)
   if (s == SPX_SWEEP_CPU)
     {
       const char *dense = cpu_dense (survey);
-      g_string_append_printf (out, "%.1f× on this CPU (%s, over %s dense)",
+      g_string_append_printf (out, "%.2f× on this CPU (%s, over %s dense)",
                               t->speedup,
                               spx_cpu_type_name (spx_bench_cpu_type (o->dtype)),
                               dense ? dense : "the faster");
     }
   else
-    g_string_append_printf (out, "%.1f× on the modelled IPU (%s, %s)",
+    g_string_append_printf (out, "%.2f× on the modelled IPU (%s, %s)",
                             t->speedup, o->machine ? o->machine->name : "bow",
                             spx_dtype_to_string (spx_dtype_on_ipu (o->dtype)));
 }

@@ -262,9 +262,9 @@ draw_totals (const Chart *c, double y)
       if (t->valid)
         {
           g_autofree char *label = g_strdup_printf (
-            "%.2f×: %.3g ms dense → %.3g ms", t->speedup, t->dense_ms,
-            t->chosen_ms);
-          draw_bar (c, top, s, t->speedup, t->speedup < SPX_SURVEY_FASTER,
+            "%.2f×: %.3g → %.3g ms", t->speedup, t->dense_ms, t->chosen_ms);
+          /* hollow only when every layer stays dense */
+          draw_bar (c, top, s, t->speedup, t->chosen_ms >= t->dense_ms,
                     label, TRUE);
         }
       top += c->bar_h;
@@ -308,8 +308,7 @@ header (const Chart *c, const SpxRenderLayersData *d, double width)
   const SpxSurveyOptions *o = &survey->settings;
   g_autofree char *name = network_name (survey);
   g_autofree char *title = d->title ? g_strdup (d->title)
-    : g_strdup_printf ("%s: recommended speedup over dense, per layer",
-                       name);
+    : g_strdup_printf ("%s: recommended speedup per layer", name);
   double y = PAD;
   SpxTextOpts t = { .size = 1.25, .bold = TRUE, .max_width = width - 2 * PAD };
   spx_render_text (c->cr, c->style, PAD, y, &t, title);
@@ -338,8 +337,44 @@ header (const Chart *c, const SpxRenderLayersData *d, double width)
   return y + 1.5 * c->fs;
 }
 
-/* The sources' swatches, as the bars draw them, and dense's. */
+/* One entry of the legend at (*x, *y), on the next line when it would
+ * pass the right edge: a swatch (filled, or hollow for dense) or none,
+ * then text. */
 static void
+legend_item (const Chart *c, double *x, double *y, const SpxRgb *swatch,
+             gboolean hollow, const char *text)
+{
+  double s = 0.8 * c->fs, gap = swatch ? s + 0.4 * c->fs : 0;
+  SpxTextOpts t = { .size = 0.9, .ay = 0.5 };
+  double w = gap + spx_render_text_width (c->cr, c->style, 0.9, text, NULL);
+  if (*x > PAD && *x + w > c->width - PAD)
+    {
+      *x = PAD;
+      *y += 1.3 * c->fs;
+    }
+  if (swatch != NULL)
+    {
+      spx_render_set_rgb (c->cr, *swatch);
+      cairo_set_line_width (c->cr, 1.5);
+      if (hollow)
+        {
+          cairo_rectangle (c->cr, *x + 0.75, *y - s / 2 + 0.75, s - 1.5,
+                           s - 1.5);
+          cairo_stroke (c->cr);
+        }
+      else
+        {
+          cairo_rectangle (c->cr, *x, *y - s / 2, s, s);
+          cairo_fill (c->cr);
+        }
+    }
+  *x += gap + spx_render_text (c->cr, c->style, *x + gap, *y, &t, text) +
+        1.2 * c->fs;
+}
+
+/* The sources' swatches, as the bars draw them, and dense's; returns
+ * where the rows may start. */
+static double
 legend (const Chart *c, double y)
 {
   const SpxSurveyOptions *o = &c->survey->settings;
@@ -352,35 +387,27 @@ legend (const Chart *c, double y)
   const char *names[SPX_SWEEP_N_SOURCES] = {
     [SPX_SWEEP_CPU] = cpu, [SPX_SWEEP_MODEL] = model
   };
-  double x = PAD, s = 0.8 * c->fs;
-  SpxTextOpts t = { .size = 0.9, .ay = 0.5 };
+  double x = PAD;
+  y += 0.5 * c->fs;
   for (guint i = 0; i < G_N_ELEMENTS (order); i++)
-    {
-      if (!c->ran[order[i]])
-        continue;
-      cairo_rectangle (c->cr, x, y - s / 2, s, s);
-      spx_render_set_rgb (c->cr, colour_of (c, order[i]));
-      cairo_fill (c->cr);
-      x += s + 0.4 * c->fs;
-      x += spx_render_text (c->cr, c->style, x, y, &t, names[order[i]]) +
-           1.2 * c->fs;
-    }
-  cairo_rectangle (c->cr, x + 0.75, y - s / 2 + 0.75, s - 1.5, s - 1.5);
-  spx_render_set_rgb (c->cr, c->style->muted);
-  cairo_set_line_width (c->cr, 1.5);
-  cairo_stroke (c->cr);
-  x += s + 0.4 * c->fs;
-  x += spx_render_text (c->cr, c->style, x, y, &t, "keep dense (nothing "
-                        "beats it by 5%)") + 1.2 * c->fs;
-  spx_render_text (c->cr, c->style, x, y, &t, "┆ 1× = dense");
+    if (c->ran[order[i]])
+      {
+        SpxRgb colour = colour_of (c, order[i]);
+        legend_item (c, &x, &y, &colour, FALSE, names[order[i]]);
+      }
+  legend_item (c, &x, &y, &c->style->muted, TRUE,
+               "keep dense (nothing beats it by 5%)");
+  legend_item (c, &x, &y, NULL, FALSE, "┆ 1× = dense");
+  return y + 1.1 * c->fs;
 }
 
 /* The widest name, at most NAME_SHARE of the width. */
 static double
 names_width (const Chart *c, double width)
 {
-  double w = spx_render_text_width (c->cr, c->style, 1, "whole network",
-                                    NULL);
+  /* the totals' name is bold: about a tenth wider */
+  double w = 1.15 * spx_render_text_width (c->cr, c->style, 1,
+                                           "whole network", NULL);
   for (guint i = 0; i < c->survey->layers->len; i++)
     {
       const SpxSurveyLayer *layer = c->survey->layers->pdata[i];
@@ -430,19 +457,41 @@ place_columns (Chart *c, double width)
   c->xmax = MAX (ticks[n - 1], largest_speedup (c->survey));
 }
 
-/* The survey's sentence, in two lines at its "; ". */
+/* The survey's sentence, broken into lines that fit at its "; " and
+ * ", ". */
 static void
 words (const Chart *c, double y, double width)
 {
   g_autofree char *text = spx_survey_describe (c->survey);
-  g_auto (GStrv) lines = g_strsplit (text, "; ", 2);
+  text[0] = g_ascii_toupper (text[0]);
+  g_autoptr (GString) line = g_string_new (NULL);
   SpxTextOpts t = { .size = 0.95, .max_width = width - 2 * PAD };
-  for (guint i = 0; lines[i] != NULL; i++, y += 1.3 * c->fs)
+  const char *p = text;
+  while (*p != '\0')
     {
-      if (i == 0)
-        lines[i][0] = g_ascii_toupper (lines[i][0]);
-      spx_render_text (c->cr, c->style, PAD, y, &t, lines[i]);
+      /* the next clause, with the separator that ends it */
+      const char *semi = strstr (p, "; "), *comma = strstr (p, ", ");
+      const char *end = semi && (!comma || semi < comma) ? semi : comma;
+      g_autofree char *clause = end ? g_strndup (p, end - p + 1)
+                                    : g_strdup (p);
+      p = end ? end + 2 : p + strlen (p);
+      g_autofree char *joined = g_strdup_printf ("%s%s%s", line->str,
+                                                 line->len ? " " : "",
+                                                 clause);
+      gboolean fits = spx_render_text_width (c->cr, c->style, t.size, joined,
+                                             NULL) <= t.max_width;
+      gboolean ends = g_str_has_suffix (line->str, ";");
+      if (line->len > 0 && (!fits || ends))
+        {
+          spx_render_text (c->cr, c->style, PAD, y, &t, line->str);
+          y += 1.3 * c->fs;
+          g_string_assign (line, clause);
+        }
+      else
+        g_string_assign (line, joined);
     }
+  if (line->len > 0)
+    spx_render_text (c->cr, c->style, PAD, y, &t, line->str);
 }
 
 void
@@ -463,9 +512,7 @@ spx_render_layers (cairo_t *cr, double width, double height,
   c.fs = style->font_size;
   common_affixes (d->survey, &c.prefix, &c.suffix);
   c.n_sources = ran_sources (d->survey, c.ran);
-  double y = header (&c, d, width);
-  legend (&c, y + 0.5 * c.fs);
-  y += 1.6 * c.fs;
+  double y = legend (&c, header (&c, d, width));
   double full = row_em (c.n_sources) * c.fs;
   size_rows (&c, height - PAD - FOOT_EM * c.fs - full - y,
              d->survey->layers->len);
