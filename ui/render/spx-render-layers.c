@@ -152,22 +152,6 @@ shown_name (const Chart *c, const char *name)
   return g_utf8_make_valid (part, -1);
 }
 
-/* "static b4 2.3×", "keep dense"; with the noisy points left out. */
-static char *
-choice_text (const SpxSurveyChoice *ch)
-{
-  g_autofree char *noisy = ch->noisy ? g_strdup_printf (" · %u noisy "
-                                                        "left out",
-                                                        ch->noisy)
-                                     : g_strdup ("");
-  if (ch->mode == SPX_SWEEP_DENSE && ch->best > 0)
-    return g_strdup_printf ("keep dense (best %.2f×)%s", ch->best, noisy);
-  if (ch->mode == SPX_SWEEP_DENSE)
-    return g_strdup_printf ("keep dense%s", noisy);
-  return g_strdup_printf ("%s b%u %.2f×%s", spx_sweep_mode_to_string (ch->mode),
-                          ch->block, ch->speedup, noisy);
-}
-
 /* One bar: filled to a sparse choice's speedup, hollow to 1× for dense. */
 static void
 draw_bar (const Chart *c, double y, SpxSweepSource s, double speedup,
@@ -211,10 +195,34 @@ draw_name (const Chart *c, double y, const char *name, gboolean muted,
   spx_render_text (c->cr, c->style, c->x0 - 0.6 * c->fs, y, &t, name);
 }
 
+/* What a row draws for each source: a bar when valid. */
+typedef struct {
+  gboolean valid, dense;
+  double   speedup;
+  char    *label;
+} Bar;
+
+/* A row's bars, one per source that ran, centred in the row at y. */
+static void
+draw_bars (const Chart *c, double y, Bar *bars, gboolean bold)
+{
+  double top = y + (c->row_h - c->n_sources * c->bar_h) / 2;
+  for (guint i = 0; i < G_N_ELEMENTS (order); i++)
+    {
+      SpxSweepSource s = order[i];
+      if (!c->ran[s])
+        continue;
+      if (bars[s].valid)
+        draw_bar (c, top, s, bars[s].speedup, bars[s].dense, bars[s].label,
+                  bold);
+      top += c->bar_h;
+      g_free (bars[s].label);
+    }
+}
+
 static void
 draw_layer (const Chart *c, const SpxSurveyLayer *layer, double y)
 {
-  double top = y + (c->row_h - c->n_sources * c->bar_h) / 2;
   g_autofree char *name = shown_name (c, layer->name);
   if (c->name_size > 0)
     draw_name (c, y + c->row_h / 2, name, layer->skipped != NULL, FALSE);
@@ -229,46 +237,33 @@ draw_layer (const Chart *c, const SpxSurveyLayer *layer, double y)
                          y + c->row_h / 2, &t, why);
       return;
     }
-  for (guint i = 0; i < G_N_ELEMENTS (order); i++)
+  Bar bars[SPX_SWEEP_N_SOURCES];
+  for (guint s = 0; s < SPX_SWEEP_N_SOURCES; s++)
     {
-      SpxSweepSource s = order[i];
       const SpxSurveyChoice *ch = &layer->recommended[s];
-      if (!c->ran[s])
-        continue;
-      if (ch->valid)
-        {
-          g_autofree char *label = choice_text (ch);
-          draw_bar (c, top, s, ch->speedup, ch->mode == SPX_SWEEP_DENSE,
-                    label, FALSE);
-        }
-      top += c->bar_h;
+      bars[s] = (Bar) { ch->valid, ch->mode == SPX_SWEEP_DENSE, ch->speedup,
+                        spx_survey_choice_describe (ch) };
     }
+  draw_bars (c, y, bars, FALSE);
 }
 
 static void
 draw_totals (const Chart *c, double y)
 {
   const SpxSurvey *survey = c->survey;
-  double top = y + (c->row_h - c->n_sources * c->bar_h) / 2;
   draw_name (c, y + c->row_h / 2, survey->complete ? "whole network"
                                                    : "layers so far",
              FALSE, TRUE);
-  for (guint i = 0; i < G_N_ELEMENTS (order); i++)
+  Bar bars[SPX_SWEEP_N_SOURCES];
+  for (guint s = 0; s < SPX_SWEEP_N_SOURCES; s++)
     {
-      SpxSweepSource s = order[i];
       const SpxSurveyTotal *t = &survey->total[s];
-      if (!c->ran[s])
-        continue;
-      if (t->valid)
-        {
-          g_autofree char *label = g_strdup_printf (
-            "%.2f×: %.3g → %.3g ms", t->speedup, t->dense_ms, t->chosen_ms);
-          /* hollow only when every layer stays dense */
-          draw_bar (c, top, s, t->speedup, t->chosen_ms >= t->dense_ms,
-                    label, TRUE);
-        }
-      top += c->bar_h;
+      /* hollow only when every layer stays dense */
+      bars[s] = (Bar) { t->valid, t->chosen_ms >= t->dense_ms, t->speedup,
+                        g_strdup_printf ("%.2f×: %.3g → %.3g ms", t->speedup,
+                                         t->dense_ms, t->chosen_ms) };
     }
+  draw_bars (c, y, bars, TRUE);
 }
 
 /* The ticks over the rows' span and the dashed 1× line; labels below. */
