@@ -380,6 +380,8 @@ survey_layer (Runner *r, SpxNetwork *network, SpxSurveyLayer *layer,
     {
       SpxSweepOptions o;
       g_autoptr (SpxSweep) sweep = spx_sweep_new ();
+      layer->rows = mask->rows; /* the file as read now */
+      layer->cols = mask->cols;
       layer->nnz = spx_mask_count_elements (mask);
       layer->density = (double) layer->nnz /
                        ((double) layer->rows * (double) layer->cols);
@@ -399,7 +401,8 @@ survey_layer (Runner *r, SpxNetwork *network, SpxSurveyLayer *layer,
     }
   if (stopped (local))
     {
-      g_propagate_error (error, g_steal_pointer (&local));
+      g_set_error (error, SPX_SWEEP_ERROR, SPX_SWEEP_ERROR_CANCELLED,
+                   "cancelled in layer %s", layer->name);
       return FALSE;
     }
   layer->skipped = g_strdup (local->message);
