@@ -542,7 +542,7 @@ describe_source (GString *out, const SpxSurvey *survey, SpxSweepSource s)
       g_string_append_printf (out, "%.2f× on this CPU (%s, over %s dense)",
                               t->speedup,
                               spx_cpu_type_name (spx_bench_cpu_type (o->dtype)),
-                              dense ? dense : "the faster");
+                              dense ? dense : "each layer's faster");
     }
   else
     g_string_append_printf (out, "%.2f× on the modelled IPU (%s, %s)",
