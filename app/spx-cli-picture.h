@@ -12,8 +12,9 @@ G_BEGIN_DECLS
 #define SPX_CLI_PICTURE_OPTIONS(O) \
   O (width, 0, TEXT, "W", spx_cli_keep_printf ( \
      "Width in logical pixels (default %.0f)", d->width), NULL) \
-  O (height, 0, TEXT, "H", spx_cli_keep_printf ( \
-     "Height in logical pixels (default %.0f)", d->height), NULL) \
+  O (height, 0, TEXT, "H", d->height > 0 ? spx_cli_keep_printf ( \
+     "Height in logical pixels (default %.0f)", d->height) \
+     : "Height in logical pixels (default: what the picture needs)", NULL) \
   O (scale, 0, TEXT, "S", spx_cli_keep_printf ( \
      "Device pixels per logical pixel, PNG only (default %g)", d->scale), \
      NULL) \
@@ -35,7 +36,8 @@ void     spx_cli_picture_args_add   (SpxCliPictureArgs *args,
                                      SpxCliOptions *options,
                                      const SpxCliPicture *defaults);
 /* Checks them over the defaults already in picture (one line naming the
- * option on failure). */
+ * option on failure). A default height of 0 stays 0 unless --height is
+ * given: the command then sizes the picture. */
 gboolean spx_cli_picture_args_parse (const SpxCliPictureArgs *args,
                                      const char *command,
                                      SpxCliPicture *picture);

@@ -80,26 +80,10 @@ typedef struct {
   SpxCliStudyArgs   study; /* --scenario and --mask */
 } SweepArgs;
 
-/* A comma-separated list: 1 to SPX_SWEEP_MAX_VALUES non-empty items. */
-static GStrv
-split_list (const char *option, const char *text)
-{
-  g_auto (GStrv) items = g_strsplit (text, ",", -1);
-  guint n = g_strv_length (items);
-  for (guint i = 0; i < n; i++)
-    if (*g_strstrip (items[i]) == '\0')
-      n = 0;
-  if (n >= 1 && n <= SPX_SWEEP_MAX_VALUES)
-    return g_steal_pointer (&items);
-  spx_cli_usage_error (CMD, "%s: expected 1 to %d values separated by commas, "
-                       "got '%s'", option, SPX_SWEEP_MAX_VALUES, text);
-  return NULL;
-}
-
 static gboolean
 parse_densities (const char *text, SpxSweepOptions *o)
 {
-  g_auto (GStrv) items = split_list ("--densities", text);
+  g_auto (GStrv) items = spx_cli_list (CMD, "--densities", text);
   if (items == NULL)
     return FALSE;
   for (o->n_densities = 0; items[o->n_densities]; o->n_densities++)
@@ -115,53 +99,13 @@ parse_densities (const char *text, SpxSweepOptions *o)
   return TRUE;
 }
 
-static gboolean
-parse_blocks (const char *text, SpxSweepOptions *o)
-{
-  g_auto (GStrv) items = split_list ("--blocks", text);
-  if (items == NULL)
-    return FALSE;
-  for (o->n_blocks = 0; items[o->n_blocks]; o->n_blocks++)
-    {
-      guint64 b;
-      if (!spx_cli_uint (CMD, "--blocks", items[o->n_blocks], 1,
-                         SPX_MASK_MAX_BLOCK, &b))
-        return FALSE;
-      o->blocks[o->n_blocks] = (guint) b;
-    }
-  return TRUE;
-}
-
 /* *named: the modes named word by word, which a source or operation
  * without them refuses ("all" just leaves them out). */
 static gboolean
 parse_modes (const char *text, SpxSweepOptions *o, guint *named)
 {
-  guint modes;
-  if (!spx_cli_modes_parse (CMD, "--modes", text, SPX_CLI_MODES_CPU, TRUE,
-                            &modes, named))
-    return FALSE;
-  o->run_static = (modes & SPX_CLI_MODE (SPX_SWEEP_STATIC)) != 0;
-  o->run_dynamic = (modes & SPX_CLI_MODE (SPX_SWEEP_DYNAMIC)) != 0;
-  o->run_tilewise = (modes & SPX_CLI_MODE (SPX_SWEEP_TILEWISE)) != 0;
-  if ((*named & SPX_CLI_MODE (SPX_SWEEP_TILEWISE)) && !o->run_cpu)
-    return spx_cli_usage_error (CMD, "--modes: tilewise is measured on the "
-                                "CPU only; add --source cpu or both"), FALSE;
-  return TRUE;
-}
-
-static gboolean
-parse_source (const char *text, SpxSweepOptions *o)
-{
-  if (text == NULL || g_str_equal (text, "both"))
-    return TRUE;
-  o->run_model = g_str_equal (text, "model");
-  o->run_cpu = g_str_equal (text, "cpu");
-  if (o->run_model || o->run_cpu)
-    return TRUE;
-  spx_cli_usage_error (CMD, "--source: expected model, cpu or both, got "
-                       "'%s'", text);
-  return FALSE;
+  return spx_cli_sweep_modes (CMD, text, o->run_cpu, &o->run_static,
+                              &o->run_dynamic, &o->run_tilewise, named);
 }
 
 /* SDDMM is the CPU's alone, without dynamic: by default those are left
@@ -278,28 +222,14 @@ parse_cpu (const SweepArgs *a, SpxSweepOptions *o)
           spx_cli_uint (CMD, "--seed", a->seed, 0, G_MAXUINT64, &o->seed));
 }
 
-/* --machine: a preset, or a file (a bad one is the input's, status 1). */
-/* Tile-wise runs fp32 only: at a bf16 CPU it is left out (the user told
- * when --modes asked for all), or refused when asked for by name. */
+/* Tile-wise runs fp32 only. */
 static gboolean
 check_dtype (const SweepArgs *a, SpxSweepOptions *o, SpxDtype dtype,
              guint named)
 {
-  gboolean tilewise = o->run_cpu && o->run_tilewise;
-  if (tilewise && spx_bench_cpu_type (dtype) == SPX_CPU_BF16)
-    {
-      if (named & SPX_CLI_MODE (SPX_SWEEP_TILEWISE))
-        return spx_cli_usage_error (CMD, "--modes tilewise: tile-wise runs "
-                                    "in fp32 only, and the CPU computes %s "
-                                    "in bf16 (use --dtype fp32)",
-                                    spx_dtype_to_string (dtype)), FALSE;
-      if (a->modes != NULL)
-        spx_cli_line (stderr, "sparse-explorer sweep: note: the CPU "
-                      "computes %s in bf16; tile-wise (fp32 only) is left "
-                      "out", spx_dtype_to_string (dtype));
-    }
   o->dtype = dtype;
-  return TRUE;
+  return spx_cli_tilewise_dtype (CMD, o->run_cpu && o->run_tilewise, dtype,
+                                 named, a->modes != NULL);
 }
 
 static gboolean
@@ -369,29 +299,6 @@ check_points (const SweepArgs *a, SpxSweepOptions *o)
   return TRUE;
 }
 
-/* What --out holds, from its extension. */
-typedef enum {
-  OUT_TABLE, /* .csv or .json */
-  OUT_CHART,
-} OutKind;
-
-static gboolean
-parse_out (const char *path, OutKind *kind, SpxExportFormat *format)
-{
-  if (path == NULL)
-    return spx_cli_usage_error (CMD, "--out is required (a .csv, .json, "
-                                ".png, .svg or .pdf file)"), FALSE;
-  *kind = OUT_TABLE;
-  if (spx_has_suffix (path, ".csv") || spx_has_suffix (path, ".json"))
-    return TRUE;
-  *kind = OUT_CHART;
-  if (spx_export_format_from_path (path, format, NULL))
-    return TRUE;
-  spx_cli_usage_error (CMD, "--out: expected a file name ending in .csv, "
-                       ".json, .png, .svg or .pdf, got '%s'", path);
-  return FALSE;
-}
-
 /* The options over the defaults: the paper's comparison, or a study's
  * own sweep when --scenario or --mask names one. */
 static gboolean
@@ -400,9 +307,11 @@ parse_all (const SweepArgs *a, SpxSweepOptions *o, SpxIpuMachine **own,
 {
   guint named = 0;
   *status = SPX_EXIT_USAGE;
-  return parse_source (a->source, o) &&
+  return (a->source == NULL ||
+          spx_cli_sources (CMD, a->source, &o->run_model, &o->run_cpu)) &&
          (a->densities == NULL || parse_densities (a->densities, o)) &&
-         (a->blocks == NULL || parse_blocks (a->blocks, o)) &&
+         (a->blocks == NULL ||
+          spx_cli_blocks (CMD, a->blocks, o->blocks, &o->n_blocks)) &&
          (a->modes == NULL || parse_modes (a->modes, o, &named)) &&
          parse_op (a, o, named) && parse_pattern (a, o) &&
          parse_shape (a, o) && parse_cpu (a, o) && check_points (a, o) &&
@@ -418,27 +327,19 @@ progress (guint done, guint total, const SpxSweepPoint *p, gpointer tty)
     g_cancellable_get_current ());
   if (tty != NULL && !interrupted && p != NULL)
     {
-      enum { BAR = 24 };
-      char bar[BAR + 1];
-      guint fill = total ? done * BAR / total : BAR;
-      for (guint i = 0; i < BAR; i++)
-        bar[i] = i < fill ? '#' : '.';
-      bar[BAR] = '\0';
-      fprintf (stderr, "\r\033[K[%s] %u/%u  %s b=%u d=%.4g %s", bar, done,
-               total, spx_sweep_source_to_string (p->source), p->block,
-               p->density, spx_sweep_mode_to_string (p->mode));
-      if (done == total)
-        fprintf (stderr, "\r\033[K");
-      fflush (stderr);
+      g_autofree char *what = g_strdup_printf (
+        "%s b=%u d=%.4g %s", spx_sweep_source_to_string (p->source),
+        p->block, p->density, spx_sweep_mode_to_string (p->mode));
+      spx_cli_progress (done, total, what);
     }
   return !interrupted;
 }
 
 static gboolean
-write_out (const SpxSweep *sweep, const char *path, OutKind kind,
+write_out (const SpxSweep *sweep, const char *path, SpxCliOut kind,
            SpxExportFormat format, const SpxCliPicture *pic, GError **error)
 {
-  if (kind == OUT_TABLE)
+  if (kind == SPX_CLI_OUT_TABLE)
     return spx_sweep_save (sweep, path, SPX_SAVE_DEFAULT, error);
   SpxRenderSpeedupData chart = { .sweep = sweep };
   return spx_render_export (path, format, pic->width, pic->height,
@@ -495,7 +396,7 @@ run (gconstpointer data)
 {
   const SweepArgs *a = data;
   SpxSweepOptions o;
-  OutKind kind;
+  SpxCliOut kind;
   SpxExportFormat format = SPX_EXPORT_PNG;
   g_autoptr (SpxStudy) study = NULL;
   g_autoptr (SpxIpuMachine) machine = NULL;
@@ -504,7 +405,10 @@ run (gconstpointer data)
   int signum = 0;
   int status = SPX_EXIT_USAGE;
   SpxCliPicture pic = chart_defaults;
-  if (!parse_out (a->out, &kind, &format) ||
+  if (a->out == NULL)
+    return spx_cli_usage_error (CMD, "--out is required (a .csv, .json, "
+                                ".png, .svg or .pdf file)");
+  if (!spx_cli_out (CMD, a->out, &kind, &format) ||
       !spx_cli_picture_args_parse (&a->picture, CMD, &pic))
     return SPX_EXIT_USAGE;
   if (spx_cli_study_args_subject_given (&a->study))

@@ -15,6 +15,7 @@ static const SpxCliCommand commands[] = {
   { "model", spx_cli_model, "plan and cost the product on a model of a Graphcore IPU", spx_cli_model_options },
   { "render", spx_cli_render, "draw a view (%s) to PNG, SVG or PDF", spx_cli_render_options },
   { "sweep", spx_cli_sweep, "speedup over dense across densities and block sizes (CSV, JSON, chart)", spx_cli_sweep_options },
+  { "layers", spx_cli_layers, "every layer of a pruned network measured: a recommendation per layer and the total", spx_cli_layers_options },
 };
 
 const SpxCliCommand *
@@ -184,6 +185,59 @@ spx_cli_modes_parse (const char *command, const char *option,
   return FALSE;
 }
 
+gboolean
+spx_cli_out (const char *command, const char *path, SpxCliOut *kind,
+             SpxExportFormat *format)
+{
+  *kind = path == NULL ? SPX_CLI_OUT_NONE : SPX_CLI_OUT_TABLE;
+  if (path == NULL || spx_has_suffix (path, ".csv") ||
+      spx_has_suffix (path, ".json"))
+    return TRUE;
+  *kind = SPX_CLI_OUT_CHART;
+  if (spx_export_format_from_path (path, format, NULL))
+    return TRUE;
+  spx_cli_usage_error (command, "--out: expected a file name ending in .csv, "
+                       ".json, .png, .svg or .pdf, got '%s'", path);
+  return FALSE;
+}
+
+gboolean
+spx_cli_sweep_modes (const char *command, const char *text, gboolean run_cpu,
+                     gboolean *run_static, gboolean *run_dynamic,
+                     gboolean *run_tilewise, guint *named)
+{
+  guint modes;
+  if (!spx_cli_modes_parse (command, "--modes", text, SPX_CLI_MODES_CPU,
+                            TRUE, &modes, named))
+    return FALSE;
+  *run_static = (modes & SPX_CLI_MODE (SPX_SWEEP_STATIC)) != 0;
+  *run_dynamic = (modes & SPX_CLI_MODE (SPX_SWEEP_DYNAMIC)) != 0;
+  *run_tilewise = (modes & SPX_CLI_MODE (SPX_SWEEP_TILEWISE)) != 0;
+  if ((*named & SPX_CLI_MODE (SPX_SWEEP_TILEWISE)) && !run_cpu)
+    return spx_cli_usage_error (command, "--modes: tilewise is measured on "
+                                "the CPU only; add --source cpu or both"),
+           FALSE;
+  return TRUE;
+}
+
+gboolean
+spx_cli_tilewise_dtype (const char *command, gboolean tilewise,
+                        SpxDtype dtype, guint named, gboolean modes_given)
+{
+  if (!tilewise || spx_bench_cpu_type (dtype) != SPX_CPU_BF16)
+    return TRUE;
+  if (named & SPX_CLI_MODE (SPX_SWEEP_TILEWISE))
+    return spx_cli_usage_error (command, "--modes tilewise: tile-wise runs "
+                                "in fp32 only, and the CPU computes %s in "
+                                "bf16 (use --dtype fp32)",
+                                spx_dtype_to_string (dtype)), FALSE;
+  if (modes_given)
+    spx_cli_line (stderr, "sparse-explorer %s: note: the CPU computes %s in "
+                  "bf16; tile-wise (fp32 only) is left out", command,
+                  spx_dtype_to_string (dtype));
+  return TRUE;
+}
+
 /* ---- output --------------------------------------------------------- */
 
 void
@@ -202,6 +256,22 @@ spx_cli_lines (FILE *stream, const char *const *lines)
 {
   for (guint i = 0; lines[i] != NULL; i++)
     spx_cli_line (stream, "%s", lines[i]);
+}
+
+void
+spx_cli_progress (guint done, guint total, const char *what)
+{
+  enum { BAR = 24 };
+  char bar[BAR + 1];
+  guint fill = total ? (guint) ((guint64) done * BAR / total) : BAR;
+  for (guint i = 0; i < BAR; i++)
+    bar[i] = i < fill ? '#' : '.';
+  bar[BAR] = '\0';
+  g_autofree char *shown = spx_escape (what);
+  fprintf (stderr, "\r\033[K[%s] %u/%u  %s", bar, done, total, shown);
+  if (done >= total)
+    fprintf (stderr, "\r\033[K");
+  fflush (stderr);
 }
 
 int
@@ -287,6 +357,55 @@ spx_cli_uint (const char *command, const char *option, const char *text,
   spx_cli_usage_error (command, "%s: expected a whole number from %"
                        G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT ", got '%s'",
                        option, min, max, text);
+  return FALSE;
+}
+
+GStrv
+spx_cli_list (const char *command, const char *option, const char *text)
+{
+  g_auto (GStrv) items = g_strsplit (text, ",", -1);
+  guint n = g_strv_length (items);
+  for (guint i = 0; i < n; i++)
+    if (*g_strstrip (items[i]) == '\0')
+      n = 0;
+  if (n >= 1 && n <= SPX_SWEEP_MAX_VALUES)
+    return g_steal_pointer (&items);
+  spx_cli_usage_error (command, "%s: expected 1 to %d values separated by "
+                       "commas, got '%s'", option, SPX_SWEEP_MAX_VALUES, text);
+  return NULL;
+}
+
+gboolean
+spx_cli_blocks (const char *command, const char *text, guint *blocks,
+                guint *n)
+{
+  g_auto (GStrv) items = spx_cli_list (command, "--blocks", text);
+  if (items == NULL)
+    return FALSE;
+  for (*n = 0; items[*n] != NULL; (*n)++)
+    {
+      guint64 b;
+      if (!spx_cli_uint (command, "--blocks", items[*n], 1,
+                         SPX_MASK_MAX_BLOCK, &b))
+        return FALSE;
+      blocks[*n] = (guint) b;
+    }
+  return TRUE;
+}
+
+gboolean
+spx_cli_sources (const char *command, const char *text, gboolean *model,
+                 gboolean *cpu)
+{
+  gboolean both = g_str_equal (text, "both");
+  if (both || g_str_equal (text, "model") || g_str_equal (text, "cpu"))
+    {
+      *model = both || g_str_equal (text, "model");
+      *cpu = both || g_str_equal (text, "cpu");
+      return TRUE;
+    }
+  spx_cli_usage_error (command, "--source: expected model, cpu or both, got "
+                       "'%s'", text);
   return FALSE;
 }
 

@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "spx-cli-options.h"
+#include "spx-render-export.h"
 #include "spx-sweep.h"
 
 G_BEGIN_DECLS
@@ -49,6 +50,8 @@ int      spx_cli_render   (int argc, char **argv);
 SpxCliOptions *spx_cli_render_options (void);
 int      spx_cli_sweep    (int argc, char **argv);
 SpxCliOptions *spx_cli_sweep_options (void);
+int      spx_cli_layers   (int argc, char **argv);
+SpxCliOptions *spx_cli_layers_options (void);
 
 /* Every line the program prints to a terminal goes through these: the
  * text formatted, then escaped (spx_escape), then a newline, so that
@@ -58,6 +61,10 @@ void     spx_cli_line  (FILE *stream, const char *fmt, ...)
   G_GNUC_PRINTF (2, 3);
 /* Each of the NULL-terminated lines so. */
 void     spx_cli_lines (FILE *stream, const char *const *lines);
+
+/* A long run's progress on stderr (a terminal): "[####....] 12/40  what"
+ * over the line before (what escaped), cleared once done reaches total. */
+void     spx_cli_progress (guint done, guint total, const char *what);
 
 /* Shared helpers. The usage error prints one line and returns 2. */
 int      spx_cli_usage_error (const char *command, const char *fmt, ...)
@@ -87,6 +94,18 @@ gboolean spx_cli_double (const char *command, const char *option,
 gboolean spx_cli_threads (const char *command, const char *text,
                           guint *threads);
 
+/* A comma-separated list: 1 to SPX_SWEEP_MAX_VALUES non-empty items
+ * (stripped); NULL, after one line naming option, for anything else. */
+GStrv    spx_cli_list    (const char *command, const char *option,
+                          const char *text);
+/* --blocks: such a list of block sizes from 1 to SPX_MASK_MAX_BLOCK, into
+ * blocks (room for SPX_SWEEP_MAX_VALUES) and *n. */
+gboolean spx_cli_blocks  (const char *command, const char *text,
+                          guint *blocks, guint *n);
+/* --source: model, cpu or both. */
+gboolean spx_cli_sources (const char *command, const char *text,
+                          gboolean *model, gboolean *cpu);
+
 /* A density as people write it, and as --density reads it: "1/16" when
  * it is one over a power of two, else "0.1". */
 char       *spx_cli_density_text (double density);
@@ -113,5 +132,30 @@ char     *spx_cli_modes_text  (guint modes);
 gboolean  spx_cli_modes_parse (const char *command, const char *option,
                                const char *text, guint known, gboolean list,
                                guint *modes, guint *named);
+
+/* What --out of a sweep or a survey names: a table of its points (.csv,
+ * .json) or a chart (.png, .svg, .pdf, in *format). NULL is
+ * SPX_CLI_OUT_NONE; another extension, one line and FALSE. */
+typedef enum {
+  SPX_CLI_OUT_NONE,
+  SPX_CLI_OUT_TABLE,
+  SPX_CLI_OUT_CHART,
+} SpxCliOut;
+gboolean  spx_cli_out (const char *command, const char *path, SpxCliOut *kind,
+                       SpxExportFormat *format);
+
+/* --modes of a sweep or a survey (a list of the CPU's modes, dense
+ * always running): the sparse modes asked for; tilewise named without
+ * the CPU (run_cpu) is refused. *named as spx_cli_modes_parse. */
+gboolean  spx_cli_sweep_modes (const char *command, const char *text,
+                               gboolean run_cpu, gboolean *run_static,
+                               gboolean *run_dynamic, gboolean *run_tilewise,
+                               guint *named);
+/* Tile-wise (asked for: tilewise) runs fp32 only: where the CPU computes
+ * dtype in bf16 it is refused when named, else left out, with a note on
+ * stderr when --modes was given (modes_given). */
+gboolean  spx_cli_tilewise_dtype (const char *command, gboolean tilewise,
+                                  SpxDtype dtype, guint named,
+                                  gboolean modes_given);
 
 G_END_DECLS

@@ -6,7 +6,7 @@
 
 # Reads help text on stdin and prints what it offers, one item a line:
 #   @command NAME          a command (from the "Commands:" list)
-#   @files                 the usage takes FILE arguments
+#   @files                 the usage takes FILE (or PATH) arguments
 #   LONG SHORT ARG WORD…   an option; SHORT and ARG are "-" when absent;
 #                          the WORDs are its fixed values: those the text
 #                          lists as "a, b or c" and the lower-case ones of
@@ -46,11 +46,11 @@ _sparse_explorer_parse ()
     /^[^ ]/ {                   # a heading: "Usage:", "Commands:", …
         heading = $0
         usage = ($0 == "Usage:" || $0 ~ /^Usage: /)
-        if (usage && $0 ~ /FILE/)
+        if (usage && $0 ~ /FILE|PATH/)
             print "@files"
         next
     }
-    usage && /FILE/ { print "@files" }
+    usage && /FILE|PATH/ { print "@files" }
     { usage = 0 }
     heading == "Commands:" && /^  [a-z]+ / { print "@command", $1; next }
     section != "" && heading != section { next }

@@ -84,12 +84,13 @@ test_commands_and_options (void)
     { { "bench", "--mo", NULL }, "--mode\n" },
     { { "sweep", "--den", NULL }, "--densities\n" },
     { { "info", "--", NULL }, "--block\n--help\n--json\n" },
+    { { "layers", "--on", NULL }, "--only\n" },
   };
   check_cases (cases, G_N_ELEMENTS (cases), TRUE);
   static const Case first[] = {
     { { "", NULL },
-      "bench\ngenerate\ninfo\nmask-a.smtx\nmask-b.mtx\nmodel\nrender\n"
-      "sub\nsweep\n" },
+      "bench\ngenerate\ninfo\nlayers\nmask-a.smtx\nmask-b.mtx\nmodel\n"
+      "render\nsub\nsweep\n" },
     /* a command that takes no file is offered its options */
     { { "generate", "", NULL }, "--cols\n--out\n--pattern\n--rows\n" },
   };
@@ -113,6 +114,8 @@ test_values (void)
     { { "render", "--metric", "", NULL },
       "bytes\ncycles\nexchange\nspeedup\nthroughput\n" },
     { { "sweep", "--source", "", NULL }, "both\ncpu\nmodel\n" },
+    { { "layers", "--source", "", NULL }, "both\ncpu\nmodel\n" },
+    { { "layers", "--dtype", "", NULL }, "bf16\nfp16\nfp32\n" },
     { { "sweep", "-n", "", NULL }, "best\n" },
     { { "bench", "--op", "", NULL }, "sddmm\nspmm\n" },
     /* a number: nothing to offer */
@@ -158,6 +161,8 @@ test_files (void)
     { { "info", "--json", "", NULL }, "mask-a.smtx\nmask-b.mtx\nsub\n" },
     { { "generate", "--out", "s", NULL }, "sub\n" },
     { { "bench", "--mask", "mask-b", NULL }, "mask-b.mtx\n" },
+    /* a network: a folder or a file */
+    { { "layers", "", NULL }, "mask-a.smtx\nmask-b.mtx\nsub\n" },
     { { "model", "--machine", "", NULL }, machines },
     { { "mask-a", NULL }, "mask-a.smtx\n" },
   };

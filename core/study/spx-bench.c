@@ -550,15 +550,36 @@ spx_bench_noise (const SpxBenchResult *r)
   return noise;
 }
 
+static const char *const noise_names[] = { "efficiency", "dense-slow",
+                                           "busy" };
+
 char *
 spx_noise_to_string (SpxNoise noise)
 {
-  static const char *const names[] = { "efficiency", "dense-slow", "busy" };
   GString *out = g_string_new (NULL);
-  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+  for (guint i = 0; i < G_N_ELEMENTS (noise_names); i++)
     if (noise & (1u << i))
-      g_string_append_printf (out, "%s%s", out->len ? "," : "", names[i]);
+      g_string_append_printf (out, "%s%s", out->len ? "," : "",
+                              noise_names[i]);
   return g_string_free (out, FALSE);
+}
+
+gboolean
+spx_noise_from_string (const char *text, SpxNoise *noise)
+{
+  g_auto (GStrv) words = g_strsplit (text, ",", -1);
+  *noise = SPX_NOISE_NONE;
+  for (guint w = 0; words[w] != NULL && *text != '\0'; w++)
+    {
+      guint i = 0;
+      while (i < G_N_ELEMENTS (noise_names) &&
+             !g_str_equal (words[w], noise_names[i]))
+        i++;
+      if (i == G_N_ELEMENTS (noise_names))
+        return FALSE;
+      *noise |= 1u << i;
+    }
+  return TRUE;
 }
 
 char *

@@ -220,5 +220,7 @@ SpxNoise spx_bench_noise (const SpxBenchResult *r);
 char    *spx_noise_advice (SpxNoise noise, guint threads);
 /* "busy,dense-slow": the reasons, for files and JSON ("" for none). */
 char    *spx_noise_to_string (SpxNoise noise);
+/* Reads that back ("" is none); FALSE for another word. */
+gboolean spx_noise_from_string (const char *text, SpxNoise *noise);
 
 G_END_DECLS

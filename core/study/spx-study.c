@@ -764,8 +764,7 @@ best_at (const SpxSweep *sweep, SpxSweepSource source, guint block,
       gboolean here = sweep->settings.subject != NULL ||
                       fabs (p->density / density - 1) < 1e-9;
       if (p->source == source && p->block == block && here &&
-          p->mode != SPX_SWEEP_DENSE && p->noise == SPX_NOISE_NONE &&
-          p->fits && isfinite (p->speedup) && p->speedup > best)
+          spx_sweep_point_judged (p) && p->speedup > best)
         {
           best = p->speedup;
           *mode = p->mode;

@@ -41,14 +41,31 @@ void     spx_survey_options_init     (SpxSurveyOptions *options);
 gboolean spx_survey_options_validate (const SpxSurveyOptions *options,
                                       GError **error);
 
-/* What a source recommends for a layer. mode SPX_SWEEP_DENSE: keep it
- * dense (nothing beat dense by SPX_SURVEY_FASTER); then block is 0 and
- * ms is dense_ms. */
+#define SPX_SURVEY_ERROR (spx_survey_error_quark ())
+GQuark spx_survey_error_quark (void);
+
+typedef enum {
+  SPX_SURVEY_ERROR_INVALID, /* bad options, or a survey file that is not
+                               one (the message names file and key) */
+} SpxSurveyError;
+
+/* What a source recommends for a layer: its point of highest speedup
+ * among those spx_sweep_point_judged takes (as the study's verdict
+ * picks), when that beats dense by SPX_SURVEY_FASTER; dense_ms is then
+ * the dense measured (or planned) beside it at the same block size, so
+ * speedup is that point's. Else mode SPX_SWEEP_DENSE: keep it dense;
+ * block is 0 and ms = dense_ms, the median of the source's dense
+ * points (see spx_survey_recommend). */
 typedef struct {
   gboolean     valid;     /* the source ran on this layer */
   SpxSweepMode mode;
   guint        block;
   double       ms, dense_ms, speedup;
+  /* The best judged point's speedup, even when under SPX_SURVEY_FASTER
+   * (0: none), so that "keep dense" can say by how little. */
+  double       best;
+  guint        noisy;     /* the source's points left out as noisy */
+  char         dense[16]; /* CPU: the dense library of dense_ms */
 } SpxSurveyChoice;
 
 typedef struct {
@@ -56,12 +73,14 @@ typedef struct {
   guint           entry;   /* its index in the network */
   guint64         rows, cols, nnz;
   double          density; /* of elements */
-  /* Block density at each surveyed block size (blocks as settings). */
+  /* Block density at each block size of settings.blocks, NAN at those
+   * larger than the layer (left out of its sweep). */
   double          block_density[SPX_SWEEP_MAX_VALUES];
   GArray         *points;  /* SpxSweepPoint: its sweep, in the order run */
   SpxSurveyChoice recommended[SPX_SWEEP_N_SOURCES];
   /* NULL, or why it was not surveyed (its entry's reason, a load that
-   * failed, a shape with no block at any size asked). */
+   * failed, a shape with no block at any size asked, a sweep refused:
+   * say, over the memory budget); then it has no points. */
   char           *skipped;
 } SpxSurveyLayer;
 
@@ -84,48 +103,71 @@ typedef struct {
 
 SpxSurvey *spx_survey_new  (void);
 void       spx_survey_free (SpxSurvey *survey);
+/* What survey->layers frees each layer with. */
+void       spx_survey_layer_free (SpxSurveyLayer *layer);
 
 /* How many points a run makes (its progress's total). */
 guint      spx_survey_total (SpxNetwork *network,
                              const SpxSurveyOptions *options);
 
 /* Called on the running thread after each point (layer is the index in
- * survey->layers); FALSE stops the run (SPX_SWEEP_ERROR_CANCELLED). */
+ * survey->layers, point valid until the next call), and with point NULL
+ * while a CPU point is being measured (to stop it midway); FALSE stops
+ * the run (SPX_SWEEP_ERROR_CANCELLED). The survey is the running
+ * thread's until run returns: another thread copies what it needs here. */
 typedef gboolean (*SpxSurveyProgress) (guint done, guint total, guint layer,
                                        const SpxSweepPoint *point,
                                        gpointer user_data);
 
 /* Clears the survey and runs it: each layer loaded, swept (its own m × k,
- * the noise rule on every CPU point), recommended; the totals at the end
- * and after each layer. On cancel or failure FALSE, keeping the layers
- * done (complete stays FALSE). */
+ * at options->n on both sources, the noise rule on every CPU point),
+ * recommended; the totals after each layer. A layer that cannot be
+ * surveyed is listed as skipped, saying why, and the run goes on. Bad
+ * options: FALSE before anything changes. Cancelled (progress, or the
+ * thread's current GCancellable): FALSE, keeping the layers done; the
+ * layer under way is dropped and complete stays FALSE. */
 gboolean   spx_survey_run (SpxSurvey *survey, SpxNetwork *network,
                            const SpxSurveyOptions *options,
                            SpxSurveyProgress progress, gpointer user_data,
                            GError **error);
 
-/* The layer's recommendations, and the totals, from the points. */
+/* The layer's recommendations from its points, and the totals from
+ * the layers' recommendations (surveyed layers only). */
 void       spx_survey_recommend (SpxSurveyLayer *layer);
 void       spx_survey_sum       (SpxSurvey *survey);
 
-/* CSV: a row per point with the layer's name first; JSON: {"path",
- * "format", "settings", "layers": [{"name", "rows", "cols", "density",
- * "block_density": {"1": …}, "points": [{"source", "mode", "block", "ms",
- * "ms_q1", "ms_q3", "speedup", "noisy"}], "recommended": {"cpu": {"mode",
- * "block", "ms", "dense_ms", "speedup"}, "model": …}, "skipped"}],
- * "total": {"cpu": {"dense_ms", "chosen_ms", "speedup", "kept_dense_ms"},
- * "model": …}}. */
+/* CSV: a row per point, `layer,` then the sweep's columns
+ * (SPX_SWEEP_CSV_HEADER). JSON: {"path", "format", "complete",
+ * "settings": {"sources", "blocks", "modes", "n", "dtype", "machine",
+ * ("machine_file": a custom machine's key file), "threads", "reps",
+ * "warmup", "seed", ("only")}, "layers": [{"name", "entry", "rows",
+ * "cols", "nnz", "density", "block_density": {"1": …}, "points": [{the
+ * sweep's keys: "source", "mode", "block", "ms", "ms_q1", "ms_q3",
+ * "speedup", "noisy", …}], "recommended": {"cpu": {"mode", "block", "ms",
+ * "dense_ms", "speedup", "best", "noisy_points", ("dense")}, "model": …},
+ * ("skipped": why, when it was)}], "total": {"cpu": {"dense_ms", "chosen_ms",
+ * "speedup", "kept_dense_ms"}, "model": …}}; a source that did not run
+ * is absent from "recommended" and "total". */
 char      *spx_survey_to_csv  (const SpxSurvey *survey);
 char      *spx_survey_to_json (const SpxSurvey *survey);
 /* By the extension of path (.csv or .json), through spx_save_file. */
 gboolean   spx_survey_save    (const SpxSurvey *survey, const char *path,
                                SpxSaveFlags flags, GError **error);
-/* A survey saved as JSON, checked like every file we read. */
+/* A survey saved as JSON, checked like every file we read: every key
+ * present with a value in range (the message names the file and the
+ * key, "s.json: layers[1].points[3].ms: expected …"), and the
+ * recommendations and totals the same as those its points give. */
 SpxSurvey *spx_survey_load    (const char *path, GError **error);
 
-/* "the whole network: 1.8× on this CPU, 1.1× on the modelled IPU (bow);
- * 40% of the dense time is in layers that should stay dense". */
+/* "the whole network: 1.83× on this CPU (fp32, over oneDNN dense),
+ * 1.10× on the modelled IPU (bow, fp16); 40% of the dense time is in
+ * layers that should stay dense" (each source's share named when they
+ * differ; "the layers surveyed so far (2): …" when not complete). */
 char      *spx_survey_describe (const SpxSurvey *survey);
+/* A recommendation in a few words: "static b4 2.31×", "keep dense (best
+ * 1.02×)", with " (3 noisy)" when points were left out as noisy; NULL
+ * when its source did not run. */
+char      *spx_survey_choice_describe (const SpxSurveyChoice *choice);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SpxSurvey, spx_survey_free)
 

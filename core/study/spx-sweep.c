@@ -11,8 +11,6 @@
 
 G_DEFINE_QUARK (spx-sweep-error-quark, spx_sweep_error)
 
-#define CSV_HEADER "source,mode,block,density,m,k,n,dtype,machine,ms," \
-                   "nz_throughput,speedup,ms_q1,ms_q3,noisy,dense"
 /* Dense's speed is measured once before the points: the first points are
  * judged against it too. */
 #define CALIBRATION_REPS 3
@@ -609,12 +607,17 @@ spx_sweep_run (SpxSweep *sweep, const SpxSweepOptions *options,
   return ok;
 }
 
+gboolean
+spx_sweep_point_judged (const SpxSweepPoint *p)
+{
+  return p->mode != SPX_SWEEP_DENSE && p->noise == SPX_NOISE_NONE &&
+         p->fits && isfinite (p->speedup);
+}
+
 /* Writers */
 
-/* A text field, escaped (spx_escape) so that no control character
- * reaches the file, quoted when it holds a comma or a quote. */
-static void
-csv_field (GString *out, const char *raw)
+void
+spx_sweep_csv_field (GString *out, const char *raw)
 {
   g_autofree char *text = spx_escape (raw);
   if (strpbrk (text, ",\"") == NULL)
@@ -641,32 +644,34 @@ csv_double (GString *out, double value)
     g_string_append (out, g_ascii_formatd (buf, sizeof buf, "%.6g", value));
 }
 
+void
+spx_sweep_csv_row (GString *out, const SpxSweepPoint *p)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+  g_string_append_printf (out, "%s,%s,%u,%s,%" G_GUINT64_FORMAT ",%"
+                          G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%s,",
+                          spx_sweep_source_to_string (p->source),
+                          spx_sweep_mode_to_string (p->mode), p->block,
+                          g_ascii_formatd (buf, sizeof buf, "%.6g",
+                                           p->density),
+                          p->m, p->k, p->n, spx_dtype_to_string (p->dtype));
+  spx_sweep_csv_field (out, p->machine);
+  csv_double (out, p->ms);
+  csv_double (out, p->nz_throughput);
+  csv_double (out, p->speedup);
+  csv_double (out, p->ms_q1);
+  csv_double (out, p->ms_q3);
+  g_string_append (out, p->noise ? ",1," : ",0,");
+  spx_sweep_csv_field (out, p->dense);
+  g_string_append_c (out, '\n');
+}
+
 char *
 spx_sweep_to_csv (const SpxSweep *sweep)
 {
-  GString *out = g_string_new (CSV_HEADER "\n");
-  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+  GString *out = g_string_new (SPX_SWEEP_CSV_HEADER "\n");
   for (guint i = 0; i < sweep->points->len; i++)
-    {
-      const SpxSweepPoint *p = &g_array_index (sweep->points, SpxSweepPoint,
-                                               i);
-      g_string_append_printf (out, "%s,%s,%u,%s,%" G_GUINT64_FORMAT ",%"
-                              G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%s,",
-                              spx_sweep_source_to_string (p->source),
-                              spx_sweep_mode_to_string (p->mode), p->block,
-                              g_ascii_formatd (buf, sizeof buf, "%.6g",
-                                               p->density),
-                              p->m, p->k, p->n, spx_dtype_to_string (p->dtype));
-      csv_field (out, p->machine);
-      csv_double (out, p->ms);
-      csv_double (out, p->nz_throughput);
-      csv_double (out, p->speedup);
-      csv_double (out, p->ms_q1);
-      csv_double (out, p->ms_q3);
-      g_string_append (out, p->noise ? ",1," : ",0,");
-      csv_field (out, p->dense);
-      g_string_append_c (out, '\n');
-    }
+    spx_sweep_csv_row (out, &g_array_index (sweep->points, SpxSweepPoint, i));
   return g_string_free (out, FALSE);
 }
 
@@ -744,8 +749,8 @@ json_settings (SpxJson *json, const SpxSweepOptions *o, double best_dense)
   spx_json_end_object (json);
 }
 
-static void
-json_point (SpxJson *json, const SpxSweepPoint *p)
+void
+spx_sweep_point_to_json (SpxJson *json, const SpxSweepPoint *p)
 {
   spx_json_begin_object (json, NULL);
   spx_json_string (json, "source", spx_sweep_source_to_string (p->source));
@@ -785,24 +790,22 @@ spx_sweep_to_json (const SpxSweep *sweep)
   spx_json_end_object (&json);
   spx_json_begin_array (&json, "points");
   for (guint i = 0; i < sweep->points->len; i++)
-    json_point (&json, &g_array_index (sweep->points, SpxSweepPoint, i));
+    spx_sweep_point_to_json (&json, &g_array_index (sweep->points, SpxSweepPoint, i));
   spx_json_end_array (&json);
   spx_json_end_object (&json);
-  char *text = spx_json_finish (&json);
-  char *line = g_strconcat (text, "\n", NULL);
-  g_free (text);
-  return line;
+  return spx_json_finish_line (&json);
 }
 
 gboolean
-spx_sweep_save (const SpxSweep *sweep, const char *path, SpxSaveFlags flags,
-                GError **error)
+spx_sweep_save_as (const char *path, SpxSweepText to_csv,
+                   SpxSweepText to_json, gconstpointer data,
+                   SpxSaveFlags flags, GError **error)
 {
   g_autofree char *text = NULL;
   if (spx_has_suffix (path, ".csv"))
-    text = spx_sweep_to_csv (sweep);
+    text = to_csv (data);
   else if (spx_has_suffix (path, ".json"))
-    text = spx_sweep_to_json (sweep);
+    text = to_json (data);
   else
     {
       g_set_error (error, SPX_SWEEP_ERROR, SPX_SWEEP_ERROR_INVALID,
@@ -810,4 +813,13 @@ spx_sweep_save (const SpxSweep *sweep, const char *path, SpxSaveFlags flags,
       return FALSE;
     }
   return spx_save_file (path, text, strlen (text), flags, error);
+}
+
+gboolean
+spx_sweep_save (const SpxSweep *sweep, const char *path, SpxSaveFlags flags,
+                GError **error)
+{
+  return spx_sweep_save_as (path, (SpxSweepText) spx_sweep_to_csv,
+                            (SpxSweepText) spx_sweep_to_json, sweep, flags,
+                            error);
 }

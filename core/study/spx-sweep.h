@@ -4,6 +4,7 @@
 
 #include "spx-bench.h"
 #include "spx-ipu.h"
+#include "spx-json.h"
 #include "spx-mask.h"
 #include "spx-mask-gen.h"
 #include "spx-scenario.h"
@@ -178,15 +179,35 @@ gboolean    spx_sweep_mode_from_string (const char *name, SpxSweepMode *mode);
 /* CPU points judged noisy. */
 guint       spx_sweep_count_noisy (const SpxSweep *sweep);
 
+/* Whether a point can be a verdict's or a recommendation's: a sparse
+ * point, not noisy, whose plan fits, with a speedup. */
+gboolean    spx_sweep_point_judged (const SpxSweepPoint *point);
+
 /* CSV: the header `source,mode,block,density,m,k,n,dtype,machine,ms,
  * nz_throughput,speedup,ms_q1,ms_q3,noisy` and a row per point
  * (nz_throughput in TFLOP/s on model rows, GFLOP/s on cpu rows; noisy 1
  * or 0). JSON: {"settings": {…}, "units": {…}, "points": [{…}, …]} with
  * the same keys per point (noisy a boolean) and "noise", its reasons. */
+#define SPX_SWEEP_CSV_HEADER "source,mode,block,density,m,k,n,dtype," \
+                             "machine,ms,nz_throughput,speedup,ms_q1," \
+                             "ms_q3,noisy,dense"
 char     *spx_sweep_to_csv  (const SpxSweep *sweep);
 char     *spx_sweep_to_json (const SpxSweep *sweep);
+/* One point's CSV row (with its newline) and JSON object, for files
+ * that hold points of several sweeps. */
+void      spx_sweep_csv_row       (GString *out, const SpxSweepPoint *point);
+void      spx_sweep_point_to_json (SpxJson *json, const SpxSweepPoint *point);
+/* A CSV text field: escaped (spx_escape) so that no control character
+ * reaches the file, quoted when it holds a comma or a quote. */
+void      spx_sweep_csv_field     (GString *out, const char *text);
 /* By the extension of path: .csv or .json; through spx_save_file. */
 gboolean  spx_sweep_save    (const SpxSweep *sweep, const char *path,
+                             SpxSaveFlags flags, GError **error);
+/* The same for any file of points: data written by to_csv or to_json as
+ * path's extension says; another is SPX_SWEEP_ERROR_INVALID, naming it. */
+typedef char *(*SpxSweepText) (gconstpointer data);
+gboolean  spx_sweep_save_as (const char *path, SpxSweepText to_csv,
+                             SpxSweepText to_json, gconstpointer data,
                              SpxSaveFlags flags, GError **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SpxSweep, spx_sweep_free)

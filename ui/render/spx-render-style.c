@@ -197,6 +197,11 @@ spx_render_text (cairo_t *cr, const SpxRenderStyle *style, double x, double y,
     opts = &plain;
   PangoLayout *layout = layout_new (cr, style, opts->size, opts->bold, text);
   int w, h;
+  if (opts->max_width > 0)
+    {
+      pango_layout_set_width (layout, (int) (opts->max_width * PANGO_SCALE));
+      pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_MIDDLE);
+    }
   pango_layout_get_pixel_size (layout, &w, &h);
   cairo_save (cr);
   cairo_translate (cr, x, y);

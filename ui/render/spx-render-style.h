@@ -85,6 +85,7 @@ typedef struct {
   double   angle;     /* radians, about (x, y) */
   SpxRgb   colour;
   gboolean use_colour; /* else the style's foreground */
+  double   max_width; /* > 0: longer text loses its middle to "…" */
 } SpxTextOpts;
 
 double   spx_render_text       (cairo_t *cr, const SpxRenderStyle *style,
