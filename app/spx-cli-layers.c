@@ -19,7 +19,7 @@
 #define COLUMN_SHAPE   13
 #define COLUMN_DENSITY 7
 #define COLUMN_CHOICE  25
-#define COLUMN_SHARE   11
+#define COLUMN_SHARE   13 /* "dense (model)" */
 /* The chart: as wide as the sweep's, as tall as its rows need. */
 static const SpxCliPicture chart_defaults = { .width = 900, .height = 0,
                                               .scale = 2 };
@@ -194,9 +194,27 @@ share_source (const SpxSurvey *survey)
                                             : SPX_SWEEP_MODEL;
 }
 
+/* The widest of a source's recommendations in words (at least the
+ * column's own width), so that the columns after it line up. */
+static guint
+choice_width (const SpxSurvey *survey, SpxSweepSource s)
+{
+  guint width = COLUMN_CHOICE;
+  for (guint i = 0; i < survey->layers->len; i++)
+    {
+      const SpxSurveyLayer *l = survey->layers->pdata[i];
+      if (l->skipped != NULL)
+        continue;
+      g_autofree char *text = choice_text (l, s);
+      width = MAX (width, (guint) g_utf8_strlen (text, -1));
+    }
+  return width;
+}
+
 /* A row: the figures, then the name (last, as long as it is). */
 static void
-print_row (const SpxSurvey *survey, const SpxSurveyLayer *l)
+print_row (const SpxSurvey *survey, const SpxSurveyLayer *l,
+           const guint *widths)
 {
   SpxSweepSource share = share_source (survey);
   g_autoptr (GString) row = g_string_new (NULL);
@@ -212,8 +230,8 @@ print_row (const SpxSurvey *survey, const SpxSurveyLayer *l)
     ? g_strdup_printf ("%.0f%%", 100 * c->dense_ms / total) : g_strdup ("—");
   pad (row, shape, COLUMN_SHAPE);
   pad (row, density, COLUMN_DENSITY);
-  pad (row, cpu, COLUMN_CHOICE);
-  pad (row, model, COLUMN_CHOICE);
+  pad (row, cpu, widths[SPX_SWEEP_CPU]);
+  pad (row, model, widths[SPX_SWEEP_MODEL]);
   pad (row, part, COLUMN_SHARE);
   g_string_append (row, l->name);
   spx_cli_line (stdout, "%s", row->str);
@@ -256,11 +274,14 @@ print_table (const SpxSurvey *survey)
   const char *share = share_source (survey) == SPX_SWEEP_CPU
                         ? "dense (CPU)" : "dense (model)";
   g_autoptr (GString) head = g_string_new (NULL);
+  guint widths[SPX_SWEEP_N_SOURCES];
+  for (guint s = 0; s < SPX_SWEEP_N_SOURCES; s++)
+    widths[s] = choice_width (survey, s);
   print_settings (survey);
   pad (head, "shape", COLUMN_SHAPE);
   pad (head, "density", COLUMN_DENSITY);
-  pad (head, "best CPU", COLUMN_CHOICE);
-  pad (head, "best IPU model", COLUMN_CHOICE);
+  pad (head, "best CPU", widths[SPX_SWEEP_CPU]);
+  pad (head, "best IPU model", widths[SPX_SWEEP_MODEL]);
   pad (head, share, COLUMN_SHARE);
   g_string_append (head, "layer");
   spx_cli_line (stdout, "%s", head->str);
@@ -268,7 +289,7 @@ print_table (const SpxSurvey *survey)
     {
       const SpxSurveyLayer *l = survey->layers->pdata[i];
       if (l->skipped == NULL)
-        print_row (survey, l);
+        print_row (survey, l, widths);
     }
   for (guint i = 0; i < survey->layers->len; i++)
     {

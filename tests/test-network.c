@@ -906,6 +906,28 @@ test_folder (void)
   test_remove_folder (dir);
 }
 
+/* Layers listed as they are numbered: digits compared as numbers. */
+static void
+test_folder_order (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("spx-network-XXXXXX", NULL);
+  g_autofree char *mtx = data_file ("small.mtx");
+  const char *files[] = { "layer_10.mtx", "layer_2.mtx", "layer_1.mtx",
+                          "layer_02b.mtx", "Layer_3.mtx" };
+  const char *sorted[] = { "Layer_3.mtx", "layer_1.mtx", "layer_2.mtx",
+                           "layer_02b.mtx", "layer_10.mtx" };
+  for (guint i = 0; i < G_N_ELEMENTS (files); i++)
+    {
+      g_autofree char *p = g_build_filename (dir, files[i], NULL);
+      copy_file (mtx, p);
+    }
+  g_autoptr (SpxNetwork) n = open_ok (dir);
+  g_assert_cmpuint (spx_network_n_entries (n), ==, G_N_ELEMENTS (sorted));
+  for (guint i = 0; i < G_N_ELEMENTS (sorted); i++)
+    g_assert_cmpstr (spx_network_entry (n, i)->name, ==, sorted[i]);
+  test_remove_folder (dir);
+}
+
 /* DLMC's layout: a folder of .smtx layers, each the mask its file holds. */
 static void
 test_dlmc_folder (void)
@@ -1155,6 +1177,7 @@ main (int argc, char **argv)
   g_test_add_func ("/network/npz/hostile", test_npz_hostile);
   g_test_add_func ("/network/folder", test_folder);
   g_test_add_func ("/network/folder/dlmc", test_dlmc_folder);
+  g_test_add_func ("/network/folder/order", test_folder_order);
   g_test_add_func ("/network/mask-load-refuses", test_mask_load_refuses);
   g_test_add_func ("/network/detect", test_detect);
   g_test_add_func ("/network/load-budget", test_load_budget);

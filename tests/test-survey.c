@@ -375,6 +375,7 @@ test_cpu (void)
   o.threads = 1;
   o.reps = 5;
   o.warmup = 1;
+  o.dtype = SPX_DTYPE_FP32; /* tile-wise runs in fp32 only */
   g_autoptr (SpxSurvey) survey = survey_folder (&o, NULL);
   g_assert_cmpuint (survey->layers->len, ==, 2);
   g_assert_cmpstr (layer (survey, 0)->name, ==, "conv.smtx");
@@ -705,7 +706,7 @@ test_describe (void)
   g_autofree char *words = spx_survey_describe (survey);
   const SpxSurveyTotal *t = &survey->total[SPX_SWEEP_MODEL];
   g_autofree char *want = g_strdup_printf (
-    "the whole network: %.2f× on the modelled IPU (bow, fp32); %.0f%% of "
+    "the whole network: %.2f× on the modelled IPU (bow, fp16); %.0f%% of "
     "the dense time is in layers that should stay dense", t->speedup,
     100 * t->kept_dense_ms / t->dense_ms);
   g_assert_cmpstr (words, ==, want);

@@ -226,10 +226,46 @@ add_file (SpxNetwork *n, const char *path, const char *name,
   return TRUE;
 }
 
-static gint
-compare_names (gconstpointer a, gconstpointer b)
+/* A run of digits at *p, its leading zeros skipped: where it starts
+ * and how long it is; *p moves past it. */
+static gsize
+digit_run (const char **p, const char **start)
 {
-  return strcmp (*(const char *const *) a, *(const char *const *) b);
+  while (**p == '0' && g_ascii_isdigit ((*p)[1]))
+    (*p)++;
+  *start = *p;
+  while (g_ascii_isdigit (**p))
+    (*p)++;
+  return (gsize) (*p - *start);
+}
+
+/* Names in the order people number layers: "layer_2" before "layer_10"
+ * (runs of digits compared as numbers); byte order otherwise, the same
+ * in every locale. */
+static gint
+compare_names (gconstpointer pa, gconstpointer pb)
+{
+  const char *a = *(const char *const *) pa, *b = *(const char *const *) pb;
+  while (*a != '\0' && *b != '\0')
+    {
+      if (g_ascii_isdigit (*a) && g_ascii_isdigit (*b))
+        {
+          const char *sa, *sb;
+          gsize la = digit_run (&a, &sa), lb = digit_run (&b, &sb);
+          if (la != lb)
+            return la < lb ? -1 : 1;
+          gint c = memcmp (sa, sb, la);
+          if (c != 0)
+            return c;
+          continue;
+        }
+      if (*a != *b)
+        return (guchar) *a < (guchar) *b ? -1 : 1;
+      a++, b++;
+    }
+  if (*a != *b)
+    return (guchar) *a < (guchar) *b ? -1 : 1;
+  return strcmp (*(const char *const *) pa, *(const char *const *) pb);
 }
 
 /* The names in folder, sorted (a listing that does not depend on the

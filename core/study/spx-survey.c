@@ -20,7 +20,7 @@ spx_survey_options_init (SpxSurveyOptions *o)
   o->n_blocks = G_N_ELEMENTS (blocks);
   o->run_static = o->run_dynamic = o->run_tilewise = TRUE;
   o->n = 256;
-  o->dtype = SPX_DTYPE_FP32;
+  o->dtype = sweep.dtype; /* the default scenario's, as sweep and the window */
   o->reps = sweep.reps;
   o->warmup = sweep.warmup;
   o->seed = 1;

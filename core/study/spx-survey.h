@@ -36,7 +36,8 @@ typedef struct {
 } SpxSurveyOptions;
 
 /* Both sources, SPX_SURVEY_BLOCKS, static, dynamic and tile-wise, n 256,
- * fp32 on bow, all cores, the sweep's reps and warm-up, seed 1. */
+ * the sweep's dtype (fp16: the CPU in bf16) on bow, all cores, its reps
+ * and warm-up, seed 1. */
 void     spx_survey_options_init     (SpxSurveyOptions *options);
 gboolean spx_survey_options_validate (const SpxSurveyOptions *options,
                                       GError **error);
