@@ -18,7 +18,7 @@
 /* The table's columns, in characters; the layer's name comes last. */
 #define COLUMN_SHAPE   13
 #define COLUMN_DENSITY 7
-#define COLUMN_CHOICE  22
+#define COLUMN_CHOICE  25
 #define COLUMN_SHARE   11
 /* The chart: as wide as the sweep's, as tall as its rows need. */
 static const SpxCliPicture chart_defaults = { .width = 900, .height = 0,
@@ -57,28 +57,6 @@ typedef struct {
   SPX_CLI_FIELDS (LAYERS_OPTIONS)
   SpxCliPictureArgs picture;
 } LayersArgs;
-
-/* What --out holds. */
-typedef enum {
-  OUT_NONE,
-  OUT_FILE,  /* .csv or .json */
-  OUT_CHART,
-} OutKind;
-
-static gboolean
-parse_out (const char *path, OutKind *kind, SpxExportFormat *format)
-{
-  *kind = path == NULL ? OUT_NONE : OUT_FILE;
-  if (path == NULL || spx_has_suffix (path, ".csv") ||
-      spx_has_suffix (path, ".json"))
-    return TRUE;
-  *kind = OUT_CHART;
-  if (spx_export_format_from_path (path, format, NULL))
-    return TRUE;
-  spx_cli_usage_error (CMD, "--out: expected a file name ending in .csv, "
-                       ".json, .png, .svg or .pdf, got '%s'", path);
-  return FALSE;
-}
 
 static gboolean
 parse_number (const char *option, const char *text, guint64 min,
@@ -189,22 +167,13 @@ run_survey (SpxSurvey *survey, SpxNetwork *network,
 
 /* ---- the table ---------------------------------------------------- */
 
-/* "static b4 2.31×", "dense (best 1.02×)", "—" */
+/* A layer's recommendation in the table; "—" where its source did not
+ * run. */
 static char *
 choice_text (const SpxSurveyLayer *layer, SpxSweepSource s)
 {
-  const SpxSurveyChoice *c = &layer->recommended[s];
-  if (!c->valid)
-    return g_strdup ("—");
-  g_autofree char *noisy = c->noisy ? g_strdup_printf (" (%u noisy)",
-                                                       c->noisy)
-                                    : g_strdup ("");
-  if (c->mode == SPX_SWEEP_DENSE && c->best > 0)
-    return g_strdup_printf ("dense (best %.2f×)%s", c->best, noisy);
-  if (c->mode == SPX_SWEEP_DENSE)
-    return g_strdup_printf ("dense%s", noisy);
-  return g_strdup_printf ("%s b%u %.2f×%s", spx_sweep_mode_to_string (c->mode),
-                          c->block, c->speedup, noisy);
+  char *text = spx_survey_choice_describe (&layer->recommended[s]);
+  return text != NULL ? text : g_strdup ("—");
 }
 
 /* text padded with spaces to width characters (it may be wider). */
@@ -317,14 +286,14 @@ print_table (const SpxSurvey *survey)
 /* ---- output ------------------------------------------------------- */
 
 static gboolean
-write_out (const SpxSurvey *survey, const char *path, OutKind kind,
+write_out (const SpxSurvey *survey, const char *path, SpxCliOut kind,
            SpxExportFormat format, SpxCliPicture *pic, GError **error)
 {
-  if (kind == OUT_FILE)
+  if (kind == SPX_CLI_OUT_TABLE)
     return spx_survey_save (survey, path, SPX_SAVE_DEFAULT, error);
   SpxRenderLayersData chart = { .survey = survey };
   if (pic->height == 0)
-    pic->height = MIN (16384, MAX (320, spx_render_layers_height (
+    pic->height = MIN (16384, MAX (240, spx_render_layers_height (
                                           survey, &pic->style)));
   return spx_render_export (path, format, pic->width, pic->height,
                             pic->scale, spx_render_layers, &chart,
@@ -353,11 +322,11 @@ warn_noisy (const SpxSurvey *survey)
 }
 
 static int
-report (const SpxSurvey *survey, const LayersArgs *a, OutKind kind,
+report (const SpxSurvey *survey, const LayersArgs *a, SpxCliOut kind,
         SpxExportFormat format, SpxCliPicture *pic)
 {
   g_autoptr (GError) error = NULL;
-  if (kind != OUT_NONE)
+  if (kind != SPX_CLI_OUT_NONE)
     {
       if (!write_out (survey, a->out, kind, format, pic, &error))
         return spx_cli_input_error (CMD, error);
@@ -381,17 +350,17 @@ static int
 run (const LayersArgs *a, const char *path)
 {
   SpxSurveyOptions o;
-  OutKind kind;
+  SpxCliOut kind;
   SpxExportFormat format = SPX_EXPORT_PNG;
   SpxCliPicture pic = chart_defaults;
   g_autoptr (SpxIpuMachine) machine = NULL;
   g_autoptr (GError) error = NULL;
   int status, signum = 0;
   spx_survey_options_init (&o);
-  if (!parse_out (a->out, &kind, &format) ||
+  if (!spx_cli_out (CMD, a->out, &kind, &format) ||
       !spx_cli_picture_args_parse (&a->picture, CMD, &pic))
     return SPX_EXIT_USAGE;
-  if (a->json && kind != OUT_NONE)
+  if (a->json && kind != SPX_CLI_OUT_NONE)
     return spx_cli_usage_error (CMD, "--json: prints to stdout; not with "
                                 "--out");
   if (!parse_all (a, &o, &machine, &status))

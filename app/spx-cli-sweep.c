@@ -299,29 +299,6 @@ check_points (const SweepArgs *a, SpxSweepOptions *o)
   return TRUE;
 }
 
-/* What --out holds, from its extension. */
-typedef enum {
-  OUT_TABLE, /* .csv or .json */
-  OUT_CHART,
-} OutKind;
-
-static gboolean
-parse_out (const char *path, OutKind *kind, SpxExportFormat *format)
-{
-  if (path == NULL)
-    return spx_cli_usage_error (CMD, "--out is required (a .csv, .json, "
-                                ".png, .svg or .pdf file)"), FALSE;
-  *kind = OUT_TABLE;
-  if (spx_has_suffix (path, ".csv") || spx_has_suffix (path, ".json"))
-    return TRUE;
-  *kind = OUT_CHART;
-  if (spx_export_format_from_path (path, format, NULL))
-    return TRUE;
-  spx_cli_usage_error (CMD, "--out: expected a file name ending in .csv, "
-                       ".json, .png, .svg or .pdf, got '%s'", path);
-  return FALSE;
-}
-
 /* The options over the defaults: the paper's comparison, or a study's
  * own sweep when --scenario or --mask names one. */
 static gboolean
@@ -359,10 +336,10 @@ progress (guint done, guint total, const SpxSweepPoint *p, gpointer tty)
 }
 
 static gboolean
-write_out (const SpxSweep *sweep, const char *path, OutKind kind,
+write_out (const SpxSweep *sweep, const char *path, SpxCliOut kind,
            SpxExportFormat format, const SpxCliPicture *pic, GError **error)
 {
-  if (kind == OUT_TABLE)
+  if (kind == SPX_CLI_OUT_TABLE)
     return spx_sweep_save (sweep, path, SPX_SAVE_DEFAULT, error);
   SpxRenderSpeedupData chart = { .sweep = sweep };
   return spx_render_export (path, format, pic->width, pic->height,
@@ -419,7 +396,7 @@ run (gconstpointer data)
 {
   const SweepArgs *a = data;
   SpxSweepOptions o;
-  OutKind kind;
+  SpxCliOut kind;
   SpxExportFormat format = SPX_EXPORT_PNG;
   g_autoptr (SpxStudy) study = NULL;
   g_autoptr (SpxIpuMachine) machine = NULL;
@@ -428,7 +405,10 @@ run (gconstpointer data)
   int signum = 0;
   int status = SPX_EXIT_USAGE;
   SpxCliPicture pic = chart_defaults;
-  if (!parse_out (a->out, &kind, &format) ||
+  if (a->out == NULL)
+    return spx_cli_usage_error (CMD, "--out is required (a .csv, .json, "
+                                ".png, .svg or .pdf file)");
+  if (!spx_cli_out (CMD, a->out, &kind, &format) ||
       !spx_cli_picture_args_parse (&a->picture, CMD, &pic))
     return SPX_EXIT_USAGE;
   if (spx_cli_study_args_subject_given (&a->study))

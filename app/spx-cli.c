@@ -186,6 +186,22 @@ spx_cli_modes_parse (const char *command, const char *option,
 }
 
 gboolean
+spx_cli_out (const char *command, const char *path, SpxCliOut *kind,
+             SpxExportFormat *format)
+{
+  *kind = path == NULL ? SPX_CLI_OUT_NONE : SPX_CLI_OUT_TABLE;
+  if (path == NULL || spx_has_suffix (path, ".csv") ||
+      spx_has_suffix (path, ".json"))
+    return TRUE;
+  *kind = SPX_CLI_OUT_CHART;
+  if (spx_export_format_from_path (path, format, NULL))
+    return TRUE;
+  spx_cli_usage_error (command, "--out: expected a file name ending in .csv, "
+                       ".json, .png, .svg or .pdf, got '%s'", path);
+  return FALSE;
+}
+
+gboolean
 spx_cli_sweep_modes (const char *command, const char *text, gboolean run_cpu,
                      gboolean *run_static, gboolean *run_dynamic,
                      gboolean *run_tilewise, guint *named)

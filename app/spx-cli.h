@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "spx-cli-options.h"
+#include "spx-render-export.h"
 #include "spx-sweep.h"
 
 G_BEGIN_DECLS
@@ -131,6 +132,17 @@ char     *spx_cli_modes_text  (guint modes);
 gboolean  spx_cli_modes_parse (const char *command, const char *option,
                                const char *text, guint known, gboolean list,
                                guint *modes, guint *named);
+
+/* What --out of a sweep or a survey names: a table of its points (.csv,
+ * .json) or a chart (.png, .svg, .pdf, in *format). NULL is
+ * SPX_CLI_OUT_NONE; another extension, one line and FALSE. */
+typedef enum {
+  SPX_CLI_OUT_NONE,
+  SPX_CLI_OUT_TABLE,
+  SPX_CLI_OUT_CHART,
+} SpxCliOut;
+gboolean  spx_cli_out (const char *command, const char *path, SpxCliOut *kind,
+                       SpxExportFormat *format);
 
 /* --modes of a sweep or a survey (a list of the CPU's modes, dense
  * always running): the sparse modes asked for; tilewise named without

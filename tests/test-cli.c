@@ -1105,6 +1105,290 @@ assert_signature (const char *path, const char *magic)
   g_assert_nonnull (g_strstr_len (text, MIN (len, 256), magic));
 }
 
+/* ---- layers ------------------------------------------------------ */
+
+/* A folder of three entries: conv.smtx (64 × 147, 940 non-zeros),
+ * tiny.mtx (6 × 5) and broken.mtx, which is not a mask. */
+static char *
+layers_folder (void)
+{
+  char *dir = g_dir_make_tmp ("spx-cli-layers-XXXXXX", NULL);
+  const char *from[] = { "rn50-magnitude_pruning-0.9-initial_conv.smtx",
+                         "cli-tiny.mtx" };
+  const char *to[] = { "conv.smtx", "tiny.mtx" };
+  for (guint i = 0; i < G_N_ELEMENTS (from); i++)
+    {
+      g_autofree char *src = data_path (from[i]);
+      g_autofree char *dst = g_build_filename (dir, to[i], NULL);
+      g_autofree char *text = test_read_all (src);
+      g_assert_true (g_file_set_contents (dst, text, -1, NULL));
+    }
+  g_autofree char *broken = g_build_filename (dir, "broken.mtx", NULL);
+  g_assert_true (g_file_set_contents (broken, "%%MatrixMarket nonsense\n",
+                                      -1, NULL));
+  return dir;
+}
+
+/* Lines of text that start with prefix. */
+static guint
+lines_starting (const char *text, const char *prefix)
+{
+  g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
+  guint n = 0;
+  for (guint i = 0; lines[i] != NULL; i++)
+    n += g_str_has_prefix (lines[i], prefix);
+  return n;
+}
+
+static void
+test_layers_table (void)
+{
+  g_autofree char *dir = layers_folder ();
+  Run r = run_cli ("layers", dir, "--source", "model", "--n", "16",
+                   "--machine", "teach16", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_cmpstr (r.err, ==, "");
+  g_auto (GStrv) lines = g_strsplit (r.out, "\n", -1);
+  g_assert_nonnull (strstr (lines[0], "(folder): 3 layers at n = 16"));
+  g_assert_true (g_str_has_prefix (lines[1], "shape"));
+  g_assert_true (g_str_has_suffix (lines[1], "layer"));
+  /* a row per layer surveyed, its name last */
+  g_assert_true (g_str_has_prefix (lines[2], "64 × 147 "));
+  g_assert_true (g_str_has_suffix (lines[2], " conv.smtx"));
+  g_assert_nonnull (strstr (lines[2], "10.0%")); /* 940 / 9408 */
+  g_assert_true (g_str_has_prefix (lines[3], "6 × 5 "));
+  g_assert_true (g_str_has_suffix (lines[3], " tiny.mtx"));
+  g_assert_true (g_str_has_prefix (lines[4], "skipped broken.mtx: "));
+  g_assert_true (g_str_has_prefix (lines[5], "total on the IPU model: "));
+  g_assert_true (g_str_has_prefix (lines[6], "The whole network: "));
+  g_assert_nonnull (strstr (lines[6], "on the modelled IPU (teach16, fp32)"));
+  g_assert_cmpstr (lines[7], ==, "");
+  g_assert_null (lines[8]);
+  g_assert_cmpuint (lines_starting (r.out, "total on this CPU"), ==, 0);
+  run_clear (&r);
+  /* --only keeps the layers whose name it finds */
+  r = run_cli ("layers", dir, "--source", "model", "--n", "16", "--only",
+               "^t", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "(folder): 1 layers"));
+  g_assert_cmpuint (lines_starting (r.out, "6 × 5 "), ==, 1);
+  g_assert_null (strstr (r.out, "conv.smtx"));
+  run_clear (&r);
+  test_remove_folder (dir);
+}
+
+static JsonObject *
+member_object (JsonObject *o, const char *key)
+{
+  g_assert_true (json_object_has_member (o, key));
+  return json_object_get_object_member (o, key);
+}
+
+static void
+assert_members (JsonObject *o, const char *const *keys)
+{
+  for (guint i = 0; keys[i] != NULL; i++)
+    if (!json_object_has_member (o, keys[i]))
+      g_error ("no \"%s\"", keys[i]);
+}
+
+/* The keys the issue fixes, and the totals the sums of the layers'. */
+static void
+test_layers_json (void)
+{
+  static const char *const layer_keys[] = { "name", "rows", "cols",
+    "density", "block_density", "points", "recommended", NULL };
+  static const char *const point_keys[] = { "source", "mode", "block", "ms",
+    "ms_q1", "ms_q3", "speedup", "noisy", NULL };
+  static const char *const choice_keys[] = { "mode", "block", "ms",
+    "dense_ms", "speedup", NULL };
+  static const char *const total_keys[] = { "dense_ms", "chosen_ms",
+    "speedup", NULL };
+  static const char *const sources[] = { "cpu", "model" };
+  g_autofree char *dir = layers_folder ();
+  Run r = run_cli ("layers", dir, "--json", "--n", "8", "--threads", "1",
+                   "--reps", "5", "--blocks", "1,4", "--machine", "teach16",
+                   NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  JsonObject *root = parse_object (parser, r.out);
+  JsonArray *layers = json_object_get_array_member (root, "layers");
+  g_assert_cmpuint (json_array_get_length (layers), ==, 3);
+  double dense[2] = { 0 }, chosen[2] = { 0 };
+  for (guint i = 0; i < 3; i++)
+    {
+      JsonObject *l = json_array_get_object_element (layers, i);
+      const char *name = json_object_get_string_member (l, "name");
+      if (g_str_equal (name, "broken.mtx"))
+        {
+          g_assert_true (json_object_has_member (l, "skipped"));
+          continue;
+        }
+      assert_members (l, layer_keys);
+      if (g_str_equal (name, "conv.smtx"))
+        {
+          g_assert_cmpint (json_object_get_int_member (l, "rows"), ==, 64);
+          g_assert_cmpint (json_object_get_int_member (l, "cols"), ==, 147);
+          g_assert_cmpfloat_with_epsilon (
+            json_object_get_double_member (l, "density"), 940 / 9408.0,
+            1e-9);
+        }
+      JsonObject *bd = member_object (l, "block_density");
+      g_assert_cmpuint (json_object_get_size (bd), ==, 2);
+      g_assert_true (json_object_has_member (bd, "1"));
+      g_assert_true (json_object_has_member (bd, "4"));
+      JsonArray *points = json_object_get_array_member (l, "points");
+      /* model: dense, static, dynamic; CPU: and tile-wise; at 2 blocks */
+      g_assert_cmpuint (json_array_get_length (points), ==, 2 * (3 + 4));
+      for (guint j = 0; j < json_array_get_length (points); j++)
+        assert_members (json_array_get_object_element (points, j),
+                        point_keys);
+      JsonObject *rec = member_object (l, "recommended");
+      for (guint s = 0; s < 2; s++)
+        {
+          JsonObject *c = member_object (rec, sources[s]);
+          assert_members (c, choice_keys);
+          dense[s] += json_object_get_double_member (c, "dense_ms");
+          chosen[s] += json_object_get_double_member (c, "ms");
+        }
+    }
+  JsonObject *total = member_object (root, "total");
+  for (guint s = 0; s < 2; s++)
+    {
+      JsonObject *t = member_object (total, sources[s]);
+      assert_members (t, total_keys);
+      double d = json_object_get_double_member (t, "dense_ms");
+      double c = json_object_get_double_member (t, "chosen_ms");
+      g_assert_cmpfloat_with_epsilon (d, dense[s], 1e-8 * d);
+      g_assert_cmpfloat_with_epsilon (c, chosen[s], 1e-8 * c);
+      g_assert_cmpfloat_with_epsilon (
+        json_object_get_double_member (t, "speedup"), d / c, 1e-8);
+    }
+  run_clear (&r);
+  test_remove_folder (dir);
+}
+
+static void
+test_layers_errors (void)
+{
+  g_autofree char *dir = layers_folder ();
+  static const char *const bad[][3] = {
+    { "--n", "0", "--n" }, { "--n", "x", "--n" },
+    { "--dtype", "fp8", "--dtype" }, { "--source", "gpu", "--source" },
+    { "--blocks", "0", "--blocks" }, { "--blocks", "1,,2", "--blocks" },
+    { "--modes", "sparse", "--modes" }, { "--threads", "0", "--threads" },
+    { "--reps", "2", "--reps" }, { "--only", "conv(", "--only" },
+    { "--out", "x.txt", "--out" }, { "--machine", "nosuch", "nosuch" },
+    { "--width", "1", "--width" },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      Run r = run_cli ("layers", dir, bad[i][0], bad[i][1], NULL);
+      assert_usage_error (&r, bad[i][2]);
+    }
+  Run r = run_cli ("layers", dir, "--source", "model", "--modes", "tilewise",
+                   NULL);
+  assert_usage_error (&r, "CPU only");
+  r = run_cli ("layers", dir, "--dtype", "bf16", "--modes", "tilewise",
+               NULL);
+  assert_usage_error (&r, "tile-wise");
+  r = run_cli ("layers", dir, "--json", "--out", "x.json", NULL);
+  assert_usage_error (&r, "--json");
+  r = run_cli ("layers", NULL);
+  assert_usage_error (&r, "PATH");
+  r = run_cli ("layers", dir, dir, NULL);
+  assert_usage_error (&r, "one PATH");
+  /* a path that is not there: the input's fault, named */
+  g_autofree char *missing = g_build_filename (dir, "nothing-here", NULL);
+  r = run_cli ("layers", missing, NULL);
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_cmpuint (count_lines (r.err), ==, 1);
+  g_assert_nonnull (strstr (r.err, "nothing-here"));
+  g_assert_cmpstr (r.out, ==, "");
+  run_clear (&r);
+  g_assert_false (g_file_test ("x.json", G_FILE_TEST_EXISTS));
+  test_remove_folder (dir);
+}
+
+/* --out: the chart (PNG, SVG, PDF), the CSV (a row per point). */
+static void
+test_layers_out (void)
+{
+  g_autofree char *dir = layers_folder ();
+  g_autofree char *out = g_dir_make_tmp ("spx-cli-XXXXXX", NULL);
+  static const char *ext[] = { "png", "svg", "pdf" };
+  static const char *magic[] = { "PNG", "<svg", "%PDF" };
+  for (guint e = 0; e < G_N_ELEMENTS (ext); e++)
+    {
+      g_autofree char *name = g_strdup_printf ("layers.%s", ext[e]);
+      g_autofree char *path = g_build_filename (out, name, NULL);
+      Run r = run_cli ("layers", dir, "--source", "model", "--n", "16",
+                       "--out", path, NULL);
+      g_assert_cmpint (r.status, ==, 0);
+      g_assert_true (g_str_has_prefix (r.out, "sparse-explorer layers: 3 "
+                                       "layers written to "));
+      run_clear (&r);
+      assert_signature (path, magic[e]);
+      g_unlink (path);
+    }
+  g_autofree char *csv = g_build_filename (out, "layers.csv", NULL);
+  Run r = run_cli ("layers", dir, "--source", "model", "--n", "16",
+                   "--blocks", "1,2", "--out", csv, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  run_clear (&r);
+  g_autofree char *text = test_read_all (csv);
+  g_assert_true (g_str_has_prefix (text, "layer,source,mode,block,"));
+  /* two layers × two blocks × dense, static, dynamic */
+  g_assert_cmpuint (count_lines (text), ==, 1 + 2 * 2 * 3);
+  g_assert_cmpuint (lines_starting (text, "conv.smtx,model,"), ==, 6);
+  g_unlink (csv);
+  g_rmdir (out);
+  test_remove_folder (dir);
+}
+
+/* Ctrl-C during a survey: the layers done printed, status 130. */
+static void
+test_layers_interrupted (void)
+{
+  const char *dlmc = g_getenv ("SPX_DLMC_DIR");
+  g_autofree char *folder = dlmc ? g_build_filename (
+    dlmc, "transformer", "magnitude_pruning", "0.9", NULL) : NULL;
+  if (folder == NULL || !g_file_test (folder, G_FILE_TEST_IS_DIR))
+    {
+      g_test_skip ("no DLMC directory (SPX_DLMC_DIR)");
+      return;
+    }
+  const char *argv[] = { g_getenv ("SPX_BINARY"), "layers", folder,
+                         "--source", "cpu", "--reps", "60", "--threads", "1",
+                         NULL };
+  GPid pid;
+  int out_fd, err_fd;
+  g_autoptr (GError) error = NULL;
+  g_spawn_async_with_pipes (NULL, (char **) argv, NULL,
+                            G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL, &pid,
+                            NULL, &out_fd, &err_fd, &error);
+  g_assert_no_error (error);
+  g_usleep (G_USEC_PER_SEC);
+  g_assert_cmpint (kill (pid, SIGINT), ==, 0);
+  int wait_status = 0;
+  g_assert_cmpint (waitpid (pid, &wait_status, 0), ==, pid);
+  g_spawn_close_pid (pid);
+  g_autoptr (GIOChannel) out = g_io_channel_unix_new (out_fd);
+  g_autoptr (GIOChannel) err = g_io_channel_unix_new (err_fd);
+  g_io_channel_set_close_on_unref (out, TRUE);
+  g_io_channel_set_close_on_unref (err, TRUE);
+  g_autofree char *text = NULL, *msg = NULL;
+  g_io_channel_read_to_end (out, &text, NULL, NULL);
+  g_io_channel_read_to_end (err, &msg, NULL, NULL);
+  g_assert_true (WIFEXITED (wait_status));
+  g_assert_cmpint (WEXITSTATUS (wait_status), ==, 130);
+  g_assert_nonnull (strstr (msg, "interrupted by SIGINT"));
+  /* the layers done (none, or some) and the sentence saying so */
+  g_assert_nonnull (strstr (text, "layers at n = 256"));
+  g_assert_true (strstr (text, "The layers surveyed so far") != NULL ||
+                 strstr (text, "No layer surveyed") != NULL);
+}
+
 static void
 test_render_views (void)
 {
@@ -2890,6 +3174,11 @@ main (int argc, char **argv)
                         GINT_TO_POINTER (SIGTERM), test_bench_peers_signal);
   g_test_add_func ("/cli/scenario-files", test_scenario_files);
   g_test_add_func ("/cli/sweep/mask", test_sweep_mask);
+  g_test_add_func ("/cli/layers/table", test_layers_table);
+  g_test_add_func ("/cli/layers/json", test_layers_json);
+  g_test_add_func ("/cli/layers/errors", test_layers_errors);
+  g_test_add_func ("/cli/layers/out", test_layers_out);
+  g_test_add_func ("/cli/layers/interrupted", test_layers_interrupted);
   g_test_add_func ("/cli/sweep/scenario-block", test_sweep_scenario_block);
   g_test_add_func ("/cli/messages/scenario-threads", test_scenario_threads);
   g_test_add_func ("/cli/messages/prefixes", test_message_prefixes);

@@ -21,6 +21,13 @@ spx_json_finish (SpxJson *json)
   return text;
 }
 
+char *
+spx_json_finish_line (SpxJson *json)
+{
+  g_string_append_c (json->out, '\n');
+  return spx_json_finish (json);
+}
+
 /* Control characters (C0, DEL, C1) as \u escapes, so that the text is
  * safe on a terminal as well as valid JSON; bytes that are not UTF-8 as
  * U+FFFD, since JSON holds characters only. */

@@ -14,6 +14,8 @@ typedef struct {
 void  spx_json_init         (SpxJson *json);
 /* Returns the text (caller frees) and resets the writer. */
 char *spx_json_finish       (SpxJson *json);
+/* The same ending in a newline, as a file's text. */
+char *spx_json_finish_line  (SpxJson *json);
 
 void  spx_json_begin_object (SpxJson *json, const char *key);
 void  spx_json_end_object   (SpxJson *json);

@@ -2,7 +2,6 @@
  * JSON, checked key by key */
 #include "spx-survey.h"
 #include "spx-json.h"
-#include "spx-save.h"
 #include "spx-util.h"
 
 #include <json-glib/json-glib.h>
@@ -171,29 +170,16 @@ spx_survey_to_json (const SpxSurvey *survey)
     }
   spx_json_end_object (&json);
   spx_json_end_object (&json);
-  char *text = spx_json_finish (&json);
-  char *line = g_strconcat (text, "\n", NULL);
-  g_free (text);
-  return line;
+  return spx_json_finish_line (&json);
 }
 
 gboolean
 spx_survey_save (const SpxSurvey *survey, const char *path,
                  SpxSaveFlags flags, GError **error)
 {
-  g_autofree char *text = NULL;
-  if (spx_has_suffix (path, ".csv"))
-    text = spx_survey_to_csv (survey);
-  else if (spx_has_suffix (path, ".json"))
-    text = spx_survey_to_json (survey);
-  else
-    {
-      g_autofree char *shown = g_filename_display_name (path);
-      return spx_invalid (error, SPX_SURVEY_ERROR, SPX_SURVEY_ERROR_INVALID,
-                          "%s: expected a file name ending in .csv or "
-                          ".json", shown);
-    }
-  return spx_save_file (path, text, strlen (text), flags, error);
+  return spx_sweep_save_as (path, (SpxSweepText) spx_survey_to_csv,
+                            (SpxSweepText) spx_survey_to_json, survey, flags,
+                            error);
 }
 
 /* ---- JSON in ------------------------------------------------------ */
@@ -337,6 +323,16 @@ get_double (Reader *r, JsonObject *o, const char *where, const char *key,
 
 /* ---- settings ---- */
 
+/* Element i of a, when a string; else "" (no word the caller takes). */
+static const char *
+element_string (JsonArray *a, guint i)
+{
+  JsonNode *n = json_array_get_element (a, i);
+  return JSON_NODE_HOLDS_VALUE (n) &&
+         json_node_get_value_type (n) == G_TYPE_STRING
+           ? json_node_get_string (n) : "";
+}
+
 static gboolean
 read_sources (Reader *r, JsonObject *o, SpxSurveyOptions *s)
 {
@@ -346,10 +342,7 @@ read_sources (Reader *r, JsonObject *o, SpxSurveyOptions *s)
   s->run_model = s->run_cpu = FALSE;
   for (guint i = 0; i < json_array_get_length (a); i++)
     {
-      JsonNode *n = json_array_get_element (a, i);
-      const char *word = JSON_NODE_HOLDS_VALUE (n) &&
-                         json_node_get_value_type (n) == G_TYPE_STRING
-                           ? json_node_get_string (n) : "";
+      const char *word = element_string (a, i);
       if (g_str_equal (word, "cpu"))
         s->run_cpu = TRUE;
       else if (g_str_equal (word, "model"))
@@ -398,11 +391,8 @@ read_modes (Reader *r, JsonObject *o, SpxSurveyOptions *s)
   s->run_static = s->run_dynamic = s->run_tilewise = FALSE;
   for (guint i = 0; i < json_array_get_length (a); i++)
     {
-      JsonNode *n = json_array_get_element (a, i);
       SpxSweepMode mode;
-      if (!JSON_NODE_HOLDS_VALUE (n) ||
-          json_node_get_value_type (n) != G_TYPE_STRING ||
-          !spx_sweep_mode_from_string (json_node_get_string (n), &mode))
+      if (!spx_sweep_mode_from_string (element_string (a, i), &mode))
         return refuse (r, "settings", "modes", "expected dense, static, "
                        "dynamic or tilewise in each place");
       if (runs[mode] != NULL)
@@ -621,9 +611,10 @@ check_choice (Reader *r, JsonObject *o, const char *where,
                     : !close_to (best, c->best) ? "best"
                     : noisy != c->noisy ? "noisy_points" : NULL;
   return key == NULL ||
-         refuse (r, where, key, "not what the layer's points recommend "
-                 "(%s b %u, %.4g ms)", spx_sweep_mode_to_string (c->mode),
-                 c->block, c->ms);
+         refuse (r, where, key, "disagrees with the layer's points: they "
+                 "recommend %s b%u (%.4g ms, best %.4g×)",
+                 spx_sweep_mode_to_string (c->mode), c->block, c->ms,
+                 c->best);
 }
 
 /* What the file recommends for a layer (or totals) must be what its

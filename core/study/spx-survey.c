@@ -493,6 +493,22 @@ spx_survey_run (SpxSurvey *survey, SpxNetwork *network,
 
 /* ---- words -------------------------------------------------------- */
 
+char *
+spx_survey_choice_describe (const SpxSurveyChoice *c)
+{
+  if (!c->valid)
+    return NULL;
+  g_autofree char *noisy = c->noisy ? g_strdup_printf (" (%u noisy)",
+                                                       c->noisy)
+                                    : g_strdup ("");
+  if (c->mode == SPX_SWEEP_DENSE && c->best > 0)
+    return g_strdup_printf ("keep dense (best %.2f×)%s", c->best, noisy);
+  if (c->mode == SPX_SWEEP_DENSE)
+    return g_strdup_printf ("keep dense%s", noisy);
+  return g_strdup_printf ("%s b%u %.2f×%s", spx_sweep_mode_to_string (c->mode),
+                          c->block, c->speedup, noisy);
+}
+
 /* The CPU's dense library over the layers' recommendations: one name, or
  * NULL when they differ. */
 static const char *
@@ -520,13 +536,13 @@ describe_source (GString *out, const SpxSurvey *survey, SpxSweepSource s)
   if (s == SPX_SWEEP_CPU)
     {
       const char *dense = cpu_dense (survey);
-      g_string_append_printf (out, "%.1f× on this CPU (%s, over %s dense)",
+      g_string_append_printf (out, "%.2f× on this CPU (%s, over %s dense)",
                               t->speedup,
                               spx_cpu_type_name (spx_bench_cpu_type (o->dtype)),
                               dense ? dense : "the faster");
     }
   else
-    g_string_append_printf (out, "%.1f× on the modelled IPU (%s, %s)",
+    g_string_append_printf (out, "%.2f× on the modelled IPU (%s, %s)",
                             t->speedup, o->machine ? o->machine->name : "bow",
                             spx_dtype_to_string (spx_dtype_on_ipu (o->dtype)));
 }

@@ -159,11 +159,15 @@ gboolean   spx_survey_save    (const SpxSurvey *survey, const char *path,
  * recommendations and totals the same as those its points give. */
 SpxSurvey *spx_survey_load    (const char *path, GError **error);
 
-/* "the whole network: 1.8× on this CPU (fp32, over oneDNN dense),
- * 1.1× on the modelled IPU (bow, fp16); 40% of the dense time is in
+/* "the whole network: 1.83× on this CPU (fp32, over oneDNN dense),
+ * 1.10× on the modelled IPU (bow, fp16); 40% of the dense time is in
  * layers that should stay dense" (each source's share named when they
- * differ; "the layers surveyed so far (2 of 3)" when not complete). */
+ * differ; "the layers surveyed so far (2): …" when not complete). */
 char      *spx_survey_describe (const SpxSurvey *survey);
+/* A recommendation in a few words: "static b4 2.31×", "keep dense (best
+ * 1.02×)", with " (3 noisy)" when points were left out as noisy; NULL
+ * when its source did not run. */
+char      *spx_survey_choice_describe (const SpxSurveyChoice *choice);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SpxSurvey, spx_survey_free)
 

@@ -793,21 +793,19 @@ spx_sweep_to_json (const SpxSweep *sweep)
     spx_sweep_point_to_json (&json, &g_array_index (sweep->points, SpxSweepPoint, i));
   spx_json_end_array (&json);
   spx_json_end_object (&json);
-  char *text = spx_json_finish (&json);
-  char *line = g_strconcat (text, "\n", NULL);
-  g_free (text);
-  return line;
+  return spx_json_finish_line (&json);
 }
 
 gboolean
-spx_sweep_save (const SpxSweep *sweep, const char *path, SpxSaveFlags flags,
-                GError **error)
+spx_sweep_save_as (const char *path, SpxSweepText to_csv,
+                   SpxSweepText to_json, gconstpointer data,
+                   SpxSaveFlags flags, GError **error)
 {
   g_autofree char *text = NULL;
   if (spx_has_suffix (path, ".csv"))
-    text = spx_sweep_to_csv (sweep);
+    text = to_csv (data);
   else if (spx_has_suffix (path, ".json"))
-    text = spx_sweep_to_json (sweep);
+    text = to_json (data);
   else
     {
       g_set_error (error, SPX_SWEEP_ERROR, SPX_SWEEP_ERROR_INVALID,
@@ -815,4 +813,13 @@ spx_sweep_save (const SpxSweep *sweep, const char *path, SpxSaveFlags flags,
       return FALSE;
     }
   return spx_save_file (path, text, strlen (text), flags, error);
+}
+
+gboolean
+spx_sweep_save (const SpxSweep *sweep, const char *path, SpxSaveFlags flags,
+                GError **error)
+{
+  return spx_sweep_save_as (path, (SpxSweepText) spx_sweep_to_csv,
+                            (SpxSweepText) spx_sweep_to_json, sweep, flags,
+                            error);
 }

@@ -203,6 +203,12 @@ void      spx_sweep_csv_field     (GString *out, const char *text);
 /* By the extension of path: .csv or .json; through spx_save_file. */
 gboolean  spx_sweep_save    (const SpxSweep *sweep, const char *path,
                              SpxSaveFlags flags, GError **error);
+/* The same for any file of points: data written by to_csv or to_json as
+ * path's extension says; another is SPX_SWEEP_ERROR_INVALID, naming it. */
+typedef char *(*SpxSweepText) (gconstpointer data);
+gboolean  spx_sweep_save_as (const char *path, SpxSweepText to_csv,
+                             SpxSweepText to_json, gconstpointer data,
+                             SpxSaveFlags flags, GError **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SpxSweep, spx_sweep_free)
 

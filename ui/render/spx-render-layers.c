@@ -152,22 +152,6 @@ shown_name (const Chart *c, const char *name)
   return g_utf8_make_valid (part, -1);
 }
 
-/* "static b4 2.3×", "keep dense"; with the noisy points left out. */
-static char *
-choice_text (const SpxSurveyChoice *ch)
-{
-  g_autofree char *noisy = ch->noisy ? g_strdup_printf (" · %u noisy "
-                                                        "left out",
-                                                        ch->noisy)
-                                     : g_strdup ("");
-  if (ch->mode == SPX_SWEEP_DENSE && ch->best > 0)
-    return g_strdup_printf ("keep dense (best %.2f×)%s", ch->best, noisy);
-  if (ch->mode == SPX_SWEEP_DENSE)
-    return g_strdup_printf ("keep dense%s", noisy);
-  return g_strdup_printf ("%s b%u %.2f×%s", spx_sweep_mode_to_string (ch->mode),
-                          ch->block, ch->speedup, noisy);
-}
-
 /* One bar: filled to a sparse choice's speedup, hollow to 1× for dense. */
 static void
 draw_bar (const Chart *c, double y, SpxSweepSource s, double speedup,
@@ -211,10 +195,34 @@ draw_name (const Chart *c, double y, const char *name, gboolean muted,
   spx_render_text (c->cr, c->style, c->x0 - 0.6 * c->fs, y, &t, name);
 }
 
+/* What a row draws for each source: a bar when valid. */
+typedef struct {
+  gboolean valid, dense;
+  double   speedup;
+  char    *label;
+} Bar;
+
+/* A row's bars, one per source that ran, centred in the row at y. */
+static void
+draw_bars (const Chart *c, double y, Bar *bars, gboolean bold)
+{
+  double top = y + (c->row_h - c->n_sources * c->bar_h) / 2;
+  for (guint i = 0; i < G_N_ELEMENTS (order); i++)
+    {
+      SpxSweepSource s = order[i];
+      if (!c->ran[s])
+        continue;
+      if (bars[s].valid)
+        draw_bar (c, top, s, bars[s].speedup, bars[s].dense, bars[s].label,
+                  bold);
+      top += c->bar_h;
+      g_free (bars[s].label);
+    }
+}
+
 static void
 draw_layer (const Chart *c, const SpxSurveyLayer *layer, double y)
 {
-  double top = y + (c->row_h - c->n_sources * c->bar_h) / 2;
   g_autofree char *name = shown_name (c, layer->name);
   if (c->name_size > 0)
     draw_name (c, y + c->row_h / 2, name, layer->skipped != NULL, FALSE);
@@ -229,46 +237,33 @@ draw_layer (const Chart *c, const SpxSurveyLayer *layer, double y)
                          y + c->row_h / 2, &t, why);
       return;
     }
-  for (guint i = 0; i < G_N_ELEMENTS (order); i++)
+  Bar bars[SPX_SWEEP_N_SOURCES];
+  for (guint s = 0; s < SPX_SWEEP_N_SOURCES; s++)
     {
-      SpxSweepSource s = order[i];
       const SpxSurveyChoice *ch = &layer->recommended[s];
-      if (!c->ran[s])
-        continue;
-      if (ch->valid)
-        {
-          g_autofree char *label = choice_text (ch);
-          draw_bar (c, top, s, ch->speedup, ch->mode == SPX_SWEEP_DENSE,
-                    label, FALSE);
-        }
-      top += c->bar_h;
+      bars[s] = (Bar) { ch->valid, ch->mode == SPX_SWEEP_DENSE, ch->speedup,
+                        spx_survey_choice_describe (ch) };
     }
+  draw_bars (c, y, bars, FALSE);
 }
 
 static void
 draw_totals (const Chart *c, double y)
 {
   const SpxSurvey *survey = c->survey;
-  double top = y + (c->row_h - c->n_sources * c->bar_h) / 2;
   draw_name (c, y + c->row_h / 2, survey->complete ? "whole network"
                                                    : "layers so far",
              FALSE, TRUE);
-  for (guint i = 0; i < G_N_ELEMENTS (order); i++)
+  Bar bars[SPX_SWEEP_N_SOURCES];
+  for (guint s = 0; s < SPX_SWEEP_N_SOURCES; s++)
     {
-      SpxSweepSource s = order[i];
       const SpxSurveyTotal *t = &survey->total[s];
-      if (!c->ran[s])
-        continue;
-      if (t->valid)
-        {
-          g_autofree char *label = g_strdup_printf (
-            "%.2f×: %.3g ms dense → %.3g ms", t->speedup, t->dense_ms,
-            t->chosen_ms);
-          draw_bar (c, top, s, t->speedup, t->speedup < SPX_SURVEY_FASTER,
-                    label, TRUE);
-        }
-      top += c->bar_h;
+      /* hollow only when every layer stays dense */
+      bars[s] = (Bar) { t->valid, t->chosen_ms >= t->dense_ms, t->speedup,
+                        g_strdup_printf ("%.2f×: %.3g → %.3g ms", t->speedup,
+                                         t->dense_ms, t->chosen_ms) };
     }
+  draw_bars (c, y, bars, TRUE);
 }
 
 /* The ticks over the rows' span and the dashed 1× line; labels below. */
@@ -308,8 +303,7 @@ header (const Chart *c, const SpxRenderLayersData *d, double width)
   const SpxSurveyOptions *o = &survey->settings;
   g_autofree char *name = network_name (survey);
   g_autofree char *title = d->title ? g_strdup (d->title)
-    : g_strdup_printf ("%s: recommended speedup over dense, per layer",
-                       name);
+    : g_strdup_printf ("%s: recommended speedup per layer", name);
   double y = PAD;
   SpxTextOpts t = { .size = 1.25, .bold = TRUE, .max_width = width - 2 * PAD };
   spx_render_text (c->cr, c->style, PAD, y, &t, title);
@@ -338,8 +332,44 @@ header (const Chart *c, const SpxRenderLayersData *d, double width)
   return y + 1.5 * c->fs;
 }
 
-/* The sources' swatches, as the bars draw them, and dense's. */
+/* One entry of the legend at (*x, *y), on the next line when it would
+ * pass the right edge: a swatch (filled, or hollow for dense) or none,
+ * then text. */
 static void
+legend_item (const Chart *c, double *x, double *y, const SpxRgb *swatch,
+             gboolean hollow, const char *text)
+{
+  double s = 0.8 * c->fs, gap = swatch ? s + 0.4 * c->fs : 0;
+  SpxTextOpts t = { .size = 0.9, .ay = 0.5 };
+  double w = gap + spx_render_text_width (c->cr, c->style, 0.9, text, NULL);
+  if (*x > PAD && *x + w > c->width - PAD)
+    {
+      *x = PAD;
+      *y += 1.3 * c->fs;
+    }
+  if (swatch != NULL)
+    {
+      spx_render_set_rgb (c->cr, *swatch);
+      cairo_set_line_width (c->cr, 1.5);
+      if (hollow)
+        {
+          cairo_rectangle (c->cr, *x + 0.75, *y - s / 2 + 0.75, s - 1.5,
+                           s - 1.5);
+          cairo_stroke (c->cr);
+        }
+      else
+        {
+          cairo_rectangle (c->cr, *x, *y - s / 2, s, s);
+          cairo_fill (c->cr);
+        }
+    }
+  *x += gap + spx_render_text (c->cr, c->style, *x + gap, *y, &t, text) +
+        1.2 * c->fs;
+}
+
+/* The sources' swatches, as the bars draw them, and dense's; returns
+ * where the rows may start. */
+static double
 legend (const Chart *c, double y)
 {
   const SpxSurveyOptions *o = &c->survey->settings;
@@ -352,35 +382,27 @@ legend (const Chart *c, double y)
   const char *names[SPX_SWEEP_N_SOURCES] = {
     [SPX_SWEEP_CPU] = cpu, [SPX_SWEEP_MODEL] = model
   };
-  double x = PAD, s = 0.8 * c->fs;
-  SpxTextOpts t = { .size = 0.9, .ay = 0.5 };
+  double x = PAD;
+  y += 0.5 * c->fs;
   for (guint i = 0; i < G_N_ELEMENTS (order); i++)
-    {
-      if (!c->ran[order[i]])
-        continue;
-      cairo_rectangle (c->cr, x, y - s / 2, s, s);
-      spx_render_set_rgb (c->cr, colour_of (c, order[i]));
-      cairo_fill (c->cr);
-      x += s + 0.4 * c->fs;
-      x += spx_render_text (c->cr, c->style, x, y, &t, names[order[i]]) +
-           1.2 * c->fs;
-    }
-  cairo_rectangle (c->cr, x + 0.75, y - s / 2 + 0.75, s - 1.5, s - 1.5);
-  spx_render_set_rgb (c->cr, c->style->muted);
-  cairo_set_line_width (c->cr, 1.5);
-  cairo_stroke (c->cr);
-  x += s + 0.4 * c->fs;
-  x += spx_render_text (c->cr, c->style, x, y, &t, "keep dense (nothing "
-                        "beats it by 5%)") + 1.2 * c->fs;
-  spx_render_text (c->cr, c->style, x, y, &t, "┆ 1× = dense");
+    if (c->ran[order[i]])
+      {
+        SpxRgb colour = colour_of (c, order[i]);
+        legend_item (c, &x, &y, &colour, FALSE, names[order[i]]);
+      }
+  legend_item (c, &x, &y, &c->style->muted, TRUE,
+               "keep dense (nothing beats it by 5%)");
+  legend_item (c, &x, &y, NULL, FALSE, "┆ 1× = dense");
+  return y + 1.1 * c->fs;
 }
 
 /* The widest name, at most NAME_SHARE of the width. */
 static double
 names_width (const Chart *c, double width)
 {
-  double w = spx_render_text_width (c->cr, c->style, 1, "whole network",
-                                    NULL);
+  /* the totals' name is bold: about a tenth wider */
+  double w = 1.15 * spx_render_text_width (c->cr, c->style, 1,
+                                           "whole network", NULL);
   for (guint i = 0; i < c->survey->layers->len; i++)
     {
       const SpxSurveyLayer *layer = c->survey->layers->pdata[i];
@@ -430,19 +452,41 @@ place_columns (Chart *c, double width)
   c->xmax = MAX (ticks[n - 1], largest_speedup (c->survey));
 }
 
-/* The survey's sentence, in two lines at its "; ". */
+/* The survey's sentence, broken into lines that fit at its "; " and
+ * ", ". */
 static void
 words (const Chart *c, double y, double width)
 {
   g_autofree char *text = spx_survey_describe (c->survey);
-  g_auto (GStrv) lines = g_strsplit (text, "; ", 2);
+  text[0] = g_ascii_toupper (text[0]);
+  g_autoptr (GString) line = g_string_new (NULL);
   SpxTextOpts t = { .size = 0.95, .max_width = width - 2 * PAD };
-  for (guint i = 0; lines[i] != NULL; i++, y += 1.3 * c->fs)
+  const char *p = text;
+  while (*p != '\0')
     {
-      if (i == 0)
-        lines[i][0] = g_ascii_toupper (lines[i][0]);
-      spx_render_text (c->cr, c->style, PAD, y, &t, lines[i]);
+      /* the next clause, with the separator that ends it */
+      const char *semi = strstr (p, "; "), *comma = strstr (p, ", ");
+      const char *end = semi && (!comma || semi < comma) ? semi : comma;
+      g_autofree char *clause = end ? g_strndup (p, end - p + 1)
+                                    : g_strdup (p);
+      p = end ? end + 2 : p + strlen (p);
+      g_autofree char *joined = g_strdup_printf ("%s%s%s", line->str,
+                                                 line->len ? " " : "",
+                                                 clause);
+      gboolean fits = spx_render_text_width (c->cr, c->style, t.size, joined,
+                                             NULL) <= t.max_width;
+      gboolean ends = g_str_has_suffix (line->str, ";");
+      if (line->len > 0 && (!fits || ends))
+        {
+          spx_render_text (c->cr, c->style, PAD, y, &t, line->str);
+          y += 1.3 * c->fs;
+          g_string_assign (line, clause);
+        }
+      else
+        g_string_assign (line, joined);
     }
+  if (line->len > 0)
+    spx_render_text (c->cr, c->style, PAD, y, &t, line->str);
 }
 
 void
@@ -463,9 +507,7 @@ spx_render_layers (cairo_t *cr, double width, double height,
   c.fs = style->font_size;
   common_affixes (d->survey, &c.prefix, &c.suffix);
   c.n_sources = ran_sources (d->survey, c.ran);
-  double y = header (&c, d, width);
-  legend (&c, y + 0.5 * c.fs);
-  y += 1.6 * c.fs;
+  double y = legend (&c, header (&c, d, width));
   double full = row_em (c.n_sources) * c.fs;
   size_rows (&c, height - PAD - FOOT_EM * c.fs - full - y,
              d->survey->layers->len);
