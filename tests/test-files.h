@@ -13,7 +13,8 @@ test_read_all (const char *path)
   return text;
 }
 
-/* A test's folder and the files in it. */
+/* A test's folder and what is in it, sub-folders too (a link is removed,
+ * not followed). */
 static inline void
 test_remove_folder (const char *dir)
 {
@@ -21,7 +22,11 @@ test_remove_folder (const char *dir)
   for (const char *name; d != NULL && (name = g_dir_read_name (d)) != NULL;)
     {
       g_autofree char *path = g_build_filename (dir, name, NULL);
-      g_unlink (path);
+      if (g_file_test (path, G_FILE_TEST_IS_DIR) &&
+          !g_file_test (path, G_FILE_TEST_IS_SYMLINK))
+        test_remove_folder (path);
+      else
+        g_unlink (path);
     }
   g_rmdir (dir);
 }

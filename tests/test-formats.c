@@ -458,7 +458,8 @@ static const NpyRawRefusal npy_raw_refusals[] = {
   { "header-empty", "\x93NUMPY\x01\x00\x00\x00", 10, INVALID, 10,
     "newline" },
   { "npz", "PK\x03\x04\x14\x00\x00\x00\x08\x00", 10, FORMAT, G_MAXSIZE,
-    ".npz archives are not supported" },
+    "a zip archive, not a mask file (an .npz archive of .npy files opens "
+    "as a network" },
   { "gzip", "\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03", 10, FORMAT,
     G_MAXSIZE, "gzip-compressed" },
 };
@@ -957,7 +958,10 @@ test_format_detect (void)
   g_assert_cmpstr (detect ("\x1f\x8b\x08", 3, "a.mtx.gz"), ==, "mtx");
   g_assert_cmpstr (detect ("\x1f\x8b\x08", 3, "a.smtx.GZ"), ==, "smtx");
   g_assert_cmpstr (detect ("\x1f\x8b\x08", 3, "a.gz"), ==, "unknown");
-  g_assert_cmpstr (detect ("PK\x03\x04", 4, "a.npz"), ==, "npy");
+  /* a zip: .npz by its first member's name, else by the file's */
+  g_assert_cmpstr (detect ("PK\x03\x04", 4, "a.npz"), ==, "npz");
+  g_assert_cmpstr (detect ("PK\x03\x04", 4, "a.npy"), ==, "npy");
+  g_assert_cmpstr (detect ("PK\x03\x04", 4, NULL), ==, "unknown");
   /* unrecognised content: the name breaks the tie */
   g_assert_cmpstr (detect ("garbage", 7, "x.smtx"), ==, "smtx");
   g_assert_cmpstr (detect ("", 0, "x.mtx"), ==, "mtx");
@@ -1005,7 +1009,8 @@ test_load (void)
   g_autofree char *gz = write_tmp (dir, "g.mtx.gz", "\x1f\x8b\x08\0", 4);
   assert_load_fails (gz, SPX_MASK_ERROR_FORMAT, "decompress it first");
   g_autofree char *npz = write_tmp (dir, "z.npz", "PK\x03\x04\0\0", 6);
-  assert_load_fails (npz, SPX_MASK_ERROR_FORMAT, ".npz");
+  assert_load_fails (npz, SPX_MASK_ERROR_INVALID, "expected a zip archive "
+                     "of .npy files; libzip: ");
   g_autofree char *empty = write_tmp (dir, "e.mtx", "", 0);
   assert_load_fails (empty, SPX_MASK_ERROR_INVALID, "empty file");
   g_autofree char *empty_npy = write_tmp (dir, "e.npy", "", 0);

@@ -2,9 +2,8 @@
  *
  * Versions 1.0, 2.0 and 3.0; 2-D arrays of bool, integers of 1 to 8 bytes
  * or floats of 2, 4 or 8 bytes in either byte order, C or Fortran order.
- * A non-zero element is a set bit: for bools and integers any non-zero
- * byte, for floats any bit but the sign, so -0.0 is zero and NaN is set
- * (as numpy.nonzero does). */
+ * A non-zero element is a set bit (spx_io_scan). The header's parser
+ * reads n-D shapes too, for the members of .npz archives. */
 #include "spx-mask-io.h"
 #include "spx-mask-io-private.h"
 
@@ -19,13 +18,9 @@ typedef struct {
   const guint8 *data;   /* the file, for byte offsets */
   const guint8 *p, *end; /* the header dict */
   guint         keys;   /* KEY_* seen */
-  char          kind;   /* 'b', 'u', 'i' or 'f' */
-  guint         size;   /* bytes per item */
-  gboolean      big;    /* big-endian */
-  gboolean      fortran;
-  guint         ndim;
-  guint64       shape[2];
+  SpxIoArray    array;
   gsize         shape_at; /* byte offset of the shape, for errors */
+  const char   *refused;  /* what a refused dtype is ("complex") */
 } Npy;
 
 static gboolean G_GNUC_PRINTF (5, 6)
@@ -105,7 +100,7 @@ text_is (const char *s, gsize len, const char *word)
 
 /* The dtypes that are not masks get a message naming what they are. */
 static gboolean
-descr_refused (const Npy *n, const guint8 *at, const char *s, gsize len,
+descr_refused (Npy *n, const guint8 *at, const char *s, gsize len,
                GError **error)
 {
   static const struct { char kind; const char *what; } refused[] = {
@@ -117,6 +112,7 @@ descr_refused (const Npy *n, const guint8 *at, const char *s, gsize len,
   for (guint i = 0; len >= 2 && i < G_N_ELEMENTS (refused); i++)
     if (s[1] == refused[i].kind)
       what = refused[i].what;
+  n->refused = what;
   g_autofree char *expected = g_strdup_printf (
     "a descr of bool, integer or float (|b1 |u1 |i1 and <u2 <i2 <u4 <i4 "
     "<u8 <i8 <f2 <f4 <f8 or their > forms)%s%s%s", what ? "; " : "",
@@ -146,11 +142,12 @@ parse_descr (Npy *n, GError **error)
   for (guint i = 0; len == 3 && i < G_N_ELEMENTS (known); i++)
     if (memcmp (s + 1, known[i], 2) == 0)
       {
-        n->kind = known[i][0];
-        n->size = (guint) (known[i][1] - '0');
-        n->big = s[0] == '>';
+        n->array.kind = known[i][0];
+        n->array.size = (guint) (known[i][1] - '0');
+        n->array.big = s[0] == '>';
         /* '|' (no byte order) only for single bytes, as numpy writes */
-        if (s[0] == '<' || s[0] == '>' || (s[0] == '|' && n->size == 1))
+        if (s[0] == '<' || s[0] == '>' ||
+            (s[0] == '|' && n->array.size == 1))
           return TRUE;
       }
   return descr_refused (n, at, s, len, error);
@@ -162,8 +159,8 @@ parse_fortran (Npy *n, GError **error)
   skip_space (n);
   const guint8 *at = n->p;
   gsize room = (gsize) (n->end - n->p);
-  n->fortran = room >= 4 && memcmp (n->p, "True", 4) == 0;
-  if (n->fortran)
+  n->array.fortran = room >= 4 && memcmp (n->p, "True", 4) == 0;
+  if (n->array.fortran)
     n->p += 4;
   else if (room >= 5 && memcmp (n->p, "False", 5) == 0)
     n->p += 5;
@@ -194,9 +191,10 @@ parse_dim (Npy *n, GError **error)
   if (digits > SPX_TEXT_MAX_DIGITS)
     return dict_error (n, at, error, SPX_MASK_ERROR_TOO_LARGE,
                        "a dimension of at most 19 digits");
-  if (n->ndim < 2)
-    n->shape[n->ndim] = v;
-  n->ndim++;
+  if (n->array.n_dims < SPX_NETWORK_MAX_DIMS)
+    n->array.shape[n->array.n_dims] = v;
+  if (n->array.n_dims < G_MAXUINT)
+    n->array.n_dims++;
   return TRUE;
 }
 
@@ -208,7 +206,7 @@ parse_shape (Npy *n, GError **error)
   n->shape_at = (gsize) (n->p - n->data);
   if (!expect_char (n, '(', "a shape tuple such as (3, 4)", error))
     return FALSE;
-  n->ndim = 0;
+  n->array.n_dims = 0;
   for (;;)
     {
       skip_space (n);
@@ -288,110 +286,86 @@ parse_dict (Npy *n, GError **error)
   return TRUE;
 }
 
-/* Magic, version and header length; sets n->p and n->end to the dict. */
-static gboolean
-parse_preamble (Npy *n, gsize len, GError **error)
+gsize
+spx_npy_header_end (const char *name, const guint8 *d, gsize size,
+                    GError **error)
 {
-  const guint8 *d = n->data;
-  if (len < 10)
-    return byte_error (error, SPX_MASK_ERROR_INVALID, n->name, len,
+  if (size < 10)
+    return byte_error (error, SPX_MASK_ERROR_INVALID, name, size,
                        "at least 10 bytes (magic, version, header length), "
                        "got end of file");
   if (memcmp (d, magic, sizeof magic) != 0)
     {
       g_autofree char *got = spx_io_excerpt ((const char *) d,
                                              (const char *) d + 6);
-      return byte_error (error, SPX_MASK_ERROR_INVALID, n->name, 0,
+      return byte_error (error, SPX_MASK_ERROR_INVALID, name, 0,
                          "the NumPy magic '\\x93NUMPY', got %s", got);
     }
   if (d[6] < 1 || d[6] > 3 || d[7] != 0)
-    return byte_error (error, SPX_MASK_ERROR_FORMAT, n->name, 6,
+    return byte_error (error, SPX_MASK_ERROR_FORMAT, name, 6,
                        "version 1.0, 2.0 or 3.0, got %u.%u", d[6], d[7]);
   gsize start = d[6] == 1 ? 10 : 12;
-  if (len < start)
-    return byte_error (error, SPX_MASK_ERROR_INVALID, n->name, len,
+  if (size < start)
+    return byte_error (error, SPX_MASK_ERROR_INVALID, name, size,
                        "a 4-byte header length, got end of file");
   guint64 hlen = d[6] == 1 ? (guint64) d[8] | (guint64) d[9] << 8
                            : (guint64) d[8] | (guint64) d[9] << 8 |
                              (guint64) d[10] << 16 | (guint64) d[11] << 24;
-  if (hlen > len - start)
-    return byte_error (error, SPX_MASK_ERROR_INVALID, n->name, 8,
+  if (hlen > size - start)
+    return byte_error (error, SPX_MASK_ERROR_INVALID, name, 8,
                        "a header length of at most %" G_GSIZE_FORMAT
                        " (the rest of the file), got %" G_GUINT64_FORMAT,
-                       len - start, hlen);
-  n->p = d + start;
-  n->end = d + start + hlen;
-  if (hlen == 0 || n->end[-1] != '\n')
-    return byte_error (error, SPX_MASK_ERROR_INVALID, n->name,
-                       start + (gsize) MAX (hlen, 1) - 1,
+                       size - start, hlen);
+  if (hlen == 0)
+    return byte_error (error, SPX_MASK_ERROR_INVALID, name, start,
                        "a header ending in a newline ('\\n')");
-  return TRUE;
+  return start + (gsize) hlen;
+}
+
+gboolean
+spx_npy_parse_header (const char *name, const guint8 *data, gsize len,
+                      SpxIoArray *array, gsize *shape_at,
+                      const char **refused, GError **error)
+{
+  Npy n = { .name = name, .data = data };
+  n.p = data + (data[6] == 1 ? 10 : 12);
+  n.end = data + len;
+  gboolean ok = n.end[-1] == '\n'
+    ? parse_dict (&n, error)
+    : byte_error (error, SPX_MASK_ERROR_INVALID, name, len - 1,
+                  "a header ending in a newline ('\\n')");
+  if (refused != NULL)
+    *refused = n.refused;
+  *array = n.array;
+  *shape_at = n.shape_at;
+  return ok;
+}
+
+void
+spx_npy_descr (const SpxIoArray *array, char buf[8])
+{
+  g_snprintf (buf, 8, "%c%c%u", array->size == 1 ? '|'
+              : array->big ? '>' : '<', array->kind, array->size);
 }
 
 /* 2-D, no zero side, and the byte count fits a guint64. */
 static gboolean
-check_shape (const Npy *n, gsize offset, guint64 *bytes, GError **error)
+check_shape (const char *name, const SpxIoArray *a, gsize offset,
+             guint64 *bytes, GError **error)
 {
-  guint64 cells;
-  if (n->ndim != 2)
-    return byte_error (error, SPX_MASK_ERROR_INVALID, n->name, offset,
-                       "a 2-D shape, got %u dimension%s", n->ndim,
-                       n->ndim == 1 ? "" : "s");
-  if (n->shape[0] == 0 || n->shape[1] == 0)
-    return byte_error (error, SPX_MASK_ERROR_INVALID, n->name, offset,
+  if (a->n_dims != 2)
+    return byte_error (error, SPX_MASK_ERROR_INVALID, name, offset,
+                       "a 2-D shape, got %u dimension%s", a->n_dims,
+                       a->n_dims == 1 ? "" : "s");
+  if (a->shape[0] == 0 || a->shape[1] == 0)
+    return byte_error (error, SPX_MASK_ERROR_INVALID, name, offset,
                        "a shape without zeros, got (%" G_GUINT64_FORMAT ", %"
-                       G_GUINT64_FORMAT ")", n->shape[0], n->shape[1]);
-  if (!g_uint64_checked_mul (&cells, n->shape[0], n->shape[1]) ||
-      !g_uint64_checked_mul (bytes, cells, n->size))
-    return byte_error (error, SPX_MASK_ERROR_TOO_LARGE, n->name, offset,
+                       G_GUINT64_FORMAT ")", a->shape[0], a->shape[1]);
+  if (!spx_io_array_bytes (a, bytes))
+    return byte_error (error, SPX_MASK_ERROR_TOO_LARGE, name, offset,
                        "a shape whose size fits in 64 bits, got (%"
                        G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT ")",
-                       n->shape[0], n->shape[1]);
-  return TRUE;
-}
-
-static inline gboolean
-item_nonzero (const guint8 *item, guint size, guint8 sign_mask, guint sign)
-{
-  guint8 acc = 0;
-  for (guint i = 0; i < size; i++)
-    acc |= item[i];
-  if (acc == 0 || sign_mask == 0xff)
-    return acc != 0;
-  acc = 0;
-  for (guint i = 0; i < size; i++)
-    acc |= i == sign ? item[i] & sign_mask : item[i];
-  return acc != 0;
-}
-
-static gboolean
-fill_mask (const Npy *n, const guint8 *item, SpxMask *mask, GError **error)
-{
-  /* for floats, ignore the sign bit in the most significant byte */
-  guint8 sign_mask = n->kind == 'f' ? 0x7f : 0xff;
-  guint sign = n->big ? 0 : n->size - 1;
-  guint64 outer = n->fortran ? n->shape[1] : n->shape[0];
-  guint64 inner = n->fortran ? n->shape[0] : n->shape[1];
-  /* a poll every SPX_IO_POLL_EVERY items or so, the first before any */
-  guint64 since = SPX_IO_POLL_EVERY;
-  for (guint64 o = 0; o < outer; o++)
-    {
-      if (since >= SPX_IO_POLL_EVERY)
-        {
-          if (spx_cancelled (error))
-            return FALSE;
-          since = 0;
-        }
-      since += inner;
-      for (guint64 i = 0; i < inner; i++, item += n->size)
-        if (item_nonzero (item, n->size, sign_mask, sign))
-          {
-            if (n->fortran)
-              spx_mask_set (mask, i, o);
-            else
-              spx_mask_set (mask, o, i);
-          }
-    }
+                       a->shape[0], a->shape[1]);
   return TRUE;
 }
 
@@ -401,12 +375,14 @@ load_npy (const char *name, const guint8 *data, gsize len, GError **error)
   if (spx_io_refuse_compressed (name, data, len, error))
     return NULL;
 
-  Npy n = { .name = name, .data = data };
+  SpxIoArray a;
+  gsize shape_at;
   guint64 bytes = 0;
-  if (!parse_preamble (&n, len, error))
-    return NULL;
-  gsize start = (gsize) (n.end - data);
-  if (!parse_dict (&n, error) || !check_shape (&n, n.shape_at, &bytes, error))
+  gsize start = spx_npy_header_end (name, data, len, error);
+  if (start == 0 ||
+      !spx_npy_parse_header (name, data, start, &a, &shape_at, NULL,
+                             error) ||
+      !check_shape (name, &a, shape_at, &bytes, error))
     return NULL;
   if (bytes != len - start)
     {
@@ -422,14 +398,16 @@ load_npy (const char *name, const guint8 *data, gsize len, GError **error)
                     " more", bytes, len - start - (gsize) bytes);
       return NULL;
     }
-  g_autoptr (SpxMask) mask = spx_mask_new (n.shape[0], n.shape[1], 1, error);
+  g_autoptr (SpxMask) mask = spx_mask_new (a.shape[0], a.shape[1], 1, error);
   if (mask == NULL)
     {
       g_prefix_error (error, "%s: byte %" G_GSIZE_FORMAT ": ", name,
-                      n.shape_at);
+                      shape_at);
       return NULL;
     }
-  if (!fill_mask (&n, data + start, mask, error))
+  SpxIoScan scan;
+  spx_io_scan_init (&scan, &a, mask);
+  if (!spx_io_scan (&scan, data + start, a.shape[0] * a.shape[1], error))
     return NULL;
   return g_steal_pointer (&mask);
 }
@@ -488,13 +466,10 @@ save_npy (const SpxMask *mask, const char *path, SpxSaveFlags flags,
   return spx_save_file (path, buf, (gsize) (row - buf), flags, error);
 }
 
-/* Zip data too: an .npz archive is a zip of .npy files, which the loader
- * refuses by name. */
 static gboolean
 detect_npy (const guint8 *data, gsize len)
 {
-  return spx_io_has_prefix (data, len, magic, sizeof magic) ||
-         spx_io_is_zip (data, len);
+  return spx_io_has_prefix (data, len, magic, sizeof magic);
 }
 
 const SpxFormat spx_format_npy = {

@@ -109,6 +109,70 @@ spx_io_gave_up (guint64 done, GError **error)
   return (done & (SPX_IO_POLL_EVERY - 1)) == 0 && spx_cancelled (error);
 }
 
+/* Arrays of numbers: .npy files, .npz members, safetensors tensors. */
+
+/* An array's items as a header describes them. */
+typedef struct {
+  char     kind;    /* 'b' bool, 'u' or 'i' integers, 'f' floats */
+  guint    size;    /* bytes per item: 1, 2, 4 or 8 */
+  gboolean big;     /* big-endian */
+  gboolean fortran; /* the first index varies fastest */
+  guint    n_dims;  /* as declared: may be more than shape holds */
+  guint64  shape[SPX_NETWORK_MAX_DIMS]; /* the first n_dims of them */
+} SpxIoArray;
+
+/* Its size in bytes; FALSE when that does not fit in 64 bits or it has
+ * more dimensions than shape holds. */
+gboolean spx_io_array_bytes (const SpxIoArray *array, guint64 *bytes);
+/* Its shape for messages, in brackets "[]" ("[5, 6]") or "()". */
+char    *spx_io_array_shape (const SpxIoArray *array, const char *brackets);
+
+/* A scan of an array's items into an element mask of shape[0] rows and
+ * the product of the other dimensions as columns (4-D [o, i, kh, kw] as
+ * [o, i·kh·kw], whichever the order), fed in pieces of whole items: an
+ * item is non-zero when any bit is set but a float's sign (so -0.0 is
+ * zero and NaN is not, as numpy.nonzero has it). */
+typedef struct {
+  SpxIoArray array;
+  SpxMask   *mask;
+  guint64    run;    /* items stored one after another: a row (C order)
+                        or a column (Fortran) */
+  guint64    outer, inner; /* the run, and the item in it */
+  guint64    col;    /* Fortran: the column of the run */
+  guint64    idx[SPX_NETWORK_MAX_DIMS];    /* Fortran: the run's index */
+  guint64    stride[SPX_NETWORK_MAX_DIMS]; /* columns a step in each
+                                              dimension moves */
+  guint64    since;  /* items since cancellation was last polled */
+} SpxIoScan;
+
+/* mask: rows × cols as above, block 1, cleared. */
+void     spx_io_scan_init (SpxIoScan *scan, const SpxIoArray *array,
+                           SpxMask *mask);
+/* The next n items (n·size bytes at items); polls spx_cancelled. */
+gboolean spx_io_scan      (SpxIoScan *scan, const guint8 *items, guint64 n,
+                           GError **error);
+
+/* .npy headers (spx-mask-io-npy.c), for .npy files and .npz members.
+ * Messages start "NAME: byte N: expected ...". */
+
+/* The preamble (magic, version, header length) of an .npy of size bytes,
+ * whose first MIN (size, SPX_NPY_PREAMBLE) bytes are at data: where its
+ * header ends and its items begin, or 0 with an error. */
+#define SPX_NPY_PREAMBLE 12
+gsize    spx_npy_header_end (const char *name, const guint8 *data,
+                             gsize size, GError **error);
+/* The header of data[0, len), len from spx_npy_header_end: the array it
+ * describes; *shape_at is the byte offset of its shape, for messages.
+ * A dtype that is no number (complex, string, object) fails with
+ * SPX_MASK_ERROR_FORMAT and, when refused is not NULL, sets it to what
+ * it is ("complex"). */
+gboolean spx_npy_parse_header (const char *name, const guint8 *data,
+                               gsize len, SpxIoArray *array,
+                               gsize *shape_at, const char **refused,
+                               GError **error);
+/* Its descr as numpy writes it: "<f4", "|b1"; buf of 8 bytes. */
+void     spx_npy_descr (const SpxIoArray *array, char buf[8]);
+
 /* Writers. */
 static inline guint
 spx_io_digits (guint64 v)

@@ -29,6 +29,7 @@ spx_io_is_zip (const guint8 *data, gsize len)
 enum { MAX_FORMATS = 16 };
 static const SpxFormat *table[MAX_FORMATS + 1] = {
   &spx_format_mtx, &spx_format_smtx, &spx_format_npy,
+  &spx_format_safetensors, &spx_format_npz,
 };
 
 void
@@ -190,8 +191,9 @@ spx_io_refuse_compressed (const char *name, const guint8 *data, gsize len,
   if (spx_io_is_zip (data, len))
     {
       g_set_error (error, SPX_MASK_ERROR, SPX_MASK_ERROR_FORMAT,
-                   "%s: a zip archive: .npz archives are not supported, "
-                   "extract the .npy first", name);
+                   "%s: a zip archive, not a mask file (an .npz archive of "
+                   ".npy files opens as a network: `sparse-explorer layers "
+                   "FILE`)", name);
       return TRUE;
     }
   return FALSE;
@@ -246,6 +248,28 @@ spx_mask_io_map (const char *path, const char *shown, GError **error)
   return file;
 }
 
+/* A network file given for a mask: what it holds, and where it opens
+ * (or why it does not). */
+static SpxMask *
+refuse_network (const char *path, const char *shown, const SpxFormat *row,
+                GError **error)
+{
+  g_autoptr (SpxNetwork) network = spx_network_open (path, error);
+  if (network == NULL)
+    return NULL;
+  guint layers = spx_network_n_layers (network);
+  /* quoted for a shell only when it must be */
+  gboolean plain = shown[strspn (shown, "abcdefghijklmnopqrstuvwxyz"
+                                 "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+                                 "._+-/,:@%=")] == '\0';
+  g_autofree char *quoted = plain ? g_strdup (shown) : g_shell_quote (shown);
+  g_set_error (error, SPX_MASK_ERROR, SPX_MASK_ERROR_FORMAT,
+               "%s: a network of %u layer%s (%s), not one mask: open it "
+               "with `sparse-explorer layers %s` or in the window", shown,
+               layers, layers == 1 ? "" : "s", row->title, quoted);
+  return NULL;
+}
+
 SpxMask *
 spx_mask_load (const char *path, const SpxFormat **format, GError **error)
 {
@@ -262,6 +286,8 @@ spx_mask_load (const char *path, const SpxFormat **format, GError **error)
   const SpxFormat *detected = spx_format_detect (data, len, path);
   if (format != NULL)
     *format = detected;
+  if (spx_format_can (detected, SPX_FORMAT_READS_NETWORK))
+    return refuse_network (path, shown, detected, error);
   if (spx_io_refuse_compressed (shown, data, len, error))
     return NULL;
   if (!spx_format_can (detected, SPX_FORMAT_READS_MASK))

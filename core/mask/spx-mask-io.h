@@ -1,14 +1,15 @@
 /* spx-mask-io.h: mask files through one table of formats, a row per
- * format. Core's rows (.mtx, .smtx, .npy) are defined in their files
- * (spx-mask-io-NAME.c); PNG's lives in ui/render, so that core stays
- * free of graphics, and is registered from there.
+ * format. Core's rows (.mtx, .smtx, .npy, and the networks' .safetensors
+ * and .npz) are defined in their files (spx-mask-io-NAME.c); PNG's lives
+ * in ui/render, so that core stays free of graphics, and is registered
+ * from there.
  *
  * Adding a format to core: its file (loader, writer, detect, and the row
  * spx_format_NAME at its end); the row in the table (spx-mask-io.c) and
- * its declaration below; its name in core_mask_formats (core/meson.build,
- * which builds it and its fuzz harness). The window, the command line's
- * help and messages follow the table; test-format-table asks for its row
- * in the README's table of formats. */
+ * its declaration below; its name in core_mask_formats
+ * (core/mask/meson.build, which builds it and its fuzz harness). The
+ * window, the command line's help and messages follow the table;
+ * test-format-table asks for its row in the README's table of formats. */
 #pragma once
 
 #include "spx-mask.h"
@@ -71,7 +72,8 @@ typedef struct {
 } SpxFormat;
 
 /* Core's rows, in the table in this order. */
-extern const SpxFormat spx_format_mtx, spx_format_smtx, spx_format_npy;
+extern const SpxFormat spx_format_mtx, spx_format_smtx, spx_format_npy,
+  spx_format_safetensors, spx_format_npz;
 
 /* A format whose code lives in a higher layer (PNG, through libpng)
  * registers its row here, once, before any thread starts; it comes
@@ -107,7 +109,8 @@ const SpxFormat *spx_format_detect (const guint8 *data, gsize len,
  * refused at once with SPX_MASK_ERROR_IO ("FILE: is a directory, expected
  * a mask file"). Messages name the file as g_filename_display_name shows
  * it (valid UTF-8). A format no row reads (PNG in a program that did not
- * register it) is refused with SPX_MASK_ERROR_FORMAT. */
+ * register it) is refused with SPX_MASK_ERROR_FORMAT, and so is a network
+ * file (safetensors, .npz), naming its layers' count and where it opens. */
 SpxMask *spx_mask_load (const char *path, const SpxFormat **format,
                         GError **error);
 

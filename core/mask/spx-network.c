@@ -80,9 +80,8 @@ network_new (const char *path, const char *format)
   return n;
 }
 
-/* The 2-D view of a row's entry, or why it has none. */
-static void
-view (SpxNetworkEntry *e)
+void
+spx_network_entry_view (SpxNetworkEntry *e)
 {
   const guint64 *s = e->shape;
   e->rows = e->cols = 0;
@@ -126,7 +125,7 @@ add_source (SpxNetwork *n, Source *source, const char *prefix)
       e->name = prefix != NULL ? g_strconcat (prefix, own->name, NULL)
                                : g_strdup (own->name);
       e->skipped = g_strdup (own->skipped);
-      view (e);
+      spx_network_entry_view (e);
       g_ptr_array_add (n->entries, e);
       Ref ref = { si, i };
       g_array_append_val (n->refs, ref);

@@ -68,6 +68,11 @@ const char *spx_network_entry_file (const SpxNetwork *network, guint i,
  * what it must). Polls spx_cancelled. */
 SpxMask    *spx_network_load (SpxNetwork *network, guint i, GError **error);
 
+/* How the network views an entry a row listed: rows × cols for a 2-D or
+ * 4-D shape, else skipped with why (1-D, a scalar, a zero dimension).
+ * For callers of a row's SpxNetworkClass directly (the fuzz harness). */
+void        spx_network_entry_view (SpxNetworkEntry *entry);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SpxNetwork, spx_network_free)
 
 G_END_DECLS
