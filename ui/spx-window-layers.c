@@ -77,17 +77,14 @@ shown_block (const SpxSurvey *survey)
   return best;
 }
 
-/* "static b16 2.10×", "keep dense"; "—" when the source did not run. */
+/* "static b16 2.10×", "keep dense (best 1.02×)"; "—" when the source
+ * did not run. Sorted by the speedup it gives. */
 static char *
 choice_text (const SpxSurveyChoice *c, double *key)
 {
-  *key = c->valid ? c->speedup : -1;
-  if (!c->valid)
-    return g_strdup ("—");
-  if (c->mode == SPX_SWEEP_DENSE)
-    return g_strdup ("keep dense");
-  return g_strdup_printf ("%s b%u %.2f×", spx_sweep_mode_to_string (c->mode),
-                          c->block, c->speedup);
+  char *text = spx_survey_choice_describe (c);
+  *key = text != NULL ? c->speedup : -1;
+  return text != NULL ? text : g_strdup ("—");
 }
 
 /* The source whose dense time the share is of: the CPU's when measured. */
@@ -100,29 +97,14 @@ share_source (const SpxSurvey *survey)
 
 /* What the tooltip says of a row (markup). */
 static char *
-row_tip (const char *skipped, const SpxSurveyLayer *l)
+row_tip (const char *skipped)
 {
   if (skipped != NULL)
     return g_markup_printf_escaped ("<b>Skipped</b>: %s", skipped);
-  GString *tip = g_string_new ("Double-click to study this layer alone: "
-                               "its mask, tiles, exchange and its own "
-                               "sweep");
-  for (guint s = 0; l != NULL && s < SPX_SWEEP_N_SOURCES; s++)
-    if (l->recommended[s].noisy > 0)
-      g_string_append_printf (tip, "\n%u noisy CPU points left out",
-                              l->recommended[s].noisy);
-  for (guint s = 0; l != NULL && s < SPX_SWEEP_N_SOURCES; s++)
-    {
-      const SpxSurveyChoice *c = &l->recommended[s];
-      if (c->valid && c->mode == SPX_SWEEP_DENSE && c->best > 0)
-        g_string_append_printf (tip, "\n%s: the best sparse point is "
-                                "%.2f×, under the %.2f× a change of "
-                                "format needs",
-                                s == SPX_SWEEP_CPU ? "this CPU"
-                                                   : "the IPU model",
-                                c->best, SPX_SURVEY_FASTER);
-    }
-  return g_string_free (tip, FALSE);
+  return g_strdup_printf ("Double-click to study this layer alone: its "
+                          "mask, tiles, exchange and its own sweep. Keep "
+                          "dense: nothing beat dense by %.0f%%.",
+                          100 * (SPX_SURVEY_FASTER - 1));
 }
 
 static char *
@@ -167,7 +149,7 @@ set_row (SpxWindow *w, GtkTreeIter *it, const SpxNetworkEntry *e,
       share = percent (l->recommended[s].valid && total > 0
                        ? l->recommended[s].dense_ms / total : NAN, &sk);
     }
-  g_autofree char *tip = row_tip (skipped, l);
+  g_autofree char *tip = row_tip (skipped);
   g_autofree char *shown = g_utf8_make_valid (name, -1);
   gtk_list_store_set (w->layers.store, it, COL_NAME, shown, COL_SHAPE, shape,
                       COL_SIZE, (double) rows * (double) cols,
