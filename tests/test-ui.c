@@ -1126,19 +1126,21 @@ gather_shortcuts (GtkWidget *widget, gpointer data)
 }
 
 /* The window's stack holds the table's views in its order, titled as
- * the table says, each shown by win.view::NAME; the shortcuts window's
- * Alt+1…N line names them in that order (the application binds Alt+i to
- * the i-th). */
+ * the table says, each shown by win.view::NAME, then the Layers page
+ * (hidden until a network is opened); the shortcuts window's Alt+1…N
+ * line names them in that order (the application binds Alt+i to the
+ * i-th). */
 static void
 test_views (void)
 {
   SKIP_WITHOUT_DISPLAY ();
   SpxWindow *w = window_new ();
   GList *pages = gtk_container_get_children (GTK_CONTAINER (w->stack));
-  g_assert_cmpuint (g_list_length (pages), ==, SPX_RENDER_N_VIEWS);
+  g_assert_cmpuint (g_list_length (pages), ==, SPX_RENDER_N_VIEWS + 1);
   g_autoptr (GPtrArray) titles = g_ptr_array_new_with_free_func (g_free);
   guint i = 0;
-  for (GList *l = pages; l != NULL; l = l->next, i++)
+  for (GList *l = pages; l != NULL && i < SPX_RENDER_N_VIEWS;
+       l = l->next, i++)
     {
       const SpxRenderView *v = spx_render_views[i];
       g_autofree char *name = NULL;
@@ -1153,12 +1155,24 @@ test_views (void)
       g_assert_cmpstr (gtk_stack_get_visible_child_name (
                          GTK_STACK (w->stack)), ==, v->name);
     }
+  g_autofree char *layers = NULL;
+  char *layers_title = NULL;
+  GtkWidget *last = g_list_last (pages)->data;
+  gtk_container_child_get (GTK_CONTAINER (w->stack), last, "name", &layers,
+                           "title", &layers_title, NULL);
+  g_ptr_array_add (titles, layers_title);
+  g_assert_cmpstr (layers, ==, SPX_WINDOW_LAYERS_VIEW);
+  g_assert_cmpstr (layers_title, ==, SPX_WINDOW_LAYERS_TITLE);
+  g_assert_false (gtk_widget_get_visible (last)); /* no network yet */
+  activate (w, "view", g_variant_new_string (layers));
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (w->stack)),
+                   !=, layers);
   g_list_free (pages);
   g_ptr_array_add (titles, NULL);
 
   /* the shortcuts window the user opens, not its .ui */
   g_autofree char *keys = g_strdup_printf ("<Alt>1...%u",
-                                           SPX_RENDER_N_VIEWS);
+                                           SPX_RENDER_N_VIEWS + 1);
   g_autofree char *names = g_strjoinv (", ", (char **) titles->pdata);
   GtkShortcutsWindow *overlay =
     gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (w));
