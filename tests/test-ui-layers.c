@@ -178,6 +178,41 @@ assert_rows (SpxWindow *w, const SpxSurvey *survey, SpxSweepSource source)
     }
 }
 
+static guint
+count_points (const SpxSurvey *survey)
+{
+  guint n = 0;
+  for (guint i = 0; i < survey->layers->len; i++)
+    {
+      const SpxSurveyLayer *l = survey->layers->pdata[i];
+      n += l->points != NULL ? l->points->len : 0;
+    }
+  return n;
+}
+
+/* Export on the page: the chart as a picture, the survey as data. */
+static void
+assert_exports (SpxWindow *w)
+{
+  g_autofree char *png = g_build_filename (tmp_dir, "chart.png", NULL);
+  g_autofree char *csv = g_build_filename (tmp_dir, "survey.csv", NULL);
+  activate (w, "export-path", g_variant_new_string (png));
+  activate (w, "export-path", g_variant_new_string (csv));
+  g_autofree char *picture = NULL;
+  gsize len = 0;
+  g_assert_true (g_file_get_contents (png, &picture, &len, NULL));
+  g_assert_cmpuint (len, >, 8);
+  g_assert_cmpint (memcmp (picture, "\x89PNG\r\n\x1a\n", 8), ==, 0);
+  g_autofree char *text = test_read_all (csv);
+  g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
+  g_assert_true (g_str_has_prefix (lines[0], "layer,"));
+  /* a line per point, the header, and the last newline's empty end */
+  g_assert_cmpuint (g_strv_length (lines), ==,
+                    count_points (w->layers.survey) + 2);
+  g_unlink (png);
+  g_unlink (csv);
+}
+
 /* ---- tests ------------------------------------------------------- */
 
 /* The folder's entries are listed, those that are not layers greyed
@@ -349,6 +384,7 @@ test_save_reopen (void)
   activate (w, "save-survey-path", g_variant_new_string (json));
   g_assert_false (w->layers.unsaved);
   g_assert_nonnull (strstr (spx_window_get_error (w), "Saved"));
+  assert_exports (w);
 
   SpxWindow *again = window_new ();
   open_path (again, json);
@@ -449,6 +485,29 @@ test_cancel (void)
   test_remove_folder (dir);
 }
 
+/* A window closed while its survey runs goes once the worker stops,
+ * touching none of its widgets. */
+static void
+test_close_while_running (void)
+{
+  SKIP_WITHOUT_DISPLAY ();
+  g_autofree char *dir = make_folder ("close");
+  SpxWindow *w = window_new ();
+  open_path (w, dir);
+  survey_setup (w, 0);
+  activate (w, "run-survey", NULL);
+  while (w->layers.survey->layers->len == 0)
+    g_main_context_iteration (NULL, TRUE);
+  gpointer alive = w;
+  g_object_add_weak_pointer (G_OBJECT (w), &alive);
+  window_close (w);
+  gint64 end = g_get_monotonic_time () + WAIT_S * G_USEC_PER_SEC;
+  while (alive != NULL && g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_null (alive);
+  test_remove_folder (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -460,6 +519,8 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/layers/save-reopen", test_save_reopen);
   g_test_add_func ("/ui/layers/unsaved-asks", test_unsaved_asks);
   g_test_add_func ("/ui/layers/cancel", test_cancel);
+  g_test_add_func ("/ui/layers/close-while-running",
+                   test_close_while_running);
   int status = test_ui_run (home);
   g_rmdir (tmp_dir);
   g_free (tmp_dir);

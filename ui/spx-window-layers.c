@@ -56,6 +56,14 @@ _spx_shared_network_release (SpxSharedNetwork *shared)
     g_atomic_rc_box_release_full (shared, shared_network_clear);
 }
 
+/* The window was destroyed while a worker ran: its widgets are gone
+ * (dispose clears the progress bar first). */
+static gboolean
+destroyed (SpxWindow *w)
+{
+  return w->progress == NULL;
+}
+
 /* ---- rows ---------------------------------------------------------- */
 
 /* The index in the survey's blocks whose density the table shows:
@@ -95,16 +103,30 @@ share_source (const SpxSurvey *survey)
                                             : SPX_SWEEP_MODEL;
 }
 
-/* What the tooltip says of a row (markup). */
+/* What the tooltip says of a row (markup): its name and choices whole
+ * (the columns may end them in "…"), and what a double-click does. */
 static char *
-row_tip (const char *skipped)
+row_tip (const char *name, const char *skipped, const char *cpu,
+         const char *model)
 {
   if (skipped != NULL)
-    return g_markup_printf_escaped ("<b>Skipped</b>: %s", skipped);
-  return g_strdup_printf ("Double-click to study this layer alone: its "
-                          "mask, tiles, exchange and its own sweep. Keep "
-                          "dense: nothing beat dense by %.0f%%.",
+    return g_markup_printf_escaped ("<b>%s</b>\nSkipped: %s", name,
+                                    skipped);
+  GString *tip = g_string_new (NULL);
+  g_autofree char *head = g_markup_printf_escaped ("<b>%s</b>", name);
+  g_autofree char *on_cpu = g_markup_printf_escaped ("\nThis CPU: %s", cpu);
+  g_autofree char *on_model = g_markup_printf_escaped ("\nIPU model: %s",
+                                                       model);
+  g_string_append (tip, head);
+  if (*cpu != '\0' && !g_str_equal (cpu, "—")) /* it ran */
+    g_string_append (tip, on_cpu);
+  if (*model != '\0' && !g_str_equal (model, "—"))
+    g_string_append (tip, on_model);
+  g_string_append_printf (tip, "\nDouble-click to study this layer alone: "
+                          "its mask, tiles, exchange and its own sweep "
+                          "(keep dense: nothing beat dense by %.0f%%).",
                           100 * (SPX_SURVEY_FASTER - 1));
+  return g_string_free (tip, FALSE);
 }
 
 static char *
@@ -149,8 +171,8 @@ set_row (SpxWindow *w, GtkTreeIter *it, const SpxNetworkEntry *e,
       share = percent (l->recommended[s].valid && total > 0
                        ? l->recommended[s].dense_ms / total : NAN, &sk);
     }
-  g_autofree char *tip = row_tip (skipped);
   g_autofree char *shown = g_utf8_make_valid (name, -1);
+  g_autofree char *tip = row_tip (shown, skipped, cpu, model);
   gtk_list_store_set (w->layers.store, it, COL_NAME, shown, COL_SHAPE, shape,
                       COL_SIZE, (double) rows * (double) cols,
                       COL_DENSITY, density, COL_DENSITY_KEY, dk,
@@ -208,8 +230,9 @@ title_blocks (SpxWindow *w)
   const SpxSurvey *survey = w->layers.survey;
   gint b = shown_block (survey);
   guint block = b >= 0 ? survey->settings.blocks[b] : SHOWN_BLOCK;
-  g_autofree char *title = g_strdup_printf ("Blocks at b%u", block);
-  gtk_tree_view_column_set_title (w->layers.blocks_column, title);
+  g_autofree char *title = g_strdup_printf ("b%u blocks", block);
+  gtk_label_set_text (GTK_LABEL (gtk_tree_view_column_get_widget (
+                        w->layers.blocks_column)), title);
 }
 
 /* The table as tall as its rows, up to half the page: the chart below
@@ -314,6 +337,8 @@ update_chart (SpxWindow *w)
 void
 _spx_window_layers_actions (SpxWindow *w)
 {
+  if (w->layers.survey == NULL) /* it says the panel's settings */
+    update_summary (w);
   gboolean idle = w->layers.cancel == NULL && w->sweep_cancel == NULL;
   GActionMap *map = G_ACTION_MAP (w);
   g_simple_action_set_enabled (
@@ -415,7 +440,7 @@ open_done (GObject *source, GAsyncResult *result, gpointer data)
   SpxWindow *w = SPX_WINDOW (source);
   OpenJob *j = g_task_get_task_data (G_TASK (result));
   g_task_propagate_boolean (G_TASK (result), NULL);
-  if (j->serial != w->layers.open_serial)
+  if (j->serial != w->layers.open_serial || destroyed (w))
     return; /* a newer request, or cancelled */
   g_clear_object (&w->layers.open_cancel);
   _spx_window_update_busy (w);
@@ -539,7 +564,8 @@ deliver_point (gpointer data)
 {
   PointMsg *m = data;
   SpxWindow *w = m->window;
-  if (m->serial == w->layers.serial && w->layers.survey != NULL)
+  if (m->serial == w->layers.serial && w->layers.survey != NULL &&
+      !destroyed (w))
     {
       add_point (w->layers.survey, m);
       w->layers.unsaved = TRUE;
@@ -605,7 +631,7 @@ survey_done (GObject *source, GAsyncResult *result, gpointer data)
   SpxWindow *w = SPX_WINDOW (source);
   SurveyJob *j = data;
   g_task_propagate_boolean (G_TASK (result), NULL);
-  if (j->serial == w->layers.serial)
+  if (j->serial == w->layers.serial && !destroyed (w))
     {
       g_clear_object (&w->layers.cancel);
       w->layers.serial++;
@@ -828,28 +854,31 @@ on_row_activated (GtkTreeView *tree, GtkTreePath *path,
   _spx_window_load_layer (w, w->layers.network, (guint) e);
 }
 
-/* A column of text col sorted by key; a number's right-aligned. The
- * name (the first) takes the width left and ends in "…" when short of
- * it. */
+/* A column of text col sorted by key: a number right-aligned; words
+ * end in "…" when short of room (the row's tooltip has them whole), the
+ * name taking the width left. */
 static GtkTreeViewColumn *
-text_column (GtkTreeView *tree, const char *title, gint col, gint key,
-             gboolean numeric)
+text_column (GtkTreeView *tree, const char *title, const char *tooltip,
+             gint col, gint key, gboolean numeric)
 {
   GtkCellRenderer *cell = gtk_cell_renderer_text_new ();
-  gboolean name = col == COL_NAME;
   if (numeric)
     g_object_set (cell, "xalign", 1.0, NULL);
-  if (name)
+  else
     g_object_set (cell, "ellipsize", PANGO_ELLIPSIZE_END, NULL);
   GtkTreeViewColumn *c = gtk_tree_view_column_new_with_attributes (
     title, cell, "text", col, "sensitive", COL_LAYER, NULL);
+  GtkWidget *header = gtk_label_new (title);
+  gtk_widget_set_tooltip_text (header, tooltip);
+  gtk_widget_show (header);
+  gtk_tree_view_column_set_widget (c, header);
   gtk_tree_view_column_set_sort_column_id (c, key);
   gtk_tree_view_column_set_resizable (c, TRUE);
-  gtk_tree_view_column_set_expand (c, name);
-  if (name)
-    gtk_tree_view_column_set_min_width (c, 200);
+  gtk_tree_view_column_set_expand (c, col == COL_NAME);
   if (numeric)
     gtk_tree_view_column_set_alignment (c, 1.0);
+  else
+    gtk_tree_view_column_set_min_width (c, col == COL_NAME ? 180 : 120);
   gtk_tree_view_append_column (tree, c);
   return c;
 }
@@ -866,14 +895,23 @@ table_new (SpxWindow *w)
     GTK_TREE_MODEL (w->layers.store));
   GtkTreeView *t = GTK_TREE_VIEW (tree);
   w->layers.tree = tree;
-  text_column (t, "Layer", COL_NAME, COL_NAME, FALSE);
-  text_column (t, "Shape", COL_SHAPE, COL_SIZE, TRUE);
-  text_column (t, "Density", COL_DENSITY, COL_DENSITY_KEY, TRUE);
-  w->layers.blocks_column = text_column (t, "Blocks", COL_BLOCKS,
-                                         COL_BLOCKS_KEY, TRUE);
-  text_column (t, "Best, this CPU", COL_CPU, COL_CPU_KEY, FALSE);
-  text_column (t, "Best, IPU model", COL_MODEL, COL_MODEL_KEY, FALSE);
-  text_column (t, "Dense time", COL_SHARE, COL_SHARE_KEY, TRUE);
+  text_column (t, "Layer", "Its name in the network (a click on a header "
+               "sorts by it)", COL_NAME, COL_NAME, FALSE);
+  text_column (t, "Shape", "Rows × columns (a convolution's [out, in, kh, "
+               "kw] as out × in·kh·kw)", COL_SHAPE, COL_SIZE, TRUE);
+  text_column (t, "Density", "Non-zero elements", COL_DENSITY,
+               COL_DENSITY_KEY, TRUE);
+  w->layers.blocks_column = text_column (
+    t, "Blocks", "Non-empty blocks at this block size", COL_BLOCKS,
+    COL_BLOCKS_KEY, TRUE);
+  text_column (t, "Best CPU", "The fastest mode and block size measured on "
+               "this CPU, and its speedup over dense; keep dense when none "
+               "beats it", COL_CPU, COL_CPU_KEY, FALSE);
+  text_column (t, "Best IPU", "The same on the IPU model (planned)",
+               COL_MODEL, COL_MODEL_KEY, FALSE);
+  text_column (t, "Dense time", "The layer's share of the network's dense "
+               "time (this CPU's when measured, else the model's)",
+               COL_SHARE, COL_SHARE_KEY, TRUE);
   gtk_tree_view_set_tooltip_column (t, COL_TIP);
   gtk_tree_view_set_search_column (t, COL_NAME);
   gtk_tree_view_set_activate_on_single_click (t, FALSE);
