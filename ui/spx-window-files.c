@@ -107,12 +107,19 @@ _spx_window_open_dialog (SpxWindow *w)
   run_open (w, dialog);
 }
 
+/* Starts beside the network listed, else in the current folder (not
+ * among recent files, where a folder cannot be typed in). */
 void
 _spx_window_open_folder_dialog (SpxWindow *w)
 {
-  run_open (w, gtk_file_chooser_native_new (
+  GtkFileChooserNative *dialog = gtk_file_chooser_native_new (
     "Open a Folder of Masks as a Network", GTK_WINDOW (w),
-    GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER, "_Open", "_Cancel"));
+    GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER, "_Open", "_Cancel");
+  SpxNetwork *net = w->layers.network ? w->layers.network->network : NULL;
+  g_autofree char *start = net != NULL
+    ? g_path_get_dirname (spx_network_path (net)) : g_get_current_dir ();
+  gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (dialog), start);
+  run_open (w, dialog);
 }
 
 /* ---- saving -------------------------------------------------------- */
@@ -178,12 +185,14 @@ _spx_window_save_to (SpxWindow *w, const char *path)
 
 char *
 _spx_window_choose_save_path (SpxWindow *w, const char *title,
-                              const char *name)
+                              const char *folder, const char *name)
 {
   GtkFileChooserNative *dialog = gtk_file_chooser_native_new (
     title, GTK_WINDOW (w), GTK_FILE_CHOOSER_ACTION_SAVE, "_Save", "_Cancel");
   GtkFileChooser *chooser = GTK_FILE_CHOOSER (dialog);
   gtk_file_chooser_set_do_overwrite_confirmation (chooser, TRUE);
+  if (folder != NULL)
+    gtk_file_chooser_set_current_folder (chooser, folder);
   gtk_file_chooser_set_current_name (chooser, name);
   char *path = NULL;
   if (gtk_native_dialog_run (GTK_NATIVE_DIALOG (dialog)) ==
@@ -199,7 +208,7 @@ _spx_window_save (SpxWindow *w, gboolean choose)
   if (w->study->path != NULL && !choose)
     return _spx_window_save_to (w, w->study->path);
   g_autofree char *path = _spx_window_choose_save_path (
-    w, "Save the Scenario", "scenario.spx");
+    w, "Save the Scenario", NULL, "scenario.spx");
   if (path == NULL)
     return FALSE;
   if (!spx_has_suffix (path, ".spx"))
@@ -307,7 +316,7 @@ _spx_window_save_mask_dialog (SpxWindow *w)
 {
   g_autofree char *exts = shown_extensions (SPX_FORMAT_WRITES_MASK);
   g_autofree char *title = g_strdup_printf ("Save the Mask %s", exts);
-  g_autofree char *path = _spx_window_choose_save_path (w, title,
+  g_autofree char *path = _spx_window_choose_save_path (w, title, NULL,
                                                         "mask.smtx");
   if (path != NULL)
     _spx_window_save_mask (w, path);

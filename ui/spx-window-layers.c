@@ -230,22 +230,44 @@ title_blocks (SpxWindow *w)
   const SpxSurvey *survey = w->layers.survey;
   gint b = shown_block (survey);
   guint block = b >= 0 ? survey->settings.blocks[b] : SHOWN_BLOCK;
-  g_autofree char *title = g_strdup_printf ("b%u blocks", block);
-  gtk_label_set_text (GTK_LABEL (gtk_tree_view_column_get_widget (
-                        w->layers.blocks_column)), title);
+  g_autofree char *tip = g_strdup_printf ("Non-empty blocks at %u × %u",
+                                          block, block);
+  gtk_widget_set_tooltip_text (gtk_tree_view_column_get_widget (
+                                 w->layers.blocks_column), tip);
 }
 
 /* The table as tall as its rows, up to half the page: the chart below
- * gets the rest. */
+ * gets the rest. A page not shown yet does it once it is. */
 static void
 fit_table (SpxWindow *w)
 {
   gint natural = 0;
   gint page = gtk_widget_get_allocated_height (w->layers.paned);
+  w->layers.fit_pending = page <= 1 ||
+                          !gtk_widget_get_mapped (w->layers.paned);
+  if (w->layers.fit_pending)
+    return;
   gtk_widget_get_preferred_height (w->layers.tree, NULL, &natural);
-  if (page > 1)
-    gtk_paned_set_position (GTK_PANED (w->layers.paned),
-                            MAX (120, MIN (natural + 8, page / 2)));
+  gtk_paned_set_position (GTK_PANED (w->layers.paned),
+                          MAX (120, MIN (natural + 8, page / 2)));
+}
+
+static gboolean
+fit_later (gpointer data)
+{
+  SpxWindow *w = data;
+  if (w->layers.fit_pending && !destroyed (w))
+    fit_table (w);
+  return G_SOURCE_REMOVE;
+}
+
+/* Not while the page is being laid out: at the next idle. */
+static void
+on_paned_allocated (GtkWidget *paned, GdkRectangle *area, SpxWindow *w)
+{
+  if (w->layers.fit_pending)
+    g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, fit_later, g_object_ref (w),
+                     g_object_unref);
 }
 
 /* Every row made again: the network's entries, then the survey's
@@ -768,14 +790,15 @@ _spx_window_save_survey (SpxWindow *w, const char *path)
   return TRUE;
 }
 
-/* "0.9-survey.json" for a network at …/0.9. */
+/* "0.9-survey.json" for a folder …/0.9, "model-survey.json" for a file
+ * model.safetensors. */
 static char *
 survey_name (const SpxSurvey *survey)
 {
   g_autofree char *base = survey->path
     ? g_filename_display_basename (survey->path) : g_strdup ("network");
   char *dot = strrchr (base, '.');
-  if (dot != NULL && dot != base)
+  if (dot != NULL && dot != base && g_strcmp0 (survey->format, "folder"))
     *dot = '\0';
   return g_strdup_printf ("%s-survey.json", base);
 }
@@ -785,9 +808,14 @@ _spx_window_save_survey_dialog (SpxWindow *w)
 {
   if (w->layers.survey == NULL)
     return;
+  /* beside the network */
+  const char *net = w->layers.survey->path;
+  g_autofree char *folder = net ? g_path_get_dirname (net) : NULL;
   g_autofree char *name = survey_name (w->layers.survey);
   g_autofree char *path = _spx_window_choose_save_path (
-    w, "Save the Survey (.json, .csv)", name);
+    w, "Save the Survey (.json, .csv)",
+    folder && g_file_test (folder, G_FILE_TEST_IS_DIR) ? folder : NULL,
+    name);
   if (path == NULL)
     return;
   if (!spx_has_suffix (path, ".json") && !spx_has_suffix (path, ".csv"))
@@ -878,7 +906,7 @@ text_column (GtkTreeView *tree, const char *title, const char *tooltip,
   if (numeric)
     gtk_tree_view_column_set_alignment (c, 1.0);
   else
-    gtk_tree_view_column_set_min_width (c, col == COL_NAME ? 180 : 120);
+    gtk_tree_view_column_set_min_width (c, col == COL_NAME ? 140 : 96);
   gtk_tree_view_append_column (tree, c);
   return c;
 }
@@ -901,9 +929,8 @@ table_new (SpxWindow *w)
                "kw] as out × in·kh·kw)", COL_SHAPE, COL_SIZE, TRUE);
   text_column (t, "Density", "Non-zero elements", COL_DENSITY,
                COL_DENSITY_KEY, TRUE);
-  w->layers.blocks_column = text_column (
-    t, "Blocks", "Non-empty blocks at this block size", COL_BLOCKS,
-    COL_BLOCKS_KEY, TRUE);
+  w->layers.blocks_column = text_column (t, "Blocks", NULL, COL_BLOCKS,
+                                         COL_BLOCKS_KEY, TRUE);
   text_column (t, "Best CPU", "The fastest mode and block size measured on "
                "this CPU, and its speedup over dense; keep dense when none "
                "beats it", COL_CPU, COL_CPU_KEY, FALSE);
@@ -976,6 +1003,8 @@ _spx_window_layers_page_new (SpxWindow *w)
   gtk_container_add (GTK_CONTAINER (chart), w->layers.chart);
   GtkWidget *paned = w->layers.paned = gtk_paned_new (
     GTK_ORIENTATION_VERTICAL);
+  g_signal_connect (paned, "size-allocate",
+                    G_CALLBACK (on_paned_allocated), w);
   gtk_paned_pack1 (GTK_PANED (paned), table_new (w), TRUE, FALSE);
   gtk_paned_pack2 (GTK_PANED (paned), chart, TRUE, FALSE);
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);

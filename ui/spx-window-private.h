@@ -48,6 +48,7 @@ typedef struct {
   GtkWidget     *page, *tree, *summary, *run_button, *sources, *chart;
   GtkWidget     *chart_box;   /* scrolls the chart; shown with a survey */
   GtkWidget     *paned;       /* the table over the chart */
+  gboolean       fit_pending; /* the table to fit once the page shows */
   GtkTreeViewColumn *blocks_column;
   SpxRenderLayersData chart_data;
 } SpxWindowLayers;
@@ -226,8 +227,10 @@ gboolean   _spx_window_save_to     (SpxWindow *w, const char *path);
 /* The mask alone, in the format of path's extension. */
 gboolean   _spx_window_save_mask   (SpxWindow *w, const char *path);
 void       _spx_window_save_mask_dialog (SpxWindow *w);
-/* A save dialog's answer (NULL: cancelled), name the name it offers. */
+/* A save dialog's answer (NULL: cancelled): it offers name in folder
+ * (NULL: the chooser's own start). */
 char      *_spx_window_choose_save_path (SpxWindow *w, const char *title,
+                                         const char *folder,
                                          const char *name);
 /* The chooser in folder mode: open what is chosen. */
 void       _spx_window_open_folder_dialog (SpxWindow *w);

@@ -1059,6 +1059,27 @@ view_page_new (SpxWindow *w, guint i)
 
 static GtkWidget *build_info_bar (SpxWindow *w);
 
+static void
+add_provider (GtkWidget *widget, gpointer provider)
+{
+  gtk_style_context_add_provider (gtk_widget_get_style_context (widget),
+                                  provider,
+                                  GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
+}
+
+/* The switcher's buttons as wide as their titles need: the theme's
+ * 100-pixel minimum for each of six makes the window wider than a
+ * 1024-pixel screen. */
+static void
+compact_buttons (GtkWidget *switcher)
+{
+  GtkCssProvider *css = gtk_css_provider_new ();
+  gtk_css_provider_load_from_data (css, "button { min-width: 56px; }", -1,
+                                   NULL);
+  gtk_container_foreach (GTK_CONTAINER (switcher), add_provider, css);
+  g_object_unref (css);
+}
+
 static GtkWidget *
 build_views (SpxWindow *w)
 {
@@ -1078,6 +1099,7 @@ build_views (SpxWindow *w)
   gtk_stack_switcher_set_stack (GTK_STACK_SWITCHER (switcher),
                                 GTK_STACK (w->stack));
   gtk_widget_set_halign (switcher, GTK_ALIGN_CENTER);
+  compact_buttons (switcher);
   gtk_widget_set_margin_top (switcher, 6);
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
   /* above the views, not the panel: a message never moves the field
