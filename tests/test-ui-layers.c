@@ -446,7 +446,8 @@ test_unsaved_asks (void)
 }
 
 /* Escape stops a survey midway: the window is idle again at once, the
- * layer done keeps its row, the one under way is left out. */
+ * layer done keeps its row, the one under way is left out; stopped
+ * before any layer is done, the survey before it stays. */
 static void
 test_cancel (void)
 {
@@ -454,7 +455,19 @@ test_cancel (void)
   g_autofree char *dir = make_folder ("cancel");
   SpxWindow *w = window_new ();
   open_path (w, dir);
+  /* stopped before a layer is done: the survey before stays */
+  survey_setup (w, 1);
+  activate (w, "run-survey", NULL);
+  wait_idle (w);
+  const SpxSurvey *before = w->layers.survey;
+  g_assert_true (before->complete);
   survey_setup (w, 0);
+  activate (w, "run-survey", NULL);
+  activate (w, "cancel", NULL);
+  wait_idle (w);
+  g_assert_true (w->layers.survey == before);
+  assert_rows (w, before, SPX_SWEEP_MODEL);
+
   spx_study_set_n (w->study, 256); /* the second layer takes a while */
   activate (w, "run-survey", NULL);
   gint64 end = g_get_monotonic_time () + WAIT_S * G_USEC_PER_SEC;

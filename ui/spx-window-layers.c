@@ -518,6 +518,9 @@ typedef struct {
   GCancellable     *cancel;
   SpxSurvey        *survey;  /* the worker's own */
   GError           *error;
+  /* the survey shown before, back when this one ends with no layer */
+  SpxSurvey        *before;
+  gboolean          before_unsaved;
 } SurveyJob;
 
 /* A point for the main loop, with what it needs of its layer. */
@@ -539,6 +542,7 @@ survey_job_free (SurveyJob *j)
   spx_ipu_machine_free (j->machine);
   g_object_unref (j->cancel);
   spx_survey_free (j->survey);
+  spx_survey_free (j->before);
   g_clear_error (&j->error);
   g_free (j);
 }
@@ -646,7 +650,8 @@ cancelled (const GError *error)
 
 /* The worker's survey is the final word: its layers (the one under way
  * when cancelled left out), skipped ones with why, every point judged
- * again; points still on their way are dropped. */
+ * again; points still on their way are dropped. Stopped before its
+ * first layer was done, the survey shown before comes back. */
 static void
 survey_done (GObject *source, GAsyncResult *result, gpointer data)
 {
@@ -657,11 +662,14 @@ survey_done (GObject *source, GAsyncResult *result, gpointer data)
     {
       g_clear_object (&w->layers.cancel);
       w->layers.serial++;
+      gboolean none = j->survey->layers->len == 0 && j->before != NULL;
       if (j->network == w->layers.network) /* not another one's since */
         {
           spx_survey_free (w->layers.survey);
-          w->layers.survey = g_steal_pointer (&j->survey);
-          w->layers.unsaved = w->layers.survey->layers->len > 0;
+          w->layers.survey = none ? g_steal_pointer (&j->before)
+                                  : g_steal_pointer (&j->survey);
+          w->layers.unsaved = none ? j->before_unsaved
+                                   : w->layers.survey->layers->len > 0;
           fill_rows (w);
         }
       if (j->error != NULL && !cancelled (j->error))
@@ -718,7 +726,8 @@ _spx_window_run_survey (SpxWindow *w)
   j->cancel = g_cancellable_new ();
   j->survey = spx_survey_new ();
   w->layers.cancel = g_object_ref (j->cancel);
-  spx_survey_free (w->layers.survey);
+  j->before = g_steal_pointer (&w->layers.survey);
+  j->before_unsaved = w->layers.unsaved;
   w->layers.survey = shown_survey (j);
   w->layers.done = 0;
   w->layers.total = spx_survey_total (j->network->network, &j->options);
