@@ -236,20 +236,20 @@ title_blocks (SpxWindow *w)
                                  w->layers.blocks_column), tip);
 }
 
-/* The table as tall as its rows, up to half the page: the chart below
- * gets the rest. A page not shown yet does it once it is. */
+/* The chart gets the height that shows every row of it, up to half the
+ * page; the table the rest. A page not shown yet does it once it is. */
 static void
 fit_table (SpxWindow *w)
 {
-  gint natural = 0;
   gint page = gtk_widget_get_allocated_height (w->layers.paned);
   w->layers.fit_pending = page <= 1 ||
                           !gtk_widget_get_mapped (w->layers.paned);
-  if (w->layers.fit_pending)
+  if (w->layers.fit_pending || w->layers.survey == NULL)
     return;
-  gtk_widget_get_preferred_height (w->layers.tree, NULL, &natural);
+  double chart = spx_render_layers_height (
+    w->layers.survey, spx_view_get_style (SPX_VIEW (w->layers.chart)));
   gtk_paned_set_position (GTK_PANED (w->layers.paned),
-                          MAX (120, MIN (natural + 8, page / 2)));
+                          MAX (120, page - MIN ((gint) chart, page / 2)));
 }
 
 static gboolean
@@ -593,12 +593,15 @@ deliver_point (gpointer data)
   if (m->serial == w->layers.serial && w->layers.survey != NULL &&
       !destroyed (w))
     {
+      guint layers = w->layers.survey->layers->len;
       add_point (w->layers.survey, m);
       w->layers.unsaved = TRUE;
       w->layers.done = m->done;
       w->layers.total = m->total;
       update_row (w, m->name);
       layers_changed (w);
+      if (w->layers.survey->layers->len != layers) /* the chart grew */
+        fit_table (w);
       _spx_window_update_busy (w);
     }
   g_object_unref (w);
