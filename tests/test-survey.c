@@ -450,6 +450,17 @@ test_cancel (void)
                      layer (whole, 0)->recommended[SPX_SWEEP_MODEL].dense_ms);
   g_autofree char *words = spx_survey_describe (survey);
   g_assert_true (g_str_has_prefix (words, "the layers surveyed so far (1)"));
+  /* the thread's GCancellable (Ctrl-C, the window's Stop) stops it too */
+  g_autoptr (GCancellable) cancel = g_cancellable_new ();
+  g_cancellable_cancel (cancel);
+  g_cancellable_push_current (cancel);
+  g_clear_error (&error);
+  gboolean ok = spx_survey_run (survey, network, &o, NULL, NULL, &error);
+  g_cancellable_pop_current (cancel);
+  g_assert_false (ok);
+  g_assert_error (error, SPX_SWEEP_ERROR, SPX_SWEEP_ERROR_CANCELLED);
+  g_assert_cmpuint (survey->layers->len, ==, 0);
+  g_assert_false (survey->total[SPX_SWEEP_MODEL].valid);
 }
 
 static char *

@@ -585,47 +585,72 @@ close_to (double a, double b)
          fabs (a - b) <= CLOSE * MAX (fabs (a), fabs (b));
 }
 
+/* Each of keys in o: a number close to *values[i], what the points
+ * give, which then takes the file's own (so that a survey read back
+ * writes the same file); why: what a number that is not says. */
 static gboolean
-check_choice (Reader *r, JsonObject *o, const char *where,
-              const SpxSurveyChoice *c)
+check_numbers (Reader *r, JsonObject *o, const char *where,
+               const char *const *keys, double *const *values, guint n,
+               const char *why)
 {
+  for (guint i = 0; i < n; i++)
+    {
+      double v;
+      if (!get_double (r, o, where, keys[i], 0, G_MAXDOUBLE, FALSE, &v))
+        return FALSE;
+      if (!close_to (v, *values[i]))
+        return refuse (r, where, keys[i], "%s (%s %.6g)", why, keys[i],
+                       *values[i]);
+      *values[i] = v;
+    }
+  return TRUE;
+}
+
+static gboolean
+check_choice (Reader *r, JsonObject *o, const char *where, gpointer item)
+{
+  SpxSurveyChoice *c = item;
+  static const char *const keys[] = { "ms", "dense_ms", "speedup", "best" };
+  double *const values[] = { &c->ms, &c->dense_ms, &c->speedup, &c->best };
   const char *mode = get_string (r, o, where, "mode");
   guint block, noisy;
-  double ms, dense_ms, speedup, best;
   if (mode == NULL ||
       !get_guint (r, o, where, "block", 0, SPX_MASK_MAX_BLOCK, &block) ||
-      !get_double (r, o, where, "ms", 0, G_MAXDOUBLE, FALSE, &ms) ||
-      !get_double (r, o, where, "dense_ms", 0, G_MAXDOUBLE, FALSE,
-                   &dense_ms) ||
-      !get_double (r, o, where, "speedup", 0, G_MAXDOUBLE, FALSE,
-                   &speedup) ||
-      !get_double (r, o, where, "best", 0, G_MAXDOUBLE, FALSE, &best) ||
       !get_guint (r, o, where, "noisy_points", 0, G_MAXINT, &noisy))
     return FALSE;
   const char *key = !g_str_equal (mode, spx_sweep_mode_to_string (c->mode))
                       ? "mode"
                     : block != c->block ? "block"
-                    : !close_to (ms, c->ms) ? "ms"
-                    : !close_to (dense_ms, c->dense_ms) ? "dense_ms"
-                    : !close_to (speedup, c->speedup) ? "speedup"
-                    : !close_to (best, c->best) ? "best"
                     : noisy != c->noisy ? "noisy_points" : NULL;
-  return key == NULL ||
-         refuse (r, where, key, "disagrees with the layer's points: they "
-                 "recommend %s b%u (%.4g ms, best %.4g×)",
-                 spx_sweep_mode_to_string (c->mode), c->block, c->ms,
-                 c->best);
+  g_autofree char *why = g_strdup_printf (
+    "disagrees with the layer's points: they recommend %s b%u",
+    spx_sweep_mode_to_string (c->mode), c->block);
+  if (key != NULL)
+    return refuse (r, where, key, "%s", why);
+  return check_numbers (r, o, where, keys, values, G_N_ELEMENTS (keys), why);
+}
+
+static gboolean
+check_total (Reader *r, JsonObject *o, const char *where, gpointer item)
+{
+  SpxSurveyTotal *t = item;
+  static const char *const keys[] = { "dense_ms", "chosen_ms", "speedup",
+                                      "kept_dense_ms" };
+  double *const values[] = { &t->dense_ms, &t->chosen_ms, &t->speedup,
+                             &t->kept_dense_ms };
+  return check_numbers (r, o, where, keys, values, G_N_ELEMENTS (keys),
+                        "not the sum of the layers'");
 }
 
 /* What the file recommends for a layer (or totals) must be what its
- * points give: get(i) the recomputed one of source i, or NULL when that
- * source has none. */
+ * points give: items[s], source s's as recomputed (valid[s]: it has
+ * one), checked by check against o's member key. */
 static gboolean
 check_sources (Reader *r, JsonObject *o, const char *where,
                const char *key, const gboolean *valid,
                gboolean (*check) (Reader *, JsonObject *, const char *,
-                                  gconstpointer),
-               gconstpointer const *items)
+                                  gpointer),
+               gpointer const *items)
 {
   JsonObject *by = get_object (r, o, where, key);
   if (by == NULL)
@@ -643,34 +668,6 @@ check_sources (Reader *r, JsonObject *o, const char *where,
       JsonObject *c = has ? get_object (r, by, at, source_keys[s]) : NULL;
       if (has && (c == NULL || !check (r, c, in, items[s])))
         return FALSE;
-    }
-  return TRUE;
-}
-
-static gboolean
-check_choice_item (Reader *r, JsonObject *o, const char *where,
-                   gconstpointer item)
-{
-  return check_choice (r, o, where, item);
-}
-
-static gboolean
-check_total_item (Reader *r, JsonObject *o, const char *where,
-                  gconstpointer item)
-{
-  const SpxSurveyTotal *t = item;
-  static const char *const keys[] = { "dense_ms", "chosen_ms", "speedup",
-                                      "kept_dense_ms" };
-  const double want[] = { t->dense_ms, t->chosen_ms, t->speedup,
-                          t->kept_dense_ms };
-  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
-    {
-      double v;
-      if (!get_double (r, o, where, keys[i], 0, G_MAXDOUBLE, FALSE, &v))
-        return FALSE;
-      if (!close_to (v, want[i]))
-        return refuse (r, where, keys[i], "not the sum of the layers' "
-                       "(%.6g)", want[i]);
     }
   return TRUE;
 }
@@ -717,7 +714,7 @@ read_layer (Reader *r, JsonObject *o, const char *where,
   if (ok)
     {
       gboolean valid[SPX_SWEEP_N_SOURCES];
-      gconstpointer items[SPX_SWEEP_N_SOURCES];
+      gpointer items[SPX_SWEEP_N_SOURCES];
       spx_survey_recommend (layer);
       for (guint i = 0; i < SPX_SWEEP_N_SOURCES; i++)
         {
@@ -725,7 +722,7 @@ read_layer (Reader *r, JsonObject *o, const char *where,
           items[i] = &layer->recommended[i];
         }
       ok = check_sources (r, o, where, "recommended", valid,
-                          check_choice_item, items);
+                          check_choice, items);
     }
   if (ok)
     return layer;
@@ -753,13 +750,13 @@ read_layers (Reader *r, JsonObject *root, SpxSurvey *survey)
     }
   spx_survey_sum (survey);
   gboolean valid[SPX_SWEEP_N_SOURCES];
-  gconstpointer items[SPX_SWEEP_N_SOURCES];
+  gpointer items[SPX_SWEEP_N_SOURCES];
   for (guint i = 0; i < SPX_SWEEP_N_SOURCES; i++)
     {
       valid[i] = survey->total[i].valid;
       items[i] = &survey->total[i];
     }
-  return check_sources (r, root, "", "total", valid, check_total_item,
+  return check_sources (r, root, "", "total", valid, check_total,
                         items);
 }
 

@@ -380,6 +380,8 @@ survey_layer (Runner *r, SpxNetwork *network, SpxSurveyLayer *layer,
     {
       SpxSweepOptions o;
       g_autoptr (SpxSweep) sweep = spx_sweep_new ();
+      layer->rows = mask->rows; /* the file as read now */
+      layer->cols = mask->cols;
       layer->nnz = spx_mask_count_elements (mask);
       layer->density = (double) layer->nnz /
                        ((double) layer->rows * (double) layer->cols);
@@ -399,7 +401,8 @@ survey_layer (Runner *r, SpxNetwork *network, SpxSurveyLayer *layer,
     }
   if (stopped (local))
     {
-      g_propagate_error (error, g_steal_pointer (&local));
+      g_set_error (error, SPX_SWEEP_ERROR, SPX_SWEEP_ERROR_CANCELLED,
+                   "cancelled in layer %s", layer->name);
       return FALSE;
     }
   layer->skipped = g_strdup (local->message);
@@ -539,7 +542,7 @@ describe_source (GString *out, const SpxSurvey *survey, SpxSweepSource s)
       g_string_append_printf (out, "%.2f× on this CPU (%s, over %s dense)",
                               t->speedup,
                               spx_cpu_type_name (spx_bench_cpu_type (o->dtype)),
-                              dense ? dense : "the faster");
+                              dense ? dense : "each layer's faster");
     }
   else
     g_string_append_printf (out, "%.2f× on the modelled IPU (%s, %s)",

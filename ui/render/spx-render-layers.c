@@ -210,12 +210,10 @@ draw_bars (const Chart *c, double y, Bar *bars, gboolean bold)
   for (guint i = 0; i < G_N_ELEMENTS (order); i++)
     {
       SpxSweepSource s = order[i];
-      if (!c->ran[s])
-        continue;
-      if (bars[s].valid)
+      if (c->ran[s] && bars[s].valid)
         draw_bar (c, top, s, bars[s].speedup, bars[s].dense, bars[s].label,
                   bold);
-      top += c->bar_h;
+      top += c->ran[s] ? c->bar_h : 0;
       g_free (bars[s].label);
     }
 }
