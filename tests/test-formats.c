@@ -962,6 +962,18 @@ test_format_detect (void)
   g_assert_cmpstr (detect ("PK\x03\x04", 4, "a.npz"), ==, "npz");
   g_assert_cmpstr (detect ("PK\x03\x04", 4, "a.npy"), ==, "npy");
   g_assert_cmpstr (detect ("PK\x03\x04", 4, NULL), ==, "unknown");
+  /* a zip whose first member is an .npy is an .npz, whatever its name */
+  const char zip_npy[] = "PK\x03\x04\x14\0\0\0\0\0\0\0\0\0\0\0\0\0"
+    "\0\0\0\0\0\0\0\0\x05\0\0\0a.npy";
+  g_assert_cmpstr (detect (zip_npy, 35, "x.zip"), ==, "npz");
+  g_assert_cmpstr (detect (zip_npy, 34, "x.zip"), ==, "unknown"); /* cut */
+  /* safetensors: a header length that fits the file, then '{' */
+  g_assert_cmpstr (detect ("\x02\0\0\0\0\0\0\0{}", 10, "x.npy"), ==,
+                   "safetensors");
+  g_assert_cmpstr (detect ("\x03\0\0\0\0\0\0\0{}", 10, NULL), ==,
+                   "unknown");
+  g_assert_cmpstr (detect ("\x02\0\0\0\0\0\0\0[]", 10, NULL), ==,
+                   "unknown");
   /* unrecognised content: the name breaks the tie */
   g_assert_cmpstr (detect ("garbage", 7, "x.smtx"), ==, "smtx");
   g_assert_cmpstr (detect ("", 0, "x.mtx"), ==, "mtx");
