@@ -137,6 +137,18 @@ survey_setup (SpxWindow *w, gint sources)
   gtk_combo_box_set_active (GTK_COMBO_BOX (w->layers.sources), sources);
 }
 
+/* A window listing dir, its survey run to the end. */
+static SpxWindow *
+surveyed_window (const char *dir, gint sources)
+{
+  SpxWindow *w = window_new ();
+  open_path (w, dir);
+  survey_setup (w, sources);
+  activate (w, "run-survey", NULL);
+  wait_idle (w);
+  return w;
+}
+
 /* The survey the window runs with the model only, run without it. */
 static SpxSurvey *
 model_survey (SpxWindow *w, const char *folder)
@@ -312,11 +324,7 @@ test_study_layer (void)
 {
   SKIP_WITHOUT_DISPLAY ();
   g_autofree char *dir = make_folder ("study");
-  SpxWindow *w = window_new ();
-  open_path (w, dir);
-  survey_setup (w, 1);
-  activate (w, "run-survey", NULL);
-  wait_idle (w);
+  SpxWindow *w = surveyed_window (dir, 1);
   const SpxSurvey *survey = w->layers.survey;
   guint layers = survey->layers->len;
 
@@ -376,11 +384,7 @@ test_save_reopen (void)
   SKIP_WITHOUT_DISPLAY ();
   g_autofree char *dir = make_folder ("saved");
   g_autofree char *json = g_build_filename (tmp_dir, "saved.json", NULL);
-  SpxWindow *w = window_new ();
-  open_path (w, dir);
-  survey_setup (w, 0);
-  activate (w, "run-survey", NULL);
-  wait_idle (w);
+  SpxWindow *w = surveyed_window (dir, 0);
   activate (w, "save-survey-path", g_variant_new_string (json));
   g_assert_false (w->layers.unsaved);
   g_assert_nonnull (strstr (spx_window_get_error (w), "Saved"));
@@ -423,11 +427,7 @@ test_unsaved_asks (void)
 {
   SKIP_WITHOUT_DISPLAY ();
   g_autofree char *dir = make_folder ("asks");
-  SpxWindow *w = window_new ();
-  open_path (w, dir);
-  survey_setup (w, 1);
-  activate (w, "run-survey", NULL);
-  wait_idle (w);
+  SpxWindow *w = surveyed_window (dir, 1);
   const SpxSurvey *survey = w->layers.survey;
   guint asked = dialogs_answered;
   guint id = answer_next_dialog (GTK_RESPONSE_CANCEL);
@@ -453,12 +453,8 @@ test_cancel (void)
 {
   SKIP_WITHOUT_DISPLAY ();
   g_autofree char *dir = make_folder ("cancel");
-  SpxWindow *w = window_new ();
-  open_path (w, dir);
   /* stopped before a layer is done: the survey before stays */
-  survey_setup (w, 1);
-  activate (w, "run-survey", NULL);
-  wait_idle (w);
+  SpxWindow *w = surveyed_window (dir, 1);
   const SpxSurvey *before = w->layers.survey;
   g_assert_true (before->complete);
   survey_setup (w, 0);

@@ -641,16 +641,6 @@ survey_thread (GTask *task, gpointer source, gpointer data, GCancellable *c)
   g_task_return_boolean (task, TRUE); /* the outcome is in j */
 }
 
-static gboolean
-cancelled (const GError *error)
-{
-  return g_error_matches (error, SPX_SWEEP_ERROR, SPX_SWEEP_ERROR_CANCELLED) ||
-         g_error_matches (error, SPX_BUDGET_ERROR,
-                          SPX_BUDGET_ERROR_CANCELLED) ||
-         g_error_matches (error, SPX_ENGINE_ERROR,
-                          SPX_ENGINE_ERROR_CANCELLED);
-}
-
 /* The worker's survey is the final word: its layers (the one under way
  * when cancelled left out), skipped ones with why, every point judged
  * again; points still on their way are dropped. Stopped before its
@@ -675,7 +665,8 @@ survey_done (GObject *source, GAsyncResult *result, gpointer data)
                                    : w->layers.survey->layers->len > 0;
           fill_rows (w);
         }
-      if (j->error != NULL && !cancelled (j->error))
+      if (j->error != NULL && !g_error_matches (j->error, SPX_SWEEP_ERROR,
+                                                SPX_SWEEP_ERROR_CANCELLED))
         _spx_window_show_error (w, j->error->message);
       layers_changed (w);
       _spx_window_update_busy (w);
