@@ -238,7 +238,9 @@ static gboolean
 pulse (gpointer data)
 {
   SpxWindow *w = data;
-  if (!spx_window_is_busy (w))
+  /* work may still end on a worker after the window's widgets went
+   * (dispose clears the progress bar first) */
+  if (!spx_window_is_busy (w) || w->progress == NULL)
     {
       w->pulse_source = 0;
       return G_SOURCE_REMOVE;
