@@ -23,6 +23,7 @@ enum {
   COL_SHARE, COL_SHARE_KEY,
   COL_TIP,   /* markup */
   COL_LAYER, /* not skipped: drawn normally, can be studied */
+  COL_ENTRY, /* in the network open; -1: none */
   N_COLS
 };
 
@@ -137,13 +138,21 @@ percent (double fraction, double *key)
                              : g_strdup ("—");
 }
 
-/* A row's columns from its entry (NULL for a saved survey's layer whose
- * network is not open) and its layer in the survey (NULL: not
- * surveyed). */
-static void
-set_row (SpxWindow *w, GtkTreeIter *it, const SpxNetworkEntry *e,
-         const SpxSurveyLayer *l)
+static SpxNetwork *
+listed_network (SpxWindow *w)
 {
+  return w->layers.network ? w->layers.network->network : NULL;
+}
+
+/* A row's columns from entry i of the network open (-1 for a saved
+ * survey's layer the network does not list) and its layer in the survey
+ * (NULL: not surveyed). */
+static void
+set_row (SpxWindow *w, GtkTreeIter *it, gint i, const SpxSurveyLayer *l)
+{
+  const SpxNetworkEntry *e = i >= 0 ? spx_network_entry (listed_network (w),
+                                                         (guint) i)
+                                    : NULL;
   const SpxSurvey *survey = w->layers.survey;
   const char *name = e ? e->name : l->name;
   guint64 rows = e ? e->rows : l->rows, cols = e ? e->cols : l->cols;
@@ -179,7 +188,8 @@ set_row (SpxWindow *w, GtkTreeIter *it, const SpxNetworkEntry *e,
                       COL_BLOCKS, blocks, COL_BLOCKS_KEY, bk, COL_CPU, cpu,
                       COL_CPU_KEY, ck, COL_MODEL, model, COL_MODEL_KEY, mk,
                       COL_SHARE, share ? share : "", COL_SHARE_KEY, sk,
-                      COL_TIP, tip, COL_LAYER, skipped == NULL, -1);
+                      COL_TIP, tip, COL_LAYER, skipped == NULL, COL_ENTRY, i,
+                      -1);
 }
 
 /* The survey's layer called name, or NULL. */
@@ -193,12 +203,6 @@ survey_layer (const SpxSurvey *survey, const char *name)
         return l;
     }
   return NULL;
-}
-
-static SpxNetwork *
-listed_network (SpxWindow *w)
-{
-  return w->layers.network ? w->layers.network->network : NULL;
 }
 
 /* The row of the network's entry or survey layer called name. */
@@ -216,8 +220,7 @@ update_row (SpxWindow *w, const char *name)
       gtk_tree_model_get (model, &it, COL_NAME, &row, -1);
       if (!g_str_equal (row, shown))
         continue;
-      gint e = net ? spx_network_find (net, name) : -1;
-      set_row (w, &it, e >= 0 ? spx_network_entry (net, (guint) e) : NULL,
+      set_row (w, &it, net ? spx_network_find (net, name) : -1,
                survey_layer (w->layers.survey, name));
       return;
     }
@@ -283,7 +286,7 @@ fill_rows (SpxWindow *w)
     {
       const SpxNetworkEntry *e = spx_network_entry (net, i);
       gtk_list_store_append (w->layers.store, &it);
-      set_row (w, &it, e, survey_layer (survey, e->name));
+      set_row (w, &it, (gint) i, survey_layer (survey, e->name));
     }
   for (guint i = 0; survey != NULL && i < survey->layers->len; i++)
     {
@@ -291,7 +294,7 @@ fill_rows (SpxWindow *w)
       if (net != NULL && spx_network_find (net, l->name) >= 0)
         continue;
       gtk_list_store_append (w->layers.store, &it);
-      set_row (w, &it, NULL, l);
+      set_row (w, &it, -1, l);
     }
   title_blocks (w);
   fit_table (w);
@@ -474,6 +477,9 @@ open_done (GObject *source, GAsyncResult *result, gpointer data)
       return;
     }
   _spx_window_clear_error (w);
+  /* a survey running is of the network replaced */
+  if (w->layers.cancel != NULL)
+    g_cancellable_cancel (w->layers.cancel);
   _spx_shared_network_release (w->layers.network);
   w->layers.network = j->network
     ? _spx_shared_network_new (g_steal_pointer (&j->network)) : NULL;
@@ -496,9 +502,6 @@ _spx_window_open_network (SpxWindow *w, const char *path)
   if (w->layers.open_cancel != NULL)
     g_cancellable_cancel (w->layers.open_cancel);
   g_set_object (&w->layers.open_cancel, j->cancel);
-  /* the survey shown is of the network being replaced */
-  if (w->layers.cancel != NULL)
-    g_cancellable_cancel (w->layers.cancel);
   _spx_window_pulse (w);
   _spx_window_update_busy (w);
   GTask *task = g_task_new (w, NULL, open_done, NULL);
@@ -835,7 +838,6 @@ _spx_window_may_replace_survey (SpxWindow *w)
 {
   if (!w->layers.unsaved || w->layers.survey == NULL)
     return TRUE;
-  g_autofree char *name = survey_name (w->layers.survey);
   GtkWidget *d = gtk_message_dialog_new (
     GTK_WINDOW (w), GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
     GTK_MESSAGE_QUESTION, GTK_BUTTONS_NONE, "Save the survey first?");
@@ -858,6 +860,19 @@ _spx_window_may_replace_survey (SpxWindow *w)
 
 /* ---- the page ------------------------------------------------------ */
 
+/* Why a row (of entry in the network open, or -1) cannot be studied,
+ * or NULL when it can: the entry is a layer (one the survey left out as
+ * all zero still can). */
+static const char *
+not_studied (SpxNetwork *net, gint entry)
+{
+  if (net == NULL)
+    return "its network is not open (open it, then double-click again)";
+  if (entry < 0)
+    return "the network open has no layer of that name";
+  return spx_network_entry (net, (guint) entry)->skipped;
+}
+
 /* A double-click studies the layer; a skipped one says why not. */
 static void
 on_row_activated (GtkTreeView *tree, GtkTreePath *path,
@@ -866,18 +881,15 @@ on_row_activated (GtkTreeView *tree, GtkTreePath *path,
   GtkTreeModel *model = gtk_tree_view_get_model (tree);
   GtkTreeIter it;
   g_autofree char *name = NULL;
-  gboolean layer = FALSE;
+  gint e = -1;
   if (!gtk_tree_model_get_iter (model, &it, path))
     return;
-  gtk_tree_model_get (model, &it, COL_NAME, &name, COL_LAYER, &layer, -1);
-  SpxNetwork *net = listed_network (w);
-  gint e = net ? spx_network_find (net, name) : -1;
-  if (e < 0 || !layer)
+  gtk_tree_model_get (model, &it, COL_NAME, &name, COL_ENTRY, &e, -1);
+  const char *why = not_studied (listed_network (w), e);
+  if (why != NULL)
     {
-      g_autofree char *msg = g_strdup_printf (
-        "%s cannot be studied: %s", name, e < 0
-        ? "its network is not open (open it, then double-click again)"
-        : spx_network_entry (net, (guint) e)->skipped);
+      g_autofree char *msg = g_strdup_printf ("%s cannot be studied: %s",
+                                              name, why);
       _spx_window_show_error (w, msg);
       return;
     }
@@ -921,7 +933,7 @@ table_new (SpxWindow *w)
     N_COLS, G_TYPE_STRING, G_TYPE_STRING, G_TYPE_DOUBLE, G_TYPE_STRING,
     G_TYPE_DOUBLE, G_TYPE_STRING, G_TYPE_DOUBLE, G_TYPE_STRING,
     G_TYPE_DOUBLE, G_TYPE_STRING, G_TYPE_DOUBLE, G_TYPE_STRING,
-    G_TYPE_DOUBLE, G_TYPE_STRING, G_TYPE_BOOLEAN);
+    G_TYPE_DOUBLE, G_TYPE_STRING, G_TYPE_BOOLEAN, G_TYPE_INT);
   GtkWidget *tree = gtk_tree_view_new_with_model (
     GTK_TREE_MODEL (w->layers.store));
   GtkTreeView *t = GTK_TREE_VIEW (tree);
