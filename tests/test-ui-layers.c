@@ -385,6 +385,12 @@ test_save_reopen (void)
   g_autofree char *dir = make_folder ("saved");
   g_autofree char *json = g_build_filename (tmp_dir, "saved.json", NULL);
   SpxWindow *w = surveyed_window (dir, 0);
+  /* a save that fails says where, and the points stay unsaved */
+  g_autofree char *nowhere = g_build_filename (tmp_dir, "no-folder",
+                                               "saved.json", NULL);
+  activate (w, "save-survey-path", g_variant_new_string (nowhere));
+  g_assert_nonnull (strstr (spx_window_get_error (w), "no-folder"));
+  g_assert_true (w->layers.unsaved);
   activate (w, "save-survey-path", g_variant_new_string (json));
   g_assert_false (w->layers.unsaved);
   g_assert_nonnull (strstr (spx_window_get_error (w), "Saved"));
