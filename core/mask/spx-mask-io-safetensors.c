@@ -232,7 +232,34 @@ refuse_twice (const char *file, JsonObject *root, const Twice *t,
   return FALSE;
 }
 
-/* The header's text parsed; the root object, or NULL. */
+static void
+twice_clear (Twice *t)
+{
+  g_clear_pointer (&t->members, g_hash_table_unref);
+  g_clear_pointer (&t->name, g_free);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Twice, twice_clear)
+
+/* The parsed header is an object of tensors, each member named once. */
+static gboolean
+check_root (const char *file, JsonParser *parser, const Twice *twice,
+            GError **error)
+{
+  JsonNode *root = json_parser_get_root (parser);
+  if (root == NULL)
+    return spx_invalid (error, SPX_MASK_ERROR, SPX_MASK_ERROR_INVALID,
+                        "%s: the header is empty: expected a JSON object "
+                        "of tensors", file);
+  if (!JSON_NODE_HOLDS_OBJECT (root))
+    return spx_invalid (error, SPX_MASK_ERROR, SPX_MASK_ERROR_INVALID,
+                        "%s: the header is JSON, but not an object of "
+                        "tensors", file);
+  return twice->object == NULL ||
+         refuse_twice (file, json_node_get_object (root), twice, error);
+}
+
+/* The header's text parsed, or NULL. */
 static JsonParser *
 parse_header (const char *file, const char *text, gsize len, GError **error)
 {
@@ -241,39 +268,21 @@ parse_header (const char *file, const char *text, gsize len, GError **error)
       !prescan (file, text, len, error))
     return NULL;
   g_autoptr (JsonParser) parser = json_parser_new ();
-  Twice twice = { g_hash_table_new (NULL, NULL), NULL, NULL };
-  g_signal_connect (parser, "object-member", G_CALLBACK (on_member), &twice);
+  g_auto (Twice) twice = { g_hash_table_new (NULL, NULL), NULL, NULL };
+  gulong id = g_signal_connect (parser, "object-member",
+                                G_CALLBACK (on_member), &twice);
   g_autoptr (GError) local = NULL;
   gboolean ok = json_parser_load_from_data (parser, text, (gssize) len,
                                             &local);
-  g_signal_handlers_disconnect_by_data (parser, &twice);
-  g_hash_table_unref (twice.members);
-  g_autofree char *twice_name = twice.name;
+  g_signal_handler_disconnect (parser, id);
   if (!ok)
     {
-      g_set_error (error, SPX_MASK_ERROR, SPX_MASK_ERROR_INVALID,
+      spx_invalid (error, SPX_MASK_ERROR, SPX_MASK_ERROR_INVALID,
                    "%s: the header is not JSON: %s", file, local->message);
       return NULL;
     }
-  JsonNode *root = json_parser_get_root (parser);
-  if (root == NULL)
-    {
-      g_set_error (error, SPX_MASK_ERROR, SPX_MASK_ERROR_INVALID,
-                   "%s: the header is empty: expected a JSON object of "
-                   "tensors", file);
-      return NULL;
-    }
-  if (!JSON_NODE_HOLDS_OBJECT (root))
-    {
-      g_set_error (error, SPX_MASK_ERROR, SPX_MASK_ERROR_INVALID,
-                   "%s: the header is JSON, but not an object of tensors",
-                   file);
-      return NULL;
-    }
-  if (twice.object != NULL &&
-      !refuse_twice (file, json_node_get_object (root), &twice, error))
-    return NULL;
-  return g_steal_pointer (&parser);
+  return check_root (file, parser, &twice, error) ? g_steal_pointer (&parser)
+                                                  : NULL;
 }
 
 /* Its JSON, quoted and cut for a message. */

@@ -42,11 +42,13 @@ typedef SpxMask *(*SpxMaskLoadFunc) (const char *name, const guint8 *data,
 typedef gboolean (*SpxMaskSaveFunc) (const SpxMask *mask, const char *path,
                                      SpxSaveFlags flags, GError **error);
 
-/* A file of many tensors. open parses the header of data (mapped, and
- * kept mapped while the handle lives; name for messages) and appends an
- * entry per tensor to entries (SpxNetworkEntry *, freed by the array's
- * function): name, n_dims, shape, dtype, and skipped when its dtype has
- * no zero test; the network then views shapes as rows × cols (4-D as
+/* A file of many tensors. open parses the header of data (the file
+ * mapped read-only and private, kept mapped while the handle lives: a
+ * row may give pages it has read back to the file, so never a copy in
+ * memory; name for messages) and appends an entry per tensor to entries
+ * (SpxNetworkEntry *, freed by the array's function; none are left when
+ * open fails): name, n_dims, shape, dtype, and skipped when its dtype
+ * has no zero test; the network then views shapes as rows × cols (4-D as
  * [out, in·kh·kw]) or skips them. load reads entry's element mask
  * (entry->rows × entry->cols); the network serialises calls on one
  * handle. */

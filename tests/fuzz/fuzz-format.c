@@ -6,6 +6,9 @@
 #include "spx-render-png.h"
 #include "fuzz-check.h"
 
+#include <sys/mman.h>
+#include <unistd.h>
+
 #define NAME "fuzz." SPX_FUZZ_FORMAT
 
 static const SpxFormat *format;
@@ -27,15 +30,43 @@ LLVMFuzzerInitialize (int *argc, char ***argv)
 }
 
 static void
-fuzz_network (const guint8 *data, size_t size)
+entry_free (gpointer p)
+{
+  SpxNetworkEntry *e = p;
+  g_free (e->name);
+  g_free (e->skipped);
+  g_free (e);
+}
+
+/* data as a network's rows get it: a file mapped read-only and private
+ * (a row may give pages back to the file). */
+static const guint8 *
+map_file (const guint8 *data, size_t size)
+{
+  if (size == 0)
+    return (const guint8 *) "";
+  int fd = memfd_create ("fuzz", 0);
+  if (fd < 0 || write (fd, data, size) != (ssize_t) size)
+    abort ();
+  void *p = mmap (NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
+  close (fd);
+  if (p == MAP_FAILED)
+    abort ();
+  return p;
+}
+
+static void
+fuzz_network (const guint8 *input, size_t size)
 {
   GError *error = NULL;
-  GPtrArray *entries = g_ptr_array_new ();
+  GPtrArray *entries = g_ptr_array_new_with_free_func (entry_free);
+  const guint8 *data = map_file (input, size);
   gpointer handle = format->network->open (NAME, data, size, entries,
                                            &error);
   if (handle == NULL)
     {
-      fuzz_check (NAME, NULL, error);
+      fuzz_check (NAME, NULL, error); /* frees error */
+      error = NULL;
       if (entries->len != 0)
         abort (); /* a refused file lists nothing */
     }
@@ -43,15 +74,17 @@ fuzz_network (const guint8 *data, size_t size)
     {
       SpxNetworkEntry *e = entries->pdata[i];
       spx_network_entry_view (e);
-      if (e->skipped == NULL)
-        fuzz_check (NAME, format->network->load (handle, e, &error), error);
-      g_free (e->name);
-      g_free (e->skipped);
-      g_free (e);
+      if (e->skipped != NULL)
+        continue;
+      SpxMask *mask = format->network->load (handle, e, &error);
+      fuzz_check (NAME, mask, error); /* frees both */
+      error = NULL;
     }
   if (handle != NULL)
     format->network->close (handle);
   g_ptr_array_unref (entries);
+  if (size > 0)
+    munmap ((void *) data, size);
 }
 
 int
