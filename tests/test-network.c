@@ -983,6 +983,43 @@ test_mask_load_refuses (void)
   test_remove_folder (dir);
 }
 
+/* A layer's mask over the memory budget is refused naming the file and
+ * the tensor; the budget back, it loads. */
+static void
+test_load_budget (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("spx-network-XXXXXX", NULL);
+  g_autoptr (GRand) rand = g_rand_new_with_seed (8);
+  g_autoptr (GPtrArray) all = g_ptr_array_new_with_free_func (tensor_free);
+  tensor (all, "enc.w", "U8", rand, FALSE, FALSE, 2, (guint64) 300,
+          (guint64) 400);
+  const char *files[] = { "m.safetensors", "m.npz" };
+  const char *named[] = { "tensor 'enc.w'", "member 'enc.w.npy'" };
+  for (guint i = 0; i < 2; i++)
+    {
+      g_autofree char *path = g_build_filename (dir, files[i], NULL);
+      if (i == 0)
+        write_safetensors (path, all);
+      else
+        write_npz (path, all, ZIP_CM_DEFLATE);
+      g_autoptr (SpxNetwork) n = open_ok (path);
+      g_autoptr (GError) error = NULL;
+      g_setenv (SPX_MEMORY_BUDGET_ENV, "8K", TRUE); /* the mask: 15 KB */
+      g_autoptr (SpxMask) m = spx_network_load (n, 0, &error);
+      g_unsetenv (SPX_MEMORY_BUDGET_ENV);
+      g_assert_null (m);
+      g_assert_error (error, SPX_BUDGET_ERROR, SPX_BUDGET_ERROR_TOO_LARGE);
+      g_autofree char *start = g_strdup_printf ("%s: %s: ", path, named[i]);
+      g_assert_true (g_str_has_prefix (error->message, start));
+      g_clear_error (&error);
+      m = spx_network_load (n, 0, &error);
+      g_assert_no_error (error);
+      g_assert_cmpuint (spx_mask_count (m), ==,
+                        ((Tensor *) all->pdata[0])->count);
+    }
+  test_remove_folder (dir);
+}
+
 /* ---- detection -------------------------------------------------------- */
 
 /* The rows that read networks know their files by content, and say FALSE
@@ -1120,6 +1157,7 @@ main (int argc, char **argv)
   g_test_add_func ("/network/folder/dlmc", test_dlmc_folder);
   g_test_add_func ("/network/mask-load-refuses", test_mask_load_refuses);
   g_test_add_func ("/network/detect", test_detect);
+  g_test_add_func ("/network/load-budget", test_load_budget);
   g_test_add_func ("/network/large", test_large);
   return g_test_run ();
 }

@@ -34,8 +34,8 @@ struct _SpxNetwork {
   GPtrArray *sources; /* Source * */
 };
 
-static void
-entry_free (gpointer p)
+void
+spx_network_entry_free (gpointer p)
 {
   SpxNetworkEntry *e = p;
   g_free (e->name);
@@ -74,7 +74,7 @@ network_new (const char *path, const char *format)
   SpxNetwork *n = g_new0 (SpxNetwork, 1);
   n->path = g_strdup (path);
   n->format = format;
-  n->entries = g_ptr_array_new_with_free_func (entry_free);
+  n->entries = g_ptr_array_new_with_free_func (spx_network_entry_free);
   n->refs = g_array_new (FALSE, FALSE, sizeof (Ref));
   n->sources = g_ptr_array_new_with_free_func (source_free);
   return n;
@@ -143,7 +143,7 @@ mask_source (const char *path, const char *name, const SpxFormat *row)
   g_autoptr (SpxMask) mask = spx_mask_load (path, NULL, &local);
 
   s->path = g_strdup (path);
-  s->own = g_ptr_array_new_with_free_func (entry_free);
+  s->own = g_ptr_array_new_with_free_func (spx_network_entry_free);
   e->name = g_strdup (name);
   g_strlcpy (e->dtype, spx_format_to_string (row), sizeof e->dtype);
   e->n_dims = 2;
@@ -165,7 +165,8 @@ network_source (const char *path, const char *shown, const SpxFormat *row,
 {
   gsize len = g_mapped_file_get_length (file);
   const guint8 *data = (const guint8 *) g_mapped_file_get_contents (file);
-  g_autoptr (GPtrArray) own = g_ptr_array_new_with_free_func (entry_free);
+  g_autoptr (GPtrArray) own =
+    g_ptr_array_new_with_free_func (spx_network_entry_free);
   gpointer handle = row->network->open (shown, data != NULL ? data
                                         : (const guint8 *) "", len, own,
                                         error);

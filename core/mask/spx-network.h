@@ -72,6 +72,8 @@ SpxMask    *spx_network_load (SpxNetwork *network, guint i, GError **error);
  * 4-D shape, else skipped with why (1-D, a scalar, a zero dimension).
  * For callers of a row's SpxNetworkClass directly (the fuzz harness). */
 void        spx_network_entry_view (SpxNetworkEntry *entry);
+/* An entry a row made (g_new0, its strings g_malloc'd), freed. */
+void        spx_network_entry_free (gpointer entry);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SpxNetwork, spx_network_free)
 

@@ -29,15 +29,6 @@ LLVMFuzzerInitialize (int *argc, char ***argv)
   return 0;
 }
 
-static void
-entry_free (gpointer p)
-{
-  SpxNetworkEntry *e = p;
-  g_free (e->name);
-  g_free (e->skipped);
-  g_free (e);
-}
-
 /* data as a network's rows get it: a file mapped read-only and private
  * (a row may give pages back to the file). */
 static const guint8 *
@@ -59,7 +50,8 @@ static void
 fuzz_network (const guint8 *input, size_t size)
 {
   GError *error = NULL;
-  GPtrArray *entries = g_ptr_array_new_with_free_func (entry_free);
+  GPtrArray *entries =
+    g_ptr_array_new_with_free_func (spx_network_entry_free);
   const guint8 *data = map_file (input, size);
   gpointer handle = format->network->open (NAME, data, size, entries,
                                            &error);
