@@ -146,12 +146,14 @@ set_accels (GtkApplication *app)
   for (guint i = 0; i < G_N_ELEMENTS (table); i++)
     gtk_application_set_accels_for_action (app, table[i].action,
                                            table[i].accels);
-  /* Alt+1, Alt+2, … in the views' order (the shortcuts window says so) */
-  G_STATIC_ASSERT (SPX_RENDER_N_VIEWS <= 9);
-  for (guint i = 0; i < SPX_RENDER_N_VIEWS; i++)
+  /* Alt+1, Alt+2, … in the views' order, then the Layers page (the
+   * shortcuts window says so) */
+  G_STATIC_ASSERT (SPX_RENDER_N_VIEWS + 1 <= 9);
+  for (guint i = 0; i <= SPX_RENDER_N_VIEWS; i++)
     {
-      g_autofree char *action = g_strdup_printf ("win.view::%s",
-                                                 spx_render_views[i]->name);
+      g_autofree char *action = g_strdup_printf (
+        "win.view::%s", i < SPX_RENDER_N_VIEWS ? spx_render_views[i]->name
+                                               : SPX_WINDOW_LAYERS_VIEW);
       g_autofree char *key = g_strdup_printf ("<Alt>%u", i + 1);
       const char *accels[] = { key, NULL };
       gtk_application_set_accels_for_action (app, action, accels);

@@ -95,6 +95,105 @@ test_file_source (void)
   g_rmdir (sub);
 }
 
+/* A layer of a network file becomes the subject as a mask file does; the
+ * .spx names the file and the layer in it, and reads it again. */
+static void
+test_layer_source (void)
+{
+  guint8 values[5 * 7] = { 0 };
+  values[0] = 1;          /* (0, 0) */
+  values[2 * 7 + 3] = 9;  /* (2, 3) */
+  values[4 * 7 + 6] = 255; /* (4, 6) */
+  g_autofree char *net_path = tmp_path ("net.safetensors");
+  test_write_safetensors (net_path, "enc.weight", 5, 7, values);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (SpxNetwork) net = spx_network_open (net_path, &error);
+  g_assert_no_error (error);
+  g_autoptr (SpxStudy) s = spx_study_new ();
+  s->scenario->block = 1;
+  gint weight = spx_network_find (net, "enc.weight");
+  g_assert_cmpint (weight, >=, 0);
+  g_assert_true (spx_study_open_layer (s, net, (guint) weight, &error));
+  g_assert_no_error (error);
+  SpxScenario *sc = s->scenario;
+  g_autofree char *canonical = g_canonicalize_filename (net_path, NULL);
+  g_assert_cmpint (sc->source, ==, SPX_MASK_SOURCE_FILE);
+  g_assert_cmpstr (sc->mask_path, ==, canonical);
+  g_assert_cmpstr (sc->mask_layer, ==, "enc.weight");
+  g_assert_cmpstr (spx_study_label (s), ==, "enc.weight");
+  g_assert_cmpuint (sc->m, ==, 5);
+  g_assert_cmpuint (sc->k, ==, 7);
+  g_assert_cmpuint (spx_mask_count (sc->mask), ==, 3);
+  g_assert_true (spx_mask_get (sc->mask, 2, 3));
+  g_assert_true (spx_mask_get (sc->mask, 4, 6));
+
+  /* the bias is not a layer: refused, the study as it was */
+  gint bias = spx_network_find (net, "bias");
+  g_assert_false (spx_study_open_layer (s, net, (guint) bias, &error));
+  g_assert_nonnull (strstr (error->message, "bias"));
+  g_clear_error (&error);
+  g_assert_cmpstr (sc->mask_layer, ==, "enc.weight");
+  g_assert_cmpuint (spx_mask_count (sc->mask), ==, 3);
+
+  /* undo puts the layer back after a mask file replaced it */
+  SpxSubject *layer = spx_study_save_subject (s);
+  g_autoptr (SpxMask) mask = spx_mask_ref (sc->mask);
+  g_autofree char *small = data_path ("small.smtx");
+  g_assert_true (spx_study_open_mask (s, small, &error));
+  g_assert_null (sc->mask_layer);
+  spx_study_restore_subject (s, layer, g_steal_pointer (&mask));
+  spx_subject_free (layer);
+  g_assert_cmpstr (sc->mask_layer, ==, "enc.weight");
+  g_assert_cmpstr (spx_study_label (s), ==, "enc.weight");
+
+  /* the .spx reads the layer again from the network file */
+  g_autofree char *spx = tmp_path ("layer.spx");
+  g_assert_true (spx_study_save (s, spx, SPX_SAVE_DEFAULT, &error));
+  g_autofree char *text = test_read_all (spx);
+  g_assert_nonnull (strstr (text, "path=net.safetensors\n"));
+  g_assert_nonnull (strstr (text, "layer=enc.weight\n"));
+  g_autoptr (SpxStudy) back = spx_study_load (spx, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (back->scenario->mask_layer, ==, "enc.weight");
+  g_assert_true (spx_mask_equal (back->scenario->mask, sc->mask));
+
+  /* a layer the file does not have is named */
+  GString *edited = g_string_new (text);
+  g_string_replace (edited, "layer=enc.weight", "layer=dec.weight", 1);
+  g_assert_true (g_file_set_contents (spx, edited->str, -1, NULL));
+  g_string_free (edited, TRUE);
+  g_assert_null (spx_study_load (spx, &error));
+  g_assert_nonnull (strstr (error->message, "no layer 'dec.weight'"));
+  g_clear_error (&error);
+  g_unlink (spx);
+  g_unlink (net_path);
+}
+
+/* A folder's layer is its mask file: no layer name in the scenario. */
+static void
+test_layer_of_folder (void)
+{
+  g_autofree char *dir = tmp_path ("net");
+  g_mkdir (dir, 0700);
+  g_autofree char *small = data_path ("small.smtx");
+  g_autofree char *copy = g_build_filename (dir, "q.smtx", NULL);
+  g_autofree char *text = test_read_all (small);
+  g_assert_true (g_file_set_contents (copy, text, -1, NULL));
+  g_autoptr (GError) error = NULL;
+  g_autoptr (SpxNetwork) net = spx_network_open (dir, &error);
+  g_assert_no_error (error);
+  g_autoptr (SpxStudy) s = spx_study_new ();
+  s->scenario->block = 1;
+  g_assert_true (spx_study_open_layer (s, net, 0, &error));
+  g_autofree char *canonical = g_canonicalize_filename (copy, NULL);
+  g_assert_cmpstr (s->scenario->mask_path, ==, canonical);
+  g_assert_null (s->scenario->mask_layer);
+  g_assert_cmpstr (spx_study_label (s), ==, "q.smtx");
+  g_autoptr (SpxMask) direct = spx_mask_load (small, NULL, &error);
+  g_assert_true (spx_mask_equal (spx_study_elements (s), direct));
+  test_remove_folder (dir);
+}
+
 /* Core's scenario loader reads a PNG mask once the graphics layer has
  * registered it: the command line and the window open the same .spx. */
 static void
@@ -839,6 +938,8 @@ main (int argc, char **argv)
   g_test_add_func ("/study/build-generated", test_build_generated);
   g_test_add_func ("/study/file-source", test_file_source);
   g_test_add_func ("/study/png-scenario", test_png_scenario);
+  g_test_add_func ("/study/layer-source", test_layer_source);
+  g_test_add_func ("/study/layer-of-folder", test_layer_of_folder);
   g_test_add_func ("/study/machine-beside", test_machine_beside);
   g_test_add_func ("/study/drawn", test_drawn);
   g_test_add_func ("/study/setters", test_setters);

@@ -7,6 +7,7 @@
 #include "spx-settings.h"
 #include "spx-util.h"
 #include "test-files.h"
+#include "test-ui.h"
 #include "test-ipu-check.h"
 #include "spx-render-exchange.h"
 #include "spx-render-png.h"
@@ -29,9 +30,6 @@
 #include <gdk/gdkx.h>
 #endif
 
-static gboolean have_display;
-static GtkApplication *app;
-
 /* A view's widget by its id in the table, and what the views draw. */
 #define VIEW(w, id) ((w)->views[SPX_RENDER_VIEW_##id])
 #define DATA(w, id) ((w)->view_data[SPX_RENDER_VIEW_##id])
@@ -42,67 +40,6 @@ static GtkApplication *app;
 /* A control of the side panel by its field. */
 #define PANEL(w, field) \
   spx_scenario_panel_get_control ((w)->panel, SPX_SCENARIO_FIELD_##field)
-
-#define WAIT_S 120
-
-/* The longest single main-loop iteration seen (reported, not asserted:
- * machines are shared and noisy). */
-static gint64 longest_us;
-
-/* Run the main loop until the window has no work under way. */
-static void
-wait_idle (SpxWindow *w)
-{
-  gint64 end = g_get_monotonic_time () + WAIT_S * G_USEC_PER_SEC;
-  do
-    {
-      gint64 t0 = g_get_monotonic_time ();
-      g_main_context_iteration (NULL, FALSE);
-      longest_us = MAX (longest_us, g_get_monotonic_time () - t0);
-    }
-  while ((spx_window_is_busy (w) || g_main_context_pending (NULL)) &&
-         g_get_monotonic_time () < end);
-  g_assert_false (spx_window_is_busy (w));
-}
-
-static SpxWindow *
-window_new (void)
-{
-  SpxWindow *w = spx_window_new (app);
-  gtk_widget_show (GTK_WIDGET (w));
-  wait_idle (w);
-  return w;
-}
-
-static void
-window_close (SpxWindow *w)
-{
-  _spx_window_set_dirty (w, FALSE); /* no question in a test */
-  gtk_widget_destroy (GTK_WIDGET (w));
-  while (g_main_context_pending (NULL))
-    g_main_context_iteration (NULL, FALSE);
-}
-
-static void
-activate (SpxWindow *w, const char *action, GVariant *param)
-{
-  g_action_group_activate_action (G_ACTION_GROUP (w), action, param);
-}
-
-#define SKIP_WITHOUT_DISPLAY()                                           \
-  do {                                                                   \
-    if (!have_display)                                                   \
-      {                                                                  \
-        g_test_skip ("no display (run under xvfb-run)");                 \
-        return;                                                          \
-      }                                                                  \
-  } while (0)
-
-static char *
-data_path (const char *name)
-{
-  return g_test_build_filename (G_TEST_DIST, "data", name, NULL);
-}
 
 /* Every view has its program: the lesson is there on first sight. */
 static void
@@ -1189,19 +1126,21 @@ gather_shortcuts (GtkWidget *widget, gpointer data)
 }
 
 /* The window's stack holds the table's views in its order, titled as
- * the table says, each shown by win.view::NAME; the shortcuts window's
- * Alt+1…N line names them in that order (the application binds Alt+i to
- * the i-th). */
+ * the table says, each shown by win.view::NAME, then the Layers page
+ * (hidden until a network is opened); the shortcuts window's Alt+1…N
+ * line names them in that order (the application binds Alt+i to the
+ * i-th). */
 static void
 test_views (void)
 {
   SKIP_WITHOUT_DISPLAY ();
   SpxWindow *w = window_new ();
   GList *pages = gtk_container_get_children (GTK_CONTAINER (w->stack));
-  g_assert_cmpuint (g_list_length (pages), ==, SPX_RENDER_N_VIEWS);
+  g_assert_cmpuint (g_list_length (pages), ==, SPX_RENDER_N_VIEWS + 1);
   g_autoptr (GPtrArray) titles = g_ptr_array_new_with_free_func (g_free);
   guint i = 0;
-  for (GList *l = pages; l != NULL; l = l->next, i++)
+  for (GList *l = pages; l != NULL && i < SPX_RENDER_N_VIEWS;
+       l = l->next, i++)
     {
       const SpxRenderView *v = spx_render_views[i];
       g_autofree char *name = NULL;
@@ -1216,12 +1155,24 @@ test_views (void)
       g_assert_cmpstr (gtk_stack_get_visible_child_name (
                          GTK_STACK (w->stack)), ==, v->name);
     }
+  g_autofree char *layers = NULL;
+  char *layers_title = NULL;
+  GtkWidget *last = g_list_last (pages)->data;
+  gtk_container_child_get (GTK_CONTAINER (w->stack), last, "name", &layers,
+                           "title", &layers_title, NULL);
+  g_ptr_array_add (titles, layers_title);
+  g_assert_cmpstr (layers, ==, SPX_WINDOW_LAYERS_VIEW);
+  g_assert_cmpstr (layers_title, ==, SPX_WINDOW_LAYERS_TITLE);
+  g_assert_false (gtk_widget_get_visible (last)); /* no network yet */
+  activate (w, "view", g_variant_new_string (layers));
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (w->stack)),
+                   !=, layers);
   g_list_free (pages);
   g_ptr_array_add (titles, NULL);
 
   /* the shortcuts window the user opens, not its .ui */
   g_autofree char *keys = g_strdup_printf ("<Alt>1...%u",
-                                           SPX_RENDER_N_VIEWS);
+                                           SPX_RENDER_N_VIEWS + 1);
   g_autofree char *names = g_strjoinv (", ", (char **) titles->pdata);
   GtkShortcutsWindow *overlay =
     gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (w));
@@ -1470,40 +1421,6 @@ test_lesson (void)
     shown_clear (&seen[i]);
   g_free (seen);
   window_close (w);
-}
-
-/* Answer the next message dialog with response once it shows (modal
- * dialogs run their own main loop, where this timeout still fires). */
-static guint dialogs_answered;
-
-static gboolean
-answer_dialog (gpointer data)
-{
-  GList *tops = gtk_window_list_toplevels ();
-  gboolean done = FALSE;
-  for (GList *l = tops; l != NULL && !done; l = l->next)
-    if (GTK_IS_MESSAGE_DIALOG (l->data) && gtk_widget_get_visible (l->data))
-      {
-        gtk_dialog_response (GTK_DIALOG (l->data), GPOINTER_TO_INT (data));
-        dialogs_answered++;
-        done = TRUE;
-      }
-  g_list_free (tops);
-  return done ? G_SOURCE_REMOVE : G_SOURCE_CONTINUE;
-}
-
-static guint
-answer_next_dialog (GtkResponseType response)
-{
-  return g_timeout_add (20, answer_dialog, GINT_TO_POINTER (response));
-}
-
-/* A dialog that never came: its answer is not left for a later one. */
-static void
-forget_answer (guint id)
-{
-  if (g_main_context_find_source_by_id (NULL, id) != NULL)
-    g_source_remove (id);
 }
 
 static gboolean
@@ -2156,22 +2073,7 @@ main (int argc, char **argv)
                        G_GUINT64_CONSTANT (3) << 30 };
   setrlimit (RLIMIT_AS, &rl);
 #endif
-  /* preferences go to a throw-away place */
-  g_autofree char *home = g_dir_make_tmp ("spx-ui-home-XXXXXX", NULL);
-  g_setenv ("XDG_CONFIG_HOME", home, TRUE);
-  g_test_init (&argc, &argv, NULL);
-  spx_mask_png_register ();
-  have_display = gtk_init_check (&argc, &argv);
-  if (have_display)
-    {
-      g_log_set_always_fatal (G_LOG_LEVEL_CRITICAL | G_LOG_LEVEL_WARNING);
-      app = gtk_application_new ("org.sparseexplorer.Test",
-                                 G_APPLICATION_NON_UNIQUE);
-      /* the program's resources, so windows get its shortcuts window */
-      g_application_set_resource_base_path (G_APPLICATION (app),
-        "/org/sparseexplorer/SparseExplorer");
-      g_application_register (G_APPLICATION (app), NULL, NULL);
-    }
+  g_autofree char *home = test_ui_init (&argc, &argv);
   g_test_add_func ("/ui/window/default", test_default);
   g_test_add_func ("/ui/window/default-machine", test_default_machine);
   g_test_add_func ("/ui/window/open-dlmc", test_open_dlmc);
@@ -2206,8 +2108,5 @@ main (int argc, char **argv)
                    test_threads_from_bigger_machine);
   g_test_add_func ("/ui/window/save-twice", test_save_twice);
   g_test_add_func ("/ui/window/save-read-only", test_save_read_only);
-  int status = g_test_run ();
-  g_clear_object (&app);
-  g_rmdir (home);
-  return status;
+  return test_ui_run (home);
 }

@@ -81,14 +81,23 @@ spx_export_start_folder (const char *remembered)
   return g_strdup (g_get_home_dir ());
 }
 
-/* The kinds of file, in the dialog's order. */
-static const struct { const char *name, *ext; } kinds[] = {
-  { "PNG image (.png)", ".png" },
-  { "SVG drawing (.svg)", ".svg" },
-  { "PDF document (.pdf)", ".pdf" },
-  { "The sweep as CSV (.csv)", ".csv" },
-  { "The sweep as JSON (.json)", ".json" },
+/* The kinds of file, in the dialog's order; data: "The sweep" (or "The
+ * survey", on the Layers page) comes first. */
+static const struct { const char *name, *ext; gboolean data; } kinds[] = {
+  { "PNG image (.png)", ".png", FALSE },
+  { "SVG drawing (.svg)", ".svg", FALSE },
+  { "PDF document (.pdf)", ".pdf", FALSE },
+  { "as CSV (.csv)", ".csv", TRUE },
+  { "as JSON (.json)", ".json", TRUE },
 };
+
+/* The Layers page is shown: its chart and its survey are exported. */
+static gboolean
+layers_shown (SpxWindow *w)
+{
+  return g_strcmp0 (gtk_stack_get_visible_child_name (GTK_STACK (w->stack)),
+                    SPX_WINDOW_LAYERS_VIEW) == 0;
+}
 
 /* The kind path's extension names, or -1. */
 static gint
@@ -111,8 +120,8 @@ spx_export_rename (const char *name, const char *ext)
 
 /* ---- writing ------------------------------------------------------- */
 
-static void
-confirm_saved (SpxWindow *w, const char *path)
+void
+_spx_window_confirm_saved (SpxWindow *w, const char *path)
 {
   g_autofree char *dir = g_path_get_dirname (path);
   g_autofree char *shown = g_filename_display_name (path);
@@ -133,7 +142,7 @@ _spx_window_export_sweep (SpxWindow *w, const char *path)
 {
   if (!_spx_window_write (w, path, write_sweep, NULL))
     return FALSE;
-  confirm_saved (w, path);
+  _spx_window_confirm_saved (w, path);
   return TRUE;
 }
 
@@ -148,10 +157,17 @@ typedef struct {
 
 /* The shown view's widget, and its renderer and data in p (data made as
  * the table's row makes it: the mask whole, not as zoomed in the
- * editor, and not coloured by tile). */
+ * editor, and not coloured by tile; the Layers page's chart as shown). */
 static GtkWidget *
 shown_view (SpxWindow *w, Picture *p)
 {
+  if (layers_shown (w))
+    {
+      p->func = spx_render_layers;
+      p->data = g_memdup2 (&w->layers.chart_data,
+                           sizeof w->layers.chart_data);
+      return w->layers.chart;
+    }
   gint i = spx_render_view_index (
     gtk_stack_get_visible_child_name (GTK_STACK (w->stack)));
   if (i < 0)
@@ -179,9 +195,17 @@ gboolean
 _spx_window_export_view (SpxWindow *w, const char *path)
 {
   g_autoptr (GError) error = NULL;
+  gboolean layers = layers_shown (w);
+  if (layers && w->layers.survey == NULL)
+    {
+      _spx_window_show_error (w, "Nothing to export yet: Run Survey first "
+                              "(the chart and the files hold its results).");
+      return FALSE;
+    }
   if (spx_has_suffix (path, ".csv") ||
       spx_has_suffix (path, ".json"))
-    return _spx_window_export_sweep (w, path);
+    return layers ? _spx_window_save_survey (w, path)
+                  : _spx_window_export_sweep (w, path);
   Picture p = { 0 };
   GtkWidget *widget = shown_view (w, &p);
   g_autofree gpointer data = p.data;
@@ -201,7 +225,7 @@ _spx_window_export_view (SpxWindow *w, const char *path)
                        &p.width, &p.height, &p.scale);
   if (!_spx_window_write (w, path, write_picture, &p))
     return FALSE;
-  confirm_saved (w, path);
+  _spx_window_confirm_saved (w, path);
   return TRUE;
 }
 
@@ -329,8 +353,10 @@ on_filter_changed (GtkFileChooser *chooser, GParamSpec *pspec, gpointer p)
 static GtkWidget *
 dialog_new (SpxWindow *w, GSettings *pending)
 {
+  gboolean layers = layers_shown (w);
   GtkWidget *d = gtk_file_chooser_dialog_new (
-    "Export the View or the Sweep", GTK_WINDOW (w),
+    layers ? "Export the Chart or the Survey" : "Export the View or the Sweep",
+    GTK_WINDOW (w),
     GTK_FILE_CHOOSER_ACTION_SAVE, "_Cancel", GTK_RESPONSE_CANCEL, "_Export",
     GTK_RESPONSE_ACCEPT, NULL);
   GtkFileChooser *chooser = GTK_FILE_CHOOSER (d);
@@ -340,7 +366,11 @@ dialog_new (SpxWindow *w, GSettings *pending)
     {
       GtkFileFilter *f = gtk_file_filter_new ();
       g_autofree char *pattern = g_strconcat ("*", kinds[i].ext, NULL);
-      gtk_file_filter_set_name (f, kinds[i].name);
+      g_autofree char *name = kinds[i].data
+        ? g_strdup_printf ("The %s %s", layers ? "survey" : "sweep",
+                           kinds[i].name)
+        : g_strdup (kinds[i].name);
+      gtk_file_filter_set_name (f, name);
       gtk_file_filter_add_pattern (f, pattern);
       g_object_set_data (G_OBJECT (f), "ext", (gpointer) kinds[i].ext);
       gtk_file_chooser_add_filter (chooser, f);

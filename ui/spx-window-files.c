@@ -18,8 +18,15 @@ spx_window_open_file (SpxWindow *w, GFile *file, gboolean force)
       _spx_window_show_error (w, msg);
       return;
     }
-  /* a mask file replaces only the subject, as one undo step; a scenario
-   * replaces everything */
+  /* a network (or a saved survey) goes to the Layers page, keeping the
+   * subject; a mask file replaces only the subject, as one undo step; a
+   * scenario replaces everything */
+  if (_spx_window_is_network (path))
+    {
+      if (force || _spx_window_may_replace_survey (w))
+        _spx_window_open_network (w, path);
+      return;
+    }
   gboolean scenario = spx_has_suffix (path, ".spx");
   if (scenario && !force && !_spx_window_confirm_discard (w))
     return;
@@ -53,28 +60,66 @@ shown_extensions (SpxFormatCaps caps)
   return g_strdup_printf ("(%s)", list);
 }
 
+/* What the chooser picks is opened. */
+static void
+run_open (SpxWindow *w, GtkFileChooserNative *dialog)
+{
+  if (gtk_native_dialog_run (GTK_NATIVE_DIALOG (dialog)) ==
+      GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr (GFile) file = gtk_file_chooser_get_file (
+        GTK_FILE_CHOOSER (dialog));
+      spx_window_open_file (w, file, FALSE);
+    }
+  g_object_unref (dialog);
+}
+
 void
 _spx_window_open_dialog (SpxWindow *w)
 {
   static const char *const spx[] = { "*.spx", NULL };
+  static const char *const surveys[] = { "*.json", NULL };
   g_auto (GStrv) masks = spx_format_extensions (SPX_FORMAT_READS_MASK, "*.");
+  g_auto (GStrv) nets = spx_format_extensions (SPX_FORMAT_READS_NETWORK,
+                                               "*.");
   g_autofree char *exts = shown_extensions (SPX_FORMAT_READS_MASK);
   g_autofree char *masks_name = g_strdup_printf ("Masks %s", exts);
+  g_autofree char *net_exts = shown_extensions (SPX_FORMAT_READS_NETWORK);
+  g_autofree char *nets_name = g_strdup_printf ("Networks %s", net_exts);
+  g_autoptr (GPtrArray) every = g_ptr_array_new ();
+  for (guint i = 0; masks[i] != NULL; i++)
+    g_ptr_array_add (every, masks[i]);
+  for (guint i = 0; nets[i] != NULL; i++)
+    g_ptr_array_add (every, nets[i]);
+  g_ptr_array_add (every, (gpointer) surveys[0]);
+  g_ptr_array_add (every, NULL);
   GtkFileChooserNative *dialog = gtk_file_chooser_native_new (
-    "Open a Scenario or Mask", GTK_WINDOW (w), GTK_FILE_CHOOSER_ACTION_OPEN,
-    "_Open", "_Cancel");
+    "Open a Scenario, Mask or Network", GTK_WINDOW (w),
+    GTK_FILE_CHOOSER_ACTION_OPEN, "_Open", "_Cancel");
   GtkFileChooser *chooser = GTK_FILE_CHOOSER (dialog);
-  add_filter (chooser, "Scenarios and masks", spx,
-              (const char *const *) masks);
+  add_filter (chooser, "Scenarios, masks and networks", spx,
+              (const char *const *) every->pdata);
   add_filter (chooser, "Scenarios (.spx)", spx, NULL);
   add_filter (chooser, masks_name, (const char *const *) masks, NULL);
-  if (gtk_native_dialog_run (GTK_NATIVE_DIALOG (dialog)) ==
-      GTK_RESPONSE_ACCEPT)
-    {
-      g_autoptr (GFile) file = gtk_file_chooser_get_file (chooser);
-      spx_window_open_file (w, file, FALSE);
-    }
-  g_object_unref (dialog);
+  if (nets[0] != NULL)
+    add_filter (chooser, nets_name, (const char *const *) nets, NULL);
+  add_filter (chooser, "Saved surveys (.json)", surveys, NULL);
+  run_open (w, dialog);
+}
+
+/* Starts beside the network listed, else in the current folder (not
+ * among recent files, where a folder cannot be typed in). */
+void
+_spx_window_open_folder_dialog (SpxWindow *w)
+{
+  GtkFileChooserNative *dialog = gtk_file_chooser_native_new (
+    "Open a Folder of Masks as a Network", GTK_WINDOW (w),
+    GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER, "_Open", "_Cancel");
+  SpxNetwork *net = w->layers.network ? w->layers.network->network : NULL;
+  g_autofree char *start = net != NULL
+    ? g_path_get_dirname (spx_network_path (net)) : g_get_current_dir ();
+  gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (dialog), start);
+  run_open (w, dialog);
 }
 
 /* ---- saving -------------------------------------------------------- */
@@ -138,13 +183,16 @@ _spx_window_save_to (SpxWindow *w, const char *path)
   return TRUE;
 }
 
-static char *
-choose_save_path (SpxWindow *w, const char *title, const char *name)
+char *
+_spx_window_choose_save_path (SpxWindow *w, const char *title,
+                              const char *folder, const char *name)
 {
   GtkFileChooserNative *dialog = gtk_file_chooser_native_new (
     title, GTK_WINDOW (w), GTK_FILE_CHOOSER_ACTION_SAVE, "_Save", "_Cancel");
   GtkFileChooser *chooser = GTK_FILE_CHOOSER (dialog);
   gtk_file_chooser_set_do_overwrite_confirmation (chooser, TRUE);
+  if (folder != NULL)
+    gtk_file_chooser_set_current_folder (chooser, folder);
   gtk_file_chooser_set_current_name (chooser, name);
   char *path = NULL;
   if (gtk_native_dialog_run (GTK_NATIVE_DIALOG (dialog)) ==
@@ -159,8 +207,8 @@ _spx_window_save (SpxWindow *w, gboolean choose)
 {
   if (w->study->path != NULL && !choose)
     return _spx_window_save_to (w, w->study->path);
-  g_autofree char *path = choose_save_path (w, "Save the Scenario",
-                                            "scenario.spx");
+  g_autofree char *path = _spx_window_choose_save_path (
+    w, "Save the Scenario", NULL, "scenario.spx");
   if (path == NULL)
     return FALSE;
   if (!spx_has_suffix (path, ".spx"))
@@ -268,7 +316,8 @@ _spx_window_save_mask_dialog (SpxWindow *w)
 {
   g_autofree char *exts = shown_extensions (SPX_FORMAT_WRITES_MASK);
   g_autofree char *title = g_strdup_printf ("Save the Mask %s", exts);
-  g_autofree char *path = choose_save_path (w, title, "mask.smtx");
+  g_autofree char *path = _spx_window_choose_save_path (w, title, NULL,
+                                                        "mask.smtx");
   if (path != NULL)
     _spx_window_save_mask (w, path);
 }

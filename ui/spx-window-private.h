@@ -4,7 +4,8 @@
  * -panel.c applies the side panel's edits (spx-scenario-panel.h) to the
  * study; -work.c planning, loading and sweeps on worker threads;
  * -lesson.c the guided lesson; -files.c open and save; -export.c the
- * export dialog and what it remembers. */
+ * export dialog and what it remembers; -layers.c the Layers page (a
+ * network's layers and their survey). */
 #pragma once
 
 #include "spx-window.h"
@@ -12,12 +13,45 @@
 #include "spx-lesson.h"
 #include "spx-mask-editor.h"
 #include "spx-render-export.h"
+#include "spx-render-layers.h"
 #include "spx-render-views.h"
 #include "spx-scenario-panel.h"
 #include "spx-study.h"
+#include "spx-survey.h"
 #include "spx-view.h"
 
 G_BEGIN_DECLS
+
+/* A network the window and its workers share: an atomic reference-
+ * counted box (g_atomic_rc_box_acquire; _spx_shared_network_release). */
+typedef struct {
+  SpxNetwork *network;
+} SpxSharedNetwork;
+
+SpxSharedNetwork *_spx_shared_network_new     (SpxNetwork *network);
+void              _spx_shared_network_release (SpxSharedNetwork *shared);
+
+/* The Layers page: a network's layers and its survey. */
+typedef struct {
+  SpxSharedNetwork *network; /* listed; NULL: none, or a saved survey's
+                                network that is not there */
+  SpxSurvey     *survey;     /* shown: the run's (growing while it runs)
+                                or a saved one; NULL: none */
+  gboolean       unsaved;    /* measured, and not saved since */
+  /* reading a network or a saved survey: older results are dropped */
+  guint          open_serial;
+  GCancellable  *open_cancel;
+  /* the survey running, its points arriving one by one */
+  GCancellable  *cancel;
+  guint          serial, done, total;
+  GtkListStore  *store;
+  GtkWidget     *page, *tree, *summary, *run_button, *sources, *chart;
+  GtkWidget     *chart_box;   /* scrolls the chart; shown with a survey */
+  GtkWidget     *paned;       /* the table over the chart */
+  gboolean       fit_pending; /* the table to fit once the page shows */
+  GtkTreeViewColumn *blocks_column;
+  SpxRenderLayersData chart_data;
+} SpxWindowLayers;
 
 struct _SpxWindow {
   GtkApplicationWindow parent;
@@ -43,6 +77,9 @@ struct _SpxWindow {
   GCancellable  *sweep_cancel;
   guint          sweep_serial;
   guint          sweep_done, sweep_total;
+  guint          pulse_source; /* the bar's pulse while work runs */
+
+  SpxWindowLayers layers;
 
   /* widgets */
   GtkWidget *header, *progress, *cancel, *info_bar, *info_label;
@@ -83,6 +120,8 @@ void       _spx_window_clear_error (SpxWindow *w);
 /* The message shown says a file was saved in dir: offer to open it. */
 void       _spx_window_offer_folder (SpxWindow *w, const char *dir);
 void       _spx_window_update_busy (SpxWindow *w);
+/* The progress bar pulses while work without a fraction runs. */
+void       _spx_window_pulse       (SpxWindow *w);
 void       _spx_window_update_title (SpxWindow *w);
 void       _spx_window_select_tile (SpxWindow *w, gint tile);
 /* Select superstep step of programs[lane] in the Timeline (lane -1: the
@@ -127,6 +166,10 @@ void       _spx_window_fit_size    (SpxWindow *w);
  * block size where it does not look solid); one undo step. Errors go to
  * the info bar and leave the window as it was. */
 void       _spx_window_load_mask   (SpxWindow *w, const char *path);
+/* Layer entry of network becomes the subject as a mask file does (one
+ * undo step, at a readable block size); the Mask view shows it. */
+void       _spx_window_load_layer  (SpxWindow *w, SpxSharedNetwork *network,
+                                    guint entry);
 /* A .spx, read on a worker: the study is replaced whole. */
 void       _spx_window_load_scenario (SpxWindow *w, const char *path);
 /* An undo or redo put a former subject's mask back in the editor. */
@@ -149,6 +192,33 @@ void       _spx_window_lesson_refresh (SpxWindow *w);
  * and its text quotes the plan. */
 void       _spx_window_lesson_plan_ready (SpxWindow *w);
 
+/* spx-window-layers.c */
+GtkWidget *_spx_window_layers_page_new (SpxWindow *w);
+/* A folder, a network file or a saved survey (.json): what the Layers
+ * page opens rather than the subject. */
+gboolean   _spx_window_is_network  (const char *path);
+/* Read it on a worker; the Layers page then lists its layers (a saved
+ * survey's with their points, and its network opened again when it is
+ * still there). Errors go to the info bar and leave the page as it was. */
+void       _spx_window_open_network (SpxWindow *w, const char *path);
+/* Survey the network listed (on a worker, at the study's n, dtype,
+ * machine and threads); the rows fill as points arrive. */
+void       _spx_window_run_survey  (SpxWindow *w);
+/* TRUE while a survey runs, with its points done of total. */
+gboolean   _spx_window_surveying   (SpxWindow *w, guint *done, guint *total);
+/* Run Survey and Save Survey usable when they can run. */
+void       _spx_window_layers_actions (SpxWindow *w);
+/* A survey runs or a network is being read. */
+gboolean   _spx_window_layers_busy (SpxWindow *w);
+/* Stop both (Escape); the survey keeps the layers done. */
+void       _spx_window_layers_cancel (SpxWindow *w);
+void       _spx_window_layers_free (SpxWindow *w);
+/* Before losing a survey's unsaved points: TRUE to go on. */
+gboolean   _spx_window_may_replace_survey (SpxWindow *w);
+/* The survey as .json or .csv, confirmed in the info bar. */
+gboolean   _spx_window_save_survey (SpxWindow *w, const char *path);
+void       _spx_window_save_survey_dialog (SpxWindow *w);
+
 /* spx-window-files.c */
 /* path ends in suffix (".spx"), in any case. */
 void       _spx_window_open_dialog (SpxWindow *w);
@@ -157,6 +227,13 @@ gboolean   _spx_window_save_to     (SpxWindow *w, const char *path);
 /* The mask alone, in the format of path's extension. */
 gboolean   _spx_window_save_mask   (SpxWindow *w, const char *path);
 void       _spx_window_save_mask_dialog (SpxWindow *w);
+/* A save dialog's answer (NULL: cancelled): it offers name in folder
+ * (NULL: the chooser's own start). */
+char      *_spx_window_choose_save_path (SpxWindow *w, const char *title,
+                                         const char *folder,
+                                         const char *name);
+/* The chooser in folder mode: open what is chosen. */
+void       _spx_window_open_folder_dialog (SpxWindow *w);
 /* Before losing edits: TRUE to go on (saved, discarded or clean). */
 gboolean   _spx_window_confirm_discard (SpxWindow *w);
 /* A generated mask is the scenario's; one from a file or drawn is the
@@ -212,5 +289,7 @@ void       _spx_window_export_dialog (SpxWindow *w);
  * an error shown there names path. */
 gboolean   _spx_window_export_view (SpxWindow *w, const char *path);
 gboolean   _spx_window_export_sweep (SpxWindow *w, const char *path);
+/* "Saved PATH" in the info bar, with Open Folder. */
+void       _spx_window_confirm_saved (SpxWindow *w, const char *path);
 
 G_END_DECLS

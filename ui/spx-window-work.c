@@ -14,6 +14,7 @@ typedef enum {
   JOB_PLAN,     /* the study's mask as it is */
   JOB_BUILD,    /* generate or re-block first */
   JOB_OPEN,     /* a mask file first */
+  JOB_LAYER,    /* a network's layer first */
   JOB_LOAD,     /* a .spx first: a whole new study */
   JOB_FIT,      /* a size at which every plan fits, then generate */
 } JobKind;
@@ -24,6 +25,8 @@ typedef struct {
   GCancellable *cancel; /* current on the worker: long loops poll it */
   SpxStudy *study;   /* the worker's own */
   char     *path;    /* JOB_OPEN, JOB_LOAD */
+  SpxSharedNetwork *network; /* JOB_LAYER: a reference, and its entry */
+  guint     entry;
   guint     asked_block; /* JOB_OPEN: the block asked for, when another
                             was chosen for the picture */
   gboolean  subject_ok;  /* the subject was made (it may still not plan) */
@@ -37,17 +40,21 @@ plan_job_free (PlanJob *j)
   g_clear_object (&j->cancel);
   spx_study_free (j->study);
   g_free (j->path);
+  _spx_shared_network_release (j->network);
   g_clear_error (&j->error);
   g_free (j);
 }
 
-/* A mask file that looks solid at the block asked for opens at one
- * where its structure shows. */
+/* A mask file (or a network's layer) that looks solid at the block
+ * asked for opens at one where its structure shows. */
 static gboolean
 open_readable (PlanJob *j)
 {
   SpxStudy *s = j->study;
-  if (!spx_study_open_mask (s, j->path, &j->error))
+  gboolean read = j->kind == JOB_LAYER
+    ? spx_study_open_layer (s, j->network->network, j->entry, &j->error)
+    : spx_study_open_mask (s, j->path, &j->error);
+  if (!read)
     return FALSE;
   guint block = spx_study_readable_block (s, s->scenario->block);
   if (block == s->scenario->block)
@@ -66,6 +73,7 @@ make_subject (PlanJob *j)
       j->study = spx_study_load (j->path, &j->error);
       return j->study != NULL;
     case JOB_OPEN:
+    case JOB_LAYER:
       return open_readable (j);
     case JOB_BUILD:
       return spx_study_build_mask (j->study, &j->error);
@@ -200,8 +208,10 @@ plan_done (GObject *source, GAsyncResult *result, gpointer data)
     take_study (w, j);
   else if (j->subject_ok && j->kind != JOB_PLAN)
     take_subject (w, j);
-  if (j->subject_ok && j->kind == JOB_OPEN)
+  if (j->subject_ok && (j->kind == JOB_OPEN || j->kind == JOB_LAYER))
     took_file (w, j);
+  if (j->subject_ok && j->kind == JOB_LAYER)
+    spx_window_show_view (w, spx_render_views[SPX_RENDER_VIEW_MASK]->name);
   if (j->subject_ok && j->kind == JOB_FIT) /* it may have needed a smaller n */
     spx_study_set_n (w->study, j->study->scenario->n);
   if (j->subject_ok && j->kind != JOB_LOAD)
@@ -228,18 +238,40 @@ static gboolean
 pulse (gpointer data)
 {
   SpxWindow *w = data;
-  if (!w->planning)
-    return G_SOURCE_REMOVE;
+  /* work may still end on a worker after the window's widgets went
+   * (dispose clears the progress bar first) */
+  if (!spx_window_is_busy (w) || w->progress == NULL)
+    {
+      w->pulse_source = 0;
+      return G_SOURCE_REMOVE;
+    }
   _spx_window_update_busy (w);
   return G_SOURCE_CONTINUE;
 }
 
+void
+_spx_window_pulse (SpxWindow *w)
+{
+  if (w->pulse_source == 0)
+    w->pulse_source = g_timeout_add_full (G_PRIORITY_DEFAULT, 100, pulse,
+                                          g_object_ref (w), g_object_unref);
+}
+
 static PlanJob *
-start (SpxWindow *w, JobKind kind, const char *path)
+job_new (JobKind kind, const char *path)
 {
   PlanJob *j = g_new0 (PlanJob, 1);
   j->kind = kind;
   j->path = g_strdup (path);
+  return j;
+}
+
+/* j runs on a worker (and will be freed there); the job before is
+ * dropped. */
+static PlanJob *
+run (SpxWindow *w, PlanJob *j)
+{
+  JobKind kind = j->kind;
   j->serial = ++w->plan_serial;
   j->cancel = g_cancellable_new ();
   /* the job before is out of date: stop its work, not just its result */
@@ -248,10 +280,8 @@ start (SpxWindow *w, JobKind kind, const char *path)
   g_set_object (&w->plan_cancel, j->cancel);
   if (kind != JOB_LOAD)
     j->study = spx_study_copy (w->study);
-  if (!w->planning)
-    g_timeout_add_full (G_PRIORITY_DEFAULT, 100, pulse, g_object_ref (w),
-                        g_object_unref);
   w->planning = TRUE;
+  _spx_window_pulse (w);
   _spx_window_update_busy (w);
   _spx_window_update_verdict (w); /* the chart may be out of date now */
   GTask *task = g_task_new (w, NULL, plan_done, NULL);
@@ -259,6 +289,12 @@ start (SpxWindow *w, JobKind kind, const char *path)
   g_task_run_in_thread (task, plan_thread);
   g_object_unref (task);
   return j;
+}
+
+static PlanJob *
+start (SpxWindow *w, JobKind kind, const char *path)
+{
+  return run (w, job_new (kind, path));
 }
 
 void
@@ -284,6 +320,15 @@ void
 _spx_window_load_mask (SpxWindow *w, const char *path)
 {
   start (w, JOB_OPEN, path);
+}
+
+void
+_spx_window_load_layer (SpxWindow *w, SpxSharedNetwork *network, guint entry)
+{
+  PlanJob *j = job_new (JOB_LAYER, NULL);
+  j->network = g_atomic_rc_box_acquire (network);
+  j->entry = entry;
+  run (w, j);
 }
 
 void
@@ -418,8 +463,9 @@ sweep_done (GObject *source, GAsyncResult *result, gpointer data)
 void
 _spx_window_run_sweep (SpxWindow *w)
 {
-  if (w->sweep_cancel != NULL)
-    return;
+  guint done, total;
+  if (w->sweep_cancel != NULL || _spx_window_surveying (w, &done, &total))
+    return; /* one measurement of this CPU at a time */
   if (w->planning)
     {
       w->sweep_pending = TRUE;

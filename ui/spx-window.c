@@ -22,10 +22,11 @@ _spx_window_update_title (SpxWindow *w)
 {
   const SpxScenario *sc = w->study->scenario;
   const char *file = w->study->path;
-  if (file == NULL && sc->source == SPX_MASK_SOURCE_FILE)
-    file = sc->mask_path; /* a mask opened on its own */
   g_autofree char *base = file ? g_filename_display_basename (file) : NULL;
-  g_autofree char *name = base ? spx_escape (base) : NULL;
+  /* a mask, or a network's layer, opened on its own */
+  g_autofree char *name = base ? spx_escape (base)
+    : sc->source == SPX_MASK_SOURCE_FILE
+      ? g_strdup (spx_study_label (w->study)) : NULL;
   g_autofree char *title = NULL;
   if (name != NULL || w->dirty)
     title = g_strdup_printf ("Sparse Explorer — %s%s", w->dirty ? "•" : "",
@@ -112,7 +113,8 @@ spx_window_get_error (SpxWindow *w)
 gboolean
 spx_window_is_busy (SpxWindow *w)
 {
-  return w->planning || w->sweep_cancel != NULL;
+  return w->planning || w->sweep_cancel != NULL ||
+         _spx_window_layers_busy (w);
 }
 
 gboolean
@@ -121,28 +123,40 @@ spx_window_is_dirty (SpxWindow *w)
   return w->dirty;
 }
 
-/* The progress bar and cancel button show while work runs: a sweep
- * shows its fraction, planning pulses. */
+static void
+show_fraction (SpxWindow *w, const char *what, guint done, guint total)
+{
+  g_autofree char *text = g_strdup_printf ("%s %u / %u", what, done, total);
+  gtk_progress_bar_set_fraction (GTK_PROGRESS_BAR (w->progress),
+                                 (double) done / total);
+  gtk_progress_bar_set_text (GTK_PROGRESS_BAR (w->progress), text);
+}
+
+/* The progress bar and cancel button show while work runs: a sweep or
+ * a survey shows its fraction, planning and reading pulse. A sweep and
+ * a survey both measure this CPU: one at a time. */
 void
 _spx_window_update_busy (SpxWindow *w)
 {
   gboolean busy = spx_window_is_busy (w);
+  guint done = 0, total = 0;
+  gboolean surveying = _spx_window_surveying (w, &done, &total);
   gtk_widget_set_visible (w->progress, busy);
   gtk_widget_set_visible (w->cancel, busy);
   if (w->sweep_cancel != NULL && w->sweep_total > 0)
-    {
-      g_autofree char *text = g_strdup_printf ("sweep %u / %u", w->sweep_done,
-                                               w->sweep_total);
-      gtk_progress_bar_set_fraction (GTK_PROGRESS_BAR (w->progress),
-                                     (double) w->sweep_done / w->sweep_total);
-      gtk_progress_bar_set_text (GTK_PROGRESS_BAR (w->progress), text);
-    }
+    show_fraction (w, "sweep", w->sweep_done, w->sweep_total);
+  else if (surveying && total > 0)
+    show_fraction (w, "survey", done, total);
   else if (busy)
     {
-      gtk_progress_bar_set_text (GTK_PROGRESS_BAR (w->progress), "planning");
+      gtk_progress_bar_set_text (GTK_PROGRESS_BAR (w->progress),
+                                 w->planning || surveying ? "planning"
+                                                          : "reading");
       gtk_progress_bar_pulse (GTK_PROGRESS_BAR (w->progress));
     }
-  gtk_widget_set_sensitive (w->sweep_button, w->sweep_cancel == NULL);
+  gtk_widget_set_sensitive (w->sweep_button,
+                            w->sweep_cancel == NULL && !surveying);
+  _spx_window_layers_actions (w);
 }
 
 /* The element density of the subject (a file's own non-zeros). */
@@ -559,6 +573,30 @@ act_export_sweep_path (GSimpleAction *a, GVariant *p, gpointer data)
 }
 
 static void
+act_open_folder (GSimpleAction *a, GVariant *p, gpointer data)
+{
+  _spx_window_open_folder_dialog (data);
+}
+
+static void
+act_survey (GSimpleAction *a, GVariant *p, gpointer data)
+{
+  _spx_window_run_survey (data);
+}
+
+static void
+act_save_survey (GSimpleAction *a, GVariant *p, gpointer data)
+{
+  _spx_window_save_survey_dialog (data);
+}
+
+static void
+act_save_survey_path (GSimpleAction *a, GVariant *p, gpointer data)
+{
+  _spx_window_save_survey (data, g_variant_get_string (p, NULL));
+}
+
+static void
 act_save_mask (GSimpleAction *a, GVariant *p, gpointer data)
 {
   _spx_window_save_mask_dialog (data);
@@ -616,6 +654,7 @@ act_cancel (GSimpleAction *a, GVariant *p, gpointer data)
   SpxWindow *w = data;
   w->sweep_pending = FALSE;
   _spx_window_cancel_work (w);
+  _spx_window_layers_cancel (w);
   if (w->study->scenario->mask == NULL)
     _spx_window_rebuild (w);
 }
@@ -641,6 +680,7 @@ act_lesson_back (GSimpleAction *a, GVariant *p, gpointer data)
 static const GActionEntry win_actions[] = {
   { "open", act_open, NULL, NULL, NULL, { 0 } },
   { "open-path", act_open_path, "s", NULL, NULL, { 0 } },
+  { "open-folder", act_open_folder, NULL, NULL, NULL, { 0 } },
   { "save", act_save, NULL, NULL, NULL, { 0 } },
   { "save-as", act_save_as, NULL, NULL, NULL, { 0 } },
   { "export", act_export, NULL, NULL, NULL, { 0 } },
@@ -654,6 +694,9 @@ static const GActionEntry win_actions[] = {
   { "select-tile", act_select_tile, "i", NULL, NULL, { 0 } },
   { "select-superstep", act_select_superstep, "(ii)", NULL, NULL, { 0 } },
   { "run-sweep", act_sweep, NULL, NULL, NULL, { 0 } },
+  { "run-survey", act_survey, NULL, NULL, NULL, { 0 } },
+  { "save-survey", act_save_survey, NULL, NULL, NULL, { 0 } },
+  { "save-survey-path", act_save_survey_path, "s", NULL, NULL, { 0 } },
   { "cancel", act_cancel, NULL, NULL, NULL, { 0 } },
   { "lesson", act_lesson, NULL, NULL, NULL, { 0 } },
   { "lesson-next", act_lesson_next, NULL, NULL, NULL, { 0 } },
@@ -698,10 +741,13 @@ primary_menu (void)
 {
   GMenu *menu = g_menu_new ();
   GMenu *file = g_menu_new ();
+  g_menu_append (file, "Open _Network Folder…", "win.open-folder");
   g_menu_append (file, "Save _As…", "win.save-as");
   g_menu_append (file, "Save _Mask As…", "win.save-mask");
   g_menu_append (file, "_Export View…", "win.export");
   g_menu_append (file, "_" RUN_SWEEP, "win.run-sweep");
+  g_menu_append (file, "Run S_urvey", "win.run-survey");
+  g_menu_append (file, "Sa_ve Survey…", "win.save-survey");
   g_menu_append_section (menu, NULL, G_MENU_MODEL (file));
   GMenu *app = g_menu_new ();
   g_menu_append (app, "_Preferences", "app.preferences");
@@ -1013,6 +1059,27 @@ view_page_new (SpxWindow *w, guint i)
 
 static GtkWidget *build_info_bar (SpxWindow *w);
 
+static void
+add_provider (GtkWidget *widget, gpointer provider)
+{
+  gtk_style_context_add_provider (gtk_widget_get_style_context (widget),
+                                  provider,
+                                  GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
+}
+
+/* The switcher's buttons as wide as their titles need: the theme's
+ * 100-pixel minimum for each of six makes the window wider than a
+ * 1024-pixel screen. */
+static void
+compact_buttons (GtkWidget *switcher)
+{
+  GtkCssProvider *css = gtk_css_provider_new ();
+  gtk_css_provider_load_from_data (css, "button { min-width: 56px; }", -1,
+                                   NULL);
+  gtk_container_foreach (GTK_CONTAINER (switcher), add_provider, css);
+  g_object_unref (css);
+}
+
 static GtkWidget *
 build_views (SpxWindow *w)
 {
@@ -1022,10 +1089,17 @@ build_views (SpxWindow *w)
   for (guint i = 0; i < SPX_RENDER_N_VIEWS; i++)
     gtk_stack_add_titled (GTK_STACK (w->stack), view_page_new (w, i),
                           spx_render_views[i]->name, spx_render_views[i]->title);
+  /* Not a row of the views' table: those are pictures of the subject,
+   * made from a scenario (`render` draws any of them); this page is a
+   * network's table and chart, kept while its layers are studied one by
+   * one, and its chart is drawn headless by `layers --out`. */
+  gtk_stack_add_titled (GTK_STACK (w->stack), _spx_window_layers_page_new (w),
+                        SPX_WINDOW_LAYERS_VIEW, SPX_WINDOW_LAYERS_TITLE);
   GtkWidget *switcher = gtk_stack_switcher_new ();
   gtk_stack_switcher_set_stack (GTK_STACK_SWITCHER (switcher),
                                 GTK_STACK (w->stack));
   gtk_widget_set_halign (switcher, GTK_ALIGN_CENTER);
+  compact_buttons (switcher);
   gtk_widget_set_margin_top (switcher, 6);
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
   /* above the views, not the panel: a message never moves the field
@@ -1118,7 +1192,9 @@ accept_drops (SpxWindow *w)
 static gboolean
 on_delete (GtkWidget *widget, GdkEvent *event, SpxWindow *w)
 {
-  return !_spx_window_confirm_discard (w); /* TRUE keeps the window */
+  /* TRUE keeps the window */
+  return !_spx_window_confirm_discard (w) ||
+         !_spx_window_may_replace_survey (w);
 }
 
 static void
@@ -1129,6 +1205,7 @@ on_theme_changed (GObject *settings, GParamSpec *pspec, SpxWindow *w)
   for (guint i = 0; i < SPX_RENDER_N_VIEWS; i++)
     if (SPX_IS_VIEW (w->views[i]))
       spx_view_set_theme (SPX_VIEW (w->views[i]), theme);
+  spx_view_set_theme (SPX_VIEW (w->layers.chart), theme);
 }
 
 /* 1120 × 720, or what fits a smaller screen's work area: without a
@@ -1199,6 +1276,7 @@ spx_window_dispose (GObject *object)
 {
   SpxWindow *w = SPX_WINDOW (object);
   _spx_window_cancel_work (w);
+  _spx_window_layers_cancel (w);
   w->progress = NULL; /* dispose runs again once the widgets are gone */
   g_signal_handlers_disconnect_by_data (
     gtk_widget_get_settings (GTK_WIDGET (w)), w);
@@ -1213,6 +1291,7 @@ spx_window_finalize (GObject *object)
   spx_study_free (w->study);
   spx_subject_free (w->shown);
   spx_lesson_free (w->lesson);
+  _spx_window_layers_free (w);
   g_free (w->error);
   g_free (w->saved_folder);
   for (guint i = 0; i < SPX_RENDER_N_VIEWS; i++)
@@ -1256,11 +1335,12 @@ name_view_shortcuts (SpxWindow *w)
     find_named (GTK_WIDGET (overlay), &n);
   if (n.found == NULL)
     return;
-  const char *titles[SPX_RENDER_N_VIEWS + 1] = { NULL };
+  const char *titles[SPX_RENDER_N_VIEWS + 2] = { NULL };
   for (guint i = 0; i < SPX_RENDER_N_VIEWS; i++)
     titles[i] = spx_render_views[i]->title;
+  titles[SPX_RENDER_N_VIEWS] = SPX_WINDOW_LAYERS_TITLE;
   g_autofree char *keys = g_strdup_printf ("<Alt>1...%u",
-                                           SPX_RENDER_N_VIEWS);
+                                           SPX_RENDER_N_VIEWS + 1);
   g_autofree char *names = g_strjoinv (", ", (char **) titles);
   g_object_set (n.found, "accelerator", keys, "title", names, NULL);
 }

@@ -12,10 +12,17 @@ G_DECLARE_FINAL_TYPE (SpxWindow, spx_window, SPX, WINDOW,
 
 SpxWindow *spx_window_new       (GtkApplication *app);
 /* Open a mask (in any format of spx-mask-io's table: the new subject, one
- * undo step) or a scenario (.spx: asks first when there are unsaved
- * edits, unless force); errors go to the info bar. */
+ * undo step), a scenario (.spx: asks first when there are unsaved
+ * edits, unless force), or a network (a folder of masks, a network file,
+ * a saved survey: the Layers page; asks first when the survey shown has
+ * unsaved points, unless force); errors go to the info bar. */
 void       spx_window_open_file (SpxWindow *window, GFile *file,
                                  gboolean force);
+/* The Layers page's name (win.view::layers, spx_window_show_view): a
+ * network's layers and their survey, shown once a network is opened. */
+#define SPX_WINDOW_LAYERS_VIEW  "layers"
+#define SPX_WINDOW_LAYERS_TITLE "Layers"
+
 /* The preferences' default machine (a preset) and CPU threads. */
 void       spx_window_use_defaults (SpxWindow *window, const char *machine,
                                     guint threads);

@@ -392,6 +392,19 @@ spx_network_find (const SpxNetwork *network, const char *name)
   return -1;
 }
 
+const char *
+spx_network_entry_file (const SpxNetwork *network, guint i,
+                        const char **tensor)
+{
+  g_return_val_if_fail (i < network->entries->len, NULL);
+  const Ref *ref = &g_array_index (network->refs, Ref, i);
+  const Source *s = network->sources->pdata[ref->source];
+  if (tensor != NULL)
+    *tensor = s->row == NULL ? NULL
+      : ((const SpxNetworkEntry *) s->own->pdata[ref->index])->name;
+  return s->path;
+}
+
 SpxMask *
 spx_network_load (SpxNetwork *network, guint i, GError **error)
 {

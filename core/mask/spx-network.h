@@ -55,6 +55,13 @@ guint       spx_network_n_layers  (const SpxNetwork *network);
 /* By name, or -1. */
 gint        spx_network_find (const SpxNetwork *network, const char *name);
 
+/* The file entry i is read from (a mask file, or the network file that
+ * holds it), and in *tensor (when not NULL) its name in that file, NULL
+ * for a mask file: what names the layer for a later read without the
+ * network (a scenario's mask file and layer). */
+const char *spx_network_entry_file (const SpxNetwork *network, guint i,
+                                    const char **tensor);
+
 /* Entry i's element mask (rows × cols, block 1): its non-zero elements
  * (a float's -0 and +0 are zero; NaN is non-zero). Safe to call from any
  * thread, one call at a time per network or several (the network locks

@@ -16,7 +16,7 @@ static const char *const scenario_keys[] = {
 };
 static const char *const mask_keys[] = {
   "source", "pattern", "density", "seed", "tile-width", "nm", "band",
-  "exponent", "path", "count", "bits", NULL
+  "exponent", "path", "layer", "count", "bits", NULL
 };
 
 SpxScenario *
@@ -42,6 +42,7 @@ spx_scenario_free (SpxScenario *s)
     return;
   g_free (s->machine);
   g_free (s->mask_path);
+  g_free (s->mask_layer);
   spx_mask_free (s->mask);
   g_free (s);
 }
@@ -52,6 +53,7 @@ spx_scenario_copy (const SpxScenario *s)
   SpxScenario *copy = g_memdup2 (s, sizeof *s);
   copy->machine = g_strdup (s->machine);
   copy->mask_path = g_strdup (s->mask_path);
+  copy->mask_layer = g_strdup (s->mask_layer);
   copy->mask = s->mask ? spx_mask_ref (s->mask) : NULL; /* kept as it is */
   return copy;
 }
@@ -175,6 +177,7 @@ spx_scenario_set_drawn_mask (SpxScenario *s, SpxMask *mask)
   s->block = mask->block;
   s->source = SPX_MASK_SOURCE_DRAWN;
   g_clear_pointer (&s->mask_path, g_free);
+  g_clear_pointer (&s->mask_layer, g_free);
 }
 
 /* ---- loading ---------------------------------------------------------- */
@@ -434,6 +437,8 @@ read_mask_group (Reader *r, SpxScenario *s, const char *dir)
       s->mask_path = g_path_is_absolute (path) || dir == NULL
                        ? g_steal_pointer (&path)
                        : g_build_filename (dir, path, NULL);
+      if (!read_string (r, GROUP_MASK, "layer", &s->mask_layer))
+        return FALSE;
     }
   if (s->source == SPX_MASK_SOURCE_DRAWN)
     return read_drawn_mask (r, s);
@@ -554,6 +559,8 @@ to_key_file (const SpxScenario *s, const char *dir)
       gboolean inside = prefix && g_str_has_prefix (abs, prefix);
       g_key_file_set_string (kf, GROUP_MASK, "path",
                              inside ? abs + strlen (prefix) : abs);
+      if (s->mask_layer != NULL)
+        g_key_file_set_string (kf, GROUP_MASK, "layer", s->mask_layer);
     }
   if (s->source == SPX_MASK_SOURCE_DRAWN && s->mask != NULL)
     {

@@ -44,6 +44,9 @@ typedef struct {
   SpxMaskSource source;
   SpxGenOptions gen;       /* pattern, density, seed, pattern options */
   char         *mask_path; /* SOURCE_FILE: as given (absolute once loaded) */
+  char         *mask_layer; /* SOURCE_FILE: the layer's tensor when
+                               mask_path is a network file (a safetensors
+                               or .npz); NULL: mask_path is a mask file */
   SpxMask      *mask;      /* the current mask (any source), may be NULL;
                               built by a study (spx-study.h) */
 } SpxScenario;

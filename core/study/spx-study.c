@@ -177,6 +177,7 @@ spx_study_set_generator (SpxStudy *s, const SpxStudyGenerator *gen)
   sc->gen.seed = gen->seed;
   sc->source = SPX_MASK_SOURCE_GENERATED;
   g_clear_pointer (&sc->mask_path, g_free);
+  g_clear_pointer (&sc->mask_layer, g_free);
   changed (s);
 }
 
@@ -214,13 +215,34 @@ spx_study_elements (SpxStudy *s)
   return s->elements;
 }
 
+/* A layer of the network file at path, by its name there. */
+static SpxMask *
+load_layer (const char *path, const char *layer, GError **error)
+{
+  g_autoptr (SpxNetwork) network = spx_network_open (path, error);
+  if (network == NULL)
+    return NULL;
+  gint i = spx_network_find (network, layer);
+  if (i >= 0)
+    return spx_network_load (network, (guint) i, error);
+  g_autofree char *shown = g_filename_display_name (path);
+  g_autofree char *name = spx_escape_len (layer, -1, 200);
+  g_set_error (error, SPX_MASK_ERROR, SPX_MASK_ERROR_INVALID,
+               "%s: no layer '%s' in it (it has %u layers)", shown, name,
+               spx_network_n_layers (network));
+  return NULL;
+}
+
 /* The file as read, kept: re-blocking needs no second read. */
 static gboolean
 read_elements (SpxStudy *s, GError **error)
 {
+  const SpxScenario *sc = s->scenario;
   if (s->elements != NULL)
     return TRUE;
-  s->elements = spx_mask_load (s->scenario->mask_path, NULL, error);
+  s->elements = sc->mask_layer != NULL
+                  ? load_layer (sc->mask_path, sc->mask_layer, error)
+                  : spx_mask_load (sc->mask_path, NULL, error);
   return s->elements != NULL;
 }
 
@@ -274,10 +296,13 @@ spx_study_build_mask (SpxStudy *s, GError **error)
   return TRUE;
 }
 
-gboolean
-spx_study_open_mask (SpxStudy *s, const char *path, GError **error)
+/* elements (taken; NULL: its read failed), read from path (layer: its
+ * name in that network file, or NULL), become the subject at the
+ * scenario's block. */
+static gboolean
+take_file (SpxStudy *s, SpxMask *elements, const char *path,
+           const char *layer, GError **error)
 {
-  SpxMask *elements = spx_mask_load (path, NULL, error);
   SpxMask *mask = elements ? spx_mask_at_block (elements,
                                                 s->scenario->block, error)
                            : NULL;
@@ -296,8 +321,26 @@ spx_study_open_mask (SpxStudy *s, const char *path, GError **error)
   sc->source = SPX_MASK_SOURCE_FILE;
   g_free (sc->mask_path);
   sc->mask_path = g_canonicalize_filename (path, NULL);
+  g_free (sc->mask_layer);
+  sc->mask_layer = g_strdup (layer);
   changed (s);
   return TRUE;
+}
+
+gboolean
+spx_study_open_mask (SpxStudy *s, const char *path, GError **error)
+{
+  return take_file (s, spx_mask_load (path, NULL, error), path, NULL, error);
+}
+
+gboolean
+spx_study_open_layer (SpxStudy *s, SpxNetwork *network, guint i,
+                      GError **error)
+{
+  const char *layer = NULL;
+  const char *path = spx_network_entry_file (network, i, &layer);
+  return take_file (s, spx_network_load (network, i, error), path, layer,
+                    error);
 }
 
 void
@@ -311,7 +354,7 @@ spx_study_set_drawn (SpxStudy *s, SpxMask *mask)
 struct _SpxSubject {
   SpxMaskSource source;
   SpxGenOptions gen;
-  char         *mask_path;
+  char         *mask_path, *mask_layer;
   guint64       m, k;
   guint         block;
   SpxMask      *elements; /* a file's, as read */
@@ -323,7 +366,8 @@ spx_study_save_subject (const SpxStudy *s)
   const SpxScenario *sc = s->scenario;
   SpxSubject *subject = g_new0 (SpxSubject, 1);
   *subject = (SpxSubject) { sc->source, sc->gen, g_strdup (sc->mask_path),
-                            sc->m, sc->k, sc->block, NULL };
+                            g_strdup (sc->mask_layer), sc->m, sc->k,
+                            sc->block, NULL };
   if (sc->source == SPX_MASK_SOURCE_FILE && s->elements != NULL)
     subject->elements = spx_mask_ref (s->elements);
   return subject;
@@ -338,6 +382,8 @@ spx_study_restore_subject (SpxStudy *s, const SpxSubject *subject,
   sc->gen = subject->gen;
   g_free (sc->mask_path);
   sc->mask_path = g_strdup (subject->mask_path);
+  g_free (sc->mask_layer);
+  sc->mask_layer = g_strdup (subject->mask_layer);
   sc->m = subject->m;
   sc->k = subject->k;
   sc->block = subject->block;
@@ -354,6 +400,7 @@ spx_subject_free (SpxSubject *subject)
   if (subject == NULL)
     return;
   g_free (subject->mask_path);
+  g_free (subject->mask_layer);
   spx_mask_free (subject->elements);
   g_free (subject);
 }
@@ -629,18 +676,16 @@ spx_study_survey_blocks (SpxStudy *s)
 
 /* ---- sweeps --------------------------------------------------------- */
 
-/* A file's name as people read it (whatever bytes the file system
- * holds, control characters escaped), kept with the study for the
- * options that borrow it. */
-static const char *
-subject_name (SpxStudy *s)
+const char *
+spx_study_label (SpxStudy *s)
 {
   const SpxScenario *sc = s->scenario;
   g_free (s->label);
-  g_autofree char *base = sc->source == SPX_MASK_SOURCE_FILE &&
-                          sc->mask_path != NULL
-                            ? g_filename_display_basename (sc->mask_path)
-                            : NULL;
+  g_autofree char *base = sc->source != SPX_MASK_SOURCE_FILE ||
+                          sc->mask_path == NULL ? NULL
+                          : sc->mask_layer != NULL
+                            ? g_utf8_make_valid (sc->mask_layer, -1)
+                            : g_filename_display_basename (sc->mask_path);
   s->label = base != NULL ? spx_escape (base)
              : sc->source == SPX_MASK_SOURCE_DRAWN ? g_strdup ("drawn mask")
                                                    : NULL;
@@ -694,7 +739,7 @@ spx_study_sweep_options (SpxStudy *s, SpxSweepOptions *o)
     o->pattern = SPX_PATTERN_TILEWISE;
   const SpxMask *elements = spx_study_elements (s);
   if (elements != NULL)
-    spx_sweep_options_set_subject (o, elements, subject_name (s));
+    spx_sweep_options_set_subject (o, elements, spx_study_label (s));
   else
     add_density (o, sc->gen.density);
   add_block (o, sc->block);

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "spx-ipu.h"
+#include "spx-network.h"
 #include "spx-scenario.h"
 #include "spx-sweep.h"
 
@@ -67,6 +68,11 @@ gboolean    spx_study_build_mask  (SpxStudy *study, GError **error);
  * scenario's block. The study is unchanged on failure. */
 gboolean    spx_study_open_mask   (SpxStudy *study, const char *path,
                                    GError **error);
+/* Layer i of network becomes the subject as a mask file does; the
+ * scenario names its file and, for a network file, the layer in it
+ * (mask_layer), so that a saved .spx reads it again. */
+gboolean    spx_study_open_layer  (SpxStudy *study, SpxNetwork *network,
+                                   guint i, GError **error);
 /* A mask drawn (or edited) elsewhere becomes the subject; takes it. */
 void        spx_study_set_drawn   (SpxStudy *study, SpxMask *mask);
 /* The subject at element resolution (NULL for a generated one). */
@@ -89,6 +95,11 @@ void        spx_subject_free          (SpxSubject *subject);
 #define SPX_STUDY_SOLID    0.9
 #define SPX_STUDY_READABLE 0.75
 guint       spx_study_readable_block (SpxStudy *study, guint block);
+
+/* The subject's name for titles (a file's name, a layer's, "drawn
+ * mask"; NULL for a generated one), control characters escaped; kept
+ * by the study until the next call. */
+const char *spx_study_label (SpxStudy *study);
 
 /* Re-block the subject to every block size of its sweep and keep the
  * block densities, for the verdict (a few re-blockings: off the main
