@@ -353,8 +353,16 @@ report (const SpxSurvey *survey, const LayersArgs *a, SpxCliOut kind,
         return spx_cli_input_error (CMD, error);
       g_autofree char *shown = g_filename_display_name (a->out);
       g_autofree char *words = spx_survey_describe (survey);
-      spx_cli_line (stdout, "sparse-explorer layers: %u layers written to "
-                    "%s; %s", survey->layers->len, shown, words);
+      guint skipped = 0;
+      for (guint i = 0; i < survey->layers->len; i++)
+        skipped += ((SpxSurveyLayer *) survey->layers->pdata[i])->skipped
+                   != NULL;
+      g_autofree char *left = skipped ? g_strdup_printf (
+        " (%u entr%s skipped)", skipped, skipped == 1 ? "y" : "ies")
+        : g_strdup ("");
+      spx_cli_line (stdout, "sparse-explorer layers: %u layers%s written to "
+                    "%s; %s", survey->layers->len - skipped, left, shown,
+                    words);
     }
   else if (a->json)
     {
@@ -365,6 +373,41 @@ report (const SpxSurvey *survey, const LayersArgs *a, SpxCliOut kind,
     print_table (survey);
   warn_noisy (survey);
   return SPX_EXIT_OK;
+}
+
+/* The options that say how to measure: a saved survey was measured
+ * already, so they are refused with one (NULL: none given). */
+static const char *
+measuring_option (const LayersArgs *a)
+{
+  const struct { const char *given, *name; } opts[] = {
+    { a->n, "--n" }, { a->dtype, "--dtype" }, { a->source, "--source" },
+    { a->blocks, "--blocks" }, { a->modes, "--modes" },
+    { a->threads, "--threads" }, { a->reps, "--reps" },
+    { a->machine, "--machine" }, { a->only, "--only" },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (opts); i++)
+    if (opts[i].given != NULL)
+      return opts[i].name;
+  return NULL;
+}
+
+/* A survey saved as JSON: shown, or written in another form, as it was
+ * measured (nothing runs again). */
+static int
+show_saved (const LayersArgs *a, const char *path, SpxCliOut kind,
+            SpxExportFormat format, SpxCliPicture *pic)
+{
+  g_autoptr (GError) error = NULL;
+  const char *option = measuring_option (a);
+  if (option != NULL)
+    return spx_cli_usage_error (CMD, "%s: a saved survey is shown as it "
+                                "was measured; survey the network again "
+                                "to change it", option);
+  g_autoptr (SpxSurvey) survey = spx_survey_load (path, &error);
+  if (survey == NULL)
+    return spx_cli_input_error (CMD, error);
+  return report (survey, a, kind, format, pic);
 }
 
 static int
@@ -384,6 +427,9 @@ run (const LayersArgs *a, const char *path)
   if (a->json && kind != SPX_CLI_OUT_NONE)
     return spx_cli_usage_error (CMD, "--json: prints to stdout; not with "
                                 "--out");
+  if (spx_has_suffix (path, ".json") &&
+      !g_file_test (path, G_FILE_TEST_IS_DIR))
+    return show_saved (a, path, kind, format, &pic);
   if (!parse_all (a, &o, &machine, &status))
     return status;
   g_autoptr (SpxNetwork) network = spx_network_open (path, &error);
@@ -430,6 +476,8 @@ spx_cli_layers_options (void)
     "Without --out: a table, a row per layer (name, shape, density, the "
     "recommendation on each source, its share of the network's dense "
     "time), the skipped entries with why, the totals and one sentence.\n"
+    "PATH may also be a survey saved with --out FILE.json: it is shown (or "
+    "written with --out) as it was measured, without measuring again.\n"
     "Ctrl-C (SIGTERM) stops the survey, prints (or writes) the layers "
     "done and exits with status 130 (143).");
   SPX_CLI_ADD (o, LAYERS_OPTIONS, NULL);

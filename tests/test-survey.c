@@ -357,6 +357,22 @@ test_recommend_noisy (void)
   g_assert_cmpfloat_with_epsilon (c->dense_ms, 1.1, 1e-12);
   g_assert_cmpfloat_with_epsilon (c->best, 1.04, 1e-12);
   check_choice (&l, SPX_SWEEP_CPU);
+  g_autofree char *kept = spx_survey_choice_describe (c);
+  g_assert_cmpstr (kept, ==, "keep dense (best 1.04×) (3 noisy)");
+  /* every sparse point noisy: not known to stay dense, and said so */
+  g_array_index (l.points, SpxSweepPoint, 3).noise = SPX_NOISE_BUSY;
+  spx_survey_recommend (&l);
+  g_assert_cmpint (c->mode, ==, SPX_SWEEP_DENSE);
+  g_autofree char *unknown = spx_survey_choice_describe (c);
+  g_assert_cmpstr (unknown, ==, "not measured (4 noisy)");
+  SpxSurvey survey = { .layers = g_ptr_array_new (), .complete = TRUE };
+  spx_survey_options_init (&survey.settings);
+  g_ptr_array_add (survey.layers, &l);
+  spx_survey_sum (&survey);
+  g_autofree char *words = spx_survey_describe (&survey);
+  g_assert_nonnull (strstr (words, "; 1 of 1 layers not measured on this "
+                                   "CPU (every point noisy"));
+  g_ptr_array_unref (survey.layers);
   g_array_unref (l.points);
 }
 

@@ -496,11 +496,22 @@ spx_survey_run (SpxSurvey *survey, SpxNetwork *network,
 
 /* ---- words -------------------------------------------------------- */
 
+/* Kept dense only because every sparse point was noisy: nothing was
+ * measured against dense, so the layer is not known to stay dense. */
+static gboolean
+unmeasured (const SpxSurveyChoice *c)
+{
+  return c->valid && c->mode == SPX_SWEEP_DENSE && c->best <= 0 &&
+         c->noisy > 0;
+}
+
 char *
 spx_survey_choice_describe (const SpxSurveyChoice *c)
 {
   if (!c->valid)
     return NULL;
+  if (unmeasured (c))
+    return g_strdup_printf ("not measured (%u noisy)", c->noisy);
   g_autofree char *noisy = c->noisy ? g_strdup_printf (" (%u noisy)",
                                                        c->noisy)
                                     : g_strdup ("");
@@ -587,5 +598,17 @@ spx_survey_describe (const SpxSurvey *survey)
   else
     g_string_append_printf (out, "; %.0f%% of the dense time is in layers "
                             "that should stay dense", cpu->valid ? a : b);
+  guint unknown = 0;
+  for (guint i = 0; i < survey->layers->len; i++)
+    {
+      const SpxSurveyLayer *layer = survey->layers->pdata[i];
+      unknown += layer->skipped == NULL &&
+                 unmeasured (&layer->recommended[SPX_SWEEP_CPU]);
+    }
+  if (unknown > 0)
+    g_string_append_printf (out, "; %u of %u layers not measured on this "
+                            "CPU (every point noisy: counted as dense; "
+                            "survey again on a quiet machine)", unknown,
+                            surveyed);
   return g_string_free (out, FALSE);
 }

@@ -166,8 +166,10 @@ SpxSurvey *spx_survey_load    (const char *path, GError **error);
  * differ; "the layers surveyed so far (2): …" when not complete). */
 char      *spx_survey_describe (const SpxSurvey *survey);
 /* A recommendation in a few words: "static b4 2.31×", "keep dense (best
- * 1.02×)", with " (3 noisy)" when points were left out as noisy; NULL
- * when its source did not run. */
+ * 1.02×)", with " (3 noisy)" when points were left out as noisy, or
+ * "not measured (15 noisy)" when every sparse point was (kept dense in
+ * the sums, and spx_survey_describe says how many layers); NULL when its
+ * source did not run. */
 char      *spx_survey_choice_describe (const SpxSurveyChoice *choice);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SpxSurvey, spx_survey_free)

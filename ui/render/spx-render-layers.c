@@ -83,13 +83,26 @@ row_em (guint n_sources)
 #define HEAD_EM 5.2
 #define FOOT_EM 5.0
 
+/* The rows drawn: the layers surveyed. Entries skipped (biases, norms,
+ * files that did not load) are counted in the header and listed, with
+ * why, by the table beside the chart: a bias per layer would double the
+ * chart's height with nothing to read. */
+static guint
+drawn_rows (const SpxSurvey *survey)
+{
+  guint n = 0;
+  for (guint i = 0; i < survey->layers->len; i++)
+    n += ((SpxSurveyLayer *) survey->layers->pdata[i])->skipped == NULL;
+  return n;
+}
+
 double
 spx_render_layers_height (const SpxSurvey *survey,
                           const SpxRenderStyle *style)
 {
   gboolean ran[SPX_SWEEP_N_SOURCES];
   guint n = ran_sources (survey, ran);
-  double rows = survey->layers->len + 1; /* and the totals' */
+  double rows = drawn_rows (survey) + 1; /* and the totals' */
   return 2 * PAD + style->font_size * (HEAD_EM + FOOT_EM + rows * row_em (n));
 }
 
@@ -186,12 +199,10 @@ draw_bar (const Chart *c, double y, SpxSweepSource s, double speedup,
 }
 
 static void
-draw_name (const Chart *c, double y, const char *name, gboolean muted,
-           gboolean bold)
+draw_name (const Chart *c, double y, const char *name, gboolean bold)
 {
   SpxTextOpts t = { .size = c->name_size, .ax = 1, .ay = 0.5, .bold = bold,
-                    .max_width = c->name_w, .colour = c->style->muted,
-                    .use_colour = muted };
+                    .max_width = c->name_w };
   spx_render_text (c->cr, c->style, c->x0 - 0.6 * c->fs, y, &t, name);
 }
 
@@ -223,18 +234,7 @@ draw_layer (const Chart *c, const SpxSurveyLayer *layer, double y)
 {
   g_autofree char *name = shown_name (c, layer->name);
   if (c->name_size > 0)
-    draw_name (c, y + c->row_h / 2, name, layer->skipped != NULL, FALSE);
-  if (layer->skipped != NULL)
-    {
-      g_autofree char *why = g_strdup_printf ("skipped: %s", layer->skipped);
-      SpxTextOpts t = { .size = c->bar_size > 0 ? c->bar_size : 0.6,
-                        .ay = 0.5, .colour = c->style->muted,
-                        .use_colour = TRUE, .max_width = c->x1 - c->x0 };
-      if (c->name_size > 0)
-        spx_render_text (c->cr, c->style, c->x0 + 0.4 * c->fs,
-                         y + c->row_h / 2, &t, why);
-      return;
-    }
+    draw_name (c, y + c->row_h / 2, name, FALSE);
   Bar bars[SPX_SWEEP_N_SOURCES];
   for (guint s = 0; s < SPX_SWEEP_N_SOURCES; s++)
     {
@@ -251,7 +251,7 @@ draw_totals (const Chart *c, double y)
   const SpxSurvey *survey = c->survey;
   draw_name (c, y + c->row_h / 2, survey->complete ? "whole network"
                                                    : "layers so far",
-             FALSE, TRUE);
+             TRUE);
   Bar bars[SPX_SWEEP_N_SOURCES];
   for (guint s = 0; s < SPX_SWEEP_N_SOURCES; s++)
     {
@@ -306,9 +306,8 @@ header (const Chart *c, const SpxRenderLayersData *d, double width)
   SpxTextOpts t = { .size = 1.25, .bold = TRUE, .max_width = width - 2 * PAD };
   spx_render_text (c->cr, c->style, PAD, y, &t, title);
   y += 1.7 * c->fs;
-  guint surveyed = 0;
-  for (guint i = 0; i < survey->layers->len; i++)
-    surveyed += ((SpxSurveyLayer *) survey->layers->pdata[i])->skipped == NULL;
+  guint surveyed = drawn_rows (survey);
+  guint skipped = survey->layers->len - surveyed;
   g_autofree char *state = survey->complete || d->running ? g_strdup ("")
                            : g_strdup (" · interrupted");
   g_autofree char *threads = !o->run_cpu ? g_strdup ("")
@@ -320,10 +319,13 @@ header (const Chart *c, const SpxRenderLayersData *d, double width)
                                             c->suffix, -1);
   g_autofree char *names = c->prefix + c->suffix == 0 ? g_strdup ("")
     : g_strdup_printf (" · names without %s…%s", pre, suf);
+  g_autofree char *left = skipped == 0 ? g_strdup ("")
+    : g_strdup_printf (" (%u other entr%s skipped, not drawn)", skipped,
+                       skipped == 1 ? "y" : "ies");
   g_autofree char *sub = g_strdup_printf (
-    "%s · %u of %u layers surveyed · n = %" G_GUINT64_FORMAT "%s%s%s",
-    survey->format ? survey->format : "", surveyed, survey->layers->len,
-    o->n, threads, state, names);
+    "%s · %u layer%s surveyed%s · n = %" G_GUINT64_FORMAT "%s%s%s",
+    survey->format ? survey->format : "", surveyed, surveyed == 1 ? "" : "s",
+    left, o->n, threads, state, names);
   SpxTextOpts m = { .size = 0.9, .colour = c->style->muted,
                     .use_colour = TRUE, .max_width = width - 2 * PAD };
   spx_render_text (c->cr, c->style, PAD, y, &m, sub);
@@ -404,6 +406,8 @@ names_width (const Chart *c, double width)
   for (guint i = 0; i < c->survey->layers->len; i++)
     {
       const SpxSurveyLayer *layer = c->survey->layers->pdata[i];
+      if (layer->skipped != NULL)
+        continue;
       g_autofree char *name = shown_name (c, layer->name);
       w = MAX (w, spx_render_text_width (c->cr, c->style, c->name_size,
                                          name, NULL));
@@ -493,11 +497,13 @@ spx_render_layers (cairo_t *cr, double width, double height,
 {
   const SpxRenderLayersData *d = data;
   spx_render_clear (cr, style, width, height);
-  if (d == NULL || d->survey == NULL || d->survey->layers->len == 0)
+  if (d == NULL || d->survey == NULL || drawn_rows (d->survey) == 0)
     {
       spx_render_placeholder (cr, style, width, height,
                               d && d->running ? "Surveying the first layer…"
-                                              : "No survey yet");
+                              : d && d->survey && d->survey->layers->len
+                              ? "No layer surveyed (see the table)"
+                              : "No survey yet");
       return;
     }
   Chart c = { .cr = cr, .style = style, .survey = d->survey,
@@ -507,17 +513,23 @@ spx_render_layers (cairo_t *cr, double width, double height,
   c.n_sources = ran_sources (d->survey, c.ran);
   double y = legend (&c, header (&c, d, width));
   double full = row_em (c.n_sources) * c.fs;
-  size_rows (&c, height - PAD - FOOT_EM * c.fs - full - y,
-             d->survey->layers->len);
+  guint rows = drawn_rows (d->survey);
+  size_rows (&c, height - PAD - FOOT_EM * c.fs - full - y, rows);
   place_columns (&c, width);
   Chart total = c;
   size_rows (&total, full, 1);
   total.name_size = 1;
   double rows_top = y;
-  double totals_top = y + d->survey->layers->len * c.row_h + 0.4 * c.fs;
+  double totals_top = y + rows * c.row_h + 0.4 * c.fs;
   draw_axis (&c, rows_top, totals_top + total.row_h);
-  for (guint i = 0; i < d->survey->layers->len; i++, y += c.row_h)
-    draw_layer (&c, d->survey->layers->pdata[i], y);
+  for (guint i = 0; i < d->survey->layers->len; i++)
+    {
+      const SpxSurveyLayer *layer = d->survey->layers->pdata[i];
+      if (layer->skipped != NULL)
+        continue;
+      draw_layer (&c, layer, y);
+      y += c.row_h;
+    }
   /* the totals below a rule */
   spx_render_set_rgba (cr, style->muted, 0.6);
   cairo_set_line_width (cr, 1);
