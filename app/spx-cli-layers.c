@@ -10,6 +10,8 @@
 #include "spx-survey.h"
 #include "spx-util.h"
 
+#include <math.h>
+
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -226,8 +228,10 @@ print_row (const SpxSurvey *survey, const SpxSurveyLayer *l,
   g_autofree char *model = choice_text (l, SPX_SWEEP_MODEL);
   const SpxSurveyChoice *c = &l->recommended[share];
   double total = survey->total[share].dense_ms;
-  g_autofree char *part = c->valid && total > 0
-    ? g_strdup_printf ("%.0f%%", 100 * c->dense_ms / total) : g_strdup ("—");
+  double part_pc = c->valid && total > 0 ? 100 * c->dense_ms / total : NAN;
+  /* a tenth of a percent below 10%: one layer of 72 is about 1% */
+  g_autofree char *part = isnan (part_pc) ? g_strdup ("—")
+    : g_strdup_printf (part_pc < 10 ? "%.1f%%" : "%.0f%%", part_pc);
   pad (row, shape, COLUMN_SHAPE);
   pad (row, density, COLUMN_DENSITY);
   pad (row, cpu, widths[SPX_SWEEP_CPU]);
