@@ -551,7 +551,7 @@ spx_bench_noise (const SpxBenchResult *r)
 }
 
 static const char *const noise_names[] = { "efficiency", "dense-slow",
-                                           "busy" };
+                                           "busy", "spread" };
 
 char *
 spx_noise_to_string (SpxNoise noise)

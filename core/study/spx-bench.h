@@ -44,6 +44,8 @@ typedef enum {
                                     timings' spread: dense was slowed */
   SPX_NOISE_DENSE_SLOW = 1 << 1, /* dense well below the best dense seen */
   SPX_NOISE_BUSY       = 1 << 2, /* other processes took the cores it used */
+  SPX_NOISE_SPREAD     = 1 << 3, /* its per-round ratios, or dense's round
+                                    times, spread too widely to trust */
 } SpxNoise;
 
 /* The rule's limits. Efficiency above 1 would mean the sparse kernel did
@@ -65,7 +67,11 @@ typedef struct {
   double   ms_best;     /* the fastest timed run */
   double   plan_ms;     /* static: building the plan, once */
   double   gflops;      /* dense: 2·m·k·n per second; sparse: non-zeros */
-  double   speedup;     /* dense ms / this ms */
+  /* Sparse: the median over rounds of dense's time in a round over this
+   * contestant's time in the same round (rounds alternate, so a slowdown
+   * hits both sides alike), and that ratio's quartiles; dense: 1. */
+  double   speedup;
+  double   speedup_q1, speedup_q3;
   double   efficiency;  /* gflops / dense gflops */
   double   max_rel_err; /* max |C − C_dense| / max |C_dense| */
   gsize    plan_bytes;

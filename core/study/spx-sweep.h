@@ -62,6 +62,9 @@ typedef struct {
                               (JSON only); the CPU: TRUE */
   double         ms_q1, ms_q3; /* CPU: quartiles of the timed runs; the
                                   model: ms (it has no spread) */
+  /* CPU: quartiles of the per-round ratios the speedup is the median of;
+   * the model: speedup (it has no spread). */
+  double         speedup_q1, speedup_q3;
   /* CPU: not a result (spx_bench_judge, against the best dense of the
    * sweep), after one more measurement; the model: none. */
   SpxNoise       noise;

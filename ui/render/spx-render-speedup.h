@@ -20,6 +20,10 @@ typedef struct {
                                       again" */
   gboolean        running;         /* points still arriving: fewer than
                                       the sweep's total is not partial */
+  /* An earlier sweep drawn under this one in a muted style, with its own
+   * legend entry (overlay_label, NULL: from its settings); NULL: none. */
+  const SpxSweep *overlay;
+  const char     *overlay_label;
 } SpxRenderSpeedupData;
 
 /* An SpxRenderFunc: data is a SpxRenderSpeedupData. Both axes are
