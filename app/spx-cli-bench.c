@@ -188,6 +188,8 @@ json_spread (SpxJson *json, const SpxBenchTiming *t)
       spx_json_double (json, "speedup_q3", t->speedup_q3);
     }
   spx_json_bool (json, "noisy", t->noise != SPX_NOISE_NONE);
+  g_autofree char *why = spx_noise_to_string (t->noise);
+  spx_json_string (json, "noise", why);
 }
 
 static void
