@@ -1510,23 +1510,27 @@ test_sweep_sddmm (void)
       g_assert_cmpint (p->mode, ==, i % 2 ? SPX_SWEEP_STATIC
                                            : SPX_SWEEP_DENSE);
     }
-  /* a long note beside the button (four lines) leaves the controls at
-   * their own height */
+  /* a long note goes under the controls, across the view, and leaves
+   * them at their own height */
   activate (w, "view", g_variant_new_string ("speedup"));
   gtk_label_set_text (GTK_LABEL (w->sweep_note),
                       "a note long enough to wrap over several lines, "
                       "a note long enough to wrap over several lines, "
                       "a note long enough to wrap over several lines, "
                       "a note long enough to wrap over several lines");
-  gtk_widget_set_size_request (w->sweep_note, 120, -1);
   gint64 end = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
   while (gtk_widget_get_allocated_height (w->sweep_note) <= 1 &&
          g_get_monotonic_time () < end) /* laid out on the next frame */
     g_main_context_iteration (NULL, FALSE);
-  gint natural;
+  gint natural, note_y;
   gtk_widget_get_preferred_height (w->sweep_button, NULL, &natural);
-  g_assert_cmpint (gtk_widget_get_allocated_height (w->sweep_note), >,
-                   natural);
+  g_assert_true (gtk_widget_translate_coordinates (w->sweep_note,
+                                                   w->sweep_button, 0, 0,
+                                                   NULL, &note_y));
+  g_assert_cmpint (note_y, >=, gtk_widget_get_allocated_height (
+                                 w->sweep_button));
+  g_assert_cmpint (gtk_widget_get_allocated_width (w->sweep_note), >,
+                   gtk_widget_get_allocated_width (w->sweep_button) * 3);
   g_assert_cmpint (gtk_widget_get_allocated_height (w->sweep_button), ==,
                    natural);
   window_close (w);

@@ -1053,10 +1053,14 @@ speedup_bar (SpxWindow *w, GtkWidget *view)
   gtk_widget_set_valign (w->again_button, GTK_ALIGN_CENTER);
   gtk_box_pack_start (GTK_BOX (row), w->again_button, FALSE, FALSE, 0);
   gtk_box_pack_start (GTK_BOX (row), w->throughput, FALSE, FALSE, 0);
-  gtk_box_pack_start (GTK_BOX (row), w->sweep_note, TRUE, TRUE, 0);
   w->sweep_verdict = verdict_label ();
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
   gtk_box_pack_start (GTK_BOX (box), row, FALSE, FALSE, 0);
+  /* under the controls, the width of the view: a long note wraps over a
+   * few wide lines, not many narrow ones */
+  gtk_widget_set_margin_start (w->sweep_note, 6);
+  gtk_widget_set_margin_end (w->sweep_note, 6);
+  gtk_box_pack_start (GTK_BOX (box), w->sweep_note, FALSE, FALSE, 0);
   gtk_box_pack_start (GTK_BOX (box), w->sweep_verdict, FALSE, FALSE, 0);
   return box;
 }
