@@ -1058,8 +1058,8 @@ speedup_bar (SpxWindow *w, GtkWidget *view)
   gtk_box_pack_start (GTK_BOX (box), row, FALSE, FALSE, 0);
   /* under the controls, the width of the view: a long note wraps over a
    * few wide lines, not many narrow ones */
-  gtk_widget_set_margin_start (w->sweep_note, 6);
-  gtk_widget_set_margin_end (w->sweep_note, 6);
+  gtk_widget_set_margin_start (w->sweep_note, 8);
+  gtk_widget_set_margin_end (w->sweep_note, 8);
   gtk_box_pack_start (GTK_BOX (box), w->sweep_note, FALSE, FALSE, 0);
   gtk_box_pack_start (GTK_BOX (box), w->sweep_verdict, FALSE, FALSE, 0);
   return box;
