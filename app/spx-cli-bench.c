@@ -182,7 +182,14 @@ json_spread (SpxJson *json, const SpxBenchTiming *t)
 {
   spx_json_double (json, "ms_q1", t->ms_q1);
   spx_json_double (json, "ms_q3", t->ms_q3);
+  if (t->speedup_q1 > 0)
+    {
+      spx_json_double (json, "speedup_q1", t->speedup_q1);
+      spx_json_double (json, "speedup_q3", t->speedup_q3);
+    }
   spx_json_bool (json, "noisy", t->noise != SPX_NOISE_NONE);
+  g_autofree char *why = spx_noise_to_string (t->noise);
+  spx_json_string (json, "noise", why);
 }
 
 static void
@@ -344,11 +351,15 @@ print_row (const SpxBenchResult *r, const char *name, const SpxBenchTiming *t,
   if (!t->ran)
     return;
   g_autofree char *spread = g_strdup_printf ("%.3f–%.3f", t->ms_q1, t->ms_q3);
+  /* the per-round ratios' middle half; dense rows have none */
+  g_autofree char *ratios = t->speedup_q1 > 0 && t->speedup != 1.0
+    ? g_strdup_printf ("%.2f–%.2f", t->speedup_q1, t->speedup_q3)
+    : g_strdup ("");
   double dense_eq = 2.0 * r->m * r->k * r->n / (t->ms * 1e6);
-  spx_cli_line (stdout, "%-11s %10.3f %17s %10.1f %10.1f %9.2f× %10.2f "
-                "%12s%s%s", name,
+  spx_cli_line (stdout, "%-11s %10.3f %17s %10.1f %10.1f %9.2f× %13s "
+                "%10.2f %12s%s%s", name,
           t->ms, spread, dense_eq, dense_eq * r->density, t->speedup,
-          t->efficiency, extra, tail, t->noise ? "  noisy" : "");
+          ratios, t->efficiency, extra, tail, t->noise ? "  noisy" : "");
 }
 
 /* A row per dense library, the reference marked; the error of each
@@ -460,11 +471,11 @@ print_table (const SpxBenchResult *r)
                 r->stat_kernel[0] ? r->stat_kernel
                                   : spx_isa_to_string (r->isa), r->reps);
   fputc ('\n', stdout);
-  spx_cli_line (stdout, "%-11s %10s %17s %10s %10s", "", "", "", "GFLOP/s",
-                "GFLOP/s");
-  spx_cli_line (stdout, "%-11s %10s %17s %10s %10s %10s %10s %12s", "", "ms",
-                "middle half", "dense-eq.", "non-zero", "speedup",
-                "efficiency", "max rel err");
+  spx_cli_line (stdout, "%-11s %10s %17s %10s %10s %10s %13s", "", "", "",
+                "GFLOP/s", "GFLOP/s", "", "ratios'");
+  spx_cli_line (stdout, "%-11s %10s %17s %10s %10s %10s %13s %10s %12s", "",
+                "ms", "middle half", "dense-eq.", "non-zero", "speedup",
+                "middle half", "efficiency", "max rel err");
   print_dense_rows (r);
   const SpxBenchTiming *rows[] = { &r->stat, &r->dyn, &r->tilewise };
   const char *names[] = { "static", "dynamic", "tile-wise" };
@@ -491,7 +502,9 @@ print_table (const SpxBenchResult *r)
   print_dense_note (r);
   spx_cli_line (stdout, "dense-eq. GFLOP/s: 2·m·k·n per second, as if A "
                 "were dense; non-zero GFLOP/s: the non-zeros' 2·nnz·n; "
-                "efficiency: non-zero GFLOP/s ÷ dense's dense-eq.");
+                "speedup: the median over rounds of dense's time ÷ this "
+                "one's in the same round (their middle half beside it); "
+                "efficiency: speedup × density.");
   if (peers_asked (r))
     print_peer_notes (r);
 }

@@ -507,9 +507,12 @@ spx_cli_sweep_options (void)
   g_option_context_set_summary (context, summary);
   g_option_context_set_description (context, "CSV columns: source, mode, "
     "block, density, m, k, n, dtype, machine, ms, nz_throughput (non-zero "
-    "TFLOP/s for the model, GFLOP/s for the CPU), speedup, ms_q1, ms_q3 "
-    "(the middle half of the timed runs), noisy (1: measured while other "
-    "programs ran, or against a slowed dense; measured twice).\n"
+    "TFLOP/s for the model, GFLOP/s for the CPU), speedup (the CPU: the "
+    "median of per-round dense ÷ sparse times), ms_q1, ms_q3 (the middle "
+    "half of the timed runs), noisy (1: measured while other programs ran, "
+    "with rounds or ratios spread widely, or against a slowed dense; "
+    "measured twice), dense, speedup_q1, speedup_q3 (the middle half of "
+    "the per-round ratios).\n"
     "Ctrl-C (SIGTERM) stops the sweep, writes the points done to --out "
     "and exits with status 130 (143).");
   SPX_CLI_ADD (o, SWEEP_OPTIONS, NULL);

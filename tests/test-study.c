@@ -540,6 +540,8 @@ test_words (void)
   g_assert_cmpfloat (cpu->best, ==, 3.1);
   g_assert_cmpuint (cpu->best_block, ==, 1);
   g_assert_cmpint (cpu->best_mode, ==, SPX_SWEEP_STATIC);
+  g_assert_cmpuint (cpu->n_unclean, ==, 1); /* b = 4: noisy, not slower */
+  g_assert_cmpuint (cpu->unclean[0], ==, 4);
   g_assert_cmpuint (v.sources[SPX_SWEEP_MODEL].n_faster, ==, 1);
   g_assert_cmpstr (v.machine, ==, "bow");
   g_assert_cmpuint (v.done, ==, 6);
@@ -551,9 +553,24 @@ test_words (void)
   g_assert_cmpstr (cli_verdict, ==, verdict);
   g_assert_cmpstr (verdict, ==, "On this CPU (bf16, over oneDNN bf16 "
                    "dense): faster than dense at b = 1, 2 (best static b = 1, "
-                   "3.1×); on the IPU model (bow, fp16): "
+                   "3.1×); b = 4 could not be measured cleanly (noisy); on "
+                   "the IPU model (bow, fp16): "
                    "faster than dense at b = 1 (best static b = 1, 1.5×) "
                    "(so far: 6 of 30 points).");
+  /* only noise at b = 1 and 2 too: never "no block size beats dense" */
+  for (guint i = 0; i < s->sweep->points->len; i++)
+    {
+      SpxSweepPoint *p = &g_array_index (s->sweep->points, SpxSweepPoint, i);
+      if (p->source == SPX_SWEEP_CPU && p->block <= 2)
+        p->noise = SPX_NOISE_SPREAD;
+    }
+  g_autofree char *unclean = verdict_text (s, &v);
+  g_assert_cmpuint (cpu->n_faster, ==, 0);
+  g_assert_cmpuint (cpu->n_unclean, ==, 3);
+  g_assert_nonnull (strstr (unclean, "On this CPU (bf16, over oneDNN bf16 "
+                            "dense): no block size measured cleanly beats "
+                            "dense (best static b = 16, 0.40×); b = 1, 2, 4 "
+                            "could not be measured cleanly (noisy); "));
   /* a change of machine makes the sweep out of date */
   g_assert_false (spx_study_sweep_stale (s));
   g_assert_true (spx_study_set_machine (s, "gc200", &error));

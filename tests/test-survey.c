@@ -667,6 +667,10 @@ test_bad_json (void)
   g_autoptr (SpxSurvey) survey = survey_folder (&o, NULL);
   g_autofree char *good = spx_survey_to_json (survey);
   g_autofree char *nested = g_strnfill (100000, '[');
+  /* a static point at 50×, its ratios' third quartile with it */
+  g_autofree char *fifty = edit (good, "\"mode\": \"static\"",
+                                 "\"speedup_q3\": ",
+                                 "\"speedup_q3\": 50, \"was_q3\": ");
   struct {
     char       *text;
     const char *needle;
@@ -682,8 +686,10 @@ test_bad_json (void)
     { edit (good, "\"points\"", "\"noisy\": false", "\"noisy\": true"),
       "layers[0].points[0].noisy" },
     /* a static point at 50×: no longer what the file recommends */
-    { edit (good, "\"mode\": \"static\"", "\"speedup\": ",
+    { edit (fifty, "\"mode\": \"static\"", "\"speedup\": ",
             "\"speedup\": 50, \"was\": "), "layers[0].recommended.model" },
+    { edit (good, "\"mode\": \"static\"", "\"speedup_q1\": ",
+            "\"speedup_q1\": 60, \"was\": "), "speedup_q1: expected" },
     { edit (good, "\"total\"", "\"dense_ms\":", "\"dense_ms\": 1, \"x\":"),
       "total.model.dense_ms: not the sum" },
     { edit (good, "\"settings\"", "\"n\": 64", "\"n\": 0"), "settings.n" },

@@ -131,10 +131,15 @@ test_cpu_points (void)
       g_assert_cmpfloat (p->speedup, >, 0);
     }
   g_assert_cmpfloat (point (sweep, 0)->speedup, ==, 1);
+  /* a median of per-round ratios, between their quartiles (the median
+   * of ratios itself is checked on known timings in alternating-ratios) */
   for (guint i = 1; i < SPX_SWEEP_N_MODES; i++)
-    g_assert_cmpfloat_with_epsilon (point (sweep, i)->speedup,
-                                    point (sweep, 0)->ms / point (sweep, i)->ms,
-                                    1e-9);
+    {
+      const SpxSweepPoint *p = point (sweep, i);
+      g_assert_cmpfloat (p->speedup_q1, >, 0);
+      g_assert_cmpfloat (p->speedup_q1, <=, p->speedup);
+      g_assert_cmpfloat (p->speedup, <=, p->speedup_q3);
+    }
 }
 
 /* Tile-wise is the CPU's: after dense, static and dynamic of each CPU
@@ -172,8 +177,10 @@ test_cpu_tilewise (void)
                                              : SPX_SWEEP_MODEL);
       g_assert_cmpint (p->mode, ==, on_cpu ? cpu[j] : model[j]);
       const SpxSweepPoint *dense = point (sweep, i - j);
-      if (on_cpu)
-        g_assert_cmpfloat_with_epsilon (p->speedup, dense->ms / p->ms, 1e-9);
+      g_assert_cmpint (dense->mode, ==, SPX_SWEEP_DENSE);
+      if (on_cpu && p != dense)
+        g_assert_true (p->speedup_q1 <= p->speedup &&
+                       p->speedup <= p->speedup_q3);
     }
   g_autofree char *csv = spx_sweep_to_csv (sweep);
   g_assert_nonnull (strstr (csv, "\ncpu,tilewise,4,0.25,128,128,16,fp32,"));
@@ -181,9 +188,9 @@ test_cpu_tilewise (void)
   g_auto (GStrv) rows = g_strsplit (csv, "\n", -1);
   for (guint i = 1; rows[i] != NULL && rows[i][0] != '\0'; i++)
     g_assert_true (g_str_has_prefix (rows[i], "cpu,")
-                   ? g_str_has_suffix (rows[i], ",OpenBLAS") ||
-                     g_str_has_suffix (rows[i], ",oneDNN")
-                   : g_str_has_suffix (rows[i], ","));
+                   ? strstr (rows[i], ",OpenBLAS,") != NULL ||
+                     strstr (rows[i], ",oneDNN,") != NULL
+                   : strstr (rows[i], ",0,,") != NULL);
   /* and the chart's hover text says which */
   SpxRenderSpeedupData chart = { .sweep = sweep };
   for (guint i = 0; i < sweep->points->len; i++)
@@ -347,16 +354,19 @@ test_csv (void)
   g_auto (GStrv) lines = g_strsplit (csv, "\n", -1);
   g_assert_cmpstr (lines[0], ==, "source,mode,block,density,m,k,n,dtype,"
                                  "machine,ms,nz_throughput,speedup,ms_q1,"
-                                 "ms_q3,noisy,dense");
+                                 "ms_q3,noisy,dense,speedup_q1,"
+                                 "speedup_q3");
   g_assert_cmpuint (g_strv_length (lines), ==, sweep->points->len + 2);
   g_assert_cmpstr (lines[sweep->points->len + 1], ==, ""); /* ends in \n */
   for (guint i = 0; i < sweep->points->len; i++)
     {
       const SpxSweepPoint *p = point (sweep, i);
       g_auto (GStrv) f = g_strsplit (lines[i + 1], ",", -1);
-      g_assert_cmpuint (g_strv_length (f), ==, 16);
+      g_assert_cmpuint (g_strv_length (f), ==, 18);
       g_assert_cmpfloat (g_ascii_strtod (f[12], NULL), ==,
                          g_ascii_strtod (f[9], NULL)); /* no spread */
+      g_assert_cmpstr (f[16], ==, f[11]); /* nor in the ratios */
+      g_assert_cmpstr (f[17], ==, f[11]);
       g_assert_cmpstr (f[14], ==, "0");
       g_assert_cmpstr (f[15], ==, ""); /* the model has no dense library */
       g_assert_cmpstr (f[0], ==, "model");
@@ -884,22 +894,40 @@ test_noise_rule (void)
   spx_bench_judge (&r, 0);
   g_assert_cmpint (r.stat.noise, ==, SPX_NOISE_EFFICIENCY);
   g_assert_cmpint (r.dense.noise, ==, SPX_NOISE_NONE);
-  /* efficiency 1.006 (static 10 / (8 · 1.006) ms) with the medians'
-   * usual ±2% spread: a kernel at dense's rate, not noise */
+  /* efficiency 1.006 (static 10 / (8 · 1.006) ms) with ratios spread
+   * ±0.4%: a kernel at dense's rate (b16), not noise */
   r = timings (10, 9.5, 10 / (8 * 1.006));
-  r.dense.ms_q1 = 9.8;
-  r.dense.ms_q3 = 10.2;
-  r.stat.ms_q1 = r.stat.ms * 0.98;
-  r.stat.ms_q3 = r.stat.ms * 1.02;
+  r.stat.speedup_q1 = r.stat.speedup * 0.996;
+  r.stat.speedup_q3 = r.stat.speedup * 1.004;
   spx_bench_judge (&r, 0);
   g_assert_cmpfloat (r.stat.efficiency, >, 1.005);
   g_assert_cmpint (spx_bench_noise (&r), ==, SPX_NOISE_NONE);
-  /* 1.05 beyond that spread is */
+  /* 1.05 with its lower quartile still at 1.04 is */
   r = timings (10, 9.5, 10 / (8 * 1.05));
-  r.dense.ms_q1 = 9.9;
-  r.stat.ms_q3 = r.stat.ms * 1.01;
+  r.stat.speedup_q1 = r.stat.speedup * 1.04 / 1.05;
+  r.stat.speedup_q3 = r.stat.speedup * 1.06 / 1.05;
   spx_bench_judge (&r, 0);
   g_assert_cmpint (r.stat.noise, ==, SPX_NOISE_EFFICIENCY);
+  /* … but not when the ratios' lower quartile reaches 1 */
+  r.stat.speedup_q1 = r.stat.speedup * 0.99 / 1.05;
+  spx_bench_judge (&r, 0);
+  g_assert_cmpint (spx_bench_noise (&r), ==, SPX_NOISE_NONE);
+  /* ratios spread over more than a fifth of their median */
+  r = timings (10, 9.5, 2);
+  r.stat.speedup_q1 = 4.0;
+  r.stat.speedup_q3 = 5.1;
+  spx_bench_judge (&r, 0);
+  g_assert_cmpint (r.stat.noise, ==, SPX_NOISE_SPREAD);
+  g_assert_cmpint (r.dense.noise, ==, SPX_NOISE_NONE);
+  r.stat.speedup_q1 = 4.5;
+  spx_bench_judge (&r, 0);
+  g_assert_cmpint (spx_bench_noise (&r), ==, SPX_NOISE_NONE);
+  /* dense's own rounds spread widely: dense and all it is over */
+  r.dense.ms_q1 = 9.0;
+  r.dense.ms_q3 = 12.5;
+  spx_bench_judge (&r, 0);
+  g_assert_cmpint (r.dense.noise, ==, SPX_NOISE_SPREAD);
+  g_assert_cmpint (r.stat.noise, ==, SPX_NOISE_SPREAD);
   /* dense more than 30% below the sweep's best: dense and what is
    * measured against it */
   r = timings (10, 9.5, 2);
@@ -931,6 +959,51 @@ test_noise_rule (void)
   g_autofree char *names = spx_noise_to_string (SPX_NOISE_BUSY |
                                                 SPX_NOISE_EFFICIENCY);
   g_assert_cmpstr (names, ==, "efficiency,busy");
+  SpxNoise back;
+  g_assert_true (spx_noise_from_string ("busy,spread", &back));
+  g_assert_cmpint (back, ==, SPX_NOISE_BUSY | SPX_NOISE_SPREAD);
+}
+
+/* Rounds alternate dense and sparse, so a slowdown of some rounds of one
+ * contestant moves neither the median of the per-round ratios nor goes
+ * unnoticed: the spread of those ratios flags it. */
+static void
+test_alternating_ratios (void)
+{
+  const double dense[7] = { 10, 10.2, 9.9, 10.1, 10, 9.8, 10.1 };
+  double quiet[7], slowed[7];
+  for (guint i = 0; i < 7; i++)
+    quiet[i] = slowed[i] = dense[i] / 5; /* 5× in every round */
+  slowed[1] *= 2.1; /* another program took the core in three of them */
+  slowed[4] *= 1.9;
+  slowed[6] *= 2.4;
+  SpxBenchResult r = timings (10, 9.8, 2);
+  spx_bench_summarise_ratios (&r.stat, dense, quiet, 7);
+  g_assert_cmpfloat_with_epsilon (r.stat.speedup, 5.0, 1e-9);
+  g_assert_cmpfloat_with_epsilon (r.stat.speedup_q1, 5.0, 1e-9);
+  spx_bench_judge (&r, 0);
+  g_assert_cmpint (spx_bench_noise (&r), ==, SPX_NOISE_NONE);
+  spx_bench_summarise_ratios (&r.stat, dense, slowed, 7);
+  g_assert_cmpfloat_with_epsilon (r.stat.speedup, 5.0, 1e-9);
+  g_assert_cmpfloat (r.stat.speedup_q1, <, 4.0);
+  g_assert_cmpfloat_with_epsilon (r.stat.speedup_q3, 5.0, 1e-9);
+  spx_bench_judge (&r, 0);
+  g_assert_cmpint (r.stat.noise, ==, SPX_NOISE_SPREAD);
+  /* both slowed alike in the same rounds (a burst): every ratio 5 */
+  double burst_dense[7], burst_sparse[7];
+  for (guint i = 0; i < 7; i++)
+    {
+      double f = i < 4 ? 2.0 : 1.0;
+      burst_dense[i] = dense[i] * f;
+      burst_sparse[i] = dense[i] / 5 * f;
+    }
+  spx_bench_summarise_ratios (&r.stat, burst_dense, burst_sparse, 7);
+  g_assert_cmpfloat_with_epsilon (r.stat.speedup, 5.0, 1e-9);
+  g_assert_cmpfloat_with_epsilon (r.stat.speedup_q1, 5.0, 1e-9);
+  /* no round with both times: no ratio */
+  const double none[2] = { 0, 0 };
+  spx_bench_summarise_ratios (&r.stat, none, none, 2);
+  g_assert_true (isnan (r.stat.speedup));
 }
 
 /* A CPU sweep's points carry their spread, and judging is consistent:
@@ -967,12 +1040,16 @@ test_cpu_spread (void)
       const SpxSweepPoint *dense = point (sweep, i / 4 * 4);
       g_assert_cmpint (dense->mode, ==, SPX_SWEEP_DENSE);
       double efficiency = p->speedup * o.densities[i / 4];
-      double low = efficiency * (p->ms / p->ms_q3) *
-                   (dense->ms_q1 / dense->ms);
-      if (low > 1)
+      double low = p->speedup_q1 * o.densities[i / 4];
+      g_assert_cmpfloat (p->speedup_q1, <=, p->speedup);
+      g_assert_cmpfloat (p->speedup, <=, p->speedup_q3);
+      if (low > SPX_NOISE_MAX_EFFICIENCY + SPX_NOISE_EFFICIENCY_SLACK)
         g_assert_true (p->noise & SPX_NOISE_EFFICIENCY);
       if (efficiency <= 1)
         g_assert_false (p->noise & SPX_NOISE_EFFICIENCY);
+      gboolean wide = p->speedup_q3 - p->speedup_q1 >
+                      SPX_NOISE_MAX_SPREAD * p->speedup;
+      g_assert_true (!wide || (p->noise & SPX_NOISE_SPREAD));
     }
   g_assert_cmpuint (spx_sweep_count_noisy (sweep), <=, sweep->points->len);
   /* fewer than five timed runs cannot give a spread */
@@ -981,11 +1058,73 @@ test_cpu_spread (void)
   g_assert_error (error, SPX_SWEEP_ERROR, SPX_SWEEP_ERROR_INVALID);
 }
 
+/* Counts the points as they come (NULL: a measurement under way). */
+static gboolean
+count_points (guint done, guint total, const SpxSweepPoint *p,
+              gpointer user_data)
+{
+  guint *calls = user_data;
+  if (p != NULL)
+    g_assert_cmpuint (done, ==, ++*calls);
+  g_assert_cmpuint (done, <=, total);
+  return TRUE;
+}
+
+/* Measuring again on one thread replaces exactly the CPU points of the
+ * block sizes asked for, in place, each now naming its one thread. */
+static void
+test_measure_again (void)
+{
+  SpxSweepOptions o;
+  small_model_options (&o); /* blocks 4 and 16, densities 1/4 and 1/8 */
+  o.run_cpu = TRUE;
+  o.dtype = SPX_DTYPE_FP32;
+  o.run_tilewise = FALSE;
+  o.cpu_m = o.cpu_k = 128;
+  o.cpu_n = 16;
+  o.reps = 5;
+  o.warmup = 0;
+  o.threads = 2;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (SpxSweep) sweep = spx_sweep_new ();
+  g_assert_true (spx_sweep_run (sweep, &o, NULL, NULL, &error));
+  guint len = sweep->points->len;
+  g_autofree SpxSweepPoint *before = g_memdup2 (sweep->points->data,
+                                                len * sizeof *before);
+  const guint again[] = { 16 };
+  guint calls = 0;
+  g_assert_true (spx_sweep_measure_again (sweep, again, 1, 1, count_points,
+                                          &calls, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (calls, ==, 2 * 3); /* 2 densities × dense, static, dyn */
+  g_assert_cmpuint (sweep->points->len, ==, len);
+  guint replaced = 0;
+  for (guint i = 0; i < len; i++)
+    {
+      const SpxSweepPoint *p = point (sweep, i), *q = &before[i];
+      g_assert_cmpint (p->source, ==, q->source);
+      g_assert_cmpint (p->mode, ==, q->mode);
+      g_assert_cmpuint (p->block, ==, q->block);
+      g_assert_cmpfloat (p->density, ==, q->density);
+      gboolean asked = p->source == SPX_SWEEP_CPU && p->block == 16;
+      g_assert_true (g_str_has_suffix (p->machine, asked ? "-1t"
+                                       : p->source == SPX_SWEEP_CPU ? "-2t"
+                                       : "bow"));
+      if (!asked)
+        g_assert_true (memcmp (p, q, sizeof *p) == 0);
+      replaced += asked;
+    }
+  g_assert_cmpuint (replaced, ==, 6);
+  g_assert_cmpuint (sweep->settings.threads, ==, 2); /* the sweep's own */
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/sweep/noise-rule", test_noise_rule);
+  g_test_add_func ("/sweep/alternating-ratios", test_alternating_ratios);
+  g_test_add_func ("/sweep/cpu/measure-again", test_measure_again);
   g_test_add_func ("/sweep/cpu/spread", test_cpu_spread);
   g_test_add_func ("/sweep/model/points", test_model_points);
   g_test_add_func ("/sweep/model/best-n-and-modes", test_best_n_and_modes);

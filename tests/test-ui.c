@@ -1433,6 +1433,61 @@ same_bits (const SpxMask *a, const SpxMask *b)
 /* A layer opened from a file is the subject: a panel change that would
  * generate a mask asks first; keeping it keeps it bit for bit; replacing
  * it is one undo step. The panel's numbers ignore the wheel. */
+/* Block sizes whose CPU points are noisy are offered "Measure Again on 1
+ * Thread", which measures exactly those again and keeps the rest. */
+static void
+test_measure_again (void)
+{
+  SKIP_WITHOUT_DISPLAY ();
+  g_autofree char *dir = g_dir_make_tmp ("spx-ui-XXXXXX", NULL);
+  SpxWindow *w = small_window (dir);
+  activate (w, "run-sweep", NULL);
+  wait_idle (w);
+  g_assert_false (gtk_widget_get_visible (w->again_button) &&
+                  spx_sweep_count_noisy (w->study->sweep) == 0);
+  /* every sparse CPU point of the first block size noisy */
+  SpxSweep *sw = w->study->sweep;
+  guint b = sw->settings.blocks[0], len = sw->points->len;
+  for (guint i = 0; i < len; i++)
+    {
+      SpxSweepPoint *p = &g_array_index (sw->points, SpxSweepPoint, i);
+      p->noise = p->source == SPX_SWEEP_CPU && p->block == b &&
+                 p->mode != SPX_SWEEP_DENSE ? SPX_NOISE_SPREAD
+                                            : SPX_NOISE_NONE;
+    }
+  _spx_window_update_verdict (w);
+  g_assert_true (gtk_widget_get_visible (w->again_button));
+  g_autofree char *named = g_strdup_printf ("b = %u could not be measured "
+                                            "cleanly", b);
+  g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (w->verdict)),
+                            named));
+  g_autofree SpxSweepPoint *before = g_memdup2 (sw->points->data,
+                                                len * sizeof *before);
+  activate (w, "measure-again", NULL);
+  g_assert_true (spx_window_is_busy (w));
+  wait_idle (w);
+  g_assert_null (spx_window_get_error (w));
+  g_assert_cmpuint (sw->points->len, ==, len);
+  guint again = 0;
+  for (guint i = 0; i < len; i++)
+    {
+      const SpxSweepPoint *p = &g_array_index (sw->points, SpxSweepPoint, i);
+      gboolean asked = p->source == SPX_SWEEP_CPU && p->block == b;
+      g_assert_cmpuint (p->block, ==, before[i].block);
+      g_assert_cmpint (p->mode, ==, before[i].mode);
+      if (asked)
+        g_assert_true (g_str_has_suffix (p->machine, "-1t"));
+      else
+        g_assert_cmpstr (p->machine, ==, before[i].machine);
+      again += asked;
+    }
+  g_assert_cmpuint (again, >, 0);
+  window_close (w);
+  g_autofree char *spx = g_build_filename (dir, "small.spx", NULL);
+  g_unlink (spx);
+  g_rmdir (dir);
+}
+
 /* The Speedup view's operation: SDDMM sweeps this CPU alone, dense and
  * static. */
 static void
@@ -1455,23 +1510,27 @@ test_sweep_sddmm (void)
       g_assert_cmpint (p->mode, ==, i % 2 ? SPX_SWEEP_STATIC
                                            : SPX_SWEEP_DENSE);
     }
-  /* a long note beside the button (four lines) leaves the controls at
-   * their own height */
+  /* a long note goes under the controls, across the view, and leaves
+   * them at their own height */
   activate (w, "view", g_variant_new_string ("speedup"));
   gtk_label_set_text (GTK_LABEL (w->sweep_note),
                       "a note long enough to wrap over several lines, "
                       "a note long enough to wrap over several lines, "
                       "a note long enough to wrap over several lines, "
                       "a note long enough to wrap over several lines");
-  gtk_widget_set_size_request (w->sweep_note, 120, -1);
   gint64 end = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
   while (gtk_widget_get_allocated_height (w->sweep_note) <= 1 &&
          g_get_monotonic_time () < end) /* laid out on the next frame */
     g_main_context_iteration (NULL, FALSE);
-  gint natural;
+  gint natural, note_y;
   gtk_widget_get_preferred_height (w->sweep_button, NULL, &natural);
-  g_assert_cmpint (gtk_widget_get_allocated_height (w->sweep_note), >,
-                   natural);
+  g_assert_true (gtk_widget_translate_coordinates (w->sweep_note,
+                                                   w->sweep_button, 0, 0,
+                                                   NULL, &note_y));
+  g_assert_cmpint (note_y, >=, gtk_widget_get_allocated_height (
+                                 w->sweep_button));
+  g_assert_cmpint (gtk_widget_get_allocated_width (w->sweep_note), >,
+                   gtk_widget_get_allocated_width (w->sweep_button) * 3);
   g_assert_cmpint (gtk_widget_get_allocated_height (w->sweep_button), ==,
                    natural);
   window_close (w);
@@ -2087,6 +2146,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/window/hover", test_hover);
   g_test_add_func ("/ui/window/lesson-asks", test_lesson_asks);
   g_test_add_func ("/ui/window/sweep-sddmm", test_sweep_sddmm);
+  g_test_add_func ("/ui/window/measure-again", test_measure_again);
   g_test_add_func ("/ui/window/export", test_export);
   g_test_add_func ("/ui/window/export-sizes", test_export_sizes);
   g_test_add_func ("/ui/window/export-fails", test_export_fails);

@@ -95,7 +95,7 @@ struct _SpxWindow {
                                            editor), in the table's order */
   GtkWidget *metric, *superstep, *tile_label, *density_label, *sweep_button;
   GtkWidget *throughput, *undo_button, *redo_button, *sweep_op;
-  GtkWidget *verdict, *sweep_verdict, *sweep_note;
+  GtkWidget *verdict, *sweep_verdict, *sweep_note, *again_button;
   SpxScenarioPanel *panel;
 
   /* What the views show: the Exchange view's step, the Timeline's
@@ -177,6 +177,9 @@ void       _spx_window_subject_restored (SpxWindow *w,
                                          const SpxSubject *subject);
 /* Sweep the subject (once it is made, when work on it is under way). */
 void       _spx_window_run_sweep   (SpxWindow *w);
+/* The CPU points of the block sizes the verdict could not judge (noisy)
+ * measured again on one thread, on a worker; the sweep keeps the rest. */
+void       _spx_window_measure_again (SpxWindow *w);
 void       _spx_window_cancel_work (SpxWindow *w);
 
 /* spx-window-lesson.c */

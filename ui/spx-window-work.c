@@ -361,12 +361,17 @@ typedef struct {
   GCancellable    *cancel;
   SpxSweep        *sweep;    /* the worker's own */
   GError          *error;
+  /* Measuring again: these block sizes of a copy of the sweep, on one
+   * thread; 0 of them: a whole new sweep. */
+  guint            again[SPX_SWEEP_MAX_VALUES];
+  guint            n_again;
 } SweepJob;
 
 typedef struct {
   SpxWindow     *window;
   guint          serial, done, total;
   SpxSweepPoint  point;
+  gboolean       append; /* a new point (measured again: progress only) */
 } PointMsg;
 
 static void
@@ -387,7 +392,8 @@ deliver_point (gpointer data)
   SpxWindow *w = m->window;
   if (m->serial == w->sweep_serial)
     {
-      g_array_append_val (w->study->sweep->points, m->point);
+      if (m->append)
+        g_array_append_val (w->study->sweep->points, m->point);
       w->sweep_done = m->done;
       w->sweep_total = m->total;
       _spx_window_views_changed (w, SPX_RENDER_VIEW_NEEDS_SWEEP);
@@ -409,7 +415,7 @@ sweep_progress (guint done, guint total, const SpxSweepPoint *point,
     {
       PointMsg *m = g_new (PointMsg, 1);
       *m = (PointMsg) { g_object_ref (j->window), j->serial, done, total,
-                        *point };
+                        *point, j->n_again == 0 };
       g_idle_add (deliver_point, m);
     }
   return !g_cancellable_is_cancelled (j->cancel);
@@ -420,7 +426,11 @@ sweep_thread (GTask *task, gpointer source, gpointer data, GCancellable *c)
 {
   SweepJob *j = data;
   g_cancellable_push_current (j->cancel);
-  spx_sweep_run (j->sweep, &j->options, sweep_progress, j, &j->error);
+  if (j->n_again > 0)
+    spx_sweep_measure_again (j->sweep, j->again, j->n_again, 1,
+                             sweep_progress, j, &j->error);
+  else
+    spx_sweep_run (j->sweep, &j->options, sweep_progress, j, &j->error);
   g_cancellable_pop_current (j->cancel);
   g_task_return_boolean (task, TRUE); /* the outcome is in j */
 }
@@ -460,39 +470,82 @@ sweep_done (GObject *source, GAsyncResult *result, gpointer data)
   sweep_job_free (j);
 }
 
-void
-_spx_window_run_sweep (SpxWindow *w)
+/* One measurement of this CPU at a time; none while planning. */
+static gboolean
+cpu_free (SpxWindow *w)
 {
   guint done, total;
-  if (w->sweep_cancel != NULL || _spx_window_surveying (w, &done, &total))
-    return; /* one measurement of this CPU at a time */
-  if (w->planning)
-    {
-      w->sweep_pending = TRUE;
-      return;
-    }
+  return w->sweep_cancel == NULL && !_spx_window_surveying (w, &done, &total);
+}
+
+static SweepJob *
+sweep_job_new (SpxWindow *w)
+{
   SweepJob *j = g_new0 (SweepJob, 1);
   j->window = g_object_ref (w);
   j->serial = ++w->sweep_serial;
-  j->revision = w->study->revision;
-  j->study = spx_study_copy (w->study);
-  spx_study_sweep_options (j->study, &j->options);
-  spx_sweep_options_set_op (&j->options, (SpxBenchOp) gtk_combo_box_get_active (
-                                           GTK_COMBO_BOX (w->sweep_op)));
   j->cancel = g_cancellable_new ();
   j->sweep = spx_sweep_new ();
   w->sweep_cancel = g_object_ref (j->cancel);
-  /* the chart starts empty, titled by the new settings */
-  spx_sweep_reset (w->study->sweep, &j->options, NULL);
-  w->study->sweep_revision = j->revision;
   w->sweep_done = 0;
-  w->sweep_total = spx_sweep_total (&j->options);
+  return j;
+}
+
+static void
+sweep_job_start (SpxWindow *w, SweepJob *j)
+{
   _spx_window_update_verdict (w);
   _spx_window_update_busy (w);
   GTask *task = g_task_new (w, NULL, sweep_done, j);
   g_task_set_task_data (task, j, NULL); /* freed by sweep_done */
   g_task_run_in_thread (task, sweep_thread);
   g_object_unref (task);
+}
+
+void
+_spx_window_run_sweep (SpxWindow *w)
+{
+  if (!cpu_free (w))
+    return;
+  if (w->planning)
+    {
+      w->sweep_pending = TRUE;
+      return;
+    }
+  SweepJob *j = sweep_job_new (w);
+  j->revision = w->study->revision;
+  j->study = spx_study_copy (w->study);
+  spx_study_sweep_options (j->study, &j->options);
+  spx_sweep_options_set_op (&j->options, (SpxBenchOp) gtk_combo_box_get_active (
+                                           GTK_COMBO_BOX (w->sweep_op)));
+  /* the chart starts empty, titled by the new settings */
+  spx_sweep_reset (w->study->sweep, &j->options, NULL);
+  w->study->sweep_revision = j->revision;
+  w->sweep_total = spx_sweep_total (&j->options);
+  sweep_job_start (w, j);
+}
+
+void
+_spx_window_measure_again (SpxWindow *w)
+{
+  SpxVerdict v;
+  spx_study_judge (w->study, &v);
+  const SpxVerdictSource *cpu = &v.sources[SPX_SWEEP_CPU];
+  if (!cpu_free (w) || w->planning || v.kind != SPX_VERDICT_SWEPT ||
+      cpu->n_unclean == 0)
+    return;
+  const SpxSweep *sweep = w->study->sweep;
+  SweepJob *j = sweep_job_new (w);
+  j->revision = w->study->sweep_revision;
+  j->study = spx_study_copy (w->study);
+  memcpy (j->again, cpu->unclean, cpu->n_unclean * sizeof *j->again);
+  j->n_again = cpu->n_unclean;
+  spx_sweep_reset (j->sweep, &sweep->settings, NULL);
+  g_array_append_vals (j->sweep->points, sweep->points->data,
+                       sweep->points->len);
+  j->sweep->best_dense_gflops = sweep->best_dense_gflops;
+  w->sweep_total = 0; /* until the worker's first point says */
+  sweep_job_start (w, j);
 }
 
 void

@@ -156,6 +156,8 @@ _spx_window_update_busy (SpxWindow *w)
     }
   gtk_widget_set_sensitive (w->sweep_button,
                             w->sweep_cancel == NULL && !surveying);
+  gtk_widget_set_sensitive (w->again_button,
+                            w->sweep_cancel == NULL && !surveying);
   _spx_window_layers_actions (w);
 }
 
@@ -183,6 +185,28 @@ sweep_note (SpxWindow *w)
                           sweep->points->len, advice);
 }
 
+/* Offered for exactly the block sizes the CPU could not measure
+ * cleanly, once the sweep is done. */
+static void
+show_measure_again (SpxWindow *w, const SpxVerdict *v)
+{
+  const SpxVerdictSource *cpu = &v->sources[SPX_SWEEP_CPU];
+  gboolean offer = v->kind == SPX_VERDICT_SWEPT && cpu->n_unclean > 0 &&
+                   w->sweep_cancel == NULL;
+  gtk_widget_set_visible (w->again_button, offer);
+  if (!offer)
+    return;
+  GString *blocks = g_string_new (NULL);
+  for (guint i = 0; i < cpu->n_unclean; i++)
+    g_string_append_printf (blocks, "%s%u", i ? ", " : "", cpu->unclean[i]);
+  g_autofree char *list = g_string_free (blocks, FALSE);
+  g_autofree char *tip = g_strdup_printf (
+    "Measure b = %s on this CPU again, on one thread: on a busy machine "
+    "one thread usually finds a free core and measures cleanly (those "
+    "points then name 1 thread)", list);
+  gtk_widget_set_tooltip_text (w->again_button, tip);
+}
+
 void
 _spx_window_update_verdict (SpxWindow *w)
 {
@@ -198,6 +222,7 @@ _spx_window_update_verdict (SpxWindow *w)
   gtk_label_set_markup (GTK_LABEL (w->sweep_verdict), markup);
   g_autofree char *note = sweep_note (w);
   gtk_label_set_text (GTK_LABEL (w->sweep_note), note);
+  show_measure_again (w, &v);
   w->view_state.sweep = s->sweep;
   w->view_state.stale = spx_study_sweep_stale (s);
   w->view_state.running = w->sweep_cancel != NULL;
@@ -646,6 +671,12 @@ act_sweep (GSimpleAction *a, GVariant *p, gpointer data)
   _spx_window_run_sweep (data);
 }
 
+static void
+act_measure_again (GSimpleAction *a, GVariant *p, gpointer data)
+{
+  _spx_window_measure_again (data);
+}
+
 /* Escape: the work under way, and a sweep waiting for it. A window
  * left without any mask (its first one stopped) makes the scenario's. */
 static void
@@ -694,6 +725,7 @@ static const GActionEntry win_actions[] = {
   { "select-tile", act_select_tile, "i", NULL, NULL, { 0 } },
   { "select-superstep", act_select_superstep, "(ii)", NULL, NULL, { 0 } },
   { "run-sweep", act_sweep, NULL, NULL, NULL, { 0 } },
+  { "measure-again", act_measure_again, NULL, NULL, NULL, { 0 } },
   { "run-survey", act_survey, NULL, NULL, NULL, { 0 } },
   { "save-survey", act_save_survey, NULL, NULL, NULL, { 0 } },
   { "save-survey-path", act_save_survey_path, "s", NULL, NULL, { 0 } },
@@ -993,6 +1025,11 @@ speedup_bar (SpxWindow *w, GtkWidget *view)
                                "this CPU: a mask from a file or drawn at "
                                "block sizes 1 to 16, a generated one at "
                                "densities 1/4 to 1/32 (Ctrl+R)");
+  w->again_button = gtk_button_new_with_mnemonic ("Measure _Again on 1 "
+                                                  "Thread");
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (w->again_button),
+                                  "win.measure-again");
+  gtk_widget_set_no_show_all (w->again_button, TRUE);
   w->throughput = gtk_check_button_new_with_label ("Non-zero throughput");
   g_signal_connect (w->throughput, "toggled",
                     G_CALLBACK (on_throughput_toggled), w);
@@ -1013,11 +1050,17 @@ speedup_bar (SpxWindow *w, GtkWidget *view)
   gtk_widget_set_valign (w->sweep_op, GTK_ALIGN_CENTER);
   gtk_widget_set_valign (w->sweep_button, GTK_ALIGN_CENTER);
   gtk_box_pack_start (GTK_BOX (row), w->sweep_button, FALSE, FALSE, 0);
+  gtk_widget_set_valign (w->again_button, GTK_ALIGN_CENTER);
+  gtk_box_pack_start (GTK_BOX (row), w->again_button, FALSE, FALSE, 0);
   gtk_box_pack_start (GTK_BOX (row), w->throughput, FALSE, FALSE, 0);
-  gtk_box_pack_start (GTK_BOX (row), w->sweep_note, TRUE, TRUE, 0);
   w->sweep_verdict = verdict_label ();
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
   gtk_box_pack_start (GTK_BOX (box), row, FALSE, FALSE, 0);
+  /* under the controls, the width of the view: a long note wraps over a
+   * few wide lines, not many narrow ones */
+  gtk_widget_set_margin_start (w->sweep_note, 8);
+  gtk_widget_set_margin_end (w->sweep_note, 8);
+  gtk_box_pack_start (GTK_BOX (box), w->sweep_note, FALSE, FALSE, 0);
   gtk_box_pack_start (GTK_BOX (box), w->sweep_verdict, FALSE, FALSE, 0);
   return box;
 }

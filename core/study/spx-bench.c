@@ -226,6 +226,26 @@ summarise (SpxBenchTiming *t, double *v, guint n)
   t->ms_q3 = quantile (v, n, 0.75);
 }
 
+void
+spx_bench_summarise_ratios (SpxBenchTiming *t, const double *dense_ms,
+                            const double *ms, guint rounds)
+{
+  g_autofree double *ratio = g_new (double, MAX (rounds, 1));
+  guint n = 0;
+  for (guint i = 0; i < rounds; i++)
+    if (ms[i] > 0 && dense_ms[i] > 0)
+      ratio[n++] = dense_ms[i] / ms[i];
+  if (n == 0)
+    {
+      t->speedup = t->speedup_q1 = t->speedup_q3 = NAN;
+      return;
+    }
+  qsort (ratio, n, sizeof *ratio, compare_doubles);
+  t->speedup_q1 = quantile (ratio, n, 0.25);
+  t->speedup = quantile (ratio, n, 0.5);
+  t->speedup_q3 = quantile (ratio, n, 0.75);
+}
+
 /* The machine's idle time and ours, to tell how much of it other
  * processes (or the hypervisor) took while we measured. */
 typedef struct {
@@ -441,7 +461,7 @@ dense_usable (SpxBenchResult *r, SpxDenseId id)
 
 /* The baseline: for bf16, oneDNN's bf16 matmul; else (or when it could
  * not run) the faster fp32 dense of those that agree with OpenBLAS. */
-static void
+static SpxDenseId
 choose_dense (SpxBenchResult *r)
 {
   SpxDenseId best = SPX_DENSE_OPENBLAS;
@@ -468,41 +488,74 @@ choose_dense (SpxBenchResult *r)
       t->gflops = dense_flop / (t->ms * 1e6);
       t->speedup = t->efficiency = r->dense.ms / t->ms;
     }
+  return best;
 }
 
+/* The timed runs of the contestant measured into t; NULL for one that
+ * timed itself in another process (the runner's peers). */
+static const double *
+times_of (Contestant *c, guint n_c, const SpxBenchTiming *t)
+{
+  for (guint i = 0; i < n_c; i++)
+    if (c[i].out == t)
+      return c[i].times;
+  return NULL;
+}
+
+/* Speedups as medians of per-round ratios over the baseline's run of the
+ * same round; a contestant from another process (no rounds shared with
+ * dense) gets the ratio of medians and its quartiles. */
 static void
-derive (SpxBenchResult *r)
+derive (SpxBenchResult *r, Contestant *c, guint n_c)
 {
   double dense_flop = 2.0 * r->m * r->k * r->n;
   double nz_flop = 2.0 * r->nnz_elements * r->n;
-  choose_dense (r);
+  SpxDenseId base = choose_dense (r);
+  const double *dense_times = times_of (c, n_c, &r->denses[base].t);
   r->dense.gflops = dense_flop / (r->dense.ms * 1e6);
   r->dense.speedup = r->dense.efficiency = 1.0;
+  r->dense.speedup_q1 = r->dense.speedup_q3 = 1.0;
   SpxBenchTiming *sparse[SPARSE_TIMINGS];
   sparse_timings (r, sparse);
   for (guint i = 0; i < G_N_ELEMENTS (sparse); i++)
     if (sparse[i]->ran)
       {
-        gboolean dense = sparse[i] == &r->peers[SPX_PEER_TORCH_DENSE].t;
-        sparse[i]->gflops = (dense ? dense_flop : nz_flop) /
-                            (sparse[i]->ms * 1e6);
-        sparse[i]->speedup = r->dense.ms / sparse[i]->ms;
-        sparse[i]->efficiency = sparse[i]->gflops / r->dense.gflops;
+        SpxBenchTiming *t = sparse[i];
+        gboolean dense = t == &r->peers[SPX_PEER_TORCH_DENSE].t;
+        const double *times = times_of (c, n_c, t);
+        t->gflops = (dense ? dense_flop : nz_flop) / (t->ms * 1e6);
+        if (times != NULL && dense_times != NULL)
+          spx_bench_summarise_ratios (t, dense_times, times, r->reps);
+        else
+          {
+            t->speedup = r->dense.ms / t->ms;
+            t->speedup_q1 = t->ms_q3 > 0 ? r->dense.ms / t->ms_q3
+                                         : t->speedup;
+            t->speedup_q3 = t->ms_q1 > 0 ? r->dense.ms / t->ms_q1
+                                         : t->speedup;
+          }
+        /* per non-zero against dense per element, as the speedup says */
+        t->efficiency = dense ? t->speedup : t->speedup * r->density;
       }
   spx_bench_judge (r, 0);
 }
 
-/* The efficiency the timings still allow at their least: the sparse
- * contestant at its slower quartile, dense at its faster one. A kernel
- * that really runs at dense's rate (1.0, as at b16) lands on either side
- * of 1 by the medians' spread alone. */
+/* The efficiency the rounds still allow at their least: at the lower
+ * quartile of the per-round ratios. A kernel that really runs at dense's
+ * rate (1.0, as at b16) lands on either side of 1 by that spread alone. */
 static double
-efficiency_low (const SpxBenchTiming *t, const SpxBenchTiming *dense)
+efficiency_low (const SpxBenchTiming *t)
 {
-  double sparse_ms = MAX (t->ms, t->ms_q3);
-  double dense_ms = dense->ms_q1 > 0 ? MIN (dense->ms, dense->ms_q1)
-                                     : dense->ms;
-  return t->efficiency * (t->ms / sparse_ms) * (dense_ms / dense->ms);
+  if (t->speedup_q1 > 0 && t->speedup > 0)
+    return t->efficiency * MIN (1.0, t->speedup_q1 / t->speedup);
+  return t->efficiency;
+}
+
+/* The interquartile range of [q1, q3] around median m, relative to m. */
+static double
+relative_spread (double q1, double m, double q3)
+{
+  return m > 0 && q1 > 0 && q3 >= q1 ? (q3 - q1) / m : 0;
 }
 
 void
@@ -518,6 +571,9 @@ spx_bench_judge (SpxBenchResult *r, double best_dense_gflops)
   r->dense.noise = shared;
   if (r->dense.gflops < (1 - SPX_NOISE_DENSE_DROP) * best_dense_gflops)
     r->dense.noise |= SPX_NOISE_DENSE_SLOW;
+  if (relative_spread (r->dense.ms_q1, r->dense.ms, r->dense.ms_q3) >
+      SPX_NOISE_MAX_SPREAD)
+    r->dense.noise |= SPX_NOISE_SPREAD;
   SpxBenchTiming *sparse[SPARSE_TIMINGS];
   sparse_timings (r, sparse);
   for (guint i = 0; i < G_N_ELEMENTS (sparse); i++)
@@ -526,9 +582,13 @@ spx_bench_judge (SpxBenchResult *r, double best_dense_gflops)
       /* a dense peer may well beat our dense's GFLOP/s */
       gboolean dense = t == &r->peers[SPX_PEER_TORCH_DENSE].t;
       t->noise = t->ran ? r->dense.noise : SPX_NOISE_NONE;
-      if (t->ran && !dense &&
-          efficiency_low (t, &r->dense) > SPX_NOISE_MAX_EFFICIENCY)
+      if (t->ran && !dense && efficiency_low (t) >
+                                SPX_NOISE_MAX_EFFICIENCY +
+                                SPX_NOISE_EFFICIENCY_SLACK)
         t->noise |= SPX_NOISE_EFFICIENCY;
+      if (t->ran && relative_spread (t->speedup_q1, t->speedup,
+                                     t->speedup_q3) > SPX_NOISE_MAX_SPREAD)
+        t->noise |= SPX_NOISE_SPREAD;
     }
   /* the runner's peers ran after ours: judged on their own window too */
   for (guint i = SPX_PEER_FIRST_RUNNER; i < SPX_N_PEERS; i++)
@@ -592,6 +652,9 @@ spx_noise_advice (SpxNoise noise, guint threads)
       ? "other programs were using the processor while it measured"
     : noise & SPX_NOISE_EFFICIENCY
       ? "a sparse kernel beat 1/density, which only a slowed dense can do"
+    : noise & SPX_NOISE_SPREAD
+      ? "some rounds ran much slower than others (other programs came and "
+        "went)"
       : "dense ran well below its best speed";
   g_autofree char *fewer = threads > 1
     ? g_strdup_printf (", or measure on fewer threads (%u)", threads / 2)
@@ -1072,8 +1135,8 @@ spx_bench_run (const SpxMask *mask, guint64 n, const SpxBenchOptions *options,
                    "the dynamic plan refused the pattern");
       ok = FALSE;
     }
-  race_clear (&race);
   if (ok)
-    derive (result);
+    derive (result, race.c, race.n_c);
+  race_clear (&race);
   return ok;
 }

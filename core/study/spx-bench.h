@@ -53,6 +53,12 @@ typedef enum {
 #define SPX_NOISE_MAX_EFFICIENCY 1.0
 #define SPX_NOISE_DENSE_DROP     0.30 /* dense this far below its best */
 #define SPX_NOISE_BUSY_CORES     0.25 /* cores taken from our threads */
+/* A kernel at exactly dense's rate measures a little above 1 as often as
+ * below: beyond the ratios' lower quartile, this much more is allowed. */
+#define SPX_NOISE_EFFICIENCY_SLACK 0.02
+/* Per-round ratios (or dense's round times) whose interquartile range is
+ * more than this fraction of their median: some rounds were slowed. */
+#define SPX_NOISE_MAX_SPREAD     0.20
 /* Shorter windows are too coarse for the kernel's CPU accounting (it
  * counts in 10 ms ticks) to tell whether others were busy. */
 #define SPX_NOISE_MIN_WINDOW_MS  100.0
@@ -214,10 +220,18 @@ gboolean spx_bench_run (const SpxMask *mask, guint64 n,
 gboolean spx_bench_check_operands (SpxBenchOp op, guint64 m, guint64 k,
                                    guint64 n, GError **error);
 
+/* A sparse contestant's speedup and its quartiles (t->speedup, _q1, _q3)
+ * from the rounds' times: the median of dense_ms[i] / ms[i] over the
+ * rounds i (NAN when no round has both). */
+void     spx_bench_summarise_ratios (SpxBenchTiming *t,
+                                     const double *dense_ms,
+                                     const double *ms, guint rounds);
 /* The noise rule: set every contestant's noise from r alone, judging dense
  * against best_dense_gflops (the best dense of a sweep; 0: r's own fastest
- * dense run). A sparse contestant also carries dense's noise, since its
- * speedup is over dense. */
+ * dense run) and by its rounds' spread; a sparse contestant by its
+ * ratios' spread and the efficiency their lower quartile allows. A
+ * sparse contestant also carries dense's noise, since its speedup is over
+ * dense. */
 void     spx_bench_judge (SpxBenchResult *r, double best_dense_gflops);
 /* Any contestant noisy. */
 SpxNoise spx_bench_noise (const SpxBenchResult *r);

@@ -818,6 +818,25 @@ best_at (const SpxSweep *sweep, SpxSweepSource source, guint block,
   return best;
 }
 
+/* Whether a sparse point of source at block (and density d for a
+ * generated subject) is noisy: its block size was not measured cleanly. */
+static gboolean
+noisy_at (const SpxSweep *sweep, SpxSweepSource source, guint block,
+          double density)
+{
+  for (guint i = 0; i < sweep->points->len; i++)
+    {
+      const SpxSweepPoint *p = &g_array_index (sweep->points, SpxSweepPoint,
+                                               i);
+      gboolean here = sweep->settings.subject != NULL ||
+                      fabs (p->density / density - 1) < 1e-9;
+      if (p->source == source && p->block == block && here &&
+          p->mode != SPX_SWEEP_DENSE && p->noise != SPX_NOISE_NONE)
+        return TRUE;
+    }
+  return FALSE;
+}
+
 static void
 judge_source (const SpxSweep *sweep, SpxSweepSource source, double d,
               SpxVerdictSource *v)
@@ -844,6 +863,8 @@ judge_source (const SpxSweep *sweep, SpxSweepSource source, double d,
       double speedup = best_at (sweep, source, o->blocks[b], d, &mode);
       if (speedup >= SPX_VERDICT_FASTER)
         v->faster[v->n_faster++] = o->blocks[b];
+      else if (noisy_at (sweep, source, o->blocks[b], d))
+        v->unclean[v->n_unclean++] = o->blocks[b];
       if (speedup > v->best)
         {
           v->best = speedup;

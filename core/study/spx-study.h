@@ -215,6 +215,10 @@ typedef struct {
    * in the sweep's order. */
   guint        faster[SPX_SWEEP_MAX_VALUES];
   guint        n_faster;
+  /* The others with a noisy sparse point: not known to lose (a clean
+   * measurement might beat dense there), in the sweep's order. */
+  guint        unclean[SPX_SWEEP_MAX_VALUES];
+  guint        n_unclean;
   double       best;    /* the best point's speedup; 0: no point judged */
   guint        best_block;
   SpxSweepMode best_mode;

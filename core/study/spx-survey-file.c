@@ -480,7 +480,7 @@ read_point_words (Reader *r, JsonObject *o, const char *where,
   g_strlcpy (p->machine, machine, sizeof p->machine);
   if (!spx_noise_from_string (noise, &p->noise))
     return refuse (r, where, "noise", "expected \"\" or some of "
-                   "efficiency, dense-slow, busy");
+                   "efficiency, dense-slow, busy, spread");
   if (p->source == SPX_SWEEP_CPU)
     {
       const char *dense = get_string (r, o, where, "dense");
@@ -491,6 +491,24 @@ read_point_words (Reader *r, JsonObject *o, const char *where,
       g_strlcpy (p->dense, dense, sizeof p->dense);
     }
   return TRUE;
+}
+
+/* The ratios' quartiles around the speedup; a survey saved before they
+ * were measured has none: the speedup stands for both. */
+static gboolean
+get_ratio_quartiles (Reader *r, JsonObject *o, const char *where,
+                     SpxSweepPoint *p)
+{
+  p->speedup_q1 = p->speedup_q3 = p->speedup;
+  if (!json_object_has_member (o, "speedup_q1") &&
+      !json_object_has_member (o, "speedup_q3"))
+    return TRUE;
+  double hi = isfinite (p->speedup) ? p->speedup : G_MAXDOUBLE;
+  double lo = isfinite (p->speedup) ? p->speedup : 0;
+  return get_double (r, o, where, "speedup_q1", 0, hi, TRUE,
+                     &p->speedup_q1) &&
+         get_double (r, o, where, "speedup_q3", lo, G_MAXDOUBLE, TRUE,
+                     &p->speedup_q3);
 }
 
 static gboolean
@@ -515,7 +533,8 @@ read_point (Reader *r, JsonObject *o, const char *where,
       !get_double (r, o, where, "speedup", 0, G_MAXDOUBLE, TRUE,
                    &p->speedup) ||
       !get_bool (r, o, where, "fits", &p->fits) ||
-      !get_bool (r, o, where, "noisy", &noisy))
+      !get_bool (r, o, where, "noisy", &noisy) ||
+      !get_ratio_quartiles (r, o, where, p))
     return FALSE;
   if (!(p->ms > 0))
     return refuse (r, where, "ms", "expected a time above 0");

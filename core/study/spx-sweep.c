@@ -369,6 +369,7 @@ run_model (Runner *r, guint block, double density, GError **error)
         .speedup = dense_nz > 0 ? p->nz_tflops / dense_nz : NAN,
         .fits = p->fits, .ms_q1 = p->ms, .ms_q3 = p->ms,
       };
+      pt.speedup_q1 = pt.speedup_q3 = pt.speedup;
       g_strlcpy (pt.machine, o->machine->name, sizeof pt.machine);
       if (!append (r, &pt, error))
         return FALSE;
@@ -449,6 +450,7 @@ append_cpu (Runner *r, guint block, double density,
         .ms = t->ms, .nz_throughput = t->gflops,
         .speedup = t->speedup, .fits = TRUE, .ms_q1 = t->ms_q1,
         .ms_q3 = t->ms_q3, .noise = t->noise,
+        .speedup_q1 = t->speedup_q1, .speedup_q3 = t->speedup_q3,
       };
       g_snprintf (pt.machine, sizeof pt.machine, "cpu-%s-%ut",
                   spx_isa_to_string (res->isa), res->threads);
@@ -607,6 +609,80 @@ spx_sweep_run (SpxSweep *sweep, const SpxSweepOptions *options,
   return ok;
 }
 
+/* Each CPU point of scratch (measured again) over the point of sweep of
+ * the same block, density and mode. */
+static void
+replace_points (SpxSweep *sweep, const SpxSweep *scratch)
+{
+  for (guint i = 0; i < scratch->points->len; i++)
+    {
+      const SpxSweepPoint *q = &g_array_index (scratch->points,
+                                               SpxSweepPoint, i);
+      for (guint j = 0; j < sweep->points->len; j++)
+        {
+          SpxSweepPoint *p = &g_array_index (sweep->points, SpxSweepPoint,
+                                             j);
+          if (p->source == SPX_SWEEP_CPU && p->block == q->block &&
+              p->mode == q->mode && fabs (p->density - q->density) <=
+                                      1e-9 * q->density)
+            *p = *q;
+        }
+    }
+}
+
+/* The CPU masks of sweep at one of blocks: (block, density) pairs. */
+static guint
+masks_at (const SpxSweep *sweep, const guint *blocks, guint n_blocks,
+          guint *out_block, double *out_density)
+{
+  guint n = 0;
+  for (guint i = 0; i < sweep->points->len; i++)
+    {
+      const SpxSweepPoint *p = &g_array_index (sweep->points, SpxSweepPoint,
+                                               i);
+      gboolean asked = FALSE, seen = FALSE;
+      for (guint b = 0; b < n_blocks; b++)
+        asked |= blocks[b] == p->block;
+      for (guint j = 0; j < n; j++)
+        seen |= out_block[j] == p->block && out_density[j] == p->density;
+      if (p->source != SPX_SWEEP_CPU || p->mode != SPX_SWEEP_DENSE ||
+          !asked || seen || n == SPX_SWEEP_MAX_VALUES * SPX_SWEEP_MAX_VALUES)
+        continue;
+      out_block[n] = p->block;
+      out_density[n++] = p->density;
+    }
+  return n;
+}
+
+gboolean
+spx_sweep_measure_again (SpxSweep *sweep, const guint *blocks,
+                         guint n_blocks, guint threads,
+                         SpxSweepProgress progress, gpointer user_data,
+                         GError **error)
+{
+  guint mask_block[SPX_SWEEP_MAX_VALUES * SPX_SWEEP_MAX_VALUES];
+  double mask_density[G_N_ELEMENTS (mask_block)];
+  guint n = masks_at (sweep, blocks, n_blocks, mask_block, mask_density);
+  SpxSweepOptions o = sweep->settings;
+  o.threads = threads;
+  o.run_model = FALSE;
+  g_autoptr (SpxSweep) scratch = spx_sweep_new ();
+  if (!spx_sweep_reset (scratch, &o, error))
+    return FALSE;
+  SpxSweepOptions one = o; /* the points of one mask */
+  one.n_blocks = one.n_densities = 1;
+  Runner r = { scratch, progress, user_data, n * spx_sweep_total (&one),
+               g_array_new (FALSE, FALSE, sizeof (CpuRecord)), FALSE };
+  /* its own dense is the yardstick: fewer threads run slower */
+  gboolean ok = calibrate (&r, error);
+  for (guint i = 0; ok && i < n; i++)
+    ok = run_cpu (&r, mask_block[i], mask_density[i], error);
+  judge_again (&r);
+  g_array_unref (r.cpu_records);
+  replace_points (sweep, scratch);
+  return ok;
+}
+
 gboolean
 spx_sweep_point_judged (const SpxSweepPoint *p)
 {
@@ -663,6 +739,8 @@ spx_sweep_csv_row (GString *out, const SpxSweepPoint *p)
   csv_double (out, p->ms_q3);
   g_string_append (out, p->noise ? ",1," : ",0,");
   spx_sweep_csv_field (out, p->dense);
+  csv_double (out, p->speedup_q1);
+  csv_double (out, p->speedup_q3);
   g_string_append_c (out, '\n');
 }
 
@@ -768,6 +846,8 @@ spx_sweep_point_to_json (SpxJson *json, const SpxSweepPoint *p)
   spx_json_bool (json, "fits", p->fits);
   spx_json_double (json, "ms_q1", p->ms_q1);
   spx_json_double (json, "ms_q3", p->ms_q3);
+  spx_json_double (json, "speedup_q1", p->speedup_q1);
+  spx_json_double (json, "speedup_q3", p->speedup_q3);
   spx_json_bool (json, "noisy", p->noise != SPX_NOISE_NONE);
   g_autofree char *noise = spx_noise_to_string (p->noise);
   spx_json_string (json, "noise", noise);

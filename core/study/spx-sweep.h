@@ -175,6 +175,16 @@ gboolean  spx_sweep_run  (SpxSweep *sweep, const SpxSweepOptions *options,
                           SpxSweepProgress progress, gpointer user_data,
                           GError **error);
 
+/* The CPU points of sweep at the block sizes blocks measured again on
+ * threads threads (0: all cores), each judged against a dense calibrated
+ * on those threads; every new point replaces the point of its block,
+ * density and mode (its machine names the threads). What was measured
+ * before a cancel or a failure is kept. */
+gboolean  spx_sweep_measure_again (SpxSweep *sweep, const guint *blocks,
+                                   guint n_blocks, guint threads,
+                                   SpxSweepProgress progress,
+                                   gpointer user_data, GError **error);
+
 const char *spx_sweep_source_to_string (SpxSweepSource source);
 /* "dense", "static", "dynamic", "tilewise" (its files' spelling). */
 const char *spx_sweep_mode_to_string (SpxSweepMode mode);
@@ -186,14 +196,14 @@ guint       spx_sweep_count_noisy (const SpxSweep *sweep);
  * point, not noisy, whose plan fits, with a speedup. */
 gboolean    spx_sweep_point_judged (const SpxSweepPoint *point);
 
-/* CSV: the header `source,mode,block,density,m,k,n,dtype,machine,ms,
- * nz_throughput,speedup,ms_q1,ms_q3,noisy` and a row per point
+/* CSV: the header SPX_SWEEP_CSV_HEADER and a row per point
  * (nz_throughput in TFLOP/s on model rows, GFLOP/s on cpu rows; noisy 1
- * or 0). JSON: {"settings": {…}, "units": {…}, "points": [{…}, …]} with
+ * or 0; speedup_q1/_q3 the quartiles of the per-round ratios, added
+ * last so that older readers' columns keep their places). JSON: {"settings": {…}, "units": {…}, "points": [{…}, …]} with
  * the same keys per point (noisy a boolean) and "noise", its reasons. */
 #define SPX_SWEEP_CSV_HEADER "source,mode,block,density,m,k,n,dtype," \
                              "machine,ms,nz_throughput,speedup,ms_q1," \
-                             "ms_q3,noisy,dense"
+                             "ms_q3,noisy,dense,speedup_q1,speedup_q3"
 char     *spx_sweep_to_csv  (const SpxSweep *sweep);
 char     *spx_sweep_to_json (const SpxSweep *sweep);
 /* One point's CSV row (with its newline) and JSON object, for files

@@ -53,27 +53,45 @@ bounds_text (const SpxVerdict *v, const char *run_sweep)
                           n, n[0] ? " (blocks nearly full)" : "", run);
 }
 
+/* "1, 2, 4" */
+static char *
+block_list (const guint *blocks, guint n)
+{
+  GString *out = g_string_new (NULL);
+  for (guint i = 0; i < n; i++)
+    g_string_append_printf (out, "%s%u", i ? ", " : "", blocks[i]);
+  return g_string_free (out, FALSE);
+}
+
 /* "on this CPU: faster than dense at b = 1, 2 (best static b = 1,
- * 3.1×)"; NULL when the sweep has no point of the source. */
+ * 3.1×); b = 16 could not be measured cleanly"; NULL when the sweep has
+ * no point of the source. A block size whose points were noisy is named
+ * as such, never counted as losing. */
 static char *
 source_text (const SpxVerdictSource *s, const char *name)
 {
   if (s->points == 0)
     return NULL;
+  g_autofree char *unclean = block_list (s->unclean, s->n_unclean);
+  g_autofree char *unclean_note = s->n_unclean
+    ? g_strdup_printf ("b = %s could not be measured cleanly (noisy)",
+                       unclean)
+    : g_strdup ("");
   if (s->best == 0)
-    return g_strdup_printf ("%s: %s", name, s->noisy ? "every point noisy, "
-                            "measure again on a quieter machine"
-                            : "no point to judge");
+    return g_strdup_printf ("%s: %s", name, s->n_unclean ? unclean_note
+                                                         : "no point to "
+                                                           "judge");
   const char *mode = spx_sweep_mode_to_string (s->best_mode);
+  const char *sep = s->n_unclean ? "; " : "";
   if (s->n_faster == 0)
-    return g_strdup_printf ("%s: no block size beats dense (best %s b = %u, "
-                            "%.2f×)", name, mode, s->best_block, s->best);
-  GString *faster = g_string_new (NULL);
-  for (guint i = 0; i < s->n_faster; i++)
-    g_string_append_printf (faster, "%s%u", i ? ", " : "", s->faster[i]);
-  g_autofree char *list = g_string_free (faster, FALSE);
+    return g_strdup_printf ("%s: no block size %sbeats dense (best %s b = "
+                            "%u, %.2f×)%s%s", name,
+                            s->n_unclean ? "measured cleanly " : "", mode,
+                            s->best_block, s->best, sep, unclean_note);
+  g_autofree char *list = block_list (s->faster, s->n_faster);
   return g_strdup_printf ("%s: faster than dense at b = %s (best %s b = %u, "
-                          "%.2g×)", name, list, mode, s->best_block, s->best);
+                          "%.2g×)%s%s", name, list, mode, s->best_block,
+                          s->best, sep, unclean_note);
 }
 
 static char *
