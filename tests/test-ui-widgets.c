@@ -894,6 +894,21 @@ set_combo (GtkWidget *panel, SpxScenarioField field, const char *id)
     GTK_COMBO_BOX (control (panel, field)), id));
 }
 
+/* An offscreen window with a panel showing study, what the panel says
+ * going into said (made here). */
+static GtkWidget *
+panel_window (const SpxStudy *study, GtkWidget **panel)
+{
+  said = g_string_new (NULL);
+  GtkWidget *window = gtk_offscreen_window_new ();
+  *panel = spx_scenario_panel_new ();
+  gtk_container_add (GTK_CONTAINER (window), *panel);
+  gtk_widget_show_all (window);
+  listen (*panel);
+  spx_scenario_panel_load (SPX_SCENARIO_PANEL (*panel), study);
+  return window;
+}
+
 /* Loading shows the study and says nothing; every edit by the user is
  * said once, with its value; the generator's five are said together,
  * and only when they differ from what is shown. */
@@ -901,15 +916,9 @@ static void
 test_panel_says (void)
 {
   REQUIRE_DISPLAY ();
-  said = g_string_new (NULL);
-  GtkWidget *window = gtk_offscreen_window_new ();
-  GtkWidget *panel = spx_scenario_panel_new ();
-  gtk_container_add (GTK_CONTAINER (window), panel);
-  gtk_widget_show_all (window);
-  listen (panel);
   g_autoptr (SpxStudy) study = spx_study_new ();
+  GtkWidget *panel, *window = panel_window (study, &panel);
   SpxScenarioPanel *p = SPX_SCENARIO_PANEL (panel);
-  spx_scenario_panel_load (p, study);
   spx_scenario_panel_set_mode (p, SPX_IPU_MODE_DYNAMIC);
   assert_said ("");
   g_assert_cmpfloat (spin_value (panel, SPX_SCENARIO_FIELD_M), ==, 4096);
@@ -983,14 +992,8 @@ static void
 test_panel_refuses (void)
 {
   REQUIRE_DISPLAY ();
-  said = g_string_new (NULL);
-  GtkWidget *window = gtk_offscreen_window_new ();
-  GtkWidget *panel = spx_scenario_panel_new ();
-  gtk_container_add (GTK_CONTAINER (window), panel);
-  gtk_widget_show_all (window);
-  listen (panel);
   g_autoptr (SpxStudy) study = spx_study_new ();
-  spx_scenario_panel_load (SPX_SCENARIO_PANEL (panel), study);
+  GtkWidget *panel, *window = panel_window (study, &panel);
   guint spins = 0;
   for (guint f = 0; f < SPX_SCENARIO_N_FIELDS; f++)
     {
