@@ -14,7 +14,8 @@
 /* model's options: see spx-cli-options.h */
 #define MODEL_OPTIONS(O) \
   O (mode, 0, TEXT, "MODE", spx_cli_keep_printf ( \
-     "The programs planned: %s; several separated by commas (default all)", \
+     "The programs printed: %s; several separated by commas (default " \
+     "all; dense is planned anyway, as what speedups divide by)", \
      modes), NULL) \
   O (json, 0, FLAG, NULL, "Print one JSON object", NULL) \
   O (explain, 0, FLAG, NULL, \
@@ -26,7 +27,8 @@ typedef struct {
   SPX_CLI_FIELDS (MODEL_OPTIONS)
 } ModelArgs;
 
-/* What to plan: modes wanted, and the fixed n (0: best over n). */
+/* What to plan: modes printed, and the fixed n (0: best over n). Dense
+ * is planned whenever anything is: every speedup divides by it. */
 typedef struct {
   gboolean       want[SPX_IPU_N_MODES];
   guint64        n;
@@ -137,7 +139,7 @@ print_json (const ModelRequest *r, SpxIpuProgram *const *programs)
   spx_json_uint (&json, "block", r->mask->block);
   spx_json_double (&json, "density", r->density);
   for (guint mode = 0; mode < SPX_IPU_N_MODES; mode++)
-    if (programs[mode] != NULL)
+    if (r->want[mode])
       json_mode (&json, programs[mode], programs[SPX_IPU_MODE_DENSE]);
   spx_json_end_object (&json);
   g_autofree char *text = spx_json_finish (&json);
@@ -168,7 +170,7 @@ print_table (const ModelRequest *r, SpxIpuProgram *const *programs)
   for (guint mode = 0; mode < SPX_IPU_N_MODES; mode++)
     {
       const SpxIpuProgram *p = programs[mode];
-      if (p == NULL)
+      if (!r->want[mode])
         continue;
       spx_cli_line (stdout, "%-8s %6" G_GUINT64_FORMAT " %12" G_GUINT64_FORMAT
                     " %10.4f %10.2f %10.2f %7.2f× %6u %12" G_GUINT64_FORMAT
@@ -330,7 +332,8 @@ run (gconstpointer data)
   r.density = (double) spx_mask_count_elements (r.mask) /
               ((double) r.mask->rows * (double) r.mask->cols);
   for (guint mode = 0; mode < SPX_IPU_N_MODES; mode++)
-    if (r.want[mode] && !(programs[mode] = plan_mode (&r, mode, &error)))
+    if ((r.want[mode] || mode == SPX_IPU_MODE_DENSE) &&
+        !(programs[mode] = plan_mode (&r, mode, &error)))
       {
         if (study->path != NULL)
           g_prefix_error (&error, "%s: ", study->path);
@@ -343,7 +346,7 @@ run (gconstpointer data)
     {
       print_table (&r, programs);
       for (guint mode = 0; a->explain && mode < SPX_IPU_N_MODES; mode++)
-        if (programs[mode] != NULL)
+        if (r.want[mode])
           print_explain (programs[mode]);
     }
   status = SPX_EXIT_OK;

@@ -428,17 +428,8 @@ gboolean
 spx_cli_double (const char *command, const char *option, const char *text,
                 double min, double max, double *value)
 {
-  char *end = NULL;
-  double v = g_ascii_strtod (text, &end);
-  /* Fractions like 1/16 are how densities are usually written. */
-  if (end != text && *end == '/')
-    {
-      char *den_end = NULL;
-      double den = g_ascii_strtod (end + 1, &den_end);
-      v = den != 0 ? v / den : NAN;
-      end = den_end == end + 1 ? end : den_end;
-    }
-  if (end != text && *end == '\0' && isfinite (v) && v >= min && v <= max)
+  double v = 0;
+  if (spx_parse_number (text, &v) && v >= min && v <= max)
     {
       *value = v;
       return TRUE;

@@ -777,6 +777,52 @@ test_model_json (void)
   run_clear (&r);
 }
 
+/* One mode alone divides by the same dense program as all of them (the
+ * dense row itself printed only when asked for). */
+static void
+test_model_one_mode (void)
+{
+#define SHAPE "--machine", "teach16", "-m", "128", "-k", "128", "-n", "64", \
+              "-b", "16", "-d", "0.25"
+  Run r = run_cli ("model", SHAPE, "--mode", "all", "--json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_autoptr (JsonParser) all_parser = json_parser_new ();
+  JsonObject *all = parse_object (all_parser, r.out);
+  run_clear (&r);
+  const char *modes[] = { "static", "dynamic" };
+  for (guint i = 0; i < G_N_ELEMENTS (modes); i++)
+    {
+      g_autofree char *key = g_strconcat (modes[i], ".speedup", NULL);
+      double expected = member (all, key);
+      g_assert_cmpfloat (fabs (expected - 1.0), >, 0.05);
+      r = run_cli ("model", SHAPE, "--mode", modes[i], "--json", NULL);
+      g_assert_cmpint (r.status, ==, 0);
+      g_autoptr (JsonParser) parser = json_parser_new ();
+      JsonObject *o = parse_object (parser, r.out);
+      g_assert_cmpfloat (member (o, key), ==, expected);
+      g_assert_false (json_object_has_member (o, "dense"));
+      run_clear (&r);
+
+      /* the table: that mode's row alone, with the same speedup */
+      r = run_cli ("model", SHAPE, "--mode", modes[i], NULL);
+      g_assert_cmpint (r.status, ==, 0);
+      g_autofree char *cell = g_strdup_printf ("%7.2f× ", expected);
+      g_auto (GStrv) lines = g_strsplit (r.out, "\n", -1);
+      guint rows = 0;
+      for (guint l = 0; lines[l] != NULL; l++)
+        if (g_str_has_prefix (lines[l], modes[i]))
+          {
+            g_assert_nonnull (strstr (lines[l], cell));
+            rows++;
+          }
+        else
+          g_assert_false (g_str_has_prefix (lines[l], "dense "));
+      g_assert_cmpuint (rows, ==, 1);
+      run_clear (&r);
+    }
+#undef SHAPE
+}
+
 static void
 test_model_errors (void)
 {
@@ -3197,6 +3243,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/sweep/tilewise", test_sweep_tilewise);
   g_test_add_func ("/cli/model/json", test_model_json);
   g_test_add_func ("/cli/model/errors", test_model_errors);
+  g_test_add_func ("/cli/model/one-mode", test_model_one_mode);
   g_test_add_func ("/cli/model/explain", test_model_explain);
   g_test_add_func ("/cli/sweep/csv", test_sweep_csv);
   g_test_add_func ("/cli/sweep/errors", test_sweep_errors);

@@ -3,7 +3,9 @@
  * display (run under xvfb-run); without one every test skips. */
 #include "spx-mask-editor.h"
 #include "spx-scenario-panel.h"
+#include "spx-spin-check.h"
 #include "spx-view.h"
+#include "test-keys.h"
 
 #include <math.h>
 
@@ -892,6 +894,21 @@ set_combo (GtkWidget *panel, SpxScenarioField field, const char *id)
     GTK_COMBO_BOX (control (panel, field)), id));
 }
 
+/* An offscreen window with a panel showing study, what the panel says
+ * going into said (made here). */
+static GtkWidget *
+panel_window (const SpxStudy *study, GtkWidget **panel)
+{
+  said = g_string_new (NULL);
+  GtkWidget *window = gtk_offscreen_window_new ();
+  *panel = spx_scenario_panel_new ();
+  gtk_container_add (GTK_CONTAINER (window), *panel);
+  gtk_widget_show_all (window);
+  listen (*panel);
+  spx_scenario_panel_load (SPX_SCENARIO_PANEL (*panel), study);
+  return window;
+}
+
 /* Loading shows the study and says nothing; every edit by the user is
  * said once, with its value; the generator's five are said together,
  * and only when they differ from what is shown. */
@@ -899,15 +916,9 @@ static void
 test_panel_says (void)
 {
   REQUIRE_DISPLAY ();
-  said = g_string_new (NULL);
-  GtkWidget *window = gtk_offscreen_window_new ();
-  GtkWidget *panel = spx_scenario_panel_new ();
-  gtk_container_add (GTK_CONTAINER (window), panel);
-  gtk_widget_show_all (window);
-  listen (panel);
   g_autoptr (SpxStudy) study = spx_study_new ();
+  GtkWidget *panel, *window = panel_window (study, &panel);
   SpxScenarioPanel *p = SPX_SCENARIO_PANEL (panel);
-  spx_scenario_panel_load (p, study);
   spx_scenario_panel_set_mode (p, SPX_IPU_MODE_DYNAMIC);
   assert_said ("");
   g_assert_cmpfloat (spin_value (panel, SPX_SCENARIO_FIELD_M), ==, 4096);
@@ -965,28 +976,74 @@ test_panel_says (void)
   g_string_free (said, TRUE);
 }
 
-/* The Tab key as the keyboard sends it (bindings need its keycode). */
+/* Text typed into spin, then Enter. */
 static void
-tab (GtkWidget *window)
+enter (GtkWidget *spin, const char *text)
 {
-  GdkKeymapKey *keys = NULL;
-  gint n = 0;
-  GdkKeymap *map = gdk_keymap_get_for_display (gdk_display_get_default ());
-  g_assert_true (gdk_keymap_get_entries_for_keyval (map, GDK_KEY_Tab, &keys,
-                                                    &n));
-  GdkEvent *event = gdk_event_new (GDK_KEY_PRESS);
-  event->key.time = GDK_CURRENT_TIME;
-  event->key.keyval = GDK_KEY_Tab;
-  event->key.hardware_keycode = (guint16) keys[0].keycode;
-  event->key.group = (guint8) keys[0].group;
-  g_free (keys);
-  event->any.window = g_object_ref (gtk_widget_get_window (window));
-  event->any.send_event = TRUE;
-  GdkSeat *seat = gdk_display_get_default_seat (gdk_display_get_default ());
-  gdk_event_set_device (event, gdk_seat_get_keyboard (seat));
-  gtk_main_do_event (event);
-  gdk_event_free (event);
+  gtk_entry_set_text (GTK_ENTRY (spin), text);
+  gtk_widget_activate (spin);
   flush_events ();
+}
+
+/* Every number of the panel refuses text it cannot read, a number past
+ * its range and (when it shows no decimals) a fraction: it keeps its
+ * value, says nothing and shows why; a number it can read is said. */
+static void
+test_panel_refuses (void)
+{
+  REQUIRE_DISPLAY ();
+  g_autoptr (SpxStudy) study = spx_study_new ();
+  GtkWidget *panel, *window = panel_window (study, &panel);
+  guint spins = 0;
+  for (guint f = 0; f < SPX_SCENARIO_N_FIELDS; f++)
+    {
+      if (!GTK_IS_SPIN_BUTTON (control (panel, f)))
+        continue;
+      spins++;
+      GtkSpinButton *spin = GTK_SPIN_BUTTON (control (panel, f));
+      double before = gtk_spin_button_get_value (spin), lo, hi;
+      gtk_spin_button_get_range (spin, &lo, &hi);
+      g_autofree char *shown = g_strdup (gtk_entry_get_text (
+                                           GTK_ENTRY (spin)));
+      g_autofree char *above = g_strdup_printf ("%.15g", hi * 2 + 1);
+      g_autofree char *past = g_strdup_printf (
+        "'%s' is not between %.15g and %.15g: kept %s", above, lo, hi, shown);
+      g_autofree char *x = g_strdup_printf ("'x' is not a number: kept %s",
+                                            shown);
+      const char *texts[] = { "x", "", above, "1.5", "1/0" };
+      const char *problems[] = { x, NULL, past, NULL, NULL };
+      for (guint i = 0; i < G_N_ELEMENTS (texts); i++)
+        {
+          gboolean whole = gtk_spin_button_get_digits (spin) == 0;
+          if (i == 3 && (!whole || lo > 1.5))
+            continue; /* 1.5 is refused only by whole numbers */
+          enter (GTK_WIDGET (spin), texts[i]);
+          g_assert_cmpfloat (gtk_spin_button_get_value (spin), ==, before);
+          g_assert_cmpstr (gtk_entry_get_text (GTK_ENTRY (spin)), ==, shown);
+          const char *problem = spx_spin_check_get_problem (spin);
+          g_assert_nonnull (problem);
+          if (problems[i] != NULL)
+            g_assert_cmpstr (problem, ==, problems[i]);
+          g_assert_true (gtk_style_context_has_class (
+            gtk_widget_get_style_context (GTK_WIDGET (spin)), "error"));
+          assert_said ("");
+        }
+      /* editing the text ends the message; an end of the range (the
+       * other than shown) is taken */
+      double end = before == lo ? hi : lo;
+      g_autofree char *text = g_strdup_printf ("%.15g", end);
+      enter (GTK_WIDGET (spin), text);
+      g_assert_null (spx_spin_check_get_problem (spin));
+      g_assert_false (gtk_style_context_has_class (
+        gtk_widget_get_style_context (GTK_WIDGET (spin)), "error"));
+      g_assert_cmpfloat (gtk_spin_button_get_value (spin), ==, end);
+      g_assert_cmpstr (said->str, !=, "");
+      g_string_truncate (said, 0);
+    }
+  g_assert_cmpuint (spins, ==, 11);
+  gtk_widget_destroy (window);
+  flush_events ();
+  g_string_free (said, TRUE);
 }
 
 /* Tab goes down the panel, one control after another (keys need a
@@ -1005,20 +1062,14 @@ test_panel_focus (void)
                                SPX_IPU_MODE_STATIC);
   gtk_widget_show_all (window);
   flush_events ();
-  /* the window has the keyboard, as a window the user works in */
-  GdkEvent *in = gdk_event_new (GDK_FOCUS_CHANGE);
-  in->focus_change.window = g_object_ref (gtk_widget_get_window (window));
-  in->focus_change.send_event = TRUE;
-  in->focus_change.in = TRUE;
-  gtk_widget_send_focus_change (window, in);
-  gdk_event_free (in);
+  keys_focus_window (window);
   gtk_widget_grab_focus (control (panel, SPX_SCENARIO_FIELD_M));
   for (guint f = 0; f < SPX_SCENARIO_N_FIELDS; f++)
     {
       GtkWidget *focus = gtk_window_get_focus (GTK_WINDOW (window));
       GtkWidget *c = control (panel, f);
       g_assert_true (focus == c || gtk_widget_is_ancestor (focus, c));
-      tab (window);
+      keys_press (window, GDK_KEY_Tab);
     }
   gtk_widget_destroy (window);
   flush_events ();
@@ -1047,5 +1098,6 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/view/cache", test_view);
   g_test_add_func ("/ui/scenario-panel/says", test_panel_says);
   g_test_add_func ("/ui/scenario-panel/focus", test_panel_focus);
+  g_test_add_func ("/ui/scenario-panel/refuses", test_panel_refuses);
   return g_test_run ();
 }

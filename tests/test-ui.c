@@ -5,9 +5,11 @@
 #include "spx-window-private.h"
 #include "spx-mask-io.h"
 #include "spx-settings.h"
+#include "spx-spin-check.h"
 #include "spx-util.h"
 #include "test-files.h"
 #include "test-ui.h"
+#include "test-keys.h"
 #include "test-ipu-check.h"
 #include "spx-render-exchange.h"
 #include "spx-render-png.h"
@@ -1648,6 +1650,67 @@ test_subject_kept (void)
   window_close (w);
 }
 
+/* Density typed with keys, then Tab (or Enter), as the user does it. */
+static void
+type_density (SpxWindow *w, const char *text, guint key)
+{
+  GtkWidget *spin = PANEL (w, DENSITY);
+  keys_focus_window (GTK_WIDGET (w));
+  gtk_widget_grab_focus (spin);
+  gtk_editable_select_region (GTK_EDITABLE (spin), 0, -1);
+  keys_type (GTK_WIDGET (w), text);
+  g_assert_cmpstr (gtk_entry_get_text (GTK_ENTRY (spin)), ==, text);
+  keys_press (GTK_WIDGET (w), key);
+  wait_idle (w);
+}
+
+/* What cannot be read as a density is refused and said under the
+ * field; value, mask and scenario stay as they were. A number that can
+ * be read still applies. */
+static void
+test_typed_number (void)
+{
+  SKIP_WITHOUT_DISPLAY ();
+  SpxWindow *w = window_new ();
+  GtkSpinButton *spin = GTK_SPIN_BUTTON (PANEL (w, DENSITY));
+  GtkStyleContext *style = gtk_widget_get_style_context (GTK_WIDGET (spin));
+  g_autoptr (SpxMask) mask = spx_mask_copy (w->study->scenario->mask, NULL);
+  g_autofree char *scenario = spx_scenario_to_data (w->study->scenario, NULL);
+  const guint keys[] = { GDK_KEY_Tab, GDK_KEY_Return };
+  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
+    {
+      type_density (w, "x", keys[i]);
+      g_assert_cmpfloat (gtk_spin_button_get_value (spin), ==, 0.0625);
+      g_assert_cmpstr (gtk_entry_get_text (GTK_ENTRY (spin)), ==, "0.0625");
+      g_assert_cmpstr (spx_spin_check_get_problem (spin), ==,
+                       "'x' is not a number: kept 0.0625");
+      g_assert_true (gtk_style_context_has_class (style, "error"));
+      g_assert_true (same_bits (w->study->scenario->mask, mask));
+      g_assert_true (same_bits (spx_mask_editor_get_mask (
+                                  SPX_MASK_EDITOR (w->editor)), mask));
+      g_autofree char *now = spx_scenario_to_data (w->study->scenario, NULL);
+      g_assert_cmpstr (now, ==, scenario);
+      g_assert_false (w->dirty);
+    }
+
+  /* past the most, 1: refused the same way */
+  type_density (w, "2", GDK_KEY_Tab);
+  g_assert_cmpstr (spx_spin_check_get_problem (spin), ==,
+                   "'2' is not between 0.0001 and 1: kept 0.0625");
+  g_assert_true (same_bits (w->study->scenario->mask, mask));
+
+  /* a density as a fraction applies: a new mask of 1/8 of the blocks */
+  type_density (w, "1/8", GDK_KEY_Tab);
+  g_assert_cmpfloat (gtk_spin_button_get_value (spin), ==, 0.125);
+  g_assert_null (spx_spin_check_get_problem (spin));
+  g_assert_false (gtk_style_context_has_class (style, "error"));
+  g_assert_cmpfloat (w->study->scenario->gen.density, ==, 0.125);
+  g_assert_cmpuint (spx_mask_count (w->study->scenario->mask), ==,
+                    spx_mask_n_blocks (mask) / 8);
+  g_assert_true (w->dirty);
+  window_close (w);
+}
+
 /* The quick start's sample looks solid at 16 × 16 blocks: it opens at a
  * block size where its structure shows, and says so. */
 static void
@@ -2154,6 +2217,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/window/sweep-cancel", test_sweep_cancel);
   g_test_add_func ("/ui/window/sweep-waits", test_sweep_waits);
   g_test_add_func ("/ui/window/subject-kept", test_subject_kept);
+  g_test_add_func ("/ui/window/typed-number", test_typed_number);
   g_test_add_func ("/ui/window/first-run", test_first_run);
   g_test_add_func ("/ui/window/png-scenario", test_png_scenario);
   g_test_add_func ("/ui/window/hostile-files", test_hostile_files);

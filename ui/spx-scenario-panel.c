@@ -3,6 +3,7 @@
  * program shown and CPU threads, in a column that scrolls. Loading
  * blocks the controls' handlers, so only the user's changes are said. */
 #include "spx-scenario-panel.h"
+#include "spx-spin-check.h"
 #include "spx-util.h"
 
 #include <math.h>
@@ -209,7 +210,6 @@ spin (double lo, double hi, double step, guint digits)
 {
   GtkWidget *s = gtk_spin_button_new_with_range (lo, hi, step);
   gtk_spin_button_set_digits (GTK_SPIN_BUTTON (s), digits);
-  gtk_spin_button_set_numeric (GTK_SPIN_BUTTON (s), TRUE);
   gtk_widget_set_hexpand (s, TRUE);
   return s;
 }
@@ -331,6 +331,18 @@ add_row (GtkGrid *grid, gint *row, const char *label, GtkWidget *control,
   (*row)++;
 }
 
+/* Under a number, the line saying why a text typed was refused. */
+static void
+add_check (GtkGrid *grid, gint *row, GtkSpinButton *spin)
+{
+  GtkWidget *message = gtk_label_new (NULL);
+  gtk_label_set_xalign (GTK_LABEL (message), 0);
+  gtk_label_set_line_wrap (GTK_LABEL (message), TRUE);
+  gtk_label_set_max_width_chars (GTK_LABEL (message), 24);
+  spx_spin_check (spin, GTK_LABEL (message));
+  gtk_grid_attach (grid, message, 1, (*row)++, 1, 1);
+}
+
 static void
 add_heading (GtkGrid *grid, gint *row, const char *text)
 {
@@ -361,6 +373,8 @@ spx_scenario_panel_constructed (GObject *object)
         add_heading (GTK_GRID (grid), &row, rows[i].heading);
       add_row (GTK_GRID (grid), &row, rows[i].label, p->controls[i],
                rows[i].tooltip);
+      if (GTK_IS_SPIN_BUTTON (p->controls[i]))
+        add_check (GTK_GRID (grid), &row, GTK_SPIN_BUTTON (p->controls[i]));
     }
   gtk_container_add (GTK_CONTAINER (p), grid);
 }

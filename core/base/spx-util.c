@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -314,6 +315,24 @@ spx_text_cr_lines (const char *name, const char **data, gsize len,
     out[i] = (*data)[i] == '\r' && (i + 1 == len || (*data)[i + 1] != '\n')
                ? '\n' : (*data)[i];
   *data = *copy = out;
+  return TRUE;
+}
+
+gboolean
+spx_parse_number (const char *text, double *value)
+{
+  char *end = NULL;
+  double v = g_ascii_strtod (text, &end);
+  if (end != text && *end == '/')
+    {
+      char *den_end = NULL;
+      double den = g_ascii_strtod (end + 1, &den_end);
+      v = den != 0 ? v / den : NAN;
+      end = den_end == end + 1 ? end : den_end;
+    }
+  if (end == text || *end != '\0' || !isfinite (v))
+    return FALSE;
+  *value = v;
   return TRUE;
 }
 

@@ -28,6 +28,9 @@ gboolean spx_read_regular (const char *path, const char *kind,
                            gsize max_bytes, char **contents, gsize *len,
                            GError **error);
 
+/* A finite number written out whole (C notation, or a fraction a/b as
+ * densities are written): TRUE with *value, FALSE for anything else. */
+gboolean spx_parse_number (const char *text, double *value);
 /* The character at *p (before end), moving *p past it; (gunichar) -1,
  * moving one byte, where no UTF-8 character starts. */
 gunichar spx_utf8_take (const char **p, const char *end);
