@@ -792,11 +792,41 @@ subject_sweep (void)
   return sweep;
 }
 
-/* A subject's points are joined across block sizes, and its element
- * density is marked. */
+/* x labels of data's chart at 640 × 400, and their x. */
+static GStrv
+x_labels (const SpxRenderSpeedupData *data, double **xs)
+{
+  SpxRenderStyle style;
+  spx_render_style_init (&style, SPX_THEME_LIGHT);
+  cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_RGB24, 1, 1);
+  cairo_t *cr = cairo_create (s);
+  GStrv labels = spx_render_speedup_x_labels (cr, 640, 400, data, &style, xs);
+  cairo_destroy (cr);
+  cairo_surface_destroy (s);
+  return labels;
+}
+
+/* Pixels of the dashed marker's colour down the plot at x. */
+static guint
+count_muted (cairo_surface_t *surface, const SpxSpeedupAxes *ax, double x)
+{
+  SpxRenderStyle style;
+  spx_render_style_init (&style, SPX_THEME_LIGHT);
+  guint n = 0;
+  for (double y = ax->y + 2; y < ax->y + ax->h - 2; y++)
+    n += colour_distance (pixel (surface, x, y), style.muted) < 0.05;
+  return n;
+}
+
+/* A subject's sweep is drawn against block size: a column per block
+ * size, labelled with it and its block density; its points are joined
+ * across block sizes; the scenario's block size is marked. */
 static void
 test_chart_subject (void)
 {
+  static const char *const want[] = {
+    "1\n10%", "2\n31%", "4\n69%", "8\n94%", "16\n99.9%",
+  };
   g_autoptr (SpxSweep) sweep = subject_sweep ();
   SpxRenderSpeedupData data = { .sweep = sweep };
   for (guint t = 0; t < 2; t++)
@@ -809,28 +839,125 @@ test_chart_subject (void)
   data.throughput = FALSE;
   SpxRgb panel = theme_colour (SPX_THEME_LIGHT, TRUE, 0);
 
-  /* halfway from the CPU's static 2 × 2 (31%, 4×) to its 4 × 4 (69%,
-   * 2.67×): the line joining them */
   SpxSpeedupAxes ax;
   cairo_surface_t *surface = render_image (&data, SPX_THEME_LIGHT, &ax);
-  double x = (spx_speedup_axes_x (&ax, 0.31) + spx_speedup_axes_x (&ax, 0.69))
-             / 2;
+  g_assert_true (ax.by_block);
+  g_assert_cmpuint (ax.n_blocks, ==, 5);
+  g_autofree double *xs = NULL;
+  g_auto (GStrv) labels = x_labels (&data, &xs);
+  g_assert_cmpuint (g_strv_length (labels), ==, 5);
+  for (guint i = 0; i < 5; i++)
+    {
+      g_assert_cmpuint (ax.blocks[i], ==, 1u << i);
+      g_assert_cmpstr (labels[i], ==, want[i]);
+      g_assert_cmpfloat_with_epsilon (xs[i], spx_speedup_axes_x (&ax, 1 << i),
+                                      1e-9);
+      /* evenly spaced across the plot, left to right */
+      g_assert_cmpfloat_with_epsilon (xs[i], ax.x + ax.w * (i + 0.5) / 5,
+                                      1e-9);
+    }
+  g_assert_true (isnan (spx_speedup_axes_x (&ax, 32)));
+  const SpxSweepPoint *p8 = &g_array_index (sweep->points, SpxSweepPoint, 7);
+  g_assert_cmpuint (p8->block, ==, 8);
+  g_assert_cmpfloat (spx_speedup_axes_point_x (&ax, p8), ==, xs[3]);
+  /* halfway from the CPU's static 2 × 2 (4×) to its 4 × 4 (2.67×): the
+   * line joining them */
+  double x = (xs[1] + xs[2]) / 2;
   double y = (spx_speedup_axes_y (&ax, 4) + spx_speedup_axes_y (&ax, 8 / 3.0))
              / 2;
   g_assert_cmpfloat (colour_distance (pixel (surface, x, y), panel), >, 0.1);
-  g_assert_cmpfloat (ax.x_lo, <, 40 / 4096.0); /* the element density */
+  guint unmarked = count_muted (surface, &ax, round (xs[2]) + 0.5);
   cairo_surface_destroy (surface);
+  /* the legend's row for it narrows the plot */
+  data.current_block = 4;
+  surface = render_image (&data, SPX_THEME_LIGHT, &ax);
+  g_assert_cmpuint (count_muted (surface, &ax,
+                                 round (spx_speedup_axes_x (&ax, 4)) + 0.5),
+                    >, unmarked + 40);
+  g_assert_cmpuint (count_muted (surface, &ax,
+                                 round (spx_speedup_axes_x (&ax, 8)) + 0.5),
+                    <=, unmarked);
+  cairo_surface_destroy (surface);
+  data.current_block = 0;
 
-  /* the same points as a sweep of generated masks: a point per line */
+  /* the same points as a sweep of generated masks: against density, a
+   * point per line */
   SpxMask *subject = (SpxMask *) sweep->settings.subject;
   sweep->settings.subject = NULL;
   surface = render_image (&data, SPX_THEME_LIGHT, &ax);
+  g_assert_false (ax.by_block);
   x = (spx_speedup_axes_x (&ax, 0.31) + spx_speedup_axes_x (&ax, 0.69)) / 2;
   y = (spx_speedup_axes_y (&ax, 4) + spx_speedup_axes_y (&ax, 8 / 3.0)) / 2;
   g_assert_cmpfloat (colour_distance (pixel (surface, x, y), panel), <, 0.02);
   g_assert_cmpfloat (ax.x_lo, >, 0.05);
   sweep->settings.subject = subject;
   cairo_surface_destroy (surface);
+}
+
+/* Every label a fraction 1/2^k, or every one a percentage. */
+static gboolean
+one_notation (const GStrv labels)
+{
+  guint fractions = 0, percents = 0, n = g_strv_length (labels);
+  for (guint i = 0; i < n; i++)
+    {
+      fractions += g_str_equal (labels[i], "1") ||
+                   g_str_has_prefix (labels[i], "1/");
+      percents += g_str_has_suffix (labels[i], "%");
+    }
+  return n > 0 && (fractions == n || percents == n);
+}
+
+static gboolean
+all_distinct (const GStrv labels)
+{
+  for (guint i = 0; labels[i] != NULL; i++)
+    for (guint j = 0; j < i; j++)
+      if (g_str_equal (labels[i], labels[j]))
+        return FALSE;
+  return TRUE;
+}
+
+/* The density axis: one notation, no tick twice, even where densities
+ * round alike. */
+static void
+test_chart_density_ticks (void)
+{
+  static const struct {
+    double d[3];
+    const char *want[4];
+  } cases[] = {
+    { { 1 / 32.0, 1 / 8.0, 1 / 4.0 }, { "1/32", "1/8", "1/4" } },
+    /* 1/5 is no 1/2^k: all percentages */
+    { { 0.2, 0.589, 0.97 }, { "20%", "58.9%", "97%" } },
+    /* "100%" twice before; 1 is too near 99.96% to be labelled */
+    { { 0.5, 0.9996, 1 }, { "50%", "99.96%" } },
+    { { 0.25, 0.5, 0.9996 }, { "25%", "50%", "99.96%" } },
+    /* digits enough to tell them apart */
+    { { 0.5, 0.97301, 0.97349 }, { "50%", "97.3%" } },
+  };
+  for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
+    {
+      g_autoptr (SpxSweep) sweep = spx_sweep_new ();
+      for (guint i = 0; i < 3; i++)
+        for (guint b = 1; b <= 4; b *= 4) /* two blocks at each density */
+          add_point (sweep, SPX_SWEEP_MODEL, SPX_SWEEP_STATIC, b,
+                     cases[c].d[i], 2 + i + b);
+      SpxRenderSpeedupData data = { .sweep = sweep };
+      g_auto (GStrv) labels = x_labels (&data, NULL);
+      g_assert_true (one_notation (labels));
+      g_assert_true (all_distinct (labels));
+      g_assert_cmpstrv (labels, cases[c].want);
+    }
+  /* the paper's sweep */
+  g_autoptr (SpxSweep) sweep = synthetic_sweep (96);
+  SpxRenderSpeedupData data = { .sweep = sweep };
+  g_autofree double *xs = NULL;
+  g_auto (GStrv) labels = x_labels (&data, &xs);
+  const char *const want[] = { "1/32", "1/16", "1/8", "1/4", NULL };
+  g_assert_cmpstrv (labels, want);
+  for (guint i = 1; i < 4; i++)
+    g_assert_cmpfloat (xs[i], >, xs[i - 1] + 20);
 }
 
 /* A sweep that stopped early says so under the title, pushing the plot
@@ -1145,6 +1272,7 @@ main (int argc, char **argv)
   g_test_add_func ("/sweep/chart/noisy", test_chart_noisy);
   g_test_add_func ("/sweep/chart/stale", test_chart_stale);
   g_test_add_func ("/sweep/chart/subject", test_chart_subject);
+  g_test_add_func ("/sweep/chart/density-ticks", test_chart_density_ticks);
   g_test_add_func ("/sweep/chart/partial", test_chart_partial);
   return g_test_run ();
 }
