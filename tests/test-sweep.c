@@ -682,6 +682,42 @@ test_chart_error_bars (void)
   cairo_surface_destroy (surface);
 }
 
+/* A CPU point with per-round ratio quartiles: its bar spans those, not
+ * the timed runs' (which throughput keeps). */
+static void
+test_chart_ratio_bars (void)
+{
+  g_autoptr (SpxSweep) sweep = spx_sweep_new ();
+  const double v = 4.4;
+  add_point (sweep, SPX_SWEEP_CPU, SPX_SWEEP_STATIC, 4, 1 / 4.0, v);
+  SpxSweepPoint *p = last_point (sweep);
+  p->ms_q1 = 0.5 * p->ms; /* the runs: 2.2 … 8.8 */
+  p->ms_q3 = 2 * p->ms;
+  p->speedup_q1 = 3.3;    /* the ratios: 3.3 … 6.6 */
+  p->speedup_q3 = 6.6;
+  add_point (sweep, SPX_SWEEP_MODEL, SPX_SWEEP_STATIC, 4, 1 / 16.0, 20);
+  SpxRenderSpeedupData data = { .sweep = sweep };
+  SpxSpeedupAxes ax;
+  cairo_surface_t *surface = render_image (&data, SPX_THEME_LIGHT, &ax);
+  SpxRgb blue = theme_colour (SPX_THEME_LIGHT, FALSE, 0);
+  double x = spx_speedup_axes_x (&ax, 1 / 4.0);
+  const double on[] = { 6.6, 3.3, 6.0, 3.6 }, off[] = { 8.0, 2.6 };
+  for (guint i = 0; i < G_N_ELEMENTS (on); i++)
+    g_assert_cmpfloat (colour_distance (pixel (surface, x, spx_speedup_axes_y (
+                         &ax, on[i])), blue), <, 0.08);
+  for (guint i = 0; i < G_N_ELEMENTS (off); i++)
+    g_assert_cmpfloat (colour_distance (pixel (surface, x, spx_speedup_axes_y (
+                         &ax, off[i])), blue), >, 0.3);
+  cairo_surface_destroy (surface);
+  /* throughput (10 × speedup here): the timed runs' 22 … 88 */
+  data.throughput = TRUE;
+  surface = render_image (&data, SPX_THEME_LIGHT, &ax);
+  x = spx_speedup_axes_x (&ax, 1 / 4.0);
+  g_assert_cmpfloat (colour_distance (pixel (surface, x, spx_speedup_axes_y (
+                       &ax, 80)), blue), <, 0.08);
+  cairo_surface_destroy (surface);
+}
+
 /* A noisy point is drawn hollow, and the subtitle says so on a line of
  * its own. */
 static void
@@ -892,6 +928,91 @@ test_chart_subject (void)
   g_assert_cmpfloat (ax.x_lo, >, 0.05);
   sweep->settings.subject = subject;
   cairo_surface_destroy (surface);
+}
+
+/* sweep without the points of block sizes over max_block, nor those
+ * sizes in its settings. */
+static void
+drop_blocks_over (SpxSweep *sweep, guint max_block)
+{
+  for (guint i = sweep->points->len; i-- > 0;)
+    if (g_array_index (sweep->points, SpxSweepPoint, i).block > max_block)
+      g_array_remove_index (sweep->points, i);
+  guint n = 0;
+  for (guint b = 0; b < sweep->settings.n_blocks; b++)
+    if (sweep->settings.blocks[b] <= max_block)
+      sweep->settings.blocks[n++] = sweep->settings.blocks[b];
+  sweep->settings.n_blocks = n;
+}
+
+/* An earlier sweep under the current one: its own legend entry, the
+ * union of both sweeps' block sizes and values on shared axes, drawn
+ * washed out where the current sweep has nothing. */
+static void
+test_chart_overlay (void)
+{
+  g_autoptr (SpxSweep) sweep = subject_sweep ();
+  drop_blocks_over (sweep, 4);
+  g_autoptr (SpxSweep) earlier = subject_sweep ();
+  g_free ((char *) earlier->settings.subject_name);
+  earlier->settings.subject_name = g_strdup ("other.smtx");
+  for (guint i = 0; i < earlier->points->len; i++)
+    g_array_index (earlier->points, SpxSweepPoint, i).speedup *= 10;
+  SpxRenderSpeedupData data = { .sweep = sweep };
+  g_auto (GStrv) none = spx_render_speedup_sweep_labels (&data);
+  g_assert_cmpuint (g_strv_length (none), ==, 0);
+  SpxSpeedupAxes alone_ax, ax;
+  cairo_surface_t *alone = render_image (&data, SPX_THEME_LIGHT, &alone_ax);
+  g_assert_cmpuint (alone_ax.n_blocks, ==, 3);
+
+  data.overlay = earlier;
+  g_auto (GStrv) labels = spx_render_speedup_sweep_labels (&data);
+  g_assert_cmpuint (g_strv_length (labels), ==, 2);
+  g_assert_true (g_str_has_prefix (labels[0], "layer.smtx (bow, best n · "
+                                              "CPU, n = 256 · fp16)"));
+  g_assert_true (g_str_has_prefix (labels[1], "other.smtx ("));
+  cairo_surface_t *both = render_image (&data, SPX_THEME_LIGHT, &ax);
+  g_assert_true (ax.by_block);
+  g_assert_cmpuint (ax.n_blocks, ==, 5);
+  g_assert_cmpuint (ax.blocks[4], ==, 16);
+  g_assert_cmpfloat (ax.y_hi, >, 80);  /* the overlay's CPU 1 × 1: 8 × 10 */
+  g_assert_cmpfloat (alone_ax.y_hi, <, 20);
+  g_auto (GStrv) ticks = x_labels (&data, NULL);
+  g_assert_cmpuint (g_strv_length (ticks), ==, 5);
+  /* the overlay's own density row */
+  g_assert_cmpstr (ticks[4], ==, "16\n\n99.9%");
+  g_assert_cmpstr (ticks[0], ==, "1\n10%\n10%");
+
+  /* the overlay's CPU static 16 × 16 (8 / 5 × 10), where the current
+   * sweep has no column: the block's colour washed towards the panel */
+  double x = spx_speedup_axes_x (&ax, 16), y = spx_speedup_axes_y (&ax, 16);
+  SpxRgb panel = theme_colour (SPX_THEME_LIGHT, TRUE, 0);
+  SpxRgb yellow = theme_colour (SPX_THEME_LIGHT, FALSE, 4);
+  SpxRgb got = pixel (both, x, y);
+  g_assert_cmpfloat (colour_distance (got, panel), >, 0.08);
+  g_assert_cmpfloat (colour_distance (got, yellow), >, 0.1);
+  g_assert_cmpfloat (colour_distance (got, spx_rgb_mix (yellow, panel, 0.6)),
+                     <, 0.03);
+  cairo_surface_destroy (alone);
+  cairo_surface_destroy (both);
+
+  data.overlay_label = "before";
+  g_auto (GStrv) named = spx_render_speedup_sweep_labels (&data);
+  g_assert_cmpstr (named[1], ==, "before");
+  /* a sweep of generated masks under it: the density axis for both */
+  g_autoptr (SpxSweep) generated = synthetic_sweep (96);
+  data.overlay = generated;
+  cairo_surface_destroy (render_image (&data, SPX_THEME_LIGHT, &ax));
+  g_assert_false (ax.by_block);
+  g_assert_cmpfloat (ax.x_lo, <, 1 / 32.0); /* the overlay's densities */
+  g_assert_cmpfloat (ax.x_hi, >, 0.69);     /* the subject's 4 × 4 */
+  for (SpxExportFormat f = SPX_EXPORT_PNG; f <= SPX_EXPORT_PDF; f++)
+    for (guint t = 0; t < 2; t++)
+      {
+        data.throughput = t;
+        g_autoptr (GBytes) bytes = render (f, &data, SPX_THEME_DARK, 640, 400);
+        assert_signature (bytes, f);
+      }
 }
 
 /* Every label a fraction 1/2^k, or every one a percentage. */
@@ -1273,6 +1394,8 @@ main (int argc, char **argv)
   g_test_add_func ("/sweep/chart/stale", test_chart_stale);
   g_test_add_func ("/sweep/chart/subject", test_chart_subject);
   g_test_add_func ("/sweep/chart/density-ticks", test_chart_density_ticks);
+  g_test_add_func ("/sweep/chart/overlay", test_chart_overlay);
+  g_test_add_func ("/sweep/chart/ratio-bars", test_chart_ratio_bars);
   g_test_add_func ("/sweep/chart/partial", test_chart_partial);
   return g_test_run ();
 }

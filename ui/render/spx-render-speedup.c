@@ -524,21 +524,43 @@ sweep_note (const SpxSweep *sweep)
   return g_string_free (out, FALSE);
 }
 
-/* With an overlay, an entry per sweep; the overlay's own label alone. */
+static gboolean
+has_overlay (const SpxRenderSpeedupData *d)
+{
+  return d->overlay != NULL && d->overlay != d->sweep;
+}
+
+/* The legend entry of the current sweep (which 0) or the overlay (1):
+ * a name, and what it ran (NULL: the caller's overlay_label says all). */
+static void
+sweep_entry (const SpxRenderSpeedupData *d, guint which, char **name,
+             char **note)
+{
+  const SpxSweep *sweep = which == 0 ? d->sweep : d->overlay;
+  if (which == 1 && d->overlay_label != NULL)
+    {
+      *name = cut_middle (d->overlay_label, 28);
+      *note = NULL;
+      return;
+    }
+  *name = sweep_name (sweep);
+  *note = sweep_note (sweep);
+}
+
+/* With an overlay, an entry per sweep. */
 static void
 sweep_rows (const Chart *c, GArray *rows)
 {
   if (c->over == NULL)
     return;
   row_add (rows, ROW_HEADING, 0, g_strdup ("sweep"));
-  row_add (rows, ROW_SWEEP, 0, sweep_name (c->d->sweep));
-  row_add (rows, ROW_SWEEP_NOTE, 0, sweep_note (c->d->sweep));
-  if (c->d->overlay_label != NULL)
-    row_add (rows, ROW_SWEEP, 1, cut_middle (c->d->overlay_label, 28));
-  else
+  for (guint w = 0; w < 2; w++)
     {
-      row_add (rows, ROW_SWEEP, 1, sweep_name (c->d->overlay));
-      row_add (rows, ROW_SWEEP_NOTE, 1, sweep_note (c->d->overlay));
+      char *name, *note;
+      sweep_entry (c->d, w, &name, &note);
+      row_add (rows, ROW_SWEEP, w, name);
+      if (note != NULL)
+        row_add (rows, ROW_SWEEP_NOTE, w, note);
     }
 }
 
@@ -675,7 +697,7 @@ legend_swatch (cairo_t *cr, const Chart *c, const Row *row, double x,
     case ROW_SWEEP:
       if (row->arg == 0)
         {
-          swatch_line (cr, x, y, s->foreground, 2, SPX_SWEEP_CPU);
+          swatch_line (cr, x, y, line_colour (c, 0), 2, SPX_SWEEP_CPU);
           marker (cr, c, SPX_SWEEP_STATIC, x + SWATCH / 2, y,
                   block_colour (c, 0), FALSE);
         }
@@ -1025,7 +1047,7 @@ chart_init (Chart *c, cairo_t *cr, const SpxRenderSpeedupData *d,
   c->style = style;
   c->points = d->sweep->points;
   c->subject = d->sweep->settings.subject != NULL;
-  if (d->overlay != NULL && d->overlay != d->sweep)
+  if (has_overlay (d))
     {
       c->over = d->overlay->points;
       c->over_subject = d->overlay->settings.subject != NULL;
@@ -1274,8 +1296,8 @@ block_axis_ticks (const Chart *c)
   return ticks;
 }
 
-/* The ticks, each labelled unless its label repeats an earlier one or
- * would touch the last one labelled. */
+/* The ticks, each labelled unless it would touch the last one labelled
+ * (labels that read alike are of densities too close to be apart). */
 static GArray *
 x_axis_ticks (cairo_t *cr, const Chart *c)
 {
@@ -1290,9 +1312,7 @@ x_axis_ticks (cairo_t *cr, const Chart *c)
         if (t->label[r] != NULL)
           w = MAX (w, spx_render_text_width (cr, c->style, TICK_TEXT,
                                              t->label[r], NULL));
-      gboolean repeat = i > 0 && g_str_equal (
-        t->label[0], g_array_index (ticks, Tick, i - 1).label[0]);
-      t->shown = !repeat && isfinite (t->x) && t->x - w / 2 >= last_right + 8;
+      t->shown = isfinite (t->x) && t->x - w / 2 >= last_right + 8;
       if (t->shown)
         last_right = t->x + w / 2;
     }
@@ -1727,6 +1747,51 @@ spx_render_speedup (cairo_t *cr, double width, double height,
   chart_clear (&c);
 }
 
+/* For a layout without a picture: the text sizes it depends on want a
+ * cairo_t (which keeps its surface alive). */
+static cairo_t *
+scratch_cr (void)
+{
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32,
+                                                         1, 1);
+  cairo_t *cr = cairo_create (surface);
+  cairo_surface_destroy (surface);
+  return cr;
+}
+
+GStrv
+spx_render_speedup_sweep_labels (const SpxRenderSpeedupData *data)
+{
+  GStrvBuilder *b = g_strv_builder_new ();
+  if (data != NULL && data->sweep != NULL)
+    {
+      /* the rows the legend draws */
+      cairo_t *cr = scratch_cr ();
+      SpxRenderStyle style;
+      spx_render_style_init (&style, SPX_THEME_LIGHT);
+      Chart c;
+      chart_init (&c, cr, data, &style, 800);
+      g_autoptr (GArray) rows = legend_rows (&c);
+      for (guint i = 0; i < rows->len; i++)
+        {
+          const Row *r = &g_array_index (rows, Row, i);
+          const Row *next = i + 1 < rows->len ? r + 1 : NULL;
+          if (r->kind != ROW_SWEEP)
+            continue;
+          g_autofree char *label = next == NULL ||
+                                   next->kind != ROW_SWEEP_NOTE
+            ? g_strdup (r->text)
+            : g_strdup_printf ("%s (%s)", r->text, next->text);
+          g_strv_builder_add (b, label);
+        }
+      chart_clear (&c);
+      cairo_destroy (cr);
+    }
+  GStrv labels = g_strv_builder_end (b);
+  g_strv_builder_unref (b);
+  return labels;
+}
+
 /* Hover */
 
 #define HIT_RADIUS 8.0
@@ -1762,10 +1827,7 @@ spx_render_speedup_hit (double width, double height,
 {
   if (d == NULL || d->sweep == NULL || style == NULL)
     return FALSE;
-  /* the text sizes the layout depends on want a cairo_t */
-  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32,
-                                                         1, 1);
-  cairo_t *cr = cairo_create (surface);
+  cairo_t *cr = scratch_cr ();
   Chart c;
   chart_init (&c, cr, d, style, width);
   g_autoptr (GArray) rows = legend_rows (&c);
@@ -1782,7 +1844,6 @@ spx_render_speedup_hit (double width, double height,
           }
   chart_clear (&c);
   cairo_destroy (cr);
-  cairo_surface_destroy (surface);
   if (found == G_MAXUINT)
     return FALSE;
   if (point != NULL)
