@@ -513,6 +513,17 @@ test_speedup_describe (void)
                 "1.00× over dense · 5.7 non-zero GFLOP/s\n"
                 "dense 3 ms at n 256\n"
                 "quartiles 2.9–3.2 ms");
+  /* with the per-round ratios' quartiles as well */
+  SpxSweepPoint *t = &g_array_index (sw->points, SpxSweepPoint,
+                                     P_CPU_TILEWISE);
+  t->speedup_q1 = 3.2;
+  t->speedup_q3 = 3.71;
+  assert_point (&d, P_CPU_TILEWISE,
+                "CPU measured (avx2-4t) · 4 × 4 blocks · tile-wise\n"
+                "density 1/8 (12.5%)\n"
+                "3.53× over dense · 29.4 non-zero GFLOP/s\n"
+                "tile-wise 0.85 ms at n 256; dense 3 ms at n 256\n"
+                "quartiles 0.8–0.9 ms; ratio 3.20–3.71×");
   g_assert_null (spx_render_speedup_describe (&d, P_N));
   g_assert_null (spx_render_speedup_describe (&d, G_MAXUINT));
   g_assert_null (spx_render_speedup_describe (NULL, 0));

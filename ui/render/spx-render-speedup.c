@@ -393,30 +393,19 @@ format_percent (double d, int digits)
 }
 
 /* Labels of n densities in one notation: fractions when every one is
- * 1/2^k, else percentages to the fewest digits (3 to 6) that tell them
- * apart (distinct) or to 3. */
+ * 1/2^k, else percentages. (Two that read alike at 3 digits are too
+ * close on a log axis of three octaves or more to be labelled both.) */
 static GPtrArray *
-density_labels (const double *d, guint n, gboolean distinct)
+density_labels (const double *d, guint n)
 {
   gboolean fractions = TRUE;
   for (guint i = 0; i < n; i++)
     fractions = fractions && power_fraction (d[i]);
-  for (int digits = 3;; digits++)
-    {
-      GPtrArray *labels = g_ptr_array_new_with_free_func (g_free);
-      gboolean apart = TRUE;
-      for (guint i = 0; i < n; i++)
-        {
-          char *l = fractions ? format_fraction (d[i])
-                              : format_percent (d[i], digits);
-          for (guint j = 0; j < labels->len; j++)
-            apart = apart && !g_str_equal (l, labels->pdata[j]);
-          g_ptr_array_add (labels, l);
-        }
-      if (!distinct || fractions || apart || digits == 6)
-        return labels;
-      g_ptr_array_unref (labels);
-    }
+  GPtrArray *labels = g_ptr_array_new_with_free_func (g_free);
+  for (guint i = 0; i < n; i++)
+    g_ptr_array_add (labels, fractions ? format_fraction (d[i])
+                                       : format_percent (d[i], 3));
+  return labels;
 }
 
 static double
@@ -1209,7 +1198,7 @@ density_ticks (const Chart *c)
 typedef struct {
   double   x;
   char    *label[3];
-  gboolean shown;   /* labelled: apart from its neighbours, not a repeat */
+  gboolean shown;   /* labelled: apart from its neighbours */
 } Tick;
 
 static void
@@ -1233,7 +1222,7 @@ density_axis_ticks (const Chart *c)
 {
   g_autoptr (GArray) values = density_ticks (c);
   g_autoptr (GPtrArray) labels = density_labels ((double *) values->data,
-                                                 values->len, TRUE);
+                                                 values->len);
   GArray *ticks = ticks_new ();
   for (guint i = 0; i < values->len; i++)
     {
@@ -1279,7 +1268,7 @@ block_axis_ticks (const Chart *c)
       if ((d[w * n + i] = density_at_block (sweep_points (c, w),
                                             a->blocks[i])) > 0)
         known[n_known++] = d[w * n + i];
-  g_autoptr (GPtrArray) labels = density_labels (known, n_known, FALSE);
+  g_autoptr (GPtrArray) labels = density_labels (known, n_known);
   GArray *ticks = ticks_new ();
   guint k = 0;
   for (guint i = 0; i < n; i++)
@@ -1336,7 +1325,7 @@ draw_x_axis (cairo_t *cr, const Chart *c)
       cairo_stroke (cr);
       for (guint r = 0; t->shown && r < c->x_rows; r++)
         {
-          /* the block densities muted, the overlay's paler still */
+          /* the block densities muted, the overlay's fainter still */
           SpxTextOpts o = { .size = TICK_TEXT, .ax = 0.5, .use_colour = r > 0,
                             .colour = r == 1 ? c->style->muted
                                              : overlay_line_colour (c) };
@@ -1349,7 +1338,7 @@ draw_x_axis (cairo_t *cr, const Chart *c)
                       : c->over == NULL
                       ? "block size, and its density of non-zero blocks"
                       : "block size, and its density of non-zero blocks "
-                        "(paler: the overlay's)";
+                        "(fainter: the overlay's)";
   SpxTextOpts t = { .size = TICK_TEXT, .ax = 0.5, .ay = 1 };
   spx_render_text (cr, c->style, a->x + a->w / 2,
                    a->y + a->h + 4 + (c->x_rows + 1) * th + 4, &t, title);
@@ -1397,7 +1386,6 @@ spx_render_speedup_x_labels (cairo_t *cr, double width, double height,
   chart_clear (&c);
   return labels;
 }
-
 
 /* Series */
 
