@@ -489,7 +489,7 @@ sweep_name (const SpxSweep *sweep)
   if (o->subject == NULL)
     return g_strdup ("generated masks");
   return cut_middle (o->subject_name != NULL && *o->subject_name
-                       ? o->subject_name : "a mask", 28);
+                       ? o->subject_name : "a mask", 24);
 }
 
 /* What it ran: "bow, best n · CPU, n = 256 · fp16". */
@@ -528,7 +528,7 @@ sweep_entry (const SpxRenderSpeedupData *d, guint which, char **name,
   const SpxSweep *sweep = which == 0 ? d->sweep : d->overlay;
   if (which == 1 && d->overlay_label != NULL)
     {
-      *name = cut_middle (d->overlay_label, 28);
+      *name = cut_middle (d->overlay_label, 24);
       *note = NULL;
       return;
     }
@@ -1301,11 +1301,34 @@ x_axis_ticks (cairo_t *cr, const Chart *c)
         if (t->label[r] != NULL)
           w = MAX (w, spx_render_text_width (cr, c->style, TICK_TEXT,
                                              t->label[r], NULL));
-      t->shown = isfinite (t->x) && t->x - w / 2 >= last_right + 8;
+      t->shown = isfinite (t->x) && t->x - w / 2 >= last_right + 5;
       if (t->shown)
         last_right = t->x + w / 2;
     }
   return ticks;
+}
+
+/* The longest title that fits under the plot. */
+static const char *
+x_title (cairo_t *cr, const Chart *c)
+{
+  static const char *const by_density[] = {
+    "density of non-zero blocks (log scale)", "density of non-zero blocks",
+    "block density", NULL,
+  };
+  static const char *const by_block[] = {
+    "block size, and its density of non-zero blocks (fainter: the "
+    "overlay's)", "block size, and its density of non-zero blocks",
+    "block size, and its block density", "block size", NULL,
+  };
+  const char *const *titles = !c->ax.by_block ? by_density
+                              : c->over != NULL ? by_block : by_block + 1;
+  guint i = 0;
+  while (titles[i + 1] != NULL &&
+         spx_render_text_width (cr, c->style, TICK_TEXT, titles[i], NULL) >
+           c->ax.w + 2 * PAD)
+    i++;
+  return titles[i];
 }
 
 static void
@@ -1334,12 +1357,8 @@ draw_x_axis (cairo_t *cr, const Chart *c)
                              t->label[r]);
         }
     }
-  const char *title = !a->by_block ? "density of non-zero blocks (log scale)"
-                      : c->over == NULL
-                      ? "block size, and its density of non-zero blocks"
-                      : "block size, and its density of non-zero blocks "
-                        "(fainter: the overlay's)";
   SpxTextOpts t = { .size = TICK_TEXT, .ax = 0.5, .ay = 1 };
+  const char *title = x_title (cr, c);
   spx_render_text (cr, c->style, a->x + a->w / 2,
                    a->y + a->h + 4 + (c->x_rows + 1) * th + 4, &t, title);
 }
