@@ -513,6 +513,17 @@ test_speedup_describe (void)
                 "1.00× over dense · 5.7 non-zero GFLOP/s\n"
                 "dense 3 ms at n 256\n"
                 "quartiles 2.9–3.2 ms");
+  /* with the per-round ratios' quartiles as well */
+  SpxSweepPoint *t = &g_array_index (sw->points, SpxSweepPoint,
+                                     P_CPU_TILEWISE);
+  t->speedup_q1 = 3.2;
+  t->speedup_q3 = 3.71;
+  assert_point (&d, P_CPU_TILEWISE,
+                "CPU measured (avx2-4t) · 4 × 4 blocks · tile-wise\n"
+                "density 1/8 (12.5%)\n"
+                "3.53× over dense · 29.4 non-zero GFLOP/s\n"
+                "tile-wise 0.85 ms at n 256; dense 3 ms at n 256\n"
+                "quartiles 0.8–0.9 ms; ratio 3.20–3.71×");
   g_assert_null (spx_render_speedup_describe (&d, P_N));
   g_assert_null (spx_render_speedup_describe (&d, G_MAXUINT));
   g_assert_null (spx_render_speedup_describe (NULL, 0));
@@ -537,7 +548,7 @@ marker_at (double w, double h, const SpxRenderSpeedupData *d,
   /* the throughput chart puts the model in GFLOP/s beside the CPU */
   if (d->throughput && p->source == SPX_SWEEP_MODEL)
     v *= 1000;
-  *x = spx_speedup_axes_x (&ax, p->density);
+  *x = spx_speedup_axes_point_x (&ax, p);
   *y = spx_speedup_axes_y (&ax, v);
 }
 
@@ -593,6 +604,71 @@ test_speedup_hit (void)
   g_assert_false (spx_render_speedup_hit (900, 500, &e, &style, x, y, NULL));
 }
 
+/* A subject re-blocked to 1 … 16: the model's and the CPU's static
+ * points (and dense), each block size at its own density. */
+static SpxSweep *
+subject_sweep (double scale)
+{
+  static const double density[] = { 0.1, 0.31, 0.69, 0.94, 0.999 };
+  SpxSweep *sw = spx_sweep_new ();
+  g_autoptr (SpxMask) mask = spx_mask_new (64, 64, 1, NULL);
+  spx_mask_set (mask, 0, 0);
+  spx_sweep_options_set_subject (&sw->settings, mask, "layer.smtx");
+  sw->settings.subject = spx_mask_copy (mask, NULL);
+  sw->settings.subject_name = g_strdup ("layer.smtx");
+  for (guint b = 0; b < 5; b++)
+    {
+      SpxSweepPoint pts[] = {
+        model_point (SPX_SWEEP_DENSE, 1u << b, density[b], 1, 1024, 1, 10,
+                     TRUE),
+        model_point (SPX_SWEEP_STATIC, 1u << b, density[b], 1, 1024,
+                     scale * (0.5 + b), 10, TRUE),
+        cpu_point (SPX_SWEEP_DENSE, 1u << b, density[b], 1, 0.9, 1.1, 1, 5,
+                   SPX_NOISE_NONE),
+        cpu_point (SPX_SWEEP_STATIC, 1u << b, density[b], 1, 0.9, 1.1,
+                   scale * (4 - 0.5 * b), 5, SPX_NOISE_NONE),
+      };
+      g_array_append_vals (sw->points, pts, G_N_ELEMENTS (pts));
+    }
+  return sw;
+}
+
+/* Against block size: every static marker is found where the axes put
+ * it and says its block density; the overlay's markers are not. */
+static void
+test_speedup_hit_by_block (void)
+{
+  g_autoptr (SpxSweep) sw = subject_sweep (1);
+  g_autoptr (SpxSweep) earlier = subject_sweep (0.1); /* far below */
+  SpxRenderStyle style;
+  spx_render_style_init (&style, SPX_THEME_LIGHT);
+  SpxRenderSpeedupData d = { .sweep = sw, .overlay = earlier };
+  for (guint i = 0; i < sw->points->len; i++)
+    {
+      const SpxSweepPoint *p = &g_array_index (sw->points, SpxSweepPoint, i);
+      double x, y;
+      if (p->mode == SPX_SWEEP_DENSE)
+        continue;
+      marker_at (900, 500, &d, &style, i, &x, &y);
+      guint got = G_MAXUINT;
+      g_assert_true (spx_render_speedup_hit (900, 500, &d, &style, x + 3, y,
+                                             &got));
+      g_assert_cmpuint (got, ==, i);
+      g_autofree char *text = spx_render_speedup_describe (&d, got);
+      /* "density 31%", "density 1/10 (10%)" */
+      g_autofree char *density = g_strdup_printf ("%.3g%%",
+                                                  100 * p->density);
+      g_assert_nonnull (strstr (text, "\ndensity "));
+      g_assert_nonnull (strstr (strstr (text, "\ndensity "), density));
+      /* the overlay's marker in the same column: nothing */
+      marker_at (900, 500, &(SpxRenderSpeedupData) { .sweep = earlier,
+                                                     .overlay = sw },
+                 &style, i, &x, &y);
+      g_assert_false (spx_render_speedup_hit (900, 500, &d, &style, x, y,
+                                              NULL));
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -607,5 +683,7 @@ main (int argc, char **argv)
                    test_timeline_narrow_labels);
   g_test_add_func ("/render/hover/speedup-describe", test_speedup_describe);
   g_test_add_func ("/render/hover/speedup-hit", test_speedup_hit);
+  g_test_add_func ("/render/hover/speedup-hit-by-block",
+                   test_speedup_hit_by_block);
   return g_test_run ();
 }

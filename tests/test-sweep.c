@@ -682,6 +682,42 @@ test_chart_error_bars (void)
   cairo_surface_destroy (surface);
 }
 
+/* A CPU point with per-round ratio quartiles: its bar spans those, not
+ * the timed runs' (which throughput keeps). */
+static void
+test_chart_ratio_bars (void)
+{
+  g_autoptr (SpxSweep) sweep = spx_sweep_new ();
+  const double v = 4.4;
+  add_point (sweep, SPX_SWEEP_CPU, SPX_SWEEP_STATIC, 4, 1 / 4.0, v);
+  SpxSweepPoint *p = last_point (sweep);
+  p->ms_q1 = 0.5 * p->ms; /* the runs: 2.2 … 8.8 */
+  p->ms_q3 = 2 * p->ms;
+  p->speedup_q1 = 3.3;    /* the ratios: 3.3 … 6.6 */
+  p->speedup_q3 = 6.6;
+  add_point (sweep, SPX_SWEEP_MODEL, SPX_SWEEP_STATIC, 4, 1 / 16.0, 20);
+  SpxRenderSpeedupData data = { .sweep = sweep };
+  SpxSpeedupAxes ax;
+  cairo_surface_t *surface = render_image (&data, SPX_THEME_LIGHT, &ax);
+  SpxRgb blue = theme_colour (SPX_THEME_LIGHT, FALSE, 0);
+  double x = spx_speedup_axes_x (&ax, 1 / 4.0);
+  const double on[] = { 6.6, 3.3, 6.0, 3.6 }, off[] = { 8.0, 2.6 };
+  for (guint i = 0; i < G_N_ELEMENTS (on); i++)
+    g_assert_cmpfloat (colour_distance (pixel (surface, x, spx_speedup_axes_y (
+                         &ax, on[i])), blue), <, 0.08);
+  for (guint i = 0; i < G_N_ELEMENTS (off); i++)
+    g_assert_cmpfloat (colour_distance (pixel (surface, x, spx_speedup_axes_y (
+                         &ax, off[i])), blue), >, 0.3);
+  cairo_surface_destroy (surface);
+  /* throughput (10 × speedup here): the timed runs' 22 … 88 */
+  data.throughput = TRUE;
+  surface = render_image (&data, SPX_THEME_LIGHT, &ax);
+  x = spx_speedup_axes_x (&ax, 1 / 4.0);
+  g_assert_cmpfloat (colour_distance (pixel (surface, x, spx_speedup_axes_y (
+                       &ax, 80)), blue), <, 0.08);
+  cairo_surface_destroy (surface);
+}
+
 /* A noisy point is drawn hollow, and the subtitle says so on a line of
  * its own. */
 static void
@@ -792,11 +828,41 @@ subject_sweep (void)
   return sweep;
 }
 
-/* A subject's points are joined across block sizes, and its element
- * density is marked. */
+/* x labels of data's chart at 640 × 400, and their x. */
+static GStrv
+x_labels (const SpxRenderSpeedupData *data, double **xs)
+{
+  SpxRenderStyle style;
+  spx_render_style_init (&style, SPX_THEME_LIGHT);
+  cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_RGB24, 1, 1);
+  cairo_t *cr = cairo_create (s);
+  GStrv labels = spx_render_speedup_x_labels (cr, 640, 400, data, &style, xs);
+  cairo_destroy (cr);
+  cairo_surface_destroy (s);
+  return labels;
+}
+
+/* Pixels of the dashed marker's colour down the plot at x. */
+static guint
+count_muted (cairo_surface_t *surface, const SpxSpeedupAxes *ax, double x)
+{
+  SpxRenderStyle style;
+  spx_render_style_init (&style, SPX_THEME_LIGHT);
+  guint n = 0;
+  for (double y = ax->y + 2; y < ax->y + ax->h - 2; y++)
+    n += colour_distance (pixel (surface, x, y), style.muted) < 0.05;
+  return n;
+}
+
+/* A subject's sweep is drawn against block size: a column per block
+ * size, labelled with it and its block density; its points are joined
+ * across block sizes; the scenario's block size is marked. */
 static void
 test_chart_subject (void)
 {
+  static const char *const want[] = {
+    "1\n10%", "2\n31%", "4\n69%", "8\n94%", "16\n99.9%",
+  };
   g_autoptr (SpxSweep) sweep = subject_sweep ();
   SpxRenderSpeedupData data = { .sweep = sweep };
   for (guint t = 0; t < 2; t++)
@@ -809,28 +875,210 @@ test_chart_subject (void)
   data.throughput = FALSE;
   SpxRgb panel = theme_colour (SPX_THEME_LIGHT, TRUE, 0);
 
-  /* halfway from the CPU's static 2 × 2 (31%, 4×) to its 4 × 4 (69%,
-   * 2.67×): the line joining them */
   SpxSpeedupAxes ax;
   cairo_surface_t *surface = render_image (&data, SPX_THEME_LIGHT, &ax);
-  double x = (spx_speedup_axes_x (&ax, 0.31) + spx_speedup_axes_x (&ax, 0.69))
-             / 2;
+  g_assert_true (ax.by_block);
+  g_assert_cmpuint (ax.n_blocks, ==, 5);
+  g_autofree double *xs = NULL;
+  g_auto (GStrv) labels = x_labels (&data, &xs);
+  g_assert_cmpuint (g_strv_length (labels), ==, 5);
+  for (guint i = 0; i < 5; i++)
+    {
+      g_assert_cmpuint (ax.blocks[i], ==, 1u << i);
+      g_assert_cmpstr (labels[i], ==, want[i]);
+      g_assert_cmpfloat_with_epsilon (xs[i], spx_speedup_axes_x (&ax, 1 << i),
+                                      1e-9);
+      /* evenly spaced across the plot, left to right */
+      g_assert_cmpfloat_with_epsilon (xs[i], ax.x + ax.w * (i + 0.5) / 5,
+                                      1e-9);
+    }
+  g_assert_true (isnan (spx_speedup_axes_x (&ax, 32)));
+  const SpxSweepPoint *p8 = &g_array_index (sweep->points, SpxSweepPoint, 7);
+  g_assert_cmpuint (p8->block, ==, 8);
+  g_assert_cmpfloat (spx_speedup_axes_point_x (&ax, p8), ==, xs[3]);
+  /* halfway from the CPU's static 2 × 2 (4×) to its 4 × 4 (2.67×): the
+   * line joining them */
+  double x = (xs[1] + xs[2]) / 2;
   double y = (spx_speedup_axes_y (&ax, 4) + spx_speedup_axes_y (&ax, 8 / 3.0))
              / 2;
   g_assert_cmpfloat (colour_distance (pixel (surface, x, y), panel), >, 0.1);
-  g_assert_cmpfloat (ax.x_lo, <, 40 / 4096.0); /* the element density */
+  guint unmarked = count_muted (surface, &ax, round (xs[2]) + 0.5);
   cairo_surface_destroy (surface);
+  /* the legend's row for it narrows the plot */
+  data.current_block = 4;
+  surface = render_image (&data, SPX_THEME_LIGHT, &ax);
+  g_assert_cmpuint (count_muted (surface, &ax,
+                                 round (spx_speedup_axes_x (&ax, 4)) + 0.5),
+                    >, unmarked + 40);
+  g_assert_cmpuint (count_muted (surface, &ax,
+                                 round (spx_speedup_axes_x (&ax, 8)) + 0.5),
+                    <=, unmarked);
+  cairo_surface_destroy (surface);
+  data.current_block = 0;
 
-  /* the same points as a sweep of generated masks: a point per line */
+  /* the same points as a sweep of generated masks: against density, a
+   * point per line */
   SpxMask *subject = (SpxMask *) sweep->settings.subject;
   sweep->settings.subject = NULL;
   surface = render_image (&data, SPX_THEME_LIGHT, &ax);
+  g_assert_false (ax.by_block);
   x = (spx_speedup_axes_x (&ax, 0.31) + spx_speedup_axes_x (&ax, 0.69)) / 2;
   y = (spx_speedup_axes_y (&ax, 4) + spx_speedup_axes_y (&ax, 8 / 3.0)) / 2;
   g_assert_cmpfloat (colour_distance (pixel (surface, x, y), panel), <, 0.02);
   g_assert_cmpfloat (ax.x_lo, >, 0.05);
   sweep->settings.subject = subject;
   cairo_surface_destroy (surface);
+}
+
+/* sweep without the points of block sizes over max_block, nor those
+ * sizes in its settings. */
+static void
+drop_blocks_over (SpxSweep *sweep, guint max_block)
+{
+  for (guint i = sweep->points->len; i-- > 0;)
+    if (g_array_index (sweep->points, SpxSweepPoint, i).block > max_block)
+      g_array_remove_index (sweep->points, i);
+  guint n = 0;
+  for (guint b = 0; b < sweep->settings.n_blocks; b++)
+    if (sweep->settings.blocks[b] <= max_block)
+      sweep->settings.blocks[n++] = sweep->settings.blocks[b];
+  sweep->settings.n_blocks = n;
+}
+
+/* An earlier sweep under the current one: its own legend entry, the
+ * union of both sweeps' block sizes and values on shared axes, drawn
+ * washed out where the current sweep has nothing. */
+static void
+test_chart_overlay (void)
+{
+  g_autoptr (SpxSweep) sweep = subject_sweep ();
+  drop_blocks_over (sweep, 4);
+  g_autoptr (SpxSweep) earlier = subject_sweep ();
+  g_free ((char *) earlier->settings.subject_name);
+  earlier->settings.subject_name = g_strdup ("other.smtx");
+  for (guint i = 0; i < earlier->points->len; i++)
+    g_array_index (earlier->points, SpxSweepPoint, i).speedup *= 10;
+  SpxRenderSpeedupData data = { .sweep = sweep };
+  g_auto (GStrv) none = spx_render_speedup_sweep_labels (&data);
+  g_assert_cmpuint (g_strv_length (none), ==, 0);
+  SpxSpeedupAxes alone_ax, ax;
+  cairo_surface_t *alone = render_image (&data, SPX_THEME_LIGHT, &alone_ax);
+  g_assert_cmpuint (alone_ax.n_blocks, ==, 3);
+
+  data.overlay = earlier;
+  g_auto (GStrv) labels = spx_render_speedup_sweep_labels (&data);
+  g_assert_cmpuint (g_strv_length (labels), ==, 2);
+  g_assert_true (g_str_has_prefix (labels[0], "layer.smtx (bow, best n · "
+                                              "CPU, n = 256 · fp16)"));
+  g_assert_true (g_str_has_prefix (labels[1], "other.smtx ("));
+  cairo_surface_t *both = render_image (&data, SPX_THEME_LIGHT, &ax);
+  g_assert_true (ax.by_block);
+  g_assert_cmpuint (ax.n_blocks, ==, 5);
+  g_assert_cmpuint (ax.blocks[4], ==, 16);
+  g_assert_cmpfloat (ax.y_hi, >, 80);  /* the overlay's CPU 1 × 1: 8 × 10 */
+  g_assert_cmpfloat (alone_ax.y_hi, <, 20);
+  g_auto (GStrv) ticks = x_labels (&data, NULL);
+  g_assert_cmpuint (g_strv_length (ticks), ==, 5);
+  /* the overlay's own density row */
+  g_assert_cmpstr (ticks[4], ==, "16\n\n99.9%");
+  g_assert_cmpstr (ticks[0], ==, "1\n10%\n10%");
+
+  /* the overlay's CPU static 16 × 16 (8 / 5 × 10), where the current
+   * sweep has no column: the block's colour washed towards the panel */
+  double x = spx_speedup_axes_x (&ax, 16), y = spx_speedup_axes_y (&ax, 16);
+  SpxRgb panel = theme_colour (SPX_THEME_LIGHT, TRUE, 0);
+  SpxRgb yellow = theme_colour (SPX_THEME_LIGHT, FALSE, 4);
+  SpxRgb got = pixel (both, x, y);
+  g_assert_cmpfloat (colour_distance (got, panel), >, 0.08);
+  g_assert_cmpfloat (colour_distance (got, yellow), >, 0.1);
+  g_assert_cmpfloat (colour_distance (got, spx_rgb_mix (yellow, panel, 0.6)),
+                     <, 0.03);
+  cairo_surface_destroy (alone);
+  cairo_surface_destroy (both);
+
+  data.overlay_label = "before";
+  g_auto (GStrv) named = spx_render_speedup_sweep_labels (&data);
+  g_assert_cmpstr (named[1], ==, "before");
+  /* a sweep of generated masks under it: the density axis for both */
+  g_autoptr (SpxSweep) generated = synthetic_sweep (96);
+  data.overlay = generated;
+  cairo_surface_destroy (render_image (&data, SPX_THEME_LIGHT, &ax));
+  g_assert_false (ax.by_block);
+  g_assert_cmpfloat (ax.x_lo, <, 1 / 32.0); /* the overlay's densities */
+  g_assert_cmpfloat (ax.x_hi, >, 0.69);     /* the subject's 4 × 4 */
+  for (SpxExportFormat f = SPX_EXPORT_PNG; f <= SPX_EXPORT_PDF; f++)
+    for (guint t = 0; t < 2; t++)
+      {
+        data.throughput = t;
+        g_autoptr (GBytes) bytes = render (f, &data, SPX_THEME_DARK, 640, 400);
+        assert_signature (bytes, f);
+      }
+}
+
+/* Every label a fraction 1/2^k, or every one a percentage. */
+static gboolean
+one_notation (const GStrv labels)
+{
+  guint fractions = 0, percents = 0, n = g_strv_length (labels);
+  for (guint i = 0; i < n; i++)
+    {
+      fractions += g_str_equal (labels[i], "1") ||
+                   g_str_has_prefix (labels[i], "1/");
+      percents += g_str_has_suffix (labels[i], "%");
+    }
+  return n > 0 && (fractions == n || percents == n);
+}
+
+static gboolean
+all_distinct (const GStrv labels)
+{
+  for (guint i = 0; labels[i] != NULL; i++)
+    for (guint j = 0; j < i; j++)
+      if (g_str_equal (labels[i], labels[j]))
+        return FALSE;
+  return TRUE;
+}
+
+/* The density axis: one notation, no tick twice, even where densities
+ * round alike. */
+static void
+test_chart_density_ticks (void)
+{
+  static const struct {
+    double d[3];
+    const char *want[4];
+  } cases[] = {
+    { { 1 / 32.0, 1 / 8.0, 1 / 4.0 }, { "1/32", "1/8", "1/4" } },
+    /* 1/5 is no 1/2^k: all percentages */
+    { { 0.2, 0.589, 0.97 }, { "20%", "58.9%", "97%" } },
+    /* "100%" twice before; 1 is too near 99.96% to be labelled */
+    { { 0.5, 0.9996, 1 }, { "50%", "99.96%" } },
+    { { 0.25, 0.5, 0.9996 }, { "25%", "50%", "99.96%" } },
+    /* digits enough to tell them apart */
+    { { 0.5, 0.97301, 0.97349 }, { "50%", "97.3%" } },
+  };
+  for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
+    {
+      g_autoptr (SpxSweep) sweep = spx_sweep_new ();
+      for (guint i = 0; i < 3; i++)
+        for (guint b = 1; b <= 4; b *= 4) /* two blocks at each density */
+          add_point (sweep, SPX_SWEEP_MODEL, SPX_SWEEP_STATIC, b,
+                     cases[c].d[i], 2 + i + b);
+      SpxRenderSpeedupData data = { .sweep = sweep };
+      g_auto (GStrv) labels = x_labels (&data, NULL);
+      g_assert_true (one_notation (labels));
+      g_assert_true (all_distinct (labels));
+      g_assert_cmpstrv (labels, cases[c].want);
+    }
+  /* the paper's sweep */
+  g_autoptr (SpxSweep) sweep = synthetic_sweep (96);
+  SpxRenderSpeedupData data = { .sweep = sweep };
+  g_autofree double *xs = NULL;
+  g_auto (GStrv) labels = x_labels (&data, &xs);
+  const char *const want[] = { "1/32", "1/16", "1/8", "1/4", NULL };
+  g_assert_cmpstrv (labels, want);
+  for (guint i = 1; i < 4; i++)
+    g_assert_cmpfloat (xs[i], >, xs[i - 1] + 20);
 }
 
 /* A sweep that stopped early says so under the title, pushing the plot
@@ -1145,6 +1393,9 @@ main (int argc, char **argv)
   g_test_add_func ("/sweep/chart/noisy", test_chart_noisy);
   g_test_add_func ("/sweep/chart/stale", test_chart_stale);
   g_test_add_func ("/sweep/chart/subject", test_chart_subject);
+  g_test_add_func ("/sweep/chart/density-ticks", test_chart_density_ticks);
+  g_test_add_func ("/sweep/chart/overlay", test_chart_overlay);
+  g_test_add_func ("/sweep/chart/ratio-bars", test_chart_ratio_bars);
   g_test_add_func ("/sweep/chart/partial", test_chart_partial);
   return g_test_run ();
 }

@@ -1,6 +1,7 @@
 /* spx-render-speedup.c: speedup (or non-zero throughput) against density,
  * both on log scales, one line per (source, block size, mode); a
- * subject's sweep: one line per (source, mode) across its block sizes */
+ * subject's sweep: against block size, one line per (source, mode); an
+ * earlier sweep, muted, under the current one */
 #include "spx-render-speedup.h"
 #include "spx-render-views.h"
 #include "spx-util.h"
@@ -11,7 +12,7 @@
 #define PAD        10.0
 #define TICK_TEXT  0.9   /* tick labels and legend, × font size */
 #define SWATCH     26.0  /* legend: the sample line's length */
-#define MAX_BLOCKS (2 * SPX_SWEEP_MAX_VALUES)
+#define MAX_BLOCKS SPX_SPEEDUP_MAX_BLOCKS
 #define MAX_TICKS  40
 #define CAP        3.0   /* error bars: half the width of their caps */
 
@@ -22,12 +23,16 @@ typedef struct {
   const SpxRenderSpeedupData *d;
   const SpxRenderStyle       *style;
   const GArray               *points;
+  const GArray               *over;       /* the overlay's points, or NULL */
   gboolean                    gflops;     /* throughput unit: else TFLOP/s */
   gboolean                    has_source[2], has_unfit;
   gboolean                    has_mode[SPX_SWEEP_N_MODES];
   gboolean                    subject;    /* one mask, re-blocked */
+  gboolean                    over_subject; /* the overlay's too */
   guint                       n_noisy;    /* plotted points */
   double                      current;    /* density marked; 0: none */
+  guint                       current_block; /* its column marked; 0 */
+  guint                       x_rows;     /* rows of x tick labels */
   guint                       blocks[MAX_BLOCKS]; /* colour order */
   guint                       n_blocks;
   SpxSpeedupAxes              ax;
@@ -56,14 +61,24 @@ point_value (const Chart *c, const SpxSweepPoint *p, double *value)
   return isfinite (v) && v > 0 && isfinite (p->density) && p->density > 0;
 }
 
-/* The value at the slower and at the faster quartile of the timed runs
- * (speedup and throughput both go as 1 / ms); without a spread, both are
- * the value. */
+/* The error bar's ends: in speedup, a CPU point's per-round ratio
+ * quartiles when it has them; else the value at the slower and at the
+ * faster quartile of the timed runs (speedup and throughput both go as
+ * 1 / ms); without a spread, both are the value. */
 static void
-point_spread (const SpxSweepPoint *p, double v, double *lo, double *hi)
+point_spread (const Chart *c, const SpxSweepPoint *p, double v, double *lo,
+              double *hi)
 {
   *lo = *hi = v;
-  if (p->ms > 0 && p->ms_q1 > 0 && p->ms_q1 < p->ms_q3 && isfinite (p->ms_q3))
+  if (!c->d->throughput && p->source == SPX_SWEEP_CPU &&
+      p->speedup_q1 > 0 && p->speedup_q3 > 0 && isfinite (p->speedup_q1) &&
+      isfinite (p->speedup_q3))
+    {
+      *lo = MIN (p->speedup_q1, p->speedup_q3);
+      *hi = MAX (p->speedup_q1, p->speedup_q3);
+    }
+  else if (p->ms > 0 && p->ms_q1 > 0 && p->ms_q1 < p->ms_q3 &&
+           isfinite (p->ms_q3))
     {
       *lo = v * p->ms / p->ms_q3;
       *hi = v * p->ms / p->ms_q1;
@@ -77,41 +92,98 @@ point_on_y_range (const Chart *c, const SpxSweepPoint *p)
   return c->d->throughput || p->mode != SPX_SWEEP_DENSE;
 }
 
-static void
-add_block (Chart *c, guint block)
+/* Where a point sits along the x axis: its block size or its density. */
+static double
+point_x (const Chart *c, const SpxSweepPoint *p)
 {
-  for (guint i = 0; i < c->n_blocks; i++)
-    if (c->blocks[i] == block)
-      return;
-  if (c->n_blocks < MAX_BLOCKS)
-    c->blocks[c->n_blocks++] = block;
+  return c->ax.by_block ? (double) p->block : p->density;
 }
 
-/* Which sources, modes and blocks appear; blocks in the sweep's order so
+static void
+add_block (guint *blocks, guint *n, guint block)
+{
+  for (guint i = 0; i < *n; i++)
+    if (blocks[i] == block)
+      return;
+  if (*n < MAX_BLOCKS)
+    blocks[(*n)++] = block;
+}
+
+/* The sweeps drawn: the current one first, then the overlay. */
+static guint
+n_sweeps (const Chart *c)
+{
+  return c->over != NULL ? 2 : 1;
+}
+
+static const GArray *
+sweep_points (const Chart *c, guint which)
+{
+  return which == 0 ? c->points : c->over;
+}
+
+static const SpxSweep *
+sweep_of (const Chart *c, guint which)
+{
+  return which == 0 ? c->d->sweep : c->d->overlay;
+}
+
+/* Which sources, modes and blocks appear; blocks in the sweeps' order so
  * that colours stay put while points arrive. */
 static void
 survey (Chart *c)
 {
-  const SpxSweepOptions *o = &c->d->sweep->settings;
-  for (guint i = 0; i < c->points->len; i++)
-    if (point_at (c, i)->source == SPX_SWEEP_CPU)
-      c->gflops = TRUE;
-  for (guint b = 0; b <= o->n_blocks; b++)
-    for (guint i = 0; i < c->points->len; i++)
-      {
-        const SpxSweepPoint *p = point_at (c, i);
-        double v;
-        if (!point_value (c, p, &v))
-          continue;
-        c->has_source[p->source] = TRUE;
-        c->has_mode[p->mode] = TRUE;
-        c->has_unfit |= !p->fits && point_on_y_range (c, p);
-        if (p->mode != SPX_SWEEP_DENSE && b == 0)
-          c->n_noisy += p->noise != 0;
-        if (p->mode != SPX_SWEEP_DENSE &&
-            (b == o->n_blocks || p->block == o->blocks[b]))
-          add_block (c, p->block);
-      }
+  for (guint w = 0; w < n_sweeps (c); w++)
+    {
+      const SpxSweepOptions *o = &sweep_of (c, w)->settings;
+      const GArray *pts = sweep_points (c, w);
+      for (guint i = 0; i < pts->len; i++)
+        if (g_array_index (pts, SpxSweepPoint, i).source == SPX_SWEEP_CPU)
+          c->gflops = TRUE;
+      for (guint b = 0; b <= o->n_blocks; b++)
+        for (guint i = 0; i < pts->len; i++)
+          {
+            const SpxSweepPoint *p = &g_array_index (pts, SpxSweepPoint, i);
+            double v;
+            if (!point_value (c, p, &v))
+              continue;
+            c->has_source[p->source] = TRUE;
+            c->has_mode[p->mode] = TRUE;
+            c->has_unfit |= !p->fits && point_on_y_range (c, p);
+            if (p->mode != SPX_SWEEP_DENSE && b == 0 && w == 0)
+              c->n_noisy += p->noise != 0;
+            if (p->mode != SPX_SWEEP_DENSE &&
+                (b == o->n_blocks || p->block == o->blocks[b]))
+              add_block (c->blocks, &c->n_blocks, p->block);
+          }
+    }
+}
+
+static int
+compare_guint (gconstpointer a, gconstpointer b)
+{
+  guint x = *(const guint *) a, y = *(const guint *) b;
+  return (x > y) - (x < y);
+}
+
+/* The block-size axis: every block size either sweep was asked for or
+ * has a point at, ascending, so that columns stay put while points
+ * arrive. */
+static void
+block_columns (Chart *c)
+{
+  SpxSpeedupAxes *a = &c->ax;
+  for (guint w = 0; w < n_sweeps (c); w++)
+    {
+      const SpxSweepOptions *o = &sweep_of (c, w)->settings;
+      const GArray *pts = sweep_points (c, w);
+      for (guint b = 0; b < o->n_blocks && b < SPX_SWEEP_MAX_VALUES; b++)
+        add_block (a->blocks, &a->n_blocks, o->blocks[b]);
+      for (guint i = 0; i < pts->len; i++)
+        add_block (a->blocks, &a->n_blocks,
+                   g_array_index (pts, SpxSweepPoint, i).block);
+    }
+  qsort (a->blocks, a->n_blocks, sizeof a->blocks[0], compare_guint);
 }
 
 /* The caller's density, else a subject's own element density (its block
@@ -127,27 +199,32 @@ current_density (const SpxRenderSpeedupData *d)
   return 0;
 }
 
+/* Both sweeps' extent; the current one's with its error bars. */
 static gboolean
 data_range (const Chart *c, double *xlo, double *xhi, double *ylo,
             double *yhi)
 {
   *xlo = *ylo = INFINITY;
   *xhi = *yhi = -INFINITY;
-  for (guint i = 0; i < c->points->len; i++)
+  for (guint w = 0; w < n_sweeps (c); w++)
     {
-      const SpxSweepPoint *p = point_at (c, i);
-      double v;
-      if (!point_value (c, p, &v))
-        continue;
-      *xlo = MIN (*xlo, p->density);
-      *xhi = MAX (*xhi, p->density);
-      if (!point_on_y_range (c, p))
-        continue;
-      double lo = v, hi = v;
-      if (p->mode != SPX_SWEEP_DENSE) /* its error bar, uncut */
-        point_spread (p, v, &lo, &hi);
-      *ylo = MIN (*ylo, lo);
-      *yhi = MAX (*yhi, hi);
+      const GArray *pts = sweep_points (c, w);
+      for (guint i = 0; i < pts->len; i++)
+        {
+          const SpxSweepPoint *p = &g_array_index (pts, SpxSweepPoint, i);
+          double v;
+          if (!point_value (c, p, &v))
+            continue;
+          *xlo = MIN (*xlo, p->density);
+          *xhi = MAX (*xhi, p->density);
+          if (!point_on_y_range (c, p))
+            continue;
+          double lo = v, hi = v;
+          if (p->mode != SPX_SWEEP_DENSE && w == 0) /* its bar, uncut */
+            point_spread (c, p, v, &lo, &hi);
+          *ylo = MIN (*ylo, lo);
+          *yhi = MAX (*yhi, hi);
+        }
     }
   if (!c->d->throughput)
     {
@@ -179,24 +256,38 @@ ranges (Chart *c)
   double xlo, xhi, ylo, yhi;
   if (!data_range (c, &xlo, &xhi, &ylo, &yhi))
     return FALSE;
+  widen (&ylo, &yhi, 4, 1.25);
+  c->ax.y_lo = ylo;
+  c->ax.y_hi = yhi;
+  if (c->ax.by_block)
+    return TRUE; /* its columns are known */
   if (c->current > 0)
     {
       xlo = MIN (xlo, c->current);
       xhi = MAX (xhi, c->current);
     }
   widen (&xlo, &xhi, 8, pow (2, 0.3)); /* three octaves at least */
-  widen (&ylo, &yhi, 4, 1.25);
   c->ax.x_lo = xlo;
   c->ax.x_hi = xhi;
-  c->ax.y_lo = ylo;
-  c->ax.y_hi = yhi;
   return TRUE;
 }
 
 double
-spx_speedup_axes_x (const SpxSpeedupAxes *a, double density)
+spx_speedup_axes_x (const SpxSpeedupAxes *a, double value)
 {
-  return a->x + a->w * log (density / a->x_lo) / log (a->x_hi / a->x_lo);
+  if (!a->by_block)
+    return a->x + a->w * log (value / a->x_lo) / log (a->x_hi / a->x_lo);
+  for (guint i = 0; i < a->n_blocks && i < MAX_BLOCKS; i++)
+    if (a->blocks[i] == value)
+      return a->x + a->w * (i + 0.5) / a->n_blocks;
+  return NAN;
+}
+
+double
+spx_speedup_axes_point_x (const SpxSpeedupAxes *a, const SpxSweepPoint *p)
+{
+  return spx_speedup_axes_x (a, a->by_block ? (double) p->block
+                                            : p->density);
 }
 
 double
@@ -261,16 +352,60 @@ format_value (const Chart *c, double v)
   return g_strdup_printf ("%.3g%s", v, unit);
 }
 
-/* 1/16 when it is one, else a percentage. */
-static char *
-format_density (double d)
+/* n when d is 1/n for a whole n (1 for every block), else 0. */
+static double
+whole_inverse (double d)
 {
+  if (!(d > 0 && d <= 1 + 1e-9))
+    return 0;
   double inv = 1 / d;
-  if (d >= 1)
-    return g_strdup ("100%"); /* every block: the fraction it is */
-  if (fabs (inv - round (inv)) < 1e-6 * inv)
-    return g_strdup_printf ("1/%.0f", round (inv));
-  return g_strdup_printf ("%.3g%%", d * 100);
+  return fabs (inv - round (inv)) < 1e-6 * inv ? round (inv) : 0;
+}
+
+/* d is 1/2^k. */
+static gboolean
+power_fraction (double d)
+{
+  double n = whole_inverse (d);
+  return n >= 1 && n < 1e15 && ((guint64) n & ((guint64) n - 1)) == 0;
+}
+
+/* "1/16"; every block: "1". */
+static char *
+format_fraction (double d)
+{
+  double n = whole_inverse (d);
+  return n == 1 ? g_strdup ("1") : g_strdup_printf ("1/%.0f", n);
+}
+
+/* A percentage to digits significant digits: less than every block is
+ * never rounded up to "100%". */
+static char *
+format_percent (double d, int digits)
+{
+  char *text = g_strdup_printf ("%.*g%%", digits, d * 100);
+  while (d < 1 && g_str_equal (text, "100%") && digits < 9)
+    {
+      g_free (text);
+      text = g_strdup_printf ("%.*g%%", ++digits, d * 100);
+    }
+  return text;
+}
+
+/* Labels of n densities in one notation: fractions when every one is
+ * 1/2^k, else percentages. (Two that read alike at 3 digits are too
+ * close on a log axis of three octaves or more to be labelled both.) */
+static GPtrArray *
+density_labels (const double *d, guint n)
+{
+  gboolean fractions = TRUE;
+  for (guint i = 0; i < n; i++)
+    fractions = fractions && power_fraction (d[i]);
+  GPtrArray *labels = g_ptr_array_new_with_free_func (g_free);
+  for (guint i = 0; i < n; i++)
+    g_ptr_array_add (labels, fractions ? format_fraction (d[i])
+                                       : format_percent (d[i], 3));
+  return labels;
 }
 
 static double
@@ -285,6 +420,8 @@ text_h (cairo_t *cr, const SpxRenderStyle *style, double size)
 
 typedef enum {
   ROW_HEADING,
+  ROW_SWEEP,      /* arg 0: the current sweep, 1: the overlay */
+  ROW_SWEEP_NOTE, /* what it ran, under its name */
   ROW_BLOCK,
   ROW_MODE,
   ROW_SOURCE,
@@ -332,15 +469,101 @@ mode_label (SpxSweepMode mode)
                                     : spx_sweep_mode_to_string (mode);
 }
 
+/* text, its middle cut to max characters ("transfor…_q.smtx"). */
+static char *
+cut_middle (const char *text, glong max)
+{
+  glong n = g_utf8_strlen (text, -1);
+  if (n <= max)
+    return g_strdup (text);
+  g_autofree char *start = g_utf8_substring (text, 0, (max - 1) / 2);
+  g_autofree char *end = g_utf8_substring (text, n - max / 2, n);
+  return g_strconcat (start, "…", end, NULL);
+}
+
+/* A sweep's legend entry: its subject, or generated masks. */
+static char *
+sweep_name (const SpxSweep *sweep)
+{
+  const SpxSweepOptions *o = &sweep->settings;
+  if (o->subject == NULL)
+    return g_strdup ("generated masks");
+  return cut_middle (o->subject_name != NULL && *o->subject_name
+                       ? o->subject_name : "a mask", 24);
+}
+
+/* What it ran: "bow, best n · CPU, n = 256 · fp16". */
+static char *
+sweep_note (const SpxSweep *sweep)
+{
+  const SpxSweepOptions *o = &sweep->settings;
+  GString *out = g_string_new (o->op == SPX_BENCH_OP_SDDMM ? "SDDMM · "
+                                                           : "");
+  if (o->run_model && o->model_n == 0)
+    g_string_append_printf (out, "%s, best n · ",
+                            o->machine != NULL ? o->machine->name : "bow");
+  else if (o->run_model)
+    g_string_append_printf (out, "%s, n = %" G_GUINT64_FORMAT " · ",
+                            o->machine != NULL ? o->machine->name : "bow",
+                            o->model_n);
+  if (o->run_cpu)
+    g_string_append_printf (out, "CPU, n = %" G_GUINT64_FORMAT " · ",
+                            o->cpu_n);
+  g_string_append (out, spx_dtype_to_string (o->dtype));
+  return g_string_free (out, FALSE);
+}
+
+static gboolean
+has_overlay (const SpxRenderSpeedupData *d)
+{
+  return d->overlay != NULL && d->overlay != d->sweep;
+}
+
+/* The legend entry of the current sweep (which 0) or the overlay (1):
+ * a name, and what it ran (NULL: the caller's overlay_label says all). */
+static void
+sweep_entry (const SpxRenderSpeedupData *d, guint which, char **name,
+             char **note)
+{
+  const SpxSweep *sweep = which == 0 ? d->sweep : d->overlay;
+  if (which == 1 && d->overlay_label != NULL)
+    {
+      *name = cut_middle (d->overlay_label, 24);
+      *note = NULL;
+      return;
+    }
+  *name = sweep_name (sweep);
+  *note = sweep_note (sweep);
+}
+
+/* With an overlay, an entry per sweep. */
+static void
+sweep_rows (const Chart *c, GArray *rows)
+{
+  if (c->over == NULL)
+    return;
+  row_add (rows, ROW_HEADING, 0, g_strdup ("sweep"));
+  for (guint w = 0; w < 2; w++)
+    {
+      char *name, *note;
+      sweep_entry (c->d, w, &name, &note);
+      row_add (rows, ROW_SWEEP, w, name);
+      if (note != NULL)
+        row_add (rows, ROW_SWEEP_NOTE, w, note);
+    }
+}
+
 static GArray *
 legend_rows (const Chart *c)
 {
   GArray *rows = g_array_new (FALSE, FALSE, sizeof (Row));
   g_array_set_clear_func (rows, row_clear);
+  sweep_rows (c, rows);
+  guint first = rows->len;
   for (guint i = 0; i < c->n_blocks; i++)
     row_add (rows, ROW_BLOCK, i,
              g_strdup_printf ("%u × %u", c->blocks[i], c->blocks[i]));
-  heading (rows, 0, "block size");
+  heading (rows, first, "block size");
   guint start = rows->len;
   for (guint m = SPX_SWEEP_STATIC; m < SPX_SWEEP_N_MODES; m++)
     if (c->has_mode[m])
@@ -363,6 +586,8 @@ legend_rows (const Chart *c)
         ? "dense (each source)" : "dense"));
   if (c->current > 0)
     row_add (rows, ROW_CURRENT, 0, g_strdup ("current density"));
+  else if (c->current_block > 0)
+    row_add (rows, ROW_CURRENT, 0, g_strdup ("current block size"));
   heading (rows, start, "line");
   return rows;
 }
@@ -376,10 +601,9 @@ set_source_dash (cairo_t *cr, SpxSweepSource source)
 
 /* Hollow: a plan over the machine's memory, or a noisy measurement. */
 static void
-marker (cairo_t *cr, const Chart *c, SpxSweepMode mode, double x, double y,
-        SpxRgb colour, gboolean hollow)
+marker_sized (cairo_t *cr, const Chart *c, SpxSweepMode mode, double x,
+              double y, SpxRgb colour, gboolean hollow, double r)
 {
-  double r = 4;
   cairo_new_path (cr);
   if (mode == SPX_SWEEP_TILEWISE)
     cairo_rectangle (cr, x - r * 0.9, y - r * 0.9, r * 1.8, r * 1.8);
@@ -402,6 +626,13 @@ marker (cairo_t *cr, const Chart *c, SpxSweepMode mode, double x, double y,
 }
 
 static void
+marker (cairo_t *cr, const Chart *c, SpxSweepMode mode, double x, double y,
+        SpxRgb colour, gboolean hollow)
+{
+  marker_sized (cr, c, mode, x, y, colour, hollow, 4);
+}
+
+static void
 swatch_line (cairo_t *cr, double x, double y, SpxRgb colour, double width,
              SpxSweepSource source)
 {
@@ -420,6 +651,23 @@ block_colour (const Chart *c, guint index)
   return c->style->series[index % SPX_N_SERIES];
 }
 
+/* The overlay's: thinner, paler, behind the current sweep. */
+#define OVERLAY_WIDTH  1.0
+#define OVERLAY_MARKER 3.0
+
+static SpxRgb
+overlay_line_colour (const Chart *c)
+{
+  return spx_rgb_mix (c->style->muted, c->style->panel, 0.3);
+}
+
+/* A block's colour, washed towards the panel. */
+static SpxRgb
+overlay_colour (const Chart *c, SpxRgb colour)
+{
+  return spx_rgb_mix (colour, c->style->panel, 0.6);
+}
+
 /* The lines' colour: a subject's lines join its block sizes, so they
  * cannot take a block's. */
 static SpxRgb
@@ -435,6 +683,22 @@ legend_swatch (cairo_t *cr, const Chart *c, const Row *row, double x,
   const SpxRenderStyle *s = c->style;
   switch (row->kind)
     {
+    case ROW_SWEEP:
+      if (row->arg == 0)
+        {
+          swatch_line (cr, x, y, line_colour (c, 0), 2, SPX_SWEEP_CPU);
+          marker (cr, c, SPX_SWEEP_STATIC, x + SWATCH / 2, y,
+                  block_colour (c, 0), FALSE);
+        }
+      else
+        {
+          swatch_line (cr, x, y, overlay_line_colour (c), OVERLAY_WIDTH,
+                       SPX_SWEEP_CPU);
+          marker_sized (cr, c, SPX_SWEEP_STATIC, x + SWATCH / 2, y,
+                        overlay_colour (c, block_colour (c, 0)), FALSE,
+                        OVERLAY_MARKER);
+        }
+      break;
     case ROW_BLOCK: /* a subject's: only its markers take the colour */
       if (c->subject)
         marker (cr, c, SPX_SWEEP_STATIC, x + SWATCH / 2, y,
@@ -470,6 +734,7 @@ legend_swatch (cairo_t *cr, const Chart *c, const Row *row, double x,
       cairo_set_dash (cr, NULL, 0, 0);
       break;
     case ROW_HEADING:
+    case ROW_SWEEP_NOTE:
     default:
       break;
     }
@@ -500,8 +765,10 @@ draw_legend (cairo_t *cr, const Chart *c, const GArray *rows, double bottom)
       gboolean heading = row->kind == ROW_HEADING;
       if (heading && i > 0)
         y += c->row_h * 0.4;
+      gboolean note = row->kind == ROW_SWEEP_NOTE;
       SpxTextOpts t = { .size = TICK_TEXT, .ay = 0.5, .bold = heading,
-                        .colour = c->style->muted, .use_colour = heading };
+                        .colour = c->style->muted,
+                        .use_colour = heading || note };
       legend_swatch (cr, c, row, c->legend_x, y + c->row_h / 2);
       spx_render_text (cr, c->style, c->legend_x + (heading ? 0 : SWATCH + 6),
                        y + c->row_h / 2, &t, row->text);
@@ -769,7 +1036,25 @@ chart_init (Chart *c, cairo_t *cr, const SpxRenderSpeedupData *d,
   c->style = style;
   c->points = d->sweep->points;
   c->subject = d->sweep->settings.subject != NULL;
-  c->current = current_density (d);
+  if (has_overlay (d))
+    {
+      c->over = d->overlay->points;
+      c->over_subject = d->overlay->settings.subject != NULL;
+    }
+  /* block sizes when every sweep drawn is a subject's; a sweep of
+   * generated masks has no one density per block size */
+  c->ax.by_block = c->subject && (c->over == NULL || c->over_subject);
+  c->x_rows = 1;
+  if (c->ax.by_block)
+    {
+      block_columns (c);
+      c->x_rows = c->over != NULL ? 3 : 2;
+      for (guint i = 0; i < c->ax.n_blocks; i++)
+        if (c->ax.blocks[i] == d->current_block)
+          c->current_block = d->current_block;
+    }
+  else
+    c->current = current_density (d);
   survey (c);
   fit_title (cr, c, width);
   c->subtitle = subtitle_lines (c);
@@ -808,7 +1093,7 @@ layout (cairo_t *cr, Chart *c, double width, double height,
   c->row_h = th * 1.2;
   c->ax.y = PAD + text_h (cr, c->style, c->title_size) + 2 +
             c->subtitle->len * th + 12;
-  c->ax.h = MAX (height - PAD - 2 * th - 10 - c->ax.y, 10);
+  c->ax.h = MAX (height - PAD - (c->x_rows + 1) * th - 10 - c->ax.y, 10);
   double px_per_decade = c->ax.h / log10 (c->ax.y_hi / c->ax.y_lo);
   c->n_yticks = log_ticks (c->ax.y_lo, c->ax.y_hi, px_per_decade, th * 1.6,
                            c->yticks);
@@ -873,22 +1158,25 @@ compare_double (gconstpointer a, gconstpointer b)
   return (x > y) - (x < y);
 }
 
-/* The sweep's densities, or powers of two when there are too many. */
+/* The densities plotted (both sweeps'), one of each, or powers of two
+ * when there are too many to label or too few to read a log scale
+ * from; ascending. */
 static GArray *
-x_ticks (const Chart *c)
+density_ticks (const Chart *c)
 {
   GArray *ticks = g_array_new (FALSE, FALSE, sizeof (double));
-  for (guint i = 0; i < c->points->len; i++)
-    {
-      double v, d = point_at (c, i)->density;
-      gboolean seen = FALSE;
-      for (guint j = 0; j < ticks->len && !seen; j++)
-        seen = g_array_index (ticks, double, j) == d;
-      if (!seen && point_value (c, point_at (c, i), &v))
-        g_array_append_val (ticks, d);
-    }
-  /* too many to label: powers of two; too few to read a log scale
-   * from: powers of two as well */
+  for (guint w = 0; w < n_sweeps (c); w++)
+    for (guint i = 0; i < sweep_points (c, w)->len; i++)
+      {
+        const SpxSweepPoint *p = &g_array_index (sweep_points (c, w),
+                                                 SpxSweepPoint, i);
+        double v, d = p->density;
+        gboolean seen = FALSE;
+        for (guint j = 0; j < ticks->len && !seen; j++)
+          seen = fabs (g_array_index (ticks, double, j) / d - 1) < 1e-9;
+        if (!seen && point_value (c, p, &v))
+          g_array_append_val (ticks, d);
+      }
   if (ticks->len > 12)
     g_array_set_size (ticks, 0);
   if (ticks->len < 3)
@@ -904,34 +1192,218 @@ x_ticks (const Chart *c)
   return ticks;
 }
 
-/* Labels left to right, skipping any that would touch the last one. */
+/* A tick of the x axis: where, and its label's rows (the block-size
+ * axis: the size, the sweep's block density, the overlay's; NULL for
+ * none). */
+typedef struct {
+  double   x;
+  char    *label[3];
+  gboolean shown;   /* labelled: apart from its neighbours */
+} Tick;
+
+static void
+tick_clear (gpointer data)
+{
+  Tick *t = data;
+  for (guint i = 0; i < G_N_ELEMENTS (t->label); i++)
+    g_free (t->label[i]);
+}
+
+static GArray *
+ticks_new (void)
+{
+  GArray *ticks = g_array_new (FALSE, TRUE, sizeof (Tick));
+  g_array_set_clear_func (ticks, tick_clear);
+  return ticks;
+}
+
+static GArray *
+density_axis_ticks (const Chart *c)
+{
+  g_autoptr (GArray) values = density_ticks (c);
+  g_autoptr (GPtrArray) labels = density_labels ((double *) values->data,
+                                                 values->len);
+  GArray *ticks = ticks_new ();
+  for (guint i = 0; i < values->len; i++)
+    {
+      Tick t = { .x = spx_speedup_axes_x (&c->ax,
+                                          g_array_index (values, double, i)),
+                 .label = { g_strdup (labels->pdata[i]) } };
+      g_array_append_val (ticks, t);
+    }
+  return ticks;
+}
+
+/* A sweep's density of non-zero blocks at a block size: its CPU
+ * points' (what was measured, should the sources' shapes differ), else
+ * its model's; 0: no point there. */
+static double
+density_at_block (const GArray *pts, guint block)
+{
+  double model = 0;
+  for (guint i = 0; i < pts->len; i++)
+    {
+      const SpxSweepPoint *p = &g_array_index (pts, SpxSweepPoint, i);
+      if (p->block != block || !(p->density > 0) || !isfinite (p->density))
+        continue;
+      if (p->source == SPX_SWEEP_CPU)
+        return p->density;
+      model = p->density;
+    }
+  return model;
+}
+
+/* The block sizes, and under each the block density of each sweep, all
+ * of those in one notation. */
+static GArray *
+block_axis_ticks (const Chart *c)
+{
+  const SpxSpeedupAxes *a = &c->ax;
+  guint n = a->n_blocks, rows = n_sweeps (c);
+  g_autofree double *d = g_new0 (double, 2 * n + 1);
+  g_autofree double *known = g_new0 (double, 2 * n + 1);
+  guint n_known = 0;
+  for (guint w = 0; w < rows; w++)
+    for (guint i = 0; i < n; i++)
+      if ((d[w * n + i] = density_at_block (sweep_points (c, w),
+                                            a->blocks[i])) > 0)
+        known[n_known++] = d[w * n + i];
+  g_autoptr (GPtrArray) labels = density_labels (known, n_known);
+  GArray *ticks = ticks_new ();
+  guint k = 0;
+  for (guint i = 0; i < n; i++)
+    {
+      Tick t = { .x = spx_speedup_axes_x (a, a->blocks[i]) };
+      t.label[0] = g_strdup_printf ("%u", a->blocks[i]);
+      g_array_append_val (ticks, t);
+    }
+  for (guint w = 0; w < rows; w++)
+    for (guint i = 0; i < n; i++)
+      if (d[w * n + i] > 0)
+        g_array_index (ticks, Tick, i).label[1 + w] =
+          g_strdup (labels->pdata[k++]);
+  return ticks;
+}
+
+/* The ticks, each labelled unless it would touch the last one labelled
+ * (labels that read alike are of densities too close to be apart). */
+static GArray *
+x_axis_ticks (cairo_t *cr, const Chart *c)
+{
+  GArray *ticks = c->ax.by_block ? block_axis_ticks (c)
+                                 : density_axis_ticks (c);
+  double last_right = -INFINITY;
+  for (guint i = 0; i < ticks->len; i++)
+    {
+      Tick *t = &g_array_index (ticks, Tick, i);
+      double w = 0;
+      for (guint r = 0; r < G_N_ELEMENTS (t->label); r++)
+        if (t->label[r] != NULL)
+          w = MAX (w, spx_render_text_width (cr, c->style, TICK_TEXT,
+                                             t->label[r], NULL));
+      t->shown = isfinite (t->x) && t->x - w / 2 >= last_right + 5;
+      if (t->shown)
+        last_right = t->x + w / 2;
+    }
+  return ticks;
+}
+
+/* The longest title that fits under the plot. */
+static const char *
+x_title (cairo_t *cr, const Chart *c)
+{
+  static const char *const by_density[] = {
+    "density of non-zero blocks (log scale)", "density of non-zero blocks",
+    "block density", NULL,
+  };
+  static const char *const by_block[] = {
+    "block size, and its density of non-zero blocks (fainter: the "
+    "overlay's)", "block size, and its density of non-zero blocks",
+    "block size, and its block density", "block size", NULL,
+  };
+  const char *const *titles = !c->ax.by_block ? by_density
+                              : c->over != NULL ? by_block : by_block + 1;
+  guint i = 0;
+  while (titles[i + 1] != NULL &&
+         spx_render_text_width (cr, c->style, TICK_TEXT, titles[i], NULL) >
+           c->ax.w + 2 * PAD)
+    i++;
+  return titles[i];
+}
+
 static void
 draw_x_axis (cairo_t *cr, const Chart *c)
 {
   const SpxSpeedupAxes *a = &c->ax;
-  g_autoptr (GArray) ticks = x_ticks (c);
-  double last_right = -INFINITY;
+  g_autoptr (GArray) ticks = x_axis_ticks (cr, c);
+  double th = text_h (cr, c->style, TICK_TEXT);
   cairo_set_line_width (cr, 1);
   for (guint i = 0; i < ticks->len; i++)
     {
-      double d = g_array_index (ticks, double, i);
-      double x = round (spx_speedup_axes_x (a, d)) + 0.5;
+      const Tick *t = &g_array_index (ticks, Tick, i);
+      double x = round (t->x) + 0.5;
       cairo_move_to (cr, x, a->y);
       cairo_line_to (cr, x, a->y + a->h);
       spx_render_set_rgb (cr, grid_colour (c));
       cairo_stroke (cr);
-      g_autofree char *label = format_density (d);
-      double w = spx_render_text_width (cr, c->style, TICK_TEXT, label, NULL);
-      if (x - w / 2 < last_right + 8)
-        continue;
-      SpxTextOpts t = { .size = TICK_TEXT, .ax = 0.5 };
-      spx_render_text (cr, c->style, x, a->y + a->h + 4, &t, label);
-      last_right = x + w / 2;
+      for (guint r = 0; t->shown && r < c->x_rows; r++)
+        {
+          /* the block densities muted, the overlay's fainter still */
+          SpxTextOpts o = { .size = TICK_TEXT, .ax = 0.5, .use_colour = r > 0,
+                            .colour = r == 1 ? c->style->muted
+                                             : overlay_line_colour (c) };
+          if (t->label[r] != NULL)
+            spx_render_text (cr, c->style, x, a->y + a->h + 4 + r * th, &o,
+                             t->label[r]);
+        }
     }
   SpxTextOpts t = { .size = TICK_TEXT, .ax = 0.5, .ay = 1 };
+  const char *title = x_title (cr, c);
   spx_render_text (cr, c->style, a->x + a->w / 2,
-                   a->y + a->h + 4 + 2 * text_h (cr, c->style, TICK_TEXT) + 4,
-                   &t, "density of non-zero blocks (log scale)");
+                   a->y + a->h + 4 + (c->x_rows + 1) * th + 4, &t, title);
+}
+
+GStrv
+spx_render_speedup_x_labels (cairo_t *cr, double width, double height,
+                             const SpxRenderSpeedupData *data,
+                             const SpxRenderStyle *style, double **xs)
+{
+  if (xs != NULL)
+    *xs = NULL;
+  if (data == NULL || data->sweep == NULL || cr == NULL || style == NULL)
+    return NULL;
+  Chart c;
+  chart_init (&c, cr, data, style, width);
+  g_autoptr (GArray) rows = legend_rows (&c);
+  GStrv labels = NULL;
+  if (layout (cr, &c, width, height, rows))
+    {
+      g_autoptr (GArray) ticks = x_axis_ticks (cr, &c);
+      GStrvBuilder *b = g_strv_builder_new ();
+      GArray *at = g_array_new (FALSE, FALSE, sizeof (double));
+      for (guint i = 0; i < ticks->len; i++)
+        {
+          const Tick *t = &g_array_index (ticks, Tick, i);
+          if (!t->shown)
+            continue;
+          GString *text = g_string_new (t->label[0]);
+          for (guint r = 1; r < c.x_rows; r++)
+            g_string_append_printf (text, "\n%s",
+                                    t->label[r] ? t->label[r] : "");
+          g_strv_builder_add (b, text->str);
+          g_string_free (text, TRUE);
+          g_array_append_val (at, t->x);
+        }
+      labels = g_strv_builder_end (b);
+      g_strv_builder_unref (b);
+      double *got = (double *) (void *) g_array_free (at, FALSE);
+      if (xs != NULL)
+        *xs = got;
+      else
+        g_free (got);
+    }
+  chart_clear (&c);
+  return labels;
 }
 
 /* Series */
@@ -979,23 +1451,23 @@ merge_same_x (GArray *xy)
   g_array_set_size (xy, out);
 }
 
-/* The points of one (source, block, mode), by density; block 0: any, by
- * block at one density. merge: the values at one density averaged
- * (dense's reference). */
+/* The points of one (source, block, mode) of pts (a sweep's), along the
+ * x axis; block 0: any, by block at one x. merge: the values at one x
+ * averaged (dense's reference). */
 static GArray *
-series (const Chart *c, SpxSweepSource source, guint block, SpxSweepMode mode,
-        gboolean merge)
+series (const Chart *c, const GArray *pts, SpxSweepSource source,
+        guint block, SpxSweepMode mode, gboolean merge)
 {
   GArray *xy = g_array_new (FALSE, FALSE, sizeof (Xy));
-  for (guint i = 0; i < c->points->len; i++)
+  for (guint i = 0; i < pts->len; i++)
     {
-      const SpxSweepPoint *p = point_at (c, i);
-      Xy e = { .x = p->density, .block = p->block, .fits = p->fits,
+      const SpxSweepPoint *p = &g_array_index (pts, SpxSweepPoint, i);
+      Xy e = { .x = point_x (c, p), .block = p->block, .fits = p->fits,
                .noisy = p->noise != 0, .index = i };
       if (p->source != source || p->mode != mode ||
           (block != 0 && p->block != block) || !point_value (c, p, &e.v))
         continue;
-      point_spread (p, e.v, &e.lo, &e.hi);
+      point_spread (c, p, e.v, &e.lo, &e.hi);
       g_array_append_val (xy, e);
     }
   g_array_sort (xy, compare_xy);
@@ -1046,7 +1518,8 @@ draw_reference (cairo_t *cr, const Chart *c)
     }
   for (guint s = SPX_SWEEP_MODEL; s <= SPX_SWEEP_CPU; s++)
     {
-      g_autoptr (GArray) xy = series (c, s, 0, SPX_SWEEP_DENSE, TRUE);
+      g_autoptr (GArray) xy = series (c, c->points, s, 0, SPX_SWEEP_DENSE,
+                                      TRUE);
       polyline (cr, c, xy, c->style->foreground, 1.5, s);
     }
 }
@@ -1054,9 +1527,12 @@ draw_reference (cairo_t *cr, const Chart *c)
 static void
 draw_current (cairo_t *cr, const Chart *c)
 {
-  if (!(c->current > 0))
+  if (!(c->current > 0) && c->current_block == 0)
     return;
-  double x = spx_speedup_axes_x (&c->ax, c->current);
+  /* on the pixel column of its grid line, when it has one */
+  double x = round (spx_speedup_axes_x (&c->ax, c->current > 0
+                                        ? c->current
+                                        : (double) c->current_block)) + 0.5;
   cairo_move_to (cr, x, c->ax.y);
   cairo_line_to (cr, x, c->ax.y + c->ax.h);
   cairo_set_dash (cr, current_dash, 2, 0);
@@ -1120,9 +1596,57 @@ draw_subject_lines (cairo_t *cr, const Chart *c)
   for (guint s = SPX_SWEEP_MODEL; s <= SPX_SWEEP_CPU; s++)
     for (guint m = SPX_SWEEP_STATIC; m < SPX_SWEEP_N_MODES; m++)
       {
-        g_autoptr (GArray) xy = series (c, s, 0, m, FALSE);
+        g_autoptr (GArray) xy = series (c, c->points, s, 0, m, FALSE);
         polyline (cr, c, xy, line_colour (c, 0), 1.5, s);
       }
+}
+
+/* The overlay's lines: in throughput dense's own too; a subject's
+ * through its block sizes, else one per block size. */
+static void
+draw_overlay_lines (cairo_t *cr, const Chart *c, SpxSweepSource s)
+{
+  SpxRgb colour = overlay_line_colour (c);
+  if (c->d->throughput)
+    {
+      g_autoptr (GArray) xy = series (c, c->over, s, 0, SPX_SWEEP_DENSE,
+                                      TRUE);
+      polyline (cr, c, xy, colour, OVERLAY_WIDTH, s);
+    }
+  for (guint m = SPX_SWEEP_STATIC; m < SPX_SWEEP_N_MODES; m++)
+    for (guint b = 0; b < (c->over_subject ? 1 : c->n_blocks); b++)
+      {
+        g_autoptr (GArray) xy = series (c, c->over, s,
+                                        c->over_subject ? 0 : c->blocks[b],
+                                        m, !c->over_subject);
+        polyline (cr, c, xy, colour, OVERLAY_WIDTH, s);
+      }
+}
+
+/* The earlier sweep, under the current one: thin grey lines and small
+ * washed-out markers, no error bars. */
+static void
+draw_overlay (cairo_t *cr, const Chart *c)
+{
+  if (c->over == NULL)
+    return;
+  for (guint s = SPX_SWEEP_MODEL; s <= SPX_SWEEP_CPU; s++)
+    draw_overlay_lines (cr, c, s);
+  for (guint s = SPX_SWEEP_MODEL; s <= SPX_SWEEP_CPU; s++)
+    for (guint b = 0; b < c->n_blocks; b++)
+      for (guint m = SPX_SWEEP_STATIC; m < SPX_SWEEP_N_MODES; m++)
+        {
+          g_autoptr (GArray) xy = series (c, c->over, s, c->blocks[b], m,
+                                          TRUE);
+          for (guint i = 0; i < xy->len; i++)
+            {
+              const Xy *e = &g_array_index (xy, Xy, i);
+              marker_sized (cr, c, m, spx_speedup_axes_x (&c->ax, e->x),
+                            spx_speedup_axes_y (&c->ax, e->v),
+                            overlay_colour (c, block_colour (c, b)),
+                            !e->fits || e->noisy, OVERLAY_MARKER);
+            }
+        }
 }
 
 /* Every line, then every bar, then every marker, so that none hides
@@ -1139,7 +1663,8 @@ draw_series (cairo_t *cr, const Chart *c, Layer layer)
     for (guint b = 0; b < c->n_blocks; b++)
       for (guint m = SPX_SWEEP_STATIC; m < SPX_SWEEP_N_MODES; m++)
         {
-          g_autoptr (GArray) xy = series (c, s, c->blocks[b], m, TRUE);
+          g_autoptr (GArray) xy = series (c, c->points, s, c->blocks[b], m,
+                                          TRUE);
           if (layer == LAYER_LINES)
             polyline (cr, c, xy, line_colour (c, b), 2, s);
           else
@@ -1189,6 +1714,7 @@ draw_plot (cairo_t *cr, const Chart *c)
   cairo_clip (cr);
   draw_reference (cr, c);
   draw_current (cr, c);
+  draw_overlay (cr, c);
   for (Layer l = LAYER_LINES; l <= LAYER_MARKERS; l++)
     draw_series (cr, c, l);
   cairo_restore (cr);
@@ -1228,6 +1754,51 @@ spx_render_speedup (cairo_t *cr, double width, double height,
   chart_clear (&c);
 }
 
+/* For a layout without a picture: the text sizes it depends on want a
+ * cairo_t (which keeps its surface alive). */
+static cairo_t *
+scratch_cr (void)
+{
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32,
+                                                         1, 1);
+  cairo_t *cr = cairo_create (surface);
+  cairo_surface_destroy (surface);
+  return cr;
+}
+
+GStrv
+spx_render_speedup_sweep_labels (const SpxRenderSpeedupData *data)
+{
+  GStrvBuilder *b = g_strv_builder_new ();
+  if (data != NULL && data->sweep != NULL)
+    {
+      /* the rows the legend draws */
+      cairo_t *cr = scratch_cr ();
+      SpxRenderStyle style;
+      spx_render_style_init (&style, SPX_THEME_LIGHT);
+      Chart c;
+      chart_init (&c, cr, data, &style, 800);
+      g_autoptr (GArray) rows = legend_rows (&c);
+      for (guint i = 0; i < rows->len; i++)
+        {
+          const Row *r = &g_array_index (rows, Row, i);
+          const Row *next = i + 1 < rows->len ? r + 1 : NULL;
+          if (r->kind != ROW_SWEEP)
+            continue;
+          g_autofree char *label = next == NULL ||
+                                   next->kind != ROW_SWEEP_NOTE
+            ? g_strdup (r->text)
+            : g_strdup_printf ("%s (%s)", r->text, next->text);
+          g_strv_builder_add (b, label);
+        }
+      chart_clear (&c);
+      cairo_destroy (cr);
+    }
+  GStrv labels = g_strv_builder_end (b);
+  g_strv_builder_unref (b);
+  return labels;
+}
+
 /* Hover */
 
 #define HIT_RADIUS 8.0
@@ -1263,10 +1834,7 @@ spx_render_speedup_hit (double width, double height,
 {
   if (d == NULL || d->sweep == NULL || style == NULL)
     return FALSE;
-  /* the text sizes the layout depends on want a cairo_t */
-  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32,
-                                                         1, 1);
-  cairo_t *cr = cairo_create (surface);
+  cairo_t *cr = scratch_cr ();
   Chart c;
   chart_init (&c, cr, d, style, width);
   g_autoptr (GArray) rows = legend_rows (&c);
@@ -1277,12 +1845,12 @@ spx_render_speedup_hit (double width, double height,
       for (guint b = 0; b < c.n_blocks; b++)
         for (guint m = SPX_SWEEP_STATIC; m < SPX_SWEEP_N_MODES; m++)
           {
-            g_autoptr (GArray) xy = series (&c, s, c.blocks[b], m, TRUE);
+            g_autoptr (GArray) xy = series (&c, c.points, s, c.blocks[b], m,
+                                            TRUE);
             nearest_in (&c, xy, x, y, &best, &found);
           }
   chart_clear (&c);
   cairo_destroy (cr);
-  cairo_surface_destroy (surface);
   if (found == G_MAXUINT)
     return FALSE;
   if (point != NULL)
@@ -1303,10 +1871,11 @@ format_ms (double ms)
 static char *
 describe_density (double d)
 {
-  g_autofree char *f = format_density (d);
-  if (f[0] != '1' || f[1] != '/')
-    return g_steal_pointer (&f);
-  return g_strdup_printf ("%s (%.3g%%)", f, 100 * d);
+  g_autofree char *percent = format_percent (MIN (d, 1), 3);
+  if (whole_inverse (d) < 2)
+    return g_steal_pointer (&percent);
+  g_autofree char *f = format_fraction (d);
+  return g_strdup_printf ("%s (%s)", f, percent);
 }
 
 /* Dense of the point's source, block and density, or NULL. */
@@ -1359,6 +1928,9 @@ append_spread (GString *out, const SpxSweepPoint *p)
       g_autofree char *q1 = format_ms (p->ms_q1);
       g_autofree char *q3 = format_ms (p->ms_q3);
       g_string_append_printf (out, "\nquartiles %s–%s ms", q1, q3);
+      if (p->speedup_q1 > 0 && p->speedup_q3 >= p->speedup_q1)
+        g_string_append_printf (out, "; ratio %.2f–%.2f×", p->speedup_q1,
+                                p->speedup_q3);
     }
   else
     g_string_append (out, "\nno quartiles measured");
@@ -1415,6 +1987,8 @@ speedup_fill (const SpxRenderViewState *st, gpointer data)
   d->sweep = st->sweep;
   d->throughput = st->metric == 1; /* its metrics' second */
   d->current_density = st->density;
+  /* the block size the other views show */
+  d->current_block = st->mask != NULL ? st->mask->block : 0;
   d->stale = st->stale;
   d->running = st->running;
 }
