@@ -892,6 +892,22 @@ cpu_name (const SpxSweepPoint *p)
   return g_str_has_prefix (p->machine, "cpu-") ? p->machine + 4 : p->machine;
 }
 
+/* The CPU points' machines: "avx2-4t", or "avx2-4t and avx2-1t" when
+ * some were measured again on fewer threads. */
+static char *
+cpu_machines (const SpxSweep *sweep, const SpxSweepPoint *first)
+{
+  for (guint i = 0; i < sweep->points->len; i++)
+    {
+      const SpxSweepPoint *p = &g_array_index (sweep->points, SpxSweepPoint,
+                                               i);
+      if (p->source == SPX_SWEEP_CPU && !g_str_equal (p->machine,
+                                                      first->machine))
+        return g_strdup_printf ("%s and %s", cpu_name (first), cpu_name (p));
+    }
+  return g_strdup (cpu_name (first));
+}
+
 /* The dense the CPU points are over: one library's name when they all
  * agree, else both (each point used the faster at its shape). */
 static const char *
@@ -929,10 +945,11 @@ subtitle_lines (const Chart *c)
         asked != p->dtype ? " (it has no bf16)" : "", p->m, p->k, n));
     }
   p = first_point (c, SPX_SWEEP_CPU);
+  g_autofree char *cpus = p ? cpu_machines (c->d->sweep, p) : NULL;
   if (p != NULL)
     g_ptr_array_add (lines, g_strdup_printf (
       "CPU %s: %s, %" G_GUINT64_FORMAT " × %" G_GUINT64_FORMAT ", n = %"
-      G_GUINT64_FORMAT ", over %s dense", cpu_name (p),
+      G_GUINT64_FORMAT ", over %s dense", cpus,
       spx_dtype_to_string (p->dtype), p->m, p->k, p->n,
       cpu_dense (c->d->sweep)));
   return lines;
