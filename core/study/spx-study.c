@@ -15,6 +15,9 @@ spx_study_new (void)
   s->scenario = spx_scenario_new ();
   s->machine = spx_ipu_machine_preset (s->scenario->machine);
   s->sweep = spx_sweep_new ();
+  s->history = g_ptr_array_new_with_free_func ((GDestroyNotify)
+                                               spx_sweep_free);
+  s->kept = s->overlay = -1;
   return s;
 }
 
@@ -36,6 +39,7 @@ spx_study_free (SpxStudy *s)
   spx_ipu_machine_free (s->machine);
   clear_programs (s);
   spx_sweep_free (s->sweep);
+  g_ptr_array_unref (s->history);
   g_free (s->label);
   g_free (s);
 }
@@ -49,6 +53,9 @@ spx_study_copy (const SpxStudy *s)
   copy->path = g_strdup (s->path);
   copy->machine = spx_ipu_machine_copy (s->machine);
   copy->sweep = spx_sweep_new ();
+  copy->history = g_ptr_array_new_with_free_func ((GDestroyNotify)
+                                                  spx_sweep_free);
+  copy->kept = copy->overlay = -1;
   copy->revision = copy->sweep_revision = s->revision;
   copy->survey = s->survey;
   copy->surveyed = s->surveyed;
@@ -791,6 +798,79 @@ spx_study_describe_density (const SpxStudy *s)
   g_autofree char *blocks = percent (block_density (mask));
   return g_strdup_printf ("%s of elements, %s of %u × %u blocks non-empty",
                           elements, blocks, mask->block, mask->block);
+}
+
+/* ---- the session's sweeps ------------------------------------------- */
+
+void
+spx_study_keep_sweep (SpxStudy *s)
+{
+  if (s->sweep->points->len == 0)
+    return;
+  SpxSweep *copy = spx_sweep_copy (s->sweep);
+  if (s->kept >= 0)
+    {
+      spx_sweep_free (g_ptr_array_index (s->history, s->kept));
+      g_ptr_array_index (s->history, s->kept) = copy;
+      return;
+    }
+  if (s->history->len == SPX_STUDY_HISTORY_MAX)
+    {
+      g_ptr_array_remove_index (s->history, 0);
+      s->overlay = s->overlay > 0 ? s->overlay - 1 : -1;
+    }
+  g_ptr_array_add (s->history, copy);
+  s->kept = (gint) s->history->len - 1;
+}
+
+void
+spx_study_sweep_cleared (SpxStudy *s)
+{
+  s->kept = -1;
+}
+
+void
+spx_study_take_history (SpxStudy *s, SpxStudy *from)
+{
+  GPtrArray *own = s->history;
+  s->history = g_steal_pointer (&from->history);
+  from->history = g_ptr_array_new_with_free_func ((GDestroyNotify)
+                                                  spx_sweep_free);
+  for (guint i = 0; i < own->len; i++)
+    g_ptr_array_add (s->history, g_steal_pointer (&own->pdata[i]));
+  g_ptr_array_unref (own);
+  if (s->history->len > SPX_STUDY_HISTORY_MAX)
+    g_ptr_array_remove_range (s->history, 0, s->history->len -
+                                             SPX_STUDY_HISTORY_MAX);
+  s->kept = s->overlay = from->kept = from->overlay = -1;
+}
+
+guint
+spx_study_history_n (const SpxStudy *s)
+{
+  return s->history->len;
+}
+
+const SpxSweep *
+spx_study_history_get (const SpxStudy *s, guint i)
+{
+  return i < s->history->len ? g_ptr_array_index (s->history, i) : NULL;
+}
+
+gboolean
+spx_study_set_overlay (SpxStudy *s, gint i)
+{
+  if (i >= (gint) s->history->len || (i >= 0 && i == s->kept))
+    return FALSE;
+  s->overlay = MAX (i, -1);
+  return TRUE;
+}
+
+const SpxSweep *
+spx_study_overlay (const SpxStudy *s)
+{
+  return s->overlay >= 0 && s->overlay != s->kept
+           ? spx_study_history_get (s, (guint) s->overlay) : NULL;
 }
 
 /* ---- verdict -------------------------------------------------------- */
