@@ -985,6 +985,11 @@ test_compare (void)
     }
   g_assert_cmpuint (current, ==, w->study->sweep->points->len);
   g_assert_cmpuint (earlier, ==, d->overlay->points->len);
+  /* and the picture draws both */
+  g_autofree char *png = g_build_filename (dir, "both.png", NULL);
+  activate (w, "view", g_variant_new_string ("speedup"));
+  activate (w, "export-path", g_variant_new_string (png));
+  g_assert_true (g_file_test (png, G_FILE_TEST_IS_REGULAR));
   /* none again: the chart and the export are the current sweep's alone */
   g_assert_true (gtk_combo_box_set_active_id (GTK_COMBO_BOX (w->compare),
                                               "-1"));
