@@ -85,6 +85,31 @@ spx_study_load (const char *path, GError **error)
   return spx_study_open_mask (s, path, error) ? g_steal_pointer (&s) : NULL;
 }
 
+/* The sweeps kept in the .spx join the history (the scenario keeps
+ * none: they are the study's from now on). */
+static gboolean
+take_saved_sweeps (SpxStudy *s, const char *path, GError **error)
+{
+  GPtrArray *saved = s->scenario->sweeps;
+  for (guint i = 0; saved != NULL && i < saved->len; i++)
+    {
+      const SpxScenarioSweep *sw = g_ptr_array_index (saved, i);
+      g_autofree char *name = g_strdup_printf ("%s: [sweep %u] json", path,
+                                               i + 1);
+      SpxSweep *sweep = spx_sweep_from_json (name, sw->json,
+                                             strlen (sw->json), sw->subject,
+                                             error);
+      if (sweep == NULL)
+        return FALSE;
+      g_ptr_array_add (s->history, sweep);
+    }
+  if (s->history->len > SPX_STUDY_HISTORY_MAX)
+    g_ptr_array_remove_range (s->history, 0, s->history->len -
+                                             SPX_STUDY_HISTORY_MAX);
+  g_clear_pointer (&s->scenario->sweeps, g_ptr_array_unref);
+  return TRUE;
+}
+
 SpxStudy *
 spx_study_load_scenario (const char *path, GError **error)
 {
@@ -100,6 +125,8 @@ spx_study_load_scenario (const char *path, GError **error)
       g_prefix_error (error, "%s: ", path);
       return NULL;
     }
+  if (!take_saved_sweeps (s, path, error))
+    return NULL;
   if (spx_study_build_mask (s, error))
     return g_steal_pointer (&s);
   if (sc->source == SPX_MASK_SOURCE_GENERATED) /* a file's names itself */
@@ -626,6 +653,12 @@ spx_study_save (SpxStudy *s, const char *path, SpxSaveFlags flags,
                 GError **error)
 {
   g_autoptr (SpxScenario) copy = spx_scenario_copy (s->scenario);
+  for (guint i = 0; i < s->history->len; i++)
+    {
+      const SpxSweep *sweep = g_ptr_array_index (s->history, i);
+      g_autofree char *json = spx_sweep_to_json (sweep);
+      spx_scenario_add_sweep (copy, json, sweep->settings.subject);
+    }
   if (!save_machine (s, copy, path, error) ||
       !spx_scenario_save (copy, path, flags, error))
     return FALSE;

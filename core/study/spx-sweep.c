@@ -788,6 +788,7 @@ json_settings (SpxJson *json, const SpxSweepOptions *o, double best_dense)
 {
   spx_json_begin_object (json, "settings");
   spx_json_string (json, "op", spx_bench_op_name (o->op));
+  spx_json_string (json, "dtype", spx_dtype_to_string (o->dtype));
   spx_json_begin_array (json, "sources");
   if (o->run_model)
     spx_json_string (json, NULL, "model");

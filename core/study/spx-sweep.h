@@ -221,6 +221,14 @@ void      spx_sweep_csv_field     (GString *out, const char *text);
 /* By the extension of path: .csv or .json; through spx_save_file. */
 gboolean  spx_sweep_save    (const SpxSweep *sweep, const char *path,
                              SpxSaveFlags flags, GError **error);
+/* A sweep read back from what spx_sweep_to_json wrote (name, the file
+ * it is in, for errors): settings and points checked, each refusal
+ * naming name, where and the key (SPX_SWEEP_ERROR_INVALID). A subject's
+ * sweep needs its subject (element mask, shared), a generated one NULL;
+ * a machine that is not a preset comes back as a renamed preset (its
+ * name is what a kept sweep is read for). */
+SpxSweep *spx_sweep_from_json (const char *name, const char *text, gsize len,
+                               const SpxMask *subject, GError **error);
 /* A sweep and the earlier one drawn under it, in one file: the CSV has
  * a first column `sweep` ("current" or "overlay") before the columns of
  * SPX_SWEEP_CSV_HEADER; the JSON is {"sweeps": [{"sweep": "current",
