@@ -134,7 +134,7 @@ spx_json_get_double (SpxJsonReader *r, JsonObject *o, const char *where, const c
 }
 
 
-gboolean
+static gboolean
 spx_sweep_point_read_words (SpxJsonReader *r, JsonObject *o, const char *where,
                   SpxSweepPoint *p)
 {
@@ -175,7 +175,7 @@ spx_sweep_point_read_words (SpxJsonReader *r, JsonObject *o, const char *where,
 
 /* The ratios' quartiles around the speedup; a survey saved before they
  * were measured has none: the speedup stands for both. */
-gboolean
+static gboolean
 spx_sweep_point_read_ratios (SpxJsonReader *r, JsonObject *o, const char *where,
                      SpxSweepPoint *p)
 {
@@ -218,3 +218,49 @@ spx_json_shallow (const char *text, gsize len, guint max_depth)
   return TRUE;
 }
 
+
+/* A size from a file: whole, from 1 to 2⁴⁰, or exactly *expect. */
+static gboolean
+get_size (SpxJsonReader *r, JsonObject *o, const char *where,
+          const char *key, const guint64 *expect, guint64 *value)
+{
+  guint64 lo = expect ? *expect : 1;
+  guint64 hi = expect ? *expect : G_GUINT64_CONSTANT (1) << 40;
+  return spx_json_get_uint (r, o, where, key, lo, hi, value);
+}
+
+gboolean
+spx_sweep_point_read (SpxJsonReader *r, JsonObject *o, const char *where,
+                      const guint64 *shape, SpxSweepPoint *p)
+{
+  gboolean noisy;
+  memset (p, 0, sizeof *p);
+  if (!spx_sweep_point_read_words (r, o, where, p) ||
+      !spx_json_get_guint (r, o, where, "block", 1, SPX_MASK_MAX_BLOCK,
+                           &p->block) ||
+      !spx_json_get_double (r, o, where, "density", 0, 1, FALSE,
+                            &p->density) ||
+      !get_size (r, o, where, "m", shape ? &shape[0] : NULL, &p->m) ||
+      !get_size (r, o, where, "k", shape ? &shape[1] : NULL, &p->k) ||
+      !get_size (r, o, where, "n", shape ? &shape[2] : NULL, &p->n) ||
+      !spx_json_get_double (r, o, where, "ms", 0, G_MAXDOUBLE, FALSE,
+                            &p->ms) ||
+      !spx_json_get_double (r, o, where, "ms_q1", 0, p->ms, FALSE,
+                            &p->ms_q1) ||
+      !spx_json_get_double (r, o, where, "ms_q3", p->ms, G_MAXDOUBLE, FALSE,
+                            &p->ms_q3) ||
+      !spx_json_get_double (r, o, where, "nz_throughput", 0, G_MAXDOUBLE,
+                            TRUE, &p->nz_throughput) ||
+      !spx_json_get_double (r, o, where, "speedup", 0, G_MAXDOUBLE, TRUE,
+                            &p->speedup) ||
+      !spx_json_get_bool (r, o, where, "fits", &p->fits) ||
+      !spx_json_get_bool (r, o, where, "noisy", &noisy) ||
+      !spx_sweep_point_read_ratios (r, o, where, p))
+    return FALSE;
+  if (!(p->ms > 0))
+    return spx_json_refuse (r, where, "ms", "expected a time above 0");
+  if (noisy != (p->noise != SPX_NOISE_NONE))
+    return spx_json_refuse (r, where, "noisy", "expected %s, as noise says",
+                            noisy ? "false" : "true");
+  return TRUE;
+}

@@ -54,15 +54,12 @@ gboolean    spx_json_get_double (SpxJsonReader *r, JsonObject *o,
  * which recurses, sees it). */
 gboolean    spx_json_shallow (const char *text, gsize len, guint max_depth);
 
-/* A sweep point's words (source, mode, dtype, machine, noise; dense on
- * CPU points), and its ratios' quartiles around p->speedup (absent in
- * files written before they were measured: the speedup stands for
- * both). */
-gboolean    spx_sweep_point_read_words  (SpxJsonReader *r, JsonObject *o,
-                                         const char *where,
-                                         SpxSweepPoint *p);
-gboolean    spx_sweep_point_read_ratios (SpxJsonReader *r, JsonObject *o,
-                                         const char *where,
-                                         SpxSweepPoint *p);
+/* A sweep point as spx_sweep_point_to_json wrote it, every key checked
+ * (the ratios' quartiles may be absent, in files written before they
+ * were measured: the speedup stands for both); shape: the m, k and n it
+ * must have, NULL for any. */
+gboolean    spx_sweep_point_read (SpxJsonReader *r, JsonObject *o,
+                                  const char *where, const guint64 *shape,
+                                  SpxSweepPoint *p);
 
 G_END_DECLS

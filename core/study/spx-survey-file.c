@@ -323,31 +323,9 @@ read_point (SpxJsonReader *r, JsonObject *o, const char *where,
             const SpxSurveyLayer *layer, const SpxSurveyOptions *s,
             SpxSweepPoint *p)
 {
-  gboolean noisy;
-  memset (p, 0, sizeof *p);
-  if (!spx_sweep_point_read_words (r, o, where, p) ||
-      !spx_json_get_guint (r, o, where, "block", 1, SPX_MASK_MAX_BLOCK, &p->block) ||
-      !spx_json_get_double (r, o, where, "density", 0, 1, FALSE, &p->density) ||
-      !spx_json_get_uint (r, o, where, "m", layer->rows, layer->rows, &p->m) ||
-      !spx_json_get_uint (r, o, where, "k", layer->cols, layer->cols, &p->k) ||
-      !spx_json_get_uint (r, o, where, "n", s->n, s->n, &p->n) ||
-      !spx_json_get_double (r, o, where, "ms", 0, G_MAXDOUBLE, FALSE, &p->ms) ||
-      !spx_json_get_double (r, o, where, "ms_q1", 0, p->ms, FALSE, &p->ms_q1) ||
-      !spx_json_get_double (r, o, where, "ms_q3", p->ms, G_MAXDOUBLE, FALSE,
-                   &p->ms_q3) ||
-      !spx_json_get_double (r, o, where, "nz_throughput", 0, G_MAXDOUBLE, TRUE,
-                   &p->nz_throughput) ||
-      !spx_json_get_double (r, o, where, "speedup", 0, G_MAXDOUBLE, TRUE,
-                   &p->speedup) ||
-      !spx_json_get_bool (r, o, where, "fits", &p->fits) ||
-      !spx_json_get_bool (r, o, where, "noisy", &noisy) ||
-      !spx_sweep_point_read_ratios (r, o, where, p))
+  const guint64 shape[] = { layer->rows, layer->cols, s->n };
+  if (!spx_sweep_point_read (r, o, where, shape, p))
     return FALSE;
-  if (!(p->ms > 0))
-    return spx_json_refuse (r, where, "ms", "expected a time above 0");
-  if (noisy != (p->noise != SPX_NOISE_NONE))
-    return spx_json_refuse (r, where, "noisy", "expected %s, as noise says",
-                   noisy ? "false" : "true");
   for (guint b = 0; b < s->n_blocks; b++)
     if (s->blocks[b] == p->block)
       return TRUE;

@@ -171,40 +171,6 @@ read_settings (SpxJsonReader *r, JsonObject *root, const SpxMask *subject,
 }
 
 static gboolean
-read_point (SpxJsonReader *r, JsonObject *o, const char *where,
-            SpxSweepPoint *p)
-{
-  gboolean noisy;
-  memset (p, 0, sizeof *p);
-  if (!spx_sweep_point_read_words (r, o, where, p) ||
-      !spx_json_get_guint (r, o, where, "block", 1, SPX_MASK_MAX_BLOCK,
-                           &p->block) ||
-      !spx_json_get_double (r, o, where, "density", 0, 1, FALSE,
-                            &p->density) ||
-      !spx_json_get_uint (r, o, where, "m", 1, MAX_SIZE, &p->m) ||
-      !spx_json_get_uint (r, o, where, "k", 1, MAX_SIZE, &p->k) ||
-      !spx_json_get_uint (r, o, where, "n", 1, MAX_SIZE, &p->n) ||
-      !spx_json_get_double (r, o, where, "ms", 0, G_MAXDOUBLE, TRUE,
-                            &p->ms) ||
-      !spx_json_get_double (r, o, where, "ms_q1", 0, G_MAXDOUBLE, TRUE,
-                            &p->ms_q1) ||
-      !spx_json_get_double (r, o, where, "ms_q3", 0, G_MAXDOUBLE, TRUE,
-                            &p->ms_q3) ||
-      !spx_json_get_double (r, o, where, "nz_throughput", 0, G_MAXDOUBLE,
-                            TRUE, &p->nz_throughput) ||
-      !spx_json_get_double (r, o, where, "speedup", 0, G_MAXDOUBLE, TRUE,
-                            &p->speedup) ||
-      !spx_json_get_bool (r, o, where, "fits", &p->fits) ||
-      !spx_json_get_bool (r, o, where, "noisy", &noisy) ||
-      !spx_sweep_point_read_ratios (r, o, where, p))
-    return FALSE;
-  if (noisy != (p->noise != SPX_NOISE_NONE))
-    return spx_json_refuse (r, where, "noisy", "expected %s, as noise says",
-                            noisy ? "false" : "true");
-  return TRUE;
-}
-
-static gboolean
 read_points (SpxJsonReader *r, JsonObject *root, SpxSweep *sweep)
 {
   JsonArray *a = spx_json_get_array (r, root, "", "points");
@@ -218,8 +184,9 @@ read_points (SpxJsonReader *r, JsonObject *root, SpxSweep *sweep)
       JsonNode *e = json_array_get_element (a, i);
       if (!JSON_NODE_HOLDS_OBJECT (e))
         return spx_json_refuse (r, "", where, "expected an object");
-      if (!read_point (r, json_node_get_object (e), where,
-                       &g_array_index (sweep->points, SpxSweepPoint, i)))
+      if (!spx_sweep_point_read (r, json_node_get_object (e), where, NULL,
+                                 &g_array_index (sweep->points,
+                                                 SpxSweepPoint, i)))
         return FALSE;
     }
   return TRUE;
