@@ -163,8 +163,17 @@ test_refusals (void)
     { "# ok\n[scenario]\nversion=1\n\nno value here\n",
       SPX_SCENARIO_ERROR_INVALID, "bad.spx:5: not a scenario key file (" },
     { "[mask]\nsource=generated\n", SPX_SCENARIO_ERROR_INVALID, "[scenario]" },
-    { "[scenario]\nversion=2\nm=1\nk=1\nn=1\nblock=1\n",
+    { "[scenario]\nversion=3\nm=1\nk=1\nn=1\nblock=1\n",
       SPX_SCENARIO_ERROR_VERSION, "newer" },
+    /* kept sweeps: numbered from 1, each with its JSON */
+    { "[scenario]\nversion=2\nm=1\nk=1\nn=1\nblock=1\n[sweep 1]\n"
+      "subject-rows=1\n", SPX_SCENARIO_ERROR_INVALID,
+      "[sweep 1] json: missing" },
+    { "[scenario]\nversion=2\nm=1\nk=1\nn=1\nblock=1\n[sweep 0]\njson=x\n",
+      SPX_SCENARIO_ERROR_INVALID, "[sweep 0]: unknown group" },
+    { "[scenario]\nversion=2\nm=1\nk=1\nn=1\nblock=1\n[sweep 1]\njson=x\n"
+      "subject-bits=AA\nsubject-rows=1\nsubject-cols=1\nsubject-block=1\n",
+      SPX_SCENARIO_ERROR_INVALID, "[sweep 1] subject-count: missing" },
     { "[scenario]\nm=1\nk=1\nn=1\nblock=1\n", SPX_SCENARIO_ERROR_INVALID,
       "version: missing" },
     { "[scenario]\nversion=1\nk=1\nn=1\nblock=1\n", SPX_SCENARIO_ERROR_INVALID,

@@ -946,6 +946,148 @@ test_setters (void)
   g_assert_cmpuint (s->machine->tiles, ==, 1472);
 }
 
+/* A model sweep of the study's subject, kept in its history. */
+static void
+sweep_and_keep (SpxStudy *s)
+{
+  SpxSweepOptions o;
+  g_autoptr (GError) error = NULL;
+  spx_study_sweep_options (s, &o);
+  o.run_cpu = FALSE;
+  g_assert_true (spx_sweep_run (s->sweep, &o, NULL, NULL, &error));
+  spx_study_sweep_cleared (s);
+  spx_study_keep_sweep (s);
+}
+
+static void
+assert_same_sweep (const SpxSweep *a, const SpxSweep *b)
+{
+  g_assert_cmpuint (a->points->len, ==, b->points->len);
+  for (guint i = 0; i < a->points->len; i++)
+    {
+      const SpxSweepPoint *p = &g_array_index (a->points, SpxSweepPoint, i);
+      const SpxSweepPoint *q = &g_array_index (b->points, SpxSweepPoint, i);
+      g_assert_cmpint (p->mode, ==, q->mode);
+      g_assert_cmpuint (p->block, ==, q->block);
+      g_assert_cmpuint (p->n, ==, q->n);
+      g_assert_cmpstr (p->machine, ==, q->machine);
+      g_assert_cmpfloat_with_epsilon (p->speedup, q->speedup,
+                                      1e-9 * p->speedup);
+      g_assert_cmpfloat_with_epsilon (p->density, q->density, 1e-9);
+      g_assert_true (p->fits == q->fits);
+    }
+  g_autofree char *la = spx_sweep_label (a), *lb = spx_sweep_label (b);
+  g_assert_cmpstr (la, ==, lb);
+  g_assert_cmpuint (a->settings.n_blocks, ==, b->settings.n_blocks);
+  g_assert_true ((a->settings.subject == NULL) ==
+                 (b->settings.subject == NULL));
+  if (a->settings.subject != NULL)
+    g_assert_cmpuint (spx_mask_count (a->settings.subject), ==,
+                      spx_mask_count (b->settings.subject));
+}
+
+/* Sweeps of two layers and of generated masks on another machine are
+ * kept for the session, one may be the overlay, and they come back from
+ * the .spx as they were. */
+static void
+test_history (void)
+{
+  g_autoptr (SpxStudy) s = spx_study_new ();
+  g_autoptr (GError) error = NULL;
+  g_autofree char *q = data_path ("transformer-magnitude_pruning-0.98-"
+                                  "attention_q.smtx");
+  g_autofree char *conv = data_path ("rn50-magnitude_pruning-0.9-"
+                                     "initial_conv.smtx");
+  g_assert_true (spx_study_open_mask (s, q, &error));
+  s->scenario->n = 64;
+  sweep_and_keep (s);
+  g_assert_cmpuint (spx_study_history_n (s), ==, 1);
+  g_assert_null (spx_study_overlay (s));
+  g_assert_false (spx_study_set_overlay (s, 0)); /* the sweep's own copy */
+  spx_study_keep_sweep (s); /* measured again: replaces its copy */
+  g_assert_cmpuint (spx_study_history_n (s), ==, 1);
+  g_assert_true (spx_study_open_mask (s, conv, &error));
+  sweep_and_keep (s);
+  g_assert_true (spx_study_set_overlay (s, 0));
+  g_assert_true (spx_study_overlay (s) == spx_study_history_get (s, 0));
+  g_assert_nonnull (strstr (spx_study_overlay (s)->settings.subject_name,
+                            "attention_q"));
+  g_assert_true (spx_study_set_machine (s, "gc200", &error));
+  s->scenario->source = SPX_MASK_SOURCE_GENERATED;
+  s->scenario->m = s->scenario->k = 256;
+  g_assert_true (spx_study_build_mask (s, &error));
+  sweep_and_keep (s);
+  g_assert_cmpuint (spx_study_history_n (s), ==, 3);
+  g_autofree char *label = spx_sweep_label (spx_study_history_get (s, 2));
+  g_assert_cmpstr (label, ==, "generated masks (256 × 256) · gc200 · n = 64 "
+                   "· fp16");
+  /* saved and read back */
+  g_autofree char *spx = tmp_path ("history.spx");
+  g_assert_true (spx_study_save (s, spx, SPX_SAVE_DEFAULT, &error));
+  g_autoptr (SpxStudy) back = spx_study_load (spx, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (spx_study_history_n (back), ==, 3);
+  for (guint i = 0; i < 3; i++)
+    assert_same_sweep (spx_study_history_get (s, i),
+                       spx_study_history_get (back, i));
+  /* a study opened in its place goes on with the session's */
+  g_autoptr (SpxStudy) next = spx_study_new ();
+  spx_study_take_history (next, back);
+  g_assert_cmpuint (spx_study_history_n (next), ==, 3);
+  g_assert_cmpuint (spx_study_history_n (back), ==, 0);
+  /* the oldest goes past the most kept */
+  for (guint i = 0; i < SPX_STUDY_HISTORY_MAX; i++)
+    {
+      spx_study_sweep_cleared (s);
+      spx_study_keep_sweep (s);
+    }
+  g_assert_cmpuint (spx_study_history_n (s), ==, SPX_STUDY_HISTORY_MAX);
+  g_assert_null (spx_study_overlay (s)); /* the first layer's is gone */
+  g_unlink (spx);
+}
+
+/* A damaged sweep in a .spx is refused, naming the file, the group and
+ * the key. */
+static void
+test_history_damaged (void)
+{
+  g_autoptr (SpxStudy) s = spx_study_new ();
+  g_autoptr (GError) error = NULL;
+  g_autofree char *q = data_path ("transformer-magnitude_pruning-0.98-"
+                                  "attention_q.smtx");
+  g_assert_true (spx_study_open_mask (s, q, &error));
+  s->scenario->n = 64;
+  sweep_and_keep (s);
+  g_autofree char *spx = tmp_path ("damaged.spx");
+  g_assert_true (spx_study_save (s, spx, SPX_SAVE_DEFAULT, &error));
+  g_autofree char *text = NULL;
+  g_assert_true (g_file_get_contents (spx, &text, NULL, NULL));
+  g_assert_nonnull (strstr (text, "version=2"));
+  struct { const char *from, *to, *needle; } cases[] = {
+    { "\"speedup\": ", "\"speedup\": \"x\", \"was\": ",
+      "[sweep 1] json: points[0].speedup: expected a number" },
+    { "[sweep 1]", "[sweep 2]", "[sweep 1] json: missing" },
+    { "subject-count=", "subject-count=1", "[sweep 1] subject-count" },
+    { "version=2", "version=3", "version" },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      const char *at = strstr (text, cases[i].from);
+      g_assert_nonnull (at);
+      g_autofree char *bad = g_strdup_printf ("%.*s%s%s", (int) (at - text),
+                                              text, cases[i].to,
+                                              at + strlen (cases[i].from));
+      g_assert_true (g_file_set_contents (spx, bad, -1, NULL));
+      g_autoptr (GError) local = NULL;
+      g_autoptr (SpxStudy) back = spx_study_load (spx, &local);
+      g_assert_null (back);
+      g_test_message ("%s", local->message);
+      g_assert_nonnull (strstr (local->message, "damaged.spx"));
+      g_assert_nonnull (strstr (local->message, cases[i].needle));
+    }
+  g_unlink (spx);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -963,6 +1105,8 @@ main (int argc, char **argv)
   g_test_add_func ("/study/fit-size", test_fit_size);
   g_test_add_func ("/study/fit-size-refused", test_fit_size_refused);
   g_test_add_func ("/study/sweep-options", test_sweep_options);
+  g_test_add_func ("/study/history", test_history);
+  g_test_add_func ("/study/history-damaged", test_history_damaged);
   g_test_add_func ("/study/sweep-points", test_sweep_points);
   g_test_add_func ("/study/subject-sweep", test_subject_sweep);
   g_test_add_func ("/study/words", test_words);

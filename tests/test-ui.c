@@ -912,6 +912,93 @@ test_export_dialog (void)
   reset_export_settings ();
 }
 
+/* Opens path and sweeps it to the end. */
+static void
+open_and_sweep (SpxWindow *w, const char *path)
+{
+  activate (w, "open-path", g_variant_new_string (path));
+  wait_idle (w);
+  g_assert_true (g_str_has_suffix (w->study->scenario->mask_path,
+                                   strrchr (path, '/')));
+  activate (w, "run-sweep", NULL);
+  wait_idle (w);
+  g_assert_cmpuint (w->study->sweep->points->len, ==, w->sweep_total);
+}
+
+/* Two layers side by side: the first one's sweep is kept when the
+ * second is opened and swept, can be drawn under it with a legend entry
+ * each on the five block sizes' axis, and both export together. */
+static void
+test_compare (void)
+{
+  SKIP_WITHOUT_DISPLAY ();
+  g_autofree char *dir = g_dir_make_tmp ("spx-ui-XXXXXX", NULL);
+  SpxWindow *w = window_new ();
+  g_assert_false (gtk_widget_get_visible (w->compare));
+  open_and_sweep (w, g_test_get_filename (G_TEST_DIST, "data",
+                                          "rn50-magnitude_pruning-0.9-"
+                                          "initial_conv.smtx", NULL));
+  g_assert_false (gtk_widget_get_visible (w->compare)); /* only itself */
+  open_and_sweep (w, g_test_get_filename (G_TEST_DIST, "data",
+                                          "transformer-magnitude_pruning-"
+                                          "0.98-attention_q.smtx", NULL));
+  g_assert_cmpuint (spx_study_history_n (w->study), ==, 2);
+  g_assert_true (gtk_widget_get_visible (w->compare));
+  g_assert_null (SPEEDUP_DATA (w)->overlay);
+  /* "none", and the first layer's sweep */
+  GtkTreeModel *items = gtk_combo_box_get_model (GTK_COMBO_BOX (w->compare));
+  g_assert_cmpint (gtk_tree_model_iter_n_children (items, NULL), ==, 2);
+  g_assert_true (gtk_combo_box_set_active_id (GTK_COMBO_BOX (w->compare),
+                                              "0"));
+  const SpxRenderSpeedupData *d = SPEEDUP_DATA (w);
+  g_assert_true (d->overlay == spx_study_history_get (w->study, 0));
+  g_assert_nonnull (strstr (w->overlay_label, "initial_conv"));
+  g_auto (GStrv) legend = spx_render_speedup_sweep_labels (d);
+  g_assert_cmpuint (g_strv_length (legend), ==, 2);
+  g_assert_nonnull (strstr (legend[0], "ntion_q")); /* cut in the middle */
+  g_assert_nonnull (strstr (legend[1], "al_conv"));
+  SpxRenderStyle style;
+  spx_render_style_init (&style, SPX_THEME_LIGHT);
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24,
+                                                         1, 1);
+  cairo_t *cr = cairo_create (surface);
+  g_autofree double *xs = NULL;
+  g_auto (GStrv) ticks = spx_render_speedup_x_labels (cr, 800, 500, d,
+                                                      &style, &xs);
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
+  g_assert_cmpuint (g_strv_length (ticks), ==, 5); /* 1, 2, 4, 8, 16 */
+  g_assert_true (g_str_has_prefix (ticks[0], "1\n"));
+  g_assert_true (g_str_has_prefix (ticks[4], "16\n"));
+  /* the export carries both, each row saying whose it is */
+  g_autofree char *csv = g_build_filename (dir, "both.csv", NULL);
+  activate (w, "export-sweep-path", g_variant_new_string (csv));
+  g_autofree char *text = NULL;
+  g_assert_true (g_file_get_contents (csv, &text, NULL, NULL));
+  g_auto (GStrv) lines = g_strsplit (g_strstrip (text), "\n", -1);
+  g_assert_cmpstr (lines[0], ==, "sweep," SPX_SWEEP_CSV_HEADER);
+  guint current = 0, earlier = 0;
+  for (guint i = 1; lines[i] != NULL; i++)
+    {
+      current += g_str_has_prefix (lines[i], "current,");
+      earlier += g_str_has_prefix (lines[i], "overlay,");
+    }
+  g_assert_cmpuint (current, ==, w->study->sweep->points->len);
+  g_assert_cmpuint (earlier, ==, d->overlay->points->len);
+  /* and the picture draws both */
+  g_autofree char *png = g_build_filename (dir, "both.png", NULL);
+  activate (w, "view", g_variant_new_string ("speedup"));
+  activate (w, "export-path", g_variant_new_string (png));
+  g_assert_true (g_file_test (png, G_FILE_TEST_IS_REGULAR));
+  /* none again: the chart and the export are the current sweep's alone */
+  g_assert_true (gtk_combo_box_set_active_id (GTK_COMBO_BOX (w->compare),
+                                              "-1"));
+  g_assert_null (SPEEDUP_DATA (w)->overlay);
+  window_close (w);
+  g_unlink (csv);
+  g_rmdir (dir);
+}
+
 static void
 test_sweep_cancel (void)
 {
@@ -2210,6 +2297,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/window/lesson-asks", test_lesson_asks);
   g_test_add_func ("/ui/window/sweep-sddmm", test_sweep_sddmm);
   g_test_add_func ("/ui/window/measure-again", test_measure_again);
+  g_test_add_func ("/ui/window/compare", test_compare);
   g_test_add_func ("/ui/window/export", test_export);
   g_test_add_func ("/ui/window/export-sizes", test_export_sizes);
   g_test_add_func ("/ui/window/export-fails", test_export_fails);

@@ -134,7 +134,9 @@ static gboolean
 write_sweep (SpxWindow *w, const char *path, SpxSaveFlags flags,
              gpointer data, GError **error)
 {
-  return spx_sweep_save (w->study->sweep, path, flags, error);
+  return spx_sweep_save_pair (w->study->sweep,
+                              spx_study_overlay (w->study), path, flags,
+                              error);
 }
 
 gboolean

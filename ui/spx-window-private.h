@@ -96,6 +96,10 @@ struct _SpxWindow {
   GtkWidget *metric, *superstep, *tile_label, *density_label, *sweep_button;
   GtkWidget *throughput, *undo_button, *redo_button, *sweep_op;
   GtkWidget *verdict, *sweep_verdict, *sweep_note, *again_button;
+  /* Compare with: an earlier sweep of the session drawn under this one */
+  GtkWidget *compare;
+  char      *overlay_label;
+  gboolean   compare_filling;  /* its items being replaced: not a choice */
   SpxScenarioPanel *panel;
 
   /* What the views show: the Exchange view's step, the Timeline's
@@ -177,6 +181,11 @@ void       _spx_window_subject_restored (SpxWindow *w,
                                          const SpxSubject *subject);
 /* Sweep the subject (once it is made, when work on it is under way). */
 void       _spx_window_run_sweep   (SpxWindow *w);
+/* The Speedup view's Compare with list (spx-window-compare.c). */
+GtkWidget *_spx_window_compare_new    (SpxWindow *w);
+/* Its items from the study's history, and the overlay into the views'
+ * state. */
+void       _spx_window_compare_update (SpxWindow *w);
 /* The CPU points of the block sizes the verdict could not judge (noisy)
  * measured again on one thread, on a worker; the sweep keeps the rest. */
 void       _spx_window_measure_again (SpxWindow *w);

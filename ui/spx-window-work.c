@@ -161,6 +161,7 @@ fit_threads (SpxWindow *w)
 static void
 take_study (SpxWindow *w, PlanJob *j)
 {
+  spx_study_take_history (j->study, w->study);
   spx_study_free (w->study);
   w->study = g_steal_pointer (&j->study);
   w->view_state.sweep = w->study->sweep;
@@ -460,6 +461,7 @@ sweep_done (GObject *source, GAsyncResult *result, gpointer data)
     {
       g_clear_object (&w->sweep_cancel);
       take_sweep (w, j);
+      spx_study_keep_sweep (w->study);
       if (j->error != NULL &&
           !g_error_matches (j->error, SPX_SWEEP_ERROR,
                             SPX_SWEEP_ERROR_CANCELLED))
@@ -520,6 +522,7 @@ _spx_window_run_sweep (SpxWindow *w)
                                            GTK_COMBO_BOX (w->sweep_op)));
   /* the chart starts empty, titled by the new settings */
   spx_sweep_reset (w->study->sweep, &j->options, NULL);
+  spx_study_sweep_cleared (w->study);
   w->study->sweep_revision = j->revision;
   w->sweep_total = spx_sweep_total (&j->options);
   sweep_job_start (w, j);

@@ -223,6 +223,7 @@ _spx_window_update_verdict (SpxWindow *w)
   g_autofree char *note = sweep_note (w);
   gtk_label_set_text (GTK_LABEL (w->sweep_note), note);
   show_measure_again (w, &v);
+  _spx_window_compare_update (w);
   w->view_state.sweep = s->sweep;
   w->view_state.stale = spx_study_sweep_stale (s);
   w->view_state.running = w->sweep_cancel != NULL;
@@ -1053,6 +1054,8 @@ speedup_bar (SpxWindow *w, GtkWidget *view)
   gtk_widget_set_valign (w->again_button, GTK_ALIGN_CENTER);
   gtk_box_pack_start (GTK_BOX (row), w->again_button, FALSE, FALSE, 0);
   gtk_box_pack_start (GTK_BOX (row), w->throughput, FALSE, FALSE, 0);
+  gtk_box_pack_start (GTK_BOX (row), _spx_window_compare_new (w), FALSE,
+                      FALSE, 0);
   w->sweep_verdict = verdict_label ();
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
   gtk_box_pack_start (GTK_BOX (box), row, FALSE, FALSE, 0);
@@ -1336,6 +1339,7 @@ spx_window_finalize (GObject *object)
   spx_lesson_free (w->lesson);
   _spx_window_layers_free (w);
   g_free (w->error);
+  g_free (w->overlay_label);
   g_free (w->saved_folder);
   for (guint i = 0; i < SPX_RENDER_N_VIEWS; i++)
     g_free (w->view_data[i]);

@@ -14,6 +14,10 @@ G_DEFINE_QUARK (spx-scenario-error-quark, spx_scenario_error)
 static const char *const scenario_keys[] = {
   "version", "m", "k", "n", "block", "dtype", "machine", "threads", NULL
 };
+static const char *const sweep_keys[] = {
+  "json", "subject-rows", "subject-cols", "subject-block", "subject-count",
+  "subject-bits", NULL
+};
 static const char *const mask_keys[] = {
   "source", "pattern", "density", "seed", "tile-width", "nm", "band",
   "exponent", "path", "layer", "count", "bits", NULL
@@ -44,7 +48,30 @@ spx_scenario_free (SpxScenario *s)
   g_free (s->mask_path);
   g_free (s->mask_layer);
   spx_mask_free (s->mask);
+  if (s->sweeps != NULL)
+    g_ptr_array_unref (s->sweeps);
   g_free (s);
+}
+
+static void
+scenario_sweep_free (SpxScenarioSweep *sw)
+{
+  g_free (sw->json);
+  spx_mask_free (sw->subject);
+  g_free (sw);
+}
+
+void
+spx_scenario_add_sweep (SpxScenario *s, const char *json,
+                        const SpxMask *subject)
+{
+  if (s->sweeps == NULL)
+    s->sweeps = g_ptr_array_new_with_free_func ((GDestroyNotify)
+                                                scenario_sweep_free);
+  SpxScenarioSweep *sw = g_new0 (SpxScenarioSweep, 1);
+  sw->json = g_strdup (json);
+  sw->subject = subject ? spx_mask_ref (subject) : NULL;
+  g_ptr_array_add (s->sweeps, sw);
 }
 
 SpxScenario *
@@ -55,6 +82,12 @@ spx_scenario_copy (const SpxScenario *s)
   copy->mask_path = g_strdup (s->mask_path);
   copy->mask_layer = g_strdup (s->mask_layer);
   copy->mask = s->mask ? spx_mask_ref (s->mask) : NULL; /* kept as it is */
+  copy->sweeps = NULL;
+  for (guint i = 0; s->sweeps != NULL && i < s->sweeps->len; i++)
+    {
+      const SpxScenarioSweep *sw = g_ptr_array_index (s->sweeps, i);
+      spx_scenario_add_sweep (copy, sw->json, sw->subject);
+    }
   return copy;
 }
 
@@ -378,40 +411,110 @@ bits_to_base64 (const SpxMask *mask)
   return text;
 }
 
-static gboolean
-read_drawn_mask (Reader *r, SpxScenario *s)
+/* A mask of m × k at block stored as base64 bits_key with its count of
+ * blocks count_key in group. */
+static SpxMask *
+read_bits (Reader *r, const char *group, guint64 m, guint64 k, guint block,
+           const char *bits_key, const char *count_key)
 {
   guint64 count = 0;
-  g_autofree char *text = g_key_file_get_value (r->kf, GROUP_MASK, "bits",
-                                                NULL);
+  g_autofree char *text = g_key_file_get_value (r->kf, group, bits_key, NULL);
   if (text == NULL)
-    return read_fail (r, GROUP_MASK, "bits", "missing (a drawn mask is stored "
-                      "in the file)");
-  if (!read_uint (r, GROUP_MASK, "count", TRUE, 0, SPX_MASK_MAX_BLOCKS, &count))
-    return FALSE;
-  g_autoptr (SpxMask) mask = spx_mask_new (s->m, s->k, s->block, r->error);
+    {
+      read_fail (r, group, bits_key, "missing (the mask is stored in the "
+                 "file)");
+      return NULL;
+    }
+  if (!read_uint (r, group, count_key, TRUE, 0, SPX_MASK_MAX_BLOCKS, &count))
+    return NULL;
+  g_autoptr (SpxMask) mask = spx_mask_new (m, k, block, r->error);
   if (mask == NULL)
-    return FALSE;
+    return NULL;
   gsize expected = mask->n_words * sizeof (guint64);
+  gsize len = 0;
   /* base64 is 4 characters per 3 bytes: check before decoding. */
   if (strlen (text) != (expected + 2) / 3 * 4)
-    return read_fail (r, GROUP_MASK, "bits",
-                      "length does not match the m×k mask of the scenario");
-  gsize len = 0;
-  g_base64_decode_inplace (text, &len); /* skips stray characters */
+    read_fail (r, group, bits_key, "length does not match the m×k mask");
+  else if ((g_base64_decode_inplace (text, &len), len != expected))
+    read_fail (r, group, bits_key, "not valid base64 of the mask");
   if (len != expected)
-    return read_fail (r, GROUP_MASK, "bits", "not valid base64 of the mask");
+    return NULL;
   memcpy (mask->bits, text, len);
   for (gsize i = 0; i < mask->n_words; i++)
     mask->bits[i] = GUINT64_FROM_LE (mask->bits[i]);
   guint64 used = spx_mask_n_blocks (mask) & 63; /* of the last word */
   if (used != 0 && (mask->bits[mask->n_words - 1] >> used) != 0)
-    return read_fail (r, GROUP_MASK, "bits",
-                      "bits set past the end of the mask");
-  if (spx_mask_count (mask) != count)
-    return read_fail (r, GROUP_MASK, "count",
-                      "does not match the stored bits (file damaged?)");
-  s->mask = g_steal_pointer (&mask);
+    read_fail (r, group, bits_key, "bits set past the end of the mask");
+  else if (spx_mask_count (mask) != count)
+    read_fail (r, group, count_key, "does not match the stored bits (file "
+               "damaged?)");
+  else
+    return g_steal_pointer (&mask);
+  return NULL;
+}
+
+static gboolean
+read_drawn_mask (Reader *r, SpxScenario *s)
+{
+  s->mask = read_bits (r, GROUP_MASK, s->m, s->k, s->block, "bits", "count");
+  return s->mask != NULL;
+}
+
+/* [sweep N]: its JSON, and its subject's elements when it has one. */
+static gboolean
+read_sweep_group (Reader *r, SpxScenario *s, const char *group)
+{
+  g_autofree char *json = NULL;
+  guint64 m = 0, k = 0, b = 1;
+  if (!check_keys (r, group, sweep_keys) ||
+      !read_string (r, group, "json", &json))
+    return FALSE;
+  if (json == NULL)
+    return read_fail (r, group, "json", "missing (the sweep)");
+  if (!g_key_file_has_key (r->kf, group, "subject-bits", NULL))
+    {
+      spx_scenario_add_sweep (s, json, NULL);
+      return TRUE;
+    }
+  if (!read_uint (r, group, "subject-rows", TRUE, 1, SPX_MASK_MAX_DIM, &m) ||
+      !read_uint (r, group, "subject-cols", TRUE, 1, SPX_MASK_MAX_DIM, &k) ||
+      !read_uint (r, group, "subject-block", TRUE, 1, SPX_MASK_MAX_BLOCK, &b))
+    return FALSE;
+  g_autoptr (SpxMask) subject = read_bits (r, group, m, k, (guint) b,
+                                           "subject-bits",
+                                           "subject-count");
+  if (subject == NULL)
+    return FALSE;
+  spx_scenario_add_sweep (s, json, subject);
+  return TRUE;
+}
+
+/* "sweep N": N from 1 up to SPX_SCENARIO_MAX_SWEEPS, or 0. */
+static guint
+sweep_number (const char *group)
+{
+  if (!g_str_has_prefix (group, "sweep "))
+    return 0;
+  guint64 n = 0;
+  if (!g_ascii_string_to_unsigned (group + 6, 10, 1, SPX_SCENARIO_MAX_SWEEPS,
+                                   &n, NULL))
+    return 0;
+  return (guint) n;
+}
+
+/* [sweep 1], [sweep 2], … in order, none missing. */
+static gboolean
+read_sweeps (Reader *r, SpxScenario *s, guint n)
+{
+  for (guint i = 1; i <= n; i++)
+    {
+      g_autofree char *group = g_strdup_printf ("sweep %u", i);
+      if (!g_key_file_has_group (r->kf, group))
+        return read_fail (r, group, "json", "missing: the sweeps are "
+                          "numbered from 1 without gaps");
+      if (!read_sweep_group (r, s, group))
+        return FALSE;
+    }
   return TRUE;
 }
 
@@ -451,17 +554,22 @@ load_key_file (const char *name, GKeyFile *kf, const char *dir, GError **error)
   Reader r = { name, kf, error };
   g_autoptr (SpxScenario) s = spx_scenario_new ();
   g_auto (GStrv) groups = g_key_file_get_groups (kf, NULL);
+  guint sweeps = 0;
   for (guint i = 0; groups[i] != NULL; i++)
-    if (g_strcmp0 (groups[i], GROUP_SCENARIO) != 0 &&
-        g_strcmp0 (groups[i], GROUP_MASK) != 0)
+    if (sweep_number (groups[i]) > 0)
+      sweeps = MAX (sweeps, sweep_number (groups[i]));
+    else if (g_strcmp0 (groups[i], GROUP_SCENARIO) != 0 &&
+             g_strcmp0 (groups[i], GROUP_MASK) != 0)
       {
         g_autofree char *group = spx_short (groups[i]);
         spx_invalid (error, SPX_SCENARIO_ERROR, SPX_SCENARIO_ERROR_INVALID,
-                     "%s: [%s]: unknown group (expected [scenario] and "
-                     "[mask])", name, group);
+                     "%s: [%s]: unknown group (expected [scenario], [mask] "
+                     "and [sweep 1] to [sweep %d])", name, group,
+                     SPX_SCENARIO_MAX_SWEEPS);
         return NULL;
       }
-  if (!read_scenario_group (&r, s) || !read_mask_group (&r, s, dir))
+  if (!read_scenario_group (&r, s) || !read_mask_group (&r, s, dir) ||
+      !read_sweeps (&r, s, sweeps))
     return NULL;
   if (!spx_scenario_validate (s, error))
     {
@@ -534,11 +642,33 @@ write_generator (GKeyFile *kf, const SpxGenOptions *gen)
                         g_ascii_dtostr (num, sizeof num, gen->exponent));
 }
 
+static void
+write_sweeps (GKeyFile *kf, const SpxScenario *s)
+{
+  for (guint i = 0; s->sweeps != NULL && i < s->sweeps->len &&
+                    i < SPX_SCENARIO_MAX_SWEEPS; i++)
+    {
+      const SpxScenarioSweep *sw = g_ptr_array_index (s->sweeps, i);
+      g_autofree char *group = g_strdup_printf ("sweep %u", i + 1);
+      g_key_file_set_string (kf, group, "json", sw->json);
+      if (sw->subject == NULL)
+        continue;
+      g_autofree char *bits = bits_to_base64 (sw->subject);
+      g_key_file_set_uint64 (kf, group, "subject-rows", sw->subject->rows);
+      g_key_file_set_uint64 (kf, group, "subject-cols", sw->subject->cols);
+      g_key_file_set_uint64 (kf, group, "subject-block", sw->subject->block);
+      g_key_file_set_uint64 (kf, group, "subject-count",
+                             spx_mask_count (sw->subject));
+      g_key_file_set_value (kf, group, "subject-bits", bits);
+    }
+}
+
 static GKeyFile *
 to_key_file (const SpxScenario *s, const char *dir)
 {
   GKeyFile *kf = g_key_file_new ();
-  g_key_file_set_integer (kf, GROUP_SCENARIO, "version", SPX_SCENARIO_VERSION);
+  gboolean sweeps = s->sweeps != NULL && s->sweeps->len > 0;
+  g_key_file_set_integer (kf, GROUP_SCENARIO, "version", sweeps ? 2 : 1);
   g_key_file_set_uint64 (kf, GROUP_SCENARIO, "m", s->m);
   g_key_file_set_uint64 (kf, GROUP_SCENARIO, "k", s->k);
   g_key_file_set_uint64 (kf, GROUP_SCENARIO, "n", s->n);
@@ -568,6 +698,7 @@ to_key_file (const SpxScenario *s, const char *dir)
       g_key_file_set_uint64 (kf, GROUP_MASK, "count", spx_mask_count (s->mask));
       g_key_file_set_value (kf, GROUP_MASK, "bits", bits);
     }
+  write_sweeps (kf, s);
   return kf;
 }
 

@@ -7,7 +7,10 @@
 
 G_BEGIN_DECLS
 
-#define SPX_SCENARIO_VERSION 1
+/* The newest format read. 2 adds [sweep N] groups; a file without them
+ * is written as 1, so older programs still read it. */
+#define SPX_SCENARIO_VERSION 2
+#define SPX_SCENARIO_MAX_SWEEPS 64
 
 #define SPX_SCENARIO_ERROR (spx_scenario_error_quark ())
 GQuark spx_scenario_error_quark (void);
@@ -49,7 +52,21 @@ typedef struct {
                                or .npz); NULL: mask_path is a mask file */
   SpxMask      *mask;      /* the current mask (any source), may be NULL;
                               built by a study (spx-study.h) */
+  /* Sweeps kept with the scenario ([sweep 1], [sweep 2], … groups):
+   * carried, not read, here; a study writes and reads them. NULL or
+   * SpxScenarioSweep. */
+  GPtrArray    *sweeps;
 } SpxScenario;
+
+typedef struct {
+  char    *json;    /* the sweep as JSON text */
+  SpxMask *subject; /* its subject's elements (block 1), NULL for
+                       generated masks; shared */
+} SpxScenarioSweep;
+
+/* A new entry of scenario->sweeps (made on first use); takes neither. */
+void         spx_scenario_add_sweep (SpxScenario *scenario, const char *json,
+                                     const SpxMask *subject);
 
 /* The default: bow, fp16, m = k = 4096, n = 1024, b = 16, density 1/16,
  * uniform, seed 1. */

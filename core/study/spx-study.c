@@ -15,6 +15,9 @@ spx_study_new (void)
   s->scenario = spx_scenario_new ();
   s->machine = spx_ipu_machine_preset (s->scenario->machine);
   s->sweep = spx_sweep_new ();
+  s->history = g_ptr_array_new_with_free_func ((GDestroyNotify)
+                                               spx_sweep_free);
+  s->kept = s->overlay = -1;
   return s;
 }
 
@@ -36,6 +39,7 @@ spx_study_free (SpxStudy *s)
   spx_ipu_machine_free (s->machine);
   clear_programs (s);
   spx_sweep_free (s->sweep);
+  g_ptr_array_unref (s->history);
   g_free (s->label);
   g_free (s);
 }
@@ -49,6 +53,9 @@ spx_study_copy (const SpxStudy *s)
   copy->path = g_strdup (s->path);
   copy->machine = spx_ipu_machine_copy (s->machine);
   copy->sweep = spx_sweep_new ();
+  copy->history = g_ptr_array_new_with_free_func ((GDestroyNotify)
+                                                  spx_sweep_free);
+  copy->kept = copy->overlay = -1;
   copy->revision = copy->sweep_revision = s->revision;
   copy->survey = s->survey;
   copy->surveyed = s->surveyed;
@@ -78,6 +85,31 @@ spx_study_load (const char *path, GError **error)
   return spx_study_open_mask (s, path, error) ? g_steal_pointer (&s) : NULL;
 }
 
+/* The sweeps kept in the .spx join the history (the scenario keeps
+ * none: they are the study's from now on). */
+static gboolean
+take_saved_sweeps (SpxStudy *s, const char *path, GError **error)
+{
+  GPtrArray *saved = s->scenario->sweeps;
+  for (guint i = 0; saved != NULL && i < saved->len; i++)
+    {
+      const SpxScenarioSweep *sw = g_ptr_array_index (saved, i);
+      g_autofree char *name = g_strdup_printf ("%s: [sweep %u] json", path,
+                                               i + 1);
+      SpxSweep *sweep = spx_sweep_from_json (name, sw->json,
+                                             strlen (sw->json), sw->subject,
+                                             error);
+      if (sweep == NULL)
+        return FALSE;
+      g_ptr_array_add (s->history, sweep);
+    }
+  if (s->history->len > SPX_STUDY_HISTORY_MAX)
+    g_ptr_array_remove_range (s->history, 0, s->history->len -
+                                             SPX_STUDY_HISTORY_MAX);
+  g_clear_pointer (&s->scenario->sweeps, g_ptr_array_unref);
+  return TRUE;
+}
+
 SpxStudy *
 spx_study_load_scenario (const char *path, GError **error)
 {
@@ -93,6 +125,8 @@ spx_study_load_scenario (const char *path, GError **error)
       g_prefix_error (error, "%s: ", path);
       return NULL;
     }
+  if (!take_saved_sweeps (s, path, error))
+    return NULL;
   if (spx_study_build_mask (s, error))
     return g_steal_pointer (&s);
   if (sc->source == SPX_MASK_SOURCE_GENERATED) /* a file's names itself */
@@ -619,6 +653,12 @@ spx_study_save (SpxStudy *s, const char *path, SpxSaveFlags flags,
                 GError **error)
 {
   g_autoptr (SpxScenario) copy = spx_scenario_copy (s->scenario);
+  for (guint i = 0; i < s->history->len; i++)
+    {
+      const SpxSweep *sweep = g_ptr_array_index (s->history, i);
+      g_autofree char *json = spx_sweep_to_json (sweep);
+      spx_scenario_add_sweep (copy, json, sweep->settings.subject);
+    }
   if (!save_machine (s, copy, path, error) ||
       !spx_scenario_save (copy, path, flags, error))
     return FALSE;
@@ -791,6 +831,79 @@ spx_study_describe_density (const SpxStudy *s)
   g_autofree char *blocks = percent (block_density (mask));
   return g_strdup_printf ("%s of elements, %s of %u × %u blocks non-empty",
                           elements, blocks, mask->block, mask->block);
+}
+
+/* ---- the session's sweeps ------------------------------------------- */
+
+void
+spx_study_keep_sweep (SpxStudy *s)
+{
+  if (s->sweep->points->len == 0)
+    return;
+  SpxSweep *copy = spx_sweep_copy (s->sweep);
+  if (s->kept >= 0)
+    {
+      spx_sweep_free (g_ptr_array_index (s->history, s->kept));
+      g_ptr_array_index (s->history, s->kept) = copy;
+      return;
+    }
+  if (s->history->len == SPX_STUDY_HISTORY_MAX)
+    {
+      g_ptr_array_remove_index (s->history, 0);
+      s->overlay = s->overlay > 0 ? s->overlay - 1 : -1;
+    }
+  g_ptr_array_add (s->history, copy);
+  s->kept = (gint) s->history->len - 1;
+}
+
+void
+spx_study_sweep_cleared (SpxStudy *s)
+{
+  s->kept = -1;
+}
+
+void
+spx_study_take_history (SpxStudy *s, SpxStudy *from)
+{
+  GPtrArray *own = s->history;
+  s->history = g_steal_pointer (&from->history);
+  from->history = g_ptr_array_new_with_free_func ((GDestroyNotify)
+                                                  spx_sweep_free);
+  for (guint i = 0; i < own->len; i++)
+    g_ptr_array_add (s->history, g_steal_pointer (&own->pdata[i]));
+  g_ptr_array_unref (own);
+  if (s->history->len > SPX_STUDY_HISTORY_MAX)
+    g_ptr_array_remove_range (s->history, 0, s->history->len -
+                                             SPX_STUDY_HISTORY_MAX);
+  s->kept = s->overlay = from->kept = from->overlay = -1;
+}
+
+guint
+spx_study_history_n (const SpxStudy *s)
+{
+  return s->history->len;
+}
+
+const SpxSweep *
+spx_study_history_get (const SpxStudy *s, guint i)
+{
+  return i < s->history->len ? g_ptr_array_index (s->history, i) : NULL;
+}
+
+gboolean
+spx_study_set_overlay (SpxStudy *s, gint i)
+{
+  if (i >= (gint) s->history->len || (i >= 0 && i == s->kept))
+    return FALSE;
+  s->overlay = MAX (i, -1);
+  return TRUE;
+}
+
+const SpxSweep *
+spx_study_overlay (const SpxStudy *s)
+{
+  return s->overlay >= 0 && s->overlay != s->kept
+           ? spx_study_history_get (s, (guint) s->overlay) : NULL;
 }
 
 /* ---- verdict -------------------------------------------------------- */

@@ -34,6 +34,11 @@ typedef struct {
    * still show them) until planned again. */
   SpxIpuProgram *programs[SPX_IPU_N_MODES];
   SpxSweep      *sweep;     /* the last sweep; may have no points */
+  /* The session's finished sweeps (SpxSweep, copies), oldest first, at
+   * most SPX_STUDY_HISTORY_MAX; kept: the one that is a copy of sweep
+   * (-1: none yet); overlay: the one drawn under it (-1: none). */
+  GPtrArray     *history;
+  gint           kept, overlay;
   /* Bumped by every change of subject, machine or problem: the sweep is
    * out of date when it ran at another revision. */
   guint          revision, sweep_revision;
@@ -176,6 +181,24 @@ gboolean    spx_study_save (SpxStudy *study, const char *path,
  * scenario's n, dtype, machine and threads. The options borrow from the
  * study. */
 void        spx_study_sweep_options (SpxStudy *study, SpxSweepOptions *o);
+/* Earlier sweeps kept to compare with, at most. */
+#define SPX_STUDY_HISTORY_MAX 16
+/* A copy of the sweep (when it has points) joins the history, or
+ * replaces its own earlier copy (a sweep measured again); the oldest
+ * goes when there are too many. */
+void        spx_study_keep_sweep   (SpxStudy *study);
+/* The sweep has been cleared for a new run: no history entry is its. */
+void        spx_study_sweep_cleared (SpxStudy *study);
+/* A study opened in place of from keeps from's history before its own
+ * (the session goes on); from is left with none. */
+void        spx_study_take_history (SpxStudy *study, SpxStudy *from);
+guint       spx_study_history_n    (const SpxStudy *study);
+const SpxSweep *spx_study_history_get (const SpxStudy *study, guint i);
+/* History entry i (-1: none) drawn under the sweep; FALSE out of range
+ * or for the sweep's own copy. */
+gboolean    spx_study_set_overlay  (SpxStudy *study, gint i);
+/* The overlay, NULL for none. */
+const SpxSweep *spx_study_overlay  (const SpxStudy *study);
 /* Whether a sweep with points ran at another revision. */
 gboolean    spx_study_sweep_stale   (const SpxStudy *study);
 

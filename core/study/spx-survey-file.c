@@ -2,6 +2,7 @@
  * JSON, checked key by key */
 #include "spx-survey.h"
 #include "spx-json.h"
+#include "spx-json-read.h"
 #include "spx-util.h"
 
 #include <json-glib/json-glib.h>
@@ -184,143 +185,6 @@ spx_survey_save (const SpxSurvey *survey, const char *path,
 
 /* ---- JSON in ------------------------------------------------------ */
 
-/* Where in the file a value is: "layers[2].points[5]" ("" the top). */
-typedef struct {
-  const char *file;
-  GError    **error;
-} Reader;
-
-static gboolean
-refuse (Reader *r, const char *where, const char *key, const char *fmt, ...)
-  G_GNUC_PRINTF (4, 5);
-
-static gboolean
-refuse (Reader *r, const char *where, const char *key, const char *fmt, ...)
-{
-  va_list args;
-  va_start (args, fmt);
-  g_autofree char *what = g_strdup_vprintf (fmt, args);
-  va_end (args);
-  g_autofree char *k = spx_short (key);
-  g_set_error (r->error, SPX_SURVEY_ERROR, SPX_SURVEY_ERROR_INVALID,
-               "%s: %s%s%s: %s", r->file, where, *where ? "." : "", k, what);
-  return FALSE;
-}
-
-/* o's member key holding a value of type (a JSON_NODE_* for objects and
- * arrays, else G_TYPE_STRING, G_TYPE_BOOLEAN, G_TYPE_DOUBLE for any
- * number or G_TYPE_INT64). nullable: null is taken (NULL returned,
- * no error). */
-static JsonNode *
-member (Reader *r, JsonObject *o, const char *where, const char *key,
-        JsonNodeType kind, GType type, gboolean nullable, gboolean *ok)
-{
-  static const char *const kinds[] = {
-    [JSON_NODE_OBJECT] = "an object", [JSON_NODE_ARRAY] = "an array",
-  };
-  JsonNode *node = json_object_get_member (o, key);
-  *ok = TRUE;
-  if (node != NULL && nullable && JSON_NODE_HOLDS_NULL (node))
-    return NULL;
-  gboolean right = node != NULL && JSON_NODE_TYPE (node) == kind;
-  if (right && kind == JSON_NODE_VALUE)
-    {
-      GType t = json_node_get_value_type (node);
-      right = t == type || (type == G_TYPE_DOUBLE && t == G_TYPE_INT64);
-    }
-  if (right)
-    return node;
-  const char *expected = kind != JSON_NODE_VALUE ? kinds[kind]
-                         : type == G_TYPE_STRING ? "a string"
-                         : type == G_TYPE_BOOLEAN ? "true or false"
-                         : type == G_TYPE_INT64 ? "a whole number"
-                                                : "a number";
-  *ok = refuse (r, where, key, node ? "expected %s" : "missing (expected %s)",
-                expected);
-  return NULL;
-}
-
-static JsonObject *
-get_object (Reader *r, JsonObject *o, const char *where, const char *key)
-{
-  gboolean ok;
-  JsonNode *n = member (r, o, where, key, JSON_NODE_OBJECT, 0, FALSE, &ok);
-  return n ? json_node_get_object (n) : NULL;
-}
-
-static JsonArray *
-get_array (Reader *r, JsonObject *o, const char *where, const char *key)
-{
-  gboolean ok;
-  JsonNode *n = member (r, o, where, key, JSON_NODE_ARRAY, 0, FALSE, &ok);
-  return n ? json_node_get_array (n) : NULL;
-}
-
-static const char *
-get_string (Reader *r, JsonObject *o, const char *where, const char *key)
-{
-  gboolean ok;
-  JsonNode *n = member (r, o, where, key, JSON_NODE_VALUE, G_TYPE_STRING,
-                        FALSE, &ok);
-  return n ? json_node_get_string (n) : NULL;
-}
-
-static gboolean
-get_bool (Reader *r, JsonObject *o, const char *where, const char *key,
-          gboolean *value)
-{
-  gboolean ok;
-  JsonNode *n = member (r, o, where, key, JSON_NODE_VALUE, G_TYPE_BOOLEAN,
-                        FALSE, &ok);
-  if (n != NULL)
-    *value = json_node_get_boolean (n);
-  return n != NULL;
-}
-
-static gboolean
-get_uint (Reader *r, JsonObject *o, const char *where, const char *key,
-          guint64 lo, guint64 hi, guint64 *value)
-{
-  gboolean ok;
-  JsonNode *n = member (r, o, where, key, JSON_NODE_VALUE, G_TYPE_INT64,
-                        FALSE, &ok);
-  if (n == NULL)
-    return FALSE;
-  gint64 v = json_node_get_int (n);
-  if (v < 0 || (guint64) v < lo || (guint64) v > hi)
-    return refuse (r, where, key, "expected a whole number from %"
-                   G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT, lo, hi);
-  *value = (guint64) v;
-  return TRUE;
-}
-
-static gboolean
-get_guint (Reader *r, JsonObject *o, const char *where, const char *key,
-           guint lo, guint hi, guint *value)
-{
-  guint64 v;
-  if (!get_uint (r, o, where, key, lo, hi, &v))
-    return FALSE;
-  *value = (guint) v;
-  return TRUE;
-}
-
-/* A finite number from lo to hi; with nullable, null reads as NAN. */
-static gboolean
-get_double (Reader *r, JsonObject *o, const char *where, const char *key,
-            double lo, double hi, gboolean nullable, double *value)
-{
-  gboolean ok;
-  JsonNode *n = member (r, o, where, key, JSON_NODE_VALUE, G_TYPE_DOUBLE,
-                        nullable, &ok);
-  if (!ok)
-    return FALSE;
-  *value = n ? json_node_get_double (n) : NAN;
-  if (n == NULL || (isfinite (*value) && *value >= lo && *value <= hi))
-    return TRUE;
-  return refuse (r, where, key, "expected a number from %g to %g", lo, hi);
-}
-
 /* ---- settings ---- */
 
 /* Element i of a, when a string; else "" (no word the caller takes). */
@@ -334,9 +198,9 @@ element_string (JsonArray *a, guint i)
 }
 
 static gboolean
-read_sources (Reader *r, JsonObject *o, SpxSurveyOptions *s)
+read_sources (SpxJsonReader *r, JsonObject *o, SpxSurveyOptions *s)
 {
-  JsonArray *a = get_array (r, o, "settings", "sources");
+  JsonArray *a = spx_json_get_array (r, o, "settings", "sources");
   if (a == NULL)
     return FALSE;
   s->run_model = s->run_cpu = FALSE;
@@ -348,21 +212,21 @@ read_sources (Reader *r, JsonObject *o, SpxSurveyOptions *s)
       else if (g_str_equal (word, "model"))
         s->run_model = TRUE;
       else
-        return refuse (r, "settings", "sources", "expected \"cpu\" or "
+        return spx_json_refuse (r, "settings", "sources", "expected \"cpu\" or "
                        "\"model\" in each place");
     }
   return TRUE;
 }
 
 static gboolean
-read_blocks (Reader *r, JsonObject *o, SpxSurveyOptions *s)
+read_blocks (SpxJsonReader *r, JsonObject *o, SpxSurveyOptions *s)
 {
-  JsonArray *a = get_array (r, o, "settings", "blocks");
+  JsonArray *a = spx_json_get_array (r, o, "settings", "blocks");
   if (a == NULL)
     return FALSE;
   guint n = json_array_get_length (a);
   if (n < 1 || n > SPX_SWEEP_MAX_VALUES)
-    return refuse (r, "settings", "blocks", "expected 1 to %d block sizes",
+    return spx_json_refuse (r, "settings", "blocks", "expected 1 to %d block sizes",
                    SPX_SWEEP_MAX_VALUES);
   s->n_blocks = n;
   for (guint i = 0; i < n; i++)
@@ -372,7 +236,7 @@ read_blocks (Reader *r, JsonObject *o, SpxSurveyOptions *s)
                  json_node_get_value_type (e) == G_TYPE_INT64
                    ? json_node_get_int (e) : 0;
       if (b < 1 || b > SPX_MASK_MAX_BLOCK)
-        return refuse (r, "settings", "blocks", "expected whole numbers "
+        return spx_json_refuse (r, "settings", "blocks", "expected whole numbers "
                        "from 1 to %u", SPX_MASK_MAX_BLOCK);
       s->blocks[i] = (guint) b;
     }
@@ -380,9 +244,9 @@ read_blocks (Reader *r, JsonObject *o, SpxSurveyOptions *s)
 }
 
 static gboolean
-read_modes (Reader *r, JsonObject *o, SpxSurveyOptions *s)
+read_modes (SpxJsonReader *r, JsonObject *o, SpxSurveyOptions *s)
 {
-  JsonArray *a = get_array (r, o, "settings", "modes");
+  JsonArray *a = spx_json_get_array (r, o, "settings", "modes");
   if (a == NULL)
     return FALSE;
   gboolean *runs[SPX_SWEEP_N_MODES] = {
@@ -393,7 +257,7 @@ read_modes (Reader *r, JsonObject *o, SpxSurveyOptions *s)
     {
       SpxSweepMode mode;
       if (!spx_sweep_mode_from_string (element_string (a, i), &mode))
-        return refuse (r, "settings", "modes", "expected dense, static, "
+        return spx_json_refuse (r, "settings", "modes", "expected dense, static, "
                        "dynamic or tilewise in each place");
       if (runs[mode] != NULL)
         *runs[mode] = TRUE;
@@ -402,156 +266,77 @@ read_modes (Reader *r, JsonObject *o, SpxSurveyOptions *s)
 }
 
 static gboolean
-read_machine (Reader *r, JsonObject *o, SpxSurveyOptions *s)
+read_machine (SpxJsonReader *r, JsonObject *o, SpxSurveyOptions *s)
 {
-  const char *name = get_string (r, o, "settings", "machine");
+  const char *name = spx_json_get_string (r, o, "settings", "machine");
   if (name == NULL)
     return FALSE;
   if (!json_object_has_member (o, "machine_file"))
     {
       s->machine = spx_ipu_machine_preset (name);
       return s->machine != NULL ||
-             refuse (r, "settings", "machine", "expected a preset (a custom "
+             spx_json_refuse (r, "settings", "machine", "expected a preset (a custom "
                      "machine has its machine_file)");
     }
-  const char *data = get_string (r, o, "settings", "machine_file");
+  const char *data = spx_json_get_string (r, o, "settings", "machine_file");
   if (data == NULL)
     return FALSE;
   g_autoptr (GError) local = NULL;
   s->machine = spx_ipu_machine_load_data (name, data, strlen (data), &local);
   return s->machine != NULL ||
-         refuse (r, "settings", "machine_file", "%s", local->message);
+         spx_json_refuse (r, "settings", "machine_file", "%s", local->message);
 }
 
 static gboolean
-read_settings (Reader *r, JsonObject *root, SpxSurveyOptions *s)
+read_settings (SpxJsonReader *r, JsonObject *root, SpxSurveyOptions *s)
 {
-  JsonObject *o = get_object (r, root, "", "settings");
-  const char *dtype = o ? get_string (r, o, "settings", "dtype") : NULL;
+  JsonObject *o = spx_json_get_object (r, root, "", "settings");
+  const char *dtype = o ? spx_json_get_string (r, o, "settings", "dtype") : NULL;
   if (dtype == NULL || !read_sources (r, o, s) || !read_blocks (r, o, s) ||
       !read_modes (r, o, s) ||
-      !get_uint (r, o, "settings", "n", 1, SPX_MASK_MAX_DIM, &s->n) ||
-      !get_guint (r, o, "settings", "threads", 0, G_MAXINT, &s->threads) ||
-      !get_guint (r, o, "settings", "reps", 1, G_MAXINT, &s->reps) ||
-      !get_guint (r, o, "settings", "warmup", 0, G_MAXINT, &s->warmup) ||
-      !get_uint (r, o, "settings", "seed", 0, G_MAXINT64, &s->seed) ||
+      !spx_json_get_uint (r, o, "settings", "n", 1, SPX_MASK_MAX_DIM, &s->n) ||
+      !spx_json_get_guint (r, o, "settings", "threads", 0, G_MAXINT, &s->threads) ||
+      !spx_json_get_guint (r, o, "settings", "reps", 1, G_MAXINT, &s->reps) ||
+      !spx_json_get_guint (r, o, "settings", "warmup", 0, G_MAXINT, &s->warmup) ||
+      !spx_json_get_uint (r, o, "settings", "seed", 0, G_MAXINT64, &s->seed) ||
       !read_machine (r, o, s))
     return FALSE;
   if (!spx_dtype_from_string (dtype, &s->dtype))
-    return refuse (r, "settings", "dtype", "expected %s", spx_dtype_names ());
+    return spx_json_refuse (r, "settings", "dtype", "expected %s", spx_dtype_names ());
   if (json_object_has_member (o, "only"))
     {
-      const char *only = get_string (r, o, "settings", "only");
+      const char *only = spx_json_get_string (r, o, "settings", "only");
       if (only == NULL)
         return FALSE;
       s->only = g_strdup (only);
     }
   g_autoptr (GError) local = NULL;
   if (!spx_survey_options_validate (s, &local))
-    return refuse (r, "", "settings", "%s", local->message);
+    return spx_json_refuse (r, "", "settings", "%s", local->message);
   return TRUE;
 }
 
 /* ---- points ---- */
 
 static gboolean
-read_point_words (Reader *r, JsonObject *o, const char *where,
-                  SpxSweepPoint *p)
-{
-  const char *source = get_string (r, o, where, "source");
-  const char *mode = source ? get_string (r, o, where, "mode") : NULL;
-  const char *dtype = mode ? get_string (r, o, where, "dtype") : NULL;
-  const char *machine = dtype ? get_string (r, o, where, "machine") : NULL;
-  const char *noise = machine ? get_string (r, o, where, "noise") : NULL;
-  if (noise == NULL)
-    return FALSE;
-  if (!g_str_equal (source, "cpu") && !g_str_equal (source, "model"))
-    return refuse (r, where, "source", "expected \"cpu\" or \"model\"");
-  p->source = g_str_equal (source, "cpu") ? SPX_SWEEP_CPU : SPX_SWEEP_MODEL;
-  if (!spx_sweep_mode_from_string (mode, &p->mode) ||
-      (p->mode == SPX_SWEEP_TILEWISE && p->source == SPX_SWEEP_MODEL))
-    return refuse (r, where, "mode", "expected dense, static, dynamic or "
-                   "(the CPU's) tilewise");
-  if (!spx_dtype_from_string (dtype, &p->dtype))
-    return refuse (r, where, "dtype", "expected %s", spx_dtype_names ());
-  if (strlen (machine) >= sizeof p->machine)
-    return refuse (r, where, "machine", "expected a name under %zu bytes",
-                   sizeof p->machine);
-  g_strlcpy (p->machine, machine, sizeof p->machine);
-  if (!spx_noise_from_string (noise, &p->noise))
-    return refuse (r, where, "noise", "expected \"\" or some of "
-                   "efficiency, dense-slow, busy, spread");
-  if (p->source == SPX_SWEEP_CPU)
-    {
-      const char *dense = get_string (r, o, where, "dense");
-      if (dense == NULL)
-        return FALSE;
-      if (strlen (dense) >= sizeof p->dense)
-        return refuse (r, where, "dense", "expected a library's name");
-      g_strlcpy (p->dense, dense, sizeof p->dense);
-    }
-  return TRUE;
-}
-
-/* The ratios' quartiles around the speedup; a survey saved before they
- * were measured has none: the speedup stands for both. */
-static gboolean
-get_ratio_quartiles (Reader *r, JsonObject *o, const char *where,
-                     SpxSweepPoint *p)
-{
-  p->speedup_q1 = p->speedup_q3 = p->speedup;
-  if (!json_object_has_member (o, "speedup_q1") &&
-      !json_object_has_member (o, "speedup_q3"))
-    return TRUE;
-  double hi = isfinite (p->speedup) ? p->speedup : G_MAXDOUBLE;
-  double lo = isfinite (p->speedup) ? p->speedup : 0;
-  return get_double (r, o, where, "speedup_q1", 0, hi, TRUE,
-                     &p->speedup_q1) &&
-         get_double (r, o, where, "speedup_q3", lo, G_MAXDOUBLE, TRUE,
-                     &p->speedup_q3);
-}
-
-static gboolean
-read_point (Reader *r, JsonObject *o, const char *where,
+read_point (SpxJsonReader *r, JsonObject *o, const char *where,
             const SpxSurveyLayer *layer, const SpxSurveyOptions *s,
             SpxSweepPoint *p)
 {
-  gboolean noisy;
-  memset (p, 0, sizeof *p);
-  if (!read_point_words (r, o, where, p) ||
-      !get_guint (r, o, where, "block", 1, SPX_MASK_MAX_BLOCK, &p->block) ||
-      !get_double (r, o, where, "density", 0, 1, FALSE, &p->density) ||
-      !get_uint (r, o, where, "m", layer->rows, layer->rows, &p->m) ||
-      !get_uint (r, o, where, "k", layer->cols, layer->cols, &p->k) ||
-      !get_uint (r, o, where, "n", s->n, s->n, &p->n) ||
-      !get_double (r, o, where, "ms", 0, G_MAXDOUBLE, FALSE, &p->ms) ||
-      !get_double (r, o, where, "ms_q1", 0, p->ms, FALSE, &p->ms_q1) ||
-      !get_double (r, o, where, "ms_q3", p->ms, G_MAXDOUBLE, FALSE,
-                   &p->ms_q3) ||
-      !get_double (r, o, where, "nz_throughput", 0, G_MAXDOUBLE, TRUE,
-                   &p->nz_throughput) ||
-      !get_double (r, o, where, "speedup", 0, G_MAXDOUBLE, TRUE,
-                   &p->speedup) ||
-      !get_bool (r, o, where, "fits", &p->fits) ||
-      !get_bool (r, o, where, "noisy", &noisy) ||
-      !get_ratio_quartiles (r, o, where, p))
+  const guint64 shape[] = { layer->rows, layer->cols, s->n };
+  if (!spx_sweep_point_read (r, o, where, shape, p))
     return FALSE;
-  if (!(p->ms > 0))
-    return refuse (r, where, "ms", "expected a time above 0");
-  if (noisy != (p->noise != SPX_NOISE_NONE))
-    return refuse (r, where, "noisy", "expected %s, as noise says",
-                   noisy ? "false" : "true");
   for (guint b = 0; b < s->n_blocks; b++)
     if (s->blocks[b] == p->block)
       return TRUE;
-  return refuse (r, where, "block", "expected one of settings.blocks");
+  return spx_json_refuse (r, where, "block", "expected one of settings.blocks");
 }
 
 static gboolean
-read_points (Reader *r, JsonObject *o, const char *where,
+read_points (SpxJsonReader *r, JsonObject *o, const char *where,
              SpxSurveyLayer *layer, const SpxSurveyOptions *s)
 {
-  JsonArray *a = get_array (r, o, where, "points");
+  JsonArray *a = spx_json_get_array (r, o, where, "points");
   if (a == NULL)
     return FALSE;
   guint n = json_array_get_length (a);
@@ -562,24 +347,24 @@ read_points (Reader *r, JsonObject *o, const char *where,
       JsonNode *e = json_array_get_element (a, i);
       SpxSweepPoint p;
       if (!JSON_NODE_HOLDS_OBJECT (e))
-        return refuse (r, where, "points", "expected an object in each "
+        return spx_json_refuse (r, where, "points", "expected an object in each "
                        "place");
       if (!read_point (r, json_node_get_object (e), at, layer, s, &p))
         return FALSE;
       g_array_append_val (layer->points, p);
     }
   if (n > 0 && layer->skipped != NULL)
-    return refuse (r, where, "points", "expected none: the layer was "
+    return spx_json_refuse (r, where, "points", "expected none: the layer was "
                    "skipped");
   return TRUE;
 }
 
 static gboolean
-read_block_densities (Reader *r, JsonObject *o, const char *where,
+read_block_densities (SpxJsonReader *r, JsonObject *o, const char *where,
                       SpxSurveyLayer *layer, const SpxSurveyOptions *s)
 {
   g_autofree char *at = g_strdup_printf ("%s.block_density", where);
-  JsonObject *bd = get_object (r, o, where, "block_density");
+  JsonObject *bd = spx_json_get_object (r, o, where, "block_density");
   if (bd == NULL)
     return FALSE;
   for (guint b = 0; b < s->n_blocks; b++)
@@ -588,7 +373,7 @@ read_block_densities (Reader *r, JsonObject *o, const char *where,
       g_snprintf (key, sizeof key, "%u", s->blocks[b]);
       layer->block_density[b] = NAN;
       if (json_object_has_member (bd, key) &&
-          !get_double (r, bd, at, key, 0, 1, FALSE,
+          !spx_json_get_double (r, bd, at, key, 0, 1, FALSE,
                        &layer->block_density[b]))
         return FALSE;
     }
@@ -608,17 +393,17 @@ close_to (double a, double b)
  * give, which then takes the file's own (so that a survey read back
  * writes the same file); why: what a number that is not says. */
 static gboolean
-check_numbers (Reader *r, JsonObject *o, const char *where,
+check_numbers (SpxJsonReader *r, JsonObject *o, const char *where,
                const char *const *keys, double *const *values, guint n,
                const char *why)
 {
   for (guint i = 0; i < n; i++)
     {
       double v;
-      if (!get_double (r, o, where, keys[i], 0, G_MAXDOUBLE, FALSE, &v))
+      if (!spx_json_get_double (r, o, where, keys[i], 0, G_MAXDOUBLE, FALSE, &v))
         return FALSE;
       if (!close_to (v, *values[i]))
-        return refuse (r, where, keys[i], "%s (%s %.6g)", why, keys[i],
+        return spx_json_refuse (r, where, keys[i], "%s (%s %.6g)", why, keys[i],
                        *values[i]);
       *values[i] = v;
     }
@@ -626,16 +411,16 @@ check_numbers (Reader *r, JsonObject *o, const char *where,
 }
 
 static gboolean
-check_choice (Reader *r, JsonObject *o, const char *where, gpointer item)
+check_choice (SpxJsonReader *r, JsonObject *o, const char *where, gpointer item)
 {
   SpxSurveyChoice *c = item;
   static const char *const keys[] = { "ms", "dense_ms", "speedup", "best" };
   double *const values[] = { &c->ms, &c->dense_ms, &c->speedup, &c->best };
-  const char *mode = get_string (r, o, where, "mode");
+  const char *mode = spx_json_get_string (r, o, where, "mode");
   guint block, noisy;
   if (mode == NULL ||
-      !get_guint (r, o, where, "block", 0, SPX_MASK_MAX_BLOCK, &block) ||
-      !get_guint (r, o, where, "noisy_points", 0, G_MAXINT, &noisy))
+      !spx_json_get_guint (r, o, where, "block", 0, SPX_MASK_MAX_BLOCK, &block) ||
+      !spx_json_get_guint (r, o, where, "noisy_points", 0, G_MAXINT, &noisy))
     return FALSE;
   const char *key = !g_str_equal (mode, spx_sweep_mode_to_string (c->mode))
                       ? "mode"
@@ -645,12 +430,12 @@ check_choice (Reader *r, JsonObject *o, const char *where, gpointer item)
     "disagrees with the layer's points: they recommend %s b%u",
     spx_sweep_mode_to_string (c->mode), c->block);
   if (key != NULL)
-    return refuse (r, where, key, "%s", why);
+    return spx_json_refuse (r, where, key, "%s", why);
   return check_numbers (r, o, where, keys, values, G_N_ELEMENTS (keys), why);
 }
 
 static gboolean
-check_total (Reader *r, JsonObject *o, const char *where, gpointer item)
+check_total (SpxJsonReader *r, JsonObject *o, const char *where, gpointer item)
 {
   SpxSurveyTotal *t = item;
   static const char *const keys[] = { "dense_ms", "chosen_ms", "speedup",
@@ -665,13 +450,13 @@ check_total (Reader *r, JsonObject *o, const char *where, gpointer item)
  * points give: items[s], source s's as recomputed (valid[s]: it has
  * one), checked by check against o's member key. */
 static gboolean
-check_sources (Reader *r, JsonObject *o, const char *where,
+check_sources (SpxJsonReader *r, JsonObject *o, const char *where,
                const char *key, const gboolean *valid,
-               gboolean (*check) (Reader *, JsonObject *, const char *,
+               gboolean (*check) (SpxJsonReader *, JsonObject *, const char *,
                                   gpointer),
                gpointer const *items)
 {
-  JsonObject *by = get_object (r, o, where, key);
+  JsonObject *by = spx_json_get_object (r, o, where, key);
   if (by == NULL)
     return FALSE;
   g_autofree char *at = g_strdup_printf ("%s%s%s", where, *where ? "." : "",
@@ -680,11 +465,11 @@ check_sources (Reader *r, JsonObject *o, const char *where,
     {
       gboolean has = json_object_has_member (by, source_keys[s]);
       if (has != valid[s])
-        return refuse (r, at, source_keys[s], valid[s]
+        return spx_json_refuse (r, at, source_keys[s], valid[s]
                        ? "missing, yet the points have it"
                        : "expected none: no such points");
       g_autofree char *in = g_strdup_printf ("%s.%s", at, source_keys[s]);
-      JsonObject *c = has ? get_object (r, by, at, source_keys[s]) : NULL;
+      JsonObject *c = has ? spx_json_get_object (r, by, at, source_keys[s]) : NULL;
       if (has && (c == NULL || !check (r, c, in, items[s])))
         return FALSE;
     }
@@ -694,27 +479,27 @@ check_sources (Reader *r, JsonObject *o, const char *where,
 /* ---- layers ---- */
 
 static gboolean
-read_layer_figures (Reader *r, JsonObject *o, const char *where,
+read_layer_figures (SpxJsonReader *r, JsonObject *o, const char *where,
                     SpxSurveyLayer *layer)
 {
   guint64 entry, most;
-  const char *name = get_string (r, o, where, "name");
+  const char *name = spx_json_get_string (r, o, where, "name");
   if (name == NULL ||
-      !get_uint (r, o, where, "entry", 0, G_MAXUINT, &entry) ||
-      !get_uint (r, o, where, "rows", 0, SPX_MASK_MAX_DIM, &layer->rows) ||
-      !get_uint (r, o, where, "cols", 0, SPX_MASK_MAX_DIM, &layer->cols))
+      !spx_json_get_uint (r, o, where, "entry", 0, G_MAXUINT, &entry) ||
+      !spx_json_get_uint (r, o, where, "rows", 0, SPX_MASK_MAX_DIM, &layer->rows) ||
+      !spx_json_get_uint (r, o, where, "cols", 0, SPX_MASK_MAX_DIM, &layer->cols))
     return FALSE;
   layer->name = g_strdup (name);
   layer->entry = (guint) entry;
   most = layer->rows * layer->cols; /* each under 2^31 */
-  if (!get_uint (r, o, where, "nnz", 0, most, &layer->nnz) ||
-      !get_double (r, o, where, "density", 0, 1, FALSE, &layer->density))
+  if (!spx_json_get_uint (r, o, where, "nnz", 0, most, &layer->nnz) ||
+      !spx_json_get_double (r, o, where, "density", 0, 1, FALSE, &layer->density))
     return FALSE;
   if (most > 0 && !close_to (layer->density, (double) layer->nnz / most))
-    return refuse (r, where, "density", "expected nnz / (rows × cols)");
+    return spx_json_refuse (r, where, "density", "expected nnz / (rows × cols)");
   if (json_object_has_member (o, "skipped"))
     {
-      const char *why = get_string (r, o, where, "skipped");
+      const char *why = spx_json_get_string (r, o, where, "skipped");
       if (why == NULL)
         return FALSE;
       layer->skipped = g_strdup (why);
@@ -723,7 +508,7 @@ read_layer_figures (Reader *r, JsonObject *o, const char *where,
 }
 
 static SpxSurveyLayer *
-read_layer (Reader *r, JsonObject *o, const char *where,
+read_layer (SpxJsonReader *r, JsonObject *o, const char *where,
             const SpxSurveyOptions *s)
 {
   SpxSurveyLayer *layer = g_new0 (SpxSurveyLayer, 1);
@@ -750,9 +535,9 @@ read_layer (Reader *r, JsonObject *o, const char *where,
 }
 
 static gboolean
-read_layers (Reader *r, JsonObject *root, SpxSurvey *survey)
+read_layers (SpxJsonReader *r, JsonObject *root, SpxSurvey *survey)
 {
-  JsonArray *a = get_array (r, root, "", "layers");
+  JsonArray *a = spx_json_get_array (r, root, "", "layers");
   if (a == NULL)
     return FALSE;
   for (guint i = 0; i < json_array_get_length (a); i++)
@@ -760,7 +545,7 @@ read_layers (Reader *r, JsonObject *root, SpxSurvey *survey)
       g_autofree char *at = g_strdup_printf ("layers[%u]", i);
       JsonNode *e = json_array_get_element (a, i);
       if (!JSON_NODE_HOLDS_OBJECT (e))
-        return refuse (r, "", "layers", "expected an object in each place");
+        return spx_json_refuse (r, "", "layers", "expected an object in each place");
       SpxSurveyLayer *layer = read_layer (r, json_node_get_object (e), at,
                                           &survey->settings);
       if (layer == NULL)
@@ -781,38 +566,12 @@ read_layers (Reader *r, JsonObject *root, SpxSurvey *survey)
 
 /* ---- the file ---- */
 
-/* Refuses text nested deeper than MAX_DEPTH before a parser sees it. */
 static gboolean
-shallow (const char *text, gsize len)
+read_root (SpxJsonReader *r, JsonObject *root, SpxSurvey *survey)
 {
-  guint depth = 0;
-  gboolean in_string = FALSE;
-  for (gsize i = 0; i < len; i++)
-    {
-      char c = text[i];
-      if (in_string)
-        {
-          if (c == '\\')
-            i++;
-          else if (c == '"')
-            in_string = FALSE;
-        }
-      else if (c == '"')
-        in_string = TRUE;
-      else if ((c == '[' || c == '{') && ++depth > MAX_DEPTH)
-        return FALSE;
-      else if ((c == ']' || c == '}') && depth > 0)
-        depth--;
-    }
-  return TRUE;
-}
-
-static gboolean
-read_root (Reader *r, JsonObject *root, SpxSurvey *survey)
-{
-  const char *path = get_string (r, root, "", "path");
-  const char *format = path ? get_string (r, root, "", "format") : NULL;
-  if (format == NULL || !get_bool (r, root, "", "complete",
+  const char *path = spx_json_get_string (r, root, "", "path");
+  const char *format = path ? spx_json_get_string (r, root, "", "format") : NULL;
+  if (format == NULL || !spx_json_get_bool (r, root, "", "complete",
                                    &survey->complete))
     return FALSE;
   survey->path = g_strdup (path);
@@ -824,7 +583,7 @@ read_root (Reader *r, JsonObject *root, SpxSurvey *survey)
 }
 
 static JsonParser *
-parse (Reader *r, const char *path, GError **error)
+parse (SpxJsonReader *r, const char *path, GError **error)
 {
   g_autofree char *text = NULL;
   gsize len = 0;
@@ -833,9 +592,9 @@ parse (Reader *r, const char *path, GError **error)
                          error) ||
       !spx_budget_check_estimate (len * TREE_PER_BYTE, r->file, error))
     return NULL;
-  if (!shallow (text, len))
+  if (!spx_json_shallow (text, len, MAX_DEPTH))
     {
-      refuse (r, "", "(top)", "nested deeper than %d: not a survey",
+      spx_json_refuse (r, "", "(top)", "nested deeper than %d: not a survey",
               MAX_DEPTH);
       return NULL;
     }
@@ -852,14 +611,15 @@ SpxSurvey *
 spx_survey_load (const char *path, GError **error)
 {
   g_autofree char *shown = g_filename_display_name (path);
-  Reader r = { shown, error };
+  SpxJsonReader r = { shown, error, SPX_SURVEY_ERROR,
+                     SPX_SURVEY_ERROR_INVALID };
   g_autoptr (JsonParser) parser = parse (&r, path, error);
   if (parser == NULL)
     return NULL;
   JsonNode *root = json_parser_get_root (parser);
   if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
     {
-      refuse (&r, "", "(top)", "expected an object");
+      spx_json_refuse (&r, "", "(top)", "expected an object");
       return NULL;
     }
   g_autoptr (SpxSurvey) survey = spx_survey_new ();

@@ -203,6 +203,36 @@ spx_sweep_free (SpxSweep *sweep)
   g_free (sweep);
 }
 
+SpxSweep *
+spx_sweep_copy (const SpxSweep *sweep)
+{
+  SpxSweep *copy = spx_sweep_new ();
+  spx_sweep_reset (copy, &sweep->settings, NULL);
+  g_array_append_vals (copy->points, sweep->points->data,
+                       sweep->points->len);
+  copy->best_dense_gflops = sweep->best_dense_gflops;
+  return copy;
+}
+
+char *
+spx_sweep_label (const SpxSweep *sweep)
+{
+  const SpxSweepOptions *o = &sweep->settings;
+  const char *what = o->subject == NULL ? "generated masks"
+                     : o->subject_name != NULL && *o->subject_name
+                       ? o->subject_name : "a mask";
+  g_autofree char *shape = o->subject != NULL
+    ? g_strdup_printf ("%" G_GUINT64_FORMAT " × %" G_GUINT64_FORMAT,
+                       o->subject->rows, o->subject->cols)
+    : g_strdup_printf ("%" G_GUINT64_FORMAT " × %" G_GUINT64_FORMAT,
+                       o->run_cpu ? o->cpu_m : o->model_m,
+                       o->run_cpu ? o->cpu_k : o->model_k);
+  return g_strdup_printf ("%s (%s) · %s · n = %" G_GUINT64_FORMAT " · %s",
+                          what, shape, o->machine ? o->machine->name : "bow",
+                          o->run_cpu ? o->cpu_n : o->model_n,
+                          spx_dtype_to_string (o->dtype));
+}
+
 void
 spx_sweep_options_set_op (SpxSweepOptions *o, SpxBenchOp op)
 {
@@ -758,6 +788,7 @@ json_settings (SpxJson *json, const SpxSweepOptions *o, double best_dense)
 {
   spx_json_begin_object (json, "settings");
   spx_json_string (json, "op", spx_bench_op_name (o->op));
+  spx_json_string (json, "dtype", spx_dtype_to_string (o->dtype));
   spx_json_begin_array (json, "sources");
   if (o->run_model)
     spx_json_string (json, NULL, "model");
@@ -856,21 +887,68 @@ spx_sweep_point_to_json (SpxJson *json, const SpxSweepPoint *p)
   spx_json_end_object (json);
 }
 
+/* A sweep's members: its settings, the units and its points. */
+static void
+json_body (SpxJson *json, const SpxSweep *sweep)
+{
+  json_settings (json, &sweep->settings, sweep->best_dense_gflops);
+  spx_json_begin_object (json, "units");
+  spx_json_string (json, "ms", "milliseconds per product");
+  spx_json_string (json, "nz_throughput_model", "TFLOP/s");
+  spx_json_string (json, "nz_throughput_cpu", "GFLOP/s");
+  spx_json_end_object (json);
+  spx_json_begin_array (json, "points");
+  for (guint i = 0; i < sweep->points->len; i++)
+    spx_sweep_point_to_json (json, &g_array_index (sweep->points,
+                                                   SpxSweepPoint, i));
+  spx_json_end_array (json);
+}
+
 char *
 spx_sweep_to_json (const SpxSweep *sweep)
 {
   SpxJson json;
   spx_json_init (&json);
   spx_json_begin_object (&json, NULL);
-  json_settings (&json, &sweep->settings, sweep->best_dense_gflops);
-  spx_json_begin_object (&json, "units");
-  spx_json_string (&json, "ms", "milliseconds per product");
-  spx_json_string (&json, "nz_throughput_model", "TFLOP/s");
-  spx_json_string (&json, "nz_throughput_cpu", "GFLOP/s");
+  json_body (&json, sweep);
   spx_json_end_object (&json);
-  spx_json_begin_array (&json, "points");
-  for (guint i = 0; i < sweep->points->len; i++)
-    spx_sweep_point_to_json (&json, &g_array_index (sweep->points, SpxSweepPoint, i));
+  return spx_json_finish_line (&json);
+}
+
+static const char *const pair_roles[] = { "current", "overlay" };
+
+char *
+spx_sweep_pair_to_csv (const SpxSweepPair *pair)
+{
+  GString *out = g_string_new ("sweep," SPX_SWEEP_CSV_HEADER "\n");
+  const SpxSweep *sweeps[] = { pair->current, pair->overlay };
+  for (guint s = 0; s < G_N_ELEMENTS (sweeps); s++)
+    for (guint i = 0; i < sweeps[s]->points->len; i++)
+      {
+        g_string_append_printf (out, "%s,", pair_roles[s]);
+        spx_sweep_csv_row (out, &g_array_index (sweeps[s]->points,
+                                                SpxSweepPoint, i));
+      }
+  return g_string_free (out, FALSE);
+}
+
+char *
+spx_sweep_pair_to_json (const SpxSweepPair *pair)
+{
+  const SpxSweep *sweeps[] = { pair->current, pair->overlay };
+  SpxJson json;
+  spx_json_init (&json);
+  spx_json_begin_object (&json, NULL);
+  spx_json_begin_array (&json, "sweeps");
+  for (guint s = 0; s < G_N_ELEMENTS (sweeps); s++)
+    {
+      g_autofree char *label = spx_sweep_label (sweeps[s]);
+      spx_json_begin_object (&json, NULL);
+      spx_json_string (&json, "sweep", pair_roles[s]);
+      spx_json_string (&json, "label", label);
+      json_body (&json, sweeps[s]);
+      spx_json_end_object (&json);
+    }
   spx_json_end_array (&json);
   spx_json_end_object (&json);
   return spx_json_finish_line (&json);
@@ -893,6 +971,18 @@ spx_sweep_save_as (const char *path, SpxSweepText to_csv,
       return FALSE;
     }
   return spx_save_file (path, text, strlen (text), flags, error);
+}
+
+gboolean
+spx_sweep_save_pair (const SpxSweep *sweep, const SpxSweep *overlay,
+                     const char *path, SpxSaveFlags flags, GError **error)
+{
+  if (overlay == NULL)
+    return spx_sweep_save (sweep, path, flags, error);
+  SpxSweepPair pair = { sweep, overlay };
+  return spx_sweep_save_as (path, (SpxSweepText) spx_sweep_pair_to_csv,
+                            (SpxSweepText) spx_sweep_pair_to_json, &pair,
+                            flags, error);
 }
 
 gboolean

@@ -139,6 +139,11 @@ typedef struct {
 
 SpxSweep *spx_sweep_new  (void);
 void      spx_sweep_free (SpxSweep *sweep);
+/* Its settings (subject and machine shared or copied) and points. */
+SpxSweep *spx_sweep_copy (const SpxSweep *sweep);
+/* One line that tells sweeps apart: "layer.smtx (256 × 2304) · bow ·
+ * n = 1024 · fp16" ("generated masks (4096 × 4096) · …" for densities). */
+char     *spx_sweep_label (const SpxSweep *sweep);
 /* The operation to sweep. SDDMM is measured on the CPU only, as dense and
  * static (the IPU model, the dynamic and the tile-wise plans cover SpMM):
  * it turns the others off. */
@@ -216,6 +221,27 @@ void      spx_sweep_csv_field     (GString *out, const char *text);
 /* By the extension of path: .csv or .json; through spx_save_file. */
 gboolean  spx_sweep_save    (const SpxSweep *sweep, const char *path,
                              SpxSaveFlags flags, GError **error);
+/* A sweep read back from what spx_sweep_to_json wrote (name, the file
+ * it is in, for errors): settings and points checked, each refusal
+ * naming name, where and the key (SPX_SWEEP_ERROR_INVALID). A subject's
+ * sweep needs its subject (element mask, shared), a generated one NULL;
+ * a machine that is not a preset comes back as a renamed preset (its
+ * name is what a kept sweep is read for). */
+SpxSweep *spx_sweep_from_json (const char *name, const char *text, gsize len,
+                               const SpxMask *subject, GError **error);
+/* A sweep and the earlier one drawn under it, in one file: the CSV has
+ * a first column `sweep` ("current" or "overlay") before the columns of
+ * SPX_SWEEP_CSV_HEADER; the JSON is {"sweeps": [{"sweep": "current",
+ * "label", "settings", "units", "points"}, {"sweep": "overlay", …}]}.
+ * overlay NULL: spx_sweep_save. */
+typedef struct {
+  const SpxSweep *current, *overlay;
+} SpxSweepPair;
+char     *spx_sweep_pair_to_csv  (const SpxSweepPair *pair);
+char     *spx_sweep_pair_to_json (const SpxSweepPair *pair);
+gboolean  spx_sweep_save_pair    (const SpxSweep *sweep,
+                                  const SpxSweep *overlay, const char *path,
+                                  SpxSaveFlags flags, GError **error);
 /* The same for any file of points: data written by to_csv or to_json as
  * path's extension says; another is SPX_SWEEP_ERROR_INVALID, naming it. */
 typedef char *(*SpxSweepText) (gconstpointer data);

@@ -2008,6 +2008,8 @@ speedup_fill (const SpxRenderViewState *st, gpointer data)
   d->current_block = st->mask != NULL ? st->mask->block : 0;
   d->stale = st->stale;
   d->running = st->running;
+  d->overlay = st->overlay;
+  d->overlay_label = st->overlay_label;
 }
 
 static gboolean

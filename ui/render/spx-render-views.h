@@ -52,6 +52,8 @@ typedef struct {
   gboolean              stale;     /* the sweep is of an older subject */
   gboolean              running;   /* its points are still arriving */
   double                density;   /* the subject's, marked on the chart */
+  const SpxSweep       *overlay;   /* an earlier sweep under it, or NULL */
+  const char           *overlay_label;
 } SpxRenderViewState;
 
 /* What is under a point of a view; -1 for what is not there. */

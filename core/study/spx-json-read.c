@@ -1,0 +1,266 @@
+/* spx-json-read.c: reading JSON files that people may have edited:
+ * every value checked, every refusal naming the file, where and the key */
+#include "spx-json-read.h"
+#include "spx-util.h"
+
+#include <math.h>
+#include <string.h>
+
+gboolean
+spx_json_refuse (SpxJsonReader *r, const char *where, const char *key, const char *fmt, ...)
+{
+  va_list args;
+  va_start (args, fmt);
+  g_autofree char *what = g_strdup_vprintf (fmt, args);
+  va_end (args);
+  g_autofree char *k = spx_short (key);
+  g_set_error (r->error, r->domain, r->code,
+               "%s: %s%s%s: %s", r->file, where, *where ? "." : "", k, what);
+  return FALSE;
+}
+
+/* o's member key holding a value of type (a JSON_NODE_* for objects and
+ * arrays, else G_TYPE_STRING, G_TYPE_BOOLEAN, G_TYPE_DOUBLE for any
+ * number or G_TYPE_INT64). nullable: null is taken (NULL returned,
+ * no error). */
+JsonNode *
+spx_json_member (SpxJsonReader *r, JsonObject *o, const char *where, const char *key,
+        JsonNodeType kind, GType type, gboolean nullable, gboolean *ok)
+{
+  static const char *const kinds[] = {
+    [JSON_NODE_OBJECT] = "an object", [JSON_NODE_ARRAY] = "an array",
+  };
+  JsonNode *node = json_object_get_member (o, key);
+  *ok = TRUE;
+  if (node != NULL && nullable && JSON_NODE_HOLDS_NULL (node))
+    return NULL;
+  gboolean right = node != NULL && JSON_NODE_TYPE (node) == kind;
+  if (right && kind == JSON_NODE_VALUE)
+    {
+      GType t = json_node_get_value_type (node);
+      right = t == type || (type == G_TYPE_DOUBLE && t == G_TYPE_INT64);
+    }
+  if (right)
+    return node;
+  const char *expected = kind != JSON_NODE_VALUE ? kinds[kind]
+                         : type == G_TYPE_STRING ? "a string"
+                         : type == G_TYPE_BOOLEAN ? "true or false"
+                         : type == G_TYPE_INT64 ? "a whole number"
+                                                : "a number";
+  *ok = spx_json_refuse (r, where, key, node ? "expected %s" : "missing (expected %s)",
+                expected);
+  return NULL;
+}
+
+JsonObject *
+spx_json_get_object (SpxJsonReader *r, JsonObject *o, const char *where, const char *key)
+{
+  gboolean ok;
+  JsonNode *n = spx_json_member (r, o, where, key, JSON_NODE_OBJECT, 0, FALSE, &ok);
+  return n ? json_node_get_object (n) : NULL;
+}
+
+JsonArray *
+spx_json_get_array (SpxJsonReader *r, JsonObject *o, const char *where, const char *key)
+{
+  gboolean ok;
+  JsonNode *n = spx_json_member (r, o, where, key, JSON_NODE_ARRAY, 0, FALSE, &ok);
+  return n ? json_node_get_array (n) : NULL;
+}
+
+const char *
+spx_json_get_string (SpxJsonReader *r, JsonObject *o, const char *where, const char *key)
+{
+  gboolean ok;
+  JsonNode *n = spx_json_member (r, o, where, key, JSON_NODE_VALUE, G_TYPE_STRING,
+                        FALSE, &ok);
+  return n ? json_node_get_string (n) : NULL;
+}
+
+gboolean
+spx_json_get_bool (SpxJsonReader *r, JsonObject *o, const char *where, const char *key,
+          gboolean *value)
+{
+  gboolean ok;
+  JsonNode *n = spx_json_member (r, o, where, key, JSON_NODE_VALUE, G_TYPE_BOOLEAN,
+                        FALSE, &ok);
+  if (n != NULL)
+    *value = json_node_get_boolean (n);
+  return n != NULL;
+}
+
+gboolean
+spx_json_get_uint (SpxJsonReader *r, JsonObject *o, const char *where, const char *key,
+          guint64 lo, guint64 hi, guint64 *value)
+{
+  gboolean ok;
+  JsonNode *n = spx_json_member (r, o, where, key, JSON_NODE_VALUE, G_TYPE_INT64,
+                        FALSE, &ok);
+  if (n == NULL)
+    return FALSE;
+  gint64 v = json_node_get_int (n);
+  if (v < 0 || (guint64) v < lo || (guint64) v > hi)
+    return spx_json_refuse (r, where, key, "expected a whole number from %"
+                   G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT, lo, hi);
+  *value = (guint64) v;
+  return TRUE;
+}
+
+gboolean
+spx_json_get_guint (SpxJsonReader *r, JsonObject *o, const char *where, const char *key,
+           guint lo, guint hi, guint *value)
+{
+  guint64 v;
+  if (!spx_json_get_uint (r, o, where, key, lo, hi, &v))
+    return FALSE;
+  *value = (guint) v;
+  return TRUE;
+}
+
+/* A finite number from lo to hi; with nullable, null reads as NAN. */
+gboolean
+spx_json_get_double (SpxJsonReader *r, JsonObject *o, const char *where, const char *key,
+            double lo, double hi, gboolean nullable, double *value)
+{
+  gboolean ok;
+  JsonNode *n = spx_json_member (r, o, where, key, JSON_NODE_VALUE, G_TYPE_DOUBLE,
+                        nullable, &ok);
+  if (!ok)
+    return FALSE;
+  *value = n ? json_node_get_double (n) : NAN;
+  if (n == NULL || (isfinite (*value) && *value >= lo && *value <= hi))
+    return TRUE;
+  return spx_json_refuse (r, where, key, "expected a number from %g to %g", lo, hi);
+}
+
+
+static gboolean
+spx_sweep_point_read_words (SpxJsonReader *r, JsonObject *o, const char *where,
+                  SpxSweepPoint *p)
+{
+  const char *source = spx_json_get_string (r, o, where, "source");
+  const char *mode = source ? spx_json_get_string (r, o, where, "mode") : NULL;
+  const char *dtype = mode ? spx_json_get_string (r, o, where, "dtype") : NULL;
+  const char *machine = dtype ? spx_json_get_string (r, o, where, "machine") : NULL;
+  const char *noise = machine ? spx_json_get_string (r, o, where, "noise") : NULL;
+  if (noise == NULL)
+    return FALSE;
+  if (!g_str_equal (source, "cpu") && !g_str_equal (source, "model"))
+    return spx_json_refuse (r, where, "source", "expected \"cpu\" or \"model\"");
+  p->source = g_str_equal (source, "cpu") ? SPX_SWEEP_CPU : SPX_SWEEP_MODEL;
+  if (!spx_sweep_mode_from_string (mode, &p->mode) ||
+      (p->mode == SPX_SWEEP_TILEWISE && p->source == SPX_SWEEP_MODEL))
+    return spx_json_refuse (r, where, "mode", "expected dense, static, dynamic or "
+                   "(the CPU's) tilewise");
+  if (!spx_dtype_from_string (dtype, &p->dtype))
+    return spx_json_refuse (r, where, "dtype", "expected %s", spx_dtype_names ());
+  if (strlen (machine) >= sizeof p->machine)
+    return spx_json_refuse (r, where, "machine", "expected a name under %zu bytes",
+                   sizeof p->machine);
+  g_strlcpy (p->machine, machine, sizeof p->machine);
+  if (!spx_noise_from_string (noise, &p->noise))
+    return spx_json_refuse (r, where, "noise", "expected \"\" or some of "
+                   "efficiency, dense-slow, busy, spread");
+  if (p->source == SPX_SWEEP_CPU)
+    {
+      const char *dense = spx_json_get_string (r, o, where, "dense");
+      if (dense == NULL)
+        return FALSE;
+      if (strlen (dense) >= sizeof p->dense)
+        return spx_json_refuse (r, where, "dense", "expected a library's name");
+      g_strlcpy (p->dense, dense, sizeof p->dense);
+    }
+  return TRUE;
+}
+
+/* The ratios' quartiles around the speedup; a survey saved before they
+ * were measured has none: the speedup stands for both. */
+static gboolean
+spx_sweep_point_read_ratios (SpxJsonReader *r, JsonObject *o, const char *where,
+                     SpxSweepPoint *p)
+{
+  p->speedup_q1 = p->speedup_q3 = p->speedup;
+  if (!json_object_has_member (o, "speedup_q1") &&
+      !json_object_has_member (o, "speedup_q3"))
+    return TRUE;
+  double hi = isfinite (p->speedup) ? p->speedup : G_MAXDOUBLE;
+  double lo = isfinite (p->speedup) ? p->speedup : 0;
+  return spx_json_get_double (r, o, where, "speedup_q1", 0, hi, TRUE,
+                     &p->speedup_q1) &&
+         spx_json_get_double (r, o, where, "speedup_q3", lo, G_MAXDOUBLE, TRUE,
+                     &p->speedup_q3);
+}
+
+
+
+gboolean
+spx_json_shallow (const char *text, gsize len, guint max_depth)
+{
+  guint depth = 0;
+  gboolean in_string = FALSE;
+  for (gsize i = 0; i < len; i++)
+    {
+      char c = text[i];
+      if (in_string)
+        {
+          if (c == '\\')
+            i++;
+          else if (c == '"')
+            in_string = FALSE;
+        }
+      else if (c == '"')
+        in_string = TRUE;
+      else if ((c == '[' || c == '{') && ++depth > max_depth)
+        return FALSE;
+      else if ((c == ']' || c == '}') && depth > 0)
+        depth--;
+    }
+  return TRUE;
+}
+
+
+/* A size from a file: whole, from 1 to 2⁴⁰, or exactly *expect. */
+static gboolean
+get_size (SpxJsonReader *r, JsonObject *o, const char *where,
+          const char *key, const guint64 *expect, guint64 *value)
+{
+  guint64 lo = expect ? *expect : 1;
+  guint64 hi = expect ? *expect : G_GUINT64_CONSTANT (1) << 40;
+  return spx_json_get_uint (r, o, where, key, lo, hi, value);
+}
+
+gboolean
+spx_sweep_point_read (SpxJsonReader *r, JsonObject *o, const char *where,
+                      const guint64 *shape, SpxSweepPoint *p)
+{
+  gboolean noisy;
+  memset (p, 0, sizeof *p);
+  if (!spx_sweep_point_read_words (r, o, where, p) ||
+      !spx_json_get_guint (r, o, where, "block", 1, SPX_MASK_MAX_BLOCK,
+                           &p->block) ||
+      !spx_json_get_double (r, o, where, "density", 0, 1, FALSE,
+                            &p->density) ||
+      !get_size (r, o, where, "m", shape ? &shape[0] : NULL, &p->m) ||
+      !get_size (r, o, where, "k", shape ? &shape[1] : NULL, &p->k) ||
+      !get_size (r, o, where, "n", shape ? &shape[2] : NULL, &p->n) ||
+      !spx_json_get_double (r, o, where, "ms", 0, G_MAXDOUBLE, FALSE,
+                            &p->ms) ||
+      !spx_json_get_double (r, o, where, "ms_q1", 0, p->ms, FALSE,
+                            &p->ms_q1) ||
+      !spx_json_get_double (r, o, where, "ms_q3", p->ms, G_MAXDOUBLE, FALSE,
+                            &p->ms_q3) ||
+      !spx_json_get_double (r, o, where, "nz_throughput", 0, G_MAXDOUBLE,
+                            TRUE, &p->nz_throughput) ||
+      !spx_json_get_double (r, o, where, "speedup", 0, G_MAXDOUBLE, TRUE,
+                            &p->speedup) ||
+      !spx_json_get_bool (r, o, where, "fits", &p->fits) ||
+      !spx_json_get_bool (r, o, where, "noisy", &noisy) ||
+      !spx_sweep_point_read_ratios (r, o, where, p))
+    return FALSE;
+  if (!(p->ms > 0))
+    return spx_json_refuse (r, where, "ms", "expected a time above 0");
+  if (noisy != (p->noise != SPX_NOISE_NONE))
+    return spx_json_refuse (r, where, "noisy", "expected %s, as noise says",
+                            noisy ? "false" : "true");
+  return TRUE;
+}
