@@ -181,7 +181,8 @@ void       _spx_window_subject_restored (SpxWindow *w,
                                          const SpxSubject *subject);
 /* Sweep the subject (once it is made, when work on it is under way). */
 void       _spx_window_run_sweep   (SpxWindow *w);
-/* The Speedup view's Compare with list (spx-window-compare.c). */
+/* The Speedup view's Compare with row, its label and list
+ * (spx-window-compare.c). */
 GtkWidget *_spx_window_compare_new    (SpxWindow *w);
 /* Its items from the study's history, and the overlay into the views'
  * state. */

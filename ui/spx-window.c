@@ -1054,11 +1054,11 @@ speedup_bar (SpxWindow *w, GtkWidget *view)
   gtk_widget_set_valign (w->again_button, GTK_ALIGN_CENTER);
   gtk_box_pack_start (GTK_BOX (row), w->again_button, FALSE, FALSE, 0);
   gtk_box_pack_start (GTK_BOX (row), w->throughput, FALSE, FALSE, 0);
-  gtk_box_pack_start (GTK_BOX (row), _spx_window_compare_new (w), FALSE,
-                      FALSE, 0);
   w->sweep_verdict = verdict_label ();
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
   gtk_box_pack_start (GTK_BOX (box), row, FALSE, FALSE, 0);
+  gtk_box_pack_start (GTK_BOX (box), _spx_window_compare_new (w), FALSE,
+                      FALSE, 2);
   /* under the controls, the width of the view: a long note wraps over a
    * few wide lines, not many narrow ones */
   gtk_widget_set_margin_start (w->sweep_note, 8);
