@@ -177,7 +177,9 @@ sweep_note (SpxWindow *w)
 {
   const SpxSweep *sweep = w->study->sweep;
   guint noisy = spx_sweep_count_noisy (sweep);
-  if (w->sweep_cancel != NULL || noisy == 0)
+  /* an out-of-date sweep's noise is not this subject's */
+  if (w->sweep_cancel != NULL || noisy == 0 ||
+      spx_study_sweep_stale (w->study))
     return g_strdup ("");
   g_autofree char *advice = spx_noise_advice (SPX_NOISE_BUSY,
                                               sweep->settings.threads);

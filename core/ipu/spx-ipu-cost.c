@@ -65,8 +65,6 @@
 /* Reduce: each worker adds two fp32 partials per cycle (a 64-bit vector
  * add), after the vertex start. */
 #define REDUCE_WIDTH        2u
-/* Fill: 8 bytes written per worker cycle, one worker. */
-#define FILL_BYTES_PER_CYCLE 8.0
 
 /* ---- bytes --------------------------------------------------------------- */
 
@@ -426,21 +424,4 @@ spx_ipu_cost_reduce (const SpxIpuMachine *m, guint64 outputs,
                      G_GUINT64_FORMAT " workers", each, REDUCE_WIDTH,
                      partials, w);
   return VERTEX_START + adds;
-}
-
-guint64
-spx_ipu_cost_fill (const SpxIpuMachine *m, guint64 bytes, GArray *terms)
-{
-  (void) m;
-  if (bytes == 0)
-    return 0;
-  guint64 write = whole (bytes / FILL_BYTES_PER_CYCLE);
-  if (terms == NULL)
-    return VERTEX_START + write;
-  g_autofree char *text = spx_format_bytes ((double) bytes);
-  spx_ipu_terms_add (terms, "vertex start", VERTEX_START, "%d",
-                     VERTEX_START);
-  spx_ipu_terms_add (terms, "zeros written", write, "%s at %g B/cycle", text,
-                     FILL_BYTES_PER_CYCLE);
-  return VERTEX_START + write;
 }

@@ -90,8 +90,5 @@ guint64 spx_ipu_cost_dense_vertex   (const SpxIpuMachine *m, SpxDtype dtype,
  * each of outputs outputs. 0 when there is nothing to add. */
 guint64 spx_ipu_cost_reduce         (const SpxIpuMachine *m, guint64 outputs,
                                      double partials, GArray *terms);
-/* Writing bytes of zeros. */
-guint64 spx_ipu_cost_fill           (const SpxIpuMachine *m, guint64 bytes,
-                                     GArray *terms);
 
 G_END_DECLS

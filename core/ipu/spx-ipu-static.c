@@ -316,10 +316,13 @@ band_rows (const Ctx *c, double p)
 }
 
 /* The static program's supersteps in order: the estimate costs and the
- * build adds exactly these (zero-fill only when some rows are empty). */
+ * build adds exactly these. No step writes the outputs of rows without
+ * blocks: PopLibs builds the copy that would zero them but never adds it
+ * to the program [PopLibs] (lib/popsparse/StaticMatMul.cpp,
+ * constructGraph), so they take memory and no cycles. */
 typedef enum {
   ST_DISTRIBUTE, ST_DISTRIBUTE_SYNC, ST_COMPUTE, ST_COMPUTE_SYNC,
-  ST_REDUCE_EXCHANGE, ST_REDUCE_ADD, ST_ZERO_FILL, ST_REDUCE_SYNC, ST_N
+  ST_REDUCE_EXCHANGE, ST_REDUCE_ADD, ST_REDUCE_SYNC, ST_N
 } StaticStep;
 
 static const struct {
@@ -332,7 +335,6 @@ static const struct {
   [ST_COMPUTE_SYNC] = { SPX_STEP_SYNC, "compute" },
   [ST_REDUCE_EXCHANGE] = { SPX_STEP_EXCHANGE, "reduce" },
   [ST_REDUCE_ADD] = { SPX_STEP_COMPUTE, "reduce" },
-  [ST_ZERO_FILL] = { SPX_STEP_COMPUTE, "zero-fill" },
   [ST_REDUCE_SYNC] = { SPX_STEP_SYNC, "reduce" },
 };
 
@@ -421,8 +423,6 @@ shape_estimate (const Ctx *c, Shape *sh, const double *rows_band)
   cost[ST_REDUCE_EXCHANGE] = (double) spx_ipu_cost_exchange (m, &red, NULL);
   cost[ST_REDUCE_ADD] = (double) spx_ipu_cost_reduce (
     m, (guint64) outs_red, (moved + nonempty) / nonempty, NULL);
-  cost[ST_ZERO_FILL] = (double) spx_ipu_cost_fill (m, (guint64) (
-    ceil ((double) c->empty_rows / sh->split_tiles) * b * np * bytes), NULL);
   sh->cycles = estimate_total (m, cost);
   sh->bytes = (guint64) (mem + red_in + outs * bytes);
 }
@@ -946,33 +946,23 @@ reduce (Build *bd, SpxIpuStep *ex, SpxIpuStep *adds, GError **error)
   return !cancelled;
 }
 
-/* Outputs of rows without blocks: zeros, dealt round-robin. */
+/* Outputs of rows without blocks: memory dealt round-robin, never
+ * written (see StaticStep). */
 static void
-zero_fill (Build *bd, SpxIpuStep *zero)
+map_empty_rows (Build *bd)
 {
   const Ctx *c = bd->c;
   const Shape *sh = bd->sh;
-  guint64 next = 0, *zero_bytes = g_new0 (guint64, bd->p->n_tiles);
+  guint64 next = 0;
   for (guint64 i = c->mask->brows - c->empty_rows; i < c->mask->brows; i++)
     {
       guint64 row = c->row_order[i];
       guint h = spx_mask_block_height (c->mask, row);
       guint t = (guint) (next++ % sh->split_tiles);
       for (guint s = 0; s < sh->sn; s++)
-        {
-          guint64 tile = split_tile (sh, s, t), bytes =
-            h * split_cols (c, sh->sn, s) * c->bytes;
-          bd->p->tiles[tile].bytes[SPX_BYTES_OUTPUT] += bytes;
-          zero_bytes[tile] += bytes;
-        }
+        bd->p->tiles[split_tile (sh, s, t)].bytes[SPX_BYTES_OUTPUT] +=
+          h * split_cols (c, sh->sn, s) * c->bytes;
     }
-  for (guint t = 0; t < bd->p->n_tiles; t++)
-    zero->tile_cycles[t] = spx_ipu_cost_fill (bd->p->machine, zero_bytes[t],
-                                              NULL);
-  zero->worst_tile = spx_ipu_step_slowest (bd->p, zero);
-  spx_ipu_cost_fill (bd->p->machine, zero_bytes[zero->worst_tile],
-                     zero->terms);
-  g_free (zero_bytes);
 }
 
 static gboolean
@@ -989,10 +979,7 @@ build_program (const Ctx *c, const Shape *sh, SpxIpuProgram *p,
   guint first = p->steps->len, at[ST_N];
   for (guint i = 0, next = first; i < ST_N; i++)
     {
-      at[i] = next;
-      if (i == ST_ZERO_FILL && c->empty_rows == 0)
-        continue;
-      next++;
+      at[i] = next++;
       if (static_steps[i].kind == SPX_STEP_COMPUTE)
         spx_ipu_program_add_compute (p, static_steps[i].phase);
       else if (static_steps[i].kind == SPX_STEP_EXCHANGE && dry)
@@ -1006,13 +993,12 @@ build_program (const Ctx *c, const Shape *sh, SpxIpuProgram *p,
 #define STEP(i) (&g_array_index (p->steps, SpxIpuStep, at[i]))
   SpxIpuStep *dist = STEP (ST_DISTRIBUTE), *compute = STEP (ST_COMPUTE);
   SpxIpuStep *red = STEP (ST_REDUCE_EXCHANGE), *adds = STEP (ST_REDUCE_ADD);
-  SpxIpuStep *zero = c->empty_rows > 0 ? STEP (ST_ZERO_FILL) : NULL;
 #undef STEP
 
   ok = ok && place_blocks (&bd, compute, error) &&
        distribute (&bd, dist, error) && reduce (&bd, red, adds, error);
-  if (ok && zero)
-    zero_fill (&bd, zero);
+  if (ok)
+    map_empty_rows (&bd);
   if (ok)
     spx_ipu_cost_block_vertex (c->machine, c->b, c->dtype, bd.vertex_blocks,
                                bd.vertex_rows, bd.vertex_cols,
