@@ -1066,6 +1066,10 @@ test_history_damaged (void)
   struct { const char *from, *to, *needle; } cases[] = {
     { "\"speedup\": ", "\"speedup\": \"x\", \"was\": ",
       "[sweep 1] json: points[0].speedup: expected a number" },
+    { "\"blocks\": [1,", "\"blocks\": [1.5,",
+      "[sweep 1] json: settings.blocks: expected whole numbers" },
+    { "\"modes\": [", "\"modes\": [\"sparse\", ",
+      "[sweep 1] json: settings.modes: expected dense, static" },
     { "[sweep 1]", "[sweep 2]", "[sweep 1] json: missing" },
     { "subject-count=", "subject-count=1", "[sweep 1] subject-count" },
     { "version=2", "version=3", "version" },

@@ -264,3 +264,87 @@ spx_sweep_point_read (SpxJsonReader *r, JsonObject *o, const char *where,
                             noisy ? "false" : "true");
   return TRUE;
 }
+
+/* ---- a sweep's settings ---- */
+
+/* Element i of a, when a string; else "" (no word the caller takes). */
+static const char *
+element_string (JsonArray *a, guint i)
+{
+  JsonNode *n = json_array_get_element (a, i);
+  return JSON_NODE_HOLDS_VALUE (n) &&
+         json_node_get_value_type (n) == G_TYPE_STRING
+           ? json_node_get_string (n) : "";
+}
+
+gboolean
+spx_json_read_sources (SpxJsonReader *r, JsonObject *o, gboolean *model,
+                       gboolean *cpu)
+{
+  JsonArray *a = spx_json_get_array (r, o, "settings", "sources");
+  if (a == NULL)
+    return FALSE;
+  *model = *cpu = FALSE;
+  for (guint i = 0; i < json_array_get_length (a); i++)
+    {
+      const char *word = element_string (a, i);
+      if (g_str_equal (word, "cpu"))
+        *cpu = TRUE;
+      else if (g_str_equal (word, "model"))
+        *model = TRUE;
+      else
+        return spx_json_refuse (r, "settings", "sources", "expected \"cpu\" or "
+                       "\"model\" in each place");
+    }
+  return TRUE;
+}
+
+gboolean
+spx_json_read_blocks (SpxJsonReader *r, JsonObject *o, guint *blocks,
+                      guint *n_blocks)
+{
+  JsonArray *a = spx_json_get_array (r, o, "settings", "blocks");
+  if (a == NULL)
+    return FALSE;
+  guint n = json_array_get_length (a);
+  if (n < 1 || n > SPX_SWEEP_MAX_VALUES)
+    return spx_json_refuse (r, "settings", "blocks", "expected 1 to %d block sizes",
+                   SPX_SWEEP_MAX_VALUES);
+  *n_blocks = n;
+  for (guint i = 0; i < n; i++)
+    {
+      JsonNode *e = json_array_get_element (a, i);
+      gint64 b = JSON_NODE_HOLDS_VALUE (e) &&
+                 json_node_get_value_type (e) == G_TYPE_INT64
+                   ? json_node_get_int (e) : 0;
+      if (b < 1 || b > SPX_MASK_MAX_BLOCK)
+        return spx_json_refuse (r, "settings", "blocks", "expected whole numbers "
+                       "from 1 to %u", SPX_MASK_MAX_BLOCK);
+      blocks[i] = (guint) b;
+    }
+  return TRUE;
+}
+
+gboolean
+spx_json_read_modes (SpxJsonReader *r, JsonObject *o, gboolean *run_static,
+                     gboolean *run_dynamic, gboolean *run_tilewise)
+{
+  JsonArray *a = spx_json_get_array (r, o, "settings", "modes");
+  if (a == NULL)
+    return FALSE;
+  gboolean *runs[SPX_SWEEP_N_MODES] = {
+    NULL, run_static, run_dynamic, run_tilewise
+  };
+  *run_static = *run_dynamic = *run_tilewise = FALSE;
+  for (guint i = 0; i < json_array_get_length (a); i++)
+    {
+      SpxSweepMode mode;
+      if (!spx_sweep_mode_from_string (element_string (a, i), &mode))
+        return spx_json_refuse (r, "settings", "modes", "expected dense, static, "
+                       "dynamic or tilewise in each place");
+      if (runs[mode] != NULL)
+        *runs[mode] = TRUE;
+    }
+  return TRUE;
+}
+

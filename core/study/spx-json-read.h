@@ -54,6 +54,18 @@ gboolean    spx_json_get_double (SpxJsonReader *r, JsonObject *o,
  * which recurses, sees it). */
 gboolean    spx_json_shallow (const char *text, gsize len, guint max_depth);
 
+/* A sweep's settings.sources ("cpu", "model"), settings.blocks (whole
+ * numbers, 1 to SPX_SWEEP_MAX_VALUES of them) and settings.modes
+ * (dense, static, dynamic, tilewise): any other word or value refused. */
+gboolean    spx_json_read_sources (SpxJsonReader *r, JsonObject *o,
+                                   gboolean *model, gboolean *cpu);
+gboolean    spx_json_read_blocks  (SpxJsonReader *r, JsonObject *o,
+                                   guint *blocks, guint *n_blocks);
+gboolean    spx_json_read_modes   (SpxJsonReader *r, JsonObject *o,
+                                   gboolean *run_static,
+                                   gboolean *run_dynamic,
+                                   gboolean *run_tilewise);
+
 /* A sweep point as spx_sweep_point_to_json wrote it, every key checked
  * (the ratios' quartiles may be absent, in files written before they
  * were measured: the speedup stands for both); shape: the m, k and n it

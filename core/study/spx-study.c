@@ -85,6 +85,19 @@ spx_study_load (const char *path, GError **error)
   return spx_study_open_mask (s, path, error) ? g_steal_pointer (&s) : NULL;
 }
 
+/* The oldest kept sweeps go past SPX_STUDY_HISTORY_MAX; the indices of
+ * the sweep's own copy and of the overlay follow (-1 once gone). */
+static void
+trim_history (SpxStudy *s)
+{
+  if (s->history->len <= SPX_STUDY_HISTORY_MAX)
+    return;
+  gint gone = (gint) (s->history->len - SPX_STUDY_HISTORY_MAX);
+  g_ptr_array_remove_range (s->history, 0, (guint) gone);
+  s->kept = s->kept >= gone ? s->kept - gone : -1;
+  s->overlay = s->overlay >= gone ? s->overlay - gone : -1;
+}
+
 /* The sweeps kept in the .spx join the history (the scenario keeps
  * none: they are the study's from now on). */
 static gboolean
@@ -103,9 +116,7 @@ take_saved_sweeps (SpxStudy *s, const char *path, GError **error)
         return FALSE;
       g_ptr_array_add (s->history, sweep);
     }
-  if (s->history->len > SPX_STUDY_HISTORY_MAX)
-    g_ptr_array_remove_range (s->history, 0, s->history->len -
-                                             SPX_STUDY_HISTORY_MAX);
+  trim_history (s);
   g_clear_pointer (&s->scenario->sweeps, g_ptr_array_unref);
   return TRUE;
 }
@@ -847,12 +858,8 @@ spx_study_keep_sweep (SpxStudy *s)
       g_ptr_array_index (s->history, s->kept) = copy;
       return;
     }
-  if (s->history->len == SPX_STUDY_HISTORY_MAX)
-    {
-      g_ptr_array_remove_index (s->history, 0);
-      s->overlay = s->overlay > 0 ? s->overlay - 1 : -1;
-    }
   g_ptr_array_add (s->history, copy);
+  trim_history (s);
   s->kept = (gint) s->history->len - 1;
 }
 
@@ -872,10 +879,8 @@ spx_study_take_history (SpxStudy *s, SpxStudy *from)
   for (guint i = 0; i < own->len; i++)
     g_ptr_array_add (s->history, g_steal_pointer (&own->pdata[i]));
   g_ptr_array_unref (own);
-  if (s->history->len > SPX_STUDY_HISTORY_MAX)
-    g_ptr_array_remove_range (s->history, 0, s->history->len -
-                                             SPX_STUDY_HISTORY_MAX);
   s->kept = s->overlay = from->kept = from->overlay = -1;
+  trim_history (s);
 }
 
 guint

@@ -187,84 +187,6 @@ spx_survey_save (const SpxSurvey *survey, const char *path,
 
 /* ---- settings ---- */
 
-/* Element i of a, when a string; else "" (no word the caller takes). */
-static const char *
-element_string (JsonArray *a, guint i)
-{
-  JsonNode *n = json_array_get_element (a, i);
-  return JSON_NODE_HOLDS_VALUE (n) &&
-         json_node_get_value_type (n) == G_TYPE_STRING
-           ? json_node_get_string (n) : "";
-}
-
-static gboolean
-read_sources (SpxJsonReader *r, JsonObject *o, SpxSurveyOptions *s)
-{
-  JsonArray *a = spx_json_get_array (r, o, "settings", "sources");
-  if (a == NULL)
-    return FALSE;
-  s->run_model = s->run_cpu = FALSE;
-  for (guint i = 0; i < json_array_get_length (a); i++)
-    {
-      const char *word = element_string (a, i);
-      if (g_str_equal (word, "cpu"))
-        s->run_cpu = TRUE;
-      else if (g_str_equal (word, "model"))
-        s->run_model = TRUE;
-      else
-        return spx_json_refuse (r, "settings", "sources", "expected \"cpu\" or "
-                       "\"model\" in each place");
-    }
-  return TRUE;
-}
-
-static gboolean
-read_blocks (SpxJsonReader *r, JsonObject *o, SpxSurveyOptions *s)
-{
-  JsonArray *a = spx_json_get_array (r, o, "settings", "blocks");
-  if (a == NULL)
-    return FALSE;
-  guint n = json_array_get_length (a);
-  if (n < 1 || n > SPX_SWEEP_MAX_VALUES)
-    return spx_json_refuse (r, "settings", "blocks", "expected 1 to %d block sizes",
-                   SPX_SWEEP_MAX_VALUES);
-  s->n_blocks = n;
-  for (guint i = 0; i < n; i++)
-    {
-      JsonNode *e = json_array_get_element (a, i);
-      gint64 b = JSON_NODE_HOLDS_VALUE (e) &&
-                 json_node_get_value_type (e) == G_TYPE_INT64
-                   ? json_node_get_int (e) : 0;
-      if (b < 1 || b > SPX_MASK_MAX_BLOCK)
-        return spx_json_refuse (r, "settings", "blocks", "expected whole numbers "
-                       "from 1 to %u", SPX_MASK_MAX_BLOCK);
-      s->blocks[i] = (guint) b;
-    }
-  return TRUE;
-}
-
-static gboolean
-read_modes (SpxJsonReader *r, JsonObject *o, SpxSurveyOptions *s)
-{
-  JsonArray *a = spx_json_get_array (r, o, "settings", "modes");
-  if (a == NULL)
-    return FALSE;
-  gboolean *runs[SPX_SWEEP_N_MODES] = {
-    NULL, &s->run_static, &s->run_dynamic, &s->run_tilewise
-  };
-  s->run_static = s->run_dynamic = s->run_tilewise = FALSE;
-  for (guint i = 0; i < json_array_get_length (a); i++)
-    {
-      SpxSweepMode mode;
-      if (!spx_sweep_mode_from_string (element_string (a, i), &mode))
-        return spx_json_refuse (r, "settings", "modes", "expected dense, static, "
-                       "dynamic or tilewise in each place");
-      if (runs[mode] != NULL)
-        *runs[mode] = TRUE;
-    }
-  return TRUE;
-}
-
 static gboolean
 read_machine (SpxJsonReader *r, JsonObject *o, SpxSurveyOptions *s)
 {
@@ -292,8 +214,10 @@ read_settings (SpxJsonReader *r, JsonObject *root, SpxSurveyOptions *s)
 {
   JsonObject *o = spx_json_get_object (r, root, "", "settings");
   const char *dtype = o ? spx_json_get_string (r, o, "settings", "dtype") : NULL;
-  if (dtype == NULL || !read_sources (r, o, s) || !read_blocks (r, o, s) ||
-      !read_modes (r, o, s) ||
+  if (dtype == NULL || !spx_json_read_sources (r, o, &s->run_model, &s->run_cpu) ||
+      !spx_json_read_blocks (r, o, s->blocks, &s->n_blocks) ||
+      !spx_json_read_modes (r, o, &s->run_static, &s->run_dynamic,
+                            &s->run_tilewise) ||
       !spx_json_get_uint (r, o, "settings", "n", 1, SPX_MASK_MAX_DIM, &s->n) ||
       !spx_json_get_guint (r, o, "settings", "threads", 0, G_MAXINT, &s->threads) ||
       !spx_json_get_guint (r, o, "settings", "reps", 1, G_MAXINT, &s->reps) ||

@@ -10,47 +10,28 @@
 #define MAX_DEPTH 16
 #define MAX_SIZE  (G_GUINT64_CONSTANT (1) << 40)
 
-/* An array of up to SPX_SWEEP_MAX_VALUES numbers in [lo, hi]. */
+/* settings.densities: 1 to SPX_SWEEP_MAX_VALUES fractions above 0. */
 static gboolean
-read_numbers (SpxJsonReader *r, JsonObject *o, const char *key, double lo,
-              double hi, double *out, guint *n)
+read_densities (SpxJsonReader *r, JsonObject *o, SpxSweepOptions *s)
 {
-  JsonArray *a = spx_json_get_array (r, o, "settings", key);
+  JsonArray *a = spx_json_get_array (r, o, "settings", "densities");
   if (a == NULL)
     return FALSE;
-  *n = json_array_get_length (a);
-  if (*n == 0 || *n > SPX_SWEEP_MAX_VALUES)
-    return spx_json_refuse (r, "settings", key, "expected 1 to %d values",
-                            SPX_SWEEP_MAX_VALUES);
-  for (guint i = 0; i < *n; i++)
+  s->n_densities = json_array_get_length (a);
+  if (s->n_densities == 0 || s->n_densities > SPX_SWEEP_MAX_VALUES)
+    return spx_json_refuse (r, "settings", "densities", "expected 1 to %d "
+                            "values", SPX_SWEEP_MAX_VALUES);
+  for (guint i = 0; i < s->n_densities; i++)
     {
       JsonNode *e = json_array_get_element (a, i);
-      out[i] = JSON_NODE_HOLDS_VALUE (e) &&
-               (json_node_get_value_type (e) == G_TYPE_DOUBLE ||
-                json_node_get_value_type (e) == G_TYPE_INT64)
-                 ? json_node_get_double (e) : NAN;
-      if (!(out[i] >= lo && out[i] <= hi))
-        return spx_json_refuse (r, "settings", key, "expected numbers from "
-                                "%g to %g", lo, hi);
-    }
-  return TRUE;
-}
-
-/* Whether the array of strings key holds word. */
-static gboolean
-has_word (SpxJsonReader *r, JsonObject *o, const char *key,
-          const char *word, gboolean *found)
-{
-  JsonArray *a = spx_json_get_array (r, o, "settings", key);
-  if (a == NULL)
-    return FALSE;
-  *found = FALSE;
-  for (guint i = 0; i < json_array_get_length (a); i++)
-    {
-      JsonNode *e = json_array_get_element (a, i);
-      *found |= JSON_NODE_HOLDS_VALUE (e) &&
-                json_node_get_value_type (e) == G_TYPE_STRING &&
-                g_str_equal (json_node_get_string (e), word);
+      double d = JSON_NODE_HOLDS_VALUE (e) &&
+                 (json_node_get_value_type (e) == G_TYPE_DOUBLE ||
+                  json_node_get_value_type (e) == G_TYPE_INT64)
+                   ? json_node_get_double (e) : NAN;
+      if (!(d > 0 && d <= 1))
+        return spx_json_refuse (r, "settings", "densities", "expected "
+                                "fractions above 0, at most 1");
+      s->densities[i] = d;
     }
   return TRUE;
 }
@@ -118,11 +99,9 @@ read_words (SpxJsonReader *r, JsonObject *o, SpxSweepOptions *s)
   if (!spx_dtype_from_string (dtype, &s->dtype))
     return spx_json_refuse (r, "settings", "dtype", "expected %s",
                             spx_dtype_names ());
-  return has_word (r, o, "sources", "model", &s->run_model) &&
-         has_word (r, o, "sources", "cpu", &s->run_cpu) &&
-         has_word (r, o, "modes", "static", &s->run_static) &&
-         has_word (r, o, "modes", "dynamic", &s->run_dynamic) &&
-         has_word (r, o, "modes", "tilewise", &s->run_tilewise);
+  return spx_json_read_sources (r, o, &s->run_model, &s->run_cpu) &&
+         spx_json_read_modes (r, o, &s->run_static, &s->run_dynamic,
+                              &s->run_tilewise);
 }
 
 static gboolean
@@ -130,19 +109,14 @@ read_settings (SpxJsonReader *r, JsonObject *root, const SpxMask *subject,
                SpxSweepOptions *s)
 {
   JsonObject *o = spx_json_get_object (r, root, "", "settings");
-  double blocks[SPX_SWEEP_MAX_VALUES];
   if (o == NULL || !read_words (r, o, s) ||
-      !read_numbers (r, o, "densities", 0, 1, s->densities,
-                     &s->n_densities) ||
-      !read_numbers (r, o, "blocks", 1, SPX_MASK_MAX_BLOCK, blocks,
-                     &s->n_blocks) ||
+      !read_densities (r, o, s) ||
+      !spx_json_read_blocks (r, o, s->blocks, &s->n_blocks) ||
       !spx_json_get_uint (r, o, "settings", "seed", 0, G_MAXUINT64,
                           &s->seed) ||
       (s->run_model && !read_model (r, o, s)) ||
       (s->run_cpu && !read_cpu (r, o, s)))
     return FALSE;
-  for (guint i = 0; i < s->n_blocks; i++)
-    s->blocks[i] = (guint) blocks[i];
   JsonObject *sub = json_object_has_member (o, "subject")
     ? spx_json_get_object (r, o, "settings", "subject") : NULL;
   if (json_object_has_member (o, "subject") && sub == NULL)
