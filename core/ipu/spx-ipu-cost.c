@@ -65,27 +65,69 @@
 /* Reduce: each worker adds two fp32 partials per cycle (a 64-bit vector
  * add), after the vertex start. */
 #define REDUCE_WIDTH        2u
+/* The static reduce at the outputs' owners, PopLibs' estimate for its
+ * strided reduce ([PopLibs] lib/popsparse/StaticMatMulPartitioner.cpp,
+ * reductionCycleEstimate): per worker a start, then per vector of outputs
+ * a loop step plus one cycle per partial. Vector: 8 halves or 4 floats;
+ * loop step c0 + 6 − 1 with c0 = 8 (half) or 5 (float). */
+#define STATIC_REDUCE_START   16
+#define STATIC_REDUCE_STEP    6
+#define STATIC_REDUCE_C0_HALF 8
+#define STATIC_REDUCE_C0_FLOAT 5
 
 /* ---- bytes --------------------------------------------------------------- */
 
 guint
-spx_ipu_cost_elem_bytes (SpxByteKind kind, SpxDtype dtype)
+spx_ipu_cost_partial_bytes (SpxIpuMode mode, SpxDtype dtype)
 {
-  switch (kind)
-    {
-    case SPX_BYTES_PARTIALS:
-      return SPX_IPU_PARTIAL_BYTES;
-    case SPX_BYTES_INDICES:
-      return 0;
-    default:
-      return spx_ipu_dtype_bytes (dtype);
-    }
+  return mode == SPX_IPU_MODE_STATIC ? spx_ipu_dtype_bytes (dtype)
+                                     : SPX_IPU_PARTIAL_BYTES;
 }
 
 guint
 spx_ipu_cost_grain (SpxDtype dtype)
 {
   return 8 / spx_ipu_dtype_bytes (dtype);
+}
+
+/* ---- layouts ------------------------------------------------------------- */
+
+void
+spx_ipu_linear_map_init (SpxIpuLinearMap *map, guint64 units, guint64 grain,
+                         guint tiles)
+{
+  map->units = units;
+  map->grain = MAX (grain, 1);
+  map->grains = spx_ipu_div_up (units, map->grain);
+  map->per = MAX (spx_ipu_div_up (map->grains, MAX (tiles, 1)), 1);
+  map->used = (guint) spx_ipu_div_up (map->grains, map->per);
+}
+
+guint
+spx_ipu_linear_map_tile (const SpxIpuLinearMap *map, guint64 unit)
+{
+  /* the last tile i with floor(i·grains/used) ≤ the unit's grain */
+  guint64 q = unit / map->grain;
+  return (guint) (((q + 1) * map->used - 1) / map->grains);
+}
+
+void
+spx_ipu_linear_map_range (const SpxIpuLinearMap *map, guint tile,
+                          guint64 *lo, guint64 *hi)
+{
+  guint64 t = MIN ((guint64) tile, (guint64) map->used);
+  guint64 g0 = t * map->grains / MAX (map->used, 1);
+  guint64 g1 = MIN (t + 1, (guint64) map->used) * map->grains /
+               MAX (map->used, 1);
+  *lo = MIN (g0 * map->grain, map->units);
+  *hi = MIN (g1 * map->grain, map->units);
+}
+
+guint
+spx_ipu_cost_static_grain_cols (guint b, SpxDtype dtype)
+{
+  guint n_grain = spx_ipu_cost_grain (dtype);
+  return b <= 1 ? n_grain : MAX (n_grain * n_grain / b, 1u);
 }
 
 /* ---- terms --------------------------------------------------------------- */
@@ -202,6 +244,20 @@ spx_ipu_cost_exchange (const SpxIpuMachine *m, const SpxIpuTraffic *t,
                          "%s at %g B/cycle", text, rate);
     }
   return fixed + moving;
+}
+
+guint64
+spx_ipu_cost_static_output (const SpxIpuMachine *m, guint64 bytes,
+                            GArray *terms)
+{
+  guint64 cycles = spx_ipu_div_up (bytes, MAX (m->tiles, 1));
+  if (cycles == 0)
+    return 0;
+  g_autofree char *text = spx_format_bytes ((double) bytes);
+  spx_ipu_terms_add (terms, "final output", cycles,
+                     "%s of Y over %u tiles, a cycle a byte", text,
+                     m->tiles);
+  return cycles;
 }
 
 guint64
@@ -424,4 +480,25 @@ spx_ipu_cost_reduce (const SpxIpuMachine *m, guint64 outputs,
                      G_GUINT64_FORMAT " workers", each, REDUCE_WIDTH,
                      partials, w);
   return VERTEX_START + adds;
+}
+
+guint64
+spx_ipu_cost_static_reduce (const SpxIpuMachine *m, SpxDtype dtype,
+                            guint64 outputs, double partials, GArray *terms)
+{
+  if (outputs == 0 || partials <= 0)
+    return 0;
+  gboolean half = dtype == SPX_DTYPE_FP16;
+  double w = m->workers, vec = half ? 8 : 4;
+  double c0 = half ? STATIC_REDUCE_C0_HALF : STATIC_REDUCE_C0_FLOAT;
+  double steps = ceil (ceil ((double) outputs / w) / vec);
+  guint64 start = whole (w * STATIC_REDUCE_START);
+  guint64 adds = whole (w * steps * (c0 + STATIC_REDUCE_STEP + partials - 1));
+  spx_ipu_terms_add (terms, "vertex start", start, "%g workers × %d", w,
+                     STATIC_REDUCE_START);
+  spx_ipu_terms_add (terms, "additions", adds,
+                     "%g workers × %g vector%s of %g outputs × (%g + %d + "
+                     "%.2f partials − 1)", w, steps, plural (steps), vec, c0,
+                     STATIC_REDUCE_STEP, partials);
+  return start + adds;
 }

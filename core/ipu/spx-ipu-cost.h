@@ -12,8 +12,9 @@ G_BEGIN_DECLS
 
 /* ---- bytes ------------------------------------------------------------ */
 
-/* Partial sums are fp32 whatever the dtype (PopSparse accumulates in
- * fp32 and casts once at the end). */
+/* Partial sums of the dense and dynamic programs are fp32 whatever the
+ * dtype (they accumulate in fp32 and cast once at the end); the static
+ * program's are the dtype (spx_ipu_cost_partial_bytes). */
 #define SPX_IPU_PARTIAL_BYTES 4u
 /* Static index metadata: per block its column offset (u16), per row a
  * header (u32: row offset and block count), per tile a vertex header. */
@@ -26,16 +27,38 @@ G_BEGIN_DECLS
 /* Share of every dynamic bucket kept free for an uneven pattern
  * (PopSparse's "bucket oversize proportion", its default). */
 #define SPX_IPU_BUCKET_OVERSIZE 0.3
-/* The reducers' share of incoming partials is uneven (holders of a row sit
- * at the same place in every band): the static planner plans for this
- * much above the mean. */
-#define SPX_IPU_REDUCE_IMBALANCE 1.5
-
-/* Bytes of one element of a kind: partial sums are fp32, the rest the
- * dtype. Index bytes are counted per block, not per element: 0. */
-guint spx_ipu_cost_elem_bytes (SpxByteKind kind, SpxDtype dtype);
+/* Bytes of one partial sum in a program of mode: the static program's
+ * partials are its dtype ([PopLibs] lib/popsparse/StaticMatMul.cpp and
+ * MatMulOptions.hpp: partials type = data type), the others' fp32. */
+guint spx_ipu_cost_partial_bytes (SpxIpuMode mode, SpxDtype dtype);
 /* Columns of X in 8 bytes: the step n is split in (4 halves, 2 floats). */
 guint spx_ipu_cost_grain      (SpxDtype dtype);
+
+/* ---- layouts ----------------------------------------------------------- */
+
+/* A tensor spread linearly over the tiles in order, as PopLibs'
+ * mapTensorLinearly does ([PopLibs] lib/poputil/TileMapping.cpp,
+ * calcLinearTileMapping): units cut in grains of grain units, each of
+ * the first `used` tiles taking per or per − 1 grains. */
+typedef struct {
+  guint64 units, grain, grains, per;
+  guint   used;
+} SpxIpuLinearMap;
+
+void  spx_ipu_linear_map_init  (SpxIpuLinearMap *map, guint64 units,
+                                guint64 grain, guint tiles);
+/* The tile holding unit (< units). */
+guint spx_ipu_linear_map_tile  (const SpxIpuLinearMap *map, guint64 unit);
+/* Units [*lo, *hi) of tile (empty past the used tiles). */
+void  spx_ipu_linear_map_range (const SpxIpuLinearMap *map, guint tile,
+                                guint64 *lo, guint64 *hi);
+/* The static program lays X and Y out block by block, a column of a
+ * block (its b rows) after the other ([PopLibs] StaticMatMul.cpp,
+ * createSparseDenseMatMulRHS and constructGraph); its linear maps take
+ * this many such columns a grain: PopLibs' grain of n-grain × m-grain
+ * elements (16 halves, 4 floats; b = 1: the n-grain), rounded to whole
+ * columns. */
+guint spx_ipu_cost_static_grain_cols (guint b, SpxDtype dtype);
 
 /* ---- terms ------------------------------------------------------------- */
 
@@ -58,11 +81,21 @@ typedef struct {
   guint  rounds;    /* serial rounds, each paying the fixed overhead; ≥ 1 */
 } SpxIpuTraffic;
 
+/* What the busiest tile of exchange step s moves (by the larger of its
+ * bytes in and out; the lowest of equals), noted as the step's worst. */
+SpxIpuTraffic spx_ipu_step_busiest (const SpxIpuProgram *p, SpxIpuStep *s);
+
 /* Fixed overhead per round, then the busiest tile's bytes in or out over
  * the exchange rate (in and out at once; paired bytes at twice the
  * rate). 0 when nothing moves. */
 guint64 spx_ipu_cost_exchange (const SpxIpuMachine *m, const SpxIpuTraffic *t,
                                GArray *terms);
+/* Placing the static program's output, as PopLibs' planner charges it
+ * beside the reduce ([PopLibs] lib/popsparse/StaticMatMulPartitioner.cpp,
+ * getPartition, moveFinalOutput): a cycle per byte of each tile's share
+ * of Y's bytes. */
+guint64 spx_ipu_cost_static_output (const SpxIpuMachine *m, guint64 bytes,
+                                    GArray *terms);
 /* rounds on-chip syncs. */
 guint64 spx_ipu_cost_sync     (const SpxIpuMachine *m, guint rounds,
                                GArray *terms);
@@ -90,5 +123,11 @@ guint64 spx_ipu_cost_dense_vertex   (const SpxIpuMachine *m, SpxDtype dtype,
  * each of outputs outputs. 0 when there is nothing to add. */
 guint64 spx_ipu_cost_reduce         (const SpxIpuMachine *m, guint64 outputs,
                                      double partials, GArray *terms);
+/* The static program's reduce at the output's owner: outputs outputs of
+ * the dtype, each the sum of partials partials (a mean when they differ)
+ * of the dtype. 0 when there is nothing to add. */
+guint64 spx_ipu_cost_static_reduce  (const SpxIpuMachine *m, SpxDtype dtype,
+                                     guint64 outputs, double partials,
+                                     GArray *terms);
 
 G_END_DECLS

@@ -207,8 +207,8 @@ spx_ipu_step_count_only (SpxIpuStep *step)
 
 /* The busiest tile's traffic, in or out (each tile sends and receives
  * at the exchange rate at the same time). */
-static SpxIpuTraffic
-busiest_traffic (const SpxIpuProgram *p, SpxIpuStep *s)
+SpxIpuTraffic
+spx_ipu_step_busiest (const SpxIpuProgram *p, SpxIpuStep *s)
 {
   SpxIpuTraffic t = { 0, 0, 0, 1 };
   guint64 most = 0;
@@ -257,7 +257,7 @@ step_cost (SpxIpuProgram *p, SpxIpuStep *s)
       }
     case SPX_STEP_EXCHANGE:
       {
-        SpxIpuTraffic t = busiest_traffic (p, s);
+        SpxIpuTraffic t = spx_ipu_step_busiest (p, s);
         return spx_ipu_cost_exchange (p->machine, &t, s->terms);
       }
     case SPX_STEP_SYNC:
