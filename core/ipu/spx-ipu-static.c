@@ -805,70 +805,51 @@ band_cols (const Build *bd, guint j, guint64 *cols)
   return hi - lo;
 }
 
-/* Consecutive pieces of X one tile receives from one source, sent as one
- * transfer. fresh: the source has not sent them before (a piece several
- * tiles need goes out once). */
+/* A run of X one holder sends every tile of a band: block-columns
+ * [col0, col1), columns [j0, j1) of X (or, where pieces are not kept,
+ * whatever consecutive block-columns the holder has). */
 typedef struct {
-  gboolean open, fresh;
-  guint32  src;
-  guint64  col0, col1, j0, j1, bytes;
-} XRun;
-
-static void
-x_flush (Build *bd, SpxIpuStep *ex, XRun *r, guint64 dst)
-{
-  if (!r->open)
-    return;
-  const SpxMask *mask = bd->c->mask;
-  SpxIpuPiece what = spx_ipu_piece (SPX_BYTES_INPUT, r->col0 * mask->block,
-                                    MIN (r->col1 * mask->block, mask->cols),
-                                    r->j0, r->j1);
-  spx_ipu_step_set_piece (ex, &what);
-  if (r->fresh)
-    spx_ipu_step_send (bd->p, ex, r->src, (guint32) dst, r->bytes);
-  else
-    spx_ipu_step_resend (bd->p, ex, r->src, (guint32) dst, r->bytes);
-  r->open = FALSE;
-}
+  guint32 src;
+  guint64 col0, col1, j0, j1, bytes;
+} XPiece;
 
 /* Add the piece of block-column col, columns [j0, j1), held by src; it
- * joins the open run when it continues it (where pieces are drawn, only
- * as one rectangle of X). */
+ * joins the last when it continues it (where pieces are drawn, only as
+ * one rectangle of X). */
 static void
-x_add (Build *bd, SpxIpuStep *ex, XRun *r, guint64 dst, guint32 src,
-       gboolean fresh, guint64 col, guint64 j0, guint64 j1, guint64 bytes)
+x_add (GArray *pieces, gboolean keep, guint32 src, guint64 col, guint64 j0,
+       guint64 j1, guint64 bytes)
 {
-  gboolean joins = r->open && r->src == src && r->fresh == fresh &&
-                   (ex->pieces == NULL ||
-                    (col == r->col1 && j0 == r->j0 && j1 == r->j1));
-  if (!joins)
+  XPiece *last = pieces->len
+    ? &g_array_index (pieces, XPiece, pieces->len - 1) : NULL;
+  if (last != NULL && last->src == src &&
+      (!keep || (col == last->col1 && j0 == last->j0 && j1 == last->j1)))
     {
-      x_flush (bd, ex, r, dst);
-      *r = (XRun) { TRUE, fresh, src, col, col, j0, j1, 0 };
+      last->col1 = col + 1;
+      last->bytes += bytes;
+      return;
     }
-  r->col1 = col + 1;
-  r->bytes += bytes;
+  XPiece x = { src, col, col + 1, j0, j1, bytes };
+  g_array_append_val (pieces, x);
 }
 
-/* Tile dst (split s) copies X's rows of block-columns cols[0, n), its
- * split's columns, from their holders. Every tile of the band takes the
- * same: a holder sends a piece out for the band's first tile other than
- * itself (first[0], else first[1]), the others receive that broadcast. */
-static void
-distribute_x (Build *bd, SpxIpuStep *ex, guint s, guint64 dst,
-              const guint64 *cols, guint64 n, const guint64 *first)
+/* What the tiles of a band in split s take: X's rows of block-columns
+ * cols[0, n), the split's columns, as runs from their holders; the
+ * elements in all into *elements. */
+static GArray *
+band_pieces (const Build *bd, gboolean keep, guint s, const guint64 *cols,
+             guint64 n, guint64 *elements)
 {
   const Ctx *c = bd->c;
-  const SpxMask *mask = c->mask;
-  guint64 n0, n1, elements = 0;
+  GArray *pieces = g_array_new (FALSE, FALSE, sizeof (XPiece));
+  guint64 n0, n1;
   split_range (c, bd->sh->sn, s, &n0, &n1);
-  XRun run = { 0 };
+  *elements = 0;
   for (guint64 i = 0; i < n && n1 > n0; i++)
     {
-      guint64 col = cols[i];
-      guint w = spx_mask_block_width (mask, col);
-      guint64 u0 = col * c->n + n0, u1 = col * c->n + n1;
-      elements += (n1 - n0) * w;
+      guint64 col = cols[i], u0 = col * c->n + n0, u1 = col * c->n + n1;
+      guint w = spx_mask_block_width (c->mask, col);
+      *elements += (n1 - n0) * w;
       for (guint o = spx_ipu_linear_map_tile (&c->x_map, u0);
            o < c->x_map.used; o++)
         {
@@ -877,14 +858,40 @@ distribute_x (Build *bd, SpxIpuStep *ex, guint s, guint64 dst,
           if (lo >= u1)
             break;
           guint64 a = MAX (lo, u0), z = MIN (hi, u1);
-          gboolean fresh = dst == (o == first[0] ? first[1] : first[0]);
-          if (z > a && o != dst)
-            x_add (bd, ex, &run, dst, o, fresh, col, a - col * c->n,
-                   z - col * c->n, (z - a) * w * c->bytes);
+          if (z > a)
+            x_add (pieces, keep, o, col, a - col * c->n, z - col * c->n,
+                   (z - a) * w * c->bytes);
         }
     }
-  x_flush (bd, ex, &run, dst);
-  bd->p->tiles[dst].bytes[SPX_BYTES_INPUT] += elements * c->bytes;
+  return pieces;
+}
+
+/* Tile dst takes the band's pieces but those it holds. Every tile of the
+ * band takes the same: a holder sends a piece out for the band's first
+ * tile other than itself (first[0], else first[1]); the others receive
+ * that broadcast. */
+static void
+distribute_x (Build *bd, SpxIpuStep *ex, guint64 dst, const GArray *pieces,
+              const guint64 *first)
+{
+  const SpxMask *mask = bd->c->mask;
+  for (guint i = 0; i < pieces->len; i++)
+    {
+      const XPiece *x = &g_array_index (pieces, XPiece, i);
+      if (x->src == dst)
+        continue;
+      if (ex->pieces != NULL)
+        {
+          SpxIpuPiece what = spx_ipu_piece (
+            SPX_BYTES_INPUT, x->col0 * mask->block,
+            MIN (x->col1 * mask->block, mask->cols), x->j0, x->j1);
+          spx_ipu_step_set_piece (ex, &what);
+        }
+      if (dst == (x->src == first[0] ? first[1] : first[0]))
+        spx_ipu_step_send (bd->p, ex, x->src, (guint32) dst, x->bytes);
+      else
+        spx_ipu_step_resend (bd->p, ex, x->src, (guint32) dst, x->bytes);
+    }
 }
 
 /* Tile dst fetches the values of its blocks its peers in the other
@@ -913,8 +920,7 @@ static gboolean
 distribute (Build *bd, SpxIpuStep *ex, GError **error)
 {
   const Shape *sh = bd->sh;
-  const SpxMask *mask = bd->c->mask;
-  guint64 *cols = g_new (guint64, MAX (mask->bcols, 1));
+  guint64 *cols = g_new (guint64, MAX (bd->c->mask->bcols, 1));
   gboolean cancelled = FALSE;
   for (guint j = 0; j < sh->sk && !cancelled; j++)
     {
@@ -924,20 +930,24 @@ distribute (Build *bd, SpxIpuStep *ex, GError **error)
       guint64 n = band_cols (bd, j, cols);
       guint64 used = spx_ipu_div_up (blocks, spx_ipu_div_up (
                                        blocks, sh->band_tiles[j]));
-      for (guint t = 0; t < used && !cancelled; t++)
+      for (guint s = 0; s < sh->sn && !cancelled; s++)
         {
           if ((cancelled = spx_cancelled (error)))
             break;
-          guint pos = sh->band_first[j] + t;
-          for (guint s = 0; s < sh->sn; s++)
+          guint64 elements;
+          g_autoptr (GArray) pieces = band_pieces (bd, ex->pieces != NULL, s,
+                                                   cols, n, &elements);
+          guint64 first[2] = {
+            split_tile (sh, s, sh->band_first[j]),
+            used > 1 ? split_tile (sh, s, sh->band_first[j] + 1)
+                     : G_MAXUINT64 };
+          for (guint t = 0; t < used; t++)
             {
-              guint64 first[2] = {
-                split_tile (sh, s, sh->band_first[j]),
-                used > 1 ? split_tile (sh, s, sh->band_first[j] + 1)
-                         : G_MAXUINT64 };
-              distribute_x (bd, ex, s, split_tile (sh, s, pos), cols, n,
-                            first);
-              distribute_values (bd, ex, s, pos);
+              guint64 dst = split_tile (sh, s, sh->band_first[j] + t);
+              distribute_x (bd, ex, dst, pieces, first);
+              distribute_values (bd, ex, s, sh->band_first[j] + t);
+              bd->p->tiles[dst].bytes[SPX_BYTES_INPUT] += elements *
+                                                          bd->c->bytes;
             }
         }
     }
