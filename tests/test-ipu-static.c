@@ -432,9 +432,10 @@ assert_bytes (const SpxIpuTile *tile, guint64 values, guint64 indices,
  * - per tile: values 64, indices 2 + 4 + 16 = 22, X 32 (tiles 0 and 1
  *   also hold their 16-byte share of X: 48), partials 4 × 2 × 4 = 32,
  *   output 16 (every tile, its unit of Y); MACs 16 × 2 = 32.
- * - compute: one row, two columns: one worker (wn = ceil(2/2) = 1, wr = 1),
- *   y(2) = 12 + 4·1 = 16; 30 + 4·6 + 1·(3·6 + 17) + 1·(16 + 16·4/8 +
- *   16·6) = 30 + 24 + 35 + 120 = 209.
+ * - compute (PopLibs' b = 4 fp32 row: header 13, X rows 1, y(n) = 8 + 4n):
+ *   one row, two columns: one worker (wn = ceil(2/2) = 1, wr = 1), y(2) =
+ *   16; 30 + 13·6 + 1·(1·6 + 17) + 1·(16 + 16·4/8 + 16·6) = 108 + 23 +
+ *   120 = 251.
  * - reduce: one holder per row, so each row's two columns are copied to
  *   their owners, nothing added: row 0 (tile 0) column 1 to tile 1 (column
  *   0 is its own), row 2 (tile 1) to tiles 4, 5, row 3 (tile 2) to 6, 7,
@@ -443,7 +444,7 @@ assert_bytes (const SpxIpuTile *tile, guint64 values, guint64 indices,
  *   32 × 2 × 4 = 256 bytes over 16 tiles = 16; 124 in all. Adds: 0.
  * - empty rows 1, 4, 7: their outputs' memory on tiles 2, 3, 8, 9, 14,
  *   15, never written (PopLibs never runs that copy).
- * - total: 108 + 90 + 209 + 90 + 124 + 0 + 90 = 711. */
+ * - total: 108 + 90 + 251 + 90 + 124 + 0 + 90 = 753. */
 static void
 test_hand_teach16 (void)
 {
@@ -470,7 +471,7 @@ test_hand_teach16 (void)
                         rows[t]);
       assert_bytes (tile, 64, 22, t < 2 ? 48 : 32, 32, 16);
       g_assert_cmpuint (tile->macs, ==, 32);
-      g_assert_cmpuint (tile->compute_cycles, ==, 209);
+      g_assert_cmpuint (tile->compute_cycles, ==, 251);
     }
   const SpxIpuStep *dist = &g_array_index (p->steps, SpxIpuStep, 0);
   g_assert_cmpstr (dist->phase, ==, "distribute");
@@ -496,15 +497,15 @@ test_hand_teach16 (void)
   g_assert_cmpuint (red->bytes_out[1], ==, 32);
   g_assert_cmpuint (red->cycles, ==, 124);
   g_assert_cmpuint (phase_cycles (p, "distribute"), ==, 108 + 90);
-  g_assert_cmpuint (phase_cycles (p, "compute"), ==, 209 + 90);
+  g_assert_cmpuint (phase_cycles (p, "compute"), ==, 251 + 90);
   g_assert_cmpuint (phase_cycles (p, "reduce"), ==, 124 + 0 + 90);
   g_assert_cmpuint (phase_cycles (p, "zero-fill"), ==, 0); /* no step */
-  g_assert_cmpuint (p->cycles, ==, 711);
+  g_assert_cmpuint (p->cycles, ==, 753);
   /* every step's terms, as worked out above */
   static const guint64 want[][3] = {
     { 100, 8, 0 },  /* distribute: overhead, busiest tile receives */
     { 90, 0, 0 },   /* sync */
-    { 54, 35, 120 }, /* compute: start 30 + 4·6, row, block */
+    { 108, 23, 120 }, /* compute: start 30 + 13·6, row, block */
     { 90, 0, 0 },   /* sync */
     { 100, 8, 16 }, /* reduce exchange: overhead, busiest sends, output */
     { 0, 0, 0 },    /* reduce: nothing to add */
@@ -538,15 +539,16 @@ test_hand_teach16 (void)
  *   = 116.
  * - tile 0: values 48 × 4 = 192, indices 3·2 + 4 + 16 = 26, X 64 held +
  *   128 received = 192, partials 32 own + 32 received, output 32;
- *   compute: one row, 3 blocks: 30 + 24 + 35 + 3·120 = 449.
+ *   compute: one row, 3 blocks: 108 + 23 + 3·120 = 491 (as in
+ *   teach16).
  * - tile 1: values 128, indices 2·2 + 2·4 + 16 = 28, X 192, partials 2 ×
- *   32 = 64, output 32; compute: 2 rows on 2 workers, 1 block each: 209.
+ *   32 = 64, output 32; compute: 2 rows on 2 workers, 1 block each: 251.
  * - reduce: block-row 0 is held by both and owned by tile 0: tile 1 sends
  *   its 32 bytes there, 100 + 32/4 = 108, plus the final output, 8 × 2 ×
  *   4 = 64 bytes over 2 tiles = 32: 140. Row 1 is held and owned by tile
  *   1: nothing moves. Adds on tile 0: 8 outputs of 2 partials, floats:
  *   6 × (16 + ceil(ceil(8/6)/4) × (5 + 6 + 2 − 1)) = 6 × (16 + 12) = 168.
- * - total: 116 + 90 + 449 + 90 + 140 + 168 + 90 = 1143. */
+ * - total: 116 + 90 + 491 + 90 + 140 + 168 + 90 = 1185. */
 static void
 test_hand_pair (void)
 {
@@ -565,8 +567,8 @@ test_hand_pair (void)
   g_assert_cmpuint (g_array_index (p->tiles[1].blocks, guint64, 1), ==, 5);
   assert_bytes (&p->tiles[0], 192, 26, 192, 64, 32);
   assert_bytes (&p->tiles[1], 128, 28, 192, 64, 32);
-  g_assert_cmpuint (p->tiles[0].compute_cycles, ==, 449 + 168);
-  g_assert_cmpuint (p->tiles[1].compute_cycles, ==, 209);
+  g_assert_cmpuint (p->tiles[0].compute_cycles, ==, 491 + 168);
+  g_assert_cmpuint (p->tiles[1].compute_cycles, ==, 251);
   const SpxIpuStep *red = &g_array_index (p->steps, SpxIpuStep, 4);
   g_assert_cmpstr (red->phase, ==, "reduce");
   g_assert_cmpuint (red->transfers->len, ==, 1);
@@ -587,9 +589,9 @@ test_hand_pair (void)
   g_assert_cmpuint (g_array_index (adds->terms, SpxIpuTerm, 1).cycles, ==,
                     72);
   g_assert_cmpuint (phase_cycles (p, "distribute"), ==, 116 + 90);
-  g_assert_cmpuint (phase_cycles (p, "compute"), ==, 449 + 90);
+  g_assert_cmpuint (phase_cycles (p, "compute"), ==, 491 + 90);
   g_assert_cmpuint (phase_cycles (p, "reduce"), ==, 140 + 168 + 90);
-  g_assert_cmpuint (p->cycles, ==, 1143);
+  g_assert_cmpuint (p->cycles, ==, 1185);
   g_assert_cmpuint (p->max_tile_bytes, ==, 506);
 }
 

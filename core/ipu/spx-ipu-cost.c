@@ -13,11 +13,8 @@
 /* Starting a vertex's workers and returning (supervisor cycles): the
  * constant of PopSparse's published block-vertex formula. */
 #define VERTEX_START 30
-/* Block vertex: per-worker header and per-row cost of fetching the X row
- * pointers (worker cycles), and per row and per block the loop set-up of
- * the published formula (17 and 16). */
-#define BLOCK_HDR      4
-#define BLOCK_XRET     3
+/* Block vertex: per row and per block the loop set-up of the published
+ * formula (17 and 16); the rest per block size in block_table. */
 #define BLOCK_ROW      17
 #define BLOCK_SETUP    16
 /* Element-wise vertex (fp16, published): 33 per worker to start, per row
@@ -46,15 +43,29 @@
 #define DYN_INNER_B4_FP32  14
 #define DYN_INNER_B8       23
 #define DYN_INNER_B16      24
-/* Static block vertex: worker cycles of a block times its first column of
- * X, PopLibs' published figures at b = 4, 8 and 16 (linear in b between
- * them); each further column costs the AMP's width (per_column). */
-#define BLOCK_FIRST_B4_FP16   13
-#define BLOCK_FIRST_B8_FP16   14
-#define BLOCK_FIRST_B16_FP16  19
-#define BLOCK_FIRST_B4_FP32   12
-#define BLOCK_FIRST_B8_FP32   19
-#define BLOCK_FIRST_B16_FP32  74
+/* The static block vertex per block size and type, PopLibs' estimate
+ * ([PopLibs] lib/popsparse/StaticMatMulPartitioner.cpp,
+ * matmulComputeCycles): per worker a header, per row the cost of fetching
+ * X's row pointers (worker cycles), and per block times n columns of X
+ * y(n) = base + slope·n worker cycles, or base_small + slope·n for n up to
+ * small_n. The slope is the AMP's width (per_column): fp16 does
+ * min(4b, 64) MACs per worker step, fp32 min(b, 16). Another b takes the
+ * next listed size's row. */
+typedef struct {
+  guint    b;
+  SpxDtype dtype;
+  double   hdr, xret, base, small_n, base_small;
+  const char *source;
+} BlockRow;
+
+static const BlockRow block_table[] = {
+  { 4, SPX_DTYPE_FP16, 17, 1, 13, 2, 7, "[PopLibs] matmulComputeCycles" },
+  { 8, SPX_DTYPE_FP16, 13, 1, 12, 0, 0, "[PopLibs] matmulComputeCycles" },
+  { 16, SPX_DTYPE_FP16, 13, 1, 15, 0, 0, "[PopLibs] matmulComputeCycles" },
+  { 4, SPX_DTYPE_FP32, 13, 1, 8, 0, 0, "[PopLibs] matmulComputeCycles" },
+  { 8, SPX_DTYPE_FP32, 13, 4, 11, 0, 0, "[PopLibs] matmulComputeCycles" },
+  { 16, SPX_DTYPE_FP32, 16, 4, 58, 1, 42, "[PopLibs] matmulComputeCycles" },
+};
 /* Dense vertex (the accumulating matrix product unit): GRAIN × GRAIN
  * pieces of W at the tile's full MAC rate once the pipeline is full; each
  * piece pays FILL worker cycles, each row of pieces ROW. Fitted to the
@@ -274,12 +285,6 @@ spx_ipu_cost_sync (const SpxIpuMachine *m, guint rounds, GArray *terms)
 
 /* ---- vertices ------------------------------------------------------------ */
 
-static double
-lerp_b (guint b, guint b0, double y0, guint b1, double y1)
-{
-  return y0 + (y1 - y0) * ((double) b - b0) / (double) (b1 - b0);
-}
-
 /* Worker cycles per column of X of one b×b block on the AMP: fp16 does
  * min(4b, 64) MACs per worker step, fp32 min(b, 16). */
 static double
@@ -301,17 +306,29 @@ dynamic_y (guint b, SpxDtype dtype, double nw)
   return loads * (inner + nw * per_column (b, dtype));
 }
 
+/* The static vertex's row of block_table for b: the first of its type as
+ * large, else the largest. */
+static const BlockRow *
+block_row (guint b, SpxDtype dtype)
+{
+  SpxDtype t = dtype == SPX_DTYPE_FP16 ? SPX_DTYPE_FP16 : SPX_DTYPE_FP32;
+  const BlockRow *row = NULL;
+  for (guint i = 0; i < G_N_ELEMENTS (block_table); i++)
+    if (block_table[i].dtype == t)
+      {
+        row = &block_table[i];
+        if (row->b >= b)
+          break;
+      }
+  return row;
+}
+
 /* The static vertex's worker cycles of one block times nw columns. */
 static double
-block_y (guint b, SpxDtype dtype, double nw)
+block_y (const BlockRow *row, guint b, SpxDtype dtype, double nw)
 {
-  gboolean half = dtype == SPX_DTYPE_FP16;
-  double at4 = half ? BLOCK_FIRST_B4_FP16 : BLOCK_FIRST_B4_FP32;
-  double at8 = half ? BLOCK_FIRST_B8_FP16 : BLOCK_FIRST_B8_FP32;
-  double at16 = half ? BLOCK_FIRST_B16_FP16 : BLOCK_FIRST_B16_FP32;
-  double c0 = b <= 4 ? at4 : b <= 8 ? lerp_b (b, 4, at4, 8, at8)
-                                    : lerp_b (b, 8, at8, 16, at16);
-  return c0 + per_column (b, dtype) * (nw - 1);
+  double base = nw <= row->small_n ? row->base_small : row->base;
+  return base + per_column (b, dtype) * nw;
 }
 
 /* Workers of an element-wise vertex take rows (with fewer rows than
@@ -375,15 +392,16 @@ block_vertex (const SpxIpuMachine *m, guint b, SpxDtype dtype,
   if (b == 1)
     return element_vertex (m, dtype, mw, kw, nw, 1.0, terms);
   double bytes = spx_ipu_dtype_bytes (dtype);
-  double y = dynamic ? dynamic_y (b, dtype, nw) : block_y (b, dtype, nw);
+  const BlockRow *br = block_row (b, dtype);
+  double y = dynamic ? dynamic_y (b, dtype, nw) : block_y (br, b, dtype, nw);
   double per_block = BLOCK_SETUP + (double) b * b * bytes / 8 + y * w;
-  guint64 start = whole (VERTEX_START + BLOCK_HDR * w);
-  guint64 row = whole (mw * (BLOCK_XRET * w + BLOCK_ROW));
+  guint64 start = whole (VERTEX_START + br->hdr * w);
+  guint64 row = whole (mw * (br->xret * w + BLOCK_ROW));
   guint64 blk = whole (kw * per_block);
-  spx_ipu_terms_add (terms, "vertex start", start, "%d + %d × %g workers",
-                     VERTEX_START, BLOCK_HDR, w);
-  spx_ipu_terms_add (terms, "rows", row, "%g row%s × (%d × %g workers + %d)",
-                     mw, plural (mw), BLOCK_XRET, w, BLOCK_ROW);
+  spx_ipu_terms_add (terms, "vertex start", start, "%d + %g × %g workers",
+                     VERTEX_START, br->hdr, w);
+  spx_ipu_terms_add (terms, "rows", row, "%g row%s × (%g × %g workers + %d)",
+                     mw, plural (mw), br->xret, w, BLOCK_ROW);
   spx_ipu_terms_add (terms, "blocks", blk,
                      "%g block%s × (%d + %u²·%g B/8 + %.1f per %g column%s "
                      "× %g workers)%s", kw, plural (kw), BLOCK_SETUP, b, bytes,
