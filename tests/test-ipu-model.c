@@ -81,12 +81,14 @@ assert_planned_as_built (const SpxIpuProgram *p)
           test_ipu_check_pieces (p, s);
         }
     }
+  /* dense's estimate counts as received the bits of a tile's slices it
+   * holds itself as a home tile: at most a few bytes' worth over */
   if (p->mode != SPX_IPU_MODE_DENSE)
     g_assert_cmpuint (p->estimate, ==, p->cycles);
   else
     {
       g_assert_cmpuint (p->estimate, >=, p->cycles);
-      g_assert_cmpfloat ((double) p->estimate / p->cycles, <=, 1.02);
+      g_assert_cmpfloat ((double) p->estimate / p->cycles, <=, 1.001);
     }
 }
 
