@@ -75,12 +75,32 @@ guint64 spx_ipu_cost_block_vertex   (const SpxIpuMachine *m, guint b,
                                      SpxDtype dtype, guint64 blocks,
                                      guint64 rows, guint64 n_cols,
                                      GArray *terms);
-/* The dynamic vertex: the same work read from buckets buckets whose
- * meta-information it walks (entries of them in all). */
+/* What a dynamic vertex is given: buckets buckets, matching of them
+ * holding a sub-group of the tile's own partition, subgroups sub-groups
+ * in each on average (at least 1 where there is one). */
+typedef struct {
+  guint64 buckets, matching;
+  double  subgroups;
+} SpxIpuBuckets;
+
+/* The dynamic vertex: it zeroes zero fp32 partials (0: none), walks the
+ * buckets' sub-groups, then multiplies blocks non-zero b×b blocks over
+ * rows block-rows by n_cols columns of X; b = 1 is the element-wise
+ * vertex. */
 guint64 spx_ipu_cost_dynamic_vertex (const SpxIpuMachine *m, guint b,
-                                     SpxDtype dtype, guint64 blocks,
-                                     guint64 rows, guint64 n_cols,
-                                     guint64 buckets, GArray *terms);
+                                     SpxDtype dtype, const SpxIpuBuckets *in,
+                                     guint64 blocks, guint64 rows,
+                                     guint64 n_cols, guint64 zero,
+                                     GArray *terms);
+/* The dynamic program's last step on a tile: adding depth fp32 partials
+ * into each of outputs outputs of the dtype, or with depth 1 casting
+ * them to fp16 (0 when the dtype is fp32: nothing to do). */
+guint64 spx_ipu_cost_dynamic_reduce (const SpxIpuMachine *m, SpxDtype dtype,
+                                     guint64 outputs, guint depth,
+                                     GArray *terms);
+/* What a dynamic call costs beyond every mechanism modelled: one fitted
+ * constant, its own step. */
+guint64 spx_ipu_cost_dynamic_call   (GArray *terms);
 /* Dense: an mt × kt slice of W times a kt × nt slice of X on the
  * accumulating matrix product unit. */
 guint64 spx_ipu_cost_dense_vertex   (const SpxIpuMachine *m, SpxDtype dtype,
