@@ -66,11 +66,20 @@
  * PerformanceEstimation.hpp, getCastCycleEstimate: */
 #define DYN_CAST_START      26 /* per worker */
 #define DYN_CAST_WIDTH      2  /* fp32 loads per worker-cycle (fp16 out: 4) */
+/* Meta-information per bucket (u16 fields), [PopLibs]
+ * lib/popsparse/SparseMetaInfo.hpp and FullyConnectedPlan.cpp,
+ * addMetaInfoElemsPerBucket (forward pass only): */
+#define DYN_META_SUBGROUPS  2  /* sub-groups per bucket it plans room for */
+#define DYN_META_SUBGROUP_BLOCK 7 /* BlockMetaInfo::SubGroupEntry */
+#define DYN_META_SUBGROUP_ELEM  9 /* MetaInfo::SubGroupEntry */
+#define DYN_META_WORKER     5  /* MetaInfo::WorkerEntry, one per worker */
+#define DYN_META_OUTPUT     2  /* OutputEntry, per non-empty row */
+#define DYN_META_ATOM       4  /* whole exchange atoms: fields rounded to 4 */
 /* What the paper measured beyond PopLibs' own formulas for the same
  * program: one constant per call. Fitted to [PopSparse] Fig.
  * ipu_density (dynamic b 1 and b 16 at m = k = 4096) and Fig.
  * ipu_feature_size (dynamic b 16, d 1/16, m = k 256 to 8192). */
-#define SPX_IPU_DYN_CALL_OVERHEAD 90000
+#define SPX_IPU_DYN_CALL_OVERHEAD 150000
 
 /* The dynamic block vertex's worker cycles, [PopLibs]
  * PerformanceEstimation.hpp, sparseDenseBlockMultiply (fp32 partials):
@@ -670,6 +679,28 @@ spx_ipu_cost_dynamic_reduce (const SpxIpuMachine *m, SpxDtype dtype,
                        "%" G_GUINT64_FORMAT " workers × (2 × %u partials + "
                        "%d)", w, depth, DYN_REDUCE_TAIL);
   return w * (DYN_REDUCE_START + each * per_loop + tail);
+}
+
+guint64
+spx_ipu_cost_dynamic_meta_bytes (const SpxIpuMachine *m, guint b,
+                                 double density, guint64 x_groups,
+                                 guint64 y_groups)
+{
+  /* the non-empty rows and their non-zeros of a uniform pattern
+   * (getNumGroupsGivenUniformSparsityPattern) */
+  double d = CLAMP (density, 0.0, 1.0);
+  double p_row = -expm1 ((double) y_groups * log1p (-MIN (d, 1.0 - 1e-12)));
+  double total = ceil ((double) x_groups * (double) y_groups * d - 1e-9);
+  double x_nz = MAX (ceil ((double) x_groups * p_row - 1e-9), 1.0);
+  double y_nz = ceil (total / x_nz - 1e-9);
+  double fixed = b == 1 ? DYN_META_SUBGROUP_ELEM +
+                          (double) m->workers * DYN_META_WORKER
+                        : DYN_META_SUBGROUP_BLOCK;
+  double fields = fixed * DYN_META_SUBGROUPS +
+                  ceil (x_nz * (DYN_META_OUTPUT + y_nz) *
+                        (1.0 + SPX_IPU_BUCKET_OVERSIZE) - 1e-9);
+  return spx_ipu_div_up ((guint64) fields, DYN_META_ATOM) * DYN_META_ATOM *
+         sizeof (guint16);
 }
 
 guint64

@@ -20,9 +20,6 @@ G_BEGIN_DECLS
 #define SPX_IPU_INDEX_BYTES_BLOCK 2u
 #define SPX_IPU_INDEX_BYTES_ROW   4u
 #define SPX_IPU_INDEX_BYTES_TILE  16u
-/* Dynamic index metadata per non-zero block in a bucket: a column offset
- * and its share of the sub-group and row headers. */
-#define SPX_IPU_INDEX_BYTES_BUCKET_BLOCK 4u
 /* Share of every dynamic bucket kept free for an uneven pattern
  * (PopSparse's "bucket oversize proportion", its default). */
 #define SPX_IPU_BUCKET_OVERSIZE 0.3
@@ -98,6 +95,12 @@ guint64 spx_ipu_cost_dynamic_vertex (const SpxIpuMachine *m, guint b,
 guint64 spx_ipu_cost_dynamic_reduce (const SpxIpuMachine *m, SpxDtype dtype,
                                      guint64 outputs, guint depth,
                                      GArray *terms);
+/* Bytes of a dynamic bucket's meta-information: room for every non-zero
+ * b×b block of an x_groups × y_groups partition at density (the blocks'),
+ * whatever share of them the bucket holds, as PopLibs sizes it. */
+guint64 spx_ipu_cost_dynamic_meta_bytes (const SpxIpuMachine *m, guint b,
+                                         double density, guint64 x_groups,
+                                         guint64 y_groups);
 /* What a dynamic call costs beyond every mechanism modelled: one fitted
  * constant, its own step. */
 guint64 spx_ipu_cost_dynamic_call   (GArray *terms);

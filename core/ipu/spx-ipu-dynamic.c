@@ -43,7 +43,9 @@ typedef struct {
 typedef struct {
   guint   px, py, pz;
   guint64 cap;           /* blocks per bucket */
+  guint64 meta;          /* meta-information bytes per bucket */
   gboolean flip;         /* second bucket buffer for propagation */
+  guint64 held;          /* buckets a tile holds at most */
   guint64 bytes;         /* largest tile footprint */
   gboolean tight;        /* a uniform pattern likely spills */
   guint64 cycles;        /* estimated, uniform pattern */
@@ -52,8 +54,14 @@ typedef struct {
 static guint64
 block_bytes (const Problem *pr)
 {
-  return (guint64) pr->b * pr->b * spx_ipu_dtype_bytes (pr->dtype) +
-         SPX_IPU_INDEX_BYTES_BUCKET_BLOCK;
+  return (guint64) pr->b * pr->b * spx_ipu_dtype_bytes (pr->dtype);
+}
+
+/* A bucket: its blocks' values and its meta-information. */
+static guint64
+bucket_bytes (const Problem *pr, const Cand *c)
+{
+  return c->cap * block_bytes (pr) + c->meta;
 }
 
 /* Blocks per bucket: the uniform share with room to spare, rounded to
@@ -98,6 +106,16 @@ expected_rows (guint64 rows, guint64 blocks)
   return (guint64) ceil (r * -expm1 ((double) blocks * log1p (-1.0 / r)));
 }
 
+/* Bytes the partials a tile adds take beyond its own: they land beside
+ * them ([PopLibs] FullyConnectedPlan.cpp, addReductionCost:
+ * mExchangeTempBytes) where the buckets and X were (freed by then). */
+static guint64
+landing_bytes (guint64 partials, guint64 freed)
+{
+  guint64 bytes = partials * SPX_IPU_PARTIAL_BYTES;
+  return bytes > freed ? bytes - freed : 0;
+}
+
 /* Footprint and cycles of the largest tile of a partition. */
 static void
 cand_cost (const Problem *pr, Cand *c)
@@ -108,13 +126,20 @@ cand_cost (const Problem *pr, Cand *c)
   guint64 rows_el = MIN (mx * pr->b, pr->m), cols_el = MIN (ky * pr->b, pr->k);
   guint64 nc = spx_ipu_div_up (pr->n, c->pz), db = spx_ipu_dtype_bytes (pr->dtype);
   c->cap = bucket_cap (pr, parts);
+  c->meta = spx_ipu_cost_dynamic_meta_bytes (
+    mc, pr->b, (double) pr->budget / ((double) pr->brows * pr->bcols), mx, ky);
   c->flip = groups > 1;
-  guint64 group_blocks = c->cap * c->pz;
-  guint64 w_bytes = group_blocks * block_bytes (pr) * (c->flip ? 2 : 1);
+  /* its group's pz buckets while computing, while propagating the one it
+   * holds and the next ([PopLibs] lib/popsparse/FullyConnected.cpp:
+   * propagation flips between two bucket buffers) */
+  c->held = MAX (c->pz, c->flip ? 2u : 1u);
+  guint64 w_bytes = c->held * bucket_bytes (pr, c);
   guint64 x_bytes = cols_el * nc * db;
   guint64 part_bytes = rows_el * nc * SPX_IPU_PARTIAL_BYTES;
   guint64 piece = spx_ipu_div_up (rows_el, c->py) * nc; /* whole rows */
-  c->bytes = w_bytes + x_bytes + part_bytes + piece * db;
+  c->bytes = w_bytes + x_bytes + part_bytes +
+             landing_bytes ((c->py - 1) * piece, w_bytes + x_bytes) +
+             piece * db;
 
   /* Uniform pattern: a group holds its share of the budget, the busiest
    * the largest of groups Poisson counts (mean + sqrt(2 mean ln groups)),
@@ -125,7 +150,7 @@ cand_cost (const Problem *pr, Cand *c)
   guint64 blocks = (guint64) MIN (most, (double) c->cap * c->pz);
   guint64 rows = expected_rows (mx, blocks);
   guint64 dist_in = x_bytes - x_bytes / c->px +
-                    (c->pz - 1) * c->cap * block_bytes (pr);
+                    (c->pz - 1) * bucket_bytes (pr, c);
   guint64 sync = spx_ipu_cost_sync (mc, 1, NULL);
   /* PopLibs' planner's assumption: every bucket holds one sub-group, the
    * tile's own ([PopLibs] lib/popsparse/FullyConnectedPlan.cpp,
@@ -204,7 +229,7 @@ search (const Problem *pr, Cand *best, GError **error)
             guint pz = g_array_index (zs, guint, i);
             if ((guint64) px * py * pz > tiles)
               break;
-            Cand c = { px, py, pz, 0, FALSE, 0, FALSE, 0 };
+            Cand c = { px, py, pz, 0, 0, FALSE, 0, 0, FALSE, 0 };
             cand_cost (pr, &c);
             consider (&b, &c, limit);
           }
@@ -571,7 +596,7 @@ static void
 fill_tiles (SpxIpuProgram *p, const Layout *l)
 {
   const Cand *c = &l->c;
-  guint64 flip = c->flip ? 2 : 1, db = spx_ipu_dtype_bytes (l->pr.dtype);
+  guint64 db = spx_ipu_dtype_bytes (l->pr.dtype);
   for (guint t = 0; t < c->px * c->py * c->pz; t++)
     {
       Coord k = coord_of (c, t);
@@ -579,14 +604,16 @@ fill_tiles (SpxIpuProgram *p, const Layout *l)
       SpxIpuTile *tile = &p->tiles[t];
       tile->blocks = g_array_ref (l->blocks[g]); /* shared along z */
       tile->macs = l->elements[g] * tile_ncols (l, k);
-      tile->bytes[SPX_BYTES_VALUES] = flip * l->group_cap * l->pr.b *
+      tile->bytes[SPX_BYTES_VALUES] = c->held * c->cap * l->pr.b *
                                       l->pr.b * db;
-      tile->bytes[SPX_BYTES_INDICES] = flip * l->group_cap *
-                                       SPX_IPU_INDEX_BYTES_BUCKET_BLOCK;
+      tile->bytes[SPX_BYTES_INDICES] = c->held * c->meta;
       tile->bytes[SPX_BYTES_INPUT] = tile_x_bytes (l, k);
-      tile->bytes[SPX_BYTES_PARTIALS] = tile_rows_el (l, k) *
-                                        tile_ncols (l, k) *
-                                        SPX_IPU_PARTIAL_BYTES;
+      tile->bytes[SPX_BYTES_PARTIALS] =
+        tile_rows_el (l, k) * tile_ncols (l, k) * SPX_IPU_PARTIAL_BYTES +
+        landing_bytes ((c->py - 1) * piece_elems (l, k, k.y),
+                       tile->bytes[SPX_BYTES_VALUES] +
+                       tile->bytes[SPX_BYTES_INDICES] +
+                       tile->bytes[SPX_BYTES_INPUT]);
       tile->bytes[SPX_BYTES_OUTPUT] = piece_elems (l, k, k.y) * db;
     }
 }
@@ -610,7 +637,7 @@ add_distribute (SpxIpuProgram *p, const Layout *l, GError **error)
 {
   const Cand *c = &l->c;
   SpxIpuStep *s = add_exchange (p, l, "distribute");
-  guint64 bucket = c->cap * block_bytes (&l->pr);
+  guint64 bucket = bucket_bytes (&l->pr, c);
   for (guint t = 0; t < c->px * c->py * c->pz; t++)
     {
       if (spx_cancelled (error))
@@ -693,7 +720,7 @@ static gboolean
 add_propagation (SpxIpuProgram *p, const Layout *l, GError **error)
 {
   const Cand *c = &l->c;
-  guint64 buffer = l->group_cap * block_bytes (&l->pr);
+  guint64 buffer = c->pz * bucket_bytes (&l->pr, c);
   guint first = p->steps->len;
   for (guint d = 1; d <= l->steps; d++)
     {
