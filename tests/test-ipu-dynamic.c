@@ -375,6 +375,58 @@ test_teach16_by_hand (void)
   g_assert_true (p->fits);
 }
 
+/* Element-wise (b = 1), teach16, W 2 × 8 all set, n = 20, fp16. The
+ * planner picks px = 2, py = 6, pz = 1 (z grains: 5 of 4 columns, so pz
+ * divides 5): a row each, columns 0 | 1 | 2–3 | 4 | 5 | 6–7. The slowest
+ * tile has 1 row of 2 non-zeros (PopLibs' sparseDenseElementwiseMultiply):
+ *  - zero partials: 1 × 20 = 20, ceil (20/6) = 4 per worker, 2 stores:
+ *    6 × (13 + 2) = 90;
+ *  - 1 row, 5 grains over 6 workers: one grain each, so z = 4 columns,
+ *    the one-vector case (start 30, per row 11, per non-zero 2):
+ *    vertex start 30 + 6 × 30 = 210; rows 6 × 1 × 11 = 66; non-zeros
+ *    6 × 1 row × 2 × 2 = 24;
+ *  - sub-group search: 1 bucket × (46 + 47 × 1) = 93;
+ *  compute 90 + 210 + 66 + 24 + 93 = 483.
+ * Reduce over py = 6: each output slice (1 row) in 6 bands of whole rows,
+ * so one tile adds the row: 20 outputs, 5 loops of 4 (no short one, 5 <
+ * 6 workers: one each), depth 6, fp16 out: 6 × (32 + 1 × (3 × 6 + 6)) =
+ * 336; it receives 5 × 20 × 4 = 400 bytes: 100 + 100. Distribute: a
+ * two-column group's X slice (2 × 20) in 2 shares of one row: 40 bytes,
+ * 100 + 10. Cycles 110 + 90 + 483 + CALL_OVERHEAD + 200 + 336 + 90. */
+static void
+test_teach16_elementwise_by_hand (void)
+{
+  g_autoptr (SpxIpuMachine) t16 = teach16_new ();
+  g_autoptr (SpxMask) mask = spx_mask_new (2, 8, 1, NULL);
+  for (guint r = 0; r < 2; r++)
+    for (guint c = 0; c < 8; c++)
+      spx_mask_set (mask, r, c);
+  g_autoptr (SpxIpuProgram) p = plan (t16, mask, 0, 20, SPX_DTYPE_FP16);
+  check_all (p, mask);
+  g_assert_cmpstr (p->plan, ==, "px=2 py=6 pz=1");
+  static const struct { const char *name; guint64 cycles; } want[] = {
+    { "distribute exchange", 110 }, { "sync", 90 }, { "compute", 483 },
+    { "unexplained overhead per call", CALL_OVERHEAD },
+    { "reduce exchange", 200 }, { "reduce compute", 336 }, { "sync", 90 },
+  };
+  g_assert_cmpuint (p->steps->len, ==, G_N_ELEMENTS (want));
+  for (guint i = 0; i < G_N_ELEMENTS (want); i++)
+    {
+      const SpxIpuStep *s = &g_array_index (p->steps, SpxIpuStep, i);
+      g_autofree char *name = spx_ipu_step_name (s);
+      g_assert_cmpstr (name, ==, want[i].name);
+      g_assert_cmpuint (s->cycles, ==, want[i].cycles);
+      g_assert_cmpuint (spx_ipu_terms_sum (s->terms), ==, s->cycles);
+    }
+  const SpxIpuStep *comp = &g_array_index (p->steps, SpxIpuStep, 2);
+  const guint64 terms[] = { 90, 210, 66, 24, 93 };
+  g_assert_cmpuint (comp->terms->len, ==, G_N_ELEMENTS (terms));
+  for (guint i = 0; i < G_N_ELEMENTS (terms); i++)
+    g_assert_cmpuint (g_array_index (comp->terms, SpxIpuTerm, i).cycles, ==,
+                      terms[i]);
+  g_assert_cmpuint (p->estimate, ==, p->cycles);
+}
+
 /* What the transfers carry: teach16, W 8 × 32 in 4 × 4 blocks, all 16
  * set, n = 64, FP32; the planner picks px = 2, py = 3, pz = 2 and tile
  * (x·3 + y)·2 + z. Block-rows split 2 ways (W rows 0–3, 4–7),
@@ -390,7 +442,11 @@ test_teach16_by_hand (void)
  * - reduce: tile 0's output slice, Y rows 0–3 × 0–31, in 3 bands of whole
  *   rows (0 | 1 | 2–3): row 1 goes to tile 2 (y = 1), 1 · 32 · 4 = 128
  *   bytes, rows 2–3 to tile 4 (y = 2), 256 bytes; tile 6's slice, rows
- *   4–7, sends row 5 to tile 8 and rows 6–7 to tile 10. */
+ *   4–7, sends row 5 to tile 8 and rows 6–7 to tile 10. The adds: the
+ *   largest band, 2 rows × 32 = 64 outputs of depth 3, fp32 (PopLibs'
+ *   getReduceCycleEstimate): 16 loops of 4, 2 per worker and 4 left over
+ *   (64 a multiple of 4: one more each), 3 × 3 + 7 per loop:
+ *   6 × (32 + 3 × 16) = 480. */
 static void
 test_teach16_pieces (void)
 {
@@ -423,6 +479,10 @@ test_teach16_pieces (void)
                            32);
   test_ipu_check_transfer (red, 13, 6, 10, 256, SPX_BYTES_PARTIALS, 6, 8, 0,
                            32);
+  const SpxIpuStep *adds = red + 1;
+  g_assert_cmpint (adds->kind, ==, SPX_STEP_COMPUTE);
+  g_assert_cmpstr (adds->phase, ==, "reduce");
+  g_assert_cmpuint (adds->cycles, ==, 480);
 }
 
 /* ------------------------------------------------------------------ */
@@ -546,6 +606,8 @@ main (int argc, char **argv)
                    test_skewed_propagation);
   g_test_add_func ("/ipu/dynamic/teach16-by-hand", test_teach16_by_hand);
   g_test_add_func ("/ipu/dynamic/teach16-pieces", test_teach16_pieces);
+  g_test_add_func ("/ipu/dynamic/teach16-elementwise-by-hand",
+                   test_teach16_elementwise_by_hand);
   g_test_add_func ("/ipu/dynamic/large-b1", test_large_b1);
   g_test_add_func ("/ipu/dynamic/density-zero", test_density_zero);
   g_test_add_func ("/ipu/dynamic/budget-many-tiles", test_budget_many_tiles);

@@ -777,8 +777,7 @@ static void
 add_finish (SpxIpuProgram *p, const Layout *l)
 {
   const Cand *c = &l->c;
-  Coord w0 = coord_of (c, 0);
-  if (reduce_cycles (&l->pr, c->py, piece_elems (l, w0, w0.y), NULL) == 0)
+  if (c->py < 2 && l->pr.dtype == SPX_DTYPE_FP32)
     return;
   SpxIpuStep *s = spx_ipu_program_add_compute (p, c->py > 1 ? "reduce"
                                                             : "cast");
