@@ -38,6 +38,18 @@ gen (guint64 m, guint64 k, guint b, SpxPattern pattern, double density,
   return mask;
 }
 
+/* An m × k mask in blocks of b, every block set. */
+static SpxMask *
+all_set (guint64 m, guint64 k, guint b)
+{
+  SpxMask *mask = spx_mask_new (m, k, b, NULL);
+  g_assert_nonnull (mask);
+  for (guint64 r = 0; r < mask->brows; r++)
+    for (guint64 c = 0; c < mask->bcols; c++)
+      spx_mask_set (mask, r, c);
+  return mask;
+}
+
 static SpxIpuProgram *
 plan (const SpxIpuMachine *mc, const SpxMask *mask, guint64 budget,
       guint64 n, SpxDtype dtype)
@@ -157,6 +169,19 @@ check_all (const SpxIpuProgram *p, const SpxMask *mask)
   check_exchanges (p);
   check_memory (p);
   g_assert_cmpuint (p->cycles, >, 0);
+}
+
+/* The hand-worked cases: mask planned on teach16, well formed, with the
+ * partition the comment works out. */
+static SpxIpuProgram *
+plan_teach16 (const SpxMask *mask, guint64 n, SpxDtype dtype,
+              const char *partition)
+{
+  g_autoptr (SpxIpuMachine) t16 = teach16_new ();
+  SpxIpuProgram *p = plan (t16, mask, 0, n, dtype);
+  check_all (p, mask);
+  g_assert_cmpstr (p->plan, ==, partition);
+  return p;
 }
 
 static void
@@ -334,14 +359,9 @@ test_skewed_propagation (void)
 static void
 test_teach16_by_hand (void)
 {
-  g_autoptr (SpxIpuMachine) t16 = teach16_new ();
-  g_autoptr (GError) error = NULL;
-  g_autoptr (SpxMask) mask = spx_mask_new (4, 4, 4, &error);
-  g_assert_no_error (error);
-  spx_mask_set (mask, 0, 0);
-  g_autoptr (SpxIpuProgram) p = plan (t16, mask, 0, 2, SPX_DTYPE_FP16);
-  check_all (p, mask);
-  g_assert_cmpstr (p->plan, ==, "px=1 py=1 pz=1");
+  g_autoptr (SpxMask) mask = all_set (4, 4, 4);
+  g_autoptr (SpxIpuProgram) p = plan_teach16 (mask, 2, SPX_DTYPE_FP16,
+                                              "px=1 py=1 pz=1");
   const SpxIpuTile *t = &p->tiles[0];
   g_assert_cmpuint (t->bytes[SPX_BYTES_VALUES], ==, 32);
   g_assert_cmpuint (t->bytes[SPX_BYTES_INDICES], ==, 40);
@@ -396,14 +416,9 @@ test_teach16_by_hand (void)
 static void
 test_teach16_elementwise_by_hand (void)
 {
-  g_autoptr (SpxIpuMachine) t16 = teach16_new ();
-  g_autoptr (SpxMask) mask = spx_mask_new (2, 8, 1, NULL);
-  for (guint r = 0; r < 2; r++)
-    for (guint c = 0; c < 8; c++)
-      spx_mask_set (mask, r, c);
-  g_autoptr (SpxIpuProgram) p = plan (t16, mask, 0, 20, SPX_DTYPE_FP16);
-  check_all (p, mask);
-  g_assert_cmpstr (p->plan, ==, "px=2 py=6 pz=1");
+  g_autoptr (SpxMask) mask = all_set (2, 8, 1);
+  g_autoptr (SpxIpuProgram) p = plan_teach16 (mask, 20, SPX_DTYPE_FP16,
+                                              "px=2 py=6 pz=1");
   static const struct { const char *name; guint64 cycles; } want[] = {
     { "distribute exchange", 110 }, { "sync", 90 }, { "compute", 483 },
     { "unexplained overhead per call", CALL_OVERHEAD },
@@ -450,14 +465,9 @@ test_teach16_elementwise_by_hand (void)
 static void
 test_teach16_pieces (void)
 {
-  g_autoptr (SpxIpuMachine) t16 = teach16_new ();
-  g_autoptr (SpxMask) mask = spx_mask_new (8, 32, 4, NULL);
-  for (guint r = 0; r < 2; r++)
-    for (guint c = 0; c < 8; c++)
-      spx_mask_set (mask, r, c);
-  g_autoptr (SpxIpuProgram) p = plan (t16, mask, 0, 64, SPX_DTYPE_FP32);
-  check_all (p, mask);
-  g_assert_cmpstr (p->plan, ==, "px=2 py=3 pz=2");
+  g_autoptr (SpxMask) mask = all_set (8, 32, 4);
+  g_autoptr (SpxIpuProgram) p = plan_teach16 (mask, 64, SPX_DTYPE_FP32,
+                                              "px=2 py=3 pz=2");
   const SpxIpuStep *dist = &g_array_index (p->steps, SpxIpuStep, 0);
   g_assert_cmpstr (dist->phase, ==, "distribute");
   test_ipu_check_transfer (dist, 0, 6, 0, 512, SPX_BYTES_INPUT, 4, 8, 0, 32);
