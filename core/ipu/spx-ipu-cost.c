@@ -50,6 +50,23 @@
 #define DYN_ELEM_MATCH      46 /* per bucket holding its sub-group */
 #define DYN_ELEM_SEARCH     47 /* per sub-group searched in such a bucket */
 #define DYN_ELEM_WALK       32 /* per sub-group of a bucket without one */
+/* ... and its worker cycles per row for z columns that are not one
+ * vector, in pieces: fp16 of 8, 4 and the last 1–3 columns, fp32 of 4, 2
+ * and 1, each piece a fixed part per row and a part per non-zero: */
+#define DYN_ELEM_H8_ROW     16 /* fp16, the 8-column pieces: once */
+#define DYN_ELEM_H8_NZ      3  /* ... per piece */
+#define DYN_ELEM_H4_ROW     13 /* fp16, a 4-column piece */
+#define DYN_ELEM_H4_NZ      2
+#define DYN_ELEM_H1_ROW     11 /* fp16, the last 1–3 columns */
+#define DYN_ELEM_H1_NZ      2  /* ... per column */
+#define DYN_ELEM_F4_ROW     12 /* fp32, the 4-column pieces: once */
+#define DYN_ELEM_F4_NZ      3  /* ... per piece */
+#define DYN_ELEM_F2_ROW     8  /* fp32, a 2-column piece */
+#define DYN_ELEM_F2_NZ      2  /* ... times z / 2 (sic) */
+#define DYN_ELEM_F1_ROW     8  /* fp32, a last column */
+#define DYN_ELEM_F1_NZ      2
+#define DYN_ELEM_F_TAIL     3  /* fp32, after a 2- or 1-column piece */
+#define DYN_ELEM_F_END      1  /* fp32, after 4-column pieces only */
 /* Zeroing the partials, [PopLibs] PerformanceEstimation.hpp,
  * zeroPartialsCycles (the value it computes: 64-bit stores): */
 #define DYN_ZERO_START      13 /* per worker: 3 (block vertex) + 10 */
@@ -562,13 +579,17 @@ elem_inner (gboolean fp32, guint64 z, guint64 *fixed, guint64 *per_nz)
 {
   if (!fp32)
     {
-      *fixed = (z / 8 ? 16 : 0) + (z & 4 ? 13 : 0) + (z & 3 ? 11 : 0);
-      *per_nz = z / 8 * 3 + (z & 4 ? 2 : 0) + 2 * (z & 3);
+      *fixed = (z / 8 ? DYN_ELEM_H8_ROW : 0) + (z & 4 ? DYN_ELEM_H4_ROW : 0) +
+               (z & 3 ? DYN_ELEM_H1_ROW : 0);
+      *per_nz = z / 8 * DYN_ELEM_H8_NZ + (z & 4 ? DYN_ELEM_H4_NZ : 0) +
+                (z & 3) * DYN_ELEM_H1_NZ;
       return;
     }
-  *fixed = (z / 4 ? 12 : 0) + (z & 2 ? 8 : 0) + (z & 1 ? 8 : 0) +
-           (z & 3 ? 3 : 1);
-  *per_nz = z / 4 * 3 + (z & 2 ? z / 2 * 2 : 0) + (z & 1 ? 2 : 0);
+  *fixed = (z / 4 ? DYN_ELEM_F4_ROW : 0) + (z & 2 ? DYN_ELEM_F2_ROW : 0) +
+           (z & 1 ? DYN_ELEM_F1_ROW : 0) +
+           (z & 3 ? DYN_ELEM_F_TAIL : DYN_ELEM_F_END);
+  *per_nz = z / 4 * DYN_ELEM_F4_NZ + (z & 2 ? z / 2 * DYN_ELEM_F2_NZ : 0) +
+            (z & 1 ? DYN_ELEM_F1_NZ : 0);
 }
 
 /* b = 1: workers split rows and vectors of columns; with more than two
