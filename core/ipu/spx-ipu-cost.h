@@ -21,9 +21,6 @@ G_BEGIN_DECLS
 #define SPX_IPU_INDEX_BYTES_BLOCK 2u
 #define SPX_IPU_INDEX_BYTES_ROW   4u
 #define SPX_IPU_INDEX_BYTES_TILE  16u
-/* Dynamic index metadata per non-zero block in a bucket: a column offset
- * and its share of the sub-group and row headers. */
-#define SPX_IPU_INDEX_BYTES_BUCKET_BLOCK 4u
 /* Share of every dynamic bucket kept free for an uneven pattern
  * (PopSparse's "bucket oversize proportion", its default). */
 #define SPX_IPU_BUCKET_OVERSIZE 0.3
@@ -108,12 +105,38 @@ guint64 spx_ipu_cost_block_vertex   (const SpxIpuMachine *m, guint b,
                                      SpxDtype dtype, guint64 blocks,
                                      guint64 rows, guint64 n_cols,
                                      GArray *terms);
-/* The dynamic vertex: the same work read from buckets buckets whose
- * meta-information it walks (entries of them in all). */
+/* What a dynamic vertex is given: buckets buckets, matching of them
+ * holding a sub-group of the tile's own partition, subgroups sub-groups
+ * in each on average (at least 1 where there is one). */
+typedef struct {
+  guint64 buckets, matching;
+  double  subgroups;
+} SpxIpuBuckets;
+
+/* The dynamic vertex: it zeroes zero fp32 partials (0: none), walks the
+ * buckets' sub-groups, then multiplies blocks non-zero b×b blocks over
+ * rows block-rows by n_cols columns of X; b = 1 is the element-wise
+ * vertex. */
 guint64 spx_ipu_cost_dynamic_vertex (const SpxIpuMachine *m, guint b,
-                                     SpxDtype dtype, guint64 blocks,
-                                     guint64 rows, guint64 n_cols,
-                                     guint64 buckets, GArray *terms);
+                                     SpxDtype dtype, const SpxIpuBuckets *in,
+                                     guint64 blocks, guint64 rows,
+                                     guint64 n_cols, guint64 zero,
+                                     GArray *terms);
+/* The dynamic program's last step on a tile: adding depth fp32 partials
+ * into each of outputs outputs of the dtype, or with depth 1 casting
+ * them to fp16 (0 when the dtype is fp32: nothing to do). */
+guint64 spx_ipu_cost_dynamic_reduce (const SpxIpuMachine *m, SpxDtype dtype,
+                                     guint64 outputs, guint depth,
+                                     GArray *terms);
+/* Bytes of a dynamic bucket's meta-information: room for every non-zero
+ * b×b block of an x_groups × y_groups partition at density (the blocks'),
+ * whatever share of them the bucket holds, as PopLibs sizes it. */
+guint64 spx_ipu_cost_dynamic_meta_bytes (const SpxIpuMachine *m, guint b,
+                                         double density, guint64 x_groups,
+                                         guint64 y_groups);
+/* What a dynamic call costs beyond every mechanism modelled: one fitted
+ * constant, its own step. */
+guint64 spx_ipu_cost_dynamic_call   (GArray *terms);
 /* Dense: an mt × kt slice of W times a kt × nt slice of X on the
  * accumulating matrix product unit. */
 guint64 spx_ipu_cost_dense_vertex   (const SpxIpuMachine *m, SpxDtype dtype,

@@ -274,6 +274,8 @@ spx_ipu_step_name (const SpxIpuStep *s)
   const char *kind = spx_ipu_step_kind_to_string (s->kind);
   if (s->phase == NULL || *s->phase == '\0' || g_str_equal (s->phase, kind))
     return g_strdup (kind);
+  if (strchr (s->phase, ' ') != NULL) /* a name in words already */
+    return g_strdup (s->phase);
   return g_strdup_printf ("%s %s", s->phase, kind);
 }
 

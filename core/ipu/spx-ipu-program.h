@@ -177,7 +177,8 @@ const char    *spx_ipu_mode_to_string (SpxIpuMode mode);
 const char    *spx_ipu_step_kind_to_string (SpxStepKind kind);
 /* What people call a step: its phase, then its kind ("reduce exchange",
  * "reduce compute"), or the kind alone where the phase is named after it
- * ("compute"), so two different steps never share a name. NULL for NULL.
+ * ("compute"), or the phase alone where it is several words ("unexplained
+ * overhead per call"), so two different steps never share a name. NULL for NULL.
  * Free with g_free. */
 char          *spx_ipu_step_name (const SpxIpuStep *step);
 /* The step's terms as one line each, "term: formula = N cycles". */
