@@ -81,6 +81,7 @@ typedef struct {
   guint64 cycles;
   guint64 temporary; /* the largest tile's slices, partials and buffers */
   guint64 bytes;     /* and with its share of the operands and the output */
+  guint64 output;    /* of which the output */
 } Cost;
 
 /* The slowest tile of each superstep and the largest footprint, from the
@@ -94,7 +95,7 @@ cost_of (const Problem *pb, Split s)
   guint64 in = (mt * kt + kt * nt) * B;
   /* what a home tile sends goes out once (a broadcast) */
   guint64 out = pb->home_most * B;
-  Cost c = { 0, 0, 0 };
+  Cost c = { 0, 0, 0, 0 };
   /* rounds take nr or nr − 1 columns, as the build deals them */
   guint64 wide = nt % r ? nt % r : r, narrow = r - wide;
   c.cycles = spx_ipu_cost_sync (pb->machine, (guint) r, NULL) +
@@ -119,15 +120,16 @@ cost_of (const Problem *pb, Split s)
       output = spx_ipu_div_up (mt, s.pk) * nt * B;
     }
   c.bytes = c.temporary + pb->home_most * B + output;
+  c.output = output;
   return c;
 }
 
-/* The rule of every plan (spx_ipu_program_finish): the whole footprint
- * within the available share of the tile. */
+/* The rule of every plan (spx_ipu_program_finish). */
 static gboolean
 cost_fits (const Problem *pb, Cost c)
 {
-  return c.bytes <= pb->budget;
+  return spx_ipu_tile_fits (pb->machine, (double) c.bytes,
+                            (double) c.output);
 }
 
 /* The fewest rounds that fit (each round costs its fixed overheads),

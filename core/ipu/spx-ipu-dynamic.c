@@ -47,6 +47,7 @@ typedef struct {
   gboolean flip;         /* second bucket buffer for propagation */
   guint64 held;          /* buckets a tile holds at most */
   guint64 bytes;         /* largest tile footprint */
+  guint64 out_bytes;     /* of which its share of Y */
   gboolean tight;        /* a uniform pattern likely spills */
   guint64 cycles;        /* estimated, uniform pattern */
 } Cand;
@@ -137,9 +138,10 @@ cand_cost (const Problem *pr, Cand *c)
   guint64 x_bytes = cols_el * nc * db;
   guint64 part_bytes = rows_el * nc * SPX_IPU_PARTIAL_BYTES;
   guint64 piece = spx_ipu_div_up (rows_el, c->py) * nc; /* whole rows */
+  c->out_bytes = piece * db;
   c->bytes = w_bytes + x_bytes + part_bytes +
              landing_bytes ((c->py - 1) * piece, w_bytes + x_bytes) +
-             piece * db;
+             c->out_bytes;
 
   /* Uniform pattern: a group holds its share of the budget, the busiest
    * the largest of groups Poisson counts (mean + sqrt(2 mean ln groups)),
@@ -175,9 +177,10 @@ typedef struct {
 /* Plans that fit and leave a uniform pattern room come first; then the
  * fastest that fits, else the smallest. */
 static void
-consider (Best *b, const Cand *c, guint64 limit)
+consider (Best *b, const Cand *c, const SpxIpuMachine *mc)
 {
-  gboolean fits = c->bytes <= limit;
+  gboolean fits = spx_ipu_tile_fits (mc, (double) c->bytes,
+                                     (double) c->out_bytes);
   if (b->have && b->fits && fits && c->tight != b->cand.tight)
     {
       if (!c->tight)
@@ -215,7 +218,6 @@ z_partitions (const Problem *pr)
 static gboolean
 search (const Problem *pr, Cand *best, GError **error)
 {
-  guint64 limit = spx_ipu_tile_budget (pr->mc);
   guint tiles = pr->mc->tiles;
   Best b = { .have = FALSE };
   g_autoptr (GArray) zs = z_partitions (pr);
@@ -229,9 +231,9 @@ search (const Problem *pr, Cand *best, GError **error)
             guint pz = g_array_index (zs, guint, i);
             if ((guint64) px * py * pz > tiles)
               break;
-            Cand c = { px, py, pz, 0, 0, FALSE, 0, 0, FALSE, 0 };
+            Cand c = { .px = px, .py = py, .pz = pz };
             cand_cost (pr, &c);
-            consider (&b, &c, limit);
+            consider (&b, &c, pr->mc);
           }
     }
   *best = b.cand;

@@ -311,7 +311,7 @@ add_phase (SpxIpuProgram *p, const char *name, guint64 cycles)
 static void
 total_tiles (SpxIpuProgram *p)
 {
-  guint64 budget = spx_ipu_tile_budget (p->machine);
+  gboolean all_fit = TRUE;
   p->tiles_used = 0;
   p->max_tile_bytes = 0;
   for (guint t = 0; t < p->n_tiles; t++)
@@ -322,8 +322,11 @@ total_tiles (SpxIpuProgram *p)
         sum += tile->bytes[kind];
       p->max_tile_bytes = MAX (p->max_tile_bytes, sum);
       p->tiles_used += tile->macs > 0 || sum > 0;
+      all_fit = all_fit && spx_ipu_tile_fits (p->machine, (double) sum,
+                                              (double) tile->bytes[
+                                                SPX_BYTES_OUTPUT]);
     }
-  p->fits = p->max_tile_bytes <= budget && !p->overflow;
+  p->fits = all_fit && !p->overflow;
 }
 
 void

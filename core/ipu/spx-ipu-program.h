@@ -162,8 +162,8 @@ guint32        spx_ipu_step_slowest (const SpxIpuProgram *p,
  * overhead + the busiest tile's bytes in or out over the exchange rate;
  * sync: sync_cycles), or from the terms a planner gave a step, then total
  * everything: cycles, time, TFLOP/s (dense FLOP and non-zero FLOP), tiles
- * used, largest footprint, whether it fits (every tile's whole footprint
- * within the available share of SRAM, and no dynamic overflow), cycles
+ * used, largest footprint, whether it fits (every tile by
+ * spx_ipu_tile_fits, and no dynamic overflow), cycles
  * by phase. */
 void           spx_ipu_program_finish (SpxIpuProgram *p);
 /* Free what only pictures read (every step's per-tile arrays and

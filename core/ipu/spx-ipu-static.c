@@ -35,7 +35,8 @@
  *   those of an element-wise vertex split rows.
  * - Candidates are costed from counts (estimating how many rows a tile's
  *   blocks span); only the best few are built and costed exactly.
- * - fits means within the available share of SRAM (0.6), the limit the
+ * - fits means by spx_ipu_tile_fits (working memory within the available
+ *   share of SRAM, 0.6; the share of Y beside it within SRAM), the limit the
  *   search keeps to. */
 #include "spx-ipu.h"
 #include "spx-ipu-cost.h"
@@ -86,6 +87,7 @@ typedef struct {
   guint   band_first[MAX_SK];          /* first tile within the split */
   double  cycles;                      /* estimated */
   guint64 bytes;                       /* estimated largest tile */
+  guint64 out_bytes;                   /* of which its share of Y */
 } Shape;
 
 /* ---- pre-processing ---------------------------------------------------- */
@@ -462,8 +464,8 @@ shape_estimate (const Ctx *c, Shape *sh, const double *rows_band)
   double red_in;
   estimate_reduce (c, pieces, max_partials, cost, &red_in);
   sh->cycles = estimate_total (m, cost);
-  sh->bytes = (guint64) (mem + red_in + x_out +
-                         map_elements (c, &c->y_map) * bytes);
+  sh->out_bytes = (guint64) (map_elements (c, &c->y_map) * bytes);
+  sh->bytes = (guint64) (mem + red_in + x_out) + sh->out_bytes;
 }
 
 /* Expected non-empty block-rows of each band of sh. */
@@ -507,7 +509,6 @@ sk_limit (const Ctx *c)
 static GArray *
 search (const Ctx *c, GError **error)
 {
-  guint64 budget = spx_ipu_tile_budget (c->machine);
   guint sn_max = (guint) MIN ((guint64) MAX_SN, MAX (1, c->n / c->grain));
   guint sk_max = sk_limit (c);
   GArray *out = g_array_new (FALSE, FALSE, sizeof (Candidate));
@@ -530,7 +531,9 @@ search (const Ctx *c, GError **error)
           shape_split (c, sh, sn);
           shape_estimate (c, sh, rows_band);
           Candidate cand = { sn, sk, sh->cycles, sh->bytes,
-                             sh->bytes <= budget };
+                             spx_ipu_tile_fits (c->machine,
+                                                (double) sh->bytes,
+                                                (double) sh->out_bytes) };
           g_array_append_val (out, cand);
         }
     }
