@@ -783,7 +783,7 @@ static void
 test_model_one_mode (void)
 {
 #define SHAPE "--machine", "teach16", "-m", "128", "-k", "128", "-n", "64", \
-              "-b", "16", "-d", "0.25"
+              "-b", "16", "-d", "0.125"
   Run r = run_cli ("model", SHAPE, "--mode", "all", "--json", NULL);
   g_assert_cmpint (r.status, ==, 0);
   g_autoptr (JsonParser) all_parser = json_parser_new ();

@@ -38,6 +38,18 @@ gen (guint64 m, guint64 k, guint b, SpxPattern pattern, double density,
   return mask;
 }
 
+/* An m × k mask in blocks of b, every block set. */
+static SpxMask *
+all_set (guint64 m, guint64 k, guint b)
+{
+  SpxMask *mask = spx_mask_new (m, k, b, NULL);
+  g_assert_nonnull (mask);
+  for (guint64 r = 0; r < mask->brows; r++)
+    for (guint64 c = 0; c < mask->bcols; c++)
+      spx_mask_set (mask, r, c);
+  return mask;
+}
+
 static SpxIpuProgram *
 plan (const SpxIpuMachine *mc, const SpxMask *mask, guint64 budget,
       guint64 n, SpxDtype dtype)
@@ -157,6 +169,19 @@ check_all (const SpxIpuProgram *p, const SpxMask *mask)
   check_exchanges (p);
   check_memory (p);
   g_assert_cmpuint (p->cycles, >, 0);
+}
+
+/* The hand-worked cases: mask planned on teach16, well formed, with the
+ * partition the comment works out. */
+static SpxIpuProgram *
+plan_teach16 (const SpxMask *mask, guint64 n, SpxDtype dtype,
+              const char *partition)
+{
+  g_autoptr (SpxIpuMachine) t16 = teach16_new ();
+  SpxIpuProgram *p = plan (t16, mask, 0, n, dtype);
+  check_all (p, mask);
+  g_assert_cmpstr (p->plan, ==, partition);
+  return p;
 }
 
 static void
@@ -301,83 +326,152 @@ test_skewed_propagation (void)
 /* ------------------------------------------------------------------ */
 /* A hand-computed case on teach16                                     */
 
+/* The fitted per-call constant of the cost module (its own step). */
+#define CALL_OVERHEAD 150000
+
 /* One 4×4 block, fp16, n = 2. Budget 1 block.
- * Candidates: px = py = 1 (one block-row and -column), pz ∈ {1, 2}.
- *  pz = 1: bucket ceil (ceil (1/1)·1.3) = 2 blocks, one group, no
- *    flip-flop. Dynamic vertex (1 row, 1 block, 2 columns: one worker
- *    takes them, a grain is 4): a 4 × 4 fp16 block loads its weights
- *    once, inner overhead 19 + 2 columns × 1 cycle: y = 21; per block
- *    16 + 4·4·2/8 + 21·6 = 146; start 30 + 4·6 = 54; row 3·6 + 17 = 35;
- *    one bucket 6000; meta-information 1·1000·6 = 6000 and 1·30·6 = 180;
- *    compute 54 + 35 + 146 + 6000 + 6000 + 180 = 12415.
- *    Cycles: distribute 0 (nothing moves) + sync 90 + 12415 + sync 90
- *    = 12595 (py = 1: no reduction).
- *  pz = 2: each tile takes two buckets (12000) and its sibling's comes
- *    over the exchange: slower. So pz = 1 wins.
- * Tile 0: values 2·16·2 = 64 B, indices 2·4 = 8, X 4·2·2 = 16,
- * partials 4·2·4 = 32, output 8·2 = 16; 136 B; 16·2 = 32 MACs. */
+ * Candidates: px = py = 1 (one block-row and -column), pz ∈ {1, 2} (the
+ * divisors of n).
+ *  pz = 1: bucket round (ceil (1/1)·1.3) = 1 block, one group, no
+ *    flip-flop. The dynamic vertex (PopLibs' sparseDenseBlockMultiply,
+ *    b 4, fp16 in, fp32 partials; teach16 has 64 fp16 MACs a cycle, 16
+ *    conv units, so one weight load):
+ *    - zero partials: 4 rows × 2 columns = 8, ceil (8/6) = 2 per worker,
+ *      one 64-bit store: 6 × (13 + 1) = 84;
+ *    - vertex start: 40 + 2 + 6 workers × 26 = 198;
+ *    - coefficient loads: 1 block × (4·4/4 + 3 + 12 × 1 load) + 1 row = 20;
+ *    - blocks: 2 columns over 6 workers, 1 each (z = 1: inner 17, 2 per
+ *      column): 6 × 1 block × 1 load × (17 − 3 + 1 × 2) = 96;
+ *    - sub-group search: 1 bucket × (56 + 46 × 1) = 102;
+ *    compute 84 + 198 + 20 + 96 + 102 = 500.
+ *    Then the per-call constant, and with py = 1 the cast of 8 partials
+ *    to fp16: ceil (8/6) = 2 per worker, one load of 2: 6 × (26 + 1) =
+ *    162. Cycles: distribute 0 (nothing moves) + sync 90 + 500 +
+ *    CALL_OVERHEAD + 162 + sync 90 = 842 + CALL_OVERHEAD.
+ *  pz = 2: the same vertex (one column each) over two buckets, the
+ *    sibling's without a sub-group of its own (+ 33) and brought over the
+ *    exchange (+ 100 + 9): slower. So pz = 1 wins.
+ * Tile 0 holds one bucket: values 1·16·2 = 32 B; meta-information for
+ * every block of its 1 × 1 partition at density 1 (one row, one block):
+ * 2 sub-group entries of 7 fields + ceil (1 × (2 + 1) × 1.3) = 18 fields,
+ * 20 in whole 4-field atoms, 40 B; X 4·2·2 = 16, partials 4·2·4 = 32,
+ * output 8·2 = 16; 136 B; 16·2 = 32 MACs. */
 static void
 test_teach16_by_hand (void)
 {
-  g_autoptr (SpxIpuMachine) t16 = teach16_new ();
-  g_autoptr (GError) error = NULL;
-  g_autoptr (SpxMask) mask = spx_mask_new (4, 4, 4, &error);
-  g_assert_no_error (error);
-  spx_mask_set (mask, 0, 0);
-  g_autoptr (SpxIpuProgram) p = plan (t16, mask, 0, 2, SPX_DTYPE_FP16);
-  check_all (p, mask);
-  g_assert_cmpstr (p->plan, ==, "px=1 py=1 pz=1");
+  g_autoptr (SpxMask) mask = all_set (4, 4, 4);
+  g_autoptr (SpxIpuProgram) p = plan_teach16 (mask, 2, SPX_DTYPE_FP16,
+                                              "px=1 py=1 pz=1");
   const SpxIpuTile *t = &p->tiles[0];
-  g_assert_cmpuint (t->bytes[SPX_BYTES_VALUES], ==, 64);
-  g_assert_cmpuint (t->bytes[SPX_BYTES_INDICES], ==, 8);
+  g_assert_cmpuint (t->bytes[SPX_BYTES_VALUES], ==, 32);
+  g_assert_cmpuint (t->bytes[SPX_BYTES_INDICES], ==, 40);
   g_assert_cmpuint (t->bytes[SPX_BYTES_INPUT], ==, 16);
   g_assert_cmpuint (t->bytes[SPX_BYTES_PARTIALS], ==, 32);
   g_assert_cmpuint (t->bytes[SPX_BYTES_OUTPUT], ==, 16);
   g_assert_cmpuint (p->max_tile_bytes, ==, 136);
   g_assert_cmpuint (t->macs, ==, 32);
-  g_assert_cmpuint (t->compute_cycles, ==, 12415);
+  g_assert_cmpuint (t->compute_cycles, ==, 500 + CALL_OVERHEAD + 162);
   g_assert_cmpuint (p->tiles_used, ==, 1);
-  g_assert_cmpuint (p->steps->len, ==, 4); /* distribute, sync, compute, sync */
-  g_assert_cmpuint (p->cycles, ==, 12595);
+  /* distribute, sync, compute, overhead, cast, sync */
+  g_assert_cmpuint (p->steps->len, ==, 6);
+  g_assert_cmpuint (p->cycles, ==, 842 + CALL_OVERHEAD);
+  g_assert_cmpuint (p->estimate, ==, p->cycles);
   /* the compute step's terms, one by one */
   const SpxIpuStep *comp = &g_array_index (p->steps, SpxIpuStep, 2);
-  const guint64 want[] = { 54, 35, 146, 6000, 6000, 180 };
+  const guint64 want[] = { 84, 198, 20, 96, 102 };
   g_assert_cmpuint (comp->terms->len, ==, G_N_ELEMENTS (want));
   for (guint i = 0; i < G_N_ELEMENTS (want); i++)
     g_assert_cmpuint (g_array_index (comp->terms, SpxIpuTerm, i).cycles, ==,
                       want[i]);
+  /* the constant: a step of its own, one term, named what it is */
+  const SpxIpuStep *call = &g_array_index (p->steps, SpxIpuStep, 3);
+  g_autofree char *name = spx_ipu_step_name (call);
+  g_assert_cmpstr (name, ==, "unexplained overhead per call");
+  g_assert_cmpuint (call->cycles, ==, CALL_OVERHEAD);
+  g_assert_cmpuint (call->terms->len, ==, 1);
+  const SpxIpuStep *cast = &g_array_index (p->steps, SpxIpuStep, 4);
+  g_assert_cmpstr (cast->phase, ==, "cast");
+  g_assert_cmpuint (cast->cycles, ==, 162);
   g_assert_true (p->fits);
 }
 
-/* What the transfers carry: teach16, W 16 × 16 in 4 × 4 blocks, all 16
- * set, n = 128, FP32; the planner picks px = 3, py = 2, pz = 2 and tile
- * (x·2 + y)·2 + z. Block-rows split 3 ways as 0 | 1 | 2–3 (W rows 0–3,
- * 4–7, 8–15), block-columns 2 ways (k 0–7, 8–15), n 2 ways (0–63,
- * 64–127).
- * - distribute, tile 0 (0, 0, 0): its X slice, k 0–7 × n 0–63, has its
- *   8 rows shared 3 ways as 0–1, 2–4, 5–7; it gets rows 2–4 from tile 4
- *   (x = 1) and 5–7 from tile 8 (x = 2), 3 · 64 · 4 = 768 bytes each, then
- *   group (0, 0)'s buckets, W rows 0–3, columns 0–7, from tile 1 (z = 1):
- *   3 blocks (ceil (ceil (16/12) · 1.3)) of 64 + 4 bytes = 204.
- * - reduce: tile 0's output slice, Y rows 0–3 × 0–63, in 2 bands of whole
- *   rows: rows 2–3 go to tile 2 (y = 1), 2 · 64 · 4 = 512 bytes; tile 8's
- *   slice, rows 8–15, sends rows 12–15 to tile 10: 1024 bytes. */
+/* Element-wise (b = 1), teach16, W 2 × 8 all set, n = 20, fp16. The
+ * planner picks px = 2, py = 6, pz = 1 (z grains: 5 of 4 columns, so pz
+ * divides 5): a row each, columns 0 | 1 | 2–3 | 4 | 5 | 6–7. The slowest
+ * tile has 1 row of 2 non-zeros (PopLibs' sparseDenseElementwiseMultiply):
+ *  - zero partials: 1 × 20 = 20, ceil (20/6) = 4 per worker, 2 stores:
+ *    6 × (13 + 2) = 90;
+ *  - 1 row, 5 grains over 6 workers: one grain each, so z = 4 columns,
+ *    the one-vector case (start 30, per row 11, per non-zero 2):
+ *    vertex start 30 + 6 × 30 = 210; rows 6 × 1 × 11 = 66; non-zeros
+ *    6 × 1 row × 2 × 2 = 24;
+ *  - sub-group search: 1 bucket × (46 + 47 × 1) = 93;
+ *  compute 90 + 210 + 66 + 24 + 93 = 483.
+ * Reduce over py = 6: each output slice (1 row) in 6 bands of whole rows,
+ * so one tile adds the row: 20 outputs, 5 loops of 4 (no short one, 5 <
+ * 6 workers: one each), depth 6, fp16 out: 6 × (32 + 1 × (3 × 6 + 6)) =
+ * 336; it receives 5 × 20 × 4 = 400 bytes: 100 + 100. Distribute: a
+ * two-column group's X slice (2 × 20) in 2 shares of one row: 40 bytes,
+ * 100 + 10. Cycles 110 + 90 + 483 + CALL_OVERHEAD + 200 + 336 + 90. */
+static void
+test_teach16_elementwise_by_hand (void)
+{
+  g_autoptr (SpxMask) mask = all_set (2, 8, 1);
+  g_autoptr (SpxIpuProgram) p = plan_teach16 (mask, 20, SPX_DTYPE_FP16,
+                                              "px=2 py=6 pz=1");
+  static const struct { const char *name; guint64 cycles; } want[] = {
+    { "distribute exchange", 110 }, { "sync", 90 }, { "compute", 483 },
+    { "unexplained overhead per call", CALL_OVERHEAD },
+    { "reduce exchange", 200 }, { "reduce compute", 336 }, { "sync", 90 },
+  };
+  g_assert_cmpuint (p->steps->len, ==, G_N_ELEMENTS (want));
+  for (guint i = 0; i < G_N_ELEMENTS (want); i++)
+    {
+      const SpxIpuStep *s = &g_array_index (p->steps, SpxIpuStep, i);
+      g_autofree char *name = spx_ipu_step_name (s);
+      g_assert_cmpstr (name, ==, want[i].name);
+      g_assert_cmpuint (s->cycles, ==, want[i].cycles);
+      g_assert_cmpuint (spx_ipu_terms_sum (s->terms), ==, s->cycles);
+    }
+  const SpxIpuStep *comp = &g_array_index (p->steps, SpxIpuStep, 2);
+  const guint64 terms[] = { 90, 210, 66, 24, 93 };
+  g_assert_cmpuint (comp->terms->len, ==, G_N_ELEMENTS (terms));
+  for (guint i = 0; i < G_N_ELEMENTS (terms); i++)
+    g_assert_cmpuint (g_array_index (comp->terms, SpxIpuTerm, i).cycles, ==,
+                      terms[i]);
+  g_assert_cmpuint (p->estimate, ==, p->cycles);
+}
+
+/* What the transfers carry: teach16, W 8 × 32 in 4 × 4 blocks, all 16
+ * set, n = 64, FP32; the planner picks px = 2, py = 3, pz = 2 and tile
+ * (x·3 + y)·2 + z. Block-rows split 2 ways (W rows 0–3, 4–7),
+ * block-columns 3 ways as 0–1 | 2–4 | 5–7 (k 0–7, 8–19, 20–31), n 2 ways
+ * (0–31, 32–63).
+ * - distribute, tile 0 (0, 0, 0): its X slice, k 0–7 × n 0–31, has its
+ *   8 rows shared 2 ways as 0–3, 4–7; it gets rows 4–7 from tile 6
+ *   (x = 1), 4 · 32 · 4 = 512 bytes, then group (0, 0)'s bucket, W rows
+ *   0–3, columns 0–7, from tile 1 (z = 1): 3 blocks (round (ceil (16/12)
+ *   · 1.3)) of 64 bytes and the meta-information of a 1 × 3 partition
+ *   at density 1 (one row of 3 blocks): 2 × 7 + ceil (1 × (2 + 3) × 1.3)
+ *   = 21 fields, 24 in whole atoms, 48 bytes: 240.
+ * - reduce: tile 0's output slice, Y rows 0–3 × 0–31, in 3 bands of whole
+ *   rows (0 | 1 | 2–3): row 1 goes to tile 2 (y = 1), 1 · 32 · 4 = 128
+ *   bytes, rows 2–3 to tile 4 (y = 2), 256 bytes; tile 6's slice, rows
+ *   4–7, sends row 5 to tile 8 and rows 6–7 to tile 10. The adds: the
+ *   largest band, 2 rows × 32 = 64 outputs of depth 3, fp32 (PopLibs'
+ *   getReduceCycleEstimate): 16 loops of 4, 2 per worker and 4 left over
+ *   (64 a multiple of 4: one more each), 3 × 3 + 7 per loop:
+ *   6 × (32 + 3 × 16) = 480. */
 static void
 test_teach16_pieces (void)
 {
-  g_autoptr (SpxIpuMachine) t16 = teach16_new ();
-  g_autoptr (SpxMask) mask = spx_mask_new (16, 16, 4, NULL);
-  for (guint r = 0; r < 4; r++)
-    for (guint c = 0; c < 4; c++)
-      spx_mask_set (mask, r, c);
-  g_autoptr (SpxIpuProgram) p = plan (t16, mask, 0, 128, SPX_DTYPE_FP32);
-  check_all (p, mask);
-  g_assert_cmpstr (p->plan, ==, "px=3 py=2 pz=2");
+  g_autoptr (SpxMask) mask = all_set (8, 32, 4);
+  g_autoptr (SpxIpuProgram) p = plan_teach16 (mask, 64, SPX_DTYPE_FP32,
+                                              "px=2 py=3 pz=2");
   const SpxIpuStep *dist = &g_array_index (p->steps, SpxIpuStep, 0);
   g_assert_cmpstr (dist->phase, ==, "distribute");
-  test_ipu_check_transfer (dist, 0, 4, 0, 768, SPX_BYTES_INPUT, 2, 5, 0, 64);
-  test_ipu_check_transfer (dist, 1, 8, 0, 768, SPX_BYTES_INPUT, 5, 8, 0, 64);
-  test_ipu_check_transfer (dist, 2, 1, 0, 204, SPX_BYTES_VALUES, 0, 4, 0, 8);
+  test_ipu_check_transfer (dist, 0, 6, 0, 512, SPX_BYTES_INPUT, 4, 8, 0, 32);
+  test_ipu_check_transfer (dist, 1, 1, 0, 240, SPX_BYTES_VALUES, 0, 4, 0, 8);
   const SpxIpuStep *red = NULL;
   for (guint i = 0; i < p->steps->len; i++)
     {
@@ -386,11 +480,19 @@ test_teach16_pieces (void)
         red = s;
     }
   g_assert_nonnull (red);
-  g_assert_cmpuint (red->transfers->len, ==, 12); /* one to its y-peer */
-  test_ipu_check_transfer (red, 0, 0, 2, 512, SPX_BYTES_PARTIALS, 2, 4, 0,
-                           64);
-  test_ipu_check_transfer (red, 8, 8, 10, 1024, SPX_BYTES_PARTIALS, 12, 16,
-                           0, 64);
+  g_assert_cmpuint (red->transfers->len, ==, 24); /* two to its y-peers */
+  test_ipu_check_transfer (red, 0, 0, 2, 128, SPX_BYTES_PARTIALS, 1, 2, 0,
+                           32);
+  test_ipu_check_transfer (red, 1, 0, 4, 256, SPX_BYTES_PARTIALS, 2, 4, 0,
+                           32);
+  test_ipu_check_transfer (red, 12, 6, 8, 128, SPX_BYTES_PARTIALS, 5, 6, 0,
+                           32);
+  test_ipu_check_transfer (red, 13, 6, 10, 256, SPX_BYTES_PARTIALS, 6, 8, 0,
+                           32);
+  const SpxIpuStep *adds = red + 1;
+  g_assert_cmpint (adds->kind, ==, SPX_STEP_COMPUTE);
+  g_assert_cmpstr (adds->phase, ==, "reduce");
+  g_assert_cmpuint (adds->cycles, ==, 480);
 }
 
 /* ------------------------------------------------------------------ */
@@ -514,6 +616,8 @@ main (int argc, char **argv)
                    test_skewed_propagation);
   g_test_add_func ("/ipu/dynamic/teach16-by-hand", test_teach16_by_hand);
   g_test_add_func ("/ipu/dynamic/teach16-pieces", test_teach16_pieces);
+  g_test_add_func ("/ipu/dynamic/teach16-elementwise-by-hand",
+                   test_teach16_elementwise_by_hand);
   g_test_add_func ("/ipu/dynamic/large-b1", test_large_b1);
   g_test_add_func ("/ipu/dynamic/density-zero", test_density_zero);
   g_test_add_func ("/ipu/dynamic/budget-many-tiles", test_budget_many_tiles);

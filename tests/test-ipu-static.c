@@ -299,7 +299,7 @@ assert_over_budget (const SpxIpuProgram *p, const GError *error)
   g_assert_nonnull (strstr (error->message, "MiB"));
 }
 
-/* Planning 4096² in blocks of 16 on it holds ~270 MiB, most of it
+/* Planning 4096² in blocks of 16 on it holds ~140 MiB, most of it
  * transfers (the same problem on Bow takes a few MiB): over a 64 MiB
  * budget it is refused before anything is built. */
 static void
@@ -392,15 +392,6 @@ test_cancelled (void)
 /* ---- by hand ----------------------------------------------------------- */
 
 static guint64
-tile_total (const SpxIpuTile *tile)
-{
-  guint64 sum = 0;
-  for (guint k = 0; k < SPX_N_BYTE_KINDS; k++)
-    sum += tile->bytes[k];
-  return sum;
-}
-
-static guint64
 phase_cycles (const SpxIpuProgram *p, const char *name)
 {
   for (guint i = 0; i < p->phases->len; i++)
@@ -428,23 +419,32 @@ assert_bytes (const SpxIpuTile *tile, guint64 values, guint64 indices,
  * - n/grain = 2/2 = 1 and one busy column: sn = sk = 1; the one band gets
  *   all 16 tiles; ceil(5/16) = 1 block each, rows sorted (all 1, stable):
  *   tiles 0..4 get rows 0, 2, 3, 5, 6 (flat index = row).
- * - per tile: values 16 × 4 B = 64; indices 2 (block) + 4 (row) + 16 = 22;
- *   X slab 4 rows × 2 cols × 4 B = 32; partials 4 × 2 × 4 B = 32;
- *   output 32 (its row); MACs 16 × 2 = 32.
- * - compute: one row, two columns: one worker (wn = ceil(2/2) = 1, wr = 1),
- *   y(2) = 12 + 4·1 = 16; 30 + 4·6 + 1·(3·6 + 17) + 1·(16 + 16·4/8 +
- *   16·6) = 30 + 24 + 35 + 120 = 209.
- * - distribute: X's 4 rows (k) shared over tiles 0..4 as 0, 1, 1, 1, 1:
- *   tile 1 holds row 0, tile 2 row 1, …, 8 bytes each; each of tiles 1..4
- *   sends its row to the 4 others (16 transfers, 128 bytes), tiles 1..4
- *   to tile 0 first; tile 0 receives 32 at 8 B/cycle (broadcast to
- *   pairs): 100 + 32/8 = 104 (tiles 1..4: 24 in, 8 out, 103).
- * - reduce: one holder per row, nothing moves; each of tiles 0..4 casts
- *   its row of 8 outputs: 6 workers take ceil(8/6) = 2, one 2-wide step
- *   each: 30 + 1 × 1 partial × 6 = 36.
- * - empty rows 1, 4, 7: their outputs' memory on tiles 0, 1, 2 (32
- *   bytes each), never written: no step (PopLibs never runs that copy).
- * - total: 104 + 90 + 209 + 90 + 0 + 36 + 90 = 619. */
+ * - layouts: a unit is one column of one block (4 floats, 16 bytes); a
+ *   grain is 2·2/4 = 1 unit. X has 1 × 2 units: tile 0 holds X's column
+ *   0, tile 1 column 1. Y has 8 × 2 units: tile t holds block-row t/2,
+ *   column t%2.
+ * - distribute: each of tiles 0..4 takes the band's X (4 rows × 2
+ *   columns, 32 bytes). Tile 1 sends column 1 to tile 0 (the band's
+ *   first tile), tile 0 column 0 to tile 1 (the first other than
+ *   itself); tiles 2, 3, 4 receive both as broadcasts: 8 transfers, each
+ *   holder sends 16 bytes once. Busiest: tile 2 receives 32: 100 + 32/4
+ *   = 108.
+ * - per tile: values 64, indices 2 + 4 + 16 = 22, X 32 (tiles 0 and 1
+ *   also hold their 16-byte share of X: 48), partials 4 × 2 × 4 = 32,
+ *   output 16 (every tile, its unit of Y); MACs 16 × 2 = 32.
+ * - compute (PopLibs' b = 4 fp32 row: header 13, X rows 1, y(n) = 8 + 4n):
+ *   one row, two columns: one worker (wn = ceil(2/2) = 1, wr = 1), y(2) =
+ *   16; 30 + 13·6 + 1·(1·6 + 17) + 1·(16 + 16·4/8 + 16·6) = 108 + 23 +
+ *   120 = 251.
+ * - reduce: one holder per row, so each row's two columns are copied to
+ *   their owners, nothing added: row 0 (tile 0) column 1 to tile 1 (column
+ *   0 is its own), row 2 (tile 1) to tiles 4, 5, row 3 (tile 2) to 6, 7,
+ *   row 5 (tile 3) to 10, 11, row 6 (tile 4) to 12, 13: 9 transfers of 16
+ *   bytes. Busiest: tile 1 sends 32: 100 + 32/4 = 108; final output:
+ *   32 × 2 × 4 = 256 bytes over 16 tiles = 16; 124 in all. Adds: 0.
+ * - empty rows 1, 4, 7: their outputs' memory on tiles 2, 3, 8, 9, 14,
+ *   15, never written (PopLibs never runs that copy).
+ * - total: 108 + 90 + 251 + 90 + 124 + 0 + 90 = 753. */
 static void
 test_hand_teach16 (void)
 {
@@ -463,38 +463,52 @@ test_hand_teach16 (void)
       if (t >= 5)
         {
           g_assert_null (tile->blocks);
-          g_assert_cmpuint (tile_total (tile), ==, 0);
+          assert_bytes (tile, 0, 0, 0, 0, 16);
           continue;
         }
       g_assert_cmpuint (tile->blocks->len, ==, 1);
       g_assert_cmpuint (g_array_index (tile->blocks, guint64, 0), ==,
                         rows[t]);
-      assert_bytes (tile, 64, 22, 32, 32, t < 3 ? 64 : 32);
+      assert_bytes (tile, 64, 22, t < 2 ? 48 : 32, 32, 16);
       g_assert_cmpuint (tile->macs, ==, 32);
-      g_assert_cmpuint (tile->compute_cycles, ==, 209 + 36);
+      g_assert_cmpuint (tile->compute_cycles, ==, 251);
     }
   const SpxIpuStep *dist = &g_array_index (p->steps, SpxIpuStep, 0);
   g_assert_cmpstr (dist->phase, ==, "distribute");
-  g_assert_cmpuint (dist->transfers->len, ==, 16);
-  g_assert_cmpuint (dist->bytes_in[0], ==, 32);
-  g_assert_cmpuint (dist->bytes_out[2], ==, 8); /* one broadcast */
-  for (guint i = 0; i < 4; i++) /* tile 1 + i's row of X to tile 0 */
-    test_ipu_check_transfer (dist, i, 1 + i, 0, 8, SPX_BYTES_INPUT, i, i + 1,
-                             0, 2);
-  g_assert_cmpuint (dist->cycles, ==, 104);
-  g_assert_cmpuint (phase_cycles (p, "distribute"), ==, 104 + 90);
-  g_assert_cmpuint (phase_cycles (p, "compute"), ==, 209 + 90);
-  g_assert_cmpuint (phase_cycles (p, "reduce"), ==, 0 + 36 + 90);
+  g_assert_cmpuint (dist->transfers->len, ==, 8);
+  g_assert_cmpuint (dist->bytes_in[0], ==, 16);
+  g_assert_cmpuint (dist->bytes_in[2], ==, 32);
+  g_assert_cmpuint (dist->bytes_out[0], ==, 16); /* one broadcast */
+  g_assert_cmpuint (dist->bytes_out[1], ==, 16);
+  /* X rows 0–3: column 1 from tile 1, column 0 from tile 0 */
+  test_ipu_check_transfer (dist, 0, 1, 0, 16, SPX_BYTES_INPUT, 0, 4, 1, 2);
+  test_ipu_check_transfer (dist, 1, 0, 1, 16, SPX_BYTES_INPUT, 0, 4, 0, 1);
+  test_ipu_check_transfer (dist, 2, 0, 2, 16, SPX_BYTES_INPUT, 0, 4, 0, 1);
+  test_ipu_check_transfer (dist, 3, 1, 2, 16, SPX_BYTES_INPUT, 0, 4, 1, 2);
+  g_assert_cmpuint (dist->cycles, ==, 108);
+  const SpxIpuStep *red = &g_array_index (p->steps, SpxIpuStep, 4);
+  g_assert_cmpstr (red->phase, ==, "reduce");
+  g_assert_cmpuint (red->transfers->len, ==, 9);
+  /* Y rows 0–3, column 1: tile 0's partials to their owner, tile 1 */
+  test_ipu_check_transfer (red, 0, 0, 1, 16, SPX_BYTES_PARTIALS, 0, 4, 1, 2);
+  /* Y rows 8–11 (block-row 2) from tile 1 to tiles 4 and 5 */
+  test_ipu_check_transfer (red, 1, 1, 4, 16, SPX_BYTES_PARTIALS, 8, 12, 0, 1);
+  test_ipu_check_transfer (red, 2, 1, 5, 16, SPX_BYTES_PARTIALS, 8, 12, 1, 2);
+  g_assert_cmpuint (red->bytes_out[1], ==, 32);
+  g_assert_cmpuint (red->cycles, ==, 124);
+  g_assert_cmpuint (phase_cycles (p, "distribute"), ==, 108 + 90);
+  g_assert_cmpuint (phase_cycles (p, "compute"), ==, 251 + 90);
+  g_assert_cmpuint (phase_cycles (p, "reduce"), ==, 124 + 0 + 90);
   g_assert_cmpuint (phase_cycles (p, "zero-fill"), ==, 0); /* no step */
-  g_assert_cmpuint (p->cycles, ==, 619);
+  g_assert_cmpuint (p->cycles, ==, 753);
   /* every step's terms, as worked out above */
   static const guint64 want[][3] = {
-    { 100, 4, 0 },  /* distribute: overhead, busiest tile receives */
+    { 100, 8, 0 },  /* distribute: overhead, busiest tile receives */
     { 90, 0, 0 },   /* sync */
-    { 54, 35, 120 }, /* compute: start 30 + 4·6, row, block */
+    { 108, 23, 120 }, /* compute: start 30 + 13·6, row, block */
     { 90, 0, 0 },   /* sync */
-    { 0, 0, 0 },    /* reduce exchange: nothing moves */
-    { 30, 6, 0 },   /* reduce: start, additions */
+    { 100, 8, 16 }, /* reduce exchange: overhead, busiest sends, output */
+    { 0, 0, 0 },    /* reduce: nothing to add */
     { 90, 0, 0 },   /* sync */
   };
   g_assert_cmpuint (p->steps->len, ==, G_N_ELEMENTS (want));
@@ -506,8 +520,8 @@ test_hand_teach16 (void)
                           g_array_index (s->terms, SpxIpuTerm, j).cycles : 0,
                           ==, want[i][j]);
     }
-  g_assert_cmpuint (p->max_tile_bytes, ==, 64 + 22 + 32 + 32 + 64);
-  g_assert_cmpuint (p->tiles_used, ==, 5);
+  g_assert_cmpuint (p->max_tile_bytes, ==, 64 + 22 + 48 + 32 + 16);
+  g_assert_cmpuint (p->tiles_used, ==, 16);
   g_assert_true (p->fits);
   g_assert_cmpfloat_with_epsilon (p->density, 80.0 / 128.0, 1e-12);
 }
@@ -516,19 +530,25 @@ test_hand_teach16 (void)
  * all four blocks of block-row 0 and block (1, 1): flat 0, 1, 2, 3, 5.
  * - sn·sk ≤ 2/2: sn = sk = 1; ceil(5/2) = 3 blocks a tile in row order:
  *   tile 0 {0, 1, 2} (row 0), tile 1 {3, 5} (rows 0 and 1).
- * - tile 0: values 48 × 4 = 192, indices 3·2 + 4 + 16 = 26, X 16 × 2 × 4
- *   = 128, partials 32 + 32 received, output 32; compute: one row,
- *   3 blocks: 30 + 24 + 35 + 3·120 = 449.
- * - tile 1: values 128, indices 2·2 + 2·4 + 16 = 28, X 128, partials 2 ×
- *   32 = 64, output 32; compute: 2 rows on 2 workers, 1 block each: 209.
- * - distribute: X's 16 rows, 8 each (64 bytes), swapped; each receives 64
- *   at 8 B/cycle (32) but sends 64: 100 + 64/4 = 116.
- * - reduce: row 0 is held by both, reduced on tile 0 (first of equally
- *   loaded): tile 1 sends 32 bytes: 100 + 32/4 = 108. Adds: tile 0 two
- *   partials of 8 elements, 6 workers taking ceil(8/6) = 2 outputs, one
- *   2-wide step each: 30 + 1·2·6 = 42; tile 1 casts row 1, 30 + 1·1·6 =
- *   36.
- * - total: 116 + 90 + 449 + 90 + 108 + 42 + 90 = 985. */
+ * - layouts (a unit: one column of a block, 16 bytes; a grain 1 unit): X
+ *   has 4 × 2 units, tile 0 holds block-columns 0 and 1 (X rows 0–7),
+ *   tile 1 block-columns 2 and 3; Y has 2 × 2 units, tile 0 holds
+ *   block-row 0, tile 1 block-row 1.
+ * - distribute: the band is all 16 rows of X: each tile receives the 8
+ *   rows the other holds, 8 × 2 × 4 = 64 bytes, and sends 64: 100 + 64/4
+ *   = 116.
+ * - tile 0: values 48 × 4 = 192, indices 3·2 + 4 + 16 = 26, X 64 held +
+ *   128 received = 192, partials 32 own + 32 received, output 32;
+ *   compute: one row, 3 blocks: 108 + 23 + 3·120 = 491 (as in
+ *   teach16).
+ * - tile 1: values 128, indices 2·2 + 2·4 + 16 = 28, X 192, partials 2 ×
+ *   32 = 64, output 32; compute: 2 rows on 2 workers, 1 block each: 251.
+ * - reduce: block-row 0 is held by both and owned by tile 0: tile 1 sends
+ *   its 32 bytes there, 100 + 32/4 = 108, plus the final output, 8 × 2 ×
+ *   4 = 64 bytes over 2 tiles = 32: 140. Row 1 is held and owned by tile
+ *   1: nothing moves. Adds on tile 0: 8 outputs of 2 partials, floats:
+ *   6 × (16 + ceil(ceil(8/6)/4) × (5 + 6 + 2 − 1)) = 6 × (16 + 12) = 168.
+ * - total: 116 + 90 + 491 + 90 + 140 + 168 + 90 = 1185. */
 static void
 test_hand_pair (void)
 {
@@ -545,10 +565,10 @@ test_hand_pair (void)
   g_assert_cmpuint (p->tiles[1].blocks->len, ==, 2);
   g_assert_cmpuint (g_array_index (p->tiles[1].blocks, guint64, 0), ==, 3);
   g_assert_cmpuint (g_array_index (p->tiles[1].blocks, guint64, 1), ==, 5);
-  assert_bytes (&p->tiles[0], 192, 26, 128, 64, 32);
-  assert_bytes (&p->tiles[1], 128, 28, 128, 64, 32);
-  g_assert_cmpuint (p->tiles[0].compute_cycles, ==, 449 + 42);
-  g_assert_cmpuint (p->tiles[1].compute_cycles, ==, 209 + 36);
+  assert_bytes (&p->tiles[0], 192, 26, 192, 64, 32);
+  assert_bytes (&p->tiles[1], 128, 28, 192, 64, 32);
+  g_assert_cmpuint (p->tiles[0].compute_cycles, ==, 491 + 168);
+  g_assert_cmpuint (p->tiles[1].compute_cycles, ==, 251);
   const SpxIpuStep *red = &g_array_index (p->steps, SpxIpuStep, 4);
   g_assert_cmpstr (red->phase, ==, "reduce");
   g_assert_cmpuint (red->transfers->len, ==, 1);
@@ -561,11 +581,18 @@ test_hand_pair (void)
   g_assert_cmpuint (dist->transfers->len, ==, 2);
   test_ipu_check_transfer (dist, 0, 1, 0, 64, SPX_BYTES_INPUT, 8, 16, 0, 2);
   test_ipu_check_transfer (dist, 1, 0, 1, 64, SPX_BYTES_INPUT, 0, 8, 0, 2);
+  const SpxIpuStep *adds = &g_array_index (p->steps, SpxIpuStep, 5);
+  g_assert_cmpuint (adds->worst_tile, ==, 0);
+  g_assert_cmpuint (adds->terms->len, ==, 2);
+  g_assert_cmpuint (g_array_index (adds->terms, SpxIpuTerm, 0).cycles, ==,
+                    96);
+  g_assert_cmpuint (g_array_index (adds->terms, SpxIpuTerm, 1).cycles, ==,
+                    72);
   g_assert_cmpuint (phase_cycles (p, "distribute"), ==, 116 + 90);
-  g_assert_cmpuint (phase_cycles (p, "compute"), ==, 449 + 90);
-  g_assert_cmpuint (phase_cycles (p, "reduce"), ==, 108 + 42 + 90);
-  g_assert_cmpuint (p->cycles, ==, 985);
-  g_assert_cmpuint (p->max_tile_bytes, ==, 442);
+  g_assert_cmpuint (phase_cycles (p, "compute"), ==, 491 + 90);
+  g_assert_cmpuint (phase_cycles (p, "reduce"), ==, 140 + 168 + 90);
+  g_assert_cmpuint (p->cycles, ==, 1185);
+  g_assert_cmpuint (p->max_tile_bytes, ==, 506);
 }
 
 int

@@ -149,6 +149,15 @@ test_expand (void)
     "%.2f×", (double) de->cycles / st->cycles);
   g_assert_cmpstr (got, ==, want);
 
+  /* every tile holds a share of Y; those with blocks also multiply */
+  guint with_blocks = 0;
+  for (guint t = 0; t < st->n_tiles; t++)
+    with_blocks += st->tiles[t].blocks != NULL && st->tiles[t].blocks->len;
+  g_autofree char *tiles = spx_lesson_expand (
+    "{static.tiles-used} {static.tiles-computing}", &v);
+  g_autofree char *tiles_want = g_strdup_printf ("16 %u", with_blocks);
+  g_assert_cmpstr (tiles, ==, tiles_want);
+
   g_autofree char *cycles = spx_lesson_expand ("{shown.cycles}", &v);
   g_autofree char *count = spx_format_count (st->cycles);
   g_assert_cmpstr (cycles, ==, count);

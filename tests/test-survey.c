@@ -284,11 +284,15 @@ test_model (void)
   g_assert_cmpfloat (layer (survey, 4)->block_density[0], ==, 5 / 20.0);
   g_assert_true (isnan (layer (survey, 4)->block_density[3]));
   /* every element full: nothing beats dense; the 98% pruned one is
-   * sparse enough for the model to beat it */
+   * sparse enough for the model's static plan to beat it, if by less than
+   * a recommendation needs at n = 64 (512² is mostly syncs and exchange
+   * overheads on the IPU) */
   g_assert_cmpint (layer (survey, 3)->recommended[SPX_SWEEP_MODEL].mode, ==,
                    SPX_SWEEP_DENSE);
-  g_assert_cmpint (layer (survey, 0)->recommended[SPX_SWEEP_MODEL].mode, !=,
-                   SPX_SWEEP_DENSE);
+  g_assert_cmpfloat (layer (survey, 3)->recommended[SPX_SWEEP_MODEL].best, <,
+                     1.0);
+  g_assert_cmpfloat (layer (survey, 0)->recommended[SPX_SWEEP_MODEL].best, >,
+                     1.0);
   check_layers (survey);
   g_assert_false (survey->total[SPX_SWEEP_CPU].valid);
   g_assert_cmpuint (points, ==, seen.calls);

@@ -441,7 +441,8 @@ report_fit (SpxWindow *w)
                                               G_FORMAT_SIZE_IEC_UNITS);
   g_autofree char *msg = g_strdup_printf (
     "The %s plan does not fit %s: %s%s on its fullest tile, %s available "
-    "per tile.", spx_ipu_mode_to_string (p->mode), p->machine->name,
+    "per tile beside its share of Y.", spx_ipu_mode_to_string (p->mode),
+    p->machine->name,
     p->overflow ? "the pattern overflows its dynamic buckets; " : "", need,
     have);
   _spx_window_show_message (w, GTK_MESSAGE_WARNING, msg);

@@ -13,11 +13,8 @@
 /* Starting a vertex's workers and returning (supervisor cycles): the
  * constant of PopSparse's published block-vertex formula. */
 #define VERTEX_START 30
-/* Block vertex: per-worker header and per-row cost of fetching the X row
- * pointers (worker cycles), and per row and per block the loop set-up of
- * the published formula (17 and 16). */
-#define BLOCK_HDR      4
-#define BLOCK_XRET     3
+/* Block vertex: per row and per block the loop set-up of the published
+ * formula (17 and 16); the rest per block size in block_table. */
 #define BLOCK_ROW      17
 #define BLOCK_SETUP    16
 /* Element-wise vertex (fp16, published): 33 per worker to start, per row
@@ -29,32 +26,134 @@
 #define ELEM_ROW       11
 #define ELEM_STEP      3
 #define ELEM_SLOWDOWN  1.15
-/* Dynamic vertex, on top of the static one. Per bucket taken in: walking
- * its sub-group headers to find the tile's own (one pass over the
- * bucket's meta-information). Per row and per block: reading the offsets
- * the static program bakes in. Fitted to the dynamic b = 1 and b = 16
- * columns of the 4096 table. */
-#define DYN_BUCKET_CYCLES  6000
-#define DYN_ROW_CYCLES     1000
-#define DYN_BLOCK_CYCLES   30
-/* The dynamic block loop is not specialised for a pattern: per block it
- * pays the inner loop's overhead once per load of the weights into the
- * AMP, and a 16 × 16 fp16 block with fp32 partials takes two loads (8
- * conv units). Overheads per block size from PopLibs' dynamic block
- * estimate (fp32 partials, several columns per worker). */
-#define DYN_INNER_B4_FP16  19
-#define DYN_INNER_B4_FP32  14
-#define DYN_INNER_B8       23
-#define DYN_INNER_B16      24
-/* Static block vertex: worker cycles of a block times its first column of
- * X, PopLibs' published figures at b = 4, 8 and 16 (linear in b between
- * them); each further column costs the AMP's width (per_column). */
-#define BLOCK_FIRST_B4_FP16   13
-#define BLOCK_FIRST_B8_FP16   14
-#define BLOCK_FIRST_B16_FP16  19
-#define BLOCK_FIRST_B4_FP32   12
-#define BLOCK_FIRST_B8_FP32   19
-#define BLOCK_FIRST_B16_FP32  74
+/* Dynamic block-sparse (popsparse::dynamic). Partials are fp32 (its
+ * default partials type). Vertex supervisor cycles, b > 1, from [PopLibs]
+ * lib/popsparse/PerformanceEstimation.hpp, sparseDenseBlockMultiply: */
+#define DYN_BLOCK_START     40 /* supervisorOverhead */
+#define DYN_BLOCK_END       2  /* the + 2 after the block loads */
+#define DYN_BLOCK_MATCH     56 /* per bucket holding its sub-group: start it */
+#define DYN_BLOCK_SEARCH    46 /* per sub-group searched in such a bucket */
+#define DYN_BLOCK_WALK      33 /* per sub-group of a bucket without one */
+#define DYN_BLOCK_LOAD      3  /* per block, besides its coefficients */
+#define DYN_BLOCK_WEIGHTS   12 /* per block per load of its weights */
+#define DYN_BLOCK_RETAIN_X  3  /* inner cycles X kept in registers saves */
+/* MACs per cycle of one AMP conv unit (fp16): the machine's fp16 rate
+ * over this is its conv units; with 8 a 16 × 16 block takes two weight
+ * loads (sparseDenseBlockMultiply's numConvUnits). */
+#define DYN_CONV_UNIT_MACS  4
+/* b = 1, [PopLibs] PerformanceEstimation.hpp,
+ * sparseDenseElementwiseMultiply (supervisor cycles): */
+#define DYN_ELEM_START      30 /* supervisorOverhead */
+#define DYN_ELEM_MATCH      46 /* per bucket holding its sub-group */
+#define DYN_ELEM_SEARCH     47 /* per sub-group searched in such a bucket */
+#define DYN_ELEM_WALK       32 /* per sub-group of a bucket without one */
+/* ... and its worker cycles per row for z columns that are not one
+ * vector, in pieces: fp16 of 8, 4 and the last 1–3 columns, fp32 of 4, 2
+ * and 1, each piece a fixed part per row and a part per non-zero: */
+#define DYN_ELEM_H8_ROW     16 /* fp16, the 8-column pieces: once */
+#define DYN_ELEM_H8_NZ      3  /* ... per piece */
+#define DYN_ELEM_H4_ROW     13 /* fp16, a 4-column piece */
+#define DYN_ELEM_H4_NZ      2
+#define DYN_ELEM_H1_ROW     11 /* fp16, the last 1–3 columns */
+#define DYN_ELEM_H1_NZ      2  /* ... per column */
+#define DYN_ELEM_F4_ROW     12 /* fp32, the 4-column pieces: once */
+#define DYN_ELEM_F4_NZ      3  /* ... per piece */
+#define DYN_ELEM_F2_ROW     8  /* fp32, a 2-column piece */
+#define DYN_ELEM_F2_NZ      2  /* ... times z / 2 (sic) */
+#define DYN_ELEM_F1_ROW     8  /* fp32, a last column */
+#define DYN_ELEM_F1_NZ      2
+#define DYN_ELEM_F_TAIL     3  /* fp32, after a 2- or 1-column piece */
+#define DYN_ELEM_F_END      1  /* fp32, after 4-column pieces only */
+/* Zeroing the partials, [PopLibs] PerformanceEstimation.hpp,
+ * zeroPartialsCycles (the value it computes: 64-bit stores): */
+#define DYN_ZERO_START      13 /* per worker: 3 (block vertex) + 10 */
+#define DYN_ZERO_WIDTH      2  /* fp32 partials per worker-cycle */
+/* Reduce over py, fp32 partials, [PopLibs] PerformanceEstimation.hpp,
+ * getReduceCycleEstimate: */
+#define DYN_REDUCE_START    32 /* per worker */
+#define DYN_REDUCE_WIDTH    4  /* outputs per worker loop */
+#define DYN_REDUCE_PER_PARTIAL 3 /* per loop and partial */
+#define DYN_REDUCE_LOOP_FP16 6 /* per loop, fp16 output */
+#define DYN_REDUCE_LOOP_FP32 7 /* per loop, fp32 output */
+#define DYN_REDUCE_TAIL     13 /* a short last loop: 2 per partial + 13 */
+/* Casting fp32 partials to fp16 when py = 1, [PopLibs]
+ * PerformanceEstimation.hpp, getCastCycleEstimate: */
+#define DYN_CAST_START      26 /* per worker */
+#define DYN_CAST_WIDTH      2  /* fp32 loads per worker-cycle (fp16 out: 4) */
+/* Meta-information per bucket (u16 fields), [PopLibs]
+ * lib/popsparse/SparseMetaInfo.hpp and FullyConnectedPlan.cpp,
+ * addMetaInfoElemsPerBucket (forward pass only): */
+#define DYN_META_SUBGROUPS  2  /* sub-groups per bucket it plans room for */
+#define DYN_META_SUBGROUP_BLOCK 7 /* BlockMetaInfo::SubGroupEntry */
+#define DYN_META_SUBGROUP_ELEM  9 /* MetaInfo::SubGroupEntry */
+#define DYN_META_WORKER     5  /* MetaInfo::WorkerEntry, one per worker */
+#define DYN_META_OUTPUT     2  /* OutputEntry, per non-empty row */
+#define DYN_META_ATOM       4  /* whole exchange atoms: fields rounded to 4 */
+/* What the paper measured beyond PopLibs' own formulas for the same
+ * program: one constant per call. Fitted to [PopSparse] Fig.
+ * ipu_density (dynamic b 1 and b 16 at m = k = 4096) and Fig.
+ * ipu_feature_size (dynamic b 16, d 1/16, m = k 256 to 8192). */
+#define SPX_IPU_DYN_CALL_OVERHEAD 150000
+
+/* The dynamic block vertex's worker cycles, [PopLibs]
+ * PerformanceEstimation.hpp, sparseDenseBlockMultiply (fp32 partials):
+ * per worker start, per column per block, and the inner loop's overhead
+ * for a worker's 1, 2 or more columns. PopLibs has block vertices for b
+ * 4, 8 and 16: other sizes are taken as the next (larger: pieces of 16). */
+typedef struct {
+  guint b;
+  gboolean fp32;
+  guint start, per_column, inner[3];
+} DynBlockRow;
+
+static const DynBlockRow dyn_block_rows[] = {
+  { 4, FALSE, 26, 2, { 17, 18, 19 } },
+  { 4, TRUE, 26, 4, { 14, 14, 14 } },
+  { 8, FALSE, 20, 4, { 22, 23, 23 } },
+  { 8, TRUE, 23, 8, { 22, 22, 23 } },
+  { 16, FALSE, 23, 4, { 24, 25, 24 } },
+  { 16, TRUE, 23, 4, { 24, 25, 24 } },
+};
+
+/* The element-wise vertex's worker cycles, [PopLibs]
+ * PerformanceEstimation.hpp, sparseDenseElementwiseMultiply: a worker's
+ * z columns are either one vector (fp16: 8 or 4, fp32: 4 or 2 columns),
+ * with its own start, per-row and per-non-zero cycles, or any other z,
+ * taken in pieces (see elem_inner). */
+typedef struct {
+  guint z, start, per_row, per_nz;
+} DynElemCase;
+
+static const DynElemCase dyn_elem_fp16[] = {
+  { 8, 28, 15, 3 }, { 4, 30, 11, 2 }, { 0, 33, 12, 0 },
+};
+static const DynElemCase dyn_elem_fp32[] = {
+  { 4, 25, 13, 3 }, { 2, 27, 11, 2 }, { 0, 30, 13, 0 },
+};
+
+/* The static block vertex per block size and type, PopLibs' estimate
+ * ([PopLibs] lib/popsparse/StaticMatMulPartitioner.cpp,
+ * matmulComputeCycles): per worker a header, per row the cost of fetching
+ * X's row pointers (worker cycles), and per block times n columns of X
+ * y(n) = base + slope·n worker cycles, or base_small + slope·n for n up to
+ * small_n. The slope is the AMP's width (per_column): fp16 does
+ * min(4b, 64) MACs per worker step, fp32 min(b, 16). Another b takes the
+ * next listed size's row. */
+typedef struct {
+  guint    b;
+  SpxDtype dtype;
+  double   hdr, xret, base, small_n, base_small;
+  const char *source;
+} BlockRow;
+
+static const BlockRow block_table[] = {
+  { 4, SPX_DTYPE_FP16, 17, 1, 13, 2, 7, "[PopLibs] matmulComputeCycles" },
+  { 8, SPX_DTYPE_FP16, 13, 1, 12, 0, 0, "[PopLibs] matmulComputeCycles" },
+  { 16, SPX_DTYPE_FP16, 13, 1, 15, 0, 0, "[PopLibs] matmulComputeCycles" },
+  { 4, SPX_DTYPE_FP32, 13, 1, 8, 0, 0, "[PopLibs] matmulComputeCycles" },
+  { 8, SPX_DTYPE_FP32, 13, 4, 11, 0, 0, "[PopLibs] matmulComputeCycles" },
+  { 16, SPX_DTYPE_FP32, 16, 4, 58, 1, 42, "[PopLibs] matmulComputeCycles" },
+};
 /* Dense vertex (the accumulating matrix product unit): GRAIN × GRAIN
  * pieces of W at the tile's full MAC rate once the pipeline is full; each
  * piece pays FILL worker cycles, each row of pieces ROW. Fitted to the
@@ -65,27 +164,69 @@
 /* Reduce: each worker adds two fp32 partials per cycle (a 64-bit vector
  * add), after the vertex start. */
 #define REDUCE_WIDTH        2u
+/* The static reduce at the outputs' owners, PopLibs' estimate for its
+ * strided reduce ([PopLibs] lib/popsparse/StaticMatMulPartitioner.cpp,
+ * reductionCycleEstimate): per worker a start, then per vector of outputs
+ * a loop step plus one cycle per partial. Vector: 8 halves or 4 floats;
+ * loop step c0 + 6 − 1 with c0 = 8 (half) or 5 (float). */
+#define STATIC_REDUCE_START   16
+#define STATIC_REDUCE_STEP    6
+#define STATIC_REDUCE_C0_HALF 8
+#define STATIC_REDUCE_C0_FLOAT 5
 
 /* ---- bytes --------------------------------------------------------------- */
 
 guint
-spx_ipu_cost_elem_bytes (SpxByteKind kind, SpxDtype dtype)
+spx_ipu_cost_partial_bytes (SpxIpuMode mode, SpxDtype dtype)
 {
-  switch (kind)
-    {
-    case SPX_BYTES_PARTIALS:
-      return SPX_IPU_PARTIAL_BYTES;
-    case SPX_BYTES_INDICES:
-      return 0;
-    default:
-      return spx_ipu_dtype_bytes (dtype);
-    }
+  return mode == SPX_IPU_MODE_STATIC ? spx_ipu_dtype_bytes (dtype)
+                                     : SPX_IPU_PARTIAL_BYTES;
 }
 
 guint
 spx_ipu_cost_grain (SpxDtype dtype)
 {
   return 8 / spx_ipu_dtype_bytes (dtype);
+}
+
+/* ---- layouts ------------------------------------------------------------- */
+
+void
+spx_ipu_linear_map_init (SpxIpuLinearMap *map, guint64 units, guint64 grain,
+                         guint tiles)
+{
+  map->units = units;
+  map->grain = MAX (grain, 1);
+  map->grains = spx_ipu_div_up (units, map->grain);
+  map->per = MAX (spx_ipu_div_up (map->grains, MAX (tiles, 1)), 1);
+  map->used = (guint) spx_ipu_div_up (map->grains, map->per);
+}
+
+guint
+spx_ipu_linear_map_tile (const SpxIpuLinearMap *map, guint64 unit)
+{
+  /* the last tile i with floor(i·grains/used) ≤ the unit's grain */
+  guint64 q = unit / map->grain;
+  return (guint) (((q + 1) * map->used - 1) / map->grains);
+}
+
+void
+spx_ipu_linear_map_range (const SpxIpuLinearMap *map, guint tile,
+                          guint64 *lo, guint64 *hi)
+{
+  guint64 t = MIN ((guint64) tile, (guint64) map->used);
+  guint64 g0 = t * map->grains / MAX (map->used, 1);
+  guint64 g1 = MIN (t + 1, (guint64) map->used) * map->grains /
+               MAX (map->used, 1);
+  *lo = MIN (g0 * map->grain, map->units);
+  *hi = MIN (g1 * map->grain, map->units);
+}
+
+guint
+spx_ipu_cost_static_grain_cols (guint b, SpxDtype dtype)
+{
+  guint n_grain = spx_ipu_cost_grain (dtype);
+  return b <= 1 ? n_grain : MAX (n_grain * n_grain / b, 1u);
 }
 
 /* ---- terms --------------------------------------------------------------- */
@@ -205,6 +346,20 @@ spx_ipu_cost_exchange (const SpxIpuMachine *m, const SpxIpuTraffic *t,
 }
 
 guint64
+spx_ipu_cost_static_output (const SpxIpuMachine *m, guint64 bytes,
+                            GArray *terms)
+{
+  guint64 cycles = spx_ipu_div_up (bytes, MAX (m->tiles, 1));
+  if (cycles == 0)
+    return 0;
+  g_autofree char *text = spx_format_bytes ((double) bytes);
+  spx_ipu_terms_add (terms, "final output", cycles,
+                     "%s of Y over %u tiles, a cycle a byte", text,
+                     m->tiles);
+  return cycles;
+}
+
+guint64
 spx_ipu_cost_sync (const SpxIpuMachine *m, guint rounds, GArray *terms)
 {
   guint64 cycles = (guint64) m->sync_cycles * MAX (rounds, 1);
@@ -218,12 +373,6 @@ spx_ipu_cost_sync (const SpxIpuMachine *m, guint rounds, GArray *terms)
 
 /* ---- vertices ------------------------------------------------------------ */
 
-static double
-lerp_b (guint b, guint b0, double y0, guint b1, double y1)
-{
-  return y0 + (y1 - y0) * ((double) b - b0) / (double) (b1 - b0);
-}
-
 /* Worker cycles per column of X of one b×b block on the AMP: fp16 does
  * min(4b, 64) MACs per worker step, fp32 min(b, 16). */
 static double
@@ -234,28 +383,29 @@ per_column (guint b, SpxDtype dtype)
                                  : bb / MIN ((double) b, 16.0);
 }
 
-/* The dynamic vertex's worker cycles of one block times nw columns. */
-static double
-dynamic_y (guint b, SpxDtype dtype, double nw)
+/* The static vertex's row of block_table for b: the first of its type as
+ * large, else the largest. */
+static const BlockRow *
+block_row (guint b, SpxDtype dtype)
 {
-  gboolean half = dtype == SPX_DTYPE_FP16;
-  double inner = b <= 4 ? (half ? DYN_INNER_B4_FP16 : DYN_INNER_B4_FP32)
-                 : b <= 8 ? DYN_INNER_B8 : DYN_INNER_B16;
-  double loads = b >= 16 && half ? 2 : 1;
-  return loads * (inner + nw * per_column (b, dtype));
+  SpxDtype t = dtype == SPX_DTYPE_FP16 ? SPX_DTYPE_FP16 : SPX_DTYPE_FP32;
+  const BlockRow *row = NULL;
+  for (guint i = 0; i < G_N_ELEMENTS (block_table); i++)
+    if (block_table[i].dtype == t)
+      {
+        row = &block_table[i];
+        if (row->b >= b)
+          break;
+      }
+  return row;
 }
 
 /* The static vertex's worker cycles of one block times nw columns. */
 static double
-block_y (guint b, SpxDtype dtype, double nw)
+block_y (const BlockRow *row, guint b, SpxDtype dtype, double nw)
 {
-  gboolean half = dtype == SPX_DTYPE_FP16;
-  double at4 = half ? BLOCK_FIRST_B4_FP16 : BLOCK_FIRST_B4_FP32;
-  double at8 = half ? BLOCK_FIRST_B8_FP16 : BLOCK_FIRST_B8_FP32;
-  double at16 = half ? BLOCK_FIRST_B16_FP16 : BLOCK_FIRST_B16_FP32;
-  double c0 = b <= 4 ? at4 : b <= 8 ? lerp_b (b, 4, at4, 8, at8)
-                                    : lerp_b (b, 8, at8, 16, at16);
-  return c0 + per_column (b, dtype) * (nw - 1);
+  double base = nw <= row->small_n ? row->base_small : row->base;
+  return base + per_column (b, dtype) * nw;
 }
 
 /* Workers of an element-wise vertex take rows (with fewer rows than
@@ -300,12 +450,10 @@ element_vertex (const SpxIpuMachine *m, SpxDtype dtype, double mw,
   return start + rows + nz;
 }
 
-/* The static vertex's cycles, or with dynamic the dynamic vertex's block
- * loop, with its terms. */
+/* The static vertex's cycles, with its terms. */
 static guint64
 block_vertex (const SpxIpuMachine *m, guint b, SpxDtype dtype,
-              guint64 blocks, guint64 rows, guint64 n_cols, gboolean dynamic,
-              GArray *terms)
+              guint64 blocks, guint64 rows, guint64 n_cols, GArray *terms)
 {
   if (blocks == 0 || n_cols == 0)
     return 0;
@@ -319,20 +467,20 @@ block_vertex (const SpxIpuMachine *m, guint b, SpxDtype dtype,
   if (b == 1)
     return element_vertex (m, dtype, mw, kw, nw, 1.0, terms);
   double bytes = spx_ipu_dtype_bytes (dtype);
-  double y = dynamic ? dynamic_y (b, dtype, nw) : block_y (b, dtype, nw);
+  const BlockRow *br = block_row (b, dtype);
+  double y = block_y (br, b, dtype, nw);
   double per_block = BLOCK_SETUP + (double) b * b * bytes / 8 + y * w;
-  guint64 start = whole (VERTEX_START + BLOCK_HDR * w);
-  guint64 row = whole (mw * (BLOCK_XRET * w + BLOCK_ROW));
+  guint64 start = whole (VERTEX_START + br->hdr * w);
+  guint64 row = whole (mw * (br->xret * w + BLOCK_ROW));
   guint64 blk = whole (kw * per_block);
-  spx_ipu_terms_add (terms, "vertex start", start, "%d + %d × %g workers",
-                     VERTEX_START, BLOCK_HDR, w);
-  spx_ipu_terms_add (terms, "rows", row, "%g row%s × (%d × %g workers + %d)",
-                     mw, plural (mw), BLOCK_XRET, w, BLOCK_ROW);
+  spx_ipu_terms_add (terms, "vertex start", start, "%d + %g × %g workers",
+                     VERTEX_START, br->hdr, w);
+  spx_ipu_terms_add (terms, "rows", row, "%g row%s × (%g × %g workers + %d)",
+                     mw, plural (mw), br->xret, w, BLOCK_ROW);
   spx_ipu_terms_add (terms, "blocks", blk,
                      "%g block%s × (%d + %u²·%g B/8 + %.1f per %g column%s "
-                     "× %g workers)%s", kw, plural (kw), BLOCK_SETUP, b, bytes,
-                     y, nw, plural (nw), w,
-                     dynamic ? ", the dynamic loop's" : "");
+                     "× %g workers)", kw, plural (kw), BLOCK_SETUP, b, bytes,
+                     y, nw, plural (nw), w);
   return start + row + blk;
 }
 
@@ -341,36 +489,7 @@ spx_ipu_cost_block_vertex (const SpxIpuMachine *m, guint b, SpxDtype dtype,
                            guint64 blocks, guint64 rows, guint64 n_cols,
                            GArray *terms)
 {
-  return block_vertex (m, b, dtype, blocks, rows, n_cols, FALSE, terms);
-}
-
-guint64
-spx_ipu_cost_dynamic_vertex (const SpxIpuMachine *m, guint b,
-                             SpxDtype dtype, guint64 blocks, guint64 rows,
-                             guint64 n_cols, guint64 buckets, GArray *terms)
-{
-  if (blocks == 0 || n_cols == 0)
-    return 0;
-  double w = m->workers;
-  guint64 work = block_vertex (m, b, dtype, blocks, rows, n_cols, TRUE,
-                               terms);
-  guint64 walk = (guint64) buckets * DYN_BUCKET_CYCLES;
-  guint64 meta_rows = whole (ceil ((double) rows / w) * DYN_ROW_CYCLES * w);
-  guint64 meta_blocks = whole (ceil ((double) blocks / w) *
-                               DYN_BLOCK_CYCLES * w);
-  spx_ipu_terms_add (terms, "bucket walk", walk,
-                     "%" G_GUINT64_FORMAT " bucket%s × %d", buckets,
-                     plural ((double) buckets),
-                     DYN_BUCKET_CYCLES);
-  spx_ipu_terms_add (terms, "row meta-information", meta_rows,
-                     "%g row%s per worker × %d × %g workers",
-                     ceil ((double) rows / w), plural (ceil ((double) rows / w)),
-                     DYN_ROW_CYCLES, w);
-  spx_ipu_terms_add (terms, "block meta-information", meta_blocks,
-                     "%g block%s per worker × %d × %g workers",
-                     ceil ((double) blocks / w),
-                     plural (ceil ((double) blocks / w)), DYN_BLOCK_CYCLES, w);
-  return work + walk + meta_rows + meta_blocks;
+  return block_vertex (m, b, dtype, blocks, rows, n_cols, terms);
 }
 
 guint64
@@ -424,4 +543,288 @@ spx_ipu_cost_reduce (const SpxIpuMachine *m, guint64 outputs,
                      G_GUINT64_FORMAT " workers", each, REDUCE_WIDTH,
                      partials, w);
   return VERTEX_START + adds;
+}
+
+guint64
+spx_ipu_cost_static_reduce (const SpxIpuMachine *m, SpxDtype dtype,
+                            guint64 outputs, double partials, GArray *terms)
+{
+  if (outputs == 0 || partials <= 0)
+    return 0;
+  gboolean half = dtype == SPX_DTYPE_FP16;
+  double w = m->workers, vec = half ? 8 : 4;
+  double c0 = half ? STATIC_REDUCE_C0_HALF : STATIC_REDUCE_C0_FLOAT;
+  double steps = ceil (ceil ((double) outputs / w) / vec);
+  guint64 start = whole (w * STATIC_REDUCE_START);
+  guint64 adds = whole (w * steps * (c0 + STATIC_REDUCE_STEP + partials - 1));
+  spx_ipu_terms_add (terms, "vertex start", start, "%g workers × %d", w,
+                     STATIC_REDUCE_START);
+  spx_ipu_terms_add (terms, "additions", adds,
+                     "%g workers × %g vector%s of %g outputs × (%g + %d + "
+                     "%.2f partials − 1)", w, steps, plural (steps), vec, c0,
+                     STATIC_REDUCE_STEP, partials);
+  return start + adds;
+}
+
+/* ---- the dynamic program ------------------------------------------------- */
+
+/* The busiest worker's share of a rows × cols tile split over w workers
+ * as [PopLibs] lib/popsparse/FullyConnectedUtils.cpp,
+ * splitTileBetweenWorkers does: equal runs, the last taking the rest. */
+static void
+worker_tile (guint64 rows, guint64 cols, guint w, guint64 *wr, guint64 *wc)
+{
+  guint64 grains = spx_ipu_div_up (rows * cols, w);
+  guint64 rpw = MIN (spx_ipu_div_up (grains, cols), rows);
+  guint64 cpw = MIN (spx_ipu_div_up (grains, rpw), cols);
+  *wr = rows - (rows / rpw - 1) * rpw;
+  *wc = cols - (cols / cpw - 1) * cpw;
+}
+
+/* Finding the tile's sub-group: in a bucket that holds one, halfway
+ * through its sub-groups on average; the others walked to their end. */
+static guint64
+bucket_terms (const SpxIpuBuckets *in, guint match, guint search,
+              guint walk, GArray *terms)
+{
+  double s = MAX (in->subgroups, 1.0), half = (s - 1) / 2 + 1;
+  double m = (double) in->matching, past = (double) (in->buckets -
+                                                     in->matching);
+  guint64 found = whole (m * (match + search * half));
+  guint64 walked = whole (past * walk * s);
+  if (in->matching > 0)
+    spx_ipu_terms_add (terms, "sub-group search", found,
+                       "%g bucket%s × (%u + %u × %g sub-group%s searched)",
+                       m, plural (m), match, search, half, plural (half));
+  if (past > 0)
+    spx_ipu_terms_add (terms, "buckets walked past", walked,
+                       "%g bucket%s × %g sub-group%s × %u", past,
+                       plural (past), s, plural (s), walk);
+  return found + walked;
+}
+
+/* The vertex zeroes its fp32 partials first. */
+static guint64
+zero_term (const SpxIpuMachine *m, guint64 partials, GArray *terms)
+{
+  if (partials == 0)
+    return 0;
+  guint64 w = m->workers;
+  guint64 each = spx_ipu_div_up (spx_ipu_div_up (partials, w),
+                                 DYN_ZERO_WIDTH);
+  guint64 cycles = w * (DYN_ZERO_START + each);
+  spx_ipu_terms_add (terms, "zero partials", cycles,
+                     "%" G_GUINT64_FORMAT " workers × (%d + %" G_GUINT64_FORMAT
+                     " stores of %d partials)", w, DYN_ZERO_START, each,
+                     DYN_ZERO_WIDTH);
+  return cycles;
+}
+
+static const DynBlockRow *
+dyn_block_row (guint b, gboolean fp32)
+{
+  guint size = b <= 4 ? 4 : b <= 8 ? 8 : 16;
+  for (guint i = 0; i < G_N_ELEMENTS (dyn_block_rows); i++)
+    if (dyn_block_rows[i].b == size && dyn_block_rows[i].fp32 == fp32)
+      return &dyn_block_rows[i];
+  g_return_val_if_reached (&dyn_block_rows[0]);
+}
+
+/* b > 1: workers split the columns; each takes every block. */
+static guint64
+dyn_block_vertex (const SpxIpuMachine *m, guint b, SpxDtype dtype,
+                  guint64 blocks, guint64 rows, guint64 n_cols,
+                  GArray *terms)
+{
+  gboolean fp32 = dtype == SPX_DTYPE_FP32;
+  const DynBlockRow *r = dyn_block_row (b, fp32);
+  /* over 16: as pieces of 16 × 16 */
+  guint64 q = b > 16 ? spx_ipu_div_up (b, 16) : 1, pieces = blocks * q * q;
+  guint units = spx_ipu_macs_per_cycle (m, dtype) / DYN_CONV_UNIT_MACS;
+  guint loads = r->b == 16 && !fp32 && units <= 8 ? 2 : 1;
+  guint coeff = r->b * r->b / (fp32 ? 2 : 4), w = m->workers;
+  guint64 unused, z;
+  worker_tile (1, n_cols, w, &unused, &z);
+  guint inner = r->inner[MIN (z, 3) - 1];
+  guint64 start = DYN_BLOCK_START + DYN_BLOCK_END + (guint64) w * r->start;
+  guint64 coeffs = pieces * (coeff + DYN_BLOCK_LOAD +
+                             DYN_BLOCK_WEIGHTS * loads) + rows;
+  guint64 loop = (guint64) w * pieces * loads *
+                 (inner - DYN_BLOCK_RETAIN_X + z * r->per_column);
+  double pc = (double) pieces, rc = (double) rows, zc = (double) z;
+  spx_ipu_terms_add (terms, "vertex start", start, "%d + %d + %u workers × %u",
+                     DYN_BLOCK_START, DYN_BLOCK_END, w, r->start);
+  spx_ipu_terms_add (terms, "coefficient loads", coeffs,
+                     "%g block%s × (%u + %d + %d × %u load%s) + %g row%s", pc,
+                     plural (pc), coeff, DYN_BLOCK_LOAD, DYN_BLOCK_WEIGHTS,
+                     loads, plural (loads), rc, plural (rc));
+  spx_ipu_terms_add (terms, "blocks", loop,
+                     "%u workers × %g block%s × %u load%s × (%u − %d + %g "
+                     "column%s × %u)", w, pc, plural (pc), loads,
+                     plural (loads), inner, DYN_BLOCK_RETAIN_X, zc,
+                     plural (zc), r->per_column);
+  return start + coeffs + loop;
+}
+
+/* b = 1, the worker's cycles per row (fixed) and per non-zero of it for z
+ * columns that are not one vector: pieces of 8, 4 and the rest (fp16) or
+ * of 4, 2, 1 (fp32) as sparseDenseElementwiseMultiply counts them. */
+static void
+elem_inner (gboolean fp32, guint64 z, guint64 *fixed, guint64 *per_nz)
+{
+  if (!fp32)
+    {
+      *fixed = (z / 8 ? DYN_ELEM_H8_ROW : 0) + (z & 4 ? DYN_ELEM_H4_ROW : 0) +
+               (z & 3 ? DYN_ELEM_H1_ROW : 0);
+      *per_nz = z / 8 * DYN_ELEM_H8_NZ + (z & 4 ? DYN_ELEM_H4_NZ : 0) +
+                (z & 3) * DYN_ELEM_H1_NZ;
+      return;
+    }
+  *fixed = (z / 4 ? DYN_ELEM_F4_ROW : 0) + (z & 2 ? DYN_ELEM_F2_ROW : 0) +
+           (z & 1 ? DYN_ELEM_F1_ROW : 0) +
+           (z & 3 ? DYN_ELEM_F_TAIL : DYN_ELEM_F_END);
+  *per_nz = z / 4 * DYN_ELEM_F4_NZ + (z & 2 ? z / 2 * DYN_ELEM_F2_NZ : 0) +
+            (z & 1 ? DYN_ELEM_F1_NZ : 0);
+}
+
+/* b = 1: workers split rows and vectors of columns; with more than two
+ * rows per worker, the rows alone, balanced by their non-zeros as the
+ * host lays them out ([PopLibs] lib/popsparse/SparsePartitionerImpl.cpp,
+ * splitTileBetweenWorkers with rowWeights). */
+static guint64
+dyn_elem_vertex (const SpxIpuMachine *m, SpxDtype dtype, guint64 nz,
+                 guint64 rows, guint64 n_cols, GArray *terms)
+{
+  gboolean fp32 = dtype == SPX_DTYPE_FP32;
+  const DynElemCase *c = fp32 ? dyn_elem_fp32 : dyn_elem_fp16;
+  guint grain = spx_ipu_cost_grain (dtype), w = m->workers;
+  guint64 xr, zg = spx_ipu_div_up (n_cols, grain);
+  if (rows > 2 * (guint64) w)
+    xr = spx_ipu_div_up (rows, w);
+  else
+    worker_tile (MAX (rows, 1), zg, w, &xr, &zg);
+  if (rows == 0)
+    xr = 0;
+  guint64 z = MIN (zg * grain, n_cols);
+  guint64 y = rows ? spx_ipu_div_up (nz, rows) : 0, fixed = 0, per_nz;
+  guint i = z == c[0].z ? 0 : z == c[1].z ? 1 : 2;
+  if (i < 2)
+    per_nz = c[i].per_nz;
+  else
+    elem_inner (fp32, z, &fixed, &per_nz);
+  guint64 start = DYN_ELEM_START + (guint64) w * c[i].start;
+  guint64 row = (guint64) w * xr * (c[i].per_row + fixed);
+  guint64 nzs = (guint64) w * xr * y * per_nz;
+  double xc = (double) xr, yc = (double) y;
+  spx_ipu_terms_add (terms, "vertex start", start, "%d + %u workers × %u",
+                     DYN_ELEM_START, w, c[i].start);
+  spx_ipu_terms_add (terms, "rows", row,
+                     "%u workers × %g row%s × (%u + %" G_GUINT64_FORMAT
+                     ") for %" G_GUINT64_FORMAT " columns", w, xc, plural (xc),
+                     c[i].per_row, fixed, z);
+  spx_ipu_terms_add (terms, "non-zeros", nzs,
+                     "%u workers × %g row%s × %g non-zero%s × %"
+                     G_GUINT64_FORMAT, w, xc, plural (xc), yc, plural (yc),
+                     per_nz);
+  return start + row + nzs;
+}
+
+guint64
+spx_ipu_cost_dynamic_vertex (const SpxIpuMachine *m, guint b,
+                             SpxDtype dtype, const SpxIpuBuckets *in,
+                             guint64 blocks, guint64 rows, guint64 n_cols,
+                             guint64 zero, GArray *terms)
+{
+  if (in->buckets == 0 || n_cols == 0)
+    return 0;
+  guint64 cycles = zero_term (m, zero, terms);
+  if (b == 1)
+    {
+      cycles += dyn_elem_vertex (m, dtype, blocks, rows, n_cols, terms);
+      return cycles + bucket_terms (in, DYN_ELEM_MATCH, DYN_ELEM_SEARCH,
+                                    DYN_ELEM_WALK, terms);
+    }
+  cycles += dyn_block_vertex (m, b, dtype, blocks, rows, n_cols, terms);
+  return cycles + bucket_terms (in, DYN_BLOCK_MATCH, DYN_BLOCK_SEARCH,
+                                DYN_BLOCK_WALK, terms);
+}
+
+/* py = 1: fp32 partials cast to fp16 (loads of 2, stores of 4). */
+static guint64
+dyn_cast (const SpxIpuMachine *m, guint64 outputs, GArray *terms)
+{
+  guint64 w = m->workers;
+  guint64 each = spx_ipu_div_up (spx_ipu_div_up (outputs, w), DYN_CAST_WIDTH);
+  spx_ipu_terms_add (terms, "vertex start", w * DYN_CAST_START,
+                     "%" G_GUINT64_FORMAT " workers × %d", w, DYN_CAST_START);
+  spx_ipu_terms_add (terms, "casts to fp16", w * each,
+                     "%" G_GUINT64_FORMAT " workers × %" G_GUINT64_FORMAT
+                     " loads of %d partials", w, each, DYN_CAST_WIDTH);
+  return w * (DYN_CAST_START + each);
+}
+
+guint64
+spx_ipu_cost_dynamic_reduce (const SpxIpuMachine *m, SpxDtype dtype,
+                             guint64 outputs, guint depth, GArray *terms)
+{
+  gboolean fp32 = dtype == SPX_DTYPE_FP32;
+  if (outputs == 0 || depth == 0 || (depth == 1 && fp32))
+    return 0;
+  if (depth == 1)
+    return dyn_cast (m, outputs, terms);
+  guint64 w = m->workers;
+  guint64 loops = outputs / DYN_REDUCE_WIDTH + (outputs & 1) +
+                  (outputs & 2 ? 1 : 0);
+  guint64 each = loops / w, tail = 0;
+  if (loops % w != 0 && (outputs & (DYN_REDUCE_WIDTH - 1)) != 0)
+    tail = 2 * depth + DYN_REDUCE_TAIL;
+  else if (loops % w != 0)
+    each++;
+  guint per_loop = DYN_REDUCE_PER_PARTIAL * depth +
+                   (fp32 ? DYN_REDUCE_LOOP_FP32 : DYN_REDUCE_LOOP_FP16);
+  spx_ipu_terms_add (terms, "vertex start", w * DYN_REDUCE_START,
+                     "%" G_GUINT64_FORMAT " workers × %d", w,
+                     DYN_REDUCE_START);
+  spx_ipu_terms_add (terms, "additions", w * each * per_loop,
+                     "%" G_GUINT64_FORMAT " workers × %" G_GUINT64_FORMAT
+                     " loops of %d outputs × (%d × %u partials + %d)", w,
+                     each, DYN_REDUCE_WIDTH, DYN_REDUCE_PER_PARTIAL, depth,
+                     per_loop - DYN_REDUCE_PER_PARTIAL * depth);
+  if (tail > 0)
+    spx_ipu_terms_add (terms, "short last loop", w * tail,
+                       "%" G_GUINT64_FORMAT " workers × (2 × %u partials + "
+                       "%d)", w, depth, DYN_REDUCE_TAIL);
+  return w * (DYN_REDUCE_START + each * per_loop + tail);
+}
+
+guint64
+spx_ipu_cost_dynamic_meta_bytes (const SpxIpuMachine *m, guint b,
+                                 double density, guint64 x_groups,
+                                 guint64 y_groups)
+{
+  /* the non-empty rows and their non-zeros of a uniform pattern
+   * (getNumGroupsGivenUniformSparsityPattern) */
+  double d = CLAMP (density, 0.0, 1.0);
+  double p_row = -expm1 ((double) y_groups * log1p (-MIN (d, 1.0 - 1e-12)));
+  double total = ceil ((double) x_groups * (double) y_groups * d - 1e-9);
+  double x_nz = MAX (ceil ((double) x_groups * p_row - 1e-9), 1.0);
+  double y_nz = ceil (total / x_nz - 1e-9);
+  double fixed = b == 1 ? DYN_META_SUBGROUP_ELEM +
+                          (double) m->workers * DYN_META_WORKER
+                        : DYN_META_SUBGROUP_BLOCK;
+  double fields = fixed * DYN_META_SUBGROUPS +
+                  ceil (x_nz * (DYN_META_OUTPUT + y_nz) *
+                        (1.0 + SPX_IPU_BUCKET_OVERSIZE) - 1e-9);
+  return spx_ipu_div_up ((guint64) fields, DYN_META_ATOM) * DYN_META_ATOM *
+         sizeof (guint16);
+}
+
+guint64
+spx_ipu_cost_dynamic_call (GArray *terms)
+{
+  spx_ipu_terms_add (terms, "unexplained overhead per call",
+                     SPX_IPU_DYN_CALL_OVERHEAD,
+                     "fitted: what PopSparse's measured dynamic runs take "
+                     "beyond PopLibs' own estimate of the same program");
+  return SPX_IPU_DYN_CALL_OVERHEAD;
 }

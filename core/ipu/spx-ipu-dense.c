@@ -23,6 +23,7 @@ typedef struct {
   SpxDtype dtype;
   guint    bytes;       /* per element of W, X and Y */
   guint64  home_rows, home_cols; /* the grid operands start spread over */
+  guint64  home_most;   /* elements of W and X the fullest home holds */
   guint64  budget;
 } Problem;
 
@@ -80,6 +81,7 @@ typedef struct {
   guint64 cycles;
   guint64 temporary; /* the largest tile's slices, partials and buffers */
   guint64 bytes;     /* and with its share of the operands and the output */
+  guint64 output;    /* of which the output */
 } Cost;
 
 /* The slowest tile of each superstep and the largest footprint, from the
@@ -90,39 +92,44 @@ cost_of (const Problem *pb, Split s)
   guint64 B = pb->bytes, r = s.rounds;
   guint64 mt = spx_ipu_div_up (pb->m, s.pm), kt = spx_ipu_div_up (pb->k, s.pk);
   guint64 nt = spx_ipu_div_up (pb->n, s.pn), nr = spx_ipu_div_up (nt, r);
-  guint64 hr = pb->home_rows, hc = pb->home_cols;
-  guint64 w_home = spx_ipu_div_up (pb->m, hr) * spx_ipu_div_up (pb->k, hc);
-  guint64 x_home = spx_ipu_div_up (pb->k, hr) * spx_ipu_div_up (pb->n, hc);
   guint64 in = (mt * kt + kt * nt) * B;
   /* what a home tile sends goes out once (a broadcast) */
-  guint64 out = (w_home + x_home) * B;
-  Cost c = { 0, 0, 0 };
+  guint64 out = pb->home_most * B;
+  Cost c = { 0, 0, 0, 0 };
+  /* rounds take nr or nr − 1 columns, as the build deals them */
+  guint64 wide = nt % r ? nt % r : r, narrow = r - wide;
   c.cycles = spx_ipu_cost_sync (pb->machine, (guint) r, NULL) +
              rounds_exchange (pb, r, MAX (in, out), NULL) +
              spx_ipu_cost_dense_vertex (pb->machine, pb->dtype, mt, kt, nr,
-                                        NULL) * r;
+                                        NULL) * wide +
+             spx_ipu_cost_dense_vertex (pb->machine, pb->dtype, mt, kt,
+                                        nr - 1, NULL) * narrow;
   c.temporary = (mt * kt + kt * nr) * B;
   guint64 output = mt * nt * B;
   if (s.pk > 1)
     {
-      guint64 share = spx_ipu_div_up (mt, s.pk) * nr; /* whole rows */
+      guint64 band = spx_ipu_div_up (mt, s.pk); /* whole rows */
+      guint64 share = band * nr;
       guint64 moved = (s.pk - 1) * share * SPX_IPU_PARTIAL_BYTES;
       c.cycles += spx_ipu_cost_sync (pb->machine, (guint) r, NULL) +
-                  rounds_exchange (pb, r, moved * r, NULL) +
-                  reduce_tile_cycles (pb, share, s.pk, NULL) * r;
+                  rounds_exchange (pb, r, (s.pk - 1) * band * nt *
+                                          SPX_IPU_PARTIAL_BYTES, NULL) +
+                  reduce_tile_cycles (pb, share, s.pk, NULL) * wide +
+                  reduce_tile_cycles (pb, share - band, s.pk, NULL) * narrow;
       c.temporary += mt * nr * SPX_IPU_PARTIAL_BYTES + moved;
       output = spx_ipu_div_up (mt, s.pk) * nt * B;
     }
-  c.bytes = c.temporary + (w_home + x_home) * B + output;
+  c.bytes = c.temporary + pb->home_most * B + output;
+  c.output = output;
   return c;
 }
 
-/* The rule of every plan (spx_ipu_program_finish): the whole footprint
- * within the available share of the tile. */
+/* The rule of every plan (spx_ipu_program_finish). */
 static gboolean
 cost_fits (const Problem *pb, Cost c)
 {
-  return c.bytes <= pb->budget;
+  return spx_ipu_tile_fits (pb->machine, (double) c.bytes,
+                            (double) c.output);
 }
 
 /* The fewest rounds that fit (each round costs its fixed overheads),
@@ -317,6 +324,26 @@ gather (const Problem *pb, Inbox *box, SpxByteKind kind, guint64 rows,
                        (hi - lo) * (right - left) * pb->bytes, &what);
         }
     }
+}
+
+/* Elements of W and X home tile (a, b) holds. */
+static guint64
+home_elements (const Problem *pb, guint64 a, guint64 b)
+{
+  guint64 hr = pb->home_rows, hc = pb->home_cols;
+  return part_size (pb->m, hr, a) * part_size (pb->k, hc, b) +
+         part_size (pb->k, hr, a) * part_size (pb->n, hc, b);
+}
+
+/* The most any home tile holds (and may have to send). */
+static guint64
+home_most (const Problem *pb)
+{
+  guint64 most = 0;
+  for (guint64 a = 0; a < pb->home_rows; a++)
+    for (guint64 b = 0; b < pb->home_cols; b++)
+      most = MAX (most, home_elements (pb, a, b));
+  return most;
 }
 
 static void
@@ -665,9 +692,10 @@ spx_ipu_plan_dense (const SpxIpuMachine *machine, guint64 m, guint64 k,
       return NULL;
     }
   dtype = spx_dtype_on_ipu (dtype); /* the IPU has no bf16 */
-  Problem pb = { machine, m, k, n, dtype, spx_ipu_dtype_bytes (dtype), 0, 0,
+  Problem pb = { machine, m, k, n, dtype, spx_ipu_dtype_bytes (dtype), 0, 0, 0,
                  spx_ipu_tile_budget (machine) };
   home_grid (machine, &pb.home_rows, &pb.home_cols);
+  pb.home_most = home_most (&pb);
   gboolean fits = FALSE;
   Split s;
   if (!search (&pb, &s, &fits, error) || !check_budget (&pb, s, error))

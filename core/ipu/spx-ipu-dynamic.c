@@ -11,6 +11,8 @@
 
 /* Long loops poll for cancellation every this many steps (a power of 2). */
 #define POLL_EVERY 65536u
+/* The step of the fitted per-call constant, named for what it is. */
+#define CALL_OVERHEAD_PHASE "unexplained overhead per call"
 /* A GArray's header and allocation overhead. */
 #define ARRAY_HEADER_BYTES 48u
 /* Part i of n things split into p nearly equal parts starts here. */
@@ -41,8 +43,11 @@ typedef struct {
 typedef struct {
   guint   px, py, pz;
   guint64 cap;           /* blocks per bucket */
+  guint64 meta;          /* meta-information bytes per bucket */
   gboolean flip;         /* second bucket buffer for propagation */
+  guint64 held;          /* buckets a tile holds at most */
   guint64 bytes;         /* largest tile footprint */
+  guint64 out_bytes;     /* of which its share of Y */
   gboolean tight;        /* a uniform pattern likely spills */
   guint64 cycles;        /* estimated, uniform pattern */
 } Cand;
@@ -50,15 +55,29 @@ typedef struct {
 static guint64
 block_bytes (const Problem *pr)
 {
-  return (guint64) pr->b * pr->b * spx_ipu_dtype_bytes (pr->dtype) +
-         SPX_IPU_INDEX_BYTES_BUCKET_BLOCK;
+  return (guint64) pr->b * pr->b * spx_ipu_dtype_bytes (pr->dtype);
 }
 
+/* A bucket: its blocks' values and its meta-information. */
 static guint64
-bucket_cap (guint64 budget, guint64 partitions)
+bucket_bytes (const Problem *pr, const Cand *c)
 {
-  return (guint64) ceil ((double) spx_ipu_div_up (budget, partitions) *
-                         (1.0 + SPX_IPU_BUCKET_OVERSIZE));
+  return c->cap * block_bytes (pr) + c->meta;
+}
+
+/* Blocks per bucket: the uniform share with room to spare, rounded to
+ * the nearest, in whole exchange atoms (4 bytes: b = 1 fp16 takes two
+ * elements at a time), at least one ([PopLibs]
+ * lib/popsparse/FullyConnectedPlan.cpp, addNumNonZeroGroupsPerBucket). */
+static guint64
+bucket_cap (const Problem *pr, guint64 partitions)
+{
+  guint64 share = spx_ipu_div_up (pr->budget, partitions);
+  guint64 cap = (guint64) round ((double) share *
+                                 (1.0 + SPX_IPU_BUCKET_OVERSIZE));
+  guint64 bytes = (guint64) pr->b * pr->b * spx_ipu_dtype_bytes (pr->dtype);
+  guint64 grain = bytes % 4 == 0 ? 1 : 4 / bytes;
+  return MAX (spx_ipu_div_up (cap, grain) * grain, 1);
 }
 
 /* An exchange whose busiest tile receives bytes. */
@@ -69,12 +88,12 @@ exchange_in (const SpxIpuMachine *mc, guint64 bytes)
   return spx_ipu_cost_exchange (mc, &t, NULL);
 }
 
-/* Each of the py tiles of an output slice adds one piece of it. */
+/* Each of the py tiles of an output slice adds one piece of it (with py
+ * = 1: casts it to fp16). */
 static guint64
-reduce_cycles (const SpxIpuMachine *mc, guint py, guint64 piece,
-               GArray *terms)
+reduce_cycles (const Problem *pr, guint py, guint64 piece, GArray *terms)
 {
-  return py < 2 ? 0 : spx_ipu_cost_reduce (mc, piece, py, terms);
+  return spx_ipu_cost_dynamic_reduce (pr->mc, pr->dtype, piece, py, terms);
 }
 
 /* Expected non-empty rows among rows rows holding blocks blocks spread
@@ -88,6 +107,16 @@ expected_rows (guint64 rows, guint64 blocks)
   return (guint64) ceil (r * -expm1 ((double) blocks * log1p (-1.0 / r)));
 }
 
+/* Bytes the partials a tile adds take beyond its own: they land beside
+ * them ([PopLibs] FullyConnectedPlan.cpp, addReductionCost:
+ * mExchangeTempBytes) where the buckets and X were (freed by then). */
+static guint64
+landing_bytes (guint64 partials, guint64 freed)
+{
+  guint64 bytes = partials * SPX_IPU_PARTIAL_BYTES;
+  return bytes > freed ? bytes - freed : 0;
+}
+
 /* Footprint and cycles of the largest tile of a partition. */
 static void
 cand_cost (const Problem *pr, Cand *c)
@@ -97,14 +126,22 @@ cand_cost (const Problem *pr, Cand *c)
   guint64 mx = spx_ipu_div_up (pr->brows, c->px), ky = spx_ipu_div_up (pr->bcols, c->py);
   guint64 rows_el = MIN (mx * pr->b, pr->m), cols_el = MIN (ky * pr->b, pr->k);
   guint64 nc = spx_ipu_div_up (pr->n, c->pz), db = spx_ipu_dtype_bytes (pr->dtype);
-  c->cap = bucket_cap (pr->budget, parts);
+  c->cap = bucket_cap (pr, parts);
+  c->meta = spx_ipu_cost_dynamic_meta_bytes (
+    mc, pr->b, (double) pr->budget / ((double) pr->brows * pr->bcols), mx, ky);
   c->flip = groups > 1;
-  guint64 group_blocks = c->cap * c->pz;
-  guint64 w_bytes = group_blocks * block_bytes (pr) * (c->flip ? 2 : 1);
+  /* its group's pz buckets while computing, while propagating the one it
+   * holds and the next ([PopLibs] lib/popsparse/FullyConnected.cpp:
+   * propagation flips between two bucket buffers) */
+  c->held = MAX (c->pz, c->flip ? 2u : 1u);
+  guint64 w_bytes = c->held * bucket_bytes (pr, c);
   guint64 x_bytes = cols_el * nc * db;
   guint64 part_bytes = rows_el * nc * SPX_IPU_PARTIAL_BYTES;
   guint64 piece = spx_ipu_div_up (rows_el, c->py) * nc; /* whole rows */
-  c->bytes = w_bytes + x_bytes + part_bytes + piece * db;
+  c->out_bytes = piece * db;
+  c->bytes = w_bytes + x_bytes + part_bytes +
+             landing_bytes ((c->py - 1) * piece, w_bytes + x_bytes) +
+             c->out_bytes;
 
   /* Uniform pattern: a group holds its share of the budget, the busiest
    * the largest of groups Poisson counts (mean + sqrt(2 mean ln groups)),
@@ -115,15 +152,20 @@ cand_cost (const Problem *pr, Cand *c)
   guint64 blocks = (guint64) MIN (most, (double) c->cap * c->pz);
   guint64 rows = expected_rows (mx, blocks);
   guint64 dist_in = x_bytes - x_bytes / c->px +
-                    (c->pz - 1) * c->cap * block_bytes (pr);
+                    (c->pz - 1) * bucket_bytes (pr, c);
   guint64 sync = spx_ipu_cost_sync (mc, 1, NULL);
+  /* PopLibs' planner's assumption: every bucket holds one sub-group, the
+   * tile's own ([PopLibs] lib/popsparse/FullyConnectedPlan.cpp,
+   * addDistributionComputeCostSparseDense) */
+  SpxIpuBuckets in = { c->pz, c->pz, 1 };
   c->cycles = exchange_in (mc, dist_in) + sync +
-              spx_ipu_cost_dynamic_vertex (mc, pr->b, pr->dtype, blocks, rows,
-                                           nc, c->pz, NULL) +
+              spx_ipu_cost_dynamic_vertex (mc, pr->b, pr->dtype, &in, blocks,
+                                           rows, nc, rows_el * nc, NULL) +
+              spx_ipu_cost_dynamic_call (NULL) +
               (c->py > 1 ? exchange_in (mc, part_bytes -
                                             piece * SPX_IPU_PARTIAL_BYTES)
                          : 0) +
-              reduce_cycles (mc, c->py, piece, NULL) + sync;
+              reduce_cycles (pr, c->py, piece, NULL) + sync;
 }
 
 /* The running best of the search. */
@@ -135,9 +177,10 @@ typedef struct {
 /* Plans that fit and leave a uniform pattern room come first; then the
  * fastest that fits, else the smallest. */
 static void
-consider (Best *b, const Cand *c, guint64 limit)
+consider (Best *b, const Cand *c, const SpxIpuMachine *mc)
 {
-  gboolean fits = c->bytes <= limit;
+  gboolean fits = spx_ipu_tile_fits (mc, (double) c->bytes,
+                                     (double) c->out_bytes);
   if (b->have && b->fits && fits && c->tight != b->cand.tight)
     {
       if (!c->tight)
@@ -153,24 +196,44 @@ consider (Best *b, const Cand *c, guint64 limit)
     }
 }
 
+/* The z partitions PopLibs allows: divisors of n's vectors (b = 1: of
+ * the grain, else columns), so that every tile takes as many ([PopLibs]
+ * lib/popsparse/FullyConnectedPlan.cpp, createPlan: factorOf). Ascending,
+ * at most tiles. */
+static GArray *
+z_partitions (const Problem *pr)
+{
+  guint64 groups = pr->b == 1 ? spx_ipu_div_up (pr->n,
+                                                spx_ipu_cost_grain (pr->dtype))
+                              : pr->n;
+  GArray *zs = g_array_new (FALSE, FALSE, sizeof (guint));
+  for (guint pz = 1; pz <= MIN (pr->mc->tiles, groups); pz++)
+    if (groups % pz == 0)
+      g_array_append_val (zs, pz);
+  return zs;
+}
+
 /* Every px·py·pz ≤ tiles. FALSE when none exists, or (error set) when
  * cancelled. */
 static gboolean
 search (const Problem *pr, Cand *best, GError **error)
 {
-  guint64 limit = spx_ipu_tile_budget (pr->mc);
   guint tiles = pr->mc->tiles;
   Best b = { .have = FALSE };
+  g_autoptr (GArray) zs = z_partitions (pr);
   for (guint px = 1; px <= MIN (tiles, pr->brows); px++)
     {
       if (spx_cancelled (error))
         return FALSE;
       for (guint py = 1; py <= MIN (tiles / px, pr->bcols); py++)
-        for (guint pz = 1; pz <= MIN (tiles / (px * py), pr->n); pz++)
+        for (guint i = 0; i < zs->len; i++)
           {
-            Cand c = { px, py, pz, 0, FALSE, 0, FALSE, 0 };
+            guint pz = g_array_index (zs, guint, i);
+            if ((guint64) px * py * pz > tiles)
+              break;
+            Cand c = { .px = px, .py = py, .pz = pz };
             cand_cost (pr, &c);
-            consider (&b, &c, limit);
+            consider (&b, &c, pr->mc);
           }
     }
   *best = b.cand;
@@ -202,6 +265,7 @@ typedef struct {
   GArray **blocks;       /* guint64 flat indices per group */
   GArray  *spills;       /* Spill, grouped by dst */
   guint   *first_spill, *n_spills;
+  guint   *pieces;       /* spills placed in each group's buckets */
   guint    steps;        /* propagation steps */
   gboolean overflow;
   gboolean dry;          /* cost only: exchanges keep no transfer lists */
@@ -226,6 +290,7 @@ layout_clear (Layout *l)
   g_free (l->rows);
   g_free (l->first_spill);
   g_free (l->n_spills);
+  g_free (l->pieces);
   if (l->spills)
     g_array_unref (l->spills);
   if (l->blocks)
@@ -279,6 +344,7 @@ place_spills (Layout *l)
           Spill s = { g, src, d, take, 0, 0, G_MAXUINT64 };
           g_array_append_val (l->spills, s);
           free_[src] -= take;
+          l->pieces[src]++;
           excess -= take;
           l->steps = MAX (l->steps, d);
         }
@@ -367,7 +433,7 @@ layout_bytes (const Layout *l)
   double groups = (double) l->c.px * l->c.py;
   return (double) (l->pr.brows + l->pr.bcols) * sizeof (guint) +
          groups * (6 * sizeof (guint64) + sizeof (GArray *) +
-                   2 * sizeof (guint)) +
+                   3 * sizeof (guint)) +
          spx_ipu_array_bytes (2 * groups, sizeof (Spill));
 }
 
@@ -413,6 +479,7 @@ layout_build (Layout *l, const SpxMask *mask, GError **error)
   l->blocks = g_new0 (GArray *, l->groups);
   l->first_spill = g_new0 (guint, l->groups);
   l->n_spills = g_new0 (guint, l->groups);
+  l->pieces = g_new0 (guint, l->groups);
   l->spills = g_array_new (FALSE, FALSE, sizeof (Spill));
   if (!count_groups (l, mask, error))
     return FALSE;
@@ -531,7 +598,7 @@ static void
 fill_tiles (SpxIpuProgram *p, const Layout *l)
 {
   const Cand *c = &l->c;
-  guint64 flip = c->flip ? 2 : 1, db = spx_ipu_dtype_bytes (l->pr.dtype);
+  guint64 db = spx_ipu_dtype_bytes (l->pr.dtype);
   for (guint t = 0; t < c->px * c->py * c->pz; t++)
     {
       Coord k = coord_of (c, t);
@@ -539,14 +606,16 @@ fill_tiles (SpxIpuProgram *p, const Layout *l)
       SpxIpuTile *tile = &p->tiles[t];
       tile->blocks = g_array_ref (l->blocks[g]); /* shared along z */
       tile->macs = l->elements[g] * tile_ncols (l, k);
-      tile->bytes[SPX_BYTES_VALUES] = flip * l->group_cap * l->pr.b *
+      tile->bytes[SPX_BYTES_VALUES] = c->held * c->cap * l->pr.b *
                                       l->pr.b * db;
-      tile->bytes[SPX_BYTES_INDICES] = flip * l->group_cap *
-                                       SPX_IPU_INDEX_BYTES_BUCKET_BLOCK;
+      tile->bytes[SPX_BYTES_INDICES] = c->held * c->meta;
       tile->bytes[SPX_BYTES_INPUT] = tile_x_bytes (l, k);
-      tile->bytes[SPX_BYTES_PARTIALS] = tile_rows_el (l, k) *
-                                        tile_ncols (l, k) *
-                                        SPX_IPU_PARTIAL_BYTES;
+      tile->bytes[SPX_BYTES_PARTIALS] =
+        tile_rows_el (l, k) * tile_ncols (l, k) * SPX_IPU_PARTIAL_BYTES +
+        landing_bytes ((c->py - 1) * piece_elems (l, k, k.y),
+                       tile->bytes[SPX_BYTES_VALUES] +
+                       tile->bytes[SPX_BYTES_INDICES] +
+                       tile->bytes[SPX_BYTES_INPUT]);
       tile->bytes[SPX_BYTES_OUTPUT] = piece_elems (l, k, k.y) * db;
     }
 }
@@ -570,7 +639,7 @@ add_distribute (SpxIpuProgram *p, const Layout *l, GError **error)
 {
   const Cand *c = &l->c;
   SpxIpuStep *s = add_exchange (p, l, "distribute");
-  guint64 bucket = c->cap * block_bytes (&l->pr);
+  guint64 bucket = bucket_bytes (&l->pr, c);
   for (guint t = 0; t < c->px * c->py * c->pz; t++)
     {
       if (spx_cancelled (error))
@@ -596,7 +665,16 @@ add_distribute (SpxIpuProgram *p, const Layout *l, GError **error)
   return TRUE;
 }
 
-/* The vertex of tile t on its group's blocks that stayed home. */
+/* Sub-groups per bucket of group g, on average: its own (if it kept
+ * blocks) and the spilled pieces it took in, each one more. */
+static double
+subgroups (const Layout *l, guint g)
+{
+  return (l->count[g] > 0) + (double) l->pieces[g] / l->c.pz;
+}
+
+/* The vertex of tile t on its group's blocks that stayed home, over the
+ * group's pz buckets (those holding some of them match). */
 static guint64
 tile_vertex (SpxIpuProgram *p, const Layout *l, guint t, GArray *terms)
 {
@@ -604,8 +682,10 @@ tile_vertex (SpxIpuProgram *p, const Layout *l, guint t, GArray *terms)
   Coord k = coord_of (c, t);
   guint g = k.x * c->py + k.y;
   guint64 home = MIN (l->count[g], l->group_cap);
-  return spx_ipu_cost_dynamic_vertex (p->machine, l->pr.b, l->pr.dtype, home,
-                                      l->rows[g], tile_ncols (l, k), c->pz,
+  SpxIpuBuckets in = { c->pz, MIN (c->pz, home), subgroups (l, g) };
+  return spx_ipu_cost_dynamic_vertex (p->machine, l->pr.b, l->pr.dtype, &in,
+                                      home, l->rows[g], tile_ncols (l, k),
+                                      tile_rows_el (l, k) * tile_ncols (l, k),
                                       terms);
 }
 
@@ -620,6 +700,19 @@ add_compute (SpxIpuProgram *p, const Layout *l)
   tile_vertex (p, l, s->worst_tile, s->terms);
 }
 
+/* What the call costs beyond every mechanism modelled, as its own step
+ * (on every tile used) so that it shows as one. */
+static void
+add_call_overhead (SpxIpuProgram *p, const Layout *l)
+{
+  const Cand *c = &l->c;
+  SpxIpuStep *s = spx_ipu_program_add_compute (p, CALL_OVERHEAD_PHASE);
+  guint64 cycles = spx_ipu_cost_dynamic_call (s->terms);
+  for (guint t = 0; t < c->px * c->py * c->pz; t++)
+    s->tile_cycles[t] = cycles;
+  s->worst_tile = 0;
+}
+
 /* Step d moves every group's buffer one place along y, and along x too
  * every py steps: after d = dx·py + dy steps a buffer has moved dy along
  * y and dx along x, the distance place_spills counted. Every tile forwards
@@ -629,7 +722,7 @@ static gboolean
 add_propagation (SpxIpuProgram *p, const Layout *l, GError **error)
 {
   const Cand *c = &l->c;
-  guint64 buffer = l->group_cap * block_bytes (&l->pr);
+  guint64 buffer = c->pz * bucket_bytes (&l->pr, c);
   guint first = p->steps->len;
   for (guint d = 1; d <= l->steps; d++)
     {
@@ -656,25 +749,47 @@ add_propagation (SpxIpuProgram *p, const Layout *l, GError **error)
       SpxIpuStep *s = &g_array_index (p->steps, SpxIpuStep,
                                       first + 2 * sp->dist - 1);
       guint x = sp->dst / c->py, y = sp->dst % c->py;
+      /* one bucket in: the source's, its piece of dst among its own */
+      SpxIpuBuckets in = { 1, 1, subgroups (l, sp->src) };
       for (guint z = 0; z < c->pz; z++)
         {
           guint t = tile_of (c, x, y, z);
           Coord k = coord_of (c, t);
           guint64 cycles = spx_ipu_cost_dynamic_vertex (
-            p->machine, l->pr.b, l->pr.dtype, sp->blocks, sp->rows,
-            tile_ncols (l, k), 1, NULL);
+            p->machine, l->pr.b, l->pr.dtype, &in, sp->blocks, sp->rows,
+            tile_ncols (l, k), 0, NULL);
           s->tile_cycles[t] += cycles;
           if (cycles > spx_ipu_terms_sum (s->terms))
             {
               g_array_set_size (s->terms, 0);
               s->worst_tile = t;
               spx_ipu_cost_dynamic_vertex (p->machine, l->pr.b, l->pr.dtype,
-                                           sp->blocks, sp->rows,
-                                           tile_ncols (l, k), 1, s->terms);
+                                           &in, sp->blocks, sp->rows,
+                                           tile_ncols (l, k), 0, s->terms);
             }
         }
     }
   return TRUE;
+}
+
+/* The compute step that writes Y: each tile's piece of its output slice
+ * reduced over y (py > 1) or cast to fp16 (py = 1). None with nothing to
+ * do (fp32, py = 1). */
+static void
+add_finish (SpxIpuProgram *p, const Layout *l)
+{
+  const Cand *c = &l->c;
+  if (c->py < 2 && l->pr.dtype == SPX_DTYPE_FP32)
+    return;
+  SpxIpuStep *s = spx_ipu_program_add_compute (p, c->py > 1 ? "reduce"
+                                                            : "cast");
+  for (guint t = 0; t < c->px * c->py * c->pz; t++)
+    s->tile_cycles[t] = reduce_cycles (&l->pr, c->py,
+                                       piece_elems (l, coord_of (c, t),
+                                                    coord_of (c, t).y), NULL);
+  s->worst_tile = spx_ipu_step_slowest (p, s);
+  Coord w = coord_of (c, s->worst_tile);
+  reduce_cycles (&l->pr, c->py, piece_elems (l, w, w.y), s->terms);
 }
 
 /* Partial sums over y: each of the py tiles of an output slice reduces
@@ -684,7 +799,10 @@ add_reduce (SpxIpuProgram *p, const Layout *l, GError **error)
 {
   const Cand *c = &l->c;
   if (c->py < 2)
-    return TRUE;
+    {
+      add_finish (p, l);
+      return TRUE;
+    }
   SpxIpuStep *s = add_exchange (p, l, "reduce");
   for (guint t = 0; t < c->px * c->py * c->pz; t++)
     {
@@ -700,14 +818,7 @@ add_reduce (SpxIpuProgram *p, const Layout *l, GError **error)
                                piece_elems (l, k, y) * SPX_IPU_PARTIAL_BYTES);
           }
     }
-  s = spx_ipu_program_add_compute (p, "reduce");
-  for (guint t = 0; t < c->px * c->py * c->pz; t++)
-    s->tile_cycles[t] = reduce_cycles (p->machine, c->py,
-                                       piece_elems (l, coord_of (c, t),
-                                                    coord_of (c, t).y), NULL);
-  s->worst_tile = spx_ipu_step_slowest (p, s);
-  Coord w = coord_of (c, s->worst_tile);
-  reduce_cycles (p->machine, c->py, piece_elems (l, w, w.y), s->terms);
+  add_finish (p, l);
   return TRUE;
 }
 
@@ -732,6 +843,7 @@ build_program (const Layout *l, const SpxMask *mask, GError **error)
     goto cancelled;
   spx_ipu_program_add_sync (p, "sync");
   add_compute (p, l);
+  add_call_overhead (p, l);
   if (!add_propagation (p, l, error) || !add_reduce (p, l, error))
     goto cancelled;
   spx_ipu_program_add_sync (p, "sync");

@@ -494,6 +494,13 @@ spx_ipu_tile_budget (const SpxIpuMachine *machine)
   return (guint64) (machine->available_memory * (double) machine->sram_bytes);
 }
 
+gboolean
+spx_ipu_tile_fits (const SpxIpuMachine *machine, double bytes, double output)
+{
+  return bytes <= (double) machine->sram_bytes &&
+         bytes - output <= (double) spx_ipu_tile_budget (machine);
+}
+
 char *
 spx_ipu_machine_to_data (const SpxIpuMachine *m, gsize *len)
 {

@@ -82,8 +82,15 @@ spx_ipu_div_up (guint64 a, guint64 b)
   return a / b + (a % b != 0);
 }
 
-/* Bytes a plan may use on one tile. */
+/* Bytes of working memory a plan may use on one tile: the available
+ * share of its SRAM. */
 guint64 spx_ipu_tile_budget    (const SpxIpuMachine *machine);
+/* Whether a tile holding bytes, output of them its share of Y, fits: all
+ * of it within SRAM, and all but the output within the budget. PopLibs'
+ * availableMemoryProportion bounds the temporary memory an operation
+ * takes, and the product's result is not temporary. */
+gboolean spx_ipu_tile_fits     (const SpxIpuMachine *machine, double bytes,
+                                double output);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SpxIpuMachine, spx_ipu_machine_free)
 

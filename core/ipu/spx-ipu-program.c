@@ -207,8 +207,8 @@ spx_ipu_step_count_only (SpxIpuStep *step)
 
 /* The busiest tile's traffic, in or out (each tile sends and receives
  * at the exchange rate at the same time). */
-static SpxIpuTraffic
-busiest_traffic (const SpxIpuProgram *p, SpxIpuStep *s)
+SpxIpuTraffic
+spx_ipu_step_busiest (const SpxIpuProgram *p, SpxIpuStep *s)
 {
   SpxIpuTraffic t = { 0, 0, 0, 1 };
   guint64 most = 0;
@@ -257,7 +257,7 @@ step_cost (SpxIpuProgram *p, SpxIpuStep *s)
       }
     case SPX_STEP_EXCHANGE:
       {
-        SpxIpuTraffic t = busiest_traffic (p, s);
+        SpxIpuTraffic t = spx_ipu_step_busiest (p, s);
         return spx_ipu_cost_exchange (p->machine, &t, s->terms);
       }
     case SPX_STEP_SYNC:
@@ -274,6 +274,8 @@ spx_ipu_step_name (const SpxIpuStep *s)
   const char *kind = spx_ipu_step_kind_to_string (s->kind);
   if (s->phase == NULL || *s->phase == '\0' || g_str_equal (s->phase, kind))
     return g_strdup (kind);
+  if (strchr (s->phase, ' ') != NULL) /* a name in words already */
+    return g_strdup (s->phase);
   return g_strdup_printf ("%s %s", s->phase, kind);
 }
 
@@ -309,7 +311,7 @@ add_phase (SpxIpuProgram *p, const char *name, guint64 cycles)
 static void
 total_tiles (SpxIpuProgram *p)
 {
-  guint64 budget = spx_ipu_tile_budget (p->machine);
+  gboolean all_fit = TRUE;
   p->tiles_used = 0;
   p->max_tile_bytes = 0;
   for (guint t = 0; t < p->n_tiles; t++)
@@ -320,8 +322,11 @@ total_tiles (SpxIpuProgram *p)
         sum += tile->bytes[kind];
       p->max_tile_bytes = MAX (p->max_tile_bytes, sum);
       p->tiles_used += tile->macs > 0 || sum > 0;
+      all_fit = all_fit && spx_ipu_tile_fits (p->machine, (double) sum,
+                                              (double) tile->bytes[
+                                                SPX_BYTES_OUTPUT]);
     }
-  p->fits = p->max_tile_bytes <= budget && !p->overflow;
+  p->fits = all_fit && !p->overflow;
 }
 
 void

@@ -162,8 +162,8 @@ guint32        spx_ipu_step_slowest (const SpxIpuProgram *p,
  * overhead + the busiest tile's bytes in or out over the exchange rate;
  * sync: sync_cycles), or from the terms a planner gave a step, then total
  * everything: cycles, time, TFLOP/s (dense FLOP and non-zero FLOP), tiles
- * used, largest footprint, whether it fits (every tile's whole footprint
- * within the available share of SRAM, and no dynamic overflow), cycles
+ * used, largest footprint, whether it fits (every tile by
+ * spx_ipu_tile_fits, and no dynamic overflow), cycles
  * by phase. */
 void           spx_ipu_program_finish (SpxIpuProgram *p);
 /* Free what only pictures read (every step's per-tile arrays and
@@ -177,7 +177,8 @@ const char    *spx_ipu_mode_to_string (SpxIpuMode mode);
 const char    *spx_ipu_step_kind_to_string (SpxStepKind kind);
 /* What people call a step: its phase, then its kind ("reduce exchange",
  * "reduce compute"), or the kind alone where the phase is named after it
- * ("compute"), so two different steps never share a name. NULL for NULL.
+ * ("compute"), or the phase alone where it is several words ("unexplained
+ * overhead per call"), so two different steps never share a name. NULL for NULL.
  * Free with g_free. */
 char          *spx_ipu_step_name (const SpxIpuStep *step);
 /* The step's terms as one line each, "term: formula = N cycles". */

@@ -1,27 +1,42 @@
 /* spx-ipu-static.c: the static block-sparse planner (pattern known when
  * the program is built), after PopSparse's static algorithm.
  *
- * Assumptions the paper leaves open:
- * - Before the program runs, X's slice for each (n-split, k-band) lies
- *   spread evenly over the tiles that will use it (the layout a previous
- *   layer would leave), so distributing it is an all-gather inside the
- *   group. W's non-zero values of a tile's share lie spread over the sn
- *   tiles (one per n-split) that hold the same blocks.
- * - Partial sums are fp32. The partials of a (block-row, n-split) are
- *   reduced on one of the tiles holding them, the least loaded one.
+ * Assumptions the paper leaves open, and what PopLibs' source settles
+ * ([PopLibs] lib/popsparse/StaticMatMul.cpp, constructGraph):
+ * - X and Y lie block by block (a column of a block, its b rows, after
+ *   the other), each spread linearly over all tiles (SpxIpuLinearMap),
+ *   whatever the plan: X as the layer before left it, Y where PopLibs
+ *   maps the output.
+ * - Distributing X: each tile copies the rows of X of its k-band's
+ *   block-columns (those with blocks), for its n-split, from the tiles
+ *   holding them; a piece several tiles need goes out once (the exchange
+ *   multicasts). PopLibs' graph copies only the block-columns a tile's
+ *   own blocks touch (tileRhs of uniqueColIndices), but its planner
+ *   charges the whole band (exchangeRhsDenseRows, kSparse × rhsBias =
+ *   kTile), and the paper's figures side with the planner: costing only
+ *   the touched columns puts static b = 16 at m = k = 4096, density 1/32
+ *   at 1.9× the paper's throughput and 1.1–2.3× over it across sizes
+ *   (see the README's IPU model section). W's non-zero values of a
+ *   tile's share lie spread over the sn tiles (one per n-split) that
+ *   hold the same blocks.
+ * - Partial sums are the dtype (PopLibs: partials type = data type). Each
+ *   holder of a (block-row, n-split) sends its partials to the tiles
+ *   owning that slice of Y, which add them (popops::reduceMany reducing
+ *   at the destination); a row with one holder is only copied. PopLibs
+ *   runs those copies as an exchange of their own just before; here they
+ *   share the reduce exchange.
  * - n-splits all get the same (even) number of tiles; rows and columns are
  *   sorted by non-zero blocks, most first (ties: lower index first), and
  *   the blocks of one row within a band keep their column order.
  * - With sn > 1 the sn tiles that compute on the same blocks each own a
  *   1/sn part of them (tile->blocks lists the owned part, so every block
  *   is listed once); all sn hold all the values while computing.
- * - X goes to both tiles of a pair as one broadcast, received at twice
- *   the exchange rate; whatever a tile sends goes out once.
  * - Workers of a block vertex split the columns of X (the reference's nW),
  *   those of an element-wise vertex split rows.
  * - Candidates are costed from counts (estimating how many rows a tile's
  *   blocks span); only the best few are built and costed exactly.
- * - fits means within the available share of SRAM (0.6), the limit the
+ * - fits means by spx_ipu_tile_fits (working memory within the available
+ *   share of SRAM, 0.6; the share of Y beside it within SRAM), the limit the
  *   search keeps to. */
 #include "spx-ipu.h"
 #include "spx-ipu-cost.h"
@@ -46,6 +61,9 @@ typedef struct {
   guint64              n;
   SpxDtype             dtype;
   guint                bytes, grain, b;
+  guint                pbytes;       /* of a partial sum */
+  SpxIpuLinearMap      x_map, y_map; /* units: a column of a block */
+  guint64              busy_cols;    /* block-columns with blocks */
   guint64              nnz;          /* non-zero blocks */
   guint64              empty_rows;   /* block-rows without blocks */
   guint32             *row_count, *col_count;
@@ -69,6 +87,7 @@ typedef struct {
   guint   band_first[MAX_SK];          /* first tile within the split */
   double  cycles;                      /* estimated */
   guint64 bytes;                       /* estimated largest tile */
+  guint64 out_bytes;                   /* of which its share of Y */
 } Shape;
 
 /* ---- pre-processing ---------------------------------------------------- */
@@ -185,6 +204,12 @@ ctx_init (Ctx *c, const SpxIpuMachine *machine, const SpxMask *mask,
   c->bytes = spx_ipu_dtype_bytes (dtype);
   c->grain = spx_ipu_cost_grain (dtype);
   c->b = mask->block;
+  c->pbytes = spx_ipu_cost_partial_bytes (SPX_IPU_MODE_STATIC, dtype);
+  guint cols = spx_ipu_cost_static_grain_cols (c->b, dtype);
+  spx_ipu_linear_map_init (&c->x_map, mask->bcols * c->n, cols,
+                           machine->tiles);
+  spx_ipu_linear_map_init (&c->y_map, mask->brows * c->n, cols,
+                           machine->tiles);
   c->footprint = ctx_bytes (mask);
   if (!check_size (c, error) || !count_blocks (c, error))
     return FALSE;
@@ -201,6 +226,9 @@ ctx_init (Ctx *c, const SpxIpuMachine *machine, const SpxMask *mask,
                                spx_mask_block_width (mask, col);
     }
   c->nnz = c->col_prefix[mask->bcols];
+  c->busy_cols = mask->bcols;
+  while (c->busy_cols > 0 && c->col_count[c->col_order[c->busy_cols - 1]] == 0)
+    c->busy_cols--;
   build_histogram (c);
   return TRUE;
 }
@@ -349,25 +377,40 @@ estimate_total (const SpxIpuMachine *m, const double *cost)
   return total;
 }
 
-/* Distribution traffic of a tile in a band of `tiles` tiles holding
- * `slab` bytes of X between them and `values` bytes of W each (shared by
- * the sn splits): the heavier of what it receives and what it sends. */
-static SpxIpuTraffic
-distribute_traffic (guint sn, double slab, double values, double tiles)
+/* Y's bytes. */
+static guint64
+out_bytes (const Ctx *c)
 {
-  SpxIpuTraffic t = { 0, 0, 0, 1 };
-  t.in_paired = slab * (tiles - 1) / tiles;
-  t.in = values * (sn - 1) / sn;
-  t.out = slab / tiles + (sn > 1 ? values / sn : 0);
-  return t;
+  return c->mask->rows * c->n * c->bytes;
 }
 
-/* The heavier of two tiles' traffic, by the time it takes. */
-static SpxIpuTraffic
-heavier (const SpxIpuMachine *m, SpxIpuTraffic a, SpxIpuTraffic b)
+/* Elements of Y (or X) a tile holds under the linear map, about. */
+static double
+map_elements (const Ctx *c, const SpxIpuLinearMap *map)
 {
-  return spx_ipu_cost_exchange (m, &b, NULL) >
-         spx_ipu_cost_exchange (m, &a, NULL) ? b : a;
+  return (double) (map->per * map->grain) * c->b;
+}
+
+/* The reduce: partials out of the busiest holder (all of them: owners
+ * are elsewhere), into an owner its slice's mean holders' worth, adds
+ * where a row has two holders or more. */
+static void
+estimate_reduce (const Ctx *c, double pieces, double max_partials,
+                 double *cost, double *red_in)
+{
+  const SpxIpuMachine *m = c->machine;
+  double nonempty = (double) (c->mask->brows - c->empty_rows);
+  double holders = pieces / MAX (nonempty, 1);
+  double owned = map_elements (c, &c->y_map) * nonempty /
+                 MAX ((double) c->mask->brows, 1);
+  *red_in = owned * holders * c->pbytes;
+  SpxIpuTraffic red = { *red_in, 0, max_partials, 1 };
+  cost[ST_REDUCE_EXCHANGE] = (double) (spx_ipu_cost_exchange (m, &red, NULL) +
+                                        spx_ipu_cost_static_output (
+                                          m, out_bytes (c), NULL));
+  double multi = MIN (1.0, MAX (holders - 1, 0)); /* share of rows to add */
+  cost[ST_REDUCE_ADD] = (double) spx_ipu_cost_static_reduce (
+    m, c->dtype, (guint64) ceil (owned * multi), MAX (holders, 2), NULL);
 }
 
 static void
@@ -375,12 +418,10 @@ shape_estimate (const Ctx *c, Shape *sh, const double *rows_band)
 {
   const SpxIpuMachine *m = c->machine;
   double b = c->b, np = (double) sh->n_part, bytes = c->bytes;
-  double mem = 0, pieces = 0, red_out = 0, max_rows = 0;
+  double mem = 0, pieces = 0, max_partials = 0, max_rows = 0, x_in = 0;
+  double v_in = 0, v_out = 0;
   double cost[ST_N] = { 0 };
-  SpxIpuTraffic dist = { 0, 0, 0, 1 };
   guint64 max_per = 0;
-  guint used = 0;
-  double nonempty = (double) (c->mask->brows - c->empty_rows);
   for (guint j = 0; j < sh->sk; j++)
     {
       guint64 blocks = sh->band_blocks[j];
@@ -393,38 +434,38 @@ shape_estimate (const Ctx *c, Shape *sh, const double *rows_band)
                                             ceil (per / per_row) + 1));
       max_per = MAX (max_per, per);
       max_rows = MAX (max_rows, rows);
-      double width = (double) (c->width_prefix[sh->band_start[j + 1]] -
-                               c->width_prefix[sh->band_start[j]]);
-      double slab = width * np * bytes;
+      guint64 c0 = MIN (sh->band_start[j], c->busy_cols);
+      guint64 c1 = MIN (sh->band_start[j + 1], c->busy_cols);
+      double width = (double) (c->width_prefix[c1] - c->width_prefix[c0]);
+      double x = width * np * bytes;
       double values = per * b * b * bytes;
-      dist = heavier (m, dist, distribute_traffic (sh->sn, slab, values,
-                                                   (double) tiles));
-      double partials = rows * b * np * SPX_IPU_PARTIAL_BYTES;
-      mem = MAX (mem, values + slab + partials +
+      double partials = rows * b * np * c->pbytes;
+      x_in = MAX (x_in, x);
+      if (sh->sn > 1)
+        {
+          v_in = MAX (v_in, values * (sh->sn - 1) / sh->sn);
+          v_out = MAX (v_out, values / sh->sn);
+        }
+      mem = MAX (mem, values + x + partials +
                       per * SPX_IPU_INDEX_BYTES_BLOCK +
                       rows * SPX_IPU_INDEX_BYTES_ROW +
                       SPX_IPU_INDEX_BYTES_TILE);
       pieces += rows * tiles;
-      red_out = MAX (red_out, partials * (1 - nonempty / (rows * tiles)));
-      used += tiles;
+      max_partials = MAX (max_partials, partials);
     }
+  /* X's owners send their share once, whoever needs it */
+  double x_out = map_elements (c, &c->x_map) * bytes;
+  SpxIpuTraffic dist = { x_in + v_in, 0, x_out + v_out, 1 };
   cost[ST_DISTRIBUTE] = (double) spx_ipu_cost_exchange (m, &dist, NULL);
   /* the bands are balanced: the busiest tile's blocks over the most rows
    * bound every band's vertex, at one evaluation per candidate */
   cost[ST_COMPUTE] = (double) spx_ipu_cost_block_vertex (
     m, c->b, c->dtype, max_per, (guint64) max_rows, sh->n_part, NULL);
-  /* partial blocks that must move to a reducer, spread over the tiles */
-  double moved = MAX (pieces - nonempty, 0);
-  double red_in = ceil (SPX_IPU_REDUCE_IMBALANCE * moved / used) * b * np *
-                  SPX_IPU_PARTIAL_BYTES;
-  double outs = ceil ((nonempty + c->empty_rows) / used) * b * np;
-  double outs_red = ceil (nonempty / used) * b * np;
-  SpxIpuTraffic red = { red_in, 0, red_out, 1 };
-  cost[ST_REDUCE_EXCHANGE] = (double) spx_ipu_cost_exchange (m, &red, NULL);
-  cost[ST_REDUCE_ADD] = (double) spx_ipu_cost_reduce (
-    m, (guint64) outs_red, (moved + nonempty) / nonempty, NULL);
+  double red_in;
+  estimate_reduce (c, pieces, max_partials, cost, &red_in);
   sh->cycles = estimate_total (m, cost);
-  sh->bytes = (guint64) (mem + red_in + outs * bytes);
+  sh->out_bytes = (guint64) (map_elements (c, &c->y_map) * bytes);
+  sh->bytes = (guint64) (mem + red_in + x_out) + sh->out_bytes;
 }
 
 /* Expected non-empty block-rows of each band of sh. */
@@ -458,11 +499,8 @@ cmp_candidate (const void *pa, const void *pb)
 static guint
 sk_limit (const Ctx *c)
 {
-  guint64 busy_cols = c->mask->bcols;
-  while (busy_cols > 0 && c->col_count[c->col_order[busy_cols - 1]] == 0)
-    busy_cols--;
   guint64 sk_max = MIN ((guint64) MAX_SK, MAX (1, c->mask->cols / c->grain));
-  return (guint) MIN (sk_max, MAX (busy_cols, 1));
+  return (guint) MIN (sk_max, MAX (c->busy_cols, 1));
 }
 
 /* Every (sn, sk), costed from counts; the bands and their row estimates
@@ -471,7 +509,6 @@ sk_limit (const Ctx *c)
 static GArray *
 search (const Ctx *c, GError **error)
 {
-  guint64 budget = spx_ipu_tile_budget (c->machine);
   guint sn_max = (guint) MIN ((guint64) MAX_SN, MAX (1, c->n / c->grain));
   guint sk_max = sk_limit (c);
   GArray *out = g_array_new (FALSE, FALSE, sizeof (Candidate));
@@ -494,7 +531,9 @@ search (const Ctx *c, GError **error)
           shape_split (c, sh, sn);
           shape_estimate (c, sh, rows_band);
           Candidate cand = { sn, sk, sh->cycles, sh->bytes,
-                             sh->bytes <= budget };
+                             spx_ipu_tile_fits (c->machine,
+                                                (double) sh->bytes,
+                                                (double) sh->out_bytes) };
           g_array_append_val (out, cand);
         }
     }
@@ -519,15 +558,11 @@ typedef struct {
   gboolean       dry;       /* cost only: no transfer or block lists */
   guint64       *list;      /* flat block indices, band by band */
   guint64       *band_off;  /* sk + 1 */
-  guint64       *band_cols; /* block-columns band by band (at band_start),
-                               in order within a band: X's rows */
   GArray        *runs;      /* Run, for split 0 */
   guint64       *owned;     /* per tile: bytes of values it owns */
   SpxIpuPiece   *owned_what; /* per tile: the W region they come from */
-  /* what the slowest or busiest tile of each step does, to explain it */
+  /* what the slowest tile of the compute step does, to explain it */
   guint64        vertex_cycles, vertex_blocks, vertex_rows, vertex_cols;
-  SpxIpuTraffic  dist;
-  guint64        dist_cycles;
 } Build;
 
 static guint64
@@ -550,11 +585,6 @@ deal_blocks (Build *bd, GError **error)
   bd->p->col_group = g_new (guint32, MAX (mask->bcols, 1));
   for (guint64 i = 0; i < mask->bcols; i++)
     bd->p->col_group[i] = band_of[i];
-  guint64 next[MAX_SK];
-  memcpy (next, sh->band_start, sh->sk * sizeof (guint64));
-  bd->band_cols = g_new (guint64, MAX (mask->bcols, 1));
-  for (guint64 i = 0; i < mask->bcols; i++)
-    bd->band_cols[next[band_of[i]]++] = i;
   bd->band_off = g_new0 (guint64, sh->sk + 1);
   for (guint j = 0; j < sh->sk; j++)
     bd->band_off[j + 1] = bd->band_off[j] + sh->band_blocks[j];
@@ -678,8 +708,6 @@ place_tile (Build *bd, SpxIpuStep *compute, guint j, guint t,
                                         (guint) (z - a));
       g_array_append_vals (tile->blocks, bd->list + a, (guint) (z - a));
     }
-  guint64 width = c->width_prefix[sh->band_start[j + 1]] -
-                  c->width_prefix[sh->band_start[j]];
   for (guint s = 0; s < sh->sn; s++)
     {
       guint64 np = split_cols (c, sh->sn, s), id = split_tile (sh, s, pos);
@@ -688,8 +716,7 @@ place_tile (Build *bd, SpxIpuStep *compute, guint j, guint t,
       tile->bytes[SPX_BYTES_INDICES] = count * SPX_IPU_INDEX_BYTES_BLOCK +
                                        rows * SPX_IPU_INDEX_BYTES_ROW +
                                        SPX_IPU_INDEX_BYTES_TILE;
-      tile->bytes[SPX_BYTES_INPUT] = width * np * c->bytes;
-      tile->bytes[SPX_BYTES_PARTIALS] = height * np * SPX_IPU_PARTIAL_BYTES;
+      tile->bytes[SPX_BYTES_PARTIALS] = height * np * c->pbytes;
       tile->macs = elements * np;
       compute->tile_cycles[id] = spx_ipu_cost_block_vertex (
         c->machine, c->b, c->dtype, count, rows, np, NULL);
@@ -723,138 +750,212 @@ place_blocks (Build *bd, SpxIpuStep *compute, GError **error)
   return TRUE;
 }
 
-/* The share i of n equal shares of total. */
+/* Elements of units [lo, hi) of X's or Y's layout (count blocks of b,
+ * the last `last` high, n units each): every unit is b elements but
+ * those of the last block. */
 static guint64
-share (guint64 total, guint64 i, guint64 n)
+layout_elements (const Ctx *c, guint64 count, guint last, guint64 lo,
+                 guint64 hi)
 {
-  return total * (i + 1) / n - total * i / n;
+  guint64 l0 = (count - 1) * c->n, l1 = count * c->n;
+  guint64 a = MAX (lo, l0), z = MIN (hi, l1);
+  guint64 short_units = z > a ? z - a : 0;
+  return (hi - lo) * c->b - short_units * (c->b - last);
 }
 
-/* Rows of X band j holds (the k of its block-columns). */
-static guint64
-band_width (const Build *bd, guint j)
-{
-  const Shape *sh = bd->sh;
-  return bd->c->width_prefix[sh->band_start[j + 1]] -
-         bd->c->width_prefix[sh->band_start[j]];
-}
-
-/* What each of the used tiles of band j holds of X's slice for columns
- * [n0, n1): its share of the band's rows, in column order. A band's
- * block-columns need not be neighbours: a share spanning a gap is no
- * one range of X, and is left not known. */
+/* Every tile's share of X (where the layer before left it) and of Y
+ * (where the outputs land, rows without blocks too: memory, no step). */
 static void
-x_shares (const Build *bd, guint j, guint64 used, guint64 n0, guint64 n1,
-          SpxIpuPiece *out)
+map_layouts (Build *bd)
+{
+  const Ctx *c = bd->c;
+  const SpxMask *mask = c->mask;
+  guint last_w = spx_mask_block_width (mask, mask->bcols - 1);
+  guint last_h = spx_mask_block_height (mask, mask->brows - 1);
+  for (guint t = 0; t < bd->p->n_tiles; t++)
+    {
+      guint64 lo, hi;
+      SpxIpuTile *tile = &bd->p->tiles[t];
+      spx_ipu_linear_map_range (&c->x_map, t, &lo, &hi);
+      if (hi > lo)
+        tile->bytes[SPX_BYTES_INPUT] += layout_elements (c, mask->bcols,
+                                                         last_w, lo, hi) *
+                                        c->bytes;
+      spx_ipu_linear_map_range (&c->y_map, t, &lo, &hi);
+      if (hi > lo)
+        tile->bytes[SPX_BYTES_OUTPUT] += layout_elements (c, mask->brows,
+                                                          last_h, lo, hi) *
+                                         c->bytes;
+    }
+}
+
+static int
+cmp_u64 (const void *a, const void *b)
+{
+  guint64 x = *(const guint64 *) a, y = *(const guint64 *) b;
+  return (x > y) - (x < y);
+}
+
+/* Band j's block-columns with blocks, in order, into cols; how many. */
+static guint64
+band_cols (const Build *bd, guint j, guint64 *cols)
+{
+  const Ctx *c = bd->c;
+  guint64 lo = MIN (bd->sh->band_start[j], c->busy_cols);
+  guint64 hi = MIN (bd->sh->band_start[j + 1], c->busy_cols);
+  memcpy (cols, c->col_order + lo, (hi - lo) * sizeof (guint64));
+  qsort (cols, hi - lo, sizeof (guint64), cmp_u64);
+  return hi - lo;
+}
+
+/* A run of X one holder sends every tile of a band: block-columns
+ * [col0, col1), columns [j0, j1) of X (or, where pieces are not kept,
+ * whatever consecutive block-columns the holder has). */
+typedef struct {
+  guint32 src;
+  guint64 col0, col1, j0, j1, bytes;
+} XPiece;
+
+/* Add the piece of block-column col, columns [j0, j1), held by src; it
+ * joins the last when it continues it (where pieces are drawn, only as
+ * one rectangle of X). */
+static void
+x_add (GArray *pieces, gboolean keep, guint32 src, guint64 col, guint64 j0,
+       guint64 j1, guint64 bytes)
+{
+  XPiece *last = pieces->len
+    ? &g_array_index (pieces, XPiece, pieces->len - 1) : NULL;
+  if (last != NULL && last->src == src &&
+      (!keep || (col == last->col1 && j0 == last->j0 && j1 == last->j1)))
+    {
+      last->col1 = col + 1;
+      last->bytes += bytes;
+      return;
+    }
+  XPiece x = { src, col, col + 1, j0, j1, bytes };
+  g_array_append_val (pieces, x);
+}
+
+/* What the tiles of a band in split s take: X's rows of block-columns
+ * cols[0, n), the split's columns, as runs from their holders; the
+ * elements in all into *elements. */
+static GArray *
+band_pieces (const Build *bd, gboolean keep, guint s, const guint64 *cols,
+             guint64 n, guint64 *elements)
+{
+  const Ctx *c = bd->c;
+  GArray *pieces = g_array_new (FALSE, FALSE, sizeof (XPiece));
+  guint64 n0, n1;
+  split_range (c, bd->sh->sn, s, &n0, &n1);
+  *elements = 0;
+  for (guint64 i = 0; i < n && n1 > n0; i++)
+    {
+      guint64 col = cols[i], u0 = col * c->n + n0, u1 = col * c->n + n1;
+      guint w = spx_mask_block_width (c->mask, col);
+      *elements += (n1 - n0) * w;
+      for (guint o = spx_ipu_linear_map_tile (&c->x_map, u0);
+           o < c->x_map.used; o++)
+        {
+          guint64 lo, hi;
+          spx_ipu_linear_map_range (&c->x_map, o, &lo, &hi);
+          if (lo >= u1)
+            break;
+          guint64 a = MAX (lo, u0), z = MIN (hi, u1);
+          if (z > a)
+            x_add (pieces, keep, o, col, a - col * c->n, z - col * c->n,
+                   (z - a) * w * c->bytes);
+        }
+    }
+  return pieces;
+}
+
+/* Tile dst takes the band's pieces but those it holds. Every tile of the
+ * band takes the same: a holder sends a piece out for the band's first
+ * tile other than itself (first[0], else first[1]); the others receive
+ * that broadcast. */
+static void
+distribute_x (Build *bd, SpxIpuStep *ex, guint64 dst, const GArray *pieces,
+              const guint64 *first)
 {
   const SpxMask *mask = bd->c->mask;
-  const guint64 *cols = bd->band_cols;
-  guint64 width = band_width (bd, j), i = bd->sh->band_start[j], at = 0;
-  for (guint64 d = 0; d < used; d++)
+  for (guint i = 0; i < pieces->len; i++)
     {
-      guint64 p0 = width * d / used, p1 = width * (d + 1) / used;
-      out[d] = spx_ipu_piece (SPX_BYTES_INPUT, 0, 0, 0, 0);
-      if (p1 == p0)
+      const XPiece *x = &g_array_index (pieces, XPiece, i);
+      if (x->src == dst)
         continue;
-      while (at + spx_mask_block_width (mask, cols[i]) <= p0)
-        at += spx_mask_block_width (mask, cols[i++]);
-      guint64 row0 = cols[i] * mask->block + (p0 - at), last = i, end = at;
-      gboolean run = TRUE;
-      while (end + spx_mask_block_width (mask, cols[last]) < p1)
+      if (ex->pieces != NULL)
         {
-          end += spx_mask_block_width (mask, cols[last]);
-          run = run && cols[last + 1] == cols[last] + 1;
-          last++;
+          SpxIpuPiece what = spx_ipu_piece (
+            SPX_BYTES_INPUT, x->col0 * mask->block,
+            MIN (x->col1 * mask->block, mask->cols), x->j0, x->j1);
+          spx_ipu_step_set_piece (ex, &what);
         }
-      if (run)
-        out[d] = spx_ipu_piece (SPX_BYTES_INPUT, row0, row0 + (p1 - p0), n0,
-                                n1);
+      if (dst == (x->src == first[0] ? first[1] : first[0]))
+        spx_ipu_step_send (bd->p, ex, x->src, (guint32) dst, x->bytes);
+      else
+        spx_ipu_step_resend (bd->p, ex, x->src, (guint32) dst, x->bytes);
     }
 }
 
-/* One (split s, band j) group of used tiles: X is all-gathered inside it
- * (each tile holding a share of its rows); each tile fetches the values
- * of its blocks that its peers in the other splits own; X reaches both
- * tiles of a pair as one broadcast, what a tile sends goes out once.
- * Notes the busiest tile's traffic in bd. FALSE when cancelled (a group
- * sends up to tiles² transfers). */
-static gboolean
-distribute_group (Build *bd, SpxIpuStep *ex, guint s, guint j,
-                  guint64 used, GError **error)
+/* Tile dst fetches the values of its blocks its peers in the other
+ * splits own. */
+static void
+distribute_values (Build *bd, SpxIpuStep *ex, guint s, guint pos)
 {
   const Shape *sh = bd->sh;
-  SpxIpuProgram *p = bd->p;
-  guint first = sh->band_first[j];
-  guint64 n0, n1, width = band_width (bd, j);
-  split_range (bd->c, sh->sn, s, &n0, &n1);
-  guint64 row_bytes = (n1 - n0) * bd->c->bytes;
-  g_autofree SpxIpuPiece *xs = NULL;
-  if (ex->pieces != NULL) /* only small machines keep them */
+  guint64 dst = split_tile (sh, s, pos);
+  for (guint s2 = 0; sh->sn > 1 && s2 < sh->sn; s2++)
     {
-      xs = g_new (SpxIpuPiece, used);
-      x_shares (bd, j, used, n0, n1, xs);
+      guint64 peer = split_tile (sh, s2, pos);
+      spx_ipu_step_set_piece (ex, &bd->owned_what[peer]);
+      if (s == (s2 == 0))
+        spx_ipu_step_send (bd->p, ex, (guint32) peer, (guint32) dst,
+                           bd->owned[peer]);
+      else
+        spx_ipu_step_resend (bd->p, ex, (guint32) peer, (guint32) dst,
+                             bd->owned[peer]);
     }
-  for (guint64 a = 0; a < used; a++)
-    {
-      if (spx_cancelled (error))
-        return FALSE;
-      guint64 dst = split_tile (sh, s, first + a), x_in = 0, v_in = 0;
-      for (guint64 d = 0; d < used; d++)
-        {
-          guint64 bytes = share (width, d, used) * row_bytes;
-          if (xs != NULL)
-            spx_ipu_step_set_piece (ex, &xs[d]);
-          /* d's share is broadcast: it counts out once, for its first
-           * receiver */
-          if (a == (d == 0))
-            spx_ipu_step_send (p, ex, split_tile (sh, s, first + d), dst,
-                               bytes);
-          else
-            spx_ipu_step_resend (p, ex, split_tile (sh, s, first + d), dst,
-                                 bytes);
-          x_in += d == a ? 0 : bytes;
-        }
-      for (guint s2 = 0; sh->sn > 1 && s2 < sh->sn; s2++)
-        {
-          guint64 peer = split_tile (sh, s2, first + a);
-          spx_ipu_step_set_piece (ex, &bd->owned_what[peer]);
-          if (s == (s2 == 0))
-            spx_ipu_step_send (p, ex, peer, dst, bd->owned[peer]);
-          else
-            spx_ipu_step_resend (p, ex, peer, dst, bd->owned[peer]);
-          v_in += s2 == s ? 0 : bd->owned[peer];
-        }
-      /* what it sends: its X share and its values, once each */
-      double out = (used > 1 ? share (width, a, used) * row_bytes : 0) +
-                   (sh->sn > 1 ? bd->owned[dst] : 0);
-      SpxIpuTraffic t = { (double) v_in, (double) x_in, out, 1 };
-      guint64 cycles = spx_ipu_cost_exchange (p->machine, &t, NULL);
-      if (cycles > bd->dist_cycles)
-        {
-          bd->dist_cycles = cycles;
-          bd->dist = t;
-          ex->worst_tile = (guint32) dst;
-        }
-    }
-  return TRUE;
 }
 
+/* Every used tile's X (the rows of its band's block-columns, see
+ * StaticStep) and values. FALSE when cancelled. */
 static gboolean
 distribute (Build *bd, SpxIpuStep *ex, GError **error)
 {
   const Shape *sh = bd->sh;
-  for (guint j = 0; j < sh->sk; j++)
+  guint64 *cols = g_new (guint64, MAX (bd->c->mask->bcols, 1));
+  gboolean cancelled = FALSE;
+  for (guint j = 0; j < sh->sk && !cancelled; j++)
     {
       guint64 blocks = sh->band_blocks[j];
       if (blocks == 0)
         continue;
-      guint64 used = spx_ipu_div_up (blocks, spx_ipu_div_up (blocks, sh->band_tiles[j]));
-      for (guint s = 0; s < sh->sn; s++)
-        if (!distribute_group (bd, ex, s, j, used, error))
-          return FALSE;
+      guint64 n = band_cols (bd, j, cols);
+      guint64 used = spx_ipu_div_up (blocks, spx_ipu_div_up (
+                                       blocks, sh->band_tiles[j]));
+      for (guint s = 0; s < sh->sn && !cancelled; s++)
+        {
+          if ((cancelled = spx_cancelled (error)))
+            break;
+          guint64 elements;
+          g_autoptr (GArray) pieces = band_pieces (bd, ex->pieces != NULL, s,
+                                                   cols, n, &elements);
+          guint64 first[2] = {
+            split_tile (sh, s, sh->band_first[j]),
+            used > 1 ? split_tile (sh, s, sh->band_first[j] + 1)
+                     : G_MAXUINT64 };
+          for (guint t = 0; t < used; t++)
+            {
+              guint64 dst = split_tile (sh, s, sh->band_first[j] + t);
+              distribute_x (bd, ex, dst, pieces, first);
+              distribute_values (bd, ex, s, sh->band_first[j] + t);
+              bd->p->tiles[dst].bytes[SPX_BYTES_INPUT] += elements *
+                                                          bd->c->bytes;
+            }
+        }
     }
-  spx_ipu_cost_exchange (bd->p->machine, &bd->dist, ex->terms);
-  return TRUE;
+  g_free (cols);
+  return !cancelled;
 }
 
 static int
@@ -866,103 +967,121 @@ cmp_run (const void *a, const void *b)
   return (x->tile > y->tile) - (x->tile < y->tile);
 }
 
-/* Every (block-row, split) is reduced on the holder with the least
- * incoming partials so far; the others send it theirs. */
-static gboolean
-reduce (Build *bd, SpxIpuStep *ex, SpxIpuStep *adds, GError **error)
+/* What the reduce's owners add: outputs and partials summed, per tile. */
+typedef struct {
+  guint64 *outputs;
+  guint64 *partials;
+} Adds;
+
+/* Runs [i, end) hold block-row row: in every split each holder sends its
+ * partials of the slice to the tiles owning it, which add them when there
+ * are two holders or more (one holder: a copy). */
+static void
+reduce_row (Build *bd, SpxIpuStep *ex, guint i, guint end, Adds *adds)
 {
   const Ctx *c = bd->c;
   const Shape *sh = bd->sh;
   SpxIpuProgram *p = bd->p;
+  const Run *runs = (const Run *) bd->runs->data;
+  guint64 row = runs[i].row, holders = end - i;
+  guint h = spx_mask_block_height (c->mask, row);
+  for (guint s = 0; s < sh->sn; s++)
+    {
+      guint64 n0, n1;
+      split_range (c, sh->sn, s, &n0, &n1);
+      guint64 base = row * c->n, u0 = base + n0, u1 = base + n1;
+      for (guint o = spx_ipu_linear_map_tile (&c->y_map, u0);
+           u1 > u0 && o < c->y_map.used; o++)
+        {
+          guint64 lo, hi;
+          spx_ipu_linear_map_range (&c->y_map, o, &lo, &hi);
+          if (lo >= u1)
+            break;
+          guint64 a = MAX (lo, u0), z = MIN (hi, u1), e = (z - a) * h;
+          if (z <= a)
+            continue;
+          SpxIpuPiece what = spx_ipu_piece (SPX_BYTES_PARTIALS, row * c->b,
+                                            row * c->b + h, a - base,
+                                            z - base);
+          spx_ipu_step_set_piece (ex, &what);
+          guint64 remote = 0;
+          for (guint x = i; x < end; x++)
+            {
+              guint64 src = split_tile (sh, s, runs[x].tile);
+              remote += src != o;
+              spx_ipu_step_send (p, ex, (guint32) src, o, e * c->pbytes);
+            }
+          if (holders < 2)
+            continue;
+          p->tiles[o].bytes[SPX_BYTES_PARTIALS] += remote * e * c->pbytes;
+          adds->outputs[o] += e;
+          adds->partials[o] += e * holders;
+        }
+    }
+}
+
+/* Each owner's additions, the slowest explained. */
+static void
+reduce_adds (Build *bd, SpxIpuStep *step, const Adds *adds)
+{
+  const SpxIpuProgram *p = bd->p;
+  guint64 slowest = 0;
+  guint worst = 0;
+  for (guint t = 0; t < p->n_tiles; t++)
+    {
+      if (adds->outputs[t] == 0)
+        continue;
+      double mean = (double) adds->partials[t] / adds->outputs[t];
+      step->tile_cycles[t] = spx_ipu_cost_static_reduce (
+        p->machine, bd->c->dtype, adds->outputs[t], mean, NULL);
+      if (step->tile_cycles[t] > slowest)
+        {
+          slowest = step->tile_cycles[t];
+          worst = t;
+        }
+    }
+  step->worst_tile = worst;
+  if (slowest > 0)
+    spx_ipu_cost_static_reduce (p->machine, bd->c->dtype,
+                                adds->outputs[worst],
+                                (double) adds->partials[worst] /
+                                adds->outputs[worst], step->terms);
+}
+
+/* The partials of every (block-row, split) go to the tiles owning that
+ * slice of Y, which add them ([PopLibs] StaticMatMul.cpp constructGraph,
+ * popops::reduceMany reducing at the destination). */
+static gboolean
+reduce (Build *bd, SpxIpuStep *ex, SpxIpuStep *step, GError **error)
+{
   GArray *runs = bd->runs;
   gboolean cancelled = FALSE;
   if (runs->len > 1) /* no blocks, no runs: data is NULL */
     qsort (runs->data, runs->len, sizeof (Run), cmp_run);
-  guint64 *load = g_new0 (guint64, sh->split_tiles);
-  /* per reducer: output rows (elements per column) and partials summed */
-  guint64 *out = g_new0 (guint64, sh->split_tiles);
-  guint64 *sums = g_new0 (guint64, sh->split_tiles);
+  Adds adds = { g_new0 (guint64, bd->p->n_tiles),
+                g_new0 (guint64, bd->p->n_tiles) };
   for (guint i = 0, polled = 0; i < runs->len && !cancelled; polled++)
     {
       if (polled % POLL_EVERY == 0 && (cancelled = spx_cancelled (error)))
         break;
-      const Run *r = &g_array_index (runs, Run, i);
-      guint end = i, pick = i;
-      while (end < runs->len && g_array_index (runs, Run, end).row == r->row)
-        {
-          if (load[g_array_index (runs, Run, end).tile] <
-              load[g_array_index (runs, Run, pick).tile])
-            pick = end;
-          end++;
-        }
-      guint dst = g_array_index (runs, Run, pick).tile;
-      guint h = spx_mask_block_height (c->mask, r->row);
-      load[dst] += end - i - 1;
-      out[dst] += h;
-      sums[dst] += (end - i) * h;
-      for (guint s = 0; s < sh->sn; s++)
-        {
-          guint64 n0, n1;
-          split_range (c, sh->sn, s, &n0, &n1);
-          guint64 np = n1 - n0;
-          SpxIpuTile *tile = &p->tiles[split_tile (sh, s, dst)];
-          tile->bytes[SPX_BYTES_OUTPUT] += h * np * c->bytes;
-          tile->bytes[SPX_BYTES_PARTIALS] += (end - i - 1) * h * np *
-                                             SPX_IPU_PARTIAL_BYTES;
-          SpxIpuPiece what = spx_ipu_piece (SPX_BYTES_PARTIALS,
-                                            r->row * c->b, r->row * c->b + h,
-                                            n0, n1);
-          spx_ipu_step_set_piece (ex, &what);
-          for (guint x = i; x < end; x++)
-            if (x != pick)
-              spx_ipu_step_send (p, ex, split_tile (sh, s,
-                                                    g_array_index (runs, Run,
-                                                                   x).tile),
-                                 split_tile (sh, s, dst),
-                                 h * np * SPX_IPU_PARTIAL_BYTES);
-        }
+      guint end = i;
+      while (end < runs->len && g_array_index (runs, Run, end).row ==
+                                g_array_index (runs, Run, i).row)
+        end++;
+      reduce_row (bd, ex, i, end, &adds);
       i = end;
     }
-  guint64 slowest = 0, outputs = 0;
-  double partials = 0;
-  for (guint t = 0; t < sh->split_tiles && !cancelled; t++)
-    for (guint s = 0; s < sh->sn && out[t] > 0; s++)
-      {
-        guint64 id = split_tile (sh, s, t), o = out[t] * split_cols (c, sh->sn, s);
-        adds->tile_cycles[id] = spx_ipu_cost_reduce (
-          p->machine, o, (double) sums[t] / out[t], NULL);
-        if (adds->tile_cycles[id] > slowest)
-          {
-            slowest = adds->tile_cycles[id];
-            outputs = o;
-            partials = (double) sums[t] / out[t];
-            adds->worst_tile = (guint32) id;
-          }
-      }
-  spx_ipu_cost_reduce (p->machine, outputs, partials, adds->terms);
-  g_free (load);
-  g_free (out);
-  g_free (sums);
-  return !cancelled;
-}
-
-/* Outputs of rows without blocks: memory dealt round-robin, never
- * written (see StaticStep). */
-static void
-map_empty_rows (Build *bd)
-{
-  const Ctx *c = bd->c;
-  const Shape *sh = bd->sh;
-  guint64 next = 0;
-  for (guint64 i = c->mask->brows - c->empty_rows; i < c->mask->brows; i++)
+  if (!cancelled)
     {
-      guint64 row = c->row_order[i];
-      guint h = spx_mask_block_height (c->mask, row);
-      guint t = (guint) (next++ % sh->split_tiles);
-      for (guint s = 0; s < sh->sn; s++)
-        bd->p->tiles[split_tile (sh, s, t)].bytes[SPX_BYTES_OUTPUT] +=
-          h * split_cols (c, sh->sn, s) * c->bytes;
+      reduce_adds (bd, step, &adds);
+      SpxIpuTraffic t = spx_ipu_step_busiest (bd->p, ex);
+      spx_ipu_cost_exchange (bd->p->machine, &t, ex->terms);
+      spx_ipu_cost_static_output (bd->p->machine, out_bytes (bd->c),
+                                  ex->terms);
     }
+  g_free (adds.outputs);
+  g_free (adds.partials);
+  return !cancelled;
 }
 
 static gboolean
@@ -998,7 +1117,7 @@ build_program (const Ctx *c, const Shape *sh, SpxIpuProgram *p,
   ok = ok && place_blocks (&bd, compute, error) &&
        distribute (&bd, dist, error) && reduce (&bd, red, adds, error);
   if (ok)
-    map_empty_rows (&bd);
+    map_layouts (&bd);
   if (ok)
     spx_ipu_cost_block_vertex (c->machine, c->b, c->dtype, bd.vertex_blocks,
                                bd.vertex_rows, bd.vertex_cols,
@@ -1009,7 +1128,6 @@ build_program (const Ctx *c, const Shape *sh, SpxIpuProgram *p,
   g_free (bd.band_off);
   g_free (bd.owned);
   g_free (bd.owned_what);
-  g_free (bd.band_cols);
   return ok;
 }
 
@@ -1035,17 +1153,25 @@ lists_bytes (const Shape *sh, guint64 blocks, guint64 per)
   return bytes;
 }
 
-/* Bytes building sh holds at its peak: the dealt list, the column groups
- * and band order, the runs of the reduction, per-tile scratch, and the
- * program with its transfers and block lists: the reduction sends at most
- * one transfer per run and split. A band's tiles all-gather
- * X: used² transfers, the tiles² of a large machine. */
+/* Tiles of a linear map a slice of units units can touch. */
+static double
+owners (const SpxIpuLinearMap *map, guint64 units)
+{
+  return (double) spx_ipu_div_up (units, map->per * map->grain) + 1;
+}
+
+/* Bytes building sh holds at its peak: the dealt list, the column groups,
+ * the runs of the reduction, per-tile scratch, and the program with its
+ * transfers and block lists. Each tile receives at most one transfer per
+ * block-column of its band and holder of it, plus the values of its
+ * peers; the reduction sends one per run, split and owner of the slice. */
 static double
 build_bytes (const Ctx *c, const Shape *sh)
 {
   const SpxMask *mask = c->mask;
   guint64 busy = mask->brows - c->empty_rows;
   double runs = 0, lists = 0, sends = 0;
+  double x_owners = owners (&c->x_map, sh->n_part);
   for (guint j = 0; j < sh->sk; j++)
     {
       guint64 blocks = sh->band_blocks[j];
@@ -1053,19 +1179,23 @@ build_bytes (const Ctx *c, const Shape *sh)
         continue;
       guint64 per = spx_ipu_div_up (blocks, sh->band_tiles[j]);
       guint64 used = spx_ipu_div_up (blocks, per);
+      double cols = (double) (sh->band_start[j + 1] - sh->band_start[j]);
       /* a band's rows are contiguous in the list: its tiles cut them */
       runs += (double) MIN (blocks, busy + used);
       sends += (double) sh->sn * (double) used *
-               (double) (used - 1 + (sh->sn > 1 ? sh->sn - 1 : 0));
+               (cols * x_owners +
+                (sh->sn > 1 ? sh->sn - 1 : 0));
       lists += lists_bytes (sh, blocks, per);
     }
   guint n_tiles = c->machine->tiles;
-  double partials = runs * sh->sn, tiles = n_tiles;
-  return (double) mask->bcols * (1 + 4 + 8) +
+  double tiles = n_tiles;
+  double partials = runs * sh->sn * owners (&c->y_map, sh->n_part);
+  return (double) mask->bcols * (1 + 4) +
+         (double) mask->bcols * sizeof (guint64) +
          (double) MAX (c->nnz, 1) * sizeof (guint64) +
          spx_ipu_array_bytes (runs, sizeof (Run)) +
-         tiles * 5 * sizeof (guint64) + /* owned, loads, sums, zeros */
-         tiles * 2 * sizeof (SpxIpuPiece) + /* owned regions, X shares */
+         tiles * 6 * sizeof (guint64) + /* owned, ranges, adds */
+         tiles * sizeof (SpxIpuPiece) + /* owned regions */
          spx_ipu_program_bytes (n_tiles, 3, 2) +
          spx_ipu_transfers_bytes (n_tiles, sends) +
          spx_ipu_transfers_bytes (n_tiles, partials) + lists;

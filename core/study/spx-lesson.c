@@ -40,14 +40,25 @@ is_program (const char *which)
   return FALSE;
 }
 
+/* Tiles that multiply something (tiles-used also counts those that only
+ * hold data, such as their share of Y). */
+static guint
+computing_tiles (const SpxIpuProgram *p)
+{
+  guint n = 0;
+  for (guint t = 0; t < p->n_tiles; t++)
+    n += p->tiles[t].macs > 0;
+  return n;
+}
+
 /* A figure of program p (NULL: not planned), or NULL for no such key. */
 static char *
 program_figure (const SpxLessonView *v, const SpxIpuProgram *p,
                 const char *key)
 {
   static const char *const keys[] = { "cycles", "time", "steps", "plan",
-                                      "tiles-used", "fits", "max-bytes",
-                                      "speedup", NULL };
+                                      "tiles-used", "tiles-computing", "fits",
+                                      "max-bytes", "speedup", NULL };
   if (!g_strv_contains (keys, key))
     return NULL;
   if (p == NULL)
@@ -62,6 +73,8 @@ program_figure (const SpxLessonView *v, const SpxIpuProgram *p,
     return g_strdup (p->plan ? p->plan : NONE);
   if (g_str_equal (key, "tiles-used"))
     return spx_format_count (p->tiles_used);
+  if (g_str_equal (key, "tiles-computing"))
+    return spx_format_count (computing_tiles (p));
   if (g_str_equal (key, "fits"))
     return g_strdup (p->fits ? "fits" : "does not fit");
   if (g_str_equal (key, "max-bytes"))

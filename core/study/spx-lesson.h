@@ -53,7 +53,8 @@ typedef struct {
 /* text with each {name} replaced by a figure of the live study:
  * {machine} {tiles} {sram} {budget} {m} {k} {n} {block} {density}
  * {dtype}; per program P (static, dynamic, dense or shown):
- * {P.cycles} {P.time} {P.steps} {P.plan} {P.tiles-used} {P.fits}
+ * {P.cycles} {P.time} {P.steps} {P.plan} {P.tiles-used} (holding
+ * anything) {P.tiles-computing} (multiplying) {P.fits}
  * {P.max-bytes} {P.speedup} (over dense); of the selected tile: {tile}
  * {tile.blocks} {tile.values} {tile.indices} {tile.input}
  * {tile.partials} {tile.output} {tile.bytes} {tile.cycles} {tile.macs};

@@ -171,7 +171,9 @@ figures_init (Figures *f, const SpxIpuProgram *p, SpxTileMetric metric)
       guint64 bytes = tile_bytes (&p->tiles[t]);
       f->values[t] = spx_render_tiles_value (p, metric, t);
       f->top = MAX (f->top, f->values[t]);
-      f->over += bytes > f->budget;
+      f->over += !spx_ipu_tile_fits (p->machine, (double) bytes,
+                                     (double) p->tiles[t].bytes[
+                                       SPX_BYTES_OUTPUT]);
       f->used += bytes > 0 || p->tiles[t].macs > 0;
     }
   if (metric == SPX_TILE_METRIC_BYTES) /* over SRAM shows as full */
@@ -295,7 +297,7 @@ draw_notes (cairo_t *cr, const SpxRenderTilesData *d, const Figures *f,
   double line = FS * 1.25;
   g_autofree char *budget = spx_render_format_bytes ((double) f->budget);
   g_autofree char *over = f->over > 0
-    ? g_strdup_printf ("%u over memory (> %s)", f->over, budget)
+    ? g_strdup_printf ("%u over memory (> %s beside Y)", f->over, budget)
     : g_strdup_printf ("memory: all within %s", budget);
   SpxTextOpts t = { .size = 0.9, .colour = f->over ? style->alert
                                                    : style->muted,
