@@ -511,6 +511,21 @@ test_density_zero (void)
   g_assert_false (p->overflow);
 }
 
+/* Odd block sizes: a 3 × 3 fp16 block is 18 bytes, so buckets round to
+ * two blocks (whole 4-byte atoms); 3 × 3 fp32 is 36 bytes, one. */
+static void
+test_odd_block (void)
+{
+  g_autoptr (SpxIpuMachine) t16 = teach16_new ();
+  for (guint dtype = 0; dtype < 2; dtype++)
+    {
+      SpxDtype dt = dtype ? SPX_DTYPE_FP32 : SPX_DTYPE_FP16;
+      g_autoptr (SpxMask) mask = gen (6, 5, 3, SPX_PATTERN_UNIFORM, 0.5, 1, 1);
+      g_autoptr (SpxIpuProgram) p = plan (t16, mask, 0, 4, dt);
+      check_all (p, mask);
+    }
+}
+
 /* 16384 tiles (what a machine file may ask for) with an exchange so fast
  * that X is gathered across hundreds of tiles. */
 static SpxIpuMachine *
@@ -622,5 +637,6 @@ main (int argc, char **argv)
   g_test_add_func ("/ipu/dynamic/density-zero", test_density_zero);
   g_test_add_func ("/ipu/dynamic/budget-many-tiles", test_budget_many_tiles);
   g_test_add_func ("/ipu/dynamic/cancelled", test_cancelled);
+  g_test_add_func ("/ipu/dynamic/odd-block", test_odd_block);
   return g_test_run ();
 }

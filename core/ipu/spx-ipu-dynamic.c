@@ -76,7 +76,8 @@ bucket_cap (const Problem *pr, guint64 partitions)
   guint64 cap = (guint64) round ((double) share *
                                  (1.0 + SPX_IPU_BUCKET_OVERSIZE));
   guint64 bytes = (guint64) pr->b * pr->b * spx_ipu_dtype_bytes (pr->dtype);
-  guint64 grain = bytes % 4 == 0 ? 1 : 4 / bytes;
+  /* the fewest blocks whose bytes are whole 4-byte atoms */
+  guint64 grain = bytes % 4 == 0 ? 1 : bytes % 2 == 0 ? 2 : 4;
   return MAX (spx_ipu_div_up (cap, grain) * grain, 1);
 }
 
