@@ -1456,6 +1456,27 @@ assert_step_shown (SpxWindow *w, const SpxLessonStep *s, const Shown *now)
   g_assert_null (strstr (now->text, "—")); /* every figure was there */
 }
 
+/* The window with the lesson beside the view fits a 1024-pixel-wide
+ * screen, on every view (it was 1128 at least). */
+static void
+assert_fits_laptop (SpxWindow *w)
+{
+  const char *shown = gtk_stack_get_visible_child_name (GTK_STACK (w->stack));
+  g_autoptr (GList) pages = gtk_container_get_children (GTK_CONTAINER (
+                                                          w->stack));
+  for (GList *l = pages; l != NULL; l = l->next)
+    {
+      gtk_stack_set_visible_child (GTK_STACK (w->stack), l->data);
+      gint min, nat;
+      gtk_widget_get_preferred_width (GTK_WIDGET (w), &min, &nat);
+      g_test_message ("%s: at least %d px (%d natural)",
+                      gtk_stack_get_visible_child_name (GTK_STACK (w->stack)),
+                      min, nat);
+      g_assert_cmpint (min, <=, 1024);
+    }
+  gtk_stack_set_visible_child_name (GTK_STACK (w->stack), shown);
+}
+
 static void
 test_lesson (void)
 {
@@ -1469,6 +1490,7 @@ test_lesson (void)
   g_assert_null (spx_window_get_error (w));
   g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (w),
                                                     "lesson-next"));
+  assert_fits_laptop (w);
   guint n = w->lesson->steps->len;
   Shown *seen = g_new0 (Shown, n);
   for (guint i = 0; i < n; i++)

@@ -1054,12 +1054,15 @@ speedup_bar (SpxWindow *w, GtkWidget *view)
   gtk_widget_set_valign (w->sweep_op, GTK_ALIGN_CENTER);
   gtk_widget_set_valign (w->sweep_button, GTK_ALIGN_CENTER);
   gtk_box_pack_start (GTK_BOX (row), w->sweep_button, FALSE, FALSE, 0);
+  /* the rest on a second line: the view stays narrow enough for the
+   * lesson beside it on a 1024-pixel screen */
+  GtkWidget *more = labelled_row (w->throughput, NULL);
   gtk_widget_set_valign (w->again_button, GTK_ALIGN_CENTER);
-  gtk_box_pack_start (GTK_BOX (row), w->again_button, FALSE, FALSE, 0);
-  gtk_box_pack_start (GTK_BOX (row), w->throughput, FALSE, FALSE, 0);
+  gtk_box_pack_start (GTK_BOX (more), w->again_button, FALSE, FALSE, 0);
   w->sweep_verdict = verdict_label ();
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
   gtk_box_pack_start (GTK_BOX (box), row, FALSE, FALSE, 0);
+  gtk_box_pack_start (GTK_BOX (box), more, FALSE, FALSE, 0);
   gtk_box_pack_start (GTK_BOX (box), _spx_window_compare_new (w), FALSE,
                       FALSE, 2);
   /* under the controls, the width of the view: a long note wraps over a
@@ -1133,6 +1136,9 @@ static GtkWidget *
 build_views (SpxWindow *w)
 {
   w->stack = gtk_stack_new ();
+  /* each view as wide as it needs: the Speedup view's controls must not
+   * widen the others (the lesson beside them on a 1024-pixel screen) */
+  gtk_stack_set_hhomogeneous (GTK_STACK (w->stack), FALSE);
   gtk_stack_set_transition_type (GTK_STACK (w->stack),
                                  GTK_STACK_TRANSITION_TYPE_CROSSFADE);
   for (guint i = 0; i < SPX_RENDER_N_VIEWS; i++)
