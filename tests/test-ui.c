@@ -1538,6 +1538,42 @@ test_lesson (void)
   window_close (w);
 }
 
+/* Run the main loop until tiles shows theme (the style is recomputed on
+ * the next frame), at most a second. */
+static void
+wait_theme (SpxView *tiles, SpxTheme theme)
+{
+  gint64 end = g_get_monotonic_time () + G_USEC_PER_SEC;
+  while (spx_view_get_theme (tiles) != theme &&
+         g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, FALSE);
+}
+
+/* A dark GTK theme that states no dark preference (GTK_THEME=…:dark; here
+ * a style sheet with light text over the theme) turns the views dark
+ * too, and back. */
+static void
+test_dark_by_name (void)
+{
+  SKIP_WITHOUT_DISPLAY ();
+  SpxWindow *w = window_new ();
+  SpxView *tiles = SPX_VIEW (w->views[SPX_RENDER_VIEW_TILES]);
+  g_assert_cmpint (spx_view_get_theme (tiles), ==, SPX_THEME_LIGHT);
+  g_autoptr (GtkCssProvider) css = gtk_css_provider_new ();
+  g_assert_true (gtk_css_provider_load_from_data (
+    css, "* { color: #eeeeee; background-color: #202020; }", -1, NULL));
+  GdkScreen *screen = gtk_widget_get_screen (GTK_WIDGET (w));
+  gtk_style_context_add_provider_for_screen (
+    screen, GTK_STYLE_PROVIDER (css), GTK_STYLE_PROVIDER_PRIORITY_USER);
+  wait_theme (tiles, SPX_THEME_DARK);
+  g_assert_cmpint (spx_view_get_theme (tiles), ==, SPX_THEME_DARK);
+  gtk_style_context_remove_provider_for_screen (screen,
+                                                GTK_STYLE_PROVIDER (css));
+  wait_theme (tiles, SPX_THEME_LIGHT);
+  g_assert_cmpint (spx_view_get_theme (tiles), ==, SPX_THEME_LIGHT);
+  window_close (w);
+}
+
 static gboolean
 same_bits (const SpxMask *a, const SpxMask *b)
 {
@@ -2318,6 +2354,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/window/panel", test_panel);
   g_test_add_func ("/ui/window/fit-size", test_fit_size);
   g_test_add_func ("/ui/window/lesson", test_lesson);
+  g_test_add_func ("/ui/window/dark-by-name", test_dark_by_name);
   g_test_add_func ("/ui/window/views", test_views);
   g_test_add_func ("/ui/window/hover", test_hover);
   g_test_add_func ("/ui/window/lesson-asks", test_lesson_asks);

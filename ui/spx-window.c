@@ -239,7 +239,13 @@ _spx_window_theme (SpxWindow *w)
   gboolean dark = FALSE;
   g_object_get (gtk_widget_get_settings (GTK_WIDGET (w)),
                 "gtk-application-prefer-dark-theme", &dark, NULL);
-  return dark ? SPX_THEME_DARK : SPX_THEME_LIGHT;
+  /* a dark theme chosen by name (GTK_THEME=Adwaita:dark, Adwaita-dark)
+   * states no preference: its light text says so */
+  GdkRGBA fg;
+  gtk_style_context_get_color (gtk_widget_get_style_context (GTK_WIDGET (w)),
+                               GTK_STATE_FLAG_NORMAL, &fg);
+  double light = 0.2126 * fg.red + 0.7152 * fg.green + 0.0722 * fg.blue;
+  return dark || light > 0.5 ? SPX_THEME_DARK : SPX_THEME_LIGHT;
 }
 
 /* ---- what the views show ------------------------------------------ */
@@ -1263,6 +1269,13 @@ on_theme_changed (GObject *settings, GParamSpec *pspec, SpxWindow *w)
   spx_view_set_theme (SPX_VIEW (w->layers.chart), theme);
 }
 
+/* The GTK theme changed (by name, or its variant). */
+static void
+on_style_updated (SpxWindow *w)
+{
+  on_theme_changed (NULL, NULL, w);
+}
+
 /* 1120 × 720, or what fits a smaller screen's work area: without a
  * window manager to clamp it (or under one that does not), a larger
  * window runs off the screen. The margins leave room for the header bar
@@ -1313,6 +1326,8 @@ spx_window_init (SpxWindow *w)
   g_signal_connect (gtk_widget_get_settings (GTK_WIDGET (w)),
                     "notify::gtk-application-prefer-dark-theme",
                     G_CALLBACK (on_theme_changed), w);
+  g_signal_connect_swapped (w, "style-updated",
+                            G_CALLBACK (on_style_updated), w);
   on_theme_changed (NULL, NULL, w);
   spx_scenario_panel_load (w->panel, w->study);
   spx_scenario_panel_set_mode (w->panel, w->mode);
