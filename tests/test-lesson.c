@@ -158,6 +158,14 @@ test_expand (void)
   g_autofree char *tiles_want = g_strdup_printf ("16 %u", with_blocks);
   g_assert_cmpstr (tiles, ==, tiles_want);
 
+  /* blocks held: the tile's bytes of values in whole 16 × 16 fp16 blocks */
+  g_autofree char *held = spx_lesson_expand ("{tile.blocks-held}", &v);
+  guint64 values = st->tiles[tile].bytes[SPX_BYTES_VALUES];
+  g_assert_cmpuint (values % 512, ==, 0);
+  g_autofree char *held_want = g_strdup_printf (
+    "%" G_GUINT64_FORMAT " block%s", values / 512, values == 512 ? "" : "s");
+  g_assert_cmpstr (held, ==, held_want);
+
   g_autofree char *cycles = spx_lesson_expand ("{shown.cycles}", &v);
   g_autofree char *count = spx_format_count (st->cycles);
   g_assert_cmpstr (cycles, ==, count);

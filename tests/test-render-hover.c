@@ -8,6 +8,7 @@
 #include "spx-render-export.h"
 #include "spx-render-speedup.h"
 #include "spx-render-timeline.h"
+#include "spx-render-views.h"
 
 #include <math.h>
 #include <string.h>
@@ -72,6 +73,39 @@ free_programs (SpxIpuProgram *p[SPX_IPU_N_MODES])
 }
 
 /* ---- timeline: the hover text ---- */
+
+/* The panel under the axis cuts a long formula short; hovering it says
+ * the whole explanation of the selected step. */
+static void
+test_timeline_describe_panel (void)
+{
+  g_autoptr (SpxIpuMachine) m = spx_ipu_machine_preset ("teach16");
+  g_autoptr (SpxIpuProgram) p = spx_ipu_program_new (
+    SPX_IPU_MODE_STATIC, m, 64, 64, 16, 16, SPX_DTYPE_FP16, 0.25);
+  SpxIpuStep *s = spx_ipu_program_add_compute (p, "compute");
+  g_autofree char *longer = g_strnfill (200, 'x');
+  spx_ipu_terms_add (s->terms, "blocks", 500, "a formula %s end", longer);
+  spx_ipu_program_finish (p);
+  SpxRenderTimelineData d = { { NULL, p, NULL }, 0, SPX_IPU_MODE_STATIC };
+  SpxRenderStyle style;
+  spx_render_style_init (&style, SPX_THEME_LIGHT);
+  gboolean whole = FALSE;
+  for (double y = 0; y < 600 && !whole; y += 2)
+    {
+      g_autofree char *text = spx_render_view_timeline.describe (
+        480, 600, &d, &style, 240, y);
+      whole = text != NULL && g_str_has_prefix (text, "Superstep 1") &&
+              strstr (text, longer) != NULL;
+    }
+  g_assert_true (whole);
+  d.selected_superstep = -1; /* nothing selected: the panel only hints */
+  for (double y = 0; y < 600; y += 2)
+    {
+      g_autofree char *text = spx_render_view_timeline.describe (
+        480, 600, &d, &style, 240, y);
+      g_assert_true (text == NULL || strstr (text, "Click") != NULL);
+    }
+}
 
 static void
 assert_describes (const SpxRenderTimelineData *d, guint lane, gint step,
@@ -674,6 +708,8 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/render/hover/timeline-describe", test_timeline_describe);
+  g_test_add_func ("/render/hover/timeline-describe-panel",
+                   test_timeline_describe_panel);
   g_test_add_func ("/render/hover/timeline-describe-edges",
                    test_timeline_describe_edges);
   g_test_add_func ("/render/hover/timeline-describe-out-of-range",

@@ -1456,6 +1456,27 @@ assert_step_shown (SpxWindow *w, const SpxLessonStep *s, const Shown *now)
   g_assert_null (strstr (now->text, "—")); /* every figure was there */
 }
 
+/* The window with the lesson beside the view fits a 1024-pixel-wide
+ * screen, on every view (it was 1128 at least). */
+static void
+assert_fits_laptop (SpxWindow *w)
+{
+  const char *shown = gtk_stack_get_visible_child_name (GTK_STACK (w->stack));
+  g_autoptr (GList) pages = gtk_container_get_children (GTK_CONTAINER (
+                                                          w->stack));
+  for (GList *l = pages; l != NULL; l = l->next)
+    {
+      gtk_stack_set_visible_child (GTK_STACK (w->stack), l->data);
+      gint min, nat;
+      gtk_widget_get_preferred_width (GTK_WIDGET (w), &min, &nat);
+      g_test_message ("%s: at least %d px (%d natural)",
+                      gtk_stack_get_visible_child_name (GTK_STACK (w->stack)),
+                      min, nat);
+      g_assert_cmpint (min, <=, 1024);
+    }
+  gtk_stack_set_visible_child_name (GTK_STACK (w->stack), shown);
+}
+
 static void
 test_lesson (void)
 {
@@ -1469,6 +1490,7 @@ test_lesson (void)
   g_assert_null (spx_window_get_error (w));
   g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (w),
                                                     "lesson-next"));
+  assert_fits_laptop (w);
   guint n = w->lesson->steps->len;
   Shown *seen = g_new0 (Shown, n);
   for (guint i = 0; i < n; i++)
@@ -1513,6 +1535,42 @@ test_lesson (void)
   for (guint i = 0; i < n; i++)
     shown_clear (&seen[i]);
   g_free (seen);
+  window_close (w);
+}
+
+/* Run the main loop until tiles shows theme (the style is recomputed on
+ * the next frame), at most a second. */
+static void
+wait_theme (SpxView *tiles, SpxTheme theme)
+{
+  gint64 end = g_get_monotonic_time () + G_USEC_PER_SEC;
+  while (spx_view_get_theme (tiles) != theme &&
+         g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, FALSE);
+}
+
+/* A dark GTK theme that states no dark preference (GTK_THEME=…:dark; here
+ * a style sheet with light text over the theme) turns the views dark
+ * too, and back. */
+static void
+test_dark_by_name (void)
+{
+  SKIP_WITHOUT_DISPLAY ();
+  SpxWindow *w = window_new ();
+  SpxView *tiles = SPX_VIEW (w->views[SPX_RENDER_VIEW_TILES]);
+  g_assert_cmpint (spx_view_get_theme (tiles), ==, SPX_THEME_LIGHT);
+  g_autoptr (GtkCssProvider) css = gtk_css_provider_new ();
+  g_assert_true (gtk_css_provider_load_from_data (
+    css, "* { color: #eeeeee; background-color: #202020; }", -1, NULL));
+  GdkScreen *screen = gtk_widget_get_screen (GTK_WIDGET (w));
+  gtk_style_context_add_provider_for_screen (
+    screen, GTK_STYLE_PROVIDER (css), GTK_STYLE_PROVIDER_PRIORITY_USER);
+  wait_theme (tiles, SPX_THEME_DARK);
+  g_assert_cmpint (spx_view_get_theme (tiles), ==, SPX_THEME_DARK);
+  gtk_style_context_remove_provider_for_screen (screen,
+                                                GTK_STYLE_PROVIDER (css));
+  wait_theme (tiles, SPX_THEME_LIGHT);
+  g_assert_cmpint (spx_view_get_theme (tiles), ==, SPX_THEME_LIGHT);
   window_close (w);
 }
 
@@ -2296,6 +2354,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/window/panel", test_panel);
   g_test_add_func ("/ui/window/fit-size", test_fit_size);
   g_test_add_func ("/ui/window/lesson", test_lesson);
+  g_test_add_func ("/ui/window/dark-by-name", test_dark_by_name);
   g_test_add_func ("/ui/window/views", test_views);
   g_test_add_func ("/ui/window/hover", test_hover);
   g_test_add_func ("/ui/window/lesson-asks", test_lesson_asks);

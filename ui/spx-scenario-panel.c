@@ -210,6 +210,9 @@ spin (double lo, double hi, double step, guint digits)
 {
   GtkWidget *s = gtk_spin_button_new_with_range (lo, hi, step);
   gtk_spin_button_set_digits (GTK_SPIN_BUTTON (s), digits);
+  /* not as wide as the largest value: the panel must leave room for the
+   * view and the lesson on a 1024-pixel screen */
+  gtk_entry_set_width_chars (GTK_ENTRY (s), 6);
   gtk_widget_set_hexpand (s, TRUE);
   return s;
 }

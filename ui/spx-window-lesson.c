@@ -9,7 +9,7 @@
 
 #define LESSON_RESOURCE \
   "/org/sparseexplorer/SparseExplorer/lesson/ipu-model.lesson"
-#define LESSON_WIDTH 320 /* px: the text column */
+#define LESSON_WIDTH 280 /* px: the text column */
 
 static const SpxLessonStep *
 current (SpxWindow *w)
@@ -175,7 +175,7 @@ wrapped_label (const char *css_class)
   gtk_label_set_xalign (GTK_LABEL (l), 0);
   gtk_label_set_line_wrap (GTK_LABEL (l), TRUE);
   gtk_label_set_line_wrap_mode (GTK_LABEL (l), PANGO_WRAP_WORD_CHAR);
-  gtk_label_set_max_width_chars (GTK_LABEL (l), 40);
+  gtk_label_set_max_width_chars (GTK_LABEL (l), 34);
   if (css_class != NULL)
     gtk_style_context_add_class (gtk_widget_get_style_context (l),
                                  css_class);

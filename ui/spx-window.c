@@ -239,7 +239,13 @@ _spx_window_theme (SpxWindow *w)
   gboolean dark = FALSE;
   g_object_get (gtk_widget_get_settings (GTK_WIDGET (w)),
                 "gtk-application-prefer-dark-theme", &dark, NULL);
-  return dark ? SPX_THEME_DARK : SPX_THEME_LIGHT;
+  /* a dark theme chosen by name (GTK_THEME=Adwaita:dark, Adwaita-dark)
+   * states no preference: its light text says so */
+  GdkRGBA fg;
+  gtk_style_context_get_color (gtk_widget_get_style_context (GTK_WIDGET (w)),
+                               GTK_STATE_FLAG_NORMAL, &fg);
+  double light = 0.2126 * fg.red + 0.7152 * fg.green + 0.0722 * fg.blue;
+  return dark || light > 0.5 ? SPX_THEME_DARK : SPX_THEME_LIGHT;
 }
 
 /* ---- what the views show ------------------------------------------ */
@@ -1054,12 +1060,15 @@ speedup_bar (SpxWindow *w, GtkWidget *view)
   gtk_widget_set_valign (w->sweep_op, GTK_ALIGN_CENTER);
   gtk_widget_set_valign (w->sweep_button, GTK_ALIGN_CENTER);
   gtk_box_pack_start (GTK_BOX (row), w->sweep_button, FALSE, FALSE, 0);
+  /* the rest on a second line: the view stays narrow enough for the
+   * lesson beside it on a 1024-pixel screen */
+  GtkWidget *more = labelled_row (w->throughput, NULL);
   gtk_widget_set_valign (w->again_button, GTK_ALIGN_CENTER);
-  gtk_box_pack_start (GTK_BOX (row), w->again_button, FALSE, FALSE, 0);
-  gtk_box_pack_start (GTK_BOX (row), w->throughput, FALSE, FALSE, 0);
+  gtk_box_pack_start (GTK_BOX (more), w->again_button, FALSE, FALSE, 0);
   w->sweep_verdict = verdict_label ();
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
   gtk_box_pack_start (GTK_BOX (box), row, FALSE, FALSE, 0);
+  gtk_box_pack_start (GTK_BOX (box), more, FALSE, FALSE, 0);
   gtk_box_pack_start (GTK_BOX (box), _spx_window_compare_new (w), FALSE,
                       FALSE, 2);
   /* under the controls, the width of the view: a long note wraps over a
@@ -1133,6 +1142,9 @@ static GtkWidget *
 build_views (SpxWindow *w)
 {
   w->stack = gtk_stack_new ();
+  /* each view as wide as it needs: the Speedup view's controls must not
+   * widen the others (the lesson beside them on a 1024-pixel screen) */
+  gtk_stack_set_hhomogeneous (GTK_STACK (w->stack), FALSE);
   gtk_stack_set_transition_type (GTK_STACK (w->stack),
                                  GTK_STACK_TRANSITION_TYPE_CROSSFADE);
   for (guint i = 0; i < SPX_RENDER_N_VIEWS; i++)
@@ -1257,6 +1269,13 @@ on_theme_changed (GObject *settings, GParamSpec *pspec, SpxWindow *w)
   spx_view_set_theme (SPX_VIEW (w->layers.chart), theme);
 }
 
+/* The GTK theme changed (by name, or its variant). */
+static void
+on_style_updated (SpxWindow *w)
+{
+  on_theme_changed (NULL, NULL, w);
+}
+
 /* 1120 × 720, or what fits a smaller screen's work area: without a
  * window manager to clamp it (or under one that does not), a larger
  * window runs off the screen. The margins leave room for the header bar
@@ -1307,6 +1326,8 @@ spx_window_init (SpxWindow *w)
   g_signal_connect (gtk_widget_get_settings (GTK_WIDGET (w)),
                     "notify::gtk-application-prefer-dark-theme",
                     G_CALLBACK (on_theme_changed), w);
+  g_signal_connect_swapped (w, "style-updated",
+                            G_CALLBACK (on_style_updated), w);
   on_theme_changed (NULL, NULL, w);
   spx_scenario_panel_load (w->panel, w->study);
   spx_scenario_panel_set_mode (w->panel, w->mode);

@@ -85,12 +85,27 @@ program_figure (const SpxLessonView *v, const SpxIpuProgram *p,
   return g_strdup_printf ("%.2f×", (double) dense->cycles / p->cycles);
 }
 
+/* Blocks whose values a tile holds while it computes (its own to store,
+ * those it copies from the tiles sharing its work, a dynamic bucket's
+ * room), from its bytes of values: "3 blocks". */
+static char *
+blocks_held (const SpxIpuProgram *p, const SpxIpuTile *t)
+{
+  guint64 one = (guint64) p->block * p->block * spx_ipu_dtype_bytes (p->dtype);
+  if (p->mode == SPX_IPU_MODE_DENSE || one == 0)
+    return g_strdup (NONE);
+  guint64 n = spx_ipu_div_up (t->bytes[SPX_BYTES_VALUES], one);
+  return g_strdup_printf ("%" G_GUINT64_FORMAT " block%s", n,
+                          n == 1 ? "" : "s");
+}
+
 static char *
 tile_figure (const SpxLessonView *v, const char *key)
 {
-  static const char *const keys[] = { "", "blocks", "values", "indices",
-                                      "input", "partials", "output", "bytes",
-                                      "cycles", "macs", NULL };
+  static const char *const keys[] = { "", "blocks", "blocks-held", "values",
+                                      "indices", "input", "partials",
+                                      "output", "bytes", "cycles", "macs",
+                                      NULL };
   if (!g_strv_contains (keys, key))
     return NULL;
   const SpxIpuProgram *p = program_of (v, "shown");
@@ -105,6 +120,8 @@ tile_figure (const SpxLessonView *v, const char *key)
       return t->blocks ? g_strdup_printf ("%u block%s", n, n == 1 ? "" : "s")
                        : g_strdup (NONE);
     }
+  if (g_str_equal (key, "blocks-held"))
+    return blocks_held (p, t);
   if (g_str_equal (key, "cycles"))
     return spx_format_count (t->compute_cycles);
   if (g_str_equal (key, "macs"))

@@ -56,7 +56,8 @@ typedef struct {
  * {P.cycles} {P.time} {P.steps} {P.plan} {P.tiles-used} (holding
  * anything) {P.tiles-computing} (multiplying) {P.fits}
  * {P.max-bytes} {P.speedup} (over dense); of the selected tile: {tile}
- * {tile.blocks} {tile.values} {tile.indices} {tile.input}
+ * {tile.blocks} (listed as its own) {tile.blocks-held} (values held
+ * while computing) {tile.values} {tile.indices} {tile.input}
  * {tile.partials} {tile.output} {tile.bytes} {tile.cycles} {tile.macs};
  * of the selected superstep: {step} {step.name} {step.cycles}
  * {step.share} {step.terms}. A figure that does not exist now (no plan

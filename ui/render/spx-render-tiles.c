@@ -298,7 +298,7 @@ draw_notes (cairo_t *cr, const SpxRenderTilesData *d, const Figures *f,
   g_autofree char *budget = spx_render_format_bytes ((double) f->budget);
   g_autofree char *over = f->over > 0
     ? g_strdup_printf ("%u over memory (> %s beside Y)", f->over, budget)
-    : g_strdup_printf ("memory: all within %s", budget);
+    : g_strdup_printf ("memory: all within %s beside Y", budget);
   SpxTextOpts t = { .size = 0.9, .colour = f->over ? style->alert
                                                    : style->muted,
                     .use_colour = TRUE, .bold = f->over > 0 };

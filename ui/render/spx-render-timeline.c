@@ -961,14 +961,35 @@ timeline_hit (double width, double height, gconstpointer data,
   return TRUE;
 }
 
-/* A superstep explained without selecting it. */
+/* Whether (x, y) is on the explanation panel, which may cut long
+ * formulas short. */
+static gboolean
+on_panel (double width, double height, const SpxRenderTimelineData *d,
+          const SpxRenderStyle *style, double x, double y)
+{
+  Layout l;
+  double fs = style != NULL ? style->font_size : SPX_RENDER_FONT_SIZE;
+  if (!layout_compute (&l, d, width, height, fs) || l.panel_rows == 0)
+    return FALSE;
+  return x >= l.x0 && x <= l.x1 && y >= l.panel_y &&
+         y <= l.panel_y + panel_height (&l, l.panel_rows);
+}
+
+/* A superstep explained without selecting it; on the panel, the selected
+ * one's terms with every formula whole. */
 static char *
 timeline_describe (double width, double height, gconstpointer data,
                    const SpxRenderStyle *style, double x, double y)
 {
   SpxRenderViewHit hit;
   if (!timeline_hit (width, height, data, style, x, y, &hit))
-    return NULL;
+    {
+      const SpxRenderTimelineData *d = data;
+      if (d->selected_superstep < 0 ||
+          !on_panel (width, height, d, style, x, y))
+        return NULL;
+      return spx_render_timeline_explain (d);
+    }
   g_autofree char *text = spx_render_timeline_describe (data,
                                                         (guint) hit.lane,
                                                         hit.step);
