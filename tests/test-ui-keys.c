@@ -214,6 +214,122 @@ test_keys_follow_view (void)
   window_close (w);
 }
 
+/* The blocks where a and b differ, as br * bcols + bc (same grid). */
+static GArray *
+changed_blocks (const SpxMask *a, const SpxMask *b)
+{
+  GArray *out = g_array_new (FALSE, FALSE, sizeof (guint64));
+  g_assert_cmpuint (a->brows, ==, b->brows);
+  g_assert_cmpuint (a->bcols, ==, b->bcols);
+  for (guint64 r = 0; r < a->brows; r++)
+    for (guint64 c = 0; c < a->bcols; c++)
+      if (spx_mask_get (a, r, c) != spx_mask_get (b, r, c))
+        {
+          guint64 i = r * a->bcols + c;
+          g_array_append_val (out, i);
+        }
+  return out;
+}
+
+/* Since before, exactly the blocks of rows r0..r1 × cols c0..c1
+ * changed, all to value. */
+static void
+assert_changed (const SpxMask *before, const SpxMask *now, guint64 r0,
+                guint64 r1, guint64 c0, guint64 c1, gboolean value)
+{
+  g_autoptr (GArray) diff = changed_blocks (before, now);
+  g_assert_cmpuint (diff->len, ==, (r1 - r0 + 1) * (c1 - c0 + 1));
+  for (guint i = 0; i < diff->len; i++)
+    {
+      guint64 r = g_array_index (diff, guint64, i) / now->bcols;
+      guint64 c = g_array_index (diff, guint64, i) % now->bcols;
+      g_assert_true (r >= r0 && r <= r1 && c >= c0 && c <= c1);
+      g_assert_cmpint (spx_mask_get (now, r, c), ==, value);
+    }
+}
+
+static void
+assert_same (const SpxMask *a, const SpxMask *b)
+{
+  g_autoptr (GArray) diff = changed_blocks (a, b);
+  g_assert_cmpuint (diff->len, ==, 0);
+}
+
+static void
+press_times (SpxWindow *w, guint key, GdkModifierType mods, guint times)
+{
+  for (guint i = 0; i < times; i++)
+    keys_press_with (GTK_WIDGET (w), key, mods);
+}
+
+/* The block cursor on the Mask view: the first arrow shows it at the
+ * middle of the view, arrows move it, Space toggles its block; Shift and
+ * arrows stretch a rectangle that Space fills (its block clear) or
+ * clears; each Space is one undo step (Ctrl+Z), and the window gets the
+ * edit as it gets a mouse stroke's. */
+static void
+test_block_cursor (void)
+{
+  SKIP_WITHOUT_DISPLAY ();
+  SpxWindow *w = window_new ();
+  keys_focus_window (GTK_WIDGET (w));
+  SpxMaskEditor *e = SPX_MASK_EDITOR (w->editor);
+  g_assert_true (gtk_window_get_focus (GTK_WINDOW (w)) == w->editor);
+  g_autoptr (SpxMask) start = spx_mask_copy (spx_mask_editor_get_mask (e),
+                                             NULL);
+  guint64 mr = start->brows / 2, mc = start->bcols / 2; /* whole mask shown */
+  g_assert_cmpuint (start->brows, >=, 8);
+
+  keys_press (GTK_WIDGET (w), GDK_KEY_Right); /* shows it, does not move */
+  keys_press (GTK_WIDGET (w), GDK_KEY_space);
+  assert_changed (start, spx_mask_editor_get_mask (e), mr, mr, mc, mc,
+                  !spx_mask_get (start, mr, mc));
+  g_assert_true (spx_mask_editor_can_undo (e));
+  g_assert_true (w->dirty);
+  g_assert_true (spx_mask_get (w->study->scenario->mask, mr, mc) !=
+                 spx_mask_get (start, mr, mc));
+
+  g_autoptr (SpxMask) one = spx_mask_copy (spx_mask_editor_get_mask (e),
+                                           NULL);
+  press_times (w, GDK_KEY_Right, 0, 2);
+  press_times (w, GDK_KEY_Down, 0, 1);
+  press_times (w, GDK_KEY_Left, 0, 1);
+  keys_press (GTK_WIDGET (w), GDK_KEY_space);
+  assert_changed (one, spx_mask_editor_get_mask (e), mr + 1, mr + 1, mc + 1,
+                  mc + 1, !spx_mask_get (one, mr + 1, mc + 1));
+  keys_press_with (GTK_WIDGET (w), GDK_KEY_z, GDK_CONTROL_MASK);
+  assert_same (one, spx_mask_editor_get_mask (e));
+
+  /* a rectangle of 2 × 3 blocks from the cursor, filled or cleared as
+   * its far corner's block is clear or set */
+  press_times (w, GDK_KEY_Right, GDK_SHIFT_MASK, 2);
+  press_times (w, GDK_KEY_Down, GDK_SHIFT_MASK, 1);
+  gboolean fill = !spx_mask_get (one, mr + 2, mc + 3);
+  keys_press (GTK_WIDGET (w), GDK_KEY_space);
+  g_autoptr (SpxMask) filled = spx_mask_copy (spx_mask_editor_get_mask (e),
+                                              NULL);
+  g_autoptr (GArray) diff = changed_blocks (one, filled);
+  for (guint64 r = mr + 1; r <= mr + 2; r++)
+    for (guint64 c = mc + 1; c <= mc + 3; c++)
+      g_assert_cmpint (spx_mask_get (filled, r, c), ==, fill);
+  g_assert_cmpuint (diff->len, <=, 6);
+  g_assert_cmpuint (diff->len, >, 0);
+  keys_press (GTK_WIDGET (w), GDK_KEY_space); /* now the opposite */
+  assert_changed (filled, spx_mask_editor_get_mask (e), mr + 1, mr + 2,
+                  mc + 1, mc + 3, !fill);
+  keys_press_with (GTK_WIDGET (w), GDK_KEY_z, GDK_CONTROL_MASK);
+  assert_same (filled, spx_mask_editor_get_mask (e));
+  keys_press_with (GTK_WIDGET (w), GDK_KEY_z, GDK_CONTROL_MASK);
+  assert_same (one, spx_mask_editor_get_mask (e));
+
+  /* a plain arrow leaves the rectangle: Space is one block again */
+  keys_press (GTK_WIDGET (w), GDK_KEY_Up);
+  keys_press (GTK_WIDGET (w), GDK_KEY_space);
+  assert_changed (one, spx_mask_editor_get_mask (e), mr + 1, mr + 1, mc + 3,
+                  mc + 3, !spx_mask_get (one, mr + 1, mc + 3));
+  window_close (w);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -223,5 +339,6 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/keys/editor-keys-listed", test_editor_keys_listed);
   g_test_add_func ("/ui/keys/every-view", test_keys_every_view);
   g_test_add_func ("/ui/keys/follow-view", test_keys_follow_view);
+  g_test_add_func ("/ui/keys/block-cursor", test_block_cursor);
   return test_ui_run (home);
 }
