@@ -125,41 +125,6 @@ static const GActionEntry app_actions[] = {
   { "quit", act_quit, NULL, NULL, NULL, { 0 } },
 };
 
-static void
-set_accels (GtkApplication *app)
-{
-  static const struct { const char *action, *accels[3]; } table[] = {
-    { "app.quit", { "<Primary>q", NULL } },
-    { "app.preferences", { "<Primary>comma", NULL } },
-    { "win.open", { "<Primary>o", NULL } },
-    { "win.save", { "<Primary>s", NULL } },
-    { "win.save-as", { "<Primary><Shift>s", NULL } },
-    { "win.export", { "<Primary>e", NULL } },
-    { "win.undo", { "<Primary>z", NULL } },
-    { "win.redo", { "<Primary><Shift>z", "<Primary>y", NULL } },
-    { "win.run-sweep", { "<Primary>r", NULL } },
-    { "win.cancel", { "Escape", NULL } },
-    { "win.show-help-overlay", { "<Primary>question", NULL } },
-    { "win.lesson-next", { "Page_Down", NULL } },
-    { "win.lesson-back", { "Page_Up", NULL } },
-  };
-  for (guint i = 0; i < G_N_ELEMENTS (table); i++)
-    gtk_application_set_accels_for_action (app, table[i].action,
-                                           table[i].accels);
-  /* Alt+1, Alt+2, … in the views' order, then the Layers page (the
-   * shortcuts window says so) */
-  G_STATIC_ASSERT (SPX_RENDER_N_VIEWS + 1 <= 9);
-  for (guint i = 0; i <= SPX_RENDER_N_VIEWS; i++)
-    {
-      g_autofree char *action = g_strdup_printf (
-        "win.view::%s", i < SPX_RENDER_N_VIEWS ? spx_render_views[i]->name
-                                               : SPX_WINDOW_LAYERS_VIEW);
-      g_autofree char *key = g_strdup_printf ("<Alt>%u", i + 1);
-      const char *accels[] = { key, NULL };
-      gtk_application_set_accels_for_action (app, action, accels);
-    }
-}
-
 /* ---- lifetime ------------------------------------------------------ */
 
 static SpxWindow *
@@ -187,7 +152,7 @@ spx_application_startup (GApplication *gapp)
   G_APPLICATION_CLASS (spx_application_parent_class)->startup (gapp);
   g_action_map_add_action_entries (G_ACTION_MAP (app), app_actions,
                                    G_N_ELEMENTS (app_actions), app);
-  set_accels (GTK_APPLICATION (app));
+  spx_window_set_accels (GTK_APPLICATION (app));
   /* our icon, from the theme or else from our resources' icons/ */
   gtk_window_set_default_icon_name (SPX_APPLICATION_ID);
   GSettings *settings = spx_settings_get ();

@@ -1208,16 +1208,6 @@ test_fit_size (void)
   window_close (w);
 }
 
-/* Every shortcut line under widget. */
-static void
-gather_shortcuts (GtkWidget *widget, gpointer data)
-{
-  if (GTK_IS_SHORTCUTS_SHORTCUT (widget))
-    g_ptr_array_add (data, widget);
-  else if (GTK_IS_CONTAINER (widget))
-    gtk_container_forall (GTK_CONTAINER (widget), gather_shortcuts, data);
-}
-
 /* The window's stack holds the table's views in its order, titled as
  * the table says, each shown by win.view::NAME, then the Layers page
  * (hidden until a network is opened); the shortcuts window's Alt+1…N
@@ -1271,7 +1261,7 @@ test_views (void)
     gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (w));
   g_assert_nonnull (overlay);
   g_autoptr (GPtrArray) shortcuts = g_ptr_array_new ();
-  gather_shortcuts (GTK_WIDGET (overlay), shortcuts);
+  keys_gather_shortcuts (GTK_WIDGET (overlay), shortcuts);
   guint found = 0;
   for (guint k = 0; k < shortcuts->len; k++)
     {

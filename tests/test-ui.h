@@ -5,6 +5,8 @@
 #include "spx-window-private.h"
 #include "spx-render-png.h"
 
+#include <glib/gstdio.h>
+
 static gboolean have_display;
 static GtkApplication *app;
 
@@ -48,7 +50,7 @@ window_close (SpxWindow *w)
     g_main_context_iteration (NULL, FALSE);
 }
 
-static void
+static inline void
 activate (SpxWindow *w, const char *action, GVariant *param)
 {
   g_action_group_activate_action (G_ACTION_GROUP (w), action, param);
@@ -63,7 +65,7 @@ activate (SpxWindow *w, const char *action, GVariant *param)
       }                                                                  \
   } while (0)
 
-static char *
+static inline char *
 data_path (const char *name)
 {
   return g_test_build_filename (G_TEST_DIST, "data", name, NULL);
@@ -89,14 +91,14 @@ answer_dialog (gpointer data)
   return done ? G_SOURCE_REMOVE : G_SOURCE_CONTINUE;
 }
 
-static guint
+static inline guint
 answer_next_dialog (GtkResponseType response)
 {
   return g_timeout_add (20, answer_dialog, GINT_TO_POINTER (response));
 }
 
 /* A dialog that never came: its answer is not left for a later one. */
-static void
+static inline void
 forget_answer (guint id)
 {
   if (g_main_context_find_source_by_id (NULL, id) != NULL)
@@ -122,6 +124,7 @@ test_ui_init (int *argc, char ***argv)
       g_application_set_resource_base_path (G_APPLICATION (app),
         "/org/sparseexplorer/SparseExplorer");
       g_application_register (G_APPLICATION (app), NULL, NULL);
+      spx_window_set_accels (app);
     }
   return home;
 }

@@ -102,6 +102,11 @@ struct _SpxMaskEditor
   guint64          anchor_br, anchor_bc, cur_br, cur_bc; /* rectangle */
   GArray          *stroke;        /* Change, while a stroke runs */
 
+  /* the block cursor, shown once a key moves it; Shift+arrows stretch
+   * a rectangle from the corner where Shift began */
+  gboolean         key_shown, key_rect;
+  guint64          key_br, key_bc, key_corner_br, key_corner_bc;
+
   GPtrArray       *history;       /* Step */
   guint            history_pos;   /* steps applied */
 };
@@ -545,6 +550,133 @@ zoom_about_centre (SpxMaskEditor *self, double factor)
 }
 
 /* ------------------------------------------------------------------ */
+/* The block cursor: the keyboard's way to draw                        */
+
+/* Inside the grid (a new or swapped mask may be smaller). */
+static void
+key_clamp (SpxMaskEditor *self)
+{
+  const SpxMask *m = self->mask;
+  self->key_br = MIN (self->key_br, m->brows - 1);
+  self->key_bc = MIN (self->key_bc, m->bcols - 1);
+  self->key_corner_br = MIN (self->key_corner_br, m->brows - 1);
+  self->key_corner_bc = MIN (self->key_corner_bc, m->bcols - 1);
+}
+
+/* The view pans the least that shows the cursor's block. */
+static void
+key_follow (SpxMaskEditor *self)
+{
+  double r = (double) self->key_br, c = (double) self->key_bc;
+  double dx = c < self->vx0 ? c - self->vx0
+              : c + 1 > self->vx1 ? c + 1 - self->vx1 : 0;
+  double dy = r < self->vy0 ? r - self->vy0
+              : r + 1 > self->vy1 ? r + 1 - self->vy1 : 0;
+  if (dx != 0 || dy != 0)
+    pan (self, dx, dy);
+}
+
+static guint64
+step_within (guint64 v, int by, guint64 n)
+{
+  if (by < 0)
+    return v > 0 ? v - 1 : 0;
+  return by > 0 && v + 1 < n ? v + 1 : v;
+}
+
+/* An arrow: the first shows the cursor (at the view's centre when it was
+ * out of sight), the next move it; with Shift the rectangle grows from
+ * where Shift began. */
+static void
+key_move (SpxMaskEditor *self, int dr, int dc, gboolean stretch)
+{
+  const SpxMask *m = self->mask;
+  key_clamp (self);
+  gboolean seen = self->key_bc >= floor (self->vx0) &&
+                  self->key_bc < ceil (self->vx1) &&
+                  self->key_br >= floor (self->vy0) &&
+                  self->key_br < ceil (self->vy1);
+  if (!self->key_shown || !seen)
+    {
+      self->key_bc = MIN ((guint64) ((self->vx0 + self->vx1) / 2),
+                          m->bcols - 1);
+      self->key_br = MIN ((guint64) ((self->vy0 + self->vy1) / 2),
+                          m->brows - 1);
+      self->key_rect = FALSE;
+      dr = dc = 0;
+    }
+  if (stretch && !self->key_rect)
+    {
+      self->key_corner_br = self->key_br;
+      self->key_corner_bc = self->key_bc;
+    }
+  self->key_rect = stretch;
+  self->key_shown = TRUE;
+  self->key_br = step_within (self->key_br, dr, m->brows);
+  self->key_bc = step_within (self->key_bc, dc, m->bcols);
+  key_follow (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/* Space: the cursor's block toggled, or the rectangle filled (when the
+ * cursor's block is clear) or cleared, as a mouse stroke would: one
+ * undo step. */
+static void
+key_toggle (SpxMaskEditor *self)
+{
+  if (self->drag != DRAG_NONE)
+    return;
+  key_clamp (self);
+  self->key_shown = TRUE;
+  self->cur_br = self->key_br;
+  self->cur_bc = self->key_bc;
+  self->anchor_br = self->key_rect ? self->key_corner_br : self->key_br;
+  self->anchor_bc = self->key_rect ? self->key_corner_bc : self->key_bc;
+  self->drag_value = !spx_mask_get (self->mask, self->key_br, self->key_bc);
+  if (rectangle_fits (self) && begin_stroke (self))
+    apply_rectangle (self);
+  end_stroke (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static void
+draw_key_cursor (SpxMaskEditor *self, cairo_t *cr)
+{
+  double x, y, w, h;
+  if (!self->key_shown || self->mask == NULL ||
+      !gtk_widget_is_focus (GTK_WIDGET (self)) || !ensure_geometry (self))
+    return;
+  key_clamp (self);
+  guint64 r0 = self->key_br, c0 = self->key_bc;
+  guint64 r1 = r0, c1 = c0;
+  if (self->key_rect)
+    {
+      r0 = MIN (r0, self->key_corner_br);
+      r1 = MAX (r1, self->key_corner_br);
+      c0 = MIN (c0, self->key_corner_bc);
+      c1 = MAX (c1, self->key_corner_bc);
+    }
+  cairo_save (cr);
+  if (self->key_rect && blocks_rect (self, r0, c0, r1, c1, &x, &y, &w, &h))
+    {
+      cairo_rectangle (cr, x, y, w, h);
+      spx_render_set_rgba (cr, self->style.highlight, 0.2);
+      cairo_fill (cr);
+    }
+  if (blocks_rect (self, self->key_br, self->key_bc, self->key_br,
+                   self->key_bc, &x, &y, &w, &h))
+    {
+      /* at least a few pixels: a block may be smaller than one */
+      double grow = MAX (0, 6 - MIN (w, h)) / 2;
+      cairo_rectangle (cr, x - grow, y - grow, w + 2 * grow, h + 2 * grow);
+      spx_render_set_rgb (cr, self->style.highlight);
+      cairo_set_line_width (cr, 2);
+      cairo_stroke (cr);
+    }
+  cairo_restore (cr);
+}
+
+/* ------------------------------------------------------------------ */
 /* Drawing                                                             */
 
 static gboolean
@@ -592,6 +724,7 @@ spx_mask_editor_draw (GtkWidget *widget, cairo_t *cr)
       cairo_stroke (cr);
       cairo_restore (cr);
     }
+  draw_key_cursor (self, cr);
   return FALSE;
 }
 
@@ -828,13 +961,16 @@ spx_mask_editor_key_press (GtkWidget *widget, GdkEventKey *event)
     case GDK_KEY_Down:
       if (self->mask == NULL)
         return FALSE;
-      {
-        double dx = (event->keyval == GDK_KEY_Right) -
-                    (event->keyval == GDK_KEY_Left);
-        double dy = (event->keyval == GDK_KEY_Down) -
-                    (event->keyval == GDK_KEY_Up);
-        pan_by_span (self, dx, dy);
-      }
+      key_move (self, (event->keyval == GDK_KEY_Down) -
+                        (event->keyval == GDK_KEY_Up),
+                (event->keyval == GDK_KEY_Right) -
+                  (event->keyval == GDK_KEY_Left),
+                (mods & GDK_SHIFT_MASK) != 0);
+      return TRUE;
+    case GDK_KEY_space:
+      if (self->mask == NULL)
+        return FALSE;
+      key_toggle (self);
       return TRUE;
     case GDK_KEY_Escape:
       if (self->drag == DRAG_RECT)

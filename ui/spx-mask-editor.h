@@ -1,6 +1,7 @@
-/* spx-mask-editor.h: the spy plot of a mask, editable with the mouse:
- * draw and erase blocks, fill or clear rectangles, undo and redo, zoom
- * and pan, and an IPU plan's partitions and tiles drawn over it */
+/* spx-mask-editor.h: the spy plot of a mask, editable with the mouse
+ * and the keyboard: draw and erase blocks, fill or clear rectangles, undo
+ * and redo, zoom and pan, and an IPU plan's partitions and tiles drawn
+ * over it */
 #pragma once
 
 #include <gtk/gtk.h>
@@ -35,8 +36,11 @@ typedef enum {
  *                     tool, or with any tool while Ctrl is held.
  * Mouse: left button edits with the tool, right button with its
  * opposite, middle drag pans; scroll pans (Shift: sideways), Ctrl+scroll
- * zooms about the pointer. Keys: + and - zoom, 0 resets, arrows pan,
- * Escape cancels a rectangle. The tooltip names the block under the
+ * zooms about the pointer. Keys: + and - zoom, 0 resets; arrows move a
+ * block cursor (the view follows it), Space toggles its block (one undo
+ * step); Shift+arrows stretch a rectangle from it, which Space fills
+ * when the cursor's block is clear, else clears; Escape cancels a
+ * dragged rectangle. The tooltip names the block under the
  * pointer and counts its block-row. */
 
 GtkWidget *spx_mask_editor_new (void);

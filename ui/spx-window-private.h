@@ -82,7 +82,8 @@ struct _SpxWindow {
   SpxWindowLayers layers;
 
   /* widgets */
-  GtkWidget *header, *progress, *cancel, *info_bar, *info_label;
+  GtkWidget *header, *menu_button, *progress, *cancel, *info_bar;
+  GtkWidget *info_label;
   GtkWidget *fit_button, *folder_button, *colour;
   /* the guided lesson (loaded when first asked for) */
   SpxLesson *lesson;
@@ -204,6 +205,12 @@ void       _spx_window_lesson_refresh (SpxWindow *w);
 /* The views show a new plan: a step waiting for it makes its selection,
  * and its text quotes the plan. */
 void       _spx_window_lesson_plan_ready (SpxWindow *w);
+
+/* spx-window-keys.c */
+/* Keys in the views follow the page shown (its picture, when it takes
+ * them); once the stack and the editor are built. */
+void       _spx_window_keys_init   (SpxWindow *w);
+void       _spx_window_toggle_menu (SpxWindow *w);
 
 /* spx-window-layers.c */
 GtkWidget *_spx_window_layers_page_new (SpxWindow *w);

@@ -701,6 +701,12 @@ act_cancel (GSimpleAction *a, GVariant *p, gpointer data)
 }
 
 static void
+act_main_menu (GSimpleAction *a, GVariant *p, gpointer data)
+{
+  _spx_window_toggle_menu (data);
+}
+
+static void
 act_lesson (GSimpleAction *a, GVariant *p, gpointer data)
 {
   _spx_window_lesson_start (data);
@@ -740,6 +746,7 @@ static const GActionEntry win_actions[] = {
   { "save-survey", act_save_survey, NULL, NULL, NULL, { 0 } },
   { "save-survey-path", act_save_survey_path, "s", NULL, NULL, { 0 } },
   { "cancel", act_cancel, NULL, NULL, NULL, { 0 } },
+  { "main-menu", act_main_menu, NULL, NULL, NULL, { 0 } },
   { "lesson", act_lesson, NULL, NULL, NULL, { 0 } },
   { "lesson-next", act_lesson_next, NULL, NULL, NULL, { 0 } },
   { "lesson-back", act_lesson_back, NULL, NULL, NULL, { 0 } },
@@ -822,7 +829,7 @@ build_header (SpxWindow *w)
   gtk_header_bar_pack_start (h, w->undo_button);
   gtk_header_bar_pack_start (h, w->redo_button);
 
-  GtkWidget *menu = gtk_menu_button_new ();
+  GtkWidget *menu = w->menu_button = gtk_menu_button_new ();
   gtk_button_set_image (GTK_BUTTON (menu), gtk_image_new_from_icon_name (
                           "open-menu-symbolic", GTK_ICON_SIZE_BUTTON));
   g_autoptr (GMenuModel) model = primary_menu ();
@@ -1336,9 +1343,7 @@ spx_window_init (SpxWindow *w)
   _spx_window_update_busy (w);
   _spx_window_select_tile (w, -1);
   _spx_window_rebuild (w);
-  /* keys go to the picture, not to the first number in the panel */
-  gtk_widget_set_can_focus (w->editor, TRUE);
-  gtk_window_set_focus (GTK_WINDOW (w), w->editor);
+  _spx_window_keys_init (w);
 }
 
 static void

@@ -23,6 +23,8 @@ void       spx_window_open_file (SpxWindow *window, GFile *file,
 #define SPX_WINDOW_LAYERS_VIEW  "layers"
 #define SPX_WINDOW_LAYERS_TITLE "Layers"
 
+/* The application's keys (the shortcuts window lists them). */
+void       spx_window_set_accels (GtkApplication *app);
 /* The preferences' default machine (a preset) and CPU threads. */
 void       spx_window_use_defaults (SpxWindow *window, const char *machine,
                                     guint threads);
