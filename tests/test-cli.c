@@ -191,6 +191,14 @@ test_help_version (void)
   g_assert_cmpint (r.status, ==, 0);
   g_assert_nonnull (strstr (r.out, "--pattern"));
   run_clear (&r);
+  /* each command's usage line names the program, as it is typed */
+  r = run_cli ("info", "--help", NULL);
+  g_assert_true (g_str_has_prefix (r.out, "Usage:\n  sparse-explorer info "
+                                          "[OPTION…] FILE\n"));
+  run_clear (&r);
+  r = run_cli ("sweep", "--bogus", NULL);
+  g_assert_nonnull (strstr (r.err, "try 'sparse-explorer sweep --help'"));
+  run_clear (&r);
   r = run_cli ("frobnicate", NULL);
   assert_usage_error (&r, "frobnicate");
 }
