@@ -17,6 +17,7 @@
 
 #include "spx-config.h"
 #include "test-files.h"
+#include "test-dlmc.h"
 
 typedef struct {
   int   status;
@@ -1451,7 +1452,7 @@ test_layers_out (void)
 static void
 test_layers_interrupted (void)
 {
-  const char *dlmc = g_getenv ("SPX_DLMC_DIR");
+  const char *dlmc = test_dlmc_dir ();
   g_autofree char *folder = dlmc ? g_build_filename (
     dlmc, "transformer", "magnitude_pruning", "0.9", NULL) : NULL;
   if (folder == NULL || !g_file_test (folder, G_FILE_TEST_IS_DIR))
