@@ -523,8 +523,9 @@ spx_cli_sweep_options (void)
     "with rounds or ratios spread widely, or against a slowed dense; "
     "measured twice), dense, speedup_q1, speedup_q3 (the middle half of "
     "the per-round ratios).\n"
-    "Ctrl-C (SIGTERM) stops the sweep, writes the points done to --out "
-    "and exits with status 130 (143).");
+    "Ctrl-C (SIGTERM) stops the sweep, also in the middle of a point "
+    "(left out), writes the points done to --out and exits with status "
+    "130 (143).");
   SPX_CLI_ADD (o, SWEEP_OPTIONS, NULL);
   /* the word the other commands use */
   spx_cli_options_alias (o, "mode", "modes");
