@@ -521,6 +521,112 @@ test_groff (void)
   g_assert_cmpint (status, ==, 0);
 }
 
+/* ---- the README against the program ---------------------------------- */
+
+/* The code block under "## Command line" of the README: each command's
+ * lines. */
+static GHashTable *
+readme_synopsis (void)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..",
+                                                 "README.md", NULL);
+  g_autofree char *text = NULL;
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  g_autoptr (GRegex) re = g_regex_new ("\n## Command line\n+```\n(.*?)```",
+                                       G_REGEX_DOTALL, 0, NULL);
+  g_autoptr (GMatchInfo) m = NULL;
+  g_assert_true (g_regex_match (re, text, 0, &m));
+  g_autofree char *block = g_match_info_fetch (m, 1);
+  GHashTable *lines = g_hash_table_new_full (g_str_hash, g_str_equal,
+                                             g_free, string_free);
+  g_auto (GStrv) rows = g_strsplit (block, "\n", -1);
+  GString *current = NULL;
+  for (char **r = rows; *r != NULL; r++)
+    {
+      if (g_str_has_prefix (*r, "sparse-explorer "))
+        {
+          g_autofree char *word = g_strndup (*r + 16, strcspn (*r + 16, " "));
+          current = NULL;
+          if (g_ascii_isalpha (word[0]))
+            {
+              current = g_string_new (NULL);
+              g_hash_table_insert (lines, g_steal_pointer (&word), current);
+            }
+        }
+      if (current != NULL)
+        g_string_append_printf (current, "%s\n", *r);
+    }
+  return lines;
+}
+
+/* The patterns --pattern lists ("uniform, tilewise … or magnitude"). */
+static char **
+pattern_words (GPtrArray *opts)
+{
+  for (guint i = 0; i < opts->len; i++)
+    {
+      const Opt *o = opts->pdata[i];
+      if (g_str_equal (o->lng, "--pattern"))
+        {
+          g_autofree char *list = g_strndup (o->help, strcspn (o->help, "("));
+          g_autoptr (GRegex) sep = g_regex_new (", | or |\\s+$", 0, 0, NULL);
+          return g_regex_split (sep, g_strstrip (list), 0);
+        }
+    }
+  return NULL;
+}
+
+/* Each command's line in the README's synopsis names exactly the options
+ * its --help lists ("[pattern options]" standing for those whose help
+ * starts "PATTERN:"), so neither can gain one the other lacks. */
+static void
+test_readme_synopsis (void)
+{
+  g_autoptr (GHashTable) synopsis = readme_synopsis ();
+  g_auto (GStrv) commands = program_commands ();
+  g_assert_cmpuint (g_hash_table_size (synopsis), ==,
+                    g_strv_length (commands));
+  g_autoptr (GRegex) re = g_regex_new ("--[a-z][a-z0-9-]*", 0, 0, NULL);
+  for (char **c = commands; *c != NULL; c++)
+    {
+      GString *line = g_hash_table_lookup (synopsis, *c);
+      if (line == NULL)
+        {
+          disagree ("README's synopsis lacks %s", *c);
+          continue;
+        }
+      int status;
+      g_autofree char *help = help_of (*c, "--help", &status);
+      g_autoptr (GPtrArray) opts = help_options (help, NULL);
+      g_ptr_array_remove_index (opts, 0); /* -h, --help */
+      g_auto (GStrv) patterns = pattern_words (opts);
+      gboolean stands = strstr (line->str, "[pattern options]") != NULL;
+      for (guint i = 0; i < opts->len; i++)
+        {
+          const Opt *o = opts->pdata[i];
+          g_autofree char *word = g_strndup (o->help, strcspn (o->help, ":"));
+          gboolean pattern_option = patterns != NULL && o->help[strlen (word)]
+                                    == ':' && g_strv_contains (
+                                      (const char *const *) patterns, word);
+          g_autofree char *pattern = g_strconcat (o->lng, "(?![a-z0-9-])",
+                                                  NULL);
+          g_autoptr (GRegex) whole = g_regex_new (pattern, 0, 0, NULL);
+          if (!(pattern_option && stands) &&
+              !g_regex_match (whole, line->str, 0, NULL))
+            disagree ("README's %s line lacks %s", *c, o->lng);
+        }
+      g_autoptr (GMatchInfo) m = NULL;
+      for (g_regex_match (re, line->str, 0, &m); g_match_info_matches (m);
+           g_match_info_next (m, NULL))
+        {
+          g_autofree char *option = g_match_info_fetch (m, 0);
+          if (!has_option (opts, option))
+            disagree ("README's %s line has %s, which %s --help does not",
+                      *c, option, *c);
+        }
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -536,6 +642,7 @@ main (int argc, char **argv)
   g_test_add_func ("/man/program", test_program);
   g_test_add_func ("/man/views", test_views);
   g_test_add_func ("/man/groff", test_groff);
+  g_test_add_func ("/readme/synopsis", test_readme_synopsis);
   int status = g_test_run ();
   g_ptr_array_unref (sections);
   return status;
