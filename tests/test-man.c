@@ -201,8 +201,10 @@ help_options (const char *help, const char *only)
   return opts;
 }
 
-/* The program's output for one or two arguments (b may be NULL). */
-static char *
+/* The program's output for one or two arguments (b may be NULL). Not
+ * inlined: GCC then takes test_run's local for what the result points
+ * to (-Wdangling-pointer). */
+G_GNUC_NO_INLINE static char *
 help_of (const char *a, const char *b, int *status)
 {
   const char *argv[] = { test_binary (), a, b, NULL };
@@ -627,6 +629,54 @@ test_readme_synopsis (void)
     }
 }
 
+/* The default value `command --help` states for option, or NULL. */
+static char *
+help_default (const char *command, const char *option)
+{
+  int status;
+  g_autofree char *help = help_of (command, "--help", &status);
+  g_autofree char *pattern = g_strdup_printf (
+    "^\\s+(?:-[a-z], )?%s=\\S+\\s.*\\(default ([^;)]+)[;)]", option);
+  g_autoptr (GRegex) re = g_regex_new (pattern, G_REGEX_MULTILINE, 0, NULL);
+  g_autoptr (GMatchInfo) m = NULL;
+  return g_regex_match (re, help, 0, &m) ? g_match_info_fetch (m, 1) : NULL;
+}
+
+/* The README's default scenario, "(bow, fp16, m = k = 4096, n = 1024,
+ * 16×16 blocks, density 1/16)", is the one render --help states. */
+static void
+test_readme_default_scenario (void)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..",
+                                                 "README.md", NULL);
+  g_autofree char *text = NULL;
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  g_autoptr (GRegex) re = g_regex_new (
+    "default scenario \\(([a-z0-9]+), ([a-z0-9]+), m = k = ([0-9]+),\\s+"
+    "n = ([0-9]+), ([0-9]+)×([0-9]+) blocks, density ([0-9/.]+)\\)",
+    0, 0, NULL);
+  g_autoptr (GMatchInfo) m = NULL;
+  g_assert_true (g_regex_match (re, text, 0, &m));
+  const char *const options[] = { "--machine", "--dtype", "--m", "--n",
+                                  "--block", NULL, "--density" };
+  for (guint i = 0; i < G_N_ELEMENTS (options); i++)
+    {
+      if (options[i] == NULL)
+        continue;
+      g_autofree char *readme = g_match_info_fetch (m, i + 1);
+      g_autofree char *program = help_default ("render", options[i]);
+      if (g_strcmp0 (readme, program) != 0)
+        disagree ("README's default scenario has %s %s, render --help %s",
+                  options[i], readme, program);
+    }
+  g_autofree char *m_rows = g_match_info_fetch (m, 3);
+  g_autofree char *k_cols = help_default ("render", "--k");
+  g_assert_cmpstr (m_rows, ==, k_cols);
+  g_autofree char *b1 = g_match_info_fetch (m, 5);
+  g_autofree char *b2 = g_match_info_fetch (m, 6);
+  g_assert_cmpstr (b1, ==, b2);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -643,6 +693,7 @@ main (int argc, char **argv)
   g_test_add_func ("/man/views", test_views);
   g_test_add_func ("/man/groff", test_groff);
   g_test_add_func ("/readme/synopsis", test_readme_synopsis);
+  g_test_add_func ("/readme/default-scenario", test_readme_default_scenario);
   int status = g_test_run ();
   g_ptr_array_unref (sections);
   return status;
