@@ -1123,6 +1123,29 @@ test_sweep_tilewise (void)
   g_rmdir (dir);
 }
 
+/* The exit status of argv sent signum a second after it started (how
+ * long it took to exit after it in *waited_s, when not NULL). */
+static int
+exit_after_signal (const char *const *argv, int signum, double *waited_s)
+{
+  GPid pid;
+  g_autoptr (GError) error = NULL;
+  g_spawn_async (NULL, (char **) argv, NULL,
+                 G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL |
+                 G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &pid, &error);
+  g_assert_no_error (error);
+  g_usleep (G_USEC_PER_SEC);
+  gint64 sent = g_get_monotonic_time ();
+  g_assert_cmpint (kill (pid, signum), ==, 0);
+  int wait_status = 0;
+  g_assert_cmpint (waitpid (pid, &wait_status, 0), ==, pid);
+  if (waited_s != NULL)
+    *waited_s = (g_get_monotonic_time () - sent) / 1e6;
+  g_spawn_close_pid (pid);
+  g_assert_true (WIFEXITED (wait_status));
+  return WEXITSTATUS (wait_status);
+}
+
 /* Ctrl-C (or SIGTERM) during a CPU sweep of some seconds: the points
  * done are still written as a whole CSV, and the exit status is 130
  * (143), as a shell reports the signal. */
@@ -1135,19 +1158,7 @@ test_sweep_interrupted (gconstpointer data)
   const char *argv[] = { g_getenv ("SPX_BINARY"), "sweep", "--source", "cpu",
                          "--m", "2048", "--k", "2048", "--n", "256",
                          "--reps", "20", "--out", path, NULL };
-  GPid pid;
-  g_autoptr (GError) error = NULL;
-  g_spawn_async (NULL, (char **) argv, NULL,
-                 G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL |
-                 G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &pid, &error);
-  g_assert_no_error (error);
-  g_usleep (G_USEC_PER_SEC);
-  g_assert_cmpint (kill (pid, signum), ==, 0);
-  int wait_status = 0;
-  g_assert_cmpint (waitpid (pid, &wait_status, 0), ==, pid);
-  g_spawn_close_pid (pid);
-  g_assert_true (WIFEXITED (wait_status));
-  g_assert_cmpint (WEXITSTATUS (wait_status), ==, 128 + signum);
+  g_assert_cmpint (exit_after_signal (argv, signum, NULL), ==, 128 + signum);
   g_assert_cmpuint (assert_sweep_csv (path), <, 16 * 3);
   g_unlink (path);
   g_rmdir (dir);
@@ -1165,21 +1176,8 @@ test_sweep_interrupted_mid_point (void)
                          "--m", "2048", "--k", "2048", "--n", "256",
                          "--blocks", "1", "--densities", "1/4", "--reps",
                          "200", "--out", path, NULL };
-  GPid pid;
-  g_autoptr (GError) error = NULL;
-  g_spawn_async (NULL, (char **) argv, NULL,
-                 G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL |
-                 G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &pid, &error);
-  g_assert_no_error (error);
-  g_usleep (G_USEC_PER_SEC);
-  gint64 sent = g_get_monotonic_time ();
-  g_assert_cmpint (kill (pid, SIGINT), ==, 0);
-  int wait_status = 0;
-  g_assert_cmpint (waitpid (pid, &wait_status, 0), ==, pid);
-  double waited_s = (g_get_monotonic_time () - sent) / 1e6;
-  g_spawn_close_pid (pid);
-  g_assert_true (WIFEXITED (wait_status));
-  g_assert_cmpint (WEXITSTATUS (wait_status), ==, 130);
+  double waited_s;
+  g_assert_cmpint (exit_after_signal (argv, SIGINT, &waited_s), ==, 130);
   g_assert_cmpuint (assert_sweep_csv (path), ==, 0);
   /* a round at 2048² takes well under a second, even under ASan */
   g_assert_cmpfloat (waited_s, <, 10);
