@@ -195,39 +195,11 @@ spx_application_finalize (GObject *object)
   G_OBJECT_CLASS (spx_application_parent_class)->finalize (object);
 }
 
-/* The window's options; GApplication keeps their values (no arg_data).
- * --view's text, naming the views, is made at the first use. */
-enum { OPTION_VIEW, OPTION_SWEEP, OPTION_LESSON, N_OPTIONS };
-static GOptionEntry window_options[N_OPTIONS + 1] = {
-  [OPTION_VIEW] = { "view", 0, 0, G_OPTION_ARG_STRING, NULL, NULL, "VIEW" },
-  [OPTION_SWEEP] = { "sweep", 0, 0, G_OPTION_ARG_NONE, NULL,
-    "Start the speedup sweep (model and CPU) on opening", NULL },
-  [OPTION_LESSON] = { "lesson", 0, 0, G_OPTION_ARG_NONE, NULL,
-    "Open the guided lesson \"Learn the IPU model\" beside the views",
-    NULL },
-  G_OPTION_ENTRY_NULL
-};
-
-static const GOptionEntry *
-get_window_options (void)
-{
-  static gsize once = 0;
-  if (g_once_init_enter (&once))
-    {
-      g_autofree char *views = spx_render_view_words ();
-      /* kept for the program's life, as GOption keeps the pointer */
-      window_options[OPTION_VIEW].description =
-        g_strdup_printf ("Open on this view: %s", views);
-      g_once_init_leave (&once, 1);
-    }
-  return window_options;
-}
-
 static void
 spx_application_init (SpxApplication *app)
 {
   g_application_add_main_option_entries (G_APPLICATION (app),
-                                         get_window_options ());
+                                         spx_cli_window_options ());
 }
 
 static void
@@ -261,10 +233,11 @@ check_options (int argc, char **argv, int *status)
 {
   char *view = NULL;
   gboolean flag = FALSE;
-  GOptionEntry entries[N_OPTIONS + 1];
-  memcpy (entries, get_window_options (), sizeof entries);
-  entries[OPTION_VIEW].arg_data = &view;
-  entries[OPTION_SWEEP].arg_data = entries[OPTION_LESSON].arg_data = &flag;
+  GOptionEntry entries[SPX_CLI_N_WINDOW_OPTIONS + 1];
+  memcpy (entries, spx_cli_window_options (), sizeof entries);
+  entries[SPX_CLI_WINDOW_VIEW].arg_data = &view;
+  entries[SPX_CLI_WINDOW_SWEEP].arg_data = &flag;
+  entries[SPX_CLI_WINDOW_LESSON].arg_data = &flag;
   g_autoptr (GOptionContext) context = g_option_context_new (NULL);
   g_option_context_set_help_enabled (context, FALSE);
   g_option_context_add_main_entries (context, entries, NULL);

@@ -363,9 +363,19 @@ run_sweep (SpxSweep *sweep, const SpxSweepOptions *o, int *signum,
   return ok;
 }
 
+/* Where the output shows which points are noisy. */
+static const char *
+noisy_where (const char *out, SpxCliOut kind)
+{
+  if (kind == SPX_CLI_OUT_CHART)
+    return "marked noisy in the chart";
+  return spx_has_suffix (out, ".json") ? "\"noisy\": true" : "noisy = 1";
+}
+
 /* What the user should know once the points are written. */
 static void
-report (const SpxStudy *study, const SpxSweep *sweep)
+report (const SpxStudy *study, const SpxSweep *sweep, const char *out,
+        SpxCliOut kind)
 {
   guint noisy = spx_sweep_count_noisy (sweep);
   if (noisy > 0)
@@ -373,8 +383,8 @@ report (const SpxStudy *study, const SpxSweep *sweep)
       g_autofree char *advice = spx_noise_advice (SPX_NOISE_BUSY,
                                                   sweep->settings.threads);
       spx_cli_line (stderr, "sparse-explorer sweep: warning: %u of %u "
-                    "points noisy (drawn hollow): %s", noisy,
-                    sweep->points->len, advice);
+                    "points noisy (%s): %s", noisy, sweep->points->len,
+                    noisy_where (out, kind), advice);
     }
   if (sweep->settings.run_cpu && spx_dense_better_coretype () != NULL)
     spx_cli_line (stderr, "sparse-explorer sweep: warning: OpenBLAS runs its "
@@ -449,7 +459,7 @@ run (gconstpointer data)
   spx_cli_line (cancelled ? stderr : stdout, "sparse-explorer sweep: %s%u of "
                 "%u points written to %s", cancelled ? "interrupted: " : "",
                 sweep->points->len, spx_sweep_total (&o), a->out);
-  report (study, sweep);
+  report (study, sweep, a->out, kind);
   return cancelled ? 128 + signum : SPX_EXIT_OK;
 }
 
@@ -513,8 +523,9 @@ spx_cli_sweep_options (void)
     "with rounds or ratios spread widely, or against a slowed dense; "
     "measured twice), dense, speedup_q1, speedup_q3 (the middle half of "
     "the per-round ratios).\n"
-    "Ctrl-C (SIGTERM) stops the sweep, writes the points done to --out "
-    "and exits with status 130 (143).");
+    "Ctrl-C (SIGTERM) stops the sweep, also in the middle of a point "
+    "(left out), writes the points done to --out and exits with status "
+    "130 (143).");
   SPX_CLI_ADD (o, SWEEP_OPTIONS, NULL);
   /* the word the other commands use */
   spx_cli_options_alias (o, "mode", "modes");

@@ -25,11 +25,48 @@ spx_cli_commands (guint *n)
   return commands;
 }
 
+/* --view's text, naming the views, is made at the first use. */
+static GOptionEntry window_options[SPX_CLI_N_WINDOW_OPTIONS + 1] = {
+  [SPX_CLI_WINDOW_VIEW] = { "view", 0, 0, G_OPTION_ARG_STRING, NULL, NULL,
+    "VIEW" },
+  [SPX_CLI_WINDOW_SWEEP] = { "sweep", 0, 0, G_OPTION_ARG_NONE, NULL,
+    "Start the speedup sweep (model and CPU) on opening", NULL },
+  [SPX_CLI_WINDOW_LESSON] = { "lesson", 0, 0, G_OPTION_ARG_NONE, NULL,
+    "Open the guided lesson \"Learn the IPU model\" beside the views",
+    NULL },
+  G_OPTION_ENTRY_NULL
+};
+
+const GOptionEntry *
+spx_cli_window_options (void)
+{
+  static gsize once = 0;
+  if (g_once_init_enter (&once))
+    {
+      g_autofree char *views = spx_render_view_words ();
+      /* kept for the program's life, as GOption keeps the pointer */
+      window_options[SPX_CLI_WINDOW_VIEW].description =
+        g_strdup_printf ("Open on this view: %s", views);
+      g_once_init_leave (&once, 1);
+    }
+  return window_options;
+}
+
+static void
+print_option (FILE *stream, const char *name, const char *value,
+              const char *help)
+{
+  g_autofree char *shown = g_strdup_printf ("--%s%s%s", name,
+                                            value ? "=" : "",
+                                            value ? value : "");
+  fprintf (stream, "  %-19s %s\n", shown, help);
+}
+
 void
 spx_cli_print_usage (FILE *stream)
 {
   fprintf (stream,
-           "Usage: sparse-explorer [FILE…]\n"
+           "Usage: sparse-explorer [OPTION…] [FILE…]\n"
            "       sparse-explorer COMMAND [OPTION…]\n\n"
            "Explore block-sparse matrix multiplication: masks, a CPU engine "
            "and an IPU model.\n\nCommands:\n");
@@ -42,8 +79,17 @@ spx_cli_print_usage (FILE *stream)
       fprintf (stream, "  %-10s %s\n", commands[i].name, summary);
     }
   fprintf (stream, "\nRun 'sparse-explorer COMMAND --help' for a command's "
-           "options.\n  --help     show this help\n  --version  show the "
-           "version\n");
+           "options.\n\nOptions:\n");
+  print_option (stream, "help", NULL, "Show this help");
+  print_option (stream, "version", NULL, "Show the version");
+#if SPX_HAVE_GUI
+  fprintf (stream, "\nWindow options (without a COMMAND):\n");
+  for (const GOptionEntry *e = spx_cli_window_options (); e->long_name; e++)
+    print_option (stream, e->long_name, e->arg_description, e->description);
+  /* GTK's own, parsed by GTK: the one the man page documents */
+  print_option (stream, "display", "DISPLAY", "X display to use");
+  fprintf (stream, "\nGTK's other options: sparse-explorer --help-all\n");
+#endif
 }
 
 gboolean
@@ -80,7 +126,12 @@ spx_cli_main (int argc, char **argv)
     }
   for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
     if (g_strcmp0 (word, commands[i].name) == 0)
-      return commands[i].run (argc - 1, argv + 1);
+      {
+        /* the name GOption's "Usage:" line starts with */
+        g_autofree char *name = g_strdup_printf ("sparse-explorer %s", word);
+        g_set_prgname (name);
+        return commands[i].run (argc - 1, argv + 1);
+      }
   spx_cli_line (stderr, "sparse-explorer: unknown command '%s' (try --help)",
                 word);
   return SPX_EXIT_USAGE;

@@ -33,6 +33,16 @@ const SpxCliCommand *spx_cli_commands (guint *n);
 
 int      spx_cli_main     (int argc, char **argv);
 void     spx_cli_print_usage (FILE *stream);
+
+/* The window's options, for GApplication (which keeps their values: no
+ * arg_data) and for --help. */
+enum {
+  SPX_CLI_WINDOW_VIEW,
+  SPX_CLI_WINDOW_SWEEP,
+  SPX_CLI_WINDOW_LESSON,
+  SPX_CLI_N_WINDOW_OPTIONS
+};
+const GOptionEntry *spx_cli_window_options (void);
 gboolean spx_cli_is_command (const char *word);
 /* The commands in words: "info, generate, … or sweep". */
 char    *spx_cli_command_list (void);

@@ -11,10 +11,9 @@
 #                          the WORDs are its fixed values: those the text
 #                          lists as "a, b or c" and the lower-case ones of
 #                          an ARG like N|best
-# With -v section="Application Options:", only that section's options.
 _sparse_explorer_parse ()
 {
-    awk -v section="$1" '
+    awk '
     # The values a description lists. Parenthesised asides go first, so
     # "both (default), tilewise (…) or all" reads as a plain list.
     function listed(d,    out, m, rest, k, i, parts) {
@@ -53,7 +52,6 @@ _sparse_explorer_parse ()
     usage && /FILE|PATH/ { print "@files" }
     { usage = 0 }
     heading == "Commands:" && /^  [a-z]+ / { print "@command", $1; next }
-    section != "" && heading != section { next }
     /^ +(-[A-Za-z0-9], )?--[a-z]/ {
         line = $0
         sub(/^ +/, "", line)
@@ -87,16 +85,9 @@ _sparse_explorer_table ()
 {
     local key="$1|$2"
     if [[ -z ${_sparse_explorer_cache[$key]+set} ]]; then
-        if [[ -n $2 ]]; then
-            _sparse_explorer_cache[$key]=$("$1" "$2" --help 2>/dev/null |
-                                           _sparse_explorer_parse)
-        else
-            # the window's options are GApplication's, in --help-all
-            _sparse_explorer_cache[$key]=$(
-                "$1" --help 2>/dev/null | _sparse_explorer_parse
-                "$1" --help-all 2>/dev/null |
-                    _sparse_explorer_parse "Application Options:")
-        fi
+        # the program's --help lists the window's options too
+        _sparse_explorer_cache[$key]=$("$1" ${2:+"$2"} --help 2>/dev/null |
+                                       _sparse_explorer_parse)
     fi
     printf '%s\n' "${_sparse_explorer_cache[$key]}"
 }

@@ -2,7 +2,8 @@
 # Screenshots of every view of the window on the quick start's sample (a
 # real pruned layer), as a person sees it on a first run: the real program
 # under Xvfb, the whole screen grabbed with ImageMagick.
-#   tests/screenshots.sh [BUILD_DIR] [OUT_DIR]   (defaults: build, data/screenshots)
+#   tests/screenshots.sh [BUILD_DIR] [OUT_DIR] [VIEW…]
+# (defaults: build, data/screenshots, every view)
 # Needs xvfb-run and imagemagick (apt-get install xvfb xauth imagemagick).
 set -eu
 build=${1:-build}
@@ -12,6 +13,7 @@ config=$(mktemp -d) # fresh preferences (light theme, bow), not the user's
 # the views, as the program lists them ("mask, tiles, … or speedup")
 views=$("$build/app/sparse-explorer" render --help |
   sed -n 's/^ *--view=VIEW *\(.*\) (required)$/\1/p' | sed 's/,//g; s/ or / /')
+[ $# -le 2 ] || { shift 2; views=$*; }
 for view in $views; do
   extra=""
   wait=6

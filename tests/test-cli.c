@@ -17,6 +17,7 @@
 
 #include "spx-config.h"
 #include "test-files.h"
+#include "test-dlmc.h"
 
 typedef struct {
   int   status;
@@ -190,6 +191,14 @@ test_help_version (void)
   r = run_cli ("generate", "--help", NULL);
   g_assert_cmpint (r.status, ==, 0);
   g_assert_nonnull (strstr (r.out, "--pattern"));
+  run_clear (&r);
+  /* each command's usage line names the program, as it is typed */
+  r = run_cli ("info", "--help", NULL);
+  g_assert_true (g_str_has_prefix (r.out, "Usage:\n  sparse-explorer info "
+                                          "[OPTION…] FILE\n"));
+  run_clear (&r);
+  r = run_cli ("sweep", "--bogus", NULL);
+  g_assert_nonnull (strstr (r.err, "try 'sparse-explorer sweep --help'"));
   run_clear (&r);
   r = run_cli ("frobnicate", NULL);
   assert_usage_error (&r, "frobnicate");
@@ -1114,6 +1123,29 @@ test_sweep_tilewise (void)
   g_rmdir (dir);
 }
 
+/* The exit status of argv sent signum a second after it started (how
+ * long it took to exit after it in *waited_s, when not NULL). */
+static int
+exit_after_signal (const char *const *argv, int signum, double *waited_s)
+{
+  GPid pid;
+  g_autoptr (GError) error = NULL;
+  g_spawn_async (NULL, (char **) argv, NULL,
+                 G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL |
+                 G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &pid, &error);
+  g_assert_no_error (error);
+  g_usleep (G_USEC_PER_SEC);
+  gint64 sent = g_get_monotonic_time ();
+  g_assert_cmpint (kill (pid, signum), ==, 0);
+  int wait_status = 0;
+  g_assert_cmpint (waitpid (pid, &wait_status, 0), ==, pid);
+  if (waited_s != NULL)
+    *waited_s = (g_get_monotonic_time () - sent) / 1e6;
+  g_spawn_close_pid (pid);
+  g_assert_true (WIFEXITED (wait_status));
+  return WEXITSTATUS (wait_status);
+}
+
 /* Ctrl-C (or SIGTERM) during a CPU sweep of some seconds: the points
  * done are still written as a whole CSV, and the exit status is 130
  * (143), as a shell reports the signal. */
@@ -1126,20 +1158,29 @@ test_sweep_interrupted (gconstpointer data)
   const char *argv[] = { g_getenv ("SPX_BINARY"), "sweep", "--source", "cpu",
                          "--m", "2048", "--k", "2048", "--n", "256",
                          "--reps", "20", "--out", path, NULL };
-  GPid pid;
-  g_autoptr (GError) error = NULL;
-  g_spawn_async (NULL, (char **) argv, NULL,
-                 G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL |
-                 G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &pid, &error);
-  g_assert_no_error (error);
-  g_usleep (G_USEC_PER_SEC);
-  g_assert_cmpint (kill (pid, signum), ==, 0);
-  int wait_status = 0;
-  g_assert_cmpint (waitpid (pid, &wait_status, 0), ==, pid);
-  g_spawn_close_pid (pid);
-  g_assert_true (WIFEXITED (wait_status));
-  g_assert_cmpint (WEXITSTATUS (wait_status), ==, 128 + signum);
+  g_assert_cmpint (exit_after_signal (argv, signum, NULL), ==, 128 + signum);
   g_assert_cmpuint (assert_sweep_csv (path), <, 16 * 3);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+/* Ctrl-C stops in the middle of a point, not after it: one point of
+ * about a minute (two dense libraries and three modes, 200 rounds at
+ * 2048²) ends within seconds of the signal, that point left out. */
+static void
+test_sweep_interrupted_mid_point (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("spx-cli-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "s.csv", NULL);
+  const char *argv[] = { g_getenv ("SPX_BINARY"), "sweep", "--source", "cpu",
+                         "--m", "2048", "--k", "2048", "--n", "256",
+                         "--blocks", "1", "--densities", "1/4", "--reps",
+                         "200", "--out", path, NULL };
+  double waited_s;
+  g_assert_cmpint (exit_after_signal (argv, SIGINT, &waited_s), ==, 130);
+  g_assert_cmpuint (assert_sweep_csv (path), ==, 0);
+  /* a round at 2048² takes well under a second, even under ASan */
+  g_assert_cmpfloat (waited_s, <, 10);
   g_unlink (path);
   g_rmdir (dir);
 }
@@ -1443,7 +1484,7 @@ test_layers_out (void)
 static void
 test_layers_interrupted (void)
 {
-  const char *dlmc = g_getenv ("SPX_DLMC_DIR");
+  const char *dlmc = test_dlmc_dir ();
   g_autofree char *folder = dlmc ? g_build_filename (
     dlmc, "transformer", "magnitude_pruning", "0.9", NULL) : NULL;
   if (folder == NULL || !g_file_test (folder, G_FILE_TEST_IS_DIR))
@@ -3247,6 +3288,8 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/model/explain", test_model_explain);
   g_test_add_func ("/cli/sweep/csv", test_sweep_csv);
   g_test_add_func ("/cli/sweep/errors", test_sweep_errors);
+  g_test_add_func ("/cli/sweep/interrupted-mid-point",
+                   test_sweep_interrupted_mid_point);
   g_test_add_data_func ("/cli/sweep/interrupted", GINT_TO_POINTER (SIGINT),
                         test_sweep_interrupted);
   g_test_add_data_func ("/cli/sweep/terminated", GINT_TO_POINTER (SIGTERM),

@@ -3,6 +3,7 @@
  * the real DLMC matrices. */
 #include "spx-mask-io.h"
 #include "spx-util.h"
+#include "test-dlmc.h"
 
 #include <glib/gstdio.h>
 #include <math.h>
@@ -1340,8 +1341,8 @@ find_smtx (const char *dir, const char *rel, GPtrArray *found)
 static void
 test_dlmc (void)
 {
-  const char *dir = g_getenv ("SPX_DLMC_DIR");
-  if (dir == NULL || !g_file_test (dir, G_FILE_TEST_IS_DIR))
+  const char *dir = test_dlmc_dir ();
+  if (dir == NULL)
     {
       g_test_skip ("no DLMC directory (SPX_DLMC_DIR)");
       return;

@@ -201,8 +201,10 @@ help_options (const char *help, const char *only)
   return opts;
 }
 
-/* The program's output for one or two arguments (b may be NULL). */
-static char *
+/* The program's output for one or two arguments (b may be NULL). Not
+ * inlined: GCC then takes test_run's local for what the result points
+ * to (-Wdangling-pointer). */
+G_GNUC_NO_INLINE static char *
 help_of (const char *a, const char *b, int *status)
 {
   const char *argv[] = { test_binary (), a, b, NULL };
@@ -415,10 +417,16 @@ test_program (void)
   g_autofree char *all = help_of ("--help-all", NULL, &status);
   g_assert_cmpint (status, ==, 0);
   g_autoptr (GPtrArray) opts = help_options (help, NULL);
-  g_assert_cmpuint (opts->len, ==, 2);
-  GPtrArray *window = help_options (all, "Application Options:");
+  g_autoptr (GPtrArray) window = help_options (all, "Application Options:");
   g_assert_cmpuint (window->len, >=, 3);
-  g_ptr_array_extend_and_steal (opts, window);
+  /* --help lists every window option --help-all does, and no other */
+  for (guint i = 0; i < window->len; i++)
+    {
+      const Opt *o = window->pdata[i];
+      if (!has_option (opts, o->lng))
+        disagree ("sparse-explorer --help lacks %s", o->lng);
+    }
+  g_assert_cmpuint (opts->len, ==, 2 + window->len);
 
   g_autoptr (GPtrArray) docs = g_ptr_array_new ();
   g_ptr_array_add (docs, find_section ("OPTIONS", "OPTIONS"));
@@ -515,6 +523,160 @@ test_groff (void)
   g_assert_cmpint (status, ==, 0);
 }
 
+/* ---- the README against the program ---------------------------------- */
+
+/* The code block under "## Command line" of the README: each command's
+ * lines. */
+static GHashTable *
+readme_synopsis (void)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..",
+                                                 "README.md", NULL);
+  g_autofree char *text = NULL;
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  g_autoptr (GRegex) re = g_regex_new ("\n## Command line\n+```\n(.*?)```",
+                                       G_REGEX_DOTALL, 0, NULL);
+  g_autoptr (GMatchInfo) m = NULL;
+  g_assert_true (g_regex_match (re, text, 0, &m));
+  g_autofree char *block = g_match_info_fetch (m, 1);
+  GHashTable *lines = g_hash_table_new_full (g_str_hash, g_str_equal,
+                                             g_free, string_free);
+  g_auto (GStrv) rows = g_strsplit (block, "\n", -1);
+  GString *current = NULL;
+  for (char **r = rows; *r != NULL; r++)
+    {
+      if (g_str_has_prefix (*r, "sparse-explorer "))
+        {
+          g_autofree char *word = g_strndup (*r + 16, strcspn (*r + 16, " "));
+          current = NULL;
+          if (g_ascii_isalpha (word[0]))
+            {
+              current = g_string_new (NULL);
+              g_hash_table_insert (lines, g_steal_pointer (&word), current);
+            }
+        }
+      if (current != NULL)
+        g_string_append_printf (current, "%s\n", *r);
+    }
+  return lines;
+}
+
+/* The patterns --pattern lists ("uniform, tilewise … or magnitude"). */
+static char **
+pattern_words (GPtrArray *opts)
+{
+  for (guint i = 0; i < opts->len; i++)
+    {
+      const Opt *o = opts->pdata[i];
+      if (g_str_equal (o->lng, "--pattern"))
+        {
+          g_autofree char *list = g_strndup (o->help, strcspn (o->help, "("));
+          g_autoptr (GRegex) sep = g_regex_new (", | or |\\s+$", 0, 0, NULL);
+          return g_regex_split (sep, g_strstrip (list), 0);
+        }
+    }
+  return NULL;
+}
+
+/* Each command's line in the README's synopsis names exactly the options
+ * its --help lists ("[pattern options]" standing for those whose help
+ * starts "PATTERN:"), so neither can gain one the other lacks. */
+static void
+test_readme_synopsis (void)
+{
+  g_autoptr (GHashTable) synopsis = readme_synopsis ();
+  g_auto (GStrv) commands = program_commands ();
+  g_assert_cmpuint (g_hash_table_size (synopsis), ==,
+                    g_strv_length (commands));
+  g_autoptr (GRegex) re = g_regex_new ("--[a-z][a-z0-9-]*", 0, 0, NULL);
+  for (char **c = commands; *c != NULL; c++)
+    {
+      GString *line = g_hash_table_lookup (synopsis, *c);
+      if (line == NULL)
+        {
+          disagree ("README's synopsis lacks %s", *c);
+          continue;
+        }
+      int status;
+      g_autofree char *help = help_of (*c, "--help", &status);
+      g_autoptr (GPtrArray) opts = help_options (help, NULL);
+      g_ptr_array_remove_index (opts, 0); /* -h, --help */
+      g_auto (GStrv) patterns = pattern_words (opts);
+      gboolean stands = strstr (line->str, "[pattern options]") != NULL;
+      for (guint i = 0; i < opts->len; i++)
+        {
+          const Opt *o = opts->pdata[i];
+          g_autofree char *word = g_strndup (o->help, strcspn (o->help, ":"));
+          gboolean pattern_option = patterns != NULL && o->help[strlen (word)]
+                                    == ':' && g_strv_contains (
+                                      (const char *const *) patterns, word);
+          g_autofree char *pattern = g_strconcat (o->lng, "(?![a-z0-9-])",
+                                                  NULL);
+          g_autoptr (GRegex) whole = g_regex_new (pattern, 0, 0, NULL);
+          if (!(pattern_option && stands) &&
+              !g_regex_match (whole, line->str, 0, NULL))
+            disagree ("README's %s line lacks %s", *c, o->lng);
+        }
+      g_autoptr (GMatchInfo) m = NULL;
+      for (g_regex_match (re, line->str, 0, &m); g_match_info_matches (m);
+           g_match_info_next (m, NULL))
+        {
+          g_autofree char *option = g_match_info_fetch (m, 0);
+          if (!has_option (opts, option))
+            disagree ("README's %s line has %s, which %s --help does not",
+                      *c, option, *c);
+        }
+    }
+}
+
+/* The default value `command --help` states for option, or NULL. */
+static char *
+help_default (const char *command, const char *option)
+{
+  int status;
+  g_autofree char *help = help_of (command, "--help", &status);
+  g_autofree char *pattern = g_strdup_printf (
+    "^\\s+(?:-[a-z], )?%s=\\S+\\s.*\\(default ([^;)]+)[;)]", option);
+  g_autoptr (GRegex) re = g_regex_new (pattern, G_REGEX_MULTILINE, 0, NULL);
+  g_autoptr (GMatchInfo) m = NULL;
+  return g_regex_match (re, help, 0, &m) ? g_match_info_fetch (m, 1) : NULL;
+}
+
+/* The README's default scenario, "(bow, fp16, m = k = 4096, n = 1024,
+ * 16×16 blocks, density 1/16)", is the one render --help states. */
+static void
+test_readme_default_scenario (void)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..",
+                                                 "README.md", NULL);
+  g_autofree char *text = NULL;
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  g_autoptr (GRegex) re = g_regex_new (
+    "default scenario \\(([a-z0-9]+), ([a-z0-9]+), m = k = ([0-9]+),\\s+"
+    "n = ([0-9]+), ([0-9]+)×([0-9]+) blocks, density ([0-9/.]+)\\)",
+    0, 0, NULL);
+  g_autoptr (GMatchInfo) m = NULL;
+  g_assert_true (g_regex_match (re, text, 0, &m));
+  const char *const options[] = { "--machine", "--dtype", "--m", "--n",
+                                  "--block", NULL, "--density" };
+  for (guint i = 0; i < G_N_ELEMENTS (options); i++)
+    {
+      if (options[i] == NULL)
+        continue;
+      g_autofree char *readme = g_match_info_fetch (m, i + 1);
+      g_autofree char *program = help_default ("render", options[i]);
+      if (g_strcmp0 (readme, program) != 0)
+        disagree ("README's default scenario has %s %s, render --help %s",
+                  options[i], readme, program);
+    }
+  g_autofree char *m_rows = g_match_info_fetch (m, 3);
+  g_autofree char *k_cols = help_default ("render", "--k");
+  g_assert_cmpstr (m_rows, ==, k_cols);
+  g_autofree char *b1 = g_match_info_fetch (m, 5);
+  g_autofree char *b2 = g_match_info_fetch (m, 6);
+  g_assert_cmpstr (b1, ==, b2);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -530,6 +692,8 @@ main (int argc, char **argv)
   g_test_add_func ("/man/program", test_program);
   g_test_add_func ("/man/views", test_views);
   g_test_add_func ("/man/groff", test_groff);
+  g_test_add_func ("/readme/synopsis", test_readme_synopsis);
+  g_test_add_func ("/readme/default-scenario", test_readme_default_scenario);
   int status = g_test_run ();
   g_ptr_array_unref (sections);
   return status;

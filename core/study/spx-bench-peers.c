@@ -281,18 +281,23 @@ spx_peers_runner (void)
   if (env != NULL && *env != '\0')
     return g_file_test (env, G_FILE_TEST_IS_REGULAR) ? g_strdup (env) : NULL;
   g_autofree char *exe = g_file_read_link ("/proc/self/exe", NULL);
-  if (exe == NULL)
-    return NULL;
-  g_autofree char *dir = g_path_get_dirname (exe);
-  /* installed beside the program; or build/app/ in the source tree */
+  g_autofree char *bin = exe ? g_path_get_dirname (exe) : NULL;
+  /* the install's, from the program (wherever the install was put), or
+   * at its prefix; the source tree's for the program of the build */
   char *tries[] = {
-    g_build_filename (dir, RUNNER_NAME, NULL),
-    g_build_filename (dir, "..", "..", "tests", "peers", RUNNER_NAME, NULL),
+    bin && *SPX_PEERS_FROM_BINDIR
+      ? g_build_filename (bin, SPX_PEERS_FROM_BINDIR, RUNNER_NAME, NULL)
+      : NULL,
+    g_build_filename (SPX_PEERS_DIR, RUNNER_NAME, NULL),
+    bin && g_str_equal (bin, SPX_PEERS_BUILD_APP_DIR)
+      ? g_build_filename (SPX_PEERS_SOURCE_DIR, RUNNER_NAME, NULL)
+      : NULL,
   };
   char *found = NULL;
   for (guint i = 0; i < G_N_ELEMENTS (tries); i++)
     {
-      if (found == NULL && g_file_test (tries[i], G_FILE_TEST_IS_REGULAR))
+      if (found == NULL && tries[i] != NULL &&
+          g_file_test (tries[i], G_FILE_TEST_IS_REGULAR))
         found = g_steal_pointer (&tries[i]);
       g_free (tries[i]);
     }

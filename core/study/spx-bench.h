@@ -187,9 +187,10 @@ gboolean spx_bench_have_librsb  (void);
  * of range. */
 const char *spx_peer_name       (SpxPeerId id);
 /* The runner the peers from SPX_PEER_FIRST_RUNNER on go through:
- * $SPX_PEERS_RUNNER, else spx-peers.py next to the program, else the
- * source tree's tests/peers/spx-peers.py seen from a build directory
- * inside it. NULL when there is none. */
+ * $SPX_PEERS_RUNNER, else the installed spx-peers.py (in the data folder
+ * seen from the program, or at the prefix), else, for the program in its
+ * build folder, the source tree's tests/peers/spx-peers.py. NULL when
+ * there is none. */
 char    *spx_peers_runner       (void);
 
 /* "OpenBLAS", "oneDNN", "oneDNN bf16"; NULL out of range. */
