@@ -3,7 +3,8 @@
  * TFLOP/s): the m = k = 4096 table over density and block size, every
  * point within ±30% and the paper's orderings; the size-scaling and
  * block-size points, held to the issue's bar; and every program those
- * points build explained to the cycle, its estimate the built program. */
+ * points build explained to the cycle, its estimate the built program;
+ * and the README's fidelity tables quote exactly these figures. */
 #include "spx-ipu.h"
 #include "spx-mask-gen.h"
 #include "spx-util.h"
@@ -100,11 +101,32 @@ assert_planned_as_built (const SpxIpuProgram *p)
     }
 }
 
+/* Every point's model figure, kept as the tests compute it so that the
+ * README's tables can be held to the same numbers without planning twice:
+ * key "mode b mk inv_density". */
+static GHashTable *computed;
+
+static char *
+point_key (SpxIpuMode mode, guint b, guint64 mk, guint inv_density)
+{
+  return g_strdup_printf ("%s %u %" G_GUINT64_FORMAT " %u",
+                          spx_ipu_mode_to_string (mode), b, mk, inv_density);
+}
+
+static void
+remember (const SpxIpuProgram *p, const SpxMask *mask, guint inv_density)
+{
+  g_hash_table_insert (computed,
+                       point_key (p->mode, mask->block, mask->rows,
+                                  inv_density),
+                       g_memdup2 (&p->nz_tflops, sizeof p->nz_tflops));
+}
+
 /* Best over n, checked to fit and as built, and held to the paper's
  * figure. */
 static double
 modelled (const SpxIpuMachine *bow, SpxIpuMode mode, const SpxMask *mask,
-          double paper_tflops, double tolerance)
+          guint inv_density, double paper_tflops, double tolerance)
 {
   g_autoptr (GError) error = NULL;
   g_autoptr (SpxIpuProgram) p = spx_ipu_plan_best_n (bow, mode, mask, N_MAX,
@@ -115,6 +137,7 @@ modelled (const SpxIpuMachine *bow, SpxIpuMode mode, const SpxMask *mask,
                   mask->block, p->nz_tflops, p->n, paper_tflops,
                   100 * (p->nz_tflops / paper_tflops - 1), p->plan);
   assert_planned_as_built (p);
+  remember (p, mask, inv_density);
   g_assert_true (p->fits);
   g_assert_cmpfloat (p->nz_tflops, >=, (1 - tolerance) * paper_tflops);
   g_assert_cmpfloat (p->nz_tflops, <=, (1 + tolerance) * paper_tflops);
@@ -130,12 +153,15 @@ test_row (gconstpointer data)
   g_autoptr (SpxMask) b16 = uniform (4096, 16, row->inv_density);
 
   double t = TOLERANCE;
-  double dense = modelled (bow, SPX_IPU_MODE_DENSE, b16, row->dense, t);
-  double s1 = modelled (bow, SPX_IPU_MODE_STATIC, b1, row->static_b1, t);
-  double s16 = modelled (bow, SPX_IPU_MODE_STATIC, b16, row->static_b16, t);
-  double d1 = modelled (bow, SPX_IPU_MODE_DYNAMIC, b1, row->dynamic_b1,
-                        row->inv_density == 32 ? TOLERANCE_DYNAMIC_B1_32 : t);
-  double d16 = modelled (bow, SPX_IPU_MODE_DYNAMIC, b16, row->dynamic_b16, t);
+  guint inv = row->inv_density;
+  double dense = modelled (bow, SPX_IPU_MODE_DENSE, b16, inv, row->dense, t);
+  double s1 = modelled (bow, SPX_IPU_MODE_STATIC, b1, inv, row->static_b1, t);
+  double s16 = modelled (bow, SPX_IPU_MODE_STATIC, b16, inv, row->static_b16,
+                         t);
+  double d1 = modelled (bow, SPX_IPU_MODE_DYNAMIC, b1, inv, row->dynamic_b1,
+                        inv == 32 ? TOLERANCE_DYNAMIC_B1_32 : t);
+  double d16 = modelled (bow, SPX_IPU_MODE_DYNAMIC, b16, inv,
+                         row->dynamic_b16, t);
 
   /* the paper's orderings */
   g_assert_cmpfloat (s1, >, d1);
@@ -349,6 +375,7 @@ test_points (void)
                       " %s%s", name, pt->figure, pt->paper, p->nz_tflops,
                       ratio, p->n, p->plan, p->fits ? "" : " (does not fit)");
       assert_planned_as_built (p);
+      remember (p, mask, 16);
       if (!p->fits || ratio > POINT_FAR || ratio < 1 / POINT_FAR)
         g_string_append_printf (far, "%s%s [%s] (ratio %.2f%s)",
                                 far->len ? ", " : "", name, pt->figure, ratio,
@@ -519,6 +546,145 @@ test_lists_over_budget (void)
   g_unsetenv (SPX_MEMORY_BUDGET_ENV);
 }
 
+/* ---- the README's figures against the model --------------------------- */
+
+/* A figure the README quotes: planned now unless a test above did. */
+static double
+model_figure (SpxIpuMode mode, guint b, guint64 mk, guint inv_density)
+{
+  g_autofree char *key = point_key (mode, b, mk, inv_density);
+  const double *known = g_hash_table_lookup (computed, key);
+  if (known != NULL)
+    return *known;
+  g_test_message ("planning %s: no test above did", key);
+  g_autoptr (SpxIpuMachine) bow = spx_ipu_machine_preset ("bow");
+  g_autoptr (SpxMask) mask = uniform (mk, b, inv_density);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (SpxIpuProgram) p = spx_ipu_plan_best_n (bow, mode, mask, N_MAX,
+                                                     SPX_DTYPE_FP16, &error);
+  g_assert_no_error (error);
+  remember (p, mask, inv_density);
+  return p->nz_tflops;
+}
+
+/* "55.8" agrees with 55.83 and 55.76: within half its last digit */
+static void
+assert_quoted (GString *wrong, const char *where, const char *quoted, double value)
+{
+  const char *dot = strchr (quoted, '.');
+  guint decimals = dot != NULL ? (guint) strspn (dot + 1, "0123456789") : 0;
+  double half = 0.5 * pow (10, -(double) decimals) + 1e-9;
+  if (fabs (g_ascii_strtod (quoted, NULL) - value) > half)
+    g_string_append_printf (wrong, "%s%s: says %s, the model gives %.*f",
+                            wrong->len ? "; " : "", where, quoted,
+                            decimals + 1, value);
+}
+
+/* "dense", "static b=1", "dynamic": the mode and block size (b 16 when
+ * unnamed) a column of the README's tables stands for */
+static void
+column_point (const char *header, SpxIpuMode *mode, guint *b)
+{
+  g_autofree char *h = g_strstrip (g_strdup (header));
+  *b = 16;
+  const char *eq = strstr (h, "b=");
+  if (eq != NULL)
+    *b = (guint) g_ascii_strtoull (eq + 2, NULL, 10);
+  for (SpxIpuMode m = 0; m < SPX_IPU_N_MODES; m++)
+    if (g_str_has_prefix (h, spx_ipu_mode_to_string (m)))
+      {
+        *mode = m;
+        return;
+      }
+  g_error ("README.md: a table column \"%s\" names no mode", h);
+}
+
+/* One row "| 1/4  | 55.8 / 59.7 | …": each cell "model / paper". */
+static guint
+check_row (GString *wrong, char **headers, const char *line,
+           gboolean by_size)
+{
+  g_auto (GStrv) cells = g_strsplit (line, "|", -1);
+  guint n = g_strv_length (cells), checked = 0;
+  g_autofree char *first = g_strstrip (g_strdup (cells[1]));
+  guint64 mk = by_size ? g_ascii_strtoull (first, NULL, 10) : 4096;
+  guint inv = by_size ? 16 : (guint) g_ascii_strtoull (first + 2, NULL, 10);
+  for (guint c = 2; c + 1 < n && headers[c] != NULL; c++)
+    {
+      SpxIpuMode mode;
+      guint b;
+      column_point (headers[c], &mode, &b);
+      g_auto (GStrv) pair = g_strsplit (cells[c], "/", 2);
+      g_assert_nonnull (pair[1]);
+      g_autofree char *column = g_strstrip (g_strdup (headers[c]));
+      g_autofree char *where = g_strdup_printf (
+        "%s at %s, %s", by_size ? "m = k" : "density", first, column);
+      assert_quoted (wrong, where, g_strstrip (pair[0]),
+                     model_figure (mode, b, mk, inv));
+      checked++;
+    }
+  return checked;
+}
+
+/* "at 4096², d = 1/16, b = 4 and 8: static 27.3 / 21.5 and 44.6 / 49.1,
+ * dynamic …": the block-size figures the README quotes in a sentence */
+static guint
+check_block_sizes (GString *wrong, const char *text)
+{
+  g_autoptr (GRegex) re = g_regex_new (
+    "b = 4 and 8: static ([0-9.]+) / [0-9.]+\\s+and ([0-9.]+) / [0-9.]+,"
+    "\\s+dynamic ([0-9.]+) / [0-9.]+\\s+and ([0-9.]+) / [0-9.]+",
+    0, 0, NULL);
+  g_autoptr (GMatchInfo) m = NULL;
+  g_assert_true (g_regex_match (re, text, 0, &m));
+  for (guint i = 0; i < 4; i++)
+    {
+      SpxIpuMode mode = i < 2 ? SPX_IPU_MODE_STATIC : SPX_IPU_MODE_DYNAMIC;
+      guint b = i % 2 ? 8 : 4;
+      g_autofree char *quoted = g_match_info_fetch (m, i + 1);
+      g_autofree char *where = g_strdup_printf (
+        "%s b = %u at m = k = 4096, d = 1/16", spx_ipu_mode_to_string (mode), b);
+      assert_quoted (wrong, where, quoted, model_figure (mode, b, 4096, 16));
+    }
+  return 4;
+}
+
+/* Both tables under "How close it is" and the sentence after them: every
+ * model figure they quote is the model's, to the digits quoted. */
+static void
+test_readme_figures (void)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..",
+                                                 "README.md", NULL);
+  g_autofree char *text = NULL;
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
+  g_auto (GStrv) headers = NULL;
+  g_autoptr (GString) wrong = g_string_new (NULL);
+  gboolean by_size = FALSE;
+  guint checked = 0;
+  for (char **l = lines; *l != NULL; l++)
+    {
+      if (g_str_has_prefix (*l, "| density | dense |")
+          || g_str_has_prefix (*l, "| m = k | dense |"))
+        {
+          g_strfreev (headers);
+          headers = g_strsplit (*l, "|", -1);
+          by_size = g_str_has_prefix (*l, "| m = k");
+        }
+      else if (headers != NULL && g_str_has_prefix (*l, "|")
+               && !g_str_has_prefix (*l, "|---"))
+        checked += check_row (wrong, headers, *l, by_size);
+      else if (!g_str_has_prefix (*l, "|"))
+        g_clear_pointer (&headers, g_strfreev);
+    }
+  checked += check_block_sizes (wrong, text);
+  /* the density table's 4 × 5, the sizes' 6 × 3, the sentence's 4 */
+  g_assert_cmpuint (checked, ==, 4 * 5 + 6 * 3 + 4);
+  if (wrong->len > 0) /* one message: TAP keeps the last */
+    g_test_fail_printf ("README.md, \"How close it is\": %s", wrong->str);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -544,5 +710,9 @@ main (int argc, char **argv)
       g_test_add_data_func (path, pt, test_published);
     }
   g_test_add_func ("/ipu/model/published/sizes-and-blocks", test_points);
-  return g_test_run ();
+  g_test_add_func ("/ipu/model/readme/figures", test_readme_figures);
+  computed = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  int status = g_test_run ();
+  g_hash_table_destroy (computed);
+  return status;
 }
