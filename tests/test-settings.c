@@ -512,6 +512,30 @@ test_export_geometry (void)
     }
 }
 
+/* The style of an export: the theme chosen (shown: the view's), and the
+ * noise note left out when not included. */
+static void
+test_export_style (void)
+{
+  SpxExportChoice c = { SPX_PNG_1X, 10, 10, SPX_PAGE_VIEW, 10, 10,
+                        SPX_EXPORT_THEME_SHOWN, TRUE };
+  SpxRenderStyle style;
+  spx_export_choice_style (&c, SPX_THEME_DARK, &style);
+  g_assert_cmpint (style.theme, ==, SPX_THEME_DARK);
+  g_assert_false (style.no_noise_note);
+  c.theme = SPX_EXPORT_THEME_LIGHT;
+  c.noise_note = FALSE;
+  spx_export_choice_style (&c, SPX_THEME_DARK, &style);
+  g_assert_cmpint (style.theme, ==, SPX_THEME_LIGHT);
+  g_assert_true (style.no_noise_note);
+  c.theme = SPX_EXPORT_THEME_DARK;
+  spx_export_choice_style (&c, SPX_THEME_LIGHT, &style);
+  g_assert_cmpint (style.theme, ==, SPX_THEME_DARK);
+  SpxRenderStyle dark;
+  spx_render_style_init (&dark, SPX_THEME_DARK);
+  g_assert_cmpfloat (style.background.r, ==, dark.background.r);
+}
+
 /* The Pictures folder comes from user-dirs.dirs under XDG_CONFIG_HOME. */
 static void
 set_pictures (const char *dir)
@@ -599,6 +623,7 @@ main (int argc, char **argv)
         }
     }
   g_test_add_func ("/settings/export-geometry", test_export_geometry);
+  g_test_add_func ("/settings/export-style", test_export_style);
   g_test_add_func ("/settings/export-start-folder",
                    test_export_start_folder);
   g_test_add_func ("/settings/export-rename", test_export_rename);
