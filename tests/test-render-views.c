@@ -321,11 +321,11 @@ test_looks (void)
       g_assert_true (near (pixel_at (plain, 20, 15), st.series[0], 0.02));
       g_assert_true (near (pixel_at (noisy, 20, 15), st.panel, 0.02));
       g_assert_true (near (pixel_at (over, 20, 15), st.series[0], 0.02));
-      /* the cross: at the middle, and outside the square (x, y = 9) */
+      /* the cross: at the middle, and outside the square (x, y = 10) */
       g_assert_true (near (pixel_at (over, 20, 20), st.foreground, 0.1));
-      g_assert_true (near (pixel_at (over, 9, 9), st.foreground, 0.35));
-      g_assert_true (near (pixel_at (noisy, 9, 9), st.background, 0.02));
-      g_assert_true (near (pixel_at (plain, 9, 9), st.background, 0.02));
+      g_assert_true (near (pixel_at (over, 10, 10), st.foreground, 0.35));
+      g_assert_true (near (pixel_at (noisy, 10, 10), st.background, 0.02));
+      g_assert_true (near (pixel_at (plain, 10, 10), st.background, 0.02));
       /* stripes across the hatched square, none across the others */
       g_assert_cmpuint (changes (dense, 20, 14, 26), >=, 4);
       g_assert_cmpuint (changes (noisy, 20, 14, 26), ==, 0);

@@ -363,7 +363,7 @@ spx_render_look_over_memory (cairo_t *cr, const SpxRenderStyle *style,
   cairo_path_extents (cr, &x0, &y0, &x1, &y1);
   spx_render_look_plain (cr, style, colour);
   double cx = (x0 + x1) / 2, cy = (y0 + y1) / 2;
-  double r = 0.7 * MAX (x1 - x0, y1 - y0);
+  double r = 0.65 * MAX (x1 - x0, y1 - y0);
   cairo_save (cr);
   cairo_set_dash (cr, NULL, 0, 0);
   cairo_set_line_cap (cr, CAIRO_LINE_CAP_ROUND);
@@ -371,7 +371,7 @@ spx_render_look_over_memory (cairo_t *cr, const SpxRenderStyle *style,
   cairo_line_to (cr, cx + r, cy + r);
   cairo_move_to (cr, cx - r, cy + r);
   cairo_line_to (cr, cx + r, cy - r);
-  cairo_set_line_width (cr, 1.6);
+  cairo_set_line_width (cr, 1.2);
   spx_render_set_rgb (cr, style->foreground);
   cairo_stroke (cr);
   cairo_restore (cr);
