@@ -718,17 +718,25 @@ test_export (void)
   g_rmdir (dir);
 }
 
+/* A window showing the Tiles view, the export choices their defaults. */
+static SpxWindow *
+tiles_window (void)
+{
+  reset_export_settings ();
+  SpxWindow *w = window_new ();
+  activate (w, "view", g_variant_new_string ("tiles"));
+  wait_idle (w);
+  return w;
+}
+
 /* The remembered size and page: 1× is the view's size, 2× twice its
  * pixels, custom exactly what was asked; A4 is a landscape A4 page. */
 static void
 test_export_sizes (void)
 {
   SKIP_WITHOUT_DISPLAY ();
-  reset_export_settings ();
+  SpxWindow *w = tiles_window ();
   GSettings *s = spx_settings_get ();
-  SpxWindow *w = window_new ();
-  activate (w, "view", g_variant_new_string ("tiles"));
-  wait_idle (w);
   g_autofree char *dir = g_dir_make_tmp ("spx-ui-XXXXXX", NULL);
   g_autofree char *path = g_build_filename (dir, "tiles.png", NULL);
   int w1, h1, w2, h2, wc, hc;
@@ -785,10 +793,7 @@ static void
 test_export_with_bar (void)
 {
   SKIP_WITHOUT_DISPLAY ();
-  reset_export_settings ();
-  SpxWindow *w = window_new ();
-  activate (w, "view", g_variant_new_string ("tiles"));
-  wait_idle (w);
+  SpxWindow *w = tiles_window ();
   GtkWidget *tiles = VIEW (w, TILES);
   g_assert_false (gtk_widget_get_visible (w->info_bar));
   gint64 end = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
@@ -830,11 +835,8 @@ static void
 test_export_theme (void)
 {
   SKIP_WITHOUT_DISPLAY ();
-  reset_export_settings ();
+  SpxWindow *w = tiles_window ();
   GSettings *s = spx_settings_get ();
-  SpxWindow *w = window_new ();
-  activate (w, "view", g_variant_new_string ("tiles"));
-  wait_idle (w);
   g_autofree char *dir = g_dir_make_tmp ("spx-ui-XXXXXX", NULL);
   g_autofree char *path = g_build_filename (dir, "tiles.png", NULL);
   static const struct { const char *choice; gint theme; } cases[] = {

@@ -325,32 +325,32 @@ spx_render_placeholder (cairo_t *cr, const SpxRenderStyle *style,
 
 /* ---- the looks of a mark ------------------------------------------- */
 
+/* The current path filled with fill and outlined with line. */
+static void
+fill_and_outline (cairo_t *cr, SpxRgb fill, double width, SpxRgb line)
+{
+  cairo_save (cr);
+  cairo_set_dash (cr, NULL, 0, 0);
+  spx_render_set_rgb (cr, fill);
+  cairo_fill_preserve (cr);
+  cairo_set_line_width (cr, width);
+  spx_render_set_rgb (cr, line);
+  cairo_stroke (cr);
+  cairo_restore (cr);
+}
+
 void
 spx_render_look_plain (cairo_t *cr, const SpxRenderStyle *style,
                        SpxRgb colour)
 {
-  cairo_save (cr);
-  cairo_set_dash (cr, NULL, 0, 0);
-  spx_render_set_rgb (cr, colour);
-  cairo_fill_preserve (cr);
-  cairo_set_line_width (cr, 1);
-  spx_render_set_rgb (cr, style->background);
-  cairo_stroke (cr);
-  cairo_restore (cr);
+  fill_and_outline (cr, colour, 1, style->background);
 }
 
 void
 spx_render_look_noisy (cairo_t *cr, const SpxRenderStyle *style,
                        SpxRgb colour)
 {
-  cairo_save (cr);
-  cairo_set_dash (cr, NULL, 0, 0);
-  spx_render_set_rgb (cr, style->panel);
-  cairo_fill_preserve (cr);
-  cairo_set_line_width (cr, 1.5);
-  spx_render_set_rgb (cr, colour);
-  cairo_stroke (cr);
-  cairo_restore (cr);
+  fill_and_outline (cr, style->panel, 1.5, colour);
 }
 
 /* Filled, then an × in the foreground across the mark and beyond it, so
