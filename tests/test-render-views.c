@@ -304,8 +304,8 @@ changes (cairo_surface_t *s, int y, int x0, int x1)
 }
 
 /* Each look as spx-render-style.h says, in both themes: plain filled;
- * noisy the panel inside; over memory filled with the cross's arms
- * beyond the square; keep dense striped. */
+ * noisy the panel inside; over memory filled, with the arms of an alert
+ * cross beyond the square; keep dense striped. */
 static void
 test_looks (void)
 {
@@ -321,9 +321,10 @@ test_looks (void)
       g_assert_true (near (pixel_at (plain, 20, 15), st.series[0], 0.02));
       g_assert_true (near (pixel_at (noisy, 20, 15), st.panel, 0.02));
       g_assert_true (near (pixel_at (over, 20, 15), st.series[0], 0.02));
-      /* the cross: at the middle, and outside the square (x, y = 10) */
-      g_assert_true (near (pixel_at (over, 20, 20), st.foreground, 0.1));
-      g_assert_true (near (pixel_at (over, 10, 10), st.foreground, 0.35));
+      /* the cross under the fill, its arms outside the square */
+      g_assert_true (near (pixel_at (over, 20, 20), st.series[0], 0.02));
+      g_assert_true (near (pixel_at (over, 10, 10), st.alert, 0.1));
+      g_assert_true (near (pixel_at (over, 29, 10), st.alert, 0.1));
       g_assert_true (near (pixel_at (noisy, 10, 10), st.background, 0.02));
       g_assert_true (near (pixel_at (plain, 10, 10), st.background, 0.02));
       /* stripes across the hatched square, none across the others */

@@ -824,8 +824,8 @@ nearest_distance (cairo_surface_t *surface, double x, double y, SpxRgb want)
 }
 
 /* Over memory and noisy look different: a model plan over memory is
- * filled and crossed out (the cross's arms reach past the marker), a
- * noisy CPU point hollow (the panel inside, nothing outside). */
+ * filled over an alert cross whose arms reach past the marker, a noisy
+ * CPU point hollow (the panel inside, nothing outside). */
 static void
 test_chart_looks (void)
 {
@@ -846,16 +846,16 @@ test_chart_looks (void)
       double oy = spx_speedup_axes_y (&ax, 6);
       double nx = spx_speedup_axes_x (&ax, 1 / 4.0);
       double ny = spx_speedup_axes_y (&ax, 3);
-      /* the middles: the cross over the fill; the panel */
-      g_assert_cmpfloat (nearest_distance (surface, ox, oy, style.foreground),
-                         <, 0.15);
+      /* the middles: the block's colour; the panel */
+      g_assert_cmpfloat (colour_distance (pixel (surface, ox, oy),
+                                          style.series[0]), <, 0.02);
       g_assert_cmpfloat (colour_distance (pixel (surface, nx, ny),
                                           style.panel), <, 0.02);
-      /* 5 pixels out on the diagonal: an arm of the cross; the panel */
-      g_assert_cmpfloat (nearest_distance (surface, ox + 5, oy + 5,
-                                           style.foreground), <, 0.3);
-      g_assert_cmpfloat (nearest_distance (surface, nx + 5, ny + 5,
-                                           style.foreground), >, 0.5);
+      /* 6 pixels out on the diagonal: an arm of the cross; nothing */
+      g_assert_cmpfloat (nearest_distance (surface, ox + 6, oy + 6,
+                                           style.alert), <, 0.2);
+      g_assert_cmpfloat (nearest_distance (surface, nx + 6, ny + 6,
+                                           style.alert), >, 0.4);
       cairo_surface_destroy (surface);
     }
 }

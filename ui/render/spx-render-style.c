@@ -353,17 +353,19 @@ spx_render_look_noisy (cairo_t *cr, const SpxRenderStyle *style,
   fill_and_outline (cr, style->panel, 1.5, colour);
 }
 
-/* Filled, then an × in the foreground across the mark and beyond it, so
- * that its arms show on any fill. */
+/* An × in the alert colour (the Tiles view's cross, the Timeline's
+ * "over memory") reaching well past the mark, then the mark filled over
+ * it: the arms show on any fill and the fill keeps its colour. */
 void
 spx_render_look_over_memory (cairo_t *cr, const SpxRenderStyle *style,
                              SpxRgb colour)
 {
   double x0, y0, x1, y1;
   cairo_path_extents (cr, &x0, &y0, &x1, &y1);
-  spx_render_look_plain (cr, style, colour);
+  cairo_path_t *mark = cairo_copy_path (cr);
+  cairo_new_path (cr);
   double cx = (x0 + x1) / 2, cy = (y0 + y1) / 2;
-  double r = 0.65 * MAX (x1 - x0, y1 - y0);
+  double r = 0.5 * MAX (x1 - x0, y1 - y0) + 4;
   cairo_save (cr);
   cairo_set_dash (cr, NULL, 0, 0);
   cairo_set_line_cap (cr, CAIRO_LINE_CAP_ROUND);
@@ -371,10 +373,13 @@ spx_render_look_over_memory (cairo_t *cr, const SpxRenderStyle *style,
   cairo_line_to (cr, cx + r, cy + r);
   cairo_move_to (cr, cx - r, cy + r);
   cairo_line_to (cr, cx + r, cy - r);
-  cairo_set_line_width (cr, 1.2);
-  spx_render_set_rgb (cr, style->foreground);
+  cairo_set_line_width (cr, 1.6);
+  spx_render_set_rgb (cr, style->alert);
   cairo_stroke (cr);
   cairo_restore (cr);
+  cairo_append_path (cr, mark);
+  cairo_path_destroy (mark);
+  spx_render_look_plain (cr, style, colour);
 }
 
 /* Washed with colour, diagonal lines 4 pixels apart inside, and the

@@ -116,8 +116,8 @@ void     spx_render_colour_bar (cairo_t *cr, const SpxRenderStyle *style,
  * use up) in colour, each with one meaning on every chart and legend:
  * plain; noisy, a measurement not to be trusted: hollow (the panel
  * inside, a thick outline); over memory, a plan the machine cannot hold:
- * filled and struck through with a cross wider than the mark; keep
- * dense, a choice that stays dense: hatched. */
+ * filled over a cross in the alert colour whose arms reach past it;
+ * keep dense, a choice that stays dense: hatched. */
 void     spx_render_look_plain       (cairo_t *cr, const SpxRenderStyle *style,
                                       SpxRgb colour);
 void     spx_render_look_noisy       (cairo_t *cr, const SpxRenderStyle *style,
