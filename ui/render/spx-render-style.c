@@ -383,13 +383,12 @@ spx_render_look_over_memory (cairo_t *cr, const SpxRenderStyle *style,
 }
 
 /* Washed with colour, diagonal lines 4 pixels apart inside, and the
- * outline (style: the same signature as every look). */
+ * outline. */
 void
 spx_render_look_keep_dense (cairo_t *cr, const SpxRenderStyle *style,
                             SpxRgb colour)
 {
   double x0, y0, x1, y1;
-  (void) style;
   cairo_path_extents (cr, &x0, &y0, &x1, &y1);
   cairo_path_t *outline = cairo_copy_path (cr);
   cairo_save (cr);
