@@ -18,10 +18,18 @@ G_BEGIN_DECLS
   O (scale, 0, TEXT, "S", spx_cli_keep_printf ( \
      "Device pixels per logical pixel, PNG only (default %g)", d->scale), \
      NULL) \
+  O (size, 0, TEXT, "WxH", "Width and height at once, as 1200x750 (not " \
+     "with --width or --height)", NULL) \
   O (theme, 0, TEXT, "THEME", "light or dark (default light)", NULL)
+
+/* For the commands whose chart can have noisy points. */
+#define SPX_CLI_NOISE_NOTE_OPTIONS(O) \
+  O (no_noise_note, 0, FLAG, NULL, "Leave out the chart's line counting " \
+     "the noisy points (their markers stay hollow)", NULL)
 
 typedef struct {
   SPX_CLI_FIELDS (SPX_CLI_PICTURE_OPTIONS)
+  SPX_CLI_FIELDS (SPX_CLI_NOISE_NOTE_OPTIONS)
 } SpxCliPictureArgs;
 
 /* The size in logical pixels, PNG's device scale and the style. */
@@ -30,11 +38,14 @@ typedef struct {
   SpxRenderStyle style;
 } SpxCliPicture;
 
-/* Adds --width, --height, --scale, --theme, saying the defaults held in
- * defaults (its width, height and scale; the theme is light). */
+/* Adds --width, --height, --scale, --size, --theme, saying the defaults
+ * held in defaults (its width, height and scale; the theme is light). */
 void     spx_cli_picture_args_add   (SpxCliPictureArgs *args,
                                      SpxCliOptions *options,
                                      const SpxCliPicture *defaults);
+/* Adds --no-noise-note (the style's no_noise_note). */
+void     spx_cli_picture_noise_add  (SpxCliPictureArgs *args,
+                                     SpxCliOptions *options);
 /* Checks them over the defaults already in picture (one line naming the
  * option on failure). A default height of 0 stays 0 unless --height is
  * given: the command then sizes the picture. */

@@ -530,6 +530,7 @@ spx_cli_sweep_options (void)
   /* the word the other commands use */
   spx_cli_options_alias (o, "mode", "modes");
   spx_cli_picture_args_add (&args->picture, o, &chart_defaults);
+  spx_cli_picture_noise_add (&args->picture, o);
   spx_cli_study_args_add (&args->study, o, SPX_CLI_STUDY_SCENARIO);
   return o;
 }

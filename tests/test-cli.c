@@ -1557,6 +1557,43 @@ test_render_views (void)
   g_rmdir (dir);
 }
 
+/* --size WxH is the picture's size in pixels, as --width and --height
+ * (which it does not go with) are; --no-noise-note is sweep's alone. */
+static void
+test_render_size (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("spx-cli-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "tiles.png", NULL);
+  Run r = run_cli ("render", "--view", "tiles", "--machine", "teach16",
+                   "--m", "64", "--k", "64", "--block", "4", "--size",
+                   "500x300", "--out", path, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  run_clear (&r);
+  /* the PNG's IHDR: width and height, big-endian, from byte 16 */
+  g_autofree guchar *png = NULL;
+  gsize len = 0;
+  g_assert_true (g_file_get_contents (path, (char **) &png, &len, NULL));
+  g_assert_cmpuint (len, >, 24);
+  g_assert_cmpuint (GUINT32_FROM_BE (*(guint32 *) (png + 16)), ==, 500);
+  g_assert_cmpuint (GUINT32_FROM_BE (*(guint32 *) (png + 20)), ==, 300);
+  g_unlink (path);
+  g_rmdir (dir);
+  r = run_cli ("render", "--view", "tiles", "--size", "500x300", "--width",
+               "500", "--out", "x.png", NULL);
+  assert_usage_error (&r, "--size");
+  r = run_cli ("render", "--view", "tiles", "--size", "500", "--out",
+               "x.png", NULL);
+  assert_usage_error (&r, "--size");
+  r = run_cli ("layers", "--size", "10x10", "--out", "x.png", "x.npz", NULL);
+  assert_usage_error (&r, "--size");
+  r = run_cli ("render", "--view", "speedup", "--no-noise-note", "--out",
+               "x.png", NULL);
+  assert_usage_error (&r, "--no-noise-note");
+  r = run_cli ("sweep", "--no-noise-note", "--size", "10x10", "--out",
+               "x.png", NULL);
+  assert_usage_error (&r, "--size");
+}
+
 static void
 test_render_errors (void)
 {
@@ -3296,6 +3333,7 @@ main (int argc, char **argv)
                         test_sweep_interrupted);
   g_test_add_func ("/cli/render/views", test_render_views);
   g_test_add_func ("/cli/render/errors", test_render_errors);
+  g_test_add_func ("/cli/render/size", test_render_size);
   g_test_add_func ("/cli/out/read-only", test_out_read_only);
   g_test_add_func ("/cli/out/stream", test_out_stream);
   g_test_add_func ("/cli/bench/dense-core", test_bench_dense_core);

@@ -7,6 +7,7 @@
 #include "spx-study.h"
 #include "spx-util.h"
 
+#include <math.h>
 #include <string.h>
 
 #define W 640
@@ -254,6 +255,124 @@ test_lesson (void)
                                             "window's views"));
 }
 
+/* ---- the looks of a mark and the export's words -------------------- */
+
+typedef void (*LookFunc) (cairo_t *, const SpxRenderStyle *, SpxRgb);
+
+/* A 16 × 16 square at (12, 12) in a 40 × 40 picture of the background,
+ * drawn with look in the style's first series colour. */
+static cairo_surface_t *
+draw_look (LookFunc look, const SpxRenderStyle *style)
+{
+  cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_RGB24, 40,
+                                                   40);
+  cairo_t *cr = cairo_create (s);
+  spx_render_clear (cr, style, 40, 40);
+  cairo_rectangle (cr, 12, 12, 16, 16);
+  look (cr, style, style->series[0]);
+  g_assert_false (cairo_has_current_point (cr)); /* the path used up */
+  cairo_destroy (cr);
+  cairo_surface_flush (s);
+  return s;
+}
+
+static SpxRgb
+pixel_at (cairo_surface_t *s, int x, int y)
+{
+  const guchar *row = cairo_image_surface_get_data (s) +
+                      y * cairo_image_surface_get_stride (s);
+  guint32 px = ((const guint32 *) row)[x];
+  return (SpxRgb) { ((px >> 16) & 0xff) / 255.0, ((px >> 8) & 0xff) / 255.0,
+                    (px & 0xff) / 255.0 };
+}
+
+static gboolean
+near (SpxRgb a, SpxRgb b, double tolerance)
+{
+  return fabs (a.r - b.r) <= tolerance && fabs (a.g - b.g) <= tolerance &&
+         fabs (a.b - b.b) <= tolerance;
+}
+
+/* How many times the colour changes along row y from x0 to x1. */
+static guint
+changes (cairo_surface_t *s, int y, int x0, int x1)
+{
+  guint n = 0;
+  for (int x = x0 + 1; x < x1; x++)
+    n += !near (pixel_at (s, x, y), pixel_at (s, x - 1, y), 0.05);
+  return n;
+}
+
+/* Each look as spx-render-style.h says, in both themes: plain filled;
+ * noisy the panel inside; over memory filled, with the arms of an alert
+ * cross beyond the square; keep dense striped. */
+static void
+test_looks (void)
+{
+  for (SpxTheme t = SPX_THEME_LIGHT; t <= SPX_THEME_DARK; t++)
+    {
+      SpxRenderStyle st;
+      spx_render_style_init (&st, t);
+      cairo_surface_t *plain = draw_look (spx_render_look_plain, &st);
+      cairo_surface_t *noisy = draw_look (spx_render_look_noisy, &st);
+      cairo_surface_t *over = draw_look (spx_render_look_over_memory, &st);
+      cairo_surface_t *dense = draw_look (spx_render_look_keep_dense, &st);
+      /* inside, off the diagonals */
+      g_assert_true (near (pixel_at (plain, 20, 15), st.series[0], 0.02));
+      g_assert_true (near (pixel_at (noisy, 20, 15), st.panel, 0.02));
+      g_assert_true (near (pixel_at (over, 20, 15), st.series[0], 0.02));
+      /* the cross under the fill, its arms outside the square */
+      g_assert_true (near (pixel_at (over, 20, 20), st.series[0], 0.02));
+      g_assert_true (near (pixel_at (over, 10, 10), st.alert, 0.1));
+      g_assert_true (near (pixel_at (over, 29, 10), st.alert, 0.1));
+      g_assert_true (near (pixel_at (noisy, 10, 10), st.background, 0.02));
+      g_assert_true (near (pixel_at (plain, 10, 10), st.background, 0.02));
+      /* stripes across the hatched square, none across the others */
+      g_assert_cmpuint (changes (dense, 20, 14, 26), >=, 4);
+      g_assert_cmpuint (changes (noisy, 20, 14, 26), ==, 0);
+      g_assert_cmpuint (changes (plain, 20, 14, 26), ==, 0);
+      cairo_surface_destroy (plain);
+      cairo_surface_destroy (noisy);
+      cairo_surface_destroy (over);
+      cairo_surface_destroy (dense);
+    }
+}
+
+/* The export's words: a theme (shown stands for the view's), and a size
+ * "WxH" in range. */
+static void
+test_export_words (void)
+{
+  for (SpxTheme shown = SPX_THEME_LIGHT; shown <= SPX_THEME_DARK; shown++)
+    {
+      g_assert_cmpint (spx_export_theme_resolve (SPX_EXPORT_THEME_SHOWN,
+                                                 shown), ==, shown);
+      g_assert_cmpint (spx_export_theme_resolve (SPX_EXPORT_THEME_LIGHT,
+                                                 shown), ==, SPX_THEME_LIGHT);
+      g_assert_cmpint (spx_export_theme_resolve (SPX_EXPORT_THEME_DARK,
+                                                 shown), ==, SPX_THEME_DARK);
+    }
+  guint w = 0, h = 0;
+  g_assert_true (spx_export_size_from_string ("1200x750", 64, 16384, &w, &h,
+                                              NULL));
+  g_assert_cmpuint (w, ==, 1200);
+  g_assert_cmpuint (h, ==, 750);
+  g_assert_true (spx_export_size_from_string ("640×400", 64, 16384, &w, &h,
+                                              NULL));
+  g_assert_cmpuint (w, ==, 640);
+  g_assert_cmpuint (h, ==, 400);
+  const char *bad[] = { "", "1200", "1200x", "x750", "1200x750x2", "12x750",
+                        "1200x99999", "-5x750", "1200 x 750", "axb" };
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      g_autoptr (GError) error = NULL;
+      g_assert_false (spx_export_size_from_string (bad[i], 64, 16384, &w, &h,
+                                                   &error));
+      g_assert_error (error, SPX_RENDER_ERROR, SPX_RENDER_ERROR_INVALID);
+      g_assert_nonnull (strstr (error->message, bad[i]));
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -264,6 +383,8 @@ main (int argc, char **argv)
   g_test_add_func ("/render/views/draw-hit-describe",
                    test_draw_hit_describe);
   g_test_add_func ("/render/views/lesson", test_lesson);
+  g_test_add_func ("/render/style/looks", test_looks);
+  g_test_add_func ("/render/export/words", test_export_words);
   int status = g_test_run ();
   spx_study_free (study);
   return status;

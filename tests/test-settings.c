@@ -165,6 +165,8 @@ test_missing_schema (void)
   spx_export_choice_load (&choice, s);
   g_assert_cmpint (choice.png, ==, SPX_PNG_1X);
   g_assert_cmpint (choice.page, ==, SPX_PAGE_VIEW);
+  g_assert_cmpint (choice.theme, ==, SPX_EXPORT_THEME_SHOWN);
+  g_assert_true (choice.noise_note);
   g_settings_set_string (s, "export-folder", "/somewhere");
   g_autofree char *folder = g_settings_get_string (s, "export-folder");
   g_assert_cmpstr (folder, ==, "/somewhere");
@@ -178,7 +180,7 @@ test_round_trip (void)
   g_autofree char *file = g_build_filename (home, "settings.keyfile", NULL);
   g_autoptr (GSettingsSchema) schema = spx_settings_find_schema ();
   const SpxExportChoice set = { SPX_PNG_CUSTOM, 800, 600, SPX_PAGE_LETTER,
-                                100, 50 };
+                                100, 50, SPX_EXPORT_THEME_DARK, FALSE };
   {
     g_autoptr (GSettingsBackend) b =
       g_keyfile_settings_backend_new (file, "/", NULL);
@@ -208,6 +210,8 @@ test_round_trip (void)
   g_assert_cmpint (got.page, ==, SPX_PAGE_LETTER);
   g_assert_cmpfloat (got.page_width, ==, 100);
   g_assert_cmpfloat (got.page_height, ==, 50);
+  g_assert_cmpint (got.theme, ==, SPX_EXPORT_THEME_DARK);
+  g_assert_false (got.noise_note);
   g_unlink (file);
 }
 
@@ -481,21 +485,21 @@ test_export_geometry (void)
     double width, height, scale;
   } cases[] = {
     /* PNG: the view at 1× or 2×, or exactly the pixels asked */
-    { { SPX_PNG_1X, 10, 10, SPX_PAGE_A4, 10, 10 }, SPX_EXPORT_PNG,
-      700, 500, 1 },
-    { { SPX_PNG_2X, 10, 10, SPX_PAGE_A4, 10, 10 }, SPX_EXPORT_PNG,
-      700, 500, 2 },
-    { { SPX_PNG_CUSTOM, 1920, 1080, SPX_PAGE_A4, 10, 10 }, SPX_EXPORT_PNG,
-      1920, 1080, 1 },
+    { { SPX_PNG_1X, 10, 10, SPX_PAGE_A4, 10, 10, 0, TRUE },
+      SPX_EXPORT_PNG, 700, 500, 1 },
+    { { SPX_PNG_2X, 10, 10, SPX_PAGE_A4, 10, 10, 0, TRUE },
+      SPX_EXPORT_PNG, 700, 500, 2 },
+    { { SPX_PNG_CUSTOM, 1920, 1080, SPX_PAGE_A4, 10, 10, 0, TRUE },
+      SPX_EXPORT_PNG, 1920, 1080, 1 },
     /* SVG and PDF: points; the PNG choice does not matter */
-    { { SPX_PNG_2X, 10, 10, SPX_PAGE_VIEW, 10, 10 }, SPX_EXPORT_SVG,
-      700, 500, 1 },
-    { { SPX_PNG_2X, 10, 10, SPX_PAGE_A4, 10, 10 }, SPX_EXPORT_PDF,
-      A4_W, A4_H, 1 },
-    { { SPX_PNG_1X, 10, 10, SPX_PAGE_LETTER, 10, 10 }, SPX_EXPORT_PDF,
-      792, 612, 1 },
-    { { SPX_PNG_1X, 10, 10, SPX_PAGE_CUSTOM, 25.4, 50.8 }, SPX_EXPORT_SVG,
-      72, 144, 1 },
+    { { SPX_PNG_2X, 10, 10, SPX_PAGE_VIEW, 10, 10, 0, TRUE },
+      SPX_EXPORT_SVG, 700, 500, 1 },
+    { { SPX_PNG_2X, 10, 10, SPX_PAGE_A4, 10, 10, 0, TRUE },
+      SPX_EXPORT_PDF, A4_W, A4_H, 1 },
+    { { SPX_PNG_1X, 10, 10, SPX_PAGE_LETTER, 10, 10, 0, TRUE },
+      SPX_EXPORT_PDF, 792, 612, 1 },
+    { { SPX_PNG_1X, 10, 10, SPX_PAGE_CUSTOM, 25.4, 50.8, 0, TRUE },
+      SPX_EXPORT_SVG, 72, 144, 1 },
   };
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
@@ -506,6 +510,30 @@ test_export_geometry (void)
       g_assert_cmpfloat_with_epsilon (h, cases[i].height, 1e-9);
       g_assert_cmpfloat (scale, ==, cases[i].scale);
     }
+}
+
+/* The style of an export: the theme chosen (shown: the view's), and the
+ * noise note left out when not included. */
+static void
+test_export_style (void)
+{
+  SpxExportChoice c = { SPX_PNG_1X, 10, 10, SPX_PAGE_VIEW, 10, 10,
+                        SPX_EXPORT_THEME_SHOWN, TRUE };
+  SpxRenderStyle style;
+  spx_export_choice_style (&c, SPX_THEME_DARK, &style);
+  g_assert_cmpint (style.theme, ==, SPX_THEME_DARK);
+  g_assert_false (style.no_noise_note);
+  c.theme = SPX_EXPORT_THEME_LIGHT;
+  c.noise_note = FALSE;
+  spx_export_choice_style (&c, SPX_THEME_DARK, &style);
+  g_assert_cmpint (style.theme, ==, SPX_THEME_LIGHT);
+  g_assert_true (style.no_noise_note);
+  c.theme = SPX_EXPORT_THEME_DARK;
+  spx_export_choice_style (&c, SPX_THEME_LIGHT, &style);
+  g_assert_cmpint (style.theme, ==, SPX_THEME_DARK);
+  SpxRenderStyle dark;
+  spx_render_style_init (&dark, SPX_THEME_DARK);
+  g_assert_cmpfloat (style.background.r, ==, dark.background.r);
 }
 
 /* The Pictures folder comes from user-dirs.dirs under XDG_CONFIG_HOME. */
@@ -595,6 +623,7 @@ main (int argc, char **argv)
         }
     }
   g_test_add_func ("/settings/export-geometry", test_export_geometry);
+  g_test_add_func ("/settings/export-style", test_export_style);
   g_test_add_func ("/settings/export-start-folder",
                    test_export_start_folder);
   g_test_add_func ("/settings/export-rename", test_export_rename);

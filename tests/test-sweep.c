@@ -749,6 +749,117 @@ test_chart_noisy (void)
   cairo_surface_destroy (surface);
 }
 
+/* render_image with a style of the caller's. */
+static cairo_surface_t *
+render_styled (const SpxRenderSpeedupData *data, const SpxRenderStyle *style,
+               SpxSpeedupAxes *ax)
+{
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24,
+                                                         640, 400);
+  cairo_t *cr = cairo_create (surface);
+  spx_render_speedup (cr, 640, 400, data, style);
+  g_assert_true (spx_render_speedup_axes (cr, 640, 400, data, style, ax));
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+  return surface;
+}
+
+/* How many of rows 0 … rows - 1 differ between two pictures. */
+static guint
+rows_differing (cairo_surface_t *a, cairo_surface_t *b, int rows)
+{
+  int stride = cairo_image_surface_get_stride (a);
+  const guchar *pa = cairo_image_surface_get_data (a);
+  const guchar *pb = cairo_image_surface_get_data (b);
+  guint n = 0;
+  for (int y = 0; y < rows; y++)
+    n += memcmp (pa + y * stride, pb + y * stride,
+                 (gsize) cairo_image_surface_get_width (a) * 4) != 0;
+  return n;
+}
+
+/* The noise note is the subtitle's line counting the noisy points: with
+ * style.no_noise_note the picture above the plot is the clean chart's,
+ * and the noisy marker stays hollow. */
+static void
+test_chart_noise_note (void)
+{
+  g_autoptr (SpxSweep) sweep = spx_sweep_new ();
+  add_point (sweep, SPX_SWEEP_CPU, SPX_SWEEP_STATIC, 4, 1 / 4.0, 3);
+  add_point (sweep, SPX_SWEEP_CPU, SPX_SWEEP_STATIC, 4, 1 / 16.0, 6);
+  last_point (sweep)->fits = TRUE;
+  SpxRenderSpeedupData data = { .sweep = sweep };
+  SpxRenderStyle style;
+  spx_render_style_init (&style, SPX_THEME_LIGHT);
+  SpxSpeedupAxes clean_ax, noted_ax, bare_ax;
+  cairo_surface_t *clean = render_styled (&data, &style, &clean_ax);
+  last_point (sweep)->noise = SPX_NOISE_BUSY;
+  cairo_surface_t *noted = render_styled (&data, &style, &noted_ax);
+  style.no_noise_note = TRUE;
+  cairo_surface_t *bare = render_styled (&data, &style, &bare_ax);
+
+  g_assert_cmpfloat (noted_ax.y, >, clean_ax.y);
+  g_assert_cmpfloat (bare_ax.y, ==, clean_ax.y);
+  int top = (int) floor (clean_ax.y);
+  g_assert_cmpuint (rows_differing (noted, clean, top), >, 5);
+  g_assert_cmpuint (rows_differing (bare, clean, top), ==, 0);
+  SpxRgb hollow = pixel (bare, spx_speedup_axes_x (&bare_ax, 1 / 16.0),
+                         spx_speedup_axes_y (&bare_ax, 6));
+  g_assert_cmpfloat (colour_distance (hollow, style.panel), <, 0.02);
+  cairo_surface_destroy (clean);
+  cairo_surface_destroy (noted);
+  cairo_surface_destroy (bare);
+}
+
+/* The colour nearest want in the 5 × 5 pixels about (x, y): how far. */
+static double
+nearest_distance (cairo_surface_t *surface, double x, double y, SpxRgb want)
+{
+  double best = 1;
+  for (int dy = -2; dy <= 2; dy++)
+    for (int dx = -2; dx <= 2; dx++)
+      best = MIN (best, colour_distance (pixel (surface, x + dx, y + dy),
+                                         want));
+  return best;
+}
+
+/* Over memory and noisy look different: a model plan over memory is
+ * filled over an alert cross whose arms reach past the marker, a noisy
+ * CPU point hollow (the panel inside, nothing outside). */
+static void
+test_chart_looks (void)
+{
+  g_autoptr (SpxSweep) sweep = spx_sweep_new ();
+  add_point (sweep, SPX_SWEEP_MODEL, SPX_SWEEP_STATIC, 4, 1 / 16.0, 6);
+  last_point (sweep)->fits = FALSE;
+  add_point (sweep, SPX_SWEEP_CPU, SPX_SWEEP_STATIC, 4, 1 / 4.0, 3);
+  last_point (sweep)->fits = TRUE;
+  last_point (sweep)->noise = SPX_NOISE_BUSY;
+  SpxRenderSpeedupData data = { .sweep = sweep };
+  for (SpxTheme t = SPX_THEME_LIGHT; t <= SPX_THEME_DARK; t++)
+    {
+      SpxRenderStyle style;
+      spx_render_style_init (&style, t);
+      SpxSpeedupAxes ax;
+      cairo_surface_t *surface = render_styled (&data, &style, &ax);
+      double ox = spx_speedup_axes_x (&ax, 1 / 16.0);
+      double oy = spx_speedup_axes_y (&ax, 6);
+      double nx = spx_speedup_axes_x (&ax, 1 / 4.0);
+      double ny = spx_speedup_axes_y (&ax, 3);
+      /* the middles: the block's colour; the panel */
+      g_assert_cmpfloat (colour_distance (pixel (surface, ox, oy),
+                                          style.series[0]), <, 0.02);
+      g_assert_cmpfloat (colour_distance (pixel (surface, nx, ny),
+                                          style.panel), <, 0.02);
+      /* 6 pixels out on the diagonal: an arm of the cross; nothing */
+      g_assert_cmpfloat (nearest_distance (surface, ox + 6, oy + 6,
+                                           style.alert), <, 0.2);
+      g_assert_cmpfloat (nearest_distance (surface, nx + 6, ny + 6,
+                                           style.alert), >, 0.4);
+      cairo_surface_destroy (surface);
+    }
+}
+
 /* Pixels darker than text's anti-aliased edge, in a box about (x, y). */
 static guint
 count_dark (cairo_surface_t *surface, double x, double y, int half_w,
@@ -1391,6 +1502,8 @@ main (int argc, char **argv)
   g_test_add_func ("/sweep/chart/reference-line", test_chart_reference_line);
   g_test_add_func ("/sweep/chart/error-bars", test_chart_error_bars);
   g_test_add_func ("/sweep/chart/noisy", test_chart_noisy);
+  g_test_add_func ("/sweep/chart/noise-note", test_chart_noise_note);
+  g_test_add_func ("/sweep/chart/looks", test_chart_looks);
   g_test_add_func ("/sweep/chart/stale", test_chart_stale);
   g_test_add_func ("/sweep/chart/subject", test_chart_subject);
   g_test_add_func ("/sweep/chart/density-ticks", test_chart_density_ticks);

@@ -680,7 +680,8 @@ reset_export_settings (void)
   const char *keys[] = { "export-folder", "export-png-size",
                          "export-png-width", "export-png-height",
                          "export-page", "export-page-width",
-                         "export-page-height" };
+                         "export-page-height", "export-theme",
+                         "export-noise-note" };
   for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
     g_settings_reset (s, keys[i]);
 }
@@ -717,17 +718,25 @@ test_export (void)
   g_rmdir (dir);
 }
 
+/* A window showing the Tiles view, the export choices their defaults. */
+static SpxWindow *
+tiles_window (void)
+{
+  reset_export_settings ();
+  SpxWindow *w = window_new ();
+  activate (w, "view", g_variant_new_string ("tiles"));
+  wait_idle (w);
+  return w;
+}
+
 /* The remembered size and page: 1× is the view's size, 2× twice its
  * pixels, custom exactly what was asked; A4 is a landscape A4 page. */
 static void
 test_export_sizes (void)
 {
   SKIP_WITHOUT_DISPLAY ();
-  reset_export_settings ();
+  SpxWindow *w = tiles_window ();
   GSettings *s = spx_settings_get ();
-  SpxWindow *w = window_new ();
-  activate (w, "view", g_variant_new_string ("tiles"));
-  wait_idle (w);
   g_autofree char *dir = g_dir_make_tmp ("spx-ui-XXXXXX", NULL);
   g_autofree char *path = g_build_filename (dir, "tiles.png", NULL);
   int w1, h1, w2, h2, wc, hc;
@@ -760,6 +769,105 @@ test_export_sizes (void)
   const char *box = "/MediaBox [ 0 0 841.889764 595.275591 ]";
   g_assert_nonnull (memmem (text, len, box, strlen (box)));
   g_unlink (pdf);
+  window_close (w);
+  g_rmdir (dir);
+  reset_export_settings ();
+}
+
+/* Iterates until the info bar is laid out whole above view (its height
+ * taken from view's h0), at most 5 s. */
+static void
+wait_for_bar (SpxWindow *w, GtkWidget *view, int h0)
+{
+  gint64 end = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
+  while (g_get_monotonic_time () < end &&
+         !(gtk_widget_get_allocated_height (w->info_bar) > 1 &&
+           gtk_widget_get_allocated_height (view) ==
+             h0 - gtk_widget_get_allocated_height (w->info_bar)))
+    g_main_context_iteration (NULL, FALSE);
+}
+
+/* "The view's size" is the same with a message above the view (which
+ * takes its height from the view) as without: PNG and SVG alike. */
+static void
+test_export_with_bar (void)
+{
+  SKIP_WITHOUT_DISPLAY ();
+  SpxWindow *w = tiles_window ();
+  GtkWidget *tiles = VIEW (w, TILES);
+  g_assert_false (gtk_widget_get_visible (w->info_bar));
+  gint64 end = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
+  while (gtk_widget_get_allocated_height (tiles) <= 1 &&
+         g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, FALSE); /* the first layout */
+  int h0 = gtk_widget_get_allocated_height (tiles);
+  g_assert_cmpint (h0, >, 400); /* else the size is the floor, not the view */
+  g_autofree char *dir = g_dir_make_tmp ("spx-ui-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "tiles.png", NULL);
+  g_autofree char *svg = g_build_filename (dir, "tiles.svg", NULL);
+  int w1, h1, w2, h2;
+  activate (w, "export-path", g_variant_new_string (path));
+  png_size (path, &w1, &h1);
+  g_assert_cmpint (h1, ==, h0);
+  /* "Saved …" shows above the views, which shrink */
+  g_assert_true (gtk_widget_get_visible (w->info_bar));
+  wait_for_bar (w, tiles, h0);
+  g_assert_cmpint (gtk_widget_get_allocated_height (tiles), <, h0);
+  activate (w, "export-path", g_variant_new_string (path));
+  png_size (path, &w2, &h2);
+  g_assert_cmpint (w2, ==, w1);
+  g_assert_cmpint (h2, ==, h1);
+  activate (w, "export-path", g_variant_new_string (svg));
+  g_autofree char *text = NULL;
+  g_assert_true (g_file_get_contents (svg, &text, NULL, NULL));
+  g_autofree char *size = g_strdup_printf ("width=\"%d\" height=\"%d\"",
+                                           w1, h1);
+  g_assert_nonnull (strstr (text, size));
+  g_unlink (path);
+  g_unlink (svg);
+  window_close (w);
+  g_rmdir (dir);
+}
+
+/* The exported picture's background: the theme chosen, whatever the
+ * window's; "shown" the window's. */
+static void
+test_export_theme (void)
+{
+  SKIP_WITHOUT_DISPLAY ();
+  SpxWindow *w = tiles_window ();
+  GSettings *s = spx_settings_get ();
+  g_autofree char *dir = g_dir_make_tmp ("spx-ui-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "tiles.png", NULL);
+  static const struct { const char *choice; gint theme; } cases[] = {
+    { "light", SPX_THEME_LIGHT }, { "dark", SPX_THEME_DARK },
+    { "shown", -1 },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_settings_set_string (s, "export-theme", cases[i].choice);
+      activate (w, "export-path", g_variant_new_string (path));
+      SpxRenderStyle want;
+      spx_render_style_init (&want, cases[i].theme >= 0
+                                      ? (SpxTheme) cases[i].theme
+                                      : _spx_window_theme (w));
+      cairo_surface_t *png = cairo_image_surface_create_from_png (path);
+      g_assert_cmpint (cairo_surface_status (png), ==, CAIRO_STATUS_SUCCESS);
+      guint32 px = *(const guint32 *) cairo_image_surface_get_data (png);
+      g_assert_cmpuint ((px >> 16) & 0xff, ==,
+                        (guint) round (want.background.r * 255));
+      g_assert_cmpuint ((px >> 8) & 0xff, ==,
+                        (guint) round (want.background.g * 255));
+      g_assert_cmpuint (px & 0xff, ==,
+                        (guint) round (want.background.b * 255));
+      cairo_surface_destroy (png);
+    }
+  /* light and dark really differ */
+  SpxRenderStyle light, dark;
+  spx_render_style_init (&light, SPX_THEME_LIGHT);
+  spx_render_style_init (&dark, SPX_THEME_DARK);
+  g_assert_cmpfloat (fabs (light.background.r - dark.background.r), >, 0.5);
+  g_unlink (path);
   window_close (w);
   g_rmdir (dir);
   reset_export_settings ();
@@ -2354,6 +2462,8 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/window/export", test_export);
   g_test_add_func ("/ui/window/export-sizes", test_export_sizes);
   g_test_add_func ("/ui/window/export-fails", test_export_fails);
+  g_test_add_func ("/ui/window/export-with-bar", test_export_with_bar);
+  g_test_add_func ("/ui/window/export-theme", test_export_theme);
   g_test_add_func ("/ui/window/export-dialog", test_export_dialog);
   g_test_add_func ("/ui/window/sweep-cancel", test_sweep_cancel);
   g_test_add_func ("/ui/window/sweep-waits", test_sweep_waits);

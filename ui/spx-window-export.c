@@ -1,5 +1,6 @@
 /* spx-window-export.c: export the view shown (PNG at a size or scale,
- * SVG or PDF on a page) or the sweep's data; the dialog remembers its
+ * SVG or PDF on a page, in the theme shown or one chosen, with or
+ * without the noise note) or the sweep's data; the dialog remembers its
  * choices and folder in the settings, and a save is confirmed in the
  * window */
 #include "spx-window-private.h"
@@ -24,6 +25,8 @@ spx_export_choice_load (SpxExportChoice *c, GSettings *s)
   c->page = (SpxPage) g_settings_get_enum (s, "export-page");
   c->page_width = g_settings_get_double (s, "export-page-width");
   c->page_height = g_settings_get_double (s, "export-page-height");
+  c->theme = (SpxExportTheme) g_settings_get_enum (s, "export-theme");
+  c->noise_note = g_settings_get_boolean (s, "export-noise-note");
 }
 
 void
@@ -35,6 +38,16 @@ spx_export_choice_save (const SpxExportChoice *c, GSettings *s)
   g_settings_set_enum (s, "export-page", c->page);
   g_settings_set_double (s, "export-page-width", c->page_width);
   g_settings_set_double (s, "export-page-height", c->page_height);
+  g_settings_set_enum (s, "export-theme", c->theme);
+  g_settings_set_boolean (s, "export-noise-note", c->noise_note);
+}
+
+void
+spx_export_choice_style (const SpxExportChoice *c, SpxTheme shown,
+                         SpxRenderStyle *style)
+{
+  spx_render_style_init (style, spx_export_theme_resolve (c->theme, shown));
+  style->no_noise_note = !c->noise_note;
 }
 
 void
@@ -192,7 +205,23 @@ write_picture (SpxWindow *w, const char *path, SpxSaveFlags flags,
                             p->func, p->data, &p->style, flags, error);
 }
 
-/* Drawn by the same renderer as on screen, at the remembered size. */
+static void
+on_views_allocated (GtkWidget *views, GdkRectangle *a, SpxWindow *w)
+{
+  /* the bar is above the views in their box: laid out before them */
+  w->bar_taken = gtk_widget_get_visible (w->info_bar)
+                 ? gtk_widget_get_allocated_height (w->info_bar) : 0;
+}
+
+void
+_spx_window_export_track_bar (SpxWindow *w, GtkWidget *views)
+{
+  g_signal_connect (views, "size-allocate", G_CALLBACK (on_views_allocated),
+                    w);
+}
+
+/* Drawn by the same renderer as on screen, at the remembered size ("the
+ * view's size" as if no message showed above it). */
 gboolean
 _spx_window_export_view (SpxWindow *w, const char *path)
 {
@@ -220,10 +249,11 @@ _spx_window_export_view (SpxWindow *w, const char *path)
     }
   SpxExportChoice choice;
   spx_export_choice_load (&choice, spx_settings_get ());
-  spx_render_style_init (&p.style, _spx_window_theme (w));
+  spx_export_choice_style (&choice, _spx_window_theme (w), &p.style);
   spx_export_geometry (&choice, p.format,
                        MAX (gtk_widget_get_allocated_width (widget), 640),
-                       MAX (gtk_widget_get_allocated_height (widget), 400),
+                       MAX (gtk_widget_get_allocated_height (widget) +
+                            w->bar_taken, 400),
                        &p.width, &p.height, &p.scale);
   if (!_spx_window_write (w, path, write_picture, &p))
     return FALSE;
@@ -311,6 +341,37 @@ size_row (GtkGrid *grid, gint y, const RowSpec *spec, GSettings *pending)
     gtk_grid_attach (grid, cells[x], (gint) x, y, 1, 1);
 }
 
+/* The theme's row: a choice named "theme" (its ids the settings'). */
+static void
+theme_row (GtkGrid *grid, gint y, GSettings *pending)
+{
+  GtkWidget *combo = gtk_combo_box_text_new ();
+  gtk_widget_set_name (combo, "theme");
+  static const char *const items[] = {
+    "shown", "As shown", "light", "Light", "dark", "Dark", NULL };
+  for (guint i = 0; items[i] != NULL; i += 2)
+    gtk_combo_box_text_append (GTK_COMBO_BOX_TEXT (combo), items[i],
+                               items[i + 1]);
+  gtk_widget_set_tooltip_text (combo, "The picture's colours: the window's "
+                               "theme, or light or dark whatever it is");
+  g_settings_bind (pending, "export-theme", combo, "active-id",
+                   G_SETTINGS_BIND_DEFAULT);
+  GtkWidget *l = gtk_label_new_with_mnemonic ("_Theme");
+  gtk_label_set_mnemonic_widget (GTK_LABEL (l), combo);
+  gtk_label_set_xalign (GTK_LABEL (l), 1);
+  gtk_grid_attach (grid, l, 0, y, 1, 1);
+  gtk_grid_attach (grid, combo, 1, y, 1, 1);
+  GtkWidget *note = gtk_check_button_new_with_mnemonic (
+    "Include the _noise note");
+  gtk_widget_set_name (note, "noise-note");
+  gtk_widget_set_tooltip_text (note, "The Speedup chart's line counting "
+                               "the noisy points; their markers stay "
+                               "hollow either way");
+  g_settings_bind (pending, "export-noise-note", note, "active",
+                   G_SETTINGS_BIND_DEFAULT);
+  gtk_grid_attach (grid, note, 2, y, 4, 1);
+}
+
 /* The choices are bound to pending, the settings in delay-apply mode:
  * kept only when the dialog exports. */
 static GtkWidget *
@@ -333,6 +394,7 @@ options_new (GSettings *pending)
   gtk_grid_set_column_spacing (GTK_GRID (grid), 6);
   for (guint i = 0; i < G_N_ELEMENTS (rows); i++)
     size_row (GTK_GRID (grid), (gint) i, &rows[i], pending);
+  theme_row (GTK_GRID (grid), G_N_ELEMENTS (rows), pending);
   gtk_widget_show_all (grid);
   return grid;
 }

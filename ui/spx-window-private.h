@@ -65,6 +65,8 @@ struct _SpxWindow {
   gint           selected_tile;
   char          *error;        /* the info bar's message */
   char          *saved_folder; /* the bar's "Open Folder" opens it */
+  gint           bar_taken;    /* the height the info bar took from the
+                                  views in their latest layout */
 
   /* planning: results of an older request are dropped */
   guint          plan_serial;
@@ -278,16 +280,21 @@ typedef enum {
 
 /* The export dialog's choices (remembered in the settings). */
 typedef struct {
-  SpxPngSize png;
-  guint      png_width, png_height;   /* custom: pixels */
-  SpxPage    page;                    /* A4 and Letter: landscape */
-  double     page_width, page_height; /* custom: millimetres */
+  SpxPngSize     png;
+  guint          png_width, png_height;   /* custom: pixels */
+  SpxPage        page;                    /* A4 and Letter: landscape */
+  double         page_width, page_height; /* custom: millimetres */
+  SpxExportTheme theme;
+  gboolean       noise_note;
 } SpxExportChoice;
 
 void       spx_export_choice_load (SpxExportChoice *choice,
                                    GSettings *settings);
 void       spx_export_choice_save (const SpxExportChoice *choice,
                                    GSettings *settings);
+/* The style of a picture for choice, of a view drawn in shown. */
+void       spx_export_choice_style (const SpxExportChoice *choice,
+                                    SpxTheme shown, SpxRenderStyle *style);
 /* What to draw for a view of view_width × view_height on screen:
  * width × height (PNG: logical pixels, each scale × scale device
  * pixels; SVG and PDF: points). */
@@ -302,6 +309,10 @@ char      *spx_export_start_folder (const char *remembered);
 /* name with its extension made ext (".svg"): "mask.png" -> "mask.svg";
  * a name without one of ours gets ext added. */
 char      *spx_export_rename      (const char *name, const char *ext);
+/* Keeps w->bar_taken up to date from the views' layouts (once, when
+ * the views are made): "the view's size" is then the same whether or
+ * not a message shows above it. */
+void       _spx_window_export_track_bar (SpxWindow *w, GtkWidget *views);
 /* The export dialog (Ctrl+E). */
 void       _spx_window_export_dialog (SpxWindow *w);
 /* The view shown, with the remembered choices (.png, .svg, .pdf), or

@@ -1180,6 +1180,7 @@ build_views (SpxWindow *w)
   gtk_box_pack_start (GTK_BOX (row), _spx_window_lesson_panel_new (w), FALSE,
                       FALSE, 0);
   gtk_box_pack_start (GTK_BOX (box), row, TRUE, TRUE, 0);
+  _spx_window_export_track_bar (w, row);
   return box;
 }
 

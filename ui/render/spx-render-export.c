@@ -30,6 +30,49 @@ spx_export_format_from_path (const char *path, SpxExportFormat *format,
   return TRUE;
 }
 
+SpxTheme
+spx_export_theme_resolve (SpxExportTheme theme, SpxTheme shown)
+{
+  switch (theme)
+    {
+    case SPX_EXPORT_THEME_LIGHT:
+      return SPX_THEME_LIGHT;
+    case SPX_EXPORT_THEME_DARK:
+      return SPX_THEME_DARK;
+    case SPX_EXPORT_THEME_SHOWN:
+    default:
+      return shown;
+    }
+}
+
+/* One side: digits only, in range. */
+static gboolean
+side_from_string (const char *text, guint min, guint max, guint *value)
+{
+  guint64 v;
+  if (!g_ascii_string_to_unsigned (text, 10, min, max, &v, NULL))
+    return FALSE;
+  *value = (guint) v;
+  return TRUE;
+}
+
+gboolean
+spx_export_size_from_string (const char *text, guint min, guint max,
+                             guint *width, guint *height, GError **error)
+{
+  g_autoptr (GString) ascii = g_string_new (text);
+  g_string_replace (ascii, "×", "x", 0);
+  g_auto (GStrv) sides = g_strsplit (ascii->str, "x", -1);
+  if (g_strv_length (sides) == 2 &&
+      side_from_string (sides[0], min, max, width) &&
+      side_from_string (sides[1], min, max, height))
+    return TRUE;
+  g_set_error (error, SPX_RENDER_ERROR, SPX_RENDER_ERROR_INVALID,
+               "expected WIDTHxHEIGHT, each a whole number from %u to %u "
+               "(1200x750), got '%s'", min, max, text);
+  return FALSE;
+}
+
 static cairo_status_t
 append (void *closure, const unsigned char *data, unsigned int length)
 {

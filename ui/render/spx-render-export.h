@@ -12,6 +12,24 @@ typedef void (*SpxRenderFunc) (cairo_t *cr, double width, double height,
                                gconstpointer data,
                                const SpxRenderStyle *style);
 
+/* The theme of a picture for a file: the one the view is shown in, or
+ * one named (the settings' and the options' words: shown, light,
+ * dark). */
+typedef enum {
+  SPX_EXPORT_THEME_SHOWN,
+  SPX_EXPORT_THEME_LIGHT,
+  SPX_EXPORT_THEME_DARK,
+} SpxExportTheme;
+
+/* theme made a SpxTheme: shown, the one the view is drawn in. */
+SpxTheme spx_export_theme_resolve (SpxExportTheme theme, SpxTheme shown);
+
+/* A size written "WxH" (or "W×H"): whole numbers from min to max each,
+ * else FALSE with an error quoting text and saying what was expected. */
+gboolean spx_export_size_from_string (const char *text, guint min,
+                                      guint max, guint *width,
+                                      guint *height, GError **error);
+
 typedef enum {
   SPX_EXPORT_PNG,
   SPX_EXPORT_SVG,

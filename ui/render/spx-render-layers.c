@@ -165,7 +165,8 @@ shown_name (const Chart *c, const char *name)
   return g_utf8_make_valid (part, -1);
 }
 
-/* One bar: filled to a sparse choice's speedup, hollow to 1× for dense. */
+/* One bar: filled to a sparse choice's speedup, hatched to 1× for
+ * dense. */
 static void
 draw_bar (const Chart *c, double y, SpxSweepSource s, double speedup,
           gboolean dense, const char *label, gboolean bold)
@@ -178,11 +179,7 @@ draw_bar (const Chart *c, double y, SpxSweepSource s, double speedup,
     {
       cairo_rectangle (cr, c->x0 + 0.75, y + 0.75, MAX (w - 1.5, 0),
                        MAX (h - 1.5, 0));
-      spx_render_set_rgba (cr, colour, 0.12);
-      cairo_fill_preserve (cr);
-      spx_render_set_rgb (cr, colour);
-      cairo_set_line_width (cr, 1.5);
-      cairo_stroke (cr);
+      spx_render_look_keep_dense (cr, c->style, colour);
     }
   else
     {
@@ -256,7 +253,7 @@ draw_totals (const Chart *c, double y)
   for (guint s = 0; s < SPX_SWEEP_N_SOURCES; s++)
     {
       const SpxSurveyTotal *t = &survey->total[s];
-      /* hollow only when every layer stays dense */
+      /* hatched only when every layer stays dense */
       bars[s] = (Bar) { t->valid, t->chosen_ms >= t->dense_ms, t->speedup,
                         g_strdup_printf ("%.2f×: %.3g → %.3g ms", t->speedup,
                                          t->dense_ms, t->chosen_ms) };
@@ -333,11 +330,11 @@ header (const Chart *c, const SpxRenderLayersData *d, double width)
 }
 
 /* One entry of the legend at (*x, *y), on the next line when it would
- * pass the right edge: a swatch (filled, or hollow for dense) or none,
+ * pass the right edge: a swatch (filled, or hatched for dense) or none,
  * then text. */
 static void
 legend_item (const Chart *c, double *x, double *y, const SpxRgb *swatch,
-             gboolean hollow, const char *text)
+             gboolean dense, const char *text)
 {
   double s = 0.8 * c->fs, gap = swatch ? s + 0.4 * c->fs : 0;
   SpxTextOpts t = { .size = 0.9, .ay = 0.5 };
@@ -347,28 +344,46 @@ legend_item (const Chart *c, double *x, double *y, const SpxRgb *swatch,
       *x = PAD;
       *y += 1.3 * c->fs;
     }
-  if (swatch != NULL)
+  if (swatch != NULL && dense)
     {
+      cairo_rectangle (c->cr, *x + 0.75, *y - s / 2 + 0.75, s - 1.5,
+                       s - 1.5);
+      spx_render_look_keep_dense (c->cr, c->style, *swatch);
+    }
+  else if (swatch != NULL)
+    {
+      cairo_rectangle (c->cr, *x, *y - s / 2, s, s);
       spx_render_set_rgb (c->cr, *swatch);
-      cairo_set_line_width (c->cr, 1.5);
-      if (hollow)
-        {
-          cairo_rectangle (c->cr, *x + 0.75, *y - s / 2 + 0.75, s - 1.5,
-                           s - 1.5);
-          cairo_stroke (c->cr);
-        }
-      else
-        {
-          cairo_rectangle (c->cr, *x, *y - s / 2, s, s);
-          cairo_fill (c->cr);
-        }
+      cairo_fill (c->cr);
     }
   *x += gap + spx_render_text (c->cr, c->style, *x + gap, *y, &t, text) +
         1.2 * c->fs;
 }
 
-/* The sources' swatches, as the bars draw them, and dense's; returns
- * where the rows may start. */
+/* Some bar is hatched: a layer, or every layer, stays dense. */
+static gboolean
+any_kept_dense (const Chart *c)
+{
+  const SpxSurvey *survey = c->survey;
+  for (guint s = 0; s < SPX_SWEEP_N_SOURCES; s++)
+    {
+      const SpxSurveyTotal *t = &survey->total[s];
+      if (t->valid && t->chosen_ms >= t->dense_ms)
+        return TRUE;
+      for (guint i = 0; i < survey->layers->len; i++)
+        {
+          const SpxSurveyLayer *layer = survey->layers->pdata[i];
+          const SpxSurveyChoice *ch = &layer->recommended[s];
+          if (layer->skipped == NULL && ch->valid &&
+              ch->mode == SPX_SWEEP_DENSE)
+            return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+/* The sources' swatches, as the bars draw them, and dense's (hatched
+ * only when a bar is); returns where the rows may start. */
 static double
 legend (const Chart *c, double y)
 {
@@ -390,8 +405,9 @@ legend (const Chart *c, double y)
         SpxRgb colour = colour_of (c, order[i]);
         legend_item (c, &x, &y, &colour, FALSE, names[order[i]]);
       }
-  legend_item (c, &x, &y, &c->style->muted, TRUE,
-               "keep dense (nothing beats it by 5%)");
+  if (any_kept_dense (c))
+    legend_item (c, &x, &y, &c->style->muted, TRUE,
+                 "keep dense (nothing beats it by 5%)");
   legend_item (c, &x, &y, NULL, FALSE, "┆ 1× = dense");
   return y + 1.1 * c->fs;
 }

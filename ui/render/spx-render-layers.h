@@ -18,7 +18,7 @@ typedef struct {
  * the survey's order): its name, then a horizontal bar per source that
  * ran (this CPU, the IPU model; colour tells them apart) to the
  * recommended speedup, labelled with mode, block size and speedup; a
- * layer that should stay dense has a hollow bar to 1× labelled "keep
+ * layer that should stay dense has a hatched bar to 1× labelled "keep
  * dense"; a skipped layer says why. A dashed line marks 1× (dense). At
  * the bottom the network's total per source and the survey's sentence
  * (spx_survey_describe). Rows shrink to the height given: their labels

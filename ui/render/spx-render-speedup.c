@@ -26,6 +26,7 @@ typedef struct {
   const GArray               *over;       /* the overlay's points, or NULL */
   gboolean                    gflops;     /* throughput unit: else TFLOP/s */
   gboolean                    has_source[2], has_unfit;
+  gboolean                    has_noisy;  /* either sweep's markers */
   gboolean                    has_mode[SPX_SWEEP_N_MODES];
   gboolean                    subject;    /* one mask, re-blocked */
   gboolean                    over_subject; /* the overlay's too */
@@ -150,6 +151,7 @@ survey (Chart *c)
             c->has_source[p->source] = TRUE;
             c->has_mode[p->mode] = TRUE;
             c->has_unfit |= !p->fits && point_on_y_range (c, p);
+            c->has_noisy |= p->noise != 0 && p->mode != SPX_SWEEP_DENSE;
             if (p->mode != SPX_SWEEP_DENSE && b == 0 && w == 0)
               c->n_noisy += p->noise != 0;
             if (p->mode != SPX_SWEEP_DENSE &&
@@ -568,11 +570,13 @@ legend_rows (const Chart *c)
   for (guint m = SPX_SWEEP_STATIC; m < SPX_SWEEP_N_MODES; m++)
     if (c->has_mode[m])
       row_add (rows, ROW_MODE, m, g_strdup (mode_label (m)));
-  if (c->has_unfit)
-    row_add (rows, ROW_UNFIT, 0, g_strdup ("over memory"));
-  if (c->n_noisy > 0)
-    row_add (rows, ROW_NOISY, 0, g_strdup ("noisy"));
   heading (rows, start, "mode");
+  start = rows->len;
+  if (c->has_unfit)
+    row_add (rows, ROW_UNFIT, 0, g_strdup ("over memory (IPU)"));
+  if (c->has_noisy)
+    row_add (rows, ROW_NOISY, 0, g_strdup ("noisy (CPU)"));
+  heading (rows, start, "marker");
   start = rows->len;
   if (c->has_source[SPX_SWEEP_CPU])
     row_add (rows, ROW_SOURCE, SPX_SWEEP_CPU, g_strdup ("measured (CPU)"));
@@ -599,10 +603,19 @@ set_source_dash (cairo_t *cr, SpxSweepSource source)
   cairo_set_dash (cr, dash, source == SPX_SWEEP_MODEL ? 2 : 0, 0);
 }
 
-/* Hollow: a plan over the machine's memory, or a noisy measurement. */
+/* A marker's look (spx-render-style.h says what each means). */
+typedef enum { MARK_PLAIN, MARK_NOISY, MARK_OVER_MEMORY } Mark;
+
+/* Over memory wins: a plan that cannot run says more than its noise. */
+static Mark
+mark_of (gboolean fits, gboolean noisy)
+{
+  return !fits ? MARK_OVER_MEMORY : noisy ? MARK_NOISY : MARK_PLAIN;
+}
+
 static void
 marker_sized (cairo_t *cr, const Chart *c, SpxSweepMode mode, double x,
-              double y, SpxRgb colour, gboolean hollow, double r)
+              double y, SpxRgb colour, Mark look, double r)
 {
   cairo_new_path (cr);
   if (mode == SPX_SWEEP_TILEWISE)
@@ -617,19 +630,19 @@ marker_sized (cairo_t *cr, const Chart *c, SpxSweepMode mode, double x,
     }
   else
     cairo_arc (cr, x, y, r, 0, 2 * G_PI);
-  spx_render_set_rgb (cr, hollow ? c->style->panel : colour);
-  cairo_fill_preserve (cr);
-  cairo_set_dash (cr, NULL, 0, 0);
-  cairo_set_line_width (cr, hollow ? 1.5 : 1);
-  spx_render_set_rgb (cr, hollow ? colour : c->style->background);
-  cairo_stroke (cr);
+  if (look == MARK_OVER_MEMORY)
+    spx_render_look_over_memory (cr, c->style, colour);
+  else if (look == MARK_NOISY)
+    spx_render_look_noisy (cr, c->style, colour);
+  else
+    spx_render_look_plain (cr, c->style, colour);
 }
 
 static void
 marker (cairo_t *cr, const Chart *c, SpxSweepMode mode, double x, double y,
-        SpxRgb colour, gboolean hollow)
+        SpxRgb colour, Mark look)
 {
-  marker_sized (cr, c, mode, x, y, colour, hollow, 4);
+  marker_sized (cr, c, mode, x, y, colour, look, 4);
 }
 
 static void
@@ -688,32 +701,35 @@ legend_swatch (cairo_t *cr, const Chart *c, const Row *row, double x,
         {
           swatch_line (cr, x, y, line_colour (c, 0), 2, SPX_SWEEP_CPU);
           marker (cr, c, SPX_SWEEP_STATIC, x + SWATCH / 2, y,
-                  block_colour (c, 0), FALSE);
+                  block_colour (c, 0), MARK_PLAIN);
         }
       else
         {
           swatch_line (cr, x, y, overlay_line_colour (c), OVERLAY_WIDTH,
                        SPX_SWEEP_CPU);
           marker_sized (cr, c, SPX_SWEEP_STATIC, x + SWATCH / 2, y,
-                        overlay_colour (c, block_colour (c, 0)), FALSE,
+                        overlay_colour (c, block_colour (c, 0)), MARK_PLAIN,
                         OVERLAY_MARKER);
         }
       break;
     case ROW_BLOCK: /* a subject's: only its markers take the colour */
       if (c->subject)
         marker (cr, c, SPX_SWEEP_STATIC, x + SWATCH / 2, y,
-                block_colour (c, row->arg), FALSE);
+                block_colour (c, row->arg), MARK_PLAIN);
       else
         swatch_line (cr, x, y, block_colour (c, row->arg), 2.5,
                      SPX_SWEEP_CPU);
       break;
     case ROW_MODE:
-      marker (cr, c, row->arg, x + SWATCH / 2, y, s->foreground, FALSE);
+      marker (cr, c, row->arg, x + SWATCH / 2, y, s->foreground, MARK_PLAIN);
       break;
     case ROW_UNFIT:
+      marker (cr, c, SPX_SWEEP_STATIC, x + SWATCH / 2, y, s->muted,
+              MARK_OVER_MEMORY);
+      break;
     case ROW_NOISY:
       marker (cr, c, SPX_SWEEP_STATIC, x + SWATCH / 2, y, s->foreground,
-              TRUE);
+              MARK_NOISY);
       break;
     case ROW_SOURCE:
       swatch_line (cr, x, y, c->subject ? line_colour (c, 0) : s->foreground,
@@ -1002,7 +1018,7 @@ add_notes (cairo_t *cr, Chart *c, double width)
 {
   guint total = spx_sweep_total (&c->d->sweep->settings);
   double max_w = width - 2 * PAD;
-  if (c->n_noisy > 0)
+  if (c->n_noisy > 0 && !c->style->no_noise_note)
     {
       /* every point counted, dense ones too, as the window and the
        * command line count them; too long for one line: broken at the
@@ -1601,7 +1617,7 @@ draw_points (cairo_t *cr, const Chart *c, const GArray *xy, SpxSweepMode mode,
       else
         marker (cr, c, mode, spx_speedup_axes_x (&c->ax, e->x),
                 spx_speedup_axes_y (&c->ax, e->v), colour,
-                !e->fits || e->noisy);
+                mark_of (e->fits, e->noisy));
     }
 }
 
@@ -1661,7 +1677,7 @@ draw_overlay (cairo_t *cr, const Chart *c)
               marker_sized (cr, c, m, spx_speedup_axes_x (&c->ax, e->x),
                             spx_speedup_axes_y (&c->ax, e->v),
                             overlay_colour (c, block_colour (c, b)),
-                            !e->fits || e->noisy, OVERLAY_MARKER);
+                            mark_of (e->fits, e->noisy), OVERLAY_MARKER);
             }
         }
 }

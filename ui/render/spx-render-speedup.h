@@ -44,8 +44,10 @@ typedef struct {
  * Colour tells block sizes apart, the marker the mode (● static,
  * ▲ dynamic, ■ tile-wise), the line the source (solid: measured on the
  * CPU, dashed: the IPU model); dense is the reference line (speedup 1,
- * or dense's own throughput); a hollow marker is a model plan over the
- * machine's memory or a noisy CPU point. A CPU point's bar spans the
+ * or dense's own throughput); a model plan over the machine's memory sits
+ * on a cross, a noisy CPU point is hollow (spx-render-style.h's looks, each
+ * in the legend only when drawn), and the subtitle counts the noisy
+ * points unless style->no_noise_note. A CPU point's bar spans the
  * quartiles of its per-round ratios to dense (speedup_q1 … q3), or
  * without them (and in throughput) the value at the quartiles of its
  * timed runs. A subject's sweep is titled by its name and draws one

@@ -322,3 +322,96 @@ spx_render_placeholder (cairo_t *cr, const SpxRenderStyle *style,
                     .colour = style->muted, .use_colour = TRUE };
   spx_render_text (cr, style, width / 2, height / 2, &t, message);
 }
+
+/* ---- the looks of a mark ------------------------------------------- */
+
+/* The current path filled with fill and outlined with line. */
+static void
+fill_and_outline (cairo_t *cr, SpxRgb fill, double width, SpxRgb line)
+{
+  cairo_save (cr);
+  cairo_set_dash (cr, NULL, 0, 0);
+  spx_render_set_rgb (cr, fill);
+  cairo_fill_preserve (cr);
+  cairo_set_line_width (cr, width);
+  spx_render_set_rgb (cr, line);
+  cairo_stroke (cr);
+  cairo_restore (cr);
+}
+
+void
+spx_render_look_plain (cairo_t *cr, const SpxRenderStyle *style,
+                       SpxRgb colour)
+{
+  fill_and_outline (cr, colour, 1, style->background);
+}
+
+void
+spx_render_look_noisy (cairo_t *cr, const SpxRenderStyle *style,
+                       SpxRgb colour)
+{
+  fill_and_outline (cr, style->panel, 1.5, colour);
+}
+
+/* An × in the alert colour (the Tiles view's cross, the Timeline's
+ * "over memory") reaching well past the mark, then the mark filled over
+ * it: the arms show on any fill and the fill keeps its colour. */
+void
+spx_render_look_over_memory (cairo_t *cr, const SpxRenderStyle *style,
+                             SpxRgb colour)
+{
+  double x0, y0, x1, y1;
+  cairo_path_extents (cr, &x0, &y0, &x1, &y1);
+  cairo_path_t *mark = cairo_copy_path (cr);
+  cairo_new_path (cr);
+  double cx = (x0 + x1) / 2, cy = (y0 + y1) / 2;
+  double r = 0.5 * MAX (x1 - x0, y1 - y0) + 4;
+  cairo_save (cr);
+  cairo_set_dash (cr, NULL, 0, 0);
+  cairo_set_line_cap (cr, CAIRO_LINE_CAP_ROUND);
+  cairo_move_to (cr, cx - r, cy - r);
+  cairo_line_to (cr, cx + r, cy + r);
+  cairo_move_to (cr, cx - r, cy + r);
+  cairo_line_to (cr, cx + r, cy - r);
+  cairo_set_line_width (cr, 1.6);
+  spx_render_set_rgb (cr, style->alert);
+  cairo_stroke (cr);
+  cairo_restore (cr);
+  cairo_append_path (cr, mark);
+  cairo_path_destroy (mark);
+  spx_render_look_plain (cr, style, colour);
+}
+
+/* Washed with colour, diagonal lines 4 pixels apart inside, and the
+ * outline. */
+void
+spx_render_look_keep_dense (cairo_t *cr, const SpxRenderStyle *style,
+                            SpxRgb colour)
+{
+  double x0, y0, x1, y1;
+  cairo_path_extents (cr, &x0, &y0, &x1, &y1);
+  cairo_path_t *outline = cairo_copy_path (cr);
+  cairo_save (cr);
+  cairo_set_dash (cr, NULL, 0, 0);
+  cairo_clip_preserve (cr);
+  spx_render_set_rgba (cr, colour, 0.12);
+  cairo_fill (cr);
+  double h = y1 - y0;
+  for (double x = x0 - h; x < x1; x += 4)
+    {
+      cairo_move_to (cr, x, y1);
+      cairo_line_to (cr, x + h, y0);
+    }
+  cairo_set_line_width (cr, 1);
+  spx_render_set_rgb (cr, colour);
+  cairo_stroke (cr);
+  cairo_restore (cr); /* the caller's clip again */
+  cairo_save (cr);
+  cairo_set_dash (cr, NULL, 0, 0);
+  cairo_append_path (cr, outline);
+  cairo_set_line_width (cr, 1.5);
+  spx_render_set_rgb (cr, colour);
+  cairo_stroke (cr);
+  cairo_restore (cr);
+  cairo_path_destroy (outline);
+}

@@ -51,6 +51,9 @@ typedef struct {
   SpxRgb   tiles[SPX_N_TILE_COLOURS];
   const char *font_family;
   double   font_size;   /* logical pixels */
+  /* a chart of measurements leaves out its line saying how many points
+   * are noisy (their markers still say it); FALSE after init */
+  gboolean no_noise_note;
 } SpxRenderStyle;
 
 void     spx_render_style_init (SpxRenderStyle *style, SpxTheme theme);
@@ -108,6 +111,21 @@ void     spx_render_colour_bar (cairo_t *cr, const SpxRenderStyle *style,
                                 double x, double y, double w, double h,
                                 const char *title, const char *lo,
                                 const char *hi);
+
+/* The looks of a mark (a marker or a bar: cr's current path, which they
+ * use up) in colour, each with one meaning on every chart and legend:
+ * plain; noisy, a measurement not to be trusted: hollow (the panel
+ * inside, a thick outline); over memory, a plan the machine cannot hold:
+ * filled over a cross in the alert colour whose arms reach past it;
+ * keep dense, a choice that stays dense: hatched. */
+void     spx_render_look_plain       (cairo_t *cr, const SpxRenderStyle *style,
+                                      SpxRgb colour);
+void     spx_render_look_noisy       (cairo_t *cr, const SpxRenderStyle *style,
+                                      SpxRgb colour);
+void     spx_render_look_over_memory (cairo_t *cr, const SpxRenderStyle *style,
+                                      SpxRgb colour);
+void     spx_render_look_keep_dense  (cairo_t *cr, const SpxRenderStyle *style,
+                                      SpxRgb colour);
 
 /* A message in the middle of an empty picture ("No plan", …). */
 void     spx_render_placeholder (cairo_t *cr, const SpxRenderStyle *style,
