@@ -162,7 +162,7 @@ static void
 test_exchange_formats (void)
 {
   g_autoptr (SpxIpuProgram) p = one_transfer ();
-  SpxRenderExchangeData d = { p, 0, -1 };
+  SpxRenderExchangeData d = { p, 0, -1, FALSE };
   check_formats (spx_render_exchange, &d);
 }
 
@@ -191,7 +191,7 @@ static void
 test_exchange_arrow (void)
 {
   g_autoptr (SpxIpuProgram) p = one_transfer ();
-  SpxRenderExchangeData d = { p, 0, -1 };
+  SpxRenderExchangeData d = { p, 0, -1, FALSE };
   SpxRenderStyle style;
   spx_render_style_init (&style, SPX_THEME_LIGHT);
   Image im = draw (spx_render_exchange, &d, &style, W, H);
@@ -216,7 +216,7 @@ static void
 test_exchange_hit (void)
 {
   g_autoptr (SpxIpuProgram) p = one_transfer ();
-  SpxRenderExchangeData d = { p, 0, -1 };
+  SpxRenderExchangeData d = { p, 0, -1, FALSE };
   for (guint t = 0; t < 16; t++)
     {
       double x, y;
@@ -241,7 +241,7 @@ static void
 test_exchange_selection (void)
 {
   g_autoptr (SpxIpuProgram) p = one_transfer ();
-  SpxRenderExchangeData d = { p, 0, 5 };
+  SpxRenderExchangeData d = { p, 0, 5, FALSE };
   SpxRenderStyle style;
   spx_render_style_init (&style, SPX_THEME_LIGHT);
   Image im = draw (spx_render_exchange, &d, &style, W, H);
@@ -265,7 +265,7 @@ test_exchange_not_exchange (void)
   guint steps[] = { 0, 1, 2 };
   for (guint i = 0; i < G_N_ELEMENTS (steps); i++)
     {
-      SpxRenderExchangeData d = { p, steps[i], 3 };
+      SpxRenderExchangeData d = { p, steps[i], 3, FALSE };
       Image im = draw (spx_render_exchange, &d, &style, 320, 200);
       cairo_surface_destroy (im.surface);
       double x, y;
@@ -275,7 +275,7 @@ test_exchange_not_exchange (void)
   guint bad[] = { 3, 99, G_MAXUINT };
   for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
     {
-      SpxRenderExchangeData d = { p, bad[i], 3 };
+      SpxRenderExchangeData d = { p, bad[i], 3, FALSE };
       Image im = draw (spx_render_exchange, &d, &style, 320, 200);
       cairo_surface_destroy (im.surface);
       g_assert_cmpint (spx_render_exchange_hit (W, H, &d, W / 2, H / 2), ==,
@@ -286,7 +286,7 @@ test_exchange_not_exchange (void)
                                                     &h));
     }
   g_assert_null (spx_render_exchange_describe (W, H, NULL, W / 2, H / 2));
-  SpxRenderExchangeData none = { NULL, 0, -1 };
+  SpxRenderExchangeData none = { NULL, 0, -1, FALSE };
   Image im = draw (spx_render_exchange, &none, &style, 320, 200);
   cairo_surface_destroy (im.surface);
   im = draw (spx_render_exchange, NULL, &style, 320, 200);
@@ -298,7 +298,7 @@ test_exchange_large (void)
 {
   g_autoptr (SpxIpuProgram) p = bow_static ();
   g_assert_cmpuint (p->n_tiles, >, SPX_RENDER_EXCHANGE_MAX_GRID);
-  SpxRenderExchangeData d = { p, first_exchange (p), 100 };
+  SpxRenderExchangeData d = { p, first_exchange (p), 100, FALSE };
   check_formats (spx_render_exchange, &d);
   SpxRenderStyle style;
   spx_render_style_init (&style, SPX_THEME_DARK);
@@ -374,7 +374,7 @@ static void
 test_exchange_describe (void)
 {
   g_autoptr (SpxIpuProgram) p = pieces_program ();
-  SpxRenderExchangeData d = { p, 0, -1 };
+  SpxRenderExchangeData d = { p, 0, -1, FALSE };
   double x0, y0, x5, y5, x8, y8;
   box_centre (&d, 0, &x0, &y0);
   box_centre (&d, 5, &x5, &y5);
@@ -426,7 +426,7 @@ test_exchange_selection_hides (void)
   g_autoptr (SpxIpuProgram) p = pieces_program ();
   SpxRenderStyle style;
   spx_render_style_init (&style, SPX_THEME_LIGHT);
-  SpxRenderExchangeData all = { p, 0, -1 }, sel = { p, 0, 6 };
+  SpxRenderExchangeData all = { p, 0, -1, FALSE }, sel = { p, 0, 6, FALSE };
   Image a = draw (spx_render_exchange, &all, &style, W, H);
   Image b = draw (spx_render_exchange, &sel, &style, W, H);
   double x0, y0, x5, y5, x6, y6;
@@ -460,7 +460,7 @@ static void
 test_exchange_label_on_arrow (void)
 {
   g_autoptr (SpxIpuProgram) p = one_transfer ();
-  SpxRenderExchangeData d = { p, 0, -1 };
+  SpxRenderExchangeData d = { p, 0, -1, FALSE };
   SpxRenderStyle style;
   spx_render_style_init (&style, SPX_THEME_LIGHT);
   Image im = draw (spx_render_exchange, &d, &style, W, H);
@@ -501,7 +501,7 @@ test_exchange_compute (void)
   s->tile_cycles[5] = 150000;
   p->tiles[5].macs = 4096;
   spx_ipu_program_finish (p);
-  SpxRenderExchangeData d = { p, 1, -1 };
+  SpxRenderExchangeData d = { p, 1, -1, FALSE };
   double x3, y3, x5, y5, x0, y0;
   box_centre (&d, 3, &x3, &y3);
   box_centre (&d, 5, &x5, &y5);
@@ -681,7 +681,7 @@ test_timeline_real (void)
       Image im = draw (spx_render_timeline, &d, &style, sizes[i][0],
                        sizes[i][1]);
       cairo_surface_destroy (im.surface);
-      SpxRenderExchangeData e = { p[1], first_exchange (p[1]), 3 };
+      SpxRenderExchangeData e = { p[1], first_exchange (p[1]), 3, FALSE };
       im = draw (spx_render_exchange, &e, &style, sizes[i][0], sizes[i][1]);
       cairo_surface_destroy (im.surface);
     }
