@@ -1346,6 +1346,15 @@ test_hover (void)
   const SpxIpuStep *s = &g_array_index (p->steps, SpxIpuStep,
                                         EXCHANGE_DATA (w)->superstep);
   g_assert_cmpint (s->kind, ==, SPX_STEP_EXCHANGE);
+  /* a crowded step: its arrows join groups of tiles until every arrow is
+   * asked for */
+  g_assert_true (find_hover (w, "exchange", VIEW (w, EXCHANGE),
+                             " summed over ", &x, &y, &text));
+  g_assert_true (g_str_has_prefix (text, "Tiles "));
+  g_clear_pointer (&text, g_free);
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (w->every_arrow), TRUE);
+  g_assert_true (EXCHANGE_DATA (w)->every_arrow);
+  wait_drawn (VIEW (w, EXCHANGE));
   g_assert_true (find_hover (w, "exchange", VIEW (w, EXCHANGE), " → tile ",
                              &x, &y, &text));
   g_test_message ("%s", text);
