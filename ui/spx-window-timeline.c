@@ -5,6 +5,7 @@
  * the page's), and a click on a program's name fits the axis to it. */
 #include "spx-window-private.h"
 #include "spx-render-timeline.h"
+#include "spx-widget-private.h"
 
 #include <math.h>
 
@@ -71,26 +72,9 @@ _spx_window_timeline_fit_at (SpxWindow *w, double x, double y)
 static gboolean
 on_scroll (GtkWidget *view, GdkEventScroll *ev, SpxWindow *w)
 {
-  double dx = 0, dy = 0;
-  switch (ev->direction)
-    {
-    case GDK_SCROLL_UP:
-      dy = -1;
-      break;
-    case GDK_SCROLL_DOWN:
-      dy = 1;
-      break;
-    case GDK_SCROLL_LEFT:
-      dx = -1;
-      break;
-    case GDK_SCROLL_RIGHT:
-      dx = 1;
-      break;
-    case GDK_SCROLL_SMOOTH:
-    default:
-      gdk_event_get_scroll_deltas ((GdkEvent *) ev, &dx, &dy);
-      break;
-    }
+  double dx, dy;
+  if (!spx_widget_scroll_steps (ev, &dx, &dy))
+    return FALSE;
   if (ev->state & GDK_CONTROL_MASK)
     {
       if (dy != 0)
