@@ -2,9 +2,9 @@
  * one cycle axis so that dense, static and dynamic compare by length,
  * and under the axis a panel that explains the selected superstep's
  * cycles term by term. The axis zooms to a part of it (a program much
- * shorter than the longest, a thin step). Geometry depends only on the size, the data
- * (never the selection: a click does not move the bars) and the font
- * size, so the hit test (which has no cairo_t) finds the boxes the
+ * shorter than the longest, a thin step). Geometry depends only on the
+ * size, the data (never the selection: a click does not move the bars)
+ * and the font size, so the hit test (which has no cairo_t) finds the boxes the
  * picture draws. */
 #include "spx-render-timeline.h"
 #include "spx-render-views.h"
@@ -642,7 +642,10 @@ draw_axis (cairo_t *cr, const SpxRenderStyle *style, double width,
            const Layout *l)
 {
   double ticks[16], top = lanes_top (l->line);
-  g_autofree char *widest = spx_render_format_count ((double) l->max_cycles);
+  /* zoomed close, ticks a few cycles apart need every digit */
+  gboolean exact = l->to_c - l->from_c < 10000;
+  g_autofree char *widest = exact ? spx_format_count ((guint64) l->to_c)
+                            : spx_render_format_count (l->to_c);
   double lw = spx_render_text_width (cr, style, 0.85, widest, NULL);
   guint max_ticks = CLAMP ((l->x1 - l->x0) / (lw + 24), 2, 12);
   guint n = spx_render_nice_ticks (l->from_c, l->to_c, max_ticks, ticks);
@@ -659,7 +662,8 @@ draw_axis (cairo_t *cr, const SpxRenderStyle *style, double width,
       cairo_move_to (cr, x, l->axis_y);
       cairo_line_to (cr, x, l->axis_y + 4);
       cairo_stroke (cr);
-      g_autofree char *t = tick_label (ticks[i]);
+      g_autofree char *t = exact ? spx_format_count ((guint64) round (ticks[i]))
+                                 : tick_label (ticks[i]);
       double tw = spx_render_text_width (cr, style, 0.85, t, NULL);
       /* the end labels stay inside the picture */
       double tx = CLAMP (x, tw / 2 + 2, width - tw / 2 - 2);
