@@ -2831,6 +2831,8 @@ static const StatedDefault stated[] = {
     ARGS (RENDER, "--view", "tiles", TEACH, SMALL) },
   { "render", "--metric=speedup", SAME_FILE,
     ARGS (RENDER, "--view", "speedup", TEACH, SMALL) },
+  { "render", "--metric=grouped", SAME_FILE,
+    ARGS (RENDER, "--view", "exchange", TEACH, SMALL) },
   { "render", "--width=960", SAME_FILE,
     ARGS (RENDER, "--view", "tiles", TEACH, SMALL) },
   { "render", "--height=600", SAME_FILE,

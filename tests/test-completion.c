@@ -112,7 +112,7 @@ test_values (void)
     { { "render", "--view", "t", NULL }, "tiles\ntimeline\n" },
     { { "render", "--theme", "", NULL }, "dark\nlight\n" },
     { { "render", "--metric", "", NULL },
-      "bytes\ncycles\nexchange\nspeedup\nthroughput\n" },
+      "all\nbytes\ncycles\nexchange\ngrouped\nspeedup\nthroughput\n" },
     { { "sweep", "--source", "", NULL }, "both\ncpu\nmodel\n" },
     { { "layers", "--source", "", NULL }, "both\ncpu\nmodel\n" },
     { { "layers", "--dtype", "", NULL }, "bf16\nfp16\nfp32\n" },

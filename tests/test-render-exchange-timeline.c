@@ -162,7 +162,7 @@ static void
 test_exchange_formats (void)
 {
   g_autoptr (SpxIpuProgram) p = one_transfer ();
-  SpxRenderExchangeData d = { p, 0, -1 };
+  SpxRenderExchangeData d = { p, 0, -1, FALSE };
   check_formats (spx_render_exchange, &d);
 }
 
@@ -171,7 +171,7 @@ test_timeline_formats (void)
 {
   g_autoptr (SpxIpuProgram) a = long_compute (SPX_IPU_MODE_DENSE);
   g_autoptr (SpxIpuProgram) b = one_transfer ();
-  SpxRenderTimelineData d = { { a, b, NULL }, -1, -1 };
+  SpxRenderTimelineData d = { { a, b, NULL }, -1, -1, 0, 0 };
   check_formats (spx_render_timeline, &d);
 }
 
@@ -191,7 +191,7 @@ static void
 test_exchange_arrow (void)
 {
   g_autoptr (SpxIpuProgram) p = one_transfer ();
-  SpxRenderExchangeData d = { p, 0, -1 };
+  SpxRenderExchangeData d = { p, 0, -1, FALSE };
   SpxRenderStyle style;
   spx_render_style_init (&style, SPX_THEME_LIGHT);
   Image im = draw (spx_render_exchange, &d, &style, W, H);
@@ -216,7 +216,7 @@ static void
 test_exchange_hit (void)
 {
   g_autoptr (SpxIpuProgram) p = one_transfer ();
-  SpxRenderExchangeData d = { p, 0, -1 };
+  SpxRenderExchangeData d = { p, 0, -1, FALSE };
   for (guint t = 0; t < 16; t++)
     {
       double x, y;
@@ -241,7 +241,7 @@ static void
 test_exchange_selection (void)
 {
   g_autoptr (SpxIpuProgram) p = one_transfer ();
-  SpxRenderExchangeData d = { p, 0, 5 };
+  SpxRenderExchangeData d = { p, 0, 5, FALSE };
   SpxRenderStyle style;
   spx_render_style_init (&style, SPX_THEME_LIGHT);
   Image im = draw (spx_render_exchange, &d, &style, W, H);
@@ -265,7 +265,7 @@ test_exchange_not_exchange (void)
   guint steps[] = { 0, 1, 2 };
   for (guint i = 0; i < G_N_ELEMENTS (steps); i++)
     {
-      SpxRenderExchangeData d = { p, steps[i], 3 };
+      SpxRenderExchangeData d = { p, steps[i], 3, FALSE };
       Image im = draw (spx_render_exchange, &d, &style, 320, 200);
       cairo_surface_destroy (im.surface);
       double x, y;
@@ -275,7 +275,7 @@ test_exchange_not_exchange (void)
   guint bad[] = { 3, 99, G_MAXUINT };
   for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
     {
-      SpxRenderExchangeData d = { p, bad[i], 3 };
+      SpxRenderExchangeData d = { p, bad[i], 3, FALSE };
       Image im = draw (spx_render_exchange, &d, &style, 320, 200);
       cairo_surface_destroy (im.surface);
       g_assert_cmpint (spx_render_exchange_hit (W, H, &d, W / 2, H / 2), ==,
@@ -286,7 +286,7 @@ test_exchange_not_exchange (void)
                                                     &h));
     }
   g_assert_null (spx_render_exchange_describe (W, H, NULL, W / 2, H / 2));
-  SpxRenderExchangeData none = { NULL, 0, -1 };
+  SpxRenderExchangeData none = { NULL, 0, -1, FALSE };
   Image im = draw (spx_render_exchange, &none, &style, 320, 200);
   cairo_surface_destroy (im.surface);
   im = draw (spx_render_exchange, NULL, &style, 320, 200);
@@ -298,7 +298,7 @@ test_exchange_large (void)
 {
   g_autoptr (SpxIpuProgram) p = bow_static ();
   g_assert_cmpuint (p->n_tiles, >, SPX_RENDER_EXCHANGE_MAX_GRID);
-  SpxRenderExchangeData d = { p, first_exchange (p), 100 };
+  SpxRenderExchangeData d = { p, first_exchange (p), 100, FALSE };
   check_formats (spx_render_exchange, &d);
   SpxRenderStyle style;
   spx_render_style_init (&style, SPX_THEME_DARK);
@@ -374,7 +374,7 @@ static void
 test_exchange_describe (void)
 {
   g_autoptr (SpxIpuProgram) p = pieces_program ();
-  SpxRenderExchangeData d = { p, 0, -1 };
+  SpxRenderExchangeData d = { p, 0, -1, FALSE };
   double x0, y0, x5, y5, x8, y8;
   box_centre (&d, 0, &x0, &y0);
   box_centre (&d, 5, &x5, &y5);
@@ -426,7 +426,7 @@ test_exchange_selection_hides (void)
   g_autoptr (SpxIpuProgram) p = pieces_program ();
   SpxRenderStyle style;
   spx_render_style_init (&style, SPX_THEME_LIGHT);
-  SpxRenderExchangeData all = { p, 0, -1 }, sel = { p, 0, 6 };
+  SpxRenderExchangeData all = { p, 0, -1, FALSE }, sel = { p, 0, 6, FALSE };
   Image a = draw (spx_render_exchange, &all, &style, W, H);
   Image b = draw (spx_render_exchange, &sel, &style, W, H);
   double x0, y0, x5, y5, x6, y6;
@@ -460,7 +460,7 @@ static void
 test_exchange_label_on_arrow (void)
 {
   g_autoptr (SpxIpuProgram) p = one_transfer ();
-  SpxRenderExchangeData d = { p, 0, -1 };
+  SpxRenderExchangeData d = { p, 0, -1, FALSE };
   SpxRenderStyle style;
   spx_render_style_init (&style, SPX_THEME_LIGHT);
   Image im = draw (spx_render_exchange, &d, &style, W, H);
@@ -501,7 +501,7 @@ test_exchange_compute (void)
   s->tile_cycles[5] = 150000;
   p->tiles[5].macs = 4096;
   spx_ipu_program_finish (p);
-  SpxRenderExchangeData d = { p, 1, -1 };
+  SpxRenderExchangeData d = { p, 1, -1, FALSE };
   double x3, y3, x5, y5, x0, y0;
   box_centre (&d, 3, &x3, &y3);
   box_centre (&d, 5, &x5, &y5);
@@ -569,7 +569,7 @@ static void
 test_timeline_compute_colour (void)
 {
   g_autoptr (SpxIpuProgram) p = long_compute (SPX_IPU_MODE_STATIC);
-  SpxRenderTimelineData d = { { NULL, p, NULL }, -1, -1 };
+  SpxRenderTimelineData d = { { NULL, p, NULL }, -1, -1, 0, 0 };
   SpxRenderStyle light, dark;
   spx_render_style_init (&light, SPX_THEME_LIGHT);
   spx_render_style_init (&dark, SPX_THEME_DARK);
@@ -591,7 +591,7 @@ test_timeline_hit (void)
 {
   g_autoptr (SpxIpuProgram) a = long_compute (SPX_IPU_MODE_DENSE);
   g_autoptr (SpxIpuProgram) c = long_compute (SPX_IPU_MODE_DYNAMIC);
-  SpxRenderTimelineData d = { { a, NULL, c }, -1, -1 };
+  SpxRenderTimelineData d = { { a, NULL, c }, -1, -1, 0, 0 };
   double ya = bar_middle_y (&d, W / 2, 0), yc = bar_middle_y (&d, W / 2, 2);
   g_assert_cmpfloat (yc, >, ya);
   guint lane = 99;
@@ -611,7 +611,7 @@ test_timeline_hit (void)
                    -1);
   g_assert_cmpint (spx_render_timeline_hit (W, H, &d, W / 2, (ya + yc) / 2,
                                             NULL), ==, -1);
-  SpxRenderTimelineData empty = { { NULL, NULL, NULL }, -1, -1 };
+  SpxRenderTimelineData empty = { { NULL, NULL, NULL }, -1, -1, 0, 0 };
   g_assert_cmpint (spx_render_timeline_hit (W, H, &empty, 10, 10, NULL), ==,
                    -1);
 }
@@ -624,7 +624,7 @@ test_timeline_selection (void)
   g_autoptr (SpxIpuProgram) c = long_compute (SPX_IPU_MODE_DYNAMIC);
   SpxRenderStyle style;
   spx_render_style_init (&style, SPX_THEME_LIGHT);
-  SpxRenderTimelineData d = { { a, NULL, c }, 1, 2 };
+  SpxRenderTimelineData d = { { a, NULL, c }, 1, 2, 0, 0 };
   double ya = bar_middle_y (&d, W / 2, 0), yc = bar_middle_y (&d, W / 2, 2);
   Image im = draw (spx_render_timeline, &d, &style, W, H);
   /* the 2 px outline runs just above the bar's top edge: one of the
@@ -654,11 +654,11 @@ test_timeline_out_of_range (void)
   gint bad[] = { 3, 99, G_MAXINT, -7 };
   for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
     {
-      SpxRenderTimelineData d = { { p, p, p }, bad[i], bad[i] };
+      SpxRenderTimelineData d = { { p, p, p }, bad[i], bad[i], 0, 0 };
       Image im = draw (spx_render_timeline, &d, &style, 320, 200);
       cairo_surface_destroy (im.surface);
     }
-  SpxRenderTimelineData none = { { NULL, NULL, NULL }, -1, -1 };
+  SpxRenderTimelineData none = { { NULL, NULL, NULL }, -1, -1, 0, 0 };
   Image im = draw (spx_render_timeline, &none, &style, 320, 200);
   cairo_surface_destroy (im.surface);
   im = draw (spx_render_timeline, NULL, &style, 320, 200);
@@ -671,7 +671,7 @@ test_timeline_real (void)
 {
   SpxIpuProgram *p[SPX_IPU_N_MODES];
   test_ipu_real_programs (p);
-  SpxRenderTimelineData d = { { p[0], p[1], p[2] }, 2, -1 };
+  SpxRenderTimelineData d = { { p[0], p[1], p[2] }, 2, -1, 0, 0 };
   SpxRenderStyle style;
   spx_render_style_init (&style, SPX_THEME_LIGHT);
   static const double sizes[][2] = { { 320, 200 }, { 640, 400 },
@@ -681,7 +681,7 @@ test_timeline_real (void)
       Image im = draw (spx_render_timeline, &d, &style, sizes[i][0],
                        sizes[i][1]);
       cairo_surface_destroy (im.surface);
-      SpxRenderExchangeData e = { p[1], first_exchange (p[1]), 3 };
+      SpxRenderExchangeData e = { p[1], first_exchange (p[1]), 3, FALSE };
       im = draw (spx_render_exchange, &e, &style, sizes[i][0], sizes[i][1]);
       cairo_surface_destroy (im.surface);
     }
@@ -721,7 +721,7 @@ test_timeline_explain (void)
 {
   SpxIpuProgram *p[SPX_IPU_N_MODES];
   test_ipu_real_programs (p);
-  SpxRenderTimelineData d = { { p[0], p[1], p[2] }, -1, -1 };
+  SpxRenderTimelineData d = { { p[0], p[1], p[2] }, -1, -1, 0, 0 };
   g_autofree char *none = spx_render_timeline_explain (&d);
   g_assert_cmpstr (none, ==, HINT);
   for (guint m = 0; m < SPX_IPU_N_MODES; m++)
@@ -780,7 +780,7 @@ test_timeline_panel (void)
     compute++;
   guint n_terms = g_array_index (st->steps, SpxIpuStep, compute).terms->len;
   g_assert_cmpuint (n_terms, >=, 2);
-  SpxRenderTimelineData none = { { p[0], p[1], p[2] }, -1, -1 };
+  SpxRenderTimelineData none = { { p[0], p[1], p[2] }, -1, -1, 0, 0 };
   SpxRenderTimelineData sel = none;
   sel.selected_superstep = (gint) compute;
   sel.selected_lane = SPX_IPU_MODE_STATIC;

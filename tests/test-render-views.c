@@ -93,7 +93,7 @@ test_fill (void)
     { "tile", "mask tiles exchange" },
     { "superstep", "exchange" },
     { "step", "timeline" },
-    { "metric", "tiles speedup" },
+    { "metric", "tiles exchange speedup" },
     { "sweep", "speedup" },
     { "mode", "mask tiles exchange" },
     { "nothing", "" },

@@ -6,6 +6,7 @@
  * (test-ui.h makes criticals fatal) and go to the view shown. */
 #include "test-ui.h"
 #include "test-keys.h"
+#include "spx-render-timeline.h"
 
 /* F10 opens the header bar's menu and closes it, as a menu bar's;
  * Escape closes it too. */
@@ -214,6 +215,55 @@ test_keys_follow_view (void)
   window_close (w);
 }
 
+/* The Timeline's zoom keys: Ctrl+plus and Ctrl+minus zoom its axis by
+ * a step about the middle, Ctrl+0 shows all of it; on another page they
+ * leave it alone (and the Mask's zoom too). */
+static void
+test_timeline_zoom_keys (void)
+{
+  SKIP_WITHOUT_DISPLAY ();
+  SpxWindow *w = window_new ();
+  GtkWidget *window = GTK_WIDGET (w);
+  const SpxRenderViewState *st = &w->view_state;
+  keys_focus_window (window);
+  keys_press_with (window, GDK_KEY_1 + SPX_RENDER_VIEW_TIMELINE,
+                   GDK_MOD1_MASK);
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (w->stack)),
+                   ==, "timeline");
+  wait_drawn (w->views[SPX_RENDER_VIEW_TIMELINE]);
+  g_assert_false (st->zoom_to > st->zoom_from);
+  keys_press_with (window, GDK_KEY_plus, GDK_CONTROL_MASK);
+  g_assert_cmpfloat_with_epsilon (st->zoom_to - st->zoom_from, 1 / 1.25,
+                                  1e-9);
+  /* about the middle */
+  g_assert_cmpfloat_with_epsilon (st->zoom_to + st->zoom_from, 1, 1e-9);
+  keys_press_with (window, GDK_KEY_plus, GDK_CONTROL_MASK);
+  g_assert_cmpfloat_with_epsilon (st->zoom_to - st->zoom_from,
+                                  1 / 1.25 / 1.25, 1e-9);
+  keys_press_with (window, GDK_KEY_minus, GDK_CONTROL_MASK);
+  g_assert_cmpfloat_with_epsilon (st->zoom_to - st->zoom_from, 1 / 1.25,
+                                  1e-9);
+  /* the picture follows */
+  const SpxRenderTimelineData *d = w->view_data[SPX_RENDER_VIEW_TIMELINE];
+  g_assert_cmpfloat (d->zoom_to - d->zoom_from, ==,
+                     st->zoom_to - st->zoom_from);
+  keys_press_with (window, GDK_KEY_0, GDK_CONTROL_MASK);
+  g_assert_false (st->zoom_to > st->zoom_from);
+  /* zoomed, then on the Mask page: its keys are the page's */
+  keys_press_with (window, GDK_KEY_plus, GDK_CONTROL_MASK);
+  double from = st->zoom_from, to = st->zoom_to;
+  g_assert_cmpfloat (to - from, <, 1);
+  keys_press_with (window, GDK_KEY_1, GDK_MOD1_MASK);
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (w->stack)),
+                   ==, "mask");
+  guint keys[] = { GDK_KEY_plus, GDK_KEY_minus, GDK_KEY_0 };
+  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
+    keys_press_with (window, keys[i], GDK_CONTROL_MASK);
+  g_assert_cmpfloat (st->zoom_from, ==, from);
+  g_assert_cmpfloat (st->zoom_to, ==, to);
+  window_close (w);
+}
+
 /* The blocks where a and b differ, as br * bcols + bc (same grid). */
 static GArray *
 changed_blocks (const SpxMask *a, const SpxMask *b)
@@ -340,5 +390,6 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/keys/every-view", test_keys_every_view);
   g_test_add_func ("/ui/keys/follow-view", test_keys_follow_view);
   g_test_add_func ("/ui/keys/block-cursor", test_block_cursor);
+  g_test_add_func ("/ui/keys/timeline-zoom", test_timeline_zoom_keys);
   return test_ui_run (home);
 }

@@ -442,23 +442,6 @@ test_drag_undo (void)
   g_rmdir (dir);
 }
 
-/* A page just shown is allocated at the frame clock's next layout. */
-static void
-wait_drawn (GtkWidget *widget)
-{
-  gint64 end = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
-  while ((!gtk_widget_get_mapped (widget) ||
-          gtk_widget_get_allocated_width (widget) <= 1) &&
-         g_get_monotonic_time () < end)
-    {
-      g_main_context_iteration (NULL, FALSE);
-      g_usleep (1000);
-    }
-  g_assert_true (gtk_widget_get_mapped (widget));
-  while (g_main_context_pending (NULL))
-    g_main_context_iteration (NULL, FALSE);
-}
-
 /* Where the Timeline draws step of lane, by its own hit test: the
  * middle of the box's pixels. */
 static gboolean
@@ -1429,6 +1412,64 @@ transfer_told (const SpxIpuProgram *p, const SpxIpuStep *s, guint src,
   return FALSE;
 }
 
+/* A scroll of direction with modifiers state at (x, y) of view: TRUE
+ * when the view took it. */
+static gboolean
+scroll_at (GtkWidget *view, double x, double y, GdkScrollDirection direction,
+           GdkModifierType state)
+{
+  GdkEvent *ev = gdk_event_new (GDK_SCROLL);
+  ev->scroll.window = g_object_ref (gtk_widget_get_window (view));
+  ev->scroll.send_event = TRUE;
+  ev->scroll.time = GDK_CURRENT_TIME;
+  ev->scroll.x = x;
+  ev->scroll.y = y;
+  ev->scroll.direction = direction;
+  ev->scroll.state = state;
+  GdkSeat *seat = gdk_display_get_default_seat (gdk_display_get_default ());
+  gdk_event_set_device (ev, gdk_seat_get_pointer (seat));
+  gboolean taken = gtk_widget_event (view, ev);
+  gdk_event_free (ev);
+  return taken;
+}
+
+/* Ctrl+scroll zooms the Timeline's axis about the pointer (the cycle
+ * there stays there); a scroll then pans it; unzoomed, a plain scroll
+ * is not the Timeline's. */
+static void
+test_timeline_scroll (void)
+{
+  SKIP_WITHOUT_DISPLAY ();
+  SpxWindow *w = window_new ();
+  activate (w, "view", g_variant_new_string ("timeline"));
+  GtkWidget *v = VIEW (w, TIMELINE);
+  wait_drawn (v);
+  double width = gtk_widget_get_allocated_width (v);
+  double height = gtk_widget_get_allocated_height (v);
+  const SpxRenderTimelineData *d = w->view_data[SPX_RENDER_VIEW_TIMELINE];
+  double most = 0;
+  for (guint i = 0; i < SPX_IPU_N_MODES; i++)
+    if (d->programs[i] != NULL)
+      most = MAX (most, (double) d->programs[i]->cycles);
+  double x0 = spx_render_timeline_cycle_x (width, height, d, 0);
+  double x1 = spx_render_timeline_cycle_x (width, height, d, most);
+  double x = x0 + (x1 - x0) / 5, c = most / 5;
+  g_assert_false (scroll_at (v, x, height / 3, GDK_SCROLL_DOWN, 0));
+  g_assert_true (scroll_at (v, x, height / 3, GDK_SCROLL_UP,
+                            GDK_CONTROL_MASK));
+  g_assert_cmpfloat_with_epsilon (d->zoom_to - d->zoom_from, 1 / 1.25,
+                                  1e-9);
+  g_assert_cmpfloat_with_epsilon (
+    spx_render_timeline_cycle_x (width, height, d, c), x, 1e-6);
+  double from = d->zoom_from;
+  g_assert_true (scroll_at (v, x, height / 3, GDK_SCROLL_DOWN, 0));
+  g_assert_cmpfloat (d->zoom_from, >, from);
+  g_assert_true (scroll_at (v, x, height / 3, GDK_SCROLL_DOWN,
+                            GDK_CONTROL_MASK));
+  g_assert_cmpfloat (d->zoom_to - d->zoom_from, ==, 1);
+  window_close (w);
+}
+
 /* Every view explains what is under the pointer: a tile, an arrow, a
  * superstep, a point of the chart. */
 static void
@@ -1454,6 +1495,15 @@ test_hover (void)
   const SpxIpuStep *s = &g_array_index (p->steps, SpxIpuStep,
                                         EXCHANGE_DATA (w)->superstep);
   g_assert_cmpint (s->kind, ==, SPX_STEP_EXCHANGE);
+  /* a crowded step: its arrows join groups of tiles until every arrow is
+   * asked for */
+  g_assert_true (find_hover (w, "exchange", VIEW (w, EXCHANGE),
+                             " summed over ", &x, &y, &text));
+  g_assert_true (g_str_has_prefix (text, "Tiles "));
+  g_clear_pointer (&text, g_free);
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (w->every_arrow), TRUE);
+  g_assert_true (EXCHANGE_DATA (w)->every_arrow);
+  wait_drawn (VIEW (w, EXCHANGE));
   g_assert_true (find_hover (w, "exchange", VIEW (w, EXCHANGE), " → tile ",
                              &x, &y, &text));
   g_test_message ("%s", text);
@@ -2455,6 +2505,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/window/dark-by-name", test_dark_by_name);
   g_test_add_func ("/ui/window/views", test_views);
   g_test_add_func ("/ui/window/hover", test_hover);
+  g_test_add_func ("/ui/window/timeline-scroll", test_timeline_scroll);
   g_test_add_func ("/ui/window/lesson-asks", test_lesson_asks);
   g_test_add_func ("/ui/window/sweep-sddmm", test_sweep_sddmm);
   g_test_add_func ("/ui/window/measure-again", test_measure_again);

@@ -50,6 +50,23 @@ window_close (SpxWindow *w)
     g_main_context_iteration (NULL, FALSE);
 }
 
+/* A page just shown is allocated at the frame clock's next layout. */
+static inline void
+wait_drawn (GtkWidget *widget)
+{
+  gint64 end = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+  while ((!gtk_widget_get_mapped (widget) ||
+          gtk_widget_get_allocated_width (widget) <= 1) &&
+         g_get_monotonic_time () < end)
+    {
+      g_main_context_iteration (NULL, FALSE);
+      g_usleep (1000);
+    }
+  g_assert_true (gtk_widget_get_mapped (widget));
+  while (g_main_context_pending (NULL))
+    g_main_context_iteration (NULL, FALSE);
+}
+
 static inline void
 activate (SpxWindow *w, const char *action, GVariant *param)
 {

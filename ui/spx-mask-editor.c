@@ -890,27 +890,9 @@ spx_mask_editor_scroll (GtkWidget *widget, GdkEventScroll *event)
   SpxMaskEditor *self = SPX_MASK_EDITOR (widget);
   if (self->mask == NULL)
     return FALSE;
-  double dx = 0, dy = 0;
-  switch (event->direction)
-    {
-    case GDK_SCROLL_UP:
-      dy = -1;
-      break;
-    case GDK_SCROLL_DOWN:
-      dy = 1;
-      break;
-    case GDK_SCROLL_LEFT:
-      dx = -1;
-      break;
-    case GDK_SCROLL_RIGHT:
-      dx = 1;
-      break;
-    case GDK_SCROLL_SMOOTH:
-      gdk_event_get_scroll_deltas ((GdkEvent *) event, &dx, &dy);
-      break;
-    default:
-      return FALSE;
-    }
+  double dx, dy;
+  if (!spx_widget_scroll_steps (event, &dx, &dy))
+    return FALSE;
   GdkModifierType mods = event->state & gtk_accelerator_get_default_mod_mask ();
   if (mods & GDK_CONTROL_MASK)
     {

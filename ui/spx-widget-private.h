@@ -55,4 +55,31 @@ spx_widget_picture_fits (GtkWidget *widget, cairo_surface_t *surface,
          sx == scale && sy == scale;
 }
 
+/* A scroll's steps across (dx, right positive) and down (dy), from
+ * wheel clicks or smooth deltas; FALSE when it says neither. */
+static inline gboolean
+spx_widget_scroll_steps (GdkEventScroll *event, double *dx, double *dy)
+{
+  *dx = *dy = 0;
+  switch (event->direction)
+    {
+    case GDK_SCROLL_UP:
+      *dy = -1;
+      return TRUE;
+    case GDK_SCROLL_DOWN:
+      *dy = 1;
+      return TRUE;
+    case GDK_SCROLL_LEFT:
+      *dx = -1;
+      return TRUE;
+    case GDK_SCROLL_RIGHT:
+      *dx = 1;
+      return TRUE;
+    case GDK_SCROLL_SMOOTH:
+      return gdk_event_get_scroll_deltas ((GdkEvent *) event, dx, dy);
+    default:
+      return FALSE;
+    }
+}
+
 G_END_DECLS

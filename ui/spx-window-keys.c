@@ -22,6 +22,9 @@ spx_window_set_accels (GtkApplication *app)
     { "win.main-menu", { "F10", NULL } },
     { "win.lesson-next", { "Page_Down", NULL } },
     { "win.lesson-back", { "Page_Up", NULL } },
+    { "win.timeline-zoom-in", { "<Primary>plus", "<Primary>equal", NULL } },
+    { "win.timeline-zoom-out", { "<Primary>minus", NULL } },
+    { "win.timeline-zoom-all", { "<Primary>0", NULL } },
   };
   for (guint i = 0; i < G_N_ELEMENTS (table); i++)
     gtk_application_set_accels_for_action (app, table[i].action,

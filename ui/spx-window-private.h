@@ -97,6 +97,7 @@ struct _SpxWindow {
   GtkWidget *views[SPX_RENDER_N_VIEWS]; /* the pictures (the mask's: the
                                            editor), in the table's order */
   GtkWidget *metric, *superstep, *tile_label, *density_label, *sweep_button;
+  GtkWidget *every_arrow;      /* Exchange: an arrow per tile pair */
   GtkWidget *throughput, *undo_button, *redo_button, *sweep_op;
   GtkWidget *verdict, *sweep_verdict, *sweep_note, *again_button;
   /* Compare with: an earlier sweep of the session drawn under this one */
@@ -213,6 +214,17 @@ void       _spx_window_lesson_plan_ready (SpxWindow *w);
  * them); once the stack and the editor are built. */
 void       _spx_window_keys_init   (SpxWindow *w);
 void       _spx_window_toggle_menu (SpxWindow *w);
+
+/* spx-window-timeline.c */
+/* The Timeline's zoom: its scroll events and its keys' actions (acting
+ * while it is shown); once the stack is built. */
+void       _spx_window_timeline_init (SpxWindow *w, GtkWidget *view);
+/* Zoom the axis about its middle by factor (above 1: closer; 0: all of
+ * it again). */
+void       _spx_window_timeline_zoom (SpxWindow *w, double factor);
+/* A click at (x, y) on a program's name fits the axis to it: TRUE when
+ * one was there. */
+gboolean   _spx_window_timeline_fit_at (SpxWindow *w, double x, double y);
 
 /* spx-window-layers.c */
 GtkWidget *_spx_window_layers_page_new (SpxWindow *w);

@@ -1,5 +1,6 @@
 /* spx-window.c: the main window: header bar, views, actions, title */
 #include "spx-window-private.h"
+#include "spx-render-exchange.h"
 #include "spx-render-tiles.h"
 #include "spx-render-verdict.h"
 #include "spx-util.h"
@@ -424,6 +425,9 @@ on_timeline_press (GtkWidget *view, GdkEventButton *ev, SpxWindow *w)
   if (ev->button != GDK_BUTTON_PRIMARY ||
       (ev->type != GDK_BUTTON_PRESS && ev->type != GDK_2BUTTON_PRESS))
     return FALSE;
+  if (ev->type == GDK_BUTTON_PRESS &&
+      _spx_window_timeline_fit_at (w, ev->x, ev->y))
+    return TRUE;
   view_hit (w, SPX_RENDER_VIEW_TIMELINE, ev->x, ev->y, &hit);
   if (ev->type == GDK_2BUTTON_PRESS && hit.step >= 0)
     open_superstep (w, (guint) hit.lane, hit.step);
@@ -880,6 +884,14 @@ on_superstep_changed (GtkSpinButton *spin, SpxWindow *w)
 }
 
 static void
+on_every_arrow_toggled (GtkToggleButton *b, SpxWindow *w)
+{
+  /* the Exchange view's second metric */
+  w->metrics[SPX_RENDER_VIEW_EXCHANGE] = gtk_toggle_button_get_active (b);
+  _spx_window_views_changed (w, 0);
+}
+
+static void
 on_throughput_toggled (GtkToggleButton *b, SpxWindow *w)
 {
   /* the chart's second metric */
@@ -1020,14 +1032,25 @@ exchange_bar (SpxWindow *w, GtkWidget *view)
   GtkWidget *label = gtk_label_new ("Superstep");
   GtkWidget *row = labelled_row (label, NULL);
   gtk_box_pack_start (GTK_BOX (row), w->superstep, FALSE, FALSE, 0);
+  w->every_arrow = gtk_check_button_new_with_mnemonic ("Every _arrow");
+  gtk_widget_set_tooltip_text (w->every_arrow, "An arrow per tile pair "
+                               "however many there are; unticked, a step "
+                               "with more than "
+                               G_STRINGIFY (SPX_RENDER_EXCHANGE_MAX_ARROWS)
+                               " draws the traffic summed between groups "
+                               "of tiles");
+  g_signal_connect (w->every_arrow, "toggled",
+                    G_CALLBACK (on_every_arrow_toggled), w);
+  gtk_box_pack_start (GTK_BOX (row), w->every_arrow, FALSE, FALSE, 12);
   return row;
 }
 
-/* The Timeline has only clicks. */
+/* The Timeline has clicks and its zoom, no bar. */
 static GtkWidget *
 timeline_bar (SpxWindow *w, GtkWidget *view)
 {
   view_clicks (view, G_CALLBACK (on_timeline_press), w);
+  _spx_window_timeline_init (w, view);
   return NULL;
 }
 

@@ -2,7 +2,9 @@
  * exchange on a small machine is its tile grid with an arrow per
  * (source, destination) pair; on a large one a group × group heat map of
  * bytes with per-tile in / out bars. A compute step colours each tile by
- * its cycles; a sync shows every tile waiting. Geometry depends only on
+ * its cycles; a sync shows every tile waiting. An exchange between too
+ * many tile pairs to follow is drawn as flows between groups of tiles
+ * (blocks of the grid), every pair's arrow one choice away. Geometry depends only on
  * the size, the program, the step and the font size, so the hit test and
  * the hover text (which have no cairo_t) find the boxes the picture
  * draws. */
@@ -29,6 +31,11 @@ typedef struct {
   guint    cols, rows;
   double   cell_w, cell_h, box, x0, y0;
   double   widest;    /* the largest arrow's line width */
+  gboolean crowded;   /* more tile pairs than SPX_RENDER_EXCHANGE_MAX_ARROWS:
+                         a footer line says how the arrows are drawn */
+  gboolean grouped;   /* arrows join groups of tiles */
+  guint    span_c, span_r, gcols, grows; /* groups: span_c × span_r
+                                            tiles, gcols × grows of them */
   /* large machines: heat map (or, for compute and sync, a map of the
    * tiles themselves: mcols × mrows cells of mw × mh), legend, per-tile
    * strips */
@@ -38,13 +45,51 @@ typedef struct {
   double   sx, sw, caption_y, in_y, out_y, sh;
 } Layout;
 
+typedef struct {
+  double x, y, w, h;
+} Box;
+
+typedef struct {
+  guint64 total, largest;
+  guint   pairs;
+} Totals;
+
+static GArray *pair_arrows (const SpxIpuStep *s, Totals *t);
+
+/* The grid's columns and rows, and its groups: at most two across and
+ * two down. */
+static void
+grid_shape (Layout *l, const SpxIpuProgram *p)
+{
+  l->cols = CLAMP (p->machine->grid_width, 1, p->n_tiles);
+  l->rows = (p->n_tiles + l->cols - 1) / l->cols;
+  l->span_c = (l->cols + 1) / 2;
+  l->span_r = (l->rows + 1) / 2;
+  l->gcols = (l->cols + l->span_c - 1) / l->span_c;
+  l->grows = (l->rows + l->span_r - 1) / l->span_r;
+}
+
+static guint
+group_at (const Layout *l, guint t)
+{
+  return t / l->cols / l->span_r * l->gcols + t % l->cols / l->span_c;
+}
+
+guint
+spx_render_exchange_group (const SpxIpuProgram *p, guint tile)
+{
+  Layout l;
+  grid_shape (&l, p);
+  return group_at (&l, tile);
+}
+
 static void
 layout_grid (Layout *l, const SpxIpuProgram *p, double w, double h)
 {
-  guint gw = p->machine->grid_width;
-  l->cols = CLAMP (gw, 1, p->n_tiles);
-  l->rows = (p->n_tiles + l->cols - 1) / l->cols;
-  double aw = MAX (1, w - 2 * MARGIN), ah = MAX (1, h - l->top - MARGIN);
+  grid_shape (l, p);
+  double foot = l->crowded ? l->line : 0;
+  double aw = MAX (1, w - 2 * MARGIN);
+  double ah = MAX (1, h - l->top - MARGIN - foot);
   /* cells may be wider than tall: the gaps then hold arrows */
   l->cell_h = ah / l->rows;
   l->cell_w = MIN (aw / l->cols, 2.2 * l->cell_h);
@@ -85,9 +130,10 @@ layout_large (Layout *l, const SpxIpuProgram *p, double w, double h,
 
 static void
 layout_compute (Layout *l, const SpxIpuProgram *p, const SpxIpuStep *s,
-                double w, double h, double fs)
+                double w, double h, double fs, gboolean crowded)
 {
-  *l = (Layout) { .kind = s->kind, .width = w, .height = h };
+  *l = (Layout) { .kind = s->kind, .width = w, .height = h,
+                  .crowded = crowded };
   l->line = 1.4 * fs;
   l->top = 6 + 1.15 * l->line + 0.95 * l->line + 6;
   l->grid = p->n_tiles <= SPX_RENDER_EXCHANGE_MAX_GRID;
@@ -134,6 +180,27 @@ selection (const SpxRenderExchangeData *d)
                                                        : -1;
 }
 
+/* The layout of d's step s: an exchange on a grid between more tile
+ * pairs than SPX_RENDER_EXCHANGE_MAX_ARROWS is grouped unless every
+ * arrow is asked for or a tile is selected. */
+static void
+layout_for (Layout *l, const SpxRenderExchangeData *d, const SpxIpuStep *s,
+            double w, double h, double fs)
+{
+  const SpxIpuProgram *p = d->program;
+  gboolean crowded = FALSE;
+  if (s->kind == SPX_STEP_EXCHANGE &&
+      p->n_tiles <= SPX_RENDER_EXCHANGE_MAX_GRID)
+    {
+      Totals t = { 0 };
+      g_array_unref (pair_arrows (s, &t));
+      crowded = t.pairs > SPX_RENDER_EXCHANGE_MAX_ARROWS;
+    }
+  layout_compute (l, p, s, w, h, fs, crowded);
+  l->grouped = crowded && !d->every_arrow && selection (d) < 0 &&
+               l->gcols * l->grows > 1;
+}
+
 gboolean
 spx_render_exchange_tile_box (double width, double height,
                               const SpxRenderExchangeData *d, guint tile,
@@ -143,7 +210,7 @@ spx_render_exchange_tile_box (double width, double height,
   if (s == NULL || tile >= d->program->n_tiles)
     return FALSE;
   Layout l;
-  layout_compute (&l, d->program, s, width, height, SPX_RENDER_FONT_SIZE);
+  layout_for (&l, d, s, width, height, SPX_RENDER_FONT_SIZE);
   if (!l.grid)
     return FALSE;
   double cx, cy;
@@ -190,7 +257,7 @@ spx_render_exchange_hit (double width, double height,
   if (s == NULL)
     return -1;
   Layout l;
-  layout_compute (&l, d->program, s, width, height, SPX_RENDER_FONT_SIZE);
+  layout_for (&l, d, s, width, height, SPX_RENDER_FONT_SIZE);
   return tile_at (&l, d->program->n_tiles, x, y);
 }
 
@@ -404,11 +471,6 @@ fit_parts (cairo_t *cr, const SpxRenderStyle *style, double size,
   return g_string_free (s, FALSE);
 }
 
-typedef struct {
-  guint64 total, largest;
-  guint   pairs;
-} Totals;
-
 /* The second line of an exchange's title: the selected tile's traffic
  * first, then the step's. */
 static GPtrArray *
@@ -493,8 +555,9 @@ draw_title (cairo_t *cr, const SpxRenderStyle *style, double width,
 /* ---- the grid: one arrow per tile pair ---- */
 
 typedef struct {
-  guint32  src, dst;
+  guint32  src, dst;              /* tiles, or groups when grouped */
   guint64  bytes;
+  guint    pairs;                 /* tile pairs summed */
   gboolean twin;                  /* the pair also sends the other way */
   double   x0, y0, cx, cy, x1, y1; /* quadratic curve, ends on the boxes */
 } Arrow;
@@ -523,7 +586,8 @@ pair_arrows (const SpxIpuStep *s, Totals *t)
           tr->bytes;
       else
         {
-          Arrow a = { .src = tr->src, .dst = tr->dst, .bytes = tr->bytes };
+          Arrow a = { .src = tr->src, .dst = tr->dst, .bytes = tr->bytes,
+                      .pairs = 1 };
           g_hash_table_insert (index, &keys[i],
                                GUINT_TO_POINTER (arrows->len));
           g_array_append_val (arrows, a);
@@ -568,11 +632,11 @@ blocked (const Layout *l, guint n_tiles, const Arrow *a)
   return FALSE;
 }
 
-/* From a tile's centre towards (tx, ty) to the edge of its box, plus a
- * small gap. */
+/* From the centre of a box of half sizes hw × hh towards (tx, ty) to
+ * its edge, plus a small gap. */
 static void
-leave_box (const Layout *l, double cx, double cy, double tx, double ty,
-           double *x, double *y)
+leave_rect (double cx, double cy, double hw, double hh, double tx,
+            double ty, double *x, double *y)
 {
   double dx = tx - cx, dy = ty - cy, len = hypot (dx, dy);
   if (len < 1e-9)
@@ -583,9 +647,17 @@ leave_box (const Layout *l, double cx, double cy, double tx, double ty,
     }
   dx /= len;
   dy /= len;
-  double t = l->box / 2 / MAX (fabs (dx), fabs (dy)) + 2;
+  double t = 1 / MAX (fabs (dx) / hw, fabs (dy) / hh) + 2;
   *x = cx + dx * t;
   *y = cy + dy * t;
+}
+
+/* From a tile's centre towards (tx, ty) to the edge of its box. */
+static void
+leave_box (const Layout *l, double cx, double cy, double tx, double ty,
+           double *x, double *y)
+{
+  leave_rect (cx, cy, l->box / 2, l->box / 2, tx, ty, x, y);
 }
 
 /* Straight when the way is clear; a pair sent both ways is drawn as two
@@ -631,25 +703,168 @@ arrow_width (const Layout *l, guint64 bytes, guint64 largest)
   return 1 + (widest - 1) * (largest > 0 ? (double) bytes / largest : 0);
 }
 
-/* The step's arrows routed on the grid, smallest first (drawn so that
- * the largest lie on top); sets l->widest. */
+/* ---- groups of tiles ---- */
+
+/* Around a group's tiles, inside the gaps between groups, which hold
+ * its arrows; FALSE for a group without tiles. */
+static gboolean
+group_box (const Layout *l, guint n_tiles, guint g, Box *b)
+{
+  double x0 = G_MAXDOUBLE, y0 = G_MAXDOUBLE, x1 = -G_MAXDOUBLE;
+  double y1 = -G_MAXDOUBLE;
+  for (guint t = 0; t < n_tiles; t++)
+    {
+      double cx, cy;
+      if (group_at (l, t) != g)
+        continue;
+      tile_centre (l, t, &cx, &cy);
+      x0 = MIN (x0, cx);
+      y0 = MIN (y0, cy);
+      x1 = MAX (x1, cx);
+      y1 = MAX (y1, cy);
+    }
+  if (x0 > x1)
+    return FALSE;
+  double pad = CLAMP (0.2 * MIN (l->cell_w - l->box, l->cell_h - l->box), 2,
+                      10);
+  double r = l->box / 2 + pad;
+  *b = (Box) { x0 - r, y0 - r, x1 - x0 + 2 * r, y1 - y0 + 2 * r };
+  return TRUE;
+}
+
+/* Group to group; a pair sent both ways as two arrows side by side.
+ * Groups are neighbours: no line crosses a third. */
+static void
+route_group_arrow (const Layout *l, guint n_tiles, Arrow *a)
+{
+  Box sb, db;
+  group_box (l, n_tiles, a->src, &sb);
+  group_box (l, n_tiles, a->dst, &db);
+  double x0 = sb.x + sb.w / 2, y0 = sb.y + sb.h / 2;
+  double x1 = db.x + db.w / 2, y1 = db.y + db.h / 2;
+  double dx = x1 - x0, dy = y1 - y0, len = MAX (1e-9, hypot (dx, dy));
+  double off = a->twin ? l->widest / 2 + 4 : 0;
+  x0 += -dy / len * off;
+  y0 += dx / len * off;
+  x1 += -dy / len * off;
+  y1 += dx / len * off;
+  a->cx = (x0 + x1) / 2;
+  a->cy = (y0 + y1) / 2;
+  leave_rect (x0, y0, sb.w / 2, sb.h / 2, x1, y1, &a->x0, &a->y0);
+  leave_rect (x1, y1, db.w / 2, db.h / 2, x0, y0, &a->x1, &a->y1);
+}
+
+/* The tile pairs' arrows summed group to group (src == dst: within a
+ * group); the largest between groups in t->largest. */
+static GArray *
+group_arrows (const Layout *l, GArray *pairs, Totals *t)
+{
+  guint n = l->gcols * l->grows;
+  g_autofree Arrow *m = g_new0 (Arrow, (gsize) n * n);
+  for (guint i = 0; i < pairs->len; i++)
+    {
+      const Arrow *a = &g_array_index (pairs, Arrow, i);
+      guint gs = group_at (l, a->src), gd = group_at (l, a->dst);
+      Arrow *f = &m[gs * n + gd];
+      f->src = gs;
+      f->dst = gd;
+      f->bytes += a->bytes;
+      f->pairs++;
+    }
+  GArray *out = g_array_new (FALSE, TRUE, sizeof (Arrow));
+  t->largest = 0;
+  for (guint i = 0; i < n * n; i++)
+    {
+      Arrow *f = &m[i];
+      if (f->pairs == 0)
+        continue;
+      f->twin = f->src != f->dst && m[f->dst * n + f->src].pairs > 0;
+      if (f->src != f->dst)
+        t->largest = MAX (t->largest, f->bytes);
+      g_array_append_val (out, *f);
+    }
+  return out;
+}
+
+/* ---- the arrows drawn ---- */
+
+/* Not drawn as arrows: what stays within a tile or a group. */
+static gboolean
+is_loop (const Arrow *a)
+{
+  return a->src == a->dst;
+}
+
+static guint
+n_drawn (GArray *arrows)
+{
+  guint n = 0;
+  for (guint i = 0; i < arrows->len; i++)
+    n += !is_loop (&g_array_index (arrows, Arrow, i));
+  return n;
+}
+
+/* The step's arrows routed on the grid, tile to tile or group to group,
+ * smallest first (drawn so that the largest lie on top); sets
+ * l->widest. */
 static GArray *
 grid_arrows (Layout *l, const SpxIpuProgram *p, const SpxIpuStep *s,
              Totals *t)
 {
   GArray *arrows = pair_arrows (s, t);
+  if (l->grouped)
+    {
+      GArray *pairs = arrows;
+      arrows = group_arrows (l, pairs, t);
+      g_array_unref (pairs);
+    }
+  l->widest = widest_arrow (l, n_drawn (arrows));
   for (guint i = 0; i < arrows->len; i++)
-    route_arrow (l, p->n_tiles, &g_array_index (arrows, Arrow, i));
+    {
+      Arrow *a = &g_array_index (arrows, Arrow, i);
+      if (l->grouped && !is_loop (a))
+        route_group_arrow (l, p->n_tiles, a);
+      else if (!l->grouped)
+        route_arrow (l, p->n_tiles, a);
+    }
   g_array_sort (arrows, arrow_by_bytes);
-  l->widest = widest_arrow (l, arrows->len);
   return arrows;
+}
+
+GArray *
+spx_render_exchange_flows (const SpxRenderExchangeData *d,
+                           gboolean *grouped)
+{
+  const SpxIpuStep *s = shown_step (d);
+  if (s == NULL || s->kind != SPX_STEP_EXCHANGE)
+    return NULL;
+  Layout l;
+  layout_for (&l, d, s, 960, 600, SPX_RENDER_FONT_SIZE);
+  if (!l.grid)
+    return NULL;
+  Totals t = { 0 };
+  GArray *arrows = grid_arrows (&l, d->program, s, &t);
+  GArray *flows = g_array_sized_new (FALSE, FALSE,
+                                     sizeof (SpxRenderExchangeFlow),
+                                     arrows->len);
+  for (guint i = 0; i < arrows->len; i++)
+    {
+      const Arrow *a = &g_array_index (arrows, Arrow, i);
+      SpxRenderExchangeFlow f = { a->src, a->dst, a->bytes, a->pairs };
+      g_array_append_val (flows, f);
+    }
+  g_array_unref (arrows);
+  if (grouped != NULL)
+    *grouped = l.grouped;
+  return flows;
 }
 
 /* A selected tile hides every arrow but its own. */
 static gboolean
 shown (const Arrow *a, gint sel)
 {
-  return sel < 0 || a->src == (guint32) sel || a->dst == (guint32) sel;
+  return !is_loop (a) &&
+         (sel < 0 || a->src == (guint32) sel || a->dst == (guint32) sel);
 }
 
 static void
@@ -754,9 +969,93 @@ arrow_text (const SpxIpuProgram *p, const SpxIpuStep *s, const Arrow *a)
   return g_string_free (out, FALSE);
 }
 
-typedef struct {
-  double x, y, w, h;
-} Box;
+/* "tiles 0–1 and 4–5": a run of tiles per row of the group. */
+static char *
+group_name (const Layout *l, guint n_tiles, guint g)
+{
+  g_autoptr (GPtrArray) runs = g_ptr_array_new_with_free_func (g_free);
+  guint count = 0;
+  for (guint r = 0; r < l->rows; r++)
+    {
+      guint first = r * l->cols, lo = G_MAXUINT, hi = 0;
+      for (guint t = first; t < MIN (first + l->cols, n_tiles); t++)
+        if (group_at (l, t) == g)
+          {
+            lo = MIN (lo, t);
+            hi = t;
+            count++;
+          }
+      if (lo != G_MAXUINT)
+        g_ptr_array_add (runs, lo == hi ? g_strdup_printf ("%u", lo)
+                                        : g_strdup_printf ("%u–%u", lo, hi));
+    }
+  GString *out = g_string_new (count == 1 ? "tile " : "tiles ");
+  for (guint i = 0; i < runs->len; i++)
+    g_string_append_printf (out, "%s%s",
+                            i == 0 ? "" : i + 1 == runs->len ? " and " : ", ",
+                            (const char *) runs->pdata[i]);
+  return g_string_free (out, FALSE);
+}
+
+/* What a group-to-group arrow sums: its bytes, tile pairs and
+ * transfers, and the largest of its pairs. */
+static char *
+group_arrow_text (const Layout *l, const SpxIpuProgram *p,
+                  const SpxIpuStep *s, const Arrow *a)
+{
+  g_autofree char *from = group_name (l, p->n_tiles, a->src);
+  g_autofree char *to = group_name (l, p->n_tiles, a->dst);
+  guint n = 0;
+  const SpxIpuTransfer *big = NULL;
+  for (guint i = 0; i < s->transfers->len; i++)
+    {
+      const SpxIpuTransfer *tr = transfer (s, i);
+      if (group_at (l, tr->src) != a->src || group_at (l, tr->dst) != a->dst)
+        continue;
+      n++;
+      if (big == NULL || tr->bytes > big->bytes)
+        big = tr;
+    }
+  g_autofree char *bytes = spx_format_bytes ((double) a->bytes);
+  g_autofree char *pairs = count_of (a->pairs, "tile pair", "tile pairs");
+  g_autofree char *moves = count_of (n, "transfer", "transfers");
+  g_autofree char *most = spx_format_bytes (big ? (double) big->bytes : 0);
+  char *text = g_strdup_printf ("%c%s → %s\n%s summed over %s (%s)\n"
+                                "largest transfer: tile %u → tile %u, %s\n"
+                                "Click a tile for its own arrows; Every "
+                                "arrow draws each pair.",
+                                g_ascii_toupper (from[0]), from + 1, to,
+                                bytes, pairs, moves, big ? big->src : 0,
+                                big ? big->dst : 0, most);
+  return text;
+}
+
+/* A group: what stays within it, what it sends and receives. */
+static char *
+group_text (const Layout *l, const SpxIpuProgram *p, GArray *arrows,
+            guint g)
+{
+  guint64 within = 0, out = 0, in = 0;
+  guint pairs = 0;
+  for (guint i = 0; i < arrows->len; i++)
+    {
+      const Arrow *a = &g_array_index (arrows, Arrow, i);
+      if (a->src == g && a->dst == g)
+        within += a->bytes, pairs += a->pairs;
+      else if (a->src == g)
+        out += a->bytes;
+      else if (a->dst == g)
+        in += a->bytes;
+    }
+  g_autofree char *name = group_name (l, p->n_tiles, g);
+  g_autofree char *w = spx_format_bytes ((double) within);
+  g_autofree char *np = count_of (pairs, "tile pair", "tile pairs");
+  g_autofree char *o = spx_format_bytes ((double) out);
+  g_autofree char *i = spx_format_bytes ((double) in);
+  return g_strdup_printf ("A group: %s\nwithin it: %s between %s\n"
+                          "sends %s to the other groups, receives %s",
+                          name, w, np, o, i);
+}
 
 static gboolean
 boxes_overlap (const Box *a, const Box *b)
@@ -838,15 +1137,45 @@ draw_label (cairo_t *cr, const SpxRenderStyle *style, const Box *b,
   spx_render_text (cr, style, b->x + b->w / 2, b->y + b->h / 2, &o, text);
 }
 
-/* A byte label on each shown arrow, largest pairs first: at its middle,
- * else slid along it; one that would cover a tile, a head or another
- * label is left out (the hover text has it). */
+/* Where a label of tw × th may go on arrow a: at its middle, else slid
+ * along it; a group's short arrow also beside its middle, first on the
+ * side away from its twin (so that the two labels do not cover both
+ * arrows), then the other. */
+static guint
+label_spots (const Layout *l, const Arrow *a, double tw, double th,
+             double *xs, double *ys)
+{
+  static const double along[] = { 0.5, 0.4, 0.6, 0.3, 0.7 };
+  guint n = 0;
+  double mx, my;
+  curve_point (a, 0.5, &mx, &my);
+  double dx = a->x1 - a->x0, dy = a->y1 - a->y0;
+  double len = MAX (1e-9, hypot (dx, dy)), nx = -dy / len, ny = dx / len;
+  double off = fabs (nx) * tw / 2 + fabs (ny) * th / 2 + l->widest / 2 + 9;
+  gboolean beside = l->grouped;
+  for (int side = 1; beside && a->twin && side >= -1; side -= 2, n++)
+    {
+      xs[n] = mx + side * nx * off;
+      ys[n] = my + side * ny * off;
+    }
+  for (guint k = 0; k < G_N_ELEMENTS (along); k++, n++)
+    curve_point (a, along[k], &xs[n], &ys[n]);
+  for (int side = 1; beside && !a->twin && side >= -1; side -= 2, n++)
+    {
+      xs[n] = mx + side * nx * off;
+      ys[n] = my + side * ny * off;
+    }
+  return n;
+}
+
+/* A byte label on each shown arrow, largest pairs first (see
+ * label_spots); one that would cover a tile, a head or another label is
+ * left out (the hover text has it). */
 static void
 draw_labels (cairo_t *cr, const SpxRenderStyle *style, const Layout *l,
              guint n_tiles, GArray *arrows, gint sel, guint64 largest,
              SpxRgb edge)
 {
-  static const double along[] = { 0.5, 0.4, 0.6, 0.3, 0.7 };
   if (arrows->len > LABEL_MAX_ARROWS)
     return;
   GArray *placed = g_array_new (FALSE, FALSE, sizeof (Box));
@@ -861,10 +1190,11 @@ draw_labels (cairo_t *cr, const SpxRenderStyle *style, const Layout *l,
                                                          direction (a), size)
                                       : g_strdup (size);
       double th, tw = spx_render_text_width (cr, style, 0.8, text, &th);
-      for (guint k = 0; k < G_N_ELEMENTS (along); k++)
+      double xs[8], ys[8];
+      guint spots = label_spots (l, a, tw, th, xs, ys);
+      for (guint k = 0; k < spots; k++)
         {
-          double x, y;
-          curve_point (a, along[k], &x, &y);
+          double x = xs[k], y = ys[k];
           Box b = { x - tw / 2 - 3, y - th / 2 - 1, tw + 6, th + 2 };
           if (!label_free (l, n_tiles, placed, heads, &b))
             continue;
@@ -913,6 +1243,95 @@ draw_exchange_tiles (cairo_t *cr, const SpxRenderStyle *style,
     }
 }
 
+/* The groups' frames, under everything. */
+static void
+draw_groups (cairo_t *cr, const SpxRenderStyle *style, const Layout *l,
+             guint n_tiles)
+{
+  for (guint g = 0; g < l->gcols * l->grows; g++)
+    {
+      Box b;
+      if (!group_box (l, n_tiles, g, &b))
+        continue;
+      cairo_rectangle (cr, b.x + 0.5, b.y + 0.5, b.w - 1, b.h - 1);
+      spx_render_set_rgba (cr, style->muted, 0.12);
+      cairo_fill_preserve (cr);
+      spx_render_set_rgb (cr, style->muted);
+      cairo_set_line_width (cr, 1);
+      cairo_stroke (cr);
+    }
+}
+
+/* What stays within a group, written at its middle (between its
+ * tiles) when it fits there; the hover has it anyway. */
+static void
+draw_within (cairo_t *cr, const SpxRenderStyle *style, const Layout *l,
+             guint n_tiles, GArray *arrows)
+{
+  g_autoptr (GArray) none = g_array_new (FALSE, FALSE, sizeof (Box));
+  for (guint i = 0; i < arrows->len; i++)
+    {
+      const Arrow *a = &g_array_index (arrows, Arrow, i);
+      Box g;
+      if (!is_loop (a) || !group_box (l, n_tiles, a->src, &g))
+        continue;
+      g_autofree char *size = spx_format_bytes ((double) a->bytes);
+      g_autofree char *long_text = g_strdup_printf ("within %s", size);
+      const char *tries[] = { long_text, size };
+      for (guint k = 0; k < G_N_ELEMENTS (tries); k++)
+        {
+          double th, tw = spx_render_text_width (cr, style, 0.8, tries[k],
+                                                 &th);
+          Box b = { g.x + g.w / 2 - tw / 2 - 3, g.y + g.h / 2 - th / 2 - 1,
+                    tw + 6, th + 2 };
+          if (!label_free (l, n_tiles, none, none, &b))
+            continue;
+          draw_label (cr, style, &b, style->muted, tries[k]);
+          break;
+        }
+    }
+}
+
+/* Under a crowded exchange: how its arrows are drawn, and the way to
+ * the others. */
+static void
+draw_footer (cairo_t *cr, const SpxRenderStyle *style, const Layout *l,
+             const SpxRenderExchangeData *d, const Totals *t)
+{
+  if (!l->crowded)
+    return;
+  g_autofree char *pairs = count_of (t->pairs, "tile pair", "tile pairs");
+  g_autofree char *a = NULL, *b = NULL;
+  const char *c = NULL;
+  if (l->grouped)
+    {
+      a = g_strdup ("each arrow: all that one framed group of tiles sends "
+                    "another");
+      b = g_strdup_printf ("%s in all", pairs);
+      c = "click a tile for its own arrows";
+    }
+  else if (selection (d) >= 0)
+    {
+      a = g_strdup_printf ("tile %d's own arrows", selection (d));
+      b = g_strdup_printf ("%s in all", pairs);
+      c = "click it again for the rest";
+    }
+  else
+    {
+      a = g_strdup_printf ("an arrow per tile pair: %s", pairs);
+      b = g_strdup_printf ("above %u they are summed between groups of tiles",
+                           SPX_RENDER_EXCHANGE_MAX_ARROWS);
+    }
+  const char *parts[] = { a, b, c };
+  g_autofree char *text = fit_parts (cr, style, 0.85,
+                                     l->width - 2 * MARGIN, parts,
+                                     c != NULL ? 3 : 2);
+  SpxTextOpts o = { .size = 0.85, .colour = style->muted,
+                    .use_colour = TRUE };
+  spx_render_text (cr, style, MARGIN, l->height - MARGIN - 0.85 * l->line,
+                   &o, text);
+}
+
 static void
 draw_exchange_grid (cairo_t *cr, const SpxRenderStyle *style,
                     const Layout *l, const SpxRenderExchangeData *d,
@@ -920,6 +1339,8 @@ draw_exchange_grid (cairo_t *cr, const SpxRenderStyle *style,
 {
   gint sel = selection (d);
   SpxRgb colour = sel >= 0 ? style->highlight : style->series[0];
+  if (l->grouped)
+    draw_groups (cr, style, l, d->program->n_tiles);
   spx_render_set_rgb (cr, colour);
   for (guint i = 0; i < arrows->len; i++)
     {
@@ -932,6 +1353,9 @@ draw_exchange_grid (cairo_t *cr, const SpxRenderStyle *style,
   draw_exchange_tiles (cr, style, l, d, s);
   draw_labels (cr, style, l, d->program->n_tiles, arrows, sel, t->largest,
                colour);
+  if (l->grouped)
+    draw_within (cr, style, l, d->program->n_tiles, arrows);
+  draw_footer (cr, style, l, d, t);
 }
 
 /* ---- the grid: compute and sync ---- */
@@ -1378,7 +1802,7 @@ spx_render_exchange (cairo_t *cr, double width, double height,
     return;
   const SpxIpuStep *s = shown_step (d);
   Layout l;
-  layout_compute (&l, d->program, s, width, height, style->font_size);
+  layout_for (&l, d, s, width, height, style->font_size);
   cairo_save (cr);
   if (s->kind == SPX_STEP_EXCHANGE)
     {
@@ -1418,17 +1842,23 @@ describe_exchange (Layout *l, const SpxRenderExchangeData *d,
                    const SpxIpuStep *s, double x, double y)
 {
   const SpxIpuProgram *p = d->program;
+  gint tile = tile_at (l, p->n_tiles, x, y);
   if (l->grid)
     {
       Totals t = { 0 };
-      GArray *arrows = grid_arrows (l, p, s, &t);
+      g_autoptr (GArray) arrows = grid_arrows (l, p, s, &t);
       const Arrow *a = arrow_at (l, arrows, selection (d), t.largest, x, y);
-      char *text = a ? arrow_text (p, s, a) : NULL;
-      g_array_unref (arrows);
-      if (text != NULL)
-        return text;
+      if (a != NULL)
+        return l->grouped ? group_arrow_text (l, p, s, a)
+                          : arrow_text (p, s, a);
+      for (guint g = 0; l->grouped && tile < 0 && g < l->gcols * l->grows;
+           g++)
+        {
+          Box b, at = { x, y, 0, 0 };
+          if (group_box (l, p->n_tiles, g, &b) && boxes_overlap (&at, &b))
+            return group_text (l, p, arrows, g);
+        }
     }
-  gint tile = tile_at (l, p->n_tiles, x, y);
   return tile >= 0 ? exchange_tile_text (p, s, (guint) tile) : NULL;
 }
 
@@ -1441,7 +1871,7 @@ spx_render_exchange_describe (double width, double height,
   if (s == NULL)
     return NULL;
   Layout l;
-  layout_compute (&l, d->program, s, width, height, SPX_RENDER_FONT_SIZE);
+  layout_for (&l, d, s, width, height, SPX_RENDER_FONT_SIZE);
   if (s->kind == SPX_STEP_EXCHANGE)
     return describe_exchange (&l, d, s, x, y);
   gint tile = tile_at (&l, d->program->n_tiles, x, y);
@@ -1461,6 +1891,7 @@ exchange_fill (const SpxRenderViewState *st, gpointer data)
   d->program = spx_render_view_shown_program (st);
   d->superstep = st->superstep;
   d->selected_tile = st->tile;
+  d->every_arrow = st->metric == 1; /* its metrics' second */
 }
 
 static gboolean
@@ -1487,6 +1918,9 @@ exchange_describe (double width, double height, gconstpointer data,
 const SpxRenderView spx_render_view_exchange = {
   .name = "exchange", .title = "Exchange",
   .summary = "what one superstep moves between tiles",
+  /* a crowded exchange's arrows: summed between groups of tiles, or one
+   * per tile pair */
+  .metrics = (const char *const[]) { "grouped", "all", NULL },
   .needs = SPX_RENDER_VIEW_NEEDS_PLAN,
   .data_size = sizeof (SpxRenderExchangeData), .fill = exchange_fill,
   .draw = spx_render_exchange, .hit = exchange_hit,

@@ -13,13 +13,29 @@ G_BEGIN_DECLS
  * bars. */
 #define SPX_RENDER_EXCHANGE_MAX_GRID 64
 
+/* An exchange between more tile pairs than this is drawn, unless every
+ * arrow is asked for or a tile is selected, as flows summed between
+ * groups of tiles: blocks of the grid, at most two across and two
+ * down, so that every two groups are neighbours. */
+#define SPX_RENDER_EXCHANGE_MAX_ARROWS 32
+
 typedef struct {
   const SpxIpuProgram *program;
   guint superstep;     /* index into program->steps; an index out of
                           range is said so */
   gint  selected_tile; /* -1: none; an exchange then shows only this
                           tile's arrows */
+  gboolean every_arrow; /* an arrow per tile pair however many there
+                           are (render --metric all) */
 } SpxRenderExchangeData;
+
+/* An arrow as drawn: tile to tile, or group to group (src == dst: the
+ * traffic within a group, written in it). */
+typedef struct {
+  guint   src, dst;
+  guint64 bytes;
+  guint   pairs;     /* tile pairs summed: 1 for a tile's arrow */
+} SpxRenderExchangeFlow;
 
 /* An SpxRenderFunc; data is an SpxRenderExchangeData. */
 void     spx_render_exchange      (cairo_t *cr, double width, double height,
@@ -52,5 +68,15 @@ gboolean spx_render_exchange_tile_box (double width, double height,
 char    *spx_render_exchange_describe (double width, double height,
                                        const SpxRenderExchangeData *d,
                                        double x, double y);
+
+/* The flows the picture of an exchange on a tile grid draws (every tile
+ * pair's when a tile is selected; it shows its own), largest last, and
+ * in *grouped (may be NULL) whether they join groups; NULL for another
+ * step or a large machine. Free with g_array_unref. */
+GArray  *spx_render_exchange_flows (const SpxRenderExchangeData *d,
+                                    gboolean *grouped);
+
+/* The group tile belongs to when p's exchanges are grouped. */
+guint    spx_render_exchange_group (const SpxIpuProgram *p, guint tile);
 
 G_END_DECLS

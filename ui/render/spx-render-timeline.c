@@ -1,9 +1,10 @@
 /* spx-render-timeline.c: each program a lane of supersteps, all lanes on
  * one cycle axis so that dense, static and dynamic compare by length,
  * and under the axis a panel that explains the selected superstep's
- * cycles term by term. Geometry depends only on the size, the data
- * (never the selection: a click does not move the bars) and the font
- * size, so the hit test (which has no cairo_t) finds the boxes the
+ * cycles term by term. The axis zooms to a part of it (a program much
+ * shorter than the longest, a thin step). Geometry depends only on the
+ * size, the data (never the selection: a click does not move the bars)
+ * and the font size, so the hit test (which has no cairo_t) finds the boxes the
  * picture draws. */
 #include "spx-render-timeline.h"
 #include "spx-render-views.h"
@@ -27,8 +28,10 @@
 
 typedef struct {
   double line;                 /* one line of text */
-  double x0, x1;               /* the cycle axis, 0 to max_cycles */
+  double x0, x1;               /* the cycle axis, from_c to to_c */
   guint64 max_cycles;
+  double from_c, to_c;         /* the cycles shown: 0 to max_cycles
+                                  unless zoomed */
   guint  n;                    /* lanes drawn */
   guint  which[N_LANES];       /* their programs[] index */
   double lane_y[N_LANES];      /* header line of each lane */
@@ -79,6 +82,19 @@ panel_rows_wanted (const SpxRenderTimelineData *d, const Layout *l)
   return 1 + MIN (most, PANEL_MAX_TERMS);
 }
 
+/* The part of the axis d shows, as fractions of it. */
+static void
+zoom_of (const SpxRenderTimelineData *d, double *from, double *to)
+{
+  *from = 0;
+  *to = 1;
+  if (d == NULL || !(d->zoom_to > d->zoom_from) || d->zoom_from < 0 ||
+      d->zoom_to > 1)
+    return;
+  *from = d->zoom_from;
+  *to = d->zoom_to;
+}
+
 /* Under each bar: its callouts and its phase summary, if room. */
 static double
 below_bar (const Layout *l)
@@ -103,6 +119,10 @@ layout_compute (Layout *l, const SpxRenderTimelineData *d, double w,
       }
   if (l->n == 0)
     return FALSE;
+  double from, to;
+  zoom_of (d, &from, &to);
+  l->from_c = from * (double) l->max_cycles;
+  l->to_c = to * (double) l->max_cycles;
   l->x0 = MARGIN;
   l->x1 = MAX (l->x0 + 1, w - MARGIN);
   double top = lanes_top (l->line);
@@ -252,8 +272,21 @@ spx_render_timeline_describe (const SpxRenderTimelineData *d, guint lane,
 static double
 cycle_x (const Layout *l, double cycles)
 {
-  return l->x0 + (l->x1 - l->x0) * (l->max_cycles > 0 ? cycles /
-                                    (double) l->max_cycles : 0);
+  double span = l->to_c - l->from_c;
+  return l->x0 + (l->x1 - l->x0) * (span > 0 ? (cycles - l->from_c) / span
+                                             : 0);
+}
+
+/* A box cut to the axis shown; FALSE when it lies outside. */
+static gboolean
+visible (const Layout *l, double *x, double *w)
+{
+  if (*x > l->x1 || *x + *w <= l->x0)
+    return FALSE;
+  double lo = MAX (*x, l->x0), hi = MIN (*x + *w, l->x1 + 1);
+  *x = lo;
+  *w = MAX (1, hi - lo);
+  return TRUE;
 }
 
 /* A superstep's box: at least one pixel wide so that a 90-cycle sync
@@ -386,8 +419,9 @@ place_labels (cairo_t *cr, const SpxRenderStyle *style, const Layout *l,
       double x, w;
       step_box (l, start, s->cycles, &x, &w);
       start += s->cycles;
-      label_for_step (cr, style, l, s, lane, x, fill_width (w),
-                      &g_array_index (labels, Label, i));
+      if (visible (l, &x, &w))
+        label_for_step (cr, style, l, s, lane, x, fill_width (w),
+                        &g_array_index (labels, Label, i));
     }
   place_callouts (l, labels);
   return labels;
@@ -442,12 +476,14 @@ hit_lane (const Layout *l, const SpxIpuProgram *p, double x)
       guint64 c = g_array_index (steps, SpxIpuStep, i).cycles;
       double bx, bw;
       step_box (l, start, c, &bx, &bw);
+      start += c;
+      if (!visible (l, &bx, &bw))
+        continue;
       /* thin steps first: they could not be pointed at otherwise */
       if (bw < 2 * HIT_SLOP && fabs (x - (bx + bw / 2)) <= HIT_SLOP)
         return (gint) i;
       if (inside < 0 && x >= bx && x < bx + bw)
         inside = (gint) i;
-      start += c;
     }
   return inside;
 }
@@ -588,16 +624,31 @@ tick_label (double v)
   return t;
 }
 
+/* "cycles", or when zoomed the part shown: "cycles 2.9k to 5.8k of
+ * 156k". */
+static char *
+zoom_caption (const Layout *l)
+{
+  if (l->from_c <= 0 && l->to_c >= (double) l->max_cycles)
+    return g_strdup ("cycles");
+  g_autofree char *a = spx_render_format_count (l->from_c);
+  g_autofree char *b = spx_render_format_count (l->to_c);
+  g_autofree char *c = spx_render_format_count ((double) l->max_cycles);
+  return g_strdup_printf ("cycles %s to %s of %s", a, b, c);
+}
+
 static void
 draw_axis (cairo_t *cr, const SpxRenderStyle *style, double width,
            const Layout *l)
 {
   double ticks[16], top = lanes_top (l->line);
-  g_autofree char *widest = spx_render_format_count ((double) l->max_cycles);
+  /* zoomed close, ticks a few cycles apart need every digit */
+  gboolean exact = l->to_c - l->from_c < 10000;
+  g_autofree char *widest = exact ? spx_format_count ((guint64) l->to_c)
+                            : spx_render_format_count (l->to_c);
   double lw = spx_render_text_width (cr, style, 0.85, widest, NULL);
   guint max_ticks = CLAMP ((l->x1 - l->x0) / (lw + 24), 2, 12);
-  guint n = spx_render_nice_ticks (0, (double) l->max_cycles, max_ticks,
-                                   ticks);
+  guint n = spx_render_nice_ticks (l->from_c, l->to_c, max_ticks, ticks);
   SpxTextOpts o = { .size = 0.85, .ax = 0.5 };
   cairo_set_line_width (cr, 1);
   for (guint i = 0; i < n; i++)
@@ -611,7 +662,8 @@ draw_axis (cairo_t *cr, const SpxRenderStyle *style, double width,
       cairo_move_to (cr, x, l->axis_y);
       cairo_line_to (cr, x, l->axis_y + 4);
       cairo_stroke (cr);
-      g_autofree char *t = tick_label (ticks[i]);
+      g_autofree char *t = exact ? spx_format_count ((guint64) round (ticks[i]))
+                                 : tick_label (ticks[i]);
       double tw = spx_render_text_width (cr, style, 0.85, t, NULL);
       /* the end labels stay inside the picture */
       double tx = CLAMP (x, tw / 2 + 2, width - tw / 2 - 2);
@@ -621,8 +673,9 @@ draw_axis (cairo_t *cr, const SpxRenderStyle *style, double width,
   cairo_move_to (cr, l->x0, l->axis_y + 0.5);
   cairo_line_to (cr, l->x1, l->axis_y + 0.5);
   cairo_stroke (cr);
+  g_autofree char *what = zoom_caption (l);
   spx_render_text (cr, style, (l->x0 + l->x1) / 2,
-                   l->axis_y + 4 + 0.95 * l->line, &o, "cycles");
+                   l->axis_y + 4 + 0.95 * l->line, &o, what);
 }
 
 /* A name inside its box, or a callout under the bar with its leader. */
@@ -672,6 +725,8 @@ draw_bar (cairo_t *cr, const SpxRenderStyle *style, const Layout *l,
       double x, w;
       step_box (l, start, s->cycles, &x, &w);
       start += s->cycles;
+      if (!visible (l, &x, &w))
+        continue;
       double fw = fill_width (w);
       SpxRgb fill = kind_colour (style, s->kind);
       spx_render_set_rgb (cr, fill);
@@ -935,6 +990,68 @@ spx_render_timeline (cairo_t *cr, double width, double height,
   cairo_restore (cr);
 }
 
+/* ---- zoom ---- */
+
+double
+spx_render_timeline_cycle_x (double width, double height,
+                             const SpxRenderTimelineData *d, double cycles)
+{
+  Layout l;
+  if (!layout_compute (&l, d, width, height, SPX_RENDER_FONT_SIZE))
+    return MARGIN;
+  return cycle_x (&l, cycles);
+}
+
+void
+spx_render_timeline_zoom (double width, double height,
+                          const SpxRenderTimelineData *d, double x,
+                          double factor, double dx, double *from, double *to)
+{
+  Layout l;
+  zoom_of (d, from, to);
+  if (!layout_compute (&l, d, width, height, SPX_RENDER_FONT_SIZE) ||
+      l.max_cycles == 0 || !(factor > 0))
+    return;
+  double span = *to - *from, axis = l.x1 - l.x0;
+  double at = *from + span * CLAMP ((x - l.x0) / axis, 0, 1);
+  double least = MIN (1, SPX_RENDER_TIMELINE_MIN_CYCLES / l.max_cycles);
+  double now = CLAMP (span / factor, least, 1);
+  /* the point at x stays there, then the pan */
+  double start = at - (at - *from) * now / span + dx / axis * now;
+  *from = CLAMP (start, 0, 1 - now);
+  *to = *from + now;
+}
+
+gint
+spx_render_timeline_lane_at (double width, double height,
+                             const SpxRenderTimelineData *d, double x,
+                             double y)
+{
+  Layout l;
+  if (!layout_compute (&l, d, width, height, SPX_RENDER_FONT_SIZE) ||
+      x < l.x0 || x > l.x1)
+    return -1;
+  for (guint i = 0; i < l.n; i++)
+    if (y >= l.lane_y[i] && y < l.lane_y[i] + l.line)
+      return (gint) l.which[i];
+  return -1;
+}
+
+void
+spx_render_timeline_fit (const SpxRenderTimelineData *d, guint lane,
+                         double *from, double *to)
+{
+  guint64 most = 0;
+  for (guint i = 0; i < N_LANES; i++)
+    if (d->programs[i] != NULL)
+      most = MAX (most, d->programs[i]->cycles);
+  *from = 0;
+  *to = 1;
+  if (lane < N_LANES && d->programs[lane] != NULL && most > 0)
+    *to = MAX ((double) d->programs[lane]->cycles / (double) most,
+               MIN (1, SPX_RENDER_TIMELINE_MIN_CYCLES / (double) most));
+}
+
 /* ---- its row in the table of views ------------------------------- */
 
 static void
@@ -945,6 +1062,8 @@ timeline_fill (const SpxRenderViewState *st, gpointer data)
     d->programs[i] = st->programs[i];
   d->selected_superstep = st->step;
   d->selected_lane = st->lane;
+  d->zoom_from = st->zoom_from;
+  d->zoom_to = st->zoom_to;
 }
 
 static gboolean
@@ -982,9 +1101,18 @@ timeline_describe (double width, double height, gconstpointer data,
                    const SpxRenderStyle *style, double x, double y)
 {
   SpxRenderViewHit hit;
+  const SpxRenderTimelineData *d = data;
+  gint lane = spx_render_timeline_lane_at (width, height, d, x, y);
+  if (lane >= 0)
+    {
+      g_autofree char *c = spx_format_count (d->programs[lane]->cycles);
+      return g_strdup_printf ("%s: %s cycles\nClick to fit the axis to this "
+                              "program (Ctrl+0: all of it again; Ctrl+scroll "
+                              "zooms)",
+                              spx_ipu_mode_to_string (lane), c);
+    }
   if (!timeline_hit (width, height, data, style, x, y, &hit))
     {
-      const SpxRenderTimelineData *d = data;
       if (d->selected_superstep < 0 ||
           !on_panel (width, height, d, style, x, y))
         return NULL;

@@ -13,7 +13,13 @@ typedef struct {
   gint selected_lane;               /* programs[] index that the selection
                                        belongs to; -1: mark it in every
                                        lane that has such a step */
+  double zoom_from, zoom_to;        /* the part of the cycle axis shown,
+                                       as fractions of the longest
+                                       program; to <= from: all of it */
 } SpxRenderTimelineData;
+
+/* The axis zooms in at most so far that this many cycles fill it. */
+#define SPX_RENDER_TIMELINE_MIN_CYCLES 20.0
 
 /* An SpxRenderFunc; data is an SpxRenderTimelineData. */
 void spx_render_timeline     (cairo_t *cr, double width, double height,
@@ -55,5 +61,32 @@ gboolean spx_render_timeline_label_box (double width, double height,
                                         const SpxRenderTimelineData *d,
                                         guint lane, guint step,
                                         cairo_rectangle_t *box);
+
+/* Where cycles from the start falls on the axis of a picture of width ×
+ * height (default font size), zoomed as d says; outside the axis when
+ * the zoom leaves it out. */
+double   spx_render_timeline_cycle_x (double width, double height,
+                                      const SpxRenderTimelineData *d,
+                                      double cycles);
+
+/* The zoom (*from, *to, as in the data) after zooming d's picture by
+ * factor (above 1: closer) about its point at x, which stays under x,
+ * or, factor 1, after panning it by dx pixels (positive: later cycles).
+ * The part shown stays within the axis; all of it is 0 and 1. */
+void     spx_render_timeline_zoom (double width, double height,
+                                   const SpxRenderTimelineData *d, double x,
+                                   double factor, double dx, double *from,
+                                   double *to);
+
+/* The programs[] index of the lane whose name row is at (x, y), or -1:
+ * a click there fits the axis to that program. */
+gint     spx_render_timeline_lane_at (double width, double height,
+                                      const SpxRenderTimelineData *d,
+                                      double x, double y);
+
+/* The zoom that fits the axis to programs[lane]'s cycles (all of it
+ * for the longest, or a lane out of range). */
+void     spx_render_timeline_fit (const SpxRenderTimelineData *d,
+                                  guint lane, double *from, double *to);
 
 G_END_DECLS

@@ -47,6 +47,8 @@ typedef struct {
   guint                 superstep; /* the step Exchange shows */
   gint                  step;      /* the Timeline's selected step, -1: none */
   gint                  lane;      /* its program (-1: every lane) */
+  double                zoom_from, zoom_to; /* the Timeline's axis shown,
+                                               fractions of it (equal: all) */
   guint                 metric;    /* an index into the view's metrics */
   const SpxSweep       *sweep;
   gboolean              stale;     /* the sweep is of an older subject */
