@@ -13,6 +13,9 @@
 #define FIELD(name) SPX_SCENARIO_FIELD_##name
 /* The Pattern entry that says where a mask no pattern made comes from. */
 #define ORIGIN_ID "origin"
+#define PATTERN_TIP "How the non-zero blocks are placed, or where a mask " \
+                    "no pattern made comes from (a file, a drawing): " \
+                    "choosing a pattern generates a mask"
 
 struct _SpxScenarioPanel {
   GtkScrolledWindow parent;
@@ -116,6 +119,10 @@ load_origin (SpxScenarioPanel *p, const SpxScenario *sc)
   if (p->generated)
     set_active_id (p, FIELD (PATTERN), origin);
   gtk_widget_set_sensitive (p->controls[FIELD (SEED)], p->generated);
+  g_autofree char *tip = g_strdup_printf ("The mask: %s. %s", origin,
+                                          PATTERN_TIP);
+  gtk_widget_set_tooltip_text (p->controls[FIELD (PATTERN)],
+                               p->generated ? PATTERN_TIP : tip);
 }
 
 void
@@ -261,10 +268,23 @@ spin (double lo, double hi, double step, guint digits)
   return s;
 }
 
+/* A list whose entries may be long (a file's name): shortened at the
+ * end rather than widening the panel (its tooltip says it whole). */
+static GtkWidget *
+short_combo (void)
+{
+  GtkWidget *c = gtk_combo_box_text_new ();
+  g_autoptr (GList) cells = gtk_cell_layout_get_cells (GTK_CELL_LAYOUT (c));
+  for (GList *l = cells; l != NULL; l = l->next)
+    g_object_set (l->data, "ellipsize", PANGO_ELLIPSIZE_END,
+                  "max-width-chars", 16, NULL);
+  return c;
+}
+
 static GtkWidget *
 id_combo (const char *const *ids)
 {
-  GtkWidget *c = gtk_combo_box_text_new ();
+  GtkWidget *c = short_combo ();
   for (guint i = 0; ids[i]; i++)
     gtk_combo_box_text_append (GTK_COMBO_BOX_TEXT (c), ids[i], ids[i]);
   return c;
@@ -273,7 +293,7 @@ id_combo (const char *const *ids)
 static GtkWidget *
 machine_combo (void)
 {
-  GtkWidget *c = gtk_combo_box_text_new ();
+  GtkWidget *c = short_combo ();
   for (const char *const *n = spx_ipu_machine_presets (); *n; n++)
     gtk_combo_box_text_append (GTK_COMBO_BOX_TEXT (c), *n, *n);
   return c; /* and, while the study has one, the machine no preset is */
@@ -303,10 +323,8 @@ static const Row rows[SPX_SCENARIO_N_FIELDS] = {
                         "(of a file's or a drawing's mask: what it has at "
                         "this block size; a new value generates a mask)",
                         SPIN, G_CALLBACK (on_generator) },
-  [FIELD (PATTERN)] = { NULL, "_Pattern", "How the non-zero blocks are "
-                        "placed, or where a mask no pattern made comes "
-                        "from (a file, a drawing): choosing a pattern "
-                        "generates a mask", COMBO, G_CALLBACK (on_generator) },
+  [FIELD (PATTERN)] = { NULL, "_Pattern", PATTERN_TIP, COMBO,
+                        G_CALLBACK (on_generator) },
   [FIELD (SEED)] = { NULL, "_Seed", "Random seed of the generator (a file's "
                      "or a drawn mask has none)", SPIN,
                      G_CALLBACK (on_generator) },
