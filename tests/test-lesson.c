@@ -143,9 +143,9 @@ test_expand (void)
   SpxLessonView v = { s, SPX_IPU_MODE_STATIC, tile, step };
   g_autofree char *got = spx_lesson_expand (
     "{machine} {tiles} {m}x{k} n={n} b={block} {density} {dtype} "
-    "{tile.blocks} {static.fits} {step.name} {static.speedup}", &v);
+    "{tile.stored} {static.fits} {step.name} {static.speedup}", &v);
   g_autofree char *want = g_strdup_printf (
-    "teach16 16 128x128 n=64 b=16 25%% fp16 1 block fits compute "
+    "teach16 16 128x128 n=64 b=16 25%% fp16 1 block stored fits compute "
     "%.2f×", (double) de->cycles / st->cycles);
   g_assert_cmpstr (got, ==, want);
 
@@ -159,11 +159,12 @@ test_expand (void)
   g_assert_cmpstr (tiles, ==, tiles_want);
 
   /* blocks held: the tile's bytes of values in whole 16 × 16 fp16 blocks */
-  g_autofree char *held = spx_lesson_expand ("{tile.blocks-held}", &v);
+  g_autofree char *held = spx_lesson_expand ("{tile.held}", &v);
   guint64 values = st->tiles[tile].bytes[SPX_BYTES_VALUES];
   g_assert_cmpuint (values % 512, ==, 0);
   g_autofree char *held_want = g_strdup_printf (
-    "%" G_GUINT64_FORMAT " block%s", values / 512, values == 512 ? "" : "s");
+    "%" G_GUINT64_FORMAT " block%s held", values / 512,
+    values == 512 ? "" : "s");
   g_assert_cmpstr (held, ==, held_want);
 
   g_autofree char *cycles = spx_lesson_expand ("{shown.cycles}", &v);
@@ -181,6 +182,158 @@ test_expand (void)
   g_assert_cmpint (spx_lesson_find_step (st, "sync nothing"), ==, -1);
 }
 
+/* ---- counts of blocks, worked out again from the plan -------------- */
+
+/* What tile t of a static program does with blocks of W, from what the
+ * plan lists and moves rather than from its counts. */
+typedef struct {
+  guint64 stored, received, products, per_worker;
+} Counts;
+
+static void
+count_again (const SpxIpuProgram *p, guint t, Counts *c)
+{
+  const guint64 one = 16 * 16 * 2; /* a 16 × 16 fp16 block */
+  const SpxIpuTile *tile = &p->tiles[t];
+  const SpxIpuStep *dist = &g_array_index (p->steps, SpxIpuStep,
+                                           spx_ipu_program_first_exchange (p));
+  memset (c, 0, sizeof *c);
+  c->stored = tile->blocks ? tile->blocks->len : 0;
+  /* the values it receives: W pieces sent to it, in whole blocks; the
+   * block-rows its blocks span, its own and its senders' */
+  g_autoptr (GHashTable) rows = g_hash_table_new (NULL, NULL);
+  for (guint i = 0; i < c->stored; i++)
+    g_hash_table_add (rows, GSIZE_TO_POINTER (
+      g_array_index (tile->blocks, guint64, i) / (p->k / 16) + 1));
+  for (guint i = 0; i < dist->transfers->len; i++)
+    {
+      const SpxIpuTransfer *x = &g_array_index (dist->transfers,
+                                                SpxIpuTransfer, i);
+      const SpxIpuPiece *w = &g_array_index (dist->pieces, SpxIpuPiece, i);
+      if (x->dst != t || w->kind != SPX_BYTES_VALUES)
+        continue;
+      g_assert_cmpuint (x->bytes % one, ==, 0);
+      c->received += x->bytes / one;
+      const GArray *from = p->tiles[x->src].blocks;
+      for (guint j = 0; from && j < from->len; j++)
+        g_hash_table_add (rows, GSIZE_TO_POINTER (
+          g_array_index (from, guint64, j) / (p->k / 16) + 1));
+    }
+  /* each block times its columns of X: sn = 8 slices of n = 64 */
+  guint64 cols = p->n / 8;
+  g_assert_cmpuint (tile->macs % (16 * 16 * cols), ==, 0);
+  c->products = tile->macs / (16 * 16 * cols);
+  /* 6 workers: columns in grains of 4 fp16 (8 columns: 2 workers), the
+   * 3 workers of each grain share the block-rows */
+  guint64 wn = (cols + 3) / 4, wr = MIN (g_hash_table_size (rows), 6 / wn);
+  c->per_worker = c->products ? (c->products + wr - 1) / wr : 0;
+}
+
+/* A small plan counted by hand: teach16, W 128 × 128 in 16 × 16 blocks,
+ * 16 of 64 non-zero, n = 64; static as 8 n-slices of one k-band, so each
+ * block is stored on one tile and multiplied on 8. */
+static SpxStudy *
+small_study (void)
+{
+  SpxStudy *s = spx_study_new ();
+  g_assert_true (spx_study_set_machine (s, "teach16", NULL));
+  SpxScenario *sc = s->scenario;
+  sc->m = sc->k = 128;
+  sc->n = 64;
+  sc->block = 16;
+  sc->gen.density = 0.25;
+  sc->gen.seed = 1;
+  g_assert_true (spx_study_plan (s, NULL));
+  g_assert_cmpstr (s->programs[SPX_IPU_MODE_STATIC]->plan, ==, "sn=8 sk=1");
+  return s;
+}
+
+static void
+test_counts (void)
+{
+  g_autoptr (SpxStudy) s = small_study ();
+  const SpxIpuProgram *p = s->programs[SPX_IPU_MODE_STATIC];
+  guint64 stored = 0;
+  for (guint t = 0; t < p->n_tiles; t++)
+    {
+      Counts c;
+      count_again (p, t, &c);
+      g_assert_cmpuint (spx_ipu_tile_count (p, t, SPX_IPU_COUNT_STORED), ==,
+                        c.stored);
+      g_assert_cmpuint (spx_ipu_tile_count (p, t, SPX_IPU_COUNT_RECEIVED),
+                        ==, c.received);
+      g_assert_cmpuint (spx_ipu_tile_count (p, t, SPX_IPU_COUNT_HELD), ==,
+                        c.stored + c.received);
+      g_assert_cmpuint (spx_ipu_tile_count (p, t, SPX_IPU_COUNT_PRODUCTS),
+                        ==, c.products);
+      g_assert_cmpuint (spx_ipu_tile_count (p, t, SPX_IPU_COUNT_PER_WORKER),
+                        ==, c.per_worker);
+      g_assert_cmpuint (c.products, ==, c.stored + c.received);
+      stored += c.stored;
+    }
+  g_assert_cmpuint (stored, ==, 16); /* every block stored once */
+  /* by hand: 16 blocks over 2 tiles of a slice, each stored on 1 of 8 */
+  Counts five;
+  count_again (p, 5, &five);
+  g_assert_cmpuint (five.stored, ==, 1);
+  g_assert_cmpuint (five.products, ==, 8);
+  g_assert_cmpuint (five.received, ==, 7);
+  g_assert_cmpuint (five.per_worker, ==, 3);
+  /* dense multiplies no blocks */
+  const SpxIpuProgram *d = s->programs[SPX_IPU_MODE_DENSE];
+  g_assert_cmpuint (spx_ipu_tile_count (d, 5, SPX_IPU_COUNT_PRODUCTS), ==, 0);
+  g_assert_null (spx_ipu_tile_blocks_text (d, 5, "\n"));
+}
+
+/* The shipped lesson's step text says each count with its words. */
+static void
+test_counts_said (void)
+{
+  g_autoptr (SpxStudy) s = small_study ();
+  const SpxIpuProgram *p = s->programs[SPX_IPU_MODE_STATIC];
+  g_autofree char *path = g_test_build_filename (
+    G_TEST_DIST, "..", "data", "lesson", "ipu-model.lesson", NULL);
+  g_autofree char *data = NULL;
+  gsize len = 0;
+  g_assert_true (g_file_get_contents (path, &data, &len, NULL));
+  g_autoptr (SpxLesson) l = spx_lesson_load_data ("ipu-model.lesson", data,
+                                                  len, views, NULL);
+  const SpxLessonStep *tile = g_ptr_array_index (l->steps, 0);
+  const SpxLessonStep *compute = g_ptr_array_index (l->steps, 4);
+  g_assert_cmpint (tile->tile, ==, 5);
+  gint step = spx_lesson_find_step (p, compute->superstep);
+  SpxLessonView v1 = { s, SPX_IPU_MODE_STATIC, 5, -1 };
+  g_autofree char *one = spx_lesson_expand (tile->text, &v1);
+  Counts c;
+  count_again (p, 5, &c);
+  g_autofree char *a = g_strdup_printf (
+    "Tile 5 computes %" G_GUINT64_FORMAT " block products", c.products);
+  g_autofree char *b = g_strdup_printf (
+    "%" G_GUINT64_FORMAT " blocks held, %" G_GUINT64_FORMAT " block stored "
+    "as its own and %" G_GUINT64_FORMAT " blocks received", c.products,
+    c.stored, c.received);
+  g_test_message ("%s", one);
+  g_assert_nonnull (strstr (one, a));
+  g_assert_nonnull (strstr (one, b));
+
+  SpxLessonView v5 = { s, SPX_IPU_MODE_STATIC, -1, step };
+  g_autofree char *five = spx_lesson_expand (compute->text, &v5);
+  const SpxIpuStep *cs = &g_array_index (p->steps, SpxIpuStep, step);
+  Counts w;
+  count_again (p, cs->worst_tile, &w);
+  g_autofree char *slow = g_strdup_printf (
+    "tile %u, computes %" G_GUINT64_FORMAT " block products; its workers "
+    "share them, %" G_GUINT64_FORMAT " block products per worker at most",
+    cs->worst_tile, w.products, w.per_worker);
+  g_autofree char *term = g_strdup_printf (
+    "blocks: %" G_GUINT64_FORMAT " block products per worker × ",
+    w.per_worker);
+  g_test_message ("%s", five);
+  g_assert_nonnull (strstr (five, slow));
+  g_assert_nonnull (strstr (five, term));
+  g_assert_null (strstr (five, " 3 blocks "));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -189,5 +342,7 @@ main (int argc, char **argv)
   g_test_add_func ("/lesson/inherit", test_inherit);
   g_test_add_func ("/lesson/errors", test_errors);
   g_test_add_func ("/lesson/expand", test_expand);
+  g_test_add_func ("/lesson/counts", test_counts);
+  g_test_add_func ("/lesson/counts-said", test_counts_said);
   return g_test_run ();
 }

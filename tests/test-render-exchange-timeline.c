@@ -499,7 +499,10 @@ test_exchange_compute (void)
   SpxIpuStep *s = spx_ipu_program_add_compute (p, "compute");
   s->tile_cycles[3] = 300000;
   s->tile_cycles[5] = 150000;
-  p->tiles[5].macs = 4096;
+  p->tiles[5].macs = 4096; /* one 16 × 16 block times 16 columns */
+  p->tiles[5].stored = 1;
+  p->tiles[5].products = 1;
+  p->tiles[5].per_worker = 1;
   spx_ipu_program_finish (p);
   SpxRenderExchangeData d = { p, 1, -1, FALSE };
   double x3, y3, x5, y5, x0, y0;
@@ -510,6 +513,8 @@ test_exchange_compute (void)
                     "Tile 5\n"
                     "150,000 cycles, 50% of the slowest (tile 3, 300,000 "
                     "cycles)\n"
+                    "1 block stored, 0 blocks received, 1 block product, "
+                    "1 block product per worker\n"
                     "4,096 multiply-accumulates in the whole program");
   assert_describes (&d, x3, y3, "Tile 3\n300,000 cycles: the slowest tile");
   assert_describes (&d, x0, y0, "Tile 0\nidle in this step");

@@ -829,7 +829,33 @@ test_tiles_values (void)
 
 /* A tile for people, worked by hand on teach16 (64 KiB of SRAM): byte
  * kinds it holds none of are left out, counts take the singular for one
- * and group their thousands, dense plans have no block line. */
+ * and group their thousands, each count of blocks says which it is,
+ * dense plans have no block line. */
+/* A planned tile's hover, on the small plan the lesson counts by hand
+ * (test-lesson: teach16, 128 × 128 in 16 × 16 blocks, 16 non-zero,
+ * n = 64, as 8 n-slices): tile 5 stores 1 block, receives the 7 others
+ * of its slice's half, multiplies all 8, 3 a worker. */
+static void
+test_tiles_describe_planned (void)
+{
+  g_autoptr (SpxIpuMachine) machine = spx_ipu_machine_preset ("teach16");
+  SpxGenOptions opt;
+  spx_gen_options_init (&opt);
+  opt.density = 0.25;
+  opt.seed = 1;
+  g_autoptr (SpxMask) mask = spx_mask_generate (128, 128, 16, &opt, NULL);
+  g_autoptr (SpxIpuProgram) p = spx_ipu_plan_static (machine, mask, 64,
+                                                     SPX_DTYPE_FP16, NULL);
+  g_assert_cmpstr (p->plan, ==, "sn=8 sk=1");
+  g_autofree char *text = spx_render_tiles_describe (p, 5, "\n");
+  g_test_message ("%s", text);
+  g_assert_true (g_str_has_prefix (
+    text, "Tile 5\n1 block stored, 7 blocks received\n"
+    "8 block products, 3 block products per worker\n"));
+  /* 8 blocks of 16 × 16 times 8 columns */
+  g_assert_nonnull (strstr (text, "\n16,384 MACs"));
+}
+
 static void
 test_tiles_describe (void)
 {
@@ -845,8 +871,13 @@ test_tiles_describe (void)
   t3->bytes[SPX_BYTES_OUTPUT] = 512;
   t3->compute_cycles = 12345;
   t3->macs = 1;
+  t3->stored = 2; /* of the 4 it multiplies, 2 per worker */
+  t3->products = 4;
+  t3->per_worker = 2;
   g_autofree char *a = spx_render_tiles_describe (p, 3, "\n");
-  g_assert_cmpstr (a, ==, "Tile 3\n2 blocks\n4.0 KiB of 64.0 KiB\n"
+  g_assert_cmpstr (a, ==, "Tile 3\n2 blocks stored, 2 blocks received\n"
+                   "4 block products, 2 block products per worker\n"
+                   "4.0 KiB of 64.0 KiB\n"
                    "W values: 2.0 KiB\nX slice: 1.5 KiB\nY slice: 512 B\n"
                    "12,345 compute cycles\n1 MAC");
   t4->blocks = g_array_new (FALSE, FALSE, sizeof (guint64));
@@ -855,13 +886,17 @@ test_tiles_describe (void)
   t4->bytes[SPX_BYTES_PARTIALS] = 2000;
   t4->compute_cycles = 1;
   t4->macs = 1234567;
+  t4->stored = 1; /* its only block, workers not known */
+  t4->products = 1;
   g_autofree char *b = spx_render_tiles_describe (p, 4, ", ");
-  g_assert_cmpstr (b, ==, "Tile 4, 1 block, 2.1 KiB of 64.0 KiB, "
+  g_assert_cmpstr (b, ==, "Tile 4, 1 block stored, 0 blocks received, "
+                   "1 block product, 2.1 KiB of 64.0 KiB, "
                    "W indices: 100 B, partial sums: 2.0 KiB, "
                    "1 compute cycle, 1,234,567 MACs");
   /* an idle tile; no separator given is a new line */
   g_autofree char *c = spx_render_tiles_describe (p, 0, NULL);
-  g_assert_cmpstr (c, ==, "Tile 0\n0 blocks\n0 B of 64.0 KiB\n"
+  g_assert_cmpstr (c, ==, "Tile 0\n0 blocks stored, 0 blocks received\n"
+                   "0 block products\n0 B of 64.0 KiB\n"
                    "0 compute cycles\n0 MACs");
   g_assert_null (spx_render_tiles_describe (p, 16, "\n"));
   g_assert_null (spx_render_tiles_describe (p, G_MAXUINT, "\n"));
@@ -991,6 +1026,8 @@ main (int argc, char **argv)
   g_test_add_func ("/render/mask-tiles/tiles/hit", test_tiles_hit);
   g_test_add_func ("/render/mask-tiles/tiles/values", test_tiles_values);
   g_test_add_func ("/render/mask-tiles/tiles/describe", test_tiles_describe);
+  g_test_add_func ("/render/mask-tiles/tiles/describe-planned",
+                   test_tiles_describe_planned);
   g_test_add_func ("/render/mask-tiles/light-dark", test_light_dark);
   g_test_add_func ("/render/mask-tiles/block-owners", test_block_owners);
   return g_test_run ();

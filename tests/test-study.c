@@ -256,9 +256,45 @@ test_machine_beside (void)
   g_assert_cmpuint (back->machine->tiles, ==, 4);
   g_assert_true (spx_study_plan (back, &error));
   g_assert_cmpuint (back->programs[SPX_IPU_MODE_DENSE]->n_tiles, ==, 4);
+  g_autofree char *origin = spx_study_machine_origin (back);
+  g_assert_cmpstr (origin, ==, "custom (from four.machine)");
   g_unlink (machine);
   g_unlink (spx);
   g_rmdir (sub);
+}
+
+/* What made the mask and what the machine is, in words: a generator's
+ * pattern, a file's name (and layer), a drawing; a preset is said by its
+ * name alone, an edited machine as such. */
+static void
+test_origins (void)
+{
+  g_autoptr (SpxStudy) s = spx_study_new ();
+  SpxScenario *sc = s->scenario;
+  g_autofree char *uniform = spx_scenario_mask_origin (sc);
+  g_assert_cmpstr (uniform, ==, "uniform");
+  sc->gen.pattern = SPX_PATTERN_BANDED;
+  g_autofree char *banded = spx_scenario_mask_origin (sc);
+  g_assert_cmpstr (banded, ==, "banded");
+  sc->source = SPX_MASK_SOURCE_FILE;
+  sc->mask_path = g_strdup ("/some/where/w q.npy");
+  g_autofree char *file = spx_scenario_mask_origin (sc);
+  g_assert_cmpstr (file, ==, "from file w q.npy");
+  sc->mask_layer = g_strdup ("layer.0.weight");
+  g_autofree char *layer = spx_scenario_mask_origin (sc);
+  g_assert_cmpstr (layer, ==, "from file w q.npy, layer layer.0.weight");
+  spx_scenario_set_drawn_mask (sc, spx_mask_new (16, 16, 4, NULL));
+  g_autofree char *drawn = spx_scenario_mask_origin (sc);
+  g_assert_cmpstr (drawn, ==, "drawn");
+
+  g_assert_null (spx_study_machine_origin (s)); /* bow, a preset */
+  g_assert_true (spx_study_set_machine (s, "teach16", NULL));
+  g_assert_null (spx_study_machine_origin (s));
+  SpxMachineFigures f = { 4, s->machine->sram_bytes, s->machine->clock_hz,
+                          s->machine->exchange_bytes_per_cycle };
+  g_assert_true (spx_study_set_machine_figures (s, &f, NULL));
+  g_autofree char *edited = spx_study_machine_origin (s);
+  g_assert_cmpstr (edited, ==, "custom (edited)");
 }
 
 /* A drawn subject keeps its drawing at its block and re-blocks from the
@@ -1104,6 +1140,7 @@ main (int argc, char **argv)
   g_test_add_func ("/study/layer-of-folder", test_layer_of_folder);
   g_test_add_func ("/study/machine-beside", test_machine_beside);
   g_test_add_func ("/study/drawn", test_drawn);
+  g_test_add_func ("/study/origins", test_origins);
   g_test_add_func ("/study/setters", test_setters);
   g_test_add_func ("/study/fit-size", test_fit_size);
   g_test_add_func ("/study/fit-size-refused", test_fit_size_refused);

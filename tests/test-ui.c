@@ -1243,6 +1243,130 @@ test_panel (void)
   g_rmdir (dir);
 }
 
+/* Whether combo lists an entry id, and the text of the one shown. */
+static gboolean
+combo_lists (GtkWidget *combo, const char *id)
+{
+  GtkTreeModel *model = gtk_combo_box_get_model (GTK_COMBO_BOX (combo));
+  gint column = gtk_combo_box_get_id_column (GTK_COMBO_BOX (combo));
+  GtkTreeIter it;
+  gboolean more = gtk_tree_model_get_iter_first (model, &it);
+  for (; more; more = gtk_tree_model_iter_next (model, &it))
+    {
+      g_autofree char *row = NULL;
+      gtk_tree_model_get (model, &it, column, &row, -1);
+      if (g_strcmp0 (row, id) == 0)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+static char *
+combo_text (GtkWidget *combo)
+{
+  return gtk_combo_box_text_get_active_text (GTK_COMBO_BOX_TEXT (combo));
+}
+
+/* The machine list holds an edited machine only while the study has
+ * one: not in a fresh window, not after a .spx with a preset. */
+static void
+test_panel_machine_origin (void)
+{
+  SKIP_WITHOUT_DISPLAY ();
+  SpxWindow *fresh = window_new ();
+  g_assert_false (combo_lists (PANEL (fresh, MACHINE), "custom"));
+  g_autofree char *bow = combo_text (PANEL (fresh, MACHINE));
+  g_assert_cmpstr (bow, ==, "bow");
+  window_close (fresh);
+
+  g_autofree char *dir = g_dir_make_tmp ("spx-ui-XXXXXX", NULL);
+  SpxWindow *w = small_window (dir);
+  g_assert_false (combo_lists (PANEL (w, MACHINE), "custom"));
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (PANEL (w, TILES)), 4);
+  wait_idle (w);
+  g_autofree char *edited = combo_text (PANEL (w, MACHINE));
+  g_assert_cmpstr (edited, ==, "custom (edited)");
+  g_autofree char *saved = g_build_filename (dir, "what-if.spx", NULL);
+  g_assert_true (_spx_window_save_to (w, saved));
+  /* the scenario with teach16, opened over the edited one */
+  g_autofree char *small = g_build_filename (dir, "small.spx", NULL);
+  activate (w, "open-path", g_variant_new_string (small));
+  wait_idle (w);
+  g_assert_null (spx_window_get_error (w));
+  g_assert_false (combo_lists (PANEL (w, MACHINE), "custom"));
+  g_autofree char *teach = combo_text (PANEL (w, MACHINE));
+  g_assert_cmpstr (teach, ==, "teach16");
+  /* the edited one again: its machine file, named */
+  activate (w, "open-path", g_variant_new_string (saved));
+  wait_idle (w);
+  g_autofree char *file = combo_text (PANEL (w, MACHINE));
+  g_assert_cmpstr (file, ==, "custom (from what-if.machine)");
+  window_close (w);
+  fresh = window_new ();
+  g_assert_false (combo_lists (PANEL (fresh, MACHINE), "custom"));
+  window_close (fresh);
+  g_autofree char *machine = g_build_filename (dir, "what-if.machine", NULL);
+  g_unlink (machine);
+  g_unlink (saved);
+  g_unlink (small);
+  g_rmdir (dir);
+}
+
+/* Pattern and seed say what made the mask: a file's and a drawing's
+ * have no pattern or seed; choosing a pattern generates one again. */
+static void
+test_panel_mask_origin (void)
+{
+  SKIP_WITHOUT_DISPLAY ();
+  g_autofree char *dir = g_dir_make_tmp ("spx-ui-XXXXXX", NULL);
+  SpxWindow *w = small_window (dir);
+  g_autofree char *generated = combo_text (PANEL (w, PATTERN));
+  g_assert_cmpstr (generated, ==, "uniform");
+  g_assert_true (gtk_widget_get_sensitive (PANEL (w, SEED)));
+  /* a mask file: 64 × 64, two non-zeros */
+  g_autofree char *mtx = g_build_filename (dir, "two.mtx", NULL);
+  g_assert_true (g_file_set_contents (
+    mtx, "%%MatrixMarket matrix coordinate pattern general\n"
+    "64 64 2\n1 1\n40 33\n", -1, NULL));
+  activate (w, "open-path", g_variant_new_string (mtx));
+  wait_idle (w);
+  g_assert_null (spx_window_get_error (w));
+  g_assert_cmpint (w->study->scenario->source, ==, SPX_MASK_SOURCE_FILE);
+  g_autofree char *from = combo_text (PANEL (w, PATTERN));
+  g_assert_cmpstr (from, ==, "from file two.mtx");
+  g_assert_false (gtk_widget_get_sensitive (PANEL (w, SEED)));
+  /* drawn on: a drawing */
+  SpxMaskEditor *e = SPX_MASK_EDITOR (w->editor);
+  SpxMask *mask = spx_mask_editor_get_mask (e);
+  guint64 n = spx_mask_n_blocks (mask);
+  g_autofree double *cx = g_new (double, n), *cy = g_new (double, n);
+  block_centres (e, mask, cx, cy);
+  send_button (w->editor, GDK_BUTTON_PRESS, cx[n / 2], cy[n / 2]);
+  send_button (w->editor, GDK_BUTTON_RELEASE, cx[n / 2], cy[n / 2]);
+  wait_idle (w);
+  g_assert_cmpint (w->study->scenario->source, ==, SPX_MASK_SOURCE_DRAWN);
+  g_autofree char *drawn = combo_text (PANEL (w, PATTERN));
+  g_assert_cmpstr (drawn, ==, "drawn");
+  g_assert_false (gtk_widget_get_sensitive (PANEL (w, SEED)));
+  /* a pattern chosen replaces the drawing (asked first), even the one
+   * the generator had before */
+  g_assert_cmpint (w->study->scenario->gen.pattern, ==, SPX_PATTERN_UNIFORM);
+  answer_next_dialog (GTK_RESPONSE_ACCEPT);
+  gtk_combo_box_set_active_id (GTK_COMBO_BOX (PANEL (w, PATTERN)), "uniform");
+  wait_idle (w);
+  g_assert_cmpint (w->study->scenario->source, ==,
+                   SPX_MASK_SOURCE_GENERATED);
+  g_autofree char *uniform = combo_text (PANEL (w, PATTERN));
+  g_assert_cmpstr (uniform, ==, "uniform");
+  g_assert_false (combo_lists (PANEL (w, PATTERN), "origin"));
+  g_assert_true (gtk_widget_get_sensitive (PANEL (w, SEED)));
+  window_close (w);
+  g_autofree char *small = g_build_filename (dir, "small.spx", NULL);
+  g_unlink (mtx);
+  g_unlink (small);
+  g_rmdir (dir);
+}
+
 /* Where widget sits in the window. */
 static int
 window_y (SpxWindow *w, GtkWidget *widget)
@@ -2500,6 +2624,9 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/window/timeline-explain", test_timeline_explain);
   g_test_add_func ("/ui/window/drag-undo", test_drag_undo);
   g_test_add_func ("/ui/window/panel", test_panel);
+  g_test_add_func ("/ui/window/panel-machine-origin",
+                   test_panel_machine_origin);
+  g_test_add_func ("/ui/window/panel-mask-origin", test_panel_mask_origin);
   g_test_add_func ("/ui/window/fit-size", test_fit_size);
   g_test_add_func ("/ui/window/lesson", test_lesson);
   g_test_add_func ("/ui/window/dark-by-name", test_dark_by_name);

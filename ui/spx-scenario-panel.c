@@ -11,6 +11,11 @@
 #define DENSITY_DIGITS 4
 #define DENSITY_STEP   1e-4 /* what the spin button shows */
 #define FIELD(name) SPX_SCENARIO_FIELD_##name
+/* The Pattern entry that says where a mask no pattern made comes from. */
+#define ORIGIN_ID "origin"
+#define PATTERN_TIP "How the non-zero blocks are placed, or where a mask " \
+                    "no pattern made comes from (a file, a drawing): " \
+                    "choosing a pattern generates a mask"
 
 struct _SpxScenarioPanel {
   GtkScrolledWindow parent;
@@ -18,6 +23,7 @@ struct _SpxScenarioPanel {
   /* The generator as shown (loaded, or last said): a control put back
    * to it says nothing. */
   SpxStudyGenerator shown;
+  gboolean          generated; /* the mask shown is the generator's */
 };
 
 G_DEFINE_TYPE (SpxScenarioPanel, spx_scenario_panel,
@@ -79,11 +85,52 @@ shown_density (const SpxScenario *sc)
          (double) spx_mask_n_blocks (sc->mask);
 }
 
+/* A combo's last entry, id, is there only while it is what the study
+ * has (label; NULL: none), and is then the one shown: the source of a mask
+ * no pattern made, a machine that is no preset. */
+static void
+show_extra (SpxScenarioPanel *p, SpxScenarioField f, const char *id,
+            const char *label)
+{
+  GtkComboBox *combo = GTK_COMBO_BOX (p->controls[f]);
+  GtkTreeModel *model = gtk_combo_box_get_model (combo);
+  gint n = gtk_tree_model_iter_n_children (model, NULL);
+  GtkTreeIter last;
+  g_autofree char *last_id = NULL;
+  if (n > 0 && gtk_tree_model_iter_nth_child (model, &last, NULL, n - 1))
+    gtk_tree_model_get (model, &last, gtk_combo_box_get_id_column (combo),
+                        &last_id, -1);
+  if (g_strcmp0 (last_id, id) == 0)
+    gtk_combo_box_text_remove (GTK_COMBO_BOX_TEXT (combo), n - 1);
+  if (label == NULL)
+    return;
+  gtk_combo_box_text_append (GTK_COMBO_BOX_TEXT (combo), id, label);
+  set_active_id (p, f, id);
+}
+
+/* Pattern and seed say what made the mask: a generator's pattern and
+ * seed, or where a file's or a drawing's comes from (and no seed). */
+static void
+load_origin (SpxScenarioPanel *p, const SpxScenario *sc)
+{
+  g_autofree char *origin = spx_scenario_mask_origin (sc);
+  p->generated = sc->source == SPX_MASK_SOURCE_GENERATED;
+  show_extra (p, FIELD (PATTERN), ORIGIN_ID, p->generated ? NULL : origin);
+  if (p->generated)
+    set_active_id (p, FIELD (PATTERN), origin);
+  gtk_widget_set_sensitive (p->controls[FIELD (SEED)], p->generated);
+  g_autofree char *tip = g_strdup_printf ("The mask: %s. %s", origin,
+                                          PATTERN_TIP);
+  gtk_widget_set_tooltip_text (p->controls[FIELD (PATTERN)],
+                               p->generated ? PATTERN_TIP : tip);
+}
+
 void
 spx_scenario_panel_load (SpxScenarioPanel *p, const SpxStudy *study)
 {
   const SpxScenario *sc = study->scenario;
   const SpxIpuMachine *m = study->machine;
+  g_autofree char *machine = spx_study_machine_origin (study);
   p->shown = (SpxStudyGenerator) { sc->m, sc->k, sc->gen.pattern,
                                    shown_density (sc), sc->gen.seed };
   hold (p, TRUE);
@@ -93,10 +140,11 @@ spx_scenario_panel_load (SpxScenarioPanel *p, const SpxStudy *study)
   set_value (p, FIELD (BLOCK), sc->block);
   set_value (p, FIELD (DENSITY), p->shown.density);
   set_value (p, FIELD (SEED), (double) sc->gen.seed);
-  set_active_id (p, FIELD (PATTERN), spx_pattern_to_string (sc->gen.pattern));
+  load_origin (p, sc);
   set_active_id (p, FIELD (DTYPE), spx_dtype_to_string (sc->dtype));
-  if (!set_active_id (p, FIELD (MACHINE), m->name))
-    set_active_id (p, FIELD (MACHINE), SPX_STUDY_CUSTOM_MACHINE);
+  show_extra (p, FIELD (MACHINE), SPX_STUDY_CUSTOM_MACHINE, machine);
+  if (machine == NULL)
+    set_active_id (p, FIELD (MACHINE), m->name);
   set_value (p, FIELD (TILES), m->tiles);
   set_value (p, FIELD (SRAM), (double) m->sram_bytes / 1024);
   set_value (p, FIELD (CLOCK), m->clock_hz / 1e9);
@@ -125,7 +173,8 @@ spx_scenario_panel_get_control (SpxScenarioPanel *p, SpxScenarioField f)
 
 /* m, k, density, seed and pattern are said together, and only when
  * they differ from what the panel shows (a control put back after
- * "keep" may say its value again). */
+ * "keep" may say its value again), or when a pattern is chosen for a
+ * mask no pattern made. */
 static void
 on_generator (GtkWidget *widget, SpxScenarioPanel *p)
 {
@@ -134,9 +183,11 @@ on_generator (GtkWidget *widget, SpxScenarioPanel *p)
     p->shown.pattern, value (p, FIELD (DENSITY)),
     (guint64) value (p, FIELD (SEED)),
   };
-  spx_pattern_from_string (active_id (p, FIELD (PATTERN)), &g.pattern);
+  gboolean chosen = spx_pattern_from_string (active_id (p, FIELD (PATTERN)),
+                                              &g.pattern) &&
+                     widget == p->controls[FIELD (PATTERN)] && !p->generated;
   const SpxStudyGenerator *s = &p->shown;
-  if (g.m == s->m && g.k == s->k && g.seed == s->seed &&
+  if (!chosen && g.m == s->m && g.k == s->k && g.seed == s->seed &&
       g.pattern == s->pattern &&
       fabs (g.density - s->density) < DENSITY_STEP / 2)
     return;
@@ -217,10 +268,23 @@ spin (double lo, double hi, double step, guint digits)
   return s;
 }
 
+/* A list whose entries may be long (a file's name): shortened at the
+ * end rather than widening the panel (its tooltip says it whole). */
+static GtkWidget *
+short_combo (void)
+{
+  GtkWidget *c = gtk_combo_box_text_new ();
+  g_autoptr (GList) cells = gtk_cell_layout_get_cells (GTK_CELL_LAYOUT (c));
+  for (GList *l = cells; l != NULL; l = l->next)
+    g_object_set (l->data, "ellipsize", PANGO_ELLIPSIZE_END,
+                  "max-width-chars", 16, NULL);
+  return c;
+}
+
 static GtkWidget *
 id_combo (const char *const *ids)
 {
-  GtkWidget *c = gtk_combo_box_text_new ();
+  GtkWidget *c = short_combo ();
   for (guint i = 0; ids[i]; i++)
     gtk_combo_box_text_append (GTK_COMBO_BOX_TEXT (c), ids[i], ids[i]);
   return c;
@@ -229,12 +293,10 @@ id_combo (const char *const *ids)
 static GtkWidget *
 machine_combo (void)
 {
-  GtkWidget *c = gtk_combo_box_text_new ();
+  GtkWidget *c = short_combo ();
   for (const char *const *n = spx_ipu_machine_presets (); *n; n++)
     gtk_combo_box_text_append (GTK_COMBO_BOX_TEXT (c), *n, *n);
-  gtk_combo_box_text_append (GTK_COMBO_BOX_TEXT (c), SPX_STUDY_CUSTOM_MACHINE,
-                             "custom (edited)");
-  return c;
+  return c; /* and, while the study has one, the machine no preset is */
 }
 
 /* Each control's row, top to bottom: the heading above it (if any),
@@ -261,15 +323,17 @@ static const Row rows[SPX_SCENARIO_N_FIELDS] = {
                         "(of a file's or a drawing's mask: what it has at "
                         "this block size; a new value generates a mask)",
                         SPIN, G_CALLBACK (on_generator) },
-  [FIELD (PATTERN)] = { NULL, "_Pattern", "How the non-zero blocks are "
-                        "placed", COMBO, G_CALLBACK (on_generator) },
-  [FIELD (SEED)] = { NULL, "_Seed", "Random seed of the generator",
-                     SPIN, G_CALLBACK (on_generator) },
+  [FIELD (PATTERN)] = { NULL, "_Pattern", PATTERN_TIP, COMBO,
+                        G_CALLBACK (on_generator) },
+  [FIELD (SEED)] = { NULL, "_Seed", "Random seed of the generator (a file's "
+                     "or a drawn mask has none)", SPIN,
+                     G_CALLBACK (on_generator) },
   [FIELD (DTYPE)] = { NULL, "_Numbers", "fp16, fp32 or bf16: the IPU model "
                       "computes bf16 as fp16 (it has no bf16), the CPU fp16 "
                       "as bf16 (it has no fp16 arithmetic)",
                       COMBO, G_CALLBACK (on_dtype) },
-  [FIELD (MACHINE)] = { "IPU", "_Machine", "A preset, or your edits of one",
+  [FIELD (MACHINE)] = { "IPU", "_Machine", "A preset, or the scenario's "
+                        "own machine: your edits of one, or a machine file",
                         COMBO, G_CALLBACK (on_preset) },
   [FIELD (TILES)] = { NULL, "_Tiles", "Tiles (what if there were more?)",
                       SPIN, G_CALLBACK (on_figure) },

@@ -462,7 +462,9 @@ block_vertex (const SpxIpuMachine *m, guint b, SpxDtype dtype,
   guint64 wr, wn;
   split_workers (m->workers, b, dtype, rows, n_cols, &wr, &wn);
   double mw = (double) spx_ipu_div_up (rows, wr);
-  double kw = (double) spx_ipu_div_up (blocks, wr); /* per worker */
+  guint64 per_worker = spx_ipu_cost_block_per_worker (m, b, dtype, blocks,
+                                                      rows, n_cols);
+  double kw = (double) per_worker;
   double nw = (double) spx_ipu_div_up (n_cols, wn);
   if (b == 1)
     return element_vertex (m, dtype, mw, kw, nw, 1.0, terms);
@@ -477,11 +479,25 @@ block_vertex (const SpxIpuMachine *m, guint b, SpxDtype dtype,
                      VERTEX_START, br->hdr, w);
   spx_ipu_terms_add (terms, "rows", row, "%g row%s × (%g × %g workers + %d)",
                      mw, plural (mw), br->xret, w, BLOCK_ROW);
+  g_autofree char *each = spx_ipu_count_text (SPX_IPU_COUNT_PER_WORKER,
+                                              per_worker);
   spx_ipu_terms_add (terms, "blocks", blk,
-                     "%g block%s × (%d + %u²·%g B/8 + %.1f per %g column%s "
-                     "× %g workers)", kw, plural (kw), BLOCK_SETUP, b, bytes,
-                     y, nw, plural (nw), w);
+                     "%s × (%d + %u²·%g B/8 + %.1f per %g column%s × %g "
+                     "workers)", each, BLOCK_SETUP, b, bytes, y, nw,
+                     plural (nw), w);
   return start + row + blk;
+}
+
+guint64
+spx_ipu_cost_block_per_worker (const SpxIpuMachine *m, guint b,
+                               SpxDtype dtype, guint64 blocks, guint64 rows,
+                               guint64 n_cols)
+{
+  guint64 wr, wn;
+  if (blocks == 0 || n_cols == 0)
+    return 0;
+  split_workers (m->workers, b, dtype, MAX (rows, 1), n_cols, &wr, &wn);
+  return spx_ipu_div_up (blocks, wr); /* the workers of a row share it */
 }
 
 guint64
@@ -659,8 +675,10 @@ dyn_block_vertex (const SpxIpuMachine *m, guint b, SpxDtype dtype,
                      plural (pc), coeff, DYN_BLOCK_LOAD, DYN_BLOCK_WEIGHTS,
                      loads, plural (loads), rc, plural (rc));
   spx_ipu_terms_add (terms, "blocks", loop,
-                     "%u workers × %g block%s × %u load%s × (%u − %d + %g "
-                     "column%s × %u)", w, pc, plural (pc), loads,
+                     "%u workers × %g %s%s each × %u load%s × "
+                     "(%u − %d + %g column%s × %u)", w, pc,
+                     q > 1 ? "16 × 16 piece" : "block product", plural (pc),
+                     loads,
                      plural (loads), inner, DYN_BLOCK_RETAIN_X, zc,
                      plural (zc), r->per_column);
   return start + coeffs + loop;

@@ -105,6 +105,11 @@ guint64 spx_ipu_cost_block_vertex   (const SpxIpuMachine *m, guint b,
                                      SpxDtype dtype, guint64 blocks,
                                      guint64 rows, guint64 n_cols,
                                      GArray *terms);
+/* The block products (blocks × n_cols columns of X) the busiest worker of
+ * that vertex computes: the workers sharing its rows split them. */
+guint64 spx_ipu_cost_block_per_worker (const SpxIpuMachine *m, guint b,
+                                       SpxDtype dtype, guint64 blocks,
+                                       guint64 rows, guint64 n_cols);
 /* What a dynamic vertex is given: buckets buckets, matching of them
  * holding a sub-group of the tile's own partition, subgroups sub-groups
  * in each on average (at least 1 where there is one). */

@@ -595,6 +595,26 @@ partials_piece (const Layout *l, Coord k, guint y)
                         c0 + tile_ncols (l, k));
 }
 
+/* Tile t's blocks: its group's buckets hold the group's own blocks that
+ * stay home and the spills other groups place there, filled in order, a
+ * bucket per z; it computes the blocks that stay home and those spilled
+ * from its group (each worker every block of its columns, b > 1). */
+static void
+count_blocks (SpxIpuTile *tile, const Layout *l, guint g, Coord k)
+{
+  guint64 home = MIN (l->count[g], l->group_cap), kept = home, spilled = 0;
+  for (guint i = 0; i < l->spills->len; i++)
+    {
+      const Spill *sp = &g_array_index (l->spills, Spill, i);
+      kept += sp->src == g ? sp->amount : 0;
+      spilled += sp->dst == g ? sp->blocks : 0;
+    }
+  guint64 before = MIN (kept, (guint64) k.z * l->c.cap);
+  tile->stored = MIN (kept - before, l->c.cap);
+  tile->products = tile_ncols (l, k) > 0 ? home + spilled : 0;
+  tile->per_worker = l->pr.b > 1 ? tile->products : 0;
+}
+
 static void
 fill_tiles (SpxIpuProgram *p, const Layout *l)
 {
@@ -607,6 +627,7 @@ fill_tiles (SpxIpuProgram *p, const Layout *l)
       SpxIpuTile *tile = &p->tiles[t];
       tile->blocks = g_array_ref (l->blocks[g]); /* shared along z */
       tile->macs = l->elements[g] * tile_ncols (l, k);
+      count_blocks (tile, l, g, k);
       tile->bytes[SPX_BYTES_VALUES] = c->held * c->cap * l->pr.b *
                                       l->pr.b * db;
       tile->bytes[SPX_BYTES_INDICES] = c->held * c->meta;

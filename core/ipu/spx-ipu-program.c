@@ -308,6 +308,73 @@ add_phase (SpxIpuProgram *p, const char *name, guint64 cycles)
   g_array_append_val (p->phases, ph);
 }
 
+guint64
+spx_ipu_tile_bytes (const SpxIpuTile *tile)
+{
+  guint64 sum = 0;
+  for (guint kind = 0; kind < SPX_N_BYTE_KINDS; kind++)
+    sum += tile->bytes[kind];
+  return sum;
+}
+
+guint64
+spx_ipu_tile_count (const SpxIpuProgram *p, guint t, SpxIpuCount what)
+{
+  g_return_val_if_fail (t < p->n_tiles, 0);
+  const SpxIpuTile *tile = &p->tiles[t];
+  switch (what)
+    {
+    case SPX_IPU_COUNT_STORED:
+      return tile->stored;
+    case SPX_IPU_COUNT_RECEIVED: /* every block it multiplies it holds */
+      return tile->products - MIN (tile->stored, tile->products);
+    case SPX_IPU_COUNT_HELD:
+      return MAX (tile->stored, tile->products);
+    case SPX_IPU_COUNT_PRODUCTS:
+      return tile->products;
+    case SPX_IPU_COUNT_PER_WORKER:
+    default:
+      return tile->per_worker;
+    }
+}
+
+char *
+spx_ipu_count_text (SpxIpuCount what, guint64 n)
+{
+  static const char *const words[] = {
+    [SPX_IPU_COUNT_STORED] = "stored",
+    [SPX_IPU_COUNT_RECEIVED] = "received",
+    [SPX_IPU_COUNT_HELD] = "held",
+    [SPX_IPU_COUNT_PRODUCTS] = "",
+    [SPX_IPU_COUNT_PER_WORKER] = " per worker",
+  };
+  g_autofree char *count = spx_format_count (n);
+  const char *s = n == 1 ? "" : "s";
+  if (what >= SPX_IPU_COUNT_PRODUCTS)
+    return g_strdup_printf ("%s block product%s%s", count, s, words[what]);
+  return g_strdup_printf ("%s block%s %s", count, s, words[what]);
+}
+
+char *
+spx_ipu_tile_blocks_text (const SpxIpuProgram *p, guint t, const char *sep)
+{
+  if (p->mode == SPX_IPU_MODE_DENSE || t >= p->n_tiles)
+    return NULL;
+  SpxIpuCount order[] = { SPX_IPU_COUNT_STORED, SPX_IPU_COUNT_RECEIVED,
+                          SPX_IPU_COUNT_PRODUCTS, SPX_IPU_COUNT_PER_WORKER };
+  GString *out = g_string_new (NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (order); i++)
+    {
+      guint64 n = spx_ipu_tile_count (p, t, order[i]);
+      if (order[i] == SPX_IPU_COUNT_PER_WORKER && n == 0)
+        break; /* not known, or nothing to compute */
+      g_autofree char *text = spx_ipu_count_text (order[i], n);
+      g_string_append_printf (out, "%s%s", i == 0 ? "" : i == 2 ? sep : ", ",
+                              text);
+    }
+  return g_string_free (out, FALSE);
+}
+
 static void
 total_tiles (SpxIpuProgram *p)
 {
@@ -317,9 +384,7 @@ total_tiles (SpxIpuProgram *p)
   for (guint t = 0; t < p->n_tiles; t++)
     {
       SpxIpuTile *tile = &p->tiles[t];
-      guint64 sum = 0;
-      for (guint kind = 0; kind < SPX_N_BYTE_KINDS; kind++)
-        sum += tile->bytes[kind];
+      guint64 sum = spx_ipu_tile_bytes (tile);
       p->max_tile_bytes = MAX (p->max_tile_bytes, sum);
       p->tiles_used += tile->macs > 0 || sum > 0;
       all_fit = all_fit && spx_ipu_tile_fits (p->machine, (double) sum,

@@ -64,6 +64,12 @@ typedef struct {
   guint64  macs;            /* multiply-accumulates it performs */
   GArray  *blocks;          /* guint64 flat block indices it holds (static,
                                dynamic); NULL for dense */
+  /* Blocks of W, as its planner counts them (read them through
+   * spx_ipu_tile_count): those it stores as its own, the block products
+   * it computes (a block of W times its columns of X: the blocks whose
+   * values it must hold, its own and those it receives), and the most
+   * of them one of its workers computes (0: not known). */
+  guint64  stored, products, per_worker;
 } SpxIpuTile;
 
 typedef struct {
@@ -186,6 +192,29 @@ char          *spx_ipu_step_explain (const SpxIpuStep *step);
 /* The first exchange superstep that moves anything (0 if none): where a
  * picture of the exchange starts. */
 guint          spx_ipu_program_first_exchange (const SpxIpuProgram *p);
+
+/* What a tile does with blocks of W, each counted in one place. */
+typedef enum {
+  SPX_IPU_COUNT_STORED,     /* blocks it stores as its own */
+  SPX_IPU_COUNT_RECEIVED,   /* blocks whose values it receives to compute */
+  SPX_IPU_COUNT_HELD,       /* stored + received: the values it holds */
+  SPX_IPU_COUNT_PRODUCTS,   /* block products it computes */
+  SPX_IPU_COUNT_PER_WORKER, /* block products of its busiest worker */
+} SpxIpuCount;
+/* Tile t's count of what (0 for a dense program, which has no blocks). */
+guint64        spx_ipu_tile_count (const SpxIpuProgram *p, guint t,
+                                   SpxIpuCount what);
+/* The count with the words that say which: "1 block stored", "7 blocks
+ * received", "8 blocks held", "8 block products", "3 block products per
+ * worker". Free with g_free. */
+char          *spx_ipu_count_text (SpxIpuCount what, guint64 n);
+/* Tile t's blocks in words, each count said (NULL for dense): "1 block
+ * stored, 7 blocks received" SEP "8 block products, 3 block products per
+ * worker". Free with g_free. */
+char          *spx_ipu_tile_blocks_text (const SpxIpuProgram *p, guint t,
+                                         const char *sep);
+/* A tile's bytes, all kinds together. */
+guint64        spx_ipu_tile_bytes (const SpxIpuTile *tile);
 
 /* For each of n_blocks flat block indices (br * bcols + bc), the first
  * tile whose blocks list holds it, G_MAXUINT32 for none (dense plans list

@@ -701,6 +701,7 @@ place_tile (Build *bd, SpxIpuStep *compute, guint j, guint t,
       bd->owned[id] = owned * c->bytes;
       elements += owned;
       SpxIpuTile *tile = &bd->p->tiles[id];
+      tile->stored = z - a;
       if (bd->dry)
         continue;
       bd->owned_what[id] = list_region (bd, a, z);
@@ -718,6 +719,10 @@ place_tile (Build *bd, SpxIpuStep *compute, guint j, guint t,
                                        SPX_IPU_INDEX_BYTES_TILE;
       tile->bytes[SPX_BYTES_PARTIALS] = height * np * c->pbytes;
       tile->macs = elements * np;
+      tile->products = np > 0 ? count : 0;
+      tile->per_worker = spx_ipu_cost_block_per_worker (c->machine, c->b,
+                                                        c->dtype, count,
+                                                        rows, np);
       compute->tile_cycles[id] = spx_ipu_cost_block_vertex (
         c->machine, c->b, c->dtype, count, rows, np, NULL);
       if (compute->tile_cycles[id] > bd->vertex_cycles)

@@ -149,6 +149,21 @@ spx_mask_source_to_string (SpxMaskSource source)
   return source_names[source];
 }
 
+char *
+spx_scenario_mask_origin (const SpxScenario *s)
+{
+  if (s->source == SPX_MASK_SOURCE_DRAWN)
+    return g_strdup ("drawn");
+  if (s->source != SPX_MASK_SOURCE_FILE || s->mask_path == NULL)
+    return g_strdup (spx_pattern_to_string (s->gen.pattern));
+  g_autofree char *name = g_filename_display_basename (s->mask_path);
+  g_autofree char *shown = spx_escape (name);
+  if (s->mask_layer == NULL)
+    return g_strdup_printf ("from file %s", shown);
+  g_autofree char *layer = spx_escape (s->mask_layer);
+  return g_strdup_printf ("from file %s, layer %s", shown, layer);
+}
+
 static gboolean
 mask_source_from_string (const char *name, SpxMaskSource *source)
 {

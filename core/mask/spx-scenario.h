@@ -86,6 +86,10 @@ gboolean     spx_dtype_cpu_bf16    (SpxDtype dtype);
  * name ("fp32"). */
 char        *spx_dtype_label       (SpxDtype dtype);
 const char  *spx_mask_source_to_string (SpxMaskSource source);
+/* Where the scenario's mask comes from, for people: its generator's
+ * pattern ("uniform"), "from file NAME" (the file's name, with ", layer
+ * L" for a layer of a network file) or "drawn". Free with g_free. */
+char        *spx_scenario_mask_origin  (const SpxScenario *scenario);
 
 /* Check the fields against each other (sizes, block, density, a mask of
  * the scenario's shape). */

@@ -85,43 +85,44 @@ program_figure (const SpxLessonView *v, const SpxIpuProgram *p,
   return g_strdup_printf ("%.2f×", (double) dense->cycles / p->cycles);
 }
 
-/* Blocks whose values a tile holds while it computes (its own to store,
- * those it copies from the tiles sharing its work, a dynamic bucket's
- * room), from its bytes of values: "3 blocks". */
+/* A count of tile t's blocks, said with its words; NULL for no such
+ * key. */
 static char *
-blocks_held (const SpxIpuProgram *p, const SpxIpuTile *t)
+count_figure (const SpxIpuProgram *p, guint t, const char *key)
 {
-  guint64 one = (guint64) p->block * p->block * spx_ipu_dtype_bytes (p->dtype);
-  if (p->mode == SPX_IPU_MODE_DENSE || one == 0)
-    return g_strdup (NONE);
-  guint64 n = spx_ipu_div_up (t->bytes[SPX_BYTES_VALUES], one);
-  return g_strdup_printf ("%" G_GUINT64_FORMAT " block%s", n,
-                          n == 1 ? "" : "s");
+  static const struct { const char *key; SpxIpuCount what; } counts[] = {
+    { "stored", SPX_IPU_COUNT_STORED },
+    { "received", SPX_IPU_COUNT_RECEIVED },
+    { "held", SPX_IPU_COUNT_HELD },
+    { "products", SPX_IPU_COUNT_PRODUCTS },
+    { "per-worker", SPX_IPU_COUNT_PER_WORKER },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (counts); i++)
+    if (g_str_equal (key, counts[i].key))
+      return p == NULL || t >= p->n_tiles || p->mode == SPX_IPU_MODE_DENSE
+               ? g_strdup (NONE)
+               : spx_ipu_count_text (counts[i].what,
+                                     spx_ipu_tile_count (p, t,
+                                                         counts[i].what));
+  return NULL;
 }
 
 static char *
 tile_figure (const SpxLessonView *v, const char *key)
 {
-  static const char *const keys[] = { "", "blocks", "blocks-held", "values",
-                                      "indices", "input", "partials",
-                                      "output", "bytes", "cycles", "macs",
-                                      NULL };
-  if (!g_strv_contains (keys, key))
-    return NULL;
+  static const char *const keys[] = { "", "values", "indices", "input",
+                                      "partials", "output", "bytes", "cycles",
+                                      "macs", NULL };
   const SpxIpuProgram *p = program_of (v, "shown");
-  if (p == NULL || v->tile < 0 || (guint) v->tile >= p->n_tiles)
+  guint tile = v->tile < 0 ? G_MAXUINT : (guint) v->tile;
+  char *count = count_figure (p, tile, key);
+  if (count != NULL || !g_strv_contains (keys, key))
+    return count;
+  if (p == NULL || tile >= p->n_tiles)
     return g_strdup (NONE);
-  const SpxIpuTile *t = &p->tiles[v->tile];
+  const SpxIpuTile *t = &p->tiles[tile];
   if (key[0] == '\0')
-    return g_strdup_printf ("%d", v->tile);
-  if (g_str_equal (key, "blocks"))
-    {
-      guint n = t->blocks ? t->blocks->len : 0;
-      return t->blocks ? g_strdup_printf ("%u block%s", n, n == 1 ? "" : "s")
-                       : g_strdup (NONE);
-    }
-  if (g_str_equal (key, "blocks-held"))
-    return blocks_held (p, t);
+    return g_strdup_printf ("%u", tile);
   if (g_str_equal (key, "cycles"))
     return spx_format_count (t->compute_cycles);
   if (g_str_equal (key, "macs"))
@@ -129,27 +130,40 @@ tile_figure (const SpxLessonView *v, const char *key)
   static const char *const kinds[SPX_N_BYTE_KINDS] = {
     "values", "indices", "input", "partials", "output",
   };
-  guint64 sum = 0;
   for (guint k = 0; k < SPX_N_BYTE_KINDS; k++)
-    {
-      if (g_str_equal (key, kinds[k]))
-        return spx_format_bytes ((double) t->bytes[k]);
-      sum += t->bytes[k];
-    }
-  return spx_format_bytes ((double) sum); /* "bytes" */
+    if (g_str_equal (key, kinds[k]))
+      return spx_format_bytes ((double) t->bytes[k]);
+  return spx_format_bytes ((double) spx_ipu_tile_bytes (t)); /* "bytes" */
+}
+
+/* The tile a step's terms are about: {step.tile}, {step.tile.KEY} with
+ * the counts of {tile.KEY}. */
+static char *
+step_tile_figure (const SpxIpuProgram *p, const SpxIpuStep *s,
+                  const char *key)
+{
+  if (g_str_equal (key, "tile"))
+    return s ? g_strdup_printf ("%u", s->worst_tile) : g_strdup (NONE);
+  return count_figure (p, s ? s->worst_tile : G_MAXUINT,
+                       key + strlen ("tile."));
 }
 
 static char *
 step_figure (const SpxLessonView *v, const char *key)
 {
   static const char *const keys[] = { "", "name", "cycles", "share",
-                                      "terms", NULL };
-  if (!g_strv_contains (keys, key))
+                                      "terms", "tile", NULL };
+  gboolean of_tile = g_str_has_prefix (key, "tile.");
+  if (!of_tile && !g_strv_contains (keys, key))
     return NULL;
   const SpxIpuProgram *p = program_of (v, "shown");
-  if (p == NULL || v->superstep < 0 || (guint) v->superstep >= p->steps->len)
+  const SpxIpuStep *s = NULL;
+  if (p != NULL && v->superstep >= 0 && (guint) v->superstep < p->steps->len)
+    s = &g_array_index (p->steps, SpxIpuStep, v->superstep);
+  if (of_tile || g_str_equal (key, "tile"))
+    return step_tile_figure (p, s, key);
+  if (s == NULL)
     return g_strdup (NONE);
-  const SpxIpuStep *s = &g_array_index (p->steps, SpxIpuStep, v->superstep);
   if (key[0] == '\0')
     return g_strdup_printf ("%d", v->superstep + 1);
   if (g_str_equal (key, "name"))

@@ -56,12 +56,15 @@ typedef struct {
  * {P.cycles} {P.time} {P.steps} {P.plan} {P.tiles-used} (holding
  * anything) {P.tiles-computing} (multiplying) {P.fits}
  * {P.max-bytes} {P.speedup} (over dense); of the selected tile: {tile}
- * {tile.blocks} (listed as its own) {tile.blocks-held} (values held
- * while computing) {tile.values} {tile.indices} {tile.input}
- * {tile.partials} {tile.output} {tile.bytes} {tile.cycles} {tile.macs};
- * of the selected superstep: {step} {step.name} {step.cycles}
- * {step.share} {step.terms}. A figure that does not exist now (no plan
- * yet, no tile selected) reads "—". Free with g_free. */
+ * {tile.values} {tile.indices} {tile.input} {tile.partials}
+ * {tile.output} {tile.bytes} {tile.cycles} {tile.macs} and its counts
+ * of blocks, each with its words (spx_ipu_count_text): {tile.stored}
+ * {tile.received} {tile.held} {tile.products} {tile.per-worker}; of the
+ * selected superstep: {step} {step.name} {step.cycles} {step.share}
+ * {step.terms}, and the tile its terms are about, {step.tile}, with the
+ * same counts {step.tile.stored} … {step.tile.per-worker}. A figure
+ * that does not exist now (no plan yet, no tile selected) reads "—".
+ * Free with g_free. */
 char      *spx_lesson_expand    (const char *text, const SpxLessonView *v);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SpxLesson, spx_lesson_free)

@@ -248,6 +248,21 @@ spx_study_set_machine_figures (SpxStudy *s, const SpxMachineFigures *f,
   return TRUE;
 }
 
+char *
+spx_study_machine_origin (const SpxStudy *s)
+{
+  const char *name = s->scenario->machine;
+  if (name == NULL ||
+      g_strv_contains (spx_ipu_machine_presets (), name))
+    return NULL;
+  if (g_str_equal (name, SPX_STUDY_CUSTOM_MACHINE))
+    return g_strdup ("custom (edited)");
+  g_autofree char *file = g_filename_display_basename (name);
+  g_autofree char *shown = spx_escape (file);
+  g_autofree char *machine = spx_escape (s->machine->name);
+  return g_strdup_printf ("%s (from %s)", machine, shown);
+}
+
 const SpxMask *
 spx_study_elements (SpxStudy *s)
 {

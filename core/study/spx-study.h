@@ -143,6 +143,10 @@ typedef struct {
 } SpxMachineFigures;
 /* The name of a machine with edited figures. */
 #define SPX_STUDY_CUSTOM_MACHINE "custom"
+/* What the study's machine is when it is no preset, for people: "custom
+ * (edited)" for figures edited, "NAME (from FILE)" for a machine file
+ * (a scenario's NAME.machine); NULL for a preset. Free with g_free. */
+char       *spx_study_machine_origin (const SpxStudy *study);
 /* The machine takes the figures (its grid no wider than its tiles) and
  * becomes SPX_STUDY_CUSTOM_MACHINE; out of range, *error says which
  * figure and the study stays as it was. */

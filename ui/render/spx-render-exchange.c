@@ -431,6 +431,11 @@ compute_tile_text (const SpxIpuProgram *p, const SpxIpuStep *s, guint t)
     g_string_append_printf (out, "%s cycles, %.0f%% of the slowest "
                             "(tile %u, %s cycles)", cycles,
                             100.0 * (double) c / (double) top, slow, most);
+  gboolean products = spx_ipu_tile_count (p, t, SPX_IPU_COUNT_PRODUCTS) > 0;
+  g_autofree char *blocks = c > 0 && products
+                            ? spx_ipu_tile_blocks_text (p, t, ", ") : NULL;
+  if (blocks != NULL)
+    g_string_append_printf (out, "\n%s", blocks);
   if (p->tiles[t].macs > 0)
     {
       g_autofree char *macs = spx_format_count (p->tiles[t].macs);

@@ -735,8 +735,14 @@ subtitle_text (const SpxRenderMaskData *d, guint64 selected_visible)
     {
       const GArray *b = p->tiles[d->selected_tile].blocks;
       guint n = b ? b->len : 0;
-      g_string_append_printf (s, "%stile %d: %u block%s", s->len ? " · " : "",
-                              d->selected_tile, n, n == 1 ? "" : "s");
+      /* static tiles list the blocks they store; dynamic ones their
+       * partition's, shared along z */
+      g_autofree char *what = p->mode == SPX_IPU_MODE_STATIC
+        ? spx_ipu_count_text (SPX_IPU_COUNT_STORED, n)
+        : g_strdup_printf ("%u block%s of its partition", n,
+                           n == 1 ? "" : "s");
+      g_string_append_printf (s, "%stile %d: %s", s->len ? " · " : "",
+                              d->selected_tile, what);
       if (b != NULL && selected_visible < b->len)
         g_string_append_printf (s, ", %" G_GUINT64_FORMAT " in view",
                                 selected_visible);

@@ -49,15 +49,6 @@ spx_render_tiles_hit (double width, double height,
   return t < d->program->n_tiles ? (gint) t : -1;
 }
 
-static guint64
-tile_bytes (const SpxIpuTile *tile)
-{
-  guint64 sum = 0;
-  for (guint k = 0; k < SPX_N_BYTE_KINDS; k++)
-    sum += tile->bytes[k];
-  return sum;
-}
-
 double
 spx_render_tiles_value (const SpxIpuProgram *p, SpxTileMetric metric, guint t)
 {
@@ -77,7 +68,7 @@ spx_render_tiles_value (const SpxIpuProgram *p, SpxTileMetric metric, guint t)
       return (double) sum;
     case SPX_TILE_METRIC_BYTES:
     default:
-      return (double) tile_bytes (&p->tiles[t]);
+      return (double) spx_ipu_tile_bytes (&p->tiles[t]);
     }
 }
 
@@ -106,9 +97,11 @@ spx_render_tiles_describe (const SpxIpuProgram *p, guint t, const char *sep)
   const SpxIpuTile *tile = &p->tiles[t];
   GString *s = g_string_new (NULL);
   g_string_append_printf (s, "Tile %u", t);
-  if (p->mode != SPX_IPU_MODE_DENSE) /* an idle tile lists none */
-    append_count (s, sep, tile->blocks ? tile->blocks->len : 0, "block");
-  g_autofree char *total = spx_format_bytes ((double) tile_bytes (tile));
+  g_autofree char *blocks = spx_ipu_tile_blocks_text (p, t, sep);
+  if (blocks != NULL) /* dense has no blocks; an idle tile says 0 */
+    g_string_append_printf (s, "%s%s", sep, blocks);
+  g_autofree char *total = spx_format_bytes (
+    (double) spx_ipu_tile_bytes (tile));
   g_string_append_printf (s, "%s%s", sep, total);
   if (p->machine != NULL)
     {
@@ -168,7 +161,7 @@ figures_init (Figures *f, const SpxIpuProgram *p, SpxTileMetric metric)
   f->over = f->used = 0;
   for (guint t = 0; t < p->n_tiles; t++)
     {
-      guint64 bytes = tile_bytes (&p->tiles[t]);
+      guint64 bytes = spx_ipu_tile_bytes (&p->tiles[t]);
       f->values[t] = spx_render_tiles_value (p, metric, t);
       f->top = MAX (f->top, f->values[t]);
       f->over += !spx_ipu_tile_fits (p->machine, (double) bytes,
@@ -215,14 +208,15 @@ draw_grid (cairo_t *cr, const Layout *l, const SpxIpuProgram *p,
     {
       double x = l->gx + (t % l->cols) * l->cell;
       double y = l->gy + (t / l->cols) * l->cell;
-      gboolean used = tile_bytes (&p->tiles[t]) > 0 || p->tiles[t].macs > 0;
+      gboolean used = spx_ipu_tile_bytes (&p->tiles[t]) > 0 ||
+                      p->tiles[t].macs > 0;
       /* unused tiles in the panel colour: "nothing here" is not "low" */
       spx_render_set_rgb (cr, used ? spx_render_heat (style,
                                                       f->values[t] / f->top)
                                    : style->panel);
       cairo_rectangle (cr, x, y, w, w);
       cairo_fill (cr);
-      if (tile_bytes (&p->tiles[t]) > f->budget)
+      if (spx_ipu_tile_bytes (&p->tiles[t]) > f->budget)
         mark_over (cr, x, y, w, style);
     }
   cairo_restore (cr);
