@@ -54,6 +54,13 @@ test_shipped (void)
       const SpxLessonStep *s = g_ptr_array_index (l->steps, i);
       g_assert_cmpstr (spx_ipu_mode_to_string (s->mode), ==, modes[i]);
     }
+  /* the static program's step fits the Timeline to it, dynamic's to all */
+  const SpxLessonStep *program = g_ptr_array_index (l->steps, 2);
+  const SpxLessonStep *dynamic = g_ptr_array_index (l->steps, 6);
+  g_assert_cmpstr (program->view, ==, "timeline");
+  g_assert_cmpint (first->timeline_fit, ==, -1);
+  g_assert_cmpint (program->timeline_fit, ==, SPX_IPU_MODE_STATIC);
+  g_assert_cmpint (dynamic->timeline_fit, ==, -1);
 }
 
 /* A step keeps what it does not set from the step before. */
@@ -63,9 +70,15 @@ test_inherit (void)
   g_autoptr (GError) error = NULL;
   g_autoptr (SpxLesson) l = load (
     HEAD FIRST "[two]\ntitle=Two\ntext=t\nscenario.m=128\nmode=dense\n"
-    "superstep=exchange reduce\ncolour-by-tile=true\n", &error);
+    "superstep=exchange reduce\ncolour-by-tile=true\ntimeline-fit=static\n"
+    "[three]\ntitle=Three\ntext=t\n", &error);
   g_assert_no_error (error);
   const SpxLessonStep *two = g_ptr_array_index (l->steps, 1);
+  const SpxLessonStep *three = g_ptr_array_index (l->steps, 2);
+  g_assert_cmpint (((SpxLessonStep *) g_ptr_array_index (l->steps, 0))
+                   ->timeline_fit, ==, -1);
+  g_assert_cmpint (two->timeline_fit, ==, SPX_IPU_MODE_STATIC);
+  g_assert_cmpint (three->timeline_fit, ==, SPX_IPU_MODE_STATIC);
   g_assert_cmpuint (two->scenario->m, ==, 128);
   g_assert_cmpuint (two->scenario->k, ==, 32);
   g_assert_cmpfloat (two->scenario->gen.density, ==, 0.5);
@@ -95,6 +108,8 @@ test_errors (void)
       "t.lesson, [two]: [scenario] m" },
     { HEAD FIRST "[two]\ntitle=Two\ntext=t\nmode=sparse\n",
       "t.lesson: [two] mode: expected dense, static or dynamic" },
+    { HEAD FIRST "[two]\ntitle=Two\ntext=t\ntimeline-fit=none\n",
+      "t.lesson: [two] timeline-fit: expected dense, static, dynamic or all" },
     { HEAD FIRST "[two]\ntitle=Two\ntext=t\nsuperstep=reduce\n",
       "t.lesson: [two] superstep: expected KIND PHASE" },
     { HEAD FIRST "[two]\ntitle=Two\ntext=t\ntile=x\n",

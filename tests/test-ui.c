@@ -1726,6 +1726,19 @@ assert_step_shown (SpxWindow *w, const SpxLessonStep *s, const Shown *now)
     }
   g_assert_null (strchr (now->text, '{'));
   g_assert_null (strstr (now->text, "—")); /* every figure was there */
+  /* the Timeline's axis: all of it, or the named program's cycles */
+  const SpxRenderViewState *st = &w->view_state;
+  if (s->timeline_fit < 0)
+    g_assert_cmpfloat (st->zoom_to, <=, st->zoom_from);
+  else
+    {
+      SpxIpuProgram *const *p = w->study->programs;
+      guint64 longest = MAX (MAX (p[0]->cycles, p[1]->cycles), p[2]->cycles);
+      g_assert_cmpfloat (st->zoom_from, ==, 0);
+      g_assert_cmpfloat_with_epsilon (st->zoom_to,
+                                      (double) p[s->timeline_fit]->cycles
+                                      / longest, 1e-9);
+    }
 }
 
 /* The window with the lesson beside the view fits a 1024-pixel-wide

@@ -39,7 +39,8 @@ load (SpxWindow *w)
   return w->lesson != NULL;
 }
 
-/* The tile and superstep the step names, in the plan now shown. */
+/* The tile, superstep and Timeline axis the step names, in the plan now
+ * shown. */
 static void
 select_for (SpxWindow *w, const SpxLessonStep *s)
 {
@@ -47,6 +48,7 @@ select_for (SpxWindow *w, const SpxLessonStep *s)
   _spx_window_select_tile (w, s->tile);
   _spx_window_select_superstep (w, (gint) w->mode,
                                 spx_lesson_find_step (p, s->superstep));
+  _spx_window_timeline_fit (w, s->timeline_fit);
 }
 
 void

@@ -52,6 +52,20 @@ _spx_window_timeline_zoom (SpxWindow *w, double factor)
     }
 }
 
+void
+_spx_window_timeline_fit (SpxWindow *w, gint lane)
+{
+  const SpxRenderTimelineData *d = w->view_data[SPX_RENDER_VIEW_TIMELINE];
+  if (lane < 0 || d == NULL)
+    _spx_window_timeline_zoom (w, 0);
+  else
+    {
+      spx_render_timeline_fit (d, (guint) lane, &w->view_state.zoom_from,
+                               &w->view_state.zoom_to);
+      _spx_window_views_changed (w, 0);
+    }
+}
+
 gboolean
 _spx_window_timeline_fit_at (SpxWindow *w, double x, double y)
 {
@@ -62,9 +76,7 @@ _spx_window_timeline_fit_at (SpxWindow *w, double x, double y)
                                            d, x, y);
   if (lane < 0)
     return FALSE;
-  spx_render_timeline_fit (d, (guint) lane, &w->view_state.zoom_from,
-                           &w->view_state.zoom_to);
-  _spx_window_views_changed (w, 0);
+  _spx_window_timeline_fit (w, lane);
   return TRUE;
 }
 

@@ -11,7 +11,7 @@
 
 static const char *const step_keys[] = {
   "title", "text", "view", "mode", "tile", "superstep", "colour-by-tile",
-  NULL,
+  "timeline-fit", NULL,
 };
 
 /* ---- figures ------------------------------------------------------ */
@@ -342,8 +342,8 @@ take_keys (Reader *r)
         }
       else if (!g_strv_contains (step_keys, keys[i]))
         return fail (r, keys[i], "unknown key (expected title, text, view, "
-                     "mode, tile, superstep, colour-by-tile, scenario.KEY "
-                     "or mask.KEY)");
+                     "mode, tile, superstep, colour-by-tile, timeline-fit, "
+                     "scenario.KEY or mask.KEY)");
     }
   return TRUE;
 }
@@ -370,20 +370,36 @@ string_or (Reader *r, const char *key, const char *before)
   return v ? v : g_strdup (before);
 }
 
+/* A program's name as key (or "all", -1, where allowed). */
+static gboolean
+read_program (Reader *r, const char *key, gboolean all, gint *out)
+{
+  g_autofree char *name = g_key_file_get_string (r->kf, r->group, key, NULL);
+  if (name == NULL)
+    return TRUE;
+  for (guint m = 0; m < SPX_IPU_N_MODES; m++)
+    if (g_str_equal (name, spx_ipu_mode_to_string (m)))
+      {
+        *out = (gint) m;
+        return TRUE;
+      }
+  if (all && g_str_equal (name, "all"))
+    {
+      *out = -1;
+      return TRUE;
+    }
+  return fail (r, key, all ? "expected dense, static, dynamic or all"
+                           : "expected dense, static or dynamic");
+}
+
 static gboolean
 read_mode (Reader *r, SpxLessonStep *s)
 {
-  g_autofree char *mode = g_key_file_get_string (r->kf, r->group, "mode",
-                                                 NULL);
-  if (mode == NULL)
-    return TRUE;
-  for (guint m = 0; m < SPX_IPU_N_MODES; m++)
-    if (g_str_equal (mode, spx_ipu_mode_to_string (m)))
-      {
-        s->mode = m;
-        return TRUE;
-      }
-  return fail (r, "mode", "expected dense, static or dynamic");
+  gint mode = (gint) s->mode;
+  gboolean ok = read_program (r, "mode", FALSE, &mode) &&
+                read_program (r, "timeline-fit", TRUE, &s->timeline_fit);
+  s->mode = (SpxIpuMode) mode;
+  return ok;
 }
 
 static gboolean
@@ -446,6 +462,7 @@ read_step (Reader *r, const SpxLessonStep *before)
   s->mode = before ? before->mode : SPX_IPU_MODE_STATIC;
   s->tile = before ? before->tile : -1;
   s->colour_by_tile = before ? before->colour_by_tile : FALSE;
+  s->timeline_fit = before ? before->timeline_fit : -1;
   s->view = string_or (r, "view", before ? before->view : NULL);
   s->superstep = string_or (r, "superstep", before ? before->superstep
                                                    : NULL);

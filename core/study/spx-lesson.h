@@ -18,6 +18,8 @@ typedef struct {
   char        *superstep;     /* "kind phase" (see spx_lesson_find_step),
                                  or NULL: none */
   gboolean     colour_by_tile;
+  gint         timeline_fit;  /* the program (SpxIpuMode) the Timeline's
+                                 axis fits, -1: all of them */
 } SpxLessonStep;
 
 typedef struct {
@@ -27,7 +29,8 @@ typedef struct {
 
 /* A lesson file is a key file: a [lesson] group with a title, then one
  * group per step in order, with keys title, text, view, mode, tile,
- * superstep, colour-by-tile, and the scenario's own keys written
+ * superstep, colour-by-tile, timeline-fit (dense, static, dynamic or
+ * all), and the scenario's own keys written
  * scenario.KEY and mask.KEY (as in a .spx file). Every step is checked:
  * its scenario through the .spx reader, its view against views (NULL-
  * terminated), its placeholders against those spx_lesson_expand knows;
