@@ -14,6 +14,15 @@ test_read_all (const char *path)
   return text;
 }
 
+/* The project's README, beside the tests' folder. */
+static inline char *
+test_read_readme (void)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..",
+                                                 "README.md", NULL);
+  return test_read_all (path);
+}
+
 /* A test's folder and what is in it, sub-folders too (a link is removed,
  * not followed). */
 static inline void

@@ -11,6 +11,7 @@
 
 #include "spx-ipu-cost.h"
 #include "test-ipu-check.h"
+#include "test-files.h"
 
 #include <math.h>
 #include <string.h>
@@ -654,10 +655,7 @@ check_block_sizes (GString *wrong, const char *text)
 static void
 test_readme_figures (void)
 {
-  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..",
-                                                 "README.md", NULL);
-  g_autofree char *text = NULL;
-  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  g_autofree char *text = test_read_readme ();
   g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
   g_auto (GStrv) headers = NULL;
   g_autoptr (GString) wrong = g_string_new (NULL);

@@ -6,6 +6,7 @@
  * command has. */
 #include "spx-config.h"
 #include "test-run.h"
+#include "test-files.h"
 
 #include <string.h>
 
@@ -530,10 +531,7 @@ test_groff (void)
 static GHashTable *
 readme_synopsis (void)
 {
-  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..",
-                                                 "README.md", NULL);
-  g_autofree char *text = NULL;
-  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  g_autofree char *text = test_read_readme ();
   g_autoptr (GRegex) re = g_regex_new ("\n## Command line\n+```\n(.*?)```",
                                        G_REGEX_DOTALL, 0, NULL);
   g_autoptr (GMatchInfo) m = NULL;
@@ -647,10 +645,7 @@ help_default (const char *command, const char *option)
 static void
 test_readme_default_scenario (void)
 {
-  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..",
-                                                 "README.md", NULL);
-  g_autofree char *text = NULL;
-  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  g_autofree char *text = test_read_readme ();
   g_autoptr (GRegex) re = g_regex_new (
     "default scenario \\(([a-z0-9]+), ([a-z0-9]+), m = k = ([0-9]+),\\s+"
     "n = ([0-9]+), ([0-9]+)×([0-9]+) blocks, density ([0-9/.]+)\\)",
