@@ -180,9 +180,15 @@ test_keys_every_view (void)
       keys_focus_window (GTK_WIDGET (w));
       keys_press (GTK_WIDGET (w), GDK_KEY_a);
       g_assert_true (gtk_window_get_focus (GTK_WINDOW (w)) == w->views[i]);
-      /* (arrows a view does not take move the focus, as GTK's do) */
+      /* each key to the view: arrows a view does not take move the focus,
+       * as GTK's do, and a combo box then given Space pops its menu
+       * up with no trigger event (a synthetic press is not current
+       * when its menu opens), which GTK warns of */
       for (guint k = 0; k < G_N_ELEMENTS (some_keys); k++)
-        keys_press (GTK_WIDGET (w), some_keys[k]);
+        {
+          gtk_widget_grab_focus (w->views[i]);
+          keys_press (GTK_WIDGET (w), some_keys[k]);
+        }
       wait_idle (w);
       g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (w->stack)),
                        ==, spx_render_views[i]->name);
