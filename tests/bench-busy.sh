@@ -8,13 +8,15 @@
 # "bursts" (on for 40 ms, off for 60 ms, as programs that come and go).
 # Usage:
 #   tests/bench-busy.sh [BUILD_DIR] [MASK] [N] [RUNS] [BUSY] [BLOCK]
-# MASK defaults to a ResNet-50 layer of the DLMC folder (SPX_DLMC_DIR, or
-# ../shared/data/dlmc beside the checkout, as the tests look for it).
+# MASK defaults to a ResNet-50 layer (rn50/magnitude_pruning/0.9/
+# bottleneck_2_block_group3_2_1.smtx) of the DLMC folder in SPX_DLMC_DIR.
 # Start it on a quiet machine (load under 0.6): the quiet runs are the
 # reference.
 set -eu
 build=${1:-build}
-mask=${2:-${SPX_DLMC_DIR:-../shared/data/dlmc}/rn50/magnitude_pruning/0.9/bottleneck_2_block_group3_2_1.smtx}
+layer=rn50/magnitude_pruning/0.9/bottleneck_2_block_group3_2_1.smtx
+mask=${2:-${SPX_DLMC_DIR:+$SPX_DLMC_DIR/$layer}}
+[ -n "$mask" ] || { echo "bench-busy.sh: give MASK or set SPX_DLMC_DIR" >&2; exit 2; }
 n=${3:-1024}
 runs=${4:-10}
 busy=${5:-steady}

@@ -6,8 +6,8 @@
 # static ms (above 1: ours faster). Usage:
 #   tests/bench-dlmc.sh [BUILD_DIR] [N] [THREADS] [DLMC_DIR] [JSON_OUT]
 # DLMC_DIR (or SPX_DLMC_DIR, as the tests use) is the folder holding the
-# collection's .smtx files (e.g. ../shared/data/dlmc beside the checkout: transformer/… and
-# rn50/…). JSON_OUT, when given, keeps each file's `bench --json` line
+# collection's .smtx files, as the collection lays them out (transformer/…
+# and rn50/…). JSON_OUT, when given, keeps each file's `bench --json` line
 # (with its "path") to redo the table without measuring again:
 #   SPX_DLMC_JSON=JSON_OUT tests/bench-dlmc.sh
 # Measure on a quiet machine: every contestant shares the cores.
