@@ -55,12 +55,12 @@ _spx_window_timeline_zoom (SpxWindow *w, double factor)
 void
 _spx_window_timeline_fit (SpxWindow *w, gint lane)
 {
-  const SpxRenderTimelineData *d = w->view_data[SPX_RENDER_VIEW_TIMELINE];
-  if (lane < 0 || d == NULL)
+  if (lane < 0)
     _spx_window_timeline_zoom (w, 0);
   else
     {
-      spx_render_timeline_fit (d, (guint) lane, &w->view_state.zoom_from,
+      spx_render_timeline_fit (w->view_data[SPX_RENDER_VIEW_TIMELINE],
+                               (guint) lane, &w->view_state.zoom_from,
                                &w->view_state.zoom_to);
       _spx_window_views_changed (w, 0);
     }
