@@ -282,16 +282,16 @@ spx_peers_runner (void)
     return g_file_test (env, G_FILE_TEST_IS_REGULAR) ? g_strdup (env) : NULL;
   g_autofree char *exe = g_file_read_link ("/proc/self/exe", NULL);
   g_autofree char *bin = exe ? g_path_get_dirname (exe) : NULL;
-  /* the install's, from the program (wherever the install was put), or
-   * at its prefix; the source tree's for the program of the build */
+  /* The program of the build runs its own source tree's runner, never one
+   * installed from another version; an installed program, the install's,
+   * found from the program (wherever the install was put) or at its prefix. */
+  gboolean built = bin != NULL && g_str_equal (bin, SPX_PEERS_BUILD_APP_DIR);
   char *tries[] = {
-    bin && *SPX_PEERS_FROM_BINDIR
+    built ? g_build_filename (SPX_PEERS_SOURCE_DIR, RUNNER_NAME, NULL) : NULL,
+    !built && bin && *SPX_PEERS_FROM_BINDIR
       ? g_build_filename (bin, SPX_PEERS_FROM_BINDIR, RUNNER_NAME, NULL)
       : NULL,
-    g_build_filename (SPX_PEERS_DIR, RUNNER_NAME, NULL),
-    bin && g_str_equal (bin, SPX_PEERS_BUILD_APP_DIR)
-      ? g_build_filename (SPX_PEERS_SOURCE_DIR, RUNNER_NAME, NULL)
-      : NULL,
+    !built ? g_build_filename (SPX_PEERS_DIR, RUNNER_NAME, NULL) : NULL,
   };
   char *found = NULL;
   for (guint i = 0; i < G_N_ELEMENTS (tries); i++)
