@@ -102,8 +102,9 @@ typedef struct {
   const char *title; /* "Matrix Market": messages and file filters */
   const char *const *extensions; /* lower case, no dot; NULL-terminated */
   /* TRUE when data is this format's by its content (magic bytes, a
-   * banner). Rows are asked in table order, so it must say FALSE to any
-   * other format's content. NULL: known by its extension only. */
+   * banner); data may be the file's first 4 KiB only. Rows are asked in
+   * table order, so it must say FALSE to any other format's content.
+   * NULL: known by its extension only. */
   gboolean (*detect) (const guint8 *data, gsize len);
   SpxMaskLoadFunc load; /* NULL: holds no mask */
   SpxMaskSaveFunc save; /* NULL: not written */
