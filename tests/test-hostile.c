@@ -26,6 +26,8 @@
 #define SECONDS       60u
 
 static char *dir;
+/* SPX_TEST_TRUNCATE for the next runs (core's test hook), or NULL */
+static const char *truncate_to;
 
 typedef struct {
   int   status;   /* exit status; -1 when a signal ended it */
@@ -74,6 +76,8 @@ run_within (Limits limits, const char *budget, const char *const *args)
 #endif
   if (budget != NULL)
     env = g_environ_setenv (env, "SPX_MEMORY_BUDGET", budget, TRUE);
+  if (truncate_to != NULL)
+    env = g_environ_setenv (env, "SPX_TEST_TRUNCATE", truncate_to, TRUE);
   Run r = { 0 };
   int wait_status = 0;
   g_autoptr (GError) error = NULL;
@@ -629,6 +633,135 @@ remove_dir (const char *path)
   g_rmdir (path);
 }
 
+/* ---- files that change while they are read ------------------------------ */
+
+/* A network file cut to half its size once its header is checked (core's
+ * test hook, so no race): layers ends with exit 1 and one line naming the
+ * file and the change, never SIGBUS. */
+static void
+test_cut_while_read (void)
+{
+  const char *const names[] = { "cut-diagonal.safetensors",
+                                "cut-diagonal.npz" };
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *from = fixture (names[i]);
+      char *text = NULL;
+      gsize len = 0;
+      g_assert_true (g_file_get_contents (from, &text, &len, NULL));
+      g_autofree char *path = write_file (names[i], text, (gssize) len);
+      g_free (text);
+      g_autofree char *half = g_strdup_printf ("%" G_GSIZE_FORMAT, len / 2);
+      truncate_to = half;
+      Run r = RUN ("layers", path, "--source", "model", "--n", "16");
+      truncate_to = NULL;
+      g_assert_cmpuint (lines (r.err), ==, 1);
+      g_autofree char *said = g_strdup_printf (
+        "%s: changed while it was read: %" G_GSIZE_FORMAT " bytes when its "
+        "header was read, %" G_GSIZE_FORMAT " now", path, len, len / 2);
+      assert_refused (&r, 1, said);
+      g_unlink (path);
+    }
+}
+
+/* ---- what is never written over ----------------------------------------- */
+
+/* --out naming a read-only file (mode 0444), or a link to one, as
+ * whoever runs the tests (root in CI, whom access(2) lets write
+ * anything): generate, render and layers refuse, and its bytes stay. */
+static void
+test_out_read_only (void)
+{
+  g_autofree char *net = fixture ("cut-diagonal.safetensors");
+  const char *const exts[] = { "mtx", "png", "json" };
+  for (guint i = 0; i < G_N_ELEMENTS (exts); i++)
+    {
+      g_autofree char *name = g_strdup_printf ("kept.%s", exts[i]);
+      g_autofree char *link = g_strdup_printf ("link.%s", exts[i]);
+      g_autofree char *file = write_file (name, "old", -1);
+      g_assert_cmpint (g_chmod (file, 0444), ==, 0);
+      g_autofree char *to = g_build_filename (dir, link, NULL);
+      g_assert_cmpint (symlink (name, to), ==, 0);
+      const char *const outs[] = { file, to };
+      for (guint j = 0; j < G_N_ELEMENTS (outs); j++)
+        {
+          Run r = i == 0 ? RUN ("generate", "--rows", "8", "--cols", "8",
+                                "--out", outs[j])
+                : i == 1 ? RUN ("render", "--view", "tiles", "--machine",
+                                "teach16", "--m", "64", "--k", "64",
+                                "--block", "4", "--out", outs[j])
+                         : RUN ("layers", net, "--source", "model", "--n",
+                                "16", "--out", outs[j]);
+          g_autofree char *said = g_strdup_printf (
+            "%s: is read-only, so it was not replaced", outs[j]);
+          assert_refused (&r, 1, said);
+          g_autofree char *text = NULL;
+          g_assert_true (g_file_get_contents (file, &text, NULL, NULL));
+          g_assert_cmpstr (text, ==, "old");
+          g_assert_true (g_file_test (to, G_FILE_TEST_IS_SYMLINK));
+        }
+      g_unlink (to);
+      g_unlink (file);
+    }
+}
+
+/* A folder with a dangling link, a link to /dev/zero, a FIFO and lying
+ * network files beside two masks: the two are surveyed, each other
+ * entry is listed as skipped with why, and nothing waits on the FIFO. */
+static void
+test_folder_bad_entries (void)
+{
+  g_autofree char *folder = g_build_filename (dir, "net", NULL);
+  g_assert_cmpint (g_mkdir (folder, 0755), ==, 0);
+  const char *const masks[] = { "small.smtx", "small.mtx" };
+  for (guint i = 0; i < G_N_ELEMENTS (masks); i++)
+    {
+      gsize len = 0;
+      g_autofree char *text = read_data (masks[i], &len);
+      g_autofree char *path = g_build_filename (folder, masks[i], NULL);
+      g_assert_true (g_file_set_contents (path, text, (gssize) len, NULL));
+    }
+  const char *const bad[][2] = {
+    { "dangling.smtx", "No such file or directory" },
+    { "devzero.npy", "is not a regular file (a device)" },
+    { "fifo.smtx", "is not a regular file (a FIFO)" },
+    { "lying.npz", "expected a zip archive of .npy files" },
+    { "lying.safetensors", "runs past the end of the file" },
+  };
+  g_autofree char *cwd = g_get_current_dir ();
+  g_assert_cmpint (chdir (folder), ==, 0);
+  g_assert_cmpint (symlink ("missing.smtx", bad[0][0]), ==, 0);
+  g_assert_cmpint (symlink ("/dev/zero", bad[1][0]), ==, 0);
+  g_assert_cmpint (mkfifo (bad[2][0], 0600), ==, 0);
+  g_assert_true (g_file_set_contents (bad[3][0], "PK\x03\x04 lies\x05\0"
+                                      "w.npy", 17, NULL));
+  g_assert_true (g_file_set_contents (bad[4][0], "\xff\0\0\0\0\0\0\0"
+                                      "{}", 10, NULL));
+  g_assert_cmpint (chdir (cwd), ==, 0);
+  Run r = run_limited (10, (const char *const[]) {
+                         "layers", folder, "--source", "model", "--n", "16",
+                         NULL });
+  if (r.signal != 0 || r.status != 0)
+    g_error ("status %d signal %d; stderr: %s", r.status, r.signal, r.err);
+  g_test_message ("%s", r.out);
+  /* the two masks surveyed: a row each, shape first and name last */
+  const char *const rows[] = { "\n3 × 4 ", " small.smtx\n", "\n4 × 5 ",
+                               " small.mtx\n" };
+  for (guint i = 0; i < G_N_ELEMENTS (rows); i++)
+    if (strstr (r.out, rows[i]) == NULL)
+      g_error ("'%s' lacks '%s'", r.out, rows[i]);
+  g_assert_null (strstr (r.out, "skipped small"));
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      g_autofree char *said = g_strdup_printf ("skipped %s: %s/%s: ",
+                                               bad[i][0], folder, bad[i][0]);
+      if (strstr (r.out, said) == NULL || strstr (r.out, bad[i][1]) == NULL)
+        g_error ("'%s' lacks '%s' or '%s'", r.out, said, bad[i][1]);
+    }
+  run_clear (&r);
+  remove_dir (folder);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -644,6 +777,9 @@ main (int argc, char **argv)
   g_test_add_func ("/hostile/bounds/small-sweep", test_bounds_small_sweep);
   g_test_add_func ("/hostile/png-rows", test_png_rows);
   g_test_add_func ("/hostile/not-regular", test_not_regular);
+  g_test_add_func ("/hostile/cut-while-read", test_cut_while_read);
+  g_test_add_func ("/hostile/out-read-only", test_out_read_only);
+  g_test_add_func ("/hostile/folder-bad-entries", test_folder_bad_entries);
   g_test_add_func ("/hostile/messages", test_messages);
   g_test_add_func ("/hostile/names", test_names);
   g_test_add_func ("/hostile/escaped", test_escaped);

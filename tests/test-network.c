@@ -453,10 +453,14 @@ static const Hostile hostile[] = {
   { "no-shape", T1 (OK_DTYPE ", " OK_OFFSETS), 4, 0, SPX_MASK_ERROR_INVALID,
     "enc.0.w", "no shape" },
   { "shape-negative", T1 (OK_DTYPE ", \"shape\": [-1], " OK_OFFSETS), 4, 0,
-    SPX_MASK_ERROR_INVALID, "enc.0.w", "shape: expected a list of whole "
-    "numbers ≥ 0, got '[-1]'" },
+    SPX_MASK_ERROR_INVALID, "enc.0.w", "shape[0]: expected a whole number "
+    "≥ 0, got '-1'" },
   { "shape-float", T1 (OK_DTYPE ", \"shape\": [1.0], " OK_OFFSETS), 4, 0,
-    SPX_MASK_ERROR_INVALID, "enc.0.w", "shape: expected a list" },
+    SPX_MASK_ERROR_INVALID, "enc.0.w", "shape[0]: expected a whole number "
+    "≥ 0, got '1.0'" },
+  { "shape-not-list", T1 (OK_DTYPE ", \"shape\": 2, " OK_OFFSETS), 4, 0,
+    SPX_MASK_ERROR_INVALID, "enc.0.w", "shape: expected a list of whole "
+    "numbers ≥ 0, got '2'" },
   { "no-offsets", T1 (OK_DTYPE ", " OK_SHAPE), 4, 0, SPX_MASK_ERROR_INVALID,
     "enc.0.w", "no data_offsets" },
   { "three-offsets", T1 (OK_DTYPE ", " OK_SHAPE ", \"data_offsets\": "

@@ -190,6 +190,36 @@ test_read_only (void)
   test_remove_folder (dir);
 }
 
+/* Mode 0444, and a link to such a file, as whoever runs the tests (root
+ * in CI, whom access(2) lets write anything): the mode says read-only,
+ * so neither is replaced, and the bytes stay. */
+static void
+test_read_only_any_user (void)
+{
+  g_autofree char *dir = new_folder ();
+  g_autofree char *path = g_build_filename (dir, "kept.mtx", NULL);
+  g_autofree char *link = g_build_filename (dir, "link.mtx", NULL);
+  write_file (path, "the user's", 0444);
+  g_assert_cmpint (symlink ("kept.mtx", link), ==, 0);
+  const char *const paths[] = { path, link };
+  for (guint i = 0; i < G_N_ELEMENTS (paths); i++)
+    {
+      assert_save_error (paths[i], "new", SPX_SAVE_DEFAULT,
+                         SPX_SAVE_ERROR_READ_ONLY, "is read-only");
+      g_autofree char *kept = test_read_all (path);
+      g_assert_cmpstr (kept, ==, "the user's");
+      g_assert_cmpuint (stat_of (path).st_mode & 07777, ==, 0444);
+      g_assert_true (S_ISLNK (stat_of (link).st_mode));
+    }
+  g_assert_cmpuint (count_files (dir), ==, 2);
+  assert_saves (link, "new", SPX_SAVE_REPLACE_READ_ONLY);
+  g_autofree char *text = test_read_all (path);
+  g_assert_cmpstr (text, ==, "new");
+  g_assert_cmpuint (stat_of (path).st_mode & 07777, ==, 0444);
+  g_assert_true (S_ISLNK (stat_of (link).st_mode));
+  test_remove_folder (dir);
+}
+
 /* ---- FIFOs and devices ---------------------------------------------- */
 
 typedef struct {
@@ -575,6 +605,7 @@ main (int argc, char **argv)
   g_test_add_func ("/save/error-names-path", test_error_names_path);
   g_test_add_func ("/save/replace-keeps-mode", test_replace_keeps_mode);
   g_test_add_func ("/save/read-only", test_read_only);
+  g_test_add_func ("/save/read-only-any-user", test_read_only_any_user);
   g_test_add_func ("/save/fifo-reader", test_fifo_reader);
   g_test_add_func ("/save/fifo-reader-stops", test_fifo_reader_stops);
   g_test_add_func ("/save/fifo-no-reader", test_fifo_no_reader);

@@ -291,17 +291,22 @@ refuse_kind (const char *path, const struct stat *st, GError **error)
   return FALSE;
 }
 
-/* An existing file this user may not write is replaced only when they
- * said so: the rename would get past what the file's mode says. */
+/* An existing file that is read-only by its mode (no write bit for
+ * anyone), or that this user may not write, is replaced only when they
+ * said so: the rename would get past what the file's mode says. The
+ * mode bits come first: access(2) lets root write anything. */
 static gboolean
-may_replace (const char *path, const char *target, SpxSaveFlags flags,
-             GError **error)
+may_replace (const char *path, const char *target, const struct stat *st,
+             SpxSaveFlags flags, GError **error)
 {
-  if (faccessat (AT_FDCWD, target, W_OK, AT_EACCESS) == 0)
-    return TRUE;
-  if (errno != EACCES && errno != EPERM)
-    return fail (error, SPX_SAVE_ERROR_FAILED, path, errno);
-  if (flags & SPX_SAVE_REPLACE_READ_ONLY)
+  gboolean read_only = (st->st_mode & 0222) == 0;
+  if (!read_only && faccessat (AT_FDCWD, target, W_OK, AT_EACCESS) != 0)
+    {
+      if (errno != EACCES && errno != EPERM)
+        return fail (error, SPX_SAVE_ERROR_FAILED, path, errno);
+      read_only = TRUE;
+    }
+  if (!read_only || (flags & SPX_SAVE_REPLACE_READ_ONLY))
     return TRUE;
   g_set_error (error, SPX_SAVE_ERROR, SPX_SAVE_ERROR_READ_ONLY,
                "%s: is read-only, so it was not replaced (make it writable, "
@@ -325,6 +330,6 @@ spx_save_file (const char *path, const void *data, gsize len,
              : fail (error, SPX_SAVE_ERROR_FAILED, path, errno);
   if (!S_ISREG (st.st_mode))
     return refuse_kind (path, &st, error);
-  return may_replace (path, target, flags, error) &&
+  return may_replace (path, target, &st, flags, error) &&
          save_regular (path, target, &st, data, len, flags, error);
 }

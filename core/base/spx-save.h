@@ -30,8 +30,9 @@ typedef enum {
  *   and mode; a failure leaves the old file whole. When that would split
  *   a hard link or lose the owner or group, the complete new contents
  *   are first written beside it, then over the file in place (the error
- *   then says where the new contents were kept). One its user may not
- *   write is refused (SPX_SAVE_ERROR_READ_ONLY) unless flags say the
+ *   then says where the new contents were kept). One whose mode gives
+ *   no one write permission (root too is refused), or that its user may
+ *   not write, is refused (SPX_SAVE_ERROR_READ_ONLY) unless flags say the
  *   user confirmed; then, written in place, their own file is made
  *   writable for the moment, as editors do.
  * - A FIFO or character device is written into as a stream, never

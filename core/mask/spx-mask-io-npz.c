@@ -1,7 +1,8 @@
 /* spx-mask-io-npz.c: NumPy .npz archives, as networks
  *
  * A zip of .npy members, stored (numpy.savez) or deflated
- * (savez_compressed), read through libzip from the mapped file. open
+ * (savez_compressed), read through libzip from the file (by offset, as
+ * SpxIoFile reads: a file cut short fails a read, not the program). open
  * reads each member's .npy header (its first bytes, inflated if need
  * be); load streams one member through a fixed buffer into its mask, so
  * that no member is ever held whole. An entry is named by its member
@@ -15,8 +16,7 @@
 /* Deflate makes at most about 1032 bytes of one: a member declaring more
  * is a bomb. */
 #define MAX_RATIO 1032
-/* Bytes read at a time when loading. */
-#define CHUNK (1 << 20)
+#define CHUNK SPX_IO_CHUNK
 
 typedef struct {
   zip_uint64_t index;
@@ -27,7 +27,10 @@ typedef struct {
 } Member;
 
 typedef struct {
-  char       *name;    /* the file, as messages show it */
+  const char *name;    /* the file, as messages show it */
+  SpxIoFile  *file;    /* the network's */
+  gint64      at;      /* where libzip reads next */
+  zip_error_t failed;  /* why a read failed, for libzip */
   zip_t      *zip;
   GHashTable *members; /* entry name → Member * */
 } Npz;
@@ -61,7 +64,7 @@ npz_close (gpointer handle)
   if (z->zip != NULL)
     zip_discard (z->zip);
   g_hash_table_unref (z->members);
-  g_free (z->name);
+  zip_error_fini (&z->failed);
   g_free (z);
 }
 
@@ -258,17 +261,71 @@ read_member (Npz *z, zip_uint64_t i, GPtrArray *entries, GError **error)
   return check_size (m, error);
 }
 
+/* libzip's source: the file, read by offset. */
+static zip_int64_t
+read_source (void *data, void *out, zip_uint64_t len, zip_source_cmd_t cmd)
+{
+  Npz *z = data;
+  gsize got = 0;
+  switch (cmd)
+    {
+    case ZIP_SOURCE_OPEN:
+      z->at = 0;
+      return 0;
+    case ZIP_SOURCE_READ:
+      if (!spx_io_file_read_some (z->file, (guint64) z->at, out, len, &got,
+                                  NULL))
+        {
+          zip_error_set (&z->failed, ZIP_ER_READ, EIO);
+          return -1;
+        }
+      z->at += (gint64) got;
+      return (zip_int64_t) got;
+    case ZIP_SOURCE_SEEK:
+      {
+        zip_int64_t at = zip_source_seek_compute_offset (
+          (zip_uint64_t) z->at, spx_io_file_size (z->file), out, len,
+          &z->failed);
+        if (at < 0)
+          return -1;
+        z->at = at;
+        return 0;
+      }
+    case ZIP_SOURCE_TELL:
+      return z->at;
+    case ZIP_SOURCE_STAT:
+      {
+        zip_stat_t *st = out;
+        zip_stat_init (st);
+        st->size = spx_io_file_size (z->file);
+        st->valid |= ZIP_STAT_SIZE;
+        return sizeof *st;
+      }
+    case ZIP_SOURCE_ERROR:
+      return zip_error_to_data (&z->failed, out, len);
+    case ZIP_SOURCE_SUPPORTS:
+      return zip_source_make_command_bitmap (
+        ZIP_SOURCE_OPEN, ZIP_SOURCE_READ, ZIP_SOURCE_CLOSE, ZIP_SOURCE_STAT,
+        ZIP_SOURCE_ERROR, ZIP_SOURCE_FREE, ZIP_SOURCE_SEEK, ZIP_SOURCE_TELL,
+        ZIP_SOURCE_SUPPORTS, -1);
+    default: /* CLOSE, FREE: nothing is held */
+      return 0;
+    }
+}
+
 static gpointer
-npz_open (const char *name, const guint8 *data, gsize len,
-          GPtrArray *entries, GError **error)
+npz_open (SpxIoFile *file, GPtrArray *entries, GError **error)
 {
   zip_error_t why;
   zip_error_init (&why);
   g_autoptr (Npz) z = g_new0 (Npz, 1);
-  z->name = g_strdup (name);
+  const char *name = spx_io_file_name (file);
+  z->name = name;
+  z->file = file;
+  zip_error_init (&z->failed);
   z->members = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
                                       member_free);
-  zip_source_t *source = zip_source_buffer_create (data, len, 0, &why);
+  zip_source_t *source = zip_source_function_create (read_source, z, &why);
   if (source != NULL)
     {
       z->zip = zip_open_from_source (source, ZIP_RDONLY | ZIP_CHECKCONS,

@@ -109,6 +109,9 @@ spx_io_gave_up (guint64 done, GError **error)
   return (done & (SPX_IO_POLL_EVERY - 1)) == 0 && spx_cancelled (error);
 }
 
+/* Bytes a network's row reads at a time when it loads a tensor. */
+#define SPX_IO_CHUNK (1 << 20)
+
 /* Arrays of numbers: .npy files, .npz members, safetensors tensors. */
 
 /* An array's items as a header describes them. */

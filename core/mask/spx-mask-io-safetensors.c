@@ -3,15 +3,14 @@
  * An 8-byte little-endian header length N, N bytes of JSON (an object
  * from each tensor's name to its dtype, shape and data_offsets, and an
  * optional "__metadata__"), then the tensors' bytes, little-endian, C
- * order. The file stays mapped: open parses the header alone, and load
- * reads the bytes of the one tensor asked for. */
+ * order. open reads and parses the header alone, and load reads the
+ * bytes of the one tensor asked for, a piece at a time. */
 #include "spx-mask-io.h"
 #include "spx-mask-io-private.h"
+#include "spx-json-check.h"
 
 #include <json-glib/json-glib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 /* The most the format's reference implementation reads. */
 #define MAX_HEADER 100000000
@@ -48,9 +47,11 @@ typedef struct {
 } Tensor;
 
 typedef struct {
-  char         *name;  /* the file, as messages show it */
-  const guint8 *bytes; /* the tensors' bytes (after the header) */
-  GHashTable   *tensors; /* name (owned) → Tensor * */
+  const char *name;    /* the file, as messages show it */
+  SpxIoFile  *file;    /* the network's */
+  guint64     start;   /* where the tensors' bytes begin (after the
+                          header) */
+  GHashTable *tensors; /* name (owned) → Tensor * */
 } Safetensors;
 
 static guint64
@@ -61,13 +62,16 @@ read_le64 (const guint8 *p)
   return GUINT64_FROM_LE (v);
 }
 
+/* A header's length that could be one, and its JSON's opening brace:
+ * data may be the file's first bytes only, so a length past them is
+ * checked by open. */
 static gboolean
 detect_safetensors (const guint8 *data, gsize len)
 {
   if (len < 10)
     return FALSE;
   guint64 n = read_le64 (data);
-  return n >= 2 && n <= len - 8 && data[8] == '{';
+  return n >= 2 && n <= MAX_HEADER && data[8] == '{';
 }
 
 /* 'name', escaped for a terminal. */
@@ -92,100 +96,23 @@ tensor_error (GError **error, const char *file, const char *tensor,
   return FALSE;
 }
 
-/* ---- what json-glib does not check ------------------------------------ */
-
-/* The rest of a number at p: JSON's digits, fraction and exponent; FALSE
- * at what json-glib would misread (a leading zero as octal, "0x" as hex,
- * an integer past 2^63 − 1 wrapped). */
-static gboolean
-number_ok (const char **pp, const char *end, const char **why)
-{
-  const char *p = *pp;
-  if (*p == '-')
-    p++;
-  const char *digits = p;
-  guint64 v = 0;
-  gboolean wraps = FALSE;
-  for (; p < end && g_ascii_isdigit (*p); p++)
-    wraps |= !g_uint64_checked_mul (&v, v, 10) ||
-             !g_uint64_checked_add (&v, v, (guint) (*p - '0'));
-  gboolean integer = TRUE;
-  if (p < end && *p == '.')
-    for (integer = FALSE, p++; p < end && g_ascii_isdigit (*p); p++)
-      ;
-  if (p < end && (*p == 'e' || *p == 'E'))
-    {
-      integer = FALSE;
-      for (p++; p < end && (*p == '+' || *p == '-'); p++)
-        ;
-      while (p < end && g_ascii_isdigit (*p))
-        p++;
-    }
-  *pp = p;
-  if (p - digits > 1 && digits[0] == '0')
-    *why = "a number with a leading zero";
-  else if (p < end && (*p == 'x' || *p == 'X'))
-    *why = "a hexadecimal number";
-  else if (integer && (wraps || v > (guint64) G_MAXINT64))
-    *why = "a whole number past 2^63 - 1";
-  else
-    return TRUE;
-  return FALSE;
-}
-
-/* Nesting and numbers, checked on the text; names the tensor whose
- * entry holds what is refused. */
+/* Nesting and numbers, checked on the text (spx_json_check); names the
+ * tensor whose entry holds what is refused. */
 static gboolean
 prescan (const char *file, const char *text, gsize len, GError **error)
 {
-  const char *end = text + len, *key = NULL;
-  gsize key_len = 0;
-  guint depth = 0;
-  for (const char *p = text; p < end;)
-    {
-      const char *at = p, *why = NULL;
-      if (*p == '"')
-        {
-          for (p++; p < end && *p != '"'; p += *p == '\\' ? 2 : 1)
-            ;
-          if (p >= end)
-            return TRUE; /* json-glib says where the string ends */
-          const char *after = ++p;
-          while (after < end && g_ascii_isspace (*after))
-            after++;
-          if (depth == 1 && after < end && *after == ':')
-            {
-              key = at + 1;
-              key_len = (gsize) (p - 1 - key);
-            }
-          continue;
-        }
-      if (*p == '{' || *p == '[')
-        {
-          if (++depth > MAX_NESTING)
-            why = "JSON nested deeper than 16 levels (a header needs 3)";
-        }
-      else if (*p == '}' || *p == ']')
-        depth -= depth > 0;
-      else if (*p == '-' || g_ascii_isdigit (*p))
-        {
-          if (number_ok (&p, end, &why))
-            continue;
-        }
-      if (why != NULL)
-        {
-          g_autofree char *q = key != NULL ? quoted (key, (gssize) key_len)
-                                           : NULL;
-          g_autofree char *where = q != NULL ? g_strconcat ("tensor ", q, NULL)
-                                             : g_strdup ("the header");
-          g_set_error (error, SPX_MASK_ERROR, SPX_MASK_ERROR_INVALID,
-                       "%s: %s: byte %" G_GSIZE_FORMAT ": %s", file, where,
-                       (gsize) (at - text) + 8, why);
-          return FALSE;
-        }
-      p++;
-    }
-  return TRUE;
+  SpxJsonFlaw flaw;
+  if (spx_json_check (text, len, MAX_NESTING, &flaw))
+    return TRUE;
+  g_autofree char *q = flaw.key != NULL
+    ? quoted (flaw.key, (gssize) flaw.key_len) : NULL;
+  g_autofree char *where = q != NULL ? g_strconcat ("tensor ", q, NULL)
+                                     : g_strdup ("the header");
+  g_set_error (error, SPX_MASK_ERROR, SPX_MASK_ERROR_INVALID,
+               "%s: %s: byte %" G_GSIZE_FORMAT ": %s", file, where,
+               flaw.at + 8, flaw.deep ? "JSON nested deeper than 16 levels "
+               "(a header needs 3)" : flaw.why);
+  return FALSE;
 }
 
 /* ---- the header -------------------------------------------------------- */
@@ -263,9 +190,7 @@ check_root (const char *file, JsonParser *parser, const Twice *twice,
 static JsonParser *
 parse_header (const char *file, const char *text, gsize len, GError **error)
 {
-  g_autofree char *what = g_strdup_printf ("%s: its JSON header", file);
-  if (!spx_budget_check ((guint64) len * TREE_COST, what, error) ||
-      !prescan (file, text, len, error))
+  if (!prescan (file, text, len, error))
     return NULL;
   g_autoptr (JsonParser) parser = json_parser_new ();
   g_auto (Twice) twice = { g_hash_table_new (NULL, NULL), NULL, NULL };
@@ -293,30 +218,19 @@ node_excerpt (JsonNode *node)
   return spx_excerpt (text);
 }
 
-/* A JSON list of whole numbers ≥ 0, at most max of them (all counted in
- * *n). */
+/* Is node a whole number ≥ 0? */
 static gboolean
-read_list (JsonNode *node, guint64 *out, guint max, guint *n)
+is_count (JsonNode *node)
 {
-  if (!JSON_NODE_HOLDS_ARRAY (node))
-    return FALSE;
-  JsonArray *array = json_node_get_array (node);
-  *n = json_array_get_length (array);
-  for (guint i = 0; i < *n; i++)
-    {
-      JsonNode *e = json_array_get_element (array, i);
-      if (!JSON_NODE_HOLDS_VALUE (e) ||
-          json_node_get_value_type (e) != G_TYPE_INT64 ||
-          json_node_get_int (e) < 0)
-        return FALSE;
-      if (i < max)
-        out[i] = (guint64) json_node_get_int (e);
-    }
-  return TRUE;
+  return JSON_NODE_HOLDS_VALUE (node) &&
+         json_node_get_value_type (node) == G_TYPE_INT64 &&
+         json_node_get_int (node) >= 0;
 }
 
-/* Member key of o read by read_list, or a message: "no KEY (WHAT)", or
- * "KEY: expected WHAT, got …". */
+/* Member key of o, a JSON list of whole numbers ≥ 0, the first max of
+ * them in out (all counted in *n); else a message: "no KEY (WHAT)",
+ * "KEY: expected WHAT, got …" or "KEY[I]: expected a whole number ≥ 0,
+ * got …". */
 static gboolean
 read_member_list (const char *file, const char *tensor, JsonObject *o,
                   const char *key, const char *what, guint64 *out,
@@ -325,11 +239,27 @@ read_member_list (const char *file, const char *tensor, JsonObject *o,
   JsonNode *node = json_object_get_member (o, key);
   if (node == NULL)
     return tensor_error (error, file, tensor, "no %s (%s)", key, what);
-  if (read_list (node, out, max, n))
-    return TRUE;
-  g_autofree char *got = node_excerpt (node);
-  return tensor_error (error, file, tensor, "%s: expected %s, got %s", key,
-                       what, got);
+  if (!JSON_NODE_HOLDS_ARRAY (node))
+    {
+      g_autofree char *got = node_excerpt (node);
+      return tensor_error (error, file, tensor, "%s: expected %s, got %s",
+                           key, what, got);
+    }
+  JsonArray *array = json_node_get_array (node);
+  *n = json_array_get_length (array);
+  for (guint i = 0; i < *n; i++)
+    {
+      JsonNode *e = json_array_get_element (array, i);
+      if (!is_count (e))
+        {
+          g_autofree char *got = node_excerpt (e);
+          return tensor_error (error, file, tensor, "%s[%u]: expected a "
+                               "whole number ≥ 0, got %s", key, i, got);
+        }
+      if (i < max)
+        out[i] = (guint64) json_node_get_int (e);
+    }
+  return TRUE;
 }
 
 static const Dtype *
@@ -488,7 +418,6 @@ safetensors_close (gpointer handle)
   if (s == NULL)
     return;
   g_hash_table_unref (s->tensors);
-  g_free (s->name);
   g_free (s);
 }
 
@@ -522,48 +451,65 @@ read_tensors (Safetensors *s, JsonObject *root, guint64 data_len,
   return check_overlaps (s->name, all, error);
 }
 
-/* The header's length, which fits the file and the format. */
-static gboolean
-header_length (const char *name, const guint8 *data, gsize len, guint64 *n,
-               GError **error)
+/* The header's length, which fits the file and the format; its bytes
+ * read, within the budget for what parsing them takes. */
+static char *
+read_header (SpxIoFile *file, guint64 *n, GError **error)
 {
-  if (len < 8)
-    return spx_invalid (error, SPX_MASK_ERROR, SPX_MASK_ERROR_INVALID,
-                        "%s: expected at least 8 bytes (the header's "
-                        "length), got %" G_GSIZE_FORMAT, name, len);
-  *n = read_le64 (data);
-  if (*n > len - 8)
-    return spx_invalid (error, SPX_MASK_ERROR, SPX_MASK_ERROR_INVALID,
-                        "%s: a header of %" G_GUINT64_FORMAT " bytes runs "
-                        "past the end of the file (%" G_GSIZE_FORMAT
-                        " bytes follow its length)", name, *n, len - 8);
-  if (*n > MAX_HEADER)
-    return spx_invalid (error, SPX_MASK_ERROR, SPX_MASK_ERROR_TOO_LARGE,
-                        "%s: a header of %" G_GUINT64_FORMAT " bytes, more "
-                        "than the %d safetensors allows", name, *n,
-                        MAX_HEADER);
-  return TRUE;
+  const char *name = spx_io_file_name (file);
+  guint64 size = spx_io_file_size (file);
+  guint8 length[8];
+  if (size < 8)
+    {
+      spx_invalid (error, SPX_MASK_ERROR, SPX_MASK_ERROR_INVALID, "%s: "
+                   "expected at least 8 bytes (the header's length), got %"
+                   G_GUINT64_FORMAT, name, size);
+      return NULL;
+    }
+  if (!spx_io_file_read (file, 0, length, 8, error))
+    return NULL;
+  *n = read_le64 (length);
+  g_autofree char *what = g_strdup_printf ("%s: its JSON header", name);
+  if (*n > size - 8)
+    spx_invalid (error, SPX_MASK_ERROR, SPX_MASK_ERROR_INVALID, "%s: a "
+                 "header of %" G_GUINT64_FORMAT " bytes runs past the end of "
+                 "the file (%" G_GUINT64_FORMAT " bytes follow its length)",
+                 name, *n, size - 8);
+  else if (*n > MAX_HEADER)
+    spx_invalid (error, SPX_MASK_ERROR, SPX_MASK_ERROR_TOO_LARGE, "%s: a "
+                 "header of %" G_GUINT64_FORMAT " bytes, more than the %d "
+                 "safetensors allows", name, *n, MAX_HEADER);
+  else if (spx_budget_check (*n * TREE_COST, what, error))
+    {
+      g_autofree char *text = g_malloc (*n + 1);
+      if (spx_io_file_read (file, 8, text, *n, error))
+        return g_steal_pointer (&text);
+    }
+  return NULL;
 }
 
 static gpointer
-safetensors_open (const char *name, const guint8 *data, gsize len,
-                  GPtrArray *entries, GError **error)
+safetensors_open (SpxIoFile *file, GPtrArray *entries, GError **error)
 {
   guint64 n = 0;
-  if (!header_length (name, data, len, &n, error))
+  const char *name = spx_io_file_name (file);
+  g_autofree char *text = read_header (file, &n, error);
+  if (text == NULL)
     return NULL;
-  g_autoptr (JsonParser) parser = parse_header (name, (const char *) data
-                                                + 8, (gsize) n, error);
+  g_autoptr (JsonParser) parser = parse_header (name, text, (gsize) n,
+                                                error);
   if (parser == NULL)
     return NULL;
   g_autoptr (Safetensors) s = g_new0 (Safetensors, 1);
-  s->name = g_strdup (name);
-  s->bytes = data + 8 + n;
+  s->name = name;
+  s->file = file;
+  s->start = 8 + n;
   s->tensors = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
                                       g_free);
   guint first = entries->len;
   JsonObject *root = json_node_get_object (json_parser_get_root (parser));
-  if (!read_tensors (s, root, len - 8 - n, entries, error))
+  if (!read_tensors (s, root, spx_io_file_size (file) - s->start, entries,
+                     error))
     {
       g_ptr_array_remove_range (entries, first, entries->len - first);
       return NULL;
@@ -571,16 +517,23 @@ safetensors_open (const char *name, const guint8 *data, gsize len,
   return g_steal_pointer (&s);
 }
 
-/* The pages of len bytes at p, read, given back to the file: loading
- * every layer of a large model in turn then keeps one tensor resident,
- * not the whole file. */
-static void
-release (const guint8 *p, guint64 len)
+/* The tensor's items scanned into mask, read a piece at a time. */
+static gboolean
+scan_tensor (Safetensors *s, const Tensor *t, SpxMask *mask, GError **error)
 {
-  guintptr page = (guintptr) sysconf (_SC_PAGESIZE);
-  guintptr start = (guintptr) p / page * page;
-  guintptr end = ((guintptr) p + len + page - 1) / page * page;
-  madvise ((void *) start, end - start, MADV_DONTNEED);
+  guint size = t->array.size;
+  gsize piece = SPX_IO_CHUNK / size * size;
+  g_autofree guint8 *buf = g_malloc (piece);
+  SpxIoScan scan;
+  spx_io_scan_init (&scan, &t->array, mask);
+  for (guint64 at = t->begin; at < t->end; at += piece)
+    {
+      gsize n = (gsize) MIN (piece, t->end - at);
+      if (!spx_io_file_read (s->file, s->start + at, buf, n, error) ||
+          !spx_io_scan (&scan, buf, n / size, error))
+        return FALSE;
+    }
+  return TRUE;
 }
 
 static SpxMask *
@@ -601,12 +554,7 @@ safetensors_load (gpointer handle, const SpxNetworkEntry *entry,
     }
   g_return_val_if_fail ((t->end - t->begin) / t->array.size ==
                         entry->rows * entry->cols, NULL);
-  SpxIoScan scan;
-  spx_io_scan_init (&scan, &t->array, mask);
-  gboolean done = spx_io_scan (&scan, s->bytes + t->begin,
-                               entry->rows * entry->cols, error);
-  release (s->bytes + t->begin, t->end - t->begin);
-  return done ? g_steal_pointer (&mask) : NULL;
+  return scan_tensor (s, t, mask, error) ? g_steal_pointer (&mask) : NULL;
 }
 
 static const SpxNetworkClass safetensors_network = {

@@ -229,23 +229,36 @@ map_fd (int fd, const char *shown, GError **error)
   return NULL;
 }
 
-/* Maps path, which must be a regular file (or a link to one): a FIFO
- * would block the open, and a device or a directory has no end or no
- * bytes. Errors are SPX_MASK_ERROR_IO and name the file as shown. */
-GMappedFile *
-spx_mask_io_map (const char *path, const char *shown, GError **error)
+/* path opened, if a regular file (or a link to one): a FIFO would block
+ * the open, and a device or a directory has no end or no bytes. Errors
+ * are SPX_MASK_ERROR_IO and name the file as shown. */
+static int
+open_shown (const char *path, const char *shown, GError **error)
 {
   g_autoptr (GError) local = NULL;
   int fd = spx_open_regular (path, "a mask file", &local);
   if (fd < 0)
-    {
-      g_set_error (error, SPX_MASK_ERROR, SPX_MASK_ERROR_IO, "%s: %s", shown,
-                   without_path (local->message, path));
-      return NULL;
-    }
+    g_set_error (error, SPX_MASK_ERROR, SPX_MASK_ERROR_IO, "%s: %s", shown,
+                 without_path (local->message, path));
+  return fd;
+}
+
+GMappedFile *
+spx_mask_io_map (const char *path, const char *shown, GError **error)
+{
+  int fd = open_shown (path, shown, error);
+  if (fd < 0)
+    return NULL;
   GMappedFile *file = map_fd (fd, shown, error);
   close (fd); /* the mapping stays */
   return file;
+}
+
+SpxIoFile *
+spx_io_file_open (const char *path, const char *shown, GError **error)
+{
+  int fd = open_shown (path, shown, error);
+  return fd >= 0 ? spx_io_file_new (fd, shown, error) : NULL;
 }
 
 /* A network file given for a mask: what it holds, and where it opens

@@ -42,19 +42,56 @@ typedef SpxMask *(*SpxMaskLoadFunc) (const char *name, const guint8 *data,
 typedef gboolean (*SpxMaskSaveFunc) (const SpxMask *mask, const char *path,
                                      SpxSaveFlags flags, GError **error);
 
-/* A file of many tensors. open parses the header of data (the file
- * mapped read-only and private, kept mapped while the handle lives: a
- * row may give pages it has read back to the file, so never a copy in
- * memory; name for messages) and appends an entry per tensor to entries
- * (SpxNetworkEntry *, freed by the array's function; none are left when
- * open fails): name, n_dims, shape, dtype, and skipped when its dtype
- * has no zero test; the network then views shapes as rows × cols (4-D as
- * [out, in·kh·kw]) or skips them. load reads entry's element mask
- * (entry->rows × entry->cols); the network serialises calls on one
- * handle. */
+/* A network file, read by offset and never mapped (a file cut short
+ * while it is read fails the read, naming it, instead of raising
+ * SIGBUS); what it was when opened is kept, so that a change since is
+ * seen. */
+typedef struct _SpxIoFile SpxIoFile;
+
+/* path opened (a regular file, or a link to one), named as shown in
+ * messages; NULL with SPX_MASK_ERROR_IO. */
+SpxIoFile  *spx_io_file_open  (const char *path, const char *shown,
+                               GError **error);
+/* An open descriptor of a regular file (then owned) so named. */
+SpxIoFile  *spx_io_file_new   (int fd, const char *shown, GError **error);
+void        spx_io_file_free  (SpxIoFile *file);
+const char *spx_io_file_name  (const SpxIoFile *file);
+/* Its size when opened. */
+guint64     spx_io_file_size  (const SpxIoFile *file);
+/* Up to n bytes at offset: *got of them, fewer only where the file ends;
+ * FALSE with SPX_MASK_ERROR_IO naming the file when the system fails. */
+gboolean    spx_io_file_read_some (SpxIoFile *file, guint64 offset,
+                                   void *buf, gsize n, gsize *got,
+                                   GError **error);
+/* Exactly n bytes at offset, or an error naming the file:
+ * SPX_MASK_ERROR_CHANGED when it ends before them (it changed while it
+ * was read), SPX_MASK_ERROR_IO when the system fails. */
+gboolean    spx_io_file_read  (SpxIoFile *file, guint64 offset, void *buf,
+                               gsize n, GError **error);
+/* TRUE when its size and time of change are what they were when opened;
+ * else SPX_MASK_ERROR_CHANGED: "FILE: changed while it was read: …". */
+gboolean    spx_io_file_unchanged (const SpxIoFile *file, GError **error);
+
+/* Tests only: with SPX_TEST_TRUNCATE set to a byte count, a network file
+ * is cut to that size right after its header has been checked (the one
+ * place is spx_network_open), so that a file shrinking between the
+ * header and the tensors is tested without a race. */
+#define SPX_IO_TEST_TRUNCATE_ENV "SPX_TEST_TRUNCATE"
+void        spx_io_file_test_hook (SpxIoFile *file);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SpxIoFile, spx_io_file_free)
+
+/* A file of many tensors. open reads the header of file (name for
+ * messages: spx_io_file_name), which stays open while the handle lives,
+ * and appends an entry per tensor to entries (SpxNetworkEntry *, freed
+ * by the array's function; none are left when open fails): name,
+ * n_dims, shape, dtype, and skipped when its dtype has no zero test; the
+ * network then views shapes as rows × cols (4-D as [out, in·kh·kw]) or
+ * skips them. load reads entry's element mask (entry->rows ×
+ * entry->cols) a piece at a time; the network serialises calls on one
+ * handle, and checks that the file has not changed since open. */
 typedef struct {
-  gpointer (*open)  (const char *name, const guint8 *data, gsize len,
-                     GPtrArray *entries, GError **error);
+  gpointer (*open)  (SpxIoFile *file, GPtrArray *entries, GError **error);
   SpxMask *(*load)  (gpointer handle, const SpxNetworkEntry *entry,
                      GError **error);
   void     (*close) (gpointer handle);
@@ -65,8 +102,9 @@ typedef struct {
   const char *title; /* "Matrix Market": messages and file filters */
   const char *const *extensions; /* lower case, no dot; NULL-terminated */
   /* TRUE when data is this format's by its content (magic bytes, a
-   * banner). Rows are asked in table order, so it must say FALSE to any
-   * other format's content. NULL: known by its extension only. */
+   * banner); data may be the file's first 4 KiB only. Rows are asked in
+   * table order, so it must say FALSE to any other format's content.
+   * NULL: known by its extension only. */
   gboolean (*detect) (const guint8 *data, gsize len);
   SpxMaskLoadFunc load; /* NULL: holds no mask */
   SpxMaskSaveFunc save; /* NULL: not written */

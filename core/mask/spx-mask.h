@@ -20,6 +20,7 @@ typedef enum {
   SPX_MASK_ERROR_TOO_LARGE, /* beyond a documented limit */
   SPX_MASK_ERROR_FORMAT,    /* a file of a format or variant we refuse */
   SPX_MASK_ERROR_IO,        /* reading or writing failed */
+  SPX_MASK_ERROR_CHANGED,   /* a file changed while it was read */
 } SpxMaskError;
 
 /* rows x cols elements cut into block x block tiles; the last block-row and

@@ -16,7 +16,7 @@
 typedef struct {
   const SpxFormat *row;     /* a row that reads networks; NULL: a mask */
   char            *path;    /* the mask file */
-  GMappedFile     *file;
+  SpxIoFile       *file;    /* a network file: open while handle lives */
   gpointer         handle;
   GPtrArray       *own;     /* the row's entries, as it made them */
   GMutex           lock;
@@ -49,7 +49,7 @@ source_free (gpointer p)
   Source *s = p;
   if (s->handle != NULL)
     s->row->network->close (s->handle);
-  g_clear_pointer (&s->file, g_mapped_file_unref);
+  g_clear_pointer (&s->file, spx_io_file_free);
   g_clear_pointer (&s->own, g_ptr_array_unref);
   g_free (s->path);
   g_mutex_clear (&s->lock);
@@ -132,21 +132,32 @@ add_source (SpxNetwork *n, Source *source, const char *prefix)
     }
 }
 
-/* A mask file: one entry, its shape read now (the file is read again when
- * loaded); a file that does not load is listed as skipped, with why. */
+/* A source of one entry, named name, of a file of row's. */
 static Source *
-mask_source (const char *path, const char *name, const SpxFormat *row)
+single_source (const char *path, const char *name, const SpxFormat *row,
+               SpxNetworkEntry **entry)
 {
   Source *s = g_new0 (Source, 1);
   SpxNetworkEntry *e = g_new0 (SpxNetworkEntry, 1);
-  g_autoptr (GError) local = NULL;
-  g_autoptr (SpxMask) mask = spx_mask_load (path, NULL, &local);
-
   s->path = g_strdup (path);
   s->own = g_ptr_array_new_with_free_func (spx_network_entry_free);
   e->name = g_strdup (name);
   g_strlcpy (e->dtype, spx_format_to_string (row), sizeof e->dtype);
   e->n_dims = 2;
+  g_ptr_array_add (s->own, e);
+  *entry = e;
+  return s;
+}
+
+/* A mask file: one entry, its shape read now (the file is read again when
+ * loaded); a file that does not load is listed as skipped, with why. */
+static Source *
+mask_source (const char *path, const char *name, const SpxFormat *row)
+{
+  SpxNetworkEntry *e;
+  Source *s = single_source (path, name, row, &e);
+  g_autoptr (GError) local = NULL;
+  g_autoptr (SpxMask) mask = spx_mask_load (path, NULL, &local);
   if (mask != NULL)
     {
       e->shape[0] = mask->rows;
@@ -154,32 +165,35 @@ mask_source (const char *path, const char *name, const SpxFormat *row)
     }
   else
     e->skipped = g_strdup (local->message);
-  g_ptr_array_add (s->own, e);
   return s;
 }
 
-/* A network file through its row. */
+/* A network file through its row (file then owned by the source). */
 static Source *
-network_source (const char *path, const char *shown, const SpxFormat *row,
-                GMappedFile *file, GError **error)
+network_source (const char *path, const SpxFormat *row, SpxIoFile *file,
+                GError **error)
 {
-  gsize len = g_mapped_file_get_length (file);
-  const guint8 *data = (const guint8 *) g_mapped_file_get_contents (file);
   g_autoptr (GPtrArray) own =
     g_ptr_array_new_with_free_func (spx_network_entry_free);
-  gpointer handle = row->network->open (shown, data != NULL ? data
-                                        : (const guint8 *) "", len, own,
-                                        error);
+  gpointer handle = row->network->open (file, own, error);
   if (handle == NULL)
-    return NULL;
+    {
+      spx_io_file_free (file);
+      return NULL;
+    }
+  spx_io_file_test_hook (file);
   Source *s = g_new0 (Source, 1);
   s->row = row;
   s->path = g_strdup (path);
-  s->file = g_mapped_file_ref (file);
+  s->file = file;
   s->handle = handle;
   s->own = g_steal_pointer (&own);
   return s;
 }
+
+/* Bytes at the start of a file that detection looks at: banners and
+ * magic numbers, a safetensors header's length. */
+#define DETECT_BYTES 4096
 
 /* A file: a network's entries, or one mask. */
 static gboolean
@@ -187,17 +201,16 @@ add_file (SpxNetwork *n, const char *path, const char *name,
           const char **format, GError **error)
 {
   g_autofree char *shown = g_filename_display_name (path);
-  g_autoptr (GMappedFile) file = spx_mask_io_map (path, shown, error);
-  if (file == NULL)
+  g_autoptr (SpxIoFile) file = spx_io_file_open (path, shown, error);
+  guint8 head[DETECT_BYTES];
+  gsize len = 0;
+  if (file == NULL ||
+      !spx_io_file_read_some (file, 0, head, sizeof head, &len, error))
     return FALSE;
-  gsize len = g_mapped_file_get_length (file);
-  const guint8 *data = (const guint8 *) g_mapped_file_get_contents (file);
-  const SpxFormat *row = spx_format_detect (data != NULL ? data
-                                            : (const guint8 *) "", len, path);
-  Source *s = NULL;
+  const SpxFormat *row = spx_format_detect (head, len, path);
   if (spx_format_can (row, SPX_FORMAT_READS_NETWORK))
     {
-      s = network_source (path, shown, row, file, error);
+      Source *s = network_source (path, row, g_steal_pointer (&file), error);
       if (s == NULL)
         return FALSE;
       g_autofree char *prefix = name != NULL ? g_strconcat (name, "/", NULL)
@@ -206,7 +219,7 @@ add_file (SpxNetwork *n, const char *path, const char *name,
     }
   else if (spx_format_can (row, SPX_FORMAT_READS_MASK))
     {
-      g_clear_pointer (&file, g_mapped_file_unref); /* mapped again */
+      g_clear_pointer (&file, spx_io_file_free); /* mapped when loaded */
       g_autofree char *base = g_path_get_basename (path);
       add_source (n, mask_source (path, name != NULL ? name : base, row),
                   NULL);
@@ -283,6 +296,27 @@ sorted_names (const char *folder, GError **error)
   return names;
 }
 
+/* What in a folder did not open, or lies (a file of row's, or a
+ * folder): no reason to refuse the rest, so listed as skipped with why,
+ * as a mask file that does not load is. FALSE, passing why on, only
+ * when the work was cancelled. */
+static gboolean
+add_unread (SpxNetwork *n, const char *path, const char *name,
+            const SpxFormat *row, GError **why, GError **error)
+{
+  if (g_error_matches (*why, SPX_BUDGET_ERROR, SPX_BUDGET_ERROR_CANCELLED))
+    {
+      g_propagate_error (error, g_steal_pointer (why));
+      return FALSE;
+    }
+  SpxNetworkEntry *e;
+  Source *s = single_source (path, name, row, &e);
+  e->skipped = g_strdup ((*why)->message);
+  add_source (n, s, NULL);
+  g_clear_error (why);
+  return TRUE;
+}
+
 /* Every file under folder that a row reads, its name relative to the top
  * folder (rel: NULL at the top). Files no row reads are passed over. */
 static gboolean
@@ -303,10 +337,12 @@ add_folder (SpxNetwork *n, const char *folder, const char *rel, guint depth,
         return FALSE;
       if (lstat (path, &st) != 0 || name[0] == '.')
         continue;
+      g_autoptr (GError) local = NULL;
       if (S_ISDIR (st.st_mode))
         {
           if (depth < MAX_DEPTH &&
-              !add_folder (n, path, sub, depth + 1, error))
+              !add_folder (n, path, sub, depth + 1, &local) &&
+              !add_unread (n, path, sub, NULL, &local, error))
             return FALSE;
           continue;
         }
@@ -314,7 +350,8 @@ add_folder (SpxNetwork *n, const char *folder, const char *rel, guint depth,
       if (!spx_format_can (row, SPX_FORMAT_READS_MASK) &&
           !spx_format_can (row, SPX_FORMAT_READS_NETWORK))
         continue;
-      if (!add_file (n, path, sub, NULL, error))
+      if (!add_file (n, path, sub, NULL, &local) &&
+          !add_unread (n, path, sub, row, &local, error))
         return FALSE;
     }
   return TRUE;
@@ -405,6 +442,29 @@ spx_network_entry_file (const SpxNetwork *network, guint i,
   return s->path;
 }
 
+/* The row's load of own, from a file that has not changed since it was
+ * opened; a read that failed on a file that changed meanwhile says so. */
+static SpxMask *
+load_unchanged (Source *s, const SpxNetworkEntry *own, GError **error)
+{
+  g_autoptr (GError) local = NULL;
+  if (!spx_io_file_unchanged (s->file, error))
+    return NULL;
+  SpxMask *mask = s->row->network->load (s->handle, own, &local);
+  GError *changed = NULL;
+  if (mask == NULL && local != NULL &&
+      !g_error_matches (local, SPX_BUDGET_ERROR,
+                        SPX_BUDGET_ERROR_CANCELLED) &&
+      !spx_io_file_unchanged (s->file, &changed))
+    {
+      g_clear_error (&local);
+      local = changed;
+    }
+  if (local != NULL)
+    g_propagate_error (error, g_steal_pointer (&local));
+  return mask;
+}
+
 SpxMask *
 spx_network_load (SpxNetwork *network, guint i, GError **error)
 {
@@ -426,7 +486,7 @@ spx_network_load (SpxNetwork *network, guint i, GError **error)
   own.rows = e->rows;
   own.cols = e->cols;
   g_mutex_lock (&s->lock);
-  SpxMask *mask = s->row->network->load (s->handle, &own, error);
+  SpxMask *mask = load_unchanged (s, &own, error);
   g_mutex_unlock (&s->lock);
   return mask;
 }

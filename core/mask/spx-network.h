@@ -1,8 +1,8 @@
 /* spx-network.h: a pruned network's weights as a list of entries, each a
  * tensor (or a mask file) that is a layer or is skipped with the reason.
  * Three sources, through core's format table like every mask file:
- *   - a safetensors file (header read, the file mapped: only the tensors
- *     asked for are touched);
+ *   - a safetensors file (header read, the file kept open: only the
+ *     tensors asked for are read);
  *   - a NumPy .npz archive (numpy.savez, savez_compressed) through libzip;
  *   - a folder: every file in it, recursively, that a row of the table
  *     reads (a mask file, or a network file whose entries are then named
@@ -39,7 +39,10 @@ typedef struct _SpxNetwork SpxNetwork;
  * whose size disagrees with its byte range, a shape whose size overflows,
  * a header over the budget) fails with one message naming the file and
  * the tensor (SPX_MASK_ERROR_INVALID, or SPX_BUDGET_ERROR_TOO_LARGE). A
- * mask file on its own is a network of one layer. */
+ * mask file on its own is a network of one layer. In a folder, a file
+ * that does not open or lies (a dangling link, a FIFO, a device, an
+ * unreadable file, a lying network or mask file) is listed as skipped
+ * with why, and the rest is read. */
 SpxNetwork *spx_network_open (const char *path, GError **error);
 void        spx_network_free (SpxNetwork *network);
 
@@ -63,7 +66,10 @@ const char *spx_network_entry_file (const SpxNetwork *network, guint i,
                                     const char **tensor);
 
 /* Entry i's element mask (rows × cols, block 1): its non-zero elements
- * (a float's -0 and +0 are zero; NaN is non-zero). Safe to call from any
+ * (a float's -0 and +0 are zero; NaN is non-zero). A network file that
+ * changed since it was opened (its size or its time of change), or that
+ * ends before a tensor does, fails with SPX_MASK_ERROR_CHANGED naming it:
+ * "FILE: changed while it was read: …". Safe to call from any
  * thread, one call at a time per network or several (the network locks
  * what it must). Polls spx_cancelled. */
 SpxMask    *spx_network_load (SpxNetwork *network, guint i, GError **error);

@@ -1,6 +1,7 @@
 /* spx-json-read.c: reading JSON files that people may have edited:
  * every value checked, every refusal naming the file, where and the key */
 #include "spx-json-read.h"
+#include "spx-json-check.h"
 #include "spx-util.h"
 
 #include <math.h>
@@ -194,30 +195,18 @@ spx_sweep_point_read_ratios (SpxJsonReader *r, JsonObject *o, const char *where,
 
 
 gboolean
-spx_json_shallow (const char *text, gsize len, guint max_depth)
+spx_json_text_ok (SpxJsonReader *r, const char *text, gsize len,
+                  guint max_depth, const char *what)
 {
-  guint depth = 0;
-  gboolean in_string = FALSE;
-  for (gsize i = 0; i < len; i++)
-    {
-      char c = text[i];
-      if (in_string)
-        {
-          if (c == '\\')
-            i++;
-          else if (c == '"')
-            in_string = FALSE;
-        }
-      else if (c == '"')
-        in_string = TRUE;
-      else if ((c == '[' || c == '{') && ++depth > max_depth)
-        return FALSE;
-      else if ((c == ']' || c == '}') && depth > 0)
-        depth--;
-    }
-  return TRUE;
+  SpxJsonFlaw flaw;
+  if (spx_json_check (text, len, max_depth, &flaw))
+    return TRUE;
+  if (flaw.deep)
+    return spx_json_refuse (r, "", "(top)", "nested deeper than %u: not %s",
+                            max_depth, what);
+  return spx_json_refuse (r, "", "(top)", "line %" G_GUINT64_FORMAT ": %s",
+                          flaw.line, flaw.why);
 }
-
 
 /* A size from a file: whole, from 1 to 2⁴⁰, or exactly *expect. */
 static gboolean

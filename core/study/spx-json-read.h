@@ -50,9 +50,11 @@ gboolean    spx_json_get_double (SpxJsonReader *r, JsonObject *o,
                                  const char *where, const char *key,
                                  double lo, double hi, gboolean nullable,
                                  double *value);
-/* Whether text nests no deeper than max_depth (checked before a parser,
- * which recurses, sees it). */
-gboolean    spx_json_shallow (const char *text, gsize len, guint max_depth);
+/* text checked before a parser sees it (spx_json_check): TRUE, or the
+ * error "(top): nested deeper than MAX: not WHAT" ("a survey") or
+ * "(top): line N: a number with a leading zero", and FALSE. */
+gboolean    spx_json_text_ok (SpxJsonReader *r, const char *text, gsize len,
+                              guint max_depth, const char *what);
 
 /* A sweep's settings.sources ("cpu", "model"), settings.blocks (whole
  * numbers, 1 to SPX_SWEEP_MAX_VALUES of them) and settings.modes

@@ -516,12 +516,8 @@ parse (SpxJsonReader *r, const char *path, GError **error)
                          error) ||
       !spx_budget_check_estimate (len * TREE_PER_BYTE, r->file, error))
     return NULL;
-  if (!spx_json_shallow (text, len, MAX_DEPTH))
-    {
-      spx_json_refuse (r, "", "(top)", "nested deeper than %d: not a survey",
-              MAX_DEPTH);
-      return NULL;
-    }
+  if (!spx_json_text_ok (r, text, len, MAX_DEPTH, "a survey"))
+    return NULL;
   JsonParser *parser = json_parser_new ();
   if (json_parser_load_from_data (parser, text, len, &local))
     return parser;

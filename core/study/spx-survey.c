@@ -366,8 +366,9 @@ block_densities (SpxSurveyLayer *layer, const SpxSurveyOptions *s)
     }
 }
 
-/* Sweeps layer (its entry's mask loaded); FALSE only when stopped.
- * Anything else that goes wrong is the layer's skipped reason. */
+/* Sweeps layer (its entry's mask loaded); FALSE only when stopped or
+ * when its file changed while it was read. Anything else that goes
+ * wrong is the layer's skipped reason. */
 static gboolean
 survey_layer (Runner *r, SpxNetwork *network, SpxSurveyLayer *layer,
               GError **error)
@@ -403,6 +404,13 @@ survey_layer (Runner *r, SpxNetwork *network, SpxSurveyLayer *layer,
     {
       g_set_error (error, SPX_SWEEP_ERROR, SPX_SWEEP_ERROR_CANCELLED,
                    "cancelled in layer %s", layer->name);
+      return FALSE;
+    }
+  /* a network file that changed while it was read: no layer of it can
+   * be trusted any more */
+  if (g_error_matches (local, SPX_MASK_ERROR, SPX_MASK_ERROR_CHANGED))
+    {
+      g_propagate_error (error, g_steal_pointer (&local));
       return FALSE;
     }
   layer->skipped = g_strdup (local->message);

@@ -171,12 +171,8 @@ spx_sweep_from_json (const char *name, const char *text, gsize len,
                      const SpxMask *subject, GError **error)
 {
   SpxJsonReader r = { name, error, SPX_SWEEP_ERROR, SPX_SWEEP_ERROR_INVALID };
-  if (!spx_json_shallow (text, len, MAX_DEPTH))
-    {
-      spx_json_refuse (&r, "", "(top)", "nested deeper than %d: not a sweep",
-                       MAX_DEPTH);
-      return NULL;
-    }
+  if (!spx_json_text_ok (&r, text, len, MAX_DEPTH, "a sweep"))
+    return NULL;
   g_autoptr (JsonParser) parser = json_parser_new ();
   g_autoptr (GError) local = NULL;
   if (!json_parser_load_from_data (parser, text, (gssize) len, &local))

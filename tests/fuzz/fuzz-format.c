@@ -6,7 +6,7 @@
 #include "spx-render-png.h"
 #include "fuzz-check.h"
 
-#include <sys/mman.h>
+#include <sys/mman.h> /* memfd_create */
 #include <unistd.h>
 
 #define NAME "fuzz." SPX_FUZZ_FORMAT
@@ -29,21 +29,17 @@ LLVMFuzzerInitialize (int *argc, char ***argv)
   return 0;
 }
 
-/* data as a network's rows get it: a file mapped read-only and private
- * (a row may give pages back to the file). */
-static const guint8 *
-map_file (const guint8 *data, size_t size)
+/* data as a network's rows get it: a file, read by offset. */
+static SpxIoFile *
+as_file (const guint8 *data, size_t size)
 {
-  if (size == 0)
-    return (const guint8 *) "";
   int fd = memfd_create ("fuzz", 0);
-  if (fd < 0 || write (fd, data, size) != (ssize_t) size)
+  if (fd < 0 || (size > 0 && write (fd, data, size) != (ssize_t) size))
     abort ();
-  void *p = mmap (NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
-  close (fd);
-  if (p == MAP_FAILED)
+  SpxIoFile *file = spx_io_file_new (fd, NAME, NULL);
+  if (file == NULL)
     abort ();
-  return p;
+  return file;
 }
 
 static void
@@ -52,9 +48,8 @@ fuzz_network (const guint8 *input, size_t size)
   GError *error = NULL;
   GPtrArray *entries =
     g_ptr_array_new_with_free_func (spx_network_entry_free);
-  const guint8 *data = map_file (input, size);
-  gpointer handle = format->network->open (NAME, data, size, entries,
-                                           &error);
+  SpxIoFile *file = as_file (input, size);
+  gpointer handle = format->network->open (file, entries, &error);
   if (handle == NULL)
     {
       fuzz_check (NAME, NULL, error); /* frees error */
@@ -75,8 +70,7 @@ fuzz_network (const guint8 *input, size_t size)
   if (handle != NULL)
     format->network->close (handle);
   g_ptr_array_unref (entries);
-  if (size > 0)
-    munmap ((void *) data, size);
+  spx_io_file_free (file);
 }
 
 int
