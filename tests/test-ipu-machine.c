@@ -511,8 +511,10 @@ check_invariants (const SpxIpuProgram *p)
 
 /* teach16, m = k = n = 64, FP32. The plan is pM = 4, pN = 4, pK = 1: tile
  * 4i + j multiplies W rows 16i.. (16 × 64) by X columns 16j.. (64 × 16).
- * The operands start on the 4 × 4 home grid, home (a, b) = tile 4a + b
- * holding W rows 16a.., columns 16b.. and the same block of X. */
+ * X starts on the 4 × 4 home grid, home (a, b) = tile 4a + b holding X
+ * rows 16a.., columns 16b..; W lies where the plan uses it: the four
+ * tiles 4i.. sharing W rows 16i.. each own 4 of them (256 elements,
+ * 1024 bytes), tile 4i + j rows 16i + 4j... */
 static void
 test_dense_teach16 (void)
 {
@@ -526,11 +528,11 @@ test_dense_teach16 (void)
   g_assert_cmpuint (p->tiles_used, ==, 16);
   check_invariants (p);
 
-  /* Each tile fetches its 16 × 64 W rows from the three other homes of
-   * grid row i and its 64 × 16 X columns from the three other homes of
-   * grid column j: 6 transfers of 16·16·4 = 1024 bytes in. Out, each
-   * home block goes to three tiles as one broadcast: 1024 of W and 1024
-   * of X. Exchange: 100 + 6144 / 4 = 1636 cycles. */
+  /* Each tile fetches the 3 × 4 rows of W it does not own from the three
+   * other tiles of its row and its 64 × 16 X columns from the three other
+   * homes of grid column j: 6 transfers of 1024 bytes in. Out, each owned
+   * part of W and each home block of X goes to three tiles as one
+   * broadcast: 1024 + 1024. Exchange: 100 + 6144 / 4 = 1636 cycles. */
   g_assert_cmpuint (p->steps->len, ==, 3);
   const SpxIpuStep *sync = &g_array_index (p->steps, SpxIpuStep, 0);
   const SpxIpuStep *dist = &g_array_index (p->steps, SpxIpuStep, 1);
@@ -548,11 +550,11 @@ test_dense_teach16 (void)
     g_assert_cmpuint (g_array_index (dist->transfers, SpxIpuTransfer,
                                      j).bytes, ==, 1024);
   g_assert_cmpuint (dist->cycles, ==, 100 + 6144 / 4);
-  /* tile 0 first gathers W rows 0–15 from homes 1, 2, 3 (its columns
-   * 16b..), then X columns 0–15 from homes 4, 8, 12 (its rows 16a..) */
+  /* tile 0 first gathers W rows 4b..4b + 3 from tiles b = 1, 2, 3,
+   * then X columns 0–15 from homes 4, 8, 12 (its rows 16a..) */
   for (guint b = 1; b < 4; b++)
-    test_ipu_check_transfer (dist, b - 1, b, 0, 1024, SPX_BYTES_VALUES, 0,
-                             16, 16 * b, 16 * b + 16);
+    test_ipu_check_transfer (dist, b - 1, b, 0, 1024, SPX_BYTES_VALUES,
+                             4 * b, 4 * b + 4, 0, 64);
   for (guint a = 1; a < 4; a++)
     test_ipu_check_transfer (dist, 2 + a, 4 * a, 0, 1024, SPX_BYTES_INPUT,
                              16 * a, 16 * a + 16, 0, 16);
@@ -582,14 +584,15 @@ test_dense_teach16 (void)
     {
       const SpxIpuTile *tile = &p->tiles[t];
       g_assert_cmpuint (tile->macs, ==, 16 * 64 * 16);
-      /* home block of each operand + its slices */
-      g_assert_cmpuint (tile->bytes[SPX_BYTES_VALUES], ==, 1024 + 4096);
+      /* its slice of W (its own part among it), X's home block + its
+       * slice */
+      g_assert_cmpuint (tile->bytes[SPX_BYTES_VALUES], ==, 4096);
       g_assert_cmpuint (tile->bytes[SPX_BYTES_INPUT], ==, 1024 + 4096);
       g_assert_cmpuint (tile->bytes[SPX_BYTES_PARTIALS], ==, 0);
       g_assert_cmpuint (tile->bytes[SPX_BYTES_OUTPUT], ==, 16 * 16 * 4);
       g_assert_cmpuint (tile->compute_cycles, ==, 1710);
     }
-  g_assert_cmpuint (p->max_tile_bytes, ==, 11264);
+  g_assert_cmpuint (p->max_tile_bytes, ==, 10240);
   g_assert_cmpfloat (p->density, ==, 1.0);
   g_assert_cmpfloat_with_epsilon (p->ms, 3436 / 1.85e9 * 1e3, 1e-9);
 }
