@@ -624,6 +624,83 @@ test_dense_reduce_pieces (void)
       }
 }
 
+/* The same at fp16: keeping the partial sums in fp16 halves what each
+ * owner receives (15 × 4 × 2 = 120 bytes: 100 + 30 cycles against
+ * 100 + 60 for fp32) and costs more to add (PopLibs' estimate, 6 workers
+ * × 16 to start, then one vector of 8 halves × (8 + 6 + 16 − 1) = 96 +
+ * 174, against 4 floats × (5 + 6 + 16 − 1) = 96 + 156): 400 cycles
+ * against 412, so the planner keeps them in fp16 and says so. */
+static void
+test_dense_partials_fp16 (void)
+{
+  g_autoptr (SpxIpuMachine) t16 = spx_ipu_machine_preset ("teach16");
+  g_autoptr (SpxIpuProgram) p = spx_ipu_plan_dense (t16, 4, 256, 4,
+                                                    SPX_DTYPE_FP16, NULL);
+  g_assert_cmpstr (p->plan, ==, "pM=1 pN=1 pK=16 rounds=1 partials=fp16");
+  g_assert_cmpint (p->partials, ==, SPX_DTYPE_FP16);
+  check_invariants (p);
+  const SpxIpuStep *red = &g_array_index (p->steps, SpxIpuStep,
+                                          p->steps->len - 2);
+  const SpxIpuStep *add = &g_array_index (p->steps, SpxIpuStep,
+                                          p->steps->len - 1);
+  g_assert_cmpuint (red->transfers->len, ==, 60);
+  for (guint row = 0; row < 4; row++)
+    for (guint i = 0; i < 15; i++)
+      {
+        guint32 dst = 4 * row + 3, src = i < dst ? i : i + 1;
+        test_ipu_check_transfer (red, 15 * row + i, src, dst, 8,
+                                 SPX_BYTES_PARTIALS, row, row + 1, 0, 4);
+      }
+  g_assert_cmpuint (red->cycles, ==, 100 + 120 / 4);
+  g_assert_cmpuint (add->cycles, ==, 96 + 174);
+  /* its own 4 × 4 partial sums and the 15 others' of its row */
+  g_assert_cmpuint (p->tiles[3].bytes[SPX_BYTES_PARTIALS], ==,
+                    4 * 4 * 2 + 15 * 4 * 2);
+}
+
+/* The dense vertex's workers split rows of pieces and columns at the
+ * split that finishes first. 64 × 64 × 104 on Bow fp16 (4 rows of 4
+ * pieces, a column of a piece 256 / 64 = 4 worker cycles): per worker
+ * rows × (24 + 4 × (16 + columns × 4)) with 4 rows apart, 1 row and 104
+ * columns: 1752; 3 apart (2 each), 52: 1840; 2 apart, 35 columns: 1296;
+ * 1 row group, 18: 1504. Two apart: 30 + 6 × 1296. */
+static void
+test_dense_vertex_workers (void)
+{
+  g_autoptr (SpxIpuMachine) bow = spx_ipu_machine_preset ("bow");
+  g_autoptr (GArray) terms = spx_ipu_terms_new ();
+  g_assert_cmpuint (spx_ipu_cost_dense_vertex (bow, SPX_DTYPE_FP16, 64, 64,
+                                               104, terms), ==, 30 + 6 * 1296);
+  const guint64 want[] = { 30, 2 * 24 * 6, 2 * 4 * 16 * 6, 2 * 4 * 35 * 4 * 6 };
+  g_assert_cmpuint (terms->len, ==, G_N_ELEMENTS (want));
+  for (guint i = 0; i < G_N_ELEMENTS (want); i++)
+    g_assert_cmpuint (g_array_index (terms, SpxIpuTerm, i).cycles, ==,
+                      want[i]);
+  /* 12 rows: two each on six workers beats any split of the columns */
+  g_assert_cmpuint (spx_ipu_cost_dense_vertex (bow, SPX_DTYPE_FP16, 192, 16,
+                                               8, NULL), ==,
+                    30 + 6 * 2 * (24 + (16 + 8 * 4)));
+}
+
+/* The static block vertex follows the machine's MAC rate: one 16 × 16
+ * block times 24 columns, 6 workers of 4 columns each, y = 15 + 4 ×
+ * (256 / AMP width) worker cycles; Bow's fp16 AMP does 64 MACs a worker
+ * step, Mk1's 32. Start 30 + 13 × 6, the row 6 + 17, the block 16 +
+ * 256 × 2 / 8 + 6y. */
+static void
+test_static_vertex_rate (void)
+{
+  g_autoptr (SpxIpuMachine) bow = spx_ipu_machine_preset ("bow");
+  g_autoptr (SpxIpuMachine) mk1 = spx_ipu_machine_preset ("mk1");
+  guint64 fixed = 30 + 13 * 6 + 6 + 17 + 16 + 64;
+  g_assert_cmpuint (spx_ipu_cost_block_vertex (bow, 16, SPX_DTYPE_FP16, 1, 1,
+                                               24, NULL), ==,
+                    fixed + 6 * (15 + 4 * 4));
+  g_assert_cmpuint (spx_ipu_cost_block_vertex (mk1, 16, SPX_DTYPE_FP16, 1, 1,
+                                               24, NULL), ==,
+                    fixed + 6 * (15 + 4 * 8));
+}
+
 /* What a transfer carries, for people; ranges past 32 bits or none at
  * all are left out. */
 static void
@@ -730,6 +807,9 @@ main (int argc, char **argv)
   g_test_add_func ("/ipu/machine/save", test_save_round_trip);
   g_test_add_func ("/ipu/dense/teach16", test_dense_teach16);
   g_test_add_func ("/ipu/dense/reduce-pieces", test_dense_reduce_pieces);
+  g_test_add_func ("/ipu/dense/partials-fp16", test_dense_partials_fp16);
+  g_test_add_func ("/ipu/dense/vertex-workers", test_dense_vertex_workers);
+  g_test_add_func ("/ipu/static/vertex-rate", test_static_vertex_rate);
   g_test_add_func ("/ipu/dense/invariants", test_dense_invariants);
   g_test_add_func ("/ipu/dense/too-large", test_dense_too_large);
   g_test_add_func ("/ipu/dense/speed", test_dense_speed);
