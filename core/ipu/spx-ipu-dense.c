@@ -1,5 +1,9 @@
 /* spx-ipu-dense.c: the dense matmul as poplin plans it, a three-way split
- * pM × pN × pK with a reduction over pK */
+ * pM × pN × pK with a reduction over pK. W, a weight, lies where the plan
+ * uses it (as poplin lays weights out for their plan, and as the static
+ * program's values); X starts spread over the tiles. The search covers
+ * every split, and so the partition a static program of a full mask
+ * uses: no sparse plan of every block beats it. */
 #include "spx-ipu.h"
 #include "spx-ipu-cost.h"
 #include "spx-util.h"
