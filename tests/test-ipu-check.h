@@ -116,8 +116,8 @@ test_ipu_check_pieces (const SpxIpuProgram *p, const SpxIpuStep *s)
       g_assert_cmpuint (w->col1, <=, cols);
       if (w->kind == SPX_BYTES_VALUES || w->kind == SPX_BYTES_INDICES)
         continue; /* block lists and buckets: values with their indices */
-      guint64 element = w->kind == SPX_BYTES_PARTIALS
-                        ? SPX_IPU_PARTIAL_BYTES : spx_ipu_dtype_bytes (p->dtype);
+      guint64 element = spx_ipu_dtype_bytes (
+        w->kind == SPX_BYTES_PARTIALS ? p->partials : p->dtype);
       g_assert_cmpuint (bytes, ==, (guint64) (w->row1 - w->row0) *
                                    (w->col1 - w->col0) * element);
     }

@@ -511,8 +511,10 @@ check_invariants (const SpxIpuProgram *p)
 
 /* teach16, m = k = n = 64, FP32. The plan is pM = 4, pN = 4, pK = 1: tile
  * 4i + j multiplies W rows 16i.. (16 × 64) by X columns 16j.. (64 × 16).
- * The operands start on the 4 × 4 home grid, home (a, b) = tile 4a + b
- * holding W rows 16a.., columns 16b.. and the same block of X. */
+ * X starts on the 4 × 4 home grid, home (a, b) = tile 4a + b holding X
+ * rows 16a.., columns 16b..; W lies where the plan uses it: the four
+ * tiles 4i.. sharing W rows 16i.. each own 4 of them (256 elements,
+ * 1024 bytes), tile 4i + j rows 16i + 4j... */
 static void
 test_dense_teach16 (void)
 {
@@ -526,11 +528,11 @@ test_dense_teach16 (void)
   g_assert_cmpuint (p->tiles_used, ==, 16);
   check_invariants (p);
 
-  /* Each tile fetches its 16 × 64 W rows from the three other homes of
-   * grid row i and its 64 × 16 X columns from the three other homes of
-   * grid column j: 6 transfers of 16·16·4 = 1024 bytes in. Out, each
-   * home block goes to three tiles as one broadcast: 1024 of W and 1024
-   * of X. Exchange: 100 + 6144 / 4 = 1636 cycles. */
+  /* Each tile fetches the 3 × 4 rows of W it does not own from the three
+   * other tiles of its row and its 64 × 16 X columns from the three other
+   * homes of grid column j: 6 transfers of 1024 bytes in. Out, each owned
+   * part of W and each home block of X goes to three tiles as one
+   * broadcast: 1024 + 1024. Exchange: 100 + 6144 / 4 = 1636 cycles. */
   g_assert_cmpuint (p->steps->len, ==, 3);
   const SpxIpuStep *sync = &g_array_index (p->steps, SpxIpuStep, 0);
   const SpxIpuStep *dist = &g_array_index (p->steps, SpxIpuStep, 1);
@@ -548,11 +550,11 @@ test_dense_teach16 (void)
     g_assert_cmpuint (g_array_index (dist->transfers, SpxIpuTransfer,
                                      j).bytes, ==, 1024);
   g_assert_cmpuint (dist->cycles, ==, 100 + 6144 / 4);
-  /* tile 0 first gathers W rows 0–15 from homes 1, 2, 3 (its columns
-   * 16b..), then X columns 0–15 from homes 4, 8, 12 (its rows 16a..) */
+  /* tile 0 first gathers W rows 4b..4b + 3 from tiles b = 1, 2, 3,
+   * then X columns 0–15 from homes 4, 8, 12 (its rows 16a..) */
   for (guint b = 1; b < 4; b++)
-    test_ipu_check_transfer (dist, b - 1, b, 0, 1024, SPX_BYTES_VALUES, 0,
-                             16, 16 * b, 16 * b + 16);
+    test_ipu_check_transfer (dist, b - 1, b, 0, 1024, SPX_BYTES_VALUES,
+                             4 * b, 4 * b + 4, 0, 64);
   for (guint a = 1; a < 4; a++)
     test_ipu_check_transfer (dist, 2 + a, 4 * a, 0, 1024, SPX_BYTES_INPUT,
                              16 * a, 16 * a + 16, 0, 16);
@@ -582,14 +584,15 @@ test_dense_teach16 (void)
     {
       const SpxIpuTile *tile = &p->tiles[t];
       g_assert_cmpuint (tile->macs, ==, 16 * 64 * 16);
-      /* home block of each operand + its slices */
-      g_assert_cmpuint (tile->bytes[SPX_BYTES_VALUES], ==, 1024 + 4096);
+      /* its slice of W (its own part among it), X's home block + its
+       * slice */
+      g_assert_cmpuint (tile->bytes[SPX_BYTES_VALUES], ==, 4096);
       g_assert_cmpuint (tile->bytes[SPX_BYTES_INPUT], ==, 1024 + 4096);
       g_assert_cmpuint (tile->bytes[SPX_BYTES_PARTIALS], ==, 0);
       g_assert_cmpuint (tile->bytes[SPX_BYTES_OUTPUT], ==, 16 * 16 * 4);
       g_assert_cmpuint (tile->compute_cycles, ==, 1710);
     }
-  g_assert_cmpuint (p->max_tile_bytes, ==, 11264);
+  g_assert_cmpuint (p->max_tile_bytes, ==, 10240);
   g_assert_cmpfloat (p->density, ==, 1.0);
   g_assert_cmpfloat_with_epsilon (p->ms, 3436 / 1.85e9 * 1e3, 1e-9);
 }
@@ -619,6 +622,83 @@ test_dense_reduce_pieces (void)
         test_ipu_check_transfer (red, 15 * row + i, src, dst, 16,
                                  SPX_BYTES_PARTIALS, row, row + 1, 0, 4);
       }
+}
+
+/* The same at fp16: keeping the partial sums in fp16 halves what each
+ * owner receives (15 × 4 × 2 = 120 bytes: 100 + 30 cycles against
+ * 100 + 60 for fp32) and costs more to add (PopLibs' estimate, 6 workers
+ * × 16 to start, then one vector of 8 halves × (8 + 6 + 16 − 1) = 96 +
+ * 174, against 4 floats × (5 + 6 + 16 − 1) = 96 + 156): 400 cycles
+ * against 412, so the planner keeps them in fp16 and says so. */
+static void
+test_dense_partials_fp16 (void)
+{
+  g_autoptr (SpxIpuMachine) t16 = spx_ipu_machine_preset ("teach16");
+  g_autoptr (SpxIpuProgram) p = spx_ipu_plan_dense (t16, 4, 256, 4,
+                                                    SPX_DTYPE_FP16, NULL);
+  g_assert_cmpstr (p->plan, ==, "pM=1 pN=1 pK=16 rounds=1 partials=fp16");
+  g_assert_cmpint (p->partials, ==, SPX_DTYPE_FP16);
+  check_invariants (p);
+  const SpxIpuStep *red = &g_array_index (p->steps, SpxIpuStep,
+                                          p->steps->len - 2);
+  const SpxIpuStep *add = &g_array_index (p->steps, SpxIpuStep,
+                                          p->steps->len - 1);
+  g_assert_cmpuint (red->transfers->len, ==, 60);
+  for (guint row = 0; row < 4; row++)
+    for (guint i = 0; i < 15; i++)
+      {
+        guint32 dst = 4 * row + 3, src = i < dst ? i : i + 1;
+        test_ipu_check_transfer (red, 15 * row + i, src, dst, 8,
+                                 SPX_BYTES_PARTIALS, row, row + 1, 0, 4);
+      }
+  g_assert_cmpuint (red->cycles, ==, 100 + 120 / 4);
+  g_assert_cmpuint (add->cycles, ==, 96 + 174);
+  /* its own 4 × 4 partial sums and the 15 others' of its row */
+  g_assert_cmpuint (p->tiles[3].bytes[SPX_BYTES_PARTIALS], ==,
+                    4 * 4 * 2 + 15 * 4 * 2);
+}
+
+/* The dense vertex's workers split rows of pieces and columns at the
+ * split that finishes first. 64 × 64 × 104 on Bow fp16 (4 rows of 4
+ * pieces, a column of a piece 256 / 64 = 4 worker cycles): per worker
+ * rows × (24 + 4 × (16 + columns × 4)) with 4 rows apart, 1 row and 104
+ * columns: 1752; 3 apart (2 each), 52: 1840; 2 apart, 35 columns: 1296;
+ * 1 row group, 18: 1504. Two apart: 30 + 6 × 1296. */
+static void
+test_dense_vertex_workers (void)
+{
+  g_autoptr (SpxIpuMachine) bow = spx_ipu_machine_preset ("bow");
+  g_autoptr (GArray) terms = spx_ipu_terms_new ();
+  g_assert_cmpuint (spx_ipu_cost_dense_vertex (bow, SPX_DTYPE_FP16, 64, 64,
+                                               104, terms), ==, 30 + 6 * 1296);
+  const guint64 want[] = { 30, 2 * 24 * 6, 2 * 4 * 16 * 6, 2 * 4 * 35 * 4 * 6 };
+  g_assert_cmpuint (terms->len, ==, G_N_ELEMENTS (want));
+  for (guint i = 0; i < G_N_ELEMENTS (want); i++)
+    g_assert_cmpuint (g_array_index (terms, SpxIpuTerm, i).cycles, ==,
+                      want[i]);
+  /* 12 rows: two each on six workers beats any split of the columns */
+  g_assert_cmpuint (spx_ipu_cost_dense_vertex (bow, SPX_DTYPE_FP16, 192, 16,
+                                               8, NULL), ==,
+                    30 + 6 * 2 * (24 + (16 + 8 * 4)));
+}
+
+/* The static block vertex follows the machine's MAC rate: one 16 × 16
+ * block times 24 columns, 6 workers of 4 columns each, y = 15 + 4 ×
+ * (256 / AMP width) worker cycles; Bow's fp16 AMP does 64 MACs a worker
+ * step, Mk1's 32. Start 30 + 13 × 6, the row 6 + 17, the block 16 +
+ * 256 × 2 / 8 + 6y. */
+static void
+test_static_vertex_rate (void)
+{
+  g_autoptr (SpxIpuMachine) bow = spx_ipu_machine_preset ("bow");
+  g_autoptr (SpxIpuMachine) mk1 = spx_ipu_machine_preset ("mk1");
+  guint64 fixed = 30 + 13 * 6 + 6 + 17 + 16 + 64;
+  g_assert_cmpuint (spx_ipu_cost_block_vertex (bow, 16, SPX_DTYPE_FP16, 1, 1,
+                                               24, NULL), ==,
+                    fixed + 6 * (15 + 4 * 4));
+  g_assert_cmpuint (spx_ipu_cost_block_vertex (mk1, 16, SPX_DTYPE_FP16, 1, 1,
+                                               24, NULL), ==,
+                    fixed + 6 * (15 + 4 * 8));
 }
 
 /* What a transfer carries, for people; ranges past 32 bits or none at
@@ -727,6 +807,9 @@ main (int argc, char **argv)
   g_test_add_func ("/ipu/machine/save", test_save_round_trip);
   g_test_add_func ("/ipu/dense/teach16", test_dense_teach16);
   g_test_add_func ("/ipu/dense/reduce-pieces", test_dense_reduce_pieces);
+  g_test_add_func ("/ipu/dense/partials-fp16", test_dense_partials_fp16);
+  g_test_add_func ("/ipu/dense/vertex-workers", test_dense_vertex_workers);
+  g_test_add_func ("/ipu/static/vertex-rate", test_static_vertex_rate);
   g_test_add_func ("/ipu/dense/invariants", test_dense_invariants);
   g_test_add_func ("/ipu/dense/too-large", test_dense_too_large);
   g_test_add_func ("/ipu/dense/speed", test_dense_speed);

@@ -343,7 +343,8 @@ send_piece (SpxIpuProgram *p, SpxIpuStep *s, SpxByteKind kind, guint32 row0,
   spx_ipu_step_send (p, s, src, dst, bytes);
 }
 
-/* teach16, one exchange: tile 0 sends two pieces to 5, tile 3 one; 5
+/* teach16, one exchange: tile 0 sends two pieces to 5, tile 3 one (a
+ * static fp16 program's partial sums are fp16: 16 × 16 × 2 bytes); 5
  * sends one to 6; 8 broadcasts one piece to 9 and 10. */
 static SpxIpuProgram *
 pieces_program (void)
@@ -354,7 +355,7 @@ pieces_program (void)
   SpxIpuStep *s = spx_ipu_program_add_exchange (p, "distribute");
   send_piece (p, s, SPX_BYTES_INPUT, 0, 0, 0, 5, 512);
   send_piece (p, s, SPX_BYTES_VALUES, 0, 16, 0, 5, 512);
-  send_piece (p, s, SPX_BYTES_PARTIALS, 16, 0, 3, 5, 1024);
+  send_piece (p, s, SPX_BYTES_PARTIALS, 16, 0, 3, 5, 512);
   send_piece (p, s, SPX_BYTES_OUTPUT, 0, 0, 5, 6, 2048);
   send_piece (p, s, SPX_BYTES_INPUT, 32, 0, 8, 9, 256);
   spx_ipu_step_resend (p, s, 8, 10, 256);
@@ -386,12 +387,12 @@ test_exchange_describe (void)
                     "W non-zeros rows 0–15, columns 16–31, fp16: 512 B");
   assert_describes (&d, x5, y5,
                     "Tile 5\n"
-                    "receives 2.0 KiB from 2 tiles\n"
+                    "receives 1.5 KiB from 2 tiles\n"
                     "  X rows 0–15, columns 0–15, fp16: 512 B from tile 0\n"
                     "  W non-zeros rows 0–15, columns 16–31, fp16: 512 B "
                     "from tile 0\n"
-                    "  partial sums of Y rows 16–31, columns 0–15, fp32: "
-                    "1.0 KiB from tile 3\n"
+                    "  partial sums of Y rows 16–31, columns 0–15, fp16: "
+                    "512 B from tile 3\n"
                     "sends 2.0 KiB to 1 tile\n"
                     "  Y rows 0–15, columns 0–15, fp16: 2.0 KiB to tile 6");
   assert_describes (&d, x0, y0,

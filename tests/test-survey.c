@@ -283,16 +283,17 @@ test_model (void)
   /* small.mtx: 4 × 5 at blocks 1, 2, 4 only */
   g_assert_cmpfloat (layer (survey, 4)->block_density[0], ==, 5 / 20.0);
   g_assert_true (isnan (layer (survey, 4)->block_density[3]));
-  /* every element full: nothing beats dense; the 98% pruned one is
-   * sparse enough for the model's static plan to beat it, if by less than
-   * a recommendation needs at n = 64 (512² is mostly syncs and exchange
-   * overheads on the IPU) */
-  g_assert_cmpint (layer (survey, 3)->recommended[SPX_SWEEP_MODEL].mode, ==,
-                   SPX_SWEEP_DENSE);
-  g_assert_cmpfloat (layer (survey, 3)->recommended[SPX_SWEEP_MODEL].best, <,
-                     1.0);
-  g_assert_cmpfloat (layer (survey, 0)->recommended[SPX_SWEEP_MODEL].best, >,
-                     1.0);
+  /* every element full: nothing beats dense; nor, at n = 64, does the
+   * 98% pruned one: 512² is mostly syncs and exchange overheads on the
+   * IPU, and the dense plan (W kept where it multiplies it, 2,031 cycles
+   * on bow) has fewer of them than static b = 1 (2,292) */
+  for (guint i = 0; i < 4; i += 3)
+    {
+      const SpxSurveyChoice *c = &layer (survey, i)->recommended[
+        SPX_SWEEP_MODEL];
+      g_assert_cmpint (c->mode, ==, SPX_SWEEP_DENSE);
+      g_assert_cmpfloat (c->best, <, 1.0);
+    }
   check_layers (survey);
   g_assert_false (survey->total[SPX_SWEEP_CPU].valid);
   g_assert_cmpuint (points, ==, seen.calls);

@@ -136,9 +136,10 @@ static const DynElemCase dyn_elem_fp32[] = {
  * matmulComputeCycles): per worker a header, per row the cost of fetching
  * X's row pointers (worker cycles), and per block times n columns of X
  * y(n) = base + slope·n worker cycles, or base_small + slope·n for n up to
- * small_n. The slope is the AMP's width (per_column): fp16 does
- * min(4b, 64) MACs per worker step, fp32 min(b, 16). Another b takes the
- * next listed size's row. */
+ * small_n. The slope is the AMP's width (per_column): on a Mk2 fp16
+ * does min(4b, 64) MACs per worker step, fp32 min(b, 16), the figures
+ * PopLibs' estimate rests on; a machine with fewer MACs per cycle
+ * proportionally fewer. Another b takes the next listed size's row. */
 typedef struct {
   guint    b;
   SpxDtype dtype;
@@ -161,26 +162,29 @@ static const BlockRow block_table[] = {
 #define DENSE_GRAIN    16u
 #define DENSE_FILL     16.0
 #define DENSE_ROW      24.0
-/* Reduce: each worker adds two fp32 partials per cycle (a 64-bit vector
- * add), after the vertex start. */
-#define REDUCE_WIDTH        2u
-/* The static reduce at the outputs' owners, PopLibs' estimate for its
- * strided reduce ([PopLibs] lib/popsparse/StaticMatMulPartitioner.cpp,
- * reductionCycleEstimate): per worker a start, then per vector of outputs
- * a loop step plus one cycle per partial. Vector: 8 halves or 4 floats;
- * loop step c0 + 6 − 1 with c0 = 8 (half) or 5 (float). */
-#define STATIC_REDUCE_START   16
-#define STATIC_REDUCE_STEP    6
-#define STATIC_REDUCE_C0_HALF 8
-#define STATIC_REDUCE_C0_FLOAT 5
+/* Adding partial sums at the outputs' owners (the static and dense
+ * programs), PopLibs' estimate for its strided reduce ([PopLibs]
+ * lib/popsparse/StaticMatMulPartitioner.cpp, reductionCycleEstimate): per
+ * worker a start, then per vector of outputs a loop step plus one cycle
+ * per partial. Vector: 8 halves or 4 floats; loop step c0 + 6 − 1 with
+ * c0 = 8 (half) or 5 (float). */
+#define REDUCE_START   16
+#define REDUCE_STEP    6
+#define REDUCE_C0_HALF 8
+#define REDUCE_C0_FLOAT 5
 
 /* ---- bytes --------------------------------------------------------------- */
+
+SpxDtype
+spx_ipu_cost_partials (SpxIpuMode mode, SpxDtype dtype)
+{
+  return mode == SPX_IPU_MODE_STATIC ? dtype : SPX_DTYPE_FP32;
+}
 
 guint
 spx_ipu_cost_partial_bytes (SpxIpuMode mode, SpxDtype dtype)
 {
-  return mode == SPX_IPU_MODE_STATIC ? spx_ipu_dtype_bytes (dtype)
-                                     : SPX_IPU_PARTIAL_BYTES;
+  return spx_ipu_dtype_bytes (spx_ipu_cost_partials (mode, dtype));
 }
 
 guint
@@ -373,14 +377,15 @@ spx_ipu_cost_sync (const SpxIpuMachine *m, guint rounds, GArray *terms)
 
 /* ---- vertices ------------------------------------------------------------ */
 
-/* Worker cycles per column of X of one b×b block on the AMP: fp16 does
- * min(4b, 64) MACs per worker step, fp32 min(b, 16). */
+/* Worker cycles per column of X of one b×b block on the AMP: a worker
+ * step does b/16 of the tile's MACs per cycle, at most all of them (Mk2:
+ * fp16 min(4b, 64), fp32 min(b, 16); a slower machine, proportionally
+ * fewer). */
 static double
-per_column (guint b, SpxDtype dtype)
+per_column (const SpxIpuMachine *m, guint b, SpxDtype dtype)
 {
-  double bb = (double) b * b;
-  return dtype == SPX_DTYPE_FP16 ? bb / MIN (4.0 * b, 64.0)
-                                 : bb / MIN ((double) b, 16.0);
+  double bb = (double) b * b, macs = spx_ipu_macs_per_cycle (m, dtype);
+  return bb / MIN ((double) b * macs / 16.0, macs);
 }
 
 /* The static vertex's row of block_table for b: the first of its type as
@@ -402,10 +407,11 @@ block_row (guint b, SpxDtype dtype)
 
 /* The static vertex's worker cycles of one block times nw columns. */
 static double
-block_y (const BlockRow *row, guint b, SpxDtype dtype, double nw)
+block_y (const SpxIpuMachine *m, const BlockRow *row, guint b, SpxDtype dtype,
+         double nw)
 {
   double base = nw <= row->small_n ? row->base_small : row->base;
-  return base + per_column (b, dtype) * nw;
+  return base + per_column (m, b, dtype) * nw;
 }
 
 /* Workers of an element-wise vertex take rows (with fewer rows than
@@ -470,7 +476,7 @@ block_vertex (const SpxIpuMachine *m, guint b, SpxDtype dtype,
     return element_vertex (m, dtype, mw, kw, nw, 1.0, terms);
   double bytes = spx_ipu_dtype_bytes (dtype);
   const BlockRow *br = block_row (b, dtype);
-  double y = block_y (br, b, dtype, nw);
+  double y = block_y (m, br, b, dtype, nw);
   double per_block = BLOCK_SETUP + (double) b * b * bytes / 8 + y * w;
   guint64 start = whole (VERTEX_START + br->hdr * w);
   guint64 row = whole (mw * (br->xret * w + BLOCK_ROW));
@@ -508,6 +514,31 @@ spx_ipu_cost_block_vertex (const SpxIpuMachine *m, guint b, SpxDtype dtype,
   return block_vertex (m, b, dtype, blocks, rows, n_cols, terms);
 }
 
+/* The dense vertex's workers: wr of them take the rows of pieces, each
+ * with w / wr others splitting its columns; the wr whose busiest worker
+ * finishes first (ties: more rows apart). */
+static void
+dense_workers (guint64 w, guint64 rows, guint64 pieces, guint64 nt,
+               double per_column, guint64 *rows_each, guint64 *cols_each)
+{
+  double best = G_MAXDOUBLE;
+  *rows_each = rows;
+  *cols_each = nt;
+  for (guint64 wr = MIN (rows, w); wr >= 1; wr--)
+    {
+      guint64 re = spx_ipu_div_up (rows, wr);
+      guint64 ce = spx_ipu_div_up (nt, w / wr);
+      double cycles = (double) re * (DENSE_ROW + (double) pieces *
+                                     (DENSE_FILL + (double) ce * per_column));
+      if (cycles < best)
+        {
+          best = cycles;
+          *rows_each = re;
+          *cols_each = ce;
+        }
+    }
+}
+
 guint64
 spx_ipu_cost_dense_vertex (const SpxIpuMachine *m, SpxDtype dtype,
                            guint64 mt, guint64 kt, guint64 nt, GArray *terms)
@@ -517,11 +548,10 @@ spx_ipu_cost_dense_vertex (const SpxIpuMachine *m, SpxDtype dtype,
   guint64 w = m->workers;
   guint64 rows = spx_ipu_div_up (mt, DENSE_GRAIN);
   guint64 pieces = spx_ipu_div_up (kt, DENSE_GRAIN);
-  guint64 rows_each = spx_ipu_div_up (rows, w), cols_each = nt;
-  if (rows < w)
-    cols_each = spx_ipu_div_up (nt, w / rows);
   double per_column = (double) (DENSE_GRAIN * DENSE_GRAIN) /
                       spx_ipu_macs_per_cycle (m, dtype);
+  guint64 rows_each, cols_each;
+  dense_workers (w, rows, pieces, nt, per_column, &rows_each, &cols_each);
   double re = (double) rows_each * w;
   guint64 row = whole (re * DENSE_ROW);
   guint64 fill = whole (re * pieces * DENSE_FILL);
@@ -543,42 +573,23 @@ spx_ipu_cost_dense_vertex (const SpxIpuMachine *m, SpxDtype dtype,
 }
 
 guint64
-spx_ipu_cost_reduce (const SpxIpuMachine *m, guint64 outputs,
+spx_ipu_cost_reduce (const SpxIpuMachine *m, SpxDtype dtype, guint64 outputs,
                      double partials, GArray *terms)
-{
-  if (outputs == 0 || partials <= 0)
-    return 0;
-  guint64 w = m->workers;
-  double each = (double) spx_ipu_div_up (spx_ipu_div_up (outputs, w),
-                                         REDUCE_WIDTH);
-  guint64 adds = whole (each * partials * w);
-  spx_ipu_terms_add (terms, "vertex start", VERTEX_START, "%d",
-                     VERTEX_START);
-  spx_ipu_terms_add (terms, "additions", adds,
-                     "%g steps of %u outputs per worker × %.2f partials × %"
-                     G_GUINT64_FORMAT " workers", each, REDUCE_WIDTH,
-                     partials, w);
-  return VERTEX_START + adds;
-}
-
-guint64
-spx_ipu_cost_static_reduce (const SpxIpuMachine *m, SpxDtype dtype,
-                            guint64 outputs, double partials, GArray *terms)
 {
   if (outputs == 0 || partials <= 0)
     return 0;
   gboolean half = dtype == SPX_DTYPE_FP16;
   double w = m->workers, vec = half ? 8 : 4;
-  double c0 = half ? STATIC_REDUCE_C0_HALF : STATIC_REDUCE_C0_FLOAT;
+  double c0 = half ? REDUCE_C0_HALF : REDUCE_C0_FLOAT;
   double steps = ceil (ceil ((double) outputs / w) / vec);
-  guint64 start = whole (w * STATIC_REDUCE_START);
-  guint64 adds = whole (w * steps * (c0 + STATIC_REDUCE_STEP + partials - 1));
+  guint64 start = whole (w * REDUCE_START);
+  guint64 adds = whole (w * steps * (c0 + REDUCE_STEP + partials - 1));
   spx_ipu_terms_add (terms, "vertex start", start, "%g workers × %d", w,
-                     STATIC_REDUCE_START);
+                     REDUCE_START);
   spx_ipu_terms_add (terms, "additions", adds,
                      "%g workers × %g vector%s of %g outputs × (%g + %d + "
                      "%.2f partials − 1)", w, steps, plural (steps), vec, c0,
-                     STATIC_REDUCE_STEP, partials);
+                     REDUCE_STEP, partials);
   return start + adds;
 }
 

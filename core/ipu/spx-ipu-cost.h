@@ -12,9 +12,10 @@ G_BEGIN_DECLS
 
 /* ---- bytes ------------------------------------------------------------ */
 
-/* Partial sums of the dense and dynamic programs are fp32 whatever the
- * dtype (they accumulate in fp32 and cast once at the end); the static
- * program's are the dtype (spx_ipu_cost_partial_bytes). */
+/* Partial sums of the dynamic program are fp32 whatever the dtype (they
+ * accumulate in fp32 and cast once at the end), and so are the dense
+ * program's unless its planner finds the dtype's faster; the static
+ * program's are the dtype (spx_ipu_cost_partials). */
 #define SPX_IPU_PARTIAL_BYTES 4u
 /* Static index metadata: per block its column offset (u16), per row a
  * header (u32: row offset and block count), per tile a vertex header. */
@@ -24,9 +25,12 @@ G_BEGIN_DECLS
 /* Share of every dynamic bucket kept free for an uneven pattern
  * (PopSparse's "bucket oversize proportion", its default). */
 #define SPX_IPU_BUCKET_OVERSIZE 0.3
-/* Bytes of one partial sum in a program of mode: the static program's
- * partials are its dtype ([PopLibs] lib/popsparse/StaticMatMul.cpp and
- * MatMulOptions.hpp: partials type = data type), the others' fp32. */
+/* What partial sums are kept in by default in a program of mode: the
+ * static program's are its dtype ([PopLibs] lib/popsparse/StaticMatMul.cpp
+ * and MatMulOptions.hpp: partials type = data type), the others' fp32
+ * (poplin's default partials type). */
+SpxDtype spx_ipu_cost_partials  (SpxIpuMode mode, SpxDtype dtype);
+/* Bytes of one of them. */
 guint spx_ipu_cost_partial_bytes (SpxIpuMode mode, SpxDtype dtype);
 /* Columns of X in 8 bytes: the step n is split in (4 halves, 2 floats). */
 guint spx_ipu_cost_grain      (SpxDtype dtype);
@@ -147,14 +151,10 @@ guint64 spx_ipu_cost_dynamic_call   (GArray *terms);
 guint64 spx_ipu_cost_dense_vertex   (const SpxIpuMachine *m, SpxDtype dtype,
                                      guint64 mt, guint64 kt, guint64 nt,
                                      GArray *terms);
-/* Adding partials fp32 partial sums (a mean when outputs differ) into
- * each of outputs outputs. 0 when there is nothing to add. */
-guint64 spx_ipu_cost_reduce         (const SpxIpuMachine *m, guint64 outputs,
-                                     double partials, GArray *terms);
-/* The static program's reduce at the output's owner: outputs outputs of
- * the dtype, each the sum of partials partials (a mean when they differ)
- * of the dtype. 0 when there is nothing to add. */
-guint64 spx_ipu_cost_static_reduce  (const SpxIpuMachine *m, SpxDtype dtype,
+/* Adding partial sums of type dtype at their outputs' owner: outputs
+ * outputs, each the sum of partials partials (a mean when they differ).
+ * 0 when there is nothing to add. */
+guint64 spx_ipu_cost_reduce         (const SpxIpuMachine *m, SpxDtype dtype,
                                      guint64 outputs, double partials,
                                      GArray *terms);
 

@@ -1,5 +1,9 @@
 /* spx-ipu-dense.c: the dense matmul as poplin plans it, a three-way split
- * pM × pN × pK with a reduction over pK */
+ * pM × pN × pK with a reduction over pK. W, a weight, lies where the plan
+ * uses it (as poplin lays weights out for their plan, and as the static
+ * program's values); X starts spread over the tiles. The search covers
+ * every split, and so the partition a static program of a full mask
+ * uses: no sparse plan of every block beats it. */
 #include "spx-ipu.h"
 #include "spx-ipu-cost.h"
 #include "spx-util.h"
@@ -11,9 +15,12 @@
 #define MAX_PRODUCT    1152921504606846976.0 /* 2^60 MACs */
 
 /* pm × pn × pk tiles; when the slices do not fit at once, the columns of
- * each tile's X slice are taken in `rounds` serial rounds (W stays). */
+ * each tile's X slice are taken in `rounds` serial rounds (W stays).
+ * Partial sums are fp32 (poplin's default) or the dtype (as a static
+ * program keeps them): half the bytes to exchange for fp16. */
 typedef struct {
-  guint64 pm, pn, pk, rounds;
+  guint64  pm, pn, pk, rounds;
+  SpxDtype partials;
 } Split;
 
 /* Everything the cost of a split depends on. */
@@ -22,8 +29,8 @@ typedef struct {
   guint64  m, k, n;
   SpxDtype dtype;
   guint    bytes;       /* per element of W, X and Y */
-  guint64  home_rows, home_cols; /* the grid operands start spread over */
-  guint64  home_most;   /* elements of W and X the fullest home holds */
+  guint64  home_rows, home_cols; /* the grid X starts spread over */
+  guint64  home_most;   /* elements of X the fullest home holds */
   guint64  budget;
 } Problem;
 
@@ -69,12 +76,12 @@ rounds_exchange (const Problem *pb, guint64 rounds, guint64 busiest,
 
 /* Adding pk partials of `share` outputs and writing the result. */
 static guint64
-reduce_tile_cycles (const Problem *pb, guint64 share, guint64 pk,
-                    GArray *terms)
+reduce_tile_cycles (const Problem *pb, Split s, guint64 share, GArray *terms)
 {
-  if (share == 0 || pk < 2)
+  if (share == 0 || s.pk < 2)
     return 0;
-  return spx_ipu_cost_reduce (pb->machine, share, (double) pk, terms);
+  return spx_ipu_cost_reduce (pb->machine, s.partials, share, (double) s.pk,
+                              terms);
 }
 
 typedef struct {
@@ -92,9 +99,12 @@ cost_of (const Problem *pb, Split s)
   guint64 B = pb->bytes, r = s.rounds;
   guint64 mt = spx_ipu_div_up (pb->m, s.pm), kt = spx_ipu_div_up (pb->k, s.pk);
   guint64 nt = spx_ipu_div_up (pb->n, s.pn), nr = spx_ipu_div_up (nt, r);
-  guint64 in = (mt * kt + kt * nt) * B;
-  /* what a home tile sends goes out once (a broadcast) */
-  guint64 out = pb->home_most * B;
+  /* W's slice comes from the pn tiles sharing it, but the tile's own
+   * part; a part and X's home share go out once each (a broadcast) */
+  guint64 w = mt * kt, own = w / s.pn;
+  guint64 in = (w - own + kt * nt) * B;
+  guint64 out = (pb->home_most + (s.pn > 1 ? spx_ipu_div_up (w, s.pn) : 0)) *
+                B;
   Cost c = { 0, 0, 0, 0 };
   /* rounds take nr or nr − 1 columns, as the build deals them */
   guint64 wide = nt % r ? nt % r : r, narrow = r - wide;
@@ -110,13 +120,14 @@ cost_of (const Problem *pb, Split s)
     {
       guint64 band = spx_ipu_div_up (mt, s.pk); /* whole rows */
       guint64 share = band * nr;
-      guint64 moved = (s.pk - 1) * share * SPX_IPU_PARTIAL_BYTES;
+      guint64 pbytes = spx_ipu_dtype_bytes (s.partials);
+      guint64 moved = (s.pk - 1) * share * pbytes;
       c.cycles += spx_ipu_cost_sync (pb->machine, (guint) r, NULL) +
-                  rounds_exchange (pb, r, (s.pk - 1) * band * nt *
-                                          SPX_IPU_PARTIAL_BYTES, NULL) +
-                  reduce_tile_cycles (pb, share, s.pk, NULL) * wide +
-                  reduce_tile_cycles (pb, share - band, s.pk, NULL) * narrow;
-      c.temporary += mt * nr * SPX_IPU_PARTIAL_BYTES + moved;
+                  rounds_exchange (pb, r, (s.pk - 1) * band * nt * pbytes,
+                                   NULL) +
+                  reduce_tile_cycles (pb, s, share, NULL) * wide +
+                  reduce_tile_cycles (pb, s, share - band, NULL) * narrow;
+      c.temporary += mt * nr * pbytes + moved;
       output = spx_ipu_div_up (mt, s.pk) * nt * B;
     }
   c.bytes = c.temporary + pb->home_most * B + output;
@@ -142,7 +153,8 @@ cost_rounds (const Problem *pb, Split *s)
   guint64 mt = spx_ipu_div_up (pb->m, s->pm), kt = spx_ipu_div_up (pb->k, s->pk);
   guint64 resident = mt * kt * pb->bytes;
   guint64 per_column = kt * pb->bytes +
-                       (s->pk > 1 ? 2 * mt * SPX_IPU_PARTIAL_BYTES : 0);
+                       (s->pk > 1 ? 2 * mt * spx_ipu_dtype_bytes (s->partials)
+                                  : 0);
   guint64 most = MIN (nt, MAX_ROUNDS);
   s->rounds = 1;
   if (resident < pb->budget)
@@ -194,6 +206,29 @@ better (Cost a, Split sa, gboolean fits_a, Cost b, Split sb, gboolean fits_b)
   return sa.pm * sa.pn * sa.pk < sb.pm * sb.pn * sb.pk;
 }
 
+/* The best so far. */
+typedef struct {
+  Split    split;
+  Cost     cost;
+  gboolean fits;
+} Best;
+
+/* Cost (pm, pn, pk) with each type of partials it may keep. */
+static void
+try_split (const Problem *pb, guint64 pm, guint64 pn, guint64 pk, Best *best)
+{
+  SpxDtype types[2] = { SPX_DTYPE_FP32, pb->dtype };
+  guint n_types = pk > 1 && pb->dtype != SPX_DTYPE_FP32 ? 2 : 1;
+  for (guint i = 0; i < n_types; i++)
+    {
+      Split s = { pm, pn, pk, 1, types[i] };
+      Cost cost = cost_rounds (pb, &s);
+      gboolean ok = cost_fits (pb, cost);
+      if (better (cost, s, ok, best->cost, best->split, best->fits))
+        *best = (Best) { s, cost, ok };
+    }
+}
+
 /* FALSE (and an error) when cancelled. */
 static gboolean
 search (const Problem *pb, Split *out, gboolean *fits, GError **error)
@@ -202,9 +237,9 @@ search (const Problem *pb, Split *out, gboolean *fits, GError **error)
   g_autoptr (GArray) cm = candidates (pb->m, tiles);
   g_autoptr (GArray) cn = candidates (pb->n, tiles);
   g_autoptr (GArray) ck = candidates (pb->k, tiles);
-  Split best = { 1, 1, 1, 1 };
-  Cost best_cost = cost_rounds (pb, &best);
-  *fits = cost_fits (pb, best_cost);
+  Best best = { { 1, 1, 1, 1, SPX_DTYPE_FP32 }, { 0 }, FALSE };
+  best.cost = cost_rounds (pb, &best.split);
+  best.fits = cost_fits (pb, best.cost);
   for (guint a = 0; a < cm->len; a++)
     {
       guint64 pm = g_array_index (cm, guint64, a);
@@ -217,21 +252,15 @@ search (const Problem *pb, Split *out, gboolean *fits, GError **error)
             return FALSE;
           for (guint c = 0; c < ck->len; c++)
             {
-              Split s = { pm, pn, g_array_index (ck, guint64, c), 1 };
-              if (pm * pn * s.pk > tiles)
+              guint64 pk = g_array_index (ck, guint64, c);
+              if (pm * pn * pk > tiles)
                 break;
-              Cost cost = cost_rounds (pb, &s);
-              gboolean ok = cost_fits (pb, cost);
-              if (better (cost, s, ok, best_cost, best, *fits))
-                {
-                  best = s;
-                  best_cost = cost;
-                  *fits = ok;
-                }
+              try_split (pb, pm, pn, pk, &best);
             }
         }
     }
-  *out = best;
+  *out = best.split;
+  *fits = best.fits;
   return TRUE;
 }
 
@@ -326,13 +355,12 @@ gather (const Problem *pb, Inbox *box, SpxByteKind kind, guint64 rows,
     }
 }
 
-/* Elements of W and X home tile (a, b) holds. */
+/* Elements of X home tile (a, b) holds. */
 static guint64
 home_elements (const Problem *pb, guint64 a, guint64 b)
 {
   guint64 hr = pb->home_rows, hc = pb->home_cols;
-  return part_size (pb->m, hr, a) * part_size (pb->k, hc, b) +
-         part_size (pb->k, hr, a) * part_size (pb->n, hc, b);
+  return part_size (pb->k, hr, a) * part_size (pb->n, hc, b);
 }
 
 /* The most any home tile holds (and may have to send). */
@@ -354,21 +382,46 @@ place_homes (const Problem *pb, SpxIpuProgram *p)
     for (guint64 b = 0; b < hc; b++)
       {
         SpxIpuTile *t = &p->tiles[a * hc + b];
-        t->bytes[SPX_BYTES_VALUES] += part_size (pb->m, hr, a) *
-                                      part_size (pb->k, hc, b) * pb->bytes;
         t->bytes[SPX_BYTES_INPUT] += part_size (pb->k, hr, a) *
                                      part_size (pb->n, hc, b) * pb->bytes;
       }
 }
 
-/* Every tile receives its slices of W and X from their home tiles. FALSE
- * when cancelled. */
+/* W is a weight: it lies where the plan uses it. The pn tiles (i, *, l)
+ * that multiply the slice rows r0..r1 × columns k0..k1 each own a
+ * near-even part of it (row-major) and broadcast it to the others:
+ * tile (i, j, l) receives its peers' parts. */
+static void
+share_w (const Problem *pb, SpxIpuProgram *p, SpxIpuStep *step, Split s,
+         guint64 i, guint64 j, guint64 l, const guint64 *slice)
+{
+  guint64 r0 = slice[0], k0 = slice[2], kw = slice[3] - slice[2];
+  guint64 e = (slice[1] - r0) * kw;
+  guint32 dst = tile_of (s, i, j, l), first = tile_of (s, i, 0, l);
+  guint32 second = tile_of (s, i, MIN (1, s.pn - 1), l);
+  for (guint64 from = 0; from < s.pn && e > 0; from++)
+    {
+      guint64 a = part_start (e, s.pn, from), z = part_start (e, s.pn, from + 1);
+      guint32 src = tile_of (s, i, from, l);
+      if (from == j || z == a)
+        continue;
+      SpxIpuPiece what = spx_ipu_piece (SPX_BYTES_VALUES, r0 + a / kw,
+                                        r0 + (z - 1) / kw + 1, k0, k0 + kw);
+      spx_ipu_step_set_piece (step, &what);
+      if (dst == (src == first ? second : first))
+        spx_ipu_step_send (p, step, src, dst, (z - a) * pb->bytes);
+      else
+        spx_ipu_step_resend (p, step, src, dst, (z - a) * pb->bytes);
+    }
+}
+
+/* Every tile receives its slice of X from its home tiles, and of W from
+ * the tiles sharing it. FALSE when cancelled. */
 static gboolean
 distribute (const Problem *pb, SpxIpuProgram *p, Split s, GError **error)
 {
   SpxIpuStep *step = spx_ipu_program_add_exchange (p, "distribute");
-  Inbox box, xbox;
-  inbox_init (&box, p->n_tiles);
+  Inbox xbox;
   inbox_init (&xbox, p->n_tiles);
   gboolean cancelled = FALSE;
   for (guint64 i = 0; i < s.pm && !cancelled; i++)
@@ -382,11 +435,9 @@ distribute (const Problem *pb, SpxIpuProgram *p, Split s, GError **error)
           guint64 c0 = part_start (pb->n, s.pn, j);
           guint64 c1 = part_start (pb->n, s.pn, j + 1);
           guint32 dst = tile_of (s, i, j, l);
-          /* W's piece goes to the pn tiles of (i, l), X's to the pm of
-           * (j, l) */
-          gather (pb, &box, SPX_BYTES_VALUES, pb->m, pb->k, r0, r1, k0, k1);
-          inbox_flush (&box, p, step, dst, tile_of (s, i, 0, l),
-                       tile_of (s, i, MIN (1, s.pn - 1), l));
+          guint64 slice[4] = { r0, r1, k0, k1 };
+          share_w (pb, p, step, s, i, j, l, slice);
+          /* X's piece goes to the pm tiles of (j, l) */
           gather (pb, &xbox, SPX_BYTES_INPUT, pb->k, pb->n, k0, k1, c0, c1);
           inbox_flush (&xbox, p, step, dst, tile_of (s, 0, j, l),
                        tile_of (s, MIN (1, s.pm - 1), j, l));
@@ -396,7 +447,6 @@ distribute (const Problem *pb, SpxIpuProgram *p, Split s, GError **error)
           t->bytes[SPX_BYTES_INPUT] += (k1 - k0) *
                                        spx_ipu_div_up (c1 - c0, s.rounds) * pb->bytes;
         }
-  inbox_clear (&box);
   inbox_clear (&xbox);
   return !cancelled;
 }
@@ -465,7 +515,8 @@ compute (const Problem *pb, SpxIpuProgram *p, Split s)
             p->tiles[t].bytes[SPX_BYTES_OUTPUT] += mt * nt * pb->bytes;
           else /* one round's partials at a time */
             p->tiles[t].bytes[SPX_BYTES_PARTIALS] +=
-              mt * spx_ipu_div_up (nt, s.rounds) * SPX_IPU_PARTIAL_BYTES;
+              mt * spx_ipu_div_up (nt, s.rounds) *
+              spx_ipu_dtype_bytes (s.partials);
         }
 }
 
@@ -489,16 +540,16 @@ reduce_slice (const Problem *pb, SpxIpuProgram *p, SpxIpuStep *ex,
       for (guint64 r = 0; r < s.rounds; r++)
         {
           guint64 share = band * part_size (nt, s.rounds, r);
-          add->tile_cycles[dst] += reduce_tile_cycles (pb, share, s.pk,
-                                                       NULL);
+          add->tile_cycles[dst] += reduce_tile_cycles (pb, s, share, NULL);
           shares += share;
           largest = MAX (largest, share);
         }
+      guint64 pbytes = spx_ipu_dtype_bytes (s.partials);
       for (guint64 from = 0; from < s.pk; from++)
         spx_ipu_step_send (p, ex, tile_of (s, i, j, from), dst,
-                           shares * SPX_IPU_PARTIAL_BYTES);
+                           shares * pbytes);
       SpxIpuTile *t = &p->tiles[dst];
-      t->bytes[SPX_BYTES_PARTIALS] += (s.pk - 1) * largest * SPX_IPU_PARTIAL_BYTES;
+      t->bytes[SPX_BYTES_PARTIALS] += (s.pk - 1) * largest * pbytes;
       t->bytes[SPX_BYTES_OUTPUT] += shares * pb->bytes;
     }
 }
@@ -549,8 +600,8 @@ explain_reduce (const Problem *pb, SpxIpuProgram *p, SpxIpuStep *add, Split s)
   for (guint64 r = 0; r < s.rounds; r++)
     {
       g_array_set_size (round, 0);
-      reduce_tile_cycles (pb, part_size (mt, s.pk, l) *
-                              part_size (nt, s.rounds, r), s.pk,
+      reduce_tile_cycles (pb, s, part_size (mt, s.pk, l) *
+                                 part_size (nt, s.rounds, r),
                           r == 0 ? first : round);
       GArray *got = r == 0 ? first : round;
       for (guint k = 0; k < MIN (got->len, G_N_ELEMENTS (sums)); k++)
@@ -610,9 +661,13 @@ build (const Problem *pb, SpxIpuProgram *p, Split s, GError **error)
         return FALSE;
     }
   explain (pb, p, s);
+  p->partials = s.partials;
   p->plan = g_strdup_printf ("pM=%" G_GUINT64_FORMAT " pN=%" G_GUINT64_FORMAT
                              " pK=%" G_GUINT64_FORMAT " rounds=%"
-                             G_GUINT64_FORMAT, s.pm, s.pn, s.pk, s.rounds);
+                             G_GUINT64_FORMAT "%s%s", s.pm, s.pn, s.pk,
+                             s.rounds, s.partials == SPX_DTYPE_FP32 ? ""
+                             : " partials=", s.partials == SPX_DTYPE_FP32
+                             ? "" : spx_dtype_to_string (s.partials));
   return TRUE;
 }
 
@@ -646,14 +701,14 @@ homes_spanned (guint64 len, guint64 parts, guint64 homes)
 }
 
 /* The program's per-tile arrays and transfers against the memory budget,
- * before it is built: each tile gathers W's slice from the home tiles it
- * spans, and X's; each of pk tiles sends partials to the pk - 1 others. */
+ * before it is built: each tile gathers X's slice from the home tiles it
+ * spans and W's from its pn - 1 peers; each of pk tiles sends partials to
+ * the pk - 1 others. */
 static gboolean
 check_budget (const Problem *pb, Split s, GError **error)
 {
   guint64 hr = pb->home_rows, hc = pb->home_cols;
-  double gathers = (double) s.pn * homes_spanned (pb->m, s.pm, hr) *
-                   homes_spanned (pb->k, s.pk, hc) +
+  double gathers = (double) s.pm * s.pk * s.pn * (s.pn - 1) +
                    (double) s.pm * homes_spanned (pb->k, s.pk, hr) *
                    homes_spanned (pb->n, s.pn, hc);
   double partials = (double) s.pm * s.pn * s.pk * (s.pk - 1);
@@ -662,8 +717,8 @@ check_budget (const Problem *pb, Split s, GError **error)
   double bytes = spx_ipu_program_bytes (tiles, 1 + reduce, 1 + reduce) +
                  spx_ipu_transfers_bytes (tiles, gathers) +
                  spx_ipu_transfers_bytes (tiles, partials) +
-                 /* two inboxes */
-                 2.0 * tiles * (sizeof (guint64) + sizeof (SpxIpuPiece) +
+                 /* the inbox */
+                 1.0 * tiles * (sizeof (guint64) + sizeof (SpxIpuPiece) +
                                 sizeof (guint32));
   g_autofree char *what = g_strdup_printf (
     "the dense plan (%" G_GUINT64_FORMAT "×%" G_GUINT64_FORMAT "×%"

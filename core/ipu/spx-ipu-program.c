@@ -27,6 +27,7 @@ spx_ipu_program_new (SpxIpuMode mode, const SpxIpuMachine *machine,
   p->block = block;
   p->dtype = dtype;
   p->density = density;
+  p->partials = spx_ipu_cost_partials (mode, dtype);
   p->n_tiles = machine->tiles;
   p->tiles = g_new0 (SpxIpuTile, machine->tiles);
   p->steps = g_array_new (FALSE, TRUE, sizeof (SpxIpuStep));
@@ -193,8 +194,8 @@ spx_ipu_piece_describe (const SpxIpuProgram *p, const SpxIpuPiece *what,
   guint kind = MIN ((guint) what->kind, SPX_N_BYTE_KINDS - 1);
   g_autofree char *ranges = ranges_text (what);
   g_autofree char *size = spx_format_bytes ((double) bytes);
-  const char *type = what->kind == SPX_BYTES_PARTIALS
-                     ? "fp32" : spx_dtype_to_string (p->dtype);
+  const char *type = spx_dtype_to_string (
+    what->kind == SPX_BYTES_PARTIALS ? p->partials : p->dtype);
   return g_strdup_printf ("%s %s%s: %s", names[kind], ranges, type, size);
 }
 

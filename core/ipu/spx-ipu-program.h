@@ -102,6 +102,7 @@ typedef struct {
   guint          block;
   SpxDtype       dtype;
   double         density;   /* non-zero elements / (m·k) */
+  SpxDtype       partials;  /* what partial sums are kept in */
   guint          n_tiles;   /* = machine->tiles */
   SpxIpuTile    *tiles;
   GArray        *steps;     /* SpxIpuStep, in order */

@@ -409,7 +409,7 @@ estimate_reduce (const Ctx *c, double pieces, double max_partials,
                                         spx_ipu_cost_static_output (
                                           m, out_bytes (c), NULL));
   double multi = MIN (1.0, MAX (holders - 1, 0)); /* share of rows to add */
-  cost[ST_REDUCE_ADD] = (double) spx_ipu_cost_static_reduce (
+  cost[ST_REDUCE_ADD] = (double) spx_ipu_cost_reduce (
     m, c->dtype, (guint64) ceil (owned * multi), MAX (holders, 2), NULL);
 }
 
@@ -1037,7 +1037,7 @@ reduce_adds (Build *bd, SpxIpuStep *step, const Adds *adds)
       if (adds->outputs[t] == 0)
         continue;
       double mean = (double) adds->partials[t] / adds->outputs[t];
-      step->tile_cycles[t] = spx_ipu_cost_static_reduce (
+      step->tile_cycles[t] = spx_ipu_cost_reduce (
         p->machine, bd->c->dtype, adds->outputs[t], mean, NULL);
       if (step->tile_cycles[t] > slowest)
         {
@@ -1047,10 +1047,9 @@ reduce_adds (Build *bd, SpxIpuStep *step, const Adds *adds)
     }
   step->worst_tile = worst;
   if (slowest > 0)
-    spx_ipu_cost_static_reduce (p->machine, bd->c->dtype,
-                                adds->outputs[worst],
-                                (double) adds->partials[worst] /
-                                adds->outputs[worst], step->terms);
+    spx_ipu_cost_reduce (p->machine, bd->c->dtype, adds->outputs[worst],
+                         (double) adds->partials[worst] /
+                         adds->outputs[worst], step->terms);
 }
 
 /* The partials of every (block-row, split) go to the tiles owning that
