@@ -3,6 +3,7 @@
 #include "spx-lesson.h"
 #include "spx-util.h"
 
+#include <stdio.h>
 #include <string.h>
 
 static const char *const views[] = {
@@ -22,9 +23,9 @@ load (const char *text, GError **error)
                                error);
 }
 
-/* The shipped lesson: every step loads, in order, each whole. */
-static void
-test_shipped (void)
+/* The shipped lesson; a study planned on the scenario of its step i. */
+static SpxLesson *
+shipped (void)
 {
   g_autofree char *path = g_test_build_filename (
     G_TEST_DIST, "..", "data", "lesson", "ipu-model.lesson", NULL);
@@ -32,9 +33,30 @@ test_shipped (void)
   gsize len = 0;
   g_assert_true (g_file_get_contents (path, &data, &len, NULL));
   g_autoptr (GError) error = NULL;
-  g_autoptr (SpxLesson) l = spx_lesson_load_data ("ipu-model.lesson", data,
-                                                  len, views, &error);
+  SpxLesson *l = spx_lesson_load_data ("ipu-model.lesson", data, len, views,
+                                       &error);
   g_assert_no_error (error);
+  return l;
+}
+
+static SpxStudy *
+study_of_step (const SpxLesson *l, guint i)
+{
+  const SpxLessonStep *step = g_ptr_array_index (l->steps, i);
+  SpxStudy *s = spx_study_new ();
+  g_autoptr (GError) error = NULL;
+  spx_study_use_scenario (s, step->scenario, &error);
+  g_assert_no_error (error);
+  g_assert_true (spx_study_plan (s, &error));
+  g_assert_no_error (error);
+  return s;
+}
+
+/* The shipped lesson: every step loads, in order, each whole. */
+static void
+test_shipped (void)
+{
+  g_autoptr (SpxLesson) l = shipped ();
   g_assert_cmpstr (l->title, ==, "Learn the IPU model");
   g_assert_cmpuint (l->steps->len, ==, 9);
   const SpxLessonStep *first = g_ptr_array_index (l->steps, 0);
@@ -306,13 +328,7 @@ test_counts_said (void)
 {
   g_autoptr (SpxStudy) s = small_study ();
   const SpxIpuProgram *p = s->programs[SPX_IPU_MODE_STATIC];
-  g_autofree char *path = g_test_build_filename (
-    G_TEST_DIST, "..", "data", "lesson", "ipu-model.lesson", NULL);
-  g_autofree char *data = NULL;
-  gsize len = 0;
-  g_assert_true (g_file_get_contents (path, &data, &len, NULL));
-  g_autoptr (SpxLesson) l = spx_lesson_load_data ("ipu-model.lesson", data,
-                                                  len, views, NULL);
+  g_autoptr (SpxLesson) l = shipped ();
   const SpxLessonStep *tile = g_ptr_array_index (l->steps, 0);
   const SpxLessonStep *compute = g_ptr_array_index (l->steps, 4);
   g_assert_cmpint (tile->tile, ==, 5);
@@ -349,6 +365,33 @@ test_counts_said (void)
   g_assert_null (strstr (five, " 3 blocks "));
 }
 
+/* "How the static planner cuts the matrix" shows a cut: its static plan
+ * puts W's block-columns in more than one k-band, as many as it says. */
+static void
+test_cut (void)
+{
+  g_autoptr (SpxLesson) l = shipped ();
+  const SpxLessonStep *cut = g_ptr_array_index (l->steps, 1);
+  g_assert_cmpstr (cut->title, ==, "How the static planner cuts the matrix");
+  g_autoptr (SpxStudy) s = study_of_step (l, 1);
+  const SpxIpuProgram *p = s->programs[SPX_IPU_MODE_STATIC];
+  g_assert_nonnull (p->col_group);
+  g_autoptr (GHashTable) bands = g_hash_table_new (NULL, NULL);
+  guint64 cols = p->k / p->block;
+  for (guint64 c = 0; c < cols; c++)
+    g_hash_table_add (bands, GUINT_TO_POINTER (p->col_group[c] + 1));
+  guint sn = 0, sk = 0;
+  g_assert_cmpint (sscanf (p->plan, "sn=%u sk=%u", &sn, &sk), ==, 2);
+  g_test_message ("%s: %u k-bands", p->plan, g_hash_table_size (bands));
+  g_assert_cmpuint (g_hash_table_size (bands), >, 1);
+  g_assert_cmpuint (g_hash_table_size (bands), ==, sk);
+  /* the text says so */
+  SpxLessonView v = { s, SPX_IPU_MODE_STATIC, -1, -1 };
+  g_autofree char *text = spx_lesson_expand (cut->text, &v);
+  g_autofree char *plan = g_strdup_printf ("This plan is %s ", p->plan);
+  g_assert_nonnull (strstr (text, plan));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -359,5 +402,6 @@ main (int argc, char **argv)
   g_test_add_func ("/lesson/expand", test_expand);
   g_test_add_func ("/lesson/counts", test_counts);
   g_test_add_func ("/lesson/counts-said", test_counts_said);
+  g_test_add_func ("/lesson/cut", test_cut);
   return g_test_run ();
 }
