@@ -61,6 +61,9 @@ struct _SpxWindow {
   SpxStudy      *study;
   SpxSubject    *shown;        /* where the editor's mask came from */
   gboolean       dirty;
+  char          *scenario_name; /* what the title calls a scenario that
+                                  came from no file (the lesson's), or
+                                  NULL */
   SpxIpuMode     mode;         /* the program the mask/tiles/exchange show */
   gint           selected_tile;
   char          *error;        /* the info bar's message */
