@@ -2,6 +2,7 @@
  * checked) and the figures its text quotes, against a planned study. */
 #include "spx-lesson.h"
 #include "spx-util.h"
+#include "test-lesson-file.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -27,16 +28,7 @@ load (const char *text, GError **error)
 static SpxLesson *
 shipped (void)
 {
-  g_autofree char *path = g_test_build_filename (
-    G_TEST_DIST, "..", "data", "lesson", "ipu-model.lesson", NULL);
-  g_autofree char *data = NULL;
-  gsize len = 0;
-  g_assert_true (g_file_get_contents (path, &data, &len, NULL));
-  g_autoptr (GError) error = NULL;
-  SpxLesson *l = spx_lesson_load_data ("ipu-model.lesson", data, len, views,
-                                       &error);
-  g_assert_no_error (error);
-  return l;
+  return test_shipped_lesson (views);
 }
 
 static SpxStudy *
@@ -82,7 +74,10 @@ test_shipped (void)
   g_assert_cmpstr (program->view, ==, "timeline");
   g_assert_cmpint (first->timeline_fit, ==, -1);
   g_assert_cmpint (program->timeline_fit, ==, SPX_IPU_MODE_STATIC);
-  g_assert_cmpint (dynamic->timeline_fit, ==, -1);
+  g_assert_cmpint (dynamic->timeline_fit, ==, SPX_LESSON_FIT_ALL);
+  /* dense beside both: all three bars, on a broken axis */
+  const SpxLessonStep *dense = g_ptr_array_index (l->steps, 7);
+  g_assert_cmpint (dense->timeline_fit, ==, SPX_LESSON_FIT_BROKEN);
 }
 
 /* A step keeps what it does not set from the step before. */
@@ -131,7 +126,8 @@ test_errors (void)
     { HEAD FIRST "[two]\ntitle=Two\ntext=t\nmode=sparse\n",
       "t.lesson: [two] mode: expected dense, static or dynamic" },
     { HEAD FIRST "[two]\ntitle=Two\ntext=t\ntimeline-fit=none\n",
-      "t.lesson: [two] timeline-fit: expected dense, static, dynamic or all" },
+      "t.lesson: [two] timeline-fit: expected dense, static, dynamic, all or "
+      "broken" },
     { HEAD FIRST "[two]\ntitle=Two\ntext=t\nsuperstep=reduce\n",
       "t.lesson: [two] superstep: expected KIND PHASE" },
     { HEAD FIRST "[two]\ntitle=Two\ntext=t\ntile=x\n",

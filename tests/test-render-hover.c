@@ -86,7 +86,8 @@ test_timeline_describe_panel (void)
   g_autofree char *longer = g_strnfill (200, 'x');
   spx_ipu_terms_add (s->terms, "blocks", 500, "a formula %s end", longer);
   spx_ipu_program_finish (p);
-  SpxRenderTimelineData d = { { NULL, p, NULL }, 0, SPX_IPU_MODE_STATIC, 0, 0 };
+  SpxRenderTimelineData d = { { NULL, p, NULL }, 0, SPX_IPU_MODE_STATIC, 0, 0,
+                              FALSE };
   SpxRenderStyle style;
   spx_render_style_init (&style, SPX_THEME_LIGHT);
   gboolean whole = FALSE;
@@ -119,7 +120,7 @@ static void
 test_timeline_describe (void)
 {
   g_autoptr (SpxIpuProgram) p = known_static ();
-  SpxRenderTimelineData d = { { NULL, p, NULL }, -1, -1, 0, 0 };
+  SpxRenderTimelineData d = { { NULL, p, NULL }, -1, -1, 0, 0, FALSE };
   assert_describes (&d, SPX_IPU_MODE_STATIC, 0,
                     "static · Superstep 1: distribute exchange\n"
                     "1,124 cycles · 29.4% of 3,824 cycles\n"
@@ -168,7 +169,7 @@ static void
 test_timeline_describe_edges (void)
 {
   g_autoptr (SpxIpuProgram) dense = long_compute ();
-  SpxRenderTimelineData d = { { dense, NULL, NULL }, -1, -1, 0, 0 };
+  SpxRenderTimelineData d = { { dense, NULL, NULL }, -1, -1, 0, 0, FALSE };
   assert_describes (&d, SPX_IPU_MODE_DENSE, 0,
                     "dense · Superstep 1: sync\n"
                     "90 cycles · <0.1% of 300,090 cycles\n"
@@ -195,7 +196,7 @@ static void
 test_timeline_describe_out_of_range (void)
 {
   g_autoptr (SpxIpuProgram) p = known_static ();
-  SpxRenderTimelineData d = { { NULL, p, NULL }, 2, 1, 0, 0 };
+  SpxRenderTimelineData d = { { NULL, p, NULL }, 2, 1, 0, 0, FALSE };
   static const struct { guint lane; gint step; } bad[] = {
     { SPX_IPU_MODE_STATIC, 7 }, { SPX_IPU_MODE_STATIC, -1 },
     { SPX_IPU_MODE_STATIC, G_MAXINT }, { SPX_IPU_MODE_STATIC, G_MININT },
@@ -380,7 +381,7 @@ test_timeline_narrow_labels (void)
   const double w = 900, h = 500;
   SpxIpuProgram *p[SPX_IPU_N_MODES];
   test_ipu_real_programs (p);
-  SpxRenderTimelineData d = { { p[0], p[1], p[2] }, -1, -1, 0, 0 };
+  SpxRenderTimelineData d = { { p[0], p[1], p[2] }, -1, -1, 0, 0, FALSE };
   const SpxIpuProgram *st = p[SPX_IPU_MODE_STATIC];
   g_assert_cmpuint (st->steps->len, ==, 7);
   SpxRenderStyle style;

@@ -1,11 +1,16 @@
 /* test-render-readable: what the lesson's pictures must let a reader
  * read, from the geometry the renderers compute: every arrow of an
  * Exchange picture has its label, clear of the tiles and of the other
- * labels. */
+ * labels; every bar of the Timeline is wide enough to read, its axis
+ * broken where one program dwarfs the others, and the chart says so. */
 #include "spx-ipu.h"
+#include "spx-lesson.h"
 #include "spx-mask-gen.h"
 #include "spx-util.h"
 #include "spx-render-exchange.h"
+#include "spx-render-timeline.h"
+#include "spx-render-views.h"
+#include "test-lesson-file.h"
 
 #include <string.h>
 
@@ -132,10 +137,132 @@ test_exchange_labels (void)
     }
 }
 
+/* ---- the Timeline ---- */
+
+#define READABLE_PX 48.0 /* a bar narrower than this is a sliver */
+
+/* The shipped lesson's step called title, and a study planned on its
+ * scenario. */
+static const SpxLessonStep *
+lesson_step (SpxLesson **lesson, const char *title, SpxStudy **study)
+{
+  g_autoptr (GError) error = NULL;
+  *lesson = test_shipped_lesson (spx_render_view_names ());
+  for (guint i = 0; i < (*lesson)->steps->len; i++)
+    {
+      const SpxLessonStep *s = g_ptr_array_index ((*lesson)->steps, i);
+      if (!g_str_equal (s->title, title))
+        continue;
+      *study = spx_study_new ();
+      spx_study_use_scenario (*study, s->scenario, &error);
+      g_assert_no_error (error);
+      g_assert_true (spx_study_plan (*study, &error));
+      g_assert_no_error (error);
+      return s;
+    }
+  g_assert_not_reached ();
+  return NULL;
+}
+
+/* The width of programs[lane]'s bar in a picture of w × h. */
+static double
+bar_width (const SpxRenderTimelineData *d, guint lane, double w, double h)
+{
+  return spx_render_timeline_cycle_x (w, h, d, d->programs[lane]->cycles) -
+         spx_render_timeline_cycle_x (w, h, d, 0);
+}
+
+/* "Dense beside both" shows its three programs on one axis, each bar
+ * readable: the axis breaks after the shorter two, says so, and keeps
+ * them to scale; a point on the longest bar past the break is still its
+ * step. */
+static void
+test_timeline_bars (void)
+{
+  SpxLesson *lesson = NULL;
+  SpxStudy *study = NULL;
+  const SpxLessonStep *step = lesson_step (&lesson, "Dense beside both",
+                                           &study);
+  g_assert_cmpint (step->timeline_fit, ==, SPX_LESSON_FIT_BROKEN);
+  SpxRenderTimelineData d = { { NULL }, -1, -1, 0, 0, TRUE };
+  guint longest = 0;
+  for (guint i = 0; i < SPX_IPU_N_MODES; i++)
+    {
+      d.programs[i] = study->programs[i];
+      if (d.programs[i]->cycles > d.programs[longest]->cycles)
+        longest = i;
+    }
+  static const double sizes[][2] = { { 405, 600 }, { 640, 400 },
+                                     { 960, 600 } };
+  for (guint k = 0; k < G_N_ELEMENTS (sizes); k++)
+    {
+      double w = sizes[k][0], h = sizes[k][1];
+      d.axis_break = FALSE;
+      double least = G_MAXDOUBLE;
+      for (guint i = 0; i < SPX_IPU_N_MODES; i++)
+        least = MIN (least, bar_width (&d, i, w, h));
+      g_test_message ("%g × %g, to scale: narrowest bar %.1f px", w, h,
+                      least);
+      d.axis_break = TRUE;
+      g_autofree char *caption = spx_render_timeline_axis_caption (w, h, &d);
+      g_test_message ("%s", caption);
+      g_assert_nonnull (strstr (caption, "broken axis"));
+      for (guint i = 0; i < SPX_IPU_N_MODES; i++)
+        {
+          double bw = bar_width (&d, i, w, h);
+          g_test_message ("%s: %.1f px", spx_ipu_mode_to_string (i), bw);
+          g_assert_cmpfloat (bw, >=, READABLE_PX);
+        }
+      /* the shorter two to scale with each other */
+      guint a = (longest + 1) % 3, b = (longest + 2) % 3;
+      double ratio = (double) d.programs[a]->cycles / d.programs[b]->cycles;
+      g_assert_cmpfloat_with_epsilon (bar_width (&d, a, w, h) /
+                                      bar_width (&d, b, w, h), ratio, 1e-9);
+      /* the longest's longest step, squeezed past the break, is still
+       * hit at its middle */
+      const SpxIpuProgram *p = d.programs[longest];
+      guint64 start = 0, at = 0;
+      gint most = 0;
+      for (guint i = 0; i < p->steps->len; i++)
+        {
+          const SpxIpuStep *si = &g_array_index (p->steps, SpxIpuStep, i);
+          const SpxIpuStep *sm = &g_array_index (p->steps, SpxIpuStep, most);
+          if (si->cycles > sm->cycles)
+            {
+              most = (gint) i;
+              at = start;
+            }
+          start += si->cycles;
+        }
+      const SpxIpuStep *big = &g_array_index (p->steps, SpxIpuStep, most);
+      double x = spx_render_timeline_cycle_x (w, h, &d, (double) at +
+                                              big->cycles / 2.0);
+      guint64 next = MAX (d.programs[a]->cycles, d.programs[b]->cycles);
+      g_assert_cmpfloat (x, >, spx_render_timeline_cycle_x (w, h, &d, next));
+      gint hit = -1;
+      for (double y = 0; y < h && hit < 0; y++)
+        {
+          guint lane = G_MAXUINT;
+          gint got = spx_render_timeline_hit (w, h, &d, x, y, &lane);
+          if (got >= 0 && lane == longest)
+            hit = got;
+        }
+      g_assert_cmpint (hit, ==, most);
+    }
+  /* zoomed, the axis is to scale whatever the data asks */
+  d.zoom_from = 0;
+  d.zoom_to = 0.5;
+  g_autofree char *zoomed = spx_render_timeline_axis_caption (405, 600, &d);
+  g_assert_null (strstr (zoomed, "broken"));
+  spx_study_free (study);
+  spx_lesson_free (lesson);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/render/readable/exchange-labels", test_exchange_labels);
+  g_test_add_func ("/render/readable/timeline-bars", test_timeline_bars);
   return g_test_run ();
 }

@@ -16,6 +16,10 @@ typedef struct {
   double zoom_from, zoom_to;        /* the part of the cycle axis shown,
                                        as fractions of the longest
                                        program; to <= from: all of it */
+  gboolean axis_break;              /* all of it shown and the longest
+                                       program more than 3 times the
+                                       next: the axis breaks after the
+                                       next, so that every bar reads */
 } SpxRenderTimelineData;
 
 /* The axis zooms in at most so far that this many cycles fill it. */
@@ -61,6 +65,11 @@ gboolean spx_render_timeline_label_box (double width, double height,
                                         const SpxRenderTimelineData *d,
                                         guint lane, guint step,
                                         cairo_rectangle_t *box);
+
+/* What the picture writes under its axis: "cycles", the part shown
+ * when zoomed, or where a broken axis breaks. Free with g_free. */
+char    *spx_render_timeline_axis_caption (double width, double height,
+                                           const SpxRenderTimelineData *d);
 
 /* Where cycles from the start falls on the axis of a picture of width ×
  * height (default font size), zoomed as d says; outside the axis when
