@@ -2,6 +2,7 @@
  * checked) and the figures its text quotes, against a planned study. */
 #include "spx-lesson.h"
 #include "spx-util.h"
+#include "test-ipu-check.h"
 #include "test-lesson-file.h"
 
 #include <stdio.h>
@@ -361,6 +362,48 @@ test_counts_said (void)
   g_assert_null (strstr (five, " 3 blocks "));
 }
 
+/* Every formula the lesson and the Timeline quote is said in words
+ * too, from the same figures: every term of every program of every
+ * step's problem, and of the same in fp32 and unstructured (b = 1); the
+ * compute step's text carries them. */
+static void
+test_words (void)
+{
+  g_autoptr (SpxLesson) l = shipped ();
+  for (guint i = 0; i < l->steps->len; i++)
+    for (guint v = 0; v < 3; v++)
+      {
+        const SpxLessonStep *step = g_ptr_array_index (l->steps, i);
+        if (v > 0 && g_str_equal (step->scenario->machine, "bow"))
+          continue; /* the full machine once is enough */
+        g_autoptr (SpxScenario) sc = spx_scenario_copy (step->scenario);
+        if (v == 1)
+          sc->dtype = SPX_DTYPE_FP32;
+        if (v == 2)
+          sc->block = 1;
+        g_autoptr (SpxStudy) s = spx_study_new ();
+        g_autoptr (GError) error = NULL;
+        spx_study_use_scenario (s, sc, &error);
+        g_assert_no_error (error);
+        g_assert_true (spx_study_plan (s, &error));
+        for (guint m = 0; m < SPX_IPU_N_MODES; m++)
+          test_ipu_check_all_words (s->programs[m]);
+      }
+  g_autoptr (SpxStudy) s = study_of_step (l, 4);
+  const SpxLessonStep *compute = g_ptr_array_index (l->steps, 4);
+  const SpxIpuProgram *p = s->programs[SPX_IPU_MODE_STATIC];
+  gint at = spx_lesson_find_step (p, compute->superstep);
+  SpxLessonView v = { s, SPX_IPU_MODE_STATIC, -1, at };
+  g_autofree char *text = spx_lesson_expand (compute->text, &v);
+  const SpxIpuStep *cs = &g_array_index (p->steps, SpxIpuStep, at);
+  for (guint j = 0; j < cs->terms->len; j++)
+    {
+      const SpxIpuTerm *t = &g_array_index (cs->terms, SpxIpuTerm, j);
+      g_autofree char *said = g_strdup_printf ("; in words, %s", t->words);
+      g_assert_nonnull (strstr (text, said));
+    }
+}
+
 /* "How the static planner cuts the matrix" shows a cut: its static plan
  * puts W's block-columns in more than one k-band, as many as it says. */
 static void
@@ -399,5 +442,6 @@ main (int argc, char **argv)
   g_test_add_func ("/lesson/counts", test_counts);
   g_test_add_func ("/lesson/counts-said", test_counts_said);
   g_test_add_func ("/lesson/cut", test_cut);
+  g_test_add_func ("/lesson/words", test_words);
   return g_test_run ();
 }

@@ -126,24 +126,36 @@ test_timeline_describe (void)
                     "1,124 cycles · 29.4% of 3,824 cycles\n"
                     "busiest tile: 0\n"
                     "exchange overhead — 1 round × 100 cycles — 100 cycles\n"
+                    "    a fixed 100 cycles to start each of 1 round of "
+                    "sending\n"
                     "busiest tile sends — 4.0 KiB at 4 B/cycle — "
-                    "1,024 cycles");
+                    "1,024 cycles\n"
+                    "    the tile that sends most sends 4.0 KiB, 4 bytes a "
+                    "cycle");
   assert_describes (&d, SPX_IPU_MODE_STATIC, 1,
                     "static · Superstep 2: distribute sync\n"
                     "90 cycles · 2.4% of 3,824 cycles\n"
-                    "sync — one on-chip sync — 90 cycles");
+                    "sync — one on-chip sync — 90 cycles\n"
+                    "    1 sync of 90 cycles, each waiting until every tile "
+                    "is done");
   assert_describes (&d, SPX_IPU_MODE_STATIC, 2,
                     "static · Superstep 3: compute\n"
                     "2,000 cycles · 52.3% of 3,824 cycles\n"
                     "slowest tile: 3\n"
-                    "slowest tile — tile 3 — 2,000 cycles");
+                    "slowest tile — tile 3 — 2,000 cycles\n"
+                    "    the cycles of tile 3, the slowest, whose planner "
+                    "gave no breakdown");
   assert_describes (&d, SPX_IPU_MODE_STATIC, 3,
                     "static · Superstep 4: reduce exchange\n"
                     "300 cycles · 7.8% of 3,824 cycles\n"
                     "busiest tile: 0\n"
                     "exchange overhead — 1 round × 100 cycles — 100 cycles\n"
+                    "    a fixed 100 cycles to start each of 1 round of "
+                    "sending\n"
                     "busiest tile receives — 800 B at 4 B/cycle — "
-                    "200 cycles");
+                    "200 cycles\n"
+                    "    the tile that receives most receives 800 B, 4 bytes "
+                    "a cycle");
   assert_describes (&d, SPX_IPU_MODE_STATIC, 4,
                     "static · Superstep 5: reduce compute\n"
                     "150 cycles · 3.9% of 3,824 cycles\n"
@@ -154,14 +166,18 @@ test_timeline_describe (void)
                     "static · Superstep 7: zero-fill compute\n"
                     "70 cycles · 1.8% of 3,824 cycles\n"
                     "slowest tile: 9\n"
-                    "slowest tile — tile 9 — 70 cycles");
+                    "slowest tile — tile 9 — 70 cycles\n"
+                    "    the cycles of tile 9, the slowest, whose planner "
+                    "gave no breakdown");
   /* the selection does not change what hovering says */
   d.selected_superstep = 2;
   d.selected_lane = SPX_IPU_MODE_STATIC;
   assert_describes (&d, SPX_IPU_MODE_STATIC, 1,
                     "static · Superstep 2: distribute sync\n"
                     "90 cycles · 2.4% of 3,824 cycles\n"
-                    "sync — one on-chip sync — 90 cycles");
+                    "sync — one on-chip sync — 90 cycles\n"
+                    "    1 sync of 90 cycles, each waiting until every tile "
+                    "is done");
 }
 
 /* A sliver of a long program, and a step nobody explained. */
@@ -173,12 +189,16 @@ test_timeline_describe_edges (void)
   assert_describes (&d, SPX_IPU_MODE_DENSE, 0,
                     "dense · Superstep 1: sync\n"
                     "90 cycles · <0.1% of 300,090 cycles\n"
-                    "sync — one on-chip sync — 90 cycles");
+                    "sync — one on-chip sync — 90 cycles\n"
+                    "    1 sync of 90 cycles, each waiting until every tile "
+                    "is done");
   assert_describes (&d, SPX_IPU_MODE_DENSE, 1,
                     "dense · Superstep 2: compute\n"
                     "300,000 cycles · 100.0% of 300,090 cycles\n"
                     "slowest tile: 0\n"
-                    "slowest tile — tile 0 — 300,000 cycles");
+                    "slowest tile — tile 0 — 300,000 cycles\n"
+                    "    the cycles of tile 0, the slowest, whose planner "
+                    "gave no breakdown");
   /* a compute step where no tile works: no cycles, no terms */
   g_autoptr (SpxIpuMachine) m = spx_ipu_machine_preset ("teach16");
   g_autoptr (SpxIpuProgram) idle = spx_ipu_program_new (

@@ -197,7 +197,8 @@ step_header (const SpxIpuStep *s, guint index)
                           c, t);
 }
 
-/* A line per term, each after a newline. */
+/* A line per term, each after a newline, and under it the term in
+ * words. */
 static void
 append_terms (GString *out, const SpxIpuStep *s)
 {
@@ -207,6 +208,8 @@ append_terms (GString *out, const SpxIpuStep *s)
       g_autofree char *c = spx_format_count (t->cycles);
       g_string_append_printf (out, "\n%s — %s — %s cycles", t->term,
                               t->formula, c);
+      if (t->words != NULL)
+        g_string_append_printf (out, "\n    %s", t->words);
     }
   if (s->terms == NULL || s->terms->len == 0)
     g_string_append (out, "\nno breakdown of these cycles");

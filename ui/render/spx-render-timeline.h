@@ -40,7 +40,8 @@ gint spx_render_timeline_hit (double width, double height,
 
 /* What the panel under the axis says: for the selected superstep a
  * header "Superstep N: NAME, C cycles, tile T · mode" (spx_ipu_step_name; no tile
- * for a sync) and a line per term, "term — formula — N cycles", the terms
+ * for a sync) and a line per term, "term — formula — N cycles", each
+ * followed by a line with the term in words (indented), the terms
  * summing to C; with nothing selected (or a selection out of range), a
  * hint to click. The picture draws the same, in columns, as far as it
  * has room. Free with g_free. */
