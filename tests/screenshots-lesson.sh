@@ -22,6 +22,8 @@ for theme in light dark; do
     > "$config/glib-2.0/settings/keyfile"
   XDG_CONFIG_HOME=$config GSETTINGS_BACKEND=keyfile xvfb-run -a -s "-screen 0 ${size}x24" sh -c "
     '$build/app/sparse-explorer' --lesson & pid=\$!
+    # the window, then its first plan (a busy machine is slow to both)
+    xdotool search --sync --onlyvisible --name 'Sparse Explorer' > /dev/null
     sleep 6
     # the pointer over the lesson's text, where it raises no tooltip (and
     # inside the window: without a window manager the keys go where it is)

@@ -7,6 +7,8 @@
 #include "spx-util.h"
 #include "spx-mask-gen.h"
 
+#include <string.h>
+
 /* Every byte received came in a transfer; a broadcast counts out of its
  * source once, so a tile sends at most what its transfers carry and at
  * least its largest one. */
@@ -37,12 +39,56 @@ test_ipu_check_traffic (const SpxIpuProgram *p, const SpxIpuStep *s)
     }
 }
 
-/* An explanation's lines after its header: one per term of step s,
- * "term — formula — 1,234 cycles", the terms adding up to the step. */
+/* The numbers written in text ("16²·2 B/8" has 16, 2 and 8). */
+static inline GPtrArray *
+test_ipu_numbers (const char *text)
+{
+  GPtrArray *out = g_ptr_array_new_with_free_func (g_free);
+  for (const char *p = text; *p;)
+    {
+      if (!g_ascii_isdigit (*p))
+        {
+          p++;
+          continue;
+        }
+      const char *q = p;
+      while (g_ascii_isdigit (*q) ||
+             ((*q == '.' || *q == ',') && g_ascii_isdigit (q[1])))
+        q++;
+      g_ptr_array_add (out, g_strndup (p, q - p));
+      p = q;
+    }
+  return out;
+}
+
+/* Term t is said in words, and the words carry every number of its
+ * formula: they are written from the same figures. */
+static inline void
+test_ipu_check_words (const SpxIpuTerm *t)
+{
+  g_assert_nonnull (t->words);
+  g_assert_cmpuint (strlen (t->words), >, 0);
+  g_autoptr (GPtrArray) said = test_ipu_numbers (t->words);
+  g_autoptr (GPtrArray) wanted = test_ipu_numbers (t->formula);
+  for (guint i = 0; i < wanted->len; i++)
+    {
+      gboolean found = FALSE;
+      for (guint j = 0; j < said->len && !found; j++)
+        found = g_str_equal (wanted->pdata[i], said->pdata[j]);
+      if (!found)
+        g_test_message ("%s: %s / %s: no %s", t->term, t->formula, t->words,
+                        (char *) wanted->pdata[i]);
+      g_assert_true (found);
+    }
+}
+
+/* An explanation's lines after its header: per term of step s,
+ * "term — formula — 1,234 cycles" and the term in words under it, the
+ * terms adding up to the step. */
 static inline void
 test_ipu_check_term_lines (char **lines, const SpxIpuStep *s)
 {
-  g_assert_cmpuint (g_strv_length (lines), ==, 1 + s->terms->len);
+  g_assert_cmpuint (g_strv_length (lines), ==, 1 + 2 * s->terms->len);
   guint64 sum = 0;
   for (guint i = 0; i < s->terms->len; i++)
     {
@@ -50,10 +96,25 @@ test_ipu_check_term_lines (char **lines, const SpxIpuStep *s)
       g_autofree char *tc = spx_format_count (t->cycles);
       g_autofree char *line = g_strdup_printf ("%s — %s — %s cycles", t->term,
                                                t->formula, tc);
-      g_assert_cmpstr (lines[1 + i], ==, line);
+      g_assert_cmpstr (lines[1 + 2 * i], ==, line);
+      test_ipu_check_words (t);
+      g_autofree char *words = g_strdup_printf ("    %s", t->words);
+      g_assert_cmpstr (lines[2 + 2 * i], ==, words);
       sum += t->cycles;
     }
   g_assert_cmpuint (sum, ==, s->cycles);
+}
+
+/* Every term of every step of p is said in words. */
+static inline void
+test_ipu_check_all_words (const SpxIpuProgram *p)
+{
+  for (guint i = 0; i < p->steps->len; i++)
+    {
+      const SpxIpuStep *s = &g_array_index (p->steps, SpxIpuStep, i);
+      for (guint j = 0; s->terms != NULL && j < s->terms->len; j++)
+        test_ipu_check_words (&g_array_index (s->terms, SpxIpuTerm, j));
+    }
 }
 
 /* The sides of the matrix a piece of kind is cut from: X is k × n, W

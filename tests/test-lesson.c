@@ -2,7 +2,10 @@
  * checked) and the figures its text quotes, against a planned study. */
 #include "spx-lesson.h"
 #include "spx-util.h"
+#include "test-ipu-check.h"
+#include "test-lesson-file.h"
 
+#include <stdio.h>
 #include <string.h>
 
 static const char *const views[] = {
@@ -22,19 +25,31 @@ load (const char *text, GError **error)
                                error);
 }
 
+/* The shipped lesson; a study planned on the scenario of its step i. */
+static SpxLesson *
+shipped (void)
+{
+  return test_shipped_lesson (views);
+}
+
+static SpxStudy *
+study_of_step (const SpxLesson *l, guint i)
+{
+  const SpxLessonStep *step = g_ptr_array_index (l->steps, i);
+  SpxStudy *s = spx_study_new ();
+  g_autoptr (GError) error = NULL;
+  spx_study_use_scenario (s, step->scenario, &error);
+  g_assert_no_error (error);
+  g_assert_true (spx_study_plan (s, &error));
+  g_assert_no_error (error);
+  return s;
+}
+
 /* The shipped lesson: every step loads, in order, each whole. */
 static void
 test_shipped (void)
 {
-  g_autofree char *path = g_test_build_filename (
-    G_TEST_DIST, "..", "data", "lesson", "ipu-model.lesson", NULL);
-  g_autofree char *data = NULL;
-  gsize len = 0;
-  g_assert_true (g_file_get_contents (path, &data, &len, NULL));
-  g_autoptr (GError) error = NULL;
-  g_autoptr (SpxLesson) l = spx_lesson_load_data ("ipu-model.lesson", data,
-                                                  len, views, &error);
-  g_assert_no_error (error);
+  g_autoptr (SpxLesson) l = shipped ();
   g_assert_cmpstr (l->title, ==, "Learn the IPU model");
   g_assert_cmpuint (l->steps->len, ==, 9);
   const SpxLessonStep *first = g_ptr_array_index (l->steps, 0);
@@ -60,7 +75,10 @@ test_shipped (void)
   g_assert_cmpstr (program->view, ==, "timeline");
   g_assert_cmpint (first->timeline_fit, ==, -1);
   g_assert_cmpint (program->timeline_fit, ==, SPX_IPU_MODE_STATIC);
-  g_assert_cmpint (dynamic->timeline_fit, ==, -1);
+  g_assert_cmpint (dynamic->timeline_fit, ==, SPX_LESSON_FIT_ALL);
+  /* dense beside both: all three bars, on a broken axis */
+  const SpxLessonStep *dense = g_ptr_array_index (l->steps, 7);
+  g_assert_cmpint (dense->timeline_fit, ==, SPX_LESSON_FIT_BROKEN);
 }
 
 /* A step keeps what it does not set from the step before. */
@@ -109,7 +127,8 @@ test_errors (void)
     { HEAD FIRST "[two]\ntitle=Two\ntext=t\nmode=sparse\n",
       "t.lesson: [two] mode: expected dense, static or dynamic" },
     { HEAD FIRST "[two]\ntitle=Two\ntext=t\ntimeline-fit=none\n",
-      "t.lesson: [two] timeline-fit: expected dense, static, dynamic or all" },
+      "t.lesson: [two] timeline-fit: expected dense, static, dynamic, all or "
+      "broken" },
     { HEAD FIRST "[two]\ntitle=Two\ntext=t\nsuperstep=reduce\n",
       "t.lesson: [two] superstep: expected KIND PHASE" },
     { HEAD FIRST "[two]\ntitle=Two\ntext=t\ntile=x\n",
@@ -306,13 +325,7 @@ test_counts_said (void)
 {
   g_autoptr (SpxStudy) s = small_study ();
   const SpxIpuProgram *p = s->programs[SPX_IPU_MODE_STATIC];
-  g_autofree char *path = g_test_build_filename (
-    G_TEST_DIST, "..", "data", "lesson", "ipu-model.lesson", NULL);
-  g_autofree char *data = NULL;
-  gsize len = 0;
-  g_assert_true (g_file_get_contents (path, &data, &len, NULL));
-  g_autoptr (SpxLesson) l = spx_lesson_load_data ("ipu-model.lesson", data,
-                                                  len, views, NULL);
+  g_autoptr (SpxLesson) l = shipped ();
   const SpxLessonStep *tile = g_ptr_array_index (l->steps, 0);
   const SpxLessonStep *compute = g_ptr_array_index (l->steps, 4);
   g_assert_cmpint (tile->tile, ==, 5);
@@ -349,6 +362,75 @@ test_counts_said (void)
   g_assert_null (strstr (five, " 3 blocks "));
 }
 
+/* Every formula the lesson and the Timeline quote is said in words
+ * too, from the same figures: every term of every program of every
+ * step's problem, and of the same in fp32 and unstructured (b = 1); the
+ * compute step's text carries them. */
+static void
+test_words (void)
+{
+  g_autoptr (SpxLesson) l = shipped ();
+  for (guint i = 0; i < l->steps->len; i++)
+    for (guint v = 0; v < 3; v++)
+      {
+        const SpxLessonStep *step = g_ptr_array_index (l->steps, i);
+        if (v > 0 && g_str_equal (step->scenario->machine, "bow"))
+          continue; /* the full machine once is enough */
+        g_autoptr (SpxScenario) sc = spx_scenario_copy (step->scenario);
+        if (v == 1)
+          sc->dtype = SPX_DTYPE_FP32;
+        if (v == 2)
+          sc->block = 1;
+        g_autoptr (SpxStudy) s = spx_study_new ();
+        g_autoptr (GError) error = NULL;
+        spx_study_use_scenario (s, sc, &error);
+        g_assert_no_error (error);
+        g_assert_true (spx_study_plan (s, &error));
+        for (guint m = 0; m < SPX_IPU_N_MODES; m++)
+          test_ipu_check_all_words (s->programs[m]);
+      }
+  g_autoptr (SpxStudy) s = study_of_step (l, 4);
+  const SpxLessonStep *compute = g_ptr_array_index (l->steps, 4);
+  const SpxIpuProgram *p = s->programs[SPX_IPU_MODE_STATIC];
+  gint at = spx_lesson_find_step (p, compute->superstep);
+  SpxLessonView v = { s, SPX_IPU_MODE_STATIC, -1, at };
+  g_autofree char *text = spx_lesson_expand (compute->text, &v);
+  const SpxIpuStep *cs = &g_array_index (p->steps, SpxIpuStep, at);
+  for (guint j = 0; j < cs->terms->len; j++)
+    {
+      const SpxIpuTerm *t = &g_array_index (cs->terms, SpxIpuTerm, j);
+      g_autofree char *said = g_strdup_printf ("; in words, %s", t->words);
+      g_assert_nonnull (strstr (text, said));
+    }
+}
+
+/* "How the static planner cuts the matrix" shows a cut: its static plan
+ * puts W's block-columns in more than one k-band, as many as it says. */
+static void
+test_cut (void)
+{
+  g_autoptr (SpxLesson) l = shipped ();
+  const SpxLessonStep *cut = g_ptr_array_index (l->steps, 1);
+  g_assert_cmpstr (cut->title, ==, "How the static planner cuts the matrix");
+  g_autoptr (SpxStudy) s = study_of_step (l, 1);
+  const SpxIpuProgram *p = s->programs[SPX_IPU_MODE_STATIC];
+  g_assert_nonnull (p->col_group);
+  g_autoptr (GHashTable) bands = g_hash_table_new (NULL, NULL);
+  guint64 cols = p->k / p->block;
+  for (guint64 c = 0; c < cols; c++)
+    g_hash_table_add (bands, GUINT_TO_POINTER (p->col_group[c] + 1));
+  guint sn = 0, sk = 0;
+  g_assert_cmpint (sscanf (p->plan, "sn=%u sk=%u", &sn, &sk), ==, 2);
+  g_test_message ("%s: %u k-bands", p->plan, g_hash_table_size (bands));
+  g_assert_cmpuint (g_hash_table_size (bands), >, 1);
+  g_assert_cmpuint (g_hash_table_size (bands), ==, sk);
+  /* the text says so */
+  SpxLessonView v = { s, SPX_IPU_MODE_STATIC, -1, -1 };
+  g_autofree char *text = spx_lesson_expand (cut->text, &v);
+  g_autofree char *plan = g_strdup_printf ("This plan is %s ", p->plan);
+  g_assert_nonnull (strstr (text, plan));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -359,5 +441,7 @@ main (int argc, char **argv)
   g_test_add_func ("/lesson/expand", test_expand);
   g_test_add_func ("/lesson/counts", test_counts);
   g_test_add_func ("/lesson/counts-said", test_counts_said);
+  g_test_add_func ("/lesson/cut", test_cut);
+  g_test_add_func ("/lesson/words", test_words);
   return g_test_run ();
 }

@@ -171,7 +171,7 @@ test_timeline_formats (void)
 {
   g_autoptr (SpxIpuProgram) a = long_compute (SPX_IPU_MODE_DENSE);
   g_autoptr (SpxIpuProgram) b = one_transfer ();
-  SpxRenderTimelineData d = { { a, b, NULL }, -1, -1, 0, 0 };
+  SpxRenderTimelineData d = { { a, b, NULL }, -1, -1, 0, 0, FALSE };
   check_formats (spx_render_timeline, &d);
 }
 
@@ -575,7 +575,7 @@ static void
 test_timeline_compute_colour (void)
 {
   g_autoptr (SpxIpuProgram) p = long_compute (SPX_IPU_MODE_STATIC);
-  SpxRenderTimelineData d = { { NULL, p, NULL }, -1, -1, 0, 0 };
+  SpxRenderTimelineData d = { { NULL, p, NULL }, -1, -1, 0, 0, FALSE };
   SpxRenderStyle light, dark;
   spx_render_style_init (&light, SPX_THEME_LIGHT);
   spx_render_style_init (&dark, SPX_THEME_DARK);
@@ -597,7 +597,7 @@ test_timeline_hit (void)
 {
   g_autoptr (SpxIpuProgram) a = long_compute (SPX_IPU_MODE_DENSE);
   g_autoptr (SpxIpuProgram) c = long_compute (SPX_IPU_MODE_DYNAMIC);
-  SpxRenderTimelineData d = { { a, NULL, c }, -1, -1, 0, 0 };
+  SpxRenderTimelineData d = { { a, NULL, c }, -1, -1, 0, 0, FALSE };
   double ya = bar_middle_y (&d, W / 2, 0), yc = bar_middle_y (&d, W / 2, 2);
   g_assert_cmpfloat (yc, >, ya);
   guint lane = 99;
@@ -617,7 +617,7 @@ test_timeline_hit (void)
                    -1);
   g_assert_cmpint (spx_render_timeline_hit (W, H, &d, W / 2, (ya + yc) / 2,
                                             NULL), ==, -1);
-  SpxRenderTimelineData empty = { { NULL, NULL, NULL }, -1, -1, 0, 0 };
+  SpxRenderTimelineData empty = { { NULL, NULL, NULL }, -1, -1, 0, 0, FALSE };
   g_assert_cmpint (spx_render_timeline_hit (W, H, &empty, 10, 10, NULL), ==,
                    -1);
 }
@@ -630,7 +630,7 @@ test_timeline_selection (void)
   g_autoptr (SpxIpuProgram) c = long_compute (SPX_IPU_MODE_DYNAMIC);
   SpxRenderStyle style;
   spx_render_style_init (&style, SPX_THEME_LIGHT);
-  SpxRenderTimelineData d = { { a, NULL, c }, 1, 2, 0, 0 };
+  SpxRenderTimelineData d = { { a, NULL, c }, 1, 2, 0, 0, FALSE };
   double ya = bar_middle_y (&d, W / 2, 0), yc = bar_middle_y (&d, W / 2, 2);
   Image im = draw (spx_render_timeline, &d, &style, W, H);
   /* the 2 px outline runs just above the bar's top edge: one of the
@@ -660,11 +660,11 @@ test_timeline_out_of_range (void)
   gint bad[] = { 3, 99, G_MAXINT, -7 };
   for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
     {
-      SpxRenderTimelineData d = { { p, p, p }, bad[i], bad[i], 0, 0 };
+      SpxRenderTimelineData d = { { p, p, p }, bad[i], bad[i], 0, 0, FALSE };
       Image im = draw (spx_render_timeline, &d, &style, 320, 200);
       cairo_surface_destroy (im.surface);
     }
-  SpxRenderTimelineData none = { { NULL, NULL, NULL }, -1, -1, 0, 0 };
+  SpxRenderTimelineData none = { { NULL, NULL, NULL }, -1, -1, 0, 0, FALSE };
   Image im = draw (spx_render_timeline, &none, &style, 320, 200);
   cairo_surface_destroy (im.surface);
   im = draw (spx_render_timeline, NULL, &style, 320, 200);
@@ -677,7 +677,7 @@ test_timeline_real (void)
 {
   SpxIpuProgram *p[SPX_IPU_N_MODES];
   test_ipu_real_programs (p);
-  SpxRenderTimelineData d = { { p[0], p[1], p[2] }, 2, -1, 0, 0 };
+  SpxRenderTimelineData d = { { p[0], p[1], p[2] }, 2, -1, 0, 0, FALSE };
   SpxRenderStyle style;
   spx_render_style_init (&style, SPX_THEME_LIGHT);
   static const double sizes[][2] = { { 320, 200 }, { 640, 400 },
@@ -727,7 +727,7 @@ test_timeline_explain (void)
 {
   SpxIpuProgram *p[SPX_IPU_N_MODES];
   test_ipu_real_programs (p);
-  SpxRenderTimelineData d = { { p[0], p[1], p[2] }, -1, -1, 0, 0 };
+  SpxRenderTimelineData d = { { p[0], p[1], p[2] }, -1, -1, 0, 0, FALSE };
   g_autofree char *none = spx_render_timeline_explain (&d);
   g_assert_cmpstr (none, ==, HINT);
   for (guint m = 0; m < SPX_IPU_N_MODES; m++)
@@ -786,7 +786,7 @@ test_timeline_panel (void)
     compute++;
   guint n_terms = g_array_index (st->steps, SpxIpuStep, compute).terms->len;
   g_assert_cmpuint (n_terms, >=, 2);
-  SpxRenderTimelineData none = { { p[0], p[1], p[2] }, -1, -1, 0, 0 };
+  SpxRenderTimelineData none = { { p[0], p[1], p[2] }, -1, -1, 0, 0, FALSE };
   SpxRenderTimelineData sel = none;
   sel.selected_superstep = (gint) compute;
   sel.selected_lane = SPX_IPU_MODE_STATIC;

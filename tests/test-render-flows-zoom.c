@@ -332,7 +332,7 @@ test_zoom (void)
 {
   g_autoptr (SpxIpuProgram) st = one_compute (SPX_IPU_MODE_STATIC, 2900);
   g_autoptr (SpxIpuProgram) dy = one_compute (SPX_IPU_MODE_DYNAMIC, 24000);
-  SpxRenderTimelineData d = { { NULL, st, dy }, -1, -1, 0, 0 };
+  SpxRenderTimelineData d = { { NULL, st, dy }, -1, -1, 0, 0, FALSE };
   double most = (double) dy->cycles;
   g_assert_cmpuint (dy->cycles, >, st->cycles);
   double x0 = spx_render_timeline_cycle_x (W, H, &d, 0);
@@ -391,7 +391,7 @@ test_zoom_hit (void)
 {
   g_autoptr (SpxIpuProgram) st = one_compute (SPX_IPU_MODE_STATIC, 2900);
   g_autoptr (SpxIpuProgram) dy = one_compute (SPX_IPU_MODE_DYNAMIC, 24000);
-  SpxRenderTimelineData d = { { NULL, st, dy }, -1, -1, 0, 0 };
+  SpxRenderTimelineData d = { { NULL, st, dy }, -1, -1, 0, 0, FALSE };
   /* the static lane's bar: the first row where its compute is hit */
   double y = -1;
   guint lane = 99;

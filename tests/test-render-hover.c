@@ -86,7 +86,8 @@ test_timeline_describe_panel (void)
   g_autofree char *longer = g_strnfill (200, 'x');
   spx_ipu_terms_add (s->terms, "blocks", 500, "a formula %s end", longer);
   spx_ipu_program_finish (p);
-  SpxRenderTimelineData d = { { NULL, p, NULL }, 0, SPX_IPU_MODE_STATIC, 0, 0 };
+  SpxRenderTimelineData d = { { NULL, p, NULL }, 0, SPX_IPU_MODE_STATIC, 0, 0,
+                              FALSE };
   SpxRenderStyle style;
   spx_render_style_init (&style, SPX_THEME_LIGHT);
   gboolean whole = FALSE;
@@ -119,30 +120,42 @@ static void
 test_timeline_describe (void)
 {
   g_autoptr (SpxIpuProgram) p = known_static ();
-  SpxRenderTimelineData d = { { NULL, p, NULL }, -1, -1, 0, 0 };
+  SpxRenderTimelineData d = { { NULL, p, NULL }, -1, -1, 0, 0, FALSE };
   assert_describes (&d, SPX_IPU_MODE_STATIC, 0,
                     "static · Superstep 1: distribute exchange\n"
                     "1,124 cycles · 29.4% of 3,824 cycles\n"
                     "busiest tile: 0\n"
                     "exchange overhead — 1 round × 100 cycles — 100 cycles\n"
+                    "    a fixed 100 cycles to start each of 1 round of "
+                    "sending\n"
                     "busiest tile sends — 4.0 KiB at 4 B/cycle — "
-                    "1,024 cycles");
+                    "1,024 cycles\n"
+                    "    the tile that sends most sends 4.0 KiB, 4 bytes a "
+                    "cycle");
   assert_describes (&d, SPX_IPU_MODE_STATIC, 1,
                     "static · Superstep 2: distribute sync\n"
                     "90 cycles · 2.4% of 3,824 cycles\n"
-                    "sync — one on-chip sync — 90 cycles");
+                    "sync — one on-chip sync — 90 cycles\n"
+                    "    1 sync of 90 cycles, each waiting until every tile "
+                    "is done");
   assert_describes (&d, SPX_IPU_MODE_STATIC, 2,
                     "static · Superstep 3: compute\n"
                     "2,000 cycles · 52.3% of 3,824 cycles\n"
                     "slowest tile: 3\n"
-                    "slowest tile — tile 3 — 2,000 cycles");
+                    "slowest tile — tile 3 — 2,000 cycles\n"
+                    "    the cycles of tile 3, the slowest, whose planner "
+                    "gave no breakdown");
   assert_describes (&d, SPX_IPU_MODE_STATIC, 3,
                     "static · Superstep 4: reduce exchange\n"
                     "300 cycles · 7.8% of 3,824 cycles\n"
                     "busiest tile: 0\n"
                     "exchange overhead — 1 round × 100 cycles — 100 cycles\n"
+                    "    a fixed 100 cycles to start each of 1 round of "
+                    "sending\n"
                     "busiest tile receives — 800 B at 4 B/cycle — "
-                    "200 cycles");
+                    "200 cycles\n"
+                    "    the tile that receives most receives 800 B, 4 bytes "
+                    "a cycle");
   assert_describes (&d, SPX_IPU_MODE_STATIC, 4,
                     "static · Superstep 5: reduce compute\n"
                     "150 cycles · 3.9% of 3,824 cycles\n"
@@ -153,14 +166,18 @@ test_timeline_describe (void)
                     "static · Superstep 7: zero-fill compute\n"
                     "70 cycles · 1.8% of 3,824 cycles\n"
                     "slowest tile: 9\n"
-                    "slowest tile — tile 9 — 70 cycles");
+                    "slowest tile — tile 9 — 70 cycles\n"
+                    "    the cycles of tile 9, the slowest, whose planner "
+                    "gave no breakdown");
   /* the selection does not change what hovering says */
   d.selected_superstep = 2;
   d.selected_lane = SPX_IPU_MODE_STATIC;
   assert_describes (&d, SPX_IPU_MODE_STATIC, 1,
                     "static · Superstep 2: distribute sync\n"
                     "90 cycles · 2.4% of 3,824 cycles\n"
-                    "sync — one on-chip sync — 90 cycles");
+                    "sync — one on-chip sync — 90 cycles\n"
+                    "    1 sync of 90 cycles, each waiting until every tile "
+                    "is done");
 }
 
 /* A sliver of a long program, and a step nobody explained. */
@@ -168,16 +185,20 @@ static void
 test_timeline_describe_edges (void)
 {
   g_autoptr (SpxIpuProgram) dense = long_compute ();
-  SpxRenderTimelineData d = { { dense, NULL, NULL }, -1, -1, 0, 0 };
+  SpxRenderTimelineData d = { { dense, NULL, NULL }, -1, -1, 0, 0, FALSE };
   assert_describes (&d, SPX_IPU_MODE_DENSE, 0,
                     "dense · Superstep 1: sync\n"
                     "90 cycles · <0.1% of 300,090 cycles\n"
-                    "sync — one on-chip sync — 90 cycles");
+                    "sync — one on-chip sync — 90 cycles\n"
+                    "    1 sync of 90 cycles, each waiting until every tile "
+                    "is done");
   assert_describes (&d, SPX_IPU_MODE_DENSE, 1,
                     "dense · Superstep 2: compute\n"
                     "300,000 cycles · 100.0% of 300,090 cycles\n"
                     "slowest tile: 0\n"
-                    "slowest tile — tile 0 — 300,000 cycles");
+                    "slowest tile — tile 0 — 300,000 cycles\n"
+                    "    the cycles of tile 0, the slowest, whose planner "
+                    "gave no breakdown");
   /* a compute step where no tile works: no cycles, no terms */
   g_autoptr (SpxIpuMachine) m = spx_ipu_machine_preset ("teach16");
   g_autoptr (SpxIpuProgram) idle = spx_ipu_program_new (
@@ -195,7 +216,7 @@ static void
 test_timeline_describe_out_of_range (void)
 {
   g_autoptr (SpxIpuProgram) p = known_static ();
-  SpxRenderTimelineData d = { { NULL, p, NULL }, 2, 1, 0, 0 };
+  SpxRenderTimelineData d = { { NULL, p, NULL }, 2, 1, 0, 0, FALSE };
   static const struct { guint lane; gint step; } bad[] = {
     { SPX_IPU_MODE_STATIC, 7 }, { SPX_IPU_MODE_STATIC, -1 },
     { SPX_IPU_MODE_STATIC, G_MAXINT }, { SPX_IPU_MODE_STATIC, G_MININT },
@@ -380,7 +401,7 @@ test_timeline_narrow_labels (void)
   const double w = 900, h = 500;
   SpxIpuProgram *p[SPX_IPU_N_MODES];
   test_ipu_real_programs (p);
-  SpxRenderTimelineData d = { { p[0], p[1], p[2] }, -1, -1, 0, 0 };
+  SpxRenderTimelineData d = { { p[0], p[1], p[2] }, -1, -1, 0, 0, FALSE };
   const SpxIpuProgram *st = p[SPX_IPU_MODE_STATIC];
   g_assert_cmpuint (st->steps->len, ==, 7);
   SpxRenderStyle style;

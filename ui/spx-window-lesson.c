@@ -88,6 +88,18 @@ show_words (SpxWindow *w, const SpxLessonStep *s)
   gtk_widget_set_sensitive (w->lesson_next, w->lesson_step + 1 < n);
 }
 
+/* The step's scenario as the lesson wrote it: no file of the user's
+ * (saving asks for a name), nothing unsaved, named after the step. */
+static void
+name_scenario (SpxWindow *w)
+{
+  g_clear_pointer (&w->study->path, g_free);
+  g_free (w->scenario_name);
+  w->scenario_name = g_strdup_printf ("%s, step %u", w->lesson->title,
+                                      w->lesson_step + 1);
+  _spx_window_set_dirty (w, FALSE);
+}
+
 static void
 go (SpxWindow *w, guint index)
 {
@@ -104,10 +116,10 @@ go (SpxWindow *w, guint index)
                                 s->colour_by_tile);
   spx_window_show_view (w, s->view);
   w->lesson_pending = TRUE;
+  name_scenario (w);
   if (replan)
     {
       spx_scenario_panel_load (w->panel, w->study);
-      _spx_window_set_dirty (w, TRUE);
       _spx_window_rebuild (w); /* the selection follows the new plan */
     }
   else
@@ -128,7 +140,8 @@ show_panel (SpxWindow *w, gboolean show)
 void
 _spx_window_lesson_start (SpxWindow *w)
 {
-  if (!load (w) ||
+  /* the user's scenario, unsaved edits and all, is not lost to it */
+  if (!load (w) || !_spx_window_confirm_discard (w) ||
       !_spx_window_may_replace_mask (w, "The lesson generates a problem of "
                                      "its own at every step."))
     return;

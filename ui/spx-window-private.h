@@ -61,6 +61,9 @@ struct _SpxWindow {
   SpxStudy      *study;
   SpxSubject    *shown;        /* where the editor's mask came from */
   gboolean       dirty;
+  char          *scenario_name; /* what the title calls a scenario that
+                                  came from no file (the lesson's), or
+                                  NULL */
   SpxIpuMode     mode;         /* the program the mask/tiles/exchange show */
   gint           selected_tile;
   char          *error;        /* the info bar's message */
@@ -225,7 +228,8 @@ void       _spx_window_timeline_zoom (SpxWindow *w, double factor);
 /* A click at (x, y) on a program's name fits the axis to it: TRUE when
  * one was there. */
 gboolean   _spx_window_timeline_fit_at (SpxWindow *w, double x, double y);
-/* Fits the axis to programs[lane], or shows all of it for lane < 0. */
+/* Fits the axis to programs[lane], or shows all of it for lane < 0 (on a
+ * broken axis for SPX_LESSON_FIT_BROKEN). */
 void       _spx_window_timeline_fit (SpxWindow *w, gint lane);
 
 /* spx-window-layers.c */

@@ -2,7 +2,8 @@
  * cycle axis about the pointer, scrolling pans a zoomed axis,
  * Ctrl+plus, Ctrl+minus and Ctrl+0 zoom about the middle and back to
  * all of it (only while the Timeline is shown: elsewhere the keys are
- * the page's), and a click on a program's name fits the axis to it. */
+ * the page's), and a click on a program's name fits the axis to it. The
+ * lesson may show all of it on a broken axis; any zoom is to scale. */
 #include "spx-window-private.h"
 #include "spx-render-timeline.h"
 #include "spx-widget-private.h"
@@ -36,6 +37,7 @@ zoom_at (SpxWindow *w, double x, double factor, double dx)
                             gtk_widget_get_allocated_height (v),
                             w->view_data[SPX_RENDER_VIEW_TIMELINE], x,
                             factor, dx, &st->zoom_from, &st->zoom_to);
+  st->axis_break = FALSE; /* a zoomed axis is to scale */
   _spx_window_views_changed (w, 0);
 }
 
@@ -48,6 +50,7 @@ _spx_window_timeline_zoom (SpxWindow *w, double factor)
   else
     {
       w->view_state.zoom_from = w->view_state.zoom_to = 0;
+      w->view_state.axis_break = FALSE;
       _spx_window_views_changed (w, 0);
     }
 }
@@ -55,7 +58,13 @@ _spx_window_timeline_zoom (SpxWindow *w, double factor)
 void
 _spx_window_timeline_fit (SpxWindow *w, gint lane)
 {
-  if (lane < 0)
+  if (lane == SPX_LESSON_FIT_BROKEN)
+    {
+      _spx_window_timeline_zoom (w, 0);
+      w->view_state.axis_break = TRUE;
+      _spx_window_views_changed (w, 0);
+    }
+  else if (lane < 0)
     _spx_window_timeline_zoom (w, 0);
   else
     {

@@ -173,6 +173,7 @@ take_study (SpxWindow *w, PlanJob *j)
                             spx_mask_ref (w->study->scenario->mask));
   fit_threads (w);
   spx_scenario_panel_load (w->panel, w->study);
+  g_clear_pointer (&w->scenario_name, g_free);
   _spx_window_set_dirty (w, FALSE);
 }
 
@@ -181,6 +182,7 @@ static void
 took_file (SpxWindow *w, PlanJob *j)
 {
   g_clear_pointer (&w->study->path, g_free);
+  g_clear_pointer (&w->scenario_name, g_free);
   _spx_window_set_dirty (w, FALSE);
   if (j->asked_block == 0)
     return;

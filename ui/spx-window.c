@@ -27,7 +27,8 @@ _spx_window_update_title (SpxWindow *w)
   /* a mask, or a network's layer, opened on its own */
   g_autofree char *name = base ? spx_escape (base)
     : sc->source == SPX_MASK_SOURCE_FILE
-      ? g_strdup (spx_study_label (w->study)) : NULL;
+      ? g_strdup (spx_study_label (w->study))
+      : g_strdup (w->scenario_name);
   g_autofree char *title = NULL;
   if (name != NULL || w->dirty)
     title = g_strdup_printf ("Sparse Explorer — %s%s", w->dirty ? "•" : "",
@@ -1394,6 +1395,7 @@ spx_window_finalize (GObject *object)
   g_free (w->error);
   g_free (w->overlay_label);
   g_free (w->saved_folder);
+  g_free (w->scenario_name);
   for (guint i = 0; i < SPX_RENDER_N_VIEWS; i++)
     g_free (w->view_data[i]);
   G_OBJECT_CLASS (spx_window_parent_class)->finalize (object);

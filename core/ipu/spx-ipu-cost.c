@@ -233,64 +233,6 @@ spx_ipu_cost_static_grain_cols (guint b, SpxDtype dtype)
   return b <= 1 ? n_grain : MAX (n_grain * n_grain / b, 1u);
 }
 
-/* ---- terms --------------------------------------------------------------- */
-
-static void
-term_clear (gpointer data)
-{
-  SpxIpuTerm *t = data;
-  g_free (t->term);
-  g_free (t->formula);
-}
-
-GArray *
-spx_ipu_terms_new (void)
-{
-  GArray *a = g_array_new (FALSE, TRUE, sizeof (SpxIpuTerm));
-  g_array_set_clear_func (a, term_clear);
-  return a;
-}
-
-void
-spx_ipu_terms_free (GArray *terms)
-{
-  if (terms)
-    g_array_unref (terms);
-}
-
-void
-spx_ipu_terms_add (GArray *terms, const char *term, guint64 cycles,
-                   const char *formula, ...)
-{
-  if (terms == NULL)
-    return;
-  va_list ap;
-  va_start (ap, formula);
-  SpxIpuTerm t = { g_strdup (term), g_strdup_vprintf (formula, ap), cycles };
-  va_end (ap);
-  g_array_append_val (terms, t);
-}
-
-guint64
-spx_ipu_terms_sum (const GArray *terms)
-{
-  guint64 sum = 0;
-  for (guint i = 0; terms && i < terms->len; i++)
-    sum += g_array_index (terms, SpxIpuTerm, i).cycles;
-  return sum;
-}
-
-void
-spx_ipu_terms_copy (GArray *dst, const GArray *src)
-{
-  g_array_set_size (dst, 0);
-  for (guint i = 0; src && i < src->len; i++)
-    {
-      const SpxIpuTerm *t = &g_array_index (src, SpxIpuTerm, i);
-      spx_ipu_terms_add (dst, t->term, t->cycles, "%s", t->formula);
-    }
-}
-
 /* "s" unless there is exactly one. */
 static const char *
 plural (double count)
@@ -325,12 +267,17 @@ spx_ipu_cost_exchange (const SpxIpuMachine *m, const SpxIpuTraffic *t,
   spx_ipu_terms_add (terms, "exchange overhead", fixed,
                      "%u round%s × %u cycles", rounds, rounds == 1 ? "" : "s",
                      m->exchange_overhead_cycles);
+  spx_ipu_terms_say (terms, "a fixed %u cycles to start each of %u round%s "
+                     "of sending", m->exchange_overhead_cycles, rounds,
+                     rounds == 1 ? "" : "s");
   g_autofree char *text = NULL;
   if (t->out >= in)
     {
       text = spx_format_bytes (t->out);
       spx_ipu_terms_add (terms, "busiest tile sends", moving,
                          "%s at %g B/cycle", text, rate);
+      spx_ipu_terms_say (terms, "the tile that sends most sends %s, %g "
+                         "bytes a cycle", text, rate);
     }
   else if (t->in_paired > 0)
     {
@@ -339,12 +286,18 @@ spx_ipu_cost_exchange (const SpxIpuMachine *m, const SpxIpuTraffic *t,
       spx_ipu_terms_add (terms, "busiest tile receives", moving,
                          "%s at %g B/cycle + %s broadcast to its pair at "
                          "%g B/cycle", alone, rate, text, 2 * rate);
+      spx_ipu_terms_say (terms, "the tile that receives most takes %s on "
+                         "its own, %g bytes a cycle, plus %s that it and "
+                         "its pair receive at once, %g bytes a cycle", alone,
+                         rate, text, 2 * rate);
     }
   else
     {
       text = spx_format_bytes (t->in);
       spx_ipu_terms_add (terms, "busiest tile receives", moving,
                          "%s at %g B/cycle", text, rate);
+      spx_ipu_terms_say (terms, "the tile that receives most receives %s, "
+                         "%g bytes a cycle", text, rate);
     }
   return fixed + moving;
 }
@@ -360,6 +313,8 @@ spx_ipu_cost_static_output (const SpxIpuMachine *m, guint64 bytes,
   spx_ipu_terms_add (terms, "final output", cycles,
                      "%s of Y over %u tiles, a cycle a byte", text,
                      m->tiles);
+  spx_ipu_terms_say (terms, "placing Y, %s shared by %u tiles: one cycle for "
+                     "each byte of a tile's share", text, m->tiles);
   return cycles;
 }
 
@@ -372,6 +327,9 @@ spx_ipu_cost_sync (const SpxIpuMachine *m, guint rounds, GArray *terms)
                        m->sync_cycles);
   else
     spx_ipu_terms_add (terms, "sync", cycles, "one on-chip sync");
+  spx_ipu_terms_say (terms, "%u sync%s of %u cycles, each waiting until "
+                     "every tile is done", MAX (rounds, 1),
+                     rounds > 1 ? "s" : "", m->sync_cycles);
   return cycles;
 }
 
@@ -446,13 +404,24 @@ element_vertex (const SpxIpuMachine *m, SpxDtype dtype, double mw,
   spx_ipu_terms_add (terms, "vertex start", start,
                      "%.2f × %g workers × %d", ELEM_SLOWDOWN * scale, w,
                      ELEM_START);
+  spx_ipu_terms_say (terms, "%d cycles for each of the %g workers to start, "
+                     "times %.2f for the gathers from X", ELEM_START, w,
+                     ELEM_SLOWDOWN * scale);
   spx_ipu_terms_add (terms, "rows", rows,
                      "%.2f × %g workers × %g row%s × (%d + %d × %g vectors)",
                      ELEM_SLOWDOWN * scale, w, mw, plural (mw), ELEM_ROW,
                      ELEM_ROW, g);
+  spx_ipu_terms_say (terms, "for each of the %g row%s a worker takes, %d "
+                     "cycles plus %d for each of its %g vectors of X, times "
+                     "%g workers taking turns, times %.2f", mw, plural (mw),
+                     ELEM_ROW, ELEM_ROW, g, w, ELEM_SLOWDOWN * scale);
   spx_ipu_terms_add (terms, "non-zeros", nz,
                      "%.2f × %g workers × %g non-zero%s × %d × %g vectors",
                      ELEM_SLOWDOWN * scale, w, kw, plural (kw), ELEM_STEP, g);
+  spx_ipu_terms_say (terms, "for each of the %g non-zero%s a worker takes, "
+                     "%d cycles per vector of X (%g vectors), times %g "
+                     "workers taking turns, times %.2f", kw, plural (kw),
+                     ELEM_STEP, g, w, ELEM_SLOWDOWN * scale);
   return start + rows + nz;
 }
 
@@ -483,14 +452,29 @@ block_vertex (const SpxIpuMachine *m, guint b, SpxDtype dtype,
   guint64 blk = whole (kw * per_block);
   spx_ipu_terms_add (terms, "vertex start", start, "%d + %g × %g workers",
                      VERTEX_START, br->hdr, w);
+  spx_ipu_terms_say (terms, "%d cycles to start the vertex, plus %g for "
+                     "each of its %g workers to read its header",
+                     VERTEX_START, br->hdr, w);
   spx_ipu_terms_add (terms, "rows", row, "%g row%s × (%g × %g workers + %d)",
                      mw, plural (mw), br->xret, w, BLOCK_ROW);
+  spx_ipu_terms_say (terms, "for each of the %g block-row%s a worker takes, "
+                     "%g cycle%s for each of the %g workers to fetch where "
+                     "its rows of X are, plus %d to set the row up", mw,
+                     plural (mw), br->xret, plural (br->xret), w, BLOCK_ROW);
   g_autofree char *each = spx_ipu_count_text (SPX_IPU_COUNT_PER_WORKER,
                                               per_worker);
   spx_ipu_terms_add (terms, "blocks", blk,
                      "%s × (%d + %u²·%g B/8 + %.1f per %g column%s × %g "
                      "workers)", each, BLOCK_SETUP, b, bytes, y, nw,
                      plural (nw), w);
+  spx_ipu_terms_say (terms, "for each of its %s: %d cycles to start the "
+                     "block, plus %u²·%g bytes / 8 = %g cycles to load its "
+                     "values, plus %.1f cycles to multiply it by %g "
+                     "column%s of X (%g, then %g a column), times %g "
+                     "workers taking turns", each, BLOCK_SETUP, b, bytes,
+                     (double) b * b * bytes / 8, y, nw, plural (nw),
+                     nw <= br->small_n ? br->base_small : br->base,
+                     per_column (m, b, dtype), w);
   return start + row + blk;
 }
 
@@ -558,17 +542,32 @@ spx_ipu_cost_dense_vertex (const SpxIpuMachine *m, SpxDtype dtype,
   guint64 macs = whole (re * pieces * cols_each * per_column);
   spx_ipu_terms_add (terms, "vertex start", VERTEX_START, "%d",
                      VERTEX_START);
+  spx_ipu_terms_say (terms, "%d cycles to start the vertex", VERTEX_START);
   double r = (double) rows_each, p = (double) pieces, c = (double) cols_each;
   spx_ipu_terms_add (terms, "rows", row,
                      "%g row%s of %u per worker × %g × %" G_GUINT64_FORMAT
                      " workers", r, plural (r), DENSE_GRAIN, DENSE_ROW, w);
+  spx_ipu_terms_say (terms, "%g cycles for each of the %g row%s of %u a "
+                     "worker takes, times %" G_GUINT64_FORMAT " workers "
+                     "taking turns", DENSE_ROW, r, plural (r), DENSE_GRAIN,
+                     w);
   spx_ipu_terms_add (terms, "pipeline fill", fill,
                      "%g row%s × %g piece%s × %g × %" G_GUINT64_FORMAT
                      " workers", r, plural (r), p, plural (p), DENSE_FILL, w);
+  spx_ipu_terms_say (terms, "%g cycles to fill the pipeline for each of the "
+                     "%g piece%s of %u × %u in each of those %g row%s, times "
+                     "%" G_GUINT64_FORMAT " workers", DENSE_FILL, p,
+                     plural (p), DENSE_GRAIN, DENSE_GRAIN, r, plural (r), w);
   spx_ipu_terms_add (terms, "multiply-accumulate", macs,
                      "%g row%s × %g piece%s × %g column%s × %g × %"
                      G_GUINT64_FORMAT " workers", r, plural (r), p,
                      plural (p), c, plural (c), per_column, w);
+  spx_ipu_terms_say (terms, "%g cycle%s per column of X (%u × %u "
+                     "multiply-adds at the tile's rate) for each of %g "
+                     "column%s, %g piece%s and %g row%s, times %"
+                     G_GUINT64_FORMAT " workers", per_column,
+                     plural (per_column), DENSE_GRAIN, DENSE_GRAIN, c,
+                     plural (c), p, plural (p), r, plural (r), w);
   return VERTEX_START + row + fill + macs;
 }
 
@@ -586,10 +585,17 @@ spx_ipu_cost_reduce (const SpxIpuMachine *m, SpxDtype dtype, guint64 outputs,
   guint64 adds = whole (w * steps * (c0 + REDUCE_STEP + partials - 1));
   spx_ipu_terms_add (terms, "vertex start", start, "%g workers × %d", w,
                      REDUCE_START);
+  spx_ipu_terms_say (terms, "%d cycles for each of the %g workers to start",
+                     REDUCE_START, w);
   spx_ipu_terms_add (terms, "additions", adds,
                      "%g workers × %g vector%s of %g outputs × (%g + %d + "
                      "%.2f partials − 1)", w, steps, plural (steps), vec, c0,
                      REDUCE_STEP, partials);
+  spx_ipu_terms_say (terms, "for each of the %g vector%s of %g outputs a "
+                     "worker takes, %g + %d cycles of loop plus a cycle for "
+                     "each of its %.2f partial sums but 1, times %g workers "
+                     "taking turns", steps, plural (steps), vec, c0,
+                     REDUCE_STEP, partials, w);
   return start + adds;
 }
 
@@ -620,13 +626,26 @@ bucket_terms (const SpxIpuBuckets *in, guint match, guint search,
   guint64 found = whole (m * (match + search * half));
   guint64 walked = whole (past * walk * s);
   if (in->matching > 0)
-    spx_ipu_terms_add (terms, "sub-group search", found,
-                       "%g bucket%s × (%u + %u × %g sub-group%s searched)",
-                       m, plural (m), match, search, half, plural (half));
+    {
+      spx_ipu_terms_add (terms, "sub-group search", found,
+                         "%g bucket%s × (%u + %u × %g sub-group%s searched)",
+                         m, plural (m), match, search, half, plural (half));
+      spx_ipu_terms_say (terms, "for each of the %g bucket%s holding some "
+                         "of the tile's blocks, %u cycles to start on it "
+                         "plus %u for each of the %g sub-group%s searched "
+                         "before its own, on average", m, plural (m), match,
+                         search, half, plural (half));
+    }
   if (past > 0)
-    spx_ipu_terms_add (terms, "buckets walked past", walked,
-                       "%g bucket%s × %g sub-group%s × %u", past,
-                       plural (past), s, plural (s), walk);
+    {
+      spx_ipu_terms_add (terms, "buckets walked past", walked,
+                         "%g bucket%s × %g sub-group%s × %u", past,
+                         plural (past), s, plural (s), walk);
+      spx_ipu_terms_say (terms, "%u cycles for each of the %g sub-group%s "
+                         "of each of the %g bucket%s holding none of its "
+                         "blocks, walked to the end", walk, s, plural (s),
+                         past, plural (past));
+    }
   return found + walked;
 }
 
@@ -644,6 +663,11 @@ zero_term (const SpxIpuMachine *m, guint64 partials, GArray *terms)
                      "%" G_GUINT64_FORMAT " workers × (%d + %" G_GUINT64_FORMAT
                      " stores of %d partials)", w, DYN_ZERO_START, each,
                      DYN_ZERO_WIDTH);
+  spx_ipu_terms_say (terms, "setting the partial sums to zero first: %d "
+                     "cycles to start, plus one a store of %d partials, %"
+                     G_GUINT64_FORMAT " stores for a worker's share, times %"
+                     G_GUINT64_FORMAT " workers taking turns", DYN_ZERO_START,
+                     DYN_ZERO_WIDTH, each, w);
   return cycles;
 }
 
@@ -681,10 +705,19 @@ dyn_block_vertex (const SpxIpuMachine *m, guint b, SpxDtype dtype,
   double pc = (double) pieces, rc = (double) rows, zc = (double) z;
   spx_ipu_terms_add (terms, "vertex start", start, "%d + %d + %u workers × %u",
                      DYN_BLOCK_START, DYN_BLOCK_END, w, r->start);
+  spx_ipu_terms_say (terms, "%d cycles to start the vertex and %d to end "
+                     "it, plus %u for each of the %u workers to start",
+                     DYN_BLOCK_START, DYN_BLOCK_END, r->start, w);
   spx_ipu_terms_add (terms, "coefficient loads", coeffs,
                      "%g block%s × (%u + %d + %d × %u load%s) + %g row%s", pc,
                      plural (pc), coeff, DYN_BLOCK_LOAD, DYN_BLOCK_WEIGHTS,
                      loads, plural (loads), rc, plural (rc));
+  spx_ipu_terms_say (terms, "for each of the %g block%s, %u cycles to load "
+                     "its values, %d to find it and %d for each of %u "
+                     "load%s of its weights into the multiply unit; plus "
+                     "one for each of %g row%s", pc, plural (pc), coeff,
+                     DYN_BLOCK_LOAD, DYN_BLOCK_WEIGHTS, loads, plural (loads),
+                     rc, plural (rc));
   spx_ipu_terms_add (terms, "blocks", loop,
                      "%u workers × %g %s%s each × %u load%s × "
                      "(%u − %d + %g column%s × %u)", w, pc,
@@ -692,6 +725,13 @@ dyn_block_vertex (const SpxIpuMachine *m, guint b, SpxDtype dtype,
                      loads,
                      plural (loads), inner, DYN_BLOCK_RETAIN_X, zc,
                      plural (zc), r->per_column);
+  spx_ipu_terms_say (terms, "each of the %u workers, taking turns, goes "
+                     "through all %g %s%s, for each of %u load%s: %u cycles "
+                     "of loop, less %d for keeping X at hand, plus %u for "
+                     "each of its %g column%s of X", w, pc,
+                     q > 1 ? "16 × 16 piece" : "block product", plural (pc),
+                     loads, plural (loads), inner, DYN_BLOCK_RETAIN_X,
+                     r->per_column, zc, plural (zc));
   return start + coeffs + loop;
 }
 
@@ -747,14 +787,25 @@ dyn_elem_vertex (const SpxIpuMachine *m, SpxDtype dtype, guint64 nz,
   double xc = (double) xr, yc = (double) y;
   spx_ipu_terms_add (terms, "vertex start", start, "%d + %u workers × %u",
                      DYN_ELEM_START, w, c[i].start);
+  spx_ipu_terms_say (terms, "%d cycles to start the vertex, plus %u for "
+                     "each of the %u workers to start", DYN_ELEM_START,
+                     c[i].start, w);
   spx_ipu_terms_add (terms, "rows", row,
                      "%u workers × %g row%s × (%u + %" G_GUINT64_FORMAT
                      ") for %" G_GUINT64_FORMAT " columns", w, xc, plural (xc),
                      c[i].per_row, fixed, z);
+  spx_ipu_terms_say (terms, "for each of the %g row%s a worker takes, %u + %"
+                     G_GUINT64_FORMAT " cycles for its %" G_GUINT64_FORMAT
+                     " columns of X, times %u workers taking turns", xc,
+                     plural (xc), c[i].per_row, fixed, z, w);
   spx_ipu_terms_add (terms, "non-zeros", nzs,
                      "%u workers × %g row%s × %g non-zero%s × %"
                      G_GUINT64_FORMAT, w, xc, plural (xc), yc, plural (yc),
                      per_nz);
+  spx_ipu_terms_say (terms, "%" G_GUINT64_FORMAT " cycles for each of the "
+                     "%g non-zero%s of each of those %g row%s, times %u "
+                     "workers taking turns", per_nz, yc, plural (yc), xc,
+                     plural (xc), w);
   return start + row + nzs;
 }
 
@@ -786,9 +837,15 @@ dyn_cast (const SpxIpuMachine *m, guint64 outputs, GArray *terms)
   guint64 each = spx_ipu_div_up (spx_ipu_div_up (outputs, w), DYN_CAST_WIDTH);
   spx_ipu_terms_add (terms, "vertex start", w * DYN_CAST_START,
                      "%" G_GUINT64_FORMAT " workers × %d", w, DYN_CAST_START);
+  spx_ipu_terms_say (terms, "%d cycles for each of the %" G_GUINT64_FORMAT
+                     " workers to start", DYN_CAST_START, w);
   spx_ipu_terms_add (terms, "casts to fp16", w * each,
                      "%" G_GUINT64_FORMAT " workers × %" G_GUINT64_FORMAT
                      " loads of %d partials", w, each, DYN_CAST_WIDTH);
+  spx_ipu_terms_say (terms, "a cycle for each load of %d fp32 partial sums "
+                     "cast to fp16, %" G_GUINT64_FORMAT " for a worker's "
+                     "share, times %" G_GUINT64_FORMAT " workers taking "
+                     "turns", DYN_CAST_WIDTH, each, w);
   return w * (DYN_CAST_START + each);
 }
 
@@ -814,15 +871,29 @@ spx_ipu_cost_dynamic_reduce (const SpxIpuMachine *m, SpxDtype dtype,
   spx_ipu_terms_add (terms, "vertex start", w * DYN_REDUCE_START,
                      "%" G_GUINT64_FORMAT " workers × %d", w,
                      DYN_REDUCE_START);
+  spx_ipu_terms_say (terms, "%d cycles for each of the %" G_GUINT64_FORMAT
+                     " workers to start", DYN_REDUCE_START, w);
   spx_ipu_terms_add (terms, "additions", w * each * per_loop,
                      "%" G_GUINT64_FORMAT " workers × %" G_GUINT64_FORMAT
                      " loops of %d outputs × (%d × %u partials + %d)", w,
                      each, DYN_REDUCE_WIDTH, DYN_REDUCE_PER_PARTIAL, depth,
                      per_loop - DYN_REDUCE_PER_PARTIAL * depth);
+  spx_ipu_terms_say (terms, "for each of the %" G_GUINT64_FORMAT " loops "
+                     "over %d outputs a worker takes, %d cycles for each of "
+                     "the %u partial sums plus %d, times %" G_GUINT64_FORMAT
+                     " workers taking turns", each, DYN_REDUCE_WIDTH,
+                     DYN_REDUCE_PER_PARTIAL, depth,
+                     per_loop - DYN_REDUCE_PER_PARTIAL * depth, w);
   if (tail > 0)
-    spx_ipu_terms_add (terms, "short last loop", w * tail,
-                       "%" G_GUINT64_FORMAT " workers × (2 × %u partials + "
-                       "%d)", w, depth, DYN_REDUCE_TAIL);
+    {
+      spx_ipu_terms_add (terms, "short last loop", w * tail,
+                         "%" G_GUINT64_FORMAT " workers × (2 × %u partials "
+                         "+ %d)", w, depth, DYN_REDUCE_TAIL);
+      spx_ipu_terms_say (terms, "a last, shorter loop: 2 cycles for each of "
+                         "the %u partial sums plus %d, times %"
+                         G_GUINT64_FORMAT " workers", depth, DYN_REDUCE_TAIL,
+                         w);
+    }
   return w * (DYN_REDUCE_START + each * per_loop + tail);
 }
 
@@ -855,5 +926,8 @@ spx_ipu_cost_dynamic_call (GArray *terms)
                      SPX_IPU_DYN_CALL_OVERHEAD,
                      "fitted: what PopSparse's measured dynamic runs take "
                      "beyond PopLibs' own estimate of the same program");
+  spx_ipu_terms_say (terms, "a fixed %d cycles a call: what the published "
+                     "measurements of dynamic runs take beyond everything "
+                     "modelled here", SPX_IPU_DYN_CALL_OVERHEAD);
   return SPX_IPU_DYN_CALL_OVERHEAD;
 }

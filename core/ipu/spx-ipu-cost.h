@@ -68,6 +68,10 @@ void     spx_ipu_terms_free (GArray *terms);
 /* Append a term; formula is printf-style. No-op when terms is NULL. */
 void     spx_ipu_terms_add  (GArray *terms, const char *term, guint64 cycles,
                              const char *formula, ...) G_GNUC_PRINTF (4, 5);
+/* Say the last term's formula in words (printf-style), from the numbers
+ * its formula was written from. No-op when terms is NULL or empty. */
+void     spx_ipu_terms_say  (GArray *terms, const char *words, ...)
+  G_GNUC_PRINTF (2, 3);
 guint64  spx_ipu_terms_sum  (const GArray *terms);
 /* Replace dst's terms by a copy of src's. */
 void     spx_ipu_terms_copy (GArray *dst, const GArray *src);

@@ -491,6 +491,21 @@ tile_compute (const Problem *pb, Split s, guint64 mt, guint64 kt,
                            G_GUINT64_FORMAT, count[0],
                            count[0] == 1 ? "" : "s", cols[0], a->cycles,
                            count[1], cols[1], b->cycles);
+      if (s.rounds == 1)
+        spx_ipu_terms_say (terms, "%s", a->words ? a->words : a->formula);
+      else if (b == NULL)
+        spx_ipu_terms_say (terms, "in each of %" G_GUINT64_FORMAT " rounds "
+                           "of columns, %s", count[0],
+                           a->words ? a->words : a->formula);
+      else
+        spx_ipu_terms_say (terms, "%" G_GUINT64_FORMAT " round%s of %"
+                           G_GUINT64_FORMAT " columns at %" G_GUINT64_FORMAT
+                           " cycles and %" G_GUINT64_FORMAT " of %"
+                           G_GUINT64_FORMAT " at %" G_GUINT64_FORMAT "; in "
+                           "each of the first, %s", count[0],
+                           count[0] == 1 ? "" : "s", cols[0], a->cycles,
+                           count[1], cols[1], b->cycles,
+                           a->words ? a->words : a->formula);
     }
   spx_ipu_terms_free (one[0]);
   spx_ipu_terms_free (one[1]);
@@ -616,6 +631,12 @@ explain_reduce (const Problem *pb, SpxIpuProgram *p, SpxIpuStep *add, Split s)
         spx_ipu_terms_add (add->terms, f->term, sums[k],
                            "%" G_GUINT64_FORMAT " rounds, the first: %s",
                            s.rounds, f->formula);
+      if (s.rounds == 1)
+        spx_ipu_terms_say (add->terms, "%s", f->words ? f->words : f->formula);
+      else
+        spx_ipu_terms_say (add->terms, "summed over %" G_GUINT64_FORMAT
+                           " rounds of columns; in the first, %s", s.rounds,
+                           f->words ? f->words : f->formula);
     }
 }
 

@@ -252,8 +252,13 @@ step_cost (SpxIpuProgram *p, SpxIpuStep *s)
         s->worst_tile = spx_ipu_step_slowest (p, s);
         guint64 most = s->tile_cycles[s->worst_tile];
         if (most > 0)
-          spx_ipu_terms_add (s->terms, "slowest tile", most, "tile %u",
-                             s->worst_tile);
+          {
+            spx_ipu_terms_add (s->terms, "slowest tile", most, "tile %u",
+                               s->worst_tile);
+            spx_ipu_terms_say (s->terms, "the cycles of tile %u, the "
+                               "slowest, whose planner gave no breakdown",
+                               s->worst_tile);
+          }
         return most;
       }
     case SPX_STEP_EXCHANGE:
@@ -289,6 +294,8 @@ spx_ipu_step_explain (const SpxIpuStep *step)
       const SpxIpuTerm *t = &g_array_index (step->terms, SpxIpuTerm, i);
       g_string_append_printf (out, "%s%s: %s = %" G_GUINT64_FORMAT " cycles",
                               i ? "\n" : "", t->term, t->formula, t->cycles);
+      if (t->words != NULL)
+        g_string_append_printf (out, "; in words, %s", t->words);
     }
   return g_string_free (out, FALSE);
 }

@@ -51,11 +51,14 @@ typedef struct {
 
 /* One named part of a superstep's cycles, for people: what it is
  * ("vertex start", "busiest tile's traffic"), how it is worked out
- * ("6 workers × 4"), and its cycles. A step's terms sum to its cycles. */
+ * ("6 workers × 4"), and its cycles. A step's terms sum to its cycles.
+ * words says the formula as a sentence, from the same numbers ("13
+ * cycles for each of the 6 workers to start"), or is NULL. */
 typedef struct {
   char   *term;
   char   *formula;
   guint64 cycles;
+  char   *words;
 } SpxIpuTerm;
 
 typedef struct {
@@ -188,7 +191,8 @@ const char    *spx_ipu_step_kind_to_string (SpxStepKind kind);
  * overhead per call"), so two different steps never share a name. NULL for NULL.
  * Free with g_free. */
 char          *spx_ipu_step_name (const SpxIpuStep *step);
-/* The step's terms as one line each, "term: formula = N cycles". */
+/* The step's terms as one line each, "term: formula = N cycles; in
+ * words, WORDS" (no words: the formula alone). */
 char          *spx_ipu_step_explain (const SpxIpuStep *step);
 /* The first exchange superstep that moves anything (0 if none): where a
  * picture of the exchange starts. */

@@ -370,7 +370,7 @@ string_or (Reader *r, const char *key, const char *before)
   return v ? v : g_strdup (before);
 }
 
-/* A program's name as key (or "all", -1, where allowed). */
+/* A program's name as key (or "all" and "broken" where allowed). */
 static gboolean
 read_program (Reader *r, const char *key, gboolean all, gint *out)
 {
@@ -383,12 +383,13 @@ read_program (Reader *r, const char *key, gboolean all, gint *out)
         *out = (gint) m;
         return TRUE;
       }
-  if (all && g_str_equal (name, "all"))
+  if (all && (g_str_equal (name, "all") || g_str_equal (name, "broken")))
     {
-      *out = -1;
+      *out = g_str_equal (name, "all") ? SPX_LESSON_FIT_ALL
+                                       : SPX_LESSON_FIT_BROKEN;
       return TRUE;
     }
-  return fail (r, key, all ? "expected dense, static, dynamic or all"
+  return fail (r, key, all ? "expected dense, static, dynamic, all or broken"
                            : "expected dense, static or dynamic");
 }
 
@@ -462,7 +463,7 @@ read_step (Reader *r, const SpxLessonStep *before)
   s->mode = before ? before->mode : SPX_IPU_MODE_STATIC;
   s->tile = before ? before->tile : -1;
   s->colour_by_tile = before ? before->colour_by_tile : FALSE;
-  s->timeline_fit = before ? before->timeline_fit : -1;
+  s->timeline_fit = before ? before->timeline_fit : SPX_LESSON_FIT_ALL;
   s->view = string_or (r, "view", before ? before->view : NULL);
   s->superstep = string_or (r, "superstep", before ? before->superstep
                                                    : NULL);

@@ -19,8 +19,13 @@ typedef struct {
                                  or NULL: none */
   gboolean     colour_by_tile;
   gint         timeline_fit;  /* the program (SpxIpuMode) the Timeline's
-                                 axis fits, -1: all of them */
+                                 axis fits, SPX_LESSON_FIT_ALL: all of
+                                 them, SPX_LESSON_FIT_BROKEN: all of them
+                                 on a broken axis */
 } SpxLessonStep;
+
+#define SPX_LESSON_FIT_ALL    (-1)
+#define SPX_LESSON_FIT_BROKEN (-2)
 
 typedef struct {
   char      *title;
@@ -29,8 +34,9 @@ typedef struct {
 
 /* A lesson file is a key file: a [lesson] group with a title, then one
  * group per step in order, with keys title, text, view, mode, tile,
- * superstep, colour-by-tile, timeline-fit (dense, static, dynamic or
- * all), and the scenario's own keys written
+ * superstep, colour-by-tile, timeline-fit (dense, static, dynamic, all,
+ * or broken: all on a broken axis, so that short programs beside a long
+ * one read), and the scenario's own keys written
  * scenario.KEY and mask.KEY (as in a .spx file). Every step is checked:
  * its scenario through the .spx reader, its view against views (NULL-
  * terminated), its placeholders against those spx_lesson_expand knows;

@@ -8,7 +8,7 @@
  * the size, the program, the step and the font size, so the hit test and
  * the hover text (which have no cairo_t) find the boxes the picture
  * draws. */
-#include "spx-render-exchange.h"
+#include "spx-render-exchange-private.h"
 #include "spx-render-views.h"
 
 #include "spx-util.h"
@@ -20,39 +20,6 @@
 #define GROUPS_MAX 46 /* heat map rows: 1,472 tiles = 46 groups of 32 */
 #define LIST_MAX 8    /* hover lines listed before "and N more" */
 #define NAMES_MAX 6   /* tiles named in one hover line */
-
-typedef struct {
-  SpxStepKind kind;
-  gboolean grid;
-  double   width, height;
-  double   line;      /* height of one line of text */
-  double   top;       /* first y below the title */
-  /* grid */
-  guint    cols, rows;
-  double   cell_w, cell_h, box, x0, y0;
-  double   widest;    /* the largest arrow's line width */
-  gboolean crowded;   /* more tile pairs than SPX_RENDER_EXCHANGE_MAX_ARROWS:
-                         a footer line says how the arrows are drawn */
-  gboolean grouped;   /* arrows join groups of tiles */
-  guint    span_c, span_r, gcols, grows; /* groups: span_c × span_r
-                                            tiles, gcols × grows of them */
-  /* large machines: heat map (or, for compute and sync, a map of the
-   * tiles themselves: mcols × mrows cells of mw × mh), legend, per-tile
-   * strips */
-  guint    group, n_groups, mcols, mrows;
-  double   hx, hy, hs, mw, mh;
-  double   lx, lw;
-  double   sx, sw, caption_y, in_y, out_y, sh;
-} Layout;
-
-typedef struct {
-  double x, y, w, h;
-} Box;
-
-typedef struct {
-  guint64 total, largest;
-  guint   pairs;
-} Totals;
 
 static GArray *pair_arrows (const SpxIpuStep *s, Totals *t);
 
@@ -143,16 +110,16 @@ layout_compute (Layout *l, const SpxIpuProgram *p, const SpxIpuStep *s,
     layout_large (l, p, w, h, fs);
 }
 
-static void
-tile_centre (const Layout *l, guint t, double *x, double *y)
+void
+_spx_exchange_tile_centre (const Layout *l, guint t, double *x, double *y)
 {
   *x = l->x0 + (t % l->cols + 0.5) * l->cell_w;
   *y = l->y0 + (t / l->cols + 0.5) * l->cell_h;
 }
 
 /* The step d names when it has what its picture needs, else NULL. */
-static const SpxIpuStep *
-shown_step (const SpxRenderExchangeData *d)
+const SpxIpuStep *
+_spx_exchange_shown_step (const SpxRenderExchangeData *d)
 {
   if (d == NULL || d->program == NULL || d->program->n_tiles == 0 ||
       d->superstep >= d->program->steps->len)
@@ -172,8 +139,8 @@ shown_step (const SpxRenderExchangeData *d)
 }
 
 /* The selected tile, or -1 for none or one out of range. */
-static gint
-selection (const SpxRenderExchangeData *d)
+gint
+_spx_exchange_selection (const SpxRenderExchangeData *d)
 {
   return d->selected_tile >= 0 &&
          d->selected_tile < (gint) d->program->n_tiles ? d->selected_tile
@@ -183,9 +150,10 @@ selection (const SpxRenderExchangeData *d)
 /* The layout of d's step s: an exchange on a grid between more tile
  * pairs than SPX_RENDER_EXCHANGE_MAX_ARROWS is grouped unless every
  * arrow is asked for or a tile is selected. */
-static void
-layout_for (Layout *l, const SpxRenderExchangeData *d, const SpxIpuStep *s,
-            double w, double h, double fs)
+void
+_spx_exchange_layout_for (Layout *l, const SpxRenderExchangeData *d,
+                          const SpxIpuStep *s, double w, double h,
+                          double fs)
 {
   const SpxIpuProgram *p = d->program;
   gboolean crowded = FALSE;
@@ -197,7 +165,7 @@ layout_for (Layout *l, const SpxRenderExchangeData *d, const SpxIpuStep *s,
       crowded = t.pairs > SPX_RENDER_EXCHANGE_MAX_ARROWS;
     }
   layout_compute (l, p, s, w, h, fs, crowded);
-  l->grouped = crowded && !d->every_arrow && selection (d) < 0 &&
+  l->grouped = crowded && !d->every_arrow && _spx_exchange_selection (d) < 0 &&
                l->gcols * l->grows > 1;
 }
 
@@ -206,15 +174,15 @@ spx_render_exchange_tile_box (double width, double height,
                               const SpxRenderExchangeData *d, guint tile,
                               double *x, double *y, double *w, double *h)
 {
-  const SpxIpuStep *s = shown_step (d);
+  const SpxIpuStep *s = _spx_exchange_shown_step (d);
   if (s == NULL || tile >= d->program->n_tiles)
     return FALSE;
   Layout l;
-  layout_for (&l, d, s, width, height, SPX_RENDER_FONT_SIZE);
+  _spx_exchange_layout_for (&l, d, s, width, height, SPX_RENDER_FONT_SIZE);
   if (!l.grid)
     return FALSE;
   double cx, cy;
-  tile_centre (&l, tile, &cx, &cy);
+  _spx_exchange_tile_centre (&l, tile, &cx, &cy);
   *x = cx - l.box / 2;
   *y = cy - l.box / 2;
   *w = *h = l.box;
@@ -231,7 +199,7 @@ tile_at (const Layout *l, guint n_tiles, double x, double y)
       for (guint t = 0; t < n_tiles; t++)
         {
           double cx, cy;
-          tile_centre (l, t, &cx, &cy);
+          _spx_exchange_tile_centre (l, t, &cx, &cy);
           if (fabs (x - cx) <= l->box / 2 && fabs (y - cy) <= l->box / 2)
             return (gint) t;
         }
@@ -253,11 +221,11 @@ gint
 spx_render_exchange_hit (double width, double height,
                          const SpxRenderExchangeData *d, double x, double y)
 {
-  const SpxIpuStep *s = shown_step (d);
+  const SpxIpuStep *s = _spx_exchange_shown_step (d);
   if (s == NULL)
     return -1;
   Layout l;
-  layout_for (&l, d, s, width, height, SPX_RENDER_FONT_SIZE);
+  _spx_exchange_layout_for (&l, d, s, width, height, SPX_RENDER_FONT_SIZE);
   return tile_at (&l, d->program->n_tiles, x, y);
 }
 
@@ -483,7 +451,7 @@ exchange_caption (const Layout *l, const SpxRenderExchangeData *d,
                   const SpxIpuStep *s, const Totals *t)
 {
   GPtrArray *parts = g_ptr_array_new_with_free_func (g_free);
-  gint sel = selection (d);
+  gint sel = _spx_exchange_selection (d);
   if (sel >= 0)
     {
       g_autofree char *in = traffic_text (d->program, s, (guint) sel, TRUE);
@@ -511,7 +479,7 @@ compute_caption (const SpxRenderExchangeData *d, const SpxIpuStep *s)
   g_autofree char *most = spx_format_count (s->tile_cycles[slow]);
   g_ptr_array_add (parts, g_strdup_printf ("compute: slowest tile %u, %s "
                                            "cycles", slow, most));
-  gint sel = selection (d);
+  gint sel = _spx_exchange_selection (d);
   if (sel >= 0)
     {
       g_autofree char *c = count_of (s->tile_cycles[sel], "cycle", "cycles");
@@ -541,7 +509,7 @@ draw_title (cairo_t *cr, const SpxRenderStyle *style, double width,
             GPtrArray *caption)
 {
   const SpxIpuProgram *p = d->program;
-  const SpxIpuStep *s = shown_step (d);
+  const SpxIpuStep *s = _spx_exchange_shown_step (d);
   g_autofree char *step = g_strdup_printf ("step %u of %u", d->superstep + 1,
                                            p->steps->len);
   g_autofree char *what = spx_ipu_step_name (s);
@@ -559,13 +527,6 @@ draw_title (cairo_t *cr, const SpxRenderStyle *style, double width,
 
 /* ---- the grid: one arrow per tile pair ---- */
 
-typedef struct {
-  guint32  src, dst;              /* tiles, or groups when grouped */
-  guint64  bytes;
-  guint    pairs;                 /* tile pairs summed */
-  gboolean twin;                  /* the pair also sends the other way */
-  double   x0, y0, cx, cy, x1, y1; /* quadratic curve, ends on the boxes */
-} Arrow;
 
 static gint
 arrow_by_bytes (gconstpointer a, gconstpointer b)
@@ -617,15 +578,15 @@ static gboolean
 blocked (const Layout *l, guint n_tiles, const Arrow *a)
 {
   double x0, y0, x1, y1;
-  tile_centre (l, a->src, &x0, &y0);
-  tile_centre (l, a->dst, &x1, &y1);
+  _spx_exchange_tile_centre (l, a->src, &x0, &y0);
+  _spx_exchange_tile_centre (l, a->dst, &x1, &y1);
   double r = l->box / 2 + 2;
   for (guint t = 0; t < n_tiles; t++)
     {
       if (t == a->src || t == a->dst)
         continue;
       double cx, cy;
-      tile_centre (l, t, &cx, &cy);
+      _spx_exchange_tile_centre (l, t, &cx, &cy);
       for (guint k = 1; k < 32; k++)
         {
           double f = k / 32.0;
@@ -671,8 +632,8 @@ static void
 route_arrow (const Layout *l, guint n_tiles, Arrow *a)
 {
   double x0, y0, x1, y1;
-  tile_centre (l, a->src, &x0, &y0);
-  tile_centre (l, a->dst, &x1, &y1);
+  _spx_exchange_tile_centre (l, a->src, &x0, &y0);
+  _spx_exchange_tile_centre (l, a->dst, &x1, &y1);
   double dx = x1 - x0, dy = y1 - y0, len = MAX (1e-9, hypot (dx, dy));
   double nx = -dy / len, ny = dx / len; /* to the right on screen */
   double bend = 0;
@@ -701,8 +662,8 @@ widest_arrow (const Layout *l, guint n_arrows)
   return CLAMP (l->box * 0.16 * crowd, 1.5, 10);
 }
 
-static double
-arrow_width (const Layout *l, guint64 bytes, guint64 largest)
+double
+_spx_exchange_arrow_width (const Layout *l, guint64 bytes, guint64 largest)
 {
   double widest = l->widest > 0 ? l->widest : CLAMP (l->box * 0.16, 2, 10);
   return 1 + (widest - 1) * (largest > 0 ? (double) bytes / largest : 0);
@@ -712,8 +673,8 @@ arrow_width (const Layout *l, guint64 bytes, guint64 largest)
 
 /* Around a group's tiles, inside the gaps between groups, which hold
  * its arrows; FALSE for a group without tiles. */
-static gboolean
-group_box (const Layout *l, guint n_tiles, guint g, Box *b)
+gboolean
+_spx_exchange_group_box (const Layout *l, guint n_tiles, guint g, Box *b)
 {
   double x0 = G_MAXDOUBLE, y0 = G_MAXDOUBLE, x1 = -G_MAXDOUBLE;
   double y1 = -G_MAXDOUBLE;
@@ -722,7 +683,7 @@ group_box (const Layout *l, guint n_tiles, guint g, Box *b)
       double cx, cy;
       if (group_at (l, t) != g)
         continue;
-      tile_centre (l, t, &cx, &cy);
+      _spx_exchange_tile_centre (l, t, &cx, &cy);
       x0 = MIN (x0, cx);
       y0 = MIN (y0, cy);
       x1 = MAX (x1, cx);
@@ -743,8 +704,8 @@ static void
 route_group_arrow (const Layout *l, guint n_tiles, Arrow *a)
 {
   Box sb, db;
-  group_box (l, n_tiles, a->src, &sb);
-  group_box (l, n_tiles, a->dst, &db);
+  _spx_exchange_group_box (l, n_tiles, a->src, &sb);
+  _spx_exchange_group_box (l, n_tiles, a->dst, &db);
   double x0 = sb.x + sb.w / 2, y0 = sb.y + sb.h / 2;
   double x1 = db.x + db.w / 2, y1 = db.y + db.h / 2;
   double dx = x1 - x0, dy = y1 - y0, len = MAX (1e-9, hypot (dx, dy));
@@ -794,8 +755,8 @@ group_arrows (const Layout *l, GArray *pairs, Totals *t)
 /* ---- the arrows drawn ---- */
 
 /* Not drawn as arrows: what stays within a tile or a group. */
-static gboolean
-is_loop (const Arrow *a)
+gboolean
+_spx_exchange_is_loop (const Arrow *a)
 {
   return a->src == a->dst;
 }
@@ -805,16 +766,16 @@ n_drawn (GArray *arrows)
 {
   guint n = 0;
   for (guint i = 0; i < arrows->len; i++)
-    n += !is_loop (&g_array_index (arrows, Arrow, i));
+    n += !_spx_exchange_is_loop (&g_array_index (arrows, Arrow, i));
   return n;
 }
 
 /* The step's arrows routed on the grid, tile to tile or group to group,
  * smallest first (drawn so that the largest lie on top); sets
  * l->widest. */
-static GArray *
-grid_arrows (Layout *l, const SpxIpuProgram *p, const SpxIpuStep *s,
-             Totals *t)
+GArray *
+_spx_exchange_grid_arrows (Layout *l, const SpxIpuProgram *p,
+                           const SpxIpuStep *s, Totals *t)
 {
   GArray *arrows = pair_arrows (s, t);
   if (l->grouped)
@@ -827,7 +788,7 @@ grid_arrows (Layout *l, const SpxIpuProgram *p, const SpxIpuStep *s,
   for (guint i = 0; i < arrows->len; i++)
     {
       Arrow *a = &g_array_index (arrows, Arrow, i);
-      if (l->grouped && !is_loop (a))
+      if (l->grouped && !_spx_exchange_is_loop (a))
         route_group_arrow (l, p->n_tiles, a);
       else if (!l->grouped)
         route_arrow (l, p->n_tiles, a);
@@ -840,15 +801,15 @@ GArray *
 spx_render_exchange_flows (const SpxRenderExchangeData *d,
                            gboolean *grouped)
 {
-  const SpxIpuStep *s = shown_step (d);
+  const SpxIpuStep *s = _spx_exchange_shown_step (d);
   if (s == NULL || s->kind != SPX_STEP_EXCHANGE)
     return NULL;
   Layout l;
-  layout_for (&l, d, s, 960, 600, SPX_RENDER_FONT_SIZE);
+  _spx_exchange_layout_for (&l, d, s, 960, 600, SPX_RENDER_FONT_SIZE);
   if (!l.grid)
     return NULL;
   Totals t = { 0 };
-  GArray *arrows = grid_arrows (&l, d->program, s, &t);
+  GArray *arrows = _spx_exchange_grid_arrows (&l, d->program, s, &t);
   GArray *flows = g_array_sized_new (FALSE, FALSE,
                                      sizeof (SpxRenderExchangeFlow),
                                      arrows->len);
@@ -865,39 +826,46 @@ spx_render_exchange_flows (const SpxRenderExchangeData *d,
 }
 
 /* A selected tile hides every arrow but its own. */
-static gboolean
-shown (const Arrow *a, gint sel)
+gboolean
+_spx_exchange_shown (const Arrow *a, gint sel)
 {
-  return !is_loop (a) &&
+  return !_spx_exchange_is_loop (a) &&
          (sel < 0 || a->src == (guint32) sel || a->dst == (guint32) sel);
 }
 
-static void
-curve_point (const Arrow *a, double t, double *x, double *y)
+void
+_spx_exchange_curve_point (const Arrow *a, double t, double *x, double *y)
 {
   double u = 1 - t;
   *x = u * u * a->x0 + 2 * u * t * a->cx + t * t * a->x1;
   *y = u * u * a->y0 + 2 * u * t * a->cy + t * t * a->y1;
 }
 
-static double
-head_length (const Layout *l, double lw)
+double
+_spx_exchange_head (const Layout *l, const Arrow *a, double lw, double pt[6])
 {
-  return MIN (4 + 2.2 * lw, 0.45 * l->box + 2);
-}
-
-static void
-draw_arrow (cairo_t *cr, const Layout *l, const Arrow *a, double lw)
-{
-  /* the line stops where the head begins, so the tip stays sharp; small
-   * tiles get small heads */
-  double hl = head_length (l, lw);
+  /* small tiles get small heads */
+  double hl = MIN (4 + 2.2 * lw, 0.45 * l->box + 2);
   double hw = hl * (2 + 1.4 * lw) / (4 + 2.2 * lw);
   double dx = a->x1 - a->cx, dy = a->y1 - a->cy;
   double len = MAX (1e-9, hypot (dx, dy));
   dx /= len;
   dy /= len;
-  double ex = a->x1 - dx * hl * 0.8, ey = a->y1 - dy * hl * 0.8;
+  double bx = a->x1 - dx * hl, by = a->y1 - dy * hl;
+  double head[6] = { a->x1, a->y1, bx - dy * hw, by + dx * hw, bx + dy * hw,
+                     by - dx * hw };
+  memcpy (pt, head, sizeof head);
+  return hl;
+}
+
+static void
+draw_arrow (cairo_t *cr, const Layout *l, const Arrow *a, double lw)
+{
+  /* the line stops where the head begins, so the tip stays sharp */
+  double pt[6];
+  _spx_exchange_head (l, a, lw, pt);
+  double ex = a->x1 + 0.8 * ((pt[2] + pt[4]) / 2 - a->x1);
+  double ey = a->y1 + 0.8 * ((pt[3] + pt[5]) / 2 - a->y1);
   cairo_set_line_width (cr, lw);
   cairo_set_line_cap (cr, CAIRO_LINE_CAP_BUTT);
   cairo_move_to (cr, a->x0, a->y0);
@@ -906,9 +874,9 @@ draw_arrow (cairo_t *cr, const Layout *l, const Arrow *a, double lw)
                   ex + 2.0 / 3 * (a->cx - ex), ey + 2.0 / 3 * (a->cy - ey),
                   ex, ey);
   cairo_stroke (cr);
-  cairo_move_to (cr, a->x1, a->y1);
-  cairo_line_to (cr, a->x1 - dx * hl - dy * hw, a->y1 - dy * hl + dx * hw);
-  cairo_line_to (cr, a->x1 - dx * hl + dy * hw, a->y1 - dy * hl - dx * hw);
+  cairo_move_to (cr, pt[0], pt[1]);
+  cairo_line_to (cr, pt[2], pt[3]);
+  cairo_line_to (cr, pt[4], pt[5]);
   cairo_close_path (cr);
   cairo_fill (cr);
 }
@@ -924,16 +892,16 @@ arrow_at (const Layout *l, GArray *arrows, gint sel, guint64 largest,
   for (guint i = 0; i < arrows->len; i++)
     {
       const Arrow *a = &g_array_index (arrows, Arrow, i);
-      if (!shown (a, sel))
+      if (!_spx_exchange_shown (a, sel))
         continue;
-      double reach = arrow_width (l, a->bytes, largest) / 2 + 3;
+      double reach = _spx_exchange_arrow_width (l, a->bytes, largest) / 2 + 3;
       double len = hypot (a->cx - a->x0, a->cy - a->y0) +
                    hypot (a->x1 - a->cx, a->y1 - a->cy);
       guint n = MAX (2, (guint) (len / 1.5));
       for (guint k = 0; k <= n; k++)
         {
           double px, py;
-          curve_point (a, (double) k / n, &px, &py);
+          _spx_exchange_curve_point (a, (double) k / n, &px, &py);
           double dist = hypot (px - x, py - y);
           if (dist <= reach && dist < best_d)
             {
@@ -1062,156 +1030,6 @@ group_text (const Layout *l, const SpxIpuProgram *p, GArray *arrows,
                           name, w, np, o, i);
 }
 
-static gboolean
-boxes_overlap (const Box *a, const Box *b)
-{
-  return a->x < b->x + b->w && b->x < a->x + a->w && a->y < b->y + b->h &&
-         b->y < a->y + a->h;
-}
-
-/* Labels are only tried in pictures with few enough arrows to check
- * each label against every other. */
-#define LABEL_MAX_ARROWS 400
-
-/* Free if inside the picture and clear of every tile, arrowhead and
- * placed label. Lines may pass under a label: it has a background. */
-static gboolean
-label_free (const Layout *l, guint n_tiles, GArray *placed, GArray *heads,
-            const Box *b)
-{
-  if (b->x < 0 || b->y < l->top - 4 || b->x + b->w > l->width ||
-      b->y + b->h > l->height)
-    return FALSE;
-  for (guint t = 0; t < n_tiles; t++)
-    {
-      double cx, cy;
-      tile_centre (l, t, &cx, &cy);
-      Box tb = { cx - l->box / 2 - 1, cy - l->box / 2 - 1, l->box + 2,
-                 l->box + 2 };
-      if (boxes_overlap (b, &tb))
-        return FALSE;
-    }
-  for (guint i = 0; i < heads->len; i++)
-    if (boxes_overlap (b, &g_array_index (heads, Box, i)))
-      return FALSE;
-  for (guint i = 0; i < placed->len; i++)
-    if (boxes_overlap (b, &g_array_index (placed, Box, i)))
-      return FALSE;
-  return TRUE;
-}
-
-static GArray *
-head_boxes (const Layout *l, GArray *arrows, gint sel, guint64 largest)
-{
-  GArray *heads = g_array_new (FALSE, FALSE, sizeof (Box));
-  for (guint i = 0; i < arrows->len; i++)
-    {
-      const Arrow *a = &g_array_index (arrows, Arrow, i);
-      if (!shown (a, sel))
-        continue;
-      double r = head_length (l, arrow_width (l, a->bytes, largest)) * 0.7;
-      Box b = { a->x1 - r, a->y1 - r, 2 * r, 2 * r };
-      g_array_append_val (heads, b);
-    }
-  return heads;
-}
-
-/* An arrow of a pair sent both ways lies beside its twin, under the same
- * labels: its label says which way it points. */
-static const char *
-direction (const Arrow *a)
-{
-  static const char *const glyph[] = { "→", "↘", "↓", "↙", "←", "↖", "↑",
-                                       "↗" };
-  double angle = atan2 (a->y1 - a->y0, a->x1 - a->x0);
-  long k = lround (angle / (G_PI / 4));
-  return glyph[(k % 8 + 8) % 8];
-}
-
-static void
-draw_label (cairo_t *cr, const SpxRenderStyle *style, const Box *b,
-            SpxRgb edge, const char *text)
-{
-  cairo_rectangle (cr, b->x + 0.5, b->y + 0.5, b->w - 1, b->h - 1);
-  spx_render_set_rgb (cr, style->background);
-  cairo_fill_preserve (cr);
-  spx_render_set_rgb (cr, edge);
-  cairo_set_line_width (cr, 1);
-  cairo_stroke (cr);
-  SpxTextOpts o = { .size = 0.8, .ax = 0.5, .ay = 0.5 };
-  spx_render_text (cr, style, b->x + b->w / 2, b->y + b->h / 2, &o, text);
-}
-
-/* Where a label of tw × th may go on arrow a: at its middle, else slid
- * along it; a group's short arrow also beside its middle, first on the
- * side away from its twin (so that the two labels do not cover both
- * arrows), then the other. */
-static guint
-label_spots (const Layout *l, const Arrow *a, double tw, double th,
-             double *xs, double *ys)
-{
-  static const double along[] = { 0.5, 0.4, 0.6, 0.3, 0.7 };
-  guint n = 0;
-  double mx, my;
-  curve_point (a, 0.5, &mx, &my);
-  double dx = a->x1 - a->x0, dy = a->y1 - a->y0;
-  double len = MAX (1e-9, hypot (dx, dy)), nx = -dy / len, ny = dx / len;
-  double off = fabs (nx) * tw / 2 + fabs (ny) * th / 2 + l->widest / 2 + 9;
-  gboolean beside = l->grouped;
-  for (int side = 1; beside && a->twin && side >= -1; side -= 2, n++)
-    {
-      xs[n] = mx + side * nx * off;
-      ys[n] = my + side * ny * off;
-    }
-  for (guint k = 0; k < G_N_ELEMENTS (along); k++, n++)
-    curve_point (a, along[k], &xs[n], &ys[n]);
-  for (int side = 1; beside && !a->twin && side >= -1; side -= 2, n++)
-    {
-      xs[n] = mx + side * nx * off;
-      ys[n] = my + side * ny * off;
-    }
-  return n;
-}
-
-/* A byte label on each shown arrow, largest pairs first (see
- * label_spots); one that would cover a tile, a head or another label is
- * left out (the hover text has it). */
-static void
-draw_labels (cairo_t *cr, const SpxRenderStyle *style, const Layout *l,
-             guint n_tiles, GArray *arrows, gint sel, guint64 largest,
-             SpxRgb edge)
-{
-  if (arrows->len > LABEL_MAX_ARROWS)
-    return;
-  GArray *placed = g_array_new (FALSE, FALSE, sizeof (Box));
-  GArray *heads = head_boxes (l, arrows, sel, largest);
-  for (guint i = arrows->len; i-- > 0;)
-    {
-      const Arrow *a = &g_array_index (arrows, Arrow, i);
-      if (!shown (a, sel))
-        continue;
-      g_autofree char *size = spx_format_bytes ((double) a->bytes);
-      g_autofree char *text = a->twin ? g_strdup_printf ("%s %s",
-                                                         direction (a), size)
-                                      : g_strdup (size);
-      double th, tw = spx_render_text_width (cr, style, 0.8, text, &th);
-      double xs[8], ys[8];
-      guint spots = label_spots (l, a, tw, th, xs, ys);
-      for (guint k = 0; k < spots; k++)
-        {
-          double x = xs[k], y = ys[k];
-          Box b = { x - tw / 2 - 3, y - th / 2 - 1, tw + 6, th + 2 };
-          if (!label_free (l, n_tiles, placed, heads, &b))
-            continue;
-          g_array_append_val (placed, b);
-          draw_label (cr, style, &b, edge, text);
-          break;
-        }
-    }
-  g_array_unref (heads);
-  g_array_unref (placed);
-}
-
 static void
 tile_outline (cairo_t *cr, const Layout *l, double cx, double cy,
               SpxRgb colour, double lw)
@@ -1232,7 +1050,7 @@ draw_exchange_tiles (cairo_t *cr, const SpxRenderStyle *style,
   for (guint t = 0; t < d->program->n_tiles; t++)
     {
       double cx, cy;
-      tile_centre (l, t, &cx, &cy);
+      _spx_exchange_tile_centre (l, t, &cx, &cy);
       gboolean idle = s->bytes_in[t] == 0 && s->bytes_out[t] == 0;
       cairo_rectangle (cr, cx - l->box / 2, cy - l->box / 2, l->box, l->box);
       spx_render_set_rgb (cr, style->panel);
@@ -1256,7 +1074,7 @@ draw_groups (cairo_t *cr, const SpxRenderStyle *style, const Layout *l,
   for (guint g = 0; g < l->gcols * l->grows; g++)
     {
       Box b;
-      if (!group_box (l, n_tiles, g, &b))
+      if (!_spx_exchange_group_box (l, n_tiles, g, &b))
         continue;
       cairo_rectangle (cr, b.x + 0.5, b.y + 0.5, b.w - 1, b.h - 1);
       spx_render_set_rgba (cr, style->muted, 0.12);
@@ -1264,36 +1082,6 @@ draw_groups (cairo_t *cr, const SpxRenderStyle *style, const Layout *l,
       spx_render_set_rgb (cr, style->muted);
       cairo_set_line_width (cr, 1);
       cairo_stroke (cr);
-    }
-}
-
-/* What stays within a group, written at its middle (between its
- * tiles) when it fits there; the hover has it anyway. */
-static void
-draw_within (cairo_t *cr, const SpxRenderStyle *style, const Layout *l,
-             guint n_tiles, GArray *arrows)
-{
-  g_autoptr (GArray) none = g_array_new (FALSE, FALSE, sizeof (Box));
-  for (guint i = 0; i < arrows->len; i++)
-    {
-      const Arrow *a = &g_array_index (arrows, Arrow, i);
-      Box g;
-      if (!is_loop (a) || !group_box (l, n_tiles, a->src, &g))
-        continue;
-      g_autofree char *size = spx_format_bytes ((double) a->bytes);
-      g_autofree char *long_text = g_strdup_printf ("within %s", size);
-      const char *tries[] = { long_text, size };
-      for (guint k = 0; k < G_N_ELEMENTS (tries); k++)
-        {
-          double th, tw = spx_render_text_width (cr, style, 0.8, tries[k],
-                                                 &th);
-          Box b = { g.x + g.w / 2 - tw / 2 - 3, g.y + g.h / 2 - th / 2 - 1,
-                    tw + 6, th + 2 };
-          if (!label_free (l, n_tiles, none, none, &b))
-            continue;
-          draw_label (cr, style, &b, style->muted, tries[k]);
-          break;
-        }
     }
 }
 
@@ -1315,9 +1103,9 @@ draw_footer (cairo_t *cr, const SpxRenderStyle *style, const Layout *l,
       b = g_strdup_printf ("%s in all", pairs);
       c = "click a tile for its own arrows";
     }
-  else if (selection (d) >= 0)
+  else if (_spx_exchange_selection (d) >= 0)
     {
-      a = g_strdup_printf ("tile %d's own arrows", selection (d));
+      a = g_strdup_printf ("tile %d's own arrows", _spx_exchange_selection (d));
       b = g_strdup_printf ("%s in all", pairs);
       c = "click it again for the rest";
     }
@@ -1342,7 +1130,7 @@ draw_exchange_grid (cairo_t *cr, const SpxRenderStyle *style,
                     const Layout *l, const SpxRenderExchangeData *d,
                     const SpxIpuStep *s, GArray *arrows, const Totals *t)
 {
-  gint sel = selection (d);
+  gint sel = _spx_exchange_selection (d);
   SpxRgb colour = sel >= 0 ? style->highlight : style->series[0];
   if (l->grouped)
     draw_groups (cr, style, l, d->program->n_tiles);
@@ -1350,16 +1138,16 @@ draw_exchange_grid (cairo_t *cr, const SpxRenderStyle *style,
   for (guint i = 0; i < arrows->len; i++)
     {
       const Arrow *a = &g_array_index (arrows, Arrow, i);
-      if (shown (a, sel))
-        draw_arrow (cr, l, a, arrow_width (l, a->bytes, t->largest));
+      if (_spx_exchange_shown (a, sel))
+        draw_arrow (cr, l, a,
+                    _spx_exchange_arrow_width (l, a->bytes, t->largest));
     }
   /* tiles over the lines: a line that crosses a tile is not read as
    * ending there */
   draw_exchange_tiles (cr, style, l, d, s);
-  draw_labels (cr, style, l, d->program->n_tiles, arrows, sel, t->largest,
-               colour);
-  if (l->grouped)
-    draw_within (cr, style, l, d->program->n_tiles, arrows);
+  g_autoptr (GArray) labels = _spx_exchange_place_labels (
+    cr, style, l, d->program->n_tiles, arrows, sel, t->largest);
+  _spx_exchange_draw_labels (cr, style, labels, colour);
   draw_footer (cr, style, l, d, t);
 }
 
@@ -1381,7 +1169,7 @@ box_text (cairo_t *cr, const SpxRenderStyle *style, const Layout *l,
           guint t, const char *const *values, guint n_values, SpxRgb ink)
 {
   double cx, cy, th, room = l->box - 6;
-  tile_centre (l, t, &cx, &cy);
+  _spx_exchange_tile_centre (l, t, &cx, &cy);
   double size = CLAMP (l->box / (3.2 * style->font_size), 0.55, 0.95);
   const char *value = NULL;
   for (guint i = 0; i < n_values && value == NULL; i++)
@@ -1407,7 +1195,7 @@ static void
 fill_box (cairo_t *cr, const Layout *l, guint t, SpxRgb fill)
 {
   double cx, cy;
-  tile_centre (l, t, &cx, &cy);
+  _spx_exchange_tile_centre (l, t, &cx, &cy);
   cairo_rectangle (cr, cx - l->box / 2, cy - l->box / 2, l->box, l->box);
   spx_render_set_rgb (cr, fill);
   cairo_fill (cr);
@@ -1420,7 +1208,7 @@ mark_slowest (cairo_t *cr, const SpxRenderStyle *style, const Layout *l,
               guint t)
 {
   double cx, cy, th;
-  tile_centre (l, t, &cx, &cy);
+  _spx_exchange_tile_centre (l, t, &cx, &cy);
   double r = l->box / 2 + 4;
   cairo_rectangle (cr, cx - r, cy - r, 2 * r, 2 * r);
   spx_render_set_rgb (cr, style->foreground);
@@ -1448,7 +1236,7 @@ draw_compute_grid (cairo_t *cr, const SpxRenderStyle *style,
                           : style->panel; /* idle is not "low" */
       fill_box (cr, l, t, fill);
       double cx, cy;
-      tile_centre (l, t, &cx, &cy);
+      _spx_exchange_tile_centre (l, t, &cx, &cy);
       gboolean sel = d->selected_tile == (gint) t;
       tile_outline (cr, l, cx, cy, sel ? style->highlight : style->muted,
                     sel ? 3 : 1);
@@ -1471,7 +1259,7 @@ draw_sync_grid (cairo_t *cr, const SpxRenderStyle *style, const Layout *l,
     {
       fill_box (cr, l, t, style->panel);
       double cx, cy;
-      tile_centre (l, t, &cx, &cy);
+      _spx_exchange_tile_centre (l, t, &cx, &cy);
       gboolean sel = d->selected_tile == (gint) t;
       cairo_set_dash (cr, dash, sel ? 0 : 2, 0);
       tile_outline (cr, l, cx, cy, sel ? style->highlight : style->muted,
@@ -1701,7 +1489,7 @@ draw_large_exchange (cairo_t *cr, const SpxRenderStyle *style,
                      const SpxIpuStep *s)
 {
   guint n = d->program->n_tiles;
-  gint sel = selection (d);
+  gint sel = _spx_exchange_selection (d);
   double max;
   g_autofree double *m = group_matrix (l, s, &max);
   draw_heat_cells (cr, style, l, m, max);
@@ -1740,8 +1528,8 @@ draw_large_compute (cairo_t *cr, const SpxRenderStyle *style,
   draw_tile_map (cr, style, l, n, s->tile_cycles, top);
   if (top > 0)
     outline_cell (cr, l, slow, style->foreground);
-  if (selection (d) >= 0)
-    outline_cell (cr, l, (guint) selection (d), style->highlight);
+  if (_spx_exchange_selection (d) >= 0)
+    outline_cell (cr, l, (guint) _spx_exchange_selection (d), style->highlight);
   g_autofree char *hi = spx_format_count (top);
   g_autofree char *rows = g_strdup_printf ("rows of %u tiles", l->mcols);
   const char *lines[] = { rows, "framed: the slowest tile",
@@ -1759,7 +1547,7 @@ draw_large_compute (cairo_t *cr, const SpxRenderStyle *style,
               style->series[0], "cycles");
   draw_strip (cr, style, l, l->out_y, macs, n, most_macs, style->series[2],
               "MACs");
-  strips_frame (cr, style, l, n, selection (d),
+  strips_frame (cr, style, l, n, _spx_exchange_selection (d),
                 "cycles in this step and MACs in all", peaks);
 }
 
@@ -1769,8 +1557,8 @@ draw_large_sync (cairo_t *cr, const SpxRenderStyle *style, const Layout *l,
 {
   guint n = d->program->n_tiles;
   draw_tile_map (cr, style, l, n, NULL, 0);
-  if (selection (d) >= 0)
-    outline_cell (cr, l, (guint) selection (d), style->highlight);
+  if (_spx_exchange_selection (d) >= 0)
+    outline_cell (cr, l, (guint) _spx_exchange_selection (d), style->highlight);
   g_autofree char *rows = g_strdup_printf ("rows of %u tiles", l->mcols);
   const char *lines[] = { "every tile waits", rows };
   draw_legend (cr, style, l, NULL, NULL, lines, 2);
@@ -1789,7 +1577,7 @@ check_step (cairo_t *cr, const SpxRenderStyle *style, double width,
   else if (d->superstep >= d->program->steps->len)
     m = own = g_strdup_printf ("No step %u: the program has %u",
                                d->superstep + 1, d->program->steps->len);
-  else if (shown_step (d) == NULL)
+  else if (_spx_exchange_shown_step (d) == NULL)
     m = own = g_strdup_printf ("Step %u: its detail per tile was not kept",
                                d->superstep + 1);
   if (m != NULL)
@@ -1805,15 +1593,16 @@ spx_render_exchange (cairo_t *cr, double width, double height,
   spx_render_clear (cr, style, width, height);
   if (!check_step (cr, style, width, height, d))
     return;
-  const SpxIpuStep *s = shown_step (d);
+  const SpxIpuStep *s = _spx_exchange_shown_step (d);
   Layout l;
-  layout_for (&l, d, s, width, height, style->font_size);
+  _spx_exchange_layout_for (&l, d, s, width, height, style->font_size);
   cairo_save (cr);
   if (s->kind == SPX_STEP_EXCHANGE)
     {
       Totals t = { 0 };
-      GArray *arrows = l.grid ? grid_arrows (&l, d->program, s, &t)
-                              : pair_arrows (s, &t);
+      GArray *arrows = l.grid
+                         ? _spx_exchange_grid_arrows (&l, d->program, s, &t)
+                         : pair_arrows (s, &t);
       g_autoptr (GPtrArray) caption = exchange_caption (&l, d, s, &t);
       draw_title (cr, style, width, &l, d, caption);
       if (l.grid)
@@ -1851,8 +1640,9 @@ describe_exchange (Layout *l, const SpxRenderExchangeData *d,
   if (l->grid)
     {
       Totals t = { 0 };
-      g_autoptr (GArray) arrows = grid_arrows (l, p, s, &t);
-      const Arrow *a = arrow_at (l, arrows, selection (d), t.largest, x, y);
+      g_autoptr (GArray) arrows = _spx_exchange_grid_arrows (l, p, s, &t);
+      const Arrow *a = arrow_at (l, arrows, _spx_exchange_selection (d),
+                                 t.largest, x, y);
       if (a != NULL)
         return l->grouped ? group_arrow_text (l, p, s, a)
                           : arrow_text (p, s, a);
@@ -1860,7 +1650,8 @@ describe_exchange (Layout *l, const SpxRenderExchangeData *d,
            g++)
         {
           Box b, at = { x, y, 0, 0 };
-          if (group_box (l, p->n_tiles, g, &b) && boxes_overlap (&at, &b))
+          if (_spx_exchange_group_box (l, p->n_tiles, g, &b) &&
+              _spx_exchange_boxes_overlap (&at, &b))
             return group_text (l, p, arrows, g);
         }
     }
@@ -1872,11 +1663,11 @@ spx_render_exchange_describe (double width, double height,
                               const SpxRenderExchangeData *d, double x,
                               double y)
 {
-  const SpxIpuStep *s = shown_step (d);
+  const SpxIpuStep *s = _spx_exchange_shown_step (d);
   if (s == NULL)
     return NULL;
   Layout l;
-  layout_for (&l, d, s, width, height, SPX_RENDER_FONT_SIZE);
+  _spx_exchange_layout_for (&l, d, s, width, height, SPX_RENDER_FONT_SIZE);
   if (s->kind == SPX_STEP_EXCHANGE)
     return describe_exchange (&l, d, s, x, y);
   gint tile = tile_at (&l, d->program->n_tiles, x, y);

@@ -76,6 +76,23 @@ char    *spx_render_exchange_describe (double width, double height,
 GArray  *spx_render_exchange_flows (const SpxRenderExchangeData *d,
                                     gboolean *grouped);
 
+/* A label the picture of an exchange writes on a flow of
+ * spx_render_exchange_flows (its index there): its bytes on the arrow,
+ * or (within) what stays within the group. */
+typedef struct {
+  guint    flow;
+  gboolean within;
+  double   x, y, w, h;
+  char    *text;
+} SpxRenderExchangeLabel;
+
+/* The labels a picture of width × height (default font size) writes: one
+ * on every arrow drawn, where it covers no tile, arrowhead or other
+ * label, and one in each group whose traffic within it fits there; NULL
+ * where spx_render_exchange_flows is NULL. Free with g_array_unref. */
+GArray  *spx_render_exchange_labels (double width, double height,
+                                     const SpxRenderExchangeData *d);
+
 /* The group tile belongs to when p's exchanges are grouped. */
 guint    spx_render_exchange_group (const SpxIpuProgram *p, guint tile);
 

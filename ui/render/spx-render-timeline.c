@@ -7,6 +7,7 @@
  * and the font size, so the hit test (which has no cairo_t) finds the boxes the
  * picture draws. */
 #include "spx-render-timeline.h"
+#include "spx-render-timeline-axis.h"
 #include "spx-render-views.h"
 #include "spx-util.h"
 
@@ -28,10 +29,7 @@
 
 typedef struct {
   double line;                 /* one line of text */
-  double x0, x1;               /* the cycle axis, from_c to to_c */
-  guint64 max_cycles;
-  double from_c, to_c;         /* the cycles shown: 0 to max_cycles
-                                  unless zoomed */
+  SpxTimelineAxis ax;          /* the cycle axis */
   guint  n;                    /* lanes drawn */
   guint  which[N_LANES];       /* their programs[] index */
   double lane_y[N_LANES];      /* header line of each lane */
@@ -111,20 +109,19 @@ layout_compute (Layout *l, const SpxRenderTimelineData *d, double w,
   *l = (Layout) { 0 };
   l->line = 1.4 * fs;
   l->row_h = 1.4 * PANEL_SIZE * fs + 2;
+  guint64 cycles[N_LANES];
   for (guint i = 0; d != NULL && i < N_LANES; i++)
     if (d->programs[i] != NULL)
       {
+        cycles[l->n] = d->programs[i]->cycles;
         l->which[l->n++] = i;
-        l->max_cycles = MAX (l->max_cycles, d->programs[i]->cycles);
       }
   if (l->n == 0)
     return FALSE;
   double from, to;
   zoom_of (d, &from, &to);
-  l->from_c = from * (double) l->max_cycles;
-  l->to_c = to * (double) l->max_cycles;
-  l->x0 = MARGIN;
-  l->x1 = MAX (l->x0 + 1, w - MARGIN);
+  _spx_timeline_axis_init (&l->ax, cycles, l->n, from, to, MARGIN,
+                           MAX (MARGIN + 1, w - MARGIN), d->axis_break);
   double top = lanes_top (l->line);
   double rest = h - top - axis_height (l->line);
   /* the panel as tall as it wants while every lane keeps a bar of two
@@ -200,7 +197,8 @@ step_header (const SpxIpuStep *s, guint index)
                           c, t);
 }
 
-/* A line per term, each after a newline. */
+/* A line per term, each after a newline, and under it the term in
+ * words. */
 static void
 append_terms (GString *out, const SpxIpuStep *s)
 {
@@ -210,6 +208,8 @@ append_terms (GString *out, const SpxIpuStep *s)
       g_autofree char *c = spx_format_count (t->cycles);
       g_string_append_printf (out, "\n%s — %s — %s cycles", t->term,
                               t->formula, c);
+      if (t->words != NULL)
+        g_string_append_printf (out, "\n    %s", t->words);
     }
   if (s->terms == NULL || s->terms->len == 0)
     g_string_append (out, "\nno breakdown of these cycles");
@@ -269,21 +269,13 @@ spx_render_timeline_describe (const SpxRenderTimelineData *d, guint lane,
   return g_string_free (out, FALSE);
 }
 
-static double
-cycle_x (const Layout *l, double cycles)
-{
-  double span = l->to_c - l->from_c;
-  return l->x0 + (l->x1 - l->x0) * (span > 0 ? (cycles - l->from_c) / span
-                                             : 0);
-}
-
 /* A box cut to the axis shown; FALSE when it lies outside. */
 static gboolean
 visible (const Layout *l, double *x, double *w)
 {
-  if (*x > l->x1 || *x + *w <= l->x0)
+  if (*x > l->ax.x1 || *x + *w <= l->ax.x0)
     return FALSE;
-  double lo = MAX (*x, l->x0), hi = MIN (*x + *w, l->x1 + 1);
+  double lo = MAX (*x, l->ax.x0), hi = MIN (*x + *w, l->ax.x1 + 1);
   *x = lo;
   *w = MAX (1, hi - lo);
   return TRUE;
@@ -295,8 +287,8 @@ static void
 step_box (const Layout *l, guint64 start, guint64 cycles, double *x,
           double *w)
 {
-  *x = cycle_x (l, (double) start);
-  *w = MAX (1, cycle_x (l, (double) (start + cycles)) - *x);
+  *x = _spx_timeline_axis_x (&l->ax, (double) start);
+  *w = MAX (1, _spx_timeline_axis_x (&l->ax, (double) (start + cycles)) - *x);
 }
 
 /* The width a box is filled: a hairline gap keeps neighbours of one
@@ -379,12 +371,12 @@ place_callouts (const Layout *l, GArray *labels)
           if (thinnest == NULL || b->step_w < thinnest->step_w)
             thinnest = b;
         }
-      if (thinnest == NULL || need <= l->x1 - l->x0)
+      if (thinnest == NULL || need <= l->ax.x1 - l->ax.x0)
         break;
       g_clear_pointer (&thinnest->text, g_free);
     }
   /* pushed right past their neighbours, then back left from the end */
-  double edge = l->x0;
+  double edge = l->ax.x0;
   for (guint i = 0; i < labels->len; i++)
     {
       Label *b = &g_array_index (labels, Label, i);
@@ -393,7 +385,7 @@ place_callouts (const Layout *l, GArray *labels)
       b->x = MAX (b->anchor - b->w / 2, edge);
       edge = b->x + b->w + CALLOUT_GAP;
     }
-  edge = l->x1;
+  edge = l->ax.x1;
   for (guint i = labels->len; i-- > 0;)
     {
       Label *b = &g_array_index (labels, Label, i);
@@ -613,71 +605,6 @@ draw_legend (cairo_t *cr, const SpxRenderStyle *style, const Layout *l)
     }
 }
 
-/* 50k, not 50.0k: ticks are round numbers. */
-static char *
-tick_label (double v)
-{
-  char *t = spx_render_format_count (v);
-  char *dot = strstr (t, ".0");
-  if (dot != NULL && !g_ascii_isdigit (dot[2]))
-    memmove (dot, dot + 2, strlen (dot + 2) + 1);
-  return t;
-}
-
-/* "cycles", or when zoomed the part shown: "cycles 2.9k to 5.8k of
- * 156k". */
-static char *
-zoom_caption (const Layout *l)
-{
-  if (l->from_c <= 0 && l->to_c >= (double) l->max_cycles)
-    return g_strdup ("cycles");
-  g_autofree char *a = spx_render_format_count (l->from_c);
-  g_autofree char *b = spx_render_format_count (l->to_c);
-  g_autofree char *c = spx_render_format_count ((double) l->max_cycles);
-  return g_strdup_printf ("cycles %s to %s of %s", a, b, c);
-}
-
-static void
-draw_axis (cairo_t *cr, const SpxRenderStyle *style, double width,
-           const Layout *l)
-{
-  double ticks[16], top = lanes_top (l->line);
-  /* zoomed close, ticks a few cycles apart need every digit */
-  gboolean exact = l->to_c - l->from_c < 10000;
-  g_autofree char *widest = exact ? spx_format_count ((guint64) l->to_c)
-                            : spx_render_format_count (l->to_c);
-  double lw = spx_render_text_width (cr, style, 0.85, widest, NULL);
-  guint max_ticks = CLAMP ((l->x1 - l->x0) / (lw + 24), 2, 12);
-  guint n = spx_render_nice_ticks (l->from_c, l->to_c, max_ticks, ticks);
-  SpxTextOpts o = { .size = 0.85, .ax = 0.5 };
-  cairo_set_line_width (cr, 1);
-  for (guint i = 0; i < n; i++)
-    {
-      double x = round (cycle_x (l, ticks[i])) + 0.5;
-      spx_render_set_rgba (cr, style->muted, 0.35);
-      cairo_move_to (cr, x, top);
-      cairo_line_to (cr, x, l->axis_y);
-      cairo_stroke (cr);
-      spx_render_set_rgb (cr, style->muted);
-      cairo_move_to (cr, x, l->axis_y);
-      cairo_line_to (cr, x, l->axis_y + 4);
-      cairo_stroke (cr);
-      g_autofree char *t = exact ? spx_format_count ((guint64) round (ticks[i]))
-                                 : tick_label (ticks[i]);
-      double tw = spx_render_text_width (cr, style, 0.85, t, NULL);
-      /* the end labels stay inside the picture */
-      double tx = CLAMP (x, tw / 2 + 2, width - tw / 2 - 2);
-      spx_render_text (cr, style, tx, l->axis_y + 4, &o, t);
-    }
-  spx_render_set_rgb (cr, style->muted);
-  cairo_move_to (cr, l->x0, l->axis_y + 0.5);
-  cairo_line_to (cr, l->x1, l->axis_y + 0.5);
-  cairo_stroke (cr);
-  g_autofree char *what = zoom_caption (l);
-  spx_render_text (cr, style, (l->x0 + l->x1) / 2,
-                   l->axis_y + 4 + 0.95 * l->line, &o, what);
-}
-
 /* A name inside its box, or a callout under the bar with its leader. */
 static void
 draw_label (cairo_t *cr, const SpxRenderStyle *style, const Layout *l,
@@ -740,6 +667,8 @@ draw_bar (cairo_t *cr, const SpxRenderStyle *style, const Layout *l,
           sel_w = fw;
         }
     }
+  if ((double) p->cycles > l->ax.break_c)
+    _spx_timeline_axis_draw_break (cr, style, &l->ax, y, h);
   if (sel_w >= 0) /* drawn last so its neighbours do not cover it */
     {
       spx_render_set_rgb (cr, style->foreground);
@@ -772,9 +701,9 @@ static void
 draw_header (cairo_t *cr, const SpxRenderStyle *style, const Layout *l,
              const SpxIpuProgram *p, guint lane)
 {
-  double y = l->lane_y[lane] + l->line / 2, max_w = l->x1 - l->x0;
+  double y = l->lane_y[lane] + l->line / 2, max_w = l->ax.x1 - l->ax.x0;
   SpxTextOpts o = { .bold = TRUE, .ay = 0.5 };
-  double x = l->x0;
+  double x = l->ax.x0;
   x += spx_render_text (cr, style, x, y, &o,
                         spx_ipu_mode_to_string (p->mode)) + 8;
   g_autofree char *c = spx_render_format_count ((double) p->cycles);
@@ -783,7 +712,7 @@ draw_header (cairo_t *cr, const SpxRenderStyle *style, const Layout *l,
     g_strdup_printf ("%.3g ms", p->ms),
     g_strdup (p->fits ? "" : "over memory"),
   };
-  g_autofree char *rest = fit_parts (cr, style, 0.9, l->x1 - x, " · ", parts,
+  g_autofree char *rest = fit_parts (cr, style, 0.9, l->ax.x1 - x, " · ", parts,
                                      p->fits ? 2 : 3);
   SpxTextOpts r = { .size = 0.9, .ay = 0.5, .use_colour = TRUE,
                     .colour = p->fits ? style->muted : style->alert };
@@ -796,14 +725,14 @@ draw_header (cairo_t *cr, const SpxRenderStyle *style, const Layout *l,
   double sw = spx_render_text_width (cr, style, 0.8, sum, NULL);
   SpxTextOpts so = { .size = 0.8, .ay = 0.5, .ax = 1, .use_colour = TRUE,
                      .colour = style->muted };
-  if (sw > 0 && x + sw <= l->x1)
-    spx_render_text (cr, style, l->x1, y, &so, sum);
+  if (sw > 0 && x + sw <= l->ax.x1)
+    spx_render_text (cr, style, l->ax.x1, y, &so, sum);
   else if (sw > 0 && sw <= max_w && l->summary_below)
     {
       so.ax = 0;
       double y0 = l->bar_y[lane] + l->bar_h +
                   (l->callouts ? l->callout_h : 0);
-      spx_render_text (cr, style, l->x0, y0 + 0.45 * l->line, &so, sum);
+      spx_render_text (cr, style, l->ax.x0, y0 + 0.45 * l->line, &so, sum);
     }
 }
 
@@ -842,7 +771,7 @@ static void
 draw_rows (cairo_t *cr, const SpxRenderStyle *style, const Layout *l,
            const Row *rows, guint n, double y)
 {
-  double left = l->x0 + PANEL_PAD, right = l->x1 - PANEL_PAD;
+  double left = l->ax.x0 + PANEL_PAD, right = l->ax.x1 - PANEL_PAD;
   double tw = 0, fw = 0, cw = 0;
   g_autofree char **counts = g_new0 (char *, n + 1);
   for (guint i = 0; i < n; i++)
@@ -899,12 +828,12 @@ draw_panel (cairo_t *cr, const SpxRenderStyle *style, const Layout *l,
   guint room = l->panel_rows - 1;
   guint shown = n_terms <= room ? n_terms : room - 1;
   guint used = s == NULL ? 1 : 1 + MAX (1, MIN (n_terms, room));
-  double x = l->x0, y = l->panel_y;
+  double x = l->ax.x0, y = l->panel_y;
   spx_render_set_rgb (cr, style->panel);
-  cairo_rectangle (cr, x, y, l->x1 - l->x0, 2 * PANEL_PAD + used * l->row_h);
+  cairo_rectangle (cr, x, y, l->ax.x1 - l->ax.x0, 2 * PANEL_PAD + used * l->row_h);
   cairo_fill (cr);
   y += PANEL_PAD;
-  double cy = y + l->row_h / 2, max_w = l->x1 - l->x0 - 2 * PANEL_PAD;
+  double cy = y + l->row_h / 2, max_w = l->ax.x1 - l->ax.x0 - 2 * PANEL_PAD;
   if (s == NULL)
     {
       SpxTextOpts o = { .size = PANEL_SIZE, .ay = 0.5, .use_colour = TRUE,
@@ -923,13 +852,13 @@ draw_panel (cairo_t *cr, const SpxRenderStyle *style, const Layout *l,
   g_autofree char *head = step_header (s, (guint) d->selected_superstep);
   /* bold runs a little wider than the plain text measured */
   g_autofree char *ht = fit_text (cr, style, PANEL_SIZE, head,
-                                  0.92 * (l->x1 - PANEL_PAD - hx));
+                                  0.92 * (l->ax.x1 - PANEL_PAD - hx));
   SpxTextOpts ho = { .size = PANEL_SIZE, .bold = TRUE, .ay = 0.5 };
   hx += spx_render_text (cr, style, hx, cy, &ho, ht);
   g_autofree char *mode = g_strdup_printf (
     " · %s", spx_ipu_mode_to_string (d->programs[which]->mode));
   if (hx + spx_render_text_width (cr, style, PANEL_SIZE, mode, NULL) <=
-      l->x1 - PANEL_PAD && g_str_equal (ht, head))
+      l->ax.x1 - PANEL_PAD && g_str_equal (ht, head))
     {
       SpxTextOpts mo = { .size = PANEL_SIZE, .ay = 0.5,
                          .colour = style->muted, .use_colour = TRUE };
@@ -980,7 +909,8 @@ spx_render_timeline (cairo_t *cr, double width, double height,
   cairo_save (cr);
   draw_title (cr, style, width, &l, d);
   draw_legend (cr, style, &l);
-  draw_axis (cr, style, width, &l);
+  _spx_timeline_axis_draw (cr, style, &l.ax, width, lanes_top (l.line),
+                           l.axis_y, l.line);
   for (guint i = 0; i < l.n; i++)
     {
       draw_header (cr, style, &l, d->programs[l.which[i]], i);
@@ -999,7 +929,17 @@ spx_render_timeline_cycle_x (double width, double height,
   Layout l;
   if (!layout_compute (&l, d, width, height, SPX_RENDER_FONT_SIZE))
     return MARGIN;
-  return cycle_x (&l, cycles);
+  return _spx_timeline_axis_x (&l.ax, cycles);
+}
+
+char *
+spx_render_timeline_axis_caption (double width, double height,
+                                  const SpxRenderTimelineData *d)
+{
+  Layout l;
+  if (!layout_compute (&l, d, width, height, SPX_RENDER_FONT_SIZE))
+    return NULL;
+  return _spx_timeline_axis_caption (&l.ax);
 }
 
 void
@@ -1010,14 +950,16 @@ spx_render_timeline_zoom (double width, double height,
   Layout l;
   zoom_of (d, from, to);
   if (!layout_compute (&l, d, width, height, SPX_RENDER_FONT_SIZE) ||
-      l.max_cycles == 0 || !(factor > 0))
+      l.ax.max_cycles == 0 || !(factor > 0))
     return;
-  double span = *to - *from, axis = l.x1 - l.x0;
-  double at = *from + span * CLAMP ((x - l.x0) / axis, 0, 1);
-  double least = MIN (1, SPX_RENDER_TIMELINE_MIN_CYCLES / l.max_cycles);
+  double span = *to - *from, axis = l.ax.x1 - l.ax.x0;
+  double at = _spx_timeline_axis_cycles (&l.ax, x) / l.ax.max_cycles;
+  double least = MIN (1, SPX_RENDER_TIMELINE_MIN_CYCLES / l.ax.max_cycles);
   double now = CLAMP (span / factor, least, 1);
-  /* the point at x stays there, then the pan */
-  double start = at - (at - *from) * now / span + dx / axis * now;
+  /* the point at x stays there (the axis after is to scale), then the
+   * pan */
+  double start = at - CLAMP ((x - l.ax.x0) / axis, 0, 1) * now +
+                 dx / axis * now;
   *from = CLAMP (start, 0, 1 - now);
   *to = *from + now;
 }
@@ -1029,7 +971,7 @@ spx_render_timeline_lane_at (double width, double height,
 {
   Layout l;
   if (!layout_compute (&l, d, width, height, SPX_RENDER_FONT_SIZE) ||
-      x < l.x0 || x > l.x1)
+      x < l.ax.x0 || x > l.ax.x1)
     return -1;
   for (guint i = 0; i < l.n; i++)
     if (y >= l.lane_y[i] && y < l.lane_y[i] + l.line)
@@ -1064,6 +1006,7 @@ timeline_fill (const SpxRenderViewState *st, gpointer data)
   d->selected_lane = st->lane;
   d->zoom_from = st->zoom_from;
   d->zoom_to = st->zoom_to;
+  d->axis_break = st->axis_break;
 }
 
 static gboolean
@@ -1090,7 +1033,7 @@ on_panel (double width, double height, const SpxRenderTimelineData *d,
   double fs = style != NULL ? style->font_size : SPX_RENDER_FONT_SIZE;
   if (!layout_compute (&l, d, width, height, fs) || l.panel_rows == 0)
     return FALSE;
-  return x >= l.x0 && x <= l.x1 && y >= l.panel_y &&
+  return x >= l.ax.x0 && x <= l.ax.x1 && y >= l.panel_y &&
          y <= l.panel_y + panel_height (&l, l.panel_rows);
 }
 

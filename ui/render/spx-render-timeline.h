@@ -16,6 +16,10 @@ typedef struct {
   double zoom_from, zoom_to;        /* the part of the cycle axis shown,
                                        as fractions of the longest
                                        program; to <= from: all of it */
+  gboolean axis_break;              /* all of it shown and the longest
+                                       program more than 3 times the
+                                       next: the axis breaks after the
+                                       next, so that every bar reads */
 } SpxRenderTimelineData;
 
 /* The axis zooms in at most so far that this many cycles fill it. */
@@ -36,7 +40,8 @@ gint spx_render_timeline_hit (double width, double height,
 
 /* What the panel under the axis says: for the selected superstep a
  * header "Superstep N: NAME, C cycles, tile T · mode" (spx_ipu_step_name; no tile
- * for a sync) and a line per term, "term — formula — N cycles", the terms
+ * for a sync) and a line per term, "term — formula — N cycles", each
+ * followed by a line with the term in words (indented), the terms
  * summing to C; with nothing selected (or a selection out of range), a
  * hint to click. The picture draws the same, in columns, as far as it
  * has room. Free with g_free. */
@@ -61,6 +66,11 @@ gboolean spx_render_timeline_label_box (double width, double height,
                                         const SpxRenderTimelineData *d,
                                         guint lane, guint step,
                                         cairo_rectangle_t *box);
+
+/* What the picture writes under its axis: "cycles", the part shown
+ * when zoomed, or where a broken axis breaks. Free with g_free. */
+char    *spx_render_timeline_axis_caption (double width, double height,
+                                           const SpxRenderTimelineData *d);
 
 /* Where cycles from the start falls on the axis of a picture of width ×
  * height (default font size), zoomed as d says; outside the axis when

@@ -49,6 +49,8 @@ typedef struct {
   gint                  lane;      /* its program (-1: every lane) */
   double                zoom_from, zoom_to; /* the Timeline's axis shown,
                                                fractions of it (equal: all) */
+  gboolean              axis_break; /* the Timeline's, when all is shown
+                                       (see SpxRenderTimelineData) */
   guint                 metric;    /* an index into the view's metrics */
   const SpxSweep       *sweep;
   gboolean              stale;     /* the sweep is of an older subject */
