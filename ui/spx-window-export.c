@@ -486,6 +486,52 @@ pending_settings (void)
   return pending;
 }
 
+/* Clears *loaded when widget, or a widget under it (internal children
+ * too), is a tree view without its model. */
+static void
+check_loaded (GtkWidget *widget, gpointer loaded)
+{
+  if (GTK_IS_TREE_VIEW (widget) &&
+      gtk_tree_view_get_model (GTK_TREE_VIEW (widget)) == NULL)
+    *(gboolean *) loaded = FALSE;
+  if (GTK_IS_CONTAINER (widget) && *(gboolean *) loaded)
+    gtk_container_forall (GTK_CONTAINER (widget), check_loaded, loaded);
+}
+
+static gboolean
+lists_loaded (GtkWidget *dialog)
+{
+  gboolean loaded = TRUE;
+  check_loaded (dialog, &loaded);
+  return loaded;
+}
+
+static gboolean
+on_load_waited (gpointer data)
+{
+  *(gboolean *) data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+/* GTK 3's file chooser lets go of its file list when destroyed but keeps
+ * loading the folder until it is finalized, which a folder change still
+ * under way (Export pressed just after one) puts off: the load then hands
+ * its model to the list gone (a critical). Until a load ends, or GTK's
+ * half-second load timer fires, the list has no model; so the dialog is
+ * hidden and destroyed once it has one (at most a second on). */
+static void
+destroy_when_loaded (GtkWidget *dialog)
+{
+  gboolean waited = FALSE;
+  gtk_widget_hide (dialog);
+  guint timer = g_timeout_add (1000, on_load_waited, &waited);
+  while (!lists_loaded (dialog) && !waited)
+    g_main_context_iteration (NULL, TRUE);
+  if (!waited)
+    g_source_remove (timer);
+  gtk_widget_destroy (dialog);
+}
+
 void
 _spx_window_export_dialog (SpxWindow *w)
 {
@@ -495,7 +541,7 @@ _spx_window_export_dialog (SpxWindow *w)
   while (path == NULL && gtk_dialog_run (GTK_DIALOG (d)) ==
                            GTK_RESPONSE_ACCEPT)
     path = chosen_path (GTK_FILE_CHOOSER (d));
-  gtk_widget_destroy (d);
+  destroy_when_loaded (d);
   if (path != NULL) /* Cancel forgets the size choices */
     g_settings_apply (pending);
   if (path != NULL && _spx_window_export_view (w, path))
