@@ -712,8 +712,10 @@ tiles_window (void)
   return w;
 }
 
-/* The remembered size and page: 1× is the view's size, 2× twice its
- * pixels, custom exactly what was asked; A4 is a landscape A4 page. */
+/* The remembered size and page: by default 1,600 × 1,000 pixels
+ * whatever the window's size (before and after it is resized); 1× is
+ * the view's size, 2× twice its pixels, custom exactly what was asked;
+ * A4 is a landscape A4 page. */
 static void
 test_export_sizes (void)
 {
@@ -723,6 +725,19 @@ test_export_sizes (void)
   g_autofree char *dir = g_dir_make_tmp ("spx-ui-XXXXXX", NULL);
   g_autofree char *path = g_build_filename (dir, "tiles.png", NULL);
   int w1, h1, w2, h2, wc, hc;
+  for (guint i = 0; i < 2; i++)
+    {
+      if (i == 1)
+        {
+          gtk_window_resize (GTK_WINDOW (w), 1000, 700);
+          wait_idle (w);
+        }
+      activate (w, "export-path", g_variant_new_string (path));
+      png_size (path, &w1, &h1);
+      g_assert_cmpint (w1, ==, 1600);
+      g_assert_cmpint (h1, ==, 1000);
+    }
+  g_settings_set_string (s, "export-png-size", "1x");
   activate (w, "export-path", g_variant_new_string (path));
   png_size (path, &w1, &h1);
   GtkWidget *tiles = VIEW (w, TILES);
@@ -971,7 +986,7 @@ test_export_dialog (void)
   g_autofree char *not_written = export_with_dialog (w, &cancelled);
   g_assert_false (g_file_test (not_written, G_FILE_TEST_EXISTS));
   g_assert_cmpint (g_settings_get_enum (s, "export-png-size"), ==,
-                   SPX_PNG_1X);
+                   SPX_PNG_1600);
   g_autofree char *kept = g_settings_get_string (s, "export-folder");
   g_assert_cmpstr (kept, ==, first);
   DialogScript script = { first, second, "tiles-2x", FALSE, FALSE };

@@ -2,51 +2,18 @@
  * both on log scales, one line per (source, block size, mode); a
  * subject's sweep: against block size, one line per (source, mode); an
  * earlier sweep, muted, under the current one */
-#include "spx-render-speedup.h"
+#include "spx-render-speedup-private.h"
 #include "spx-render-views.h"
 #include "spx-util.h"
 
 #include <math.h>
 #include <string.h>
 
-#define PAD        10.0
-#define TICK_TEXT  0.9   /* tick labels and legend, × font size */
-#define SWATCH     26.0  /* legend: the sample line's length */
-#define MAX_BLOCKS SPX_SPEEDUP_MAX_BLOCKS
-#define MAX_TICKS  40
-#define CAP        3.0   /* error bars: half the width of their caps */
-
 static const double current_dash[] = { 3, 3 };
 
-/* What is being drawn, and where. */
-typedef struct {
-  const SpxRenderSpeedupData *d;
-  const SpxRenderStyle       *style;
-  const GArray               *points;
-  const GArray               *over;       /* the overlay's points, or NULL */
-  gboolean                    gflops;     /* throughput unit: else TFLOP/s */
-  gboolean                    has_source[2], has_unfit;
-  gboolean                    has_noisy;  /* either sweep's markers */
-  gboolean                    has_mode[SPX_SWEEP_N_MODES];
-  gboolean                    subject;    /* one mask, re-blocked */
-  gboolean                    over_subject; /* the overlay's too */
-  guint                       n_noisy;    /* plotted points */
-  double                      current;    /* density marked; 0: none */
-  guint                       current_block; /* its column marked; 0 */
-  guint                       x_rows;     /* rows of x tick labels */
-  guint                       blocks[MAX_BLOCKS]; /* colour order */
-  guint                       n_blocks;
-  SpxSpeedupAxes              ax;
-  double                      yticks[MAX_TICKS];
-  guint                       n_yticks;
-  double                      legend_x, legend_w, row_h;
-  char                       *title;
-  double                      title_size; /* × the font size */
-  GPtrArray                  *subtitle;   /* lines of text */
-} Chart;
 
-static const SpxSweepPoint *
-point_at (const Chart *c, guint i)
+const SpxSweepPoint *
+_spx_speedup_point_at (const Chart *c, guint i)
 {
   return &g_array_index (c->points, SpxSweepPoint, i);
 }
@@ -410,8 +377,8 @@ density_labels (const double *d, guint n)
   return labels;
 }
 
-static double
-text_h (cairo_t *cr, const SpxRenderStyle *style, double size)
+double
+_spx_speedup_text_h (cairo_t *cr, const SpxRenderStyle *style, double size)
 {
   double h;
   spx_render_text_width (cr, style, size, "Ag", &h);
@@ -792,276 +759,10 @@ draw_legend (cairo_t *cr, const Chart *c, const GArray *rows, double bottom)
     }
 }
 
-/* Titles */
-
-/* The title as head + tail; a subject's sweep says what was measured:
- * its name (the head, cut first when too long), how much of it is
- * non-zero and what is plotted (the tail). */
-static void
-title_parts (const Chart *c, const char **head, char **tail)
-{
-  const SpxSweepOptions *o = &c->d->sweep->settings;
-  gboolean sddmm = o->op == SPX_BENCH_OP_SDDMM;
-  *tail = g_strdup ("");
-  if (c->d->title != NULL)
-    *head = c->d->title;
-  else if (o->subject != NULL)
-    {
-      const SpxMask *m = o->subject;
-      double d = (double) spx_mask_count_elements (m) /
-                 ((double) m->rows * (double) m->cols);
-      *head = o->subject_name != NULL && *o->subject_name
-                ? o->subject_name : "The mask";
-      g_free (*tail);
-      *tail = g_strdup_printf (" (%.3g%% non-zero): %s%s by block size",
-                               100 * d, sddmm ? "SDDMM " : "",
-                               c->d->throughput ? "non-zero throughput"
-                                                : "speedup over dense");
-    }
-  else if (sddmm)
-    *head = c->d->throughput ? "SDDMM non-zero throughput against density"
-                             : "Block-sparse SDDMM speedup over dense";
-  else
-    *head = c->d->throughput ? "Non-zero throughput against density"
-                             : "Block-sparse speedup over dense";
-  if (o->subject == NULL && o->pattern == SPX_PATTERN_TILEWISE)
-    {
-      g_free (*tail);
-      *tail = g_strdup_printf (", tile-wise masks (tiles of %u columns)",
-                               o->tile_width);
-    }
-  if (o->run_model && o->run_cpu && o->op == SPX_BENCH_OP_SPMM &&
-      o->dtype != SPX_DTYPE_FP32) /* the two sides' numbers differ */
-    {
-      g_autofree char *label = spx_dtype_label (o->dtype);
-      char *both = g_strdup_printf ("%s, %s", *tail, label);
-      g_free (*tail);
-      *tail = both;
-    }
-}
-
-/* The title is bold, wider than spx_render_text_width's regular face:
- * drawn into an empty clip, it is measured without leaving a mark. */
-static double
-title_width (cairo_t *cr, const Chart *c, double size, const char *text)
-{
-  SpxTextOpts t = { .size = size, .bold = TRUE };
-  cairo_save (cr);
-  cairo_new_path (cr);
-  cairo_rectangle (cr, 0, 0, 0, 0);
-  cairo_clip (cr);
-  double w = spx_render_text (cr, c->style, 0, 0, &t, text);
-  cairo_restore (cr);
-  return w;
-}
-
-/* head + tail, with head's middle cut ("transfor…_q.smtx") until it fits
- * max_w: a file's name keeps its start and its extension. */
-static char *
-shorten (cairo_t *cr, const Chart *c, const char *head, const char *tail,
-         double size, double max_w)
-{
-  glong n = g_utf8_strlen (head, -1);
-  char *text = g_strconcat (head, tail, NULL);
-  for (glong keep = n - 1;
-       keep >= 2 &&
-       title_width (cr, c, size, text) > max_w;
-       keep--)
-    {
-      g_autofree char *start = g_utf8_substring (head, 0, (keep + 1) / 2);
-      g_autofree char *end = g_utf8_substring (head, n - keep / 2, n);
-      g_free (text);
-      text = g_strconcat (start, "…", end, tail, NULL);
-    }
-  return text;
-}
-
-/* A long title shrinks, down to the labels' size, then is cut. */
-static void
-fit_title (cairo_t *cr, Chart *c, double width)
-{
-  const char *head;
-  g_autofree char *tail = NULL;
-  title_parts (c, &head, &tail);
-  g_autofree char *full = g_strconcat (head, tail, NULL);
-  double max_w = width - 2 * PAD, size = 1.2;
-  while (size > TICK_TEXT + 1e-9 &&
-         title_width (cr, c, size, full) > max_w)
-    size -= 0.05;
-  c->title_size = size;
-  c->title = shorten (cr, c, head, tail, size, max_w);
-}
-
-static const SpxSweepPoint *
-first_point (const Chart *c, SpxSweepSource source)
-{
-  for (guint i = 0; i < c->points->len; i++)
-    if (point_at (c, i)->source == source)
-      return point_at (c, i);
-  return NULL;
-}
-
-/* "avx2-4t" of "cpu-avx2-4t": said after "CPU". */
-static const char *
-cpu_name (const SpxSweepPoint *p)
-{
-  return g_str_has_prefix (p->machine, "cpu-") ? p->machine + 4 : p->machine;
-}
-
-/* The CPU points' machines: "avx2-4t", or "avx2-4t and avx2-1t" when
- * some were measured again on fewer threads. */
-static char *
-cpu_machines (const SpxSweep *sweep, const SpxSweepPoint *first)
-{
-  for (guint i = 0; i < sweep->points->len; i++)
-    {
-      const SpxSweepPoint *p = &g_array_index (sweep->points, SpxSweepPoint,
-                                               i);
-      if (p->source == SPX_SWEEP_CPU && !g_str_equal (p->machine,
-                                                      first->machine))
-        return g_strdup_printf ("%s and %s", cpu_name (first), cpu_name (p));
-    }
-  return g_strdup (cpu_name (first));
-}
-
-/* The dense the CPU points are over: one library's name when they all
- * agree, else both (each point used the faster at its shape). */
-static const char *
-cpu_dense (const SpxSweep *sweep)
-{
-  const char *name = NULL;
-  for (guint i = 0; i < sweep->points->len; i++)
-    {
-      const SpxSweepPoint *p = &g_array_index (sweep->points, SpxSweepPoint,
-                                               i);
-      if (p->source != SPX_SWEEP_CPU || p->dense[0] == '\0')
-        continue;
-      if (name != NULL && !g_str_equal (name, p->dense))
-        return "OpenBLAS or oneDNN, the faster";
-      name = p->dense;
-    }
-  return name != NULL ? name : "OpenBLAS";
-}
-
-/* One line per source: what was run, so the picture stands alone. */
-static GPtrArray *
-subtitle_lines (const Chart *c)
-{
-  GPtrArray *lines = g_ptr_array_new_with_free_func (g_free);
-  const SpxSweepPoint *p = first_point (c, SPX_SWEEP_MODEL);
-  if (p != NULL)
-    {
-      g_autofree char *n = c->d->sweep->settings.model_n == 0
-        ? g_strdup ("best n")
-        : g_strdup_printf ("n = %" G_GUINT64_FORMAT, p->n);
-      SpxDtype asked = c->d->sweep->settings.dtype;
-      g_ptr_array_add (lines, g_strdup_printf (
-        "IPU model %s: %s%s, %" G_GUINT64_FORMAT " × %" G_GUINT64_FORMAT
-        ", %s", p->machine, spx_dtype_to_string (p->dtype),
-        asked != p->dtype ? " (it has no bf16)" : "", p->m, p->k, n));
-    }
-  p = first_point (c, SPX_SWEEP_CPU);
-  g_autofree char *cpus = p ? cpu_machines (c->d->sweep, p) : NULL;
-  if (p != NULL)
-    g_ptr_array_add (lines, g_strdup_printf (
-      "CPU %s: %s, %" G_GUINT64_FORMAT " × %" G_GUINT64_FORMAT ", n = %"
-      G_GUINT64_FORMAT ", over %s dense", cpus,
-      spx_dtype_to_string (p->dtype), p->m, p->k, p->n,
-      cpu_dense (c->d->sweep)));
-  return lines;
-}
-
-/* Join the two source lines with " · " when that fits the width. */
-static void
-fit_subtitle (cairo_t *cr, Chart *c, double width)
-{
-  if (c->subtitle->len != 2)
-    return;
-  g_autofree char *joined = g_strconcat (g_ptr_array_index (c->subtitle, 0),
-                                         " · ",
-                                         g_ptr_array_index (c->subtitle, 1),
-                                         NULL);
-  if (spx_render_text_width (cr, c->style, TICK_TEXT, joined, NULL) >
-      width - 2 * PAD)
-    return;
-  g_ptr_array_set_size (c->subtitle, 0);
-  g_ptr_array_add (c->subtitle, g_steal_pointer (&joined));
-}
-
-/* Text as lines no wider than max_w, broken between words. */
-static void
-add_wrapped (cairo_t *cr, Chart *c, const char *text, double max_w)
-{
-  g_auto (GStrv) words = g_strsplit (text, " ", -1);
-  GString *line = g_string_new (NULL);
-  for (guint i = 0; words[i] != NULL; i++)
-    {
-      gsize was = line->len;
-      if (was > 0)
-        g_string_append_c (line, ' ');
-      g_string_append (line, words[i]);
-      if (was > 0 && spx_render_text_width (cr, c->style, TICK_TEXT,
-                                            line->str, NULL) > max_w)
-        {
-          g_string_truncate (line, was);
-          g_ptr_array_add (c->subtitle, g_strdup (line->str));
-          g_string_assign (line, words[i]);
-        }
-    }
-  g_ptr_array_add (c->subtitle, g_string_free (line, FALSE));
-}
-
-/* Below the sources: what to make of the points. A sweep that stopped
- * early says so, or its missing points could pass for results. */
-static void
-add_notes (cairo_t *cr, Chart *c, double width)
-{
-  guint total = spx_sweep_total (&c->d->sweep->settings);
-  double max_w = width - 2 * PAD;
-  if (c->n_noisy > 0 && !c->style->no_noise_note)
-    {
-      /* every point counted, dense ones too, as the window and the
-       * command line count them; too long for one line: broken at the
-       * semicolon first */
-      g_autofree char *what = g_strdup_printf (
-        "%u of %u points noisy (hollow): measured while other programs "
-        "ran;", spx_sweep_count_noisy (c->d->sweep), c->points->len);
-      const char *advice = "measure again on a quiet machine";
-      g_autofree char *text = g_strconcat (what, " ", advice, NULL);
-      if (spx_render_text_width (cr, c->style, TICK_TEXT, text, NULL) <=
-          max_w)
-        g_ptr_array_add (c->subtitle, g_steal_pointer (&text));
-      else
-        {
-          add_wrapped (cr, c, what, max_w);
-          add_wrapped (cr, c, advice, max_w);
-        }
-    }
-  if (!c->d->running && c->points->len > 0 && c->points->len < total)
-    g_ptr_array_add (c->subtitle, g_strdup_printf (
-      "partial: %u of %u points", c->points->len, total));
-}
-
-static void
-draw_titles (cairo_t *cr, const Chart *c, double width)
-{
-  SpxTextOpts t = { .size = c->title_size, .bold = TRUE, .ax = 0.5 };
-  spx_render_text (cr, c->style, width / 2, PAD, &t, c->title);
-  SpxTextOpts s = { .size = TICK_TEXT, .ax = 0.5, .colour = c->style->muted,
-                    .use_colour = TRUE };
-  double y = PAD + text_h (cr, c->style, c->title_size) + 2;
-  for (guint i = 0; i < c->subtitle->len; i++)
-    {
-      spx_render_text (cr, c->style, width / 2, y, &s,
-                       g_ptr_array_index (c->subtitle, i));
-      y += text_h (cr, c->style, TICK_TEXT);
-    }
-}
-
 /* Layout */
 
-static void
-chart_init (Chart *c, cairo_t *cr, const SpxRenderSpeedupData *d,
+void
+_spx_speedup_chart_init (Chart *c, cairo_t *cr, const SpxRenderSpeedupData *d,
             const SpxRenderStyle *style, double width)
 {
   memset (c, 0, sizeof *c);
@@ -1089,14 +790,11 @@ chart_init (Chart *c, cairo_t *cr, const SpxRenderSpeedupData *d,
   else
     c->current = current_density (d);
   survey (c);
-  fit_title (cr, c, width);
-  c->subtitle = subtitle_lines (c);
-  fit_subtitle (cr, c, width);
-  add_notes (cr, c, width);
+  _spx_speedup_fit_titles (cr, c, width);
 }
 
-static void
-chart_clear (Chart *c)
+void
+_spx_speedup_chart_clear (Chart *c)
 {
   g_clear_pointer (&c->subtitle, g_ptr_array_unref);
   g_clear_pointer (&c->title, g_free);
@@ -1122,9 +820,9 @@ layout (cairo_t *cr, Chart *c, double width, double height,
 {
   if (!ranges (c))
     return FALSE;
-  double th = text_h (cr, c->style, TICK_TEXT);
+  double th = _spx_speedup_text_h (cr, c->style, TICK_TEXT);
   c->row_h = th * 1.2;
-  c->ax.y = PAD + text_h (cr, c->style, c->title_size) + 2 +
+  c->ax.y = PAD + c->title_h + 2 +
             c->subtitle->len * th + 12;
   c->ax.h = MAX (height - PAD - (c->x_rows + 1) * th - 10 - c->ax.y, 10);
   double px_per_decade = c->ax.h / log10 (c->ax.y_hi / c->ax.y_lo);
@@ -1145,11 +843,11 @@ spx_render_speedup_axes (cairo_t *cr, double width, double height,
   if (data == NULL || data->sweep == NULL)
     return FALSE;
   Chart c;
-  chart_init (&c, cr, data, style, width);
+  _spx_speedup_chart_init (&c, cr, data, style, width);
   g_autoptr (GArray) rows = legend_rows (&c);
   gboolean ok = layout (cr, &c, width, height, rows);
   *axes = c.ax;
-  chart_clear (&c);
+  _spx_speedup_chart_clear (&c);
   return ok;
 }
 
@@ -1369,7 +1067,7 @@ draw_x_axis (cairo_t *cr, const Chart *c)
 {
   const SpxSpeedupAxes *a = &c->ax;
   g_autoptr (GArray) ticks = x_axis_ticks (cr, c);
-  double th = text_h (cr, c->style, TICK_TEXT);
+  double th = _spx_speedup_text_h (cr, c->style, TICK_TEXT);
   cairo_set_line_width (cr, 1);
   for (guint i = 0; i < ticks->len; i++)
     {
@@ -1406,7 +1104,7 @@ spx_render_speedup_x_labels (cairo_t *cr, double width, double height,
   if (data == NULL || data->sweep == NULL || cr == NULL || style == NULL)
     return NULL;
   Chart c;
-  chart_init (&c, cr, data, style, width);
+  _spx_speedup_chart_init (&c, cr, data, style, width);
   g_autoptr (GArray) rows = legend_rows (&c);
   GStrv labels = NULL;
   if (layout (cr, &c, width, height, rows))
@@ -1435,7 +1133,7 @@ spx_render_speedup_x_labels (cairo_t *cr, double width, double height,
       else
         g_free (got);
     }
-  chart_clear (&c);
+  _spx_speedup_chart_clear (&c);
   return labels;
 }
 
@@ -1718,7 +1416,7 @@ draw_stale (cairo_t *cr, const Chart *c)
   cairo_fill (cr);
   const char *text = "Out of date: Run Sweep again";
   const double size = 1.1;
-  double h, w = title_width (cr, c, size, text);
+  double h, w = _spx_speedup_title_width (cr, c, size, text);
   spx_render_text_width (cr, c->style, size, text, &h);
   /* on a plain card: lines through the words would cross them out */
   double cx = a->x + a->w / 2, cy = a->y + a->h / 2;
@@ -1771,10 +1469,10 @@ spx_render_speedup (cairo_t *cr, double width, double height,
       return;
     }
   Chart c;
-  chart_init (&c, cr, d, style, width);
+  _spx_speedup_chart_init (&c, cr, d, style, width);
   g_autoptr (GArray) rows = legend_rows (&c);
   cairo_save (cr);
-  draw_titles (cr, &c, width);
+  _spx_speedup_draw_titles (cr, &c, width);
   if (layout (cr, &c, width, height, rows))
     {
       draw_plot (cr, &c);
@@ -1784,7 +1482,7 @@ spx_render_speedup (cairo_t *cr, double width, double height,
     spx_render_placeholder (cr, style, width, height,
                             "No points yet: run a sweep");
   cairo_restore (cr);
-  chart_clear (&c);
+  _spx_speedup_chart_clear (&c);
 }
 
 /* For a layout without a picture: the text sizes it depends on want a
@@ -1810,7 +1508,7 @@ spx_render_speedup_sweep_labels (const SpxRenderSpeedupData *data)
       SpxRenderStyle style;
       spx_render_style_init (&style, SPX_THEME_LIGHT);
       Chart c;
-      chart_init (&c, cr, data, &style, 800);
+      _spx_speedup_chart_init (&c, cr, data, &style, 800);
       g_autoptr (GArray) rows = legend_rows (&c);
       for (guint i = 0; i < rows->len; i++)
         {
@@ -1824,7 +1522,7 @@ spx_render_speedup_sweep_labels (const SpxRenderSpeedupData *data)
             : g_strdup_printf ("%s (%s)", r->text, next->text);
           g_strv_builder_add (b, label);
         }
-      chart_clear (&c);
+      _spx_speedup_chart_clear (&c);
       cairo_destroy (cr);
     }
   GStrv labels = g_strv_builder_end (b);
@@ -1869,7 +1567,7 @@ spx_render_speedup_hit (double width, double height,
     return FALSE;
   cairo_t *cr = scratch_cr ();
   Chart c;
-  chart_init (&c, cr, d, style, width);
+  _spx_speedup_chart_init (&c, cr, d, style, width);
   g_autoptr (GArray) rows = legend_rows (&c);
   double best = HIT_RADIUS;
   guint found = G_MAXUINT;
@@ -1882,7 +1580,7 @@ spx_render_speedup_hit (double width, double height,
                                             TRUE);
             nearest_in (&c, xy, x, y, &best, &found);
           }
-  chart_clear (&c);
+  _spx_speedup_chart_clear (&c);
   cairo_destroy (cr);
   if (found == G_MAXUINT)
     return FALSE;
@@ -1993,7 +1691,7 @@ spx_render_speedup_describe (const SpxRenderSpeedupData *d, guint point)
                                            point);
   GString *out = g_string_new (NULL);
   if (p->source == SPX_SWEEP_CPU)
-    g_string_append_printf (out, "CPU measured (%s)", cpu_name (p));
+    g_string_append_printf (out, "CPU measured (%s)", _spx_speedup_cpu_name (p));
   else
     g_string_append_printf (out, "IPU model (%s)", p->machine);
   g_string_append_printf (out, " · %u × %u blocks · %s", p->block, p->block,
@@ -2055,7 +1753,7 @@ const SpxRenderView spx_render_view_speedup = {
   .name = "speedup", .title = "Speedup",
   .summary = "sparse over dense, measured and modelled",
   .metrics = (const char *const[]) { "speedup", "throughput", NULL },
-  .needs = SPX_RENDER_VIEW_NEEDS_SWEEP,
+  .needs = SPX_RENDER_VIEW_NEEDS_SWEEP, .titled = TRUE,
   .data_size = sizeof (SpxRenderSpeedupData), .fill = speedup_fill,
   .draw = spx_render_speedup, .hit = speedup_hit,
   .describe = speedup_describe,

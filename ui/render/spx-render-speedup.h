@@ -97,6 +97,16 @@ GStrv    spx_render_speedup_x_labels (cairo_t *cr, double width,
                                       const SpxRenderStyle *style,
                                       double **xs);
 
+/* The title as spx_render_speedup draws it at width (the style's when
+ * set, else data's, else one from the sweep) and, when extent is not
+ * NULL, what it takes: its lines (more than one when it is too long for
+ * one) and whether any was cut (never). NULL without a sweep. Free with
+ * g_free. */
+char    *spx_render_speedup_title (cairo_t *cr, double width,
+                                   const SpxRenderSpeedupData *data,
+                                   const SpxRenderStyle *style,
+                                   SpxTextExtent *extent);
+
 /* The legend's entries for the sweeps drawn: with an overlay the current
  * sweep's ("name (machine, n, dtype)") and the overlay's, in that
  * order; without one none (the title names the sweep). Free with
