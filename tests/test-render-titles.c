@@ -2,11 +2,13 @@
  * cut; the user's title (--title, the style's) replaces a chart's own;
  * an export is the size asked for. */
 #include "spx-render-export.h"
+#include "spx-render-series.h"
 #include "spx-render-speedup.h"
 #include "test-run.h"
 
 #include <glib/gstdio.h>
 
+#include <math.h>
 #include <string.h>
 
 static const char long_name[] =
@@ -250,6 +252,43 @@ test_cli_title (void)
   g_rmdir (dir);
 }
 
+/* Every two rows of the series' table differ in dash and in marker, so
+ * a chart pairing one row's dash with another's marker (the speedup
+ * chart: dash by block size, marker by source and mode) still tells
+ * every series apart in grey; row 0 is solid; every marker is a closed
+ * shape about its centre. */
+static void
+test_series_styles (void)
+{
+  cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_A8, 40, 40);
+  cairo_t *cr = cairo_create (s);
+  g_assert_cmpuint (spx_series_style (0)->n_dash, ==, 0);
+  for (guint i = 0; i < SPX_N_SERIES_STYLES; i++)
+    {
+      const SpxSeriesStyle *a = spx_series_style (i);
+      g_assert_true (spx_series_style (i + SPX_N_SERIES_STYLES) == a);
+      for (guint j = i + 1; j < SPX_N_SERIES_STYLES; j++)
+        {
+          const SpxSeriesStyle *b = spx_series_style (j);
+          g_assert_cmpint (a->marker, !=, b->marker);
+          g_assert_false (a->n_dash == b->n_dash &&
+                          memcmp (a->dash, b->dash,
+                                  a->n_dash * sizeof a->dash[0]) == 0);
+        }
+      cairo_new_path (cr);
+      spx_render_marker_path (cr, a->marker, 20, 20, 4);
+      double x0, y0, x1, y1;
+      cairo_fill_extents (cr, &x0, &y0, &x1, &y1);
+      g_assert_cmpfloat (x1 - x0, >, 5);
+      g_assert_cmpfloat (y1 - y0, >, 5);
+      g_assert_cmpfloat (fabs ((x0 + x1) / 2 - 20), <, 1);
+      g_assert_cmpfloat (x1 - x0, <, 14);
+      g_assert_true (cairo_in_fill (cr, 20, 20));
+    }
+  cairo_destroy (cr);
+  cairo_surface_destroy (s);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -259,5 +298,6 @@ main (int argc, char **argv)
   g_test_add_func ("/render/title/user", test_user_title);
   g_test_add_func ("/render/title/export-size", test_export_size);
   g_test_add_func ("/render/title/cli", test_cli_title);
+  g_test_add_func ("/render/series/styles", test_series_styles);
   return g_test_run ();
 }

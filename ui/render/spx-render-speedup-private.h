@@ -1,6 +1,7 @@
 /* spx-render-speedup-private.h: what the speedup chart's files share */
 #pragma once
 
+#include "spx-render-series.h"
 #include "spx-render-speedup.h"
 
 G_BEGIN_DECLS
@@ -22,6 +23,8 @@ typedef struct {
   gboolean                    has_source[2], has_unfit;
   gboolean                    has_noisy;  /* either sweep's markers */
   gboolean                    has_mode[SPX_SWEEP_N_MODES];
+  gboolean                    has_kind[SPX_N_SERIES_STYLES]; /* of
+                                            kind_row's (source, mode) */
   gboolean                    subject;    /* one mask, re-blocked */
   gboolean                    over_subject; /* the overlay's too */
   guint                       n_noisy;    /* plotted points */

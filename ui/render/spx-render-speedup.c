@@ -67,6 +67,24 @@ point_x (const Chart *c, const SpxSweepPoint *p)
   return c->ax.by_block ? (double) p->block : p->density;
 }
 
+/* The series-style row of a (source, mode): the CPU's static, dynamic
+ * and tile-wise, then the model's. Its marker marks their points (so
+ * the marker says both), its dash draws a subject's lines; a sweep of
+ * generated masks dashes its lines by block size instead. */
+static guint
+kind_row (SpxSweepSource source, SpxSweepMode mode)
+{
+  return (source == SPX_SWEEP_CPU ? 0 : 3) + (mode - SPX_SWEEP_STATIC);
+}
+
+/* Dense's own lines (throughput): solid on the CPU, dashed on the
+ * model. */
+static guint
+dense_row (SpxSweepSource source)
+{
+  return source == SPX_SWEEP_CPU ? 0 : 1;
+}
+
 static void
 add_block (guint *blocks, guint *n, guint block)
 {
@@ -117,6 +135,8 @@ survey (Chart *c)
               continue;
             c->has_source[p->source] = TRUE;
             c->has_mode[p->mode] = TRUE;
+            if (p->mode != SPX_SWEEP_DENSE)
+              c->has_kind[kind_row (p->source, p->mode)] = TRUE;
             c->has_unfit |= !p->fits && point_on_y_range (c, p);
             c->has_noisy |= p->noise != 0 && p->mode != SPX_SWEEP_DENSE;
             if (p->mode != SPX_SWEEP_DENSE && b == 0 && w == 0)
@@ -392,8 +412,7 @@ typedef enum {
   ROW_SWEEP,      /* arg 0: the current sweep, 1: the overlay */
   ROW_SWEEP_NOTE, /* what it ran, under its name */
   ROW_BLOCK,
-  ROW_MODE,
-  ROW_SOURCE,
+  ROW_MODE,       /* arg: kind_row's (source, mode) */
   ROW_DENSE,
   ROW_CURRENT,
   ROW_UNFIT,
@@ -534,9 +553,12 @@ legend_rows (const Chart *c)
              g_strdup_printf ("%u × %u", c->blocks[i], c->blocks[i]));
   heading (rows, first, "block size");
   guint start = rows->len;
-  for (guint m = SPX_SWEEP_STATIC; m < SPX_SWEEP_N_MODES; m++)
-    if (c->has_mode[m])
-      row_add (rows, ROW_MODE, m, g_strdup (mode_label (m)));
+  for (guint s = SPX_SWEEP_CPU + 1; s-- > SPX_SWEEP_MODEL;)
+    for (guint m = SPX_SWEEP_STATIC; m < SPX_SWEEP_N_MODES; m++)
+      if (c->has_kind[kind_row (s, m)])
+        row_add (rows, ROW_MODE, kind_row (s, m), g_strdup_printf (
+          "%s (%s)", mode_label (m), s == SPX_SWEEP_CPU ? "CPU"
+                                                        : "IPU model"));
   heading (rows, start, "mode");
   start = rows->len;
   if (c->has_unfit)
@@ -545,10 +567,6 @@ legend_rows (const Chart *c)
     row_add (rows, ROW_NOISY, 0, g_strdup ("noisy (CPU)"));
   heading (rows, start, "marker");
   start = rows->len;
-  if (c->has_source[SPX_SWEEP_CPU])
-    row_add (rows, ROW_SOURCE, SPX_SWEEP_CPU, g_strdup ("measured (CPU)"));
-  if (c->has_source[SPX_SWEEP_MODEL])
-    row_add (rows, ROW_SOURCE, SPX_SWEEP_MODEL, g_strdup ("modelled (IPU)"));
   if (!c->d->throughput)
     row_add (rows, ROW_DENSE, 0, g_strdup ("dense (1×)"));
   else if (c->has_mode[SPX_SWEEP_DENSE])
@@ -563,13 +581,6 @@ legend_rows (const Chart *c)
   return rows;
 }
 
-static void
-set_source_dash (cairo_t *cr, SpxSweepSource source)
-{
-  static const double dash[] = { 6, 4 };
-  cairo_set_dash (cr, dash, source == SPX_SWEEP_MODEL ? 2 : 0, 0);
-}
-
 /* A marker's look (spx-render-style.h says what each means). */
 typedef enum { MARK_PLAIN, MARK_NOISY, MARK_OVER_MEMORY } Mark;
 
@@ -580,23 +591,13 @@ mark_of (gboolean fits, gboolean noisy)
   return !fits ? MARK_OVER_MEMORY : noisy ? MARK_NOISY : MARK_PLAIN;
 }
 
+/* The marker of series-style row (kind_row's). */
 static void
-marker_sized (cairo_t *cr, const Chart *c, SpxSweepMode mode, double x,
-              double y, SpxRgb colour, Mark look, double r)
+marker_sized (cairo_t *cr, const Chart *c, guint row, double x, double y,
+              SpxRgb colour, Mark look, double r)
 {
   cairo_new_path (cr);
-  if (mode == SPX_SWEEP_TILEWISE)
-    cairo_rectangle (cr, x - r * 0.9, y - r * 0.9, r * 1.8, r * 1.8);
-  else if (mode == SPX_SWEEP_DYNAMIC)
-    {
-      r *= 1.3; /* a triangle looks smaller than a circle of its size */
-      cairo_move_to (cr, x, y - r);
-      cairo_line_to (cr, x + r * 0.866, y + r * 0.5);
-      cairo_line_to (cr, x - r * 0.866, y + r * 0.5);
-      cairo_close_path (cr);
-    }
-  else
-    cairo_arc (cr, x, y, r, 0, 2 * G_PI);
+  spx_render_marker_path (cr, spx_series_style (row)->marker, x, y, r);
   if (look == MARK_OVER_MEMORY)
     spx_render_look_over_memory (cr, c->style, colour);
   else if (look == MARK_NOISY)
@@ -606,19 +607,20 @@ marker_sized (cairo_t *cr, const Chart *c, SpxSweepMode mode, double x,
 }
 
 static void
-marker (cairo_t *cr, const Chart *c, SpxSweepMode mode, double x, double y,
+marker (cairo_t *cr, const Chart *c, guint row, double x, double y,
         SpxRgb colour, Mark look)
 {
-  marker_sized (cr, c, mode, x, y, colour, look, 4);
+  marker_sized (cr, c, row, x, y, colour, look, 4);
 }
 
+/* A legend's sample of a line dashed as series-style row. */
 static void
 swatch_line (cairo_t *cr, double x, double y, SpxRgb colour, double width,
-             SpxSweepSource source)
+             guint row)
 {
   cairo_move_to (cr, x, y);
   cairo_line_to (cr, x + SWATCH, y);
-  set_source_dash (cr, source);
+  spx_render_series_dash (cr, row);
   cairo_set_line_width (cr, width);
   spx_render_set_rgb (cr, colour);
   cairo_stroke (cr);
@@ -666,46 +668,40 @@ legend_swatch (cairo_t *cr, const Chart *c, const Row *row, double x,
     case ROW_SWEEP:
       if (row->arg == 0)
         {
-          swatch_line (cr, x, y, line_colour (c, 0), 2, SPX_SWEEP_CPU);
-          marker (cr, c, SPX_SWEEP_STATIC, x + SWATCH / 2, y,
+          swatch_line (cr, x, y, line_colour (c, 0), 2, 0);
+          marker (cr, c, 0, x + SWATCH / 2, y,
                   block_colour (c, 0), MARK_PLAIN);
         }
       else
         {
-          swatch_line (cr, x, y, overlay_line_colour (c), OVERLAY_WIDTH,
-                       SPX_SWEEP_CPU);
-          marker_sized (cr, c, SPX_SWEEP_STATIC, x + SWATCH / 2, y,
+          swatch_line (cr, x, y, overlay_line_colour (c), OVERLAY_WIDTH, 0);
+          marker_sized (cr, c, 0, x + SWATCH / 2, y,
                         overlay_colour (c, block_colour (c, 0)), MARK_PLAIN,
                         OVERLAY_MARKER);
         }
       break;
     case ROW_BLOCK: /* a subject's: only its markers take the colour */
       if (c->subject)
-        marker (cr, c, SPX_SWEEP_STATIC, x + SWATCH / 2, y,
-                block_colour (c, row->arg), MARK_PLAIN);
-      else
-        swatch_line (cr, x, y, block_colour (c, row->arg), 2.5,
-                     SPX_SWEEP_CPU);
+        marker (cr, c, 0, x + SWATCH / 2, y, block_colour (c, row->arg),
+                MARK_PLAIN);
+      else /* its colour and its dash */
+        swatch_line (cr, x, y, block_colour (c, row->arg), 2.5, row->arg);
       break;
-    case ROW_MODE:
+    case ROW_MODE: /* a subject's lines are dashed by it too */
+      if (c->subject)
+        swatch_line (cr, x, y, line_colour (c, 0), 1.5, row->arg);
       marker (cr, c, row->arg, x + SWATCH / 2, y, s->foreground, MARK_PLAIN);
       break;
     case ROW_UNFIT:
-      marker (cr, c, SPX_SWEEP_STATIC, x + SWATCH / 2, y, s->muted,
-              MARK_OVER_MEMORY);
+      marker (cr, c, 0, x + SWATCH / 2, y, s->muted, MARK_OVER_MEMORY);
       break;
     case ROW_NOISY:
-      marker (cr, c, SPX_SWEEP_STATIC, x + SWATCH / 2, y, s->foreground,
-              MARK_NOISY);
+      marker (cr, c, 0, x + SWATCH / 2, y, s->foreground, MARK_NOISY);
       break;
-    case ROW_SOURCE:
-      swatch_line (cr, x, y, c->subject ? line_colour (c, 0) : s->foreground,
-                   1.5, row->arg);
-      break;
-    case ROW_DENSE: /* throughput: dense's lines take their source's dash */
-      swatch_line (cr, x, y, s->foreground, 1.5,
-                   c->d->throughput && !c->has_source[SPX_SWEEP_CPU]
-                     ? SPX_SWEEP_MODEL : SPX_SWEEP_CPU);
+    case ROW_DENSE: /* throughput: dense's lines dashed by their source */
+      swatch_line (cr, x, y, s->foreground, 1.5, dense_row (
+                     c->d->throughput && !c->has_source[SPX_SWEEP_CPU]
+                       ? SPX_SWEEP_MODEL : SPX_SWEEP_CPU));
       break;
     case ROW_CURRENT:
       cairo_move_to (cr, x + SWATCH / 2, y - 6);
@@ -1209,7 +1205,7 @@ series (const Chart *c, const GArray *pts, SpxSweepSource source,
 
 static void
 polyline (cairo_t *cr, const Chart *c, const GArray *xy, SpxRgb colour,
-          double width, SpxSweepSource source)
+          double width, guint dash_row)
 {
   if (xy->len == 0)
     return;
@@ -1222,7 +1218,7 @@ polyline (cairo_t *cr, const Chart *c, const GArray *xy, SpxRgb colour,
     }
   if (xy->len == 1) /* a lone point: a short level stroke shows the style */
     cairo_rel_line_to (cr, 0.001, 0);
-  set_source_dash (cr, source);
+  spx_render_series_dash (cr, dash_row);
   cairo_set_line_width (cr, width);
   cairo_set_line_cap (cr, xy->len == 1 ? CAIRO_LINE_CAP_ROUND
                                        : CAIRO_LINE_CAP_BUTT);
@@ -1251,7 +1247,7 @@ draw_reference (cairo_t *cr, const Chart *c)
     {
       g_autoptr (GArray) xy = series (c, c->points, s, 0, SPX_SWEEP_DENSE,
                                       TRUE);
-      polyline (cr, c, xy, c->style->foreground, 1.5, s);
+      polyline (cr, c, xy, c->style->foreground, 1.5, dense_row (s));
     }
 }
 
@@ -1304,7 +1300,7 @@ typedef enum {
 } Layer;
 
 static void
-draw_points (cairo_t *cr, const Chart *c, const GArray *xy, SpxSweepMode mode,
+draw_points (cairo_t *cr, const Chart *c, const GArray *xy, guint row,
              SpxRgb colour, Layer layer)
 {
   for (guint i = 0; i < xy->len; i++)
@@ -1313,7 +1309,7 @@ draw_points (cairo_t *cr, const Chart *c, const GArray *xy, SpxSweepMode mode,
       if (layer == LAYER_BARS)
         error_bar (cr, c, e, colour);
       else
-        marker (cr, c, mode, spx_speedup_axes_x (&c->ax, e->x),
+        marker (cr, c, row, spx_speedup_axes_x (&c->ax, e->x),
                 spx_speedup_axes_y (&c->ax, e->v), colour,
                 mark_of (e->fits, e->noisy));
     }
@@ -1328,7 +1324,7 @@ draw_subject_lines (cairo_t *cr, const Chart *c)
     for (guint m = SPX_SWEEP_STATIC; m < SPX_SWEEP_N_MODES; m++)
       {
         g_autoptr (GArray) xy = series (c, c->points, s, 0, m, FALSE);
-        polyline (cr, c, xy, line_colour (c, 0), 1.5, s);
+        polyline (cr, c, xy, line_colour (c, 0), 1.5, kind_row (s, m));
       }
 }
 
@@ -1342,7 +1338,7 @@ draw_overlay_lines (cairo_t *cr, const Chart *c, SpxSweepSource s)
     {
       g_autoptr (GArray) xy = series (c, c->over, s, 0, SPX_SWEEP_DENSE,
                                       TRUE);
-      polyline (cr, c, xy, colour, OVERLAY_WIDTH, s);
+      polyline (cr, c, xy, colour, OVERLAY_WIDTH, dense_row (s));
     }
   for (guint m = SPX_SWEEP_STATIC; m < SPX_SWEEP_N_MODES; m++)
     for (guint b = 0; b < (c->over_subject ? 1 : c->n_blocks); b++)
@@ -1350,7 +1346,8 @@ draw_overlay_lines (cairo_t *cr, const Chart *c, SpxSweepSource s)
         g_autoptr (GArray) xy = series (c, c->over, s,
                                         c->over_subject ? 0 : c->blocks[b],
                                         m, !c->over_subject);
-        polyline (cr, c, xy, colour, OVERLAY_WIDTH, s);
+        polyline (cr, c, xy, colour, OVERLAY_WIDTH,
+                  c->over_subject ? kind_row (s, m) : b);
       }
 }
 
@@ -1372,7 +1369,8 @@ draw_overlay (cairo_t *cr, const Chart *c)
           for (guint i = 0; i < xy->len; i++)
             {
               const Xy *e = &g_array_index (xy, Xy, i);
-              marker_sized (cr, c, m, spx_speedup_axes_x (&c->ax, e->x),
+              marker_sized (cr, c, kind_row (s, m),
+                            spx_speedup_axes_x (&c->ax, e->x),
                             spx_speedup_axes_y (&c->ax, e->v),
                             overlay_colour (c, block_colour (c, b)),
                             mark_of (e->fits, e->noisy), OVERLAY_MARKER);
@@ -1396,10 +1394,11 @@ draw_series (cairo_t *cr, const Chart *c, Layer layer)
         {
           g_autoptr (GArray) xy = series (c, c->points, s, c->blocks[b], m,
                                           TRUE);
-          if (layer == LAYER_LINES)
-            polyline (cr, c, xy, line_colour (c, b), 2, s);
+          if (layer == LAYER_LINES) /* dashed by block, as coloured */
+            polyline (cr, c, xy, line_colour (c, b), 2, b);
           else
-            draw_points (cr, c, xy, m, block_colour (c, b), layer);
+            draw_points (cr, c, xy, kind_row (s, m), block_colour (c, b),
+                         layer);
         }
 }
 
