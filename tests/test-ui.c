@@ -949,6 +949,11 @@ drive_export_dialog (gpointer data)
   GtkWidget *png = find_named (gtk_file_chooser_get_extra_widget (chooser),
                                "png-size");
   g_assert_nonnull (png);
+  /* Tiles' title says what it shows: only a chart's can be set */
+  GtkWidget *title = find_named (gtk_file_chooser_get_extra_widget (chooser),
+                                 "title");
+  g_assert_true (GTK_IS_ENTRY (title));
+  g_assert_false (gtk_widget_get_sensitive (title));
   gtk_combo_box_set_active_id (GTK_COMBO_BOX (png), "2x");
   gtk_file_chooser_set_current_folder (chooser, script->go_to);
   gtk_file_chooser_set_current_name (chooser, script->name);
