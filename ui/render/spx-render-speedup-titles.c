@@ -82,7 +82,8 @@ fit_title (cairo_t *cr, Chart *c, double width)
 {
   c->title = title_text (c);
   double max_w = width - 2 * PAD, size = 1.2;
-  while (size > 1.0 + 1e-9 && _spx_speedup_title_width (cr, c, size, c->title) > max_w)
+  while (size > 1.0 + 1e-9 &&
+         _spx_speedup_title_width (cr, c, size, c->title) > max_w)
     size -= 0.05;
   c->title_size = size;
   SpxTextOpts t = { .size = size, .bold = TRUE };
@@ -116,7 +117,8 @@ cpu_machines (const SpxSweep *sweep, const SpxSweepPoint *first)
                                                i);
       if (p->source == SPX_SWEEP_CPU && !g_str_equal (p->machine,
                                                       first->machine))
-        return g_strdup_printf ("%s and %s", _spx_speedup_cpu_name (first), _spx_speedup_cpu_name (p));
+        return g_strdup_printf ("%s and %s", _spx_speedup_cpu_name (first),
+                                _spx_speedup_cpu_name (p));
     }
   return g_strdup (_spx_speedup_cpu_name (first));
 }

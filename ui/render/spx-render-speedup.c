@@ -1690,7 +1690,8 @@ spx_render_speedup_describe (const SpxRenderSpeedupData *d, guint point)
                                            point);
   GString *out = g_string_new (NULL);
   if (p->source == SPX_SWEEP_CPU)
-    g_string_append_printf (out, "CPU measured (%s)", _spx_speedup_cpu_name (p));
+    g_string_append_printf (out, "CPU measured (%s)",
+                            _spx_speedup_cpu_name (p));
   else
     g_string_append_printf (out, "IPU model (%s)", p->machine);
   g_string_append_printf (out, " · %u × %u blocks · %s", p->block, p->block,
