@@ -5,6 +5,7 @@
 #include "spx-render-series.h"
 #include "spx-render-speedup.h"
 #include "test-run.h"
+#include "test-image.h"
 
 #include <glib/gstdio.h>
 
@@ -110,19 +111,6 @@ test_speedup_title_wraps (void)
   cairo_destroy (cr);
 }
 
-/* The rows above y of two images of one size that differ. */
-static guint
-rows_differing (cairo_surface_t *a, cairo_surface_t *b, int y_end)
-{
-  int stride = cairo_image_surface_get_stride (a);
-  const guchar *pa = cairo_image_surface_get_data (a);
-  const guchar *pb = cairo_image_surface_get_data (b);
-  guint n = 0;
-  for (int y = 0; y < y_end; y++)
-    n += memcmp (pa + y * stride, pb + y * stride, (gsize) stride) != 0;
-  return n;
-}
-
 static cairo_surface_t *
 draw (const SpxRenderSpeedupData *d, const SpxRenderStyle *style)
 {
@@ -162,8 +150,8 @@ test_user_title (void)
   cairo_surface_t *titled = draw (&d, &style);
   SpxSpeedupAxes ax;
   g_assert_true (spx_render_speedup_axes (cr, 640, 400, &d, &style, &ax));
-  g_assert_cmpuint (rows_differing (plain, empty, 400), ==, 0);
-  g_assert_cmpuint (rows_differing (plain, titled, (int) ax.y), >, 5);
+  g_assert_cmpuint (test_rows_differing (plain, empty, 400), ==, 0);
+  g_assert_cmpuint (test_rows_differing (plain, titled, (int) ax.y), >, 5);
   cairo_surface_destroy (plain);
   cairo_surface_destroy (empty);
   cairo_surface_destroy (titled);
