@@ -59,5 +59,6 @@ spx_cli_picture_args_parse (const SpxCliPictureArgs *a, const char *command,
   p->height = (double) h;
   spx_render_style_init (&p->style, theme);
   p->style.no_noise_note = a->no_noise_note;
+  p->style.title = a->title;
   return TRUE;
 }

@@ -20,7 +20,9 @@ G_BEGIN_DECLS
      NULL) \
   O (size, 0, TEXT, "WxH", "Width and height at once, as 1200x750 (not " \
      "with --width or --height)", NULL) \
-  O (theme, 0, TEXT, "THEME", "light or dark (default light)", NULL)
+  O (theme, 0, TEXT, "THEME", "light or dark (default light)", NULL) \
+  O (title, 0, TEXT, "TEXT", "The chart's title instead of its own, " \
+     "wrapped onto more lines when long (empty: its own)", NULL)
 
 /* For the commands whose chart can have noisy points. */
 #define SPX_CLI_NOISE_NOTE_OPTIONS(O) \
@@ -38,7 +40,8 @@ typedef struct {
   SpxRenderStyle style;
 } SpxCliPicture;
 
-/* Adds --width, --height, --scale, --size, --theme, saying the defaults
+/* Adds --width, --height, --scale, --size, --theme, --title (the
+ * style's title, pointing into args), saying the defaults
  * held in defaults (its width, height and scale; the theme is light). */
 void     spx_cli_picture_args_add   (SpxCliPictureArgs *args,
                                      SpxCliOptions *options,

@@ -163,8 +163,8 @@ test_missing_schema (void)
   assert_defaults (s);
   SpxExportChoice choice;
   spx_export_choice_load (&choice, s);
-  g_assert_cmpint (choice.png, ==, SPX_PNG_1X);
-  g_assert_cmpint (choice.page, ==, SPX_PAGE_VIEW);
+  g_assert_cmpint (choice.png, ==, SPX_PNG_1600);
+  g_assert_cmpint (choice.page, ==, SPX_PAGE_A4);
   g_assert_cmpint (choice.theme, ==, SPX_EXPORT_THEME_SHOWN);
   g_assert_true (choice.noise_note);
   g_settings_set_string (s, "export-folder", "/somewhere");
@@ -491,6 +491,18 @@ test_export_geometry (void)
       SPX_EXPORT_PNG, 700, 500, 2 },
     { { SPX_PNG_CUSTOM, 1920, 1080, SPX_PAGE_A4, 10, 10, 0, TRUE },
       SPX_EXPORT_PNG, 1920, 1080, 1 },
+    /* the presets: their size, not the view's */
+    { { SPX_PNG_1200, 10, 10, SPX_PAGE_A4, 10, 10, 0, TRUE },
+      SPX_EXPORT_PNG, 1200, 750, 1 },
+    { { SPX_PNG_1600, 10, 10, SPX_PAGE_A4, 10, 10, 0, TRUE },
+      SPX_EXPORT_PNG, 1600, 1000, 1 },
+    { { SPX_PNG_2400, 10, 10, SPX_PAGE_A4, 10, 10, 0, TRUE },
+      SPX_EXPORT_PNG, 2400, 1500, 1 },
+    /* 88 × 66 mm and 180 × 110 mm in points (72 per 25.4 mm) */
+    { { SPX_PNG_1X, 10, 10, SPX_PAGE_COLUMN, 10, 10, 0, TRUE },
+      SPX_EXPORT_PDF, 88 * 72 / 25.4, 66 * 72 / 25.4, 1 },
+    { { SPX_PNG_1X, 10, 10, SPX_PAGE_TWO_COLUMNS, 10, 10, 0, TRUE },
+      SPX_EXPORT_SVG, 180 * 72 / 25.4, 110 * 72 / 25.4, 1 },
     /* SVG and PDF: points; the PNG choice does not matter */
     { { SPX_PNG_2X, 10, 10, SPX_PAGE_VIEW, 10, 10, 0, TRUE },
       SPX_EXPORT_SVG, 700, 500, 1 },
@@ -506,6 +518,14 @@ test_export_geometry (void)
       double w, h, scale;
       spx_export_geometry (&cases[i].choice, cases[i].format, 700, 500, &w,
                            &h, &scale);
+      /* a preset is the same from a view of another size */
+      double w2, h2, scale2;
+      spx_export_geometry (&cases[i].choice, cases[i].format, 300, 900, &w2,
+                           &h2, &scale2);
+      gboolean viewed = cases[i].format == SPX_EXPORT_PNG
+                        ? cases[i].choice.png <= SPX_PNG_2X
+                        : cases[i].choice.page == SPX_PAGE_VIEW;
+      g_assert_true (viewed || (w2 == w && h2 == h && scale2 == scale));
       g_assert_cmpfloat_with_epsilon (w, cases[i].width, 1e-9);
       g_assert_cmpfloat_with_epsilon (h, cases[i].height, 1e-9);
       g_assert_cmpfloat (scale, ==, cases[i].scale);

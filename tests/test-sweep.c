@@ -4,6 +4,7 @@
 #include "spx-render-speedup.h"
 #include "spx-sweep.h"
 #include "spx-util.h"
+#include "test-image.h"
 
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
@@ -764,20 +765,6 @@ render_styled (const SpxRenderSpeedupData *data, const SpxRenderStyle *style,
   return surface;
 }
 
-/* How many of rows 0 … rows - 1 differ between two pictures. */
-static guint
-rows_differing (cairo_surface_t *a, cairo_surface_t *b, int rows)
-{
-  int stride = cairo_image_surface_get_stride (a);
-  const guchar *pa = cairo_image_surface_get_data (a);
-  const guchar *pb = cairo_image_surface_get_data (b);
-  guint n = 0;
-  for (int y = 0; y < rows; y++)
-    n += memcmp (pa + y * stride, pb + y * stride,
-                 (gsize) cairo_image_surface_get_width (a) * 4) != 0;
-  return n;
-}
-
 /* The noise note is the subtitle's line counting the noisy points: with
  * style.no_noise_note the picture above the plot is the clean chart's,
  * and the noisy marker stays hollow. */
@@ -801,8 +788,8 @@ test_chart_noise_note (void)
   g_assert_cmpfloat (noted_ax.y, >, clean_ax.y);
   g_assert_cmpfloat (bare_ax.y, ==, clean_ax.y);
   int top = (int) floor (clean_ax.y);
-  g_assert_cmpuint (rows_differing (noted, clean, top), >, 5);
-  g_assert_cmpuint (rows_differing (bare, clean, top), ==, 0);
+  g_assert_cmpuint (test_rows_differing (noted, clean, top), >, 5);
+  g_assert_cmpuint (test_rows_differing (bare, clean, top), ==, 0);
   SpxRgb hollow = pixel (bare, spx_speedup_axes_x (&bare_ax, 1 / 16.0),
                          spx_speedup_axes_y (&bare_ax, 6));
   g_assert_cmpfloat (colour_distance (hollow, style.panel), <, 0.02);

@@ -712,8 +712,10 @@ tiles_window (void)
   return w;
 }
 
-/* The remembered size and page: 1× is the view's size, 2× twice its
- * pixels, custom exactly what was asked; A4 is a landscape A4 page. */
+/* The remembered size and page: by default 1,600 × 1,000 pixels
+ * whatever the window's size (before and after it is resized); 1× is
+ * the view's size, 2× twice its pixels, custom exactly what was asked;
+ * A4 is a landscape A4 page. */
 static void
 test_export_sizes (void)
 {
@@ -723,12 +725,26 @@ test_export_sizes (void)
   g_autofree char *dir = g_dir_make_tmp ("spx-ui-XXXXXX", NULL);
   g_autofree char *path = g_build_filename (dir, "tiles.png", NULL);
   int w1, h1, w2, h2, wc, hc;
+  for (guint i = 0; i < 2; i++)
+    {
+      if (i == 1)
+        {
+          gtk_window_resize (GTK_WINDOW (w), 1000, 700);
+          wait_idle (w);
+        }
+      activate (w, "export-path", g_variant_new_string (path));
+      png_size (path, &w1, &h1);
+      g_assert_cmpint (w1, ==, 1600);
+      g_assert_cmpint (h1, ==, 1000);
+    }
+  g_settings_set_string (s, "export-png-size", "1x");
   activate (w, "export-path", g_variant_new_string (path));
   png_size (path, &w1, &h1);
   GtkWidget *tiles = VIEW (w, TILES);
   g_assert_cmpint (w1, ==, MAX (gtk_widget_get_allocated_width (tiles), 640));
-  g_assert_cmpint (h1, ==, MAX (gtk_widget_get_allocated_height (tiles),
-                                400));
+  /* as if the bar saying "Saved" were not above the view */
+  g_assert_cmpint (h1, ==, MAX (gtk_widget_get_allocated_height (tiles) +
+                                w->bar_taken, 400));
   g_settings_set_string (s, "export-png-size", "2x");
   activate (w, "export-path", g_variant_new_string (path));
   png_size (path, &w2, &h2);
@@ -777,6 +793,8 @@ test_export_with_bar (void)
 {
   SKIP_WITHOUT_DISPLAY ();
   SpxWindow *w = tiles_window ();
+  g_settings_set_string (spx_settings_get (), "export-png-size", "1x");
+  g_settings_set_string (spx_settings_get (), "export-page", "view");
   GtkWidget *tiles = VIEW (w, TILES);
   g_assert_false (gtk_widget_get_visible (w->info_bar));
   gint64 end = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
@@ -810,6 +828,7 @@ test_export_with_bar (void)
   g_unlink (svg);
   window_close (w);
   g_rmdir (dir);
+  reset_export_settings ();
 }
 
 /* The exported picture's background: the theme chosen, whatever the
@@ -930,6 +949,11 @@ drive_export_dialog (gpointer data)
   GtkWidget *png = find_named (gtk_file_chooser_get_extra_widget (chooser),
                                "png-size");
   g_assert_nonnull (png);
+  /* Tiles' title says what it shows: only a chart's can be set */
+  GtkWidget *title = find_named (gtk_file_chooser_get_extra_widget (chooser),
+                                 "title");
+  g_assert_true (GTK_IS_ENTRY (title));
+  g_assert_false (gtk_widget_get_sensitive (title));
   gtk_combo_box_set_active_id (GTK_COMBO_BOX (png), "2x");
   gtk_file_chooser_set_current_folder (chooser, script->go_to);
   gtk_file_chooser_set_current_name (chooser, script->name);
@@ -971,7 +995,7 @@ test_export_dialog (void)
   g_autofree char *not_written = export_with_dialog (w, &cancelled);
   g_assert_false (g_file_test (not_written, G_FILE_TEST_EXISTS));
   g_assert_cmpint (g_settings_get_enum (s, "export-png-size"), ==,
-                   SPX_PNG_1X);
+                   SPX_PNG_1600);
   g_autofree char *kept = g_settings_get_string (s, "export-folder");
   g_assert_cmpstr (kept, ==, first);
   DialogScript script = { first, second, "tiles-2x", FALSE, FALSE };

@@ -50,15 +50,22 @@ spx_export_choice_style (const SpxExportChoice *c, SpxTheme shown,
   style->no_noise_note = !c->noise_note;
 }
 
+/* The presets, whatever the view's size: PNGs in pixels, pages (A4 and
+ * Letter landscape) in millimetres. */
+static const double png_presets[][2] = {
+  [SPX_PNG_1200] = { 1200, 750 }, [SPX_PNG_1600] = { 1600, 1000 },
+  [SPX_PNG_2400] = { 2400, 1500 },
+};
+static const double page_presets[][2] = {
+  [SPX_PAGE_A4] = { 297, 210 }, [SPX_PAGE_LETTER] = { 279.4, 215.9 },
+  [SPX_PAGE_COLUMN] = { 88, 66 }, [SPX_PAGE_TWO_COLUMNS] = { 180, 110 },
+};
+
 void
 spx_export_geometry (const SpxExportChoice *c, SpxExportFormat format,
                      double view_width, double view_height, double *width,
                      double *height, double *scale)
 {
-  /* landscape, in millimetres */
-  static const double pages[][2] = {
-    [SPX_PAGE_A4] = { 297, 210 }, [SPX_PAGE_LETTER] = { 279.4, 215.9 },
-  };
   *width = view_width;
   *height = view_height;
   *scale = 1;
@@ -68,17 +75,21 @@ spx_export_geometry (const SpxExportChoice *c, SpxExportFormat format,
         *scale = 2;
       else if (c->png == SPX_PNG_CUSTOM)
         *width = c->png_width, *height = c->png_height;
+      else if (c->png < G_N_ELEMENTS (png_presets) &&
+               png_presets[c->png][0] > 0)
+        *width = png_presets[c->png][0], *height = png_presets[c->png][1];
       return;
     }
-  if (c->page == SPX_PAGE_A4 || c->page == SPX_PAGE_LETTER)
-    {
-      *width = pages[c->page][0] * MM_TO_PT;
-      *height = pages[c->page][1] * MM_TO_PT;
-    }
-  else if (c->page == SPX_PAGE_CUSTOM)
+  if (c->page == SPX_PAGE_CUSTOM)
     {
       *width = c->page_width * MM_TO_PT;
       *height = c->page_height * MM_TO_PT;
+    }
+  else if (c->page < G_N_ELEMENTS (page_presets) &&
+           page_presets[c->page][0] > 0)
+    {
+      *width = page_presets[c->page][0] * MM_TO_PT;
+      *height = page_presets[c->page][1] * MM_TO_PT;
     }
 }
 
@@ -221,9 +232,10 @@ _spx_window_export_track_bar (SpxWindow *w, GtkWidget *views)
 }
 
 /* Drawn by the same renderer as on screen, at the remembered size ("the
- * view's size" as if no message showed above it). */
-gboolean
-_spx_window_export_view (SpxWindow *w, const char *path)
+ * view's size" as if no message showed above it), titled title (NULL or
+ * "": its own). */
+static gboolean
+export_view (SpxWindow *w, const char *path, const char *title)
 {
   g_autoptr (GError) error = NULL;
   gboolean layers = layers_shown (w);
@@ -250,6 +262,7 @@ _spx_window_export_view (SpxWindow *w, const char *path)
   SpxExportChoice choice;
   spx_export_choice_load (&choice, spx_settings_get ());
   spx_export_choice_style (&choice, _spx_window_theme (w), &p.style);
+  p.style.title = title;
   spx_export_geometry (&choice, p.format,
                        MAX (gtk_widget_get_allocated_width (widget), 640),
                        MAX (gtk_widget_get_allocated_height (widget) +
@@ -261,7 +274,41 @@ _spx_window_export_view (SpxWindow *w, const char *path)
   return TRUE;
 }
 
+gboolean
+_spx_window_export_view (SpxWindow *w, const char *path)
+{
+  return export_view (w, path, NULL);
+}
+
+/* The shown picture has a title the user can set: a chart. */
+static gboolean
+titled_shown (SpxWindow *w)
+{
+  const SpxRenderView *v = spx_render_view_find (
+    gtk_stack_get_visible_child_name (GTK_STACK (w->stack)));
+  return layers_shown (w) || (v != NULL && v->titled);
+}
+
 /* ---- the dialog ---------------------------------------------------- */
+
+/* The title's row: an entry named "title", for this export only. */
+static GtkWidget *
+title_row (GtkGrid *grid, gint y, gboolean titled)
+{
+  GtkWidget *entry = gtk_entry_new ();
+  gtk_widget_set_name (entry, "title");
+  gtk_entry_set_placeholder_text (GTK_ENTRY (entry), "The chart's own");
+  gtk_widget_set_tooltip_text (entry, titled
+    ? "The chart's title, wrapped onto more lines when long; empty: its own"
+    : "Only a chart (Speedup, Layers) takes a title");
+  gtk_widget_set_sensitive (entry, titled);
+  GtkWidget *l = gtk_label_new_with_mnemonic ("T_itle");
+  gtk_label_set_mnemonic_widget (GTK_LABEL (l), entry);
+  gtk_label_set_xalign (GTK_LABEL (l), 1);
+  gtk_grid_attach (grid, l, 0, y, 1, 1);
+  gtk_grid_attach (grid, entry, 1, y, 5, 1);
+  return entry;
+}
 
 /* A row of the options: a choice of size (its ids: the settings'
  * names), and the custom width × height, usable only for "custom". */
@@ -375,14 +422,17 @@ theme_row (GtkGrid *grid, gint y, GSettings *pending)
 /* The choices are bound to pending, the settings in delay-apply mode:
  * kept only when the dialog exports. */
 static GtkWidget *
-options_new (GSettings *pending)
+options_new (GSettings *pending, gboolean titled)
 {
   static const char *const png[] = {
-    "1x", "The view's size (1×)", "2x", "Twice the pixels (2×)",
-    "custom", "Custom", NULL };
+    "1200x750", "1,200 × 750 (a slide)", "1600x1000", "1,600 × 1,000",
+    "2400x1500", "2,400 × 1,500 (print)", "1x", "The view's size (1×)",
+    "2x", "Twice the view's pixels (2×)", "custom", "Custom", NULL };
   static const char *const page[] = {
-    "view", "The view's size", "a4", "A4 landscape",
-    "letter", "Letter landscape", "custom", "Custom", NULL };
+    "a4", "A4 landscape", "letter", "Letter landscape",
+    "column", "A paper's column (88 × 66 mm)",
+    "two-columns", "A paper's two columns (180 × 110 mm)",
+    "view", "The view's size", "custom", "Custom", NULL };
   static const RowSpec rows[] = {
     { "_PNG size", "png-size", "export-png-size", "export-png-width",
       "export-png-height", "pixels", png },
@@ -395,6 +445,9 @@ options_new (GSettings *pending)
   for (guint i = 0; i < G_N_ELEMENTS (rows); i++)
     size_row (GTK_GRID (grid), (gint) i, &rows[i], pending);
   theme_row (GTK_GRID (grid), G_N_ELEMENTS (rows), pending);
+  g_object_set_data (G_OBJECT (grid), "title",
+                     title_row (GTK_GRID (grid), G_N_ELEMENTS (rows) + 1,
+                                titled));
   gtk_widget_show_all (grid);
   return grid;
 }
@@ -439,7 +492,8 @@ dialog_new (SpxWindow *w, GSettings *pending)
       g_object_set_data (G_OBJECT (f), "ext", (gpointer) kinds[i].ext);
       gtk_file_chooser_add_filter (chooser, f);
     }
-  gtk_file_chooser_set_extra_widget (chooser, options_new (pending));
+  gtk_file_chooser_set_extra_widget (chooser,
+                                     options_new (pending, titled_shown (w)));
   g_autofree char *remembered = g_settings_get_string (spx_settings_get (),
                                                        "export-folder");
   g_autofree char *folder = spx_export_start_folder (remembered);
@@ -486,6 +540,52 @@ pending_settings (void)
   return pending;
 }
 
+/* Clears *loaded when widget, or a widget under it (internal children
+ * too), is a tree view without its model. */
+static void
+check_loaded (GtkWidget *widget, gpointer loaded)
+{
+  if (GTK_IS_TREE_VIEW (widget) &&
+      gtk_tree_view_get_model (GTK_TREE_VIEW (widget)) == NULL)
+    *(gboolean *) loaded = FALSE;
+  if (GTK_IS_CONTAINER (widget) && *(gboolean *) loaded)
+    gtk_container_forall (GTK_CONTAINER (widget), check_loaded, loaded);
+}
+
+static gboolean
+lists_loaded (GtkWidget *dialog)
+{
+  gboolean loaded = TRUE;
+  check_loaded (dialog, &loaded);
+  return loaded;
+}
+
+static gboolean
+on_load_waited (gpointer data)
+{
+  *(gboolean *) data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+/* GTK 3's file chooser lets go of its file list when destroyed but keeps
+ * loading the folder until it is finalized, which a folder change still
+ * under way (Export pressed just after one) puts off: the load then hands
+ * its model to the list gone (a critical). Until a load ends, or GTK's
+ * half-second load timer fires, the list has no model; so the dialog is
+ * hidden and destroyed once it has one (at most a second on). */
+static void
+destroy_when_loaded (GtkWidget *dialog)
+{
+  gboolean waited = FALSE;
+  gtk_widget_hide (dialog);
+  guint timer = g_timeout_add (1000, on_load_waited, &waited);
+  while (!lists_loaded (dialog) && !waited)
+    g_main_context_iteration (NULL, TRUE);
+  if (!waited)
+    g_source_remove (timer);
+  gtk_widget_destroy (dialog);
+}
+
 void
 _spx_window_export_dialog (SpxWindow *w)
 {
@@ -495,10 +595,13 @@ _spx_window_export_dialog (SpxWindow *w)
   while (path == NULL && gtk_dialog_run (GTK_DIALOG (d)) ==
                            GTK_RESPONSE_ACCEPT)
     path = chosen_path (GTK_FILE_CHOOSER (d));
-  gtk_widget_destroy (d);
+  GtkWidget *entry = g_object_get_data (G_OBJECT (
+    gtk_file_chooser_get_extra_widget (GTK_FILE_CHOOSER (d))), "title");
+  g_autofree char *title = g_strdup (gtk_entry_get_text (GTK_ENTRY (entry)));
+  destroy_when_loaded (d);
   if (path != NULL) /* Cancel forgets the size choices */
     g_settings_apply (pending);
-  if (path != NULL && _spx_window_export_view (w, path))
+  if (path != NULL && export_view (w, path, title))
     {
       g_autofree char *dir = g_path_get_dirname (path);
       g_settings_set_string (spx_settings_get (), "export-folder", dir);

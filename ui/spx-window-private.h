@@ -291,9 +291,15 @@ gboolean   _spx_window_write       (SpxWindow *w, const char *path,
                                     SpxWindowWriteFunc write, gpointer data);
 
 /* spx-window-export.c */
-typedef enum { SPX_PNG_1X, SPX_PNG_2X, SPX_PNG_CUSTOM } SpxPngSize;
+/* The settings' enums' values: the presets are sizes whatever the
+ * window's (1600 × 1000 pixels; a paper's column of 88 × 66 mm) */
 typedef enum {
-  SPX_PAGE_VIEW, SPX_PAGE_A4, SPX_PAGE_LETTER, SPX_PAGE_CUSTOM
+  SPX_PNG_1X, SPX_PNG_2X, SPX_PNG_CUSTOM, SPX_PNG_1200, SPX_PNG_1600,
+  SPX_PNG_2400
+} SpxPngSize;
+typedef enum {
+  SPX_PAGE_VIEW, SPX_PAGE_A4, SPX_PAGE_LETTER, SPX_PAGE_CUSTOM,
+  SPX_PAGE_COLUMN, SPX_PAGE_TWO_COLUMNS
 } SpxPage;
 
 /* The export dialog's choices (remembered in the settings). */

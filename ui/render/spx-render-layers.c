@@ -297,12 +297,16 @@ header (const Chart *c, const SpxRenderLayersData *d, double width)
   const SpxSurvey *survey = c->survey;
   const SpxSurveyOptions *o = &survey->settings;
   g_autofree char *name = network_name (survey);
-  g_autofree char *title = d->title ? g_strdup (d->title)
+  g_autofree char *own = d->title ? g_strdup (d->title)
     : g_strdup_printf ("%s: recommended speedup per layer", name);
   double y = PAD;
-  SpxTextOpts t = { .size = 1.25, .bold = TRUE, .max_width = width - 2 * PAD };
-  spx_render_text (c->cr, c->style, PAD, y, &t, title);
-  y += 1.7 * c->fs;
+  SpxTextOpts t = { .size = 1.25, .bold = TRUE };
+  /* a long title wraps; one line keeps its old room */
+  y += MAX (1.7 * c->fs, spx_render_title (c->cr, c->style, PAD, y, &t,
+                                           width - 2 * PAD,
+                                           spx_render_title_text (c->style,
+                                                                  own)) +
+                           0.2 * c->fs);
   guint surveyed = drawn_rows (survey);
   guint skipped = survey->layers->len - surveyed;
   g_autofree char *state = survey->complete || d->running ? g_strdup ("")
@@ -324,9 +328,10 @@ header (const Chart *c, const SpxRenderLayersData *d, double width)
     survey->format ? survey->format : "", surveyed, surveyed == 1 ? "" : "s",
     left, o->n, threads, state, names);
   SpxTextOpts m = { .size = 0.9, .colour = c->style->muted,
-                    .use_colour = TRUE, .max_width = width - 2 * PAD };
-  spx_render_text (c->cr, c->style, PAD, y, &m, sub);
-  return y + 1.5 * c->fs;
+                    .use_colour = TRUE };
+  return y + MAX (1.5 * c->fs, spx_render_title (c->cr, c->style, PAD, y, &m,
+                                                 width - 2 * PAD, sub) +
+                                 0.4 * c->fs);
 }
 
 /* One entry of the legend at (*x, *y), on the next line when it would

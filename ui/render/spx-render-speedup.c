@@ -2,51 +2,18 @@
  * both on log scales, one line per (source, block size, mode); a
  * subject's sweep: against block size, one line per (source, mode); an
  * earlier sweep, muted, under the current one */
-#include "spx-render-speedup.h"
+#include "spx-render-speedup-private.h"
 #include "spx-render-views.h"
 #include "spx-util.h"
 
 #include <math.h>
 #include <string.h>
 
-#define PAD        10.0
-#define TICK_TEXT  0.9   /* tick labels and legend, × font size */
-#define SWATCH     26.0  /* legend: the sample line's length */
-#define MAX_BLOCKS SPX_SPEEDUP_MAX_BLOCKS
-#define MAX_TICKS  40
-#define CAP        3.0   /* error bars: half the width of their caps */
-
 static const double current_dash[] = { 3, 3 };
 
-/* What is being drawn, and where. */
-typedef struct {
-  const SpxRenderSpeedupData *d;
-  const SpxRenderStyle       *style;
-  const GArray               *points;
-  const GArray               *over;       /* the overlay's points, or NULL */
-  gboolean                    gflops;     /* throughput unit: else TFLOP/s */
-  gboolean                    has_source[2], has_unfit;
-  gboolean                    has_noisy;  /* either sweep's markers */
-  gboolean                    has_mode[SPX_SWEEP_N_MODES];
-  gboolean                    subject;    /* one mask, re-blocked */
-  gboolean                    over_subject; /* the overlay's too */
-  guint                       n_noisy;    /* plotted points */
-  double                      current;    /* density marked; 0: none */
-  guint                       current_block; /* its column marked; 0 */
-  guint                       x_rows;     /* rows of x tick labels */
-  guint                       blocks[MAX_BLOCKS]; /* colour order */
-  guint                       n_blocks;
-  SpxSpeedupAxes              ax;
-  double                      yticks[MAX_TICKS];
-  guint                       n_yticks;
-  double                      legend_x, legend_w, row_h;
-  char                       *title;
-  double                      title_size; /* × the font size */
-  GPtrArray                  *subtitle;   /* lines of text */
-} Chart;
 
-static const SpxSweepPoint *
-point_at (const Chart *c, guint i)
+const SpxSweepPoint *
+_spx_speedup_point_at (const Chart *c, guint i)
 {
   return &g_array_index (c->points, SpxSweepPoint, i);
 }
@@ -100,6 +67,24 @@ point_x (const Chart *c, const SpxSweepPoint *p)
   return c->ax.by_block ? (double) p->block : p->density;
 }
 
+/* The series-style row of a (source, mode): the CPU's static, dynamic
+ * and tile-wise, then the model's. Its marker marks their points (so
+ * the marker says both), its dash draws a subject's lines; a sweep of
+ * generated masks dashes its lines by block size instead. */
+static guint
+kind_row (SpxSweepSource source, SpxSweepMode mode)
+{
+  return (source == SPX_SWEEP_CPU ? 0 : 3) + (mode - SPX_SWEEP_STATIC);
+}
+
+/* Dense's own lines (throughput): solid on the CPU, dashed on the
+ * model. */
+static guint
+dense_row (SpxSweepSource source)
+{
+  return source == SPX_SWEEP_CPU ? 0 : 1;
+}
+
 static void
 add_block (guint *blocks, guint *n, guint block)
 {
@@ -150,6 +135,8 @@ survey (Chart *c)
               continue;
             c->has_source[p->source] = TRUE;
             c->has_mode[p->mode] = TRUE;
+            if (p->mode != SPX_SWEEP_DENSE)
+              c->has_kind[kind_row (p->source, p->mode)] = TRUE;
             c->has_unfit |= !p->fits && point_on_y_range (c, p);
             c->has_noisy |= p->noise != 0 && p->mode != SPX_SWEEP_DENSE;
             if (p->mode != SPX_SWEEP_DENSE && b == 0 && w == 0)
@@ -410,8 +397,8 @@ density_labels (const double *d, guint n)
   return labels;
 }
 
-static double
-text_h (cairo_t *cr, const SpxRenderStyle *style, double size)
+double
+_spx_speedup_text_h (cairo_t *cr, const SpxRenderStyle *style, double size)
 {
   double h;
   spx_render_text_width (cr, style, size, "Ag", &h);
@@ -425,8 +412,7 @@ typedef enum {
   ROW_SWEEP,      /* arg 0: the current sweep, 1: the overlay */
   ROW_SWEEP_NOTE, /* what it ran, under its name */
   ROW_BLOCK,
-  ROW_MODE,
-  ROW_SOURCE,
+  ROW_MODE,       /* arg: kind_row's (source, mode) */
   ROW_DENSE,
   ROW_CURRENT,
   ROW_UNFIT,
@@ -567,9 +553,12 @@ legend_rows (const Chart *c)
              g_strdup_printf ("%u × %u", c->blocks[i], c->blocks[i]));
   heading (rows, first, "block size");
   guint start = rows->len;
-  for (guint m = SPX_SWEEP_STATIC; m < SPX_SWEEP_N_MODES; m++)
-    if (c->has_mode[m])
-      row_add (rows, ROW_MODE, m, g_strdup (mode_label (m)));
+  for (guint s = SPX_SWEEP_CPU + 1; s-- > SPX_SWEEP_MODEL;)
+    for (guint m = SPX_SWEEP_STATIC; m < SPX_SWEEP_N_MODES; m++)
+      if (c->has_kind[kind_row (s, m)])
+        row_add (rows, ROW_MODE, kind_row (s, m), g_strdup_printf (
+          "%s (%s)", mode_label (m), s == SPX_SWEEP_CPU ? "CPU"
+                                                        : "IPU model"));
   heading (rows, start, "mode");
   start = rows->len;
   if (c->has_unfit)
@@ -578,10 +567,6 @@ legend_rows (const Chart *c)
     row_add (rows, ROW_NOISY, 0, g_strdup ("noisy (CPU)"));
   heading (rows, start, "marker");
   start = rows->len;
-  if (c->has_source[SPX_SWEEP_CPU])
-    row_add (rows, ROW_SOURCE, SPX_SWEEP_CPU, g_strdup ("measured (CPU)"));
-  if (c->has_source[SPX_SWEEP_MODEL])
-    row_add (rows, ROW_SOURCE, SPX_SWEEP_MODEL, g_strdup ("modelled (IPU)"));
   if (!c->d->throughput)
     row_add (rows, ROW_DENSE, 0, g_strdup ("dense (1×)"));
   else if (c->has_mode[SPX_SWEEP_DENSE])
@@ -596,13 +581,6 @@ legend_rows (const Chart *c)
   return rows;
 }
 
-static void
-set_source_dash (cairo_t *cr, SpxSweepSource source)
-{
-  static const double dash[] = { 6, 4 };
-  cairo_set_dash (cr, dash, source == SPX_SWEEP_MODEL ? 2 : 0, 0);
-}
-
 /* A marker's look (spx-render-style.h says what each means). */
 typedef enum { MARK_PLAIN, MARK_NOISY, MARK_OVER_MEMORY } Mark;
 
@@ -613,23 +591,13 @@ mark_of (gboolean fits, gboolean noisy)
   return !fits ? MARK_OVER_MEMORY : noisy ? MARK_NOISY : MARK_PLAIN;
 }
 
+/* The marker of series-style row (kind_row's). */
 static void
-marker_sized (cairo_t *cr, const Chart *c, SpxSweepMode mode, double x,
-              double y, SpxRgb colour, Mark look, double r)
+marker_sized (cairo_t *cr, const Chart *c, guint row, double x, double y,
+              SpxRgb colour, Mark look, double r)
 {
   cairo_new_path (cr);
-  if (mode == SPX_SWEEP_TILEWISE)
-    cairo_rectangle (cr, x - r * 0.9, y - r * 0.9, r * 1.8, r * 1.8);
-  else if (mode == SPX_SWEEP_DYNAMIC)
-    {
-      r *= 1.3; /* a triangle looks smaller than a circle of its size */
-      cairo_move_to (cr, x, y - r);
-      cairo_line_to (cr, x + r * 0.866, y + r * 0.5);
-      cairo_line_to (cr, x - r * 0.866, y + r * 0.5);
-      cairo_close_path (cr);
-    }
-  else
-    cairo_arc (cr, x, y, r, 0, 2 * G_PI);
+  spx_render_marker_path (cr, spx_series_style (row)->marker, x, y, r);
   if (look == MARK_OVER_MEMORY)
     spx_render_look_over_memory (cr, c->style, colour);
   else if (look == MARK_NOISY)
@@ -639,19 +607,20 @@ marker_sized (cairo_t *cr, const Chart *c, SpxSweepMode mode, double x,
 }
 
 static void
-marker (cairo_t *cr, const Chart *c, SpxSweepMode mode, double x, double y,
+marker (cairo_t *cr, const Chart *c, guint row, double x, double y,
         SpxRgb colour, Mark look)
 {
-  marker_sized (cr, c, mode, x, y, colour, look, 4);
+  marker_sized (cr, c, row, x, y, colour, look, 4);
 }
 
+/* A legend's sample of a line dashed as series-style row. */
 static void
 swatch_line (cairo_t *cr, double x, double y, SpxRgb colour, double width,
-             SpxSweepSource source)
+             guint row)
 {
   cairo_move_to (cr, x, y);
   cairo_line_to (cr, x + SWATCH, y);
-  set_source_dash (cr, source);
+  spx_render_series_dash (cr, row);
   cairo_set_line_width (cr, width);
   spx_render_set_rgb (cr, colour);
   cairo_stroke (cr);
@@ -699,46 +668,40 @@ legend_swatch (cairo_t *cr, const Chart *c, const Row *row, double x,
     case ROW_SWEEP:
       if (row->arg == 0)
         {
-          swatch_line (cr, x, y, line_colour (c, 0), 2, SPX_SWEEP_CPU);
-          marker (cr, c, SPX_SWEEP_STATIC, x + SWATCH / 2, y,
+          swatch_line (cr, x, y, line_colour (c, 0), 2, 0);
+          marker (cr, c, 0, x + SWATCH / 2, y,
                   block_colour (c, 0), MARK_PLAIN);
         }
       else
         {
-          swatch_line (cr, x, y, overlay_line_colour (c), OVERLAY_WIDTH,
-                       SPX_SWEEP_CPU);
-          marker_sized (cr, c, SPX_SWEEP_STATIC, x + SWATCH / 2, y,
+          swatch_line (cr, x, y, overlay_line_colour (c), OVERLAY_WIDTH, 0);
+          marker_sized (cr, c, 0, x + SWATCH / 2, y,
                         overlay_colour (c, block_colour (c, 0)), MARK_PLAIN,
                         OVERLAY_MARKER);
         }
       break;
     case ROW_BLOCK: /* a subject's: only its markers take the colour */
       if (c->subject)
-        marker (cr, c, SPX_SWEEP_STATIC, x + SWATCH / 2, y,
-                block_colour (c, row->arg), MARK_PLAIN);
-      else
-        swatch_line (cr, x, y, block_colour (c, row->arg), 2.5,
-                     SPX_SWEEP_CPU);
+        marker (cr, c, 0, x + SWATCH / 2, y, block_colour (c, row->arg),
+                MARK_PLAIN);
+      else /* its colour and its dash */
+        swatch_line (cr, x, y, block_colour (c, row->arg), 2.5, row->arg);
       break;
-    case ROW_MODE:
+    case ROW_MODE: /* a subject's lines are dashed by it too */
+      if (c->subject)
+        swatch_line (cr, x, y, line_colour (c, 0), 1.5, row->arg);
       marker (cr, c, row->arg, x + SWATCH / 2, y, s->foreground, MARK_PLAIN);
       break;
     case ROW_UNFIT:
-      marker (cr, c, SPX_SWEEP_STATIC, x + SWATCH / 2, y, s->muted,
-              MARK_OVER_MEMORY);
+      marker (cr, c, 0, x + SWATCH / 2, y, s->muted, MARK_OVER_MEMORY);
       break;
     case ROW_NOISY:
-      marker (cr, c, SPX_SWEEP_STATIC, x + SWATCH / 2, y, s->foreground,
-              MARK_NOISY);
+      marker (cr, c, 0, x + SWATCH / 2, y, s->foreground, MARK_NOISY);
       break;
-    case ROW_SOURCE:
-      swatch_line (cr, x, y, c->subject ? line_colour (c, 0) : s->foreground,
-                   1.5, row->arg);
-      break;
-    case ROW_DENSE: /* throughput: dense's lines take their source's dash */
-      swatch_line (cr, x, y, s->foreground, 1.5,
-                   c->d->throughput && !c->has_source[SPX_SWEEP_CPU]
-                     ? SPX_SWEEP_MODEL : SPX_SWEEP_CPU);
+    case ROW_DENSE: /* throughput: dense's lines dashed by their source */
+      swatch_line (cr, x, y, s->foreground, 1.5, dense_row (
+                     c->d->throughput && !c->has_source[SPX_SWEEP_CPU]
+                       ? SPX_SWEEP_MODEL : SPX_SWEEP_CPU));
       break;
     case ROW_CURRENT:
       cairo_move_to (cr, x + SWATCH / 2, y - 6);
@@ -792,276 +755,10 @@ draw_legend (cairo_t *cr, const Chart *c, const GArray *rows, double bottom)
     }
 }
 
-/* Titles */
-
-/* The title as head + tail; a subject's sweep says what was measured:
- * its name (the head, cut first when too long), how much of it is
- * non-zero and what is plotted (the tail). */
-static void
-title_parts (const Chart *c, const char **head, char **tail)
-{
-  const SpxSweepOptions *o = &c->d->sweep->settings;
-  gboolean sddmm = o->op == SPX_BENCH_OP_SDDMM;
-  *tail = g_strdup ("");
-  if (c->d->title != NULL)
-    *head = c->d->title;
-  else if (o->subject != NULL)
-    {
-      const SpxMask *m = o->subject;
-      double d = (double) spx_mask_count_elements (m) /
-                 ((double) m->rows * (double) m->cols);
-      *head = o->subject_name != NULL && *o->subject_name
-                ? o->subject_name : "The mask";
-      g_free (*tail);
-      *tail = g_strdup_printf (" (%.3g%% non-zero): %s%s by block size",
-                               100 * d, sddmm ? "SDDMM " : "",
-                               c->d->throughput ? "non-zero throughput"
-                                                : "speedup over dense");
-    }
-  else if (sddmm)
-    *head = c->d->throughput ? "SDDMM non-zero throughput against density"
-                             : "Block-sparse SDDMM speedup over dense";
-  else
-    *head = c->d->throughput ? "Non-zero throughput against density"
-                             : "Block-sparse speedup over dense";
-  if (o->subject == NULL && o->pattern == SPX_PATTERN_TILEWISE)
-    {
-      g_free (*tail);
-      *tail = g_strdup_printf (", tile-wise masks (tiles of %u columns)",
-                               o->tile_width);
-    }
-  if (o->run_model && o->run_cpu && o->op == SPX_BENCH_OP_SPMM &&
-      o->dtype != SPX_DTYPE_FP32) /* the two sides' numbers differ */
-    {
-      g_autofree char *label = spx_dtype_label (o->dtype);
-      char *both = g_strdup_printf ("%s, %s", *tail, label);
-      g_free (*tail);
-      *tail = both;
-    }
-}
-
-/* The title is bold, wider than spx_render_text_width's regular face:
- * drawn into an empty clip, it is measured without leaving a mark. */
-static double
-title_width (cairo_t *cr, const Chart *c, double size, const char *text)
-{
-  SpxTextOpts t = { .size = size, .bold = TRUE };
-  cairo_save (cr);
-  cairo_new_path (cr);
-  cairo_rectangle (cr, 0, 0, 0, 0);
-  cairo_clip (cr);
-  double w = spx_render_text (cr, c->style, 0, 0, &t, text);
-  cairo_restore (cr);
-  return w;
-}
-
-/* head + tail, with head's middle cut ("transfor…_q.smtx") until it fits
- * max_w: a file's name keeps its start and its extension. */
-static char *
-shorten (cairo_t *cr, const Chart *c, const char *head, const char *tail,
-         double size, double max_w)
-{
-  glong n = g_utf8_strlen (head, -1);
-  char *text = g_strconcat (head, tail, NULL);
-  for (glong keep = n - 1;
-       keep >= 2 &&
-       title_width (cr, c, size, text) > max_w;
-       keep--)
-    {
-      g_autofree char *start = g_utf8_substring (head, 0, (keep + 1) / 2);
-      g_autofree char *end = g_utf8_substring (head, n - keep / 2, n);
-      g_free (text);
-      text = g_strconcat (start, "…", end, tail, NULL);
-    }
-  return text;
-}
-
-/* A long title shrinks, down to the labels' size, then is cut. */
-static void
-fit_title (cairo_t *cr, Chart *c, double width)
-{
-  const char *head;
-  g_autofree char *tail = NULL;
-  title_parts (c, &head, &tail);
-  g_autofree char *full = g_strconcat (head, tail, NULL);
-  double max_w = width - 2 * PAD, size = 1.2;
-  while (size > TICK_TEXT + 1e-9 &&
-         title_width (cr, c, size, full) > max_w)
-    size -= 0.05;
-  c->title_size = size;
-  c->title = shorten (cr, c, head, tail, size, max_w);
-}
-
-static const SpxSweepPoint *
-first_point (const Chart *c, SpxSweepSource source)
-{
-  for (guint i = 0; i < c->points->len; i++)
-    if (point_at (c, i)->source == source)
-      return point_at (c, i);
-  return NULL;
-}
-
-/* "avx2-4t" of "cpu-avx2-4t": said after "CPU". */
-static const char *
-cpu_name (const SpxSweepPoint *p)
-{
-  return g_str_has_prefix (p->machine, "cpu-") ? p->machine + 4 : p->machine;
-}
-
-/* The CPU points' machines: "avx2-4t", or "avx2-4t and avx2-1t" when
- * some were measured again on fewer threads. */
-static char *
-cpu_machines (const SpxSweep *sweep, const SpxSweepPoint *first)
-{
-  for (guint i = 0; i < sweep->points->len; i++)
-    {
-      const SpxSweepPoint *p = &g_array_index (sweep->points, SpxSweepPoint,
-                                               i);
-      if (p->source == SPX_SWEEP_CPU && !g_str_equal (p->machine,
-                                                      first->machine))
-        return g_strdup_printf ("%s and %s", cpu_name (first), cpu_name (p));
-    }
-  return g_strdup (cpu_name (first));
-}
-
-/* The dense the CPU points are over: one library's name when they all
- * agree, else both (each point used the faster at its shape). */
-static const char *
-cpu_dense (const SpxSweep *sweep)
-{
-  const char *name = NULL;
-  for (guint i = 0; i < sweep->points->len; i++)
-    {
-      const SpxSweepPoint *p = &g_array_index (sweep->points, SpxSweepPoint,
-                                               i);
-      if (p->source != SPX_SWEEP_CPU || p->dense[0] == '\0')
-        continue;
-      if (name != NULL && !g_str_equal (name, p->dense))
-        return "OpenBLAS or oneDNN, the faster";
-      name = p->dense;
-    }
-  return name != NULL ? name : "OpenBLAS";
-}
-
-/* One line per source: what was run, so the picture stands alone. */
-static GPtrArray *
-subtitle_lines (const Chart *c)
-{
-  GPtrArray *lines = g_ptr_array_new_with_free_func (g_free);
-  const SpxSweepPoint *p = first_point (c, SPX_SWEEP_MODEL);
-  if (p != NULL)
-    {
-      g_autofree char *n = c->d->sweep->settings.model_n == 0
-        ? g_strdup ("best n")
-        : g_strdup_printf ("n = %" G_GUINT64_FORMAT, p->n);
-      SpxDtype asked = c->d->sweep->settings.dtype;
-      g_ptr_array_add (lines, g_strdup_printf (
-        "IPU model %s: %s%s, %" G_GUINT64_FORMAT " × %" G_GUINT64_FORMAT
-        ", %s", p->machine, spx_dtype_to_string (p->dtype),
-        asked != p->dtype ? " (it has no bf16)" : "", p->m, p->k, n));
-    }
-  p = first_point (c, SPX_SWEEP_CPU);
-  g_autofree char *cpus = p ? cpu_machines (c->d->sweep, p) : NULL;
-  if (p != NULL)
-    g_ptr_array_add (lines, g_strdup_printf (
-      "CPU %s: %s, %" G_GUINT64_FORMAT " × %" G_GUINT64_FORMAT ", n = %"
-      G_GUINT64_FORMAT ", over %s dense", cpus,
-      spx_dtype_to_string (p->dtype), p->m, p->k, p->n,
-      cpu_dense (c->d->sweep)));
-  return lines;
-}
-
-/* Join the two source lines with " · " when that fits the width. */
-static void
-fit_subtitle (cairo_t *cr, Chart *c, double width)
-{
-  if (c->subtitle->len != 2)
-    return;
-  g_autofree char *joined = g_strconcat (g_ptr_array_index (c->subtitle, 0),
-                                         " · ",
-                                         g_ptr_array_index (c->subtitle, 1),
-                                         NULL);
-  if (spx_render_text_width (cr, c->style, TICK_TEXT, joined, NULL) >
-      width - 2 * PAD)
-    return;
-  g_ptr_array_set_size (c->subtitle, 0);
-  g_ptr_array_add (c->subtitle, g_steal_pointer (&joined));
-}
-
-/* Text as lines no wider than max_w, broken between words. */
-static void
-add_wrapped (cairo_t *cr, Chart *c, const char *text, double max_w)
-{
-  g_auto (GStrv) words = g_strsplit (text, " ", -1);
-  GString *line = g_string_new (NULL);
-  for (guint i = 0; words[i] != NULL; i++)
-    {
-      gsize was = line->len;
-      if (was > 0)
-        g_string_append_c (line, ' ');
-      g_string_append (line, words[i]);
-      if (was > 0 && spx_render_text_width (cr, c->style, TICK_TEXT,
-                                            line->str, NULL) > max_w)
-        {
-          g_string_truncate (line, was);
-          g_ptr_array_add (c->subtitle, g_strdup (line->str));
-          g_string_assign (line, words[i]);
-        }
-    }
-  g_ptr_array_add (c->subtitle, g_string_free (line, FALSE));
-}
-
-/* Below the sources: what to make of the points. A sweep that stopped
- * early says so, or its missing points could pass for results. */
-static void
-add_notes (cairo_t *cr, Chart *c, double width)
-{
-  guint total = spx_sweep_total (&c->d->sweep->settings);
-  double max_w = width - 2 * PAD;
-  if (c->n_noisy > 0 && !c->style->no_noise_note)
-    {
-      /* every point counted, dense ones too, as the window and the
-       * command line count them; too long for one line: broken at the
-       * semicolon first */
-      g_autofree char *what = g_strdup_printf (
-        "%u of %u points noisy (hollow): measured while other programs "
-        "ran;", spx_sweep_count_noisy (c->d->sweep), c->points->len);
-      const char *advice = "measure again on a quiet machine";
-      g_autofree char *text = g_strconcat (what, " ", advice, NULL);
-      if (spx_render_text_width (cr, c->style, TICK_TEXT, text, NULL) <=
-          max_w)
-        g_ptr_array_add (c->subtitle, g_steal_pointer (&text));
-      else
-        {
-          add_wrapped (cr, c, what, max_w);
-          add_wrapped (cr, c, advice, max_w);
-        }
-    }
-  if (!c->d->running && c->points->len > 0 && c->points->len < total)
-    g_ptr_array_add (c->subtitle, g_strdup_printf (
-      "partial: %u of %u points", c->points->len, total));
-}
-
-static void
-draw_titles (cairo_t *cr, const Chart *c, double width)
-{
-  SpxTextOpts t = { .size = c->title_size, .bold = TRUE, .ax = 0.5 };
-  spx_render_text (cr, c->style, width / 2, PAD, &t, c->title);
-  SpxTextOpts s = { .size = TICK_TEXT, .ax = 0.5, .colour = c->style->muted,
-                    .use_colour = TRUE };
-  double y = PAD + text_h (cr, c->style, c->title_size) + 2;
-  for (guint i = 0; i < c->subtitle->len; i++)
-    {
-      spx_render_text (cr, c->style, width / 2, y, &s,
-                       g_ptr_array_index (c->subtitle, i));
-      y += text_h (cr, c->style, TICK_TEXT);
-    }
-}
-
 /* Layout */
 
-static void
-chart_init (Chart *c, cairo_t *cr, const SpxRenderSpeedupData *d,
+void
+_spx_speedup_chart_init (Chart *c, cairo_t *cr, const SpxRenderSpeedupData *d,
             const SpxRenderStyle *style, double width)
 {
   memset (c, 0, sizeof *c);
@@ -1089,14 +786,11 @@ chart_init (Chart *c, cairo_t *cr, const SpxRenderSpeedupData *d,
   else
     c->current = current_density (d);
   survey (c);
-  fit_title (cr, c, width);
-  c->subtitle = subtitle_lines (c);
-  fit_subtitle (cr, c, width);
-  add_notes (cr, c, width);
+  _spx_speedup_fit_titles (cr, c, width);
 }
 
-static void
-chart_clear (Chart *c)
+void
+_spx_speedup_chart_clear (Chart *c)
 {
   g_clear_pointer (&c->subtitle, g_ptr_array_unref);
   g_clear_pointer (&c->title, g_free);
@@ -1122,9 +816,9 @@ layout (cairo_t *cr, Chart *c, double width, double height,
 {
   if (!ranges (c))
     return FALSE;
-  double th = text_h (cr, c->style, TICK_TEXT);
+  double th = _spx_speedup_text_h (cr, c->style, TICK_TEXT);
   c->row_h = th * 1.2;
-  c->ax.y = PAD + text_h (cr, c->style, c->title_size) + 2 +
+  c->ax.y = PAD + c->title_h + 2 +
             c->subtitle->len * th + 12;
   c->ax.h = MAX (height - PAD - (c->x_rows + 1) * th - 10 - c->ax.y, 10);
   double px_per_decade = c->ax.h / log10 (c->ax.y_hi / c->ax.y_lo);
@@ -1145,11 +839,11 @@ spx_render_speedup_axes (cairo_t *cr, double width, double height,
   if (data == NULL || data->sweep == NULL)
     return FALSE;
   Chart c;
-  chart_init (&c, cr, data, style, width);
+  _spx_speedup_chart_init (&c, cr, data, style, width);
   g_autoptr (GArray) rows = legend_rows (&c);
   gboolean ok = layout (cr, &c, width, height, rows);
   *axes = c.ax;
-  chart_clear (&c);
+  _spx_speedup_chart_clear (&c);
   return ok;
 }
 
@@ -1369,7 +1063,7 @@ draw_x_axis (cairo_t *cr, const Chart *c)
 {
   const SpxSpeedupAxes *a = &c->ax;
   g_autoptr (GArray) ticks = x_axis_ticks (cr, c);
-  double th = text_h (cr, c->style, TICK_TEXT);
+  double th = _spx_speedup_text_h (cr, c->style, TICK_TEXT);
   cairo_set_line_width (cr, 1);
   for (guint i = 0; i < ticks->len; i++)
     {
@@ -1406,7 +1100,7 @@ spx_render_speedup_x_labels (cairo_t *cr, double width, double height,
   if (data == NULL || data->sweep == NULL || cr == NULL || style == NULL)
     return NULL;
   Chart c;
-  chart_init (&c, cr, data, style, width);
+  _spx_speedup_chart_init (&c, cr, data, style, width);
   g_autoptr (GArray) rows = legend_rows (&c);
   GStrv labels = NULL;
   if (layout (cr, &c, width, height, rows))
@@ -1435,7 +1129,7 @@ spx_render_speedup_x_labels (cairo_t *cr, double width, double height,
       else
         g_free (got);
     }
-  chart_clear (&c);
+  _spx_speedup_chart_clear (&c);
   return labels;
 }
 
@@ -1511,7 +1205,7 @@ series (const Chart *c, const GArray *pts, SpxSweepSource source,
 
 static void
 polyline (cairo_t *cr, const Chart *c, const GArray *xy, SpxRgb colour,
-          double width, SpxSweepSource source)
+          double width, guint dash_row)
 {
   if (xy->len == 0)
     return;
@@ -1524,7 +1218,7 @@ polyline (cairo_t *cr, const Chart *c, const GArray *xy, SpxRgb colour,
     }
   if (xy->len == 1) /* a lone point: a short level stroke shows the style */
     cairo_rel_line_to (cr, 0.001, 0);
-  set_source_dash (cr, source);
+  spx_render_series_dash (cr, dash_row);
   cairo_set_line_width (cr, width);
   cairo_set_line_cap (cr, xy->len == 1 ? CAIRO_LINE_CAP_ROUND
                                        : CAIRO_LINE_CAP_BUTT);
@@ -1553,7 +1247,7 @@ draw_reference (cairo_t *cr, const Chart *c)
     {
       g_autoptr (GArray) xy = series (c, c->points, s, 0, SPX_SWEEP_DENSE,
                                       TRUE);
-      polyline (cr, c, xy, c->style->foreground, 1.5, s);
+      polyline (cr, c, xy, c->style->foreground, 1.5, dense_row (s));
     }
 }
 
@@ -1606,7 +1300,7 @@ typedef enum {
 } Layer;
 
 static void
-draw_points (cairo_t *cr, const Chart *c, const GArray *xy, SpxSweepMode mode,
+draw_points (cairo_t *cr, const Chart *c, const GArray *xy, guint row,
              SpxRgb colour, Layer layer)
 {
   for (guint i = 0; i < xy->len; i++)
@@ -1615,7 +1309,7 @@ draw_points (cairo_t *cr, const Chart *c, const GArray *xy, SpxSweepMode mode,
       if (layer == LAYER_BARS)
         error_bar (cr, c, e, colour);
       else
-        marker (cr, c, mode, spx_speedup_axes_x (&c->ax, e->x),
+        marker (cr, c, row, spx_speedup_axes_x (&c->ax, e->x),
                 spx_speedup_axes_y (&c->ax, e->v), colour,
                 mark_of (e->fits, e->noisy));
     }
@@ -1630,7 +1324,7 @@ draw_subject_lines (cairo_t *cr, const Chart *c)
     for (guint m = SPX_SWEEP_STATIC; m < SPX_SWEEP_N_MODES; m++)
       {
         g_autoptr (GArray) xy = series (c, c->points, s, 0, m, FALSE);
-        polyline (cr, c, xy, line_colour (c, 0), 1.5, s);
+        polyline (cr, c, xy, line_colour (c, 0), 1.5, kind_row (s, m));
       }
 }
 
@@ -1644,7 +1338,7 @@ draw_overlay_lines (cairo_t *cr, const Chart *c, SpxSweepSource s)
     {
       g_autoptr (GArray) xy = series (c, c->over, s, 0, SPX_SWEEP_DENSE,
                                       TRUE);
-      polyline (cr, c, xy, colour, OVERLAY_WIDTH, s);
+      polyline (cr, c, xy, colour, OVERLAY_WIDTH, dense_row (s));
     }
   for (guint m = SPX_SWEEP_STATIC; m < SPX_SWEEP_N_MODES; m++)
     for (guint b = 0; b < (c->over_subject ? 1 : c->n_blocks); b++)
@@ -1652,7 +1346,8 @@ draw_overlay_lines (cairo_t *cr, const Chart *c, SpxSweepSource s)
         g_autoptr (GArray) xy = series (c, c->over, s,
                                         c->over_subject ? 0 : c->blocks[b],
                                         m, !c->over_subject);
-        polyline (cr, c, xy, colour, OVERLAY_WIDTH, s);
+        polyline (cr, c, xy, colour, OVERLAY_WIDTH,
+                  c->over_subject ? kind_row (s, m) : b);
       }
 }
 
@@ -1674,7 +1369,8 @@ draw_overlay (cairo_t *cr, const Chart *c)
           for (guint i = 0; i < xy->len; i++)
             {
               const Xy *e = &g_array_index (xy, Xy, i);
-              marker_sized (cr, c, m, spx_speedup_axes_x (&c->ax, e->x),
+              marker_sized (cr, c, kind_row (s, m),
+                            spx_speedup_axes_x (&c->ax, e->x),
                             spx_speedup_axes_y (&c->ax, e->v),
                             overlay_colour (c, block_colour (c, b)),
                             mark_of (e->fits, e->noisy), OVERLAY_MARKER);
@@ -1698,10 +1394,11 @@ draw_series (cairo_t *cr, const Chart *c, Layer layer)
         {
           g_autoptr (GArray) xy = series (c, c->points, s, c->blocks[b], m,
                                           TRUE);
-          if (layer == LAYER_LINES)
-            polyline (cr, c, xy, line_colour (c, b), 2, s);
+          if (layer == LAYER_LINES) /* dashed by block, as coloured */
+            polyline (cr, c, xy, line_colour (c, b), 2, b);
           else
-            draw_points (cr, c, xy, m, block_colour (c, b), layer);
+            draw_points (cr, c, xy, kind_row (s, m), block_colour (c, b),
+                         layer);
         }
 }
 
@@ -1718,7 +1415,7 @@ draw_stale (cairo_t *cr, const Chart *c)
   cairo_fill (cr);
   const char *text = "Out of date: Run Sweep again";
   const double size = 1.1;
-  double h, w = title_width (cr, c, size, text);
+  double h, w = _spx_speedup_title_width (cr, c, size, text);
   spx_render_text_width (cr, c->style, size, text, &h);
   /* on a plain card: lines through the words would cross them out */
   double cx = a->x + a->w / 2, cy = a->y + a->h / 2;
@@ -1771,10 +1468,10 @@ spx_render_speedup (cairo_t *cr, double width, double height,
       return;
     }
   Chart c;
-  chart_init (&c, cr, d, style, width);
+  _spx_speedup_chart_init (&c, cr, d, style, width);
   g_autoptr (GArray) rows = legend_rows (&c);
   cairo_save (cr);
-  draw_titles (cr, &c, width);
+  _spx_speedup_draw_titles (cr, &c, width);
   if (layout (cr, &c, width, height, rows))
     {
       draw_plot (cr, &c);
@@ -1784,7 +1481,7 @@ spx_render_speedup (cairo_t *cr, double width, double height,
     spx_render_placeholder (cr, style, width, height,
                             "No points yet: run a sweep");
   cairo_restore (cr);
-  chart_clear (&c);
+  _spx_speedup_chart_clear (&c);
 }
 
 /* For a layout without a picture: the text sizes it depends on want a
@@ -1810,7 +1507,7 @@ spx_render_speedup_sweep_labels (const SpxRenderSpeedupData *data)
       SpxRenderStyle style;
       spx_render_style_init (&style, SPX_THEME_LIGHT);
       Chart c;
-      chart_init (&c, cr, data, &style, 800);
+      _spx_speedup_chart_init (&c, cr, data, &style, 800);
       g_autoptr (GArray) rows = legend_rows (&c);
       for (guint i = 0; i < rows->len; i++)
         {
@@ -1824,7 +1521,7 @@ spx_render_speedup_sweep_labels (const SpxRenderSpeedupData *data)
             : g_strdup_printf ("%s (%s)", r->text, next->text);
           g_strv_builder_add (b, label);
         }
-      chart_clear (&c);
+      _spx_speedup_chart_clear (&c);
       cairo_destroy (cr);
     }
   GStrv labels = g_strv_builder_end (b);
@@ -1869,7 +1566,7 @@ spx_render_speedup_hit (double width, double height,
     return FALSE;
   cairo_t *cr = scratch_cr ();
   Chart c;
-  chart_init (&c, cr, d, style, width);
+  _spx_speedup_chart_init (&c, cr, d, style, width);
   g_autoptr (GArray) rows = legend_rows (&c);
   double best = HIT_RADIUS;
   guint found = G_MAXUINT;
@@ -1882,7 +1579,7 @@ spx_render_speedup_hit (double width, double height,
                                             TRUE);
             nearest_in (&c, xy, x, y, &best, &found);
           }
-  chart_clear (&c);
+  _spx_speedup_chart_clear (&c);
   cairo_destroy (cr);
   if (found == G_MAXUINT)
     return FALSE;
@@ -1993,7 +1690,8 @@ spx_render_speedup_describe (const SpxRenderSpeedupData *d, guint point)
                                            point);
   GString *out = g_string_new (NULL);
   if (p->source == SPX_SWEEP_CPU)
-    g_string_append_printf (out, "CPU measured (%s)", cpu_name (p));
+    g_string_append_printf (out, "CPU measured (%s)",
+                            _spx_speedup_cpu_name (p));
   else
     g_string_append_printf (out, "IPU model (%s)", p->machine);
   g_string_append_printf (out, " · %u × %u blocks · %s", p->block, p->block,
@@ -2055,7 +1753,7 @@ const SpxRenderView spx_render_view_speedup = {
   .name = "speedup", .title = "Speedup",
   .summary = "sparse over dense, measured and modelled",
   .metrics = (const char *const[]) { "speedup", "throughput", NULL },
-  .needs = SPX_RENDER_VIEW_NEEDS_SWEEP,
+  .needs = SPX_RENDER_VIEW_NEEDS_SWEEP, .titled = TRUE,
   .data_size = sizeof (SpxRenderSpeedupData), .fill = speedup_fill,
   .draw = spx_render_speedup, .hit = speedup_hit,
   .describe = speedup_describe,

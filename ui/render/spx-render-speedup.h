@@ -41,9 +41,12 @@ typedef struct {
  * generated masks) the x axis is the density of non-zero blocks, on a
  * log scale, every tick in one notation: 1/2^k when all are such
  * fractions, else percentages to as many digits as tell them apart.
- * Colour tells block sizes apart, the marker the mode (● static,
- * ▲ dynamic, ■ tile-wise), the line the source (solid: measured on the
- * CPU, dashed: the IPU model); dense is the reference line (speedup 1,
+ * Every series differs by more than colour (spx-render-series.h's
+ * table, so that a grey print keeps them apart): colour and dash tell
+ * block sizes apart, the marker the source and mode (the CPU's ● static,
+ * ▲ dynamic, ■ tile-wise; the model's ◆ static, ▼ dynamic, ⬟ tile-wise),
+ * and a subject's lines take their marker's row's dash too; the legend
+ * shows each dash and marker. Dense is the reference line (speedup 1,
  * or dense's own throughput); a model plan over the machine's memory sits
  * on a cross, a noisy CPU point is hollow (spx-render-style.h's looks, each
  * in the legend only when drawn), and the subtitle counts the noisy
@@ -51,7 +54,8 @@ typedef struct {
  * quartiles of its per-round ratios to dense (speedup_q1 … q3), or
  * without them (and in throughput) the value at the quartiles of its
  * timed runs. A subject's sweep is titled by its name and draws one
- * neutral line per (source, mode) through its block sizes. Throughput
+ * neutral line per (source, mode) through its block sizes, dashed as its
+ * marker's row. Throughput
  * is in TFLOP/s when both sweeps are all model, else in GFLOP/s (model
  * points × 1000). */
 void spx_render_speedup (cairo_t *cr, double width, double height,
@@ -96,6 +100,16 @@ GStrv    spx_render_speedup_x_labels (cairo_t *cr, double width,
                                       const SpxRenderSpeedupData *data,
                                       const SpxRenderStyle *style,
                                       double **xs);
+
+/* The title as spx_render_speedup draws it at width (the style's when
+ * set, else data's, else one from the sweep) and, when extent is not
+ * NULL, what it takes: its lines (more than one when it is too long for
+ * one) and whether any was cut (never). NULL without a sweep. Free with
+ * g_free. */
+char    *spx_render_speedup_title (cairo_t *cr, double width,
+                                   const SpxRenderSpeedupData *data,
+                                   const SpxRenderStyle *style,
+                                   SpxTextExtent *extent);
 
 /* The legend's entries for the sweeps drawn: with an overlay the current
  * sweep's ("name (machine, n, dtype)") and the overlay's, in that

@@ -188,30 +188,105 @@ layout_new (cairo_t *cr, const SpxRenderStyle *style, double size,
   return layout;
 }
 
+/* The layout spx_render_text draws and spx_render_text_extent
+ * measures: one place, so that what is measured is what is drawn. */
+static PangoLayout *
+opts_layout (cairo_t *cr, const SpxRenderStyle *style,
+             const SpxTextOpts *opts, const char *text)
+{
+  PangoLayout *layout = layout_new (cr, style, opts->size, opts->bold, text);
+  if (opts->max_width > 0)
+    pango_layout_set_width (layout, (int) (opts->max_width * PANGO_SCALE));
+  if (opts->max_width > 0 && opts->wrap)
+    {
+      pango_layout_set_wrap (layout, PANGO_WRAP_WORD_CHAR);
+      pango_layout_set_alignment (layout, opts->ax >= 0.75 ? PANGO_ALIGN_RIGHT
+                                          : opts->ax >= 0.25
+                                          ? PANGO_ALIGN_CENTER
+                                          : PANGO_ALIGN_LEFT);
+    }
+  else if (opts->max_width > 0)
+    pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_MIDDLE);
+  return layout;
+}
+
+static const SpxTextOpts plain_opts = { 0 };
+
 double
 spx_render_text (cairo_t *cr, const SpxRenderStyle *style, double x, double y,
                  const SpxTextOpts *opts, const char *text)
 {
-  static const SpxTextOpts plain = { 0 };
   if (opts == NULL)
-    opts = &plain;
-  PangoLayout *layout = layout_new (cr, style, opts->size, opts->bold, text);
-  int w, h;
-  if (opts->max_width > 0)
-    {
-      pango_layout_set_width (layout, (int) (opts->max_width * PANGO_SCALE));
-      pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_MIDDLE);
-    }
-  pango_layout_get_pixel_size (layout, &w, &h);
+    opts = &plain_opts;
+  PangoLayout *layout = opts_layout (cr, style, opts, text);
+  /* the ink's box: a wrapped layout's lines sit inside its full width */
+  PangoRectangle r;
+  pango_layout_get_pixel_extents (layout, NULL, &r);
   cairo_save (cr);
   cairo_translate (cr, x, y);
   cairo_rotate (cr, opts->angle);
-  cairo_move_to (cr, -opts->ax * w, -opts->ay * h);
+  cairo_move_to (cr, -opts->ax * r.width - r.x, -opts->ay * r.height - r.y);
   spx_render_set_rgb (cr, opts->use_colour ? opts->colour : style->foreground);
   pango_cairo_show_layout (cr, layout);
   cairo_restore (cr);
   g_object_unref (layout);
-  return w;
+  return r.width;
+}
+
+void
+spx_render_text_extent (cairo_t *cr, const SpxRenderStyle *style,
+                        const SpxTextOpts *opts, const char *text,
+                        SpxTextExtent *extent)
+{
+  PangoLayout *layout = opts_layout (cr, style, opts ? opts : &plain_opts,
+                                     text);
+  PangoRectangle r;
+  pango_layout_get_pixel_extents (layout, NULL, &r);
+  extent->width = r.width;
+  extent->height = r.height;
+  extent->lines = (guint) pango_layout_get_line_count (layout);
+  extent->ellipsized = pango_layout_is_ellipsized (layout);
+  g_object_unref (layout);
+}
+
+/* opts made to wrap at max_width. */
+static SpxTextOpts
+title_opts (const SpxTextOpts *opts, double max_width)
+{
+  SpxTextOpts t = opts ? *opts : plain_opts;
+  t.max_width = MAX (max_width, 1);
+  t.wrap = TRUE;
+  t.angle = 0;
+  return t;
+}
+
+double
+spx_render_title (cairo_t *cr, const SpxRenderStyle *style, double x,
+                  double y, const SpxTextOpts *opts, double max_width,
+                  const char *text)
+{
+  SpxTextOpts t = title_opts (opts, max_width);
+  SpxTextExtent e;
+  spx_render_text_extent (cr, style, &t, text, &e);
+  spx_render_text (cr, style, x, y, &t, text);
+  return e.height;
+}
+
+double
+spx_render_title_height (cairo_t *cr, const SpxRenderStyle *style,
+                         const SpxTextOpts *opts, double max_width,
+                         const char *text)
+{
+  SpxTextOpts t = title_opts (opts, max_width);
+  SpxTextExtent e;
+  spx_render_text_extent (cr, style, &t, text, &e);
+  return e.height;
+}
+
+const char *
+spx_render_title_text (const SpxRenderStyle *style, const char *own)
+{
+  return style->title != NULL && *style->title != '\0' ? style->title : own;
 }
 
 double

@@ -54,6 +54,10 @@ typedef struct {
   /* a chart of measurements leaves out its line saying how many points
    * are noisy (their markers still say it); FALSE after init */
   gboolean no_noise_note;
+  /* the user's title (--title, Export's Title field), drawn instead of
+   * the picture's own by the pictures that have one; NULL or "": their
+   * own */
+  const char *title;
 } SpxRenderStyle;
 
 void     spx_render_style_init (SpxRenderStyle *style, SpxTheme theme);
@@ -89,11 +93,39 @@ typedef struct {
   SpxRgb   colour;
   gboolean use_colour; /* else the style's foreground */
   double   max_width; /* > 0: longer text loses its middle to "…" */
+  gboolean wrap;      /* with max_width: broken onto more lines instead
+                         (between words; inside one only when it alone
+                         is wider), each placed by ax */
 } SpxTextOpts;
 
 double   spx_render_text       (cairo_t *cr, const SpxRenderStyle *style,
                                 double x, double y, const SpxTextOpts *opts,
                                 const char *text);
+
+/* What spx_render_text draws of text with opts: its size, its lines and
+ * whether any lost its middle to "…". */
+typedef struct {
+  double   width, height;
+  guint    lines;
+  gboolean ellipsized;
+} SpxTextExtent;
+
+void     spx_render_text_extent (cairo_t *cr, const SpxRenderStyle *style,
+                                 const SpxTextOpts *opts, const char *text,
+                                 SpxTextExtent *extent);
+/* A title (or subtitle) at most max_width wide, wrapped, never cut:
+ * opts' size, weight, colour and ax, at (x, y); returns its height. */
+double   spx_render_title      (cairo_t *cr, const SpxRenderStyle *style,
+                                double x, double y, const SpxTextOpts *opts,
+                                double max_width, const char *text);
+/* The height spx_render_title would take. */
+double   spx_render_title_height (cairo_t *cr, const SpxRenderStyle *style,
+                                  const SpxTextOpts *opts, double max_width,
+                                  const char *text);
+/* The title a picture draws: the style's when the user set one, else
+ * its own. */
+const char *spx_render_title_text (const SpxRenderStyle *style,
+                                   const char *own);
 double   spx_render_text_width (cairo_t *cr, const SpxRenderStyle *style,
                                 double size, const char *text, double *h);
 
