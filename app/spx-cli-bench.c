@@ -34,7 +34,7 @@
      "In bf16 every operand is rounded to bf16 and the sums are fp32; " \
      "tile-wise and --peers run fp32 only.") \
   O (threads, 't', TEXT, "T", \
-     "Threads for every contestant (default: all cores)", NULL) \
+     spx_cli_threads_help ("Threads for every contestant"), NULL) \
   O (reps, 'r', TEXT, "R", \
      spx_cli_keep_printf ("Timed runs each (default %u)", d.reps), NULL) \
   O (warmup, 'w', TEXT, "W", \

@@ -4,6 +4,7 @@
 #include "spx-cli-picture.h"
 #include "spx-cli-signal.h"
 #include "spx-cli-study.h"
+#include "spx-defaults.h"
 #include "spx-mask-io.h"
 #include "spx-render-export.h"
 #include "spx-render-layers.h"
@@ -41,7 +42,7 @@ static const SpxCliPicture chart_defaults = { .width = 900, .height = 0,
   O (modes, 0, TEXT, "LIST", spx_cli_keep_printf ( \
      "%s; several separated by commas; tilewise is the CPU's alone " \
      "(default all; dense always runs)", modes), NULL) \
-  O (threads, 't', TEXT, "T", "CPU: threads (default: all cores)", NULL) \
+  O (threads, 't', TEXT, "T", spx_cli_threads_help ("CPU: threads"), NULL) \
   O (reps, 'r', TEXT, "R", spx_cli_keep_printf ( \
      "CPU: timed runs per point (default %u)", d.reps), \
      spx_cli_keep_printf ("At least %d.", SPX_SWEEP_MIN_REPS)) \
@@ -459,10 +460,8 @@ spx_cli_layers_options (void)
   GOptionContext *context = spx_cli_options_context (o);
   SpxSurveyOptions d;
   spx_survey_options_init (&d);
-  GString *b = g_string_new (NULL);
-  for (guint i = 0; i < d.n_blocks; i++)
-    g_string_append_printf (b, "%s%u", i ? "," : "", d.blocks[i]);
-  g_autofree char *blocks = g_string_free (b, FALSE);
+  g_autofree char *blocks = spx_defaults_blocks_text (d.blocks, d.n_blocks,
+                                                      ",");
   g_autofree char *modes = spx_cli_modes_words (SPX_CLI_MODES_CPU, TRUE);
   g_autofree char *masks = spx_format_list (SPX_FORMAT_READS_MASK, TRUE);
   g_autofree char *nets = spx_format_list (SPX_FORMAT_READS_NETWORK, TRUE);

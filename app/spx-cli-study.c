@@ -260,7 +260,7 @@ check_required (const SpxCliStudyArgs *a, const char *command)
 {
   if (!(a->which & SPX_CLI_STUDY_REQUIRED) || a->scenario)
     return TRUE;
-  const char *missing = !a->n ? "--n" : !a->block ? "--block"
+  const char *missing = !a->block ? "--block"
                         : a->mask ? NULL : !a->m ? "--m" : !a->k ? "--k"
                         : NULL;
   if (missing == NULL)

@@ -1,6 +1,7 @@
 /* spx-cli.c: subcommand dispatch and shared option helpers */
 #include "spx-config.h"
 #include "spx-cli.h"
+#include "spx-defaults.h"
 #include "spx-render-views.h"
 #include "spx-util.h"
 
@@ -458,6 +459,14 @@ spx_cli_sources (const char *command, const char *text, gboolean *model,
   spx_cli_usage_error (command, "--source: expected model, cpu or both, got "
                        "'%s'", text);
   return FALSE;
+}
+
+const char *
+spx_cli_threads_help (const char *what)
+{
+  g_autofree char *threads =
+    spx_defaults_threads_text (spx_defaults ()->threads);
+  return spx_cli_keep_printf ("%s (default: %s)", what, threads);
 }
 
 gboolean

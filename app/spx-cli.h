@@ -100,6 +100,9 @@ gboolean spx_cli_uint   (const char *command, const char *option,
 gboolean spx_cli_double (const char *command, const char *option,
                          const char *text, double min, double max,
                          double *value);
+/* --threads' help: "WHAT (default: all cores)", the default from
+ * spx_defaults (kept as spx_cli_keep does). */
+const char *spx_cli_threads_help (const char *what);
 /* --threads: 1 to spx_max_threads, the limit stated on failure. */
 gboolean spx_cli_threads (const char *command, const char *text,
                           guint *threads);

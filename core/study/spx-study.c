@@ -1,6 +1,7 @@
 /* spx-study.c: the subject, its machine, programs and sweep, built the
  * same way for the window and every command */
 #include "spx-study.h"
+#include "spx-defaults.h"
 #include "spx-mask-gen.h"
 #include "spx-mask-io.h"
 #include "spx-util.h"
@@ -710,11 +711,11 @@ density_at (const SpxMask *elements, guint b)
 guint
 spx_study_readable_block (SpxStudy *s, guint block)
 {
-  static const guint blocks[] = SPX_SWEEP_SUBJECT_BLOCKS;
+  const guint *blocks = spx_defaults ()->blocks;
   const SpxMask *elements = spx_study_elements (s);
   if (elements == NULL || density_at (elements, block) <= SPX_STUDY_SOLID)
     return block;
-  for (guint i = G_N_ELEMENTS (blocks); i-- > 0;)
+  for (guint i = spx_defaults ()->n_blocks; i-- > 0;)
     if (blocks[i] < block &&
         density_at (elements, blocks[i]) <= SPX_STUDY_READABLE)
       return blocks[i];

@@ -178,7 +178,7 @@ gboolean    spx_study_save (SpxStudy *study, const char *path,
 
 /* The sweep that answers "is this subject faster?", the same for the
  * window and every command: a subject from a file or drawn is re-blocked
- * to SPX_SWEEP_SUBJECT_BLOCKS at its own shape; a generated one sweeps
+ * to spx_defaults' blocks at its own shape; a generated one sweeps
  * the default densities and block sizes, its own density among them;
  * both also at the scenario's own block size (last), leaving out those
  * that cannot apply to its shape (spx_sweep_options_fit); at the

@@ -2,6 +2,7 @@
  * one point at a time so that a chart can follow along */
 #include "spx-sweep.h"
 #include "spx-bench.h"
+#include "spx-defaults.h"
 #include "spx-json.h"
 #include "spx-mask-gen.h"
 #include "spx-util.h"
@@ -19,13 +20,14 @@ void
 spx_sweep_options_init (SpxSweepOptions *o)
 {
   static const double densities[] = { 1 / 4.0, 1 / 8.0, 1 / 16.0, 1 / 32.0 };
-  static const guint blocks[] = { 1, 4, 8, 16 };
+  const SpxDefaults *d = spx_defaults ();
   memset (o, 0, sizeof *o);
   o->run_model = o->run_cpu = TRUE;
   memcpy (o->densities, densities, sizeof densities);
   o->n_densities = G_N_ELEMENTS (densities);
-  memcpy (o->blocks, blocks, sizeof blocks);
-  o->n_blocks = G_N_ELEMENTS (blocks);
+  memcpy (o->blocks, d->generated_blocks,
+          d->n_generated_blocks * sizeof *o->blocks);
+  o->n_blocks = d->n_generated_blocks;
   o->run_static = o->run_dynamic = o->run_tilewise = TRUE;
   o->seed = 1;
   o->pattern = SPX_PATTERN_UNIFORM;
@@ -33,20 +35,21 @@ spx_sweep_options_init (SpxSweepOptions *o)
   o->model_m = o->model_k = 4096;
   o->dtype = SPX_DTYPE_FP16;
   o->cpu_m = o->cpu_k = 2048;
-  o->cpu_n = 256;
-  o->reps = 7;
-  o->warmup = 2;
+  o->cpu_n = d->n;
+  o->threads = d->threads;
+  o->reps = d->reps;
+  o->warmup = d->warmup;
 }
 
 void
 spx_sweep_options_set_subject (SpxSweepOptions *o, const SpxMask *subject,
                                const char *name)
 {
-  static const guint blocks[] = SPX_SWEEP_SUBJECT_BLOCKS;
+  const SpxDefaults *d = spx_defaults ();
   o->subject = subject;
   o->subject_name = name;
-  memcpy (o->blocks, blocks, sizeof blocks);
-  o->n_blocks = G_N_ELEMENTS (blocks);
+  memcpy (o->blocks, d->blocks, d->n_blocks * sizeof *o->blocks);
+  o->n_blocks = d->n_blocks;
   o->model_m = o->cpu_m = subject->rows;
   o->model_k = o->cpu_k = subject->cols;
 }

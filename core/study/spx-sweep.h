@@ -73,8 +73,6 @@ typedef struct {
   char           dense[16];
 } SpxSweepPoint;
 
-/* The block sizes a subject is re-blocked to by default. */
-#define SPX_SWEEP_SUBJECT_BLOCKS { 1, 2, 4, 8, 16 }
 #define SPX_SWEEP_MIN_REPS 5 /* a median and quartiles need a few runs */
 
 typedef struct {
@@ -109,13 +107,13 @@ typedef struct {
 } SpxSweepOptions;
 
 /* The paper's comparison: both sources, densities 1/4, 1/8, 1/16, 1/32,
- * blocks 1, 4, 8, 16, static and dynamic (and tile-wise on the CPU),
- * uniform masks (tile width 128 for tile-wise), seed 1; the model on bow in
- * fp16 at m = k = 4096 with the best n; the CPU at m = k = 2048, n = 256,
- * all cores, 7 reps after 2 warm-up rounds. */
+ * the generated blocks of spx_defaults, static and dynamic (and tile-wise
+ * on the CPU), uniform masks (tile width 128 for tile-wise), seed 1; the
+ * model on bow in fp16 at m = k = 4096 with the best n; the CPU at m = k
+ * = 2048 with spx_defaults' n, threads, reps and warm-up. */
 void     spx_sweep_options_init  (SpxSweepOptions *options);
 /* Study subject instead of generated masks: the blocks become
- * SPX_SWEEP_SUBJECT_BLOCKS and both sources its m × k. */
+ * spx_defaults' blocks and both sources its m × k. */
 void     spx_sweep_options_set_subject (SpxSweepOptions *options,
                                         const SpxMask *subject,
                                         const char *name);
