@@ -205,6 +205,13 @@ spx_open_regular (const char *path, const char *kind, GError **error)
   return fd;
 }
 
+char *
+spx_count_text (guint64 n, const char *one, const char *many)
+{
+  return g_strdup_printf ("%" G_GUINT64_FORMAT " %s", n,
+                          g_dngettext (NULL, one, many, (gulong) n));
+}
+
 gboolean
 spx_read_regular (const char *path, const char *kind, gsize max_bytes,
                   char **contents, gsize *len, GError **error)
