@@ -169,6 +169,11 @@ spx_sweep_point_read_words (SpxJsonReader *r, JsonObject *o, const char *where,
       if (strlen (dense) >= sizeof p->dense)
         return spx_json_refuse (r, where, "dense", "expected a library's name");
       g_strlcpy (p->dense, dense, sizeof p->dense);
+      /* files from before points said their threads have none */
+      if (json_object_has_member (o, "threads") &&
+          !spx_json_get_guint (r, o, where, "threads", 1, G_MAXUINT16,
+                               &p->threads))
+        return FALSE;
     }
   return TRUE;
 }

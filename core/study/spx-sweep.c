@@ -3,6 +3,7 @@
 #include "spx-sweep.h"
 #include "spx-bench.h"
 #include "spx-defaults.h"
+#include "spx-engine-private.h"
 #include "spx-json.h"
 #include "spx-mask-gen.h"
 #include "spx-util.h"
@@ -484,6 +485,7 @@ append_cpu (Runner *r, guint block, double density,
         .speedup = t->speedup, .fits = TRUE, .ms_q1 = t->ms_q1,
         .ms_q3 = t->ms_q3, .noise = t->noise,
         .speedup_q1 = t->speedup_q1, .speedup_q3 = t->speedup_q3,
+        .threads = res->threads,
       };
       g_snprintf (pt.machine, sizeof pt.machine, "cpu-%s-%ut",
                   spx_isa_to_string (res->isa), res->threads);
@@ -663,6 +665,29 @@ replace_points (SpxSweep *sweep, const SpxSweep *scratch)
     }
 }
 
+/* Once every CPU point is scratch's, the settings are its run's: the
+ * threads the points ran on, and the dense they were judged by. */
+static void
+adopt_run (SpxSweep *sweep, const SpxSweep *scratch)
+{
+  guint replaced = 0, cpu = 0;
+  for (guint i = 0; i < sweep->points->len; i++)
+    {
+      const SpxSweepPoint *p = &g_array_index (sweep->points, SpxSweepPoint,
+                                               i);
+      if (p->source != SPX_SWEEP_CPU)
+        continue;
+      cpu++;
+      for (guint j = 0; j < scratch->points->len; j++)
+        replaced += memcmp (p, &g_array_index (scratch->points, SpxSweepPoint,
+                                               j), sizeof *p) == 0;
+    }
+  if (cpu == 0 || replaced < cpu)
+    return;
+  sweep->settings.threads = scratch->settings.threads;
+  sweep->best_dense_gflops = scratch->best_dense_gflops;
+}
+
 /* The CPU masks of sweep at one of blocks: (block, density) pairs. */
 static guint
 masks_at (const SpxSweep *sweep, const guint *blocks, guint n_blocks,
@@ -713,6 +738,7 @@ spx_sweep_measure_again (SpxSweep *sweep, const guint *blocks,
   judge_again (&r);
   g_array_unref (r.cpu_records);
   replace_points (sweep, scratch);
+  adopt_run (sweep, scratch);
   return ok;
 }
 
@@ -786,8 +812,33 @@ spx_sweep_to_csv (const SpxSweep *sweep)
   return g_string_free (out, FALSE);
 }
 
+/* The threads the CPU points ran on: theirs when they agree, else (none
+ * yet, or some measured again on others) what the settings ask for,
+ * 0 resolved to every core. */
+static guint
+points_threads (const SpxSweep *sweep)
+{
+  guint threads = 0;
+  for (guint i = 0; i < sweep->points->len; i++)
+    {
+      const SpxSweepPoint *p = &g_array_index (sweep->points, SpxSweepPoint,
+                                               i);
+      if (p->source != SPX_SWEEP_CPU || p->threads == 0)
+        continue;
+      if (threads != 0 && p->threads != threads)
+        {
+          threads = 0;
+          break;
+        }
+      threads = p->threads;
+    }
+  SpxEngineOptions engine = { .threads = sweep->settings.threads };
+  return threads != 0 ? threads : spx_engine_threads (&engine);
+}
+
 static void
-json_settings (SpxJson *json, const SpxSweepOptions *o, double best_dense)
+json_settings (SpxJson *json, const SpxSweepOptions *o, double best_dense,
+               guint threads)
 {
   spx_json_begin_object (json, "settings");
   spx_json_string (json, "op", spx_bench_op_name (o->op));
@@ -798,17 +849,22 @@ json_settings (SpxJson *json, const SpxSweepOptions *o, double best_dense)
   if (o->run_cpu)
     spx_json_string (json, NULL, "cpu");
   spx_json_end_array (json);
-  spx_json_begin_array (json, "densities");
-  for (guint i = 0; i < o->n_densities; i++)
-    spx_json_double (json, NULL, o->densities[i]);
-  spx_json_end_array (json);
+  /* a subject's sweep uses none: each point has its own block density */
+  if (o->subject == NULL)
+    {
+      spx_json_begin_array (json, "densities");
+      for (guint i = 0; i < o->n_densities; i++)
+        spx_json_double (json, NULL, o->densities[i]);
+      spx_json_end_array (json);
+    }
   spx_json_begin_array (json, "blocks");
   for (guint i = 0; i < o->n_blocks; i++)
     spx_json_uint (json, NULL, o->blocks[i]);
   spx_json_end_array (json);
   spx_json_begin_array (json, "modes");
   for (SpxSweepMode m = SPX_SWEEP_DENSE; m < SPX_SWEEP_N_MODES; m++)
-    if (want_mode (o, m) && (m != SPX_SWEEP_TILEWISE || o->run_cpu))
+    if (want_mode (o, m) &&
+        (m != SPX_SWEEP_TILEWISE || spx_sweep_runs_tilewise (o)))
       spx_json_string (json, NULL, spx_sweep_mode_to_string (m));
   spx_json_end_array (json);
   spx_json_uint (json, "seed", o->seed);
@@ -848,7 +904,7 @@ json_settings (SpxJson *json, const SpxSweepOptions *o, double best_dense)
       spx_json_uint (json, "m", o->cpu_m);
       spx_json_uint (json, "k", o->cpu_k);
       spx_json_uint (json, "n", o->cpu_n);
-      spx_json_uint (json, "threads", o->threads);
+      spx_json_uint (json, "threads", threads);
       spx_json_uint (json, "reps", o->reps);
       spx_json_uint (json, "warmup", o->warmup);
       spx_json_begin_object (json, "dense");
@@ -887,6 +943,8 @@ spx_sweep_point_to_json (SpxJson *json, const SpxSweepPoint *p)
   spx_json_string (json, "noise", noise);
   if (p->source == SPX_SWEEP_CPU)
     spx_json_string (json, "dense", p->dense);
+  if (p->source == SPX_SWEEP_CPU && p->threads > 0)
+    spx_json_uint (json, "threads", p->threads);
   spx_json_end_object (json);
 }
 
@@ -894,7 +952,8 @@ spx_sweep_point_to_json (SpxJson *json, const SpxSweepPoint *p)
 static void
 json_body (SpxJson *json, const SpxSweep *sweep)
 {
-  json_settings (json, &sweep->settings, sweep->best_dense_gflops);
+  json_settings (json, &sweep->settings, sweep->best_dense_gflops,
+                 points_threads (sweep));
   spx_json_begin_object (json, "units");
   spx_json_string (json, "ms", "milliseconds per product");
   spx_json_string (json, "nz_throughput_model", "TFLOP/s");

@@ -71,6 +71,9 @@ typedef struct {
   /* CPU: the library of the dense its speedup is over ("OpenBLAS",
    * "oneDNN": the faster at this point); the model: "". */
   char           dense[16];
+  /* CPU: the threads it ran on (its machine names them too); the
+   * model: 0. */
+  guint          threads;
 } SpxSweepPoint;
 
 #define SPX_SWEEP_MIN_REPS 5 /* a median and quartiles need a few runs */
