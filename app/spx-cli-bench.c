@@ -617,11 +617,7 @@ run (gconstpointer data)
              ? spx_cli_usage_error (CMD, "%s", error->message)
              : spx_cli_input_error (CMD, error);
   warn_unfair (&result);
-  /* a file's own density; a generated mask's blocks are whole */
-  const SpxMask *elements = spx_study_elements (study);
-  double density = elements != NULL
-    ? (double) spx_mask_count (elements) / spx_mask_n_blocks (elements)
-    : result.density;
+  double density = spx_study_element_density (study);
   if (a->json)
     print_json (&result, density);
   else

@@ -722,6 +722,16 @@ spx_study_readable_block (SpxStudy *s, guint block)
   return 1;
 }
 
+double
+spx_study_element_density (SpxStudy *s)
+{
+  const SpxMask *e = spx_study_elements (s);
+  const SpxMask *mask = e != NULL ? e : s->scenario->mask;
+  g_return_val_if_fail (mask != NULL, 0);
+  return (double) spx_mask_count_elements (mask) /
+         ((double) mask->rows * (double) mask->cols);
+}
+
 void
 spx_study_survey_blocks (SpxStudy *s)
 {

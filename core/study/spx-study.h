@@ -208,6 +208,11 @@ gboolean    spx_study_sweep_stale   (const SpxStudy *study);
 
 /* "10.0% of elements, 99.9% of 16 × 16 blocks non-empty". */
 char       *spx_study_describe_density (const SpxStudy *study);
+/* The fraction of W's elements that are non-zero, what every "density"
+ * a command prints means: a file's or a drawing's own (before
+ * blocking), else the built mask's (a generated one's blocks are whole,
+ * edge blocks cut). */
+double      spx_study_element_density (SpxStudy *study);
 /* What the study says about beating dense; the window and the commands
  * put it into words, each naming its own way to run a sweep. */
 typedef enum {

@@ -370,6 +370,15 @@ point_mask (const SpxSweepOptions *o, guint64 m, guint64 k, guint block,
   return mask;
 }
 
+/* A point's element density (its block density is density). */
+static double
+point_elements (const SpxSweepOptions *o, double density)
+{
+  return o->subject == NULL ? density
+                            : (double) spx_mask_count (o->subject) /
+                              spx_mask_n_blocks (o->subject);
+}
+
 /* The model: dense first (each mode at its best n when asked), then the
  * sparse modes, their speedup a ratio of non-zero throughputs. */
 static gboolean
@@ -397,7 +406,8 @@ run_model (Runner *r, guint block, double density, GError **error)
       SpxSweepPoint pt = {
         .source = SPX_SWEEP_MODEL, .mode = (SpxSweepMode) mode,
         .block = block,
-        .density = density, .m = p->m, .k = p->k, .n = p->n,
+        .density = density, .elements = point_elements (o, density),
+        .m = p->m, .k = p->k, .n = p->n,
         .dtype = spx_dtype_on_ipu (o->dtype), .ms = p->ms,
         .nz_throughput = p->nz_tflops,
         .speedup = dense_nz > 0 ? p->nz_tflops / dense_nz : NAN,
@@ -479,7 +489,8 @@ append_cpu (Runner *r, guint block, double density,
         continue;
       SpxSweepPoint pt = {
         .source = SPX_SWEEP_CPU, .mode = mode, .block = block,
-        .density = density, .m = res->m, .k = res->k, .n = res->n,
+        .density = density, .elements = point_elements (o, density),
+        .m = res->m, .k = res->k, .n = res->n,
         .dtype = res->type == SPX_CPU_BF16 ? SPX_DTYPE_BF16 : SPX_DTYPE_FP32,
         .ms = t->ms, .nz_throughput = t->gflops,
         .speedup = t->speedup, .fits = TRUE, .ms_q1 = t->ms_q1,
@@ -924,7 +935,9 @@ spx_sweep_point_to_json (SpxJson *json, const SpxSweepPoint *p)
   spx_json_string (json, "source", spx_sweep_source_to_string (p->source));
   spx_json_string (json, "mode", spx_sweep_mode_to_string (p->mode));
   spx_json_uint (json, "block", p->block);
-  spx_json_double (json, "density", p->density);
+  spx_json_double (json, "density", p->elements > 0 ? p->elements
+                                                    : p->density);
+  spx_json_double (json, "block_density", p->density);
   spx_json_uint (json, "m", p->m);
   spx_json_uint (json, "k", p->k);
   spx_json_uint (json, "n", p->n);

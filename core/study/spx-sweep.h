@@ -44,8 +44,12 @@ typedef struct {
   SpxSweepMode   mode;     /* dense is the reference of its source */
   guint          block;
   /* The fraction of non-zero blocks: as asked for a generated mask (it
-   * has round(d·blocks)); a subject's own at this block size. */
+   * has round(d·blocks)); a subject's own at this block size. Its JSON
+   * key is block_density (and the CSV's column density, as always). */
   double         density;
+  /* The fraction of non-zero elements (JSON "density"): a subject's own,
+   * a generated mask's density (its blocks are whole). */
+  double         elements;
   guint64        m, k, n;  /* model with best n: the n it chose */
   SpxDtype       dtype;    /* what it computed in: fp16 or fp32 on the
                               model, bf16 or fp32 on the CPU */
