@@ -324,6 +324,7 @@ spx_cli_study_args_build (const SpxCliStudyArgs *a, const char *command,
                   : spx_cli_input_error (command, error);
       return NULL;
     }
+  spx_cli_warning (command, s->warning);
   *status = SPX_EXIT_OK;
   return g_steal_pointer (&s);
 }

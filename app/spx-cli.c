@@ -337,6 +337,13 @@ spx_cli_usage_error (const char *command, const char *fmt, ...)
   return SPX_EXIT_USAGE;
 }
 
+void
+spx_cli_warning (const char *command, const char *text)
+{
+  if (text != NULL)
+    spx_cli_line (stderr, "sparse-explorer %s: warning: %s", command, text);
+}
+
 int
 spx_cli_input_error (const char *command, const GError *error)
 {

@@ -79,6 +79,8 @@ void     spx_cli_progress (guint done, guint total, const char *what);
 /* Shared helpers. The usage error prints one line and returns 2. */
 int      spx_cli_usage_error (const char *command, const char *fmt, ...)
   G_GNUC_PRINTF (2, 3);
+/* "sparse-explorer COMMAND: warning: TEXT" on stderr; nothing for NULL. */
+void     spx_cli_warning (const char *command, const char *text);
 /* Prints the error's message (it names the file) and returns 1. */
 int      spx_cli_input_error (const char *command, const GError *error);
 

@@ -1518,7 +1518,7 @@ test_layers_interrupted (void)
   g_assert_cmpint (WEXITSTATUS (wait_status), ==, 130);
   g_assert_nonnull (strstr (msg, "interrupted by SIGINT"));
   /* the layers done (none, or some) and the sentence saying so */
-  g_assert_nonnull (strstr (text, "layers at n = 256"));
+  g_assert_nonnull (strstr (text, "layers at n = 1024"));
   g_assert_true (strstr (text, "The layers surveyed so far") != NULL ||
                  strstr (text, "No layer surveyed") != NULL);
 }

@@ -4,6 +4,7 @@
 #include "spx-mask-io-private.h"
 #include "spx-util.h"
 
+#include <stdarg.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -270,9 +271,30 @@ refuse_network (const char *path, const char *shown, const SpxFormat *row,
   return NULL;
 }
 
+/* The loading thread's warning: loads run on workers too. */
+static GPrivate load_warning = G_PRIVATE_INIT (g_free);
+
+void
+spx_mask_io_warn (const char *format, ...)
+{
+  va_list args;
+  va_start (args, format);
+  g_private_replace (&load_warning, g_strdup_vprintf (format, args));
+  va_end (args);
+}
+
+char *
+spx_mask_io_take_warning (void)
+{
+  char *text = g_private_get (&load_warning);
+  g_private_set (&load_warning, NULL); /* set does not free it */
+  return text;
+}
+
 SpxMask *
 spx_mask_load (const char *path, const SpxFormat **format, GError **error)
 {
+  g_private_replace (&load_warning, NULL);
   /* Messages may reach a window: the name in them is valid UTF-8. */
   g_autofree char *shown = g_filename_display_name (path);
   g_autoptr (GMappedFile) file = spx_mask_io_map (path, shown, error);

@@ -42,6 +42,7 @@ spx_study_free (SpxStudy *s)
   spx_sweep_free (s->sweep);
   g_ptr_array_unref (s->history);
   g_free (s->label);
+  g_free (s->warning);
   g_free (s);
 }
 
@@ -304,6 +305,8 @@ read_elements (SpxStudy *s, GError **error)
   s->elements = sc->mask_layer != NULL
                   ? load_layer (sc->mask_path, sc->mask_layer, error)
                   : spx_mask_load (sc->mask_path, NULL, error);
+  g_free (s->warning);
+  s->warning = spx_mask_io_take_warning ();
   return s->elements != NULL;
 }
 
@@ -391,7 +394,10 @@ take_file (SpxStudy *s, SpxMask *elements, const char *path,
 gboolean
 spx_study_open_mask (SpxStudy *s, const char *path, GError **error)
 {
-  return take_file (s, spx_mask_load (path, NULL, error), path, NULL, error);
+  SpxMask *mask = spx_mask_load (path, NULL, error);
+  g_free (s->warning);
+  s->warning = spx_mask_io_take_warning ();
+  return take_file (s, mask, path, NULL, error);
 }
 
 gboolean

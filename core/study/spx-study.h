@@ -47,6 +47,9 @@ typedef struct {
   guint          survey_revision;
   gboolean       surveyed;
   char          *label;     /* the subject's name for titles (UTF-8) */
+  /* What the last mask file read warned of (spx_mask_io_take_warning:
+   * a PNG thresholded), for the window's bar or stderr; NULL: none. */
+  char          *warning;
 } SpxStudy;
 
 /* The default scenario on bow; no mask until spx_study_build_mask. */
