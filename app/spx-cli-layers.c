@@ -495,7 +495,7 @@ spx_cli_layers (int argc, char **argv)
   g_autoptr (SpxCliOptions) options = spx_cli_layers_options ();
   const LayersArgs *a = spx_cli_options_args (options);
   int status = SPX_EXIT_OK;
-  if (!spx_cli_parse_options (CMD, spx_cli_options_context (options), &argc,
+  if (!spx_cli_parse_options (CMD, options, &argc,
                               &argv, &status))
     return status;
   if (argc < 2)

@@ -44,6 +44,11 @@ enum {
 };
 const GOptionEntry *spx_cli_window_options (void);
 gboolean spx_cli_is_command (const char *word);
+/* A word given without a command that names nothing: a path (with a
+ * '/' or an extension) is a missing file, said as every command says it
+ * (exit 1); another word, one line suggesting the nearest command (exit
+ * 2). Returns the status. */
+int      spx_cli_not_there (const char *word);
 /* The commands in words: "info, generate, … or sweep". */
 char    *spx_cli_command_list (void);
 
@@ -85,7 +90,7 @@ void     spx_cli_warning (const char *command, const char *text);
 int      spx_cli_input_error (const char *command, const GError *error);
 
 /* Parse options; on failure prints one line and sets *status to 2. */
-gboolean spx_cli_parse_options (const char *command, GOptionContext *context,
+gboolean spx_cli_parse_options (const char *command, SpxCliOptions *options,
                                 int *argc, char ***argv, int *status);
 
 /* Parse options, refuse stray arguments, then run (their args): the
