@@ -412,9 +412,9 @@ print_peers (const SpxBenchResult *r)
     {
       const SpxBenchPeer *p = &r->peers[i];
       g_autofree char *err = g_strdup_printf ("%.2e", p->t.max_rel_err);
-      g_autofree char *how = g_strdup_printf ("  %u thread%s, %s",
-                                              p->threads,
-                                              p->threads == 1 ? "" : "s",
+      g_autofree char *threads = spx_count_text (p->threads, "thread",
+                                                 "threads");
+      g_autofree char *how = g_strdup_printf ("  %s, %s", threads,
                                               p->version);
       if (p->t.ran)
         print_row (r, spx_peer_name (i), &p->t, err, how);

@@ -259,18 +259,18 @@ static void
 print_settings (const SpxSurvey *survey)
 {
   const SpxSurveyOptions *o = &survey->settings;
-  g_autofree char *threads = o->threads ? g_strdup_printf ("%u", o->threads)
-                                        : g_strdup ("all");
+  g_autofree char *threads = spx_defaults_threads_text (o->threads);
+  g_autofree char *layers = spx_count_text (survey->layers->len, "layer",
+                                            "layers");
   g_autofree char *cpu = o->run_cpu ? g_strdup_printf (
-    "; this CPU in %s, %s threads, median of %u runs",
+    "; this CPU in %s, %s, median of %u runs",
     spx_cpu_type_name (spx_bench_cpu_type (o->dtype)), threads, o->reps)
     : g_strdup ("");
   g_autofree char *model = o->run_model ? g_strdup_printf (
     "; IPU model %s in %s", o->machine->name,
     spx_dtype_to_string (spx_dtype_on_ipu (o->dtype))) : g_strdup ("");
-  spx_cli_line (stdout, "%s (%s): %u layers at n = %" G_GUINT64_FORMAT
-                "%s%s", survey->path, survey->format, survey->layers->len,
-                o->n, cpu, model);
+  spx_cli_line (stdout, "%s (%s): %s at n = %" G_GUINT64_FORMAT "%s%s",
+                survey->path, survey->format, layers, o->n, cpu, model);
 }
 
 static void
@@ -362,12 +362,14 @@ report (const SpxSurvey *survey, const LayersArgs *a, SpxCliOut kind,
       for (guint i = 0; i < survey->layers->len; i++)
         skipped += ((SpxSurveyLayer *) survey->layers->pdata[i])->skipped
                    != NULL;
-      g_autofree char *left = skipped ? g_strdup_printf (
-        " (%u entr%s skipped)", skipped, skipped == 1 ? "y" : "ies")
-        : g_strdup ("");
-      spx_cli_line (stdout, "sparse-explorer layers: %u layers%s written to "
-                    "%s; %s", survey->layers->len - skipped, left, shown,
-                    words);
+      g_autofree char *entries = spx_count_text (skipped, "entry", "entries");
+      g_autofree char *layers = spx_count_text (survey->layers->len - skipped,
+                                                "layer", "layers");
+      g_autofree char *left = skipped ? g_strdup_printf (" (%s skipped)",
+                                                         entries)
+                                      : g_strdup ("");
+      spx_cli_line (stdout, "sparse-explorer layers: %s%s written to %s; %s",
+                    layers, left, shown, words);
     }
   else if (a->json)
     {

@@ -452,13 +452,17 @@ run (gconstpointer data)
     return spx_cli_input_error (CMD, failed);
   if (failed != NULL && !cancelled)
     {
-      spx_cli_line (stderr, "sparse-explorer sweep: %s (%u points written to "
-                    "%s)", failed->message, sweep->points->len, a->out);
+      g_autofree char *done = spx_count_text (sweep->points->len, "point",
+                                              "points");
+      spx_cli_line (stderr, "sparse-explorer sweep: %s (%s written to %s)",
+                    failed->message, done, a->out);
       return SPX_EXIT_INPUT;
     }
+  g_autofree char *total = spx_count_text (spx_sweep_total (&o), "point",
+                                           "points");
   spx_cli_line (cancelled ? stderr : stdout, "sparse-explorer sweep: %s%u of "
-                "%u points written to %s", cancelled ? "interrupted: " : "",
-                sweep->points->len, spx_sweep_total (&o), a->out);
+                "%s written to %s", cancelled ? "interrupted: " : "",
+                sweep->points->len, total, a->out);
   report (study, sweep, a->out, kind);
   return cancelled ? 128 + signum : SPX_EXIT_OK;
 }

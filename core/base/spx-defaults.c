@@ -1,5 +1,6 @@
 /* spx-defaults.c: the one table of measuring defaults */
 #include "spx-defaults.h"
+#include "spx-util.h"
 
 /* n = 1024: the default scenario's n, which the window and `model`
  * always had; a measurement at the n the model plans makes the two
@@ -35,7 +36,7 @@ char *
 spx_defaults_threads_text (guint threads)
 {
   return threads == 0 ? g_strdup ("all cores")
-                      : g_strdup_printf ("%u", threads);
+                      : spx_count_text (threads, "thread", "threads");
 }
 
 char *

@@ -31,7 +31,8 @@ const SpxDefaults *spx_defaults (void);
 /* blocks joined by sep: "1,2,4,8,16" (sep ","). */
 char *spx_defaults_blocks_text  (const guint *blocks, guint n,
                                  const char *sep);
-/* threads as help and headers say it: "all cores" for 0, else "2". */
+/* threads as help, headers and charts say it: "all cores" for 0, else
+ * "1 thread", "2 threads". */
 char *spx_defaults_threads_text (guint threads);
 /* The measuring defaults in one line, for the window's panel: "median
  * of 7 runs after 2 warm-up; a mask re-blocked to 1, 2, 4, 8, 16". */

@@ -264,10 +264,11 @@ refuse_network (const char *path, const char *shown, const SpxFormat *row,
                                  "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
                                  "._+-/,:@%=")] == '\0';
   g_autofree char *quoted = plain ? g_strdup (shown) : g_shell_quote (shown);
+  g_autofree char *count = spx_count_text (layers, "layer", "layers");
   g_set_error (error, SPX_MASK_ERROR, SPX_MASK_ERROR_FORMAT,
-               "%s: a network of %u layer%s (%s), not one mask: open it "
-               "with `sparse-explorer layers %s` or in the window", shown,
-               layers, layers == 1 ? "" : "s", row->title, quoted);
+               "%s: a network of %s (%s), not one mask: open it with "
+               "`sparse-explorer layers %s` or in the window", shown, count,
+               row->title, quoted);
   return NULL;
 }
 

@@ -289,9 +289,10 @@ load_layer (const char *path, const char *layer, GError **error)
     return spx_network_load (network, (guint) i, error);
   g_autofree char *shown = g_filename_display_name (path);
   g_autofree char *name = spx_escape_len (layer, -1, 200);
+  g_autofree char *layers = spx_count_text (spx_network_n_layers (network),
+                                            "layer", "layers");
   g_set_error (error, SPX_MASK_ERROR, SPX_MASK_ERROR_INVALID,
-               "%s: no layer '%s' in it (it has %u layers)", shown, name,
-               spx_network_n_layers (network));
+               "%s: no layer '%s' in it (it has %s)", shown, name, layers);
   return NULL;
 }
 
