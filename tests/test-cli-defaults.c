@@ -103,6 +103,15 @@ test_bench_default_n (void)
 /* tests/data/cli-tiny.mtx: 7 of 6 × 5 elements; at block 2, 5 of 3 × 3
  * blocks. density is the elements', block_density the blocks'. */
 static void
+assert_tiny_densities (JsonObject *o)
+{
+  g_assert_cmpfloat_with_epsilon (json_object_get_double_member (o, "density"),
+                                  7.0 / 30, 1e-9);
+  g_assert_cmpfloat_with_epsilon (
+    json_object_get_double_member (o, "block_density"), 5.0 / 9, 1e-9);
+}
+
+static void
 test_bench_densities (void)
 {
   g_autofree char *path = data_path ("cli-tiny.mtx");
@@ -114,10 +123,7 @@ test_bench_densities (void)
   g_assert_cmpint (status, ==, 0);
   g_autoptr (JsonParser) parser = json_parser_new ();
   JsonObject *o = parse (parser, out);
-  g_assert_cmpfloat_with_epsilon (json_object_get_double_member (o, "density"),
-                                  7.0 / 30, 1e-9);
-  g_assert_cmpfloat_with_epsilon (
-    json_object_get_double_member (o, "block_density"), 5.0 / 9, 1e-9);
+  assert_tiny_densities (o);
   g_assert_cmpint (json_object_get_int_member (o, "threads"), ==, 1);
 
   g_autofree char *table = run (&status, NULL, "bench", "--mask", path,
@@ -139,11 +145,7 @@ test_model_densities (void)
                               "--json", NULL);
   g_assert_cmpint (status, ==, 0);
   g_autoptr (JsonParser) parser = json_parser_new ();
-  JsonObject *o = parse (parser, out);
-  g_assert_cmpfloat_with_epsilon (json_object_get_double_member (o, "density"),
-                                  7.0 / 30, 1e-9);
-  g_assert_cmpfloat_with_epsilon (
-    json_object_get_double_member (o, "block_density"), 5.0 / 9, 1e-9);
+  assert_tiny_densities (parse (parser, out));
 }
 
 /* ---- a sweep's settings describe its points ---------------------------- */

@@ -529,8 +529,9 @@ test_bench_mask_and_errors (void)
   g_assert_true (member (o, "static.max_rel_err") < 1e-5);
   run_clear (&r);
 
-  r = run_cli ("bench", "--m", "64", "--k", "64", "--block", "4", NULL);
-  assert_usage_error (&r, "--n");
+  /* --n has the shared default; --block none */
+  r = run_cli ("bench", "--m", "64", "--k", "64", "--n", "8", NULL);
+  assert_usage_error (&r, "--block is required");
   r = run_cli ("bench", "--m", "64", "--k", "64", "--n", "8", "--block", "4",
                "--mode", "sometimes", NULL);
   assert_usage_error (&r, "--mode");
