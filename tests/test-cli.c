@@ -1303,7 +1303,7 @@ test_layers_table (void)
   r = run_cli ("layers", dir, "--source", "model", "--n", "16", "--only",
                "^t", NULL);
   g_assert_cmpint (r.status, ==, 0);
-  g_assert_nonnull (strstr (r.out, "(folder): 1 layers"));
+  g_assert_nonnull (strstr (r.out, "(folder): 1 layer at"));
   g_assert_cmpuint (lines_starting (r.out, "6 × 5 "), ==, 1);
   g_assert_null (strstr (r.out, "conv.smtx"));
   run_clear (&r);
