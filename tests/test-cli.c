@@ -2812,6 +2812,13 @@ static const StatedDefault stated[] = {
     ARGS (BENCH, "--reps", "1", "--pattern", "skewed", "--density", "1/4",
           "--mode", "tilewise") },
 
+  { "bench", "--n=1024", SAME_JSON_OUT,
+    ARGS ("bench", "--m", "64", "--k", "96", "--block", "4", "--threads",
+          "1", "--json", "--reps", "1", "--mode", "static") },
+
+  { "model", "--n=1024", SAME_JSON_OUT,
+    ARGS ("model", "--m", "64", "--k", "64", "--block", "4", "--json",
+          TEACH) },
   { "model", "--mode=all", SAME_JSON_OUT, ARGS ("model", MODEL, TEACH) },
   { "model", "--pattern=uniform", SAME_JSON_OUT, ARGS ("model", MODEL, TEACH) },
   { "model", "--density=1/16", SAME_JSON_OUT, ARGS ("model", MODEL, TEACH) },
