@@ -34,7 +34,7 @@
      "In bf16 every operand is rounded to bf16 and the sums are fp32; " \
      "tile-wise and --peers run fp32 only.") \
   O (threads, 't', TEXT, "T", \
-     "Threads for every contestant (default: all cores)", NULL) \
+     spx_cli_threads_help ("Threads for every contestant"), NULL) \
   O (reps, 'r', TEXT, "R", \
      spx_cli_keep_printf ("Timed runs each (default %u)", d.reps), NULL) \
   O (warmup, 'w', TEXT, "W", \
@@ -302,8 +302,25 @@ json_peers (SpxJson *json, const SpxBenchResult *r)
   spx_json_end_object (json);
 }
 
+/* r's blocks, edge blocks counted. */
+static guint64
+total_blocks (const SpxBenchResult *r)
+{
+  return ((r->m + r->block - 1) / r->block) *
+         ((r->k + r->block - 1) / r->block);
+}
+
+/* The fraction of r's blocks that hold a non-zero. */
+static double
+block_density (const SpxBenchResult *r)
+{
+  return (double) r->nonzero_blocks / (double) total_blocks (r);
+}
+
+/* density: of W's elements (a file's before blocking), beside the
+ * block density its blocks give. */
 static void
-print_json (const SpxBenchResult *r)
+print_json (const SpxBenchResult *r, double density)
 {
   SpxJson json;
   spx_json_init (&json);
@@ -314,7 +331,8 @@ print_json (const SpxBenchResult *r)
   spx_json_uint (&json, "k", r->k);
   spx_json_uint (&json, "n", r->n);
   spx_json_uint (&json, "block", r->block);
-  spx_json_double (&json, "density", r->density);
+  spx_json_double (&json, "density", density);
+  spx_json_double (&json, "block_density", block_density (r));
   spx_json_uint (&json, "nonzero_blocks", r->nonzero_blocks);
   spx_json_uint (&json, "threads", r->threads);
   spx_json_string (&json, "isa", spx_isa_to_string (r->isa));
@@ -394,9 +412,9 @@ print_peers (const SpxBenchResult *r)
     {
       const SpxBenchPeer *p = &r->peers[i];
       g_autofree char *err = g_strdup_printf ("%.2e", p->t.max_rel_err);
-      g_autofree char *how = g_strdup_printf ("  %u thread%s, %s",
-                                              p->threads,
-                                              p->threads == 1 ? "" : "s",
+      g_autofree char *threads = spx_count_text (p->threads, "thread",
+                                                 "threads");
+      g_autofree char *how = g_strdup_printf ("  %s, %s", threads,
                                               p->version);
       if (p->t.ran)
         print_row (r, spx_peer_name (i), &p->t, err, how);
@@ -455,9 +473,11 @@ print_dense_note (const SpxBenchResult *r)
 }
 
 static void
-print_table (const SpxBenchResult *r)
+print_table (const SpxBenchResult *r, double density)
 {
   gboolean sddmm = r->op == SPX_BENCH_OP_SDDMM;
+  g_autofree char *threads = spx_count_text (r->threads, "thread",
+                                             "threads");
   if (sddmm)
     spx_cli_line (stdout, "SDDMM: the entries of P·Qᵀ the mask keeps (P %"
                   G_GUINT64_FORMAT " × kd, Q %" G_GUINT64_FORMAT " × kd, kd "
@@ -465,9 +485,10 @@ print_table (const SpxBenchResult *r)
                   "out", r->m, r->k);
   spx_cli_line (stdout, "%" G_GUINT64_FORMAT " × %" G_GUINT64_FORMAT " · n "
                 "= %" G_GUINT64_FORMAT " · %u × %u blocks · density %.4g (%"
-                G_GUINT64_FORMAT " blocks) · %u threads · %s · %s · median "
-                "of %u", r->m, r->k, r->n, r->block, r->block, r->density,
-                r->nonzero_blocks, r->threads, spx_cpu_type_name (r->type),
+                G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " blocks) · %s · "
+                "%s · %s · median of %u", r->m, r->k, r->n, r->block, r->block,
+                density, r->nonzero_blocks, total_blocks (r), threads,
+                spx_cpu_type_name (r->type),
                 r->stat_kernel[0] ? r->stat_kernel
                                   : spx_isa_to_string (r->isa), r->reps);
   fputc ('\n', stdout);
@@ -596,10 +617,11 @@ run (gconstpointer data)
              ? spx_cli_usage_error (CMD, "%s", error->message)
              : spx_cli_input_error (CMD, error);
   warn_unfair (&result);
+  double density = spx_study_element_density (study);
   if (a->json)
-    print_json (&result);
+    print_json (&result, density);
   else
-    print_table (&result);
+    print_table (&result, density);
   return SPX_EXIT_OK;
 }
 

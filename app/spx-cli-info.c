@@ -116,7 +116,7 @@ spx_cli_info (int argc, char **argv)
   g_autoptr (SpxCliOptions) options = spx_cli_info_options ();
   const InfoArgs *a = spx_cli_options_args (options);
   int status = SPX_EXIT_OK;
-  if (!spx_cli_parse_options (CMD, spx_cli_options_context (options), &argc,
+  if (!spx_cli_parse_options (CMD, options, &argc,
                               &argv, &status))
     return status;
   if (argc < 2)
@@ -135,8 +135,10 @@ spx_cli_info (int argc, char **argv)
   double t0 = spx_now_ms ();
   g_autoptr (SpxMask) elements = spx_mask_load (argv[1], &r.format, &error);
   r.load_ms = spx_now_ms () - t0;
+  g_autofree char *warning = spx_mask_io_take_warning ();
   if (elements == NULL)
     return spx_cli_input_error (CMD, error);
+  spx_cli_warning (CMD, warning);
   /* at the file's own block the mask serves as is: no second copy */
   g_autoptr (SpxMask) blocks = block == elements->block ? NULL
     : spx_mask_to_blocks (elements, (guint) block, &error);

@@ -4,6 +4,7 @@
 #include "spx-cli-picture.h"
 #include "spx-cli-signal.h"
 #include "spx-cli-study.h"
+#include "spx-defaults.h"
 #include "spx-mask-io.h"
 #include "spx-render-export.h"
 #include "spx-render-layers.h"
@@ -41,7 +42,7 @@ static const SpxCliPicture chart_defaults = { .width = 900, .height = 0,
   O (modes, 0, TEXT, "LIST", spx_cli_keep_printf ( \
      "%s; several separated by commas; tilewise is the CPU's alone " \
      "(default all; dense always runs)", modes), NULL) \
-  O (threads, 't', TEXT, "T", "CPU: threads (default: all cores)", NULL) \
+  O (threads, 't', TEXT, "T", spx_cli_threads_help ("CPU: threads"), NULL) \
   O (reps, 'r', TEXT, "R", spx_cli_keep_printf ( \
      "CPU: timed runs per point (default %u)", d.reps), \
      spx_cli_keep_printf ("At least %d.", SPX_SWEEP_MIN_REPS)) \
@@ -258,18 +259,18 @@ static void
 print_settings (const SpxSurvey *survey)
 {
   const SpxSurveyOptions *o = &survey->settings;
-  g_autofree char *threads = o->threads ? g_strdup_printf ("%u", o->threads)
-                                        : g_strdup ("all");
+  g_autofree char *threads = spx_defaults_threads_text (o->threads);
+  g_autofree char *layers = spx_count_text (survey->layers->len, "layer",
+                                            "layers");
   g_autofree char *cpu = o->run_cpu ? g_strdup_printf (
-    "; this CPU in %s, %s threads, median of %u runs",
+    "; this CPU in %s, %s, median of %u runs",
     spx_cpu_type_name (spx_bench_cpu_type (o->dtype)), threads, o->reps)
     : g_strdup ("");
   g_autofree char *model = o->run_model ? g_strdup_printf (
     "; IPU model %s in %s", o->machine->name,
     spx_dtype_to_string (spx_dtype_on_ipu (o->dtype))) : g_strdup ("");
-  spx_cli_line (stdout, "%s (%s): %u layers at n = %" G_GUINT64_FORMAT
-                "%s%s", survey->path, survey->format, survey->layers->len,
-                o->n, cpu, model);
+  spx_cli_line (stdout, "%s (%s): %s at n = %" G_GUINT64_FORMAT "%s%s",
+                survey->path, survey->format, layers, o->n, cpu, model);
 }
 
 static void
@@ -361,12 +362,14 @@ report (const SpxSurvey *survey, const LayersArgs *a, SpxCliOut kind,
       for (guint i = 0; i < survey->layers->len; i++)
         skipped += ((SpxSurveyLayer *) survey->layers->pdata[i])->skipped
                    != NULL;
-      g_autofree char *left = skipped ? g_strdup_printf (
-        " (%u entr%s skipped)", skipped, skipped == 1 ? "y" : "ies")
-        : g_strdup ("");
-      spx_cli_line (stdout, "sparse-explorer layers: %u layers%s written to "
-                    "%s; %s", survey->layers->len - skipped, left, shown,
-                    words);
+      g_autofree char *entries = spx_count_text (skipped, "entry", "entries");
+      g_autofree char *layers = spx_count_text (survey->layers->len - skipped,
+                                                "layer", "layers");
+      g_autofree char *left = skipped ? g_strdup_printf (" (%s skipped)",
+                                                         entries)
+                                      : g_strdup ("");
+      spx_cli_line (stdout, "sparse-explorer layers: %s%s written to %s; %s",
+                    layers, left, shown, words);
     }
   else if (a->json)
     {
@@ -459,10 +462,8 @@ spx_cli_layers_options (void)
   GOptionContext *context = spx_cli_options_context (o);
   SpxSurveyOptions d;
   spx_survey_options_init (&d);
-  GString *b = g_string_new (NULL);
-  for (guint i = 0; i < d.n_blocks; i++)
-    g_string_append_printf (b, "%s%u", i ? "," : "", d.blocks[i]);
-  g_autofree char *blocks = g_string_free (b, FALSE);
+  g_autofree char *blocks = spx_defaults_blocks_text (d.blocks, d.n_blocks,
+                                                      ",");
   g_autofree char *modes = spx_cli_modes_words (SPX_CLI_MODES_CPU, TRUE);
   g_autofree char *masks = spx_format_list (SPX_FORMAT_READS_MASK, TRUE);
   g_autofree char *nets = spx_format_list (SPX_FORMAT_READS_NETWORK, TRUE);
@@ -496,7 +497,7 @@ spx_cli_layers (int argc, char **argv)
   g_autoptr (SpxCliOptions) options = spx_cli_layers_options ();
   const LayersArgs *a = spx_cli_options_args (options);
   int status = SPX_EXIT_OK;
-  if (!spx_cli_parse_options (CMD, spx_cli_options_context (options), &argc,
+  if (!spx_cli_parse_options (CMD, options, &argc,
                               &argv, &status))
     return status;
   if (argc < 2)

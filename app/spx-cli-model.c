@@ -138,6 +138,9 @@ print_json (const ModelRequest *r, SpxIpuProgram *const *programs)
     spx_json_string (&json, "n", "best");
   spx_json_uint (&json, "block", r->mask->block);
   spx_json_double (&json, "density", r->density);
+  spx_json_double (&json, "block_density",
+                   (double) spx_mask_count (r->mask) /
+                   spx_mask_n_blocks (r->mask));
   for (guint mode = 0; mode < SPX_IPU_N_MODES; mode++)
     if (r->want[mode])
       json_mode (&json, programs[mode], programs[SPX_IPU_MODE_DENSE]);
@@ -329,8 +332,7 @@ run (gconstpointer data)
   r = (ModelRequest) { .n = best ? 0 : sc->n, .dtype = sc->dtype,
                        .machine = study->machine, .mask = sc->mask };
   memcpy (r.want, want, sizeof want);
-  r.density = (double) spx_mask_count_elements (r.mask) /
-              ((double) r.mask->rows * (double) r.mask->cols);
+  r.density = spx_study_element_density (study);
   for (guint mode = 0; mode < SPX_IPU_N_MODES; mode++)
     if ((r.want[mode] || mode == SPX_IPU_MODE_DENSE) &&
         !(programs[mode] = plan_mode (&r, mode, &error)))

@@ -97,9 +97,22 @@ spx_cli_options_alias (SpxCliOptions *o, const char *name, const char *of)
       };
       entries[0].short_name = 0;
       g_option_context_add_main_entries (o->context, entries, NULL);
+      g_ptr_array_add (o->names, g_strdup (name));
       return;
     }
   g_return_if_reached ();
+}
+
+char **
+spx_cli_options_long_names (SpxCliOptions *o)
+{
+  GStrvBuilder *b = g_strv_builder_new ();
+  for (guint i = 0; i < o->names->len; i++)
+    g_strv_builder_add (b, g_ptr_array_index (o->names, i));
+  g_strv_builder_add (b, "help");
+  char **names = g_strv_builder_end (b);
+  g_strv_builder_unref (b);
+  return names;
 }
 
 const SpxCliOptionInfo *

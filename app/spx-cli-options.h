@@ -86,6 +86,10 @@ typedef struct {
   SpxCliOption option;
 } SpxCliOptionInfo;
 
+/* Every long name the command takes, aliases and help too, without
+ * "--": for suggestions. Free with g_strfreev. */
+char **spx_cli_options_long_names (SpxCliOptions *options);
+
 /* The rows, in the order of --help (aliases left out). */
 const SpxCliOptionInfo *spx_cli_options_list (SpxCliOptions *options,
                                               guint *n);

@@ -260,7 +260,7 @@ check_required (const SpxCliStudyArgs *a, const char *command)
 {
   if (!(a->which & SPX_CLI_STUDY_REQUIRED) || a->scenario)
     return TRUE;
-  const char *missing = !a->n ? "--n" : !a->block ? "--block"
+  const char *missing = !a->block ? "--block"
                         : a->mask ? NULL : !a->m ? "--m" : !a->k ? "--k"
                         : NULL;
   if (missing == NULL)
@@ -324,6 +324,7 @@ spx_cli_study_args_build (const SpxCliStudyArgs *a, const char *command,
                   : spx_cli_input_error (command, error);
       return NULL;
     }
+  spx_cli_warning (command, s->warning);
   *status = SPX_EXIT_OK;
   return g_steal_pointer (&s);
 }

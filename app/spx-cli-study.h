@@ -70,8 +70,8 @@ gboolean spx_cli_gen_args_parse (const SpxCliGenArgs *args,
   O (k, 'k', TEXT, "K", \
      study_help (args, "Columns of W (generated mask)", TRUE, d->k), NULL)
 #define SPX_CLI_PROBLEM_OPTIONS(O) \
-  O (n, 'n', TEXT, "N", \
-     study_help (args, "Columns of X (and C)", FALSE, d->n), \
+  O (n, 'n', TEXT, "N", spx_cli_keep_printf ( \
+     "Columns of X (and C) (default %" G_GUINT64_FORMAT ")", d->n), \
      "model also takes best.") \
   O (block, 'b', TEXT, "B", \
      study_help (args, "Block size", FALSE, d->block), NULL)
@@ -97,8 +97,9 @@ typedef enum {
   SPX_CLI_STUDY_SHAPE    = 1 << 1, /* --m, --k and the generator */
   SPX_CLI_STUDY_PROBLEM  = 1 << 2, /* --n, --block */
   SPX_CLI_STUDY_IPU      = 1 << 3, /* --dtype, --machine */
-  /* Without --scenario, --n, --block and --mask (or --m and --k) must be
-   * given: no default scenario stands in. */
+  /* Without --scenario, --block and --mask (or --m and --k) must be
+   * given: no default scenario stands in (--n has the shared default,
+   * spx-defaults.h). */
   SPX_CLI_STUDY_REQUIRED = 1 << 4,
   SPX_CLI_STUDY_ALL      = 0xf,
 } SpxCliStudyOptions;

@@ -4,6 +4,7 @@
 #include "spx-cli-picture.h"
 #include "spx-cli-signal.h"
 #include "spx-cli-study.h"
+#include "spx-defaults.h"
 #include "spx-render-export.h"
 #include "spx-render-speedup.h"
 #include "spx-render-verdict.h"
@@ -32,8 +33,8 @@ static const SpxCliPicture chart_defaults = { .width = 800, .height = 500,
   O (source, 0, TEXT, "S", "model, cpu or both (default both)", NULL) \
   O (densities, 0, TEXT, "LIST", spx_cli_keep_printf ( \
      "Densities, like 1/4,1/8 or 0.1,0.05 (default %s)", densities), NULL) \
-  O (blocks, 0, TEXT, "LIST", \
-     spx_cli_keep_printf ("Block sizes (default %s)", blocks), NULL) \
+  O (blocks, 0, TEXT, "LIST", spx_cli_keep_printf ( \
+     "Block sizes (default %s; a mask's %s)", blocks, mask_blocks), NULL) \
   O (modes, 0, TEXT, "LIST", spx_cli_keep_printf ( \
      "%s; several separated by commas; tilewise is the CPU's alone, a " \
      "dense sgemm per column tile (default all; dense always runs)", \
@@ -64,7 +65,7 @@ static const SpxCliPicture chart_defaults = { .width = 800, .height = 500,
   O (seed, 's', TEXT, "S", spx_cli_keep_printf ( \
      "Seed of the generated masks and the values (default %" \
      G_GUINT64_FORMAT ")", d.seed), NULL) \
-  O (threads, 't', TEXT, "T", "CPU: threads (default: all cores)", NULL) \
+  O (threads, 't', TEXT, "T", spx_cli_threads_help ("CPU: threads"), NULL) \
   O (reps, 'r', TEXT, "R", spx_cli_keep_printf ( \
      "CPU: timed runs per point (default %u)", d.reps), \
      spx_cli_keep_printf ("At least %d.", SPX_SWEEP_MIN_REPS)) \
@@ -253,15 +254,14 @@ parse_model (const SweepArgs *a, SpxSweepOptions *o, SpxIpuMachine **own,
   return TRUE;
 }
 
-static char *list_text (const SpxSweepOptions *o, gboolean densities);
-
 /* A block size in messages: "--blocks 16", or one of the defaults. */
 static char *
 block_what (const SweepArgs *a, const SpxSweepOptions *o, guint block)
 {
   if (a->blocks != NULL)
     return g_strdup_printf ("--blocks %u", block);
-  g_autofree char *defaults = list_text (o, FALSE);
+  g_autofree char *defaults = spx_defaults_blocks_text (o->blocks,
+                                                        o->n_blocks, ",");
   return g_strdup_printf ("block size %u (of the default %s; give --blocks)",
                           block, defaults);
 }
@@ -452,28 +452,29 @@ run (gconstpointer data)
     return spx_cli_input_error (CMD, failed);
   if (failed != NULL && !cancelled)
     {
-      spx_cli_line (stderr, "sparse-explorer sweep: %s (%u points written to "
-                    "%s)", failed->message, sweep->points->len, a->out);
+      g_autofree char *done = spx_count_text (sweep->points->len, "point",
+                                              "points");
+      spx_cli_line (stderr, "sparse-explorer sweep: %s (%s written to %s)",
+                    failed->message, done, a->out);
       return SPX_EXIT_INPUT;
     }
+  g_autofree char *total = spx_count_text (spx_sweep_total (&o), "point",
+                                           "points");
   spx_cli_line (cancelled ? stderr : stdout, "sparse-explorer sweep: %s%u of "
-                "%u points written to %s", cancelled ? "interrupted: " : "",
-                sweep->points->len, spx_sweep_total (&o), a->out);
+                "%s written to %s", cancelled ? "interrupted: " : "",
+                sweep->points->len, total, a->out);
   report (study, sweep, a->out, kind);
   return cancelled ? 128 + signum : SPX_EXIT_OK;
 }
 
-/* "1/4,1/8" and "1,4": lists as the options read them. */
+/* "1/4,1/8": densities as --densities reads them. */
 static char *
-list_text (const SpxSweepOptions *o, gboolean densities)
+densities_text (const SpxSweepOptions *o)
 {
   GString *s = g_string_new (NULL);
-  guint n = densities ? o->n_densities : o->n_blocks;
-  for (guint i = 0; i < n; i++)
+  for (guint i = 0; i < o->n_densities; i++)
     {
-      g_autofree char *item = densities
-        ? spx_cli_density_text (o->densities[i])
-        : g_strdup_printf ("%u", o->blocks[i]);
+      g_autofree char *item = spx_cli_density_text (o->densities[i]);
       g_string_append_printf (s, "%s%s", i ? "," : "", item);
     }
   return g_string_free (s, FALSE);
@@ -483,11 +484,9 @@ list_text (const SpxSweepOptions *o, gboolean densities)
 static char *
 sweep_summary (void)
 {
-  static const guint subject_blocks[] = SPX_SWEEP_SUBJECT_BLOCKS;
-  g_autoptr (SpxScenario) scenario = spx_scenario_new (); /* its n */
-  SpxSweepOptions o = { .n_blocks = G_N_ELEMENTS (subject_blocks) };
-  memcpy (o.blocks, subject_blocks, sizeof subject_blocks);
-  g_autofree char *blocks = list_text (&o, FALSE);
+  const SpxDefaults *d = spx_defaults ();
+  g_autofree char *blocks = spx_defaults_blocks_text (d->blocks, d->n_blocks,
+                                                      ",");
   return g_strdup_printf (
     "For every block size and density, a seeded generated mask, modelled "
     "on an IPU and/or measured on this CPU as dense, static, dynamic and "
@@ -497,7 +496,7 @@ sweep_summary (void)
     "mask, re-blocked to %s (and the scenario's own block size) unless "
     "--blocks, at its own shape and the "
     "scenario's n (%" G_GUINT64_FORMAT " unless --n), each point at its own "
-    "block density.", blocks, scenario->n);
+    "block density.", blocks, d->n);
 }
 
 SpxCliOptions *
@@ -509,8 +508,11 @@ spx_cli_sweep_options (void)
   SpxSweepOptions d;
   spx_sweep_options_init (&d);
   g_autoptr (SpxScenario) scenario = spx_scenario_new (); /* its machine */
-  g_autofree char *densities = list_text (&d, TRUE);
-  g_autofree char *blocks = list_text (&d, FALSE);
+  g_autofree char *densities = densities_text (&d);
+  g_autofree char *blocks = spx_defaults_blocks_text (d.blocks, d.n_blocks,
+                                                      ",");
+  g_autofree char *mask_blocks = spx_defaults_blocks_text (
+    spx_defaults ()->blocks, spx_defaults ()->n_blocks, ",");
   g_autofree char *modes = spx_cli_modes_words (SPX_CLI_MODES_CPU, TRUE);
   g_autofree char *patterns = spx_pattern_list (SWEEP_PATTERNS);
   g_autofree char *summary = sweep_summary ();

@@ -1,12 +1,14 @@
 /* spx-cli.c: subcommand dispatch and shared option helpers */
 #include "spx-config.h"
 #include "spx-cli.h"
+#include "spx-defaults.h"
 #include "spx-render-views.h"
 #include "spx-util.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 static const SpxCliCommand commands[] = {
   { "info", spx_cli_info, "shape, non-zeros and block statistics of a mask file", spx_cli_info_options },
@@ -99,6 +101,31 @@ spx_cli_is_command (const char *word)
     if (g_strcmp0 (word, commands[i].name) == 0)
       return TRUE;
   return FALSE;
+}
+
+int
+spx_cli_not_there (const char *word)
+{
+  if (strchr (word, G_DIR_SEPARATOR) != NULL || strchr (word, '.') != NULL)
+    {
+      g_autoptr (GError) error = NULL;
+      /* the system's reason, as a command's loader would say it */
+      int fd = spx_open_regular (word, "a file", &error);
+      if (fd >= 0) /* made since it was looked for */
+        close (fd);
+      spx_cli_line (stderr, "sparse-explorer: %s", error != NULL
+                      ? error->message : "changed while being opened");
+      return SPX_EXIT_INPUT;
+    }
+  const char *names[G_N_ELEMENTS (commands) + 1] = { NULL };
+  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+    names[i] = commands[i].name;
+  const char *near = spx_nearest (word, names, 2);
+  g_autofree char *hint = near ? g_strdup_printf ("did you mean %s? ", near)
+                               : g_strdup ("");
+  spx_cli_line (stderr, "sparse-explorer: '%s' is neither a command nor a "
+                "file (%stry --help)", word, hint);
+  return SPX_EXIT_USAGE;
 }
 
 char *
@@ -336,6 +363,13 @@ spx_cli_usage_error (const char *command, const char *fmt, ...)
   return SPX_EXIT_USAGE;
 }
 
+void
+spx_cli_warning (const char *command, const char *text)
+{
+  if (text != NULL)
+    spx_cli_line (stderr, "sparse-explorer %s: warning: %s", command, text);
+}
+
 int
 spx_cli_input_error (const char *command, const GError *error)
 {
@@ -358,21 +392,49 @@ not_utf8 (int argc, char **argv)
   return NULL;
 }
 
+/* ": did you mean --threads?" for the first long option of argv (up
+ * to "--") that options does not know and that is near one it does; else
+ * "". */
+static char *
+did_you_mean (SpxCliOptions *options, int argc, char **argv)
+{
+  g_auto (GStrv) names = spx_cli_options_long_names (options);
+  for (int i = 1; i < argc && !g_str_equal (argv[i], "--"); i++)
+    {
+      if (!g_str_has_prefix (argv[i], "--"))
+        continue;
+      g_autofree char *name = g_strndup (argv[i] + 2,
+                                         strcspn (argv[i] + 2, "="));
+      if (g_strv_contains ((const char *const *) names, name))
+        continue;
+      const char *near = spx_nearest (name, (const char *const *) names,
+                                      MAX (1, strlen (name) / 3));
+      return near ? g_strdup_printf (": did you mean --%s?", near)
+                  : g_strdup ("");
+    }
+  return g_strdup ("");
+}
+
 gboolean
-spx_cli_parse_options (const char *command, GOptionContext *context,
+spx_cli_parse_options (const char *command, SpxCliOptions *options,
                        int *argc, char ***argv, int *status)
 {
   g_autoptr (GError) error = NULL;
   g_autofree char *not_text = not_utf8 (*argc, *argv); /* before parsing */
-  if (!g_option_context_parse (context, argc, argv, &error))
+  /* before parsing, which may take arguments out */
+  g_autofree char *near = did_you_mean (options, *argc, *argv);
+  if (!g_option_context_parse (spx_cli_options_context (options), argc, argv,
+                               &error))
     {
       if (g_error_matches (error, G_CONVERT_ERROR,
                            G_CONVERT_ERROR_ILLEGAL_SEQUENCE) && not_text)
         *status = spx_cli_usage_error (command, "%s", not_text);
       else
-        *status = spx_cli_usage_error (command, "%s (try 'sparse-explorer "
+        *status = spx_cli_usage_error (command, "%s%s (try 'sparse-explorer "
                                        "%s --help')", error->message,
-                                       command);
+                                       g_error_matches (error, G_OPTION_ERROR,
+                                         G_OPTION_ERROR_UNKNOWN_OPTION)
+                                         ? near : "", command);
       return FALSE;
     }
   /* "--" ends the options (a file may start with "-"): GLib leaves it */
@@ -391,8 +453,7 @@ spx_cli_parse_and_run (const char *command, SpxCliOptions *options,
                        int argc, char **argv, int (*run) (gconstpointer args))
 {
   int status = SPX_EXIT_OK;
-  if (!spx_cli_parse_options (command, spx_cli_options_context (options),
-                              &argc, &argv, &status))
+  if (!spx_cli_parse_options (command, options, &argc, &argv, &status))
     return status;
   if (argc > 1)
     return spx_cli_usage_error (command, "unexpected argument '%s'", argv[1]);
@@ -458,6 +519,14 @@ spx_cli_sources (const char *command, const char *text, gboolean *model,
   spx_cli_usage_error (command, "--source: expected model, cpu or both, got "
                        "'%s'", text);
   return FALSE;
+}
+
+const char *
+spx_cli_threads_help (const char *what)
+{
+  g_autofree char *threads =
+    spx_defaults_threads_text (spx_defaults ()->threads);
+  return spx_cli_keep_printf ("%s (default: %s)", what, threads);
 }
 
 gboolean

@@ -44,6 +44,11 @@ enum {
 };
 const GOptionEntry *spx_cli_window_options (void);
 gboolean spx_cli_is_command (const char *word);
+/* A word given without a command that names nothing: a path (with a
+ * '/' or an extension) is a missing file, said as every command says it
+ * (exit 1); another word, one line suggesting the nearest command (exit
+ * 2). Returns the status. */
+int      spx_cli_not_there (const char *word);
 /* The commands in words: "info, generate, … or sweep". */
 char    *spx_cli_command_list (void);
 
@@ -79,11 +84,13 @@ void     spx_cli_progress (guint done, guint total, const char *what);
 /* Shared helpers. The usage error prints one line and returns 2. */
 int      spx_cli_usage_error (const char *command, const char *fmt, ...)
   G_GNUC_PRINTF (2, 3);
+/* "sparse-explorer COMMAND: warning: TEXT" on stderr; nothing for NULL. */
+void     spx_cli_warning (const char *command, const char *text);
 /* Prints the error's message (it names the file) and returns 1. */
 int      spx_cli_input_error (const char *command, const GError *error);
 
 /* Parse options; on failure prints one line and sets *status to 2. */
-gboolean spx_cli_parse_options (const char *command, GOptionContext *context,
+gboolean spx_cli_parse_options (const char *command, SpxCliOptions *options,
                                 int *argc, char ***argv, int *status);
 
 /* Parse options, refuse stray arguments, then run (their args): the
@@ -100,6 +107,9 @@ gboolean spx_cli_uint   (const char *command, const char *option,
 gboolean spx_cli_double (const char *command, const char *option,
                          const char *text, double min, double max,
                          double *value);
+/* --threads' help: "WHAT (default: all cores)", the default from
+ * spx_defaults (kept as spx_cli_keep does). */
+const char *spx_cli_threads_help (const char *what);
 /* --threads: 1 to spx_max_threads, the limit stated on failure. */
 gboolean spx_cli_threads (const char *command, const char *text,
                           guint *threads);

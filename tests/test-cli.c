@@ -529,8 +529,9 @@ test_bench_mask_and_errors (void)
   g_assert_true (member (o, "static.max_rel_err") < 1e-5);
   run_clear (&r);
 
-  r = run_cli ("bench", "--m", "64", "--k", "64", "--block", "4", NULL);
-  assert_usage_error (&r, "--n");
+  /* --n has the shared default; --block none */
+  r = run_cli ("bench", "--m", "64", "--k", "64", "--n", "8", NULL);
+  assert_usage_error (&r, "--block is required");
   r = run_cli ("bench", "--m", "64", "--k", "64", "--n", "8", "--block", "4",
                "--mode", "sometimes", NULL);
   assert_usage_error (&r, "--mode");
@@ -1324,7 +1325,7 @@ test_layers_table (void)
   r = run_cli ("layers", dir, "--source", "model", "--n", "16", "--only",
                "^t", NULL);
   g_assert_cmpint (r.status, ==, 0);
-  g_assert_nonnull (strstr (r.out, "(folder): 1 layers"));
+  g_assert_nonnull (strstr (r.out, "(folder): 1 layer at"));
   g_assert_cmpuint (lines_starting (r.out, "6 × 5 "), ==, 1);
   g_assert_null (strstr (r.out, "conv.smtx"));
   run_clear (&r);
@@ -1541,7 +1542,7 @@ test_layers_interrupted (void)
   g_assert_cmpint (WEXITSTATUS (wait_status), ==, 130);
   g_assert_nonnull (strstr (msg, "interrupted by SIGINT"));
   /* the layers done (none, or some) and the sentence saying so */
-  g_assert_nonnull (strstr (text, "layers at n = 256"));
+  g_assert_nonnull (strstr (text, "layers at n = 1024"));
   g_assert_true (strstr (text, "The layers surveyed so far") != NULL ||
                  strstr (text, "No layer surveyed") != NULL);
 }
@@ -2848,6 +2849,13 @@ static const StatedDefault stated[] = {
     ARGS (BENCH, "--reps", "1", "--pattern", "skewed", "--density", "1/4",
           "--mode", "tilewise") },
 
+  { "bench", "--n=1024", SAME_JSON_OUT,
+    ARGS ("bench", "--m", "64", "--k", "96", "--block", "4", "--threads",
+          "1", "--json", "--reps", "1", "--mode", "static") },
+
+  { "model", "--n=1024", SAME_JSON_OUT,
+    ARGS ("model", "--m", "64", "--k", "64", "--block", "4", "--json",
+          TEACH) },
   { "model", "--mode=all", SAME_JSON_OUT, ARGS ("model", MODEL, TEACH) },
   { "model", "--pattern=uniform", SAME_JSON_OUT, ARGS ("model", MODEL, TEACH) },
   { "model", "--density=1/16", SAME_JSON_OUT, ARGS ("model", MODEL, TEACH) },

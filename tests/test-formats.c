@@ -154,7 +154,7 @@ static const TextRefusal mtx_refusals[] = {
   { "entries/fewer-none", BANNER "3 3 1\n% only a comment\n", -1, INVALID, 4,
     "entry 1 of 1" },
   { "entries/more", BANNER "3 3 1\n1 1\n2 2\n", -1, INVALID, 4,
-    "no more than the 1 entries" },
+    "no more than the 1 entry of the size line" },
   { "index/row-zero", BANNER "3 3 1\n0 1\n", -1, INVALID, 3,
     "row index from 1 to 3" },
   { "index/col-zero", BANNER "3 3 1\n1 0\n", -1, INVALID, 3,

@@ -2,6 +2,7 @@
 #include "spx-mask-io.h"
 #include "spx-render-png.h"
 #include "spx-util.h"
+#include "test-run.h"
 
 #include <glib/gstdio.h>
 #include <string.h>
@@ -532,6 +533,67 @@ test_save_errors (void)
 /* Once registered, PNG is a row like core's: found by its signature
  * whatever the name, and by its extension, after core's rows (the
  * networks' rows read no mask, so lists of mask formats leave them out). */
+/* A colour picture that is not a mask opens thresholded, and says how
+ * and how much that changed. Of these 4 × 2 pixels, black, white and a
+ * transparent red are a mask's already; red, grey 100, grey 200, black
+ * at alpha 128 and white at alpha 254 are not: 5 of 8, 62.5%. */
+static const guint8 colour_rgba[] = {
+  0, 0, 0, 255,       255, 255, 255, 255, 255, 0, 0, 0,   255, 0, 0, 255,
+  100, 100, 100, 255, 200, 200, 200, 255, 0, 0, 0, 128,   255, 255, 255, 254,
+};
+#define COLOUR_WARNING "not a two-level mask: 62.5% of its pixels (5 of 8) " \
+  "are neither black, white nor transparent and were thresholded: set " \
+  "where alpha ≥ 128 and luminance (299 R + 587 G + 114 B) / 1000 < 128"
+
+static void
+test_thresholded (void)
+{
+  g_autoptr (GByteArray) raw = rgba_scanlines (colour_rgba, 4, 2, FALSE);
+  g_autoptr (GByteArray) png = make_png (4, 2, 8, 6, 0, raw);
+  g_autoptr (SpxMask) mask = load_bytes (png);
+  /* set: opaque enough and dark (red is, at 299 × 255 / 1000) */
+  const char *const rows[] = { "X..X", "X.X." };
+  for (guint y = 0; y < 2; y++)
+    for (guint x = 0; x < 4; x++)
+      g_assert_cmpint (spx_mask_get (mask, y, x), ==, rows[y][x] == 'X');
+  g_autofree char *warning = spx_mask_io_take_warning ();
+  g_assert_cmpstr (warning, ==, "made.png: " COLOUR_WARNING);
+  g_assert_null (spx_mask_io_take_warning ()); /* taken */
+
+  /* a mask's own pixels: nothing to say, and spx_mask_load forgets an
+   * earlier file's warning */
+  g_autoptr (SpxMask) again = load_bytes (png);
+  g_autoptr (GError) error = NULL;
+  g_autofree char *fixture = g_test_build_filename (G_TEST_DIST, "data",
+                                                    "png-rgb16.png", NULL);
+  g_autoptr (SpxMask) plain = spx_mask_load (fixture, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_null (spx_mask_io_take_warning ());
+}
+
+/* The command line says it on stderr and goes on. */
+static void
+test_thresholded_cli (void)
+{
+  g_autoptr (GByteArray) raw = rgba_scanlines (colour_rgba, 4, 2, FALSE);
+  g_autoptr (GByteArray) png = make_png (4, 2, 8, 6, 0, raw);
+  g_autofree char *dir = g_dir_make_tmp ("spx-test-png-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "photo.png", NULL);
+  g_assert_true (g_file_set_contents (path, (const char *) png->data,
+                                      png->len, NULL));
+  const char *argv[] = { test_binary (), "info", path, NULL };
+  int status;
+  g_autofree char *err = NULL;
+  g_autofree char *out = test_run (argv, NULL, &status, &err);
+  g_assert_cmpint (status, ==, 0);
+  g_autofree char *want = g_strconcat ("sparse-explorer info: warning: ",
+                                       path, ": " COLOUR_WARNING "\n", NULL);
+  g_assert_cmpstr (err, ==, want);
+  g_assert_nonnull (strstr (out, "non-zeros        4"));
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 static void
 test_registered (void)
 {
@@ -572,5 +634,7 @@ main (int argc, char **argv)
   g_test_add_func ("/png/ihdr", test_ihdr);
   g_test_add_func ("/png/not-regular", test_not_regular);
   g_test_add_func ("/png/cancelled", test_cancelled);
+  g_test_add_func ("/png/thresholded", test_thresholded);
+  g_test_add_func ("/png/thresholded-cli", test_thresholded_cli);
   return g_test_run ();
 }

@@ -1067,7 +1067,7 @@ test_chart_overlay (void)
   g_auto (GStrv) labels = spx_render_speedup_sweep_labels (&data);
   g_assert_cmpuint (g_strv_length (labels), ==, 2);
   g_assert_true (g_str_has_prefix (labels[0], "layer.smtx (bow, best n · "
-                                              "CPU, n = 256 · fp16)"));
+                                              "CPU, n = 1024 · fp16)"));
   g_assert_true (g_str_has_prefix (labels[1], "other.smtx ("));
   cairo_surface_t *both = render_image (&data, SPX_THEME_LIGHT, &ax);
   g_assert_true (ax.by_block);

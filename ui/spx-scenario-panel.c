@@ -3,6 +3,7 @@
  * program shown and CPU threads, in a column that scrolls. Loading
  * blocks the controls' handlers, so only the user's changes are said. */
 #include "spx-scenario-panel.h"
+#include "spx-defaults.h"
 #include "spx-spin-check.h"
 #include "spx-util.h"
 
@@ -421,6 +422,22 @@ add_heading (GtkGrid *grid, gint *row, const char *text)
   gtk_grid_attach (grid, l, 0, (*row)++, 2, 1);
 }
 
+/* What every measurement starts from and the panel has no control for,
+ * as the commands' --help states it. */
+static void
+add_defaults (GtkGrid *grid, gint *row)
+{
+  g_autofree char *text = spx_defaults_describe ();
+  GtkWidget *l = gtk_label_new (text);
+  gtk_widget_set_name (l, "defaults");
+  gtk_label_set_xalign (GTK_LABEL (l), 0);
+  gtk_label_set_line_wrap (GTK_LABEL (l), TRUE);
+  gtk_label_set_max_width_chars (GTK_LABEL (l), 32);
+  gtk_style_context_add_class (gtk_widget_get_style_context (l),
+                               "dim-label");
+  gtk_grid_attach (grid, l, 0, (*row)++, 2, 1);
+}
+
 static void
 spx_scenario_panel_constructed (GObject *object)
 {
@@ -443,6 +460,7 @@ spx_scenario_panel_constructed (GObject *object)
       if (GTK_IS_SPIN_BUTTON (p->controls[i]))
         add_check (GTK_GRID (grid), &row, GTK_SPIN_BUTTON (p->controls[i]));
     }
+  add_defaults (GTK_GRID (grid), &row);
   gtk_container_add (GTK_CONTAINER (p), grid);
 }
 

@@ -5,6 +5,7 @@
  * becomes the study's subject while the survey stays. */
 #include "spx-window-private.h"
 #include "spx-mask-io.h"
+#include "spx-defaults.h"
 #include "spx-util.h"
 
 #include <math.h>
@@ -307,8 +308,7 @@ settings_text (SpxWindow *w)
 {
   const SpxScenario *sc = w->study->scenario;
   g_autofree char *dtype = spx_dtype_label (sc->dtype);
-  g_autofree char *threads = sc->threads
-    ? g_strdup_printf ("%u threads", sc->threads) : g_strdup ("all cores");
+  g_autofree char *threads = spx_defaults_threads_text (sc->threads);
   return g_strdup_printf ("at n = %" G_GUINT64_FORMAT " in %s (IPU %s, "
                           "CPU %s: the panel's)", sc->n, dtype,
                           w->study->machine->name, threads);
@@ -332,13 +332,17 @@ update_summary (SpxWindow *w)
       guint layers = spx_network_n_layers (net);
       guint skipped = spx_network_n_entries (net) - layers;
       g_autofree char *how = settings_text (w);
+      g_autofree char *entries = spx_count_text (skipped, "entry",
+                                                 "entries");
+      g_autofree char *listed = spx_count_text (layers, "layer", "layers");
       g_autofree char *others = skipped
-        ? g_strdup_printf (" (and %u entries that are not, greyed)", skipped)
+        ? g_strdup_printf (" (and %s that %s not, greyed)", entries,
+                           skipped == 1 ? "is" : "are")
         : g_strdup ("");
-      text = g_strdup_printf ("%u layers%s. Run Survey plans each on the IPU "
+      text = g_strdup_printf ("%s%s. Run Survey plans each on the IPU "
                               "model and measures it on this CPU %s; "
                               "double-click a layer to study it alone.",
-                              layers, others, how);
+                              listed, others, how);
     }
   gtk_label_set_text (GTK_LABEL (w->layers.summary), text ? text : "");
 }

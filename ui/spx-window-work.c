@@ -184,7 +184,9 @@ took_file (SpxWindow *w, PlanJob *j)
   g_clear_pointer (&w->study->path, g_free);
   g_clear_pointer (&w->scenario_name, g_free);
   _spx_window_set_dirty (w, FALSE);
-  if (j->asked_block == 0)
+  if (j->study->warning != NULL)
+    _spx_window_show_message (w, GTK_MESSAGE_WARNING, j->study->warning);
+  if (j->asked_block == 0 || j->study->warning != NULL)
     return;
   g_autofree char *msg = g_strdup_printf (
     "Opened at %u × %u blocks: at %u × %u, almost every block of this mask "

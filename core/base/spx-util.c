@@ -205,6 +205,62 @@ spx_open_regular (const char *path, const char *kind, GError **error)
   return fd;
 }
 
+/* Damerau-Levenshtein (optimal string alignment) of two short words. */
+static guint
+edit_distance (const char *a, const char *b)
+{
+  gsize la = strlen (a), lb = strlen (b);
+  g_autofree guint *d = g_new (guint, (la + 1) * (lb + 1));
+#define D(i, j) d[(i) * (lb + 1) + (j)]
+  for (gsize i = 0; i <= la; i++)
+    D (i, 0) = (guint) i;
+  for (gsize j = 0; j <= lb; j++)
+    D (0, j) = (guint) j;
+  for (gsize i = 1; i <= la; i++)
+    for (gsize j = 1; j <= lb; j++)
+      {
+        guint cost = a[i - 1] != b[j - 1];
+        guint best = MIN (MIN (D (i - 1, j) + 1, D (i, j - 1) + 1),
+                          D (i - 1, j - 1) + cost);
+        if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+          best = MIN (best, D (i - 2, j - 2) + 1);
+        D (i, j) = best;
+      }
+  guint result = D (la, lb);
+#undef D
+  return result;
+}
+
+const char *
+spx_nearest (const char *word, const char *const *choices,
+             guint max_distance)
+{
+  const char *best = NULL;
+  guint best_distance = max_distance + 1;
+  gboolean tie = FALSE;
+  for (guint i = 0; choices[i] != NULL; i++)
+    {
+      guint dist = edit_distance (word, choices[i]);
+      if (dist < best_distance)
+        {
+          best = choices[i];
+          best_distance = dist;
+          tie = FALSE;
+        }
+      else if (dist == best_distance && best != NULL &&
+               !g_str_equal (best, choices[i]))
+        tie = TRUE;
+    }
+  return tie ? NULL : best;
+}
+
+char *
+spx_count_text (guint64 n, const char *one, const char *many)
+{
+  return g_strdup_printf ("%" G_GUINT64_FORMAT " %s", n,
+                          g_dngettext (NULL, one, many, (gulong) n));
+}
+
 gboolean
 spx_read_regular (const char *path, const char *kind, gsize max_bytes,
                   char **contents, gsize *len, GError **error)

@@ -14,6 +14,17 @@ double   spx_now_ms (void);
 gboolean spx_invalid (GError **error, GQuark domain, gint code,
                       const char *format, ...) G_GNUC_PRINTF (4, 5);
 
+/* The choice nearest word by edit distance (insert, delete, replace or
+ * swap two neighbours, each 1), when at most max_distance away and
+ * nearer than any other; else NULL. For "did you mean …?". */
+const char *spx_nearest (const char *word, const char *const *choices,
+                         guint max_distance);
+
+/* A count with its noun in the number it takes: "1 thread", "2
+ * threads" (through g_dngettext, so a translation can take over). Every
+ * count printed or drawn beside a noun goes through here. */
+char    *spx_count_text (guint64 n, const char *one, const char *many);
+
 /* ---- files input comes from --------------------------------------- */
 
 /* Open path for reading if it is a regular file (or a link to one),

@@ -456,9 +456,12 @@ check_no_more (SpxText *t, const Header *h, GError **error)
                     "no more than the %" G_GUINT64_FORMAT "×%"
                     G_GUINT64_FORMAT " array values", h->rows, h->cols);
   else
-    spx_text_error (t, error, SPX_MASK_ERROR_INVALID,
-                    "no more than the %" G_GUINT64_FORMAT
-                    " entries of the size line", h->entries);
+    {
+      g_autofree char *entries = spx_count_text (h->entries, "entry",
+                                                 "entries");
+      spx_text_error (t, error, SPX_MASK_ERROR_INVALID,
+                      "no more than the %s of the size line", entries);
+    }
   return FALSE;
 }
 

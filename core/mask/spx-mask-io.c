@@ -4,6 +4,7 @@
 #include "spx-mask-io-private.h"
 #include "spx-util.h"
 
+#include <stdarg.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -276,16 +277,38 @@ refuse_network (const char *path, const char *shown, const SpxFormat *row,
                                  "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
                                  "._+-/,:@%=")] == '\0';
   g_autofree char *quoted = plain ? g_strdup (shown) : g_shell_quote (shown);
+  g_autofree char *count = spx_count_text (layers, "layer", "layers");
   g_set_error (error, SPX_MASK_ERROR, SPX_MASK_ERROR_FORMAT,
-               "%s: a network of %u layer%s (%s), not one mask: open it "
-               "with `sparse-explorer layers %s` or in the window", shown,
-               layers, layers == 1 ? "" : "s", row->title, quoted);
+               "%s: a network of %s (%s), not one mask: open it with "
+               "`sparse-explorer layers %s` or in the window", shown, count,
+               row->title, quoted);
   return NULL;
+}
+
+/* The loading thread's warning: loads run on workers too. */
+static GPrivate load_warning = G_PRIVATE_INIT (g_free);
+
+void
+spx_mask_io_warn (const char *format, ...)
+{
+  va_list args;
+  va_start (args, format);
+  g_private_replace (&load_warning, g_strdup_vprintf (format, args));
+  va_end (args);
+}
+
+char *
+spx_mask_io_take_warning (void)
+{
+  char *text = g_private_get (&load_warning);
+  g_private_set (&load_warning, NULL); /* set does not free it */
+  return text;
 }
 
 SpxMask *
 spx_mask_load (const char *path, const SpxFormat **format, GError **error)
 {
+  g_private_replace (&load_warning, NULL);
   /* Messages may reach a window: the name in them is valid UTF-8. */
   g_autofree char *shown = g_filename_display_name (path);
   g_autoptr (GMappedFile) file = spx_mask_io_map (path, shown, error);

@@ -154,6 +154,14 @@ const SpxFormat *spx_format_detect (const guint8 *data, gsize len,
 SpxMask *spx_mask_load (const char *path, const SpxFormat **format,
                         GError **error);
 
+/* A loader's warning about a mask it read but had to change (a PNG
+ * that is not two-level, thresholded): the loader sets it on the
+ * loading thread, spx_mask_load clears it first, and whoever tells the
+ * user takes it after (NULL: none). The message names the file. */
+void     spx_mask_io_warn         (const char *format, ...)
+  G_GNUC_PRINTF (1, 2);
+char    *spx_mask_io_take_warning (void);
+
 /* path mapped read-only (a regular file, or a link to one), named as
  * shown in messages; NULL with SPX_MASK_ERROR_IO. Empty files map to
  * length 0. */

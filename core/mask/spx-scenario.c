@@ -1,5 +1,6 @@
 /* spx-scenario.c: scenarios and their .spx key files */
 #include "spx-scenario.h"
+#include "spx-defaults.h"
 #include "spx-util.h"
 
 #include <math.h>
@@ -28,8 +29,9 @@ spx_scenario_new (void)
 {
   SpxScenario *s = g_new0 (SpxScenario, 1);
   s->m = s->k = 4096;
-  s->n = 1024;
-  s->block = 16;
+  s->n = spx_defaults ()->n;
+  s->block = spx_defaults ()->block;
+  s->threads = spx_defaults ()->threads;
   s->dtype = SPX_DTYPE_FP16;
   s->machine = g_strdup ("bow");
   s->source = SPX_MASK_SOURCE_GENERATED;

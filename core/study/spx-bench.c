@@ -1,6 +1,7 @@
 /* spx-bench.c: measuring the CPU engine fairly against dense sgemm */
 #include "spx-bench-private.h"
 #include "spx-bf16.h"
+#include "spx-defaults.h"
 #include "spx-engine-private.h"
 #include "spx-mask-gen.h"
 #include "spx-util.h"
@@ -21,8 +22,9 @@ void
 spx_bench_options_init (SpxBenchOptions *options)
 {
   memset (options, 0, sizeof *options);
-  options->warmup = 2;
-  options->reps = 7;
+  options->warmup = spx_defaults ()->warmup;
+  options->reps = spx_defaults ()->reps;
+  options->engine.threads = spx_defaults ()->threads;
   options->engine.isa = spx_isa_best ();
   options->run_static = options->run_dynamic = TRUE;
   options->seed = 1;

@@ -170,6 +170,11 @@ spx_sweep_point_read_words (SpxJsonReader *r, JsonObject *o, const char *where,
       if (strlen (dense) >= sizeof p->dense)
         return spx_json_refuse (r, where, "dense", "expected a library's name");
       g_strlcpy (p->dense, dense, sizeof p->dense);
+      /* files from before points said their threads have none */
+      if (json_object_has_member (o, "threads") &&
+          !spx_json_get_guint (r, o, where, "threads", 1, G_MAXUINT16,
+                               &p->threads))
+        return FALSE;
     }
   return TRUE;
 }
@@ -218,6 +223,21 @@ get_size (SpxJsonReader *r, JsonObject *o, const char *where,
   return spx_json_get_uint (r, o, where, key, lo, hi, value);
 }
 
+/* density (of elements) and block_density; a file from before points
+ * had block_density has only the block density, under density. */
+static gboolean
+read_densities (SpxJsonReader *r, JsonObject *o, const char *where,
+                SpxSweepPoint *p)
+{
+  if (!spx_json_get_double (r, o, where, "density", 0, 1, FALSE,
+                            &p->elements))
+    return FALSE;
+  p->density = p->elements;
+  return !json_object_has_member (o, "block_density") ||
+         spx_json_get_double (r, o, where, "block_density", 0, 1, FALSE,
+                              &p->density);
+}
+
 gboolean
 spx_sweep_point_read (SpxJsonReader *r, JsonObject *o, const char *where,
                       const guint64 *shape, SpxSweepPoint *p)
@@ -227,8 +247,7 @@ spx_sweep_point_read (SpxJsonReader *r, JsonObject *o, const char *where,
   if (!spx_sweep_point_read_words (r, o, where, p) ||
       !spx_json_get_guint (r, o, where, "block", 1, SPX_MASK_MAX_BLOCK,
                            &p->block) ||
-      !spx_json_get_double (r, o, where, "density", 0, 1, FALSE,
-                            &p->density) ||
+      !read_densities (r, o, where, p) ||
       !get_size (r, o, where, "m", shape ? &shape[0] : NULL, &p->m) ||
       !get_size (r, o, where, "k", shape ? &shape[1] : NULL, &p->k) ||
       !get_size (r, o, where, "n", shape ? &shape[2] : NULL, &p->n) ||

@@ -1,6 +1,7 @@
 /* spx-study.c: the subject, its machine, programs and sweep, built the
  * same way for the window and every command */
 #include "spx-study.h"
+#include "spx-defaults.h"
 #include "spx-mask-gen.h"
 #include "spx-mask-io.h"
 #include "spx-util.h"
@@ -41,6 +42,7 @@ spx_study_free (SpxStudy *s)
   spx_sweep_free (s->sweep);
   g_ptr_array_unref (s->history);
   g_free (s->label);
+  g_free (s->warning);
   g_free (s);
 }
 
@@ -287,9 +289,10 @@ load_layer (const char *path, const char *layer, GError **error)
     return spx_network_load (network, (guint) i, error);
   g_autofree char *shown = g_filename_display_name (path);
   g_autofree char *name = spx_escape_len (layer, -1, 200);
+  g_autofree char *layers = spx_count_text (spx_network_n_layers (network),
+                                            "layer", "layers");
   g_set_error (error, SPX_MASK_ERROR, SPX_MASK_ERROR_INVALID,
-               "%s: no layer '%s' in it (it has %u layers)", shown, name,
-               spx_network_n_layers (network));
+               "%s: no layer '%s' in it (it has %s)", shown, name, layers);
   return NULL;
 }
 
@@ -303,6 +306,8 @@ read_elements (SpxStudy *s, GError **error)
   s->elements = sc->mask_layer != NULL
                   ? load_layer (sc->mask_path, sc->mask_layer, error)
                   : spx_mask_load (sc->mask_path, NULL, error);
+  g_free (s->warning);
+  s->warning = spx_mask_io_take_warning ();
   return s->elements != NULL;
 }
 
@@ -390,7 +395,10 @@ take_file (SpxStudy *s, SpxMask *elements, const char *path,
 gboolean
 spx_study_open_mask (SpxStudy *s, const char *path, GError **error)
 {
-  return take_file (s, spx_mask_load (path, NULL, error), path, NULL, error);
+  SpxMask *mask = spx_mask_load (path, NULL, error);
+  g_free (s->warning);
+  s->warning = spx_mask_io_take_warning ();
+  return take_file (s, mask, path, NULL, error);
 }
 
 gboolean
@@ -710,15 +718,25 @@ density_at (const SpxMask *elements, guint b)
 guint
 spx_study_readable_block (SpxStudy *s, guint block)
 {
-  static const guint blocks[] = SPX_SWEEP_SUBJECT_BLOCKS;
+  const guint *blocks = spx_defaults ()->blocks;
   const SpxMask *elements = spx_study_elements (s);
   if (elements == NULL || density_at (elements, block) <= SPX_STUDY_SOLID)
     return block;
-  for (guint i = G_N_ELEMENTS (blocks); i-- > 0;)
+  for (guint i = spx_defaults ()->n_blocks; i-- > 0;)
     if (blocks[i] < block &&
         density_at (elements, blocks[i]) <= SPX_STUDY_READABLE)
       return blocks[i];
   return 1;
+}
+
+double
+spx_study_element_density (SpxStudy *s)
+{
+  const SpxMask *e = spx_study_elements (s);
+  const SpxMask *mask = e != NULL ? e : s->scenario->mask;
+  g_return_val_if_fail (mask != NULL, 0);
+  return (double) spx_mask_count_elements (mask) /
+         ((double) mask->rows * (double) mask->cols);
 }
 
 void

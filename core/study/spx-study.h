@@ -47,6 +47,9 @@ typedef struct {
   guint          survey_revision;
   gboolean       surveyed;
   char          *label;     /* the subject's name for titles (UTF-8) */
+  /* What the last mask file read warned of (spx_mask_io_take_warning:
+   * a PNG thresholded), for the window's bar or stderr; NULL: none. */
+  char          *warning;
 } SpxStudy;
 
 /* The default scenario on bow; no mask until spx_study_build_mask. */
@@ -178,7 +181,7 @@ gboolean    spx_study_save (SpxStudy *study, const char *path,
 
 /* The sweep that answers "is this subject faster?", the same for the
  * window and every command: a subject from a file or drawn is re-blocked
- * to SPX_SWEEP_SUBJECT_BLOCKS at its own shape; a generated one sweeps
+ * to spx_defaults' blocks at its own shape; a generated one sweeps
  * the default densities and block sizes, its own density among them;
  * both also at the scenario's own block size (last), leaving out those
  * that cannot apply to its shape (spx_sweep_options_fit); at the
@@ -208,6 +211,11 @@ gboolean    spx_study_sweep_stale   (const SpxStudy *study);
 
 /* "10.0% of elements, 99.9% of 16 × 16 blocks non-empty". */
 char       *spx_study_describe_density (const SpxStudy *study);
+/* The fraction of W's elements that are non-zero, what every "density"
+ * a command prints means: a file's or a drawing's own (before
+ * blocking), else the built mask's (a generated one's blocks are whole,
+ * edge blocks cut). */
+double      spx_study_element_density (SpxStudy *study);
 /* What the study says about beating dense; the window and the commands
  * put it into words, each naming its own way to run a sweep. */
 typedef enum {

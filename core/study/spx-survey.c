@@ -1,6 +1,7 @@
 /* spx-survey.c: a whole network, layer by layer: each swept as a study's
  * subject is, recommended, and added up */
 #include "spx-survey.h"
+#include "spx-defaults.h"
 #include "spx-util.h"
 
 #include <math.h>
@@ -11,18 +12,19 @@ G_DEFINE_QUARK (spx-survey-error-quark, spx_survey_error)
 void
 spx_survey_options_init (SpxSurveyOptions *o)
 {
-  static const guint blocks[] = SPX_SURVEY_BLOCKS;
+  const SpxDefaults *d = spx_defaults ();
   SpxSweepOptions sweep;
-  spx_sweep_options_init (&sweep); /* its reps and warm-up */
+  spx_sweep_options_init (&sweep); /* its dtype */
   memset (o, 0, sizeof *o);
   o->run_model = o->run_cpu = TRUE;
-  memcpy (o->blocks, blocks, sizeof blocks);
-  o->n_blocks = G_N_ELEMENTS (blocks);
+  memcpy (o->blocks, d->blocks, d->n_blocks * sizeof *o->blocks);
+  o->n_blocks = d->n_blocks;
   o->run_static = o->run_dynamic = o->run_tilewise = TRUE;
-  o->n = 256;
+  o->n = d->n;
   o->dtype = sweep.dtype; /* the default scenario's, as sweep and the window */
-  o->reps = sweep.reps;
-  o->warmup = sweep.warmup;
+  o->threads = d->threads;
+  o->reps = d->reps;
+  o->warmup = d->warmup;
   o->seed = 1;
 }
 

@@ -15,8 +15,6 @@ G_BEGIN_DECLS
 /* A layer stays dense unless a sparse point beats dense by this much
  * (the verdict's SPX_VERDICT_FASTER). */
 #define SPX_SURVEY_FASTER 1.05
-/* The block sizes surveyed by default. */
-#define SPX_SURVEY_BLOCKS { 1, 2, 4, 8, 16 }
 
 typedef struct {
   gboolean       run_model, run_cpu;
@@ -35,9 +33,9 @@ typedef struct {
   const char    *only;
 } SpxSurveyOptions;
 
-/* Both sources, SPX_SURVEY_BLOCKS, static, dynamic and tile-wise, n 256,
- * the sweep's dtype (fp16: the CPU in bf16) on bow, all cores, its reps
- * and warm-up, seed 1. */
+/* Both sources, static, dynamic and tile-wise, the sweep's dtype (fp16:
+ * the CPU in bf16) on bow, seed 1; blocks, n, threads, reps and warm-up
+ * from spx_defaults (as the window and every command). */
 void     spx_survey_options_init     (SpxSurveyOptions *options);
 gboolean spx_survey_options_validate (const SpxSurveyOptions *options,
                                       GError **error);

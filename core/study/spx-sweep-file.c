@@ -10,10 +10,18 @@
 #define MAX_DEPTH 16
 #define MAX_SIZE  (G_GUINT64_CONSTANT (1) << 40)
 
-/* settings.densities: 1 to SPX_SWEEP_MAX_VALUES fractions above 0. */
+/* settings.densities: 1 to SPX_SWEEP_MAX_VALUES fractions above 0;
+ * absent from a subject's sweep, which uses none. */
 static gboolean
 read_densities (SpxJsonReader *r, JsonObject *o, SpxSweepOptions *s)
 {
+  if (!json_object_has_member (o, "densities") &&
+      json_object_has_member (o, "subject"))
+    {
+      s->n_densities = 1; /* one mask per block, as set_subject counts */
+      s->densities[0] = 1;
+      return TRUE;
+    }
   JsonArray *a = spx_json_get_array (r, o, "settings", "densities");
   if (a == NULL)
     return FALSE;

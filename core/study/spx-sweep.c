@@ -2,6 +2,8 @@
  * one point at a time so that a chart can follow along */
 #include "spx-sweep.h"
 #include "spx-bench.h"
+#include "spx-defaults.h"
+#include "spx-engine-private.h"
 #include "spx-json.h"
 #include "spx-mask-gen.h"
 #include "spx-util.h"
@@ -19,13 +21,14 @@ void
 spx_sweep_options_init (SpxSweepOptions *o)
 {
   static const double densities[] = { 1 / 4.0, 1 / 8.0, 1 / 16.0, 1 / 32.0 };
-  static const guint blocks[] = { 1, 4, 8, 16 };
+  const SpxDefaults *d = spx_defaults ();
   memset (o, 0, sizeof *o);
   o->run_model = o->run_cpu = TRUE;
   memcpy (o->densities, densities, sizeof densities);
   o->n_densities = G_N_ELEMENTS (densities);
-  memcpy (o->blocks, blocks, sizeof blocks);
-  o->n_blocks = G_N_ELEMENTS (blocks);
+  memcpy (o->blocks, d->generated_blocks,
+          d->n_generated_blocks * sizeof *o->blocks);
+  o->n_blocks = d->n_generated_blocks;
   o->run_static = o->run_dynamic = o->run_tilewise = TRUE;
   o->seed = 1;
   o->pattern = SPX_PATTERN_UNIFORM;
@@ -33,20 +36,21 @@ spx_sweep_options_init (SpxSweepOptions *o)
   o->model_m = o->model_k = 4096;
   o->dtype = SPX_DTYPE_FP16;
   o->cpu_m = o->cpu_k = 2048;
-  o->cpu_n = 256;
-  o->reps = 7;
-  o->warmup = 2;
+  o->cpu_n = d->n;
+  o->threads = d->threads;
+  o->reps = d->reps;
+  o->warmup = d->warmup;
 }
 
 void
 spx_sweep_options_set_subject (SpxSweepOptions *o, const SpxMask *subject,
                                const char *name)
 {
-  static const guint blocks[] = SPX_SWEEP_SUBJECT_BLOCKS;
+  const SpxDefaults *d = spx_defaults ();
   o->subject = subject;
   o->subject_name = name;
-  memcpy (o->blocks, blocks, sizeof blocks);
-  o->n_blocks = G_N_ELEMENTS (blocks);
+  memcpy (o->blocks, d->blocks, d->n_blocks * sizeof *o->blocks);
+  o->n_blocks = d->n_blocks;
   o->model_m = o->cpu_m = subject->rows;
   o->model_k = o->cpu_k = subject->cols;
 }
@@ -366,6 +370,15 @@ point_mask (const SpxSweepOptions *o, guint64 m, guint64 k, guint block,
   return mask;
 }
 
+/* A point's element density (its block density is density). */
+static double
+point_elements (const SpxSweepOptions *o, double density)
+{
+  return o->subject == NULL ? density
+                            : (double) spx_mask_count (o->subject) /
+                              spx_mask_n_blocks (o->subject);
+}
+
 /* The model: dense first (each mode at its best n when asked), then the
  * sparse modes, their speedup a ratio of non-zero throughputs. */
 static gboolean
@@ -393,7 +406,8 @@ run_model (Runner *r, guint block, double density, GError **error)
       SpxSweepPoint pt = {
         .source = SPX_SWEEP_MODEL, .mode = (SpxSweepMode) mode,
         .block = block,
-        .density = density, .m = p->m, .k = p->k, .n = p->n,
+        .density = density, .elements = point_elements (o, density),
+        .m = p->m, .k = p->k, .n = p->n,
         .dtype = spx_dtype_on_ipu (o->dtype), .ms = p->ms,
         .nz_throughput = p->nz_tflops,
         .speedup = dense_nz > 0 ? p->nz_tflops / dense_nz : NAN,
@@ -475,12 +489,14 @@ append_cpu (Runner *r, guint block, double density,
         continue;
       SpxSweepPoint pt = {
         .source = SPX_SWEEP_CPU, .mode = mode, .block = block,
-        .density = density, .m = res->m, .k = res->k, .n = res->n,
+        .density = density, .elements = point_elements (o, density),
+        .m = res->m, .k = res->k, .n = res->n,
         .dtype = res->type == SPX_CPU_BF16 ? SPX_DTYPE_BF16 : SPX_DTYPE_FP32,
         .ms = t->ms, .nz_throughput = t->gflops,
         .speedup = t->speedup, .fits = TRUE, .ms_q1 = t->ms_q1,
         .ms_q3 = t->ms_q3, .noise = t->noise,
         .speedup_q1 = t->speedup_q1, .speedup_q3 = t->speedup_q3,
+        .threads = res->threads,
       };
       g_snprintf (pt.machine, sizeof pt.machine, "cpu-%s-%ut",
                   spx_isa_to_string (res->isa), res->threads);
@@ -660,6 +676,29 @@ replace_points (SpxSweep *sweep, const SpxSweep *scratch)
     }
 }
 
+/* Once every CPU point is scratch's, the settings are its run's: the
+ * threads the points ran on, and the dense they were judged by. */
+static void
+adopt_run (SpxSweep *sweep, const SpxSweep *scratch)
+{
+  guint replaced = 0, cpu = 0;
+  for (guint i = 0; i < sweep->points->len; i++)
+    {
+      const SpxSweepPoint *p = &g_array_index (sweep->points, SpxSweepPoint,
+                                               i);
+      if (p->source != SPX_SWEEP_CPU)
+        continue;
+      cpu++;
+      for (guint j = 0; j < scratch->points->len; j++)
+        replaced += memcmp (p, &g_array_index (scratch->points, SpxSweepPoint,
+                                               j), sizeof *p) == 0;
+    }
+  if (cpu == 0 || replaced < cpu)
+    return;
+  sweep->settings.threads = scratch->settings.threads;
+  sweep->best_dense_gflops = scratch->best_dense_gflops;
+}
+
 /* The CPU masks of sweep at one of blocks: (block, density) pairs. */
 static guint
 masks_at (const SpxSweep *sweep, const guint *blocks, guint n_blocks,
@@ -710,6 +749,7 @@ spx_sweep_measure_again (SpxSweep *sweep, const guint *blocks,
   judge_again (&r);
   g_array_unref (r.cpu_records);
   replace_points (sweep, scratch);
+  adopt_run (sweep, scratch);
   return ok;
 }
 
@@ -783,8 +823,33 @@ spx_sweep_to_csv (const SpxSweep *sweep)
   return g_string_free (out, FALSE);
 }
 
+/* The threads the CPU points ran on: theirs when they agree, else (none
+ * yet, or some measured again on others) what the settings ask for,
+ * 0 resolved to every core. */
+static guint
+points_threads (const SpxSweep *sweep)
+{
+  guint threads = 0;
+  for (guint i = 0; i < sweep->points->len; i++)
+    {
+      const SpxSweepPoint *p = &g_array_index (sweep->points, SpxSweepPoint,
+                                               i);
+      if (p->source != SPX_SWEEP_CPU || p->threads == 0)
+        continue;
+      if (threads != 0 && p->threads != threads)
+        {
+          threads = 0;
+          break;
+        }
+      threads = p->threads;
+    }
+  SpxEngineOptions engine = { .threads = sweep->settings.threads };
+  return threads != 0 ? threads : spx_engine_threads (&engine);
+}
+
 static void
-json_settings (SpxJson *json, const SpxSweepOptions *o, double best_dense)
+json_settings (SpxJson *json, const SpxSweepOptions *o, double best_dense,
+               guint threads)
 {
   spx_json_begin_object (json, "settings");
   spx_json_string (json, "op", spx_bench_op_name (o->op));
@@ -795,17 +860,22 @@ json_settings (SpxJson *json, const SpxSweepOptions *o, double best_dense)
   if (o->run_cpu)
     spx_json_string (json, NULL, "cpu");
   spx_json_end_array (json);
-  spx_json_begin_array (json, "densities");
-  for (guint i = 0; i < o->n_densities; i++)
-    spx_json_double (json, NULL, o->densities[i]);
-  spx_json_end_array (json);
+  /* a subject's sweep uses none: each point has its own block density */
+  if (o->subject == NULL)
+    {
+      spx_json_begin_array (json, "densities");
+      for (guint i = 0; i < o->n_densities; i++)
+        spx_json_double (json, NULL, o->densities[i]);
+      spx_json_end_array (json);
+    }
   spx_json_begin_array (json, "blocks");
   for (guint i = 0; i < o->n_blocks; i++)
     spx_json_uint (json, NULL, o->blocks[i]);
   spx_json_end_array (json);
   spx_json_begin_array (json, "modes");
   for (SpxSweepMode m = SPX_SWEEP_DENSE; m < SPX_SWEEP_N_MODES; m++)
-    if (want_mode (o, m) && (m != SPX_SWEEP_TILEWISE || o->run_cpu))
+    if (want_mode (o, m) &&
+        (m != SPX_SWEEP_TILEWISE || spx_sweep_runs_tilewise (o)))
       spx_json_string (json, NULL, spx_sweep_mode_to_string (m));
   spx_json_end_array (json);
   spx_json_uint (json, "seed", o->seed);
@@ -845,7 +915,7 @@ json_settings (SpxJson *json, const SpxSweepOptions *o, double best_dense)
       spx_json_uint (json, "m", o->cpu_m);
       spx_json_uint (json, "k", o->cpu_k);
       spx_json_uint (json, "n", o->cpu_n);
-      spx_json_uint (json, "threads", o->threads);
+      spx_json_uint (json, "threads", threads);
       spx_json_uint (json, "reps", o->reps);
       spx_json_uint (json, "warmup", o->warmup);
       spx_json_begin_object (json, "dense");
@@ -865,7 +935,9 @@ spx_sweep_point_to_json (SpxJson *json, const SpxSweepPoint *p)
   spx_json_string (json, "source", spx_sweep_source_to_string (p->source));
   spx_json_string (json, "mode", spx_sweep_mode_to_string (p->mode));
   spx_json_uint (json, "block", p->block);
-  spx_json_double (json, "density", p->density);
+  spx_json_double (json, "density", p->elements > 0 ? p->elements
+                                                    : p->density);
+  spx_json_double (json, "block_density", p->density);
   spx_json_uint (json, "m", p->m);
   spx_json_uint (json, "k", p->k);
   spx_json_uint (json, "n", p->n);
@@ -884,6 +956,8 @@ spx_sweep_point_to_json (SpxJson *json, const SpxSweepPoint *p)
   spx_json_string (json, "noise", noise);
   if (p->source == SPX_SWEEP_CPU)
     spx_json_string (json, "dense", p->dense);
+  if (p->source == SPX_SWEEP_CPU && p->threads > 0)
+    spx_json_uint (json, "threads", p->threads);
   spx_json_end_object (json);
 }
 
@@ -891,7 +965,8 @@ spx_sweep_point_to_json (SpxJson *json, const SpxSweepPoint *p)
 static void
 json_body (SpxJson *json, const SpxSweep *sweep)
 {
-  json_settings (json, &sweep->settings, sweep->best_dense_gflops);
+  json_settings (json, &sweep->settings, sweep->best_dense_gflops,
+                 points_threads (sweep));
   spx_json_begin_object (json, "units");
   spx_json_string (json, "ms", "milliseconds per product");
   spx_json_string (json, "nz_throughput_model", "TFLOP/s");

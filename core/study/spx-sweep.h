@@ -44,8 +44,12 @@ typedef struct {
   SpxSweepMode   mode;     /* dense is the reference of its source */
   guint          block;
   /* The fraction of non-zero blocks: as asked for a generated mask (it
-   * has round(d·blocks)); a subject's own at this block size. */
+   * has round(d·blocks)); a subject's own at this block size. Its JSON
+   * key is block_density (and the CSV's column density, as always). */
   double         density;
+  /* The fraction of non-zero elements (JSON "density"): a subject's own,
+   * a generated mask's density (its blocks are whole). */
+  double         elements;
   guint64        m, k, n;  /* model with best n: the n it chose */
   SpxDtype       dtype;    /* what it computed in: fp16 or fp32 on the
                               model, bf16 or fp32 on the CPU */
@@ -71,10 +75,11 @@ typedef struct {
   /* CPU: the library of the dense its speedup is over ("OpenBLAS",
    * "oneDNN": the faster at this point); the model: "". */
   char           dense[16];
+  /* CPU: the threads it ran on (its machine names them too); the
+   * model: 0. */
+  guint          threads;
 } SpxSweepPoint;
 
-/* The block sizes a subject is re-blocked to by default. */
-#define SPX_SWEEP_SUBJECT_BLOCKS { 1, 2, 4, 8, 16 }
 #define SPX_SWEEP_MIN_REPS 5 /* a median and quartiles need a few runs */
 
 typedef struct {
@@ -109,13 +114,13 @@ typedef struct {
 } SpxSweepOptions;
 
 /* The paper's comparison: both sources, densities 1/4, 1/8, 1/16, 1/32,
- * blocks 1, 4, 8, 16, static and dynamic (and tile-wise on the CPU),
- * uniform masks (tile width 128 for tile-wise), seed 1; the model on bow in
- * fp16 at m = k = 4096 with the best n; the CPU at m = k = 2048, n = 256,
- * all cores, 7 reps after 2 warm-up rounds. */
+ * the generated blocks of spx_defaults, static and dynamic (and tile-wise
+ * on the CPU), uniform masks (tile width 128 for tile-wise), seed 1; the
+ * model on bow in fp16 at m = k = 4096 with the best n; the CPU at m = k
+ * = 2048 with spx_defaults' n, threads, reps and warm-up. */
 void     spx_sweep_options_init  (SpxSweepOptions *options);
 /* Study subject instead of generated masks: the blocks become
- * SPX_SWEEP_SUBJECT_BLOCKS and both sources its m × k. */
+ * spx_defaults' blocks and both sources its m × k. */
 void     spx_sweep_options_set_subject (SpxSweepOptions *options,
                                         const SpxMask *subject,
                                         const char *name);

@@ -1,6 +1,8 @@
 /* spx-render-layers.c: the survey's chart: a row of bars per layer, the
  * totals below */
 #include "spx-render-layers.h"
+#include "spx-defaults.h"
+#include "spx-util.h"
 
 #include <math.h>
 #include <string.h>
@@ -311,22 +313,25 @@ header (const Chart *c, const SpxRenderLayersData *d, double width)
   guint skipped = survey->layers->len - surveyed;
   g_autofree char *state = survey->complete || d->running ? g_strdup ("")
                            : g_strdup (" · interrupted");
-  g_autofree char *threads = !o->run_cpu ? g_strdup ("")
-    : o->threads ? g_strdup_printf (" · CPU on %u threads", o->threads)
-                 : g_strdup (" · CPU on all cores");
+  g_autofree char *on = spx_defaults_threads_text (o->threads);
+  g_autofree char *threads = o->run_cpu ? g_strdup_printf (" · CPU on %s",
+                                                           on)
+                                        : g_strdup ("");
   const char *first = ((SpxSurveyLayer *) survey->layers->pdata[0])->name;
   g_autofree char *pre = g_utf8_make_valid (first, c->prefix);
   g_autofree char *suf = g_utf8_make_valid (first + strlen (first) -
                                             c->suffix, -1);
   g_autofree char *names = c->prefix + c->suffix == 0 ? g_strdup ("")
     : g_strdup_printf (" · names without %s…%s", pre, suf);
+  g_autofree char *entries = spx_count_text (skipped, "other entry",
+                                             "other entries");
+  g_autofree char *layers = spx_count_text (surveyed, "layer", "layers");
   g_autofree char *left = skipped == 0 ? g_strdup ("")
-    : g_strdup_printf (" (%u other entr%s skipped, not drawn)", skipped,
-                       skipped == 1 ? "y" : "ies");
+    : g_strdup_printf (" (%s skipped, not drawn)", entries);
   g_autofree char *sub = g_strdup_printf (
-    "%s · %u layer%s surveyed%s · n = %" G_GUINT64_FORMAT "%s%s%s",
-    survey->format ? survey->format : "", surveyed, surveyed == 1 ? "" : "s",
-    left, o->n, threads, state, names);
+    "%s · %s surveyed%s · n = %" G_GUINT64_FORMAT "%s%s%s",
+    survey->format ? survey->format : "", layers, left, o->n, threads, state,
+    names);
   SpxTextOpts m = { .size = 0.9, .colour = c->style->muted,
                     .use_colour = TRUE };
   return y + MAX (1.5 * c->fs, spx_render_title (c->cr, c->style, PAD, y, &m,

@@ -237,6 +237,7 @@ typedef struct {
   png_infop     info;
   guint8       *row;   /* one row of 8-bit RGBA pixels */
   SpxMask      *mask;
+  guint64       changed; /* pixels neither black, white nor transparent */
   enum { AT_HEADER, AT_ROWS, AT_END } stage;
   Complaint     why;
 } Decoder;
@@ -284,6 +285,16 @@ pixel_is_set (const guint8 *p)
   return p[3] >= 128 && 299u * p[0] + 587u * p[1] + 114u * p[2] < 128000u;
 }
 
+/* Already a mask's: transparent, or opaque black or white. Any other
+ * pixel is changed by the threshold. */
+static inline gboolean
+pixel_is_two_level (const guint8 *p)
+{
+  gboolean black = (p[0] | p[1] | p[2]) == 0;
+  gboolean white = (p[0] & p[1] & p[2]) == 0xff;
+  return p[3] == 0 || (p[3] == 0xff && (black || white));
+}
+
 /* Row by row, pass by pass. An interlaced pass writes only its own pixels
  * into the row ("sparkle"), so only those are judged: each pixel is in
  * one pass. Cancellation is polled first and every 64 Ki pixels. */
@@ -311,8 +322,12 @@ read_rows (Decoder *d, int passes, GError **error)
             dx = PNG_PASS_COL_OFFSET (pass);
           }
         for (guint64 x = x0; x < mask->cols; x += dx)
-          if (pixel_is_set (d->row + 4 * x))
-            spx_mask_set (mask, y, x);
+          {
+            const guint8 *px = d->row + 4 * x;
+            if (pixel_is_set (px))
+              spx_mask_set (mask, y, x);
+            d->changed += !pixel_is_two_level (px);
+          }
         work += mask->cols / dx + 1;
       }
   return TRUE;
@@ -352,6 +367,21 @@ decode (Decoder *d, GError **error)
   return TRUE;
 }
 
+/* An image that is not a mask already (a photo, a drawing smoothed at
+ * its edges) still opens, thresholded, and the user is told how and
+ * how much of it that changed. */
+static void
+warn_thresholded (const char *name, guint64 changed, guint64 pixels)
+{
+  spx_mask_io_warn ("%s: not a two-level mask: %.3g%% of its pixels (%"
+                    G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT ") are "
+                    "neither black, white nor transparent and were "
+                    "thresholded: set where alpha ≥ 128 and luminance "
+                    "(299 R + 587 G + 114 B) / 1000 < 128", name,
+                    100.0 * (double) changed / (double) pixels, changed,
+                    pixels);
+}
+
 static SpxMask *
 load_png (const char *name, const guint8 *data, gsize len, GError **error)
 {
@@ -384,6 +414,8 @@ load_png (const char *name, const guint8 *data, gsize len, GError **error)
     : fail (error, SPX_MASK_ERROR_TOO_LARGE, name, "out of memory");
   png_destroy_read_struct (&d.png, &d.info, NULL);
   g_free (d.row);
+  if (ok && d.changed > 0)
+    warn_thresholded (name, d.changed, mask->rows * mask->cols);
   return ok ? g_steal_pointer (&mask) : NULL;
 }
 
