@@ -53,7 +53,11 @@ static const SpxCliPicture chart_defaults = { .width = 900, .height = 0,
      "Write .csv, .json, or the chart in .png, .svg or .pdf instead of " \
      "the table", NULL) \
   O (json, 0, FLAG, NULL, "Print the survey as one JSON object instead of " \
-     "the table", NULL)
+     "the table", NULL) \
+  O (again_noisy, 0, FLAG, NULL, "Then measure again, on one thread, " \
+     "the CPU points of every layer with a noisy one, keeping the others", \
+     "PATH may be a saved survey (.json): only its noisy layers are " \
+     "measured, from its network where it was surveyed.")
 
 typedef struct {
   SPX_CLI_FIELDS (LAYERS_OPTIONS)
@@ -152,15 +156,20 @@ progress (guint done, guint total, guint layer, const SpxSweepPoint *p,
   return !interrupted;
 }
 
-/* Run with Ctrl-C and SIGTERM caught; *signum is the one that stopped it,
- * or 0. */
+/* The survey of o (NULL: survey as it is), then its noisy layers again
+ * on one thread when again, with Ctrl-C and SIGTERM caught; *signum is
+ * the one that stopped it, or 0. */
 static gboolean
 run_survey (SpxSurvey *survey, SpxNetwork *network,
-            const SpxSurveyOptions *o, int *signum, GError **error)
+            const SpxSurveyOptions *o, gboolean again, int *signum,
+            GError **error)
 {
   Progress pr = { isatty (STDERR_FILENO), survey };
   SpxCliSignals *signals = spx_cli_signals_catch ();
-  gboolean ok = spx_survey_run (survey, network, o, progress, &pr, error);
+  gboolean ok = o == NULL ||
+                spx_survey_run (survey, network, o, progress, &pr, error);
+  if (ok && again)
+    ok = spx_survey_measure_again (survey, network, 1, progress, &pr, error);
   *signum = spx_cli_signals_release (signals);
   if (pr.tty)
     fprintf (stderr, "\r\033[K");
@@ -228,7 +237,9 @@ print_row (const SpxSurvey *survey, const SpxSurveyLayer *l,
   g_autofree char *model = choice_text (l, SPX_SWEEP_MODEL);
   const SpxSurveyChoice *c = &l->recommended[share];
   double total = survey->total[share].dense_ms;
-  double part_pc = c->valid && total > 0 ? 100 * c->dense_ms / total : NAN;
+  /* a dense time that failed the noise rule is no share of anything */
+  double part_pc = c->valid && c->measured && total > 0
+                     ? 100 * c->dense_ms / total : NAN;
   /* a tenth of a percent below 10%: one layer of 72 is about 1% */
   g_autofree char *part = isnan (part_pc) ? g_strdup ("—")
     : g_strdup_printf (part_pc < 10 ? "%.1f%%" : "%.0f%%", part_pc);
@@ -247,10 +258,19 @@ print_total (const SpxSurvey *survey, SpxSweepSource s, const char *where)
   const SpxSurveyTotal *t = &survey->total[s];
   if (!t->valid)
     return;
-  spx_cli_line (stdout, "total on %s: %.4g ms dense, %.4g ms as "
-                "recommended: %.2f×; %.0f%% of the dense time in layers "
-                "kept dense", where, t->dense_ms, t->chosen_ms, t->speedup,
-                t->dense_ms > 0 ? 100 * t->kept_dense_ms / t->dense_ms : 0);
+  g_autofree char *left = t->unmeasured == 0 ? g_strdup ("")
+    : g_strdup_printf ("; %u layer%s (%.0f%% of the flops) not measured, "
+                       "left out", t->unmeasured, t->unmeasured == 1 ? ""
+                                                                      : "s",
+                       100 * t->unmeasured_flops / t->flops);
+  if (t->layers == 0)
+    spx_cli_line (stdout, "total on %s: nothing measured%s", where, left);
+  else
+    spx_cli_line (stdout, "total on %s: %.4g ms dense, %.4g ms as "
+                  "recommended: %.2f×; %.0f%% of the dense time in layers "
+                  "kept dense%s", where, t->dense_ms, t->chosen_ms,
+                  t->speedup, t->dense_ms > 0
+                  ? 100 * t->kept_dense_ms / t->dense_ms : 0, left);
 }
 
 /* What was surveyed, in a line. */
@@ -267,9 +287,10 @@ print_settings (const SpxSurvey *survey)
   g_autofree char *model = o->run_model ? g_strdup_printf (
     "; IPU model %s in %s", o->machine->name,
     spx_dtype_to_string (spx_dtype_on_ipu (o->dtype))) : g_strdup ("");
-  spx_cli_line (stdout, "%s (%s): %u layers at n = %" G_GUINT64_FORMAT
-                "%s%s", survey->path, survey->format, survey->layers->len,
-                o->n, cpu, model);
+  g_autofree char *count = spx_survey_count_describe (survey->n_layers,
+                                                     survey->n_skipped);
+  spx_cli_line (stdout, "%s (%s): %s at n = %" G_GUINT64_FORMAT "%s%s",
+                survey->path, survey->format, count, o->n, cpu, model);
 }
 
 static void
@@ -343,7 +364,9 @@ warn_noisy (const SpxSurvey *survey)
   g_autofree char *advice = spx_noise_advice (SPX_NOISE_BUSY,
                                               survey->settings.threads);
   spx_cli_line (stderr, "sparse-explorer layers: warning: %u of %u points "
-                "noisy, none of them recommended: %s", noisy, points, advice);
+                "noisy, none of them recommended: %s --again-noisy "
+                "measures the noisy layers again on one thread.", noisy,
+                points, advice);
 }
 
 static int
@@ -357,16 +380,10 @@ report (const SpxSurvey *survey, const LayersArgs *a, SpxCliOut kind,
         return spx_cli_input_error (CMD, error);
       g_autofree char *shown = g_filename_display_name (a->out);
       g_autofree char *words = spx_survey_describe (survey);
-      guint skipped = 0;
-      for (guint i = 0; i < survey->layers->len; i++)
-        skipped += ((SpxSurveyLayer *) survey->layers->pdata[i])->skipped
-                   != NULL;
-      g_autofree char *left = skipped ? g_strdup_printf (
-        " (%u entr%s skipped)", skipped, skipped == 1 ? "y" : "ies")
-        : g_strdup ("");
-      spx_cli_line (stdout, "sparse-explorer layers: %u layers%s written to "
-                    "%s; %s", survey->layers->len - skipped, left, shown,
-                    words);
+      g_autofree char *count = spx_survey_count_describe (survey->n_layers,
+                                                          survey->n_skipped);
+      spx_cli_line (stdout, "sparse-explorer layers: %s written to %s; %s",
+                    count, shown, words);
     }
   else if (a->json)
     {
@@ -396,8 +413,34 @@ measuring_option (const LayersArgs *a)
   return NULL;
 }
 
+/* A failed run: its options (usage) or its input. */
+static int
+run_error (GError *error)
+{
+  return error->domain == SPX_SURVEY_ERROR
+           ? spx_cli_usage_error (CMD, "%s", error->message)
+           : spx_cli_input_error (CMD, error);
+}
+
+/* The noisy layers of a saved survey measured again, from its network. */
+static int
+again_saved (SpxSurvey *survey, const LayersArgs *a, SpxCliOut kind,
+             SpxExportFormat format, SpxCliPicture *pic)
+{
+  g_autoptr (GError) error = NULL;
+  int signum = 0;
+  g_autoptr (SpxNetwork) network = spx_network_open (survey->path, &error);
+  if (network == NULL)
+    return spx_cli_input_error (CMD, error);
+  if (!run_survey (survey, network, NULL, TRUE, &signum, &error) &&
+      signum == 0)
+    return run_error (error);
+  int status = report (survey, a, kind, format, pic);
+  return signum != 0 ? spx_cli_interrupted (CMD, signum) : status;
+}
+
 /* A survey saved as JSON: shown, or written in another form, as it was
- * measured (nothing runs again). */
+ * measured (only --again-noisy measures, its noisy layers). */
 static int
 show_saved (const LayersArgs *a, const char *path, SpxCliOut kind,
             SpxExportFormat format, SpxCliPicture *pic)
@@ -411,6 +454,8 @@ show_saved (const LayersArgs *a, const char *path, SpxCliOut kind,
   g_autoptr (SpxSurvey) survey = spx_survey_load (path, &error);
   if (survey == NULL)
     return spx_cli_input_error (CMD, error);
+  if (a->again_noisy)
+    return again_saved (survey, a, kind, format, pic);
   return report (survey, a, kind, format, pic);
 }
 
@@ -440,11 +485,10 @@ run (const LayersArgs *a, const char *path)
   if (network == NULL)
     return spx_cli_input_error (CMD, error);
   g_autoptr (SpxSurvey) survey = spx_survey_new ();
-  gboolean ok = run_survey (survey, network, &o, &signum, &error);
+  gboolean ok = run_survey (survey, network, &o, a->again_noisy, &signum,
+                            &error);
   if (!ok && signum == 0)
-    return error->domain == SPX_SURVEY_ERROR
-             ? spx_cli_usage_error (CMD, "%s", error->message)
-             : spx_cli_input_error (CMD, error);
+    return run_error (error);
   status = report (survey, a, kind, format, &pic);
   if (signum != 0)
     return spx_cli_interrupted (CMD, signum);
@@ -481,7 +525,8 @@ spx_cli_layers_options (void)
     "recommendation on each source, its share of the network's dense "
     "time), the skipped entries with why, the totals and one sentence.\n"
     "PATH may also be a survey saved with --out FILE.json: it is shown (or "
-    "written with --out) as it was measured, without measuring again.\n"
+    "written with --out) as it was measured, without measuring again "
+    "(with --again-noisy, only its noisy layers are).\n"
     "Ctrl-C (SIGTERM) stops the survey, prints (or writes) the layers "
     "done and exits with status 130 (143).");
   SPX_CLI_ADD (o, LAYERS_OPTIONS, NULL);
