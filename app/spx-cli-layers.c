@@ -340,7 +340,8 @@ write_out (const SpxSurvey *survey, const char *path, SpxCliOut kind,
   SpxRenderLayersData chart = { .survey = survey };
   if (pic->height == 0)
     pic->height = MIN (16384, MAX (240, spx_render_layers_height (
-                                          survey, &pic->style)));
+                                          survey, &pic->style,
+                                          pic->width)));
   return spx_render_export (path, format, pic->width, pic->height,
                             pic->scale, spx_render_layers, &chart,
                             &pic->style, SPX_SAVE_DEFAULT, error);

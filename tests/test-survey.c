@@ -1041,7 +1041,7 @@ test_chart (void)
   SpxRenderStyle style;
   spx_render_style_init (&style, SPX_THEME_LIGHT);
   SpxRenderLayersData d = { .survey = survey };
-  double h = spx_render_layers_height (survey, &style);
+  double h = spx_render_layers_height (survey, &style, 900);
   g_autoptr (GError) error = NULL;
   g_autoptr (GBytes) png = spx_render_export_bytes (SPX_EXPORT_PNG, 900, h, 1,
                                                     spx_render_layers, &d,
@@ -1061,7 +1061,7 @@ test_chart (void)
       g_ptr_array_add (survey->layers, l);
     }
   spx_survey_sum (survey);
-  double tall = spx_render_layers_height (survey, &style);
+  double tall = spx_render_layers_height (survey, &style, 900);
   g_assert_cmpfloat (tall, >, 72 * 2 * style.font_size);
   const double sizes[][2] = { { 900, tall }, { 400, 300 }, { 64, 64 } };
   for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)

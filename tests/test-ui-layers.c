@@ -113,14 +113,29 @@ row_is_layer (SpxWindow *w, const char *name)
   return layer;
 }
 
+/* The row called name in the table as shown (filtered and sorted):
+ * FALSE when it is hidden. */
+static gboolean
+shown_row (SpxWindow *w, const char *name, GtkTreeIter *shown)
+{
+  GtkTreeIter it, in_filter;
+  row_named (w, name, &it);
+  if (!gtk_tree_model_filter_convert_child_iter_to_iter (
+        GTK_TREE_MODEL_FILTER (w->layers.filter), &in_filter, &it))
+    return FALSE;
+  gtk_tree_model_sort_convert_child_iter_to_iter (
+    GTK_TREE_MODEL_SORT (w->layers.sorted), shown, &in_filter);
+  return TRUE;
+}
+
 /* A double-click on the row called name. */
 static void
 activate_row (SpxWindow *w, const char *name)
 {
   GtkTreeIter it;
-  row_named (w, name, &it);
+  g_assert_true (shown_row (w, name, &it));
   g_autoptr (GtkTreePath) path = gtk_tree_model_get_path (
-    GTK_TREE_MODEL (w->layers.store), &it);
+    gtk_tree_view_get_model (GTK_TREE_VIEW (w->layers.tree)), &it);
   GtkTreeView *tree = GTK_TREE_VIEW (w->layers.tree);
   gtk_tree_view_row_activated (tree, path, gtk_tree_view_get_column (tree,
                                                                      0));
@@ -236,8 +251,11 @@ test_open (void)
   g_autofree char *dir = make_folder ("open");
   SpxWindow *w = window_new ();
   g_autoptr (SpxMask) before = spx_mask_ref (w->study->scenario->mask);
-  g_assert_false (gtk_widget_get_visible (w->layers.page));
+  g_assert_true (gtk_stack_get_visible_child (GTK_STACK (w->layers.inner))
+                 == w->layers.empty);
   open_path (w, dir);
+  g_assert_true (gtk_stack_get_visible_child (GTK_STACK (w->layers.inner))
+                 == w->layers.content);
   g_assert_null (spx_window_get_error (w));
   g_assert_true (layers_shown (w));
   g_assert_true (w->study->scenario->mask == before);

@@ -49,6 +49,12 @@ typedef struct {
   GtkWidget     *chart_box;   /* scrolls the chart; shown with a survey */
   GtkWidget     *paned;       /* the table over the chart */
   gboolean       fit_pending; /* the table to fit once the page shows */
+  gint           width;       /* the page's, last allocated */
+  /* the page before a network is open, and with one */
+  GtkWidget     *inner, *empty, *content;
+  GtkWidget     *show_skipped; /* the table lists skipped entries */
+  GtkTreeModel  *filter, *sorted; /* over store: what the table shows */
+  GHashTable    *rows;        /* name → its GtkTreeIter in store */
   GtkTreeViewColumn *blocks_column;
   SpxRenderLayersData chart_data;
 } SpxWindowLayers;
