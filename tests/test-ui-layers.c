@@ -541,12 +541,114 @@ test_close_while_running (void)
   test_remove_folder (dir);
 }
 
+/* The label texts under widget, joined. */
+static void
+labels_text (GtkWidget *widget, GString *out)
+{
+  if (GTK_IS_LABEL (widget))
+    g_string_append (out, gtk_label_get_text (GTK_LABEL (widget)));
+  if (!GTK_IS_CONTAINER (widget))
+    return;
+  g_autoptr (GList) children = gtk_container_get_children (
+    GTK_CONTAINER (widget));
+  for (GList *l = children; l != NULL; l = l->next)
+    labels_text (l->data, out);
+}
+
+/* With no network the page says how to open one, and the tab shows it. */
+static void
+test_empty (void)
+{
+  SKIP_WITHOUT_DISPLAY ();
+  SpxWindow *w = window_new ();
+  activate (w, "view", g_variant_new_string (SPX_WINDOW_LAYERS_VIEW));
+  wait_idle (w);
+  g_assert_true (layers_shown (w));
+  g_assert_true (gtk_widget_get_mapped (w->layers.empty));
+  g_assert_false (gtk_widget_get_mapped (w->layers.content));
+  g_autoptr (GString) text = g_string_new (NULL);
+  labels_text (w->layers.empty, text);
+  g_assert_nonnull (strstr (text->str, "No network open"));
+  g_assert_nonnull (strstr (text->str, "sparse-explorer layers PATH"));
+  g_assert_nonnull (strstr (text->str, "Open Network Folder"));
+  window_close (w);
+}
+
+/* The names of the rows as the table shows them, in its order; how many
+ * of them are layers before the first skipped entry, in *layers_first. */
+static GPtrArray *
+shown_names (SpxWindow *w, guint *layers_first)
+{
+  GtkTreeModel *model = gtk_tree_view_get_model (GTK_TREE_VIEW (
+    w->layers.tree));
+  GPtrArray *names = g_ptr_array_new_with_free_func (g_free);
+  gboolean skipped_seen = FALSE;
+  GtkTreeIter it;
+  *layers_first = 0;
+  for (gboolean ok = gtk_tree_model_get_iter_first (model, &it); ok;
+       ok = gtk_tree_model_iter_next (model, &it))
+    {
+      char *name = NULL;
+      gboolean layer = FALSE;
+      gtk_tree_model_get (model, &it, COL_NAME, &name, COL_LAYER, &layer,
+                          -1);
+      g_ptr_array_add (names, name);
+      /* no layer after a skipped entry */
+      g_assert_false (layer && skipped_seen);
+      skipped_seen |= !layer;
+      *layers_first += layer;
+    }
+  return names;
+}
+
+/* Skipped entries come last whichever way the table is sorted, and the
+ * toggle hides them. */
+static void
+test_skipped_last (void)
+{
+  SKIP_WITHOUT_DISPLAY ();
+  g_autofree char *dir = make_folder ("skipped");
+  SpxWindow *w = window_new ();
+  open_path (w, dir);
+  GtkTreeSortable *sorted = GTK_TREE_SORTABLE (w->layers.sorted);
+  guint layers;
+  /* by name: c-broken.mtx would come before d-net's layer */
+  gtk_tree_sortable_set_sort_column_id (sorted, COL_NAME,
+                                        GTK_SORT_ASCENDING);
+  g_autoptr (GPtrArray) up = shown_names (w, &layers);
+  g_assert_cmpuint (up->len, ==, 5);
+  g_assert_cmpuint (layers, ==, 3);
+  g_assert_cmpstr (up->pdata[0], ==, "a-tiny.mtx");
+  g_assert_cmpstr (up->pdata[2], ==, "d-net.safetensors/w");
+  g_assert_cmpstr (up->pdata[3], ==, "c-broken.mtx");
+  gtk_tree_sortable_set_sort_column_id (sorted, COL_NAME,
+                                        GTK_SORT_DESCENDING);
+  g_autoptr (GPtrArray) down = shown_names (w, &layers);
+  g_assert_cmpuint (layers, ==, 3);
+  g_assert_cmpstr (down->pdata[0], ==, "d-net.safetensors/w");
+  g_assert_cmpstr (down->pdata[2], ==, "a-tiny.mtx");
+  /* hidden, then shown again */
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (w->layers.show_skipped),
+                                FALSE);
+  g_autoptr (GPtrArray) hidden = shown_names (w, &layers);
+  g_assert_cmpuint (hidden->len, ==, 3);
+  g_assert_cmpuint (layers, ==, 3);
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (w->layers.show_skipped),
+                                TRUE);
+  g_autoptr (GPtrArray) again = shown_names (w, &layers);
+  g_assert_cmpuint (again->len, ==, 5);
+  window_close (w);
+  test_remove_folder (dir);
+}
+
 int
 main (int argc, char **argv)
 {
   g_autofree char *home = test_ui_init (&argc, &argv);
   tmp_dir = g_dir_make_tmp ("spx-ui-layers-XXXXXX", NULL);
   g_test_add_func ("/ui/layers/open", test_open);
+  g_test_add_func ("/ui/layers/empty", test_empty);
+  g_test_add_func ("/ui/layers/skipped-last", test_skipped_last);
   g_test_add_func ("/ui/layers/survey", test_survey);
   g_test_add_func ("/ui/layers/study-layer", test_study_layer);
   g_test_add_func ("/ui/layers/save-reopen", test_save_reopen);
