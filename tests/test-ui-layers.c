@@ -641,6 +641,65 @@ test_skipped_last (void)
   test_remove_folder (dir);
 }
 
+/* Measure Again on 1 Thread: only the layer with a noisy point (made so
+ * here, not left to the machine's load) is measured again, on one
+ * thread; the others' points stay as they were; its row follows. */
+static void
+test_again (void)
+{
+  SKIP_WITHOUT_DISPLAY ();
+  g_autofree char *dir = make_folder ("again");
+  SpxWindow *w = window_new ();
+  open_path (w, dir);
+  survey_setup (w, 2);
+  spx_study_set_threads (w->study, 2);
+  activate (w, "run-survey", NULL);
+  wait_idle (w);
+  SpxSurvey *s = w->layers.survey;
+  for (guint i = 0; i < s->layers->len; i++)
+    {
+      SpxSurveyLayer *l = s->layers->pdata[i];
+      gboolean noisy = g_str_equal (l->name, "a-tiny.mtx");
+      for (guint j = 0; l->points != NULL && j < l->points->len; j++)
+        g_array_index (l->points, SpxSweepPoint, j).noise =
+          noisy ? SPX_NOISE_BUSY : SPX_NOISE_NONE;
+      spx_survey_recommend (l);
+    }
+  spx_survey_sum (s);
+  _spx_window_layers_actions (w);
+  g_assert_true (g_action_get_enabled (g_action_map_lookup_action (
+    G_ACTION_MAP (w), "survey-again")));
+  g_autoptr (SpxSurvey) before = spx_survey_copy (s);
+  activate (w, "survey-again", NULL);
+  wait_idle (w);
+  s = w->layers.survey;
+  g_assert_cmpuint (s->layers->len, ==, before->layers->len);
+  for (guint i = 0; i < s->layers->len; i++)
+    {
+      const SpxSurveyLayer *l = s->layers->pdata[i];
+      const SpxSurveyLayer *was = before->layers->pdata[i];
+      if (l->points == NULL)
+        continue;
+      g_assert_cmpuint (l->points->len, ==, was->points->len);
+      if (!g_str_equal (l->name, "a-tiny.mtx"))
+        {
+          g_assert_cmpmem (l->points->data, l->points->len *
+                           sizeof (SpxSweepPoint), was->points->data,
+                           was->points->len * sizeof (SpxSweepPoint));
+          continue;
+        }
+      for (guint j = 0; j < l->points->len; j++)
+        g_assert_true (g_str_has_suffix (
+          g_array_index (l->points, SpxSweepPoint, j).machine, "-1t"));
+      g_autofree char *said = spx_survey_choice_describe (
+        &l->recommended[SPX_SWEEP_CPU]);
+      g_autofree char *row = cell (w, l->name, COL_CPU);
+      g_assert_cmpstr (row, ==, said);
+    }
+  window_close (w);
+  test_remove_folder (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -649,6 +708,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/layers/open", test_open);
   g_test_add_func ("/ui/layers/empty", test_empty);
   g_test_add_func ("/ui/layers/skipped-last", test_skipped_last);
+  g_test_add_func ("/ui/layers/again", test_again);
   g_test_add_func ("/ui/layers/survey", test_survey);
   g_test_add_func ("/ui/layers/study-layer", test_study_layer);
   g_test_add_func ("/ui/layers/save-reopen", test_save_reopen);

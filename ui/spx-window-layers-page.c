@@ -242,6 +242,14 @@ tools_new (SpxWindow *w)
   gtk_widget_set_tooltip_text (w->layers.sources, "What Run Survey runs: "
                                "the IPU model alone takes a moment; this "
                                "CPU measures every point");
+  GtkWidget *again = gtk_button_new_with_mnemonic (
+    "Measure _Again on 1 Thread");
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (again),
+                                  "win.survey-again");
+  gtk_widget_set_tooltip_text (again, "Measure again, on one thread, the "
+                               "layers with a noisy point on this CPU "
+                               "(other programs slowed them), keeping the "
+                               "others as they are");
   GtkWidget *save = gtk_button_new_with_mnemonic ("Sa_ve Survey…");
   gtk_actionable_set_action_name (GTK_ACTIONABLE (save), "win.save-survey");
   gtk_widget_set_tooltip_text (save, "Save the survey as JSON (it reopens "
@@ -258,6 +266,7 @@ tools_new (SpxWindow *w)
                             G_CALLBACK (_spx_window_layers_refilter), w);
   gtk_box_pack_start (GTK_BOX (row), w->layers.run_button, FALSE, FALSE, 0);
   gtk_box_pack_start (GTK_BOX (row), w->layers.sources, FALSE, FALSE, 0);
+  gtk_box_pack_start (GTK_BOX (row), again, FALSE, FALSE, 0);
   gtk_box_pack_end (GTK_BOX (row), save, FALSE, FALSE, 0);
   gtk_box_pack_end (GTK_BOX (row), w->layers.show_skipped, FALSE, FALSE, 0);
   return row;

@@ -360,6 +360,16 @@ update_chart (SpxWindow *w)
   gtk_widget_set_visible (w->layers.chart_box, survey != NULL);
 }
 
+/* Whether the survey shown has a layer Measure Again would measure. */
+static gboolean
+has_noisy (const SpxSurvey *survey)
+{
+  for (guint i = 0; survey != NULL && i < survey->layers->len; i++)
+    if (spx_survey_layer_noisy (survey->layers->pdata[i]))
+      return TRUE;
+  return FALSE;
+}
+
 void
 _spx_window_layers_actions (SpxWindow *w)
 {
@@ -370,6 +380,10 @@ _spx_window_layers_actions (SpxWindow *w)
   g_simple_action_set_enabled (
     G_SIMPLE_ACTION (g_action_map_lookup_action (map, "run-survey")),
     idle && _spx_window_layers_network (w) != NULL);
+  g_simple_action_set_enabled (
+    G_SIMPLE_ACTION (g_action_map_lookup_action (map, "survey-again")),
+    idle && _spx_window_layers_network (w) != NULL &&
+    has_noisy (w->layers.survey));
   g_simple_action_set_enabled (
     G_SIMPLE_ACTION (g_action_map_lookup_action (map, "save-survey")),
     w->layers.survey != NULL && w->layers.survey->layers->len > 0);
@@ -526,6 +540,7 @@ typedef struct {
   /* the survey shown before, back when this one ends with no layer */
   SpxSurvey        *before;
   gboolean          before_unsaved;
+  gboolean          again;   /* the noisy layers of survey measured again */
 } SurveyJob;
 
 /* A point for the main loop, with what it needs of its layer. */
@@ -600,8 +615,14 @@ deliver_point (gpointer data)
 {
   PointMsg *m = data;
   SpxWindow *w = m->window;
-  if (m->serial == w->layers.serial && w->layers.survey != NULL &&
-      !destroyed (w))
+  if (m->name == NULL && m->serial == w->layers.serial && !destroyed (w))
+    { /* measuring again: its progress only, the rows at the end */
+      w->layers.done = m->done;
+      w->layers.total = m->total;
+      _spx_window_update_busy (w);
+    }
+  else if (m->name != NULL && m->serial == w->layers.serial &&
+           w->layers.survey != NULL && !destroyed (w))
     {
       guint layers = w->layers.survey->layers->len;
       SpxSurveyLayer *l = add_point (w->layers.survey, m);
@@ -628,7 +649,16 @@ survey_progress (guint done, guint total, guint layer,
                  const SpxSweepPoint *point, gpointer data)
 {
   SurveyJob *j = data;
-  if (point != NULL)
+  if (point != NULL && j->again)
+    {
+      PointMsg *m = g_new0 (PointMsg, 1);
+      m->window = g_object_ref (j->window);
+      m->serial = j->serial;
+      m->done = done;
+      m->total = total;
+      g_idle_add (deliver_point, m);
+    }
+  else if (point != NULL)
     {
       const SpxSurveyLayer *l = j->survey->layers->pdata[layer];
       PointMsg *m = g_new0 (PointMsg, 1);
@@ -645,8 +675,12 @@ survey_thread (GTask *task, gpointer source, gpointer data, GCancellable *c)
 {
   SurveyJob *j = data;
   g_cancellable_push_current (j->cancel);
-  spx_survey_run (j->survey, j->network->network, &j->options,
-                  survey_progress, j, &j->error);
+  if (j->again)
+    spx_survey_measure_again (j->survey, j->network->network, 1,
+                              survey_progress, j, &j->error);
+  else
+    spx_survey_run (j->survey, j->network->network, &j->options,
+                    survey_progress, j, &j->error);
   g_cancellable_pop_current (j->cancel);
   g_task_return_boolean (task, TRUE); /* the outcome is in j */
 }
@@ -715,6 +749,36 @@ shown_survey (const SurveyJob *j)
   return survey;
 }
 
+static void
+start_job (SpxWindow *w, SurveyJob *j)
+{
+  GTask *task = g_task_new (w, NULL, survey_done, j);
+  g_task_set_task_data (task, j, NULL); /* freed by survey_done */
+  g_task_run_in_thread (task, survey_thread);
+  g_object_unref (task);
+}
+
+void
+_spx_window_survey_again (SpxWindow *w)
+{
+  if (w->layers.cancel != NULL || w->sweep_cancel != NULL ||
+      _spx_window_layers_network (w) == NULL || !has_noisy (w->layers.survey))
+    return;
+  SurveyJob *j = g_new0 (SurveyJob, 1);
+  j->window = g_object_ref (w);
+  j->serial = ++w->layers.serial;
+  j->network = g_atomic_rc_box_acquire (w->layers.network);
+  j->again = TRUE;
+  j->cancel = g_cancellable_new ();
+  /* the worker's own copy; the one shown stays until it is done */
+  j->survey = spx_survey_copy (w->layers.survey);
+  w->layers.cancel = g_object_ref (j->cancel);
+  w->layers.done = 0;
+  w->layers.total = 1;
+  _spx_window_update_busy (w);
+  start_job (w, j);
+}
+
 void
 _spx_window_run_survey (SpxWindow *w)
 {
@@ -737,10 +801,7 @@ _spx_window_run_survey (SpxWindow *w)
   fill_rows (w);
   layers_changed (w);
   _spx_window_update_busy (w);
-  GTask *task = g_task_new (w, NULL, survey_done, j);
-  g_task_set_task_data (task, j, NULL); /* freed by survey_done */
-  g_task_run_in_thread (task, survey_thread);
-  g_object_unref (task);
+  start_job (w, j);
 }
 
 gboolean

@@ -246,6 +246,9 @@ void       _spx_window_open_network (SpxWindow *w, const char *path);
 /* Survey the network listed (on a worker, at the study's n, dtype,
  * machine and threads); the rows fill as points arrive. */
 void       _spx_window_run_survey  (SpxWindow *w);
+/* The CPU points of the survey's layers with a noisy one measured
+ * again on one thread (on a worker; the rows change when it ends). */
+void       _spx_window_survey_again (SpxWindow *w);
 /* TRUE while a survey runs, with its points done of total. */
 gboolean   _spx_window_surveying   (SpxWindow *w, guint *done, guint *total);
 /* Run Survey and Save Survey usable when they can run. */

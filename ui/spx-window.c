@@ -624,6 +624,12 @@ act_survey (GSimpleAction *a, GVariant *p, gpointer data)
 }
 
 static void
+act_survey_again (GSimpleAction *a, GVariant *p, gpointer data)
+{
+  _spx_window_survey_again (data);
+}
+
+static void
 act_save_survey (GSimpleAction *a, GVariant *p, gpointer data)
 {
   _spx_window_save_survey_dialog (data);
@@ -747,6 +753,7 @@ static const GActionEntry win_actions[] = {
   { "run-sweep", act_sweep, NULL, NULL, NULL, { 0 } },
   { "measure-again", act_measure_again, NULL, NULL, NULL, { 0 } },
   { "run-survey", act_survey, NULL, NULL, NULL, { 0 } },
+  { "survey-again", act_survey_again, NULL, NULL, NULL, { 0 } },
   { "save-survey", act_save_survey, NULL, NULL, NULL, { 0 } },
   { "save-survey-path", act_save_survey_path, "s", NULL, NULL, { 0 } },
   { "cancel", act_cancel, NULL, NULL, NULL, { 0 } },

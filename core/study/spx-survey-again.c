@@ -1,5 +1,6 @@
 /* spx-survey-again.c: the noisy layers of a survey measured again (on
- * one thread, say), the others kept as they were */
+ * one thread, say), the others kept as they were; and a survey copied,
+ * for a worker to measure again while the original is shown */
 #include "spx-survey.h"
 #include "spx-survey-private.h"
 #include "spx-util.h"
@@ -10,6 +11,34 @@ typedef struct {
   guint             before, total; /* points of the layers before */
   guint             layer;
 } Again;
+
+static SpxSurveyLayer *
+layer_copy (const SpxSurveyLayer *from)
+{
+  SpxSurveyLayer *l = g_memdup2 (from, sizeof *from);
+  l->name = g_strdup (from->name);
+  l->skipped = g_strdup (from->skipped);
+  l->points = from->points ? g_array_copy (from->points) : NULL;
+  return l;
+}
+
+SpxSurvey *
+spx_survey_copy (const SpxSurvey *survey)
+{
+  SpxSurvey *copy = spx_survey_new ();
+  spx_ipu_machine_free (copy->settings.machine);
+  copy->settings = survey->settings;
+  copy->settings.machine = survey->settings.machine
+    ? spx_ipu_machine_copy (survey->settings.machine) : NULL;
+  copy->settings.only = g_strdup (survey->settings.only);
+  copy->path = g_strdup (survey->path);
+  copy->format = g_strdup (survey->format);
+  copy->complete = survey->complete;
+  for (guint i = 0; i < survey->layers->len; i++)
+    g_ptr_array_add (copy->layers, layer_copy (survey->layers->pdata[i]));
+  spx_survey_sum (copy);
+  return copy;
+}
 
 gboolean
 spx_survey_layer_noisy (const SpxSurveyLayer *layer)

@@ -127,6 +127,9 @@ typedef struct {
 
 SpxSurvey *spx_survey_new  (void);
 void       spx_survey_free (SpxSurvey *survey);
+/* A copy of everything: settings, layers (their points copied), totals
+ * (what a worker measures again while the original is shown). */
+SpxSurvey *spx_survey_copy (const SpxSurvey *survey);
 /* What survey->layers frees each layer with. */
 void       spx_survey_layer_free (SpxSurveyLayer *layer);
 
