@@ -268,7 +268,6 @@ tools_new (SpxWindow *w)
   gtk_box_pack_start (GTK_BOX (row), w->layers.sources, FALSE, FALSE, 0);
   gtk_box_pack_start (GTK_BOX (row), again, FALSE, FALSE, 0);
   gtk_box_pack_end (GTK_BOX (row), save, FALSE, FALSE, 0);
-  gtk_box_pack_end (GTK_BOX (row), w->layers.show_skipped, FALSE, FALSE, 0);
   return row;
 }
 
@@ -324,7 +323,14 @@ _spx_window_layers_page_new (SpxWindow *w)
   gtk_paned_pack2 (GTK_PANED (paned), chart, TRUE, FALSE);
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
   gtk_box_pack_start (GTK_BOX (box), tools_new (w), FALSE, FALSE, 0);
-  gtk_box_pack_start (GTK_BOX (box), w->layers.summary, FALSE, FALSE, 0);
+  /* the sentence, and the toggle (on its line: the tools fill 1024 px) */
+  GtkWidget *line = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  gtk_widget_set_margin_end (w->layers.show_skipped, 8);
+  gtk_widget_set_valign (w->layers.show_skipped, GTK_ALIGN_START);
+  gtk_box_pack_start (GTK_BOX (line), w->layers.summary, TRUE, TRUE, 0);
+  gtk_box_pack_end (GTK_BOX (line), w->layers.show_skipped, FALSE, FALSE,
+                    0);
+  gtk_box_pack_start (GTK_BOX (box), line, FALSE, FALSE, 0);
   gtk_box_pack_start (GTK_BOX (box), paned, TRUE, TRUE, 0);
   w->layers.content = box;
   /* the empty state until a network is opened */
