@@ -197,14 +197,6 @@ pad (GString *out, const char *text, guint width)
   g_string_append (out, "  ");
 }
 
-/* The source whose dense time the share column is of. */
-static SpxSweepSource
-share_source (const SpxSurvey *survey)
-{
-  return survey->total[SPX_SWEEP_CPU].valid ? SPX_SWEEP_CPU
-                                            : SPX_SWEEP_MODEL;
-}
-
 /* The widest of a source's recommendations in words (at least the
  * column's own width), so that the columns after it line up. */
 static guint
@@ -227,7 +219,6 @@ static void
 print_row (const SpxSurvey *survey, const SpxSurveyLayer *l,
            const guint *widths)
 {
-  SpxSweepSource share = share_source (survey);
   g_autoptr (GString) row = g_string_new (NULL);
   g_autofree char *shape = g_strdup_printf ("%" G_GUINT64_FORMAT " × %"
                                             G_GUINT64_FORMAT, l->rows,
@@ -235,11 +226,7 @@ print_row (const SpxSurvey *survey, const SpxSurveyLayer *l,
   g_autofree char *density = g_strdup_printf ("%.1f%%", 100 * l->density);
   g_autofree char *cpu = choice_text (l, SPX_SWEEP_CPU);
   g_autofree char *model = choice_text (l, SPX_SWEEP_MODEL);
-  const SpxSurveyChoice *c = &l->recommended[share];
-  double total = survey->total[share].dense_ms;
-  /* a dense time that failed the noise rule is no share of anything */
-  double part_pc = c->valid && c->measured && total > 0
-                     ? 100 * c->dense_ms / total : NAN;
+  double part_pc = 100 * spx_survey_layer_share (survey, l);
   /* a tenth of a percent below 10%: one layer of 72 is about 1% */
   g_autofree char *part = isnan (part_pc) ? g_strdup ("—")
     : g_strdup_printf (part_pc < 10 ? "%.1f%%" : "%.0f%%", part_pc);
@@ -296,7 +283,7 @@ print_settings (const SpxSurvey *survey)
 static void
 print_table (const SpxSurvey *survey)
 {
-  const char *share = share_source (survey) == SPX_SWEEP_CPU
+  const char *share = spx_survey_share_source (survey) == SPX_SWEEP_CPU
                         ? "dense (CPU)" : "dense (model)";
   g_autoptr (GString) head = g_string_new (NULL);
   guint widths[SPX_SWEEP_N_SOURCES];

@@ -896,6 +896,17 @@ test_totals_unmeasured (void)
   g_assert_cmpfloat (t->unmeasured_flops, ==, 5120);
   g_assert_cmpuint (survey->n_layers, ==, 4);
   g_assert_cmpuint (survey->n_skipped, ==, 1);
+  /* shares of the 7 ms measured: c's noisy 50 ms is none */
+  g_assert_cmpint (spx_survey_share_source (survey), ==, SPX_SWEEP_CPU);
+  static const double shares[] = { 2 / 7.0, 3 / 7.0, NAN, 2 / 7.0, NAN };
+  for (guint i = 0; i < G_N_ELEMENTS (shares); i++)
+    {
+      double share = spx_survey_layer_share (survey, layer (survey, i));
+      if (isnan (shares[i]))
+        g_assert_true (isnan (share));
+      else
+        g_assert_cmpfloat_with_epsilon (share, shares[i], 1e-12);
+    }
   check_layers (survey);
   g_autofree char *words = spx_survey_describe (survey);
   g_assert_nonnull (strstr (words, "1.40× on this CPU (fp32, over OpenBLAS "

@@ -78,13 +78,6 @@ choice_text (const SpxSurveyChoice *c, double *key)
   return text != NULL ? text : g_strdup ("—");
 }
 
-/* The source whose dense time the share is of: the CPU's when measured. */
-static SpxSweepSource
-share_source (const SpxSurvey *survey)
-{
-  return survey->total[SPX_SWEEP_CPU].valid ? SPX_SWEEP_CPU
-                                            : SPX_SWEEP_MODEL;
-}
 
 /* What the tooltip says of a row (markup): its name and choices whole
  * (the columns may end them in "…"), and what a double-click does. */
@@ -156,12 +149,7 @@ set_row (SpxWindow *w, GtkTreeIter *it, gint i, const SpxSurveyLayer *l)
     &l->recommended[SPX_SWEEP_MODEL], &mk) : g_strdup ("");
   g_autofree char *share = NULL;
   if (has)
-    {
-      SpxSweepSource s = share_source (survey);
-      double total = survey->total[s].dense_ms;
-      share = percent (l->recommended[s].valid && total > 0
-                       ? l->recommended[s].dense_ms / total : NAN, &sk);
-    }
+    share = percent (spx_survey_layer_share (survey, l), &sk);
   g_autofree char *shown = g_utf8_make_valid (name, -1);
   g_autofree char *tip = row_tip (shown, skipped, cpu, model);
   gtk_list_store_set (w->layers.store, it, COL_NAME, shown, COL_SHAPE, shape,

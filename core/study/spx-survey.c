@@ -405,6 +405,23 @@ spx_survey_sum (SpxSurvey *survey)
     spx_survey_tally (survey, survey->layers->pdata[i], 1);
 }
 
+SpxSweepSource
+spx_survey_share_source (const SpxSurvey *survey)
+{
+  return survey->total[SPX_SWEEP_CPU].layers > 0 ? SPX_SWEEP_CPU
+                                                 : SPX_SWEEP_MODEL;
+}
+
+double
+spx_survey_layer_share (const SpxSurvey *survey, const SpxSurveyLayer *layer)
+{
+  SpxSweepSource s = spx_survey_share_source (survey);
+  const SpxSurveyChoice *c = &layer->recommended[s];
+  double total = survey->total[s].dense_ms;
+  return layer->skipped == NULL && c->valid && c->measured && total > 0
+           ? c->dense_ms / total : NAN;
+}
+
 char *
 spx_survey_count_describe (guint layers, guint skipped)
 {

@@ -185,6 +185,15 @@ gboolean   spx_survey_measure_again (SpxSurvey *survey, SpxNetwork *network,
 /* Whether a layer has a noisy CPU point (measure_again measures it). */
 gboolean   spx_survey_layer_noisy   (const SpxSurveyLayer *layer);
 
+/* The source whose dense time the layers' shares are of: the CPU's
+ * when it measured a layer, else the model's. */
+SpxSweepSource spx_survey_share_source (const SpxSurvey *survey);
+/* A layer's share (0 to 1) of that dense time; NAN when it has none
+ * (skipped, its source not run, or not measured: a dense time that
+ * failed the noise rule is no share of anything). */
+double     spx_survey_layer_share   (const SpxSurvey *survey,
+                                     const SpxSurveyLayer *layer);
+
 /* "30 layers (and 87 entries that are not)", "1 layer": how many of a
  * network's entries are layers, the skipped ones apart. */
 char      *spx_survey_count_describe (guint layers, guint skipped);
