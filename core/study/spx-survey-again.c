@@ -72,7 +72,12 @@ static SpxMask *
 layer_mask (SpxNetwork *network, const SpxSurveyLayer *layer,
             GError **error)
 {
-  gint entry = spx_network_find (network, layer->name);
+  /* its entry's index first: a search by name for each is quadratic */
+  gint entry = layer->entry < spx_network_n_entries (network) &&
+               g_str_equal (spx_network_entry (network, layer->entry)->name,
+                            layer->name)
+                 ? (gint) layer->entry
+                 : spx_network_find (network, layer->name);
   if (entry < 0)
     {
       g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_NOENT,
