@@ -932,6 +932,23 @@ test_totals_unmeasured (void)
   g_assert_no_error (error);
   g_autofree char *again = spx_survey_to_json (back);
   g_assert_cmpstr (again, ==, json);
+  /* an earlier version's file (no new keys, c counted in its totals)
+   * reads, its totals made again */
+  g_autoptr (GRegex) added = g_regex_new (
+    ", \"(measured|n_layers|n_skipped|layers|unmeasured_layers|"
+    "unmeasured_flops_share)\": (true|false|[0-9.e+-]+)", 0, 0, NULL);
+  g_autofree char *stripped = g_regex_replace (added, json, -1, 0, "", 0,
+                                               NULL);
+  g_autofree char *old = edit (stripped, "\"total\"", "\"dense_ms\": 7",
+                               "\"dense_ms\": 57");
+  g_assert_null (strstr (old, "measured"));
+  g_assert_nonnull (strstr (old, "\"dense_ms\": 57"));
+  g_assert_true (g_file_set_contents (path, old, -1, NULL));
+  g_autoptr (SpxSurvey) earlier = spx_survey_load (path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpfloat_with_epsilon (earlier->total[SPX_SWEEP_CPU].dense_ms, 7,
+                                  1e-9);
+  g_assert_cmpuint (earlier->total[SPX_SWEEP_CPU].unmeasured, ==, 1);
   /* a count that is not the layers' is refused, naming it */
   g_autofree char *bad = edit (json, "", "\"n_layers\": 4", "\"n_layers\": 5");
   g_assert_true (g_file_set_contents (path, bad, -1, NULL));

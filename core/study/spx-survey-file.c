@@ -357,14 +357,12 @@ check_count (SpxJsonReader *r, JsonObject *o, const char *where,
                           want);
 }
 
-/* "measured", added since the first version, when present. */
+/* "measured" is what the points give. */
 static gboolean
 check_measured (SpxJsonReader *r, JsonObject *o, const char *where,
                 gboolean want)
 {
   gboolean measured;
-  if (!json_object_has_member (o, "measured"))
-    return TRUE;
   if (!spx_json_get_bool (r, o, where, "measured", &measured))
     return FALSE;
   return !measured == !want ||
@@ -378,6 +376,10 @@ check_choice (SpxJsonReader *r, JsonObject *o, const char *where, gpointer item)
   SpxSurveyChoice *c = item;
   static const char *const keys[] = { "ms", "dense_ms", "speedup", "best" };
   double *const values[] = { &c->ms, &c->dense_ms, &c->speedup, &c->best };
+  /* a file from before "measured": recommended again as this version
+   * judges its points (it may have kept a noisy dense time) */
+  if (!json_object_has_member (o, "measured"))
+    return TRUE;
   const char *mode = spx_json_get_string (r, o, where, "mode");
   guint block, noisy;
   if (mode == NULL ||
@@ -405,6 +407,10 @@ check_total (SpxJsonReader *r, JsonObject *o, const char *where, gpointer item)
                                       "kept_dense_ms" };
   double *const values[] = { &t->dense_ms, &t->chosen_ms, &t->speedup,
                              &t->kept_dense_ms };
+  /* a file from before "layers": summed again as this version sums
+   * (it counted layers not measured) */
+  if (!json_object_has_member (o, "layers"))
+    return TRUE;
   double share = t->flops > 0 ? t->unmeasured_flops / t->flops : 0;
   static const char *const share_key[] = { "unmeasured_flops_share" };
   double *const share_value[] = { &share };

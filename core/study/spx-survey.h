@@ -214,7 +214,8 @@ char      *spx_survey_count_describe (guint layers, guint skipped);
  * "unmeasured_flops_share"}, "model": …}}; a source that did not run is
  * absent from "recommended" and "total". Keys added since the first
  * version (the counts, "measured", "layers", "unmeasured_…") are
- * checked when present. */
+ * checked when present; a file without them (an earlier version's) has
+ * its recommendations and totals made again from its points. */
 char      *spx_survey_to_csv  (const SpxSurvey *survey);
 char      *spx_survey_to_json (const SpxSurvey *survey);
 /* By the extension of path (.csv or .json), through spx_save_file. */
