@@ -285,6 +285,8 @@ empty_new (SpxWindow *w)
     "survey saved as .json (File ▸ Open Network Folder…, Open…, or drop "
     "it on the window). From a terminal: sparse-explorer layers PATH.");
   gtk_label_set_line_wrap (GTK_LABEL (text), TRUE);
+  /* at least 50 characters wide: a narrow label would be tall */
+  gtk_label_set_width_chars (GTK_LABEL (text), 50);
   gtk_label_set_max_width_chars (GTK_LABEL (text), 60);
   gtk_label_set_justify (GTK_LABEL (text), GTK_JUSTIFY_CENTER);
   GtkWidget *open = gtk_button_new_with_mnemonic ("Open Network _Folder…");
@@ -340,7 +342,13 @@ _spx_window_layers_page_new (SpxWindow *w)
   gtk_widget_show_all (inner);
   gtk_widget_hide (chart); /* until a survey */
   gtk_widget_set_no_show_all (chart, TRUE);
+  gtk_widget_hide (box); /* until a network is open */
+  gtk_widget_set_no_show_all (box, TRUE);
   gtk_stack_set_visible_child (GTK_STACK (inner), w->layers.empty);
+  /* the page itself until it is asked for (spx_window_show_view), so
+   * that its size counts in the views' only then */
+  gtk_widget_set_no_show_all (inner, TRUE);
+  gtk_widget_hide (inner);
   w->layers.page = inner;
   return inner;
 }

@@ -444,6 +444,7 @@ open_thread (GTask *task, gpointer source, gpointer data, GCancellable *c)
 static void
 show_page (SpxWindow *w)
 {
+  gtk_widget_show (w->layers.content);
   gtk_stack_set_visible_child (GTK_STACK (w->layers.inner),
                                w->layers.content);
   spx_window_show_view (w, SPX_WINDOW_LAYERS_VIEW);
