@@ -352,3 +352,21 @@ _spx_window_layers_page_new (SpxWindow *w)
   w->layers.page = inner;
   return inner;
 }
+
+static void
+show_layers (SpxWindow *w)
+{
+  spx_window_show_view (w, SPX_WINDOW_LAYERS_VIEW);
+}
+
+void
+_spx_window_layers_tab (SpxWindow *w, GtkWidget *switcher)
+{
+  /* its last button is the Layers page's */
+  g_autoptr (GList) buttons = gtk_container_get_children (
+    GTK_CONTAINER (switcher));
+  GList *last = g_list_last (buttons);
+  if (last != NULL)
+    g_signal_connect_swapped (last->data, "clicked",
+                              G_CALLBACK (show_layers), w);
+}

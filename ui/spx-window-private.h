@@ -236,6 +236,9 @@ void       _spx_window_timeline_fit (SpxWindow *w, gint lane);
 
 /* spx-window-layers.c */
 GtkWidget *_spx_window_layers_page_new (SpxWindow *w);
+/* The views' switcher's Layers button shows the page while it is hidden
+ * (before a network is open: its empty state). */
+void       _spx_window_layers_tab  (SpxWindow *w, GtkWidget *switcher);
 /* A folder, a network file or a saved survey (.json): what the Layers
  * page opens rather than the subject. */
 gboolean   _spx_window_is_network  (const char *path);

@@ -1179,12 +1179,6 @@ compact_buttons (GtkWidget *switcher)
   g_object_unref (css);
 }
 
-static void
-show_layers (SpxWindow *w)
-{
-  spx_window_show_view (w, SPX_WINDOW_LAYERS_VIEW);
-}
-
 static GtkWidget *
 build_views (SpxWindow *w)
 {
@@ -1208,13 +1202,7 @@ build_views (SpxWindow *w)
                                 GTK_STACK (w->stack));
   gtk_widget_set_halign (switcher, GTK_ALIGN_CENTER);
   compact_buttons (switcher);
-  /* its last button, the Layers page's, shows it while it is hidden */
-  g_autoptr (GList) buttons = gtk_container_get_children (
-    GTK_CONTAINER (switcher));
-  GList *last = g_list_last (buttons);
-  if (last != NULL)
-    g_signal_connect_swapped (last->data, "clicked",
-                              G_CALLBACK (show_layers), w);
+  _spx_window_layers_tab (w, switcher);
   gtk_widget_set_margin_top (switcher, 6);
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
   /* above the views, not the panel: a message never moves the field
