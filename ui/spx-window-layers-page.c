@@ -353,10 +353,12 @@ _spx_window_layers_page_new (SpxWindow *w)
   return inner;
 }
 
+/* Also emitted when another view's button takes the press away. */
 static void
-show_layers (SpxWindow *w)
+show_layers (GtkToggleButton *button, SpxWindow *w)
 {
-  spx_window_show_view (w, SPX_WINDOW_LAYERS_VIEW);
+  if (gtk_toggle_button_get_active (button))
+    spx_window_show_view (w, SPX_WINDOW_LAYERS_VIEW);
 }
 
 void
@@ -367,6 +369,5 @@ _spx_window_layers_tab (SpxWindow *w, GtkWidget *switcher)
     GTK_CONTAINER (switcher));
   GList *last = g_list_last (buttons);
   if (last != NULL)
-    g_signal_connect_swapped (last->data, "clicked",
-                              G_CALLBACK (show_layers), w);
+    g_signal_connect (last->data, "clicked", G_CALLBACK (show_layers), w);
 }
