@@ -54,7 +54,11 @@ static const SpxCliPicture chart_defaults = { .width = 900, .height = 0,
      "Write .csv, .json, or the chart in .png, .svg or .pdf instead of " \
      "the table", NULL) \
   O (json, 0, FLAG, NULL, "Print the survey as one JSON object instead of " \
-     "the table", NULL)
+     "the table", NULL) \
+  O (again_noisy, 0, FLAG, NULL, "Then measure again, on one thread, " \
+     "the CPU points of every layer with a noisy one, keeping the others", \
+     "PATH may be a saved survey (.json): only its noisy layers are " \
+     "measured, from its network where it was surveyed.")
 
 typedef struct {
   SPX_CLI_FIELDS (LAYERS_OPTIONS)
@@ -153,15 +157,20 @@ progress (guint done, guint total, guint layer, const SpxSweepPoint *p,
   return !interrupted;
 }
 
-/* Run with Ctrl-C and SIGTERM caught; *signum is the one that stopped it,
- * or 0. */
+/* The survey of o (NULL: survey as it is), then its noisy layers again
+ * on one thread when again, with Ctrl-C and SIGTERM caught; *signum is
+ * the one that stopped it, or 0. */
 static gboolean
 run_survey (SpxSurvey *survey, SpxNetwork *network,
-            const SpxSurveyOptions *o, int *signum, GError **error)
+            const SpxSurveyOptions *o, gboolean again, int *signum,
+            GError **error)
 {
   Progress pr = { isatty (STDERR_FILENO), survey };
   SpxCliSignals *signals = spx_cli_signals_catch ();
-  gboolean ok = spx_survey_run (survey, network, o, progress, &pr, error);
+  gboolean ok = o == NULL ||
+                spx_survey_run (survey, network, o, progress, &pr, error);
+  if (ok && again)
+    ok = spx_survey_measure_again (survey, network, 1, progress, &pr, error);
   *signum = spx_cli_signals_release (signals);
   if (pr.tty)
     fprintf (stderr, "\r\033[K");
@@ -189,14 +198,6 @@ pad (GString *out, const char *text, guint width)
   g_string_append (out, "  ");
 }
 
-/* The source whose dense time the share column is of. */
-static SpxSweepSource
-share_source (const SpxSurvey *survey)
-{
-  return survey->total[SPX_SWEEP_CPU].valid ? SPX_SWEEP_CPU
-                                            : SPX_SWEEP_MODEL;
-}
-
 /* The widest of a source's recommendations in words (at least the
  * column's own width), so that the columns after it line up. */
 static guint
@@ -219,7 +220,6 @@ static void
 print_row (const SpxSurvey *survey, const SpxSurveyLayer *l,
            const guint *widths)
 {
-  SpxSweepSource share = share_source (survey);
   g_autoptr (GString) row = g_string_new (NULL);
   g_autofree char *shape = g_strdup_printf ("%" G_GUINT64_FORMAT " × %"
                                             G_GUINT64_FORMAT, l->rows,
@@ -227,9 +227,7 @@ print_row (const SpxSurvey *survey, const SpxSurveyLayer *l,
   g_autofree char *density = g_strdup_printf ("%.1f%%", 100 * l->density);
   g_autofree char *cpu = choice_text (l, SPX_SWEEP_CPU);
   g_autofree char *model = choice_text (l, SPX_SWEEP_MODEL);
-  const SpxSurveyChoice *c = &l->recommended[share];
-  double total = survey->total[share].dense_ms;
-  double part_pc = c->valid && total > 0 ? 100 * c->dense_ms / total : NAN;
+  double part_pc = 100 * spx_survey_layer_share (survey, l);
   /* a tenth of a percent below 10%: one layer of 72 is about 1% */
   g_autofree char *part = isnan (part_pc) ? g_strdup ("—")
     : g_strdup_printf (part_pc < 10 ? "%.1f%%" : "%.0f%%", part_pc);
@@ -248,10 +246,19 @@ print_total (const SpxSurvey *survey, SpxSweepSource s, const char *where)
   const SpxSurveyTotal *t = &survey->total[s];
   if (!t->valid)
     return;
-  spx_cli_line (stdout, "total on %s: %.4g ms dense, %.4g ms as "
-                "recommended: %.2f×; %.0f%% of the dense time in layers "
-                "kept dense", where, t->dense_ms, t->chosen_ms, t->speedup,
-                t->dense_ms > 0 ? 100 * t->kept_dense_ms / t->dense_ms : 0);
+  g_autofree char *left = t->unmeasured == 0 ? g_strdup ("")
+    : g_strdup_printf ("; %u layer%s (%.0f%% of the flops) not measured, "
+                       "left out", t->unmeasured, t->unmeasured == 1 ? ""
+                                                                      : "s",
+                       100 * t->unmeasured_flops / t->flops);
+  if (t->layers == 0)
+    spx_cli_line (stdout, "total on %s: nothing measured%s", where, left);
+  else
+    spx_cli_line (stdout, "total on %s: %.4g ms dense, %.4g ms as "
+                  "recommended: %.2f×; %.0f%% of the dense time in layers "
+                  "kept dense%s", where, t->dense_ms, t->chosen_ms,
+                  t->speedup, t->dense_ms > 0
+                  ? 100 * t->kept_dense_ms / t->dense_ms : 0, left);
 }
 
 /* What was surveyed, in a line. */
@@ -260,8 +267,6 @@ print_settings (const SpxSurvey *survey)
 {
   const SpxSurveyOptions *o = &survey->settings;
   g_autofree char *threads = spx_defaults_threads_text (o->threads);
-  g_autofree char *layers = spx_count_text (survey->layers->len, "layer",
-                                            "layers");
   g_autofree char *cpu = o->run_cpu ? g_strdup_printf (
     "; this CPU in %s, %s, median of %u runs",
     spx_cpu_type_name (spx_bench_cpu_type (o->dtype)), threads, o->reps)
@@ -269,14 +274,16 @@ print_settings (const SpxSurvey *survey)
   g_autofree char *model = o->run_model ? g_strdup_printf (
     "; IPU model %s in %s", o->machine->name,
     spx_dtype_to_string (spx_dtype_on_ipu (o->dtype))) : g_strdup ("");
+  g_autofree char *count = spx_survey_count_describe (survey->n_layers,
+                                                     survey->n_skipped);
   spx_cli_line (stdout, "%s (%s): %s at n = %" G_GUINT64_FORMAT "%s%s",
-                survey->path, survey->format, layers, o->n, cpu, model);
+                survey->path, survey->format, count, o->n, cpu, model);
 }
 
 static void
 print_table (const SpxSurvey *survey)
 {
-  const char *share = share_source (survey) == SPX_SWEEP_CPU
+  const char *share = spx_survey_share_source (survey) == SPX_SWEEP_CPU
                         ? "dense (CPU)" : "dense (model)";
   g_autoptr (GString) head = g_string_new (NULL);
   guint widths[SPX_SWEEP_N_SOURCES];
@@ -320,7 +327,8 @@ write_out (const SpxSurvey *survey, const char *path, SpxCliOut kind,
   SpxRenderLayersData chart = { .survey = survey };
   if (pic->height == 0)
     pic->height = MIN (16384, MAX (240, spx_render_layers_height (
-                                          survey, &pic->style)));
+                                          survey, &pic->style,
+                                          pic->width)));
   return spx_render_export (path, format, pic->width, pic->height,
                             pic->scale, spx_render_layers, &chart,
                             &pic->style, SPX_SAVE_DEFAULT, error);
@@ -344,7 +352,9 @@ warn_noisy (const SpxSurvey *survey)
   g_autofree char *advice = spx_noise_advice (SPX_NOISE_BUSY,
                                               survey->settings.threads);
   spx_cli_line (stderr, "sparse-explorer layers: warning: %u of %u points "
-                "noisy, none of them recommended: %s", noisy, points, advice);
+                "noisy, none of them recommended: %s --again-noisy "
+                "measures the noisy layers again on one thread.", noisy,
+                points, advice);
 }
 
 static int
@@ -358,18 +368,10 @@ report (const SpxSurvey *survey, const LayersArgs *a, SpxCliOut kind,
         return spx_cli_input_error (CMD, error);
       g_autofree char *shown = g_filename_display_name (a->out);
       g_autofree char *words = spx_survey_describe (survey);
-      guint skipped = 0;
-      for (guint i = 0; i < survey->layers->len; i++)
-        skipped += ((SpxSurveyLayer *) survey->layers->pdata[i])->skipped
-                   != NULL;
-      g_autofree char *entries = spx_count_text (skipped, "entry", "entries");
-      g_autofree char *layers = spx_count_text (survey->layers->len - skipped,
-                                                "layer", "layers");
-      g_autofree char *left = skipped ? g_strdup_printf (" (%s skipped)",
-                                                         entries)
-                                      : g_strdup ("");
-      spx_cli_line (stdout, "sparse-explorer layers: %s%s written to %s; %s",
-                    layers, left, shown, words);
+      g_autofree char *count = spx_survey_count_describe (survey->n_layers,
+                                                          survey->n_skipped);
+      spx_cli_line (stdout, "sparse-explorer layers: %s written to %s; %s",
+                    count, shown, words);
     }
   else if (a->json)
     {
@@ -399,8 +401,34 @@ measuring_option (const LayersArgs *a)
   return NULL;
 }
 
+/* A failed run: its options (usage) or its input. */
+static int
+run_error (GError *error)
+{
+  return error->domain == SPX_SURVEY_ERROR
+           ? spx_cli_usage_error (CMD, "%s", error->message)
+           : spx_cli_input_error (CMD, error);
+}
+
+/* The noisy layers of a saved survey measured again, from its network. */
+static int
+again_saved (SpxSurvey *survey, const LayersArgs *a, SpxCliOut kind,
+             SpxExportFormat format, SpxCliPicture *pic)
+{
+  g_autoptr (GError) error = NULL;
+  int signum = 0;
+  g_autoptr (SpxNetwork) network = spx_network_open (survey->path, &error);
+  if (network == NULL)
+    return spx_cli_input_error (CMD, error);
+  if (!run_survey (survey, network, NULL, TRUE, &signum, &error) &&
+      signum == 0)
+    return run_error (error);
+  int status = report (survey, a, kind, format, pic);
+  return signum != 0 ? spx_cli_interrupted (CMD, signum) : status;
+}
+
 /* A survey saved as JSON: shown, or written in another form, as it was
- * measured (nothing runs again). */
+ * measured (only --again-noisy measures, its noisy layers). */
 static int
 show_saved (const LayersArgs *a, const char *path, SpxCliOut kind,
             SpxExportFormat format, SpxCliPicture *pic)
@@ -414,6 +442,8 @@ show_saved (const LayersArgs *a, const char *path, SpxCliOut kind,
   g_autoptr (SpxSurvey) survey = spx_survey_load (path, &error);
   if (survey == NULL)
     return spx_cli_input_error (CMD, error);
+  if (a->again_noisy)
+    return again_saved (survey, a, kind, format, pic);
   return report (survey, a, kind, format, pic);
 }
 
@@ -443,11 +473,10 @@ run (const LayersArgs *a, const char *path)
   if (network == NULL)
     return spx_cli_input_error (CMD, error);
   g_autoptr (SpxSurvey) survey = spx_survey_new ();
-  gboolean ok = run_survey (survey, network, &o, &signum, &error);
+  gboolean ok = run_survey (survey, network, &o, a->again_noisy, &signum,
+                            &error);
   if (!ok && signum == 0)
-    return error->domain == SPX_SURVEY_ERROR
-             ? spx_cli_usage_error (CMD, "%s", error->message)
-             : spx_cli_input_error (CMD, error);
+    return run_error (error);
   status = report (survey, a, kind, format, &pic);
   if (signum != 0)
     return spx_cli_interrupted (CMD, signum);
@@ -482,7 +511,8 @@ spx_cli_layers_options (void)
     "recommendation on each source, its share of the network's dense "
     "time), the skipped entries with why, the totals and one sentence.\n"
     "PATH may also be a survey saved with --out FILE.json: it is shown (or "
-    "written with --out) as it was measured, without measuring again.\n"
+    "written with --out) as it was measured, without measuring again "
+    "(with --again-noisy, only its noisy layers are).\n"
     "Ctrl-C (SIGTERM) stops the survey, prints (or writes) the layers "
     "done and exits with status 130 (143).");
   SPX_CLI_ADD (o, LAYERS_OPTIONS, NULL);

@@ -1274,6 +1274,20 @@ test_layers_saved (void)
   g_assert_nonnull (strstr (r.err, "--n: a saved survey is shown as it "
                                    "was measured"));
   run_clear (&r);
+  /* --again-noisy: the model's points are never noisy, so nothing is
+   * measured and the table is the same */
+  r = run_cli ("layers", json, "--again-noisy", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_cmpstr (strchr (r.out, '\n'), ==, strchr (table, '\n'));
+  run_clear (&r);
+  /* its network moved away: the input's failure, naming it */
+  g_autofree char *moved = g_strconcat (dir, ".moved", NULL);
+  g_assert_cmpint (g_rename (dir, moved), ==, 0);
+  r = run_cli ("layers", json, "--again-noisy", NULL);
+  g_assert_cmpint (g_rename (moved, dir), ==, 0);
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_nonnull (strstr (r.err, dir));
+  run_clear (&r);
   g_assert_true (g_file_set_contents (json, "{\"path\": 3}", -1, NULL));
   r = run_cli ("layers", json, NULL);
   g_assert_cmpint (r.status, ==, 1);
@@ -1303,7 +1317,9 @@ test_layers_table (void)
   g_assert_cmpint (r.status, ==, 0);
   g_assert_cmpstr (r.err, ==, "");
   g_auto (GStrv) lines = g_strsplit (r.out, "\n", -1);
-  g_assert_nonnull (strstr (lines[0], "(folder): 3 layers at n = 16"));
+  /* the broken file is an entry, not a layer */
+  g_assert_nonnull (strstr (lines[0], "(folder): 2 layers (and 1 entry "
+                                      "that is not) at n = 16"));
   g_assert_true (g_str_has_prefix (lines[1], "shape"));
   g_assert_true (g_str_has_suffix (lines[1], "layer"));
   /* a row per layer surveyed, its name last */
@@ -1356,9 +1372,10 @@ test_layers_json (void)
   static const char *const point_keys[] = { "source", "mode", "block", "ms",
     "ms_q1", "ms_q3", "speedup", "noisy", NULL };
   static const char *const choice_keys[] = { "mode", "block", "ms",
-    "dense_ms", "speedup", NULL };
+    "dense_ms", "speedup", "measured", NULL };
   static const char *const total_keys[] = { "dense_ms", "chosen_ms",
-    "speedup", NULL };
+    "speedup", "layers", "unmeasured_layers", "unmeasured_flops_share",
+    NULL };
   static const char *const sources[] = { "cpu", "model" };
   g_autofree char *dir = layers_folder ();
   Run r = run_cli ("layers", dir, "--json", "--n", "8", "--threads", "1",
@@ -1369,7 +1386,11 @@ test_layers_json (void)
   JsonObject *root = parse_object (parser, r.out);
   JsonArray *layers = json_object_get_array_member (root, "layers");
   g_assert_cmpuint (json_array_get_length (layers), ==, 3);
+  /* broken.mtx is an entry, not a layer */
+  g_assert_cmpint (json_object_get_int_member (root, "n_layers"), ==, 2);
+  g_assert_cmpint (json_object_get_int_member (root, "n_skipped"), ==, 1);
   double dense[2] = { 0 }, chosen[2] = { 0 };
+  gint64 measured[2] = { 0 };
   for (guint i = 0; i < 3; i++)
     {
       JsonObject *l = json_array_get_object_element (layers, i);
@@ -1403,6 +1424,10 @@ test_layers_json (void)
         {
           JsonObject *c = member_object (rec, sources[s]);
           assert_members (c, choice_keys);
+          /* a layer not measured (this machine's load) is left out */
+          if (!json_object_get_boolean_member (c, "measured"))
+            continue;
+          measured[s]++;
           dense[s] += json_object_get_double_member (c, "dense_ms");
           chosen[s] += json_object_get_double_member (c, "ms");
         }
@@ -1412,6 +1437,12 @@ test_layers_json (void)
     {
       JsonObject *t = member_object (total, sources[s]);
       assert_members (t, total_keys);
+      g_assert_cmpint (json_object_get_int_member (t, "layers"), ==,
+                       measured[s]);
+      g_assert_cmpint (json_object_get_int_member (t, "unmeasured_layers"),
+                       ==, 2 - measured[s]);
+      if (measured[s] == 0)
+        continue;
       double d = json_object_get_double_member (t, "dense_ms");
       double c = json_object_get_double_member (t, "chosen_ms");
       g_assert_cmpfloat_with_epsilon (d, dense[s], 1e-8 * d);
@@ -1482,8 +1513,8 @@ test_layers_out (void)
       g_assert_cmpint (r.status, ==, 0);
       /* broken.mtx is no layer */
       g_assert_true (g_str_has_prefix (r.out, "sparse-explorer layers: 2 "
-                                       "layers (1 entry skipped) written "
-                                       "to "));
+                                       "layers (and 1 entry that is not) "
+                                       "written to "));
       run_clear (&r);
       assert_signature (path, magic[e]);
       g_unlink (path);

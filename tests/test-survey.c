@@ -165,6 +165,8 @@ check_choice (const SpxSurveyLayer *layer, SpxSweepSource s)
     return;
   g_assert_cmpuint (c->noisy, ==, noisy);
   g_assert_cmpfloat (c->best, ==, best);
+  if (!c->measured)
+    g_assert_cmpint (c->mode, ==, SPX_SWEEP_DENSE);
   if (c->mode == SPX_SWEEP_DENSE)
     {
       g_assert_cmpfloat (best, <, SPX_SURVEY_FASTER);
@@ -179,37 +181,70 @@ check_choice (const SpxSurveyLayer *layer, SpxSweepSource s)
   g_assert_cmpfloat (chosen->speedup, ==, best);
   g_assert_cmpfloat (best, >=, SPX_SURVEY_FASTER);
   g_assert_cmpfloat (c->ms, ==, chosen->ms);
-  g_assert_cmpfloat (c->dense_ms, ==, dense->ms);
-  g_assert_cmpfloat_with_epsilon (c->speedup, chosen->speedup, 1e-9);
+  /* a noisy dense beside it is not its dense time */
+  if (dense->noise == SPX_NOISE_NONE)
+    {
+      g_assert_cmpfloat (c->dense_ms, ==, dense->ms);
+      g_assert_cmpfloat_with_epsilon (c->speedup, chosen->speedup, 1e-9);
+    }
+  g_assert_cmpfloat_with_epsilon (c->speedup, c->dense_ms / c->ms, 1e-12);
 }
 
-/* The totals are the sums of the parts. */
+/* The totals are the sums of the parts: the measured layers' times, the
+ * others' count and flops apart; the counts of layers and skipped. */
 static void
 check_totals (const SpxSurvey *survey)
 {
+  guint layers = 0, skipped = 0;
+  for (guint i = 0; i < survey->layers->len; i++)
+    {
+      const SpxSurveyLayer *l = survey->layers->pdata[i];
+      layers += l->skipped == NULL;
+      skipped += l->skipped != NULL;
+    }
+  g_assert_cmpuint (survey->n_layers, ==, layers);
+  g_assert_cmpuint (survey->n_skipped, ==, skipped);
   for (guint s = 0; s < SPX_SWEEP_N_SOURCES; s++)
     {
-      double dense = 0, chosen = 0, kept = 0;
-      gboolean any = FALSE;
+      double dense = 0, chosen = 0, kept = 0, flops = 0, left_flops = 0;
+      guint measured = 0, left = 0;
       for (guint i = 0; i < survey->layers->len; i++)
         {
           const SpxSurveyLayer *l = survey->layers->pdata[i];
           const SpxSurveyChoice *c = &l->recommended[s];
+          double f = 2.0 * l->rows * l->cols * survey->settings.n;
           if (l->skipped != NULL || !c->valid)
             continue;
-          any = TRUE;
+          flops += f;
+          left += !c->measured;
+          left_flops += c->measured ? 0 : f;
+          if (!c->measured)
+            continue;
+          measured++;
           dense += c->dense_ms;
           chosen += c->ms;
           kept += c->mode == SPX_SWEEP_DENSE ? c->dense_ms : 0;
         }
       const SpxSurveyTotal *t = &survey->total[s];
-      g_assert_cmpint (t->valid, ==, any);
-      if (!any)
+      g_assert_cmpint (t->valid, ==, measured + left > 0);
+      if (!t->valid)
         continue;
-      g_assert_cmpfloat_with_epsilon (t->dense_ms, dense, 1e-12 * dense);
-      g_assert_cmpfloat_with_epsilon (t->chosen_ms, chosen, 1e-12 * chosen);
-      g_assert_cmpfloat_with_epsilon (t->kept_dense_ms, kept, 1e-12 * dense);
-      g_assert_cmpfloat_with_epsilon (t->speedup, dense / chosen, 1e-12);
+      g_assert_cmpuint (t->layers, ==, measured);
+      g_assert_cmpuint (t->unmeasured, ==, left);
+      g_assert_cmpfloat_with_epsilon (t->flops, flops, 1e-9 * flops);
+      g_assert_cmpfloat_with_epsilon (t->unmeasured_flops, left_flops,
+                                      1e-9 * flops);
+      /* running sums may differ from these in the last bits */
+      g_assert_cmpfloat_with_epsilon (t->dense_ms, dense,
+                                      1e-12 * dense + 1e-12);
+      g_assert_cmpfloat_with_epsilon (t->chosen_ms, chosen,
+                                      1e-12 * chosen + 1e-12);
+      g_assert_cmpfloat_with_epsilon (t->kept_dense_ms, kept,
+                                      1e-12 * dense + 1e-12);
+      if (measured == 0)
+        g_assert_true (isnan (t->speedup));
+      else
+        g_assert_cmpfloat_with_epsilon (t->speedup, dense / chosen, 1e-12);
     }
 }
 
@@ -333,7 +368,7 @@ test_recommend_noisy (void)
     { SPX_SWEEP_DENSE, 4, 9.0, SPX_NOISE_DENSE_SLOW },
     { SPX_SWEEP_DYNAMIC, 4, 1.0, SPX_NOISE_DENSE_SLOW },
   };
-  SpxSurveyLayer l = { .name = (char *) "hand" };
+  SpxSurveyLayer l = { .name = (char *) "hand", .rows = 8, .cols = 8 };
   l.points = g_array_new (FALSE, TRUE, sizeof (SpxSweepPoint));
   for (guint i = 0; i < G_N_ELEMENTS (rows); i++)
     {
@@ -375,10 +410,28 @@ test_recommend_noisy (void)
   g_ptr_array_add (survey.layers, &l);
   spx_survey_sum (&survey);
   g_autofree char *words = spx_survey_describe (&survey);
-  g_assert_nonnull (strstr (words, "; 1 of 1 layers not measured on this "
-                                   "CPU (every point noisy"));
+  g_assert_nonnull (strstr (words, "nothing measured on this CPU"));
+  g_assert_nonnull (strstr (words, "; 1 of 1 layers (100% of the flops) "
+                                   "not measured on this CPU (too noisy"));
   g_ptr_array_unref (survey.layers);
   g_array_unref (l.points);
+}
+
+/* The CPU alone on the two small layers at blocks 1 and 4, quick. */
+static void
+cpu_options (SpxSurveyOptions *o, guint threads)
+{
+  spx_survey_options_init (o);
+  o->run_model = FALSE;
+  o->only = "conv|small";
+  o->n = 16;
+  o->n_blocks = 2;
+  o->blocks[0] = 1;
+  o->blocks[1] = 4;
+  o->threads = threads;
+  o->reps = 5;
+  o->warmup = 1;
+  o->dtype = SPX_DTYPE_FP32; /* tile-wise runs in fp32 only */
 }
 
 /* The CPU on tiny layers: measured points, judged by the noise rule. */
@@ -386,17 +439,7 @@ static void
 test_cpu (void)
 {
   SpxSurveyOptions o;
-  spx_survey_options_init (&o);
-  o.run_model = FALSE;
-  o.only = "conv|small";
-  o.n = 16;
-  o.n_blocks = 2;
-  o.blocks[0] = 1;
-  o.blocks[1] = 4;
-  o.threads = 1;
-  o.reps = 5;
-  o.warmup = 1;
-  o.dtype = SPX_DTYPE_FP32; /* tile-wise runs in fp32 only */
+  cpu_options (&o, 1);
   g_autoptr (SpxSurvey) survey = survey_folder (&o, NULL);
   g_assert_cmpuint (survey->layers->len, ==, 2);
   g_assert_cmpstr (layer (survey, 0)->name, ==, "conv.smtx");
@@ -724,6 +767,282 @@ test_bad_json (void)
   g_assert_nonnull (error);
 }
 
+/* Hand-made layers of a survey at n = 10 (flops 2 · rows · cols · 10):
+ *   a  4 × 8    static b1 1.0 ms over a quiet dense 2.0: static
+ *   b  8 × 8    static 1.03× over dense 3.0: keep dense
+ *   c  16 × 16  every point noisy: not measured (5120 of 7360 flops)
+ *   d  4 × 4    static b1 1.0 ms, 4× over a noisy dense 4.0; the quiet
+ *               dense (b2) 2.0 is its dense time: 2×
+ *   e  skipped */
+static const struct {
+  const char  *layer;
+  SpxSweepMode mode;
+  guint        block;
+  double       ms, speedup;
+  SpxNoise     noise;
+} hand_points[] = {
+  { "a", SPX_SWEEP_DENSE, 1, 2.0, 1, 0 },
+  { "a", SPX_SWEEP_STATIC, 1, 1.0, 2, 0 },
+  { "b", SPX_SWEEP_DENSE, 1, 3.0, 1, 0 },
+  { "b", SPX_SWEEP_STATIC, 1, 2.9, 3 / 2.9, 0 },
+  { "c", SPX_SWEEP_DENSE, 1, 50, 1, SPX_NOISE_BUSY },
+  { "c", SPX_SWEEP_STATIC, 1, 10, 5, SPX_NOISE_BUSY },
+  { "d", SPX_SWEEP_DENSE, 1, 4.0, 1, SPX_NOISE_BUSY },
+  { "d", SPX_SWEEP_STATIC, 1, 1.0, 4, 0 },
+  { "d", SPX_SWEEP_DENSE, 2, 2.0, 1, 0 },
+  { "d", SPX_SWEEP_STATIC, 2, 1.9, 2 / 1.9, 0 },
+};
+static const struct {
+  const char *name;
+  guint64     rows, cols;
+} hand_layers[] = {
+  { "a", 4, 8 }, { "b", 8, 8 }, { "c", 16, 16 }, { "d", 4, 4 }, { "e", 0, 0 },
+};
+
+static SpxSweepPoint
+hand_point (guint i, const SpxSurveyLayer *l)
+{
+  SpxSweepPoint p = {
+    .source = SPX_SWEEP_CPU, .mode = hand_points[i].mode,
+    .block = hand_points[i].block, .density = 0.5, .m = l->rows,
+    .k = l->cols, .n = 10, .dtype = SPX_DTYPE_FP32,
+    .ms = hand_points[i].ms, .nz_throughput = 1,
+    .speedup = hand_points[i].speedup, .fits = TRUE,
+    .ms_q1 = hand_points[i].ms, .ms_q3 = hand_points[i].ms,
+    .speedup_q1 = hand_points[i].speedup,
+    .speedup_q3 = hand_points[i].speedup, .noise = hand_points[i].noise,
+  };
+  g_strlcpy (p.machine, "cpu-avx2-2t", sizeof p.machine);
+  g_strlcpy (p.dense, "OpenBLAS", sizeof p.dense);
+  return p;
+}
+
+static SpxSurveyLayer *
+hand_layer (guint i)
+{
+  SpxSurveyLayer *l = g_new0 (SpxSurveyLayer, 1);
+  l->name = g_strdup (hand_layers[i].name);
+  l->entry = i;
+  l->rows = hand_layers[i].rows;
+  l->cols = hand_layers[i].cols;
+  l->nnz = l->rows * l->cols / 2;
+  l->density = l->rows ? 0.5 : 0;
+  for (guint b = 0; b < SPX_SWEEP_MAX_VALUES; b++)
+    l->block_density[b] = NAN;
+  if (l->rows == 0)
+    l->skipped = g_strdup ("1-D: not a layer");
+  else
+    l->points = g_array_new (FALSE, TRUE, sizeof (SpxSweepPoint));
+  return l;
+}
+
+static SpxSurvey *
+hand_survey (void)
+{
+  SpxSurvey *survey = spx_survey_new ();
+  survey->settings.run_model = FALSE;
+  survey->settings.n = 10;
+  survey->settings.dtype = SPX_DTYPE_FP32;
+  survey->settings.machine = spx_ipu_machine_preset ("bow");
+  survey->complete = TRUE;
+  survey->path = g_strdup ("hand");
+  survey->format = g_strdup ("folder");
+  return survey;
+}
+
+static SpxSurveyLayer *
+named (const SpxSurvey *survey, const char *name)
+{
+  for (guint i = 0; i < survey->layers->len; i++)
+    if (g_str_equal (layer (survey, i)->name, name))
+      return survey->layers->pdata[i];
+  g_assert_not_reached ();
+}
+
+/* Totals leave out the layer with no quiet point; shares come from a
+ * dense time that passed the noise rule; the flops not measured are
+ * said, and saved and read back. */
+static void
+test_totals_unmeasured (void)
+{
+  g_autoptr (SpxSurvey) survey = hand_survey ();
+  for (guint i = 0; i < G_N_ELEMENTS (hand_layers); i++)
+    g_ptr_array_add (survey->layers, hand_layer (i));
+  for (guint i = 0; i < G_N_ELEMENTS (hand_points); i++)
+    {
+      SpxSurveyLayer *l = named (survey, hand_points[i].layer);
+      SpxSweepPoint p = hand_point (i, l);
+      g_array_append_val (l->points, p);
+    }
+  for (guint i = 0; i < survey->layers->len; i++)
+    spx_survey_recommend (survey->layers->pdata[i]);
+  spx_survey_sum (survey);
+  const SpxSurveyChoice *c = &named (survey, "c")->recommended[SPX_SWEEP_CPU];
+  const SpxSurveyChoice *d = &named (survey, "d")->recommended[SPX_SWEEP_CPU];
+  g_assert_true (c->valid);
+  g_assert_false (c->measured);
+  g_assert_true (d->measured);
+  g_assert_cmpint (d->mode, ==, SPX_SWEEP_STATIC);
+  g_assert_cmpuint (d->block, ==, 1);
+  g_assert_cmpfloat (d->dense_ms, ==, 2.0); /* not the noisy 4.0 */
+  g_assert_cmpfloat (d->speedup, ==, 2.0);
+  const SpxSurveyTotal *t = &survey->total[SPX_SWEEP_CPU];
+  g_assert_cmpuint (t->layers, ==, 3);
+  g_assert_cmpuint (t->unmeasured, ==, 1);
+  g_assert_cmpfloat_with_epsilon (t->dense_ms, 2 + 3 + 2, 1e-12);
+  g_assert_cmpfloat_with_epsilon (t->chosen_ms, 1 + 3 + 1, 1e-12);
+  g_assert_cmpfloat_with_epsilon (t->kept_dense_ms, 3, 1e-12);
+  g_assert_cmpfloat_with_epsilon (t->speedup, 7.0 / 5, 1e-12);
+  g_assert_cmpfloat (t->flops, ==, 7360);
+  g_assert_cmpfloat (t->unmeasured_flops, ==, 5120);
+  g_assert_cmpuint (survey->n_layers, ==, 4);
+  g_assert_cmpuint (survey->n_skipped, ==, 1);
+  /* shares of the 7 ms measured: c's noisy 50 ms is none */
+  g_assert_cmpint (spx_survey_share_source (survey), ==, SPX_SWEEP_CPU);
+  static const double shares[] = { 2 / 7.0, 3 / 7.0, NAN, 2 / 7.0, NAN };
+  for (guint i = 0; i < G_N_ELEMENTS (shares); i++)
+    {
+      double share = spx_survey_layer_share (survey, layer (survey, i));
+      if (isnan (shares[i]))
+        g_assert_true (isnan (share));
+      else
+        g_assert_cmpfloat_with_epsilon (share, shares[i], 1e-12);
+    }
+  check_layers (survey);
+  g_autofree char *words = spx_survey_describe (survey);
+  g_assert_nonnull (strstr (words, "1.40× on this CPU (fp32, over OpenBLAS "
+                                   "dense); 43% of the dense time is in "
+                                   "layers that should stay dense; 1 of 4 "
+                                   "layers (70% of the flops) not measured"));
+  g_autofree char *said = spx_survey_choice_describe (c);
+  g_assert_cmpstr (said, ==, "not measured (2 noisy)");
+  g_autofree char *count = spx_survey_count_describe (survey->n_layers,
+                                                      survey->n_skipped);
+  g_assert_cmpstr (count, ==, "4 layers (and 1 entry that is not)");
+  g_autofree char *many = spx_survey_count_describe (30, 87);
+  g_assert_cmpstr (many, ==, "30 layers (and 87 entries that are not)");
+  /* written and read back, the new keys checked */
+  g_autofree char *json = spx_survey_to_json (survey);
+  g_assert_nonnull (strstr (json, "\"n_layers\": 4, \"n_skipped\": 1"));
+  g_assert_nonnull (strstr (json, "\"layers\": 3, \"unmeasured_layers\": 1, "
+                                  "\"unmeasured_flops_share\": 0.6956521739"));
+  g_autofree char *path = temp_path ("hand.json");
+  g_assert_true (g_file_set_contents (path, json, -1, NULL));
+  g_autoptr (GError) error = NULL;
+  g_autoptr (SpxSurvey) back = spx_survey_load (path, &error);
+  g_assert_no_error (error);
+  g_autofree char *again = spx_survey_to_json (back);
+  g_assert_cmpstr (again, ==, json);
+  /* an earlier version's file (no new keys, c counted in its totals)
+   * reads, its totals made again */
+  g_autoptr (GRegex) added = g_regex_new (
+    ", \"(measured|n_layers|n_skipped|layers|unmeasured_layers|"
+    "unmeasured_flops_share)\": (true|false|[0-9.e+-]+)", 0, 0, NULL);
+  g_autofree char *stripped = g_regex_replace (added, json, -1, 0, "", 0,
+                                               NULL);
+  g_autofree char *old = edit (stripped, "\"total\"", "\"dense_ms\": 7",
+                               "\"dense_ms\": 57");
+  g_assert_null (strstr (old, "measured"));
+  g_assert_nonnull (strstr (old, "\"dense_ms\": 57"));
+  g_assert_true (g_file_set_contents (path, old, -1, NULL));
+  g_autoptr (SpxSurvey) earlier = spx_survey_load (path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpfloat_with_epsilon (earlier->total[SPX_SWEEP_CPU].dense_ms, 7,
+                                  1e-9);
+  g_assert_cmpuint (earlier->total[SPX_SWEEP_CPU].unmeasured, ==, 1);
+  /* a count that is not the layers' is refused, naming it */
+  g_autofree char *bad = edit (json, "", "\"n_layers\": 4", "\"n_layers\": 5");
+  g_assert_true (g_file_set_contents (path, bad, -1, NULL));
+  g_autoptr (SpxSurvey) none = spx_survey_load (path, &error);
+  g_assert_null (none);
+  g_assert_nonnull (strstr (error->message, "hand.json: n_layers: expected "
+                                            "4"));
+  g_unlink (path);
+}
+
+/* Points arriving one by one, as the window adds them (each layer taken
+ * out of the totals, recommended again, added back): after every one the
+ * running totals are a full sum's. */
+static void
+test_running_sums (void)
+{
+  g_autoptr (SpxSurvey) survey = hand_survey ();
+  for (guint i = 0; i < G_N_ELEMENTS (hand_layers); i++)
+    {
+      SpxSurveyLayer *l = hand_layer (i);
+      g_ptr_array_add (survey->layers, l);
+      spx_survey_tally (survey, l, 1);
+      check_totals (survey);
+      for (guint j = 0; j < G_N_ELEMENTS (hand_points); j++)
+        {
+          if (!g_str_equal (hand_points[j].layer, l->name))
+            continue;
+          SpxSweepPoint p = hand_point (j, l);
+          spx_survey_tally (survey, l, -1);
+          g_array_append_val (l->points, p);
+          spx_survey_recommend (l);
+          spx_survey_tally (survey, l, 1);
+          check_totals (survey);
+        }
+    }
+  /* a layer's points made quiet: now it counts */
+  SpxSurveyLayer *c = named (survey, "c");
+  spx_survey_tally (survey, c, -1);
+  for (guint i = 0; i < c->points->len; i++)
+    g_array_index (c->points, SpxSweepPoint, i).noise = SPX_NOISE_NONE;
+  spx_survey_recommend (c);
+  spx_survey_tally (survey, c, 1);
+  check_totals (survey);
+  g_assert_cmpuint (survey->total[SPX_SWEEP_CPU].unmeasured, ==, 0);
+}
+
+static gboolean
+note_layer (guint done, guint total, guint layer, const SpxSweepPoint *p,
+            gpointer data)
+{
+  if (p != NULL)
+    g_array_append_val ((GArray *) data, layer);
+  return TRUE;
+}
+
+/* Measure again: only the layer with a noisy point, on one thread; the
+ * other's points as they were. */
+static void
+test_again_noisy (void)
+{
+  SpxSurveyOptions o;
+  cpu_options (&o, 2);
+  g_autoptr (SpxSurvey) survey = survey_folder (&o, NULL);
+  g_assert_cmpuint (survey->layers->len, ==, 2);
+  /* which is noisy set here, not left to the machine's load */
+  for (guint i = 0; i < 2; i++)
+    for (guint j = 0; j < layer (survey, i)->points->len; j++)
+      g_array_index (layer (survey, i)->points, SpxSweepPoint, j).noise =
+        i == 1 ? SPX_NOISE_BUSY : SPX_NOISE_NONE;
+  for (guint i = 0; i < 2; i++)
+    spx_survey_recommend (survey->layers->pdata[i]);
+  spx_survey_sum (survey);
+  g_assert_false (spx_survey_layer_noisy (layer (survey, 0)));
+  g_assert_true (spx_survey_layer_noisy (layer (survey, 1)));
+  g_autoptr (GArray) kept = g_array_copy (layer (survey, 0)->points);
+  g_autoptr (GArray) seen = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autoptr (GError) error = NULL;
+  g_autoptr (SpxNetwork) network = spx_network_open (folder, &error);
+  g_assert_true (spx_survey_measure_again (survey, network, 1, note_layer,
+                                           seen, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (seen->len, ==, layer (survey, 1)->points->len);
+  for (guint i = 0; i < seen->len; i++)
+    g_assert_cmpuint (g_array_index (seen, guint, i), ==, 1);
+  g_assert_cmpmem (kept->data, kept->len * sizeof (SpxSweepPoint),
+                   layer (survey, 0)->points->data,
+                   layer (survey, 0)->points->len * sizeof (SpxSweepPoint));
+  for (guint j = 0; j < layer (survey, 1)->points->len; j++)
+    g_assert_true (g_str_has_suffix (pt (layer (survey, 1), j)->machine,
+                                     "-1t"));
+  check_layers (survey);
+}
+
 static void
 test_describe (void)
 {
@@ -751,7 +1070,7 @@ test_chart (void)
   SpxRenderStyle style;
   spx_render_style_init (&style, SPX_THEME_LIGHT);
   SpxRenderLayersData d = { .survey = survey };
-  double h = spx_render_layers_height (survey, &style);
+  double h = spx_render_layers_height (survey, &style, 900);
   g_autoptr (GError) error = NULL;
   g_autoptr (GBytes) png = spx_render_export_bytes (SPX_EXPORT_PNG, 900, h, 1,
                                                     spx_render_layers, &d,
@@ -771,7 +1090,7 @@ test_chart (void)
       g_ptr_array_add (survey->layers, l);
     }
   spx_survey_sum (survey);
-  double tall = spx_render_layers_height (survey, &style);
+  double tall = spx_render_layers_height (survey, &style, 900);
   g_assert_cmpfloat (tall, >, 72 * 2 * style.font_size);
   const double sizes[][2] = { { 900, tall }, { 400, 300 }, { 64, 64 } };
   for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
@@ -793,6 +1112,9 @@ main (int argc, char **argv)
   g_test_add_func ("/survey/model-again", test_model_again);
   g_test_add_func ("/survey/recommend-noisy", test_recommend_noisy);
   g_test_add_func ("/survey/cpu", test_cpu);
+  g_test_add_func ("/survey/totals-unmeasured", test_totals_unmeasured);
+  g_test_add_func ("/survey/running-sums", test_running_sums);
+  g_test_add_func ("/survey/again-noisy", test_again_noisy);
   g_test_add_func ("/survey/only", test_only);
   g_test_add_func ("/survey/cancel", test_cancel);
   g_test_add_func ("/survey/json-round-trip", test_json_round_trip);

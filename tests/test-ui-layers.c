@@ -113,14 +113,29 @@ row_is_layer (SpxWindow *w, const char *name)
   return layer;
 }
 
+/* The row called name in the table as shown (filtered and sorted):
+ * FALSE when it is hidden. */
+static gboolean
+shown_row (SpxWindow *w, const char *name, GtkTreeIter *shown)
+{
+  GtkTreeIter it, in_filter;
+  row_named (w, name, &it);
+  if (!gtk_tree_model_filter_convert_child_iter_to_iter (
+        GTK_TREE_MODEL_FILTER (w->layers.filter), &in_filter, &it))
+    return FALSE;
+  gtk_tree_model_sort_convert_child_iter_to_iter (
+    GTK_TREE_MODEL_SORT (w->layers.sorted), shown, &in_filter);
+  return TRUE;
+}
+
 /* A double-click on the row called name. */
 static void
 activate_row (SpxWindow *w, const char *name)
 {
   GtkTreeIter it;
-  row_named (w, name, &it);
+  g_assert_true (shown_row (w, name, &it));
   g_autoptr (GtkTreePath) path = gtk_tree_model_get_path (
-    GTK_TREE_MODEL (w->layers.store), &it);
+    gtk_tree_view_get_model (GTK_TREE_VIEW (w->layers.tree)), &it);
   GtkTreeView *tree = GTK_TREE_VIEW (w->layers.tree);
   gtk_tree_view_row_activated (tree, path, gtk_tree_view_get_column (tree,
                                                                      0));
@@ -236,8 +251,11 @@ test_open (void)
   g_autofree char *dir = make_folder ("open");
   SpxWindow *w = window_new ();
   g_autoptr (SpxMask) before = spx_mask_ref (w->study->scenario->mask);
-  g_assert_false (gtk_widget_get_visible (w->layers.page));
+  g_assert_true (gtk_stack_get_visible_child (GTK_STACK (w->layers.inner))
+                 == w->layers.empty);
   open_path (w, dir);
+  g_assert_true (gtk_stack_get_visible_child (GTK_STACK (w->layers.inner))
+                 == w->layers.content);
   g_assert_null (spx_window_get_error (w));
   g_assert_true (layers_shown (w));
   g_assert_true (w->study->scenario->mask == before);
@@ -523,12 +541,174 @@ test_close_while_running (void)
   test_remove_folder (dir);
 }
 
+/* The label texts under widget, joined. */
+static void
+labels_text (GtkWidget *widget, GString *out)
+{
+  if (GTK_IS_LABEL (widget))
+    g_string_append (out, gtk_label_get_text (GTK_LABEL (widget)));
+  if (!GTK_IS_CONTAINER (widget))
+    return;
+  g_autoptr (GList) children = gtk_container_get_children (
+    GTK_CONTAINER (widget));
+  for (GList *l = children; l != NULL; l = l->next)
+    labels_text (l->data, out);
+}
+
+/* With no network the page says how to open one, and the tab shows it. */
+static void
+test_empty (void)
+{
+  SKIP_WITHOUT_DISPLAY ();
+  SpxWindow *w = window_new ();
+  activate (w, "view", g_variant_new_string (SPX_WINDOW_LAYERS_VIEW));
+  wait_idle (w);
+  g_assert_true (layers_shown (w));
+  g_assert_true (gtk_widget_get_mapped (w->layers.empty));
+  g_assert_false (gtk_widget_get_mapped (w->layers.content));
+  g_autoptr (GString) text = g_string_new (NULL);
+  labels_text (w->layers.empty, text);
+  g_assert_nonnull (strstr (text->str, "No network open"));
+  g_assert_nonnull (strstr (text->str, "sparse-explorer layers PATH"));
+  g_assert_nonnull (strstr (text->str, "Open Network Folder"));
+  window_close (w);
+}
+
+/* The names of the rows as the table shows them, in its order; how many
+ * of them are layers before the first skipped entry, in *layers_first. */
+static GPtrArray *
+shown_names (SpxWindow *w, guint *layers_first)
+{
+  GtkTreeModel *model = gtk_tree_view_get_model (GTK_TREE_VIEW (
+    w->layers.tree));
+  GPtrArray *names = g_ptr_array_new_with_free_func (g_free);
+  gboolean skipped_seen = FALSE;
+  GtkTreeIter it;
+  *layers_first = 0;
+  for (gboolean ok = gtk_tree_model_get_iter_first (model, &it); ok;
+       ok = gtk_tree_model_iter_next (model, &it))
+    {
+      char *name = NULL;
+      gboolean layer = FALSE;
+      gtk_tree_model_get (model, &it, COL_NAME, &name, COL_LAYER, &layer,
+                          -1);
+      g_ptr_array_add (names, name);
+      /* no layer after a skipped entry */
+      g_assert_false (layer && skipped_seen);
+      skipped_seen |= !layer;
+      *layers_first += layer;
+    }
+  return names;
+}
+
+/* Skipped entries come last whichever way the table is sorted, and the
+ * toggle hides them. */
+static void
+test_skipped_last (void)
+{
+  SKIP_WITHOUT_DISPLAY ();
+  g_autofree char *dir = make_folder ("skipped");
+  SpxWindow *w = window_new ();
+  open_path (w, dir);
+  GtkTreeSortable *sorted = GTK_TREE_SORTABLE (w->layers.sorted);
+  guint layers;
+  /* by name: c-broken.mtx would come before d-net's layer */
+  gtk_tree_sortable_set_sort_column_id (sorted, COL_NAME,
+                                        GTK_SORT_ASCENDING);
+  g_autoptr (GPtrArray) up = shown_names (w, &layers);
+  g_assert_cmpuint (up->len, ==, 5);
+  g_assert_cmpuint (layers, ==, 3);
+  g_assert_cmpstr (up->pdata[0], ==, "a-tiny.mtx");
+  g_assert_cmpstr (up->pdata[2], ==, "d-net.safetensors/w");
+  g_assert_cmpstr (up->pdata[3], ==, "c-broken.mtx");
+  gtk_tree_sortable_set_sort_column_id (sorted, COL_NAME,
+                                        GTK_SORT_DESCENDING);
+  g_autoptr (GPtrArray) down = shown_names (w, &layers);
+  g_assert_cmpuint (layers, ==, 3);
+  g_assert_cmpstr (down->pdata[0], ==, "d-net.safetensors/w");
+  g_assert_cmpstr (down->pdata[2], ==, "a-tiny.mtx");
+  /* hidden, then shown again */
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (w->layers.show_skipped),
+                                FALSE);
+  g_autoptr (GPtrArray) hidden = shown_names (w, &layers);
+  g_assert_cmpuint (hidden->len, ==, 3);
+  g_assert_cmpuint (layers, ==, 3);
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (w->layers.show_skipped),
+                                TRUE);
+  g_autoptr (GPtrArray) again = shown_names (w, &layers);
+  g_assert_cmpuint (again->len, ==, 5);
+  window_close (w);
+  test_remove_folder (dir);
+}
+
+/* Measure Again on 1 Thread: only the layer with a noisy point (made so
+ * here, not left to the machine's load) is measured again, on one
+ * thread; the others' points stay as they were; its row follows. */
+static void
+test_again (void)
+{
+  SKIP_WITHOUT_DISPLAY ();
+  g_autofree char *dir = make_folder ("again");
+  SpxWindow *w = window_new ();
+  open_path (w, dir);
+  survey_setup (w, 2);
+  spx_study_set_threads (w->study, 2);
+  activate (w, "run-survey", NULL);
+  wait_idle (w);
+  SpxSurvey *s = w->layers.survey;
+  for (guint i = 0; i < s->layers->len; i++)
+    {
+      SpxSurveyLayer *l = s->layers->pdata[i];
+      gboolean noisy = g_str_equal (l->name, "a-tiny.mtx");
+      for (guint j = 0; l->points != NULL && j < l->points->len; j++)
+        g_array_index (l->points, SpxSweepPoint, j).noise =
+          noisy ? SPX_NOISE_BUSY : SPX_NOISE_NONE;
+      spx_survey_recommend (l);
+    }
+  spx_survey_sum (s);
+  _spx_window_layers_actions (w);
+  g_assert_true (g_action_get_enabled (g_action_map_lookup_action (
+    G_ACTION_MAP (w), "survey-again")));
+  g_autoptr (SpxSurvey) before = spx_survey_copy (s);
+  activate (w, "survey-again", NULL);
+  wait_idle (w);
+  s = w->layers.survey;
+  g_assert_cmpuint (s->layers->len, ==, before->layers->len);
+  for (guint i = 0; i < s->layers->len; i++)
+    {
+      const SpxSurveyLayer *l = s->layers->pdata[i];
+      const SpxSurveyLayer *was = before->layers->pdata[i];
+      if (l->points == NULL)
+        continue;
+      g_assert_cmpuint (l->points->len, ==, was->points->len);
+      if (!g_str_equal (l->name, "a-tiny.mtx"))
+        {
+          g_assert_cmpmem (l->points->data, l->points->len *
+                           sizeof (SpxSweepPoint), was->points->data,
+                           was->points->len * sizeof (SpxSweepPoint));
+          continue;
+        }
+      for (guint j = 0; j < l->points->len; j++)
+        g_assert_true (g_str_has_suffix (
+          g_array_index (l->points, SpxSweepPoint, j).machine, "-1t"));
+      g_autofree char *said = spx_survey_choice_describe (
+        &l->recommended[SPX_SWEEP_CPU]);
+      g_autofree char *row = cell (w, l->name, COL_CPU);
+      g_assert_cmpstr (row, ==, said);
+    }
+  window_close (w);
+  test_remove_folder (dir);
+}
+
 int
 main (int argc, char **argv)
 {
   g_autofree char *home = test_ui_init (&argc, &argv);
   tmp_dir = g_dir_make_tmp ("spx-ui-layers-XXXXXX", NULL);
   g_test_add_func ("/ui/layers/open", test_open);
+  g_test_add_func ("/ui/layers/empty", test_empty);
+  g_test_add_func ("/ui/layers/skipped-last", test_skipped_last);
+  g_test_add_func ("/ui/layers/again", test_again);
   g_test_add_func ("/ui/layers/survey", test_survey);
   g_test_add_func ("/ui/layers/study-layer", test_study_layer);
   g_test_add_func ("/ui/layers/save-reopen", test_save_reopen);

@@ -4,6 +4,7 @@
  * the main loop, so rows fill as it measures; a double-clicked layer
  * becomes the study's subject while the survey stays. */
 #include "spx-window-private.h"
+#include "spx-window-layers-private.h"
 #include "spx-mask-io.h"
 #include "spx-defaults.h"
 #include "spx-util.h"
@@ -14,26 +15,7 @@
 /* The block size whose density the table shows, when surveyed. */
 #define SHOWN_BLOCK 16
 
-enum {
-  COL_NAME,
-  COL_SHAPE, COL_SIZE,
-  COL_DENSITY, COL_DENSITY_KEY,
-  COL_BLOCKS, COL_BLOCKS_KEY,
-  COL_CPU, COL_CPU_KEY,
-  COL_MODEL, COL_MODEL_KEY,
-  COL_SHARE, COL_SHARE_KEY,
-  COL_TIP,   /* markup */
-  COL_LAYER, /* not skipped: drawn normally, can be studied */
-  COL_ENTRY, /* in the network open; -1: none */
-  N_COLS
-};
 
-/* What the sources list offers, in its order. */
-static const struct { const char *text; gboolean model, cpu; } sources[] = {
-  { "IPU model and this CPU", TRUE, TRUE },
-  { "IPU model only", TRUE, FALSE },
-  { "This CPU only", FALSE, TRUE },
-};
 
 /* ---- the shared network -------------------------------------------- */
 
@@ -97,13 +79,6 @@ choice_text (const SpxSurveyChoice *c, double *key)
   return text != NULL ? text : g_strdup ("—");
 }
 
-/* The source whose dense time the share is of: the CPU's when measured. */
-static SpxSweepSource
-share_source (const SpxSurvey *survey)
-{
-  return survey->total[SPX_SWEEP_CPU].valid ? SPX_SWEEP_CPU
-                                            : SPX_SWEEP_MODEL;
-}
 
 /* What the tooltip says of a row (markup): its name and choices whole
  * (the columns may end them in "…"), and what a double-click does. */
@@ -139,8 +114,8 @@ percent (double fraction, double *key)
                              : g_strdup ("—");
 }
 
-static SpxNetwork *
-listed_network (SpxWindow *w)
+SpxNetwork *
+_spx_window_layers_network (SpxWindow *w)
 {
   return w->layers.network ? w->layers.network->network : NULL;
 }
@@ -151,7 +126,7 @@ listed_network (SpxWindow *w)
 static void
 set_row (SpxWindow *w, GtkTreeIter *it, gint i, const SpxSurveyLayer *l)
 {
-  const SpxNetworkEntry *e = i >= 0 ? spx_network_entry (listed_network (w),
+  const SpxNetworkEntry *e = i >= 0 ? spx_network_entry (_spx_window_layers_network (w),
                                                          (guint) i)
                                     : NULL;
   const SpxSurvey *survey = w->layers.survey;
@@ -175,12 +150,7 @@ set_row (SpxWindow *w, GtkTreeIter *it, gint i, const SpxSurveyLayer *l)
     &l->recommended[SPX_SWEEP_MODEL], &mk) : g_strdup ("");
   g_autofree char *share = NULL;
   if (has)
-    {
-      SpxSweepSource s = share_source (survey);
-      double total = survey->total[s].dense_ms;
-      share = percent (l->recommended[s].valid && total > 0
-                       ? l->recommended[s].dense_ms / total : NAN, &sk);
-    }
+    share = percent (spx_survey_layer_share (survey, l), &sk);
   g_autofree char *shown = g_utf8_make_valid (name, -1);
   g_autofree char *tip = row_tip (shown, skipped, cpu, model);
   gtk_list_store_set (w->layers.store, it, COL_NAME, shown, COL_SHAPE, shape,
@@ -193,38 +163,41 @@ set_row (SpxWindow *w, GtkTreeIter *it, gint i, const SpxSurveyLayer *l)
                       -1);
 }
 
-/* The survey's layer called name, or NULL. */
-static SpxSurveyLayer *
-survey_layer (const SpxSurvey *survey, const char *name)
+/* The survey's layers by name. */
+static GHashTable *
+layers_by_name (const SpxSurvey *survey)
 {
+  GHashTable *by = g_hash_table_new (g_str_hash, g_str_equal);
   for (guint i = 0; survey != NULL && i < survey->layers->len; i++)
     {
       SpxSurveyLayer *l = survey->layers->pdata[i];
-      if (g_str_equal (l->name, name))
-        return l;
+      g_hash_table_insert (by, l->name, l);
     }
-  return NULL;
+  return by;
 }
 
-/* The row of the network's entry or survey layer called name. */
+/* The row of the network's entry (or -1) called name, from its layer
+ * l: found by name (the store's iters persist), in time independent of
+ * the rows. */
 static void
-update_row (SpxWindow *w, const char *name)
+update_row (SpxWindow *w, const char *name, gint entry,
+            const SpxSurveyLayer *l)
 {
-  GtkTreeModel *model = GTK_TREE_MODEL (w->layers.store);
-  SpxNetwork *net = listed_network (w);
-  g_autofree char *shown = g_utf8_make_valid (name, -1);
+  GtkTreeIter *it = g_hash_table_lookup (w->layers.rows, name);
+  if (it != NULL)
+    set_row (w, it, entry, l);
+}
+
+/* A row appended for entry (or -1) and layer l, found by its name. */
+static void
+append_row (SpxWindow *w, const char *name, gint entry,
+            const SpxSurveyLayer *l)
+{
   GtkTreeIter it;
-  for (gboolean ok = gtk_tree_model_get_iter_first (model, &it); ok;
-       ok = gtk_tree_model_iter_next (model, &it))
-    {
-      g_autofree char *row = NULL;
-      gtk_tree_model_get (model, &it, COL_NAME, &row, -1);
-      if (!g_str_equal (row, shown))
-        continue;
-      set_row (w, &it, net ? spx_network_find (net, name) : -1,
-               survey_layer (w->layers.survey, name));
-      return;
-    }
+  gtk_list_store_append (w->layers.store, &it);
+  set_row (w, &it, entry, l);
+  g_hash_table_replace (w->layers.rows, g_strdup (name),
+                        g_memdup2 (&it, sizeof it));
 }
 
 /* The block density column says which block size it shows. */
@@ -240,6 +213,14 @@ title_blocks (SpxWindow *w)
                                  w->layers.blocks_column), tip);
 }
 
+/* The chart's width: the page's (before it is laid out, a narrow
+ * window's, so that the sentence below it has room). */
+static double
+chart_width (SpxWindow *w)
+{
+  return w->layers.width > 1 ? w->layers.width : 640;
+}
+
 /* The chart gets the height that shows every row of it, up to half the
  * page; the table the rest. A page not shown yet does it once it is. */
 static void
@@ -251,25 +232,34 @@ fit_table (SpxWindow *w)
   if (w->layers.fit_pending || w->layers.survey == NULL)
     return;
   double chart = spx_render_layers_height (
-    w->layers.survey, spx_view_get_style (SPX_VIEW (w->layers.chart)));
+    w->layers.survey, spx_view_get_style (SPX_VIEW (w->layers.chart)),
+    chart_width (w));
   gtk_paned_set_position (GTK_PANED (w->layers.paned),
                           MAX (120, page - MIN ((gint) chart, page / 2)));
 }
+
+static void update_chart (SpxWindow *w);
 
 static gboolean
 fit_later (gpointer data)
 {
   SpxWindow *w = data;
-  if (w->layers.fit_pending && !destroyed (w))
+  if (destroyed (w))
+    return G_SOURCE_REMOVE;
+  update_chart (w); /* its sentence's lines follow the width */
+  if (w->layers.fit_pending)
     fit_table (w);
   return G_SOURCE_REMOVE;
 }
 
 /* Not while the page is being laid out: at the next idle. */
-static void
-on_paned_allocated (GtkWidget *paned, GdkRectangle *area, SpxWindow *w)
+void
+_spx_window_layers_allocated (GtkWidget *paned, GdkRectangle *area,
+                              SpxWindow *w)
 {
-  if (w->layers.fit_pending)
+  gboolean resized = area->width != w->layers.width;
+  w->layers.width = area->width;
+  if (w->layers.fit_pending || resized)
     g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, fit_later, g_object_ref (w),
                      g_object_unref);
 }
@@ -279,23 +269,22 @@ on_paned_allocated (GtkWidget *paned, GdkRectangle *area, SpxWindow *w)
 static void
 fill_rows (SpxWindow *w)
 {
-  SpxNetwork *net = listed_network (w);
+  SpxNetwork *net = _spx_window_layers_network (w);
   const SpxSurvey *survey = w->layers.survey;
-  GtkTreeIter it;
+  g_autoptr (GHashTable) layers = layers_by_name (survey);
   gtk_list_store_clear (w->layers.store);
+  g_hash_table_remove_all (w->layers.rows);
   for (guint i = 0; net != NULL && i < spx_network_n_entries (net); i++)
     {
       const SpxNetworkEntry *e = spx_network_entry (net, i);
-      gtk_list_store_append (w->layers.store, &it);
-      set_row (w, &it, (gint) i, survey_layer (survey, e->name));
+      append_row (w, e->name, (gint) i,
+                  g_hash_table_lookup (layers, e->name));
     }
   for (guint i = 0; survey != NULL && i < survey->layers->len; i++)
     {
       const SpxSurveyLayer *l = survey->layers->pdata[i];
-      if (net != NULL && spx_network_find (net, l->name) >= 0)
-        continue;
-      gtk_list_store_append (w->layers.store, &it);
-      set_row (w, &it, -1, l);
+      if (!g_hash_table_contains (w->layers.rows, l->name))
+        append_row (w, l->name, -1, l);
     }
   title_blocks (w);
   fit_table (w);
@@ -319,7 +308,7 @@ settings_text (SpxWindow *w)
 static void
 update_summary (SpxWindow *w)
 {
-  SpxNetwork *net = listed_network (w);
+  SpxNetwork *net = _spx_window_layers_network (w);
   const SpxSurvey *survey = w->layers.survey;
   g_autofree char *text = NULL;
   if (survey != NULL && survey->layers->len > 0)
@@ -358,9 +347,19 @@ update_chart (SpxWindow *w)
   spx_view_set_renderer (view, survey ? spx_render_layers : NULL, d);
   /* every row legible: the chart scrolls when the network is long */
   gint height = survey ? (gint) ceil (spx_render_layers_height (
-                  survey, spx_view_get_style (view))) : -1;
+                  survey, spx_view_get_style (view), chart_width (w))) : -1;
   gtk_widget_set_size_request (w->layers.chart, -1, height);
   gtk_widget_set_visible (w->layers.chart_box, survey != NULL);
+}
+
+/* Whether the survey shown has a layer Measure Again would measure. */
+static gboolean
+has_noisy (const SpxSurvey *survey)
+{
+  for (guint i = 0; survey != NULL && i < survey->layers->len; i++)
+    if (spx_survey_layer_noisy (survey->layers->pdata[i]))
+      return TRUE;
+  return FALSE;
 }
 
 void
@@ -372,7 +371,11 @@ _spx_window_layers_actions (SpxWindow *w)
   GActionMap *map = G_ACTION_MAP (w);
   g_simple_action_set_enabled (
     G_SIMPLE_ACTION (g_action_map_lookup_action (map, "run-survey")),
-    idle && listed_network (w) != NULL);
+    idle && _spx_window_layers_network (w) != NULL);
+  g_simple_action_set_enabled (
+    G_SIMPLE_ACTION (g_action_map_lookup_action (map, "survey-again")),
+    idle && _spx_window_layers_network (w) != NULL &&
+    has_noisy (w->layers.survey));
   g_simple_action_set_enabled (
     G_SIMPLE_ACTION (g_action_map_lookup_action (map, "save-survey")),
     w->layers.survey != NULL && w->layers.survey->layers->len > 0);
@@ -445,7 +448,9 @@ open_thread (GTask *task, gpointer source, gpointer data, GCancellable *c)
 static void
 show_page (SpxWindow *w)
 {
-  gtk_widget_show (w->layers.page);
+  gtk_widget_show (w->layers.content);
+  gtk_stack_set_visible_child (GTK_STACK (w->layers.inner),
+                               w->layers.content);
   spx_window_show_view (w, SPX_WINDOW_LAYERS_VIEW);
 }
 
@@ -528,6 +533,7 @@ typedef struct {
   /* the survey shown before, back when this one ends with no layer */
   SpxSurvey        *before;
   gboolean          before_unsaved;
+  gboolean          again;   /* the noisy layers of survey measured again */
 } SurveyJob;
 
 /* A point for the main loop, with what it needs of its layer. */
@@ -576,20 +582,25 @@ layer_of (SpxSurvey *survey, const PointMsg *m)
     l->block_density[b] = NAN;
   l->points = g_array_new (FALSE, FALSE, sizeof (SpxSweepPoint));
   g_ptr_array_add (survey->layers, l);
+  spx_survey_tally (survey, l, 1);
   return l;
 }
 
-static void
+/* The point added to its layer; the layer's part in the totals taken
+ * out and added back, not every layer's summed again. */
+static SpxSurveyLayer *
 add_point (SpxSurvey *survey, const PointMsg *m)
 {
   SpxSurveyLayer *l = layer_of (survey, m);
   const SpxSurveyOptions *o = &survey->settings;
+  spx_survey_tally (survey, l, -1);
   g_array_append_val (l->points, m->point);
   for (guint b = 0; b < o->n_blocks; b++) /* a point has its block's */
     if (o->blocks[b] == m->point.block)
       l->block_density[b] = m->point.density;
   spx_survey_recommend (l);
-  spx_survey_sum (survey);
+  spx_survey_tally (survey, l, 1);
+  return l;
 }
 
 static gboolean
@@ -597,15 +608,21 @@ deliver_point (gpointer data)
 {
   PointMsg *m = data;
   SpxWindow *w = m->window;
-  if (m->serial == w->layers.serial && w->layers.survey != NULL &&
-      !destroyed (w))
+  if (m->name == NULL && m->serial == w->layers.serial && !destroyed (w))
+    { /* measuring again: its progress only, the rows at the end */
+      w->layers.done = m->done;
+      w->layers.total = m->total;
+      _spx_window_update_busy (w);
+    }
+  else if (m->name != NULL && m->serial == w->layers.serial &&
+           w->layers.survey != NULL && !destroyed (w))
     {
       guint layers = w->layers.survey->layers->len;
-      add_point (w->layers.survey, m);
+      SpxSurveyLayer *l = add_point (w->layers.survey, m);
       w->layers.unsaved = TRUE;
       w->layers.done = m->done;
       w->layers.total = m->total;
-      update_row (w, m->name);
+      update_row (w, m->name, (gint) m->entry, l);
       layers_changed (w);
       if (w->layers.survey->layers->len != layers) /* the chart grew */
         fit_table (w);
@@ -625,7 +642,16 @@ survey_progress (guint done, guint total, guint layer,
                  const SpxSweepPoint *point, gpointer data)
 {
   SurveyJob *j = data;
-  if (point != NULL)
+  if (point != NULL && j->again)
+    {
+      PointMsg *m = g_new0 (PointMsg, 1);
+      m->window = g_object_ref (j->window);
+      m->serial = j->serial;
+      m->done = done;
+      m->total = total;
+      g_idle_add (deliver_point, m);
+    }
+  else if (point != NULL)
     {
       const SpxSurveyLayer *l = j->survey->layers->pdata[layer];
       PointMsg *m = g_new0 (PointMsg, 1);
@@ -642,8 +668,12 @@ survey_thread (GTask *task, gpointer source, gpointer data, GCancellable *c)
 {
   SurveyJob *j = data;
   g_cancellable_push_current (j->cancel);
-  spx_survey_run (j->survey, j->network->network, &j->options,
-                  survey_progress, j, &j->error);
+  if (j->again)
+    spx_survey_measure_again (j->survey, j->network->network, 1,
+                              survey_progress, j, &j->error);
+  else
+    spx_survey_run (j->survey, j->network->network, &j->options,
+                    survey_progress, j, &j->error);
   g_cancellable_pop_current (j->cancel);
   g_task_return_boolean (task, TRUE); /* the outcome is in j */
 }
@@ -695,8 +725,7 @@ survey_options (SpxWindow *w, SurveyJob *j)
   o->threads = sc->threads;
   j->machine = spx_ipu_machine_copy (w->study->machine);
   o->machine = j->machine;
-  o->run_model = sources[MAX (s, 0)].model;
-  o->run_cpu = sources[MAX (s, 0)].cpu;
+  _spx_window_layers_source (s, &o->run_model, &o->run_cpu);
 }
 
 /* The shown survey starts empty with the run's settings, as the
@@ -713,11 +742,41 @@ shown_survey (const SurveyJob *j)
   return survey;
 }
 
+static void
+start_job (SpxWindow *w, SurveyJob *j)
+{
+  GTask *task = g_task_new (w, NULL, survey_done, j);
+  g_task_set_task_data (task, j, NULL); /* freed by survey_done */
+  g_task_run_in_thread (task, survey_thread);
+  g_object_unref (task);
+}
+
+void
+_spx_window_survey_again (SpxWindow *w)
+{
+  if (w->layers.cancel != NULL || w->sweep_cancel != NULL ||
+      _spx_window_layers_network (w) == NULL || !has_noisy (w->layers.survey))
+    return;
+  SurveyJob *j = g_new0 (SurveyJob, 1);
+  j->window = g_object_ref (w);
+  j->serial = ++w->layers.serial;
+  j->network = g_atomic_rc_box_acquire (w->layers.network);
+  j->again = TRUE;
+  j->cancel = g_cancellable_new ();
+  /* the worker's own copy; the one shown stays until it is done */
+  j->survey = spx_survey_copy (w->layers.survey);
+  w->layers.cancel = g_object_ref (j->cancel);
+  w->layers.done = 0;
+  w->layers.total = 1;
+  _spx_window_update_busy (w);
+  start_job (w, j);
+}
+
 void
 _spx_window_run_survey (SpxWindow *w)
 {
   if (w->layers.cancel != NULL || w->sweep_cancel != NULL ||
-      listed_network (w) == NULL)
+      _spx_window_layers_network (w) == NULL)
     return;
   SurveyJob *j = g_new0 (SurveyJob, 1);
   j->window = g_object_ref (w);
@@ -735,10 +794,7 @@ _spx_window_run_survey (SpxWindow *w)
   fill_rows (w);
   layers_changed (w);
   _spx_window_update_busy (w);
-  GTask *task = g_task_new (w, NULL, survey_done, j);
-  g_task_set_task_data (task, j, NULL); /* freed by survey_done */
-  g_task_run_in_thread (task, survey_thread);
-  g_object_unref (task);
+  start_job (w, j);
 }
 
 gboolean
@@ -775,7 +831,10 @@ _spx_window_layers_free (SpxWindow *w)
   g_clear_object (&w->layers.cancel);
   g_clear_pointer (&w->layers.network, _spx_shared_network_release);
   g_clear_pointer (&w->layers.survey, spx_survey_free);
+  g_clear_object (&w->layers.sorted);
+  g_clear_object (&w->layers.filter);
   g_clear_object (&w->layers.store);
+  g_clear_pointer (&w->layers.rows, g_hash_table_unref);
 }
 
 /* ---- saving -------------------------------------------------------- */
@@ -862,179 +921,3 @@ _spx_window_may_replace_survey (SpxWindow *w)
   return r == GTK_RESPONSE_REJECT;
 }
 
-/* ---- the page ------------------------------------------------------ */
-
-/* Why a row (of entry in the network open, or -1) cannot be studied,
- * or NULL when it can: the entry is a layer (one the survey left out as
- * all zero still can). */
-static const char *
-not_studied (SpxNetwork *net, gint entry)
-{
-  if (net == NULL)
-    return "its network is not open (open it, then double-click again)";
-  if (entry < 0)
-    return "the network open has no layer of that name";
-  return spx_network_entry (net, (guint) entry)->skipped;
-}
-
-/* A double-click studies the layer; a skipped one says why not. */
-static void
-on_row_activated (GtkTreeView *tree, GtkTreePath *path,
-                  GtkTreeViewColumn *column, SpxWindow *w)
-{
-  GtkTreeModel *model = gtk_tree_view_get_model (tree);
-  GtkTreeIter it;
-  g_autofree char *name = NULL;
-  gint e = -1;
-  if (!gtk_tree_model_get_iter (model, &it, path))
-    return;
-  gtk_tree_model_get (model, &it, COL_NAME, &name, COL_ENTRY, &e, -1);
-  const char *why = not_studied (listed_network (w), e);
-  if (why != NULL)
-    {
-      g_autofree char *msg = g_strdup_printf ("%s cannot be studied: %s",
-                                              name, why);
-      _spx_window_show_error (w, msg);
-      return;
-    }
-  _spx_window_cancel_work (w);
-  _spx_window_load_layer (w, w->layers.network, (guint) e);
-}
-
-/* A column of text col sorted by key: a number right-aligned; words
- * end in "…" when short of room (the row's tooltip has them whole), the
- * name taking the width left. */
-static GtkTreeViewColumn *
-text_column (GtkTreeView *tree, const char *title, const char *tooltip,
-             gint col, gint key, gboolean numeric)
-{
-  GtkCellRenderer *cell = gtk_cell_renderer_text_new ();
-  if (numeric)
-    g_object_set (cell, "xalign", 1.0, NULL);
-  else
-    g_object_set (cell, "ellipsize", PANGO_ELLIPSIZE_END, NULL);
-  GtkTreeViewColumn *c = gtk_tree_view_column_new_with_attributes (
-    title, cell, "text", col, "sensitive", COL_LAYER, NULL);
-  GtkWidget *header = gtk_label_new (title);
-  gtk_widget_set_tooltip_text (header, tooltip);
-  gtk_widget_show (header);
-  gtk_tree_view_column_set_widget (c, header);
-  gtk_tree_view_column_set_sort_column_id (c, key);
-  gtk_tree_view_column_set_resizable (c, TRUE);
-  gtk_tree_view_column_set_expand (c, col == COL_NAME);
-  if (numeric)
-    gtk_tree_view_column_set_alignment (c, 1.0);
-  else
-    gtk_tree_view_column_set_min_width (c, col == COL_NAME ? 140 : 96);
-  gtk_tree_view_append_column (tree, c);
-  return c;
-}
-
-static GtkWidget *
-table_new (SpxWindow *w)
-{
-  w->layers.store = gtk_list_store_new (
-    N_COLS, G_TYPE_STRING, G_TYPE_STRING, G_TYPE_DOUBLE, G_TYPE_STRING,
-    G_TYPE_DOUBLE, G_TYPE_STRING, G_TYPE_DOUBLE, G_TYPE_STRING,
-    G_TYPE_DOUBLE, G_TYPE_STRING, G_TYPE_DOUBLE, G_TYPE_STRING,
-    G_TYPE_DOUBLE, G_TYPE_STRING, G_TYPE_BOOLEAN, G_TYPE_INT);
-  GtkWidget *tree = gtk_tree_view_new_with_model (
-    GTK_TREE_MODEL (w->layers.store));
-  GtkTreeView *t = GTK_TREE_VIEW (tree);
-  w->layers.tree = tree;
-  text_column (t, "Layer", "Its name in the network (a click on a header "
-               "sorts by it)", COL_NAME, COL_NAME, FALSE);
-  text_column (t, "Shape", "Rows × columns (a convolution's [out, in, kh, "
-               "kw] as out × in·kh·kw)", COL_SHAPE, COL_SIZE, TRUE);
-  text_column (t, "Density", "Non-zero elements", COL_DENSITY,
-               COL_DENSITY_KEY, TRUE);
-  w->layers.blocks_column = text_column (t, "Blocks", NULL, COL_BLOCKS,
-                                         COL_BLOCKS_KEY, TRUE);
-  text_column (t, "Best CPU", "The fastest mode and block size measured on "
-               "this CPU, and its speedup over dense; keep dense when none "
-               "beats it", COL_CPU, COL_CPU_KEY, FALSE);
-  text_column (t, "Best IPU", "The same on the IPU model (planned)",
-               COL_MODEL, COL_MODEL_KEY, FALSE);
-  text_column (t, "Dense time", "The layer's share of the network's dense "
-               "time (this CPU's when measured, else the model's)",
-               COL_SHARE, COL_SHARE_KEY, TRUE);
-  gtk_tree_view_set_tooltip_column (t, COL_TIP);
-  gtk_tree_view_set_search_column (t, COL_NAME);
-  gtk_tree_view_set_activate_on_single_click (t, FALSE);
-  g_signal_connect (tree, "row-activated", G_CALLBACK (on_row_activated), w);
-  GtkWidget *scroll = gtk_scrolled_window_new (NULL, NULL);
-  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroll),
-                                  GTK_POLICY_AUTOMATIC, GTK_POLICY_AUTOMATIC);
-  gtk_widget_set_size_request (scroll, -1, 120);
-  gtk_container_add (GTK_CONTAINER (scroll), tree);
-  return scroll;
-}
-
-/* Run Survey, what it measures, Save Survey. */
-static GtkWidget *
-tools_new (SpxWindow *w)
-{
-  GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  gtk_container_set_border_width (GTK_CONTAINER (row), 4);
-  w->layers.run_button = gtk_button_new_with_mnemonic ("Run S_urvey");
-  gtk_actionable_set_action_name (GTK_ACTIONABLE (w->layers.run_button),
-                                  "win.run-survey");
-  gtk_widget_set_tooltip_text (w->layers.run_button, "Plan every layer on "
-                               "the IPU model and measure it on this CPU at "
-                               "block sizes 1 to 16, static, dynamic and "
-                               "tile-wise, at the panel's n, numbers, "
-                               "machine and threads (Escape stops it, "
-                               "keeping the layers done)");
-  w->layers.sources = gtk_combo_box_text_new ();
-  for (guint i = 0; i < G_N_ELEMENTS (sources); i++)
-    gtk_combo_box_text_append_text (GTK_COMBO_BOX_TEXT (w->layers.sources),
-                                    sources[i].text);
-  gtk_combo_box_set_active (GTK_COMBO_BOX (w->layers.sources), 0);
-  gtk_widget_set_tooltip_text (w->layers.sources, "What Run Survey runs: "
-                               "the IPU model alone takes a moment; this "
-                               "CPU measures every point");
-  GtkWidget *save = gtk_button_new_with_mnemonic ("Sa_ve Survey…");
-  gtk_actionable_set_action_name (GTK_ACTIONABLE (save), "win.save-survey");
-  gtk_widget_set_tooltip_text (save, "Save the survey as JSON (it reopens "
-                               "without measuring again) or CSV");
-  gtk_box_pack_start (GTK_BOX (row), w->layers.run_button, FALSE, FALSE, 0);
-  gtk_box_pack_start (GTK_BOX (row), w->layers.sources, FALSE, FALSE, 0);
-  gtk_box_pack_end (GTK_BOX (row), save, FALSE, FALSE, 0);
-  return row;
-}
-
-GtkWidget *
-_spx_window_layers_page_new (SpxWindow *w)
-{
-  w->layers.summary = gtk_label_new (NULL);
-  GtkLabel *summary = GTK_LABEL (w->layers.summary);
-  gtk_label_set_xalign (summary, 0);
-  gtk_label_set_line_wrap (summary, TRUE);
-  gtk_label_set_selectable (summary, TRUE);
-  gtk_widget_set_margin_start (w->layers.summary, 8);
-  gtk_widget_set_margin_end (w->layers.summary, 8);
-  gtk_widget_set_margin_bottom (w->layers.summary, 4);
-  w->layers.chart = spx_view_new ();
-  GtkWidget *chart = w->layers.chart_box = gtk_scrolled_window_new (NULL,
-                                                                     NULL);
-  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (chart),
-                                  GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
-  gtk_container_add (GTK_CONTAINER (chart), w->layers.chart);
-  GtkWidget *paned = w->layers.paned = gtk_paned_new (
-    GTK_ORIENTATION_VERTICAL);
-  g_signal_connect (paned, "size-allocate",
-                    G_CALLBACK (on_paned_allocated), w);
-  gtk_paned_pack1 (GTK_PANED (paned), table_new (w), TRUE, FALSE);
-  gtk_paned_pack2 (GTK_PANED (paned), chart, TRUE, FALSE);
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-  gtk_box_pack_start (GTK_BOX (box), tools_new (w), FALSE, FALSE, 0);
-  gtk_box_pack_start (GTK_BOX (box), w->layers.summary, FALSE, FALSE, 0);
-  gtk_box_pack_start (GTK_BOX (box), paned, TRUE, TRUE, 0);
-  /* shown once a network is opened */
-  gtk_widget_show_all (box);
-  gtk_widget_hide (chart); /* until a survey */
-  gtk_widget_set_no_show_all (box, TRUE);
-  gtk_widget_hide (box);
-  w->layers.page = box;
-  return box;
-}

@@ -49,6 +49,12 @@ typedef struct {
   GtkWidget     *chart_box;   /* scrolls the chart; shown with a survey */
   GtkWidget     *paned;       /* the table over the chart */
   gboolean       fit_pending; /* the table to fit once the page shows */
+  gint           width;       /* the page's, last allocated */
+  /* the page before a network is open, and with one */
+  GtkWidget     *inner, *empty, *content;
+  GtkWidget     *show_skipped; /* the table lists skipped entries */
+  GtkTreeModel  *filter, *sorted; /* over store: what the table shows */
+  GHashTable    *rows;        /* name → its GtkTreeIter in store */
   GtkTreeViewColumn *blocks_column;
   SpxRenderLayersData chart_data;
 } SpxWindowLayers;
@@ -234,6 +240,9 @@ void       _spx_window_timeline_fit (SpxWindow *w, gint lane);
 
 /* spx-window-layers.c */
 GtkWidget *_spx_window_layers_page_new (SpxWindow *w);
+/* The views' switcher's Layers button shows the page while it is hidden
+ * (before a network is open: its empty state). */
+void       _spx_window_layers_tab  (SpxWindow *w, GtkWidget *switcher);
 /* A folder, a network file or a saved survey (.json): what the Layers
  * page opens rather than the subject. */
 gboolean   _spx_window_is_network  (const char *path);
@@ -244,6 +253,9 @@ void       _spx_window_open_network (SpxWindow *w, const char *path);
 /* Survey the network listed (on a worker, at the study's n, dtype,
  * machine and threads); the rows fill as points arrive. */
 void       _spx_window_run_survey  (SpxWindow *w);
+/* The CPU points of the survey's layers with a noisy one measured
+ * again on one thread (on a worker; the rows change when it ends). */
+void       _spx_window_survey_again (SpxWindow *w);
 /* TRUE while a survey runs, with its points done of total. */
 gboolean   _spx_window_surveying   (SpxWindow *w, guint *done, guint *total);
 /* Run Survey and Save Survey usable when they can run. */

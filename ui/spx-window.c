@@ -625,6 +625,12 @@ act_survey (GSimpleAction *a, GVariant *p, gpointer data)
 }
 
 static void
+act_survey_again (GSimpleAction *a, GVariant *p, gpointer data)
+{
+  _spx_window_survey_again (data);
+}
+
+static void
 act_save_survey (GSimpleAction *a, GVariant *p, gpointer data)
 {
   _spx_window_save_survey_dialog (data);
@@ -748,6 +754,7 @@ static const GActionEntry win_actions[] = {
   { "run-sweep", act_sweep, NULL, NULL, NULL, { 0 } },
   { "measure-again", act_measure_again, NULL, NULL, NULL, { 0 } },
   { "run-survey", act_survey, NULL, NULL, NULL, { 0 } },
+  { "survey-again", act_survey_again, NULL, NULL, NULL, { 0 } },
   { "save-survey", act_save_survey, NULL, NULL, NULL, { 0 } },
   { "save-survey-path", act_save_survey_path, "s", NULL, NULL, { 0 } },
   { "cancel", act_cancel, NULL, NULL, NULL, { 0 } },
@@ -760,6 +767,10 @@ static const GActionEntry win_actions[] = {
 void
 spx_window_show_view (SpxWindow *w, const char *name)
 {
+  /* the Layers page shows (its empty state before a network) when
+   * asked for */
+  if (g_str_equal (name, SPX_WINDOW_LAYERS_VIEW))
+    gtk_widget_show (w->layers.page);
   if (gtk_stack_get_child_by_name (GTK_STACK (w->stack), name) != NULL)
     gtk_stack_set_visible_child_name (GTK_STACK (w->stack), name);
 }
@@ -1192,6 +1203,7 @@ build_views (SpxWindow *w)
                                 GTK_STACK (w->stack));
   gtk_widget_set_halign (switcher, GTK_ALIGN_CENTER);
   compact_buttons (switcher);
+  _spx_window_layers_tab (w, switcher);
   gtk_widget_set_margin_top (switcher, 6);
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
   /* above the views, not the panel: a message never moves the field

@@ -104,6 +104,7 @@ write_choice (SpxJson *json, const char *key, const SpxSurveyChoice *c)
   spx_json_uint (json, "noisy_points", c->noisy);
   if (c->dense[0] != '\0')
     spx_json_string (json, "dense", c->dense);
+  spx_json_bool (json, "measured", c->measured);
   spx_json_end_object (json);
 }
 
@@ -151,6 +152,8 @@ spx_survey_to_json (const SpxSurvey *survey)
   spx_json_string (&json, "path", survey->path ? survey->path : "");
   spx_json_string (&json, "format", survey->format ? survey->format : "");
   spx_json_bool (&json, "complete", survey->complete);
+  spx_json_uint (&json, "n_layers", survey->n_layers);
+  spx_json_uint (&json, "n_skipped", survey->n_skipped);
   write_settings (&json, &survey->settings);
   spx_json_begin_array (&json, "layers");
   for (guint i = 0; i < survey->layers->len; i++)
@@ -167,6 +170,10 @@ spx_survey_to_json (const SpxSurvey *survey)
       spx_json_double (&json, "chosen_ms", t->chosen_ms);
       spx_json_double (&json, "speedup", t->speedup);
       spx_json_double (&json, "kept_dense_ms", t->kept_dense_ms);
+      spx_json_uint (&json, "layers", t->layers);
+      spx_json_uint (&json, "unmeasured_layers", t->unmeasured);
+      spx_json_double (&json, "unmeasured_flops_share",
+                       t->flops > 0 ? t->unmeasured_flops / t->flops : 0);
       spx_json_end_object (&json);
     }
   spx_json_end_object (&json);
@@ -323,8 +330,9 @@ check_numbers (SpxJsonReader *r, JsonObject *o, const char *where,
 {
   for (guint i = 0; i < n; i++)
     {
-      double v;
-      if (!spx_json_get_double (r, o, where, keys[i], 0, G_MAXDOUBLE, FALSE, &v))
+      double v; /* null: NAN (a speedup of nothing measured) */
+      if (!spx_json_get_double (r, o, where, keys[i], 0, G_MAXDOUBLE, TRUE,
+                                &v))
         return FALSE;
       if (!close_to (v, *values[i]))
         return spx_json_refuse (r, where, keys[i], "%s (%s %.6g)", why, keys[i],
@@ -334,12 +342,44 @@ check_numbers (SpxJsonReader *r, JsonObject *o, const char *where,
   return TRUE;
 }
 
+/* A count added since the first version: when o has it, it is want. */
+static gboolean
+check_count (SpxJsonReader *r, JsonObject *o, const char *where,
+             const char *key, guint want)
+{
+  guint count;
+  if (!json_object_has_member (o, key))
+    return TRUE;
+  if (!spx_json_get_guint (r, o, where, key, 0, G_MAXUINT, &count))
+    return FALSE;
+  return count == want ||
+         spx_json_refuse (r, where, key, "expected %u, what the layers give",
+                          want);
+}
+
+/* "measured" is what the points give. */
+static gboolean
+check_measured (SpxJsonReader *r, JsonObject *o, const char *where,
+                gboolean want)
+{
+  gboolean measured;
+  if (!spx_json_get_bool (r, o, where, "measured", &measured))
+    return FALSE;
+  return !measured == !want ||
+         spx_json_refuse (r, where, "measured", "expected %s: what the "
+                          "layer's points give", want ? "true" : "false");
+}
+
 static gboolean
 check_choice (SpxJsonReader *r, JsonObject *o, const char *where, gpointer item)
 {
   SpxSurveyChoice *c = item;
   static const char *const keys[] = { "ms", "dense_ms", "speedup", "best" };
   double *const values[] = { &c->ms, &c->dense_ms, &c->speedup, &c->best };
+  /* a file from before "measured": recommended again as this version
+   * judges its points (it may have kept a noisy dense time) */
+  if (!json_object_has_member (o, "measured"))
+    return TRUE;
   const char *mode = spx_json_get_string (r, o, where, "mode");
   guint block, noisy;
   if (mode == NULL ||
@@ -355,7 +395,8 @@ check_choice (SpxJsonReader *r, JsonObject *o, const char *where, gpointer item)
     spx_sweep_mode_to_string (c->mode), c->block);
   if (key != NULL)
     return spx_json_refuse (r, where, key, "%s", why);
-  return check_numbers (r, o, where, keys, values, G_N_ELEMENTS (keys), why);
+  return check_measured (r, o, where, c->measured) &&
+         check_numbers (r, o, where, keys, values, G_N_ELEMENTS (keys), why);
 }
 
 static gboolean
@@ -366,8 +407,20 @@ check_total (SpxJsonReader *r, JsonObject *o, const char *where, gpointer item)
                                       "kept_dense_ms" };
   double *const values[] = { &t->dense_ms, &t->chosen_ms, &t->speedup,
                              &t->kept_dense_ms };
+  /* a file from before "layers": summed again as this version sums
+   * (it counted layers not measured) */
+  if (!json_object_has_member (o, "layers"))
+    return TRUE;
+  double share = t->flops > 0 ? t->unmeasured_flops / t->flops : 0;
+  static const char *const share_key[] = { "unmeasured_flops_share" };
+  double *const share_value[] = { &share };
   return check_numbers (r, o, where, keys, values, G_N_ELEMENTS (keys),
-                        "not the sum of the layers'");
+                        "not the sum of the layers'") &&
+         check_count (r, o, where, "layers", t->layers) &&
+         check_count (r, o, where, "unmeasured_layers", t->unmeasured) &&
+         (!json_object_has_member (o, share_key[0]) ||
+          check_numbers (r, o, where, share_key, share_value, 1,
+                         "not the layers' share"));
 }
 
 /* What the file recommends for a layer (or totals) must be what its
@@ -485,7 +538,9 @@ read_layers (SpxJsonReader *r, JsonObject *root, SpxSurvey *survey)
       items[i] = &survey->total[i];
     }
   return check_sources (r, root, "", "total", valid, check_total,
-                        items);
+                        items) &&
+         check_count (r, root, "", "n_layers", survey->n_layers) &&
+         check_count (r, root, "", "n_skipped", survey->n_skipped);
 }
 
 /* ---- the file ---- */

@@ -2,6 +2,7 @@
  * subject is, recommended, and added up */
 #include "spx-survey.h"
 #include "spx-defaults.h"
+#include "spx-survey-private.h"
 #include "spx-util.h"
 
 #include <math.h>
@@ -43,9 +44,10 @@ fitting_blocks (const SpxSurveyOptions *o, guint64 rows, guint64 cols,
 
 /* The sweep of a rows × cols layer (subject, when given, its element
  * mask); FALSE when no block size fits it. */
-static gboolean
-sweep_options (const SpxSurveyOptions *s, guint64 rows, guint64 cols,
-               const SpxMask *subject, const char *name, SpxSweepOptions *o)
+gboolean
+_spx_survey_sweep_options (const SpxSurveyOptions *s, guint64 rows,
+                           guint64 cols, const SpxMask *subject,
+                           const char *name, SpxSweepOptions *o)
 {
   spx_sweep_options_init (o);
   if (subject != NULL)
@@ -103,8 +105,8 @@ spx_survey_options_validate (const SpxSurveyOptions *o, GError **error)
     }
   /* the rest as a sweep of a layer every block size fits */
   SpxSweepOptions sweep;
-  sweep_options (o, SPX_MASK_MAX_BLOCK, SPX_MASK_MAX_BLOCK, NULL, NULL,
-                 &sweep);
+  _spx_survey_sweep_options (o, SPX_MASK_MAX_BLOCK, SPX_MASK_MAX_BLOCK, NULL,
+                             NULL, &sweep);
   return spx_sweep_options_validate (&sweep, error);
 }
 
@@ -164,8 +166,8 @@ static guint
 layer_total (const SpxSurveyOptions *o, const SpxNetworkEntry *e)
 {
   SpxSweepOptions sweep;
-  if (e->skipped != NULL || !sweep_options (o, e->rows, e->cols, NULL,
-                                            NULL, &sweep))
+  if (e->skipped != NULL ||
+      !_spx_survey_sweep_options (o, e->rows, e->cols, NULL, NULL, &sweep))
     return 0;
   return spx_sweep_total (&sweep);
 }
@@ -197,13 +199,13 @@ compare_doubles (gconstpointer a, gconstpointer b)
 
 /* The dense time of a layer that stays dense. The CPU measures the same
  * dense product beside every block size's sparse plans: their median (of
- * the quiet ones, when any is) stands for it, robust to one slowed
- * measurement. The model plans the same dense program at every block
- * size, so any is its median. *library gets the CPU's dense library of
- * the first such point. */
+ * the quiet ones, when any is; *quiet says whether one was) stands for
+ * it, robust to one slowed measurement. The model plans the same dense
+ * program at every block size, so any is its median. *library gets the
+ * CPU's dense library of the first such point. */
 static double
 dense_reference (const GArray *points, SpxSweepSource source,
-                 const char **library)
+                 const char **library, gboolean *quiet_found)
 {
   g_autoptr (GArray) quiet = g_array_new (FALSE, FALSE, sizeof (double));
   g_autoptr (GArray) all = g_array_new (FALSE, FALSE, sizeof (double));
@@ -219,6 +221,7 @@ dense_reference (const GArray *points, SpxSweepSource source,
       if (**library == '\0')
         *library = p->dense;
     }
+  *quiet_found = quiet->len > 0;
   GArray *use = quiet->len > 0 ? quiet : all;
   if (use->len == 0)
     return NAN;
@@ -241,12 +244,14 @@ dense_at (const GArray *points, SpxSweepSource source, guint block)
   return NULL;
 }
 
-static void
-recommend_source (const GArray *points, SpxSweepSource source,
-                  SpxSurveyChoice *c)
+/* The source's best judged point (NULL: none); c->valid, noisy and
+ * best counted on the way. */
+static const SpxSweepPoint *
+best_point (const GArray *points, SpxSweepSource source, SpxSurveyChoice *c,
+            guint *sparse)
 {
   const SpxSweepPoint *best = NULL;
-  memset (c, 0, sizeof *c);
+  *sparse = 0;
   for (guint i = 0; i < points->len; i++)
     {
       const SpxSweepPoint *p = &g_array_index (points, SpxSweepPoint, i);
@@ -254,29 +259,45 @@ recommend_source (const GArray *points, SpxSweepSource source,
         continue;
       c->valid = TRUE;
       c->noisy += p->noise != SPX_NOISE_NONE;
+      *sparse += p->mode != SPX_SWEEP_DENSE;
       if (spx_sweep_point_judged (p) &&
           (best == NULL || p->speedup > best->speedup))
         best = p;
     }
+  c->best = best != NULL ? best->speedup : 0;
+  return best;
+}
+
+static void
+recommend_source (const GArray *points, SpxSweepSource source,
+                  SpxSurveyChoice *c)
+{
+  const char *library;
+  gboolean quiet;
+  guint sparse;
+  memset (c, 0, sizeof *c);
+  const SpxSweepPoint *best = best_point (points, source, c, &sparse);
+  if (!c->valid)
+    return;
+  double reference = dense_reference (points, source, &library, &quiet);
+  /* sparse points, none of them judged, one noisy: nothing compared */
+  c->measured = quiet && !(best == NULL && sparse > 0 && c->noisy > 0);
   const SpxSweepPoint *dense = best != NULL
                                  ? dense_at (points, source, best->block)
                                  : NULL;
-  if (!c->valid)
-    return;
-  c->best = best != NULL ? best->speedup : 0;
-  if (dense != NULL && best->speedup >= SPX_SURVEY_FASTER)
+  if (c->measured && dense != NULL && best->speedup >= SPX_SURVEY_FASTER)
     {
+      gboolean beside = dense->noise == SPX_NOISE_NONE;
       c->mode = best->mode;
       c->block = best->block;
       c->ms = best->ms;
-      c->dense_ms = dense->ms;
-      c->speedup = dense->ms / best->ms;
-      g_strlcpy (c->dense, dense->dense, sizeof c->dense);
+      c->dense_ms = beside ? dense->ms : reference;
+      c->speedup = c->dense_ms / best->ms;
+      g_strlcpy (c->dense, beside ? dense->dense : library, sizeof c->dense);
       return;
     }
-  const char *library;
   c->mode = SPX_SWEEP_DENSE;
-  c->ms = c->dense_ms = dense_reference (points, source, &library);
+  c->ms = c->dense_ms = reference;
   c->speedup = 1;
   c->valid = isfinite (c->ms);
   g_strlcpy (c->dense, library, sizeof c->dense);
@@ -295,27 +316,123 @@ spx_survey_recommend (SpxSurveyLayer *layer)
     }
 }
 
+/* ---- totals ------------------------------------------------------- */
+
+static void
+totals_clear (SpxSurvey *survey)
+{
+  memset (survey->total, 0, sizeof survey->total);
+  memset (survey->libraries, 0, sizeof survey->libraries);
+  survey->other_libraries = 0;
+  survey->n_layers = survey->n_skipped = 0;
+  for (guint s = 0; s < SPX_SWEEP_N_SOURCES; s++)
+    survey->total[s].speedup = NAN;
+}
+
+/* The CPU's library name counted (sign 1) or uncounted (-1). */
+static void
+tally_library (SpxSurvey *survey, const char *name, int sign)
+{
+  SpxSurveyLibrary *free_slot = NULL;
+  for (guint i = 0; i < SPX_SURVEY_MAX_LIBRARIES; i++)
+    {
+      SpxSurveyLibrary *l = &survey->libraries[i];
+      if (l->count > 0 && g_str_equal (l->name, name))
+        {
+          l->count += sign;
+          return;
+        }
+      if (l->count == 0 && free_slot == NULL)
+        free_slot = l;
+    }
+  if (sign < 0)
+    survey->other_libraries--;
+  else if (free_slot == NULL)
+    survey->other_libraries++;
+  else
+    {
+      g_strlcpy (free_slot->name, name, sizeof free_slot->name);
+      free_slot->count = 1;
+    }
+}
+
+static void
+tally_source (SpxSurveyTotal *t, const SpxSurveyChoice *c, double flops,
+              int sign)
+{
+  if (!c->valid)
+    return;
+  t->flops += sign * flops;
+  if (!c->measured)
+    {
+      t->unmeasured += sign;
+      t->unmeasured_flops += sign * flops;
+    }
+  else
+    {
+      t->layers += sign;
+      t->dense_ms += sign * c->dense_ms;
+      t->chosen_ms += sign * c->ms;
+      if (c->mode == SPX_SWEEP_DENSE)
+        t->kept_dense_ms += sign * c->dense_ms;
+    }
+  t->valid = t->layers + t->unmeasured > 0;
+  t->speedup = t->layers > 0 ? t->dense_ms / t->chosen_ms : NAN;
+}
+
+void
+spx_survey_tally (SpxSurvey *survey, const SpxSurveyLayer *layer, int sign)
+{
+  g_return_if_fail (sign == 1 || sign == -1);
+  if (layer->skipped != NULL)
+    {
+      survey->n_skipped += sign;
+      return;
+    }
+  survey->n_layers += sign;
+  double flops = 2.0 * (double) layer->rows * (double) layer->cols *
+                 (double) survey->settings.n;
+  for (guint s = 0; s < SPX_SWEEP_N_SOURCES; s++)
+    tally_source (&survey->total[s], &layer->recommended[s], flops, sign);
+  const SpxSurveyChoice *c = &layer->recommended[SPX_SWEEP_CPU];
+  if (c->valid && c->measured && c->dense[0] != '\0')
+    tally_library (survey, c->dense, sign);
+}
+
 void
 spx_survey_sum (SpxSurvey *survey)
 {
-  for (guint s = 0; s < SPX_SWEEP_N_SOURCES; s++)
-    {
-      SpxSurveyTotal *t = &survey->total[s];
-      memset (t, 0, sizeof *t);
-      for (guint i = 0; i < survey->layers->len; i++)
-        {
-          const SpxSurveyLayer *layer = survey->layers->pdata[i];
-          const SpxSurveyChoice *c = &layer->recommended[s];
-          if (layer->skipped != NULL || !c->valid)
-            continue;
-          t->valid = TRUE;
-          t->dense_ms += c->dense_ms;
-          t->chosen_ms += c->ms;
-          if (c->mode == SPX_SWEEP_DENSE)
-            t->kept_dense_ms += c->dense_ms;
-        }
-      t->speedup = t->valid ? t->dense_ms / t->chosen_ms : NAN;
-    }
+  totals_clear (survey);
+  for (guint i = 0; i < survey->layers->len; i++)
+    spx_survey_tally (survey, survey->layers->pdata[i], 1);
+}
+
+SpxSweepSource
+spx_survey_share_source (const SpxSurvey *survey)
+{
+  return survey->total[SPX_SWEEP_CPU].layers > 0 ? SPX_SWEEP_CPU
+                                                 : SPX_SWEEP_MODEL;
+}
+
+double
+spx_survey_layer_share (const SpxSurvey *survey, const SpxSurveyLayer *layer)
+{
+  SpxSweepSource s = spx_survey_share_source (survey);
+  const SpxSurveyChoice *c = &layer->recommended[s];
+  double total = survey->total[s].dense_ms;
+  return layer->skipped == NULL && c->valid && c->measured && total > 0
+           ? c->dense_ms / total : NAN;
+}
+
+char *
+spx_survey_count_describe (guint layers, guint skipped)
+{
+  g_autofree char *counted = spx_count_text (layers, "layer", "layers");
+  if (skipped == 0)
+    return g_steal_pointer (&counted);
+  g_autofree char *others = spx_count_text (skipped, "entry that is not",
+                                            "entries that are not");
+  return g_strdup_printf ("%s (and %s)", counted, others);
 }
 
 /* ---- running ------------------------------------------------------ */
@@ -339,8 +456,8 @@ on_point (guint done, guint total, const SpxSweepPoint *point, gpointer data)
 
 /* Whether error is the run being stopped, by the progress callback or
  * the thread's current GCancellable (whichever layer saw it first). */
-static gboolean
-stopped (const GError *error)
+gboolean
+_spx_survey_stopped (const GError *error)
 {
   GCancellable *current = g_cancellable_get_current ();
   return g_error_matches (error, SPX_SWEEP_ERROR, SPX_SWEEP_ERROR_CANCELLED) ||
@@ -393,7 +510,8 @@ survey_layer (Runner *r, SpxNetwork *network, SpxSurveyLayer *layer,
           layer->skipped = g_strdup ("all zero: nothing to multiply");
           return TRUE;
         }
-      sweep_options (s, layer->rows, layer->cols, mask, layer->name, &o);
+      _spx_survey_sweep_options (s, layer->rows, layer->cols, mask,
+                                 layer->name, &o);
       if (spx_sweep_run (sweep, &o, on_point, r, &local))
         {
           layer->points = g_array_ref (sweep->points);
@@ -402,7 +520,7 @@ survey_layer (Runner *r, SpxNetwork *network, SpxSurveyLayer *layer,
           return TRUE;
         }
     }
-  if (stopped (local))
+  if (_spx_survey_stopped (local))
     {
       g_set_error (error, SPX_SWEEP_ERROR, SPX_SWEEP_ERROR_CANCELLED,
                    "cancelled in layer %s", layer->name);
@@ -461,7 +579,7 @@ keep_settings (SpxSurvey *survey, SpxNetwork *network,
   settings_clear (&survey->settings);
   survey->settings = copy;
   g_ptr_array_set_size (survey->layers, 0);
-  memset (survey->total, 0, sizeof survey->total);
+  totals_clear (survey);
   survey->complete = FALSE;
   g_free (survey->path);
   g_free (survey->format);
@@ -493,12 +611,12 @@ spx_survey_run (SpxSurvey *survey, SpxNetwork *network,
       layer->skipped = skip_reason (s, e);
       if (layer->skipped == NULL && !survey_layer (&r, network, layer, error))
         {
+          /* not tallied yet */
           g_ptr_array_remove_index (survey->layers, r.layer);
-          spx_survey_sum (survey);
           return FALSE;
         }
       r.before += layer_total (s, e);
-      spx_survey_sum (survey);
+      spx_survey_tally (survey, layer, 1);
     }
   survey->complete = TRUE;
   return TRUE;
@@ -506,21 +624,12 @@ spx_survey_run (SpxSurvey *survey, SpxNetwork *network,
 
 /* ---- words -------------------------------------------------------- */
 
-/* Kept dense only because every sparse point was noisy: nothing was
- * measured against dense, so the layer is not known to stay dense. */
-static gboolean
-unmeasured (const SpxSurveyChoice *c)
-{
-  return c->valid && c->mode == SPX_SWEEP_DENSE && c->best <= 0 &&
-         c->noisy > 0;
-}
-
 char *
 spx_survey_choice_describe (const SpxSurveyChoice *c)
 {
   if (!c->valid)
     return NULL;
-  if (unmeasured (c))
+  if (!c->measured)
     return g_strdup_printf ("not measured (%u noisy)", c->noisy);
   g_autofree char *noisy = c->noisy ? g_strdup_printf (" (%u noisy)",
                                                        c->noisy)
@@ -533,21 +642,22 @@ spx_survey_choice_describe (const SpxSurveyChoice *c)
                           c->block, c->speedup, noisy);
 }
 
-/* The CPU's dense library over the layers' recommendations: one name, or
- * NULL when they differ. */
+/* The CPU's dense library over the measured layers: one name, or NULL
+ * when they differ. */
 static const char *
 cpu_dense (const SpxSurvey *survey)
 {
   const char *name = NULL;
-  for (guint i = 0; i < survey->layers->len; i++)
+  if (survey->other_libraries > 0)
+    return NULL;
+  for (guint i = 0; i < SPX_SURVEY_MAX_LIBRARIES; i++)
     {
-      const SpxSurveyLayer *layer = survey->layers->pdata[i];
-      const SpxSurveyChoice *c = &layer->recommended[SPX_SWEEP_CPU];
-      if (layer->skipped != NULL || !c->valid || c->dense[0] == '\0')
+      const SpxSurveyLibrary *l = &survey->libraries[i];
+      if (l->count == 0)
         continue;
-      if (name != NULL && !g_str_equal (name, c->dense))
+      if (name != NULL)
         return NULL;
-      name = c->dense;
+      name = l->name;
     }
   return name;
 }
@@ -557,12 +667,14 @@ describe_source (GString *out, const SpxSurvey *survey, SpxSweepSource s)
 {
   const SpxSurveyOptions *o = &survey->settings;
   const SpxSurveyTotal *t = &survey->total[s];
-  if (s == SPX_SWEEP_CPU)
+  const char *type = spx_cpu_type_name (spx_bench_cpu_type (o->dtype));
+  if (s == SPX_SWEEP_CPU && t->layers == 0)
+    g_string_append_printf (out, "nothing measured on this CPU (%s)", type);
+  else if (s == SPX_SWEEP_CPU)
     {
       const char *dense = cpu_dense (survey);
       g_string_append_printf (out, "%.2f× on this CPU (%s, over %s dense)",
-                              t->speedup,
-                              spx_cpu_type_name (spx_bench_cpu_type (o->dtype)),
+                              t->speedup, type,
                               dense ? dense : "each layer's faster");
     }
   else
@@ -577,6 +689,24 @@ kept_share (const SpxSurveyTotal *t)
   return t->dense_ms > 0 ? 100 * t->kept_dense_ms / t->dense_ms : 0;
 }
 
+/* Of the dense time, in layers that stay dense: each source's that
+ * measured a layer. */
+static void
+describe_shares (GString *out, const SpxSurveyTotal *cpu,
+                 const SpxSurveyTotal *model)
+{
+  gboolean has_cpu = cpu->valid && cpu->layers > 0;
+  /* the shares, as rounded to whole percents */
+  double a = round (kept_share (cpu)), b = round (kept_share (model));
+  if (has_cpu && model->valid && a != b)
+    g_string_append_printf (out, "; %.0f%% of the CPU's dense time (%.0f%% "
+                            "of the model's) is in layers that should stay "
+                            "dense", a, b);
+  else if (has_cpu || model->valid)
+    g_string_append_printf (out, "; %.0f%% of the dense time is in layers "
+                            "that should stay dense", has_cpu ? a : b);
+}
+
 char *
 spx_survey_describe (const SpxSurvey *survey)
 {
@@ -585,40 +715,24 @@ spx_survey_describe (const SpxSurvey *survey)
   if (!cpu->valid && !model->valid)
     return g_strdup ("no layer surveyed");
   GString *out = g_string_new (NULL);
-  guint surveyed = 0;
-  for (guint i = 0; i < survey->layers->len; i++)
-    surveyed += ((SpxSurveyLayer *) survey->layers->pdata[i])->skipped == NULL;
   if (survey->complete)
     g_string_append (out, "the whole network: ");
   else
     g_string_append_printf (out, "the layers surveyed so far (%u): ",
-                            surveyed);
+                            survey->n_layers);
   if (cpu->valid)
     describe_source (out, survey, SPX_SWEEP_CPU);
   if (cpu->valid && model->valid)
     g_string_append (out, ", ");
   if (model->valid)
     describe_source (out, survey, SPX_SWEEP_MODEL);
-  /* the shares, as rounded to whole percents */
-  double a = round (kept_share (cpu)), b = round (kept_share (model));
-  if (cpu->valid && model->valid && a != b)
-    g_string_append_printf (out, "; %.0f%% of the CPU's dense time (%.0f%% "
-                            "of the model's) is in layers that should stay "
-                            "dense", a, b);
-  else
-    g_string_append_printf (out, "; %.0f%% of the dense time is in layers "
-                            "that should stay dense", cpu->valid ? a : b);
-  guint unknown = 0;
-  for (guint i = 0; i < survey->layers->len; i++)
-    {
-      const SpxSurveyLayer *layer = survey->layers->pdata[i];
-      unknown += layer->skipped == NULL &&
-                 unmeasured (&layer->recommended[SPX_SWEEP_CPU]);
-    }
-  if (unknown > 0)
-    g_string_append_printf (out, "; %u of %u layers not measured on this "
-                            "CPU (every point noisy: counted as dense; "
-                            "survey again on a quiet machine)", unknown,
-                            surveyed);
+  describe_shares (out, cpu, model);
+  if (cpu->unmeasured > 0)
+    g_string_append_printf (out, "; %u of %u layers (%.0f%% of the flops) "
+                            "not measured on this CPU (too noisy: left out "
+                            "of the totals; measure them again on one "
+                            "thread)", cpu->unmeasured,
+                            cpu->layers + cpu->unmeasured,
+                            100 * cpu->unmeasured_flops / cpu->flops);
   return g_string_free (out, FALSE);
 }

@@ -80,10 +80,11 @@ row_em (guint n_sources)
   return GAP_EM + BAR_EM * MAX (n_sources, 1);
 }
 
-/* Above the rows: title, settings, legend. Below: the axis's labels,
- * the totals' row and two lines of words. In font sizes. */
+/* Above the rows: title, settings, legend. Below: the axis's labels
+ * and the totals' row, then the lines of words. In font sizes. */
 #define HEAD_EM 5.2
-#define FOOT_EM 5.0
+#define FOOT_EM 2.4
+#define LINE_EM 1.3
 
 /* The rows drawn: the layers surveyed. Entries skipped (biases, norms,
  * files that did not load) are counted in the header and listed, with
@@ -92,20 +93,29 @@ row_em (guint n_sources)
 static guint
 drawn_rows (const SpxSurvey *survey)
 {
-  guint n = 0;
-  for (guint i = 0; i < survey->layers->len; i++)
-    n += ((SpxSurveyLayer *) survey->layers->pdata[i])->skipped == NULL;
-  return n;
+  return survey->n_layers; /* counted as they come */
 }
+
+static guint words (const Chart *c, double y, double width, gboolean draw);
 
 double
 spx_render_layers_height (const SpxSurvey *survey,
-                          const SpxRenderStyle *style)
+                          const SpxRenderStyle *style, double width)
 {
   gboolean ran[SPX_SWEEP_N_SOURCES];
   guint n = ran_sources (survey, ran);
   double rows = drawn_rows (survey) + 1; /* and the totals' */
-  return 2 * PAD + style->font_size * (HEAD_EM + FOOT_EM + rows * row_em (n));
+  /* the sentence's lines, measured on a scratch surface */
+  cairo_surface_t *scratch = cairo_image_surface_create (CAIRO_FORMAT_A8, 1,
+                                                         1);
+  cairo_t *cr = cairo_create (scratch);
+  Chart c = { .cr = cr, .style = style, .survey = survey, .width = width,
+              .fs = style->font_size };
+  guint lines = words (&c, 0, width, FALSE);
+  cairo_destroy (cr);
+  cairo_surface_destroy (scratch);
+  return 2 * PAD + style->font_size * (HEAD_EM + FOOT_EM + LINE_EM * lines +
+                                       rows * row_em (n));
 }
 
 static gboolean
@@ -256,7 +266,9 @@ draw_totals (const Chart *c, double y)
     {
       const SpxSurveyTotal *t = &survey->total[s];
       /* hatched only when every layer stays dense */
-      bars[s] = (Bar) { t->valid, t->chosen_ms >= t->dense_ms, t->speedup,
+      /* nothing measured: no bar (the sentence says why) */
+      bars[s] = (Bar) { t->valid && t->layers > 0,
+                        t->chosen_ms >= t->dense_ms, t->speedup,
                         g_strdup_printf ("%.2f×: %.3g → %.3g ms", t->speedup,
                                          t->dense_ms, t->chosen_ms) };
     }
@@ -481,10 +493,11 @@ place_columns (Chart *c, double width)
 }
 
 /* The survey's sentence, broken into lines that fit at its "; " and
- * ", ". */
-static void
-words (const Chart *c, double y, double width)
+ * ", " (drawn when draw); how many lines. */
+static guint
+words (const Chart *c, double y, double width, gboolean draw)
 {
+  guint lines = 0;
   g_autofree char *text = spx_survey_describe (c->survey);
   text[0] = g_ascii_toupper (text[0]);
   g_autoptr (GString) line = g_string_new (NULL);
@@ -506,15 +519,18 @@ words (const Chart *c, double y, double width)
       gboolean ends = g_str_has_suffix (line->str, ";");
       if (line->len > 0 && (!fits || ends))
         {
-          spx_render_text (c->cr, c->style, PAD, y, &t, line->str);
-          y += 1.3 * c->fs;
+          if (draw)
+            spx_render_text (c->cr, c->style, PAD, y, &t, line->str);
+          y += LINE_EM * c->fs;
+          lines++;
           g_string_assign (line, clause);
         }
       else
         g_string_assign (line, joined);
     }
-  if (line->len > 0)
+  if (line->len > 0 && draw)
     spx_render_text (c->cr, c->style, PAD, y, &t, line->str);
+  return lines + (line->len > 0);
 }
 
 void
@@ -540,7 +556,8 @@ spx_render_layers (cairo_t *cr, double width, double height,
   double y = legend (&c, header (&c, d, width));
   double full = row_em (c.n_sources) * c.fs;
   guint rows = drawn_rows (d->survey);
-  size_rows (&c, height - PAD - FOOT_EM * c.fs - full - y, rows);
+  double foot = FOOT_EM + LINE_EM * words (&c, 0, width, FALSE);
+  size_rows (&c, height - PAD - foot * c.fs - full - y, rows);
   place_columns (&c, width);
   Chart total = c;
   size_rows (&total, full, 1);
@@ -563,5 +580,5 @@ spx_render_layers (cairo_t *cr, double width, double height,
   cairo_line_to (cr, width - PAD, round (y + 0.2 * c.fs) + 0.5);
   cairo_stroke (cr);
   draw_totals (&total, totals_top);
-  words (&c, totals_top + total.row_h + 1.6 * c.fs, width);
+  words (&c, totals_top + total.row_h + 1.6 * c.fs, width, TRUE);
 }

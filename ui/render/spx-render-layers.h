@@ -28,8 +28,9 @@ void   spx_render_layers (cairo_t *cr, double width, double height,
                           gconstpointer data, const SpxRenderStyle *style);
 
 /* The height, in logical pixels, that shows every row of survey with its
- * labels at style's font size. */
+ * labels at style's font size, and the closing sentence whole at width
+ * (its lines break where they would pass it). */
 double spx_render_layers_height (const SpxSurvey *survey,
-                                 const SpxRenderStyle *style);
+                                 const SpxRenderStyle *style, double width);
 
 G_END_DECLS
