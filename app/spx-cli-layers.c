@@ -267,10 +267,16 @@ print_settings (const SpxSurvey *survey)
 {
   const SpxSurveyOptions *o = &survey->settings;
   g_autofree char *threads = spx_defaults_threads_text (o->threads);
+  guint again = o->threads != 1 ? spx_survey_layers_on_threads (survey, 1)
+                                 : 0;
+  g_autofree char *layers = spx_count_text (again, "layer", "layers");
+  g_autofree char *on_one = again ? g_strdup_printf (" (%s measured again "
+                                                     "on 1 thread)", layers)
+                                  : g_strdup ("");
   g_autofree char *cpu = o->run_cpu ? g_strdup_printf (
-    "; this CPU in %s, %s, median of %u runs",
-    spx_cpu_type_name (spx_bench_cpu_type (o->dtype)), threads, o->reps)
-    : g_strdup ("");
+    "; this CPU in %s, %s%s, median of %u runs",
+    spx_cpu_type_name (spx_bench_cpu_type (o->dtype)), threads, on_one,
+    o->reps) : g_strdup ("");
   g_autofree char *model = o->run_model ? g_strdup_printf (
     "; IPU model %s in %s", o->machine->name,
     spx_dtype_to_string (spx_dtype_on_ipu (o->dtype))) : g_strdup ("");

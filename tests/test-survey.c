@@ -1028,9 +1028,14 @@ test_again_noisy (void)
   g_autoptr (GArray) seen = g_array_new (FALSE, FALSE, sizeof (guint));
   g_autoptr (GError) error = NULL;
   g_autoptr (SpxNetwork) network = spx_network_open (folder, &error);
+  g_assert_cmpuint (spx_survey_layers_on_threads (survey, 2), ==, 2);
+  g_assert_cmpuint (spx_survey_layers_on_threads (survey, 1), ==, 0);
   g_assert_true (spx_survey_measure_again (survey, network, 1, note_layer,
                                            seen, &error));
   g_assert_no_error (error);
+  /* what the header counts: one layer measured again on 1 thread */
+  g_assert_cmpuint (spx_survey_layers_on_threads (survey, 1), ==, 1);
+  g_assert_cmpuint (spx_survey_layers_on_threads (survey, 2), ==, 1);
   g_assert_cmpuint (seen->len, ==, layer (survey, 1)->points->len);
   for (guint i = 0; i < seen->len; i++)
     g_assert_cmpuint (g_array_index (seen, guint, i), ==, 1);

@@ -153,3 +153,22 @@ spx_survey_measure_again (SpxSurvey *survey, SpxNetwork *network,
     }
   return TRUE;
 }
+
+guint
+spx_survey_layers_on_threads (const SpxSurvey *survey, guint threads)
+{
+  guint layers = 0;
+  for (guint i = 0; i < survey->layers->len; i++)
+    {
+      const SpxSurveyLayer *layer = survey->layers->pdata[i];
+      gboolean on = FALSE;
+      for (guint j = 0; j < layer->points->len && !on; j++)
+        {
+          const SpxSweepPoint *p = &g_array_index (layer->points,
+                                                   SpxSweepPoint, j);
+          on = p->source == SPX_SWEEP_CPU && p->threads == threads;
+        }
+      layers += on;
+    }
+  return layers;
+}

@@ -180,6 +180,10 @@ gboolean   spx_survey_measure_again (SpxSurvey *survey, SpxNetwork *network,
                                      guint threads,
                                      SpxSurveyProgress progress,
                                      gpointer user_data, GError **error);
+/* How many layers have CPU points measured on threads threads (the
+ * layers measured again, when those are not the survey's own). */
+guint      spx_survey_layers_on_threads (const SpxSurvey *survey,
+                                         guint threads);
 /* Whether a layer has a noisy CPU point (measure_again measures it). */
 gboolean   spx_survey_layer_noisy   (const SpxSurveyLayer *layer);
 
