@@ -1776,12 +1776,10 @@ test_out_stream (void)
   const char *args[G_N_ELEMENTS (render_png)];
   memcpy (args, render_png, sizeof args);
   args[G_N_ELEMENTS (args) - 2] = fifo;
-  gint64 t0 = g_get_monotonic_time ();
-  Run r = run_cli_strv (args);
+  Run r = run_cli_strv (args); /* one that blocked would hang here */
   g_assert_cmpint (r.status, ==, 1);
   g_assert_nonnull (strstr (r.err, "no program is reading"));
   g_assert_nonnull (strstr (r.err, fifo));
-  g_assert_cmpint (g_get_monotonic_time () - t0, <, 60 * G_USEC_PER_SEC);
   run_clear (&r);
 
   Drain d = { open (fifo, O_RDONLY | O_NONBLOCK), g_string_new (NULL) };

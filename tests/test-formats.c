@@ -1071,9 +1071,7 @@ test_budget_headers (void)
                                          strlen (bombs[i].text));
       g_autofree char *where = g_strconcat (path, bombs[i].where, NULL);
       g_autoptr (GError) error = NULL;
-      gint64 t0 = g_get_monotonic_time ();
       g_assert_null (spx_mask_load (path, NULL, &error));
-      g_assert_cmpint (g_get_monotonic_time () - t0, <, G_USEC_PER_SEC);
       g_assert_error (error, SPX_BUDGET_ERROR, SPX_BUDGET_ERROR_TOO_LARGE);
       g_test_message ("%s", error->message);
       assert_message_starts (error, where);
@@ -1146,9 +1144,7 @@ test_sparse_zeros (void)
   g_autofree char *dir = g_dir_make_tmp ("spx-formats-XXXXXX", NULL);
   g_autofree char *path = write_tmp (dir, "zeros.mtx", "", 0);
   g_assert_cmpint (truncate (path, (off_t) 4 << 30), ==, 0);
-  gint64 t0 = g_get_monotonic_time ();
   assert_load_fails (path, SPX_MASK_ERROR_INVALID, "banner");
-  g_assert_cmpint (g_get_monotonic_time () - t0, <, 2 * G_USEC_PER_SEC);
   g_unlink (path);
   g_rmdir (dir);
 

@@ -660,7 +660,9 @@ test_generate_budget (void)
 }
 
 /* Every pattern, and re-blocking, stop soon after the caller gave up:
- * each of these would take seconds to minutes. */
+ * each of these would take seconds to minutes, so one that checked too
+ * late runs this past meson's limit (no timed assertion: a loaded
+ * machine is slow to stop too). */
 static void
 test_generate_cancelled (void)
 {
@@ -683,7 +685,6 @@ test_generate_cancelled (void)
       g_test_message ("%s: cancelled after %.1f ms",
                       spx_pattern_to_string (p), elapsed_ms (t0));
       g_assert_error (error, SPX_BUDGET_ERROR, SPX_BUDGET_ERROR_CANCELLED);
-      g_assert_cmpfloat (elapsed_ms (t0), <, 2000);
       g_clear_error (&error);
     }
   g_autoptr(SpxMask) m = new_mask (32768, 32768, 1);

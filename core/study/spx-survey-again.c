@@ -161,8 +161,9 @@ spx_survey_layers_on_threads (const SpxSurvey *survey, guint threads)
   for (guint i = 0; i < survey->layers->len; i++)
     {
       const SpxSurveyLayer *layer = survey->layers->pdata[i];
-      gboolean on = FALSE;
-      for (guint j = 0; j < layer->points->len && !on; j++)
+      gboolean on = FALSE; /* a skipped layer has no points */
+      for (guint j = 0; layer->points != NULL && j < layer->points->len && !on;
+           j++)
         {
           const SpxSweepPoint *p = &g_array_index (layer->points,
                                                    SpxSweepPoint, j);
