@@ -1,6 +1,7 @@
 /* spx-render-layers.c: the survey's chart: a row of bars per layer, the
  * totals below */
 #include "spx-render-layers.h"
+#include "spx-render-series.h"
 #include "spx-defaults.h"
 #include "spx-util.h"
 
@@ -15,7 +16,7 @@
 /* The name column at most this share of the width. */
 #define NAME_SHARE 0.34
 /* Room right of the longest bar for its label, in font sizes. */
-#define LABEL_EM 11.0
+#define LABEL_EM 13.0
 
 static const SpxSweepSource order[] = { SPX_SWEEP_CPU, SPX_SWEEP_MODEL };
 
@@ -39,6 +40,19 @@ static SpxRgb
 colour_of (const Chart *c, SpxSweepSource s)
 {
   return c->style->series[s == SPX_SWEEP_CPU ? 0 : 1];
+}
+
+/* A source's marker (its static row's: the CPU's ●, the model's ◆), at
+ * the end of its sparse bars and on its legend swatch, so that a grey
+ * print tells the sources apart. */
+static void
+source_marker (const Chart *c, SpxSweepSource s, double x, double y,
+               double r)
+{
+  cairo_new_path (c->cr);
+  spx_render_marker_path (c->cr, spx_series_style (spx_series_kind_row (
+    s, SPX_SWEEP_STATIC))->marker, x, y, r);
+  spx_render_look_plain (c->cr, c->style, colour_of (c, s));
 }
 
 static double
@@ -192,16 +206,18 @@ draw_bar (const Chart *c, double y, SpxSweepSource s, double speedup,
       cairo_rectangle (cr, c->x0 + 0.75, y + 0.75, MAX (w - 1.5, 0),
                        MAX (h - 1.5, 0));
       spx_render_look_keep_dense (cr, c->style, colour);
+      source_marker (c, s, c->x0 + w, y + h / 2, 0.42 * h);
     }
   else
     {
       cairo_rectangle (cr, c->x0, y, w, h);
       spx_render_set_rgb (cr, colour);
       cairo_fill (cr);
+      source_marker (c, s, c->x0 + w, y + h / 2, 0.42 * h);
     }
   if (!c->bar_labels || label == NULL)
     return;
-  double x = c->x0 + w + 0.4 * c->fs;
+  double x = c->x0 + w + 0.42 * h + 0.4 * c->fs;
   SpxTextOpts t = { .size = c->bar_size, .ay = 0.5, .bold = bold,
                     .max_width = c->width - PAD - x };
   spx_render_text (cr, c->style, x, y + h / 2, &t, label);
@@ -352,11 +368,11 @@ header (const Chart *c, const SpxRenderLayersData *d, double width)
 }
 
 /* One entry of the legend at (*x, *y), on the next line when it would
- * pass the right edge: a swatch (filled, or hatched for dense) or none,
- * then text. */
+ * pass the right edge: a swatch (filled, with a source's marker when
+ * source ≥ 0, or hatched for dense) or none, then text. */
 static void
 legend_item (const Chart *c, double *x, double *y, const SpxRgb *swatch,
-             gboolean dense, const char *text)
+             gboolean dense, int source, const char *text)
 {
   double s = 0.8 * c->fs, gap = swatch ? s + 0.4 * c->fs : 0;
   SpxTextOpts t = { .size = 0.9, .ay = 0.5 };
@@ -377,6 +393,8 @@ legend_item (const Chart *c, double *x, double *y, const SpxRgb *swatch,
       cairo_rectangle (c->cr, *x, *y - s / 2, s, s);
       spx_render_set_rgb (c->cr, *swatch);
       cairo_fill (c->cr);
+      if (source >= 0)
+        source_marker (c, (SpxSweepSource) source, *x + s / 2, *y, 0.42 * s);
     }
   *x += gap + spx_render_text (c->cr, c->style, *x + gap, *y, &t, text) +
         1.2 * c->fs;
@@ -425,12 +443,13 @@ legend (const Chart *c, double y)
     if (c->ran[order[i]])
       {
         SpxRgb colour = colour_of (c, order[i]);
-        legend_item (c, &x, &y, &colour, FALSE, names[order[i]]);
+        legend_item (c, &x, &y, &colour, FALSE, (int) order[i],
+                     names[order[i]]);
       }
   if (any_kept_dense (c))
-    legend_item (c, &x, &y, &c->style->muted, TRUE,
+    legend_item (c, &x, &y, &c->style->muted, TRUE, -1,
                  "keep dense (nothing beats it by 5%)");
-  legend_item (c, &x, &y, NULL, FALSE, "┆ 1× = dense");
+  legend_item (c, &x, &y, NULL, FALSE, -1, "┆ 1× = dense");
   return y + 1.1 * c->fs;
 }
 

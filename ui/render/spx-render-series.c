@@ -69,3 +69,9 @@ spx_render_marker_path (cairo_t *cr, SpxMarker marker, double x, double y,
   polygon (cr, x, y, r * shapes[marker].grow, shapes[marker].n,
            shapes[marker].a0, shapes[marker].inner);
 }
+
+guint
+spx_series_kind_row (SpxSweepSource source, SpxSweepMode mode)
+{
+  return (source == SPX_SWEEP_CPU ? 0 : 3) + (mode - SPX_SWEEP_STATIC);
+}

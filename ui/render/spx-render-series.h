@@ -2,6 +2,8 @@
  * besides their colour, so that a grey print keeps them apart too */
 #pragma once
 
+#include "spx-sweep.h"
+
 #include <cairo.h>
 #include <glib.h>
 
@@ -32,6 +34,9 @@ typedef struct {
 
 #define SPX_N_SERIES_STYLES 8
 
+/* The row of a (source, mode): the CPU's static, dynamic and tile-wise,
+ * then the model's; its marker says both, wherever a chart marks one. */
+guint spx_series_kind_row (SpxSweepSource source, SpxSweepMode mode);
 /* Row i % SPX_N_SERIES_STYLES. */
 const SpxSeriesStyle *spx_series_style (guint i);
 /* Makes the dash of series i cr's (solid for row 0). */

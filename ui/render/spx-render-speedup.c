@@ -67,15 +67,9 @@ point_x (const Chart *c, const SpxSweepPoint *p)
   return c->ax.by_block ? (double) p->block : p->density;
 }
 
-/* The series-style row of a (source, mode): the CPU's static, dynamic
- * and tile-wise, then the model's. Its marker marks their points (so
- * the marker says both), its dash draws a subject's lines; a sweep of
+/* A (source, mode)'s series-style row (spx_series_kind_row): its marker
+ * marks their points, its dash draws a subject's lines; a sweep of
  * generated masks dashes its lines by block size instead. */
-static guint
-kind_row (SpxSweepSource source, SpxSweepMode mode)
-{
-  return (source == SPX_SWEEP_CPU ? 0 : 3) + (mode - SPX_SWEEP_STATIC);
-}
 
 /* Dense's own lines (throughput): solid on the CPU, dashed on the
  * model. */
@@ -136,7 +130,7 @@ survey (Chart *c)
             c->has_source[p->source] = TRUE;
             c->has_mode[p->mode] = TRUE;
             if (p->mode != SPX_SWEEP_DENSE)
-              c->has_kind[kind_row (p->source, p->mode)] = TRUE;
+              c->has_kind[spx_series_kind_row (p->source, p->mode)] = TRUE;
             c->has_unfit |= !p->fits && point_on_y_range (c, p);
             c->has_noisy |= p->noise != 0 && p->mode != SPX_SWEEP_DENSE;
             if (p->mode != SPX_SWEEP_DENSE && b == 0 && w == 0)
@@ -555,8 +549,8 @@ legend_rows (const Chart *c)
   guint start = rows->len;
   for (guint s = SPX_SWEEP_CPU + 1; s-- > SPX_SWEEP_MODEL;)
     for (guint m = SPX_SWEEP_STATIC; m < SPX_SWEEP_N_MODES; m++)
-      if (c->has_kind[kind_row (s, m)])
-        row_add (rows, ROW_MODE, kind_row (s, m), g_strdup_printf (
+      if (c->has_kind[spx_series_kind_row (s, m)])
+        row_add (rows, ROW_MODE, spx_series_kind_row (s, m), g_strdup_printf (
           "%s (%s)", mode_label (m), s == SPX_SWEEP_CPU ? "CPU"
                                                         : "IPU model"));
   heading (rows, start, "mode");
@@ -1324,7 +1318,7 @@ draw_subject_lines (cairo_t *cr, const Chart *c)
     for (guint m = SPX_SWEEP_STATIC; m < SPX_SWEEP_N_MODES; m++)
       {
         g_autoptr (GArray) xy = series (c, c->points, s, 0, m, FALSE);
-        polyline (cr, c, xy, line_colour (c, 0), 1.5, kind_row (s, m));
+        polyline (cr, c, xy, line_colour (c, 0), 1.5, spx_series_kind_row (s, m));
       }
 }
 
@@ -1347,7 +1341,7 @@ draw_overlay_lines (cairo_t *cr, const Chart *c, SpxSweepSource s)
                                         c->over_subject ? 0 : c->blocks[b],
                                         m, !c->over_subject);
         polyline (cr, c, xy, colour, OVERLAY_WIDTH,
-                  c->over_subject ? kind_row (s, m) : b);
+                  c->over_subject ? spx_series_kind_row (s, m) : b);
       }
 }
 
@@ -1369,7 +1363,7 @@ draw_overlay (cairo_t *cr, const Chart *c)
           for (guint i = 0; i < xy->len; i++)
             {
               const Xy *e = &g_array_index (xy, Xy, i);
-              marker_sized (cr, c, kind_row (s, m),
+              marker_sized (cr, c, spx_series_kind_row (s, m),
                             spx_speedup_axes_x (&c->ax, e->x),
                             spx_speedup_axes_y (&c->ax, e->v),
                             overlay_colour (c, block_colour (c, b)),
@@ -1397,7 +1391,7 @@ draw_series (cairo_t *cr, const Chart *c, Layer layer)
           if (layer == LAYER_LINES) /* dashed by block, as coloured */
             polyline (cr, c, xy, line_colour (c, b), 2, b);
           else
-            draw_points (cr, c, xy, kind_row (s, m), block_colour (c, b),
+            draw_points (cr, c, xy, spx_series_kind_row (s, m), block_colour (c, b),
                          layer);
         }
 }
