@@ -97,21 +97,12 @@ test_asks_unsaved (void)
                                w->panel, SPX_SCENARIO_FIELD_N)), 48);
   wait_idle (w);
   g_assert_true (spx_window_is_dirty (w));
-  guint answered = dialogs_answered;
-  guint id = answer_next_dialog (GTK_RESPONSE_CANCEL);
-  activate (w, "lesson", NULL);
-  wait_idle (w);
-  forget_answer (id);
-  g_assert_cmpuint (dialogs_answered, ==, answered + 1);
+  activate_answering (w, "lesson", GTK_RESPONSE_CANCEL);
   g_assert_false (_spx_window_lesson_active (w));
   g_assert_true (spx_window_is_dirty (w));
   g_assert_cmpuint (w->study->scenario->n, ==, 48);
 
-  id = answer_next_dialog (GTK_RESPONSE_REJECT);
-  activate (w, "lesson", NULL);
-  wait_idle (w);
-  forget_answer (id);
-  g_assert_cmpuint (dialogs_answered, ==, answered + 2);
+  activate_answering (w, "lesson", GTK_RESPONSE_REJECT);
   g_assert_true (_spx_window_lesson_active (w));
   assert_named_clean (w, 1);
   window_close (w);

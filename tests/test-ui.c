@@ -2012,19 +2012,11 @@ test_lesson_asks (void)
   wait_idle (w);
   g_assert_cmpint (w->study->scenario->source, ==, SPX_MASK_SOURCE_FILE);
   SpxMask *mine = spx_mask_copy (w->study->scenario->mask, NULL);
-  guint answered = dialogs_answered;
-  guint id = answer_next_dialog (GTK_RESPONSE_CANCEL);
-  activate (w, "lesson", NULL);
-  wait_idle (w);
-  forget_answer (id);
-  g_assert_cmpuint (dialogs_answered, ==, answered + 1);
+  activate_answering (w, "lesson", GTK_RESPONSE_CANCEL);
   g_assert_false (_spx_window_lesson_active (w));
   g_assert_true (same_bits (w->study->scenario->mask, mine));
 
-  id = answer_next_dialog (GTK_RESPONSE_ACCEPT);
-  activate (w, "lesson", NULL);
-  wait_idle (w);
-  forget_answer (id);
+  activate_answering (w, "lesson", GTK_RESPONSE_ACCEPT);
   g_assert_true (_spx_window_lesson_active (w));
   g_assert_cmpint (w->study->scenario->source, ==,
                    SPX_MASK_SOURCE_GENERATED);

@@ -122,6 +122,20 @@ forget_answer (guint id)
     g_source_remove (id);
 }
 
+/* Activates action (no parameter) answering the one dialog it asks with
+ * response, and waits until the window is idle. */
+static inline void
+activate_answering (SpxWindow *w, const char *action,
+                    GtkResponseType response)
+{
+  guint answered = dialogs_answered;
+  guint id = answer_next_dialog (response);
+  activate (w, action, NULL);
+  wait_idle (w);
+  forget_answer (id);
+  g_assert_cmpuint (dialogs_answered, ==, answered + 1);
+}
+
 /* Preferences go to a throw-away place (returned, to remove at the
  * end); a display, when there is one, gets the test's application. */
 static char *
