@@ -37,16 +37,13 @@ main (int argc, char **argv)
                                g_str_equal (argv[1], "-h"));
   if (cli)
     return spx_cli_main (argc, argv);
-  /* a file that is not there fails as every command's does; a word
-   * that is neither a command nor a file is a typo */
-  for (int i = 1; i < argc; i++)
-    if (argv[i][0] != '-' && !g_file_test (argv[i], G_FILE_TEST_EXISTS) &&
-        !(i > 1 && g_str_equal (argv[i - 1], "--view")))
-      return spx_cli_not_there (argv[i]);
 #if SPX_HAVE_GUI
   /* no command: the window, opening any files given */
   return spx_application_main (argc, argv);
 #else
+  for (int i = 1; i < argc; i++) /* as the window's check would */
+    if (argv[i][0] != '-' && !g_file_test (argv[i], G_FILE_TEST_EXISTS))
+      return spx_cli_not_there (argv[i]);
   if (argc >= 2)
     {
       spx_cli_line (stderr, "sparse-explorer: unknown %s '%s' (try --help; "

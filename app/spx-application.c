@@ -6,6 +6,7 @@
 #include "spx-ipu.h"
 #include "spx-render-views.h"
 #include "spx-settings.h"
+#include "spx-util.h"
 #include "spx-window.h"
 
 #include <stdio.h>
@@ -225,6 +226,22 @@ spx_application_new (void)
 
 /* ---- before the run ------------------------------------------------ */
 
+/* The window's long options (and those --help lists beside them), for
+ * a typo's nearest. */
+static char *
+window_did_you_mean (int argc, char **argv)
+{
+  g_autoptr (GPtrArray) names = g_ptr_array_new ();
+  for (const GOptionEntry *e = spx_cli_window_options (); e->long_name; e++)
+    g_ptr_array_add (names, (gpointer) e->long_name);
+  g_ptr_array_add (names, (gpointer) "help");
+  g_ptr_array_add (names, (gpointer) "version");
+  g_ptr_array_add (names, (gpointer) "display"); /* GTK's, in --help */
+  g_ptr_array_add (names, NULL);
+  return spx_cli_did_you_mean ((const char *const *) names->pdata, argc,
+                               argv);
+}
+
 /* The window's options read as GApplication will, but a mistake is
  * reported the program's way (GApplication prints it bare and exits
  * 1): one line, exit 2. */
@@ -249,17 +266,36 @@ check_options (int argc, char **argv, int *status)
   g_autoptr (GError) error = NULL;
   gboolean ok = g_option_context_parse_strv (context, &args, &error);
   if (!ok)
-    spx_cli_line (stderr, "sparse-explorer: %s (try --help)", error->message);
+    {
+      g_autofree char *near = window_did_you_mean (argc, argv);
+      spx_cli_line (stderr, "sparse-explorer: %s%s (try --help)",
+                    error->message,
+                    g_error_matches (error, G_OPTION_ERROR,
+                                     G_OPTION_ERROR_UNKNOWN_OPTION)
+                      ? near : "");
+    }
   else if (view != NULL && spx_render_view_find (view) == NULL)
     {
       g_autofree char *views = g_strjoinv (", ",
                                            (char **) spx_render_view_names ());
+      const char *near = spx_nearest (view, spx_render_view_names (), 2);
+      g_autofree char *hint = near ? g_strdup_printf (" (did you mean %s?)",
+                                                      near)
+                                   : g_strdup ("");
       spx_cli_line (stderr, "sparse-explorer: --view: expected one of %s, "
-                    "got '%s'", views, view);
+                    "got '%s'%s", views, view, hint);
       ok = FALSE;
     }
   g_free (view);
   *status = SPX_EXIT_USAGE;
+  /* what the options left are files: one not there fails as every
+   * command's does, a word that is not a file is a typo */
+  for (int i = 1; ok && args[i] != NULL; i++)
+    if (args[i][0] != '-' && !g_file_test (args[i], G_FILE_TEST_EXISTS))
+      {
+        *status = spx_cli_not_there (args[i]);
+        ok = FALSE;
+      }
   return ok;
 }
 

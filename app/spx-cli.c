@@ -392,22 +392,18 @@ not_utf8 (int argc, char **argv)
   return NULL;
 }
 
-/* ": did you mean --threads?" for the first long option of argv (up
- * to "--") that options does not know and that is near one it does; else
- * "". */
-static char *
-did_you_mean (SpxCliOptions *options, int argc, char **argv)
+char *
+spx_cli_did_you_mean (const char *const *names, int argc, char **argv)
 {
-  g_auto (GStrv) names = spx_cli_options_long_names (options);
   for (int i = 1; i < argc && !g_str_equal (argv[i], "--"); i++)
     {
       if (!g_str_has_prefix (argv[i], "--"))
         continue;
       g_autofree char *name = g_strndup (argv[i] + 2,
                                          strcspn (argv[i] + 2, "="));
-      if (g_strv_contains ((const char *const *) names, name))
+      if (g_strv_contains (names, name))
         continue;
-      const char *near = spx_nearest (name, (const char *const *) names,
+      const char *near = spx_nearest (name, names,
                                       MAX (1, strlen (name) / 3));
       return near ? g_strdup_printf (": did you mean --%s?", near)
                   : g_strdup ("");
@@ -422,7 +418,9 @@ spx_cli_parse_options (const char *command, SpxCliOptions *options,
   g_autoptr (GError) error = NULL;
   g_autofree char *not_text = not_utf8 (*argc, *argv); /* before parsing */
   /* before parsing, which may take arguments out */
-  g_autofree char *near = did_you_mean (options, *argc, *argv);
+  g_auto (GStrv) names = spx_cli_options_long_names (options);
+  g_autofree char *near = spx_cli_did_you_mean ((const char *const *) names,
+                                                *argc, *argv);
   if (!g_option_context_parse (spx_cli_options_context (options), argc, argv,
                                &error))
     {

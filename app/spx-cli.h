@@ -44,6 +44,10 @@ enum {
 };
 const GOptionEntry *spx_cli_window_options (void);
 gboolean spx_cli_is_command (const char *word);
+/* ": did you mean --threads?" for the first long option of argv (up to
+ * "--") that is not one of names but near one; else "". */
+char    *spx_cli_did_you_mean (const char *const *names, int argc,
+                               char **argv);
 /* A word given without a command that names nothing: a path (with a
  * '/' or an extension) is a missing file, said as every command says it
  * (exit 1); another word, one line suggesting the nearest command (exit

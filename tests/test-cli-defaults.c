@@ -376,6 +376,37 @@ test_did_you_mean (void)
                    "nor a file (did you mean bench? try --help)\n");
 }
 
+/* The window's options too, before any file after them is looked for;
+ * a missing file after a view is said as every command says it. */
+static void
+test_did_you_mean_window (void)
+{
+  static const struct {
+    const char *args[3];
+    int status;
+    const char *err;
+  } cases[] = {
+    { { "--veiw", "mask" }, 2, "sparse-explorer: Unknown option --veiw: did "
+      "you mean --view? (try --help)\n" },
+    { { "--view", "tils" }, 2, "sparse-explorer: --view: expected one of "
+      "mask, tiles, exchange, timeline, speedup, got 'tils' (did you mean "
+      "tiles?)\n" },
+    { { "--view", "mask", "nope.smtx" }, 1, "sparse-explorer: nope.smtx: No "
+      "such file or directory\n" },
+    { { "--lesosn", "nope.smtx" }, 2, "sparse-explorer: Unknown option "
+      "--lesosn: did you mean --lesson? (try --help)\n" },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      int status;
+      g_autofree char *err = NULL;
+      g_autofree char *out = run (&status, &err, cases[i].args[0],
+                                  cases[i].args[1], cases[i].args[2], NULL);
+      g_assert_cmpint (status, ==, cases[i].status);
+      g_assert_cmpstr (err, ==, cases[i].err);
+    }
+}
+
 /* One layer on one thread: the survey's header counts them so. */
 static void
 test_plurals (void)
@@ -414,6 +445,8 @@ main (int argc, char **argv)
                    test_measure_again_settings);
   g_test_add_func ("/cli-defaults/missing-file", test_missing_file);
   g_test_add_func ("/cli-defaults/did-you-mean", test_did_you_mean);
+  g_test_add_func ("/cli-defaults/did-you-mean-window",
+                   test_did_you_mean_window);
   g_test_add_func ("/cli-defaults/plurals", test_plurals);
   return g_test_run ();
 }
