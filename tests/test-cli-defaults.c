@@ -407,6 +407,60 @@ test_did_you_mean_window (void)
     }
 }
 
+/* A survey's settings name what its points ran: in bf16 no tile-wise
+ * (a CPU fp32 plan), and the threads its CPU points ran on, not the 0
+ * that asks for all cores; in fp32 tile-wise too. */
+static void
+test_layers_settings (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("spx-test-defaults-XXXXXX", NULL);
+  g_autofree char *tiny = data_path ("cli-tiny.mtx");
+  g_autofree char *text = NULL;
+  gsize len;
+  g_assert_true (g_file_get_contents (tiny, &text, &len, NULL));
+  g_autofree char *layer = g_build_filename (dir, "a.mtx", NULL);
+  g_assert_true (g_file_set_contents (layer, text, len, NULL));
+  const char *const dtypes[] = { "bf16", "fp32" };
+  for (guint d = 0; d < G_N_ELEMENTS (dtypes); d++)
+    {
+      int status;
+      g_autofree char *out = run (&status, NULL, "layers", dir, "--blocks",
+                                  "1", "--n", "4", "--reps", "5", "--dtype",
+                                  dtypes[d], "--json", NULL);
+      g_assert_cmpint (status, ==, 0);
+      g_autoptr (JsonParser) parser = json_parser_new ();
+      JsonObject *root = parse (parser, out);
+      JsonObject *s = json_object_get_object_member (root, "settings");
+      JsonArray *modes = json_object_get_array_member (s, "modes");
+      gboolean tilewise = FALSE;
+      for (guint i = 0; i < json_array_get_length (modes); i++)
+        tilewise |= g_str_equal (json_array_get_string_element (modes, i),
+                                 "tilewise");
+      g_assert_cmpint (tilewise, ==, d == 1);
+      gint64 threads = json_object_get_int_member (s, "threads");
+      g_assert_cmpint (threads, >=, 1);
+      JsonObject *l = json_array_get_object_element (
+        json_object_get_array_member (root, "layers"), 0);
+      JsonArray *points = json_object_get_array_member (l, "points");
+      guint cpu = 0;
+      for (guint i = 0; i < json_array_get_length (points); i++)
+        {
+          JsonObject *p = json_array_get_object_element (points, i);
+          if (!g_str_equal (json_object_get_string_member (p, "source"),
+                            "cpu"))
+            continue;
+          g_assert_cmpint (json_object_get_int_member (p, "threads"), ==,
+                           threads);
+          g_assert_true (tilewise || !g_str_equal (
+            json_object_get_string_member (p, "mode"), "tilewise"));
+          cpu++;
+        }
+      g_assert_cmpuint (cpu, >, 0);
+    }
+  g_unlink (layer);
+  g_rmdir (dir);
+}
+
 /* One layer on one thread: the survey's header counts them so. */
 static void
 test_plurals (void)
@@ -448,5 +502,6 @@ main (int argc, char **argv)
   g_test_add_func ("/cli-defaults/did-you-mean-window",
                    test_did_you_mean_window);
   g_test_add_func ("/cli-defaults/plurals", test_plurals);
+  g_test_add_func ("/cli-defaults/layers-settings", test_layers_settings);
   return g_test_run ();
 }

@@ -70,8 +70,6 @@ void    *spx_engine_alloc (gsize bytes);
 /* The name of the kernels a plan of type runs on isa for blocks of b. */
 const char *spx_engine_kernel (SpxCpuType type, SpxIsa isa, guint b);
 
-/* Threads to use: the option, or OpenMP's default. */
-guint    spx_engine_threads (const SpxEngineOptions *options);
 /* The checks both plans make on sizes (B's offsets must fit 32 bits). */
 gboolean spx_engine_check_sizes (guint64 m, guint64 k, guint64 n, guint b,
                                  GError **error);

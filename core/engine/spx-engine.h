@@ -39,6 +39,9 @@ typedef struct {
   SpxCpuType type;
 } SpxEngineOptions;
 
+/* The threads a plan made with options runs on: the option, or
+ * OpenMP's default (what 0 asks for). */
+guint    spx_engine_threads (const SpxEngineOptions *options);
 /* threads 0, fp32, and the ISA from SPX_ISA or the processor. */
 gboolean    spx_engine_options_init (SpxEngineOptions *options,
                                      GError **error);

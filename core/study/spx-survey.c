@@ -565,8 +565,10 @@ skip_reason (const SpxSurveyOptions *o, const SpxNetworkEntry *e)
   return NULL;
 }
 
-/* The settings kept: a copy of options, the machine resolved (bow by
- * default), only copied; the survey emptied. */
+/* The settings kept: a copy of options that says what runs (the
+ * threads 0 asks for; tile-wise only where it runs, a CPU fp32 plan),
+ * the machine resolved (bow by default), only copied; the survey
+ * emptied. */
 static void
 keep_settings (SpxSurvey *survey, SpxNetwork *network,
                const SpxSurveyOptions *options)
@@ -576,6 +578,11 @@ keep_settings (SpxSurvey *survey, SpxNetwork *network,
   copy.machine = options->machine ? spx_ipu_machine_copy (options->machine)
                                   : spx_ipu_machine_preset ("bow");
   copy.only = g_strdup (options->only);
+  SpxEngineOptions engine = { .threads = options->threads };
+  if (copy.run_cpu)
+    copy.threads = spx_engine_threads (&engine);
+  copy.run_tilewise = copy.run_tilewise && copy.run_cpu &&
+                      spx_bench_cpu_type (copy.dtype) == SPX_CPU_FP32;
   settings_clear (&survey->settings);
   survey->settings = copy;
   g_ptr_array_set_size (survey->layers, 0);
