@@ -196,9 +196,11 @@ legend_width (const SpxIpuProgram *p)
   return SWATCH + 4 + chars * CHAR_W * 0.85;
 }
 
-/* Everything but the text depends on width, height and d only. */
+/* Everything but the text depends on width, height and d only (and on
+ * extra, the room a user's title takes beyond one line). */
 static void
-layout (double width, double height, const SpxRenderMaskData *d, Layout *l)
+layout (double width, double height, const SpxRenderMaskData *d,
+        double extra, Layout *l)
 {
   visible_region (d, l);
   l->subtitle = has_subtitle (d);
@@ -206,7 +208,8 @@ layout (double width, double height, const SpxRenderMaskData *d, Layout *l)
   guint block = d->mask->block;
   double left = PAD + label_chars (l->ey0, l->ey1, block) * CHAR_W + TICK + 4;
   double right = PAD + CHAR_W * 2; /* room for the last column label */
-  double top = PAD + TITLE_H + (l->subtitle ? SUB_H : 0) + COLLAB_H;
+  double top = PAD + TITLE_H + extra + (l->subtitle ? SUB_H : 0) +
+               COLLAB_H;
   l->lw = colours_by_tile (d) ? legend_width (d->program) : 0;
   /* a legend only where the plot keeps most of the width */
   l->legend = l->lw > 0 &&
@@ -239,7 +242,7 @@ spx_render_mask_hit (double width, double height, const SpxRenderMaskData *d,
   if (d == NULL || d->mask == NULL)
     return FALSE;
   Layout l;
-  layout (width, height, d, &l);
+  layout (width, height, d, 0, &l);
   if (!(x >= l.px && x < l.px + l.pw && y >= l.py && y < l.py + l.ph))
     return FALSE;
   double ex = l.ex0 + (x - l.px) / l.s, ey = l.ey0 + (y - l.py) / l.s;
@@ -1025,20 +1028,22 @@ spx_render_mask (cairo_t *cr, double width, double height, gconstpointer data,
       spx_render_placeholder (cr, style, width, height, "No mask");
       return;
     }
+  SpxTextOpts t = { .bold = TRUE, .size = 1 };
+  double extra = spx_render_user_title_extra (cr, style, &t, width - 2 * PAD);
   Layout l;
-  layout (width, height, d, &l);
+  layout (width, height, d, extra, &l);
   guint64 selected_visible = 0;
   draw_plot (cr, &l, d, style, &selected_visible);
   draw_axes (cr, &l, style, width);
   g_autofree char *title = title_text (d->mask);
-  SpxTextOpts t = { .bold = TRUE, .size = 1 };
-  draw_line (cr, style, PAD, width, &t, title);
+  if (!spx_render_user_title (cr, style, PAD, PAD, &t, width - 2 * PAD))
+    draw_line (cr, style, PAD, width, &t, title);
   if (l.subtitle)
     {
       g_autofree char *sub = subtitle_text (d, selected_visible);
       SpxTextOpts st = { .size = 0.9, .colour = style->muted,
                          .use_colour = TRUE };
-      draw_line (cr, style, PAD + TITLE_H, width, &st, sub);
+      draw_line (cr, style, PAD + TITLE_H + extra, width, &st, sub);
     }
 }
 
