@@ -54,9 +54,9 @@ typedef struct {
   /* a chart of measurements leaves out its line saying how many points
    * are noisy (their markers still say it); FALSE after init */
   gboolean no_noise_note;
-  /* the user's title (--title, Export's Title field), drawn instead of
-   * the picture's own by the pictures that have one; NULL or "": their
-   * own */
+  /* the user's title (--title, Export's Title field), drawn by every
+   * picture instead of its own, wrapped; NULL or "": their own. The
+   * window's pictures have none, so hit tests assume none. */
   const char *title;
 } SpxRenderStyle;
 
