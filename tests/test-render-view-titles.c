@@ -4,31 +4,13 @@
  * own (spx_ipu_terms_say's). What a picture says is read from the
  * record of the text it drew. */
 #include "spx-render-views.h"
-#include "spx-study.h"
+#include "test-small-study.h"
 
 #include <string.h>
 
 static const char long_title[] =
   "Figure 4: how the static planner spreads a quarter-dense 64 × 64 "
   "mask over sixteen tiles, for a paper";
-
-/* teach16, 64 × 64, blocks of 8, a quarter dense: planned. */
-static SpxStudy *
-small_study (void)
-{
-  g_autoptr (GError) error = NULL;
-  SpxStudy *study = spx_study_new ();
-  g_assert_true (spx_study_set_machine (study, "teach16", &error));
-  SpxScenario *sc = study->scenario;
-  sc->m = sc->k = 64;
-  sc->n = 32;
-  sc->block = 8;
-  sc->gen.density = 0.25;
-  g_assert_true (spx_study_build_mask (study, &error));
-  g_assert_true (spx_study_plan (study, &error));
-  g_assert_no_error (error);
-  return study;
-}
 
 static SpxRenderViewState
 state_of (SpxStudy *s, gint step)
@@ -90,7 +72,7 @@ static const struct {
 static void
 test_every_view (void)
 {
-  g_autoptr (SpxStudy) study = small_study ();
+  g_autoptr (SpxStudy) study = test_small_study ();
   SpxRenderViewState st = state_of (study, -1);
   SpxRenderStyle style;
   spx_render_style_init (&style, SPX_THEME_LIGHT);
@@ -135,7 +117,7 @@ compute_step (const SpxIpuProgram *p)
 static void
 test_timeline_words (void)
 {
-  g_autoptr (SpxStudy) study = small_study ();
+  g_autoptr (SpxStudy) study = test_small_study ();
   const SpxIpuProgram *p = study->programs[SPX_IPU_MODE_STATIC];
   gint step = compute_step (p);
   const GArray *terms = g_array_index (p->steps, SpxIpuStep, step).terms;
