@@ -112,8 +112,8 @@ compute_step (const SpxIpuProgram *p)
 }
 
 /* The selected step's every term in words, as the model says it, drawn
- * whole in the panel (wrapped where the panel is narrow); nothing
- * selected: no words. */
+ * whole in the panel (wrapped where the panel is narrow), also at the
+ * size the view has in a small window; nothing selected: no words. */
 static void
 test_timeline_words (void)
 {
@@ -127,6 +127,8 @@ test_timeline_words (void)
   const SpxRenderView *v = spx_render_view_find ("timeline");
   g_autoptr (GPtrArray) drawn = drawn_texts (v, &st, 1024, 768, &style);
   g_autoptr (GPtrArray) narrow = drawn_texts (v, &st, 520, 900, &style);
+  /* the view's size in a window of 1024 × 768: the panel keeps room */
+  g_autoptr (GPtrArray) view = drawn_texts (v, &st, 720, 560, &style);
   guint wrapped = 0;
   for (guint i = 0; i < terms->len; i++)
     {
@@ -136,6 +138,7 @@ test_timeline_words (void)
       const SpxTextDrawn *d = find_text (drawn, t->words, TRUE);
       g_assert_nonnull (d);
       g_assert_false (d->ellipsized);
+      g_assert_nonnull (find_text (view, t->words, TRUE));
       d = find_text (narrow, t->words, TRUE);
       g_assert_nonnull (d);
       wrapped += d->lines > 1;

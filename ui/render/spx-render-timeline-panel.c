@@ -82,6 +82,25 @@ words_opts (const SpxRenderStyle *style, double width)
                                                 style->muted, 0.3) };
 }
 
+guint
+_spx_timeline_words_rows (const Layout *l, const SpxIpuStep *s, double fs)
+{
+  if (s->terms == NULL)
+    return 0;
+  guint n = MIN (s->terms->len, PANEL_MAX_TERMS), rows = 0;
+  /* the words' column at its narrowest (see columns), a character
+   * about 0.55 of the text's size */
+  double words_w = 0.65 * (l->ax.x1 - l->ax.x0 - 2 * PANEL_PAD) - 16;
+  guint per_line = MAX (1, (guint) (words_w / (0.55 * PANEL_SIZE * fs)));
+  for (guint i = 0; i < n; i++)
+    {
+      const char *w = g_array_index (s->terms, SpxIpuTerm, i).words;
+      guint chars = w != NULL ? (guint) g_utf8_strlen (w, -1) : 0;
+      rows += (chars + per_line - 1) / per_line;
+    }
+  return rows;
+}
+
 /* Each row's words_h: its words wrapped to the column, while spare
  * holds them; from the first that does not fit on, none (the hover
  * over the panel says them all). */
@@ -238,7 +257,8 @@ _spx_timeline_draw_panel (cairo_t *cr, const SpxRenderStyle *style,
     }
   guint n = 0;
   g_autofree char *more = NULL;
-  g_autofree Row *rows = term_rows (s, l->panel_rows - 1, &more, &n);
+  g_autofree Row *rows = term_rows (s, MIN (l->panel_rows - 1,
+                                              PANEL_MAX_TERMS), &more, &n);
   Columns c;
   columns (cr, style, l, rows, n, &c);
   double used = 2 * PANEL_PAD + (1 + MAX (1, n)) * l->row_h;

@@ -48,7 +48,13 @@ char   *_spx_timeline_step_header (const SpxIpuStep *s, guint index);
 SpxRgb  _spx_timeline_kind_colour (const SpxRenderStyle *style,
                                    SpxStepKind kind);
 
-/* spx-render-timeline-panel.c: the panel, from l->panel_y down to at
+/* spx-render-timeline-panel.c: the rows (of l->row_h) the words of
+ * step s's terms (PANEL_MAX_TERMS at most) take at font size fs, told
+ * from their length (no cairo_t: the hit test lays the picture out
+ * too). */
+guint   _spx_timeline_words_rows (const Layout *l, const SpxIpuStep *s,
+                                  double fs);
+/* The panel, from l->panel_y down to at
  * most bottom: the selected step's header, then a row per term (term,
  * formula, cycles), each with the term in words under it, wrapped, as
  * far as there is room. */

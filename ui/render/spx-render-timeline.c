@@ -33,19 +33,23 @@ panel_height (const Layout *l, guint rows)
 }
 
 /* Rows the panel wants: a header and the most terms any step has (so
- * that it is the same whichever step is selected), at least one. */
+ * that it is the same whichever step is selected), at least one; in
+ * *words, the most rows any step's words take. */
 static guint
-panel_rows_wanted (const SpxRenderTimelineData *d, const Layout *l)
+panel_rows_wanted (const SpxRenderTimelineData *d, const Layout *l,
+                   double fs, guint *words)
 {
   guint most = 1;
+  *words = 0;
   for (guint i = 0; i < l->n; i++)
     {
       GArray *steps = d->programs[l->which[i]]->steps;
       for (guint j = 0; j < steps->len; j++)
         {
-          GArray *terms = g_array_index (steps, SpxIpuStep, j).terms;
-          if (terms != NULL)
-            most = MAX (most, terms->len);
+          const SpxIpuStep *s = &g_array_index (steps, SpxIpuStep, j);
+          if (s->terms != NULL)
+            most = MAX (most, s->terms->len);
+          *words = MAX (*words, _spx_timeline_words_rows (l, s, fs));
         }
     }
   return 1 + MIN (most, PANEL_MAX_TERMS);
@@ -100,9 +104,17 @@ layout_compute (Layout *l, const SpxRenderTimelineData *d, double w,
    * lines (room for its label), else shorter (the last row then sums
    * what is left), else none: a small picture is all bars */
   double lane_min = l->line + 2 * l->line + LANE_GAP;
-  for (guint r = panel_rows_wanted (d, l); r >= 2 && l->panel_rows == 0; r--)
+  guint words, want = panel_rows_wanted (d, l, fs, &words);
+  for (guint r = want; r >= 2 && l->panel_rows == 0; r--)
     if (rest - panel_height (l, r) >= l->n * lane_min)
       l->panel_rows = r;
+  /* the terms' words in what is left once every lane also keeps its
+   * callouts */
+  double lane_named = lane_min + LEADER + LABEL_SIZE * l->line;
+  if (l->panel_rows == want)
+    l->panel_rows += (guint) CLAMP ((rest - panel_height (l, want) -
+                                     l->n * lane_named) / l->row_h, 0,
+                                    words);
   double room = MAX (0, rest - panel_height (l, l->panel_rows));
   /* bars stop growing at five lines: a tall window is not a thick bar */
   double lane_h = MIN (room / l->n, l->line + 5 * l->line + 0.9 * l->line +
