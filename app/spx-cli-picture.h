@@ -21,7 +21,7 @@ G_BEGIN_DECLS
   O (size, 0, TEXT, "WxH", "Width and height at once, as 1200x750 (not " \
      "with --width or --height)", NULL) \
   O (theme, 0, TEXT, "THEME", "light or dark (default light)", NULL) \
-  O (title, 0, TEXT, "TEXT", "The chart's title instead of its own, " \
+  O (title, 0, TEXT, "TEXT", "The picture's title instead of its own, " \
      "wrapped onto more lines when long (empty: its own)", NULL)
 
 /* For the commands whose chart can have noisy points. */

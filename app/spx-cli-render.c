@@ -141,10 +141,6 @@ parse_picture (const RenderArgs *a, Render *r)
   r->pic = picture_defaults;
   if (!spx_cli_picture_args_parse (&a->picture, CMD, &r->pic))
     return FALSE;
-  if (a->picture.title && *a->picture.title && !r->view->titled)
-    return spx_cli_usage_error (CMD, "--title: the %s view's title says "
-                                "what it shows and cannot be set; the "
-                                "speedup view's can", r->view->name), FALSE;
   if (a->superstep)
     {
       /* counted from 1, as the pictures label them */

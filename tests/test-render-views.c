@@ -6,6 +6,7 @@
 #include "spx-render-views.h"
 #include "spx-study.h"
 #include "spx-util.h"
+#include "test-small-study.h"
 
 #include <math.h>
 #include <string.h>
@@ -20,16 +21,7 @@ static void
 make_study (void)
 {
   g_autoptr (GError) error = NULL;
-  study = spx_study_new ();
-  g_assert_true (spx_study_set_machine (study, "teach16", &error));
-  SpxScenario *sc = study->scenario;
-  sc->m = sc->k = 64;
-  sc->n = 32;
-  sc->block = 8;
-  sc->gen.density = 0.25;
-  g_assert_true (spx_study_build_mask (study, &error));
-  g_assert_true (spx_study_plan (study, &error));
-  g_assert_no_error (error);
+  study = test_small_study ();
   SpxSweepOptions o;
   spx_study_sweep_options (study, &o);
   o.run_cpu = FALSE;

@@ -926,6 +926,7 @@ typedef struct {
   char *name;          /* typed into it */
   gboolean answered;
   gboolean cancel;     /* Cancel instead of Export */
+  const char *title;   /* typed into its Title, or NULL */
 } DialogScript;
 
 static gboolean
@@ -949,11 +950,13 @@ drive_export_dialog (gpointer data)
   GtkWidget *png = find_named (gtk_file_chooser_get_extra_widget (chooser),
                                "png-size");
   g_assert_nonnull (png);
-  /* Tiles' title says what it shows: only a chart's can be set */
+  /* every view's title can be set, Tiles' too */
   GtkWidget *title = find_named (gtk_file_chooser_get_extra_widget (chooser),
                                  "title");
   g_assert_true (GTK_IS_ENTRY (title));
-  g_assert_false (gtk_widget_get_sensitive (title));
+  g_assert_true (gtk_widget_get_sensitive (title));
+  if (script->title != NULL)
+    gtk_entry_set_text (GTK_ENTRY (title), script->title);
   gtk_combo_box_set_active_id (GTK_COMBO_BOX (png), "2x");
   gtk_file_chooser_set_current_folder (chooser, script->go_to);
   gtk_file_chooser_set_current_name (chooser, script->name);
@@ -991,14 +994,15 @@ test_export_dialog (void)
   activate (w, "view", g_variant_new_string ("tiles"));
   wait_idle (w);
   /* 2× chosen, then Cancel: nothing written, nothing remembered */
-  DialogScript cancelled = { first, second, "cancelled", FALSE, TRUE };
+  DialogScript cancelled = { first, second, "cancelled", FALSE, TRUE,
+                             NULL };
   g_autofree char *not_written = export_with_dialog (w, &cancelled);
   g_assert_false (g_file_test (not_written, G_FILE_TEST_EXISTS));
   g_assert_cmpint (g_settings_get_enum (s, "export-png-size"), ==,
                    SPX_PNG_1600);
   g_autofree char *kept = g_settings_get_string (s, "export-folder");
   g_assert_cmpstr (kept, ==, first);
-  DialogScript script = { first, second, "tiles-2x", FALSE, FALSE };
+  DialogScript script = { first, second, "tiles-2x", FALSE, FALSE, NULL };
   g_autofree char *path = export_with_dialog (w, &script);
   int width, height;
   png_size (path, &width, &height);
@@ -1012,10 +1016,19 @@ test_export_dialog (void)
                    SPX_PNG_2X);
   g_autofree char *remembered = g_settings_get_string (s, "export-folder");
   g_assert_cmpstr (remembered, ==, second);
-  /* the next dialog starts where the last file went */
-  DialogScript again = { second, second, "again", FALSE, FALSE };
+  /* the next dialog starts where the last file went; its title drawn
+   * in place of Tiles' own, the picture otherwise the same size */
+  DialogScript again = { second, second, "again", FALSE, FALSE, "Tiles" };
   g_autofree char *path2 = export_with_dialog (w, &again);
-  g_assert_true (g_file_test (path2, G_FILE_TEST_IS_REGULAR));
+  g_autofree char *plain = NULL, *titled = NULL;
+  gsize plain_len, titled_len;
+  g_assert_true (g_file_get_contents (path, &plain, &plain_len, NULL));
+  g_assert_true (g_file_get_contents (path2, &titled, &titled_len, NULL));
+  g_assert_false (plain_len == titled_len &&
+                  memcmp (plain, titled, plain_len) == 0);
+  png_size (path2, &width, &height);
+  g_assert_cmpint (width, ==,
+                   2 * MAX (gtk_widget_get_allocated_width (tiles), 640));
   /* its folder gone, Open Folder says so in the bar (no file manager
    * needed, nothing fatal) */
   g_unlink (path);

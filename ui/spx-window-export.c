@@ -280,28 +280,18 @@ _spx_window_export_view (SpxWindow *w, const char *path)
   return export_view (w, path, NULL);
 }
 
-/* The shown picture has a title the user can set: a chart. */
-static gboolean
-titled_shown (SpxWindow *w)
-{
-  const SpxRenderView *v = spx_render_view_find (
-    gtk_stack_get_visible_child_name (GTK_STACK (w->stack)));
-  return layers_shown (w) || (v != NULL && v->titled);
-}
-
 /* ---- the dialog ---------------------------------------------------- */
 
-/* The title's row: an entry named "title", for this export only. */
+/* The title's row: an entry named "title", for this export only; every
+ * picture takes one. */
 static GtkWidget *
-title_row (GtkGrid *grid, gint y, gboolean titled)
+title_row (GtkGrid *grid, gint y)
 {
   GtkWidget *entry = gtk_entry_new ();
   gtk_widget_set_name (entry, "title");
-  gtk_entry_set_placeholder_text (GTK_ENTRY (entry), "The chart's own");
-  gtk_widget_set_tooltip_text (entry, titled
-    ? "The chart's title, wrapped onto more lines when long; empty: its own"
-    : "Only a chart (Speedup, Layers) takes a title");
-  gtk_widget_set_sensitive (entry, titled);
+  gtk_entry_set_placeholder_text (GTK_ENTRY (entry), "The picture's own");
+  gtk_widget_set_tooltip_text (entry, "The picture's title, wrapped onto "
+                               "more lines when long; empty: its own");
   GtkWidget *l = gtk_label_new_with_mnemonic ("T_itle");
   gtk_label_set_mnemonic_widget (GTK_LABEL (l), entry);
   gtk_label_set_xalign (GTK_LABEL (l), 1);
@@ -422,7 +412,7 @@ theme_row (GtkGrid *grid, gint y, GSettings *pending)
 /* The choices are bound to pending, the settings in delay-apply mode:
  * kept only when the dialog exports. */
 static GtkWidget *
-options_new (GSettings *pending, gboolean titled)
+options_new (GSettings *pending)
 {
   static const char *const png[] = {
     "1200x750", "1,200 × 750 (a slide)", "1600x1000", "1,600 × 1,000",
@@ -446,8 +436,7 @@ options_new (GSettings *pending, gboolean titled)
     size_row (GTK_GRID (grid), (gint) i, &rows[i], pending);
   theme_row (GTK_GRID (grid), G_N_ELEMENTS (rows), pending);
   g_object_set_data (G_OBJECT (grid), "title",
-                     title_row (GTK_GRID (grid), G_N_ELEMENTS (rows) + 1,
-                                titled));
+                     title_row (GTK_GRID (grid), G_N_ELEMENTS (rows) + 1));
   gtk_widget_show_all (grid);
   return grid;
 }
@@ -493,7 +482,7 @@ dialog_new (SpxWindow *w, GSettings *pending)
       gtk_file_chooser_add_filter (chooser, f);
     }
   gtk_file_chooser_set_extra_widget (chooser,
-                                     options_new (pending, titled_shown (w)));
+                                     options_new (pending));
   g_autofree char *remembered = g_settings_get_string (spx_settings_get (),
                                                        "export-folder");
   g_autofree char *folder = spx_export_start_folder (remembered);

@@ -252,7 +252,8 @@ spx_render_exchange_labels (double width, double height,
   if (s == NULL || s->kind != SPX_STEP_EXCHANGE)
     return NULL;
   Layout l;
-  _spx_exchange_layout_for (&l, d, s, width, height, SPX_RENDER_FONT_SIZE);
+  _spx_exchange_layout_for (&l, d, s, width, height, SPX_RENDER_FONT_SIZE,
+                            0);
   if (!l.grid)
     return NULL;
   Totals t = { 0 };

@@ -14,6 +14,8 @@ typedef struct {
   double   width, height;
   double   line;      /* height of one line of text */
   double   top;       /* first y below the title */
+  double   extra;     /* of it, the room a user's title takes beyond one
+                         line */
   /* grid */
   guint    cols, rows;
   double   cell_w, cell_h, box, x0, y0;
@@ -61,9 +63,11 @@ _spx_exchange_boxes_overlap (const Box *a, const Box *b)
 const SpxIpuStep *_spx_exchange_shown_step (const SpxRenderExchangeData *d);
 /* The selected tile, or -1 for none or one out of range. */
 gint     _spx_exchange_selection   (const SpxRenderExchangeData *d);
+/* extra: as Layout's (0: no user title; the window's pictures and the
+ * hit test have none). */
 void     _spx_exchange_layout_for  (Layout *l, const SpxRenderExchangeData *d,
                                     const SpxIpuStep *s, double w, double h,
-                                    double fs);
+                                    double fs, double extra);
 /* The step's arrows routed on the grid, smallest first. */
 GArray  *_spx_exchange_grid_arrows (Layout *l, const SpxIpuProgram *p,
                                     const SpxIpuStep *s, Totals *t);

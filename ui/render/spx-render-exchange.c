@@ -100,9 +100,9 @@ layout_compute (Layout *l, const SpxIpuProgram *p, const SpxIpuStep *s,
                 double w, double h, double fs, gboolean crowded)
 {
   *l = (Layout) { .kind = s->kind, .width = w, .height = h,
-                  .crowded = crowded };
+                  .crowded = crowded, .extra = l->extra };
   l->line = 1.4 * fs;
-  l->top = 6 + 1.15 * l->line + 0.95 * l->line + 6;
+  l->top = 6 + 1.15 * l->line + l->extra + 0.95 * l->line + 6;
   l->grid = p->n_tiles <= SPX_RENDER_EXCHANGE_MAX_GRID;
   if (l->grid)
     layout_grid (l, p, w, h);
@@ -153,9 +153,10 @@ _spx_exchange_selection (const SpxRenderExchangeData *d)
 void
 _spx_exchange_layout_for (Layout *l, const SpxRenderExchangeData *d,
                           const SpxIpuStep *s, double w, double h,
-                          double fs)
+                          double fs, double extra)
 {
   const SpxIpuProgram *p = d->program;
+  l->extra = extra;
   gboolean crowded = FALSE;
   if (s->kind == SPX_STEP_EXCHANGE &&
       p->n_tiles <= SPX_RENDER_EXCHANGE_MAX_GRID)
@@ -178,7 +179,7 @@ spx_render_exchange_tile_box (double width, double height,
   if (s == NULL || tile >= d->program->n_tiles)
     return FALSE;
   Layout l;
-  _spx_exchange_layout_for (&l, d, s, width, height, SPX_RENDER_FONT_SIZE);
+  _spx_exchange_layout_for (&l, d, s, width, height, SPX_RENDER_FONT_SIZE, 0);
   if (!l.grid)
     return FALSE;
   double cx, cy;
@@ -225,7 +226,7 @@ spx_render_exchange_hit (double width, double height,
   if (s == NULL)
     return -1;
   Layout l;
-  _spx_exchange_layout_for (&l, d, s, width, height, SPX_RENDER_FONT_SIZE);
+  _spx_exchange_layout_for (&l, d, s, width, height, SPX_RENDER_FONT_SIZE, 0);
   return tile_at (&l, d->program->n_tiles, x, y);
 }
 
@@ -423,6 +424,8 @@ sync_tile_text (const SpxIpuStep *s, guint t)
 
 /* ---- title ---- */
 
+static const SpxTextOpts title_opts = { .size = 1.05, .bold = TRUE };
+
 /* Join parts with " · " while they fit in max_w. */
 static char *
 fit_parts (cairo_t *cr, const SpxRenderStyle *style, double size,
@@ -519,10 +522,11 @@ draw_title (cairo_t *cr, const SpxRenderStyle *style, double width,
   g_autofree char *h2 = fit_parts (cr, style, 0.9, max_w,
                                    (const char *const *) caption->pdata,
                                    caption->len);
-  SpxTextOpts o = { .size = 1.05, .bold = TRUE };
-  spx_render_text (cr, style, MARGIN, 6, &o, h1);
+  if (!spx_render_user_title (cr, style, MARGIN, 6, &title_opts, max_w))
+    spx_render_text (cr, style, MARGIN, 6, &title_opts, h1);
   SpxTextOpts o2 = { .size = 0.9, .colour = style->muted, .use_colour = TRUE };
-  spx_render_text (cr, style, MARGIN, 6 + 1.15 * l->line, &o2, h2);
+  spx_render_text (cr, style, MARGIN, 6 + 1.15 * l->line + l->extra, &o2,
+                   h2);
 }
 
 /* ---- the grid: one arrow per tile pair ---- */
@@ -805,7 +809,7 @@ spx_render_exchange_flows (const SpxRenderExchangeData *d,
   if (s == NULL || s->kind != SPX_STEP_EXCHANGE)
     return NULL;
   Layout l;
-  _spx_exchange_layout_for (&l, d, s, 960, 600, SPX_RENDER_FONT_SIZE);
+  _spx_exchange_layout_for (&l, d, s, 960, 600, SPX_RENDER_FONT_SIZE, 0);
   if (!l.grid)
     return NULL;
   Totals t = { 0 };
@@ -1595,7 +1599,10 @@ spx_render_exchange (cairo_t *cr, double width, double height,
     return;
   const SpxIpuStep *s = _spx_exchange_shown_step (d);
   Layout l;
-  _spx_exchange_layout_for (&l, d, s, width, height, style->font_size);
+  _spx_exchange_layout_for (&l, d, s, width, height, style->font_size,
+                            spx_render_user_title_extra (cr, style,
+                                                         &title_opts,
+                                                         width - 2 * MARGIN));
   cairo_save (cr);
   if (s->kind == SPX_STEP_EXCHANGE)
     {
@@ -1667,7 +1674,7 @@ spx_render_exchange_describe (double width, double height,
   if (s == NULL)
     return NULL;
   Layout l;
-  _spx_exchange_layout_for (&l, d, s, width, height, SPX_RENDER_FONT_SIZE);
+  _spx_exchange_layout_for (&l, d, s, width, height, SPX_RENDER_FONT_SIZE, 0);
   if (s->kind == SPX_STEP_EXCHANGE)
     return describe_exchange (&l, d, s, x, y);
   gint tile = tile_at (&l, d->program->n_tiles, x, y);

@@ -3,7 +3,7 @@
  * axis) by walking the bitset once, then that image is painted scaled
  * with nearest-neighbour filtering: the cost follows the visible set bits,
  * not the number of rectangles. */
-#include "spx-render-mask.h"
+#include "spx-render-mask-private.h"
 #include "spx-render-views.h"
 #include "spx-util.h"
 
@@ -196,9 +196,11 @@ legend_width (const SpxIpuProgram *p)
   return SWATCH + 4 + chars * CHAR_W * 0.85;
 }
 
-/* Everything but the text depends on width, height and d only. */
+/* Everything but the text depends on width, height and d only (and on
+ * extra, the room a user's title takes beyond one line). */
 static void
-layout (double width, double height, const SpxRenderMaskData *d, Layout *l)
+layout (double width, double height, const SpxRenderMaskData *d,
+        double extra, Layout *l)
 {
   visible_region (d, l);
   l->subtitle = has_subtitle (d);
@@ -206,7 +208,8 @@ layout (double width, double height, const SpxRenderMaskData *d, Layout *l)
   guint block = d->mask->block;
   double left = PAD + label_chars (l->ey0, l->ey1, block) * CHAR_W + TICK + 4;
   double right = PAD + CHAR_W * 2; /* room for the last column label */
-  double top = PAD + TITLE_H + (l->subtitle ? SUB_H : 0) + COLLAB_H;
+  double top = PAD + TITLE_H + extra + (l->subtitle ? SUB_H : 0) +
+               COLLAB_H;
   l->lw = colours_by_tile (d) ? legend_width (d->program) : 0;
   /* a legend only where the plot keeps most of the width */
   l->legend = l->lw > 0 &&
@@ -239,7 +242,7 @@ spx_render_mask_hit (double width, double height, const SpxRenderMaskData *d,
   if (d == NULL || d->mask == NULL)
     return FALSE;
   Layout l;
-  layout (width, height, d, &l);
+  layout (width, height, d, 0, &l);
   if (!(x >= l.px && x < l.px + l.pw && y >= l.py && y < l.py + l.ph))
     return FALSE;
   double ex = l.ex0 + (x - l.px) / l.s, ey = l.ey0 + (y - l.py) / l.s;
@@ -322,134 +325,6 @@ reduced_init (Reduced *r, const Layout *l, double device_scale)
   r->count = g_new0 (guint64, (gsize) r->iw * r->ih);
 }
 
-/* Colour by tile: each tile that holds a block (is the first to list it)
- * gets one of the style's distinct colours when they suffice, else its
- * place on a ramp from the first such tile to the last. */
-typedef struct {
-  guint64 flat;  /* a listed block */
-  guint32 tile;  /* the first tile listing it */
-} Owner;
-
-/* The owners are kept as a sorted list of the blocks the plan lists, not
- * as a value per block: a mask of 92681² blocks with three set would
- * need 32 GiB for the latter. */
-typedef struct {
-  Owner   *owners;   /* by flat index, each block once */
-  gsize    n_owners;
-  SpxRgb  *colour;   /* per tile */
-  guint   *used;     /* the tiles holding blocks, ascending */
-  guint    n_used;
-} TileColours;
-
-static int
-owner_cmp (gconstpointer a, gconstpointer b)
-{
-  const Owner *x = a, *y = b;
-  if (x->flat != y->flat)
-    return x->flat < y->flat ? -1 : 1;
-  return x->tile < y->tile ? -1 : x->tile > y->tile;
-}
-
-/* Every listed block once, with the lowest tile that lists it; FALSE when
- * the budget refuses the list. */
-static gboolean
-list_owners (TileColours *tc, const SpxIpuProgram *p, guint64 n_blocks)
-{
-  guint64 n = 0;
-  for (guint t = 0; t < p->n_tiles; t++)
-    n += p->tiles[t].blocks != NULL ? p->tiles[t].blocks->len : 0;
-  tc->owners = spx_budget_alloc0 (n, sizeof (Owner), "the tile colours",
-                                  NULL);
-  if (tc->owners == NULL)
-    return FALSE;
-  for (guint t = 0; t < p->n_tiles; t++)
-    for (guint i = 0; p->tiles[t].blocks != NULL &&
-                      i < p->tiles[t].blocks->len; i++)
-      {
-        guint64 flat = g_array_index (p->tiles[t].blocks, guint64, i);
-        if (flat < n_blocks)
-          tc->owners[tc->n_owners++] = (Owner) { flat, t };
-      }
-  qsort (tc->owners, tc->n_owners, sizeof (Owner), owner_cmp);
-  gsize kept = 0;
-  for (gsize i = 0; i < tc->n_owners; i++)
-    if (kept == 0 || tc->owners[kept - 1].flat != tc->owners[i].flat)
-      tc->owners[kept++] = tc->owners[i];
-  tc->n_owners = kept;
-  return TRUE;
-}
-
-static gboolean
-tile_colours_init (TileColours *tc, const SpxIpuProgram *p, guint64 n_blocks,
-                   const SpxRenderStyle *style)
-{
-  if (!list_owners (tc, p, n_blocks))
-    return FALSE;
-  tc->colour = g_new (SpxRgb, p->n_tiles);
-  tc->used = g_new (guint, p->n_tiles);
-  tc->n_used = 0;
-  g_autofree guint8 *holds = g_new0 (guint8, p->n_tiles);
-  for (gsize i = 0; i < tc->n_owners; i++)
-    holds[tc->owners[i].tile] = 1;
-  for (guint t = 0; t < p->n_tiles; t++)
-    if (holds[t])
-      tc->used[tc->n_used++] = t;
-  for (guint t = 0; t < p->n_tiles; t++)
-    tc->colour[t] = style->ink;
-  if (tc->n_used <= SPX_N_TILE_COLOURS)
-    for (guint i = 0; i < tc->n_used; i++)
-      tc->colour[tc->used[i]] = style->tiles[i];
-  else
-    {
-      double first = tc->used[0], span = tc->used[tc->n_used - 1] - first;
-      for (guint t = 0; t < p->n_tiles; t++)
-        tc->colour[t] = spx_render_tile_ramp (style, (t - first) / span);
-    }
-  return TRUE;
-}
-
-static void
-tile_colours_clear (TileColours *tc)
-{
-  g_free (tc->owners);
-  g_free (tc->colour);
-  g_free (tc->used);
-}
-
-/* The tile of block flat, or G_MAXUINT32 for none. */
-static guint32
-owner_of (const TileColours *tc, guint64 flat)
-{
-  Owner key = { flat, 0 };
-  gsize lo = 0, hi = tc->n_owners;
-  while (lo < hi)
-    {
-      gsize mid = lo + (hi - lo) / 2;
-      if (owner_cmp (&tc->owners[mid], &key) < 0)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return lo < tc->n_owners && tc->owners[lo].flat == flat
-           ? tc->owners[lo].tile : G_MAXUINT32;
-}
-
-/* The same for blocks asked for in increasing order: *next moves on. */
-static inline guint32
-owner_from (const TileColours *tc, gsize *next, guint64 flat)
-{
-  while (*next < tc->n_owners && tc->owners[*next].flat < flat)
-    (*next)++;
-  return *next < tc->n_owners && tc->owners[*next].flat == flat
-           ? tc->owners[*next].tile : G_MAXUINT32;
-}
-
-static inline SpxRgb
-tile_colour (const TileColours *tc, guint32 t, const SpxRenderStyle *style)
-{
-  return t == G_MAXUINT32 ? style->ink : tc->colour[t];
-}
-
 static void
 add_colour (Reduced *r, gsize pixel, SpxRgb c)
 {
@@ -482,8 +357,9 @@ reduce_bits (Reduced *r, const SpxMask *m, const TileColours *tc,
               gsize pixel = line + map_of (r->colmap, flat - lo, r->nbx, r->iw);
               r->count[pixel]++;
               if (tc != NULL)
-                add_colour (r, pixel, tile_colour (
-                              tc, owner_from (tc, &next, flat), style));
+                add_colour (r, pixel, _spx_mask_tile_colour (
+                              tc, _spx_mask_owner_from (tc, &next, flat),
+                              style));
             }
         }
     }
@@ -891,7 +767,7 @@ draw_numbers (cairo_t *cr, const Layout *l, const SpxMask *m,
     for (guint64 bc = (guint64) floor (l->x0); bc < l->x1 && bc < m->bcols;
          bc++)
       {
-        guint32 owner = owner_of (tc, br * m->bcols + bc);
+        guint32 owner = _spx_mask_owner_of (tc, br * m->bcols + bc);
         if (owner == G_MAXUINT32)
           continue;
         char label[16];
@@ -976,7 +852,7 @@ draw_plot (cairo_t *cr, const Layout *l, const SpxRenderMaskData *d,
   reduced_init (&r, l, ds);
   TileColours tc = { 0 }, *colours = NULL;
   if (colours_by_tile (d) &&
-      tile_colours_init (&tc, d->program, spx_mask_n_blocks (m), style))
+      _spx_mask_tile_colours_init (&tc, d->program, spx_mask_n_blocks (m), style))
     {
       colours = &tc;
       r.rgb = g_new0 (float, (gsize) r.iw * r.ih * 3);
@@ -1005,7 +881,7 @@ draw_plot (cairo_t *cr, const Layout *l, const SpxRenderMaskData *d,
     draw_numbers (cr, l, m, colours, style);
   if (colours != NULL)
     draw_legend (cr, l, colours, style);
-  tile_colours_clear (&tc);
+  _spx_mask_tile_colours_clear (&tc);
   cairo_save (cr);
   cairo_set_line_width (cr, 1);
   spx_render_set_rgb (cr, style->muted);
@@ -1025,20 +901,22 @@ spx_render_mask (cairo_t *cr, double width, double height, gconstpointer data,
       spx_render_placeholder (cr, style, width, height, "No mask");
       return;
     }
+  SpxTextOpts t = { .bold = TRUE, .size = 1 };
+  double extra = spx_render_user_title_extra (cr, style, &t, width - 2 * PAD);
   Layout l;
-  layout (width, height, d, &l);
+  layout (width, height, d, extra, &l);
   guint64 selected_visible = 0;
   draw_plot (cr, &l, d, style, &selected_visible);
   draw_axes (cr, &l, style, width);
   g_autofree char *title = title_text (d->mask);
-  SpxTextOpts t = { .bold = TRUE, .size = 1 };
-  draw_line (cr, style, PAD, width, &t, title);
+  if (!spx_render_user_title (cr, style, PAD, PAD, &t, width - 2 * PAD))
+    draw_line (cr, style, PAD, width, &t, title);
   if (l.subtitle)
     {
       g_autofree char *sub = subtitle_text (d, selected_visible);
       SpxTextOpts st = { .size = 0.9, .colour = style->muted,
                          .use_colour = TRUE };
-      draw_line (cr, style, PAD + TITLE_H, width, &st, sub);
+      draw_line (cr, style, PAD + TITLE_H + extra, width, &st, sub);
     }
 }
 

@@ -33,7 +33,8 @@ void     spx_render_mask     (cairo_t *cr, double width, double height,
                               const SpxRenderStyle *style);
 
 /* The block under (x, y) of a width × height picture of d; FALSE outside
- * the plot. The layout does not depend on the style, so no style here. */
+ * the plot. The layout does not depend on the style, so no style here
+ * (nor a user's title: the window's pictures have none). */
 gboolean spx_render_mask_hit (double width, double height,
                               const SpxRenderMaskData *d, double x, double y,
                               guint64 *br, guint64 *bc);

@@ -1747,7 +1747,7 @@ const SpxRenderView spx_render_view_speedup = {
   .name = "speedup", .title = "Speedup",
   .summary = "sparse over dense, measured and modelled",
   .metrics = (const char *const[]) { "speedup", "throughput", NULL },
-  .needs = SPX_RENDER_VIEW_NEEDS_SWEEP, .titled = TRUE,
+  .needs = SPX_RENDER_VIEW_NEEDS_SWEEP,
   .data_size = sizeof (SpxRenderSpeedupData), .fill = speedup_fill,
   .draw = spx_render_speedup, .hit = speedup_hit,
   .describe = speedup_describe,

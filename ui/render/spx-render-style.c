@@ -1,5 +1,5 @@
 /* spx-render-style.c: colours, text and numbers every picture shares */
-#include "spx-render-style.h"
+#include "spx-render-style-private.h"
 
 #include <math.h>
 #include <pango/pangocairo.h>
@@ -228,6 +228,7 @@ spx_render_text (cairo_t *cr, const SpxRenderStyle *style, double x, double y,
   cairo_move_to (cr, -opts->ax * r.width - r.x, -opts->ay * r.height - r.y);
   spx_render_set_rgb (cr, opts->use_colour ? opts->colour : style->foreground);
   pango_cairo_show_layout (cr, layout);
+  _spx_render_text_recorded (cr, text, layout);
   cairo_restore (cr);
   g_object_unref (layout);
   return r.width;

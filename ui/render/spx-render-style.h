@@ -54,9 +54,9 @@ typedef struct {
   /* a chart of measurements leaves out its line saying how many points
    * are noisy (their markers still say it); FALSE after init */
   gboolean no_noise_note;
-  /* the user's title (--title, Export's Title field), drawn instead of
-   * the picture's own by the pictures that have one; NULL or "": their
-   * own */
+  /* the user's title (--title, Export's Title field), drawn by every
+   * picture instead of its own, wrapped; NULL or "": their own. The
+   * window's pictures have none, so hit tests assume none. */
   const char *title;
 } SpxRenderStyle;
 
@@ -126,6 +126,34 @@ double   spx_render_title_height (cairo_t *cr, const SpxRenderStyle *style,
  * its own. */
 const char *spx_render_title_text (const SpxRenderStyle *style,
                                    const char *own);
+/* spx-render-style-title.c: the user's title, one way in every picture.
+ * The height style->title takes beyond one line at opts' size when
+ * wrapped to max_width, so that a picture whose own title is one line
+ * moves what is under it down by that much: 0 when no title is set. */
+double   spx_render_user_title_extra (cairo_t *cr,
+                                      const SpxRenderStyle *style,
+                                      const SpxTextOpts *opts,
+                                      double max_width);
+/* Draws style->title at (x, y) wrapped to max_width, never cut, in place
+ * of the picture's own; FALSE, drawing nothing, when none is set. */
+gboolean spx_render_user_title (cairo_t *cr, const SpxRenderStyle *style,
+                                double x, double y, const SpxTextOpts *opts,
+                                double max_width);
+
+/* What spx_render_text drew on a cairo_t that records it: the text, its
+ * lines and whether any lost its middle to "…". */
+typedef struct {
+  char    *text;
+  guint    lines;
+  gboolean ellipsized;
+} SpxTextDrawn;
+
+/* From now on every text drawn on cr is added to drawn (of SpxTextDrawn,
+ * made with spx_text_drawn_free as its free function), by which a test
+ * reads the words of a picture. */
+void     spx_render_record_text (cairo_t *cr, GPtrArray *drawn);
+void     spx_text_drawn_free    (gpointer drawn);
+
 double   spx_render_text_width (cairo_t *cr, const SpxRenderStyle *style,
                                 double size, const char *text, double *h);
 

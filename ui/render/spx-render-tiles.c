@@ -13,6 +13,7 @@
 #define TITLE_H  (FS * 1.6)
 #define LEGEND_H 46.0
 #define GAP      6.0
+#define TITLE_OPTS ((SpxTextOpts) { .size = 1, .bold = TRUE })
 
 typedef struct {
   guint  cols, rows;
@@ -20,12 +21,14 @@ typedef struct {
   double legend_y;
 } Layout;
 
+/* extra: the room a user's title takes beyond one line. */
 static void
-layout (double width, double height, const SpxIpuProgram *p, Layout *l)
+layout (double width, double height, const SpxIpuProgram *p, double extra,
+        Layout *l)
 {
   l->cols = MAX (1, MIN (p->machine->grid_width, p->n_tiles));
   l->rows = MAX (1, (guint) spx_ipu_div_up (p->n_tiles, l->cols));
-  double top = PAD + TITLE_H;
+  double top = PAD + TITLE_H + extra;
   l->legend_y = height - PAD - LEGEND_H;
   double aw = MAX (1, width - 2 * PAD);
   double ah = MAX (1, l->legend_y - GAP - top);
@@ -41,7 +44,7 @@ spx_render_tiles_hit (double width, double height,
   if (d == NULL || d->program == NULL || d->program->n_tiles == 0)
     return -1;
   Layout l;
-  layout (width, height, d->program, &l);
+  layout (width, height, d->program, 0, &l);
   double c = floor ((x - l.gx) / l.cell), r = floor ((y - l.gy) / l.cell);
   if (!(c >= 0 && c < l.cols && r >= 0 && r < l.rows))
     return -1;
@@ -318,7 +321,9 @@ draw_title (cairo_t *cr, const SpxRenderTilesData *d, double width,
   g_autofree char *title = g_strdup_printf (
     "%s · %s · %s", p->machine->name, spx_ipu_mode_to_string (p->mode),
     metric_title (d->metric));
-  SpxTextOpts t = { .size = 1, .bold = TRUE };
+  SpxTextOpts t = TITLE_OPTS;
+  if (spx_render_user_title (cr, style, PAD, PAD, &t, width - 2 * PAD))
+    return;
   double tw = fit_text (cr, style, PAD, PAD, width - 2 * PAD, &t, title);
   guint gw = MIN (p->machine->grid_width, p->n_tiles);
   g_autofree char *shape = g_strdup_printf (
@@ -346,8 +351,10 @@ spx_render_tiles (cairo_t *cr, double width, double height,
       return;
     }
   const SpxIpuProgram *p = d->program;
+  SpxTextOpts t = TITLE_OPTS;
   Layout l;
-  layout (width, height, p, &l);
+  layout (width, height, p,
+          spx_render_user_title_extra (cr, style, &t, width - 2 * PAD), &l);
   Figures f;
   figures_init (&f, p, d->metric);
   draw_grid (cr, &l, p, &f, style);

@@ -6,47 +6,18 @@
  * size, the data (never the selection: a click does not move the bars)
  * and the font size, so the hit test (which has no cairo_t) finds the boxes the
  * picture draws. */
-#include "spx-render-timeline.h"
-#include "spx-render-timeline-axis.h"
+#include "spx-render-timeline-private.h"
 #include "spx-render-views.h"
 #include "spx-util.h"
 
 #include <math.h>
 #include <string.h>
 
-#define MARGIN 8.0
-#define N_LANES SPX_IPU_N_MODES
-#define LANE_GAP 8.0
-#define HIT_SLOP 2.0
-#define PANEL_GAP 6.0        /* between the axis and the panel */
-#define PANEL_PAD 6.0        /* inside the panel */
-#define PANEL_MAX_TERMS 10   /* term rows at most; the rest share a row */
-#define PANEL_SIZE 0.9       /* its text, × the font size */
-#define HINT "Click a superstep to see its cycles explained."
-#define LABEL_SIZE 0.8       /* step names, × the font size */
-#define LEADER 12.0          /* from a bar down to its row of callouts */
-#define CALLOUT_GAP 8.0      /* between neighbouring callouts */
-
-typedef struct {
-  double line;                 /* one line of text */
-  SpxTimelineAxis ax;          /* the cycle axis */
-  guint  n;                    /* lanes drawn */
-  guint  which[N_LANES];       /* their programs[] index */
-  double lane_y[N_LANES];      /* header line of each lane */
-  double bar_y[N_LANES], bar_h;
-  gboolean callouts;           /* a row under each bar names the steps
-                                  too narrow to hold their name */
-  double callout_h;
-  gboolean summary_below;      /* room for a line under the callouts */
-  double axis_y;
-  double panel_y, row_h;       /* the explanation under the axis */
-  guint  panel_rows;           /* header + terms; 0: no room for it */
-} Layout;
-
+/* Below the title (and a user's title's extra lines) and the legend. */
 static double
-lanes_top (double line)
+lanes_top (const Layout *l)
 {
-  return 6 + 1.15 * line + line + 4;
+  return 6 + 1.15 * l->line + l->extra + l->line + 4;
 }
 
 static double
@@ -62,19 +33,23 @@ panel_height (const Layout *l, guint rows)
 }
 
 /* Rows the panel wants: a header and the most terms any step has (so
- * that it is the same whichever step is selected), at least one. */
+ * that it is the same whichever step is selected), at least one; in
+ * *words, the most rows any step's words take. */
 static guint
-panel_rows_wanted (const SpxRenderTimelineData *d, const Layout *l)
+panel_rows_wanted (const SpxRenderTimelineData *d, const Layout *l,
+                   double fs, guint *words)
 {
   guint most = 1;
+  *words = 0;
   for (guint i = 0; i < l->n; i++)
     {
       GArray *steps = d->programs[l->which[i]]->steps;
       for (guint j = 0; j < steps->len; j++)
         {
-          GArray *terms = g_array_index (steps, SpxIpuStep, j).terms;
-          if (terms != NULL)
-            most = MAX (most, terms->len);
+          const SpxIpuStep *s = &g_array_index (steps, SpxIpuStep, j);
+          if (s->terms != NULL)
+            most = MAX (most, s->terms->len);
+          *words = MAX (*words, _spx_timeline_words_rows (l, s, fs));
         }
     }
   return 1 + MIN (most, PANEL_MAX_TERMS);
@@ -101,12 +76,13 @@ below_bar (const Layout *l)
          (l->summary_below ? 0.9 * l->line : 0);
 }
 
-/* FALSE when there is nothing to draw. */
+/* FALSE when there is nothing to draw. extra: as Layout's (the hit
+ * test's pictures, the window's, have no user title). */
 static gboolean
 layout_compute (Layout *l, const SpxRenderTimelineData *d, double w,
-                double h, double fs)
+                double h, double fs, double extra)
 {
-  *l = (Layout) { 0 };
+  *l = (Layout) { .extra = extra };
   l->line = 1.4 * fs;
   l->row_h = 1.4 * PANEL_SIZE * fs + 2;
   guint64 cycles[N_LANES];
@@ -122,15 +98,23 @@ layout_compute (Layout *l, const SpxRenderTimelineData *d, double w,
   zoom_of (d, &from, &to);
   _spx_timeline_axis_init (&l->ax, cycles, l->n, from, to, MARGIN,
                            MAX (MARGIN + 1, w - MARGIN), d->axis_break);
-  double top = lanes_top (l->line);
+  double top = lanes_top (l);
   double rest = h - top - axis_height (l->line);
   /* the panel as tall as it wants while every lane keeps a bar of two
    * lines (room for its label), else shorter (the last row then sums
    * what is left), else none: a small picture is all bars */
   double lane_min = l->line + 2 * l->line + LANE_GAP;
-  for (guint r = panel_rows_wanted (d, l); r >= 2 && l->panel_rows == 0; r--)
+  guint words, want = panel_rows_wanted (d, l, fs, &words);
+  for (guint r = want; r >= 2 && l->panel_rows == 0; r--)
     if (rest - panel_height (l, r) >= l->n * lane_min)
       l->panel_rows = r;
+  /* the terms' words in what is left once every lane also keeps its
+   * callouts */
+  double lane_named = lane_min + LEADER + LABEL_SIZE * l->line;
+  if (l->panel_rows == want)
+    l->panel_rows += (guint) CLAMP ((rest - panel_height (l, want) -
+                                     l->n * lane_named) / l->row_h, 0,
+                                    words);
   double room = MAX (0, rest - panel_height (l, l->panel_rows));
   /* bars stop growing at five lines: a tall window is not a thick bar */
   double lane_h = MIN (room / l->n, l->line + 5 * l->line + 0.9 * l->line +
@@ -153,10 +137,9 @@ layout_compute (Layout *l, const SpxRenderTimelineData *d, double w,
   return TRUE;
 }
 
-/* The selected step and its programs[] index, or NULL: the first lane
- * that has it when the selection names no lane. */
-static const SpxIpuStep *
-selected_step (const SpxRenderTimelineData *d, guint *which)
+const SpxIpuStep *
+_spx_timeline_selected_step (const SpxRenderTimelineData *d,
+                             guint *which)
 {
   if (d == NULL || d->selected_superstep < 0)
     return NULL;
@@ -183,10 +166,9 @@ step_has_tile (const SpxIpuStep *s)
   return s->kind != SPX_STEP_SYNC && s->terms != NULL && s->terms->len > 0;
 }
 
-/* "Superstep 5: reduce exchange, 1,200 cycles, tile 17": named as the
- * bars and the hover name it. */
-static char *
-step_header (const SpxIpuStep *s, guint index)
+/* Named as the bars and the hover name it. */
+char *
+_spx_timeline_step_header (const SpxIpuStep *s, guint index)
 {
   g_autofree char *c = spx_format_count (s->cycles);
   g_autofree char *t = step_has_tile (s)
@@ -219,10 +201,11 @@ char *
 spx_render_timeline_explain (const SpxRenderTimelineData *d)
 {
   guint which = 0;
-  const SpxIpuStep *s = selected_step (d, &which);
+  const SpxIpuStep *s = _spx_timeline_selected_step (d, &which);
   if (s == NULL)
     return g_strdup (HINT);
-  g_autofree char *head = step_header (s, (guint) d->selected_superstep);
+  g_autofree char *head = _spx_timeline_step_header (
+    s, (guint) d->selected_superstep);
   GString *out = g_string_new (head);
   g_string_append_printf (out, " · %s",
                           spx_ipu_mode_to_string (d->programs[which]->mode));
@@ -442,7 +425,7 @@ spx_render_timeline_label_box (double width, double height,
 {
   Layout l;
   if (box == NULL || !layout_compute (&l, d, width, height,
-                                      SPX_RENDER_FONT_SIZE))
+                                      SPX_RENDER_FONT_SIZE, 0))
     return FALSE;
   for (guint i = 0; i < l.n; i++)
     {
@@ -486,7 +469,7 @@ spx_render_timeline_hit (double width, double height,
                          guint *lane)
 {
   Layout l;
-  if (!layout_compute (&l, d, width, height, SPX_RENDER_FONT_SIZE))
+  if (!layout_compute (&l, d, width, height, SPX_RENDER_FONT_SIZE, 0))
     return -1;
   for (guint i = 0; i < l.n; i++)
     {
@@ -502,8 +485,8 @@ spx_render_timeline_hit (double width, double height,
 
 /* ---- drawing ---- */
 
-static SpxRgb
-kind_colour (const SpxRenderStyle *style, SpxStepKind kind)
+SpxRgb
+_spx_timeline_kind_colour (const SpxRenderStyle *style, SpxStepKind kind)
 {
   /* series[1] is close to the highlight orange in the dark theme */
   switch (kind)
@@ -558,6 +541,8 @@ title_program (const SpxRenderTimelineData *d, const Layout *l)
   return d->programs[l->which[0]];
 }
 
+static const SpxTextOpts title_opts = { .size = 1.05, .bold = TRUE };
+
 static void
 draw_title (cairo_t *cr, const SpxRenderStyle *style, double width,
             const Layout *l, const SpxRenderTimelineData *d)
@@ -575,8 +560,9 @@ draw_title (cairo_t *cr, const SpxRenderStyle *style, double width,
   };
   g_autofree char *t = fit_parts (cr, style, 1.05, width - 2 * MARGIN, " · ",
                                   parts, G_N_ELEMENTS (parts));
-  SpxTextOpts o = { .size = 1.05, .bold = TRUE };
-  spx_render_text (cr, style, MARGIN, 6, &o, t);
+  if (!spx_render_user_title (cr, style, MARGIN, 6, &title_opts,
+                              width - 2 * MARGIN))
+    spx_render_text (cr, style, MARGIN, 6, &title_opts, t);
   for (guint i = 0; i < G_N_ELEMENTS (parts); i++)
     g_free (parts[i]);
 }
@@ -592,11 +578,13 @@ draw_legend (cairo_t *cr, const SpxRenderStyle *style, const Layout *l)
     { SPX_STEP_EXCHANGE, "exchange" },
     { SPX_STEP_SYNC, "sync" },
   };
-  double x = MARGIN, y = 6 + 1.15 * l->line, sw = 0.75 * l->line / 1.4;
+  double x = MARGIN, y = 6 + 1.15 * l->line + l->extra;
+  double sw = 0.75 * l->line / 1.4;
   SpxTextOpts o = { .size = 0.9, .ay = 0.5 };
   for (guint i = 0; i < G_N_ELEMENTS (items); i++)
     {
-      spx_render_set_rgb (cr, kind_colour (style, items[i].kind));
+      spx_render_set_rgb (cr, _spx_timeline_kind_colour (style,
+                                                         items[i].kind));
       cairo_rectangle (cr, x, y + l->line / 2 - sw / 2, sw, sw);
       cairo_fill (cr);
       x += sw + 4;
@@ -655,7 +643,7 @@ draw_bar (cairo_t *cr, const SpxRenderStyle *style, const Layout *l,
       if (!visible (l, &x, &w))
         continue;
       double fw = fill_width (w);
-      SpxRgb fill = kind_colour (style, s->kind);
+      SpxRgb fill = _spx_timeline_kind_colour (style, s->kind);
       spx_render_set_rgb (cr, fill);
       cairo_rectangle (cr, x, y, fw, h);
       cairo_fill (cr);
@@ -736,163 +724,6 @@ draw_header (cairo_t *cr, const SpxRenderStyle *style, const Layout *l,
     }
 }
 
-/* text cut to max_w with an ellipsis (a whole character at a time) */
-static char *
-fit_text (cairo_t *cr, const SpxRenderStyle *style, double size,
-          const char *text, double max_w)
-{
-  if (spx_render_text_width (cr, style, size, text, NULL) <= max_w)
-    return g_strdup (text);
-  glong lo = 0, hi = g_utf8_strlen (text, -1);
-  while (lo < hi) /* the longest prefix that fits with its ellipsis */
-    {
-      glong mid = (lo + hi + 1) / 2;
-      g_autofree char *pre = g_utf8_substring (text, 0, mid);
-      g_autofree char *t = g_strconcat (pre, "…", NULL);
-      if (spx_render_text_width (cr, style, size, t, NULL) <= max_w)
-        lo = mid;
-      else
-        hi = mid - 1;
-    }
-  if (lo == 0)
-    return g_strdup ("");
-  g_autofree char *pre = g_utf8_substring (text, 0, lo);
-  return g_strconcat (pre, "…", NULL);
-}
-
-/* One row of the panel: the term, how it is worked out, and its cycles
- * right-aligned in a column of their own. */
-typedef struct {
-  char   *term, *formula;
-  guint64 cycles;
-} Row;
-
-static void
-draw_rows (cairo_t *cr, const SpxRenderStyle *style, const Layout *l,
-           const Row *rows, guint n, double y)
-{
-  double left = l->ax.x0 + PANEL_PAD, right = l->ax.x1 - PANEL_PAD;
-  double tw = 0, fw = 0, cw = 0;
-  g_autofree char **counts = g_new0 (char *, n + 1);
-  for (guint i = 0; i < n; i++)
-    {
-      counts[i] = spx_format_count (rows[i].cycles);
-      tw = MAX (tw, spx_render_text_width (cr, style, PANEL_SIZE,
-                                           rows[i].term, NULL));
-      fw = MAX (fw, spx_render_text_width (cr, style, PANEL_SIZE,
-                                           rows[i].formula, NULL));
-      cw = MAX (cw, spx_render_text_width (cr, style, PANEL_SIZE, counts[i],
-                                           NULL));
-    }
-  tw = MIN (tw, 0.35 * (right - left));
-  /* the numbers close to their formulas, not across a wide picture */
-  double fx = left + tw + 16;
-  right = MIN (right, fx + fw + 24 + cw);
-  fw = right - cw - 24 - fx;
-  /* the formula in a softer ink than the numbers, readable on the panel
-   * in either theme */
-  SpxRgb soft = spx_rgb_mix (style->foreground, style->muted, 0.45);
-  for (guint i = 0; i < n; i++, y += l->row_h)
-    {
-      double cy = y + l->row_h / 2;
-      g_autofree char *term = fit_text (cr, style, PANEL_SIZE, rows[i].term,
-                                        tw);
-      SpxTextOpts o = { .size = PANEL_SIZE, .ay = 0.5 };
-      spx_render_text (cr, style, left, cy, &o, term);
-      if (fw > 20)
-        {
-          g_autofree char *f = fit_text (cr, style, PANEL_SIZE,
-                                         rows[i].formula, fw);
-          SpxTextOpts fo = { .size = PANEL_SIZE, .ay = 0.5,
-                             .colour = soft, .use_colour = TRUE };
-          spx_render_text (cr, style, fx, cy, &fo, f);
-        }
-      SpxTextOpts co = { .size = PANEL_SIZE, .ay = 0.5, .ax = 1 };
-      spx_render_text (cr, style, right, cy, &co, counts[i]);
-      g_free (counts[i]);
-    }
-}
-
-static void
-draw_panel (cairo_t *cr, const SpxRenderStyle *style, const Layout *l,
-            const SpxRenderTimelineData *d)
-{
-  if (l->panel_rows == 0)
-    return;
-  guint which = 0;
-  const SpxIpuStep *s = selected_step (d, &which);
-  GArray *terms = s != NULL ? s->terms : NULL;
-  guint n_terms = terms != NULL ? terms->len : 0;
-  /* rows for terms; when there are more than fit, the last row sums the
-   * rest so that the column still adds up to the step */
-  guint room = l->panel_rows - 1;
-  guint shown = n_terms <= room ? n_terms : room - 1;
-  guint used = s == NULL ? 1 : 1 + MAX (1, MIN (n_terms, room));
-  double x = l->ax.x0, y = l->panel_y;
-  spx_render_set_rgb (cr, style->panel);
-  cairo_rectangle (cr, x, y, l->ax.x1 - l->ax.x0, 2 * PANEL_PAD + used * l->row_h);
-  cairo_fill (cr);
-  y += PANEL_PAD;
-  double cy = y + l->row_h / 2, max_w = l->ax.x1 - l->ax.x0 - 2 * PANEL_PAD;
-  if (s == NULL)
-    {
-      SpxTextOpts o = { .size = PANEL_SIZE, .ay = 0.5, .use_colour = TRUE,
-                        .colour = spx_rgb_mix (style->foreground,
-                                               style->muted, 0.6) };
-      g_autofree char *t = fit_text (cr, style, PANEL_SIZE, HINT, max_w);
-      spx_render_text (cr, style, x + PANEL_PAD, cy, &o, t);
-      return;
-    }
-  /* header: the kind's colour, what the step is, which program */
-  double sw = 0.75 * l->line / 1.4, hx = x + PANEL_PAD;
-  spx_render_set_rgb (cr, kind_colour (style, s->kind));
-  cairo_rectangle (cr, hx, cy - sw / 2, sw, sw);
-  cairo_fill (cr);
-  hx += sw + 6;
-  g_autofree char *head = step_header (s, (guint) d->selected_superstep);
-  /* bold runs a little wider than the plain text measured */
-  g_autofree char *ht = fit_text (cr, style, PANEL_SIZE, head,
-                                  0.92 * (l->ax.x1 - PANEL_PAD - hx));
-  SpxTextOpts ho = { .size = PANEL_SIZE, .bold = TRUE, .ay = 0.5 };
-  hx += spx_render_text (cr, style, hx, cy, &ho, ht);
-  g_autofree char *mode = g_strdup_printf (
-    " · %s", spx_ipu_mode_to_string (d->programs[which]->mode));
-  if (hx + spx_render_text_width (cr, style, PANEL_SIZE, mode, NULL) <=
-      l->ax.x1 - PANEL_PAD && g_str_equal (ht, head))
-    {
-      SpxTextOpts mo = { .size = PANEL_SIZE, .ay = 0.5,
-                         .colour = style->muted, .use_colour = TRUE };
-      spx_render_text (cr, style, hx, cy, &mo, mode);
-    }
-  y += l->row_h;
-  if (n_terms == 0)
-    {
-      SpxTextOpts o = { .size = PANEL_SIZE, .ay = 0.5, .colour = style->muted,
-                        .use_colour = TRUE };
-      spx_render_text (cr, style, x + PANEL_PAD, y + l->row_h / 2, &o,
-                       "no breakdown of these cycles");
-      return;
-    }
-  g_autofree Row *rows = g_new0 (Row, shown + 1);
-  for (guint i = 0; i < shown; i++)
-    {
-      const SpxIpuTerm *t = &g_array_index (terms, SpxIpuTerm, i);
-      rows[i] = (Row) { t->term, t->formula, t->cycles };
-    }
-  g_autofree char *more = NULL, *more_f = NULL;
-  guint n_rows = shown;
-  if (shown < n_terms)
-    {
-      guint64 rest = 0;
-      for (guint i = shown; i < n_terms; i++)
-        rest += g_array_index (terms, SpxIpuTerm, i).cycles;
-      more = g_strdup_printf (shown > 0 ? "%u more terms" : "%u terms",
-                              n_terms - shown);
-      more_f = g_strdup ("(a taller picture lists them)");
-      rows[n_rows++] = (Row) { more, more_f, rest };
-    }
-  draw_rows (cr, style, l, rows, n_rows, y);
-}
 
 void
 spx_render_timeline (cairo_t *cr, double width, double height,
@@ -901,7 +732,9 @@ spx_render_timeline (cairo_t *cr, double width, double height,
   const SpxRenderTimelineData *d = data;
   spx_render_clear (cr, style, width, height);
   Layout l;
-  if (!layout_compute (&l, d, width, height, style->font_size))
+  double extra = spx_render_user_title_extra (cr, style, &title_opts,
+                                              width - 2 * MARGIN);
+  if (!layout_compute (&l, d, width, height, style->font_size, extra))
     {
       spx_render_placeholder (cr, style, width, height, "No program");
       return;
@@ -909,14 +742,14 @@ spx_render_timeline (cairo_t *cr, double width, double height,
   cairo_save (cr);
   draw_title (cr, style, width, &l, d);
   draw_legend (cr, style, &l);
-  _spx_timeline_axis_draw (cr, style, &l.ax, width, lanes_top (l.line),
+  _spx_timeline_axis_draw (cr, style, &l.ax, width, lanes_top (&l),
                            l.axis_y, l.line);
   for (guint i = 0; i < l.n; i++)
     {
       draw_header (cr, style, &l, d->programs[l.which[i]], i);
       draw_bar (cr, style, &l, d, i);
     }
-  draw_panel (cr, style, &l, d);
+  _spx_timeline_draw_panel (cr, style, &l, d, height - MARGIN);
   cairo_restore (cr);
 }
 
@@ -927,7 +760,7 @@ spx_render_timeline_cycle_x (double width, double height,
                              const SpxRenderTimelineData *d, double cycles)
 {
   Layout l;
-  if (!layout_compute (&l, d, width, height, SPX_RENDER_FONT_SIZE))
+  if (!layout_compute (&l, d, width, height, SPX_RENDER_FONT_SIZE, 0))
     return MARGIN;
   return _spx_timeline_axis_x (&l.ax, cycles);
 }
@@ -937,7 +770,7 @@ spx_render_timeline_axis_caption (double width, double height,
                                   const SpxRenderTimelineData *d)
 {
   Layout l;
-  if (!layout_compute (&l, d, width, height, SPX_RENDER_FONT_SIZE))
+  if (!layout_compute (&l, d, width, height, SPX_RENDER_FONT_SIZE, 0))
     return NULL;
   return _spx_timeline_axis_caption (&l.ax);
 }
@@ -949,7 +782,7 @@ spx_render_timeline_zoom (double width, double height,
 {
   Layout l;
   zoom_of (d, from, to);
-  if (!layout_compute (&l, d, width, height, SPX_RENDER_FONT_SIZE) ||
+  if (!layout_compute (&l, d, width, height, SPX_RENDER_FONT_SIZE, 0) ||
       l.ax.max_cycles == 0 || !(factor > 0))
     return;
   double span = *to - *from, axis = l.ax.x1 - l.ax.x0;
@@ -970,7 +803,7 @@ spx_render_timeline_lane_at (double width, double height,
                              double y)
 {
   Layout l;
-  if (!layout_compute (&l, d, width, height, SPX_RENDER_FONT_SIZE) ||
+  if (!layout_compute (&l, d, width, height, SPX_RENDER_FONT_SIZE, 0) ||
       x < l.ax.x0 || x > l.ax.x1)
     return -1;
   for (guint i = 0; i < l.n; i++)
@@ -1024,17 +857,18 @@ timeline_hit (double width, double height, gconstpointer data,
 }
 
 /* Whether (x, y) is on the explanation panel, which may cut long
- * formulas short. */
+ * formulas short: it is all below the axis. */
 static gboolean
 on_panel (double width, double height, const SpxRenderTimelineData *d,
           const SpxRenderStyle *style, double x, double y)
 {
   Layout l;
   double fs = style != NULL ? style->font_size : SPX_RENDER_FONT_SIZE;
-  if (!layout_compute (&l, d, width, height, fs) || l.panel_rows == 0)
+  if (!layout_compute (&l, d, width, height, fs, 0) || l.panel_rows == 0)
     return FALSE;
   return x >= l.ax.x0 && x <= l.ax.x1 && y >= l.panel_y &&
-         y <= l.panel_y + panel_height (&l, l.panel_rows);
+         y <= MAX (height - MARGIN,
+                   l.panel_y + panel_height (&l, l.panel_rows));
 }
 
 /* A superstep explained without selecting it; on the panel, the selected

@@ -77,8 +77,6 @@ typedef struct {
    * order state->metric counts them; NULL: it has none */
   const char *const *metrics;
   SpxRenderViewNeeds needs;
-  gboolean    titled;    /* draws the style's title (render --title,
-                            Export's Title) instead of its own */
   gsize       data_size; /* of the renderer's data */
   void      (*fill)     (const SpxRenderViewState *state, gpointer data);
   SpxRenderFunc draw;
