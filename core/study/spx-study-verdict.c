@@ -76,8 +76,7 @@ spx_study_element_density (SpxStudy *s)
   const SpxMask *e = spx_study_elements (s);
   const SpxMask *mask = e != NULL ? e : s->scenario->mask;
   g_return_val_if_fail (mask != NULL, 0);
-  return (double) spx_mask_count_elements (mask) /
-         ((double) mask->rows * (double) mask->cols);
+  return element_density (mask);
 }
 
 void
@@ -101,6 +100,17 @@ spx_study_survey_blocks (SpxStudy *s)
 
 /* ---- verdict -------------------------------------------------------- */
 
+/* Whether p is a point of source at block (and, for a generated
+ * subject, at its own density). */
+static gboolean
+point_at (const SpxSweep *sweep, const SpxSweepPoint *p,
+          SpxSweepSource source, guint block, double density)
+{
+  return p->source == source && p->block == block &&
+         (sweep->settings.subject != NULL ||
+          fabs (p->density / density - 1) < 1e-9);
+}
+
 /* The best speedup of a source at one block size (and, for a generated
  * subject, its own density); 0 when there is none. */
 static double
@@ -112,9 +122,7 @@ best_at (const SpxSweep *sweep, SpxSweepSource source, guint block,
     {
       const SpxSweepPoint *p = &g_array_index (sweep->points, SpxSweepPoint,
                                                i);
-      gboolean here = sweep->settings.subject != NULL ||
-                      fabs (p->density / density - 1) < 1e-9;
-      if (p->source == source && p->block == block && here &&
+      if (point_at (sweep, p, source, block, density) &&
           spx_sweep_point_judged (p) && p->speedup > best)
         {
           best = p->speedup;
@@ -134,9 +142,7 @@ noisy_at (const SpxSweep *sweep, SpxSweepSource source, guint block,
     {
       const SpxSweepPoint *p = &g_array_index (sweep->points, SpxSweepPoint,
                                                i);
-      gboolean here = sweep->settings.subject != NULL ||
-                      fabs (p->density / density - 1) < 1e-9;
-      if (p->source == source && p->block == block && here &&
+      if (point_at (sweep, p, source, block, density) &&
           p->mode != SPX_SWEEP_DENSE && p->noise != SPX_NOISE_NONE)
         return TRUE;
     }
