@@ -1,6 +1,7 @@
 /* spx-sweep.c: densities × block sizes × modes, modelled and measured,
  * one point at a time so that a chart can follow along */
 #include "spx-sweep.h"
+#include "spx-sweep-dense.h"
 #include "spx-bench.h"
 #include "spx-defaults.h"
 #include "spx-engine-private.h"
@@ -315,6 +316,7 @@ typedef struct {
   guint            total;
   GArray          *cpu_records; /* CpuRecord */
   gboolean         stopped;     /* the progress callback said stop */
+  SpxSweepDensePlans *dense_plans; /* the options', or NULL */
 } Runner;
 
 static gboolean
@@ -394,24 +396,20 @@ run_model (Runner *r, guint block, double density, GError **error)
     {
       if (!want_mode (o, (SpxSweepMode) mode))
         continue;
-      g_autoptr (SpxIpuProgram) p =
-        o->model_n != 0
-          ? spx_ipu_plan (o->machine, mode, mask, o->model_n, o->dtype, error)
-          : spx_ipu_plan_best_n (o->machine, mode, mask, 65536, o->dtype,
-                                 error);
-      if (p == NULL)
+      SpxSweepPlanned p;
+      if (!_spx_sweep_model_plan (o, r->dense_plans, mode, mask, &p, error))
         return FALSE;
       if (mode == SPX_IPU_MODE_DENSE)
-        dense_nz = p->nz_tflops;
+        dense_nz = p.nz_tflops;
       SpxSweepPoint pt = {
         .source = SPX_SWEEP_MODEL, .mode = (SpxSweepMode) mode,
         .block = block,
         .density = density, .elements = point_elements (o, density),
-        .m = p->m, .k = p->k, .n = p->n,
-        .dtype = spx_dtype_on_ipu (o->dtype), .ms = p->ms,
-        .nz_throughput = p->nz_tflops,
-        .speedup = dense_nz > 0 ? p->nz_tflops / dense_nz : NAN,
-        .fits = p->fits, .ms_q1 = p->ms, .ms_q3 = p->ms,
+        .m = p.m, .k = p.k, .n = p.n,
+        .dtype = spx_dtype_on_ipu (o->dtype), .ms = p.ms,
+        .nz_throughput = p.nz_tflops,
+        .speedup = dense_nz > 0 ? p.nz_tflops / dense_nz : NAN,
+        .fits = p.fits, .ms_q1 = p.ms, .ms_q3 = p.ms,
       };
       pt.speedup_q1 = pt.speedup_q3 = pt.speedup;
       g_strlcpy (pt.machine, o->machine->name, sizeof pt.machine);
@@ -579,6 +577,7 @@ spx_sweep_reset (SpxSweep *sweep, const SpxSweepOptions *options,
                                 : spx_ipu_machine_preset ("bow");
   s->subject = options->subject ? spx_mask_ref (options->subject) : NULL;
   s->subject_name = g_strdup (options->subject_name);
+  s->dense_plans = NULL; /* the run's only */
   sweep->best_dense_gflops = 0;
   return spx_sweep_options_validate (options, error);
 }
@@ -645,7 +644,8 @@ spx_sweep_run (SpxSweep *sweep, const SpxSweepOptions *options,
       !spx_sweep_reset (sweep, options, error))
     return FALSE;
   Runner r = { sweep, progress, user_data, spx_sweep_total (options),
-               g_array_new (FALSE, FALSE, sizeof (CpuRecord)), FALSE };
+               g_array_new (FALSE, FALSE, sizeof (CpuRecord)), FALSE,
+               options->dense_plans };
   const SpxSweepOptions *o = &sweep->settings;
   /* The model first: it is quick, so the chart fills in early. */
   gboolean ok = (!o->run_model || run_source (&r, FALSE, error)) &&
@@ -741,7 +741,7 @@ spx_sweep_measure_again (SpxSweep *sweep, const guint *blocks,
   SpxSweepOptions one = o; /* the points of one mask */
   one.n_blocks = one.n_densities = 1;
   Runner r = { scratch, progress, user_data, n * spx_sweep_total (&one),
-               g_array_new (FALSE, FALSE, sizeof (CpuRecord)), FALSE };
+               g_array_new (FALSE, FALSE, sizeof (CpuRecord)), FALSE, NULL };
   /* its own dense is the yardstick: fewer threads run slower */
   gboolean ok = calibrate (&r, error);
   for (guint i = 0; ok && i < n; i++)
