@@ -5,6 +5,7 @@
 #include "spx-survey.h"
 #include "spx-util.h"
 #include "test-files.h"
+#include "test-sweep-point.h"
 
 #include <glib/gstdio.h>
 #include <math.h>
@@ -552,29 +553,6 @@ assert_choice_equal (const SpxSurveyChoice *a, const SpxSurveyChoice *b)
 }
 
 static void
-assert_point_equal (const SpxSweepPoint *a, const SpxSweepPoint *b)
-{
-  g_assert_cmpint (a->source, ==, b->source);
-  g_assert_cmpint (a->mode, ==, b->mode);
-  g_assert_cmpuint (a->block, ==, b->block);
-  g_assert_cmpuint (a->m, ==, b->m);
-  g_assert_cmpuint (a->k, ==, b->k);
-  g_assert_cmpuint (a->n, ==, b->n);
-  g_assert_cmpint (a->dtype, ==, b->dtype);
-  g_assert_cmpstr (a->machine, ==, b->machine);
-  g_assert_cmpstr (a->dense, ==, b->dense);
-  g_assert_cmpint (a->fits, ==, b->fits);
-  g_assert_cmpint (a->noise, ==, b->noise);
-  const double x[] = { a->density, a->ms, a->ms_q1, a->ms_q3, a->speedup,
-                       a->nz_throughput };
-  const double y[] = { b->density, b->ms, b->ms_q1, b->ms_q3, b->speedup,
-                       b->nz_throughput };
-  for (guint i = 0; i < G_N_ELEMENTS (x); i++)
-    if (!isnan (x[i]) || !isnan (y[i]))
-      assert_close (x[i], y[i]);
-}
-
-static void
 assert_survey_equal (const SpxSurvey *a, const SpxSurvey *b)
 {
   g_assert_cmpstr (a->path, ==, b->path);
@@ -616,7 +594,7 @@ assert_survey_equal (const SpxSurvey *a, const SpxSurvey *b)
       g_assert_cmpuint (x->points ? x->points->len : 0, ==,
                         y->points ? y->points->len : 0);
       for (guint j = 0; x->points && j < x->points->len; j++)
-        assert_point_equal (pt (x, j), pt (y, j));
+        test_assert_point_equal (pt (x, j), pt (y, j), 1e-9);
       for (guint k = 0; k < SPX_SWEEP_N_SOURCES; k++)
         assert_choice_equal (&x->recommended[k], &y->recommended[k]);
     }

@@ -461,8 +461,10 @@ block_vertex (const SpxIpuMachine *m, guint b, SpxDtype dtype,
                      "%g cycle%s for each of the %g workers to fetch where "
                      "its rows of X are, plus %d to set the row up", mw,
                      plural (mw), br->xret, plural (br->xret), w, BLOCK_ROW);
-  g_autofree char *each = spx_ipu_count_text (SPX_IPU_COUNT_PER_WORKER,
-                                              per_worker);
+  /* words only for an explanation: the search costs without one */
+  g_autofree char *each = terms ? spx_ipu_count_text (SPX_IPU_COUNT_PER_WORKER,
+                                                      per_worker)
+                                : NULL;
   spx_ipu_terms_add (terms, "blocks", blk,
                      "%s × (%d + %u²·%g B/8 + %.1f per %g column%s × %g "
                      "workers)", each, BLOCK_SETUP, b, bytes, y, nw,

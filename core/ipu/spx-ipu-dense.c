@@ -399,11 +399,14 @@ share_w (const Problem *pb, SpxIpuProgram *p, SpxIpuStep *step, Split s,
   guint64 e = (slice[1] - r0) * kw;
   guint32 dst = tile_of (s, i, j, l), first = tile_of (s, i, 0, l);
   guint32 second = tile_of (s, i, MIN (1, s.pn - 1), l);
-  for (guint64 from = 0; from < s.pn && e > 0; from++)
+  /* each owner of a part with items, in order: a slice smaller than pn
+   * leaves most parts empty, and skipping them keeps this min (e, pn) */
+  for (guint64 a = 0, z; a < e; a = z)
     {
-      guint64 a = part_start (e, s.pn, from), z = part_start (e, s.pn, from + 1);
+      guint64 from = part_of (e, s.pn, a);
+      z = part_start (e, s.pn, from + 1);
       guint32 src = tile_of (s, i, from, l);
-      if (from == j || z == a)
+      if (from == j)
         continue;
       SpxIpuPiece what = spx_ipu_piece (SPX_BYTES_VALUES, r0 + a / kw,
                                         r0 + (z - 1) / kw + 1, k0, k0 + kw);

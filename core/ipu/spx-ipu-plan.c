@@ -3,6 +3,13 @@
 #include "spx-ipu.h"
 #include "spx-util.h"
 
+double
+spx_ipu_plan_density (const SpxMask *mask)
+{
+  return (double) spx_mask_count_elements (mask) /
+         ((double) mask->rows * (double) mask->cols);
+}
+
 SpxIpuProgram *
 spx_ipu_plan (const SpxIpuMachine *machine, SpxIpuMode mode,
               const SpxMask *mask, guint64 n, SpxDtype dtype, GError **error)
@@ -15,8 +22,7 @@ spx_ipu_plan (const SpxIpuMachine *machine, SpxIpuMode mode,
                               error);
       if (p != NULL) /* the sparse problem's non-zero scale */
         {
-          p->density = (double) spx_mask_count_elements (mask) /
-                       ((double) mask->rows * (double) mask->cols);
+          p->density = spx_ipu_plan_density (mask);
           p->nz_tflops = p->tflops * p->density;
         }
       return p;

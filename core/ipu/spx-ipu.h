@@ -36,6 +36,9 @@ SpxIpuProgram *spx_ipu_plan         (const SpxIpuMachine *machine,
                                      SpxIpuMode mode, const SpxMask *mask,
                                      guint64 n, SpxDtype dtype,
                                      GError **error);
+/* The fraction of mask's elements that are non-zero: what a dense plan's
+ * tflops are scaled by to compare with the sparse modes (nz_tflops). */
+double         spx_ipu_plan_density (const SpxMask *mask);
 /* The paper's "best over n": n = 1, 2, 4, …, n_max; the fastest plan
  * that fits by non-zero throughput (the fastest overall if none fits).
  * An n whose plan would take more than the memory budget is passed over;

@@ -3,6 +3,7 @@
 #include "spx-survey.h"
 #include "spx-defaults.h"
 #include "spx-survey-private.h"
+#include "spx-sweep-dense.h"
 #include "spx-util.h"
 
 #include <math.h>
@@ -443,6 +444,7 @@ typedef struct {
   gpointer          user_data;
   guint             before, total; /* points of the layers before */
   guint             layer;
+  SpxSweepDensePlans *dense_plans; /* the run's, shared by its layers */
 } Runner;
 
 static gboolean
@@ -512,6 +514,7 @@ survey_layer (Runner *r, SpxNetwork *network, SpxSurveyLayer *layer,
         }
       _spx_survey_sweep_options (s, layer->rows, layer->cols, mask,
                                  layer->name, &o);
+      o.dense_plans = r->dense_plans;
       if (spx_sweep_run (sweep, &o, on_point, r, &local))
         {
           layer->points = g_array_ref (sweep->points);
@@ -605,8 +608,9 @@ spx_survey_run (SpxSurvey *survey, SpxNetwork *network,
   keep_settings (survey, network, options);
   const SpxSurveyOptions *s = &survey->settings;
   g_autoptr (GRegex) only = s->only ? only_regex (s->only, NULL) : NULL;
+  g_autoptr (SpxSweepDensePlans) dense_plans = spx_sweep_dense_plans_new ();
   Runner r = { survey, progress, user_data, 0,
-               spx_survey_total (network, s), 0 };
+               spx_survey_total (network, s), 0, dense_plans };
   for (guint i = 0; i < spx_network_n_entries (network); i++)
     {
       const SpxNetworkEntry *e = spx_network_entry (network, i);

@@ -3,6 +3,7 @@
  * along; and its CPU points measured again */
 #include "spx-sweep.h"
 #include "spx-sweep-private.h"
+#include "spx-sweep-dense.h"
 #include "spx-bench.h"
 #include "spx-mask-gen.h"
 #include "spx-util.h"
@@ -28,6 +29,7 @@ typedef struct {
   guint            total;
   GArray          *cpu_records; /* CpuRecord */
   gboolean         stopped;     /* the progress callback said stop */
+  SpxSweepDensePlans *dense_plans; /* the options', or NULL */
 } Runner;
 
 static gboolean
@@ -98,24 +100,20 @@ run_model (Runner *r, guint block, double density, GError **error)
     {
       if (!_spx_sweep_want_mode (o, (SpxSweepMode) mode))
         continue;
-      g_autoptr (SpxIpuProgram) p =
-        o->model_n != 0
-          ? spx_ipu_plan (o->machine, mode, mask, o->model_n, o->dtype, error)
-          : spx_ipu_plan_best_n (o->machine, mode, mask, 65536, o->dtype,
-                                 error);
-      if (p == NULL)
+      SpxSweepPlanned p;
+      if (!_spx_sweep_model_plan (o, r->dense_plans, mode, mask, &p, error))
         return FALSE;
       if (mode == SPX_IPU_MODE_DENSE)
-        dense_nz = p->nz_tflops;
+        dense_nz = p.nz_tflops;
       SpxSweepPoint pt = {
         .source = SPX_SWEEP_MODEL, .mode = (SpxSweepMode) mode,
         .block = block,
         .density = density, .elements = point_elements (o, density),
-        .m = p->m, .k = p->k, .n = p->n,
-        .dtype = spx_dtype_on_ipu (o->dtype), .ms = p->ms,
-        .nz_throughput = p->nz_tflops,
-        .speedup = dense_nz > 0 ? p->nz_tflops / dense_nz : NAN,
-        .fits = p->fits, .ms_q1 = p->ms, .ms_q3 = p->ms,
+        .m = p.m, .k = p.k, .n = p.n,
+        .dtype = spx_dtype_on_ipu (o->dtype), .ms = p.ms,
+        .nz_throughput = p.nz_tflops,
+        .speedup = dense_nz > 0 ? p.nz_tflops / dense_nz : NAN,
+        .fits = p.fits, .ms_q1 = p.ms, .ms_q3 = p.ms,
       };
       pt.speedup_q1 = pt.speedup_q3 = pt.speedup;
       g_strlcpy (pt.machine, o->machine->name, sizeof pt.machine);
@@ -329,7 +327,8 @@ spx_sweep_run (SpxSweep *sweep, const SpxSweepOptions *options,
       !spx_sweep_reset (sweep, options, error))
     return FALSE;
   Runner r = { sweep, progress, user_data, spx_sweep_total (options),
-               g_array_new (FALSE, FALSE, sizeof (CpuRecord)), FALSE };
+               g_array_new (FALSE, FALSE, sizeof (CpuRecord)), FALSE,
+               options->dense_plans };
   const SpxSweepOptions *o = &sweep->settings;
   /* The model first: it is quick, so the chart fills in early. */
   gboolean ok = (!o->run_model || run_source (&r, FALSE, error)) &&
@@ -425,7 +424,7 @@ spx_sweep_measure_again (SpxSweep *sweep, const guint *blocks,
   SpxSweepOptions one = o; /* the points of one mask */
   one.n_blocks = one.n_densities = 1;
   Runner r = { scratch, progress, user_data, n * spx_sweep_total (&one),
-               g_array_new (FALSE, FALSE, sizeof (CpuRecord)), FALSE };
+               g_array_new (FALSE, FALSE, sizeof (CpuRecord)), FALSE, NULL };
   /* its own dense is the yardstick: fewer threads run slower */
   gboolean ok = calibrate (&r, error);
   for (guint i = 0; ok && i < n; i++)

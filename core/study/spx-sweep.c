@@ -322,6 +322,7 @@ spx_sweep_reset (SpxSweep *sweep, const SpxSweepOptions *options,
                                 : spx_ipu_machine_preset ("bow");
   s->subject = options->subject ? spx_mask_ref (options->subject) : NULL;
   s->subject_name = g_strdup (options->subject_name);
+  s->dense_plans = NULL; /* the run's only */
   sweep->best_dense_gflops = 0;
   return spx_sweep_options_validate (options, error);
 }

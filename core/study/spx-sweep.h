@@ -82,6 +82,8 @@ typedef struct {
 
 #define SPX_SWEEP_MIN_REPS 5 /* a median and quartiles need a few runs */
 
+typedef struct _SpxSweepDensePlans SpxSweepDensePlans;
+
 typedef struct {
   SpxBenchOp     op;        /* SDDMM: the CPU alone (the model is SpMM's),
                                and no dynamic or tile-wise mode */
@@ -107,6 +109,10 @@ typedef struct {
   guint64        model_m, model_k, model_n; /* model_n 0: best over n */
   SpxDtype       dtype;
   SpxIpuMachine *machine;                 /* NULL: bow; copied by run */
+  /* NULL, or the dense plans of earlier sweeps on this machine, dtype
+   * and n, found again by shape (borrowed for the run, not kept; see
+   * spx-sweep-dense.h) */
+  SpxSweepDensePlans *dense_plans;
   /* CPU (in fp32 or bf16, as dtype says) */
   guint64        cpu_m, cpu_k, cpu_n;
   guint          threads;                 /* 0: all cores */
