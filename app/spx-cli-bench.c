@@ -135,7 +135,7 @@ parse_options (const BenchArgs *a, const SpxScenario *sc,
   if (!parse_op (a->op, o))
     return FALSE;
   o->engine.threads = threads; /* the scenario's, unless --threads */
-  if (!spx_isa_from_env (&o->engine.isa, &error))
+  if (!spx_isa_from_env (&o->engine.isa, &o->engine.pick, &error))
     {
       spx_cli_usage_error (CMD, "%s", error->message);
       return FALSE;
@@ -194,12 +194,16 @@ json_spread (SpxJson *json, const SpxBenchTiming *t)
 
 static void
 json_timing (SpxJson *json, const char *key, const SpxBenchTiming *t,
-             const char *kernel, gboolean is_static)
+             const char *kernel, SpxKernelChoice choice, gboolean is_static)
 {
   spx_json_begin_object (json, key);
   spx_json_double (json, "ms", t->ms);
   if (kernel != NULL)
-    spx_json_string (json, "kernel", kernel);
+    {
+      spx_json_string (json, "kernel", kernel);
+      spx_json_string (json, "kernel_choice",
+                       spx_kernel_choice_to_string (choice));
+    }
   if (is_static)
     spx_json_double (json, "plan_ms", t->plan_ms);
   spx_json_double (json, "nz_gflops", t->gflops);
@@ -344,12 +348,14 @@ print_json (const SpxBenchResult *r, double density)
     spx_json_double (&json, "busy_cores", r->busy_cores);
   json_dense (&json, r);
   if (r->stat.ran)
-    json_timing (&json, "static", &r->stat, r->stat_kernel, TRUE);
+    json_timing (&json, "static", &r->stat, r->stat_kernel, r->choice,
+                 TRUE);
   if (r->dyn.ran)
-    json_timing (&json, "dynamic", &r->dyn, r->dyn_kernel, FALSE);
+    json_timing (&json, "dynamic", &r->dyn, r->dyn_kernel, r->choice,
+                 FALSE);
   if (r->tilewise.ran)
     {
-      json_timing (&json, "tilewise", &r->tilewise, NULL, TRUE);
+      json_timing (&json, "tilewise", &r->tilewise, NULL, 0, TRUE);
       spx_json_double (&json, "tilewise_fill", r->tilewise_fill);
     }
   if (peers_asked (r))

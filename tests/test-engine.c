@@ -358,14 +358,14 @@ test_isa_env (void)
   SpxIsa isa;
   g_autoptr (GError) error = NULL;
   g_setenv ("SPX_ISA", "generic", TRUE);
-  g_assert_true (spx_isa_from_env (&isa, &error));
+  g_assert_true (spx_isa_from_env (&isa, NULL, &error));
   g_assert_cmpint (isa, ==, SPX_ISA_GENERIC);
   g_setenv ("SPX_ISA", "neon", TRUE);
-  g_assert_false (spx_isa_from_env (&isa, &error));
+  g_assert_false (spx_isa_from_env (&isa, NULL, &error));
   g_assert_error (error, SPX_ENGINE_ERROR, SPX_ENGINE_ERROR_INVALID);
   g_clear_error (&error);
   g_unsetenv ("SPX_ISA");
-  g_assert_true (spx_isa_from_env (&isa, &error));
+  g_assert_true (spx_isa_from_env (&isa, NULL, &error));
   g_assert_cmpint (isa, ==, spx_isa_best ());
 }
 

@@ -1,6 +1,7 @@
 /* spx-engine-dynamic.c: dynamic sparsity, a new pattern every run within
  * a budget of non-zero blocks fixed at plan time */
 #include "spx-engine-private.h"
+#include "spx-engine-tune.h"
 #include "spx-util.h"
 
 #include <stdlib.h>
@@ -11,6 +12,7 @@ struct _SpxDynamicPlan {
   guint       b;
   guint64     max_blocks;
   SpxIsa      isa;
+  SpxKernelChoice choice; /* how isa was chosen */
   SpxCpuType  type;
   SpxSchedule schedule;
   /* COO input is sorted into these, allocated on first use. */
@@ -50,8 +52,8 @@ spx_dynamic_plan_new (guint64 m, guint64 k, guint64 n, guint b,
   plan->bcols = (k + b - 1) / b;
   plan->max_blocks = MIN (max_blocks, plan->brows * plan->bcols);
   plan->type = options->type;
-  plan->isa = plan->type == SPX_CPU_BF16 ? spx_isa_for_bf16 (options->isa, b)
-                                         : options->isa;
+  plan->isa = spx_tune_choose (SPX_TUNE_SPMM, plan->type, b, n, options,
+                               &plan->choice);
   guint threads = spx_engine_threads (options);
   if (!check_plan_budget (plan, threads, error))
     {
@@ -252,4 +254,11 @@ spx_dynamic_plan_execute_coo (SpxDynamicPlan *plan, guint64 n_blocks,
   /* Validation finds duplicates (columns must increase within a row). */
   return spx_dynamic_plan_execute (plan, &csr, plan->coo_values, B, C,
                                    accumulate, error);
+}
+
+SpxKernelChoice
+spx_dynamic_plan_kernel_choice (const SpxDynamicPlan *plan)
+{
+  g_return_val_if_fail (plan != NULL, SPX_KERNEL_DEFAULT);
+  return plan->choice;
 }

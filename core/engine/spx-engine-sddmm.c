@@ -3,6 +3,7 @@
 #include "spx-engine.h"
 #include "spx-bf16.h"
 #include "spx-kernels.h"
+#include "spx-engine-tune.h"
 
 #include <omp.h>
 #include <string.h>
@@ -318,10 +319,15 @@ chunking (const SpxBlockCsr *pattern, guint64 kd, gboolean packed,
   return chunk;
 }
 
+/* The kernels for type's blocks of b at kd: options' pick (tuned
+ * without options). */
 static SpxIsa
-options_isa (const SpxEngineOptions *options)
+options_isa (const SpxEngineOptions *options, SpxCpuType type, guint b,
+             guint64 kd)
 {
-  return options != NULL ? options->isa : spx_isa_best ();
+  static const SpxEngineOptions tuned = { .pick = SPX_PICK_TUNED };
+  return spx_tune_choose (SPX_TUNE_SDDMM, type, b, kd,
+                          options != NULL ? options : &tuned, NULL);
 }
 
 /* The packed path where the kernels have one for b, else block by
@@ -361,7 +367,8 @@ spx_sddmm (const SpxBlockCsr *pattern, const float *P, const float *Q,
     return TRUE;
   g_return_val_if_fail (P != NULL && Q != NULL && out != NULL, FALSE);
 
-  const SpxKernelSet *set = spx_kernel_set (options_isa (options));
+  const SpxKernelSet *set = spx_kernel_set (options_isa (options, SPX_CPU_FP32,
+                                                          pattern->b, kd));
   Kernel kern = { sizeof (float), set->sddmm, set->sddmm_panel (pattern->b),
                   set->sddmm_pack (pattern->b), NULL, NULL, NULL };
   return run (&kern, pattern, P, Q, kd, out, options, error);
@@ -422,7 +429,8 @@ spx_sddmm_bf16 (const SpxBlockCsr *pattern, const guint16 *P,
     return TRUE;
   g_return_val_if_fail (P != NULL && Q != NULL && out != NULL, FALSE);
 
-  const SpxSddmmSetBf16 *set = spx_sddmm_set_bf16 (options_isa (options));
+  const SpxSddmmSetBf16 *set = spx_sddmm_set_bf16 (
+    options_isa (options, SPX_CPU_BF16, pattern->b, kd));
   if (set == NULL)
     return sddmm_widened (pattern, P, Q, kd, out, options, error);
   Kernel kern = { sizeof (guint16), NULL, NULL, NULL, set->sddmm,

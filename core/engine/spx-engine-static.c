@@ -1,5 +1,6 @@
 /* spx-engine-static.c: static sparsity, the pattern fixed at plan time */
 #include "spx-engine-private.h"
+#include "spx-engine-tune.h"
 #include "spx-bf16.h"
 #include "spx-util.h"
 
@@ -10,6 +11,7 @@ struct _SpxStaticPlan {
   guint64     m, k, n;
   guint       b;
   SpxIsa      isa;
+  SpxKernelChoice choice; /* how isa was chosen */
   SpxCpuType  type;
   guint64     n_blocks;
   void       *values;   /* packed in work order: floats, or bf16 */
@@ -98,8 +100,8 @@ spx_static_plan_new (const SpxMask *mask, const float *values, guint64 n,
   plan->n = n;
   plan->b = mask->block;
   plan->type = options->type;
-  plan->isa = plan->type == SPX_CPU_BF16
-                ? spx_isa_for_bf16 (options->isa, plan->b) : options->isa;
+  plan->isa = spx_tune_choose (SPX_TUNE_SPMM, plan->type, plan->b, n,
+                               options, &plan->choice);
   plan->n_blocks = csr.n_blocks;
   plan->values = packed;
   gboolean packed_ok = pack (plan, &csr, values, spx_engine_threads (options));
@@ -162,4 +164,11 @@ spx_static_plan_free (SpxStaticPlan *plan)
   spx_schedule_clear (&plan->schedule);
   free (plan->values);
   g_free (plan);
+}
+
+SpxKernelChoice
+spx_static_plan_kernel_choice (const SpxStaticPlan *plan)
+{
+  g_return_val_if_fail (plan != NULL, SPX_KERNEL_DEFAULT);
+  return plan->choice;
 }

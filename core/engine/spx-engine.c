@@ -16,10 +16,13 @@ extern int   openblas_get_parallel (void);
 extern char *openblas_get_corename (void);
 
 gboolean
-spx_isa_from_env (SpxIsa *isa, GError **error)
+spx_isa_from_env (SpxIsa *isa, SpxKernelPick *pick, GError **error)
 {
   const char *forced = g_getenv ("SPX_ISA");
-  if (forced == NULL || forced[0] == '\0')
+  gboolean given = forced != NULL && forced[0] != '\0';
+  if (pick != NULL)
+    *pick = given ? SPX_PICK_GIVEN : SPX_PICK_TUNED;
+  if (!given)
     {
       *isa = spx_isa_best ();
       return TRUE;
@@ -46,7 +49,7 @@ spx_engine_options_init (SpxEngineOptions *options, GError **error)
 {
   options->threads = 0;
   options->type = SPX_CPU_FP32;
-  return spx_isa_from_env (&options->isa, error);
+  return spx_isa_from_env (&options->isa, &options->pick, error);
 }
 
 void

@@ -19,9 +19,29 @@ typedef enum {
   SPX_ENGINE_ERROR_CANCELLED,
 } SpxEngineError;
 
-/* SPX_ISA=avx512|avx2|generic forces one (refused if unsupported);
- * otherwise the best. */
-gboolean    spx_isa_from_env    (SpxIsa *isa, GError **error);
+/* How a plan's kernels are picked. */
+typedef enum {
+  SPX_PICK_GIVEN,    /* isa's, as given (SPX_ISA, a test of one set) */
+  SPX_PICK_TUNED,    /* the fastest here, timed once and remembered (or
+                      * the table of defaults: spx_tune_set_measuring) */
+} SpxKernelPick;
+
+/* How a plan's kernels were chosen, as bench --json says it. */
+typedef enum {
+  SPX_KERNEL_DEFAULT,    /* the table of defaults: measuring is off */
+  SPX_KERNEL_MEASURED,   /* timed now */
+  SPX_KERNEL_REMEMBERED, /* timed before: this process or the cache */
+  SPX_KERNEL_FORCED,     /* SPX_ISA, or the caller's isa */
+  SPX_KERNEL_N_CHOICES
+} SpxKernelChoice;
+
+const char *spx_kernel_choice_to_string (SpxKernelChoice choice);
+
+/* SPX_ISA=amx-bf16|avx512-bf16|avx512|avx2|generic forces one (refused
+ * if unsupported; *pick SPX_PICK_GIVEN); otherwise the best, its kernels
+ * tuned (*pick SPX_PICK_TUNED). pick may be NULL. */
+gboolean    spx_isa_from_env    (SpxIsa *isa, SpxKernelPick *pick,
+                                 GError **error);
 
 /* The number formats a CPU product takes its inputs in; C and the sums
  * are fp32 either way. bf16 values are guint16 (spx-bf16.h). */
@@ -33,6 +53,7 @@ typedef enum {
 typedef struct {
   guint      threads; /* 0: all cores (OpenMP's default) */
   SpxIsa     isa;
+  SpxKernelPick pick;
   /* What the plans take A's values and B in. A bf16 plan stores its
    * values rounded to bf16 and is run by the _bf16 calls; the sums and C
    * stay fp32. */
@@ -42,7 +63,8 @@ typedef struct {
 /* The threads a plan made with options runs on: the option, or
  * OpenMP's default (what 0 asks for). */
 guint    spx_engine_threads (const SpxEngineOptions *options);
-/* threads 0, fp32, and the ISA from SPX_ISA or the processor. */
+/* threads 0, fp32, and the ISA from SPX_ISA (given) or the processor
+ * (tuned). */
 gboolean    spx_engine_options_init (SpxEngineOptions *options,
                                      GError **error);
 
@@ -87,6 +109,8 @@ void           spx_static_plan_execute_bf16 (SpxStaticPlan *plan,
 /* The kernel a run uses ("avx512", "avx512-bf16", "amx-bf16",
  * "generic"): which instructions did the work. */
 const char    *spx_static_plan_kernel  (const SpxStaticPlan *plan);
+/* How that kernel was chosen. */
+SpxKernelChoice spx_static_plan_kernel_choice (const SpxStaticPlan *plan);
 /* Bytes the plan holds (values, indices, schedule). */
 gsize          spx_static_plan_bytes   (const SpxStaticPlan *plan);
 void           spx_static_plan_free    (SpxStaticPlan *plan);
@@ -123,6 +147,7 @@ gboolean        spx_dynamic_plan_execute_bf16 (SpxDynamicPlan *plan,
                                                gboolean accumulate,
                                                GError **error);
 const char     *spx_dynamic_plan_kernel  (const SpxDynamicPlan *plan);
+SpxKernelChoice spx_dynamic_plan_kernel_choice (const SpxDynamicPlan *plan);
 void            spx_dynamic_plan_free    (SpxDynamicPlan *plan);
 
 /* Tile-wise sparsity (Guo et al.): A's non-empty columns (columns with

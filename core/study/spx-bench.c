@@ -3,6 +3,7 @@
 #include "spx-bf16.h"
 #include "spx-defaults.h"
 #include "spx-engine-private.h"
+#include "spx-engine-tune.h"
 #include "spx-mask-gen.h"
 #include "spx-util.h"
 
@@ -26,6 +27,7 @@ spx_bench_options_init (SpxBenchOptions *options)
   options->reps = spx_defaults ()->reps;
   options->engine.threads = spx_defaults ()->threads;
   options->engine.isa = spx_isa_best ();
+  options->engine.pick = SPX_PICK_TUNED;
   options->run_static = options->run_dynamic = TRUE;
   options->seed = 1;
   SpxGenOptions gen; /* tiles as wide as the generator's */
@@ -909,6 +911,10 @@ enter_all (Race *race, const SpxMask *mask, SpxBenchResult *r,
     return FALSE;
   if (opt->run_static)
     {
+      /* kernels timed (if ever) before the plan's time starts: how they
+       * were chosen is said, their timing is no part of the plan's */
+      spx_tune_choose (SPX_TUNE_SPMM, engine.type, r->block, r->n, &engine,
+                       &r->choice);
       double t0 = spx_now_ms ();
       race->stat = spx_static_plan_new (mask, race->o.values, r->n, &engine,
                                         error);
@@ -936,6 +942,9 @@ enter_all (Race *race, const SpxMask *mask, SpxBenchResult *r,
     }
   if (opt->run_dynamic)
     {
+      if (!opt->run_static)
+        spx_tune_choose (SPX_TUNE_SPMM, engine.type, r->block, r->n, &engine,
+                         &r->choice);
       race->dyn.plan = spx_dynamic_plan_new (r->m, r->k, r->n, r->block,
                                              r->nonzero_blocks, &engine, error);
       if (race->dyn.plan == NULL)
@@ -1092,8 +1101,9 @@ sddmm_enter_all (Race *race, SpxBenchResult *r, const SpxBenchOptions *opt,
   for (SpxDenseId id = SPX_DENSE_ONEDNN; id < SPX_N_DENSE; id++)
     g_strlcpy (r->denses[id].note, "SDDMM's dense is OpenBLAS's alone",
                sizeof r->denses[id].note);
-  g_strlcpy (r->stat_kernel, bf16 ? "bf16" : spx_isa_to_string (r->isa),
-             sizeof r->stat_kernel);
+  SpxIsa isa = spx_tune_choose (SPX_TUNE_SDDMM, race->engine.type, r->block,
+                                r->n, &race->engine, &r->choice);
+  g_strlcpy (r->stat_kernel, spx_isa_to_string (isa), sizeof r->stat_kernel);
   if (opt->run_static)
     enter (race, &r->stat, bf16 ? run_sddmm_bf16 : run_sddmm, &race->engine,
            opt->reps);

@@ -171,6 +171,7 @@ typedef struct {
   /* What the plans computed in; the kernels that ran ("avx512-bf16"). */
   SpxCpuType     type;
   char           stat_kernel[32], dyn_kernel[32];
+  SpxKernelChoice choice; /* how the kernels of both were chosen */
   SpxBenchTiming tilewise;
   guint          tile_width;    /* tile-wise: its tiles' columns */
   double         tilewise_fill; /* non-zeros / elements it computes */

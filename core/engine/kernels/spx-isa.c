@@ -95,20 +95,3 @@ spx_isa_best (void)
     return SPX_ISA_AVX512;
   return spx_isa_supported (SPX_ISA_AVX2) ? SPX_ISA_AVX2 : SPX_ISA_GENERIC;
 }
-
-/* Measured on a Xeon with AMX (bench-bf16, one thread): AMX tiles win
- * where a block fills one (b = 8, 16, 32: 1.6, 0.8, 0.6 ms against 1.9
- * for fp32 FMAs on widened values). vdpbf16ps runs at half the
- * multiply-adds of fp32 FMAs there, so it wins only where B's traffic
- * rules, which its bf16 panel halves (b < 4: b = 1 4.1 ms against 4.9);
- * from b = 4 on, fp32 FMAs on widened values do (2.0 ms against 2.8). */
-SpxIsa
-spx_isa_for_bf16 (SpxIsa isa, guint b)
-{
-  if (isa != SPX_ISA_AVX512)
-    return isa;
-  if ((b == 8 || b == 16 || b == 32) && spx_isa_supported (SPX_ISA_AMX_BF16))
-    return SPX_ISA_AMX_BF16;
-  return b < 4 && spx_isa_supported (SPX_ISA_AVX512_BF16)
-           ? SPX_ISA_AVX512_BF16 : isa;
-}

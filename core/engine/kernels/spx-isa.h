@@ -12,7 +12,8 @@ typedef enum {
   SPX_ISA_AVX512, /* AVX-512 F, VL, BW and DQ */
   /* AVX-512's bf16 extensions, each with the ones before: only bf16
    * kernels use them (fp32 runs its AVX-512 kernels there), so
-   * spx_isa_best never returns them; spx_isa_for_bf16 does. */
+   * spx_isa_best never returns them; bf16 plans choose them by timing
+   * (spx-engine-tune.h). */
   SPX_ISA_AVX512_BF16, /* + AVX512_BF16 (vdpbf16ps) */
   SPX_ISA_AMX_BF16,    /* + AMX-TILE and AMX-BF16, with the kernel's leave
                           (none with SPX_AMX=0) */
@@ -29,6 +30,5 @@ gboolean    spx_isa_supported   (SpxIsa isa);
 /* What bf16 products in blocks of b run on when isa is asked for:
  * AVX-512 moves to the fastest this processor has for b, anything else
  * stays. */
-SpxIsa      spx_isa_for_bf16    (SpxIsa isa, guint b);
 
 G_END_DECLS

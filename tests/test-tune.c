@@ -1,0 +1,253 @@
+/* test-tune.c: kernels chosen by timing, remembered in the cache file,
+ * which is never trusted when it is not ours */
+#include "spx-engine-tune.h"
+#include "spx-mask.h"
+
+#include <glib/gstdio.h>
+#include <string.h>
+
+/* Each case: measuring on, a cache folder of its own, nothing
+ * remembered by the process. */
+typedef struct {
+  char *dir, *path;
+} Fixture;
+
+static void
+setup (Fixture *f, gconstpointer data)
+{
+  f->dir = g_dir_make_tmp ("spx-test-tune-XXXXXX", NULL);
+  g_setenv ("XDG_CACHE_HOME", f->dir, TRUE);
+  g_setenv ("SPX_TUNE", "1", TRUE);
+  spx_tune_set_measuring (TRUE);
+  spx_tune_forget ();
+  f->path = spx_tune_cache_path ();
+  g_autofree char *want = g_build_filename (f->dir, "sparse-explorer",
+                                            "kernels.ini", NULL);
+  g_assert_cmpstr (f->path, ==, want);
+}
+
+static void
+teardown (Fixture *f, gconstpointer data)
+{
+  g_unlink (f->path);
+  g_autofree char *sub = g_path_get_dirname (f->path);
+  g_rmdir (sub);
+  g_rmdir (f->dir);
+  g_free (f->path);
+  g_free (f->dir);
+}
+
+/* A small static plan of type at blocks of b: how its kernel was chosen,
+ * and which. */
+static SpxKernelChoice
+plan_choice (SpxCpuType type, guint b, guint64 n, const char **kernel)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (SpxMask) mask = spx_mask_new (4 * b, 4 * b, b, &error);
+  g_assert_no_error (error);
+  spx_mask_set (mask, 1, 2);
+  float *values = g_new0 (float, b * b);
+  SpxEngineOptions o = { .threads = 1, .isa = SPX_ISA_GENERIC,
+                         .pick = SPX_PICK_TUNED, .type = type };
+  g_autoptr (SpxStaticPlan) plan = spx_static_plan_new (mask, values, n, &o,
+                                                        &error);
+  g_assert_no_error (error);
+  g_free (values);
+  static char name[32];
+  g_strlcpy (name, spx_static_plan_kernel (plan), sizeof name);
+  if (kernel != NULL)
+    *kernel = name;
+  return spx_static_plan_kernel_choice (plan);
+}
+
+static char *
+contents (const char *path)
+{
+  char *text = NULL;
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  return text;
+}
+
+static void
+write_cache (const Fixture *f, const char *text)
+{
+  g_autofree char *sub = g_path_get_dirname (f->path);
+  g_assert_cmpint (g_mkdir_with_parents (sub, 0755), ==, 0);
+  g_assert_true (g_file_set_contents (f->path, text, -1, NULL));
+}
+
+/* n's size classes: 16, 64, 256, 1024, split at their geometric middles
+ * (32, 128, 512). */
+static void
+test_classes (void)
+{
+  static const guint64 cases[][2] = {
+    { 1, 16 }, { 32, 16 }, { 33, 64 }, { 128, 64 }, { 129, 256 },
+    { 512, 256 }, { 513, 1024 }, { 1 << 20, 1024 },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    g_assert_cmpuint (spx_tune_class_n (cases[i][0]), ==, cases[i][1]);
+  g_autofree char *key = spx_tune_key (SPX_TUNE_SPMM, SPX_CPU_BF16, 16, 300,
+                                       2);
+  g_assert_cmpstr (key, ==, "spmm-bf16-b16-n256-t2");
+}
+
+/* Every candidate runs here; the default is one of them; a type or
+ * block size always has one. */
+static void
+test_candidates (void)
+{
+  static const guint blocks[] = { 1, 2, 3, 4, 8, 16, 32 };
+  for (SpxTuneOp op = 0; op < SPX_TUNE_N_OPS; op++)
+    for (SpxCpuType t = SPX_CPU_FP32; t <= SPX_CPU_BF16; t++)
+      for (guint i = 0; i < G_N_ELEMENTS (blocks); i++)
+        {
+          SpxIsa isas[SPX_ISA_COUNT];
+          guint n = spx_tune_candidates (op, t, blocks[i], isas);
+          g_assert_cmpuint (n, >=, 1);
+          SpxIsa def = spx_tune_default (op, t, blocks[i]);
+          gboolean found = FALSE;
+          for (guint j = 0; j < n; j++)
+            {
+              g_assert_true (spx_isa_supported (isas[j]));
+              found |= isas[j] == def;
+            }
+          g_assert_true (found);
+        }
+}
+
+/* Timed the first time and written to the cache under this processor;
+ * then remembered by the process, and by a new one from the file. */
+static void
+test_measured_then_remembered (Fixture *f, gconstpointer data)
+{
+  SpxIsa isas[SPX_ISA_COUNT];
+  if (spx_tune_candidates (SPX_TUNE_SPMM, SPX_CPU_BF16, 16, isas) < 2)
+    {
+      g_test_skip ("one bf16 kernel set on this processor: nothing to time");
+      return;
+    }
+  const char *kernel;
+  g_assert_cmpint (plan_choice (SPX_CPU_BF16, 16, 40, &kernel), ==,
+                   SPX_KERNEL_MEASURED);
+  g_autofree char *first = g_strdup (kernel);
+  g_autoptr (GKeyFile) file = g_key_file_new ();
+  g_assert_true (g_key_file_load_from_file (file, f->path, 0, NULL));
+  g_assert_cmpint (g_key_file_get_integer (file, "sparse-explorer kernels",
+                                           "format", NULL), ==, 1);
+  g_autofree char *cpu = spx_tune_cpu_name ();
+  g_autofree char *isa = g_key_file_get_string (file, cpu,
+                                                "spmm-bf16-b16-n64-t1", NULL);
+  g_assert_nonnull (isa);
+  /* the kernel a plan names is its ISA's (AMX's at b = 16 too) */
+  g_assert_cmpstr (isa, ==, first);
+  g_assert_cmpint (plan_choice (SPX_CPU_BF16, 16, 50, &kernel), ==,
+                   SPX_KERNEL_REMEMBERED);
+  g_assert_cmpstr (kernel, ==, first);
+  spx_tune_forget (); /* as a new process: from the file */
+  g_assert_cmpint (plan_choice (SPX_CPU_BF16, 16, 64, &kernel), ==,
+                   SPX_KERNEL_REMEMBERED);
+  g_assert_cmpstr (kernel, ==, first);
+  /* another class of n is another choice */
+  g_assert_cmpint (plan_choice (SPX_CPU_BF16, 16, 8, NULL), ==,
+                   SPX_KERNEL_MEASURED);
+}
+
+/* The file's entry is what the plan runs, whichever candidate it names
+ * (a choice made on this processor, perhaps by another run). */
+static void
+test_file_obeyed (Fixture *f, gconstpointer data)
+{
+  SpxIsa isas[SPX_ISA_COUNT];
+  guint n = spx_tune_candidates (SPX_TUNE_SPMM, SPX_CPU_FP32, 4, isas);
+  g_autofree char *cpu = spx_tune_cpu_name ();
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *text = g_strdup_printf (
+        "[sparse-explorer kernels]\nformat=1\n\n[%s]\n"
+        "spmm-fp32-b4-n256-t1=%s\n", cpu, spx_isa_to_string (isas[i]));
+      write_cache (f, text);
+      spx_tune_forget ();
+      const char *kernel;
+      g_assert_cmpint (plan_choice (SPX_CPU_FP32, 4, 256, &kernel), ==,
+                       SPX_KERNEL_REMEMBERED);
+      g_assert_cmpstr (kernel, ==, spx_isa_to_string (isas[i]));
+    }
+}
+
+/* A file that is not ours, or an entry naming a kernel this processor
+ * does not run, is said once and ignored: the choice is timed, and the
+ * file stays as it was. */
+static void
+test_refused (Fixture *f, gconstpointer data)
+{
+  SpxIsa isas[SPX_ISA_COUNT];
+  if (spx_tune_candidates (SPX_TUNE_SPMM, SPX_CPU_FP32, 4, isas) < 2)
+    {
+      g_test_skip ("one fp32 kernel set on this processor: nothing read");
+      return;
+    }
+  g_autofree char *cpu = spx_tune_cpu_name ();
+  g_autofree char *lying = g_strdup_printf (
+    "[sparse-explorer kernels]\nformat=1\n[%s]\nspmm-fp32-b4-n16-t1=neon\n",
+    cpu);
+  const char *const files[] = {
+    "\x89PNG\r\n\x1a\n not a key file [",
+    "[other program]\nformat=1\n",
+    "[sparse-explorer kernels]\nformat=2\n",
+    lying,
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (files); i++)
+    {
+      write_cache (f, files[i]);
+      spx_tune_forget ();
+      g_test_expect_message ("Spx", G_LOG_LEVEL_WARNING,
+                             "*kernels.ini: *ignored, every kernel choice is "
+                             "timed again*");
+      SpxKernelChoice how = plan_choice (SPX_CPU_FP32, 4, 16, NULL);
+      g_test_assert_expected_messages ();
+      g_assert_cmpint (how, ==, SPX_KERNEL_MEASURED);
+      /* said once: the next choice is quiet */
+      plan_choice (SPX_CPU_FP32, 8, 16, NULL);
+      g_autofree char *now = contents (f->path);
+      g_assert_cmpstr (now, ==, files[i]);
+    }
+}
+
+/* Measuring off (--no-tune, SPX_TUNE=0): the table's default, nothing
+ * written; SPX_ISA's kernels, given, are forced. */
+static void
+test_off_and_forced (Fixture *f, gconstpointer data)
+{
+  spx_tune_set_measuring (FALSE);
+  const char *kernel;
+  g_assert_cmpint (plan_choice (SPX_CPU_BF16, 16, 256, &kernel), ==,
+                   SPX_KERNEL_DEFAULT);
+  spx_tune_set_measuring (TRUE);
+  g_setenv ("SPX_TUNE", "0", TRUE);
+  g_assert_cmpint (plan_choice (SPX_CPU_FP32, 1, 256, NULL), ==,
+                   SPX_KERNEL_DEFAULT);
+  g_assert_false (g_file_test (f->path, G_FILE_TEST_EXISTS));
+  SpxEngineOptions o = { .isa = SPX_ISA_AVX2, .pick = SPX_PICK_GIVEN };
+  SpxKernelChoice how;
+  g_assert_cmpint (spx_tune_choose (SPX_TUNE_SPMM, SPX_CPU_BF16, 16, 64, &o,
+                                    &how), ==, SPX_ISA_AVX2);
+  g_assert_cmpint (how, ==, SPX_KERNEL_FORCED);
+  g_assert_cmpstr (spx_kernel_choice_to_string (how), ==, "forced");
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/tune/classes", test_classes);
+  g_test_add_func ("/tune/candidates", test_candidates);
+  g_test_add ("/tune/measured-then-remembered", Fixture, NULL, setup,
+              test_measured_then_remembered, teardown);
+  g_test_add ("/tune/file-obeyed", Fixture, NULL, setup, test_file_obeyed,
+              teardown);
+  g_test_add ("/tune/refused", Fixture, NULL, setup, test_refused, teardown);
+  g_test_add ("/tune/off-and-forced", Fixture, NULL, setup,
+              test_off_and_forced, teardown);
+  return g_test_run ();
+}
