@@ -1,6 +1,7 @@
 /* test-tune.c: kernels chosen by timing, remembered in the cache file,
  * which is never trusted when it is not ours */
 #include "spx-engine-tune.h"
+#include "spx-engine-tune-private.h"
 #include "spx-mask.h"
 
 #include <glib/gstdio.h>
@@ -116,8 +117,9 @@ test_candidates (void)
         }
 }
 
-/* Timed the first time and written to the cache under this processor;
- * then remembered by the process, and by a new one from the file. */
+/* Timed the first time, then remembered by the process; written to the
+ * cache when the timing was steady, and then remembered by a new
+ * process from the file. */
 static void
 test_measured_then_remembered (Fixture *f, gconstpointer data)
 {
@@ -131,26 +133,82 @@ test_measured_then_remembered (Fixture *f, gconstpointer data)
   g_assert_cmpint (plan_choice (SPX_CPU_BF16, 16, 40, &kernel), ==,
                    SPX_KERNEL_MEASURED);
   g_autofree char *first = g_strdup (kernel);
+  g_assert_cmpint (plan_choice (SPX_CPU_BF16, 16, 50, &kernel), ==,
+                   SPX_KERNEL_REMEMBERED);
+  g_assert_cmpstr (kernel, ==, first);
+  /* another class of n is another choice */
+  g_assert_cmpint (plan_choice (SPX_CPU_BF16, 16, 8, NULL), ==,
+                   SPX_KERNEL_MEASURED);
+  g_autoptr (GKeyFile) file = g_key_file_new ();
+  g_autofree char *cpu = spx_tune_cpu_name ();
+  gboolean written =
+    g_key_file_load_from_file (file, f->path, 0, NULL) &&
+    g_key_file_has_key (file, cpu, "spmm-bf16-b16-n64-t1", NULL);
+  spx_tune_forget (); /* as a new process */
+  g_assert_cmpint (plan_choice (SPX_CPU_BF16, 16, 64, &kernel), ==,
+                   written ? SPX_KERNEL_REMEMBERED : SPX_KERNEL_MEASURED);
+  if (written) /* the file is only written with what was chosen */
+    g_assert_cmpstr (kernel, ==, first);
+}
+
+/* What is written is read back under this processor's group, with the
+ * format line that makes the file ours; a plan then runs it. */
+static void
+test_written_then_read (Fixture *f, gconstpointer data)
+{
+  SpxIsa isas[SPX_ISA_COUNT];
+  guint n = spx_tune_candidates (SPX_TUNE_SPMM, SPX_CPU_FP32, 2, isas);
+  _spx_tune_cache_write ("spmm-fp32-b2-n1024-t1", isas[n - 1]);
   g_autoptr (GKeyFile) file = g_key_file_new ();
   g_assert_true (g_key_file_load_from_file (file, f->path, 0, NULL));
   g_assert_cmpint (g_key_file_get_integer (file, "sparse-explorer kernels",
                                            "format", NULL), ==, 1);
   g_autofree char *cpu = spx_tune_cpu_name ();
   g_autofree char *isa = g_key_file_get_string (file, cpu,
-                                                "spmm-bf16-b16-n64-t1", NULL);
-  g_assert_nonnull (isa);
-  /* the kernel a plan names is its ISA's (AMX's at b = 16 too) */
-  g_assert_cmpstr (isa, ==, first);
-  g_assert_cmpint (plan_choice (SPX_CPU_BF16, 16, 50, &kernel), ==,
-                   SPX_KERNEL_REMEMBERED);
-  g_assert_cmpstr (kernel, ==, first);
-  spx_tune_forget (); /* as a new process: from the file */
-  g_assert_cmpint (plan_choice (SPX_CPU_BF16, 16, 64, &kernel), ==,
-                   SPX_KERNEL_REMEMBERED);
-  g_assert_cmpstr (kernel, ==, first);
-  /* another class of n is another choice */
-  g_assert_cmpint (plan_choice (SPX_CPU_BF16, 16, 8, NULL), ==,
-                   SPX_KERNEL_MEASURED);
+                                                "spmm-fp32-b2-n1024-t1", NULL);
+  g_assert_cmpstr (isa, ==, spx_isa_to_string (isas[n - 1]));
+  const char *kernel;
+  SpxKernelChoice how = plan_choice (SPX_CPU_FP32, 2, 2000, &kernel);
+  g_assert_cmpint (how, ==, n > 1 ? SPX_KERNEL_REMEMBERED
+                                  : SPX_KERNEL_DEFAULT);
+  g_assert_cmpstr (kernel, ==, spx_isa_to_string (isas[n - 1]));
+}
+
+/* The rule on times: a challenger must beat the default by 5% at its
+ * best and win most rounds; steady when the pick was within 5% of every
+ * round's fastest. */
+static void
+test_decide (void)
+{
+  static const struct {
+    double times[SPX_TUNE_ROUNDS][3];
+    guint pick;
+    gboolean steady;
+  } cases[] = {
+    /* 1 is 20% faster every round */
+    { { { 10, 8, 12 }, { 10, 8, 12 }, { 10, 8, 12 }, { 10, 8, 12 },
+        { 10, 8, 12 } }, 1, TRUE },
+    /* 1 is 2% faster: not enough, the default stays, steady */
+    { { { 10, 9.8, 12 }, { 10, 9.8, 12 }, { 10, 9.8, 12 }, { 10, 9.8, 12 },
+        { 10, 9.8, 12 } }, 0, TRUE },
+    /* 2 is fastest once, by far (a quiet moment): not most rounds */
+    { { { 10, 8, 5 }, { 10, 8, 12 }, { 10, 8, 12 }, { 10, 8, 12 },
+        { 10, 8, 12 } }, 1, FALSE },
+    /* rounds disagree: 1 wins three, the default two */
+    { { { 10, 8, 12 }, { 7, 8, 12 }, { 10, 8, 12 }, { 7, 8, 12 },
+        { 10, 8, 12 } }, 0, FALSE },
+  };
+  for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
+    {
+      double times[SPX_TUNE_ROUNDS][SPX_ISA_COUNT];
+      for (guint r = 0; r < SPX_TUNE_ROUNDS; r++)
+        for (guint i = 0; i < 3; i++)
+          times[r][i] = cases[c].times[r][i];
+      gboolean steady;
+      g_assert_cmpuint (_spx_tune_decide (times, 3, 0, &steady), ==,
+                        cases[c].pick);
+      g_assert_cmpint (steady, ==, cases[c].steady);
+    }
 }
 
 /* The file's entry is what the plan runs, whichever candidate it names
@@ -242,6 +300,9 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/tune/classes", test_classes);
   g_test_add_func ("/tune/candidates", test_candidates);
+  g_test_add_func ("/tune/decide", test_decide);
+  g_test_add ("/tune/written-then-read", Fixture, NULL, setup,
+              test_written_then_read, teardown);
   g_test_add ("/tune/measured-then-remembered", Fixture, NULL, setup,
               test_measured_then_remembered, teardown);
   g_test_add ("/tune/file-obeyed", Fixture, NULL, setup, test_file_obeyed,

@@ -7,7 +7,8 @@
 #include <math.h>
 
 #define SIDE 512        /* m and k: B's rows stay in L2, as in a layer's tile */
-#define ROUNDS 3        /* each candidate timed in turn, the best kept */
+#define ROUNDS SPX_TUNE_ROUNDS
+#define MARGIN 0.95     /* what a challenger must beat the default by */
 #define BATCH_US 1000   /* a timed batch lasts about this long */
 #define MAX_BATCH 64
 
@@ -124,34 +125,67 @@ time_batch (Product *p, SpxStaticPlan *plan, const SpxEngineOptions *o,
   return (double) (g_get_monotonic_time () - t0) / *reps;
 }
 
+guint
+_spx_tune_decide (double times[SPX_TUNE_ROUNDS][SPX_ISA_COUNT], guint n_isas,
+                  guint d, gboolean *steady)
+{
+  double best[SPX_ISA_COUNT];
+  guint wins[SPX_ISA_COUNT] = { 0 };
+  for (guint i = 0; i < n_isas; i++)
+    best[i] = INFINITY;
+  for (guint r = 0; r < ROUNDS; r++)
+    {
+      guint fastest = 0;
+      for (guint i = 0; i < n_isas; i++)
+        {
+          best[i] = MIN (best[i], times[r][i]);
+          fastest = times[r][i] < times[r][fastest] ? i : fastest;
+        }
+      wins[fastest]++;
+    }
+  guint pick = d;
+  for (guint i = 0; i < n_isas; i++)
+    if (best[i] < MARGIN * best[d] && 2 * wins[i] > ROUNDS &&
+        best[i] < best[pick])
+      pick = i;
+  *steady = TRUE;
+  for (guint r = 0; r < ROUNDS; r++)
+    {
+      double fastest = INFINITY;
+      for (guint i = 0; i < n_isas; i++)
+        fastest = MIN (fastest, times[r][i]);
+      *steady &= MARGIN * times[r][pick] <= fastest;
+    }
+  return pick;
+}
+
 SpxIsa
 _spx_tune_time (SpxTuneOp op, SpxCpuType type, guint b, guint64 n,
-                guint threads, const SpxIsa *isas, guint n_isas)
+                guint threads, const SpxIsa *isas, guint n_isas,
+                SpxIsa default_isa, gboolean *steady)
 {
   Product p = { 0 };
   product_init (&p, op, type, b, n);
   SpxStaticPlan *plans[SPX_ISA_COUNT] = { NULL };
   SpxEngineOptions opts[SPX_ISA_COUNT];
-  double best[SPX_ISA_COUNT];
-  guint reps[SPX_ISA_COUNT] = { 0 };
+  double times[ROUNDS][SPX_ISA_COUNT];
+  guint reps[SPX_ISA_COUNT] = { 0 }, d = 0;
   for (guint i = 0; i < n_isas; i++)
     {
       opts[i] = (SpxEngineOptions) { .threads = threads, .isa = isas[i],
                                      .pick = SPX_PICK_GIVEN, .type = type };
       if (op == SPX_TUNE_SPMM)
         plans[i] = spx_static_plan_new (p.mask, p.values, n, &opts[i], NULL);
-      best[i] = INFINITY;
+      d = isas[i] == default_isa ? i : d;
     }
-  for (guint round = 0; round < ROUNDS; round++)
+  for (guint r = 0; r < ROUNDS; r++)
     for (guint i = 0; i < n_isas; i++)
-      if (op != SPX_TUNE_SPMM || plans[i] != NULL)
-        best[i] = MIN (best[i], time_batch (&p, plans[i], &opts[i], &reps[i]));
-  guint fastest = 0;
-  for (guint i = 1; i < n_isas; i++)
-    if (best[i] < best[fastest])
-      fastest = i;
+      times[r][i] = op != SPX_TUNE_SPMM || plans[i] != NULL
+                      ? time_batch (&p, plans[i], &opts[i], &reps[i])
+                      : INFINITY;
+  guint pick = _spx_tune_decide (times, n_isas, d, steady);
   for (guint i = 0; i < n_isas; i++)
     g_clear_pointer (&plans[i], spx_static_plan_free);
   product_clear (&p);
-  return isas[fastest];
+  return isas[pick];
 }

@@ -190,10 +190,13 @@ tuned (SpxTuneOp op, SpxCpuType type, guint b, guint64 n, guint threads,
     isa = (SpxIsa) (GPOINTER_TO_UINT (found) - 1);
   else if (!_spx_tune_cache_read (key, isas, n_isas, &isa))
     {
+      gboolean steady;
       isa = _spx_tune_time (op, type, b, spx_tune_class_n (n), threads,
-                            isas, n_isas);
+                            isas, n_isas, spx_tune_default (op, type, b),
+                            &steady);
       *how = SPX_KERNEL_MEASURED;
-      _spx_tune_cache_write (key, isa);
+      if (steady)
+        _spx_tune_cache_write (key, isa);
     }
   if (found == NULL)
     g_hash_table_insert (chosen, g_steal_pointer (&key),
