@@ -506,6 +506,8 @@ known_sweep (void)
     [P_CPU_TILEWISE] = cpu_point (SPX_SWEEP_TILEWISE, 4, 1.0 / 8, 0.85, 0.8,
                                   0.9, 3.53, 29.4, SPX_NOISE_NONE),
   };
+  g_strlcpy (pts[P_CPU_STATIC].kernel, "avx2", sizeof pts[0].kernel);
+  pts[P_CPU_STATIC].kernel_choice = SPX_KERNEL_MEASURED;
   g_array_append_vals (sw->points, pts, P_N);
   return sw;
 }
@@ -547,6 +549,7 @@ test_speedup_describe (void)
                 "CPU measured (avx2-4t) · 4 × 4 blocks · static\n"
                 "density 1/8 (12.5%)\n"
                 "1.50× over dense · 12.5 non-zero GFLOP/s\n"
+                "kernels avx2 (measured)\n"
                 "static 2 ms at n 256; dense 3 ms at n 256\n"
                 "quartiles 1.9–2.1 ms\n"
                 "noisy (dense-slow, busy): not a result");

@@ -635,6 +635,20 @@ test_json_round_trip (void)
   g_autoptr (SpxSurvey) back = spx_survey_load (path, &error);
   g_assert_no_error (error);
   assert_survey_equal (survey, back);
+  /* the CPU's sparse points say their kernels, and keep them */
+  guint said = 0;
+  for (guint i = 0; i < back->layers->len; i++)
+    for (guint j = 0; layer (back, i)->points &&
+                      j < layer (back, i)->points->len; j++)
+      {
+        const SpxSweepPoint *p = pt (layer (back, i), j);
+        gboolean sparse = p->mode == SPX_SWEEP_STATIC ||
+                          p->mode == SPX_SWEEP_DYNAMIC;
+        g_assert_cmpint (p->kernel[0] != '\0', ==,
+                         p->source == SPX_SWEEP_CPU && sparse);
+        said += p->kernel[0] != '\0';
+      }
+  g_assert_cmpuint (said, >, 0);
   /* and the same file again */
   g_autofree char *a = spx_survey_to_json (survey);
   g_autofree char *b = spx_survey_to_json (back);

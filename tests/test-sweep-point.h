@@ -23,6 +23,8 @@ test_assert_point_equal (const SpxSweepPoint *a, const SpxSweepPoint *b,
   g_assert_cmpstr (a->dense, ==, b->dense);
   g_assert_cmpint (a->fits, ==, b->fits);
   g_assert_cmpint (a->noise, ==, b->noise);
+  g_assert_cmpstr (a->kernel, ==, b->kernel);
+  g_assert_cmpint (a->kernel_choice, ==, b->kernel_choice);
   const double x[] = { a->density, a->ms, a->ms_q1, a->ms_q3, a->speedup,
                        a->nz_throughput };
   const double y[] = { b->density, b->ms, b->ms_q1, b->ms_q3, b->speedup,

@@ -118,6 +118,33 @@ spx_json_get_guint (SpxJsonReader *r, JsonObject *o, const char *where, const ch
   return TRUE;
 }
 
+/* The kernels a CPU point ran and how they were chosen, when it says
+ * (points from before kernels were chosen do not). */
+static gboolean
+read_kernel (SpxJsonReader *r, JsonObject *o, const char *where,
+             SpxSweepPoint *p)
+{
+  if (!json_object_has_member (o, "kernel"))
+    return TRUE;
+  const char *kernel = spx_json_get_string (r, o, where, "kernel");
+  const char *choice = kernel ? spx_json_get_string (r, o, where,
+                                                     "kernel_choice")
+                              : NULL;
+  if (choice == NULL)
+    return FALSE;
+  if (strlen (kernel) >= sizeof p->kernel)
+    return spx_json_refuse (r, where, "kernel", "expected a kernel's name");
+  g_strlcpy (p->kernel, kernel, sizeof p->kernel);
+  for (SpxKernelChoice c = 0; c < SPX_KERNEL_N_CHOICES; c++)
+    if (g_str_equal (choice, spx_kernel_choice_to_string (c)))
+      {
+        p->kernel_choice = c;
+        return TRUE;
+      }
+  return spx_json_refuse (r, where, "kernel_choice", "expected measured, "
+                          "remembered, default or forced");
+}
+
 /* A finite number from lo to hi; with nullable, null reads as NAN. */
 gboolean
 spx_json_get_double (SpxJsonReader *r, JsonObject *o, const char *where, const char *key,
@@ -176,7 +203,7 @@ spx_sweep_point_read_words (SpxJsonReader *r, JsonObject *o, const char *where,
                                &p->threads))
         return FALSE;
     }
-  return TRUE;
+  return read_kernel (r, o, where, p);
 }
 
 /* The ratios' quartiles around the speedup; a survey saved before they

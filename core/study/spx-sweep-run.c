@@ -203,6 +203,10 @@ append_cpu (Runner *r, guint block, double density,
       g_snprintf (pt.machine, sizeof pt.machine, "cpu-%s-%ut",
                   spx_isa_to_string (res->isa), res->threads);
       g_strlcpy (pt.dense, res->dense_library, sizeof pt.dense);
+      const char *kernel = mode == SPX_SWEEP_STATIC ? res->stat_kernel
+                           : mode == SPX_SWEEP_DYNAMIC ? res->dyn_kernel : "";
+      g_strlcpy (pt.kernel, kernel, sizeof pt.kernel);
+      pt.kernel_choice = res->choice;
       rec.count++;
       if (!append (r, &pt, error))
         {

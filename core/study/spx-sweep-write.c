@@ -206,6 +206,12 @@ spx_sweep_point_to_json (SpxJson *json, const SpxSweepPoint *p)
     spx_json_string (json, "dense", p->dense);
   if (p->source == SPX_SWEEP_CPU && p->threads > 0)
     spx_json_uint (json, "threads", p->threads);
+  if (p->kernel[0] != '\0')
+    {
+      spx_json_string (json, "kernel", p->kernel);
+      spx_json_string (json, "kernel_choice",
+                       spx_kernel_choice_to_string (p->kernel_choice));
+    }
   spx_json_end_object (json);
 }
 

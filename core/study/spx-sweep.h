@@ -78,6 +78,10 @@ typedef struct {
   /* CPU: the threads it ran on (its machine names them too); the
    * model: 0. */
   guint          threads;
+  /* CPU static and dynamic: the kernels that ran ("avx512-bf16") and how
+   * they were chosen; others: "". */
+  char           kernel[24];
+  SpxKernelChoice kernel_choice;
 } SpxSweepPoint;
 
 #define SPX_SWEEP_MIN_REPS 5 /* a median and quartiles need a few runs */

@@ -1697,6 +1697,9 @@ spx_render_speedup_describe (const SpxRenderSpeedupData *d, guint point)
     ? g_strdup_printf ("dense (%s)", p->dense) : g_strdup ("dense");
   g_string_append_printf (out, "\n%.2f× over %s · %.3g non-zero %s",
                           p->speedup, over, p->nz_throughput, unit);
+  if (p->kernel[0] != '\0')
+    g_string_append_printf (out, "\nkernels %s (%s)", p->kernel,
+                            spx_kernel_choice_to_string (p->kernel_choice));
   append_times (out, d->sweep, p);
   append_spread (out, p);
   append_flags (out, p);
