@@ -1,6 +1,7 @@
 /* spx-cli-bench.c: `sparse-explorer bench`: the CPU engine against dense
  * OpenBLAS, measured in one process */
 #include "spx-cli.h"
+#include "spx-engine-tune.h"
 #include "spx-cli-signal.h"
 #include "spx-cli-study.h"
 #include "spx-bench.h"
@@ -35,6 +36,7 @@
      "tile-wise and --peers run fp32 only.") \
   O (threads, 't', TEXT, "T", \
      spx_cli_threads_help ("Threads for every contestant"), NULL) \
+  O (no_tune, 0, FLAG, NULL, SPX_CLI_NO_TUNE_HELP, NULL) \
   O (reps, 'r', TEXT, "R", \
      spx_cli_keep_printf ("Timed runs each (default %u)", d.reps), NULL) \
   O (warmup, 'w', TEXT, "W", \
@@ -161,6 +163,7 @@ parse_options (const BenchArgs *a, const SpxScenario *sc,
    * try to start them */
   if (a->threads && !spx_cli_threads (CMD, a->threads, &o->engine.threads))
     return FALSE;
+  spx_tune_set_measuring (!a->no_tune);
   if (a->reps)
     {
       if (!spx_cli_uint (CMD, "--reps", a->reps, 1, 100000, &v))

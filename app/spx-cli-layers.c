@@ -1,6 +1,7 @@
 /* spx-cli-layers.c: `sparse-explorer layers PATH`: every layer of a
  * network swept, a recommendation per layer and the network's total */
 #include "spx-cli.h"
+#include "spx-engine-tune.h"
 #include "spx-cli-picture.h"
 #include "spx-cli-signal.h"
 #include "spx-cli-study.h"
@@ -43,6 +44,7 @@ static const SpxCliPicture chart_defaults = { .width = 900, .height = 0,
      "%s; several separated by commas; tilewise is the CPU's alone " \
      "(default all; dense always runs)", modes), NULL) \
   O (threads, 't', TEXT, "T", spx_cli_threads_help ("CPU: threads"), NULL) \
+  O (no_tune, 0, FLAG, NULL, SPX_CLI_NO_TUNE_HELP, NULL) \
   O (reps, 'r', TEXT, "R", spx_cli_keep_printf ( \
      "CPU: timed runs per point (default %u)", d.reps), \
      spx_cli_keep_printf ("At least %d.", SPX_SWEEP_MIN_REPS)) \
@@ -120,6 +122,7 @@ parse_all (const LayersArgs *a, SpxSurveyOptions *o, SpxIpuMachine **machine,
     return FALSE;
   o->n = n;
   o->reps = (guint) reps;
+  spx_tune_set_measuring (!a->no_tune);
   if (a->dtype != NULL && !spx_dtype_from_string (a->dtype, &o->dtype))
     return spx_cli_usage_error (CMD, "--dtype: expected %s, got '%s'",
                                 spx_dtype_names (), a->dtype), FALSE;

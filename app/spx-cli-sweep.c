@@ -1,6 +1,7 @@
 /* spx-cli-sweep.c: `sparse-explorer sweep`: densities × block sizes,
  * modelled on an IPU and measured on this CPU, to CSV, JSON or a chart */
 #include "spx-cli.h"
+#include "spx-engine-tune.h"
 #include "spx-cli-picture.h"
 #include "spx-cli-signal.h"
 #include "spx-cli-study.h"
@@ -66,6 +67,7 @@ static const SpxCliPicture chart_defaults = { .width = 800, .height = 500,
      "Seed of the generated masks and the values (default %" \
      G_GUINT64_FORMAT ")", d.seed), NULL) \
   O (threads, 't', TEXT, "T", spx_cli_threads_help ("CPU: threads"), NULL) \
+  O (no_tune, 0, FLAG, NULL, SPX_CLI_NO_TUNE_HELP, NULL) \
   O (reps, 'r', TEXT, "R", spx_cli_keep_printf ( \
      "CPU: timed runs per point (default %u)", d.reps), \
      spx_cli_keep_printf ("At least %d.", SPX_SWEEP_MIN_REPS)) \
@@ -214,6 +216,7 @@ parse_uint_opt (const char *option, const char *text, guint64 min,
 static gboolean
 parse_cpu (const SweepArgs *a, SpxSweepOptions *o)
 {
+  spx_tune_set_measuring (!a->no_tune);
   return (a->threads == NULL || spx_cli_threads (CMD, a->threads,
                                                   &o->threads)) &&
          parse_uint_opt ("--reps", a->reps, SPX_SWEEP_MIN_REPS, 100000,

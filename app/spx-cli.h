@@ -114,6 +114,11 @@ gboolean spx_cli_double (const char *command, const char *option,
 /* --threads' help: "WHAT (default: all cores)", the default from
  * spx_defaults (kept as spx_cli_keep does). */
 const char *spx_cli_threads_help (const char *what);
+/* --no-tune's help, the same for every command that measures. */
+#define SPX_CLI_NO_TUNE_HELP \
+  "CPU: run the kernels a table of defaults names for this kind of " \
+  "processor, timing none (without it, the fastest kernels are timed " \
+  "once per processor and remembered in the user's cache folder)"
 /* --threads: 1 to spx_max_threads, the limit stated on failure. */
 gboolean spx_cli_threads (const char *command, const char *text,
                           guint *threads);

@@ -3,6 +3,9 @@
 #include "spx-engine-tune.h"
 #include "spx-engine-tune-private.h"
 #include "spx-mask.h"
+#include "test-run.h"
+
+#include <json-glib/json-glib.h>
 
 #include <glib/gstdio.h>
 #include <string.h>
@@ -294,6 +297,59 @@ test_off_and_forced (Fixture *f, gconstpointer data)
   g_assert_cmpstr (spx_kernel_choice_to_string (how), ==, "forced");
 }
 
+/* bench on a small product: its JSON's static.kernel_choice; stderr in
+ * *err. */
+static char *
+bench_choice (const char *extra, char **err)
+{
+  const char *argv[] = { test_binary (), "bench", "--m", "64", "--k", "64",
+                         "--n", "16", "--block", "4", "--threads", "1",
+                         "--reps", "1", "--warmup", "0", "--json", extra,
+                         NULL };
+  int status;
+  g_autofree char *out = test_run (argv, NULL, &status, err);
+  g_assert_cmpint (status, ==, 0);
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_assert_true (json_parser_load_from_data (parser, out, -1, NULL));
+  JsonObject *root = json_node_get_object (json_parser_get_root (parser));
+  JsonObject *stat = json_object_get_object_member (root, "static");
+  return g_strdup (json_object_get_string_member (stat, "kernel_choice"));
+}
+
+/* The command line: a cache not ours is said once on stderr, the
+ * program's way, and left as it was; --no-tune reads none; SPX_ISA
+ * forces. */
+static void
+test_cli (Fixture *f, gconstpointer data)
+{
+  SpxIsa isas[SPX_ISA_COUNT];
+  if (spx_tune_candidates (SPX_TUNE_SPMM, SPX_CPU_FP32, 4, isas) < 2)
+    {
+      g_test_skip ("one fp32 kernel set on this processor: nothing read");
+      return;
+    }
+  write_cache (f, "garbage [\n");
+  g_autofree char *err = NULL;
+  g_autofree char *how = bench_choice (NULL, &err);
+  g_assert_cmpstr (how, ==, "measured");
+  g_autofree char *said = g_strdup_printf ("sparse-explorer bench: warning: "
+                                           "%s: ", f->path);
+  g_assert_nonnull (strstr (err, said));
+  g_assert_nonnull (strstr (err, ": ignored, every kernel choice is timed "
+                                 "again (delete it to let them be "
+                                 "remembered)\n"));
+  g_autofree char *now = contents (f->path);
+  g_assert_cmpstr (now, ==, "garbage [\n");
+  g_autofree char *err2 = NULL;
+  g_autofree char *off = bench_choice ("--no-tune", &err2);
+  g_assert_cmpstr (off, ==, "default");
+  g_assert_null (strstr (err2, "warning"));
+  g_setenv ("SPX_ISA", "generic", TRUE);
+  g_autofree char *forced = bench_choice (NULL, NULL);
+  g_unsetenv ("SPX_ISA");
+  g_assert_cmpstr (forced, ==, "forced");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -308,6 +364,7 @@ main (int argc, char **argv)
   g_test_add ("/tune/file-obeyed", Fixture, NULL, setup, test_file_obeyed,
               teardown);
   g_test_add ("/tune/refused", Fixture, NULL, setup, test_refused, teardown);
+  g_test_add ("/tune/cli", Fixture, NULL, setup, test_cli, teardown);
   g_test_add ("/tune/off-and-forced", Fixture, NULL, setup,
               test_off_and_forced, teardown);
   return g_test_run ();
