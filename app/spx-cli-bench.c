@@ -1,6 +1,7 @@
 /* spx-cli-bench.c: `sparse-explorer bench`: the CPU engine against dense
  * OpenBLAS, measured in one process */
 #include "spx-cli.h"
+#include "spx-engine-probe.h"
 #include "spx-engine-tune.h"
 #include "spx-cli-signal.h"
 #include "spx-cli-study.h"
@@ -55,6 +56,9 @@
      "One answering NaN or infinity fails. Ctrl-C (or SIGTERM) stops the " \
      "peer under way and removes its files; the command then exits 130 " \
      "(143).") \
+  O (probe, 0, FLAG, NULL, "Then measure what bounds each kernel here " \
+     "(its instructions' peak, L2's bandwidth) and how near it runs", \
+     NULL) \
   O (json, 0, FLAG, NULL, "Print one JSON object", NULL)
 
 typedef struct {
@@ -197,7 +201,8 @@ json_spread (SpxJson *json, const SpxBenchTiming *t)
 
 static void
 json_timing (SpxJson *json, const char *key, const SpxBenchTiming *t,
-             const char *kernel, SpxKernelChoice choice, gboolean is_static)
+             const char *kernel, SpxKernelChoice choice,
+             const SpxKernelBound *bound, gboolean is_static)
 {
   spx_json_begin_object (json, key);
   spx_json_double (json, "ms", t->ms);
@@ -216,6 +221,14 @@ json_timing (SpxJson *json, const char *key, const SpxBenchTiming *t,
   if (is_static)
     spx_json_uint (json, "plan_bytes", t->plan_bytes);
   json_spread (json, t);
+  if (bound != NULL)
+    {
+      spx_json_begin_object (json, "bound");
+      spx_json_string (json, "name", spx_bound_name (bound->by));
+      spx_json_double (json, "gflops", bound->gflops);
+      spx_json_double (json, "fraction", t->gflops / bound->gflops);
+      spx_json_end_object (json);
+    }
   spx_json_end_object (json);
 }
 
@@ -326,8 +339,32 @@ block_density (const SpxBenchResult *r)
 
 /* density: of W's elements (a file's before blocking), beside the
  * block density its blocks give. */
+/* What bounds the static and dynamic kernels, when --probe measured it. */
+typedef struct {
+  gboolean       probed;
+  SpxProbe       probe;
+  gboolean       has[2];
+  SpxKernelBound bound[2]; /* static, dynamic */
+} Bounds;
+
 static void
-print_json (const SpxBenchResult *r, double density)
+find_bounds (const SpxBenchResult *r, gboolean probe, Bounds *b)
+{
+  memset (b, 0, sizeof *b);
+  b->probed = probe;
+  if (!probe)
+    return;
+  spx_probe_run (&b->probe, r->threads);
+  const char *kernels[2] = { r->stat_kernel, r->dyn_kernel };
+  const gboolean ran[2] = { r->stat.ran, r->dyn.ran };
+  for (guint i = 0; i < 2; i++)
+    b->has[i] = ran[i] && spx_probe_kernel_bound (&b->probe, kernels[i],
+                                                  r->type, r->block,
+                                                  &b->bound[i]);
+}
+
+static void
+print_json (const SpxBenchResult *r, double density, const Bounds *b)
 {
   SpxJson json;
   spx_json_init (&json);
@@ -352,13 +389,13 @@ print_json (const SpxBenchResult *r, double density)
   json_dense (&json, r);
   if (r->stat.ran)
     json_timing (&json, "static", &r->stat, r->stat_kernel, r->choice,
-                 TRUE);
+                 b->has[0] ? &b->bound[0] : NULL, TRUE);
   if (r->dyn.ran)
     json_timing (&json, "dynamic", &r->dyn, r->dyn_kernel, r->choice,
-                 FALSE);
+                 b->has[1] ? &b->bound[1] : NULL, FALSE);
   if (r->tilewise.ran)
     {
-      json_timing (&json, "tilewise", &r->tilewise, NULL, 0, TRUE);
+      json_timing (&json, "tilewise", &r->tilewise, NULL, 0, NULL, TRUE);
       spx_json_double (&json, "tilewise_fill", r->tilewise_fill);
     }
   if (peers_asked (r))
@@ -481,8 +518,37 @@ print_dense_note (const SpxBenchResult *r)
                   r->dense_core, onednn);
 }
 
+/* The probe's rates, and each kernel's share of what bounds it. */
 static void
-print_table (const SpxBenchResult *r, double density)
+print_bounds (const SpxBenchResult *r, const Bounds *b)
+{
+  if (!b->probed)
+    return;
+  g_autoptr (GString) rates = g_string_new (NULL);
+  for (SpxBoundId id = 0; id < SPX_N_BOUNDS; id++)
+    if (b->probe.rate[id] > 0)
+      g_string_append_printf (rates, "%s%s %.0f %s", rates->len ? ", " : "",
+                              spx_bound_name (id), b->probe.rate[id],
+                              id == SPX_BOUND_L2 ? "GB/s" : "GFLOP/s");
+  g_autofree char *threads = spx_count_text (b->probe.threads, "thread",
+                                             "threads");
+  fputc ('\n', stdout);
+  spx_cli_line (stdout, "probe (%s): %s", threads, rates->str);
+  const char *names[2] = { "static", "dynamic" };
+  const char *kernels[2] = { r->stat_kernel, r->dyn_kernel };
+  const SpxBenchTiming *t[2] = { &r->stat, &r->dyn };
+  for (guint i = 0; i < 2; i++)
+    if (b->has[i])
+      spx_cli_line (stdout, "%s (%s, %s): %.0f%% of its bound, %s at %.0f "
+                    "GFLOP/s; efficiency %.2f of dense", names[i],
+                    kernels[i], spx_kernel_choice_to_string (r->choice),
+                    100 * t[i]->gflops / b->bound[i].gflops,
+                    spx_bound_name (b->bound[i].by), b->bound[i].gflops,
+                    t[i]->efficiency);
+}
+
+static void
+print_table (const SpxBenchResult *r, double density, const Bounds *b)
 {
   gboolean sddmm = r->op == SPX_BENCH_OP_SDDMM;
   g_autofree char *threads = spx_count_text (r->threads, "thread",
@@ -537,6 +603,7 @@ print_table (const SpxBenchResult *r, double density)
                 "efficiency: speedup × density.");
   if (peers_asked (r))
     print_peer_notes (r);
+  print_bounds (r, b);
 }
 
 /* Say when the baseline cannot be trusted (the README's "Measuring
@@ -627,10 +694,12 @@ run (gconstpointer data)
              : spx_cli_input_error (CMD, error);
   warn_unfair (&result);
   double density = spx_study_element_density (study);
+  Bounds bounds;
+  find_bounds (&result, a->probe, &bounds);
   if (a->json)
-    print_json (&result, density);
+    print_json (&result, density, &bounds);
   else
-    print_table (&result, density);
+    print_table (&result, density, &bounds);
   return SPX_EXIT_OK;
 }
 

@@ -1,0 +1,129 @@
+/* spx-engine-probe.c: timing the probe's loops on every thread */
+#include "spx-engine-probe.h"
+#include "spx-probe.h"
+
+#include <math.h>
+#include <omp.h>
+#include <string.h>
+#include <unistd.h>
+
+#define PROBE_US 20000   /* each rate timed for about this long */
+#define ROUND_ITERS 4096 /* a loop's rounds between looks at the clock */
+
+static const char *const bound_names[SPX_N_BOUNDS] = {
+  [SPX_BOUND_FMA_AVX2] = "fp32 FMA (avx2)",
+  [SPX_BOUND_FMA_AVX512] = "fp32 FMA (avx512)",
+  [SPX_BOUND_DPBF16] = "vdpbf16ps",
+  [SPX_BOUND_AMX] = "AMX tiles",
+  [SPX_BOUND_L2] = "L2 read",
+};
+
+const char *
+spx_bound_name (SpxBoundId id)
+{
+  return (guint) id < SPX_N_BOUNDS ? bound_names[id] : "";
+}
+
+/* The instructions of each bound: what must be supported, its loop. */
+typedef double (*PeakLoop) (guint64 iters, float *keep);
+
+static const struct {
+  SpxIsa   needs;
+  PeakLoop loop;
+} peaks[SPX_BOUND_L2] = {
+  [SPX_BOUND_FMA_AVX2] = { SPX_ISA_AVX2, spx_probe_fma_avx2 },
+  [SPX_BOUND_FMA_AVX512] = { SPX_ISA_AVX512, spx_probe_fma_avx512 },
+  [SPX_BOUND_DPBF16] = { SPX_ISA_AVX512_BF16, spx_probe_dpbf16 },
+  [SPX_BOUND_AMX] = { SPX_ISA_AMX_BF16, spx_probe_amx },
+};
+
+/* Per thread: rounds of the loop until PROBE_US have passed; the sum
+ * of the work over the longest thread's time. */
+static double
+peak_rate (PeakLoop loop, int threads)
+{
+  double work = 0, longest = 1;
+  float keep = 0;
+#pragma omp parallel num_threads (threads) reduction (+ : work, keep) \
+  reduction (max : longest)
+  {
+    gint64 t0 = g_get_monotonic_time (), t = t0;
+    while (t - t0 < PROBE_US)
+      {
+        work += loop (ROUND_ITERS, &keep);
+        t = g_get_monotonic_time ();
+      }
+    longest = MAX (longest, (double) (t - t0));
+  }
+  return isfinite (keep) ? work / longest / 1e3 : 0; /* per µs: GFLOP/s */
+}
+
+/* L2: each thread reads a buffer of half of L2 over and over. */
+static double
+l2_rate (int threads)
+{
+  long l2 = sysconf (_SC_LEVEL2_CACHE_SIZE);
+  gsize n = (gsize) (l2 > 0 ? l2 : 1024 * 1024) / 2 / sizeof (float);
+  double bytes = 0, longest = 1;
+  float keep = 0;
+#pragma omp parallel num_threads (threads) reduction (+ : bytes, keep) \
+  reduction (max : longest)
+  {
+    float *buf = g_new0 (float, n);
+    spx_probe_read_avx512 (buf, n, 1, &keep); /* into L2 first */
+    gint64 t0 = g_get_monotonic_time (), t = t0;
+    while (t - t0 < PROBE_US)
+      {
+        bytes += spx_probe_read_avx512 (buf, n, 4, &keep);
+        t = g_get_monotonic_time ();
+      }
+    longest = MAX (longest, (double) (t - t0));
+    g_free (buf);
+  }
+  return isfinite (keep) ? bytes / longest / 1e3 : 0; /* GB/s */
+}
+
+void
+spx_probe_run (SpxProbe *probe, guint threads)
+{
+  memset (probe, 0, sizeof *probe);
+  SpxEngineOptions o = { .threads = threads };
+  probe->threads = spx_engine_threads (&o);
+  for (SpxBoundId id = 0; id < SPX_BOUND_L2; id++)
+    if (spx_isa_supported (peaks[id].needs))
+      probe->rate[id] = peak_rate (peaks[id].loop, (int) probe->threads);
+  if (spx_isa_supported (SPX_ISA_AVX512))
+    probe->rate[SPX_BOUND_L2] = l2_rate ((int) probe->threads);
+}
+
+/* The compute bound each kernel's name runs on. */
+static const struct {
+  const char *kernel;
+  SpxBoundId  by;
+} kernel_peaks[] = {
+  { "amx-bf16", SPX_BOUND_AMX },
+  { "avx512-bf16", SPX_BOUND_DPBF16 },
+  { "avx512", SPX_BOUND_FMA_AVX512 },
+  { "avx2", SPX_BOUND_FMA_AVX2 },
+};
+
+gboolean
+spx_probe_kernel_bound (const SpxProbe *probe, const char *kernel,
+                        SpxCpuType type, guint b, SpxKernelBound *bound)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (kernel_peaks); i++)
+    {
+      if (g_strcmp0 (kernel, kernel_peaks[i].kernel) != 0 ||
+          probe->rate[kernel_peaks[i].by] <= 0)
+        continue;
+      *bound = (SpxKernelBound) { kernel_peaks[i].by,
+                                  probe->rate[kernel_peaks[i].by] };
+      /* each element of B's rows serves b multiply-adds (2b flops) */
+      double esize = type == SPX_CPU_BF16 ? 2 : 4;
+      double from_l2 = probe->rate[SPX_BOUND_L2] * 2.0 * b / esize;
+      if (from_l2 > 0 && from_l2 < bound->gflops)
+        *bound = (SpxKernelBound) { SPX_BOUND_L2, from_l2 };
+      return TRUE;
+    }
+  return FALSE;
+}
