@@ -18,23 +18,16 @@
  * whoever uses them next loads a configuration of its own. */
 #include "spx-kernels-private.h"
 
+#include "spx-amx-tile.h"
+
 #include <immintrin.h>
 #include <string.h>
-
-/* The layout ldtilecfg reads (palette 1). */
-typedef struct {
-  guint8  palette;
-  guint8  start_row;
-  guint8  reserved[14];
-  guint16 colsb[16];
-  guint8  rows[16];
-} __attribute__ ((packed)) TileConfig;
 
 /* Tiles 0–3 C (rows × 16 fp32), 4–5 A (rows of a_bytes), 6–7 B. */
 static void
 configure (guint rows, guint a_bytes, guint b_rows)
 {
-  TileConfig cfg = { .palette = 1 };
+  SpxTileConfig cfg = { .palette = 1 };
 
   for (guint t = 0; t < 4; t++)
     {
@@ -51,7 +44,7 @@ configure (guint rows, guint a_bytes, guint b_rows)
       cfg.rows[t] = (guint8) b_rows;
       cfg.colsb[t] = 64;
     }
-  TileConfig now;
+  SpxTileConfig now;
   _tile_storeconfig (&now);
   if (memcmp (&now, &cfg, sizeof cfg) != 0)
     _tile_loadconfig (&cfg);

@@ -3,21 +3,15 @@
  * (spx_isa_supported). */
 #include "spx-probe.h"
 
+#include "spx-amx-tile.h"
+
 #include <immintrin.h>
 #include <string.h>
-
-typedef struct {
-  guint8  palette;
-  guint8  start_row;
-  guint8  reserved[14];
-  guint16 colsb[16];
-  guint8  rows[16];
-} __attribute__ ((packed)) TileConfig;
 
 double
 spx_probe_amx (guint64 iters, float *keep)
 {
-  TileConfig cfg = { .palette = 1 };
+  SpxTileConfig cfg = { .palette = 1 };
   for (guint t = 0; t < 6; t++) /* 0–3: C 16 × 16 fp32; 4, 5: A, B */
     {
       cfg.rows[t] = 16;
