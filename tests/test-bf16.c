@@ -254,6 +254,10 @@ check_shape (const Case *c, Shape s)
   assert_close (&p, C1, NULL, p.ref32, 2.01 * 0x1p-8, what);
   run_static (&p, c->isa, 2, C2, FALSE, &kernel);
   g_assert_cmpmem (C1, bytes, C2, bytes);
+  g_setenv ("SPX_TEST_SHARED_PANEL", "1", TRUE); /* one panel for both */
+  run_static (&p, c->isa, 2, C2, FALSE, &kernel);
+  g_unsetenv ("SPX_TEST_SHARED_PANEL");
+  g_assert_cmpmem (C1, bytes, C2, bytes);
   for (gsize i = 0; i < len; i++)
     C2[i] = NAN;
   run_dynamic (&p, c->isa, 2, C2, FALSE, &kernel);

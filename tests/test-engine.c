@@ -202,6 +202,11 @@ test_plans (gconstpointer data)
       assert_close (&p, C1, shape_names[s]);
       run_static (&p, c->isa, 2, C2, FALSE);
       g_assert_cmpmem (C1, len * sizeof (float), C2, len * sizeof (float));
+      /* the threads sharing one panel (no memory for their own) */
+      g_setenv ("SPX_TEST_SHARED_PANEL", "1", TRUE);
+      run_static (&p, c->isa, 2, C2, FALSE);
+      g_unsetenv ("SPX_TEST_SHARED_PANEL");
+      g_assert_cmpmem (C1, len * sizeof (float), C2, len * sizeof (float));
       /* accumulate: C += A·B, twice from zero gives 2·A·B */
       memset (C2, 0, len * sizeof (float));
       run_static (&p, c->isa, 2, C2, TRUE);

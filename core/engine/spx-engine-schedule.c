@@ -338,6 +338,14 @@ run_part (const SpxSchedule *s, SpxIsa isa, const void *panel, guint t,
                     accumulate);
 }
 
+/* SPX_TEST_SHARED_PANEL=1: every run shares one panel, as when the
+ * threads' own cannot be had (the tests' way to reach that path). */
+static gboolean
+shared_panel_forced (void)
+{
+  return g_strcmp0 (g_getenv ("SPX_TEST_SHARED_PANEL"), "1") == 0;
+}
+
 static void
 run (SpxSchedule *s, SpxIsa isa, const void *B, float *C,
      gboolean accumulate)
@@ -349,21 +357,39 @@ run (SpxSchedule *s, SpxIsa isa, const void *B, float *C,
   if (panel == NULL)
     g_error ("out of memory for a %" G_GSIZE_FORMAT "-byte panel",
              panel_bytes (s));
+  gint missing = shared_panel_forced ();
 #pragma omp parallel num_threads (n_threads)
   {
     guint tid = (guint) omp_get_thread_num ();
     guint team = (guint) omp_get_num_threads ();
     for (guint t = tid; s->cols != NULL && t < n_threads; t += team)
       fill_thread_offsets (s, t);
+    /* Each thread packs the whole panel into one of its own: reading a
+     * panel half packed on another core costs more, where the cores
+     * share no cache, than packing it again. Without the memory for
+     * every thread's, they share one. */
+    void *mine = team > 1 ? workspace_get (panel_bytes (s)) : panel;
+    if (mine == NULL)
+      g_atomic_int_set (&missing, 1);
+#pragma omp barrier
+    gboolean own = !g_atomic_int_get (&missing);
     for (guint64 j0 = 0; j0 < s->n; j0 += s->nc)
       {
         guint64 width = MIN (s->nc, s->n - j0);
-        pack_part (s, B, panel, j0, width, tid, team);
+        pack_part (s, B, own ? mine : panel, j0, width, own ? 0 : tid,
+                   own ? 1 : team);
+        if (!own)
+          {
 #pragma omp barrier
+          }
         /* The team may be smaller than asked (nested regions): stride. */
         for (guint t = tid; t < n_threads; t += team)
-          run_part (s, isa, panel, t, C + j0, width, accumulate);
+          run_part (s, isa, own ? mine : panel, t, C + j0, width,
+                    accumulate);
+        if (!own)
+          {
 #pragma omp barrier
+          }
       }
   }
 }
