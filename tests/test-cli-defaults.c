@@ -407,19 +407,28 @@ test_did_you_mean_window (void)
     }
 }
 
+/* A new folder holding one small layer (a.mtx); *layer its path. */
+static char *
+one_layer_folder (char **layer)
+{
+  char *dir = g_dir_make_tmp ("spx-test-defaults-XXXXXX", NULL);
+  g_autofree char *tiny = data_path ("cli-tiny.mtx");
+  g_autofree char *text = NULL;
+  gsize len;
+  g_assert_true (g_file_get_contents (tiny, &text, &len, NULL));
+  *layer = g_build_filename (dir, "a.mtx", NULL);
+  g_assert_true (g_file_set_contents (*layer, text, len, NULL));
+  return dir;
+}
+
 /* A survey's settings name what its points ran: in bf16 no tile-wise
  * (a CPU fp32 plan), and the threads its CPU points ran on, not the 0
  * that asks for all cores; in fp32 tile-wise too. */
 static void
 test_layers_settings (void)
 {
-  g_autofree char *dir = g_dir_make_tmp ("spx-test-defaults-XXXXXX", NULL);
-  g_autofree char *tiny = data_path ("cli-tiny.mtx");
-  g_autofree char *text = NULL;
-  gsize len;
-  g_assert_true (g_file_get_contents (tiny, &text, &len, NULL));
-  g_autofree char *layer = g_build_filename (dir, "a.mtx", NULL);
-  g_assert_true (g_file_set_contents (layer, text, len, NULL));
+  g_autofree char *layer = NULL;
+  g_autofree char *dir = one_layer_folder (&layer);
   const char *const dtypes[] = { "bf16", "fp32" };
   for (guint d = 0; d < G_N_ELEMENTS (dtypes); d++)
     {
@@ -465,13 +474,8 @@ test_layers_settings (void)
 static void
 test_plurals (void)
 {
-  g_autofree char *dir = g_dir_make_tmp ("spx-test-defaults-XXXXXX", NULL);
-  g_autofree char *tiny = data_path ("cli-tiny.mtx");
-  g_autofree char *text = NULL;
-  gsize len;
-  g_assert_true (g_file_get_contents (tiny, &text, &len, NULL));
-  g_autofree char *layer = g_build_filename (dir, "a.mtx", NULL);
-  g_assert_true (g_file_set_contents (layer, text, len, NULL));
+  g_autofree char *layer = NULL;
+  g_autofree char *dir = one_layer_folder (&layer);
   int status;
   g_autofree char *out = run (&status, NULL, "layers", dir, "--source",
                               "cpu", "--threads", "1", "--blocks", "1",

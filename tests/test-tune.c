@@ -64,6 +64,18 @@ plan_choice (SpxCpuType type, guint b, guint64 n, const char **kernel)
   return spx_static_plan_kernel_choice (plan);
 }
 
+/* Whether SpMM on type at blocks of b has kernels to choose between
+ * here (else the case is skipped: nothing is timed or read). */
+static gboolean
+has_choice (SpxCpuType type, guint b)
+{
+  SpxIsa isas[SPX_ISA_COUNT];
+  if (spx_tune_candidates (SPX_TUNE_SPMM, type, b, isas) > 1)
+    return TRUE;
+  g_test_skip ("one kernel set on this processor: nothing to time or read");
+  return FALSE;
+}
+
 static char *
 contents (const char *path)
 {
@@ -126,12 +138,8 @@ test_candidates (void)
 static void
 test_measured_then_remembered (Fixture *f, gconstpointer data)
 {
-  SpxIsa isas[SPX_ISA_COUNT];
-  if (spx_tune_candidates (SPX_TUNE_SPMM, SPX_CPU_BF16, 16, isas) < 2)
-    {
-      g_test_skip ("one bf16 kernel set on this processor: nothing to time");
-      return;
-    }
+  if (!has_choice (SPX_CPU_BF16, 16))
+    return;
   const char *kernel;
   g_assert_cmpint (plan_choice (SPX_CPU_BF16, 16, 40, &kernel), ==,
                    SPX_KERNEL_MEASURED);
@@ -242,12 +250,8 @@ test_file_obeyed (Fixture *f, gconstpointer data)
 static void
 test_refused (Fixture *f, gconstpointer data)
 {
-  SpxIsa isas[SPX_ISA_COUNT];
-  if (spx_tune_candidates (SPX_TUNE_SPMM, SPX_CPU_FP32, 4, isas) < 2)
-    {
-      g_test_skip ("one fp32 kernel set on this processor: nothing read");
-      return;
-    }
+  if (!has_choice (SPX_CPU_FP32, 4))
+    return;
   g_autofree char *cpu = spx_tune_cpu_name ();
   g_autofree char *lying = g_strdup_printf (
     "[sparse-explorer kernels]\nformat=1\n[%s]\nspmm-fp32-b4-n16-t1=neon\n",
@@ -322,12 +326,8 @@ bench_choice (const char *extra, char **err)
 static void
 test_cli (Fixture *f, gconstpointer data)
 {
-  SpxIsa isas[SPX_ISA_COUNT];
-  if (spx_tune_candidates (SPX_TUNE_SPMM, SPX_CPU_FP32, 4, isas) < 2)
-    {
-      g_test_skip ("one fp32 kernel set on this processor: nothing read");
-      return;
-    }
+  if (!has_choice (SPX_CPU_FP32, 4))
+    return;
   write_cache (f, "garbage [\n");
   g_autofree char *err = NULL;
   g_autofree char *how = bench_choice (NULL, &err);
