@@ -89,4 +89,16 @@ gboolean spx_peer_run_external (const char *runner, const char *dir,
                                 guint64 m, guint64 n, SpxBenchPeer *out,
                                 GError **error);
 
+/* Every contestant but dense: ours, then the peers. */
+#define SPX_BENCH_SPARSE_TIMINGS (3 + SPX_N_PEERS)
+static inline void
+_spx_bench_sparse_timings (SpxBenchResult *r, SpxBenchTiming **out)
+{
+  out[0] = &r->stat;
+  out[1] = &r->dyn;
+  out[2] = &r->tilewise;
+  for (guint i = 0; i < SPX_N_PEERS; i++)
+    out[3 + i] = &r->peers[i].t;
+}
+
 G_END_DECLS
