@@ -223,6 +223,40 @@ test_plans (gconstpointer data)
     }
 }
 
+/* A dynamic plan over many more blocks per thread than the schedule
+ * computes offsets for at a time (4,096): every batch lands right. */
+static void
+test_dynamic_batches (void)
+{
+  SpxGenOptions gen;
+  spx_gen_options_init (&gen);
+  gen.density = 0.3;
+  gen.seed = 7;
+  const guint sizes[] = { 1, 4 };
+  for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
+    {
+      guint b = sizes[i];
+      SpxMask *mask = spx_mask_generate (400 * b + 3, 256 * b, b, &gen,
+                                         NULL);
+      Problem p = problem_new (mask, 40, b);
+      g_assert_cmpuint (spx_mask_count (mask), >, 3 * 4096);
+      gsize len = p.m * p.n;
+      g_autofree float *C1 = g_new (float, len);
+      g_autofree float *C2 = g_new (float, len);
+      for (SpxIsa isa = SPX_ISA_GENERIC; isa <= SPX_ISA_AVX512; isa++)
+        {
+          if (!spx_isa_supported (isa))
+            continue;
+          run_static (&p, isa, 2, C1, FALSE);
+          assert_close (&p, C1, "static");
+          run_dynamic (&p, isa, 2, C2);
+          g_assert_cmpmem (C1, len * sizeof (float), C2,
+                           len * sizeof (float));
+        }
+      problem_clear (&p);
+    }
+}
+
 /* One dynamic plan, many patterns of different sizes up to its budget. */
 static void
 test_dynamic_changing (void)
@@ -780,6 +814,7 @@ main (int argc, char **argv)
         g_test_add_data_func (path, &cases[n++], test_plans);
       }
   g_test_add_func ("/engine/dynamic/changing", test_dynamic_changing);
+  g_test_add_func ("/engine/dynamic/batches", test_dynamic_batches);
   g_test_add_func ("/engine/dynamic/over-budget", test_dynamic_over_budget);
   g_test_add_func ("/engine/dynamic/coo", test_dynamic_coo);
   g_test_add_func ("/engine/isa-env", test_isa_env);

@@ -115,9 +115,31 @@ validate_offsets (const SpxBlockCsr *csr, GError **error)
   return TRUE;
 }
 
+/* Whether every row's columns increase and end before bcols: a loop the
+ * compiler vectorizes, as dynamic plans check each run's pattern. */
+static gboolean
+columns_ok (const SpxBlockCsr *csr)
+{
+  const guint32 *col = csr->col_indices;
+  guint bad = 0;
+  for (guint64 br = 0; br < csr->brows; br++)
+    {
+      guint64 i0 = csr->row_offsets[br], i1 = csr->row_offsets[br + 1];
+      if (i1 == i0)
+        continue;
+      bad |= col[i1 - 1] >= csr->bcols;
+      for (guint64 i = i0 + 1; i < i1; i++)
+        bad |= col[i] <= col[i - 1];
+    }
+  return bad == 0;
+}
+
+/* The first fault, named (after columns_ok found one). */
 static gboolean
 validate_columns (const SpxBlockCsr *csr, GError **error)
 {
+  if (columns_ok (csr))
+    return TRUE;
   for (guint64 br = 0; br < csr->brows; br++)
     for (guint64 i = csr->row_offsets[br]; i < csr->row_offsets[br + 1]; i++)
       {

@@ -289,11 +289,11 @@ pack_rows (const SpxSchedule *s, const float *B, float *panel, guint64 j0,
     memcpy (panel + r * s->ldp, B + r * s->n + j0, width * sizeof (float));
 }
 
-/* Deferred offsets of thread t's rows (see spx_schedule_build). */
+/* Deferred offsets of work items i0 .. i1 (see spx_schedule_build). */
 static void
-fill_thread_offsets (SpxSchedule *s, guint t)
+fill_work_offsets (const SpxSchedule *s, gsize i0, gsize i1)
 {
-  for (gsize i = s->start[t]; i < s->start[t + 1]; i++)
+  for (gsize i = i0; i < i1; i++)
     {
       SpxRowWork *w = &s->work[i];
       gsize first = (gsize) (w->task.b_offsets - s->b_offsets);
@@ -323,19 +323,43 @@ pack_part (const SpxSchedule *s, const void *B, void *panel, guint64 j0,
     pack_rows (s, B, panel, j0, width, tid, team);
 }
 
+static void
+run_work (const SpxSchedule *s, SpxIsa isa, const void *panel, gsize i0,
+          gsize i1, float *C, guint64 width, gboolean accumulate)
+{
+  if (s->bf16)
+    spx_kernel_run_bf16 (s->bf16_isa, s->work + i0, i1 - i0, panel, s->ldp,
+                         C, s->n, width, accumulate);
+  else
+    spx_kernel_run (isa, s->work + i0, i1 - i0, panel, s->ldp, C, s->n,
+                    width, accumulate);
+}
+
+/* Offsets computed this many at a time, just before their rows run: they
+ * stay in L1 instead of pushing B's panel out of L2. */
+#define OFFSET_BATCH 4096
+
 /* Thread t's rows on the panel of columns j0 .. j0 + width. */
 static void
 run_part (const SpxSchedule *s, SpxIsa isa, const void *panel, guint t,
           float *C, guint64 width, gboolean accumulate)
 {
-  const SpxRowWork *work = s->work + s->start[t];
-  gsize n_work = s->start[t + 1] - s->start[t];
-  if (s->bf16)
-    spx_kernel_run_bf16 (s->bf16_isa, work, n_work, panel, s->ldp, C, s->n,
-                         width, accumulate);
-  else
-    spx_kernel_run (isa, work, n_work, panel, s->ldp, C, s->n, width,
-                    accumulate);
+  gsize i0 = s->start[t], end = s->start[t + 1];
+  if (s->cols == NULL)
+    {
+      run_work (s, isa, panel, i0, end, C, width, accumulate);
+      return;
+    }
+  while (i0 < end)
+    {
+      gsize i1 = i0 + 1;
+      guint64 blocks = s->work[i0].task.n_blocks;
+      while (i1 < end && blocks + s->work[i1].task.n_blocks <= OFFSET_BATCH)
+        blocks += s->work[i1++].task.n_blocks;
+      fill_work_offsets (s, i0, i1);
+      run_work (s, isa, panel, i0, i1, C, width, accumulate);
+      i0 = i1;
+    }
 }
 
 /* SPX_TEST_SHARED_PANEL=1: every run shares one panel, as when the
@@ -362,8 +386,6 @@ run (SpxSchedule *s, SpxIsa isa, const void *B, float *C,
   {
     guint tid = (guint) omp_get_thread_num ();
     guint team = (guint) omp_get_num_threads ();
-    for (guint t = tid; s->cols != NULL && t < n_threads; t += team)
-      fill_thread_offsets (s, t);
     /* Each thread packs the whole panel into one of its own: reading a
      * panel half packed on another core costs more, where the cores
      * share no cache, than packing it again. Without the memory for
