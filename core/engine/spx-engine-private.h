@@ -24,8 +24,6 @@ typedef struct {
   guint32    *b_offsets; /* one per block, in work order */
   guint32    *scratch;   /* 3 brows + bcols + 1 entries, for sorting */
   guint64    *load;      /* n_threads entries */
-  const guint32 *cols;   /* when set, b_offsets are still to be computed
-                            from these block-columns (by the threads) */
   gsize      *next;      /* n_threads entries */
 } SpxSchedule;
 
@@ -50,10 +48,10 @@ gboolean spx_schedule_reserve (SpxSchedule *s, const char *what,
 
 /* Rows go heaviest first to the least-loaded thread. With pack, values
  * (floats, or bf16 in a bf16 schedule) are copied there in work order
- * and B's offsets computed (the static plan's layout); without, tasks point into values and the pattern, and
- * each thread computes its rows' offsets when run (the dynamic plan's: no
- * copy, and that work split across the threads). The pattern must then
- * outlive the run. */
+ * and B's offsets computed (the static plan's layout); without, tasks
+ * point into values and the pattern's block-columns, which the kernels
+ * scale as they go (the dynamic plan's: no copy, no pass over them). The
+ * pattern must then outlive the run. */
 void     spx_schedule_build (SpxSchedule *s, const SpxBlockCsr *csr,
                              const void *values, void *pack);
 

@@ -141,7 +141,7 @@ assign_threads (SpxSchedule *s, const SpxBlockCsr *csr, const guint32 *order,
  * row, columns increasing) becomes the edge block. */
 static void
 fill_row (SpxRowWork *w, const SpxBlockCsr *csr, guint64 r,
-          const char *values, gsize block_bytes, guint32 *b_offsets)
+          const char *values, gsize block_bytes, const guint32 *b_offsets)
 {
   guint b = csr->b;
   guint64 first = csr->row_offsets[r], n = csr->row_offsets[r + 1] - first;
@@ -185,15 +185,19 @@ spx_schedule_build (SpxSchedule *s, const SpxBlockCsr *csr,
 
   gsize bb = (gsize) csr->b * csr->b, placed = 0;
   gsize block_bytes = bb * (s->bf16 ? sizeof (guint16) : sizeof (float));
-  s->cols = pack == NULL ? csr->col_indices : NULL;
   for (guint64 i = 0; i < csr->brows; i++)
     {
       guint64 r = row_at[i], first = csr->row_offsets[r];
       guint64 n = csr->row_offsets[r + 1] - first;
-      if (pack == NULL)
+      if (pack == NULL) /* the kernels scale the columns themselves */
         {
-          fill_row (&s->work[i], csr, r, from + first * block_bytes,
-                    block_bytes, s->b_offsets + first);
+          SpxRowWork *w = &s->work[i];
+          fill_row (w, csr, r, from + first * block_bytes, block_bytes,
+                    csr->col_indices + first);
+          w->task.b_scale = s->bcol_rows * (guint32) s->ldp;
+          if (w->edge_values != NULL)
+            w->edge_b_offset = w->task.b_offsets[w->task.n_blocks] *
+                               w->task.b_scale;
           continue;
         }
       if (n > 0) /* values may be NULL for a pattern without blocks */
@@ -289,18 +293,6 @@ pack_rows (const SpxSchedule *s, const float *B, float *panel, guint64 j0,
     memcpy (panel + r * s->ldp, B + r * s->n + j0, width * sizeof (float));
 }
 
-/* Deferred offsets of work items i0 .. i1 (see spx_schedule_build). */
-static void
-fill_work_offsets (const SpxSchedule *s, gsize i0, gsize i1)
-{
-  for (gsize i = i0; i < i1; i++)
-    {
-      SpxRowWork *w = &s->work[i];
-      gsize first = (gsize) (w->task.b_offsets - s->b_offsets);
-      fill_offsets (w, s->cols + first, (guint64) s->bcol_rows * s->ldp);
-    }
-}
-
 /* This thread's share of the block-columns of a bf16 panel, packed by
  * its set. */
 static void
@@ -335,31 +327,13 @@ run_work (const SpxSchedule *s, SpxIsa isa, const void *panel, gsize i0,
                     width, accumulate);
 }
 
-/* Offsets computed this many at a time, just before their rows run: they
- * stay in L1 instead of pushing B's panel out of L2. */
-#define OFFSET_BATCH 4096
-
 /* Thread t's rows on the panel of columns j0 .. j0 + width. */
 static void
 run_part (const SpxSchedule *s, SpxIsa isa, const void *panel, guint t,
           float *C, guint64 width, gboolean accumulate)
 {
-  gsize i0 = s->start[t], end = s->start[t + 1];
-  if (s->cols == NULL)
-    {
-      run_work (s, isa, panel, i0, end, C, width, accumulate);
-      return;
-    }
-  while (i0 < end)
-    {
-      gsize i1 = i0 + 1;
-      guint64 blocks = s->work[i0].task.n_blocks;
-      while (i1 < end && blocks + s->work[i1].task.n_blocks <= OFFSET_BATCH)
-        blocks += s->work[i1++].task.n_blocks;
-      fill_work_offsets (s, i0, i1);
-      run_work (s, isa, panel, i0, i1, C, width, accumulate);
-      i0 = i1;
-    }
+  run_work (s, isa, panel, s->start[t], s->start[t + 1], C, width,
+            accumulate);
 }
 
 /* SPX_TEST_SHARED_PANEL=1: every run shares one panel, as when the

@@ -59,7 +59,7 @@ prefetch_b (const SpxRowTask *task, const guint32 *B, guint64 ldb, guint j,
             guint rows, guint G)
 {
   guint jn = MIN (j + PF_D, task->n_blocks - 1);
-  const guint32 *bp = B + task->b_offsets[jn] / 2;
+  const guint32 *bp = B + task->b_offsets[jn] * spx_task_scale (task) / 2;
   for (guint r = 0; r < rows; r++)
     for (guint g = 0; g < G; g++)
       _mm_prefetch ((const char *) (bp + r * ldb + 16 * g), _MM_HINT_T0);
@@ -100,7 +100,7 @@ pass_one (const SpxRowTask *task, const guint32 *B, guint64 ldb, float *C,
   if (G > 3) C_IN (3, C + 48);
   for (guint j = 0; j < task->n_blocks; j++)
     {
-      const guint32 *bp = B + task->b_offsets[j] / 2;
+      const guint32 *bp = B + task->b_offsets[j] * spx_task_scale (task) / 2;
       prefetch_b (task, B, ldb, j, b / 2, G);
       _tile_loadd (4, task->values_bf16 + (gsize) j * b * b, b * 2);
       _tile_loadd (6, bp, stride);
@@ -148,7 +148,7 @@ pass_b32 (const SpxRowTask *task, const guint32 *B, guint64 ldb, float *C,
   for (guint j = 0; j < task->n_blocks; j++)
     {
       const guint16 *a = task->values_bf16 + (gsize) j * 1024;
-      const guint32 *bp = B + task->b_offsets[j] / 2;
+      const guint32 *bp = B + task->b_offsets[j] * spx_task_scale (task) / 2;
       prefetch_b (task, B, ldb, j, 16, G);
       _tile_loadd (4, a, 64);
       _tile_loadd (5, a + 16 * 32, 64);

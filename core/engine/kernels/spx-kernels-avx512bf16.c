@@ -31,6 +31,7 @@
 typedef struct {
   const guint16 *values;
   const guint32 *b_offsets;
+  guint64        b_scale; /* spx_task_scale */
   guint          n_blocks;
   const guint32 *B; /* pair-rows of the panel, as 32-bit words */
   guint64        ldb; /* words per pair-row */
@@ -89,8 +90,9 @@ tile (const PairTile *t, guint b, guint r0, guint R, guint V, guint D,
   const guint16 *a = t->values + (gsize) r0 * b;
   for (guint j = 0; j < t->n_blocks; j++, a += (gsize) b * b)
     {
-      const guint32 *bp = t->B + t->b_offsets[j] / 2;
-      const guint32 *pf = t->B + t->b_offsets[MIN (j + D, t->n_blocks - 1)] / 2;
+      const guint32 *bp = t->B + t->b_offsets[j] * t->b_scale / 2;
+      const guint32 *pf =
+        t->B + t->b_offsets[MIN (j + D, t->n_blocks - 1)] * t->b_scale / 2;
 #pragma GCC unroll 16
       for (guint p = 0; p < pairs + (b & 1); p++)
         {
@@ -164,8 +166,8 @@ block_row (const SpxRowTask *task, const void *panel, guint64 ldb,
            guint R, guint V, guint D)
 {
   const guint64 width = VW * V;
-  PairTile t = { task->values_bf16, task->b_offsets, task->n_blocks, panel,
-                 ldb, C, ldc, accumulate };
+  PairTile t = { task->values_bf16, task->b_offsets, spx_task_scale (task),
+                 task->n_blocks, panel, ldb, C, ldc, accumulate };
   guint64 j0 = 0;
 
   if (task->n_blocks == 0 && accumulate)
@@ -232,6 +234,7 @@ pair_tile (const SpxRowTask *task, const guint16 *B, float *C, guint G,
   __m512 lo[PAIR_G], hi[PAIR_G];
   const guint16 *v = task->values_bf16;
   const guint32 *off = task->b_offsets;
+  guint64 sc = spx_task_scale (task);
   guint nb = task->n_blocks, j = 0;
 
 #pragma GCC unroll 4
@@ -242,9 +245,9 @@ pair_tile (const SpxRowTask *task, const guint16 *B, float *C, guint G,
       lo[g] = hi[g] = _mm512_setzero_ps ();
   for (; j + 1 < nb; j += 2)
     {
-      const guint16 *b0 = B + off[j], *b1 = B + off[j + 1];
-      const guint16 *p0 = B + off[MIN (j + PAIR_D, nb - 1)];
-      const guint16 *p1 = B + off[MIN (j + PAIR_D + 1, nb - 1)];
+      const guint16 *b0 = B + off[j] * sc, *b1 = B + off[j + 1] * sc;
+      const guint16 *p0 = B + off[MIN (j + PAIR_D, nb - 1)] * sc;
+      const guint16 *p1 = B + off[MIN (j + PAIR_D + 1, nb - 1)] * sc;
       __m512i s = broadcast_pair (v + j);
 #pragma GCC unroll 4
       for (guint g = 0; g < G; g++)
@@ -265,7 +268,7 @@ pair_tile (const SpxRowTask *task, const guint16 *B, float *C, guint G,
       for (guint g = 0; g < G; g++)
         {
           guint wg = (guint) MIN (w - 32 * g, 32);
-          __m512i x = load_row (B + off[j] + 32 * g, wg);
+          __m512i x = load_row (B + off[j] * sc + 32 * g, wg);
           lo[g] = dot (lo[g], s, _mm512_unpacklo_epi16 (x, z));
           hi[g] = dot (hi[g], s, _mm512_unpackhi_epi16 (x, z));
         }

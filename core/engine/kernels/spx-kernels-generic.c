@@ -46,7 +46,7 @@ tile_full (const Tile *t, guint b, guint r0, guint R)
   const float *a = t->values + (gsize) r0 * b;
   for (guint j = 0; j < t->n_blocks; j++, a += (gsize) b * b)
     {
-      const float *bp = t->B + t->b_offsets[j];
+      const float *bp = t->B + t->b_offsets[j] * t->b_scale;
       for (guint kk = 0; kk < b; kk++)
         {
           const float *brow = bp + kk * t->ldb;
@@ -80,7 +80,8 @@ tile_tail (const Tile *t, guint b, guint r0, guint w)
   for (guint j = 0; j < t->n_blocks; j++, a += (gsize) b * b)
     for (guint kk = 0; kk < b; kk++)
       {
-        const float *brow = t->B + t->b_offsets[j] + kk * t->ldb;
+        const float *brow = t->B + t->b_offsets[j] * t->b_scale +
+                            kk * t->ldb;
         for (guint x = 0; x < w; x++)
           c[x] += a[kk] * brow[x];
       }
@@ -103,8 +104,8 @@ INLINE void
 block_row (const SpxRowTask *task, const float *B, guint64 ldb, float *C,
            guint64 ldc, guint64 n, gboolean accumulate, guint b, guint R)
 {
-  Tile t = { task->values, task->b_offsets, task->n_blocks, B, ldb, C, ldc,
-             accumulate };
+  Tile t = { task->values, task->b_offsets, spx_task_scale (task),
+             task->n_blocks, B, ldb, C, ldc, accumulate };
   guint64 j0 = 0;
 
   if (task->n_blocks == 0 && accumulate)

@@ -12,6 +12,7 @@ G_BEGIN_DECLS
 typedef struct {
   const float   *values;
   const guint32 *b_offsets;
+  guint64        b_scale; /* spx_task_scale */
   guint          n_blocks;
   const float   *B;
   guint64        ldb;

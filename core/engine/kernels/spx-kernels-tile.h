@@ -60,9 +60,9 @@ tile (const Tile *t, guint b, guint r0, guint R, guint V, guint U,
   const float *a = t->values + (gsize) r0 * b;
   for (guint j = 0; j < t->n_blocks; j++, a += (gsize) b * b)
     {
-      const float *bp = t->B + t->b_offsets[j];
+      const float *bp = t->B + t->b_offsets[j] * t->b_scale;
       guint jn = MIN (j + D, t->n_blocks - 1);
-      const float *pf = t->B + t->b_offsets[jn];
+      const float *pf = t->B + t->b_offsets[jn] * t->b_scale;
       for (guint k0 = 0; k0 < b; k0 += U)
 #pragma GCC unroll 16
         for (guint u = 0; u < U; u++)
@@ -135,8 +135,8 @@ block_row (const SpxRowTask *task, const float *B, guint64 ldb, float *C,
            guint V, guint U, guint D)
 {
   const guint64 width = VW * V;
-  Tile t = { task->values, task->b_offsets, task->n_blocks, B, ldb, C, ldc,
-             accumulate };
+  Tile t = { task->values, task->b_offsets, spx_task_scale (task),
+             task->n_blocks, B, ldb, C, ldc, accumulate };
   guint64 j0 = 0;
 
   if (task->n_blocks == 0 && accumulate)

@@ -121,7 +121,8 @@ b_rows_touched (const SpxRowWork *work, gsize n_work, guint64 ldb)
     {
       const SpxRowTask *t = &work[i].task;
       if (t->n_blocks > 0)
-        rows = MAX (rows, t->b_offsets[t->n_blocks - 1] / ldb + t->b);
+        rows = MAX (rows, t->b_offsets[t->n_blocks - 1] * spx_task_scale (t) /
+                            ldb + t->b);
       if (work[i].edge_values != NULL)
         rows = MAX (rows, work[i].edge_b_offset / ldb + work[i].edge_kw);
     }
@@ -157,7 +158,7 @@ panel_bounds (const SpxRowTask *t, guint64 ldb, guint64 kp, guint n_panels,
   for (guint p = 1; p < n_panels; p++)
     {
       guint64 limit = p * kp * ldb;
-      while (j < t->n_blocks && t->b_offsets[j] < limit)
+      while (j < t->n_blocks && t->b_offsets[j] * spx_task_scale (t) < limit)
         j++;
       bounds[p] = j;
     }
@@ -266,6 +267,7 @@ run_edge_bf16 (SpxSpmmBf16Kernel kernel, const SpxRowWork *w,
   t.n_blocks = 1;
   t.values_bf16 = padded;
   t.b_offsets = &w->edge_b_offset;
+  t.b_scale = 1;
   kernel (&t, panel, ldp, C + w->c_row * ldc, ldc, n, TRUE);
   if (padded != stack)
     g_free (padded);

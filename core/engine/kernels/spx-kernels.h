@@ -24,7 +24,18 @@ typedef struct {
                                k·ldb ≥ 2^32); for bf16 kernels in elements
                                of their panel, block-column · rows · ldb
                                (rows: their set's bcol_rows) */
+  guint32        b_scale;   /* b_offsets are multiplied by this (0: by 1):
+                               a dynamic plan passes its pattern's
+                               block-columns and the panel's stride per
+                               block-column, saving a pass over them */
 } SpxRowTask;
+
+/* What b_offsets are multiplied by. */
+static inline guint64
+spx_task_scale (const SpxRowTask *t)
+{
+  return t->b_scale != 0 ? t->b_scale : 1;
+}
 
 /* C[0..rows) × [0..n) = (accumulate ? C : 0) + A_row · B, where B and C
  * point at column 0 of the part being computed (the caller offsets them
