@@ -502,6 +502,26 @@ test_plans_over_budget (void)
   g_assert_nonnull (strstr (error->message, "the CPU dynamic plan"));
 }
 
+/* Every thread runs on a panel of B of its own: the budget counts one
+ * per thread (a 4096-row B's panel is about 1.3 MiB). */
+static void
+test_panels_per_thread (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_setenv (SPX_MEMORY_BUDGET_ENV, "4M", TRUE);
+  SpxEngineOptions one = { .threads = 1, .isa = SPX_ISA_GENERIC };
+  SpxDynamicPlan *dyn = spx_dynamic_plan_new (64, 4096, 512, 1, 1, &one,
+                                              &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (dyn);
+  spx_dynamic_plan_free (dyn);
+  SpxEngineOptions eight = { .threads = 8, .isa = SPX_ISA_GENERIC };
+  dyn = spx_dynamic_plan_new (64, 4096, 512, 1, 1, &eight, &error);
+  g_unsetenv (SPX_MEMORY_BUDGET_ENV);
+  g_assert_null (dyn);
+  g_assert_error (error, SPX_BUDGET_ERROR, SPX_BUDGET_ERROR_TOO_LARGE);
+}
+
 static SpxMask *
 bench_mask (guint64 m, guint64 k, guint b)
 {
@@ -822,6 +842,7 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/plan-memory", test_plan_memory);
   g_test_add_func ("/engine/empty-null-values", test_empty_null_values);
   g_test_add_func ("/engine/plans-over-budget", test_plans_over_budget);
+  g_test_add_func ("/engine/panels-per-thread", test_panels_per_thread);
   g_test_add_func ("/engine/bench/operands", test_bench_operands);
   g_test_add_func ("/engine/bench/threads", test_bench_threads);
   g_test_add_func ("/engine/bench/cancelled", test_bench_cancelled);

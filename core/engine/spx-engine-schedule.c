@@ -62,7 +62,8 @@ spx_schedule_set_bf16 (SpxSchedule *s, SpxIsa isa)
 }
 
 /* The panel is B's rows padded to whole blocks: a bf16 set's padded
- * pairs or plain bf16 rows take no more than that in floats. */
+ * pairs or plain bf16 rows take no more than that in floats. Each thread
+ * runs on a panel of its own (see run). */
 double
 spx_schedule_bytes (guint64 k, guint64 n, guint b, guint64 brows,
                     guint64 bcols, guint64 max_blocks, guint n_threads)
@@ -73,7 +74,7 @@ spx_schedule_bytes (guint64 k, guint64 n, guint b, guint64 brows,
          (double) MAX (max_blocks, 1) * sizeof (guint32) +
          (3.0 * brows + bcols + 1) * sizeof (guint32) +
          ((double) n_threads + 1) * 3 * sizeof (guint64) +
-         (double) bcols * b * ldp * sizeof (float);
+         (double) MAX (n_threads, 1) * bcols * b * ldp * sizeof (float);
 }
 
 void
