@@ -1,11 +1,11 @@
 /* spx-engine-probe.c: timing the probe's loops on every thread */
 #include "spx-engine-probe.h"
+#include "spx-kernels.h"
 #include "spx-probe.h"
 
 #include <math.h>
 #include <omp.h>
 #include <string.h>
-#include <unistd.h>
 
 #define PROBE_US 20000   /* each rate timed for about this long */
 #define ROUND_ITERS 4096 /* a loop's rounds between looks at the clock */
@@ -62,8 +62,7 @@ peak_rate (PeakLoop loop, int threads)
 static double
 l2_rate (int threads)
 {
-  long l2 = sysconf (_SC_LEVEL2_CACHE_SIZE);
-  gsize n = (gsize) (l2 > 0 ? l2 : 1024 * 1024) / 2 / sizeof (float);
+  gsize n = spx_kernel_l2_bytes () / 2 / sizeof (float);
   double bytes = 0, longest = 1;
   float keep = 0;
 #pragma omp parallel num_threads (threads) reduction (+ : bytes, keep) \

@@ -11,14 +11,15 @@
 #define HUGE_PAGE (2u << 20)
 
 /* B is copied into a contiguous panel of nc columns at a time, sized to
- * half of L2 (k·nc elements of size bytes ≈ 1 MiB), with a row stride
+ * half of this processor's L2 (k·nc elements of size bytes): the values,
+ * offsets and C streaming past keep the other half. Its row stride is
  * padded off powers of two: its rows then share pages (few TLB misses;
  * the kernels read B's rows at random) and do not alias in L1 as a 1 KiB
  * stride would. */
 static void
 panel_shape (guint64 k, guint64 n, guint size, guint64 *nc, guint64 *ldp)
 {
-  guint64 c = ((G_GUINT64_CONSTANT (1) << 20) / size / k) / 16 * 16;
+  guint64 c = (spx_kernel_l2_bytes () / 2 / size / k) / 16 * 16;
   c = CLAMP (c, 16, 512);
   *nc = MIN (c, n);
   *ldp = (*nc + 15) / 16 * 16 + 16;

@@ -97,8 +97,8 @@ spx_kernel_edge (guint b, guint rows, guint kw, const float *values,
 }
 
 /* Asking the processor (cpuid, slow under a hypervisor) once is enough. */
-static gsize
-l2_bytes (void)
+gsize
+spx_kernel_l2_bytes (void)
 {
   static gsize cached = 0;
 
@@ -136,7 +136,7 @@ spx_kernel_chunk_width (const SpxRowWork *work, gsize n_work, guint64 ldb,
                         guint64 n)
 {
   guint64 rows = MAX (b_rows_touched (work, n_work, ldb), 1);
-  guint64 widest = l2_bytes () / 2 / (rows * sizeof (float));
+  guint64 widest = spx_kernel_l2_bytes () / 2 / (rows * sizeof (float));
   widest = MAX (widest / CHUNK_ALIGN * CHUNK_ALIGN, CHUNK_ALIGN);
   if (widest >= n)
     return n;

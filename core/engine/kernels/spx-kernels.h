@@ -170,6 +170,8 @@ const SpxKernelSetBf16 *spx_kernel_set_bf16 (SpxIsa isa);
 /* The name of the fp32 kernels isa runs ("avx512" on its bf16
  * extensions too). */
 const char   *spx_kernel_name (SpxIsa isa);
+/* The size of one core's L2 cache, which the plans size B's panels to. */
+gsize         spx_kernel_l2_bytes (void);
 
 /* spx_kernel_run for bf16 work (values_bf16) on a panel packed by isa's
  * bf16 set; the ragged edge block runs as a full one with zero columns
