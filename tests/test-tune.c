@@ -174,6 +174,9 @@ test_written_then_read (Fixture *f, gconstpointer data)
   g_assert_true (g_key_file_load_from_file (file, f->path, 0, NULL));
   g_assert_cmpint (g_key_file_get_integer (file, "sparse-explorer kernels",
                                            "format", NULL), ==, 1);
+  g_assert_cmpint (g_key_file_get_integer (file, "sparse-explorer kernels",
+                                           "kernels", NULL), ==,
+                   SPX_TUNE_KERNELS_REVISION);
   g_autofree char *cpu = spx_tune_cpu_name ();
   g_autofree char *isa = g_key_file_get_string (file, cpu,
                                                 "spmm-fp32-b2-n1024-t1", NULL);
@@ -233,14 +236,47 @@ test_file_obeyed (Fixture *f, gconstpointer data)
   for (guint i = 0; i < n; i++)
     {
       g_autofree char *text = g_strdup_printf (
-        "[sparse-explorer kernels]\nformat=1\n\n[%s]\n"
-        "spmm-fp32-b4-n256-t1=%s\n", cpu, spx_isa_to_string (isas[i]));
+        "[sparse-explorer kernels]\nformat=1\nkernels=%d\n\n[%s]\n"
+        "spmm-fp32-b4-n256-t1=%s\n", SPX_TUNE_KERNELS_REVISION, cpu,
+        spx_isa_to_string (isas[i]));
       write_cache (f, text);
       spx_tune_forget ();
       const char *kernel;
       g_assert_cmpint (plan_choice (SPX_CPU_FP32, 4, 256, &kernel), ==,
                        SPX_KERNEL_REMEMBERED);
       g_assert_cmpstr (kernel, ==, spx_isa_to_string (isas[i]));
+    }
+}
+
+/* Choices timed on older kernels (an older revision, or none: the first
+ * files) are timed again without a word, and the file then holds the
+ * new choice under the current revision. */
+static void
+test_older_kernels (Fixture *f, gconstpointer data)
+{
+  SpxIsa isas[SPX_ISA_COUNT];
+  guint n = spx_tune_candidates (SPX_TUNE_SPMM, SPX_CPU_FP32, 4, isas);
+  if (n < 2)
+    return;
+  g_autofree char *cpu = spx_tune_cpu_name ();
+  for (int rev = 0; rev < SPX_TUNE_KERNELS_REVISION; rev++)
+    {
+      g_autofree char *line = rev > 0 ? g_strdup_printf ("kernels=%d\n", rev)
+                                      : g_strdup ("");
+      g_autofree char *text = g_strdup_printf (
+        "[sparse-explorer kernels]\nformat=1\n%s\n[%s]\n"
+        "spmm-fp32-b4-n256-t1=%s\n", line, cpu,
+        spx_isa_to_string (isas[n - 1]));
+      write_cache (f, text);
+      spx_tune_forget ();
+      g_assert_cmpint (plan_choice (SPX_CPU_FP32, 4, 256, NULL), ==,
+                       SPX_KERNEL_MEASURED);
+      g_autoptr (GKeyFile) file = g_key_file_new ();
+      g_assert_true (g_key_file_load_from_file (file, f->path, 0, NULL));
+      g_assert_cmpint (g_key_file_get_integer (file,
+                                               "sparse-explorer kernels",
+                                               "kernels", NULL), ==,
+                       SPX_TUNE_KERNELS_REVISION);
     }
 }
 
@@ -254,8 +290,8 @@ test_refused (Fixture *f, gconstpointer data)
     return;
   g_autofree char *cpu = spx_tune_cpu_name ();
   g_autofree char *lying = g_strdup_printf (
-    "[sparse-explorer kernels]\nformat=1\n[%s]\nspmm-fp32-b4-n16-t1=neon\n",
-    cpu);
+    "[sparse-explorer kernels]\nformat=1\nkernels=%d\n[%s]\n"
+    "spmm-fp32-b4-n16-t1=neon\n", SPX_TUNE_KERNELS_REVISION, cpu);
   const char *const files[] = {
     "\x89PNG\r\n\x1a\n not a key file [",
     "[other program]\nformat=1\n",
@@ -364,6 +400,8 @@ main (int argc, char **argv)
   g_test_add ("/tune/file-obeyed", Fixture, NULL, setup, test_file_obeyed,
               teardown);
   g_test_add ("/tune/refused", Fixture, NULL, setup, test_refused, teardown);
+  g_test_add ("/tune/older-kernels", Fixture, NULL, setup,
+              test_older_kernels, teardown);
   g_test_add ("/tune/cli", Fixture, NULL, setup, test_cli, teardown);
   g_test_add ("/tune/off-and-forced", Fixture, NULL, setup,
               test_off_and_forced, teardown);

@@ -43,7 +43,22 @@ refuse (const char *path, const char *why)
   refused = TRUE;
 }
 
-/* The file, checked to be ours; NULL when absent or refused. */
+/* A file holding no choices yet. */
+static GKeyFile *
+fresh (void)
+{
+  GKeyFile *file = g_key_file_new ();
+  g_key_file_set_integer (file, HEAD_GROUP, "format", FORMAT);
+  g_key_file_set_integer (file, HEAD_GROUP, "kernels",
+                          SPX_TUNE_KERNELS_REVISION);
+  g_key_file_set_comment (file, HEAD_GROUP, NULL, " The kernels Sparse "
+                          "Explorer timed fastest on each processor (delete "
+                          "this file to time them again)", NULL);
+  return file;
+}
+
+/* The file, checked to be ours; NULL when absent or refused; without its
+ * choices when they were timed on other kernels. */
 static GKeyFile *
 load (const char *path)
 {
@@ -71,6 +86,9 @@ load (const char *path)
       refuse (path, why);
       return NULL;
     }
+  if (g_key_file_get_int64 (file, HEAD_GROUP, "kernels", NULL) !=
+      SPX_TUNE_KERNELS_REVISION)
+    return fresh ();
   return g_steal_pointer (&file);
 }
 
@@ -109,13 +127,7 @@ _spx_tune_cache_write (const char *key, SpxIsa isa)
   if (refused)
     return;
   if (file == NULL)
-    {
-      file = g_key_file_new ();
-      g_key_file_set_integer (file, HEAD_GROUP, "format", FORMAT);
-      g_key_file_set_comment (file, HEAD_GROUP, NULL, " The kernels Sparse "
-                              "Explorer timed fastest on each processor "
-                              "(delete this file to time them again)", NULL);
-    }
+    file = fresh ();
   g_autofree char *cpu = spx_tune_cpu_name ();
   g_key_file_set_string (file, cpu, key, spx_isa_to_string (isa));
   gsize len;

@@ -23,6 +23,11 @@ SpxIsa   _spx_tune_time (SpxTuneOp op, SpxCpuType type, guint b, guint64 n,
                          guint threads, const SpxIsa *isas, guint n_isas,
                          SpxIsa default_isa, gboolean *steady);
 
+/* The kernels' revision, kept in the cache file: raised whenever a
+ * kernel changes, so that choices timed on older kernels are timed
+ * again (quietly: the file is still ours). */
+#define SPX_TUNE_KERNELS_REVISION 2
+
 /* Each candidate is timed in turn this many times. */
 #define SPX_TUNE_ROUNDS 5
 /* Of times[round][i], the candidate that replaces the default d: the
