@@ -496,8 +496,10 @@ test_plans_over_budget (void)
   g_assert_nonnull (strstr (error->message, "the CPU static plan"));
   g_assert_nonnull (strstr (error->message, "MiB of memory"));
   g_clear_error (&error);
-  SpxDynamicPlan *dyn = spx_dynamic_plan_new (4096, 4096, 64, 1, 1u << 24,
-                                              &options, &error);
+  /* a dynamic plan keeps nothing per block, but a schedule entry per
+   * block-row: 4 Mi of them */
+  SpxDynamicPlan *dyn = spx_dynamic_plan_new (1u << 22, 4096, 64, 1,
+                                              1u << 24, &options, &error);
   g_unsetenv (SPX_MEMORY_BUDGET_ENV);
   g_assert_null (dyn);
   g_assert_error (error, SPX_BUDGET_ERROR, SPX_BUDGET_ERROR_TOO_LARGE);
@@ -505,20 +507,21 @@ test_plans_over_budget (void)
 }
 
 /* Every thread runs on a panel of B of its own: the budget counts one
- * per thread (a 4096-row B's panel is about 1.3 MiB). */
+ * per thread (a panel is half of L2, most of a MiB). A dynamic plan
+ * keeps nothing per block of its budget: 16 Mi blocks fit in 4 MiB. */
 static void
 test_panels_per_thread (void)
 {
   g_autoptr (GError) error = NULL;
   g_setenv (SPX_MEMORY_BUDGET_ENV, "4M", TRUE);
   SpxEngineOptions one = { .threads = 1, .isa = SPX_ISA_GENERIC };
-  SpxDynamicPlan *dyn = spx_dynamic_plan_new (64, 4096, 512, 1, 1, &one,
-                                              &error);
+  SpxDynamicPlan *dyn = spx_dynamic_plan_new (4096, 4096, 512, 1, 1u << 24,
+                                              &one, &error);
   g_assert_no_error (error);
   g_assert_nonnull (dyn);
   spx_dynamic_plan_free (dyn);
   SpxEngineOptions eight = { .threads = 8, .isa = SPX_ISA_GENERIC };
-  dyn = spx_dynamic_plan_new (64, 4096, 512, 1, 1, &eight, &error);
+  dyn = spx_dynamic_plan_new (4096, 4096, 512, 1, 1u << 24, &eight, &error);
   g_unsetenv (SPX_MEMORY_BUDGET_ENV);
   g_assert_null (dyn);
   g_assert_error (error, SPX_BUDGET_ERROR, SPX_BUDGET_ERROR_TOO_LARGE);

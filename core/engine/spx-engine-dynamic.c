@@ -22,12 +22,13 @@ struct _SpxDynamicPlan {
   float      *coo_values;
 };
 
-/* The schedule for budget blocks, against the memory budget. */
+/* The schedule, against the memory budget: it keeps nothing per block
+ * (the kernels read the pattern handed to each run). */
 static gboolean
 check_plan_budget (const SpxDynamicPlan *plan, guint threads, GError **error)
 {
   double bytes = spx_schedule_bytes (plan->k, plan->n, plan->b, plan->brows,
-                                     plan->bcols, plan->max_blocks, threads);
+                                     plan->bcols, 0, threads);
   g_autofree char *what = g_strdup_printf (
     "the CPU dynamic plan (%" G_GUINT64_FORMAT "×%" G_GUINT64_FORMAT " in "
     "blocks of %u, a budget of %" G_GUINT64_FORMAT " blocks)", plan->m,
@@ -60,8 +61,8 @@ spx_dynamic_plan_new (guint64 m, guint64 k, guint64 n, guint b,
       g_free (plan);
       return NULL;
     }
-  spx_schedule_init (&plan->schedule, k, n, b, plan->brows, plan->bcols,
-                     plan->max_blocks, threads);
+  spx_schedule_init (&plan->schedule, k, n, b, plan->brows, plan->bcols, 0,
+                     threads);
   if (plan->type == SPX_CPU_BF16)
     spx_schedule_set_bf16 (&plan->schedule, plan->isa);
   if (!spx_schedule_reserve (&plan->schedule, "the CPU dynamic plan", error))

@@ -27,8 +27,9 @@ typedef struct {
   gsize      *next;      /* n_threads entries */
 } SpxSchedule;
 
-/* Buffers for a k-column pattern in blocks of b of up to max_blocks
- * blocks, times a B of n columns. */
+/* Buffers for a k-column pattern in blocks of b, times a B of n columns,
+ * with B's offsets for up to max_blocks blocks (a static plan's; a
+ * dynamic plan passes 0: its kernels scale the pattern's columns). */
 void     spx_schedule_init  (SpxSchedule *s, guint64 k, guint64 n, guint b,
                              guint64 brows, guint64 bcols, guint64 max_blocks,
                              guint n_threads);

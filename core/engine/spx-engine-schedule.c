@@ -317,25 +317,19 @@ pack_part (const SpxSchedule *s, const void *B, void *panel, guint64 j0,
     pack_rows (s, B, panel, j0, width, tid, team);
 }
 
-static void
-run_work (const SpxSchedule *s, SpxIsa isa, const void *panel, gsize i0,
-          gsize i1, float *C, guint64 width, gboolean accumulate)
-{
-  if (s->bf16)
-    spx_kernel_run_bf16 (s->bf16_isa, s->work + i0, i1 - i0, panel, s->ldp,
-                         C, s->n, width, accumulate);
-  else
-    spx_kernel_run (isa, s->work + i0, i1 - i0, panel, s->ldp, C, s->n,
-                    width, accumulate);
-}
-
 /* Thread t's rows on the panel of columns j0 .. j0 + width. */
 static void
 run_part (const SpxSchedule *s, SpxIsa isa, const void *panel, guint t,
           float *C, guint64 width, gboolean accumulate)
 {
-  run_work (s, isa, panel, s->start[t], s->start[t + 1], C, width,
-            accumulate);
+  const SpxRowWork *work = s->work + s->start[t];
+  gsize n_work = s->start[t + 1] - s->start[t];
+  if (s->bf16)
+    spx_kernel_run_bf16 (s->bf16_isa, work, n_work, panel, s->ldp, C, s->n,
+                         width, accumulate);
+  else
+    spx_kernel_run (isa, work, n_work, panel, s->ldp, C, s->n, width,
+                    accumulate);
 }
 
 /* SPX_TEST_SHARED_PANEL=1: every run shares one panel, as when the
