@@ -13,9 +13,10 @@
 /* Tile shapes per block size: rows R, vectors V (R·V accumulators of
  * 32 zmm), k-steps unrolled U, and how many blocks ahead D the B rows are
  * prefetched; each measured against its alternatives with
- * tests/bench-kernels and bench. A whole block's rows in one tile (R = b)
- * beat re-reading its B rows for a second row tile (at b = 16 once the
- * plans pack B: 16×1 0.87–0.89 efficiency against 8×2's 0.82).
+ * tests/bench-kernels and bench. At b = 16, two row tiles of 8×2: with
+ * B's panel in half of L2, reading a block's B rows a second time costs
+ * less than 16×1's 16 broadcast loads of A per 16 FMAs (2 threads,
+ * 2048², d 0.1, n 256: 0.91–0.96 of dense against 0.86–0.90).
  * b = 1 prefetches nothing on rows of 16 non-zeros or more (shorter
  * ones: SHAPE_1_SHORT): B's panel is already in L2, and a row's 8
  * prefetches cost as many load-port slots as its 8 loads (1 thread,
@@ -38,7 +39,7 @@
 #define SHAPE_8 8, 3, 8, 2
 #endif
 #ifndef SHAPE_16
-#define SHAPE_16 16, 1, 16, 1
+#define SHAPE_16 8, 2, 16, 1
 #endif
 #ifndef SHAPE_32
 #define SHAPE_32 16, 1, 8, 1
