@@ -31,7 +31,7 @@
      "both is read as static,dynamic.") \
   O (dtype, 0, TEXT, "T", \
      "The numbers: fp32, or bf16 (fp16 is run as bf16: this CPU has no " \
-     "fp16 arithmetic) against oneDNN's bf16 dense (default: the " \
+     "fp16 arithmetic) against the fastest dense of those values (default: the " \
      "--scenario's, else fp32)", \
      "In bf16 every operand is rounded to bf16 and the sums are fp32; " \
      "tile-wise and --peers run fp32 only.") \

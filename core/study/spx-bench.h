@@ -23,8 +23,8 @@ typedef struct {
   SpxBenchOp       op;          /* SDDMM: static is spx_sddmm, the only
                                    contestant besides dense; dynamic and
                                    peers do not apply and are not run */
-  /* engine.type SPX_CPU_BF16: the plans run in bf16 against oneDNN's
-   * bf16 dense; every operand is rounded to bf16 first (OpenBLAS's C on
+  /* engine.type SPX_CPU_BF16: the plans run in bf16 against the fastest
+   * dense of those values (oneDNN's bf16 or an fp32 one); every operand is rounded to bf16 first (OpenBLAS's C on
    * those is the exact reference); tile-wise and the peers (fp32 only)
    * are not run. */
   SpxEngineOptions engine;
@@ -163,11 +163,11 @@ typedef struct {
   SpxBenchTiming dense, stat, dyn;
   /* Each dense measured. dense is a copy of the baseline of every ratio:
    * for fp32 the faster fp32 one whose C agrees with OpenBLAS's, for
-   * bf16 oneDNN's bf16 (the faster fp32 when it cannot run); and
-   * dense_library names it (spx_dense_name). */
+   * bf16 the fastest of those and oneDNN's bf16 (all multiply the same
+   * bf16 values); and dense_library names it (spx_dense_name). */
   SpxBenchDense  denses[SPX_N_DENSE];
   const char    *dense_library;
-  char           dense_note[256]; /* bf16 without a bf16 dense: why */
+  char           dense_note[256]; /* bf16 over an fp32 dense: why */
   /* What the plans computed in; the kernels that ran ("avx512-bf16"). */
   SpxCpuType     type;
   char           stat_kernel[32], dyn_kernel[32];
