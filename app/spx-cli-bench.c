@@ -31,8 +31,8 @@
      "both is read as static,dynamic.") \
   O (dtype, 0, TEXT, "T", \
      "The numbers: fp32, or bf16 (fp16 is run as bf16: this CPU has no " \
-     "fp16 arithmetic) against the fastest dense of those values (default: the " \
-     "--scenario's, else fp32)", \
+     "fp16 arithmetic) against the fastest dense of those values " \
+     "(default: the --scenario's, else fp32)", \
      "In bf16 every operand is rounded to bf16 and the sums are fp32; " \
      "tile-wise and --peers run fp32 only.") \
   O (threads, 't', TEXT, "T", \
@@ -354,7 +354,7 @@ find_bounds (const SpxBenchResult *r, gboolean probe, Bounds *b)
   b->probed = probe;
   if (!probe)
     return;
-  spx_probe_run (&b->probe, r->threads);
+  spx_probe_run (&b->probe, r->threads, r->k, r->n, r->type);
   const char *kernels[2] = { r->stat_kernel, r->dyn_kernel };
   const gboolean ran[2] = { r->stat.ran, r->dyn.ran };
   for (guint i = 0; i < 2; i++)
@@ -529,7 +529,7 @@ print_bounds (const SpxBenchResult *r, const Bounds *b)
     if (b->probe.rate[id] > 0)
       g_string_append_printf (rates, "%s%s %.0f %s", rates->len ? ", " : "",
                               spx_bound_name (id), b->probe.rate[id],
-                              id == SPX_BOUND_L2 ? "GB/s" : "GFLOP/s");
+                              id >= SPX_BOUND_L2 ? "GB/s" : "GFLOP/s");
   g_autofree char *threads = spx_count_text (b->probe.threads, "thread",
                                              "threads");
   fputc ('\n', stdout);

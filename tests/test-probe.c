@@ -2,6 +2,7 @@
  * peak and what L2 can feed it, by hand; the probe's rates where the
  * processor has the instructions; bench --probe's JSON */
 #include "spx-engine-probe.h"
+#include "spx-probe.h"
 #include "test-run.h"
 
 #include <json-glib/json-glib.h>
@@ -13,7 +14,8 @@ test_kernel_bound (void)
   p.rate[SPX_BOUND_FMA_AVX2] = 100;
   p.rate[SPX_BOUND_FMA_AVX512] = 200;
   p.rate[SPX_BOUND_DPBF16] = 300;
-  p.rate[SPX_BOUND_L2] = 100; /* GB/s */
+  p.rate[SPX_BOUND_L2] = 100;    /* GB/s */
+  p.rate[SPX_BOUND_GATHER] = 80; /* GB/s */
   static const struct {
     const char *kernel;
     SpxCpuType  type;
@@ -21,8 +23,10 @@ test_kernel_bound (void)
     SpxBoundId  by;
     double      gflops;
   } cases[] = {
-    /* fp32 b = 1: 100 GB/s × 2 flops per 4 bytes = 50 < 200 */
-    { "avx512", SPX_CPU_FP32, 1, SPX_BOUND_L2, 50 },
+    /* fp32 b = 1: rows at random, 80 GB/s × 2 flops per 4 bytes = 40 */
+    { "avx512", SPX_CPU_FP32, 1, SPX_BOUND_GATHER, 40 },
+    /* b = 2: 100 GB/s × 4 / 4 = 100 < 200 */
+    { "avx512", SPX_CPU_FP32, 2, SPX_BOUND_L2, 100 },
     /* b = 16: 100 × 32 / 4 = 800 > 200: the FMAs */
     { "avx512", SPX_CPU_FP32, 16, SPX_BOUND_FMA_AVX512, 200 },
     /* bf16 b = 2: 100 × 4 / 2 = 200 < 300 */
@@ -54,17 +58,43 @@ static void
 test_probe_rates (void)
 {
   SpxProbe p;
-  spx_probe_run (&p, 1);
+  spx_probe_run (&p, 1, 256, 64, SPX_CPU_FP32);
   g_assert_cmpuint (p.threads, ==, 1);
   const SpxIsa needs[SPX_N_BOUNDS] = {
     SPX_ISA_AVX2, SPX_ISA_AVX512, SPX_ISA_AVX512_BF16, SPX_ISA_AMX_BF16,
-    SPX_ISA_AVX512
+    SPX_ISA_AVX512, SPX_ISA_AVX512
   };
   for (SpxBoundId id = 0; id < SPX_N_BOUNDS; id++)
     if (spx_isa_supported (needs[id]))
       g_assert_cmpfloat (p.rate[id], >, 0);
     else
       g_assert_cmpfloat (p.rate[id], ==, 0);
+}
+
+/* The gather reads the first vectors of each listed row, repeats and
+ * all: its sum is theirs, its bytes 64 a vector. */
+static void
+test_gather (void)
+{
+  if (!spx_isa_supported (SPX_ISA_AVX512))
+    {
+      g_test_skip ("no AVX-512 here");
+      return;
+    }
+  enum { ROWS = 8, LD = 48 };
+  float panel[ROWS * LD];
+  for (guint i = 0; i < ROWS * LD; i++)
+    panel[i] = (float) (i % LD < 32 ? i : 1000 * i); /* past 2 vectors: big */
+  const guint32 rows[] = { 3, 0, 3, 7 };
+  double want = 0;
+  for (guint r = 0; r < G_N_ELEMENTS (rows); r++)
+    for (guint c = 0; c < 32; c++)
+      want += panel[rows[r] * LD + c];
+  float keep = 0;
+  double bytes = spx_probe_gather_avx512 (panel, LD, 2, rows,
+                                          G_N_ELEMENTS (rows), &keep);
+  g_assert_cmpfloat (bytes, ==, 4 * 2 * 64);
+  g_assert_cmpfloat_with_epsilon (keep, want, 1e-3 * want);
 }
 
 /* bench --probe --json: each sparse timing's bound, its fraction the
@@ -108,6 +138,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/probe/kernel-bound", test_kernel_bound);
   g_test_add_func ("/probe/rates", test_probe_rates);
+  g_test_add_func ("/probe/gather", test_gather);
   g_test_add_func ("/probe/cli", test_cli);
   return g_test_run ();
 }

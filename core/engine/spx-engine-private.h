@@ -33,6 +33,10 @@ typedef struct {
 void     spx_schedule_init  (SpxSchedule *s, guint64 k, guint64 n, guint b,
                              guint64 brows, guint64 bcols, guint64 max_blocks,
                              guint n_threads);
+/* B's panel for k rows of n elements of size bytes: nc columns at a
+ * time, ldp elements apart. */
+void     spx_schedule_panel_shape (guint64 k, guint64 n, guint size,
+                                   guint64 *nc, guint64 *ldp);
 /* Make it a bf16 schedule, run by isa's bf16 kernels (before building). */
 void     spx_schedule_set_bf16 (SpxSchedule *s, SpxIsa isa);
 void     spx_schedule_clear (SpxSchedule *s);

@@ -1,5 +1,6 @@
 /* spx-engine-probe.c: timing the probe's loops on every thread */
 #include "spx-engine-probe.h"
+#include "spx-engine-private.h"
 #include "spx-kernels.h"
 #include "spx-probe.h"
 
@@ -16,6 +17,7 @@ static const char *const bound_names[SPX_N_BOUNDS] = {
   [SPX_BOUND_DPBF16] = "vdpbf16ps",
   [SPX_BOUND_AMX] = "AMX tiles",
   [SPX_BOUND_L2] = "L2 read",
+  [SPX_BOUND_GATHER] = "L2 gather",
 };
 
 const char *
@@ -82,8 +84,48 @@ l2_rate (int threads)
   return isfinite (keep) ? bytes / longest / 1e3 : 0; /* GB/s */
 }
 
+#define GATHER_ROWS 4096 /* random rows a round */
+
+/* L2's rate for B's rows read at random, as a b = 1 kernel reads them:
+ * each thread gathers rows of a panel shaped as a plan of k × n in type
+ * packs (rows of its nc columns, ldp apart), kept in L2. */
+static double
+gather_rate (int threads, guint64 k, guint64 n, SpxCpuType type)
+{
+  guint esize = type == SPX_CPU_BF16 ? 2 : 4;
+  guint64 nc, ldp;
+  spx_schedule_panel_shape (k, n, esize, &nc, &ldp);
+  guint vectors = (guint) MIN ((nc * esize + 63) / 64, 16);
+  guint64 ld = ldp * esize / sizeof (float);
+  double bytes = 0, longest = 1;
+  float keep = 0;
+#pragma omp parallel num_threads (threads) reduction (+ : bytes, keep) \
+  reduction (max : longest)
+  {
+    float *panel = spx_engine_alloc (k * ld * sizeof (float));
+    guint32 *rows = g_new (guint32, GATHER_ROWS);
+    GRand *rand = g_rand_new_with_seed ((guint32) omp_get_thread_num ());
+    for (guint i = 0; i < GATHER_ROWS; i++)
+      rows[i] = (guint32) g_rand_int_range (rand, 0, (gint32) k);
+    memset (panel, 0, k * ld * sizeof (float));
+    gint64 t0 = g_get_monotonic_time (), t = t0;
+    while (t - t0 < PROBE_US)
+      {
+        bytes += spx_probe_gather_avx512 (panel, ld, vectors, rows,
+                                          GATHER_ROWS, &keep);
+        t = g_get_monotonic_time ();
+      }
+    longest = MAX (longest, (double) (t - t0));
+    g_rand_free (rand);
+    g_free (rows);
+    free (panel);
+  }
+  return isfinite (keep) ? bytes / longest / 1e3 : 0; /* GB/s */
+}
+
 void
-spx_probe_run (SpxProbe *probe, guint threads)
+spx_probe_run (SpxProbe *probe, guint threads, guint64 k, guint64 n,
+               SpxCpuType type)
 {
   memset (probe, 0, sizeof *probe);
   SpxEngineOptions o = { .threads = threads };
@@ -91,8 +133,11 @@ spx_probe_run (SpxProbe *probe, guint threads)
   for (SpxBoundId id = 0; id < SPX_BOUND_L2; id++)
     if (spx_isa_supported (peaks[id].needs))
       probe->rate[id] = peak_rate (peaks[id].loop, (int) probe->threads);
-  if (spx_isa_supported (SPX_ISA_AVX512))
-    probe->rate[SPX_BOUND_L2] = l2_rate ((int) probe->threads);
+  if (!spx_isa_supported (SPX_ISA_AVX512) || k == 0 || n == 0)
+    return;
+  probe->rate[SPX_BOUND_L2] = l2_rate ((int) probe->threads);
+  probe->rate[SPX_BOUND_GATHER] = gather_rate ((int) probe->threads, k, n,
+                                               type);
 }
 
 /* The compute bound each kernel's name runs on. */
@@ -117,11 +162,14 @@ spx_probe_kernel_bound (const SpxProbe *probe, const char *kernel,
         continue;
       *bound = (SpxKernelBound) { kernel_peaks[i].by,
                                   probe->rate[kernel_peaks[i].by] };
-      /* each element of B's rows serves b multiply-adds (2b flops) */
+      /* each element of B's rows serves b multiply-adds (2b flops); a
+       * block of one row reads its row alone, at the gather's rate */
       double esize = type == SPX_CPU_BF16 ? 2 : 4;
-      double from_l2 = probe->rate[SPX_BOUND_L2] * 2.0 * b / esize;
+      SpxBoundId feed = b == 1 && probe->rate[SPX_BOUND_GATHER] > 0
+        ? SPX_BOUND_GATHER : SPX_BOUND_L2;
+      double from_l2 = probe->rate[feed] * 2.0 * b / esize;
       if (from_l2 > 0 && from_l2 < bound->gflops)
-        *bound = (SpxKernelBound) { SPX_BOUND_L2, from_l2 };
+        *bound = (SpxKernelBound) { feed, from_l2 };
       return TRUE;
     }
   return FALSE;

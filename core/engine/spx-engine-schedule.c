@@ -16,8 +16,9 @@
  * padded off powers of two: its rows then share pages (few TLB misses;
  * the kernels read B's rows at random) and do not alias in L1 as a 1 KiB
  * stride would. */
-static void
-panel_shape (guint64 k, guint64 n, guint size, guint64 *nc, guint64 *ldp)
+void
+spx_schedule_panel_shape (guint64 k, guint64 n, guint size, guint64 *nc,
+                          guint64 *ldp)
 {
   guint64 c = (spx_kernel_l2_bytes () / 2 / size / k) / 16 * 16;
   c = CLAMP (c, 16, 512);
@@ -38,7 +39,7 @@ spx_schedule_init (SpxSchedule *s, guint64 k, guint64 n, guint b,
   s->element_bytes = sizeof (float);
   s->panel_rows = bcols * b;
   s->bf16 = FALSE;
-  panel_shape (k, n, sizeof (float), &s->nc, &s->ldp);
+  spx_schedule_panel_shape (k, n, sizeof (float), &s->nc, &s->ldp);
   s->work = g_new0 (SpxRowWork, brows);
   s->start = g_new0 (gsize, n_threads + 1);
   s->b_offsets = g_new (guint32, MAX (max_blocks, 1));
@@ -59,7 +60,7 @@ spx_schedule_set_bf16 (SpxSchedule *s, SpxIsa isa)
    * padding rows (bcol_rows ≤ b) it still fits the fp32 panel's
    * (panel_rows · ldp floats), which the budget counted. */
   if (set->element_bytes == sizeof (guint16) && s->bcol_rows <= s->b)
-    panel_shape (s->k, s->n, sizeof (guint16), &s->nc, &s->ldp);
+    spx_schedule_panel_shape (s->k, s->n, sizeof (guint16), &s->nc, &s->ldp);
 }
 
 /* The panel is B's rows padded to whole blocks: a bf16 set's padded
@@ -70,7 +71,7 @@ spx_schedule_bytes (guint64 k, guint64 n, guint b, guint64 brows,
                     guint64 bcols, guint64 max_blocks, guint n_threads)
 {
   guint64 nc, ldp;
-  panel_shape (k, n, sizeof (float), &nc, &ldp);
+  spx_schedule_panel_shape (k, n, sizeof (float), &nc, &ldp);
   return (double) brows * sizeof (SpxRowWork) +
          (double) MAX (max_blocks, 1) * sizeof (guint32) +
          (3.0 * brows + bcols + 1) * sizeof (guint32) +

@@ -1,5 +1,5 @@
-/* spx-probe-avx512.c: the 512-bit FMA peak and L2's read bandwidth
- * (compiled with AVX-512) */
+/* spx-probe-avx512.c: the 512-bit FMA peak, L2's read bandwidth and its
+ * rate for rows gathered at random (compiled with AVX-512) */
 #include "spx-probe.h"
 
 #include <immintrin.h>
@@ -36,4 +36,26 @@ spx_probe_read_avx512 (const float *buf, gsize n, guint reps, float *keep)
   s0 = _mm512_add_ps (_mm512_add_ps (s0, s1), _mm512_add_ps (s2, s3));
   *keep += _mm512_reduce_add_ps (s0);
   return (double) reps * whole * sizeof (float);
+}
+
+double
+spx_probe_gather_avx512 (const float *panel, guint64 ldp, guint vectors,
+                         const guint32 *rows, gsize n_rows, float *keep)
+{
+  __m512 s[16];
+  for (guint v = 0; v < 16; v++)
+    s[v] = _mm512_setzero_ps ();
+  vectors = MIN (vectors, 16);
+  for (gsize i = 0; i < n_rows; i++)
+    {
+      const float *row = panel + rows[i] * ldp;
+#pragma GCC unroll 16
+      for (guint v = 0; v < 16; v++) /* constant v: s stays in registers */
+        if (v < vectors)
+          s[v] = _mm512_add_ps (s[v], _mm512_loadu_ps (row + 16 * v));
+    }
+  for (guint v = 1; v < 16; v++)
+    s[0] = _mm512_add_ps (s[0], s[v]);
+  *keep += _mm512_reduce_add_ps (s[0]);
+  return (double) n_rows * vectors * 64;
 }
