@@ -24,9 +24,9 @@ typedef struct {
   double rate[SPX_N_BOUNDS];
 } SpxProbe;
 
-/* Each rate measured for about 20 ms on threads threads (0: all); the
- * gather on the panel a k × n B of type packs into (none for k or n 0).
- * The L2 ones need AVX-512. */
+/* Each rate the best of three windows of about 20 ms on threads threads
+ * (0: all); the gather on the panel a k × n B of type packs into (none
+ * for k or n 0). The L2 ones need AVX-512. */
 void        spx_probe_run (SpxProbe *probe, guint threads, guint64 k,
                            guint64 n, SpxCpuType type);
 /* "fp32 FMA (avx512)", "vdpbf16ps", "AMX tiles", "L2 read", "L2
