@@ -182,11 +182,15 @@ check_choice (const SpxSurveyLayer *layer, SpxSweepSource s)
   g_assert_cmpfloat (chosen->speedup, ==, best);
   g_assert_cmpfloat (best, >=, SPX_SURVEY_FASTER);
   g_assert_cmpfloat (c->ms, ==, chosen->ms);
-  /* a noisy dense beside it is not its dense time */
+  /* a noisy dense beside it is not its dense time; the model's speedup
+   * is its times' ratio, the CPU's points' the median of the rounds'
+   * ratios, which the ratio of the medians (the recommendation's, as in
+   * the totals) need not equal */
   if (dense->noise == SPX_NOISE_NONE)
     {
       g_assert_cmpfloat (c->dense_ms, ==, dense->ms);
-      g_assert_cmpfloat_with_epsilon (c->speedup, chosen->speedup, 1e-9);
+      if (s == SPX_SWEEP_MODEL)
+        g_assert_cmpfloat_with_epsilon (c->speedup, chosen->speedup, 1e-9);
     }
   g_assert_cmpfloat_with_epsilon (c->speedup, c->dense_ms / c->ms, 1e-12);
 }
