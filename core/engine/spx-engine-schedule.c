@@ -22,7 +22,10 @@ spx_schedule_panel_shape (guint64 k, guint64 n, guint size, guint64 *nc,
 {
   guint64 c = (spx_kernel_l2_bytes () / 2 / size / k) / 16 * 16;
   c = CLAMP (c, 16, 512);
-  *nc = MIN (c, n);
+  /* as few passes over n as fit, of even widths: a narrow last pass
+   * reads all of A's values again for a sliver of C */
+  guint64 passes = MAX ((n + c - 1) / c, 1);
+  *nc = MIN (((n + passes - 1) / passes + 15) / 16 * 16, n);
   *ldp = (*nc + 15) / 16 * 16 + 16;
 }
 
