@@ -417,7 +417,7 @@ test_save_reopen (void)
   SpxWindow *again = window_new ();
   open_path (again, json);
   g_assert_true (layers_shown (again));
-  g_assert_cmpuint (again->layers.serial, ==, 0); /* no survey ran */
+  g_assert_null (again->layers.job); /* no survey runs */
   g_assert_false (again->layers.unsaved);
   assert_rows (again, w->layers.survey, SPX_SWEEP_CPU);
   assert_rows (again, w->layers.survey, SPX_SWEEP_MODEL);

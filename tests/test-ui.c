@@ -1054,7 +1054,8 @@ open_and_sweep (SpxWindow *w, const char *path)
                                    strrchr (path, '/')));
   activate (w, "run-sweep", NULL);
   wait_idle (w);
-  g_assert_cmpuint (w->study->sweep->points->len, ==, w->sweep_total);
+  g_assert_cmpuint (w->study->sweep->points->len, ==,
+                    spx_sweep_total (&w->study->sweep->settings));
 }
 
 /* Two layers side by side: the first one's sweep is kept when the
@@ -1149,13 +1150,11 @@ test_sweep_cancel (void)
   activate (w, "cancel", NULL);
   wait_idle (w);
   guint got = w->study->sweep->points->len;
-  g_assert_cmpuint (got, <, w->sweep_total);
+  g_assert_cmpuint (got, <, spx_sweep_total (&w->study->sweep->settings));
   g_assert_false (gtk_widget_get_visible (w->cancel));
   /* the chart knows it is partial (not running) and up to date */
   g_assert_false (SPEEDUP_DATA (w)->running);
   g_assert_false (SPEEDUP_DATA (w)->stale);
-  g_assert_cmpuint (spx_sweep_total (&w->study->sweep->settings), ==,
-                    w->sweep_total);
   /* the points done are on the chart and export as CSV */
   g_autofree char *csv = g_build_filename (dir, "sweep.csv", NULL);
   activate (w, "export-sweep-path", g_variant_new_string (csv));
@@ -1185,9 +1184,9 @@ test_sweep_waits (void)
   activate (w, "open-path", g_variant_new_string (path));
   g_assert_true (w->planning);
   activate (w, "run-sweep", NULL);
-  g_assert_null (w->sweep_cancel); /* not yet */
+  g_assert_null (w->sweep_job); /* not yet */
   gint64 end = g_get_monotonic_time () + WAIT_S * G_USEC_PER_SEC;
-  while (w->sweep_cancel == NULL && g_get_monotonic_time () < end)
+  while (w->sweep_job == NULL && g_get_monotonic_time () < end)
     g_main_context_iteration (NULL, TRUE);
   const SpxSweepOptions *o = &w->study->sweep->settings;
   g_assert_nonnull (o->subject);
@@ -1976,7 +1975,7 @@ test_sweep_sddmm (void)
   const SpxSweep *sw = w->study->sweep;
   g_assert_cmpint (sw->settings.op, ==, SPX_BENCH_OP_SDDMM);
   g_assert_cmpuint (sw->points->len, >, 0);
-  g_assert_cmpuint (sw->points->len, ==, w->sweep_total);
+  g_assert_cmpuint (sw->points->len, ==, spx_sweep_total (&sw->settings));
   for (guint i = 0; i < sw->points->len; i++)
     {
       const SpxSweepPoint *p = &g_array_index (sw->points, SpxSweepPoint, i);

@@ -342,7 +342,7 @@ update_chart (SpxWindow *w)
   SpxRenderLayersData *d = &w->layers.chart_data;
   const SpxSurvey *survey = w->layers.survey;
   d->survey = survey;
-  d->running = w->layers.cancel != NULL;
+  d->running = w->layers.job != NULL;
   SpxView *view = SPX_VIEW (w->layers.chart);
   spx_view_set_renderer (view, survey ? spx_render_layers : NULL, d);
   /* every row legible: the chart scrolls when the network is long */
@@ -367,7 +367,7 @@ _spx_window_layers_actions (SpxWindow *w)
 {
   if (w->layers.survey == NULL) /* it says the panel's settings */
     update_summary (w);
-  gboolean idle = w->layers.cancel == NULL && w->sweep_cancel == NULL;
+  gboolean idle = w->layers.job == NULL && w->sweep_job == NULL;
   GActionMap *map = G_ACTION_MAP (w);
   g_simple_action_set_enabled (
     G_SIMPLE_ACTION (g_action_map_lookup_action (map, "run-survey")),
@@ -487,8 +487,8 @@ open_done (GObject *source, GAsyncResult *result, gpointer data)
     }
   _spx_window_clear_error (w);
   /* a survey running is of the network replaced */
-  if (w->layers.cancel != NULL)
-    g_cancellable_cancel (w->layers.cancel);
+  if (w->layers.job != NULL)
+    spx_job_cancel (w->layers.job);
   _spx_shared_network_release (w->layers.network);
   w->layers.network = j->network
     ? _spx_shared_network_new (g_steal_pointer (&j->network)) : NULL;
@@ -522,24 +522,19 @@ _spx_window_open_network (SpxWindow *w, const char *path)
 /* ---- the survey ---------------------------------------------------- */
 
 typedef struct {
-  SpxWindow        *window;  /* a reference */
-  guint             serial;
   SpxSharedNetwork *network; /* a reference */
   SpxSurveyOptions  options;
   SpxIpuMachine    *machine; /* options' */
-  GCancellable     *cancel;
   SpxSurvey        *survey;  /* the worker's own */
-  GError           *error;
   /* the survey shown before, back when this one ends with no layer */
   SpxSurvey        *before;
   gboolean          before_unsaved;
   gboolean          again;   /* the noisy layers of survey measured again */
 } SurveyJob;
 
-/* A point for the main loop, with what it needs of its layer. */
+/* A point for the main loop, with what it needs of its layer (no name:
+ * measuring again, progress only). */
 typedef struct {
-  SpxWindow     *window;
-  guint          serial, done, total;
   char          *name;
   guint          entry;
   guint64        rows, cols, nnz;
@@ -548,16 +543,22 @@ typedef struct {
 } PointMsg;
 
 static void
-survey_job_free (SurveyJob *j)
+survey_job_free (gpointer data)
 {
-  g_object_unref (j->window);
+  SurveyJob *j = data;
   _spx_shared_network_release (j->network);
   spx_ipu_machine_free (j->machine);
-  g_object_unref (j->cancel);
   spx_survey_free (j->survey);
   spx_survey_free (j->before);
-  g_clear_error (&j->error);
   g_free (j);
+}
+
+static void
+point_msg_free (gpointer data)
+{
+  PointMsg *m = data;
+  g_free (m->name);
+  g_free (m);
 }
 
 /* The shown survey's layer for msg's entry, made when its first point
@@ -603,36 +604,28 @@ add_point (SpxSurvey *survey, const PointMsg *m)
   return l;
 }
 
-static gboolean
-deliver_point (gpointer data)
+static void
+deliver_point (gpointer owner, gpointer data, gpointer message)
 {
-  PointMsg *m = data;
-  SpxWindow *w = m->window;
-  if (m->name == NULL && m->serial == w->layers.serial && !destroyed (w))
-    { /* measuring again: its progress only, the rows at the end */
-      w->layers.done = m->done;
-      w->layers.total = m->total;
-      _spx_window_update_busy (w);
-    }
-  else if (m->name != NULL && m->serial == w->layers.serial &&
-           w->layers.survey != NULL && !destroyed (w))
+  SpxWindow *w = owner;
+  PointMsg *m = message;
+  if (m->name != NULL && w->layers.survey != NULL)
     {
       guint layers = w->layers.survey->layers->len;
       SpxSurveyLayer *l = add_point (w->layers.survey, m);
       w->layers.unsaved = TRUE;
-      w->layers.done = m->done;
-      w->layers.total = m->total;
       update_row (w, m->name, (gint) m->entry, l);
       layers_changed (w);
       if (w->layers.survey->layers->len != layers) /* the chart grew */
         fit_table (w);
-      _spx_window_update_busy (w);
     }
-  g_object_unref (w);
-  g_free (m->name);
-  g_free (m);
-  return G_SOURCE_REMOVE;
+  _spx_window_update_busy (w);
 }
+
+typedef struct {
+  SpxJob    *job;
+  SurveyJob *survey;
+} Progress;
 
 /* On the worker: each point to the main loop with its layer's figures
  * (the survey is the worker's until the run returns); stop when
@@ -641,75 +634,64 @@ static gboolean
 survey_progress (guint done, guint total, guint layer,
                  const SpxSweepPoint *point, gpointer data)
 {
-  SurveyJob *j = data;
-  if (point != NULL && j->again)
+  Progress *p = data;
+  if (point != NULL)
     {
       PointMsg *m = g_new0 (PointMsg, 1);
-      m->window = g_object_ref (j->window);
-      m->serial = j->serial;
-      m->done = done;
-      m->total = total;
-      g_idle_add (deliver_point, m);
+      if (!p->survey->again)
+        {
+          const SpxSurveyLayer *l = p->survey->survey->layers->pdata[layer];
+          *m = (PointMsg) { g_strdup (l->name), l->entry, l->rows, l->cols,
+                            l->nnz, l->density, *point };
+        }
+      spx_job_post (p->job, done, total, m);
     }
-  else if (point != NULL)
-    {
-      const SpxSurveyLayer *l = j->survey->layers->pdata[layer];
-      PointMsg *m = g_new0 (PointMsg, 1);
-      *m = (PointMsg) { g_object_ref (j->window), j->serial, done, total,
-                        g_strdup (l->name), l->entry, l->rows, l->cols,
-                        l->nnz, l->density, *point };
-      g_idle_add (deliver_point, m);
-    }
-  return !g_cancellable_is_cancelled (j->cancel);
+  return !spx_job_cancelled (p->job);
 }
 
 static void
-survey_thread (GTask *task, gpointer source, gpointer data, GCancellable *c)
+survey_run (SpxJob *job, gpointer data, GError **error)
 {
   SurveyJob *j = data;
-  g_cancellable_push_current (j->cancel);
+  Progress p = { job, j };
   if (j->again)
     spx_survey_measure_again (j->survey, j->network->network, 1,
-                              survey_progress, j, &j->error);
+                              survey_progress, &p, error);
   else
     spx_survey_run (j->survey, j->network->network, &j->options,
-                    survey_progress, j, &j->error);
-  g_cancellable_pop_current (j->cancel);
-  g_task_return_boolean (task, TRUE); /* the outcome is in j */
+                    survey_progress, &p, error);
 }
 
 /* The worker's survey is the final word: its layers (the one under way
  * when cancelled left out), skipped ones with why, every point judged
- * again; points still on their way are dropped. Stopped before its
- * first layer was done, the survey shown before comes back. */
+ * again (points still on their way are not delivered after it). Stopped
+ * before its first layer was done, the survey shown before comes back. */
 static void
-survey_done (GObject *source, GAsyncResult *result, gpointer data)
+survey_done (gpointer owner, gpointer data, const GError *error)
 {
-  SpxWindow *w = SPX_WINDOW (source);
+  SpxWindow *w = owner;
   SurveyJob *j = data;
-  g_task_propagate_boolean (G_TASK (result), NULL);
-  if (j->serial == w->layers.serial && !destroyed (w))
+  g_clear_pointer (&w->layers.job, spx_job_unref);
+  gboolean none = j->survey->layers->len == 0 && j->before != NULL;
+  if (j->network == w->layers.network) /* not another one's since */
     {
-      g_clear_object (&w->layers.cancel);
-      w->layers.serial++;
-      gboolean none = j->survey->layers->len == 0 && j->before != NULL;
-      if (j->network == w->layers.network) /* not another one's since */
-        {
-          spx_survey_free (w->layers.survey);
-          w->layers.survey = none ? g_steal_pointer (&j->before)
-                                  : g_steal_pointer (&j->survey);
-          w->layers.unsaved = none ? j->before_unsaved
-                                   : w->layers.survey->layers->len > 0;
-          fill_rows (w);
-        }
-      if (j->error != NULL && !g_error_matches (j->error, SPX_SWEEP_ERROR,
-                                                SPX_SWEEP_ERROR_CANCELLED))
-        _spx_window_show_error (w, j->error->message);
-      layers_changed (w);
-      _spx_window_update_busy (w);
+      spx_survey_free (w->layers.survey);
+      w->layers.survey = none ? g_steal_pointer (&j->before)
+                              : g_steal_pointer (&j->survey);
+      w->layers.unsaved = none ? j->before_unsaved
+                               : w->layers.survey->layers->len > 0;
+      fill_rows (w);
     }
-  survey_job_free (j);
+  if (error != NULL &&
+      !g_error_matches (error, SPX_SWEEP_ERROR, SPX_SWEEP_ERROR_CANCELLED))
+    _spx_window_show_error (w, error->message);
+  layers_changed (w);
+  _spx_window_update_busy (w);
 }
+
+static const SpxJobKind survey_kind = {
+  survey_run, deliver_point, survey_done, survey_job_free, point_msg_free
+};
 
 /* What Run Survey runs: the panel's n, numbers, machine and threads;
  * the sources chosen beside the button. */
@@ -742,80 +724,68 @@ shown_survey (const SurveyJob *j)
   return survey;
 }
 
-static void
-start_job (SpxWindow *w, SurveyJob *j)
+static gboolean
+survey_free_to_run (SpxWindow *w)
 {
-  GTask *task = g_task_new (w, NULL, survey_done, j);
-  g_task_set_task_data (task, j, NULL); /* freed by survey_done */
-  g_task_run_in_thread (task, survey_thread);
-  g_object_unref (task);
+  return w->layers.job == NULL && w->sweep_job == NULL &&
+         _spx_window_layers_network (w) != NULL;
 }
 
 void
 _spx_window_survey_again (SpxWindow *w)
 {
-  if (w->layers.cancel != NULL || w->sweep_cancel != NULL ||
-      _spx_window_layers_network (w) == NULL || !has_noisy (w->layers.survey))
+  if (!survey_free_to_run (w) || !has_noisy (w->layers.survey))
     return;
   SurveyJob *j = g_new0 (SurveyJob, 1);
-  j->window = g_object_ref (w);
-  j->serial = ++w->layers.serial;
   j->network = g_atomic_rc_box_acquire (w->layers.network);
   j->again = TRUE;
-  j->cancel = g_cancellable_new ();
   /* the worker's own copy; the one shown stays until it is done */
   j->survey = spx_survey_copy (w->layers.survey);
-  w->layers.cancel = g_object_ref (j->cancel);
-  w->layers.done = 0;
-  w->layers.total = 1;
+  w->layers.job = spx_job_start (&survey_kind, w, j);
+  spx_job_set_progress (w->layers.job, 0, 1);
   _spx_window_update_busy (w);
-  start_job (w, j);
 }
 
 void
 _spx_window_run_survey (SpxWindow *w)
 {
-  if (w->layers.cancel != NULL || w->sweep_cancel != NULL ||
-      _spx_window_layers_network (w) == NULL)
+  if (!survey_free_to_run (w))
     return;
   SurveyJob *j = g_new0 (SurveyJob, 1);
-  j->window = g_object_ref (w);
-  j->serial = ++w->layers.serial;
   j->network = g_atomic_rc_box_acquire (w->layers.network);
   survey_options (w, j);
-  j->cancel = g_cancellable_new ();
   j->survey = spx_survey_new ();
-  w->layers.cancel = g_object_ref (j->cancel);
   j->before = g_steal_pointer (&w->layers.survey);
   j->before_unsaved = w->layers.unsaved;
   w->layers.survey = shown_survey (j);
-  w->layers.done = 0;
-  w->layers.total = spx_survey_total (j->network->network, &j->options);
+  guint total = spx_survey_total (j->network->network, &j->options);
+  w->layers.job = spx_job_start (&survey_kind, w, j);
+  spx_job_set_progress (w->layers.job, 0, total);
   fill_rows (w);
   layers_changed (w);
   _spx_window_update_busy (w);
-  start_job (w, j);
 }
 
 gboolean
 _spx_window_surveying (SpxWindow *w, guint *done, guint *total)
 {
-  *done = w->layers.done;
-  *total = w->layers.total;
-  return w->layers.cancel != NULL;
+  *done = *total = 0;
+  if (w->layers.job != NULL)
+    spx_job_progress (w->layers.job, done, total);
+  return w->layers.job != NULL;
 }
 
 gboolean
 _spx_window_layers_busy (SpxWindow *w)
 {
-  return w->layers.cancel != NULL || w->layers.open_cancel != NULL;
+  return w->layers.job != NULL || w->layers.open_cancel != NULL;
 }
 
 void
 _spx_window_layers_cancel (SpxWindow *w)
 {
-  if (w->layers.cancel != NULL)
-    g_cancellable_cancel (w->layers.cancel);
+  if (w->layers.job != NULL)
+    spx_job_cancel (w->layers.job);
   if (w->layers.open_cancel != NULL)
     {
       w->layers.open_serial++; /* its result will be dropped */
@@ -828,7 +798,7 @@ void
 _spx_window_layers_free (SpxWindow *w)
 {
   g_clear_object (&w->layers.open_cancel);
-  g_clear_object (&w->layers.cancel);
+  g_clear_pointer (&w->layers.job, spx_job_drop);
   g_clear_pointer (&w->layers.network, _spx_shared_network_release);
   g_clear_pointer (&w->layers.survey, spx_survey_free);
   g_clear_object (&w->layers.sorted);

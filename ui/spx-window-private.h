@@ -2,7 +2,8 @@
  * _spx_window_… (what one file alone uses is static there). spx-window.c
  * builds it, holds the actions and shows the study in the views;
  * -panel.c applies the side panel's edits (spx-scenario-panel.h) to the
- * study; -work.c planning, loading and sweeps on worker threads;
+ * study; -work.c planning, loading and sweeps on worker threads (sweeps,
+ * as surveys, are spx-job.h's jobs);
  * -lesson.c the guided lesson; -files.c open and save; -export.c the
  * export dialog and what it remembers; -layers.c the Layers page (a
  * network's layers and their survey). */
@@ -10,6 +11,7 @@
 
 #include "spx-window.h"
 #include "spx-ipu.h"
+#include "spx-job.h"
 #include "spx-lesson.h"
 #include "spx-mask-editor.h"
 #include "spx-render-export.h"
@@ -41,9 +43,7 @@ typedef struct {
   /* reading a network or a saved survey: older results are dropped */
   guint          open_serial;
   GCancellable  *open_cancel;
-  /* the survey running, its points arriving one by one */
-  GCancellable  *cancel;
-  guint          serial, done, total;
+  SpxJob        *job;         /* the survey running */
   GtkListStore  *store;
   GtkWidget     *page, *tree, *summary, *run_button, *sources, *chart;
   GtkWidget     *chart_box;   /* scrolls the chart; shown with a survey */
@@ -84,10 +84,7 @@ struct _SpxWindow {
                                    stops it where it is */
   gboolean       sweep_pending; /* asked for while the subject was made */
 
-  /* the sweep on the chart; points arrive one by one */
-  GCancellable  *sweep_cancel;
-  guint          sweep_serial;
-  guint          sweep_done, sweep_total;
+  SpxJob        *sweep_job;    /* the sweep on the chart, running */
   guint          pulse_source; /* the bar's pulse while work runs */
 
   SpxWindowLayers layers;

@@ -358,14 +358,10 @@ _spx_window_subject_restored (SpxWindow *w, const SpxSubject *subject)
 /* ---- sweeps -------------------------------------------------------- */
 
 typedef struct {
-  SpxWindow       *window;   /* a reference */
-  guint            serial;
   guint            revision; /* of the study when it started */
   SpxStudy        *study;    /* the worker's copy; the options borrow it */
   SpxSweepOptions  options;
-  GCancellable    *cancel;
   SpxSweep        *sweep;    /* the worker's own */
-  GError          *error;
   /* Measuring again: these block sizes of a copy of the sweep, on one
    * thread; 0 of them: a whole new sweep. */
   guint            again[SPX_SWEEP_MAX_VALUES];
@@ -373,41 +369,34 @@ typedef struct {
 } SweepJob;
 
 typedef struct {
-  SpxWindow     *window;
-  guint          serial, done, total;
   SpxSweepPoint  point;
   gboolean       append; /* a new point (measured again: progress only) */
 } PointMsg;
 
 static void
-sweep_job_free (SweepJob *j)
+sweep_job_free (gpointer data)
 {
-  g_object_unref (j->window);
-  g_object_unref (j->cancel);
+  SweepJob *j = data;
   spx_sweep_free (j->sweep);
   spx_study_free (j->study);
-  g_clear_error (&j->error);
   g_free (j);
 }
 
-static gboolean
-deliver_point (gpointer data)
+static void
+deliver_point (gpointer owner, gpointer data, gpointer message)
 {
-  PointMsg *m = data;
-  SpxWindow *w = m->window;
-  if (m->serial == w->sweep_serial)
-    {
-      if (m->append)
-        g_array_append_val (w->study->sweep->points, m->point);
-      w->sweep_done = m->done;
-      w->sweep_total = m->total;
-      _spx_window_views_changed (w, SPX_RENDER_VIEW_NEEDS_SWEEP);
-      _spx_window_update_busy (w);
-    }
-  g_object_unref (w);
-  g_free (m);
-  return G_SOURCE_REMOVE;
+  SpxWindow *w = owner;
+  PointMsg *m = message;
+  if (m->append)
+    g_array_append_val (w->study->sweep->points, m->point);
+  _spx_window_views_changed (w, SPX_RENDER_VIEW_NEEDS_SWEEP);
+  _spx_window_update_busy (w);
 }
+
+typedef struct {
+  SpxJob   *job;
+  SweepJob *sweep;
+} Progress;
 
 /* On the worker: hand each point to the main loop; stop when cancelled
  * (also while a point is being measured: point is NULL then). */
@@ -415,97 +404,70 @@ static gboolean
 sweep_progress (guint done, guint total, const SpxSweepPoint *point,
                 gpointer data)
 {
-  SweepJob *j = data;
+  Progress *p = data;
   if (point != NULL)
     {
       PointMsg *m = g_new (PointMsg, 1);
-      *m = (PointMsg) { g_object_ref (j->window), j->serial, done, total,
-                        *point, j->n_again == 0 };
-      g_idle_add (deliver_point, m);
+      *m = (PointMsg) { *point, p->sweep->n_again == 0 };
+      spx_job_post (p->job, done, total, m);
     }
-  return !g_cancellable_is_cancelled (j->cancel);
+  return !spx_job_cancelled (p->job);
 }
 
 static void
-sweep_thread (GTask *task, gpointer source, gpointer data, GCancellable *c)
+sweep_run (SpxJob *job, gpointer data, GError **error)
 {
   SweepJob *j = data;
-  g_cancellable_push_current (j->cancel);
+  Progress p = { job, j };
   if (j->n_again > 0)
     spx_sweep_measure_again (j->sweep, j->again, j->n_again, 1,
-                             sweep_progress, j, &j->error);
+                             sweep_progress, &p, error);
   else
-    spx_sweep_run (j->sweep, &j->options, sweep_progress, j, &j->error);
-  g_cancellable_pop_current (j->cancel);
-  g_task_return_boolean (task, TRUE); /* the outcome is in j */
+    spx_sweep_run (j->sweep, &j->options, sweep_progress, &p, error);
 }
 
 /* The worker's sweep is the final word: every point, judged again at
- * the end against the best dense; points still on their way are
- * dropped. */
+ * the end against the best dense (points still on their way are not
+ * delivered after it). */
 static void
-take_sweep (SpxWindow *w, SweepJob *j)
+sweep_done (gpointer owner, gpointer data, const GError *error)
 {
+  SpxWindow *w = owner;
+  SweepJob *j = data;
+  g_clear_pointer (&w->sweep_job, spx_job_unref);
   SpxSweep *sweep = w->study->sweep;
   g_array_set_size (sweep->points, 0);
   g_array_append_vals (sweep->points, j->sweep->points->data,
                        j->sweep->points->len);
   sweep->best_dense_gflops = j->sweep->best_dense_gflops;
   w->study->sweep_revision = j->revision;
-  w->sweep_serial++;
+  spx_study_keep_sweep (w->study);
+  if (error != NULL &&
+      !g_error_matches (error, SPX_SWEEP_ERROR, SPX_SWEEP_ERROR_CANCELLED))
+    _spx_window_show_error (w, error->message);
+  _spx_window_update_verdict (w);
+  _spx_window_update_busy (w);
 }
 
-static void
-sweep_done (GObject *source, GAsyncResult *result, gpointer data)
-{
-  SpxWindow *w = SPX_WINDOW (source);
-  SweepJob *j = data;
-  g_task_propagate_boolean (G_TASK (result), NULL);
-  if (j->serial == w->sweep_serial)
-    {
-      g_clear_object (&w->sweep_cancel);
-      take_sweep (w, j);
-      spx_study_keep_sweep (w->study);
-      if (j->error != NULL &&
-          !g_error_matches (j->error, SPX_SWEEP_ERROR,
-                            SPX_SWEEP_ERROR_CANCELLED))
-        _spx_window_show_error (w, j->error->message);
-      _spx_window_update_verdict (w);
-      _spx_window_update_busy (w);
-    }
-  sweep_job_free (j);
-}
+static const SpxJobKind sweep_kind = {
+  sweep_run, deliver_point, sweep_done, sweep_job_free, g_free
+};
 
 /* One measurement of this CPU at a time; none while planning. */
 static gboolean
 cpu_free (SpxWindow *w)
 {
   guint done, total;
-  return w->sweep_cancel == NULL && !_spx_window_surveying (w, &done, &total);
-}
-
-static SweepJob *
-sweep_job_new (SpxWindow *w)
-{
-  SweepJob *j = g_new0 (SweepJob, 1);
-  j->window = g_object_ref (w);
-  j->serial = ++w->sweep_serial;
-  j->cancel = g_cancellable_new ();
-  j->sweep = spx_sweep_new ();
-  w->sweep_cancel = g_object_ref (j->cancel);
-  w->sweep_done = 0;
-  return j;
+  return w->sweep_job == NULL && !_spx_window_surveying (w, &done, &total);
 }
 
 static void
-sweep_job_start (SpxWindow *w, SweepJob *j)
+sweep_job_start (SpxWindow *w, SweepJob *j, guint total)
 {
+  w->sweep_job = spx_job_start (&sweep_kind, w, j);
+  spx_job_set_progress (w->sweep_job, 0, total);
   _spx_window_update_verdict (w);
   _spx_window_update_busy (w);
-  GTask *task = g_task_new (w, NULL, sweep_done, j);
-  g_task_set_task_data (task, j, NULL); /* freed by sweep_done */
-  g_task_run_in_thread (task, sweep_thread);
-  g_object_unref (task);
 }
 
 void
@@ -518,7 +480,8 @@ _spx_window_run_sweep (SpxWindow *w)
       w->sweep_pending = TRUE;
       return;
     }
-  SweepJob *j = sweep_job_new (w);
+  SweepJob *j = g_new0 (SweepJob, 1);
+  j->sweep = spx_sweep_new ();
   j->revision = w->study->revision;
   j->study = spx_study_copy (w->study);
   spx_study_sweep_options (j->study, &j->options);
@@ -528,8 +491,7 @@ _spx_window_run_sweep (SpxWindow *w)
   spx_sweep_reset (w->study->sweep, &j->options, NULL);
   spx_study_sweep_cleared (w->study);
   w->study->sweep_revision = j->revision;
-  w->sweep_total = spx_sweep_total (&j->options);
-  sweep_job_start (w, j);
+  sweep_job_start (w, j, spx_sweep_total (&j->options));
 }
 
 void
@@ -542,7 +504,8 @@ _spx_window_measure_again (SpxWindow *w)
       cpu->n_unclean == 0)
     return;
   const SpxSweep *sweep = w->study->sweep;
-  SweepJob *j = sweep_job_new (w);
+  SweepJob *j = g_new0 (SweepJob, 1);
+  j->sweep = spx_sweep_new ();
   j->revision = w->study->sweep_revision;
   j->study = spx_study_copy (w->study);
   memcpy (j->again, cpu->unclean, cpu->n_unclean * sizeof *j->again);
@@ -551,15 +514,14 @@ _spx_window_measure_again (SpxWindow *w)
   g_array_append_vals (j->sweep->points, sweep->points->data,
                        sweep->points->len);
   j->sweep->best_dense_gflops = sweep->best_dense_gflops;
-  w->sweep_total = 0; /* until the worker's first point says */
-  sweep_job_start (w, j);
+  sweep_job_start (w, j, 0); /* its total: the worker's first point says */
 }
 
 void
 _spx_window_cancel_work (SpxWindow *w)
 {
-  if (w->sweep_cancel != NULL)
-    g_cancellable_cancel (w->sweep_cancel);
+  if (w->sweep_job != NULL)
+    spx_job_cancel (w->sweep_job);
   if (w->planning)
     {
       w->plan_serial++; /* its result will be dropped */

@@ -115,7 +115,7 @@ spx_window_get_error (SpxWindow *w)
 gboolean
 spx_window_is_busy (SpxWindow *w)
 {
-  return w->planning || w->sweep_cancel != NULL ||
+  return w->planning || w->sweep_job != NULL ||
          _spx_window_layers_busy (w);
 }
 
@@ -145,8 +145,11 @@ _spx_window_update_busy (SpxWindow *w)
   gboolean surveying = _spx_window_surveying (w, &done, &total);
   gtk_widget_set_visible (w->progress, busy);
   gtk_widget_set_visible (w->cancel, busy);
-  if (w->sweep_cancel != NULL && w->sweep_total > 0)
-    show_fraction (w, "sweep", w->sweep_done, w->sweep_total);
+  guint swept = 0, points = 0;
+  if (w->sweep_job != NULL)
+    spx_job_progress (w->sweep_job, &swept, &points);
+  if (w->sweep_job != NULL && points > 0)
+    show_fraction (w, "sweep", swept, points);
   else if (surveying && total > 0)
     show_fraction (w, "survey", done, total);
   else if (busy)
@@ -157,9 +160,9 @@ _spx_window_update_busy (SpxWindow *w)
       gtk_progress_bar_pulse (GTK_PROGRESS_BAR (w->progress));
     }
   gtk_widget_set_sensitive (w->sweep_button,
-                            w->sweep_cancel == NULL && !surveying);
+                            w->sweep_job == NULL && !surveying);
   gtk_widget_set_sensitive (w->again_button,
-                            w->sweep_cancel == NULL && !surveying);
+                            w->sweep_job == NULL && !surveying);
   _spx_window_layers_actions (w);
 }
 
@@ -180,7 +183,7 @@ sweep_note (SpxWindow *w)
   const SpxSweep *sweep = w->study->sweep;
   guint noisy = spx_sweep_count_noisy (sweep);
   /* an out-of-date sweep's noise is not this subject's */
-  if (w->sweep_cancel != NULL || noisy == 0 ||
+  if (w->sweep_job != NULL || noisy == 0 ||
       spx_study_sweep_stale (w->study))
     return g_strdup ("");
   g_autofree char *advice = spx_noise_advice (SPX_NOISE_BUSY,
@@ -196,7 +199,7 @@ show_measure_again (SpxWindow *w, const SpxVerdict *v)
 {
   const SpxVerdictSource *cpu = &v->sources[SPX_SWEEP_CPU];
   gboolean offer = v->kind == SPX_VERDICT_SWEPT && cpu->n_unclean > 0 &&
-                   w->sweep_cancel == NULL;
+                   w->sweep_job == NULL;
   gtk_widget_set_visible (w->again_button, offer);
   if (!offer)
     return;
@@ -230,7 +233,7 @@ _spx_window_update_verdict (SpxWindow *w)
   _spx_window_compare_update (w);
   w->view_state.sweep = s->sweep;
   w->view_state.stale = spx_study_sweep_stale (s);
-  w->view_state.running = w->sweep_cancel != NULL;
+  w->view_state.running = w->sweep_job != NULL;
   w->view_state.density = subject_density (s);
   _spx_window_views_changed (w, SPX_RENDER_VIEW_NEEDS_SWEEP);
 }
@@ -1389,6 +1392,9 @@ spx_window_dispose (GObject *object)
   SpxWindow *w = SPX_WINDOW (object);
   _spx_window_cancel_work (w);
   _spx_window_layers_cancel (w);
+  /* nothing more of the work: its results would find no widgets */
+  g_clear_pointer (&w->sweep_job, spx_job_drop);
+  g_clear_pointer (&w->layers.job, spx_job_drop);
   w->progress = NULL; /* dispose runs again once the widgets are gone */
   g_signal_handlers_disconnect_by_data (
     gtk_widget_get_settings (GTK_WIDGET (w)), w);
