@@ -401,48 +401,41 @@ _spx_window_is_network (const char *path)
 }
 
 typedef struct {
-  guint         serial;
   char         *path;
-  GCancellable *cancel;
   SpxNetwork   *network;
   SpxSurvey    *survey;  /* a saved survey's */
-  GError       *error;
   GError       *gone;    /* a saved survey's network that did not open */
 } OpenJob;
 
 static void
-open_job_free (OpenJob *j)
+open_job_free (gpointer data)
 {
+  OpenJob *j = data;
   g_free (j->path);
-  g_clear_object (&j->cancel);
   spx_network_free (j->network);
   spx_survey_free (j->survey);
-  g_clear_error (&j->error);
   g_clear_error (&j->gone);
   g_free (j);
 }
 
 /* A saved survey, and its network when it is still where it was. */
 static void
-read_survey (OpenJob *j)
+read_survey (OpenJob *j, GError **error)
 {
-  j->survey = spx_survey_load (j->path, &j->error);
+  j->survey = spx_survey_load (j->path, error);
   if (j->survey == NULL || j->survey->path == NULL)
     return;
   j->network = spx_network_open (j->survey->path, &j->gone);
 }
 
 static void
-open_thread (GTask *task, gpointer source, gpointer data, GCancellable *c)
+open_run (SpxJob *job, gpointer data, GError **error)
 {
   OpenJob *j = data;
-  g_cancellable_push_current (j->cancel);
   if (spx_has_suffix (j->path, ".json"))
-    read_survey (j);
+    read_survey (j, error);
   else
-    j->network = spx_network_open (j->path, &j->error);
-  g_cancellable_pop_current (j->cancel);
-  g_task_return_boolean (task, TRUE); /* the outcome is in j */
+    j->network = spx_network_open (j->path, error);
 }
 
 static void
@@ -469,20 +462,17 @@ say_gone (SpxWindow *w, const OpenJob *j)
 }
 
 static void
-open_done (GObject *source, GAsyncResult *result, gpointer data)
+open_done (gpointer owner, gpointer data, const GError *error)
 {
-  SpxWindow *w = SPX_WINDOW (source);
-  OpenJob *j = g_task_get_task_data (G_TASK (result));
-  g_task_propagate_boolean (G_TASK (result), NULL);
-  if (j->serial != w->layers.open_serial || destroyed (w))
-    return; /* a newer request, or cancelled */
-  g_clear_object (&w->layers.open_cancel);
+  SpxWindow *w = owner;
+  OpenJob *j = data;
+  g_clear_pointer (&w->layers.open_job, spx_job_unref);
   _spx_window_update_busy (w);
-  if (j->error != NULL)
+  if (error != NULL)
     {
-      if (!g_error_matches (j->error, SPX_BUDGET_ERROR,
+      if (!g_error_matches (error, SPX_BUDGET_ERROR,
                             SPX_BUDGET_ERROR_CANCELLED))
-        _spx_window_show_error (w, j->error->message);
+        _spx_window_show_error (w, error->message);
       return;
     }
   _spx_window_clear_error (w);
@@ -501,22 +491,20 @@ open_done (GObject *source, GAsyncResult *result, gpointer data)
   say_gone (w, j);
 }
 
+static const SpxJobKind open_kind = {
+  open_run, NULL, open_done, open_job_free, NULL
+};
+
+/* A newer request drops the one under way. */
 void
 _spx_window_open_network (SpxWindow *w, const char *path)
 {
   OpenJob *j = g_new0 (OpenJob, 1);
   j->path = g_strdup (path);
-  j->serial = ++w->layers.open_serial;
-  j->cancel = g_cancellable_new ();
-  if (w->layers.open_cancel != NULL)
-    g_cancellable_cancel (w->layers.open_cancel);
-  g_set_object (&w->layers.open_cancel, j->cancel);
+  g_clear_pointer (&w->layers.open_job, spx_job_drop);
+  w->layers.open_job = spx_job_start (&open_kind, w, j);
   _spx_window_pulse (w);
   _spx_window_update_busy (w);
-  GTask *task = g_task_new (w, NULL, open_done, NULL);
-  g_task_set_task_data (task, j, (GDestroyNotify) open_job_free);
-  g_task_run_in_thread (task, open_thread);
-  g_object_unref (task);
 }
 
 /* ---- the survey ---------------------------------------------------- */
@@ -778,7 +766,7 @@ _spx_window_surveying (SpxWindow *w, guint *done, guint *total)
 gboolean
 _spx_window_layers_busy (SpxWindow *w)
 {
-  return w->layers.job != NULL || w->layers.open_cancel != NULL;
+  return w->layers.job != NULL || w->layers.open_job != NULL;
 }
 
 void
@@ -786,18 +774,13 @@ _spx_window_layers_cancel (SpxWindow *w)
 {
   if (w->layers.job != NULL)
     spx_job_cancel (w->layers.job);
-  if (w->layers.open_cancel != NULL)
-    {
-      w->layers.open_serial++; /* its result will be dropped */
-      g_cancellable_cancel (w->layers.open_cancel);
-      g_clear_object (&w->layers.open_cancel);
-    }
+  g_clear_pointer (&w->layers.open_job, spx_job_drop); /* nothing of it */
 }
 
 void
 _spx_window_layers_free (SpxWindow *w)
 {
-  g_clear_object (&w->layers.open_cancel);
+  g_clear_pointer (&w->layers.open_job, spx_job_drop);
   g_clear_pointer (&w->layers.job, spx_job_drop);
   g_clear_pointer (&w->layers.network, _spx_shared_network_release);
   g_clear_pointer (&w->layers.survey, spx_survey_free);

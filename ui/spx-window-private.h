@@ -40,9 +40,7 @@ typedef struct {
   SpxSurvey     *survey;     /* shown: the run's (growing while it runs)
                                 or a saved one; NULL: none */
   gboolean       unsaved;    /* measured, and not saved since */
-  /* reading a network or a saved survey: older results are dropped */
-  guint          open_serial;
-  GCancellable  *open_cancel;
+  SpxJob        *open_job;    /* reading a network or a saved survey */
   SpxJob        *job;         /* the survey running */
   GtkListStore  *store;
   GtkWidget     *page, *tree, *summary, *run_button, *sources, *chart;
