@@ -1182,7 +1182,7 @@ test_sweep_waits (void)
   SpxWindow *w = window_new ();
   g_autofree char *path = data_path (DLMC_LAYER);
   activate (w, "open-path", g_variant_new_string (path));
-  g_assert_true (w->planning);
+  g_assert_nonnull (w->plan_job);
   activate (w, "run-sweep", NULL);
   g_assert_null (w->sweep_job); /* not yet */
   gint64 end = g_get_monotonic_time () + WAIT_S * G_USEC_PER_SEC;

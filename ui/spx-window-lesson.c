@@ -67,7 +67,7 @@ void
 _spx_window_lesson_plan_ready (SpxWindow *w)
 {
   const SpxLessonStep *s = current (w);
-  if (s != NULL && w->lesson_pending && !w->planning)
+  if (s != NULL && w->lesson_pending && w->plan_job == NULL)
     {
       w->lesson_pending = FALSE;
       select_for (w, s);

@@ -75,11 +75,9 @@ struct _SpxWindow {
   gint           bar_taken;    /* the height the info bar took from the
                                   views in their latest layout */
 
-  /* planning: results of an older request are dropped */
-  guint          plan_serial;
-  gboolean       planning;
-  GCancellable  *plan_cancel;   /* the latest job's: a newer one or Escape
-                                   stops it where it is */
+  /* planning (making the subject first): a newer request or Escape
+   * drops the job under way */
+  SpxJob        *plan_job;
   gboolean       sweep_pending; /* asked for while the subject was made */
 
   SpxJob        *sweep_job;    /* the sweep on the chart, running */

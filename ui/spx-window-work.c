@@ -20,9 +20,7 @@ typedef enum {
 } JobKind;
 
 typedef struct {
-  guint     serial;
   JobKind   kind;
-  GCancellable *cancel; /* current on the worker: long loops poll it */
   SpxStudy *study;   /* the worker's own */
   char     *path;    /* JOB_OPEN, JOB_LOAD */
   SpxSharedNetwork *network; /* JOB_LAYER: a reference, and its entry */
@@ -35,9 +33,9 @@ typedef struct {
 } PlanJob;
 
 static void
-plan_job_free (PlanJob *j)
+plan_job_free (gpointer data)
 {
-  g_clear_object (&j->cancel);
+  PlanJob *j = data;
   spx_study_free (j->study);
   g_free (j->path);
   _spx_shared_network_release (j->network);
@@ -85,19 +83,17 @@ make_subject (PlanJob *j)
     }
 }
 
+/* The results are in j (a subject made may still not plan). */
 static void
-plan_thread (GTask *task, gpointer source, gpointer data, GCancellable *c)
+plan_run (SpxJob *job, gpointer data, GError **error)
 {
   PlanJob *j = data;
-  g_cancellable_push_current (j->cancel);
   j->subject_ok = make_subject (j);
   if (j->subject_ok && (!j->study->surveyed ||
                         j->study->survey_revision != j->study->revision))
     spx_study_survey_blocks (j->study);
   if (j->subject_ok)
     spx_study_plan (j->study, &j->error);
-  g_cancellable_pop_current (j->cancel);
-  g_task_return_boolean (task, TRUE); /* the results are in j */
 }
 
 /* The job's programs become the study's (the views are told at once:
@@ -199,14 +195,11 @@ took_file (SpxWindow *w, PlanJob *j)
 static PlanJob *start (SpxWindow *w, JobKind kind, const char *path);
 
 static void
-plan_done (GObject *source, GAsyncResult *result, gpointer data)
+plan_done (gpointer owner, gpointer data, const GError *error)
 {
-  SpxWindow *w = SPX_WINDOW (source);
-  PlanJob *j = g_task_get_task_data (G_TASK (result));
-  g_task_propagate_boolean (G_TASK (result), NULL);
-  if (j->serial != w->plan_serial)
-    return; /* a newer request, or cancelled */
-  w->planning = FALSE;
+  SpxWindow *w = owner;
+  PlanJob *j = data;
+  g_clear_pointer (&w->plan_job, spx_job_unref);
   if (!j->keep_message)
     _spx_window_clear_error (w);
   if (j->subject_ok && j->kind == JOB_LOAD)
@@ -271,28 +264,22 @@ job_new (JobKind kind, const char *path)
   return j;
 }
 
-/* j runs on a worker (and will be freed there); the job before is
- * dropped. */
+static const SpxJobKind plan_kind = {
+  plan_run, NULL, plan_done, plan_job_free, NULL
+};
+
+/* j runs on a worker; the job before is out of date: dropped, its work
+ * stopped, not just its result. */
 static PlanJob *
 run (SpxWindow *w, PlanJob *j)
 {
-  JobKind kind = j->kind;
-  j->serial = ++w->plan_serial;
-  j->cancel = g_cancellable_new ();
-  /* the job before is out of date: stop its work, not just its result */
-  if (w->plan_cancel != NULL)
-    g_cancellable_cancel (w->plan_cancel);
-  g_set_object (&w->plan_cancel, j->cancel);
-  if (kind != JOB_LOAD)
+  if (j->kind != JOB_LOAD)
     j->study = spx_study_copy (w->study);
-  w->planning = TRUE;
+  g_clear_pointer (&w->plan_job, spx_job_drop);
+  w->plan_job = spx_job_start (&plan_kind, w, j);
   _spx_window_pulse (w);
   _spx_window_update_busy (w);
   _spx_window_update_verdict (w); /* the chart may be out of date now */
-  GTask *task = g_task_new (w, NULL, plan_done, NULL);
-  g_task_set_task_data (task, j, (GDestroyNotify) plan_job_free);
-  g_task_run_in_thread (task, plan_thread);
-  g_object_unref (task);
   return j;
 }
 
@@ -475,7 +462,7 @@ _spx_window_run_sweep (SpxWindow *w)
 {
   if (!cpu_free (w))
     return;
-  if (w->planning)
+  if (w->plan_job != NULL)
     {
       w->sweep_pending = TRUE;
       return;
@@ -500,8 +487,8 @@ _spx_window_measure_again (SpxWindow *w)
   SpxVerdict v;
   spx_study_judge (w->study, &v);
   const SpxVerdictSource *cpu = &v.sources[SPX_SWEEP_CPU];
-  if (!cpu_free (w) || w->planning || v.kind != SPX_VERDICT_SWEPT ||
-      cpu->n_unclean == 0)
+  if (!cpu_free (w) || w->plan_job != NULL ||
+      v.kind != SPX_VERDICT_SWEPT || cpu->n_unclean == 0)
     return;
   const SpxSweep *sweep = w->study->sweep;
   SweepJob *j = g_new0 (SweepJob, 1);
@@ -522,12 +509,7 @@ _spx_window_cancel_work (SpxWindow *w)
 {
   if (w->sweep_job != NULL)
     spx_job_cancel (w->sweep_job);
-  if (w->planning)
-    {
-      w->plan_serial++; /* its result will be dropped */
-      w->planning = FALSE;
-      g_cancellable_cancel (w->plan_cancel);
-    }
+  g_clear_pointer (&w->plan_job, spx_job_drop); /* nothing of it */
   if (w->progress != NULL)
     _spx_window_update_busy (w);
 }

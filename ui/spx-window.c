@@ -115,7 +115,7 @@ spx_window_get_error (SpxWindow *w)
 gboolean
 spx_window_is_busy (SpxWindow *w)
 {
-  return w->planning || w->sweep_job != NULL ||
+  return w->plan_job != NULL || w->sweep_job != NULL ||
          _spx_window_layers_busy (w);
 }
 
@@ -154,9 +154,9 @@ _spx_window_update_busy (SpxWindow *w)
     show_fraction (w, "survey", done, total);
   else if (busy)
     {
+      gboolean planning = w->plan_job != NULL || surveying;
       gtk_progress_bar_set_text (GTK_PROGRESS_BAR (w->progress),
-                                 w->planning || surveying ? "planning"
-                                                          : "reading");
+                                 planning ? "planning" : "reading");
       gtk_progress_bar_pulse (GTK_PROGRESS_BAR (w->progress));
     }
   gtk_widget_set_sensitive (w->sweep_button,
@@ -1405,7 +1405,6 @@ static void
 spx_window_finalize (GObject *object)
 {
   SpxWindow *w = SPX_WINDOW (object);
-  g_clear_object (&w->plan_cancel);
   spx_study_free (w->study);
   spx_subject_free (w->shown);
   spx_lesson_free (w->lesson);
