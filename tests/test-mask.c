@@ -1,5 +1,5 @@
 /* test-mask.c: the block bitset (core/mask/spx-mask.c) and the generators
- * (core/mask/spx-mask-gen.c), against hand-computed expectations. */
+ * (core/mask/spx-mask-gen*.c), against hand-computed expectations. */
 #include "spx-mask-gen.h"
 #include "spx-util.h"
 
