@@ -1,12 +1,15 @@
 /* spx-render-exchange-private.h: what the Exchange picture's files
  * share: its layout, its arrows as routed, and the helpers that place
- * things on them (spx-render-exchange.c draws, -labels.c writes the
- * arrows' labels). */
+ * things on them (spx-render-exchange.c draws, -layout.c places, -arrows.c
+ * sums and routes the arrows, -text.c words the picture and its hover,
+ * -labels.c writes the arrows' labels). */
 #pragma once
 
 #include "spx-render-exchange.h"
 
 G_BEGIN_DECLS
+
+#define MARGIN 8.0
 
 typedef struct {
   SpxStepKind kind;
@@ -71,11 +74,18 @@ void     _spx_exchange_layout_for  (Layout *l, const SpxRenderExchangeData *d,
 /* The step's arrows routed on the grid, smallest first. */
 GArray  *_spx_exchange_grid_arrows (Layout *l, const SpxIpuProgram *p,
                                     const SpxIpuStep *s, Totals *t);
+/* One arrow per tile pair, not routed; adds to t. */
+GArray  *_spx_exchange_pair_arrows (const SpxIpuStep *s, Totals *t);
 void     _spx_exchange_tile_centre (const Layout *l, guint t, double *x,
                                     double *y);
 /* Around a group's tiles; FALSE for a group without tiles. */
 gboolean _spx_exchange_group_box   (const Layout *l, guint n_tiles, guint g,
                                     Box *b);
+/* The group that holds tile t. */
+guint    _spx_exchange_group_at    (const Layout *l, guint t);
+/* The tile at (x, y), or -1. */
+gint     _spx_exchange_tile_at     (const Layout *l, guint n_tiles, double x,
+                                    double y);
 /* Not drawn as arrows: what stays within a tile or a group. */
 gboolean _spx_exchange_is_loop     (const Arrow *a);
 /* Drawn, given the selected tile sel (-1: none). */
@@ -88,6 +98,12 @@ double   _spx_exchange_arrow_width (const Layout *l, guint64 bytes,
  * then the two corners); returns its length. */
 double   _spx_exchange_head        (const Layout *l, const Arrow *a,
                                     double lw, double pt[6]);
+void     _spx_exchange_draw_arrow  (cairo_t *cr, const Layout *l,
+                                    const Arrow *a, double lw);
+/* The shown arrow nearest (x, y) near its line, or NULL. */
+const Arrow *_spx_exchange_arrow_at (const Layout *l, GArray *arrows,
+                                     gint sel, guint64 largest, double x,
+                                     double y);
 
 /* A label placed: on arrow (an index into the arrows), or, within, on
  * the traffic within the group that arrow (a loop) stands for. */
@@ -108,5 +124,42 @@ GArray  *_spx_exchange_place_labels (cairo_t *cr, const SpxRenderStyle *style,
 /* Draws them, edged in edge (the traffic within a group: muted). */
 void     _spx_exchange_draw_labels  (cairo_t *cr, const SpxRenderStyle *style,
                                      GArray *placed, SpxRgb edge);
+
+/* spx-render-exchange-text.c: the title and the words around the
+ * picture. */
+extern const SpxTextOpts _spx_exchange_title_opts;
+/* Step s's transfer i. */
+const SpxIpuTransfer *_spx_exchange_transfer (const SpxIpuStep *s, guint i);
+/* parts joined with " · " while they fit in max_w. */
+char      *_spx_exchange_fit_parts (cairo_t *cr, const SpxRenderStyle *style,
+                                    double size, double max_w,
+                                    const char *const *parts, guint n);
+/* The title's second line, in parts: for an exchange, a compute step or
+ * a sync. */
+GPtrArray *_spx_exchange_exchange_caption (const Layout *l,
+                                           const SpxRenderExchangeData *d,
+                                           const SpxIpuStep *s,
+                                           const Totals *t);
+GPtrArray *_spx_exchange_compute_caption (const SpxRenderExchangeData *d,
+                                          const SpxIpuStep *s);
+GPtrArray *_spx_exchange_sync_caption (const SpxIpuStep *s);
+void       _spx_exchange_draw_title (cairo_t *cr, const SpxRenderStyle *style,
+                                     double width, const Layout *l,
+                                     const SpxRenderExchangeData *d,
+                                     GPtrArray *caption);
+/* Under a crowded exchange: how its arrows are drawn. */
+void       _spx_exchange_draw_footer (cairo_t *cr,
+                                      const SpxRenderStyle *style,
+                                      const Layout *l,
+                                      const SpxRenderExchangeData *d,
+                                      const Totals *t);
+/* A large machine's legend: a colour bar when bar_title is given, then
+ * lines of notes. */
+void       _spx_exchange_draw_legend (cairo_t *cr,
+                                      const SpxRenderStyle *style,
+                                      const Layout *l, const char *bar_title,
+                                      const char *hi,
+                                      const char *const *lines,
+                                      guint n_lines);
 
 G_END_DECLS

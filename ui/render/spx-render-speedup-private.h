@@ -43,16 +43,78 @@ typedef struct {
   GPtrArray                  *subtitle;   /* lines of text */
 } Chart;
 
-/* c made for d at width (titles fitted, legend's survey taken); free
- * what it holds with _spx_speedup_chart_clear. */
+/* A point of a series, where it is drawn. */
+typedef struct {
+  double   x, v;
+  double   lo, hi;  /* the value at the quartiles: v, v without a spread */
+  guint    block;
+  gboolean fits, noisy;
+  guint    index;   /* in the sweep's points (merged: the first) */
+} Xy;
+
+typedef enum {
+  LAYER_LINES,
+  LAYER_BARS,
+  LAYER_MARKERS,
+} Layer;
+
+/* spx-render-speedup.c: the points, and what the sweeps hold. */
+const SpxSweepPoint *_spx_speedup_point_at (const Chart *c, guint i);
+/* The point's value in the chart's unit; FALSE if it cannot be drawn. */
+gboolean _spx_speedup_point_value (const Chart *c, const SpxSweepPoint *p,
+                                   double *value);
+/* The value at the ends of the point's error bar. */
+void     _spx_speedup_point_spread (const Chart *c, const SpxSweepPoint *p,
+                                    double v, double *lo, double *hi);
+gboolean _spx_speedup_point_on_y_range (const Chart *c,
+                                        const SpxSweepPoint *p);
+void     _spx_speedup_add_block (guint *blocks, guint *n, guint block);
+guint    _spx_speedup_n_sweeps (const Chart *c);
+const GArray   *_spx_speedup_sweep_points (const Chart *c, guint which);
+const SpxSweep *_spx_speedup_sweep_of (const Chart *c, guint which);
+void     _spx_speedup_survey (Chart *c);
+/* A cairo_t for text sizes without a picture. */
+cairo_t *_spx_speedup_scratch_cr (void);
+
+/* spx-render-speedup-layout.c: c made for d at width (titles fitted,
+ * legend's survey taken); free what it holds with
+ * _spx_speedup_chart_clear. */
 void   _spx_speedup_chart_init (Chart *c, cairo_t *cr,
                                 const SpxRenderSpeedupData *d,
                                 const SpxRenderStyle *style, double width);
 void   _spx_speedup_chart_clear (Chart *c);
-const SpxSweepPoint *_spx_speedup_point_at (const Chart *c, guint i);
 /* The height of a line of text at size (× the font size). */
 double _spx_speedup_text_h (cairo_t *cr, const SpxRenderStyle *style,
                             double size);
+/* c's ranges, margins and y ticks, beside the legend's rows; FALSE: no
+ * point to plot. */
+gboolean _spx_speedup_layout (cairo_t *cr, Chart *c, double width,
+                              double height, const GArray *rows);
+void   _spx_speedup_draw_y_axis (cairo_t *cr, const Chart *c);
+void   _spx_speedup_draw_x_axis (cairo_t *cr, const Chart *c);
+int    _spx_speedup_compare_double (gconstpointer a, gconstpointer b);
+/* n when d is 1/n for a whole n, else 0; "1/16"; "6.25%". */
+double _spx_speedup_whole_inverse (double d);
+char  *_spx_speedup_format_fraction (double d);
+char  *_spx_speedup_format_percent (double d, int digits);
+
+/* spx-render-speedup-series.c: the legend's rows (free with
+ * g_array_unref), their width, and the legend drawn. */
+GArray *_spx_speedup_legend_rows (const Chart *c);
+double  _spx_speedup_legend_width (cairo_t *cr, const Chart *c,
+                                   const GArray *rows);
+void    _spx_speedup_draw_legend (cairo_t *cr, const Chart *c,
+                                  const GArray *rows, double bottom);
+const char *_spx_speedup_mode_label (SpxSweepMode mode);
+SpxRgb  _spx_speedup_overlay_line_colour (const Chart *c);
+/* The Xy of one (source, block, mode) of pts; block 0: any. */
+GArray *_spx_speedup_series (const Chart *c, const GArray *pts,
+                             SpxSweepSource source, guint block,
+                             SpxSweepMode mode, gboolean merge);
+void    _spx_speedup_draw_reference (cairo_t *cr, const Chart *c);
+void    _spx_speedup_draw_current (cairo_t *cr, const Chart *c);
+void    _spx_speedup_draw_overlay (cairo_t *cr, const Chart *c);
+void    _spx_speedup_draw_series (cairo_t *cr, const Chart *c, Layer layer);
 
 /* spx-render-speedup-titles.c: the title (the user's, the caller's or
  * one from the sweep; wrapped, never cut) and the subtitle's lines. */
