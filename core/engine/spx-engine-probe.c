@@ -104,12 +104,15 @@ gather_rate (int threads, guint64 k, guint64 n, SpxCpuType type)
   {
     float *panel = spx_engine_alloc (k * ld * sizeof (float));
     guint32 *rows = g_new (guint32, GATHER_ROWS);
+    if (panel == NULL) /* no memory for it: this thread reads nothing */
+      keep = NAN;
     GRand *rand = g_rand_new_with_seed ((guint32) omp_get_thread_num ());
     for (guint i = 0; i < GATHER_ROWS; i++)
       rows[i] = (guint32) g_rand_int_range (rand, 0, (gint32) k);
-    memset (panel, 0, k * ld * sizeof (float));
+    if (panel != NULL)
+      memset (panel, 0, k * ld * sizeof (float));
     gint64 t0 = g_get_monotonic_time (), t = t0;
-    while (t - t0 < PROBE_US)
+    while (panel != NULL && t - t0 < PROBE_US)
       {
         bytes += spx_probe_gather_avx512 (panel, ld, vectors, rows,
                                           GATHER_ROWS, &keep);
